@@ -1,0 +1,269 @@
+//! A context's own bookkeeping (`MDL_context`'s ticket lists and savepoints), as pure
+//! decisions: which ticket a request reuses, which tickets a release, commit or rollback
+//! to a savepoint gives back, whether an upgrade or downgrade is valid.
+//!
+//! Both the concurrent manager and the sequential [`crate::table::LockTable`] keep one
+//! [`TicketBook`] per context and carry out the plans it returns; so the semantics of every
+//! context command live here once.
+
+use crate::dialect::Dialect;
+use crate::error::MdlError;
+use crate::key::MdlKey;
+use crate::lock::TicketId;
+use crate::types::{Duration, LockType};
+
+/// A ticket the context holds (granted).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Held {
+    pub id: TicketId,
+    pub key: MdlKey,
+    pub ty: LockType,
+    pub dur: Duration,
+    /// Acquisition order within the context; savepoints are positions in it.
+    pub seq: u32,
+}
+
+/// What an acquire does, given what the context already holds.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum AcquirePlan {
+    /// A held ticket of the same duration covers the request: nothing to do.
+    Reuse(TicketId),
+    /// A held ticket of another duration covers it: add a granted ticket of the requested
+    /// type and duration without asking the lock (MySQL clones the ticket).
+    CloneOf(TicketId),
+    /// Ask the lock.
+    New,
+}
+
+/// What an upgrade does.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum UpgradePlan {
+    /// The strongest held ticket already covers the type.
+    NoOp(TicketId),
+    /// Wait for the type, then give it to this ticket.
+    Upgrade(TicketId),
+}
+
+#[derive(Clone, Default, PartialEq, Eq, Hash, Debug)]
+pub struct TicketBook {
+    held: Vec<Held>,
+    savepoints: Vec<(String, u32)>,
+    next_seq: u32,
+}
+
+impl TicketBook {
+    pub fn new() -> TicketBook {
+        TicketBook::default()
+    }
+
+    pub fn held(&self) -> &[Held] {
+        &self.held
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.held.is_empty()
+    }
+
+    pub fn get(&self, id: TicketId) -> Option<&Held> {
+        self.held.iter().find(|h| h.id == id)
+    }
+
+    pub fn on_key<'a>(&'a self, key: &'a MdlKey) -> impl Iterator<Item = &'a Held> + 'a {
+        self.held.iter().filter(move |h| &h.key == key)
+    }
+
+    /// Checks that the namespace of `key` takes `ty`.
+    pub fn check_type(d: &Dialect, key: &MdlKey, ty: LockType) -> Result<(), MdlError> {
+        if d.allows(key.namespace(), ty) {
+            Ok(())
+        } else {
+            Err(MdlError::TypeNotInNamespace {
+                ty,
+                namespace: d.namespace(key.namespace()).name.clone(),
+            })
+        }
+    }
+
+    /// A held ticket that covers `ty` on `key` (`MDL_context::find_ticket`: statement,
+    /// then transaction, then explicit duration), preferring one of duration `dur`.
+    pub fn find_covering<'a>(&'a self, d: &Dialect, key: &'a MdlKey, ty: LockType, dur: Duration) -> Option<&'a Held> {
+        let s = d.strategy(key.namespace());
+        let covering = |h: &&Held| s.covers(h.ty, ty);
+        self.on_key(key)
+            .filter(covering)
+            .find(|h| h.dur == dur)
+            .or_else(|| {
+                [Duration::Statement, Duration::Transaction, Duration::Explicit]
+                    .into_iter()
+                    .find_map(|du| self.on_key(key).filter(covering).find(|h| h.dur == du))
+            })
+    }
+
+    pub fn plan_acquire(&self, d: &Dialect, key: &MdlKey, ty: LockType, dur: Duration) -> Result<AcquirePlan, MdlError> {
+        TicketBook::check_type(d, key, ty)?;
+        Ok(match self.find_covering(d, key, ty, dur) {
+            Some(h) if h.dur == dur => AcquirePlan::Reuse(h.id),
+            Some(h) => AcquirePlan::CloneOf(h.id),
+            None => AcquirePlan::New,
+        })
+    }
+
+    /// The context's strongest ticket on `key`: one that covers every other, or else the
+    /// latest of the highest enum rank.
+    pub fn strongest<'a>(&'a self, d: &Dialect, key: &'a MdlKey) -> Option<&'a Held> {
+        let s = d.strategy(key.namespace());
+        let all: Vec<&Held> = self.on_key(key).collect();
+        all.iter()
+            .rev()
+            .find(|h| all.iter().all(|o| s.covers(h.ty, o.ty)))
+            .or_else(|| all.iter().rev().max_by_key(|h| s.rank(h.ty)))
+            .copied()
+    }
+
+    pub fn plan_upgrade(&self, d: &Dialect, key: &MdlKey, ty: LockType) -> Result<UpgradePlan, MdlError> {
+        TicketBook::check_type(d, key, ty)?;
+        let h = self.strongest(d, key).ok_or(MdlError::NotHeld)?;
+        let s = d.strategy(key.namespace());
+        if s.covers(h.ty, ty) {
+            return Ok(UpgradePlan::NoOp(h.id));
+        }
+        if s.rank(ty) < s.rank(h.ty) {
+            return Err(MdlError::UpgradeToWeaker { held: h.ty, requested: ty });
+        }
+        Ok(UpgradePlan::Upgrade(h.id))
+    }
+
+    /// The ticket a downgrade changes.
+    pub fn plan_downgrade(&self, d: &Dialect, key: &MdlKey, ty: LockType) -> Result<TicketId, MdlError> {
+        TicketBook::check_type(d, key, ty)?;
+        let h = self.strongest(d, key).ok_or(MdlError::NotHeld)?;
+        let s = d.strategy(key.namespace());
+        if h.ty == ty {
+            return Err(MdlError::DowngradeNotWeaker { held: h.ty, requested: ty });
+        }
+        if !s.downgrade_from.contains(h.ty) {
+            return Err(MdlError::DowngradeFrom { held: h.ty });
+        }
+        if !s.covers(h.ty, ty) {
+            return Err(MdlError::DowngradeNotWeaker { held: h.ty, requested: ty });
+        }
+        Ok(h.id)
+    }
+
+    /// The ticket a clone copies, and the type of the clone.
+    pub fn plan_clone(&self, d: &Dialect, key: &MdlKey, ty: Option<LockType>) -> Result<(TicketId, LockType), MdlError> {
+        let h = self.strongest(d, key).ok_or(MdlError::NotHeld)?;
+        let ty = ty.unwrap_or(h.ty);
+        TicketBook::check_type(d, key, ty)?;
+        let s = d.strategy(key.namespace());
+        let src = self
+            .on_key(key)
+            .filter(|x| s.covers(x.ty, ty))
+            .last()
+            .ok_or(MdlError::CloneStronger { held: h.ty, requested: ty })?;
+        Ok((src.id, ty))
+    }
+
+    /// The tickets `release NS KEY [TYPE]` gives back: the latest of that type, or all on
+    /// the key.
+    pub fn plan_release(&self, key: &MdlKey, ty: Option<LockType>) -> Result<Vec<TicketId>, MdlError> {
+        let ids: Vec<TicketId> = match ty {
+            Some(t) => self
+                .on_key(key)
+                .filter(|h| h.ty == t)
+                .last()
+                .map(|h| vec![h.id])
+                .unwrap_or_default(),
+            None => self.on_key(key).map(|h| h.id).collect(),
+        };
+        if ids.is_empty() {
+            Err(MdlError::NotHeld)
+        } else {
+            Ok(ids)
+        }
+    }
+
+    /// Tickets of the given durations, latest first.
+    pub fn of_durations(&self, durs: &[Duration]) -> Vec<TicketId> {
+        self.held
+            .iter()
+            .rev()
+            .filter(|h| durs.contains(&h.dur))
+            .map(|h| h.id)
+            .collect()
+    }
+
+    /// Everything, latest first.
+    pub fn all(&self) -> Vec<TicketId> {
+        self.held.iter().rev().map(|h| h.id).collect()
+    }
+
+    /// Statement and transaction tickets taken since savepoint `name`, latest first.
+    pub fn plan_rollback_to(&self, name: &str) -> Result<Vec<TicketId>, MdlError> {
+        let mark = self
+            .savepoints
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, m)| *m)
+            .ok_or_else(|| MdlError::UnknownSavepoint(name.to_owned()))?;
+        Ok(self
+            .held
+            .iter()
+            .rev()
+            .filter(|h| h.seq >= mark && h.dur != Duration::Explicit)
+            .map(|h| h.id)
+            .collect())
+    }
+
+    // --- changes, made by the manager once the lock side agrees -----------------------
+
+    pub fn add(&mut self, id: TicketId, key: MdlKey, ty: LockType, dur: Duration) {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.held.push(Held { id, key, ty, dur, seq });
+    }
+
+    pub fn remove(&mut self, id: TicketId) -> Option<Held> {
+        let i = self.held.iter().position(|h| h.id == id)?;
+        Some(self.held.remove(i))
+    }
+
+    pub fn set_type(&mut self, id: TicketId, ty: LockType) {
+        if let Some(h) = self.held.iter_mut().find(|h| h.id == id) {
+            h.ty = ty;
+        }
+    }
+
+    /// `set_duration`: every ticket moves to `dur`.
+    pub fn set_duration_all(&mut self, dur: Duration) {
+        for h in &mut self.held {
+            h.dur = dur;
+        }
+    }
+
+    /// Moves one ticket to another duration.
+    pub fn set_duration(&mut self, id: TicketId, dur: Duration) {
+        if let Some(h) = self.held.iter_mut().find(|h| h.id == id) {
+            h.dur = dur;
+        }
+    }
+
+    /// Remembers the current position under `name` (replacing an older one of that name).
+    pub fn savepoint(&mut self, name: &str) {
+        self.savepoints.retain(|(n, _)| n != name);
+        self.savepoints.push((name.to_owned(), self.next_seq));
+    }
+
+    /// After a rollback to `name`: later savepoints are gone, `name` stays.
+    pub fn forget_savepoints_after(&mut self, name: &str) {
+        if let Some(i) = self.savepoints.iter().rposition(|(n, _)| n == name) {
+            self.savepoints.truncate(i + 1);
+        }
+    }
+
+    /// At commit or rollback every savepoint is gone.
+    pub fn clear_savepoints(&mut self) {
+        self.savepoints.clear();
+    }
+}

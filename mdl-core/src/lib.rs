@@ -1,0 +1,29 @@
+//! # mdl-core
+//!
+//! A metadata lock manager in the manner of MySQL's MDL subsystem (`sql/mdl.cc`), with
+//! the `mysql-8.0` and `mariadb` lock strategies as data.
+//!
+//! Functional core, concurrent shell:
+//! - [`dialect`], [`lock`], [`book`], [`deadlock`] are deterministic decisions: which
+//!   request is granted, who waits for whom, which ticket a release gives back, who is
+//!   the deadlock victim;
+//! - [`table::LockTable`] is the whole manager as one clonable state machine (what the
+//!   model checker and the fuzzers drive);
+//! - [`Manager`] and [`Context`] are the concurrent shell an engine embeds: per-lock
+//!   mutexes, a fast path on a packed atomic, wait slots, written against [`sync`].
+
+pub mod book;
+pub mod deadlock;
+pub mod dialect;
+pub mod error;
+pub mod key;
+pub mod lock;
+pub mod sync;
+pub mod table;
+pub mod types;
+
+pub use dialect::{Dialect, Namespace};
+pub use error::MdlError;
+pub use key::MdlKey;
+pub use lock::{OwnerId, TicketId};
+pub use types::{Duration, LockType, Outcome, WaitOption, WaitStatus};

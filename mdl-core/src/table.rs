@@ -1,0 +1,724 @@
+//! The whole lock manager as one deterministic, clonable, hashable state machine: every
+//! lock's [`LockState`], every session's [`TicketBook`] and wait. No threads, no clock:
+//! a step is a method call, and waits are state (`Session::wait`) that later steps of
+//! other sessions (releases, timeouts, kills, deadlock aborts) resolve.
+//!
+//! This is what the stateright model explores and what the `sequence` fuzzer and the
+//! proptest state machine drive against the reference oracle. It makes the same decisions
+//! as the concurrent [`crate::Manager`], with the same code: `LockState` for grants and
+//! queues, `TicketBook` for what a context holds, `deadlock` for the search.
+
+use crate::book::{AcquirePlan, TicketBook, UpgradePlan};
+use crate::deadlock::{self, WaitGraph};
+use crate::dialect::Dialect;
+use crate::error::MdlError;
+use crate::key::MdlKey;
+use crate::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
+use crate::types::{Duration, LockType, Outcome, WaitOption};
+use std::collections::BTreeMap;
+
+/// Settings of a lock table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Config {
+    /// `max_write_lock_count`; `u64::MAX` is unlimited.
+    pub max_write_lock_count: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            max_write_lock_count: u64::MAX,
+        }
+    }
+}
+
+/// One request of a bulk acquire.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BulkReq {
+    pub key: MdlKey,
+    pub ty: LockType,
+}
+
+/// Sorts bulk requests as MySQL does: by key, and for one key the stronger type (higher
+/// enum value) first.
+pub fn sort_bulk(reqs: &mut [BulkReq]) {
+    reqs.sort_by(|a, b| a.key.cmp(&b.key).then(b.ty.cmp(&a.ty)));
+}
+
+/// What a waiting session waits for.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum WaitKind {
+    Acquire { dur: Duration },
+    /// The held ticket that takes the new type once the wait is granted.
+    Upgrade { old: TicketId },
+    /// A bulk acquire: the element waited for (duration `dur`), the ones still to do.
+    Bulk { dur: Duration, rest: Vec<BulkReq>, taken: Vec<TicketId>, wait: WaitOption },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Wait {
+    pub key: MdlKey,
+    pub ticket: Ticket,
+    pub kind: WaitKind,
+    /// The request has a finite timeout (and so may time out).
+    pub timed: bool,
+}
+
+/// A bulk acquire that was granted the element it waited for and goes on with the rest
+/// at the session's next step ([`LockTable::resume_bulk`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BulkResume {
+    pub dur: Duration,
+    pub rest: Vec<BulkReq>,
+    pub taken: Vec<TicketId>,
+    pub wait: WaitOption,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Session {
+    pub book: TicketBook,
+    pub wait: Option<Wait>,
+    pub resume: Option<BulkResume>,
+    pub force_dml: bool,
+    /// Times this session was chosen as a deadlock victim (MariaDB's overweight).
+    pub victim_count: u32,
+    pub gone: bool,
+    /// A foreign subsystem's wait: the owners waited for and the weight.
+    pub foreign: Option<(Vec<OwnerId>, u32)>,
+}
+
+/// A wait that ended during some step: the session and its outcome.
+pub type Event = (OwnerId, Outcome);
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LockTable {
+    locks: BTreeMap<MdlKey, LockState>,
+    sessions: Vec<Session>,
+    next_ticket: u64,
+    config: Config,
+    /// Outcomes of other sessions' waits decided by the last call; drained by
+    /// [`LockTable::take_events`].
+    events: Vec<Event>,
+}
+
+impl LockTable {
+    pub fn new(config: Config) -> LockTable {
+        LockTable {
+            locks: BTreeMap::new(),
+            sessions: Vec::new(),
+            next_ticket: 1,
+            config,
+            events: Vec::new(),
+        }
+    }
+
+    pub fn config(&self) -> Config {
+        self.config
+    }
+
+    /// Adds a session; returns its owner id (0, 1, 2, ... in order).
+    pub fn add_session(&mut self) -> OwnerId {
+        self.sessions.push(Session::default());
+        OwnerId(self.sessions.len() as u32 - 1)
+    }
+
+    pub fn session(&self, s: OwnerId) -> Option<&Session> {
+        self.sessions.get(s.0 as usize)
+    }
+
+    pub fn sessions(&self) -> &[Session] {
+        &self.sessions
+    }
+
+    pub fn locks(&self) -> impl Iterator<Item = (&MdlKey, &LockState)> {
+        self.locks.iter()
+    }
+
+    pub fn lock(&self, key: &MdlKey) -> Option<&LockState> {
+        self.locks.get(key)
+    }
+
+    pub fn is_waiting(&self, s: OwnerId) -> bool {
+        self.session(s).is_some_and(|x| x.wait.is_some() || x.foreign.is_some())
+    }
+
+    /// Outcomes of waits that other steps ended, in the order they were decided.
+    pub fn take_events(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.events)
+    }
+
+    pub fn rules<'d>(&self, d: &'d Dialect, key: &MdlKey) -> Rules<'d> {
+        rules(d, self.config, key)
+    }
+
+    fn live(&self, s: OwnerId) -> Result<(), MdlError> {
+        let x = self.session(s).ok_or(MdlError::UnknownSession)?;
+        if x.gone {
+            return Err(MdlError::Disconnected);
+        }
+        if x.wait.is_some() || x.foreign.is_some() || x.resume.is_some() {
+            return Err(MdlError::Busy);
+        }
+        Ok(())
+    }
+
+    fn sess(&mut self, s: OwnerId) -> &mut Session {
+        &mut self.sessions[s.0 as usize]
+    }
+
+    fn new_ticket(&mut self) -> TicketId {
+        let t = TicketId(self.next_ticket);
+        self.next_ticket += 1;
+        t
+    }
+
+    /// Does `s` own a granted lock on `key` at least as strong as `ty`?
+    pub fn owns_equal_or_stronger(&self, d: &Dialect, s: OwnerId, key: &MdlKey, ty: LockType) -> bool {
+        self.session(s).is_some_and(|x| {
+            let st = d.strategy(key.namespace());
+            x.book.on_key(key).any(|h| st.covers(h.ty, ty))
+        })
+    }
+
+    // --- acquire ----------------------------------------------------------------------
+
+    /// `acquire NS KEY TYPE [DURATION] [WAIT]`.
+    pub fn acquire(
+        &mut self,
+        d: &Dialect,
+        s: OwnerId,
+        key: &MdlKey,
+        ty: LockType,
+        dur: Duration,
+        wait: WaitOption,
+    ) -> Result<Outcome, MdlError> {
+        self.live(s)?;
+        let plan = self.sessions[s.0 as usize].book.plan_acquire(d, key, ty, dur)?;
+        Ok(self.acquire_planned(d, s, key, ty, dur, wait, plan, WaitKind::Acquire { dur }))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn acquire_planned(
+        &mut self,
+        d: &Dialect,
+        s: OwnerId,
+        key: &MdlKey,
+        ty: LockType,
+        dur: Duration,
+        wait: WaitOption,
+        plan: AcquirePlan,
+        kind: WaitKind,
+    ) -> Outcome {
+        match plan {
+            AcquirePlan::Reuse(_) => Outcome::Granted,
+            AcquirePlan::CloneOf(_) => {
+                let id = self.new_ticket();
+                self.locks.entry(key.clone()).or_default().grant(Ticket { id, owner: s, ty });
+                self.sess(s).book.add(id, key.clone(), ty, dur);
+                Outcome::Granted
+            }
+            AcquirePlan::New => {
+                let id = self.new_ticket();
+                let t = Ticket { id, owner: s, ty };
+                let r = rules(d, self.config, key);
+                let lock = self.locks.entry(key.clone()).or_default();
+                if lock.can_grant(&r, ty, s, false) {
+                    lock.grant(t);
+                    self.sess(s).book.add(id, key.clone(), ty, dur);
+                    return Outcome::Granted;
+                }
+                match wait {
+                    WaitOption::NoWait => {
+                        self.drop_if_idle(key);
+                        Outcome::Busy
+                    }
+                    WaitOption::Timeout(0) => {
+                        self.drop_if_idle(key);
+                        Outcome::Timeout
+                    }
+                    WaitOption::Timeout(_) | WaitOption::Forever => {
+                        self.locks.get_mut(key).expect("just made").enqueue(t);
+                        self.sess(s).wait = Some(Wait {
+                            key: key.clone(),
+                            ticket: t,
+                            kind,
+                            timed: matches!(wait, WaitOption::Timeout(_)),
+                        });
+                        self.detect(d, s)
+                    }
+                }
+            }
+        }
+    }
+
+    /// `acquire_all [DURATION] [WAIT] NS KEY TYPE, ...`: in key order, stronger type first
+    /// on one key; all or nothing.
+    pub fn acquire_all(
+        &mut self,
+        d: &Dialect,
+        s: OwnerId,
+        reqs: &[BulkReq],
+        dur: Duration,
+        wait: WaitOption,
+    ) -> Result<Outcome, MdlError> {
+        self.live(s)?;
+        if reqs.is_empty() {
+            return Err(MdlError::EmptyBulk);
+        }
+        for r in reqs {
+            TicketBook::check_type(d, &r.key, r.ty)?;
+        }
+        let mut sorted = reqs.to_vec();
+        sort_bulk(&mut sorted);
+        Ok(self.run_bulk(d, s, sorted, Vec::new(), dur, wait))
+    }
+
+    /// Goes on with a bulk acquire whose last wait was granted.
+    pub fn resume_bulk(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
+        let x = self.session(s).ok_or(MdlError::UnknownSession)?;
+        if x.wait.is_some() {
+            return Err(MdlError::Busy);
+        }
+        let r = self.sess(s).resume.take().ok_or(MdlError::NotHeld)?;
+        Ok(self.run_bulk(d, s, r.rest, r.taken, r.dur, r.wait))
+    }
+
+    fn run_bulk(
+        &mut self,
+        d: &Dialect,
+        s: OwnerId,
+        rest: Vec<BulkReq>,
+        mut taken: Vec<TicketId>,
+        dur: Duration,
+        wait: WaitOption,
+    ) -> Outcome {
+        let mut it = rest.into_iter();
+        while let Some(r) = it.next() {
+            let plan = self.sessions[s.0 as usize]
+                .book
+                .plan_acquire(d, &r.key, r.ty, dur)
+                .expect("types checked");
+            let before = self.next_ticket;
+            let kind = WaitKind::Bulk {
+                dur,
+                rest: it.clone().collect(),
+                taken: taken.clone(),
+                wait,
+            };
+            let out = self.acquire_planned(d, s, &r.key, r.ty, dur, wait, plan, kind);
+            match out {
+                Outcome::Granted => {
+                    if self.next_ticket != before {
+                        taken.push(TicketId(before));
+                    }
+                }
+                Outcome::Waiting => return Outcome::Waiting,
+                failed => {
+                    self.release_ids(d, s, &taken);
+                    return failed;
+                }
+            }
+        }
+        Outcome::Granted
+    }
+
+    // --- upgrade, downgrade, clone ----------------------------------------------------
+
+    /// `upgrade NS KEY TYPE [WAIT]`.
+    pub fn upgrade(&mut self, d: &Dialect, s: OwnerId, key: &MdlKey, ty: LockType, wait: WaitOption) -> Result<Outcome, MdlError> {
+        self.live(s)?;
+        let old = match self.sessions[s.0 as usize].book.plan_upgrade(d, key, ty)? {
+            UpgradePlan::NoOp(_) => return Ok(Outcome::Granted),
+            UpgradePlan::Upgrade(old) => old,
+        };
+        let id = self.new_ticket();
+        let t = Ticket { id, owner: s, ty };
+        let r = rules(d, self.config, key);
+        let lock = self.locks.get_mut(key).expect("held lock exists");
+        if lock.can_grant(&r, ty, s, false) {
+            lock.set_type(old, ty);
+            self.sess(s).book.set_type(old, ty);
+            return Ok(Outcome::Granted);
+        }
+        Ok(match wait {
+            WaitOption::NoWait => Outcome::Busy,
+            WaitOption::Timeout(0) => Outcome::Timeout,
+            _ => {
+                self.locks.get_mut(key).expect("held lock exists").enqueue(t);
+                self.sess(s).wait = Some(Wait {
+                    key: key.clone(),
+                    ticket: t,
+                    kind: WaitKind::Upgrade { old },
+                    timed: matches!(wait, WaitOption::Timeout(_)),
+                });
+                self.detect(d, s)
+            }
+        })
+    }
+
+    /// `downgrade NS KEY TYPE`.
+    pub fn downgrade(&mut self, d: &Dialect, s: OwnerId, key: &MdlKey, ty: LockType) -> Result<Outcome, MdlError> {
+        self.live(s)?;
+        let id = self.sessions[s.0 as usize].book.plan_downgrade(d, key, ty)?;
+        self.sess(s).book.set_type(id, ty);
+        if let Some(l) = self.locks.get_mut(key) {
+            l.set_type(id, ty);
+        }
+        self.reschedule(d, key);
+        Ok(Outcome::Ok)
+    }
+
+    /// `clone NS KEY [TYPE] [DURATION]`.
+    pub fn clone_ticket(&mut self, d: &Dialect, s: OwnerId, key: &MdlKey, ty: Option<LockType>, dur: Duration) -> Result<Outcome, MdlError> {
+        self.live(s)?;
+        let (_, ty) = self.sessions[s.0 as usize].book.plan_clone(d, key, ty)?;
+        let id = self.new_ticket();
+        self.locks.entry(key.clone()).or_default().grant(Ticket { id, owner: s, ty });
+        self.sess(s).book.add(id, key.clone(), ty, dur);
+        Ok(Outcome::Ok)
+    }
+
+    // --- releases ---------------------------------------------------------------------
+
+    /// `release NS KEY [TYPE]`.
+    pub fn release(&mut self, d: &Dialect, s: OwnerId, key: &MdlKey, ty: Option<LockType>) -> Result<Outcome, MdlError> {
+        self.live(s)?;
+        let ids = self.sessions[s.0 as usize].book.plan_release(key, ty)?;
+        self.release_ids(d, s, &ids);
+        Ok(Outcome::Ok)
+    }
+
+    pub fn end_statement(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
+        self.live(s)?;
+        let ids = self.sessions[s.0 as usize].book.of_durations(&[Duration::Statement]);
+        self.release_ids(d, s, &ids);
+        Ok(Outcome::Ok)
+    }
+
+    /// `commit` / `rollback`.
+    pub fn commit(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
+        self.live(s)?;
+        let ids = self.sessions[s.0 as usize]
+            .book
+            .of_durations(&[Duration::Statement, Duration::Transaction]);
+        self.release_ids(d, s, &ids);
+        self.sess(s).book.clear_savepoints();
+        Ok(Outcome::Ok)
+    }
+
+    pub fn release_explicit(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
+        self.live(s)?;
+        let ids = self.sessions[s.0 as usize].book.of_durations(&[Duration::Explicit]);
+        self.release_ids(d, s, &ids);
+        Ok(Outcome::Ok)
+    }
+
+    pub fn savepoint(&mut self, s: OwnerId, name: &str) -> Result<Outcome, MdlError> {
+        self.live(s)?;
+        self.sess(s).book.savepoint(name);
+        Ok(Outcome::Ok)
+    }
+
+    pub fn rollback_to(&mut self, d: &Dialect, s: OwnerId, name: &str) -> Result<Outcome, MdlError> {
+        self.live(s)?;
+        let ids = self.sessions[s.0 as usize].book.plan_rollback_to(name)?;
+        self.release_ids(d, s, &ids);
+        self.sess(s).book.forget_savepoints_after(name);
+        Ok(Outcome::Ok)
+    }
+
+    pub fn set_duration(&mut self, s: OwnerId, dur: Duration) -> Result<Outcome, MdlError> {
+        self.live(s)?;
+        self.sess(s).book.set_duration_all(dur);
+        Ok(Outcome::Ok)
+    }
+
+    pub fn force_dml_weight(&mut self, s: OwnerId, on: bool) -> Result<Outcome, MdlError> {
+        self.live(s)?;
+        self.sess(s).force_dml = on;
+        Ok(Outcome::Ok)
+    }
+
+    /// `disconnect`: releases everything; the session takes no further steps.
+    pub fn disconnect(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
+        self.live(s)?;
+        let ids = self.sessions[s.0 as usize].book.all();
+        self.release_ids(d, s, &ids);
+        let x = self.sess(s);
+        x.book = TicketBook::new();
+        x.gone = true;
+        Ok(Outcome::Ok)
+    }
+
+    fn release_ids(&mut self, d: &Dialect, s: OwnerId, ids: &[TicketId]) {
+        let mut keys: Vec<MdlKey> = Vec::new();
+        for id in ids {
+            if let Some(h) = self.sess(s).book.remove(*id) {
+                if let Some(l) = self.locks.get_mut(&h.key) {
+                    l.remove_granted(*id);
+                }
+                if !keys.contains(&h.key) {
+                    keys.push(h.key);
+                }
+            }
+        }
+        for k in keys {
+            self.reschedule(d, &k);
+        }
+    }
+
+    // --- waits ending -----------------------------------------------------------------
+
+    /// A timeout of `s`'s wait (any moment, for a wait with a finite timeout). Returns
+    /// false when `s` does not wait with a finite timeout.
+    pub fn timeout(&mut self, d: &Dialect, s: OwnerId) -> bool {
+        match self.session(s).and_then(|x| x.wait.as_ref()) {
+            Some(w) if w.timed => {
+                self.end_wait(d, s, Outcome::Timeout);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// A kill of `s`'s wait (`KILL QUERY`). Returns false when `s` does not wait.
+    pub fn kill(&mut self, d: &Dialect, s: OwnerId) -> bool {
+        if self.session(s).is_some_and(|x| x.wait.is_some()) {
+            self.end_wait(d, s, Outcome::Killed);
+            true
+        } else if self.session(s).is_some_and(|x| x.foreign.is_some()) {
+            self.sess(s).foreign = None;
+            self.events.push((s, Outcome::Killed));
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Ends `s`'s MDL wait without a grant; a failed bulk gives back what it took.
+    fn end_wait(&mut self, d: &Dialect, s: OwnerId, out: Outcome) {
+        let Some(w) = self.sess(s).wait.take() else {
+            return;
+        };
+        if let Some(l) = self.locks.get_mut(&w.key) {
+            l.remove_waiting(w.ticket.id);
+        }
+        self.reschedule(d, &w.key);
+        if let WaitKind::Bulk { taken, .. } = &w.kind {
+            self.release_ids(d, s, taken);
+        }
+        self.events.push((s, out));
+    }
+
+    /// Grants what has become grantable on `key` and finishes those waits.
+    fn reschedule(&mut self, d: &Dialect, key: &MdlKey) {
+        let r = rules(d, self.config, key);
+        let Some(l) = self.locks.get_mut(key) else {
+            return;
+        };
+        let granted = l.reschedule(&r, |_| true);
+        for t in granted {
+            let x = &mut self.sessions[t.owner.0 as usize];
+            let Some(w) = x.wait.take() else {
+                continue;
+            };
+            debug_assert_eq!(w.ticket.id, t.id);
+            match w.kind {
+                WaitKind::Acquire { dur } => x.book.add(t.id, key.clone(), t.ty, dur),
+                WaitKind::Upgrade { old } => {
+                    x.book.set_type(old, t.ty);
+                    self.locks
+                        .get_mut(key)
+                        .expect("lock")
+                        .finish_upgrade(old, t.id);
+                }
+                WaitKind::Bulk { dur, rest, mut taken, wait } => {
+                    x.book.add(t.id, key.clone(), t.ty, dur);
+                    taken.push(t.id);
+                    if !rest.is_empty() {
+                        x.resume = Some(BulkResume { dur, rest, taken, wait });
+                    }
+                }
+            }
+            self.events.push((t.owner, Outcome::Granted));
+        }
+        self.drop_if_idle(key);
+    }
+
+    fn drop_if_idle(&mut self, key: &MdlKey) {
+        if self.locks.get(key).is_some_and(|l| l.is_idle()) {
+            self.locks.remove(key);
+        }
+    }
+
+    // --- deadlocks --------------------------------------------------------------------
+
+    /// Runs the detector from `s`, which has just started to wait; aborts victims until no
+    /// cycle through `s` is left. Returns `s`'s outcome (`Waiting` or `Deadlock`).
+    fn detect(&mut self, d: &Dialect, s: OwnerId) -> Outcome {
+        loop {
+            let found = {
+                let g = TableGraph { t: self, d };
+                deadlock::detect(&g, s)
+            };
+            let Some(dl) = found else {
+                return Outcome::Waiting;
+            };
+            let v = dl.victim;
+            self.sess(v).victim_count += 1;
+            if v == s {
+                self.end_wait(d, s, Outcome::Deadlock);
+                // Our own outcome is the step's result, not an event.
+                self.events.retain(|e| *e != (s, Outcome::Deadlock));
+                return Outcome::Deadlock;
+            }
+            if self.session(v).is_some_and(|x| x.wait.is_some()) {
+                self.end_wait(d, v, Outcome::Deadlock);
+            } else {
+                self.sess(v).foreign = None;
+                self.events.push((v, Outcome::Deadlock));
+            }
+            if self.session(s).is_some_and(|x| x.wait.is_none()) {
+                // Rescheduling after the victim's abort granted our request: that is this
+                // step's outcome, not an event; a bulk goes on in the caller's loop.
+                self.events.retain(|e| *e != (s, Outcome::Granted));
+                self.sess(s).resume = None;
+                return Outcome::Granted;
+            }
+        }
+    }
+
+    /// Starts a wait of `s` in a foreign subsystem (for the bug zoo): `s` waits for
+    /// `holders` with `weight`. Runs the detector; returns `Waiting` or `Deadlock`.
+    pub fn foreign_wait(&mut self, d: &Dialect, s: OwnerId, holders: Vec<OwnerId>, weight: u32) -> Result<Outcome, MdlError> {
+        self.live(s)?;
+        self.sess(s).foreign = Some((holders, weight));
+        loop {
+            let found = {
+                let g = TableGraph { t: self, d };
+                deadlock::detect(&g, s)
+            };
+            let Some(dl) = found else {
+                return Ok(Outcome::Waiting);
+            };
+            let v = dl.victim;
+            self.sess(v).victim_count += 1;
+            if v == s {
+                self.sess(s).foreign = None;
+                return Ok(Outcome::Deadlock);
+            }
+            if self.session(v).is_some_and(|x| x.wait.is_some()) {
+                self.end_wait(d, v, Outcome::Deadlock);
+            } else {
+                self.sess(v).foreign = None;
+                self.events.push((v, Outcome::Deadlock));
+            }
+        }
+    }
+
+    /// Ends a foreign wait of `s` with a grant (the foreign subsystem let it in).
+    pub fn foreign_granted(&mut self, s: OwnerId) -> bool {
+        self.sess(s).foreign.take().is_some()
+    }
+
+    /// The wait-for edges of the current state: (waiter, holder) pairs, MDL and foreign.
+    pub fn wait_edges(&self, d: &Dialect) -> Vec<(OwnerId, OwnerId)> {
+        let g = TableGraph { t: self, d };
+        let mut out = Vec::new();
+        for i in 0..self.sessions.len() {
+            let n = OwnerId(i as u32);
+            let mut succ = Vec::new();
+            g.successors(n, &mut succ);
+            succ.sort();
+            succ.dedup();
+            out.extend(succ.into_iter().map(|m| (n, m)));
+        }
+        out
+    }
+
+    /// The weight of `s`'s current wait, as the detector sees it.
+    pub fn wait_weight(&self, d: &Dialect, s: OwnerId) -> u32 {
+        TableGraph { t: self, d }.weight(s)
+    }
+
+    /// Waiting requests that the rules would grant now (there should be none: a lost
+    /// wakeup otherwise). Mirrors `LockState::reschedule`'s choice.
+    pub fn grantable_waiters(&self, d: &Dialect) -> Vec<(OwnerId, MdlKey, LockType)> {
+        let mut out = Vec::new();
+        for (k, l) in &self.locks {
+            let r = rules(d, self.config, k);
+            for w in l.waiting() {
+                if l.could_grant_waiter(&r, w) {
+                    out.push((w.owner, k.clone(), w.ty));
+                }
+            }
+        }
+        out
+    }
+
+    /// Checks every lock's invariants and the agreement between books and locks.
+    pub fn check(&self, d: &Dialect) -> Result<(), String> {
+        for (k, l) in &self.locks {
+            l.check(&rules(d, self.config, k))?;
+            if l.is_idle() {
+                return Err(format!("idle lock {k:?} kept"));
+            }
+        }
+        for (i, x) in self.sessions.iter().enumerate() {
+            for h in x.book.held() {
+                let ok = self
+                    .locks
+                    .get(&h.key)
+                    .and_then(|l| l.find_granted(h.id))
+                    .is_some_and(|t| t.ty == h.ty && t.owner.0 as usize == i);
+                if !ok {
+                    return Err(format!("session {i} holds {:?} {} but the lock disagrees", h.key, h.ty));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The rules for a key under a config.
+pub fn rules<'d>(d: &'d Dialect, c: Config, key: &MdlKey) -> Rules<'d> {
+    let info = d.namespace(key.namespace());
+    Rules {
+        strategy: d.strategy(key.namespace()),
+        starvation: info.starvation.then_some(d.starvation),
+        max_write_lock_count: c.max_write_lock_count,
+    }
+}
+
+struct TableGraph<'a> {
+    t: &'a LockTable,
+    d: &'a Dialect,
+}
+
+impl WaitGraph for TableGraph<'_> {
+    type Node = OwnerId;
+    fn successors(&self, n: OwnerId, out: &mut Vec<OwnerId>) {
+        let Some(x) = self.t.session(n) else { return };
+        if let Some(w) = &x.wait {
+            if let Some(l) = self.t.locks.get(&w.key) {
+                let r = rules(self.d, self.t.config, &w.key);
+                out.extend(l.blockers(&r, &w.ticket));
+            }
+        }
+        if let Some((h, _)) = &x.foreign {
+            out.extend(h.iter().copied());
+        }
+    }
+    fn weight(&self, n: OwnerId) -> u32 {
+        let Some(x) = self.t.session(n) else { return 0 };
+        if let Some(w) = &x.wait {
+            return self
+                .d
+                .weight(w.key.namespace(), w.ticket.ty, x.force_dml, x.victim_count);
+        }
+        if let Some((_, wt)) = &x.foreign {
+            return wt.saturating_add(self.d.weights.victim_overweight.saturating_mul(x.victim_count));
+        }
+        0
+    }
+}
