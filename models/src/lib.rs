@@ -1,1 +1,5 @@
-//! models
+//! # mdl-models
+//!
+//! The scenario language, the `mdl` command-line tool and the stateright models of the
+//! MDL protocol.
+pub mod scenario;

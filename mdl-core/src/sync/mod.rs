@@ -29,3 +29,5 @@ mod imp {
 }
 
 pub use imp::*;
+
+pub mod clock;

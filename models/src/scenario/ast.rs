@@ -1,0 +1,139 @@
+//! The scenario language's syntax tree (`shared/spec/scenario-format.md`, version 1, plus
+//! the `sql` extension of the conformance harness).
+
+use mdl_core::key::MdlKey;
+use mdl_core::{Duration, LockType, Outcome, WaitOption};
+
+/// A position in a scenario file, 1-based.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Pos {
+    pub line: usize,
+    pub col: usize,
+}
+
+/// A parsed scenario.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// The file name as given (for `FILE:LINE:COL` messages).
+    pub file: String,
+    pub settings: Settings,
+    /// Every line after the settings that is not blank or a comment, in file order.
+    pub lines: Vec<Line>,
+    /// Session names in order of first appearance; a session's index here is its
+    /// `OwnerId` in the model and the runner.
+    pub sessions: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// `mysql-8.0` (default) or `mariadb`.
+    pub dialect: String,
+    /// `max_write_lock_count`: `u64::MAX` when unlimited (default).
+    pub max_write_lock_count: u64,
+    /// `lock_wait_timeout MS`: `None` when unlimited (default).
+    pub lock_wait_timeout: Option<u64>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            dialect: "mysql-8.0".into(),
+            max_write_lock_count: u64::MAX,
+            lock_wait_timeout: None,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Line {
+    pub pos: Pos,
+    pub item: Item,
+}
+
+#[derive(Clone, Debug)]
+pub enum Item {
+    /// `SESSION: COMMAND`; `session` indexes `Scenario::sessions`.
+    Step { session: usize, cmd: Command },
+    /// `kill SESSION`.
+    Kill { session: usize },
+    /// `advance MS`.
+    Advance { ms: u64 },
+    /// `expect SESSION ...`.
+    Expect { session: usize, what: Expectation },
+    /// `assert never|sometimes SESSION|* OUTCOME`.
+    Assert { kind: AssertKind, session: Option<usize>, outcome: Outcome },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssertKind {
+    Never,
+    Sometimes,
+}
+
+#[derive(Clone, Debug)]
+pub enum Expectation {
+    Outcome(Outcome),
+    Holds { key: MdlKey, ty: LockType },
+    NotHolds { key: MdlKey, ty: LockType },
+}
+
+/// A command of a step. Lock types are not checked against the namespace here: a type
+/// the namespace does not take is a misuse with outcome `error` at run time.
+#[derive(Clone, Debug)]
+pub enum Command {
+    Acquire { key: MdlKey, ty: LockType, dur: Duration, wait: WaitSpec },
+    AcquireAll { dur: Duration, wait: WaitSpec, reqs: Vec<(MdlKey, LockType)> },
+    Upgrade { key: MdlKey, ty: LockType, wait: WaitSpec },
+    Downgrade { key: MdlKey, ty: LockType },
+    /// Duration default `explicit`.
+    Clone { key: MdlKey, ty: Option<LockType>, dur: Duration },
+    Release { key: MdlKey, ty: Option<LockType> },
+    EndStatement,
+    Commit,
+    Rollback,
+    ReleaseExplicit,
+    Savepoint(String),
+    RollbackTo(String),
+    SetDuration(Duration),
+    ForceDmlWeight(bool),
+    Disconnect,
+    /// `SESSION: sql STATEMENT` (conformance extension): the rest of the line.
+    Sql(String),
+}
+
+/// A wait option as written, or none (then the scenario's `lock_wait_timeout` applies).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WaitSpec {
+    Default,
+    Given(WaitOption),
+}
+
+impl WaitSpec {
+    /// The wait option in force under `settings`.
+    pub fn resolve(self, settings: &Settings) -> WaitOption {
+        match self {
+            WaitSpec::Given(w) => w,
+            WaitSpec::Default => match settings.lock_wait_timeout {
+                Some(ms) => WaitOption::Timeout(ms),
+                None => WaitOption::Forever,
+            },
+        }
+    }
+}
+
+impl Command {
+    /// The command gives `granted`/`waiting`/... (acquire, acquire_all, upgrade) rather
+    /// than `ok`.
+    pub fn is_request(&self) -> bool {
+        matches!(self, Command::Acquire { .. } | Command::AcquireAll { .. } | Command::Upgrade { .. } | Command::Sql(_))
+    }
+}
+
+/// A scenario that does not parse: `FILE:LINE:COL: message`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{}:{}: {msg}", pos.line, pos.col)]
+pub struct ParseError {
+    pub file: String,
+    pub pos: Pos,
+    pub msg: String,
+}

@@ -1,0 +1,3 @@
+//! The scenario language: syntax tree, parser, printer.
+pub mod ast;
+pub use ast::*;
