@@ -86,20 +86,36 @@ impl TicketBook {
 
     /// A held ticket that covers `ty` on `key` (`MDL_context::find_ticket`: statement,
     /// then transaction, then explicit duration), preferring one of duration `dur`.
-    pub fn find_covering<'a>(&'a self, d: &Dialect, key: &'a MdlKey, ty: LockType, dur: Duration) -> Option<&'a Held> {
+    pub fn find_covering<'a>(
+        &'a self,
+        d: &Dialect,
+        key: &'a MdlKey,
+        ty: LockType,
+        dur: Duration,
+    ) -> Option<&'a Held> {
         let s = d.strategy(key.namespace());
         let covering = |h: &&Held| s.covers(h.ty, ty);
         self.on_key(key)
             .filter(covering)
             .find(|h| h.dur == dur)
             .or_else(|| {
-                [Duration::Statement, Duration::Transaction, Duration::Explicit]
-                    .into_iter()
-                    .find_map(|du| self.on_key(key).filter(covering).find(|h| h.dur == du))
+                [
+                    Duration::Statement,
+                    Duration::Transaction,
+                    Duration::Explicit,
+                ]
+                .into_iter()
+                .find_map(|du| self.on_key(key).filter(covering).find(|h| h.dur == du))
             })
     }
 
-    pub fn plan_acquire(&self, d: &Dialect, key: &MdlKey, ty: LockType, dur: Duration) -> Result<AcquirePlan, MdlError> {
+    pub fn plan_acquire(
+        &self,
+        d: &Dialect,
+        key: &MdlKey,
+        ty: LockType,
+        dur: Duration,
+    ) -> Result<AcquirePlan, MdlError> {
         TicketBook::check_type(d, key, ty)?;
         Ok(match self.find_covering(d, key, ty, dur) {
             Some(h) if h.dur == dur => AcquirePlan::Reuse(h.id),
@@ -120,7 +136,12 @@ impl TicketBook {
             .copied()
     }
 
-    pub fn plan_upgrade(&self, d: &Dialect, key: &MdlKey, ty: LockType) -> Result<UpgradePlan, MdlError> {
+    pub fn plan_upgrade(
+        &self,
+        d: &Dialect,
+        key: &MdlKey,
+        ty: LockType,
+    ) -> Result<UpgradePlan, MdlError> {
         TicketBook::check_type(d, key, ty)?;
         let h = self.strongest(d, key).ok_or(MdlError::NotHeld)?;
         let s = d.strategy(key.namespace());
@@ -128,30 +149,49 @@ impl TicketBook {
             return Ok(UpgradePlan::NoOp(h.id));
         }
         if s.rank(ty) < s.rank(h.ty) {
-            return Err(MdlError::UpgradeToWeaker { held: h.ty, requested: ty });
+            return Err(MdlError::UpgradeToWeaker {
+                held: h.ty,
+                requested: ty,
+            });
         }
         Ok(UpgradePlan::Upgrade(h.id))
     }
 
     /// The ticket a downgrade changes.
-    pub fn plan_downgrade(&self, d: &Dialect, key: &MdlKey, ty: LockType) -> Result<TicketId, MdlError> {
+    pub fn plan_downgrade(
+        &self,
+        d: &Dialect,
+        key: &MdlKey,
+        ty: LockType,
+    ) -> Result<TicketId, MdlError> {
         TicketBook::check_type(d, key, ty)?;
         let h = self.strongest(d, key).ok_or(MdlError::NotHeld)?;
         let s = d.strategy(key.namespace());
         if h.ty == ty {
-            return Err(MdlError::DowngradeNotWeaker { held: h.ty, requested: ty });
+            return Err(MdlError::DowngradeNotWeaker {
+                held: h.ty,
+                requested: ty,
+            });
         }
         if !s.downgrade_from.contains(h.ty) {
             return Err(MdlError::DowngradeFrom { held: h.ty });
         }
         if !s.covers(h.ty, ty) {
-            return Err(MdlError::DowngradeNotWeaker { held: h.ty, requested: ty });
+            return Err(MdlError::DowngradeNotWeaker {
+                held: h.ty,
+                requested: ty,
+            });
         }
         Ok(h.id)
     }
 
     /// The ticket a clone copies, and the type of the clone.
-    pub fn plan_clone(&self, d: &Dialect, key: &MdlKey, ty: Option<LockType>) -> Result<(TicketId, LockType), MdlError> {
+    pub fn plan_clone(
+        &self,
+        d: &Dialect,
+        key: &MdlKey,
+        ty: Option<LockType>,
+    ) -> Result<(TicketId, LockType), MdlError> {
         let h = self.strongest(d, key).ok_or(MdlError::NotHeld)?;
         let ty = ty.unwrap_or(h.ty);
         TicketBook::check_type(d, key, ty)?;
@@ -160,13 +200,20 @@ impl TicketBook {
             .on_key(key)
             .filter(|x| s.covers(x.ty, ty))
             .last()
-            .ok_or(MdlError::CloneStronger { held: h.ty, requested: ty })?;
+            .ok_or(MdlError::CloneStronger {
+                held: h.ty,
+                requested: ty,
+            })?;
         Ok((src.id, ty))
     }
 
     /// The tickets `release NS KEY [TYPE]` gives back: the latest of that type, or all on
     /// the key.
-    pub fn plan_release(&self, key: &MdlKey, ty: Option<LockType>) -> Result<Vec<TicketId>, MdlError> {
+    pub fn plan_release(
+        &self,
+        key: &MdlKey,
+        ty: Option<LockType>,
+    ) -> Result<Vec<TicketId>, MdlError> {
         let ids: Vec<TicketId> = match ty {
             Some(t) => self
                 .on_key(key)
@@ -221,7 +268,13 @@ impl TicketBook {
     pub fn add(&mut self, id: TicketId, key: MdlKey, ty: LockType, dur: Duration) {
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.held.push(Held { id, key, ty, dur, seq });
+        self.held.push(Held {
+            id,
+            key,
+            ty,
+            dur,
+            seq,
+        });
     }
 
     pub fn remove(&mut self, id: TicketId) -> Option<Held> {

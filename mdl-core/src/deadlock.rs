@@ -84,7 +84,10 @@ pub fn choose_victim<G: WaitGraph>(g: &G, cycle: &[G::Node]) -> G::Node {
     }
     #[cfg(mdl_bug = "heaviest_victim")]
     {
-        victim = *cycle.iter().max_by_key(|n| g.weight(**n)).expect("non-empty");
+        victim = *cycle
+            .iter()
+            .max_by_key(|n| g.weight(**n))
+            .expect("non-empty");
     }
     victim
 }
@@ -133,7 +136,10 @@ mod tests {
     #[test]
     fn ring_of_200() {
         let n = 200u32;
-        let g = G((0..n).map(|i| (i, vec![(i + 1) % n])).collect(), HashMap::new());
+        let g = G(
+            (0..n).map(|i| (i, vec![(i + 1) % n])).collect(),
+            HashMap::new(),
+        );
         let d = detect(&g, 0).expect("cycle");
         assert_eq!(d.cycle.len(), 200);
         assert_eq!(d.victim, 0, "tie: the requester");
@@ -143,13 +149,26 @@ mod tests {
     fn lowest_weight_and_no_false_cycle() {
         let mut w = HashMap::new();
         w.insert(2, 1);
-        let g = G([(0, vec![1]), (1, vec![2]), (2, vec![0])].into_iter().collect(), w);
+        let g = G(
+            [(0, vec![1]), (1, vec![2]), (2, vec![0])]
+                .into_iter()
+                .collect(),
+            w,
+        );
         assert_eq!(detect(&g, 0).unwrap().victim, 2);
         // A cycle that does not pass through the start is not this search's.
-        let g = G([(0, vec![1]), (1, vec![2]), (2, vec![1])].into_iter().collect(), HashMap::new());
+        let g = G(
+            [(0, vec![1]), (1, vec![2]), (2, vec![1])]
+                .into_iter()
+                .collect(),
+            HashMap::new(),
+        );
         assert!(detect(&g, 0).is_none());
         // A chain is no cycle.
-        let g = G((0..1000).map(|i| (i, vec![i + 1])).collect(), HashMap::new());
+        let g = G(
+            (0..1000).map(|i| (i, vec![i + 1])).collect(),
+            HashMap::new(),
+        );
         let (c, e) = find_cycle(&g, 0);
         assert!(c.is_none());
         assert_eq!(e, 1000);

@@ -347,7 +347,8 @@ impl Dialect {
                         .get(3)
                         .and_then(|v| v.parse().ok())
                         .ok_or_else(|| err(line, "weight_type STRATEGY TYPE N".into()))?;
-                    s.weight_type.push((set.iter().next().expect("one type"), v));
+                    s.weight_type
+                        .push((set.iter().next().expect("one type"), v));
                 }
                 _ => unreachable!("filtered above"),
             }
@@ -539,7 +540,10 @@ pub fn parse_matrix(
                     );
                 }
                 if h != types {
-                    return Err(err(line, "columns must be the strategy's types in order".into()));
+                    return Err(err(
+                        line,
+                        "columns must be the strategy's types in order".into(),
+                    ));
                 }
                 header = Some(h);
             }
@@ -611,7 +615,10 @@ mod tests {
         assert!(!t.covers(LockType::SR, LockType::SW));
         assert!(!t.covers(LockType::SNW, LockType::SW));
         let s = m.strategy(m.namespace_by_name("GLOBAL").unwrap());
-        assert!(!s.covers(LockType::S, LockType::IX), "scoped S does not cover IX");
+        assert!(
+            !s.covers(LockType::S, LockType::IX),
+            "scoped S does not cover IX"
+        );
         assert!(s.covers(LockType::X, LockType::IX));
     }
 }

@@ -66,7 +66,9 @@ impl MdlKey {
             (KeyForm::Db, [db]) if db != "-" => Ok(MdlKey::new(n, db, "")),
             (KeyForm::Db, _) => Err(format!("namespace {} takes a key `db`", info.name)),
             (KeyForm::Qualified, [db, name]) => Ok(MdlKey::new(n, db, name)),
-            (KeyForm::Qualified, _) => Err(format!("namespace {} takes a key `db.name`", info.name)),
+            (KeyForm::Qualified, _) => {
+                Err(format!("namespace {} takes a key `db.name`", info.name))
+            }
         }
     }
 
@@ -101,8 +103,7 @@ impl MdlKey {
 fn quote(s: &str) -> String {
     let plain = !s.is_empty()
         && s != "-"
-        && s
-            .chars()
+        && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
     if plain {
         s.to_owned()

@@ -100,7 +100,13 @@ impl LockState {
     /// Can `owner` be granted `ty` now? (`MDL_lock::can_grant_lock`.) Yes when no waiting
     /// request of another owner takes priority over it (the pending matrix in force, unless
     /// `ignore_priority`) and no granted ticket of another owner conflicts with it.
-    pub fn can_grant(&self, r: &Rules, ty: LockType, owner: OwnerId, ignore_priority: bool) -> bool {
+    pub fn can_grant(
+        &self,
+        r: &Rules,
+        ty: LockType,
+        owner: OwnerId,
+        ignore_priority: bool,
+    ) -> bool {
         let s = r.strategy;
         if !ignore_priority {
             let yields = s.pending[self.idx as usize][ty.0 as usize];
@@ -186,7 +192,11 @@ impl LockState {
         }
     }
 
-    fn reschedule_mysql(&mut self, r: &Rules, try_grant: &mut dyn FnMut(&Ticket) -> bool) -> Vec<Ticket> {
+    fn reschedule_mysql(
+        &mut self,
+        r: &Rules,
+        try_grant: &mut dyn FnMut(&Ticket) -> bool,
+    ) -> Vec<Ticket> {
         let s = r.strategy;
         let affected = r.starvation == Some(Starvation::Mysql);
         let mut out = Vec::new();
@@ -265,7 +275,11 @@ impl LockState {
         true
     }
 
-    fn reschedule_mariadb(&mut self, r: &Rules, try_grant: &mut dyn FnMut(&Ticket) -> bool) -> Vec<Ticket> {
+    fn reschedule_mariadb(
+        &mut self,
+        r: &Rules,
+        try_grant: &mut dyn FnMut(&Ticket) -> bool,
+    ) -> Vec<Ticket> {
         let s = r.strategy;
         let mut out = Vec::new();
         // Past the limit, give way to low-priority (non-hog) requests if any wait.
@@ -312,7 +326,11 @@ impl LockState {
     /// The owners a waiting ticket waits for: other owners' granted tickets that conflict
     /// with it, and other owners' waiting tickets it yields to (the pending matrix in
     /// force). These are the wait-for edges of the deadlock detector. May repeat owners.
-    pub fn blockers<'a>(&'a self, r: &'a Rules, waiter: &'a Ticket) -> impl Iterator<Item = OwnerId> + 'a {
+    pub fn blockers<'a>(
+        &'a self,
+        r: &'a Rules,
+        waiter: &'a Ticket,
+    ) -> impl Iterator<Item = OwnerId> + 'a {
         let s = r.strategy;
         let gi = s.granted[waiter.ty.0 as usize];
         let pi = s.pending[self.idx as usize][waiter.ty.0 as usize];
@@ -334,7 +352,9 @@ impl LockState {
         let s = r.strategy;
         for (i, a) in self.granted.iter().enumerate() {
             for b in &self.granted[i + 1..] {
-                if a.owner != b.owner && (s.conflicts_granted(a.ty, b.ty) || s.conflicts_granted(b.ty, a.ty)) {
+                if a.owner != b.owner
+                    && (s.conflicts_granted(a.ty, b.ty) || s.conflicts_granted(b.ty, a.ty))
+                {
                     return Err(format!(
                         "conflicting grants: {:?} {} and {:?} {}",
                         a.owner, a.ty, b.owner, b.ty
@@ -394,7 +414,10 @@ mod tests {
         assert!(!l.can_grant(&r, LockType::SR, OwnerId(3), false));
         assert!(!l.can_grant(&r, LockType::SW, OwnerId(3), false));
         assert!(l.can_grant(&r, LockType::SH, OwnerId(3), false));
-        assert_eq!(l.blockers(&r, &t(2, 2, LockType::X)).collect::<Vec<_>>(), vec![OwnerId(1)]);
+        assert_eq!(
+            l.blockers(&r, &t(2, 2, LockType::X)).collect::<Vec<_>>(),
+            vec![OwnerId(1)]
+        );
         l.remove_granted(TicketId(1));
         let g = l.reschedule(&r, |_| true);
         assert_eq!(g, vec![t(2, 2, LockType::X)]);

@@ -48,11 +48,20 @@ pub fn sort_bulk(reqs: &mut [BulkReq]) {
 /// What a waiting session waits for.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum WaitKind {
-    Acquire { dur: Duration },
+    Acquire {
+        dur: Duration,
+    },
     /// The held ticket that takes the new type once the wait is granted.
-    Upgrade { old: TicketId },
+    Upgrade {
+        old: TicketId,
+    },
     /// A bulk acquire: the element waited for (duration `dur`), the ones still to do.
-    Bulk { dur: Duration, rest: Vec<BulkReq>, taken: Vec<TicketId>, wait: WaitOption },
+    Bulk {
+        dur: Duration,
+        rest: Vec<BulkReq>,
+        taken: Vec<TicketId>,
+        wait: WaitOption,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -139,7 +148,8 @@ impl LockTable {
     }
 
     pub fn is_waiting(&self, s: OwnerId) -> bool {
-        self.session(s).is_some_and(|x| x.wait.is_some() || x.foreign.is_some())
+        self.session(s)
+            .is_some_and(|x| x.wait.is_some() || x.foreign.is_some())
     }
 
     /// Outcomes of waits that other steps ended, in the order they were decided.
@@ -173,7 +183,13 @@ impl LockTable {
     }
 
     /// Does `s` own a granted lock on `key` at least as strong as `ty`?
-    pub fn owns_equal_or_stronger(&self, d: &Dialect, s: OwnerId, key: &MdlKey, ty: LockType) -> bool {
+    pub fn owns_equal_or_stronger(
+        &self,
+        d: &Dialect,
+        s: OwnerId,
+        key: &MdlKey,
+        ty: LockType,
+    ) -> bool {
         self.session(s).is_some_and(|x| {
             let st = d.strategy(key.namespace());
             x.book.on_key(key).any(|h| st.covers(h.ty, ty))
@@ -193,7 +209,9 @@ impl LockTable {
         wait: WaitOption,
     ) -> Result<Outcome, MdlError> {
         self.live(s)?;
-        let plan = self.sessions[s.0 as usize].book.plan_acquire(d, key, ty, dur)?;
+        let plan = self.sessions[s.0 as usize]
+            .book
+            .plan_acquire(d, key, ty, dur)?;
         Ok(self.acquire_planned(d, s, key, ty, dur, wait, plan, WaitKind::Acquire { dur }))
     }
 
@@ -213,7 +231,10 @@ impl LockTable {
             AcquirePlan::Reuse(_) => Outcome::Granted,
             AcquirePlan::CloneOf(_) => {
                 let id = self.new_ticket();
-                self.locks.entry(key.clone()).or_default().grant(Ticket { id, owner: s, ty });
+                self.locks
+                    .entry(key.clone())
+                    .or_default()
+                    .grant(Ticket { id, owner: s, ty });
                 self.sess(s).book.add(id, key.clone(), ty, dur);
                 Outcome::Granted
             }
@@ -325,7 +346,14 @@ impl LockTable {
     // --- upgrade, downgrade, clone ----------------------------------------------------
 
     /// `upgrade NS KEY TYPE [WAIT]`.
-    pub fn upgrade(&mut self, d: &Dialect, s: OwnerId, key: &MdlKey, ty: LockType, wait: WaitOption) -> Result<Outcome, MdlError> {
+    pub fn upgrade(
+        &mut self,
+        d: &Dialect,
+        s: OwnerId,
+        key: &MdlKey,
+        ty: LockType,
+        wait: WaitOption,
+    ) -> Result<Outcome, MdlError> {
         self.live(s)?;
         let old = match self.sessions[s.0 as usize].book.plan_upgrade(d, key, ty)? {
             UpgradePlan::NoOp(_) => return Ok(Outcome::Granted),
@@ -344,7 +372,10 @@ impl LockTable {
             WaitOption::NoWait => Outcome::Busy,
             WaitOption::Timeout(0) => Outcome::Timeout,
             _ => {
-                self.locks.get_mut(key).expect("held lock exists").enqueue(t);
+                self.locks
+                    .get_mut(key)
+                    .expect("held lock exists")
+                    .enqueue(t);
                 self.sess(s).wait = Some(Wait {
                     key: key.clone(),
                     ticket: t,
@@ -357,9 +388,17 @@ impl LockTable {
     }
 
     /// `downgrade NS KEY TYPE`.
-    pub fn downgrade(&mut self, d: &Dialect, s: OwnerId, key: &MdlKey, ty: LockType) -> Result<Outcome, MdlError> {
+    pub fn downgrade(
+        &mut self,
+        d: &Dialect,
+        s: OwnerId,
+        key: &MdlKey,
+        ty: LockType,
+    ) -> Result<Outcome, MdlError> {
         self.live(s)?;
-        let id = self.sessions[s.0 as usize].book.plan_downgrade(d, key, ty)?;
+        let id = self.sessions[s.0 as usize]
+            .book
+            .plan_downgrade(d, key, ty)?;
         self.sess(s).book.set_type(id, ty);
         if let Some(l) = self.locks.get_mut(key) {
             l.set_type(id, ty);
@@ -369,11 +408,21 @@ impl LockTable {
     }
 
     /// `clone NS KEY [TYPE] [DURATION]`.
-    pub fn clone_ticket(&mut self, d: &Dialect, s: OwnerId, key: &MdlKey, ty: Option<LockType>, dur: Duration) -> Result<Outcome, MdlError> {
+    pub fn clone_ticket(
+        &mut self,
+        d: &Dialect,
+        s: OwnerId,
+        key: &MdlKey,
+        ty: Option<LockType>,
+        dur: Duration,
+    ) -> Result<Outcome, MdlError> {
         self.live(s)?;
         let (_, ty) = self.sessions[s.0 as usize].book.plan_clone(d, key, ty)?;
         let id = self.new_ticket();
-        self.locks.entry(key.clone()).or_default().grant(Ticket { id, owner: s, ty });
+        self.locks
+            .entry(key.clone())
+            .or_default()
+            .grant(Ticket { id, owner: s, ty });
         self.sess(s).book.add(id, key.clone(), ty, dur);
         Ok(Outcome::Ok)
     }
@@ -381,7 +430,13 @@ impl LockTable {
     // --- releases ---------------------------------------------------------------------
 
     /// `release NS KEY [TYPE]`.
-    pub fn release(&mut self, d: &Dialect, s: OwnerId, key: &MdlKey, ty: Option<LockType>) -> Result<Outcome, MdlError> {
+    pub fn release(
+        &mut self,
+        d: &Dialect,
+        s: OwnerId,
+        key: &MdlKey,
+        ty: Option<LockType>,
+    ) -> Result<Outcome, MdlError> {
         self.live(s)?;
         let ids = self.sessions[s.0 as usize].book.plan_release(key, ty)?;
         self.release_ids(d, s, &ids);
@@ -390,7 +445,9 @@ impl LockTable {
 
     pub fn end_statement(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;
-        let ids = self.sessions[s.0 as usize].book.of_durations(&[Duration::Statement]);
+        let ids = self.sessions[s.0 as usize]
+            .book
+            .of_durations(&[Duration::Statement]);
         self.release_ids(d, s, &ids);
         Ok(Outcome::Ok)
     }
@@ -408,7 +465,9 @@ impl LockTable {
 
     pub fn release_explicit(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;
-        let ids = self.sessions[s.0 as usize].book.of_durations(&[Duration::Explicit]);
+        let ids = self.sessions[s.0 as usize]
+            .book
+            .of_durations(&[Duration::Explicit]);
         self.release_ids(d, s, &ids);
         Ok(Outcome::Ok)
     }
@@ -419,7 +478,12 @@ impl LockTable {
         Ok(Outcome::Ok)
     }
 
-    pub fn rollback_to(&mut self, d: &Dialect, s: OwnerId, name: &str) -> Result<Outcome, MdlError> {
+    pub fn rollback_to(
+        &mut self,
+        d: &Dialect,
+        s: OwnerId,
+        name: &str,
+    ) -> Result<Outcome, MdlError> {
         self.live(s)?;
         let ids = self.sessions[s.0 as usize].book.plan_rollback_to(name)?;
         self.release_ids(d, s, &ids);
@@ -532,11 +596,21 @@ impl LockTable {
                         .expect("lock")
                         .finish_upgrade(old, t.id);
                 }
-                WaitKind::Bulk { dur, rest, mut taken, wait } => {
+                WaitKind::Bulk {
+                    dur,
+                    rest,
+                    mut taken,
+                    wait,
+                } => {
                     x.book.add(t.id, key.clone(), t.ty, dur);
                     taken.push(t.id);
                     if !rest.is_empty() {
-                        x.resume = Some(BulkResume { dur, rest, taken, wait });
+                        x.resume = Some(BulkResume {
+                            dur,
+                            rest,
+                            taken,
+                            wait,
+                        });
                     }
                 }
             }
@@ -590,7 +664,13 @@ impl LockTable {
 
     /// Starts a wait of `s` in a foreign subsystem (for the bug zoo): `s` waits for
     /// `holders` with `weight`. Runs the detector; returns `Waiting` or `Deadlock`.
-    pub fn foreign_wait(&mut self, d: &Dialect, s: OwnerId, holders: Vec<OwnerId>, weight: u32) -> Result<Outcome, MdlError> {
+    pub fn foreign_wait(
+        &mut self,
+        d: &Dialect,
+        s: OwnerId,
+        holders: Vec<OwnerId>,
+        weight: u32,
+    ) -> Result<Outcome, MdlError> {
         self.live(s)?;
         self.sess(s).foreign = Some((holders, weight));
         loop {
@@ -672,7 +752,10 @@ impl LockTable {
                     .and_then(|l| l.find_granted(h.id))
                     .is_some_and(|t| t.ty == h.ty && t.owner.0 as usize == i);
                 if !ok {
-                    return Err(format!("session {i} holds {:?} {} but the lock disagrees", h.key, h.ty));
+                    return Err(format!(
+                        "session {i} holds {:?} {} but the lock disagrees",
+                        h.key, h.ty
+                    ));
                 }
             }
         }
@@ -717,7 +800,12 @@ impl WaitGraph for TableGraph<'_> {
                 .weight(w.key.namespace(), w.ticket.ty, x.force_dml, x.victim_count);
         }
         if let Some((_, wt)) = &x.foreign {
-            return wt.saturating_add(self.d.weights.victim_overweight.saturating_mul(x.victim_count));
+            return wt.saturating_add(
+                self.d
+                    .weights
+                    .victim_overweight
+                    .saturating_mul(x.victim_count),
+            );
         }
         0
     }

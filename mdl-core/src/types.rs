@@ -280,10 +280,16 @@ mod tests {
     fn parse_names() {
         assert_eq!(LockType::parse("sr"), Some(LockType::SR));
         assert_eq!(LockType::parse("MDL_SHARED_READ"), Some(LockType::SR));
-        assert_eq!(LockType::parse("shared_write_low_prio"), Some(LockType::SWLP));
+        assert_eq!(
+            LockType::parse("shared_write_low_prio"),
+            Some(LockType::SWLP)
+        );
         assert_eq!(LockType::parse("BACKUP_DML"), Some(LockType::BACKUP_DML));
         assert_eq!(LockType::parse("DML"), Some(LockType::BACKUP_DML));
-        assert_eq!(LockType::parse("mdl_backup_ftwrl1"), Some(LockType::BACKUP_FTWRL1));
+        assert_eq!(
+            LockType::parse("mdl_backup_ftwrl1"),
+            Some(LockType::BACKUP_FTWRL1)
+        );
         assert_eq!(LockType::parse("Y"), None);
         for t in LockType::all() {
             assert_eq!(LockType::parse(t.abbrev()), Some(t));

@@ -111,16 +111,32 @@ impl Context {
         todo!()
     }
     /// Granted, Busy (NoWait), Timeout, Deadlock or Killed. Blocks while it waits.
-    pub fn acquire(&mut self, key: &MdlKey, ty: LockType, dur: Duration, wait: WaitOption) -> Result<Outcome, MdlError> {
+    pub fn acquire(
+        &mut self,
+        key: &MdlKey,
+        ty: LockType,
+        dur: Duration,
+        wait: WaitOption,
+    ) -> Result<Outcome, MdlError> {
         let _ = (key, ty, dur, wait);
         todo!()
     }
     /// All or nothing, in key order, stronger type first on one key.
-    pub fn acquire_all(&mut self, reqs: &[BulkReq], dur: Duration, wait: WaitOption) -> Result<Outcome, MdlError> {
+    pub fn acquire_all(
+        &mut self,
+        reqs: &[BulkReq],
+        dur: Duration,
+        wait: WaitOption,
+    ) -> Result<Outcome, MdlError> {
         let _ = (reqs, dur, wait);
         todo!()
     }
-    pub fn upgrade(&mut self, key: &MdlKey, ty: LockType, wait: WaitOption) -> Result<Outcome, MdlError> {
+    pub fn upgrade(
+        &mut self,
+        key: &MdlKey,
+        ty: LockType,
+        wait: WaitOption,
+    ) -> Result<Outcome, MdlError> {
         let _ = (key, ty, wait);
         todo!()
     }
@@ -128,7 +144,12 @@ impl Context {
         let _ = (key, ty);
         todo!()
     }
-    pub fn clone_ticket(&mut self, key: &MdlKey, ty: Option<LockType>, dur: Duration) -> Result<TicketId, MdlError> {
+    pub fn clone_ticket(
+        &mut self,
+        key: &MdlKey,
+        ty: Option<LockType>,
+        dur: Duration,
+    ) -> Result<TicketId, MdlError> {
         let _ = (key, ty, dur);
         todo!()
     }

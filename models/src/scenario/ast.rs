@@ -61,7 +61,11 @@ pub enum Item {
     /// `expect SESSION ...`.
     Expect { session: usize, what: Expectation },
     /// `assert never|sometimes SESSION|* OUTCOME`.
-    Assert { kind: AssertKind, session: Option<usize>, outcome: Outcome },
+    Assert {
+        kind: AssertKind,
+        session: Option<usize>,
+        outcome: Outcome,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,13 +85,36 @@ pub enum Expectation {
 /// the namespace does not take is a misuse with outcome `error` at run time.
 #[derive(Clone, Debug)]
 pub enum Command {
-    Acquire { key: MdlKey, ty: LockType, dur: Duration, wait: WaitSpec },
-    AcquireAll { dur: Duration, wait: WaitSpec, reqs: Vec<(MdlKey, LockType)> },
-    Upgrade { key: MdlKey, ty: LockType, wait: WaitSpec },
-    Downgrade { key: MdlKey, ty: LockType },
+    Acquire {
+        key: MdlKey,
+        ty: LockType,
+        dur: Duration,
+        wait: WaitSpec,
+    },
+    AcquireAll {
+        dur: Duration,
+        wait: WaitSpec,
+        reqs: Vec<(MdlKey, LockType)>,
+    },
+    Upgrade {
+        key: MdlKey,
+        ty: LockType,
+        wait: WaitSpec,
+    },
+    Downgrade {
+        key: MdlKey,
+        ty: LockType,
+    },
     /// Duration default `explicit`.
-    Clone { key: MdlKey, ty: Option<LockType>, dur: Duration },
-    Release { key: MdlKey, ty: Option<LockType> },
+    Clone {
+        key: MdlKey,
+        ty: Option<LockType>,
+        dur: Duration,
+    },
+    Release {
+        key: MdlKey,
+        ty: Option<LockType>,
+    },
     EndStatement,
     Commit,
     Rollback,
@@ -125,7 +152,13 @@ impl Command {
     /// The command gives `granted`/`waiting`/... (acquire, acquire_all, upgrade) rather
     /// than `ok`.
     pub fn is_request(&self) -> bool {
-        matches!(self, Command::Acquire { .. } | Command::AcquireAll { .. } | Command::Upgrade { .. } | Command::Sql(_))
+        matches!(
+            self,
+            Command::Acquire { .. }
+                | Command::AcquireAll { .. }
+                | Command::Upgrade { .. }
+                | Command::Sql(_)
+        )
     }
 }
 

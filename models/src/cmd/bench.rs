@@ -1,0 +1,15 @@
+//! `mdl bench`. (Stub: to be implemented.)
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Input files.
+    pub files: Vec<std::path::PathBuf>,
+}
+
+pub fn main(args: Args) -> i32 {
+    eprintln!(
+        "mdl bench: not implemented yet ({} files)",
+        args.files.len()
+    );
+    2
+}

@@ -1,0 +1,15 @@
+//! `mdl conform`. (Stub: to be implemented.)
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Input files.
+    pub files: Vec<std::path::PathBuf>,
+}
+
+pub fn main(args: Args) -> i32 {
+    eprintln!(
+        "mdl conform: not implemented yet ({} files)",
+        args.files.len()
+    );
+    2
+}
