@@ -736,6 +736,51 @@ impl LockTable {
         out
     }
 
+    /// The same table with its sessions reordered: session `i` of the result is session
+    /// `order[i]` of `self` (`order` is a permutation of `0..sessions().len()`). Every
+    /// owner id in locks, waits and foreign waits is renamed to match. For the model
+    /// checker's symmetry reduction; `None` when `order` is not a permutation.
+    pub fn permute_sessions(&self, order: &[usize]) -> Option<LockTable> {
+        let n = self.sessions.len();
+        let mut new_of_old = vec![usize::MAX; n];
+        for (new, &old) in order.iter().enumerate() {
+            if old >= n || new_of_old[old] != usize::MAX {
+                return None;
+            }
+            new_of_old[old] = new;
+        }
+        if order.len() != n {
+            return None;
+        }
+        let map = |o: OwnerId| match new_of_old.get(o.0 as usize) {
+            Some(&i) => OwnerId(i as u32),
+            None => o,
+        };
+        let mut t = self.clone();
+        for l in t.locks.values_mut() {
+            l.map_owners(map);
+        }
+        t.sessions = order
+            .iter()
+            .map(|&old| {
+                let mut x = self.sessions[old].clone();
+                if let Some(w) = &mut x.wait {
+                    w.ticket.owner = map(w.ticket.owner);
+                }
+                if let Some((h, _)) = &mut x.foreign {
+                    for o in h.iter_mut() {
+                        *o = map(*o);
+                    }
+                }
+                x
+            })
+            .collect();
+        for e in &mut t.events {
+            e.0 = map(e.0);
+        }
+        Some(t)
+    }
+
     /// Checks every lock's invariants and the agreement between books and locks.
     pub fn check(&self, d: &Dialect) -> Result<(), String> {
         for (k, l) in &self.locks {
