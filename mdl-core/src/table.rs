@@ -74,7 +74,8 @@ pub struct Wait {
 }
 
 /// A bulk acquire that was granted the element it waited for and goes on with the rest
-/// at the session's next step ([`LockTable::resume_bulk`]).
+/// at the session's next step ([`LockTable::resume_bulk`]); no event is emitted for such a
+/// partial grant. A session with `resume` set takes no other step until it resumes.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct BulkResume {
     pub dur: Duration,
@@ -605,12 +606,15 @@ impl LockTable {
                     x.book.add(t.id, key.clone(), t.ty, dur);
                     taken.push(t.id);
                     if !rest.is_empty() {
+                        // Not done yet: no event; the session goes on with
+                        // `resume_bulk` at its next step.
                         x.resume = Some(BulkResume {
                             dur,
                             rest,
                             taken,
                             wait,
                         });
+                        continue;
                     }
                 }
             }
