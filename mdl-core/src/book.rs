@@ -132,7 +132,8 @@ impl TicketBook {
         all.iter()
             .rev()
             .find(|h| all.iter().all(|o| s.covers(h.ty, o.ty)))
-            .or_else(|| all.iter().rev().max_by_key(|h| s.rank(h.ty)))
+            // `max_by_key` returns the last maximum: the latest of the highest rank.
+            .or_else(|| all.iter().max_by_key(|h| s.rank(h.ty)))
             .copied()
     }
 

@@ -57,6 +57,12 @@ pub fn find_cycle<G: WaitGraph>(g: &G, start: G::Node) -> (Option<Vec<G::Node>>,
         if next == start {
             return (Some(stack.iter().map(|f| f.0).collect()), edges);
         }
+        // Seeded bug `mdl_bug="false_deadlock"`: a wait chain of length two is taken for
+        // a cycle (MySQL's depth cap, set to 2).
+        #[cfg(mdl_bug = "false_deadlock")]
+        if stack.len() >= 2 {
+            return (Some(stack.iter().map(|f| f.0).collect()), edges);
+        }
         if done.contains(&next) || on_path.contains(&next) {
             // Explored already, or a cycle that does not pass through the start (it was
             // there before this wait and is some other search's business).
@@ -94,6 +100,10 @@ pub fn choose_victim<G: WaitGraph>(g: &G, cycle: &[G::Node]) -> G::Node {
 
 /// One detection: a cycle through `start`, if any, and its victim.
 pub fn detect<G: WaitGraph>(g: &G, start: G::Node) -> Option<Deadlock<G::Node>> {
+    // Seeded bug `mdl_bug="no_deadlock_detection"`: the detector never finds a cycle.
+    #[cfg(mdl_bug = "no_deadlock_detection")]
+    return None;
+    #[allow(unreachable_code)]
     let (cycle, edges_visited) = find_cycle(g, start);
     let cycle = cycle?;
     let victim = choose_victim(g, &cycle);

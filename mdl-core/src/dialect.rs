@@ -379,6 +379,14 @@ impl Dialect {
                 })?;
                 s.pending.push(parse_matrix(&f, &text, &s.types)?);
             }
+            // Seeded bug `mdl_bug="pending_cell"`: one cell of one pending matrix flipped
+            // at load time: in object matrix 0 a SHARED_READ request no longer yields to a
+            // pending EXCLUSIVE (it overtakes a waiting DDL).
+            #[cfg(mdl_bug = "pending_cell")]
+            if s.name == "object" {
+                let row = &mut s.pending[0][LockType::SR.0 as usize];
+                row.0 &= !LockType::X.bit();
+            }
         }
         let mut namespaces = Vec::new();
         for (n, strat, form, flags, line) in ns {

@@ -119,15 +119,41 @@ impl LockState {
             }
         }
         let incompatible = s.granted[ty.0 as usize];
+        // Seeded bug `mdl_bug="grant_ignores_conflict"`: a SHARED_READ request ignores
+        // granted conflicts (two sessions end up holding SR and X on one key).
+        #[cfg(mdl_bug = "grant_ignores_conflict")]
+        if ty == LockType::SR {
+            return true;
+        }
         !self
             .granted
             .iter()
             .any(|g| g.owner != owner && incompatible.contains(g.ty))
     }
 
+    /// Renames every ticket's owner (for the model checker's symmetry reduction, which
+    /// permutes sessions with identical programs).
+    pub fn map_owners(&mut self, f: impl Fn(OwnerId) -> OwnerId) {
+        for t in self.granted.iter_mut().chain(self.waiting.iter_mut()) {
+            t.owner = f(t.owner);
+        }
+    }
+
     /// Adds a granted ticket (after `can_grant`, or for a clone of a held lock).
     pub fn grant(&mut self, t: Ticket) {
         self.granted.push(t);
+    }
+
+    /// Adds a granted ticket where a grant in ticket order would have put it: before the
+    /// first granted ticket with a higher id. (The concurrent manager's materialised
+    /// fast-path grants take the place they would have had in grant order.)
+    pub fn grant_in_id_order(&mut self, t: Ticket) {
+        let i = self
+            .granted
+            .iter()
+            .position(|g| g.id > t.id)
+            .unwrap_or(self.granted.len());
+        self.granted.insert(i, t);
     }
 
     /// Appends a waiting ticket at the back of the queue.
@@ -186,10 +212,17 @@ impl LockState {
         r: &Rules,
         mut try_grant: impl FnMut(&Ticket) -> bool,
     ) -> Vec<Ticket> {
-        match r.starvation {
+        // Seeded bug `mdl_bug="fifo"`: the queue is served from the back (latest arrival
+        // first), breaking FIFO among requests of equal priority.
+        #[cfg(mdl_bug = "fifo")]
+        self.waiting.reverse();
+        let out = match r.starvation {
             Some(Starvation::Mariadb) => self.reschedule_mariadb(r, &mut try_grant),
             _ => self.reschedule_mysql(r, &mut try_grant),
-        }
+        };
+        #[cfg(mdl_bug = "fifo")]
+        self.waiting.reverse();
+        out
     }
 
     fn reschedule_mysql(
@@ -344,6 +377,29 @@ impl LockState {
             .iter()
             .filter(move |w| w.owner != waiter.owner && w.id != waiter.id && pi.contains(w.ty))
             .map(|w| w.owner);
+        g.chain(w)
+    }
+
+    /// The tickets behind [`LockState::blockers`], each with `true` when it is granted
+    /// (for introspection: which lock of the blocker is in the way).
+    pub fn blocking_tickets<'a>(
+        &'a self,
+        r: &'a Rules,
+        waiter: &'a Ticket,
+    ) -> impl Iterator<Item = (&'a Ticket, bool)> + 'a {
+        let s = r.strategy;
+        let gi = s.granted[waiter.ty.0 as usize];
+        let pi = s.pending[self.idx as usize][waiter.ty.0 as usize];
+        let g = self
+            .granted
+            .iter()
+            .filter(move |g| g.owner != waiter.owner && gi.contains(g.ty))
+            .map(|g| (g, true));
+        let w = self
+            .waiting
+            .iter()
+            .filter(move |w| w.owner != waiter.owner && w.id != waiter.id && pi.contains(w.ty))
+            .map(|w| (w, false));
         g.chain(w)
     }
 

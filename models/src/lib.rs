@@ -2,5 +2,11 @@
 //!
 //! The scenario language, the `mdl` command-line tool and the stateright models of the
 //! MDL protocol.
+pub mod bench;
 pub mod cmd;
+pub mod conform;
+pub mod model;
+pub mod runner;
 pub mod scenario;
+pub mod oracle;
+pub mod zoo;

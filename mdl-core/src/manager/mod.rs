@@ -1,115 +1,822 @@
-//! The concurrent shell: what an engine embeds. (API contract; implementation pending.)
+//! The concurrent shell: what an engine embeds.
 //!
-//! One [`Manager`] per server; one [`Context`] per connection. Lock objects live in a
-//! sharded map and are reclaimed when unused; unobtrusive requests take a fast path (one
-//! compare-and-swap on a packed per-lock counter); everything else goes through the
-//! lock's mutex and the decision code of [`crate::lock::LockState`]. A request that must
-//! wait parks on its context's wait slot; the first status set there wins.
+//! One [`Manager`] per server; one [`Context`] per connection. Every decision is made by
+//! the deterministic core, with the code that [`crate::table::LockTable`] runs:
+//! [`TicketBook`]'s plans for what a context already holds, [`LockState::can_grant`] for
+//! an immediate grant, [`LockState::reschedule`] after every release, downgrade and end
+//! of a wait, [`crate::table::sort_bulk`] for bulk requests, [`deadlock::detect`] and
+//! [`deadlock::choose_victim`] for deadlocks. This module only adds latches, parking and
+//! the fast path around them.
+//!
+//! # Objects
+//!
+//! - **Shards** (`Shared::shards`): 64 `RwLock<HashMap<MdlKey, Arc<LockObj>>>` keyed by
+//!   the key's precomputed hash (a pass-through hasher). A new reference to a lock
+//!   object is only ever handed out under its shard's lock (read or write).
+//! - **Lock object** (`LockObj`, MySQL's `MDL_lock`): `fast`, a packed `AtomicU64`
+//!   (bit 63 `SLOW`, bits 0..62 the number of fast-path grants not yet materialised),
+//!   and `state`, a mutex over the [`LockState`] plus introspection bookkeeping and the
+//!   upgrades in progress.
+//! - **Context** (`Context`, `MDL_context`): the [`TicketBook`] and the lock object of
+//!   every held ticket (owned by the connection's thread, not shared), and a shared part
+//!   (`CtxShared`, registered in `Shared::registry` by owner id): the list of fast-path
+//!   grants (`fast`) and the wait slot (`slot` + `cv`, MySQL's `MDL_wait`).
+//!
+//! # Lock order
+//!
+//! `detector` < shard < lock state (several only in the detector's validation, then in
+//! address order) < `registry` < context `fast` list < context wait `slot`.
+//! Nothing holds a lock state while taking a shard lock except the shard sweep (shard
+//! write lock, then a candidate's state). `foreign` (an `RwLock` read to clone the
+//! `DataArc`) is taken with nothing else held.
+//!
+//! # Invariants
+//!
+//! - (fast path) While `SLOW` is clear, no obtrusive ticket is granted or waiting on the
+//!   lock, so an unobtrusive request (pairwise compatible with every other unobtrusive
+//!   type in every matrix) can be granted with one compare-and-swap that increments the
+//!   count. The CAS happens while holding the requester's `fast` list mutex, and the entry
+//!   is pushed before that mutex is released.
+//! - (materialisation) Whoever sets `SLOW` (`ensure_slow`, under the lock's state mutex)
+//!   first walks every registered context's `fast` list and moves this lock's entries
+//!   into [`LockState`] as ordinary granted tickets (decrementing the count), before it
+//!   releases the state mutex. So once anyone holds the state mutex with `SLOW` set, the
+//!   [`LockState`] holds every grant on the lock and every decision sees them. `SLOW`
+//!   is cleared (under the state mutex) when no obtrusive ticket is granted or waiting.
+//! - (fast release) A fast entry still in its owner's list is released by removing it
+//!   and decrementing the count, under that list's mutex; one that is gone was
+//!   materialised and is released through the state mutex, with a reschedule.
+//! - (reclamation) A map entry is removed only under the shard's write lock, when its
+//!   `Arc::strong_count` is 1 (every held ticket, fast entry, waiter and caller holds a
+//!   clone), its count is 0 and its state idle. Since new references come only from the
+//!   map under the shard lock, nobody can be about to use it. A shard is swept when it
+//!   has grown past twice its size after the previous sweep, plus 64.
+//! - (waits) A waiting ticket's owner has `slot.waiting` set and `slot.status` `None`
+//!   until the first status is set (`Granted` by a reschedule, `Deadlock` by the
+//!   detector, `Timeout` by the clock, `Killed` by [`ContextHandle::kill`]); later ones
+//!   are refused. A waiter whose status is not `Granted` stays queued until it removes
+//!   its own ticket, under the state mutex, and reschedules.
+//! - (deadlocks) The detector runs under `detector`, from a waiter that has just
+//!   started to wait, over the live graph (each waiter's lock's
+//!   [`LockState::blockers`], waiters with a decided status having no edges, plus
+//!   [`ForeignWaits`]). Before it acts it re-checks every edge of the cycle found while
+//!   holding the state mutexes of all the cycle's locks, so a graph that changed during
+//!   the search never yields a false deadlock.
+//!
+//! # Seeded bugs
+//!
+//! Each is a realistic mistake, compiled in with `RUSTFLAGS='--cfg mdl_bug="NAME"'`, for
+//! the loom/shuttle harnesses to catch:
+//! - `lost_wakeup`: a grant sets the waiter's status but does not notify its condvar.
+//! - `no_reschedule_on_timeout`: a waiter that timed out, was killed or chosen as victim
+//!   removes its ticket but does not reschedule the lock.
+//! - `no_materialize`: an obtrusive request sets `SLOW` but does not move fast-path
+//!   grants into the lock state, so it is granted over them.
+//! - `reclaim_early`: the sweep removes a map entry whose state is idle although fast
+//!   grants (or references) remain.
+//! - `two_victims`: the detector aborts the victim and also the requester.
+//! - `grant_after_timeout`: a grant that loses the race against a timeout (or kill) is
+//!   still moved to the granted list, so nobody gives it back.
 
-use crate::book::Held;
-use crate::deadlock::ForeignWaits;
-use crate::dialect::Dialect;
+use crate::book::{AcquirePlan, Held, TicketBook, UpgradePlan};
+use crate::deadlock::{self, ForeignWaits, WaitGraph};
+use crate::dialect::{Dialect, Strategy};
 use crate::error::MdlError;
 use crate::key::MdlKey;
-use crate::lock::{OwnerId, TicketId};
+use crate::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
+use crate::sync::atomic::{AtomicU64, Ordering};
 use crate::sync::clock::Clock;
-use crate::table::{BulkReq, Config};
-use crate::types::{Duration, LockType, Outcome, WaitOption};
+use crate::sync::{Arc, Condvar, DataArc, Mutex, MutexGuard, RwLock};
+use crate::table::{self, BulkReq, Config};
+use crate::types::{Duration, LockType, Outcome, WaitOption, WaitStatus};
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+use tracing::debug;
 
 pub mod introspect;
 
+#[cfg(not(loom))]
+const SHARDS: usize = 64;
+/// Fewer shards under loom: each is an object loom tracks.
+#[cfg(loom)]
+const SHARDS: usize = 2;
+
+/// `LockObj::fast`: an obtrusive ticket is granted or waiting (or being decided).
+const SLOW: u64 = 1 << 63;
+/// `LockObj::fast`: the number of fast-path grants not yet materialised.
+const COUNT: u64 = SLOW - 1;
+
+/// Hashes an [`MdlKey`] by its precomputed hash.
+#[derive(Default)]
+struct PassThrough(u64);
+
+impl Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+type KeyMap = HashMap<MdlKey, Arc<LockObj>, BuildHasherDefault<PassThrough>>;
+
+struct ShardMap {
+    map: KeyMap,
+    /// Sweep when the map reaches this size (twice the size after the last sweep + 64).
+    sweep_at: usize,
+}
+
+/// One lock (`MDL_lock`).
+struct LockObj {
+    key: MdlKey,
+    /// `SLOW | count`. The count changes by CAS (fast grant, with SLOW clear), by
+    /// `fetch_sub` (fast release, materialisation); SLOW only under `state`.
+    fast: AtomicU64,
+    state: Mutex<LockInner>,
+}
+
+#[derive(Default)]
+struct LockInner {
+    /// The decisions' state: every granted ticket except fast-path ones not yet
+    /// materialised, and every waiting ticket.
+    st: LockState,
+    /// Per ticket in `st`: duration, wait times, and the waiter's shared context while
+    /// it waits (the reschedule sets its status).
+    meta: HashMap<TicketId, Meta>,
+    /// Upgrades waiting here: (the waiting upgrade ticket, the held ticket it upgrades).
+    upgrades: Vec<(TicketId, TicketId)>,
+}
+
+struct Meta {
+    dur: Duration,
+    since_ms: u64,
+    waited_ms: u64,
+    waiter: Option<DataArc<CtxShared>>,
+}
+
+/// A fast-path grant, in its owner's list until released or materialised.
+struct FastEntry {
+    lock: Arc<LockObj>,
+    id: TicketId,
+    ty: LockType,
+    dur: Duration,
+}
+
+/// What a parked context waits for.
+struct WaitFor {
+    lock: Arc<LockObj>,
+    ticket: Ticket,
+    deadline: Option<u64>,
+}
+
+/// The wait slot (`MDL_wait`) and the detector's weight inputs.
+#[derive(Default)]
+struct SlotState {
+    /// The wait's outcome; the first one set wins.
+    status: Option<WaitStatus>,
+    /// Set (under the lock's state mutex) when the ticket is enqueued; taken by the
+    /// waiter when it wakes with a status.
+    waiting: Option<WaitFor>,
+    force_dml: bool,
+    /// The waiter is parked in [`CtxShared::park`] (its deadlock search is over).
+    parked: bool,
+    /// Times chosen as a deadlock victim (MariaDB's overweight).
+    victim_count: u32,
+}
+
+/// The part of a context that other threads touch.
+struct CtxShared {
+    id: OwnerId,
+    /// Fast-path grants not yet materialised (lock order: after `registry`).
+    fast: Mutex<Vec<FastEntry>>,
+    /// Lock order: last.
+    slot: Mutex<SlotState>,
+    cv: Condvar,
+}
+
+impl CtxShared {
+    fn new(id: OwnerId) -> CtxShared {
+        CtxShared {
+            id,
+            fast: Mutex::new(Vec::new()),
+            slot: Mutex::new(SlotState::default()),
+            cv: Condvar::new(),
+        }
+    }
+
+    /// Sets `status` if the context waits with no status yet; wakes it.
+    fn try_end(&self, status: WaitStatus) -> bool {
+        let mut s = self.slot.lock();
+        if s.status.is_some() || s.waiting.is_none() {
+            return false;
+        }
+        s.status = Some(status);
+        self.cv.notify_all();
+        true
+    }
+
+    /// A reschedule grants this context's waiting ticket: true when it was still
+    /// undecided (it is then granted), false to leave it queued.
+    fn try_grant(&self) -> bool {
+        let mut s = self.slot.lock();
+        if cfg!(mdl_bug = "grant_after_timeout") {
+            // Seeded bug: the grant goes ahead even when a timeout or kill came first.
+            if s.status.is_none() {
+                s.status = Some(WaitStatus::Granted);
+            }
+            self.cv.notify_all();
+            return true;
+        }
+        // `waiting` is gone once the waiter has consumed a status: it is on its way out
+        // and will remove its ticket itself.
+        if s.status.is_some() || s.waiting.is_none() {
+            return false;
+        }
+        s.status = Some(WaitStatus::Granted);
+        if !cfg!(mdl_bug = "lost_wakeup") {
+            self.cv.notify_all();
+        }
+        true
+    }
+
+    /// Parks until the wait has a status; consumes it.
+    fn park(&self, clock: &Clock) -> WaitStatus {
+        let mut s = self.slot.lock();
+        s.parked = true;
+        loop {
+            if let Some(st) = s.status.take() {
+                s.parked = false;
+                let w = s.waiting.take();
+                drop(s);
+                drop(w);
+                return st;
+            }
+            let deadline = s.waiting.as_ref().and_then(|w| w.deadline);
+            match (clock, deadline) {
+                (Clock::System, Some(dl)) => {
+                    let now = clock.now_ms();
+                    if now >= dl {
+                        s.status = Some(WaitStatus::Timeout);
+                        debug!(owner = self.id.0, "mdl wait timed out");
+                        continue;
+                    }
+                    s = self.cv.wait_timeout_ms(s, dl - now);
+                }
+                _ => s = self.cv.wait(s),
+            }
+        }
+    }
+}
+
+struct Registry {
+    next: u32,
+    live: BTreeMap<OwnerId, DataArc<CtxShared>>,
+}
+
+struct Shared {
+    dialect: Dialect,
+    config: Config,
+    clock: Clock,
+    shards: Vec<RwLock<ShardMap>>,
+    /// Live contexts by owner id (lock order: after every lock state).
+    registry: RwLock<Registry>,
+    next_ticket: AtomicU64,
+    /// Serialises deadlock searches (lock order: first).
+    detector: Mutex<()>,
+    foreign: RwLock<Option<DataArc<dyn ForeignWaits>>>,
+}
+
 /// The lock manager. Cheap to clone (shared).
 #[derive(Clone)]
-pub struct Manager {}
+pub struct Manager {
+    sh: DataArc<Shared>,
+}
+
+/// How a wait ended, as seen by the validation of a cycle.
+enum Validation {
+    /// The cycle was real; this node was chosen and aborted (`true`: in a foreign
+    /// subsystem).
+    Victim(OwnerId, bool),
+    /// The graph changed during the search.
+    Stale,
+    /// The victim is a foreign waiter that its subsystem would not abort.
+    ForeignRefused,
+}
+
+impl Shared {
+    fn ctx(&self, o: OwnerId) -> Option<DataArc<CtxShared>> {
+        self.registry.read().live.get(&o).cloned()
+    }
+
+    fn rules(&self, key: &MdlKey) -> Rules<'_> {
+        table::rules(&self.dialect, self.config, key)
+    }
+
+    fn strategy(&self, key: &MdlKey) -> &Strategy {
+        self.dialect.strategy(key.namespace())
+    }
+
+    fn new_ticket(&self) -> TicketId {
+        TicketId(self.next_ticket.fetch_add(1, Ordering::SeqCst))
+    }
+
+    fn shard(&self, key: &MdlKey) -> &RwLock<ShardMap> {
+        &self.shards[((key.hash_value() >> 40) as usize) % SHARDS]
+    }
+
+    /// The lock object of `key`, made if missing (a reference handed out under the
+    /// shard lock).
+    fn lookup(&self, key: &MdlKey) -> Arc<LockObj> {
+        let shard = self.shard(key);
+        if let Some(o) = shard.read().map.get(key) {
+            return o.clone();
+        }
+        let mut w = shard.write();
+        if let Some(o) = w.map.get(key) {
+            return o.clone();
+        }
+        if w.map.len() >= w.sweep_at {
+            w.map.retain(|_, o| !reclaimable(o));
+            w.sweep_at = 2 * w.map.len() + 64;
+        }
+        let o = Arc::new(LockObj {
+            key: key.clone(),
+            fast: AtomicU64::new(0),
+            state: Mutex::new(LockInner::default()),
+        });
+        w.map.insert(key.clone(), o.clone());
+        o
+    }
+
+    fn all_objects(&self) -> Vec<Arc<LockObj>> {
+        let mut out = Vec::new();
+        for s in &self.shards {
+            out.extend(s.read().map.values().cloned());
+        }
+        out.sort_by(|a, b| a.key.cmp(&b.key));
+        out
+    }
+
+    /// Sets SLOW; if it was clear and fast grants exist, materialises them.
+    fn ensure_slow(&self, obj: &LockObj, g: &mut LockInner) {
+        let prev = obj.fast.fetch_or(SLOW, Ordering::SeqCst);
+        if prev & SLOW != 0 || prev & COUNT == 0 {
+            return;
+        }
+        if cfg!(mdl_bug = "no_materialize") {
+            return;
+        }
+        let now = self.clock.now_ms();
+        let reg = self.registry.read();
+        for cs in reg.live.values() {
+            if obj.fast.load(Ordering::SeqCst) & COUNT == 0 {
+                break;
+            }
+            let mut f = cs.fast.lock();
+            let mut i = 0;
+            while i < f.len() {
+                if std::ptr::eq(&*f[i].lock, obj) {
+                    let e = f.remove(i);
+                    g.st.grant_in_id_order(Ticket {
+                        id: e.id,
+                        owner: cs.id,
+                        ty: e.ty,
+                    });
+                    g.meta.insert(
+                        e.id,
+                        Meta {
+                            dur: e.dur,
+                            since_ms: now,
+                            waited_ms: 0,
+                            waiter: None,
+                        },
+                    );
+                    obj.fast.fetch_sub(1, Ordering::SeqCst);
+                    debug!(owner = cs.id.0, key = ?obj.key, ty = %e.ty, "mdl fast-path grant materialised");
+                } else {
+                    i += 1;
+                }
+            }
+        }
+    }
+
+    /// Clears SLOW when nothing obtrusive is granted or waiting.
+    fn clear_slow_if(&self, obj: &LockObj, g: &LockInner) {
+        if obj.fast.load(Ordering::SeqCst) & SLOW != 0
+            && g.st.obtrusive_count(self.strategy(&obj.key)) == 0
+        {
+            obj.fast.fetch_and(!SLOW, Ordering::SeqCst);
+        }
+    }
+
+    /// Grants what has become grantable (`reschedule_waiters`) and finishes upgrades.
+    fn reschedule(&self, obj: &LockObj, g: &mut LockInner) {
+        let r = self.rules(&obj.key);
+        let now = self.clock.now_ms();
+        let LockInner { st, meta, upgrades } = g;
+        let granted = st.reschedule(&r, |t| {
+            meta.get(&t.id)
+                .and_then(|m| m.waiter.as_ref())
+                .is_some_and(|w| w.try_grant())
+        });
+        for t in granted {
+            let mut waited = 0;
+            if let Some(m) = meta.get_mut(&t.id) {
+                waited = now.saturating_sub(m.since_ms);
+                m.waited_ms = waited;
+                m.waiter = None;
+            }
+            if let Some(i) = upgrades.iter().position(|(u, _)| *u == t.id) {
+                let (u, old) = upgrades.remove(i);
+                st.finish_upgrade(old, u);
+                meta.remove(&u);
+                if let Some(m) = meta.get_mut(&old) {
+                    m.waited_ms = waited;
+                }
+            }
+            debug!(owner = t.owner.0, key = ?obj.key, ty = %t.ty, waited_ms = waited, "mdl grant");
+        }
+    }
+
+    /// Sets the victim's status (or aborts its foreign wait).
+    fn abort_victim(
+        &self,
+        v: OwnerId,
+        start: OwnerId,
+        foreign_start: bool,
+        foreign: &Option<DataArc<dyn ForeignWaits>>,
+    ) -> bool {
+        if let Some(cs) = self.ctx(v) {
+            let mut s = cs.slot.lock();
+            s.victim_count += 1;
+            if s.waiting.is_some() {
+                // An MDL wait: abort it, unless it has just ended some other way (then
+                // the cycle is gone all the same).
+                if s.status.is_none() {
+                    s.status = Some(WaitStatus::Deadlock);
+                    cs.cv.notify_all();
+                    debug!(victim = v.0, requester = start.0, "mdl deadlock victim");
+                }
+                return true;
+            }
+        }
+        if v == start && foreign_start {
+            debug!(victim = v.0, "mdl deadlock victim (foreign requester)");
+            return true;
+        }
+        match foreign {
+            Some(f) => {
+                let ok = f.abort_wait(v);
+                debug!(
+                    victim = v.0,
+                    requester = start.0,
+                    aborted = ok,
+                    "mdl deadlock victim (foreign wait)"
+                );
+                ok
+            }
+            None => false,
+        }
+    }
+
+    /// Runs the detector from `start`; aborts victims until no cycle through it remains.
+    /// Returns true when `start` itself was chosen.
+    fn detect(&self, start: OwnerId, foreign_start: bool) -> bool {
+        let _d = self.detector.lock();
+        let foreign = self.foreign.read().clone();
+        let g = LiveGraph {
+            m: self,
+            foreign: foreign.clone(),
+        };
+        // Foreign victims already aborted: one chosen again means its subsystem still
+        // reports the wait, and aborting it again would not end the loop.
+        let mut foreign_victims: Vec<OwnerId> = Vec::new();
+        loop {
+            let Some(dl) = deadlock::detect(&g, start) else {
+                return false;
+            };
+            match self.validate_and_abort(&g, &dl.cycle, start, foreign_start, &foreign) {
+                Validation::Victim(v, _) if v == start => return true,
+                Validation::Victim(v, true) => {
+                    if foreign_victims.contains(&v) {
+                        return false;
+                    }
+                    foreign_victims.push(v);
+                }
+                Validation::Victim(_, false) | Validation::Stale => {}
+                Validation::ForeignRefused => return false,
+            }
+        }
+    }
+
+    fn validate_and_abort(
+        &self,
+        g: &LiveGraph<'_>,
+        cycle: &[OwnerId],
+        start: OwnerId,
+        foreign_start: bool,
+        foreign: &Option<DataArc<dyn ForeignWaits>>,
+    ) -> Validation {
+        type NodeWait = Option<(Arc<LockObj>, Ticket, DataArc<CtxShared>)>;
+        // What each node waits for, as first seen.
+        let waits: Vec<NodeWait> = cycle
+            .iter()
+            .map(|n| {
+                let cs = self.ctx(*n)?;
+                let s = cs.slot.lock();
+                if s.status.is_some() {
+                    return None;
+                }
+                let w = s.waiting.as_ref()?;
+                let r = (w.lock.clone(), w.ticket, cs.clone());
+                drop(s);
+                Some(r)
+            })
+            .collect();
+        let mut objs: Vec<Arc<LockObj>> = waits.iter().flatten().map(|w| w.0.clone()).collect();
+        objs.sort_by_key(|o| Arc::as_ptr(o) as usize);
+        objs.dedup_by(|a, b| Arc::ptr_eq(a, b));
+        let guards: Vec<MutexGuard<'_, LockInner>> = objs.iter().map(|o| o.state.lock()).collect();
+        for (i, a) in cycle.iter().enumerate() {
+            let b = cycle[(i + 1) % cycle.len()];
+            let mut ok = false;
+            if let Some((o, t, cs)) = &waits[i] {
+                let still = {
+                    let s = cs.slot.lock();
+                    s.status.is_none() && s.waiting.as_ref().is_some_and(|w| w.ticket.id == t.id)
+                };
+                if still {
+                    let gi = objs
+                        .iter()
+                        .position(|x| Arc::ptr_eq(x, o))
+                        .expect("locked above");
+                    let r = self.rules(&o.key);
+                    let st = &guards[gi].st;
+                    ok = st.is_waiting(t.id) && st.blockers(&r, t).any(|x| x == b);
+                }
+            }
+            if !ok {
+                if let Some(f) = foreign {
+                    let mut v = Vec::new();
+                    f.waits_for(*a, &mut v);
+                    ok = v.contains(&b);
+                }
+            }
+            if !ok {
+                return Validation::Stale;
+            }
+        }
+        let victim = deadlock::choose_victim(g, cycle);
+        let mdl_wait = waits[cycle.iter().position(|n| *n == victim).unwrap_or(0)].is_some();
+        let aborted = self.abort_victim(victim, start, foreign_start, foreign);
+        if cfg!(mdl_bug = "two_victims") && victim != start {
+            // Seeded bug: the requester is aborted as well.
+            self.abort_victim(start, start, foreign_start, foreign);
+        }
+        drop(guards);
+        if aborted {
+            Validation::Victim(victim, !mdl_wait)
+        } else {
+            Validation::ForeignRefused
+        }
+    }
+}
+
+fn reclaimable(o: &Arc<LockObj>) -> bool {
+    if cfg!(mdl_bug = "reclaim_early") {
+        // Seeded bug: only the state is looked at, not who still refers to the object.
+        return o.state.lock().st.is_idle();
+    }
+    Arc::strong_count(o) == 1
+        && o.fast.load(Ordering::SeqCst) & COUNT == 0
+        && o.state.lock().st.is_idle()
+}
+
+/// The wait-for graph over the live state.
+struct LiveGraph<'a> {
+    m: &'a Shared,
+    foreign: Option<DataArc<dyn ForeignWaits>>,
+}
+
+impl WaitGraph for LiveGraph<'_> {
+    type Node = OwnerId;
+    fn successors(&self, n: OwnerId, out: &mut Vec<OwnerId>) {
+        if let Some(cs) = self.m.ctx(n) {
+            let w = {
+                let s = cs.slot.lock();
+                match (&s.status, &s.waiting) {
+                    (None, Some(w)) => Some((w.lock.clone(), w.ticket)),
+                    _ => None,
+                }
+            };
+            if let Some((o, t)) = w {
+                let g = o.state.lock();
+                if g.st.is_waiting(t.id) {
+                    let r = self.m.rules(&o.key);
+                    out.extend(g.st.blockers(&r, &t));
+                }
+            }
+        }
+        if let Some(f) = &self.foreign {
+            f.waits_for(n, out);
+        }
+    }
+    fn weight(&self, n: OwnerId) -> u32 {
+        let d = &self.m.dialect;
+        let mut victims = 0;
+        if let Some(cs) = self.m.ctx(n) {
+            let s = cs.slot.lock();
+            if let (None, Some(w)) = (&s.status, &s.waiting) {
+                return d.weight(
+                    w.lock.key.namespace(),
+                    w.ticket.ty,
+                    s.force_dml,
+                    s.victim_count,
+                );
+            }
+            victims = s.victim_count;
+        }
+        if let Some(wt) = self.foreign.as_ref().and_then(|f| f.weight(n)) {
+            return wt.saturating_add(d.weights.victim_overweight.saturating_mul(victims));
+        }
+        0
+    }
+}
 
 impl Manager {
     /// A manager for `dialect` with `config` (max_write_lock_count), timing waits by `clock`.
     pub fn new(dialect: Dialect, config: Config, clock: Clock) -> Manager {
-        let _ = (dialect, config, clock);
-        todo!()
+        let shards = (0..SHARDS)
+            .map(|_| {
+                RwLock::new(ShardMap {
+                    map: KeyMap::default(),
+                    sweep_at: 64,
+                })
+            })
+            .collect();
+        Manager {
+            sh: DataArc::new(Shared {
+                dialect,
+                config,
+                clock,
+                shards,
+                registry: RwLock::new(Registry {
+                    next: 0,
+                    live: BTreeMap::new(),
+                }),
+                next_ticket: AtomicU64::new(1),
+                detector: Mutex::new(()),
+                foreign: RwLock::new(None),
+            }),
+        }
     }
     pub fn dialect(&self) -> &Dialect {
-        todo!()
+        &self.sh.dialect
     }
     pub fn config(&self) -> Config {
-        todo!()
+        self.sh.config
     }
     /// A new context (connection). Owner ids are 0, 1, 2, ... in creation order.
     pub fn context(&self) -> Context {
-        todo!()
+        let mut r = self.sh.registry.write();
+        let id = OwnerId(r.next);
+        r.next += 1;
+        let cs = DataArc::new(CtxShared::new(id));
+        r.live.insert(id, cs.clone());
+        drop(r);
+        Context {
+            mgr: self.clone(),
+            sh: cs,
+            book: TicketBook::new(),
+            objs: HashMap::new(),
+        }
     }
     pub fn clock(&self) -> &Clock {
-        todo!()
+        &self.sh.clock
     }
     /// With a manual clock: move time forward by `ms` and time out every wait whose
-    /// deadline has passed (each such waiter's outcome becomes `Timeout`).
+    /// deadline has passed (each such waiter's outcome becomes `Timeout`). With the
+    /// system clock time is not moved, but expired waits are timed out all the same.
     pub fn advance_clock(&self, ms: u64) {
-        let _ = ms;
-        todo!()
+        if let Clock::Manual(m) = &self.sh.clock {
+            m.advance(ms);
+        }
+        let now = self.sh.clock.now_ms();
+        let reg = self.sh.registry.read();
+        for cs in reg.live.values() {
+            let mut s = cs.slot.lock();
+            let expired = s.status.is_none()
+                && s.waiting
+                    .as_ref()
+                    .and_then(|w| w.deadline)
+                    .is_some_and(|d| d <= now);
+            if expired {
+                s.status = Some(WaitStatus::Timeout);
+                cs.cv.notify_all();
+                debug!(owner = cs.id.0, now_ms = now, "mdl wait timed out");
+            }
+        }
     }
     /// Joins another subsystem's waits to the wait-for graph.
     pub fn set_foreign_waits(&self, f: crate::sync::DataArc<dyn ForeignWaits>) {
-        let _ = f;
-        todo!()
+        *self.sh.foreign.write() = Some(f);
     }
     /// Runs the detector from `owner`, which has just started a wait in a foreign
     /// subsystem; aborts victims until no cycle through it is left. Returns true when
     /// `owner` itself is the victim.
     pub fn detect_from(&self, owner: OwnerId) -> bool {
-        let _ = owner;
-        todo!()
+        self.sh.detect(owner, true)
     }
     /// Every lock, granted and pending (`performance_schema.metadata_locks`).
     pub fn snapshot(&self) -> Vec<introspect::LockRow> {
-        todo!()
+        introspect::snapshot(&self.sh)
     }
     /// Real conflicts only (`sys.schema_table_lock_waits`).
     pub fn lock_waits(&self) -> Vec<introspect::LockWait> {
-        todo!()
+        introspect::lock_waits(&self.sh)
     }
     /// The wait-for graph in Graphviz DOT.
     pub fn wait_for_graph_dot(&self) -> String {
-        todo!()
+        introspect::wait_for_graph_dot(&self.sh)
+    }
+    /// The wait-for edges (waiter, blocker) of the live graph, MDL and foreign, sorted.
+    pub fn wait_edges(&self) -> Vec<(OwnerId, OwnerId)> {
+        introspect::wait_edges(&self.sh)
     }
     /// Lock objects currently in the map (for the reclamation test).
     pub fn lock_object_count(&self) -> usize {
-        todo!()
+        self.sh.shards.iter().map(|s| s.read().map.len()).sum()
     }
 }
 
 /// A handle on a context that other threads may use: kill its wait, see whether it waits.
 #[derive(Clone)]
-pub struct ContextHandle {}
+pub struct ContextHandle {
+    sh: DataArc<CtxShared>,
+}
 
 impl ContextHandle {
     pub fn id(&self) -> OwnerId {
-        todo!()
+        self.sh.id
     }
     /// Aborts the context's pending wait (its outcome becomes `Killed`). Returns false
     /// when it was not waiting (or its wait had already ended).
     pub fn kill(&self) -> bool {
-        todo!()
+        let ok = self.sh.try_end(WaitStatus::Killed);
+        if ok {
+            debug!(owner = self.sh.id.0, "mdl wait killed");
+        }
+        ok
     }
-    /// The context is parked in a wait whose outcome is not decided yet.
+    /// The context is parked in a wait whose outcome is not decided yet. (Parked: the
+    /// deadlock search its wait started is over, and every outcome that search decided
+    /// for others is set.)
     pub fn is_waiting(&self) -> bool {
-        todo!()
+        let s = self.sh.slot.lock();
+        s.parked && s.status.is_none() && s.waiting.is_some()
     }
 }
 
 /// One connection's locks. Not shared between threads; dropping it releases everything
 /// and wakes whoever waited on it.
-pub struct Context {}
+pub struct Context {
+    mgr: Manager,
+    sh: DataArc<CtxShared>,
+    book: TicketBook,
+    /// The lock object of every held ticket (keeps it from being reclaimed).
+    objs: HashMap<TicketId, Arc<LockObj>>,
+}
+
+/// What a waiting request becomes when granted.
+#[derive(Clone, Copy)]
+enum WaitKind {
+    Acquire,
+    Upgrade,
+}
 
 impl Context {
     pub fn id(&self) -> OwnerId {
-        todo!()
+        self.sh.id
     }
     pub fn handle(&self) -> ContextHandle {
-        todo!()
+        ContextHandle {
+            sh: self.sh.clone(),
+        }
     }
     pub fn manager(&self) -> &Manager {
-        todo!()
+        &self.mgr
     }
+
+    fn m(&self) -> &Shared {
+        &self.mgr.sh
+    }
+
     /// Granted, Busy (NoWait), Timeout, Deadlock or Killed. Blocks while it waits.
     pub fn acquire(
         &mut self,
@@ -118,9 +825,204 @@ impl Context {
         dur: Duration,
         wait: WaitOption,
     ) -> Result<Outcome, MdlError> {
-        let _ = (key, ty, dur, wait);
-        todo!()
+        let plan = self.book.plan_acquire(&self.mgr.sh.dialect, key, ty, dur)?;
+        Ok(self.acquire_planned(key, ty, dur, wait, plan).0)
     }
+
+    /// Carries out an acquire plan; returns the outcome and the ticket added, if any.
+    fn acquire_planned(
+        &mut self,
+        key: &MdlKey,
+        ty: LockType,
+        dur: Duration,
+        wait: WaitOption,
+        plan: AcquirePlan,
+    ) -> (Outcome, Option<TicketId>) {
+        match plan {
+            AcquirePlan::Reuse(_) => (Outcome::Granted, None),
+            AcquirePlan::CloneOf(_) => {
+                let id = self.m().new_ticket();
+                let obj = self.m().lookup(key);
+                self.grant_unchecked(obj, id, ty, dur);
+                (Outcome::Granted, Some(id))
+            }
+            AcquirePlan::New => {
+                let id = self.m().new_ticket();
+                self.request(key, id, ty, dur, wait)
+            }
+        }
+    }
+
+    /// Adds a granted ticket without asking the lock (a clone of a held one).
+    fn grant_unchecked(&mut self, obj: Arc<LockObj>, id: TicketId, ty: LockType, dur: Duration) {
+        let me = self.id();
+        {
+            let m = &self.mgr.sh;
+            let mut g = obj.state.lock();
+            if !m.strategy(&obj.key).is_unobtrusive(ty) {
+                m.ensure_slow(&obj, &mut g);
+            }
+            g.st.grant(Ticket { id, owner: me, ty });
+            g.meta.insert(
+                id,
+                Meta {
+                    dur,
+                    since_ms: m.clock.now_ms(),
+                    waited_ms: 0,
+                    waiter: None,
+                },
+            );
+        }
+        self.book.add(id, obj.key.clone(), ty, dur);
+        self.objs.insert(id, obj);
+    }
+
+    /// One compare-and-swap on the lock's packed counter, under our fast list's mutex.
+    fn try_fast(&self, obj: &Arc<LockObj>, id: TicketId, ty: LockType, dur: Duration) -> bool {
+        let mut f = self.sh.fast.lock();
+        let mut v = obj.fast.load(Ordering::SeqCst);
+        loop {
+            if v & SLOW != 0 {
+                return false;
+            }
+            match obj
+                .fast
+                .compare_exchange(v, v + 1, Ordering::SeqCst, Ordering::SeqCst)
+            {
+                Ok(_) => break,
+                Err(x) => v = x,
+            }
+        }
+        f.push(FastEntry {
+            lock: obj.clone(),
+            id,
+            ty,
+            dur,
+        });
+        true
+    }
+
+    /// A new ticket `id` on `key`: fast path, immediate grant, or wait.
+    fn request(
+        &mut self,
+        key: &MdlKey,
+        id: TicketId,
+        ty: LockType,
+        dur: Duration,
+        wait: WaitOption,
+    ) -> (Outcome, Option<TicketId>) {
+        let me = self.id();
+        let mgr = self.mgr.clone();
+        let m = &mgr.sh;
+        debug!(owner = me.0, key = ?key, ty = %ty, ?dur, ?wait, "mdl request");
+        let obj = m.lookup(key);
+        let unobtrusive = m.strategy(key).is_unobtrusive(ty);
+        if unobtrusive && self.try_fast(&obj, id, ty, dur) {
+            self.book.add(id, key.clone(), ty, dur);
+            self.objs.insert(id, obj);
+            debug!(owner = me.0, key = ?key, ty = %ty, "mdl grant (fast path)");
+            return (Outcome::Granted, Some(id));
+        }
+        let t = Ticket { id, owner: me, ty };
+        let r = m.rules(key);
+        let now = m.clock.now_ms();
+        let mut g = obj.state.lock();
+        if !unobtrusive {
+            m.ensure_slow(&obj, &mut g);
+        }
+        if g.st.can_grant(&r, ty, me, false) {
+            g.st.grant(t);
+            g.meta.insert(
+                id,
+                Meta {
+                    dur,
+                    since_ms: now,
+                    waited_ms: 0,
+                    waiter: None,
+                },
+            );
+            drop(g);
+            self.book.add(id, key.clone(), ty, dur);
+            self.objs.insert(id, obj);
+            debug!(owner = me.0, key = ?key, ty = %ty, "mdl grant");
+            return (Outcome::Granted, Some(id));
+        }
+        let timeout = match wait {
+            WaitOption::NoWait => {
+                m.clear_slow_if(&obj, &g);
+                return (Outcome::Busy, None);
+            }
+            WaitOption::Timeout(0) => {
+                m.clear_slow_if(&obj, &g);
+                return (Outcome::Timeout, None);
+            }
+            WaitOption::Timeout(ms) => Some(ms),
+            WaitOption::Forever => None,
+        };
+        self.enqueue(&obj, &mut g, t, dur, timeout, now);
+        drop(g);
+        match self.wait_ending(&obj, t, WaitKind::Acquire) {
+            WaitStatus::Granted => {
+                self.book.add(id, key.clone(), ty, dur);
+                self.objs.insert(id, obj);
+                (Outcome::Granted, Some(id))
+            }
+            other => (other.outcome(), None),
+        }
+    }
+
+    /// Queues `t` and prepares the wait slot (under the lock's state mutex, so no grant
+    /// can come before the slot is ready).
+    fn enqueue(
+        &self,
+        obj: &Arc<LockObj>,
+        g: &mut LockInner,
+        t: Ticket,
+        dur: Duration,
+        timeout: Option<u64>,
+        now: u64,
+    ) {
+        g.st.enqueue(t);
+        g.meta.insert(
+            t.id,
+            Meta {
+                dur,
+                since_ms: now,
+                waited_ms: 0,
+                waiter: Some(self.sh.clone()),
+            },
+        );
+        let mut s = self.sh.slot.lock();
+        s.status = None;
+        s.waiting = Some(WaitFor {
+            lock: obj.clone(),
+            ticket: t,
+            deadline: timeout.map(|ms| now.saturating_add(ms)),
+        });
+        debug!(owner = t.owner.0, key = ?obj.key, ty = %t.ty, ?timeout, "mdl wait");
+    }
+
+    /// Runs the detector, parks, and cleans up a wait that did not end in a grant.
+    fn wait_ending(&self, obj: &Arc<LockObj>, t: Ticket, kind: WaitKind) -> WaitStatus {
+        let m = self.m();
+        m.detect(t.owner, false);
+        let status = self.sh.park(&m.clock);
+        if status != WaitStatus::Granted {
+            let mut g = obj.state.lock();
+            g.st.remove_waiting(t.id);
+            g.meta.remove(&t.id);
+            if let WaitKind::Upgrade = kind {
+                g.upgrades.retain(|(u, _)| *u != t.id);
+            }
+            if !cfg!(mdl_bug = "no_reschedule_on_timeout") {
+                m.reschedule(obj, &mut g);
+            }
+            m.clear_slow_if(obj, &g);
+            debug!(owner = t.owner.0, key = ?obj.key, ty = %t.ty, ?status, "mdl wait ended");
+        }
+        status
+    }
+
     /// All or nothing, in key order, stronger type first on one key.
     pub fn acquire_all(
         &mut self,
@@ -128,75 +1030,252 @@ impl Context {
         dur: Duration,
         wait: WaitOption,
     ) -> Result<Outcome, MdlError> {
-        let _ = (reqs, dur, wait);
-        todo!()
+        if reqs.is_empty() {
+            return Err(MdlError::EmptyBulk);
+        }
+        let d = &self.mgr.sh.dialect;
+        for r in reqs {
+            TicketBook::check_type(d, &r.key, r.ty)?;
+        }
+        let mut sorted = reqs.to_vec();
+        table::sort_bulk(&mut sorted);
+        let mut taken: Vec<TicketId> = Vec::new();
+        for r in &sorted {
+            let plan = match self
+                .book
+                .plan_acquire(&self.mgr.sh.dialect, &r.key, r.ty, dur)
+            {
+                Ok(p) => p,
+                Err(e) => {
+                    self.release_ids(&taken);
+                    return Err(e);
+                }
+            };
+            match self.acquire_planned(&r.key, r.ty, dur, wait, plan) {
+                (Outcome::Granted, new) => taken.extend(new),
+                (failed, _) => {
+                    self.release_ids(&taken);
+                    return Ok(failed);
+                }
+            }
+        }
+        Ok(Outcome::Granted)
     }
+
     pub fn upgrade(
         &mut self,
         key: &MdlKey,
         ty: LockType,
         wait: WaitOption,
     ) -> Result<Outcome, MdlError> {
-        let _ = (key, ty, wait);
-        todo!()
+        let old = match self.book.plan_upgrade(&self.mgr.sh.dialect, key, ty)? {
+            UpgradePlan::NoOp(_) => return Ok(Outcome::Granted),
+            UpgradePlan::Upgrade(old) => old,
+        };
+        let obj = self.objs.get(&old).cloned().ok_or(MdlError::NotHeld)?;
+        let dur = self.book.get(old).map_or(Duration::Transaction, |h| h.dur);
+        let mgr = self.mgr.clone();
+        let m = &mgr.sh;
+        let me = self.id();
+        let id = m.new_ticket();
+        let t = Ticket { id, owner: me, ty };
+        let r = m.rules(key);
+        let now = m.clock.now_ms();
+        debug!(owner = me.0, key = ?key, ty = %ty, ?wait, "mdl upgrade request");
+        let mut g = obj.state.lock();
+        if !m.strategy(key).is_unobtrusive(ty) || g.st.find_granted(old).is_none() {
+            m.ensure_slow(&obj, &mut g);
+        }
+        if g.st.can_grant(&r, ty, me, false) {
+            g.st.set_type(old, ty);
+            m.clear_slow_if(&obj, &g);
+            drop(g);
+            self.book.set_type(old, ty);
+            debug!(owner = me.0, key = ?key, ty = %ty, "mdl grant (upgrade)");
+            return Ok(Outcome::Granted);
+        }
+        let timeout = match wait {
+            WaitOption::NoWait => {
+                m.clear_slow_if(&obj, &g);
+                return Ok(Outcome::Busy);
+            }
+            WaitOption::Timeout(0) => {
+                m.clear_slow_if(&obj, &g);
+                return Ok(Outcome::Timeout);
+            }
+            WaitOption::Timeout(ms) => Some(ms),
+            WaitOption::Forever => None,
+        };
+        g.upgrades.push((id, old));
+        self.enqueue(&obj, &mut g, t, dur, timeout, now);
+        drop(g);
+        let st = self.wait_ending(&obj, t, WaitKind::Upgrade);
+        if st == WaitStatus::Granted {
+            self.book.set_type(old, ty);
+        }
+        Ok(st.outcome())
     }
+
     pub fn downgrade(&mut self, key: &MdlKey, ty: LockType) -> Result<(), MdlError> {
-        let _ = (key, ty);
-        todo!()
+        let id = self.book.plan_downgrade(&self.mgr.sh.dialect, key, ty)?;
+        let obj = self.objs.get(&id).cloned().ok_or(MdlError::NotHeld)?;
+        let m = &self.mgr.sh;
+        {
+            let mut g = obj.state.lock();
+            if g.st.find_granted(id).is_none() {
+                m.ensure_slow(&obj, &mut g);
+            }
+            g.st.set_type(id, ty);
+            m.reschedule(&obj, &mut g);
+            m.clear_slow_if(&obj, &g);
+        }
+        debug!(owner = self.sh.id.0, key = ?key, ty = %ty, "mdl downgrade");
+        self.book.set_type(id, ty);
+        Ok(())
     }
+
     pub fn clone_ticket(
         &mut self,
         key: &MdlKey,
         ty: Option<LockType>,
         dur: Duration,
     ) -> Result<TicketId, MdlError> {
-        let _ = (key, ty, dur);
-        todo!()
+        let (src, ty) = self.book.plan_clone(&self.mgr.sh.dialect, key, ty)?;
+        let obj = self.objs.get(&src).cloned().ok_or(MdlError::NotHeld)?;
+        let id = self.m().new_ticket();
+        self.grant_unchecked(obj, id, ty, dur);
+        Ok(id)
     }
+
     /// One ticket of `ty` (the latest), or every ticket on `key`.
     pub fn release(&mut self, key: &MdlKey, ty: Option<LockType>) -> Result<(), MdlError> {
-        let _ = (key, ty);
-        todo!()
+        let ids = self.book.plan_release(key, ty)?;
+        self.release_ids(&ids);
+        Ok(())
     }
+
     pub fn release_ticket(&mut self, id: TicketId) -> Result<(), MdlError> {
-        let _ = id;
-        todo!()
+        if self.book.get(id).is_none() {
+            return Err(MdlError::NotHeld);
+        }
+        self.release_ids(&[id]);
+        Ok(())
     }
+
+    /// Gives back tickets: fast ones under our list's mutex, the others lock by lock
+    /// (removal and reschedule under one hold of the lock's mutex).
+    fn release_ids(&mut self, ids: &[TicketId]) {
+        if ids.is_empty() {
+            return;
+        }
+        let mut removed: Vec<(TicketId, Arc<LockObj>)> = Vec::new();
+        for id in ids {
+            if self.book.remove(*id).is_some() {
+                if let Some(o) = self.objs.remove(id) {
+                    removed.push((*id, o));
+                }
+            }
+        }
+        let mut slow: Vec<(Arc<LockObj>, Vec<TicketId>)> = Vec::new();
+        {
+            let mut f = self.sh.fast.lock();
+            for (id, o) in removed {
+                if let Some(i) = f.iter().position(|e| e.id == id) {
+                    let e = f.remove(i);
+                    o.fast.fetch_sub(1, Ordering::SeqCst);
+                    drop(e);
+                    continue;
+                }
+                match slow.iter_mut().find(|(x, _)| Arc::ptr_eq(x, &o)) {
+                    Some((_, v)) => v.push(id),
+                    None => slow.push((o, vec![id])),
+                }
+            }
+        }
+        let m = &self.mgr.sh;
+        for (o, ids) in slow {
+            let mut g = o.state.lock();
+            for id in &ids {
+                g.st.remove_granted(*id);
+                g.meta.remove(id);
+            }
+            m.reschedule(&o, &mut g);
+            m.clear_slow_if(&o, &g);
+        }
+    }
+
     pub fn end_statement(&mut self) {
-        todo!()
+        let ids = self.book.of_durations(&[Duration::Statement]);
+        self.release_ids(&ids);
     }
     /// Commit or rollback: statement and transaction locks go.
     pub fn commit(&mut self) {
-        todo!()
+        let ids = self
+            .book
+            .of_durations(&[Duration::Statement, Duration::Transaction]);
+        self.release_ids(&ids);
+        self.book.clear_savepoints();
     }
     pub fn release_explicit(&mut self) {
-        todo!()
+        let ids = self.book.of_durations(&[Duration::Explicit]);
+        self.release_ids(&ids);
     }
     pub fn savepoint(&mut self, name: &str) {
-        let _ = name;
-        todo!()
+        self.book.savepoint(name);
     }
     pub fn rollback_to(&mut self, name: &str) -> Result<(), MdlError> {
-        let _ = name;
-        todo!()
+        let ids = self.book.plan_rollback_to(name)?;
+        self.release_ids(&ids);
+        self.book.forget_savepoints_after(name);
+        Ok(())
     }
     pub fn set_duration(&mut self, dur: Duration) {
-        let _ = dur;
-        todo!()
+        self.book.set_duration_all(dur);
+        let ids: Vec<TicketId> = self.book.held().iter().map(|h| h.id).collect();
+        for id in ids {
+            self.note_duration(id, dur);
+        }
     }
     pub fn set_ticket_duration(&mut self, id: TicketId, dur: Duration) -> Result<(), MdlError> {
-        let _ = (id, dur);
-        todo!()
+        if self.book.get(id).is_none() {
+            return Err(MdlError::NotHeld);
+        }
+        self.book.set_duration(id, dur);
+        self.note_duration(id, dur);
+        Ok(())
+    }
+    /// Keeps the introspection copy of a ticket's duration in step with the book.
+    fn note_duration(&self, id: TicketId, dur: Duration) {
+        {
+            let mut f = self.sh.fast.lock();
+            if let Some(e) = f.iter_mut().find(|e| e.id == id) {
+                e.dur = dur;
+                return;
+            }
+        }
+        if let Some(o) = self.objs.get(&id) {
+            if let Some(m) = o.state.lock().meta.get_mut(&id) {
+                m.dur = dur;
+            }
+        }
     }
     pub fn force_dml_weight(&mut self, on: bool) {
-        let _ = on;
-        todo!()
+        self.sh.slot.lock().force_dml = on;
     }
     pub fn owns_equal_or_stronger(&self, key: &MdlKey, ty: LockType) -> bool {
-        let _ = (key, ty);
-        todo!()
+        let s = self.mgr.sh.strategy(key);
+        self.book.on_key(key).any(|h| s.covers(h.ty, ty))
     }
     pub fn held(&self) -> &[Held] {
-        todo!()
+        self.book.held()
+    }
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        let ids = self.book.all();
+        self.release_ids(&ids);
+        self.mgr.sh.registry.write().live.remove(&self.sh.id);
+        debug!(owner = self.sh.id.0, "mdl context gone");
     }
 }

@@ -1,0 +1,77 @@
+# shellcheck shell=bash
+# Steps around the `mdl` binary: build it, `mdl check` scenario files, `mdl zoo`.
+# Sourced after common.sh. Functions here run as step commands (in a child bash).
+
+# mdl_bin PROFILE: builds `mdl` (debug or release) and prints its path.
+mdl_bin() {
+  local profile=$1 flag=""
+  [ "$profile" = release ] && flag=--release
+  # shellcheck disable=SC2086
+  (cd "$MDL_ROOT" && cargo build -p mdl-models --bin mdl $flag) >&2 || return 1
+  echo "$MDL_TARGET/$profile/mdl"
+}
+
+# True when the subcommand is still the skeleton's stub.
+mdl_is_stub() { # bin subcommand
+  local out
+  out=$("$1" "$2" 2>&1 </dev/null)
+  [ $? = 2 ] && printf '%s' "$out" | grep -q 'not implemented yet'
+}
+
+# mdl_check_step PROFILE MAX_STATES FILE...: `mdl check` every file (one run per file, so a
+# violation's trace and report are kept per file). Exit 0 all hold, 1 otherwise, 77 when
+# there is no file or `mdl check` is not implemented yet.
+mdl_check_step() {
+  local profile=$1 max_states=$2 bin help f base rc n=0 held=0 viol=0 bad=0 tmp
+  shift 2
+  [ $# -gt 0 ] || { echo "MDL_SKIP: no scenario files"; return 77; }
+  bin=$(mdl_bin "$profile") || return 1
+  if mdl_is_stub "$bin" check; then
+    echo "MDL_SKIP: (not implemented) mdl check is still a stub"
+    return 77
+  fi
+  help=$("$bin" check --help 2>&1)
+  tmp=$(mktemp -d)
+  for f in "$@"; do
+    n=$((n + 1))
+    base=$(basename "$f" .mdl)
+    local args=()
+    if printf '%s' "$help" | grep -q -- '--max-states' && [ -n "$max_states" ]; then
+      args+=(--max-states "$max_states")
+    fi
+    if printf '%s' "$help" | grep -q -- '--report'; then
+      args+=(--report "$tmp/$base.report.md")
+    fi
+    echo "=== mdl check ${args[*]} $f"
+    "$bin" check "${args[@]}" "$f" 2>&1 | tee "$tmp/$base.out"
+    rc=${PIPESTATUS[0]}
+    case $rc in
+      0) held=$((held + 1)) ;;
+      1)
+        viol=$((viol + 1))
+        mkdir -p "$MDL_STEP_ARTIFACTS"
+        cp "$tmp/$base.out" "$MDL_STEP_ARTIFACTS/$base.counterexample.txt"
+        [ -f "$tmp/$base.report.md" ] && cp "$tmp/$base.report.md" "$MDL_STEP_ARTIFACTS/"
+        echo "!!! $f: a property is violated (counterexample kept)"
+        ;;
+      *)
+        bad=$((bad + 1))
+        echo "!!! $f: exit status $rc (invalid file or command line)"
+        ;;
+    esac
+  done
+  rm -rf "$tmp"
+  echo "mdl check: $n files, $held hold, $viol violated, $bad invalid"
+  [ $viol = 0 ] && [ $bad = 0 ]
+}
+
+# mdl_zoo_step PROFILE: `mdl zoo`, skipped while it is the skeleton's stub.
+mdl_zoo_step() {
+  local bin
+  bin=$(mdl_bin "$1") || return 1
+  if mdl_is_stub "$bin" zoo; then
+    echo "MDL_SKIP: (not implemented) mdl zoo is still a stub"
+    return 77
+  fi
+  "$bin" zoo
+}

@@ -1,0 +1,992 @@
+//! The reference oracle's state machine: per key a plain list of granted requests and a
+//! FIFO list of waiting ones, per session its tickets, durations and savepoints. Written
+//! from `shared/spec/scenario-format.md` and `shared/reference/README.md`; it shares no
+//! decision code with `mdl_core` (only the vocabulary types and the raw table text).
+//!
+//! A step that releases several tickets (commit, rollback to a savepoint, a failed bulk,
+//! disconnect) has two readings, see [`ReleaseMode`]: the project's (all tickets go, then
+//! each lock is rescheduled once; the default) and MySQL's `release_locks_stored_before`
+//! (one ticket at a time, latest first, statement before transaction before explicit,
+//! rescheduling after each). They can grant different waiters.
+
+use super::brute::{self, Graph};
+use super::tables::{OStrategy, Tables};
+use mdl_core::{Duration, LockType, MdlKey, Outcome, WaitOption};
+use std::collections::BTreeMap;
+
+/// A request on a lock, granted or waiting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Req {
+    pub id: u64,
+    pub owner: usize,
+    pub ty: LockType,
+}
+
+/// One lock: granted requests in grant order, waiting requests in arrival order, and the
+/// MySQL starvation counters.
+#[derive(Clone, Debug, Default)]
+pub struct OLock {
+    pub granted: Vec<Req>,
+    pub waiting: Vec<Req>,
+    pub hog: u32,
+    pub piglet: u32,
+    pub idx: usize,
+}
+
+/// A ticket a session holds.
+#[derive(Clone, Debug)]
+pub struct OTicket {
+    pub id: u64,
+    pub key: MdlKey,
+    pub ty: LockType,
+    pub dur: Duration,
+    /// Acquisition order (savepoints are positions in it).
+    pub order: u64,
+}
+
+#[derive(Clone, Debug)]
+enum WaitFor {
+    Acquire {
+        dur: Duration,
+    },
+    Upgrade {
+        old: u64,
+    },
+    Bulk {
+        dur: Duration,
+        rest: Vec<(MdlKey, LockType)>,
+        taken: Vec<u64>,
+        wait: WaitOption,
+    },
+}
+
+#[derive(Clone, Debug)]
+struct OWait {
+    key: MdlKey,
+    req: Req,
+    what: WaitFor,
+    timed: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+struct OSession {
+    held: Vec<OTicket>,
+    savepoints: Vec<(String, u64)>,
+    wait: Option<OWait>,
+    force_dml: bool,
+    victims: u32,
+    gone: bool,
+}
+
+/// A bulk acquire granted the element it waited for: it goes on after the step.
+#[derive(Clone, Debug)]
+struct Continue {
+    s: usize,
+    rest: Vec<(MdlKey, LockType)>,
+    taken: Vec<u64>,
+    dur: Duration,
+    wait: WaitOption,
+}
+
+/// One command of a program (the scenario commands, with keys already built).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cmd {
+    Acquire {
+        s: usize,
+        key: MdlKey,
+        ty: LockType,
+        dur: Duration,
+        wait: WaitOption,
+    },
+    AcquireAll {
+        s: usize,
+        reqs: Vec<(MdlKey, LockType)>,
+        dur: Duration,
+        wait: WaitOption,
+    },
+    Upgrade {
+        s: usize,
+        key: MdlKey,
+        ty: LockType,
+        wait: WaitOption,
+    },
+    Downgrade {
+        s: usize,
+        key: MdlKey,
+        ty: LockType,
+    },
+    Clone {
+        s: usize,
+        key: MdlKey,
+        ty: Option<LockType>,
+        dur: Duration,
+    },
+    Release {
+        s: usize,
+        key: MdlKey,
+        ty: Option<LockType>,
+    },
+    EndStatement {
+        s: usize,
+    },
+    Commit {
+        s: usize,
+    },
+    ReleaseExplicit {
+        s: usize,
+    },
+    Savepoint {
+        s: usize,
+        name: String,
+    },
+    RollbackTo {
+        s: usize,
+        name: String,
+    },
+    SetDuration {
+        s: usize,
+        dur: Duration,
+    },
+    ForceDml {
+        s: usize,
+        on: bool,
+    },
+    Disconnect {
+        s: usize,
+    },
+    /// Top-level `kill S`: `Ok` when S waited, else `Error`.
+    Kill {
+        s: usize,
+    },
+    /// S's finite wait times out: `Ok` when S waited with a finite timeout, else `Error`.
+    Timeout {
+        s: usize,
+    },
+}
+
+impl Cmd {
+    /// The session that takes this step (for `kill`/`timeout`: the target).
+    pub fn session(&self) -> usize {
+        match self {
+            Cmd::Acquire { s, .. }
+            | Cmd::AcquireAll { s, .. }
+            | Cmd::Upgrade { s, .. }
+            | Cmd::Downgrade { s, .. }
+            | Cmd::Clone { s, .. }
+            | Cmd::Release { s, .. }
+            | Cmd::EndStatement { s }
+            | Cmd::Commit { s }
+            | Cmd::ReleaseExplicit { s }
+            | Cmd::Savepoint { s, .. }
+            | Cmd::RollbackTo { s, .. }
+            | Cmd::SetDuration { s, .. }
+            | Cmd::ForceDml { s, .. }
+            | Cmd::Disconnect { s }
+            | Cmd::Kill { s }
+            | Cmd::Timeout { s } => *s,
+        }
+    }
+
+    /// `kill` and `timeout` act on a waiting session; every other command is a step of a
+    /// session that does not wait.
+    pub fn is_top_level(&self) -> bool {
+        matches!(self, Cmd::Kill { .. } | Cmd::Timeout { .. })
+    }
+}
+
+/// How a step that gives back several tickets reschedules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ReleaseMode {
+    /// Remove every ticket, then reschedule each lock once (mdl-core's semantics).
+    #[default]
+    Batch,
+    /// MySQL: one ticket at a time, rescheduling the lock after each.
+    PerTicket,
+}
+
+/// The reference oracle.
+#[derive(Clone, Debug)]
+pub struct Oracle {
+    pub tables: Tables,
+    pub release_mode: ReleaseMode,
+    max_write_lock_count: u64,
+    locks: BTreeMap<MdlKey, OLock>,
+    sessions: Vec<OSession>,
+    next_id: u64,
+    next_order: u64,
+    events: Vec<(usize, Outcome)>,
+    continues: Vec<Continue>,
+    /// The session whose own request the running deadlock search belongs to.
+    detecting: Option<usize>,
+    /// The ticket granted to `detecting` while its search aborted a victim.
+    self_grant: Option<u64>,
+}
+
+const HOGS: [LockType; 3] = [LockType::SNW, LockType::SNRW, LockType::X];
+
+impl Oracle {
+    pub fn new(
+        dialect: &str,
+        max_write_lock_count: u64,
+        sessions: usize,
+    ) -> Result<Oracle, String> {
+        Ok(Oracle {
+            tables: Tables::load(dialect)?,
+            release_mode: ReleaseMode::default(),
+            max_write_lock_count,
+            locks: BTreeMap::new(),
+            sessions: vec![OSession::default(); sessions],
+            next_id: 1,
+            next_order: 0,
+            events: Vec::new(),
+            continues: Vec::new(),
+            detecting: None,
+            self_grant: None,
+        })
+    }
+
+    // --- introspection ----------------------------------------------------------------
+
+    pub fn lock(&self, key: &MdlKey) -> Option<&OLock> {
+        self.locks.get(key)
+    }
+    pub fn keys(&self) -> impl Iterator<Item = &MdlKey> {
+        self.locks.keys()
+    }
+    pub fn is_waiting(&self, s: usize) -> bool {
+        self.sessions[s].wait.is_some()
+    }
+    pub fn is_gone(&self, s: usize) -> bool {
+        self.sessions[s].gone
+    }
+    pub fn victim_count(&self, s: usize) -> u32 {
+        self.sessions[s].victims
+    }
+    pub fn held(&self, s: usize) -> &[OTicket] {
+        &self.sessions[s].held
+    }
+    /// (key, type) of `s`'s waiting request.
+    pub fn waiting_for(&self, s: usize) -> Option<(MdlKey, LockType)> {
+        self.sessions[s]
+            .wait
+            .as_ref()
+            .map(|w| (w.key.clone(), w.req.ty))
+    }
+
+    // --- rules ------------------------------------------------------------------------
+
+    fn strategy(&self, key: &MdlKey) -> &OStrategy {
+        self.tables.strategy_of(key.namespace().0 as usize)
+    }
+
+    fn ns_name(&self, key: &MdlKey) -> &str {
+        &self.tables.namespaces[key.namespace().0 as usize].name
+    }
+
+    /// MySQL: object locks except ACL_CACHE count hogs and piglets.
+    fn mysql_starvation(&self, key: &MdlKey) -> bool {
+        self.tables.dialect == "mysql-8.0"
+            && self.strategy(key).name == "object"
+            && self.ns_name(key) != "ACL_CACHE"
+    }
+
+    fn mariadb_starvation(&self, key: &MdlKey) -> bool {
+        self.tables.dialect == "mariadb" && self.strategy(key).name == "object"
+    }
+
+    /// The deadlock weight of a waiting request (README "Deadlock weights").
+    pub fn weight_of(&self, key: &MdlKey, ty: LockType, force_dml: bool, victims: u32) -> u32 {
+        let ns = self.ns_name(key);
+        if self.tables.dialect == "mysql-8.0" {
+            if force_dml {
+                return 25;
+            }
+            // sql/mdl.cc MDL_ticket::get_deadlock_weight: USER_LEVEL_LOCK first.
+            if ns == "USER_LEVEL_LOCK" {
+                50
+            } else if ns == "GLOBAL" || ty.0 >= LockType::SU.0 {
+                100
+            } else {
+                25
+            }
+        } else {
+            let base = if force_dml {
+                1
+            } else if ns == "BACKUP" {
+                if ty == LockType::BACKUP_FTWRL1 {
+                    0
+                } else {
+                    100
+                }
+            } else if ty.0 >= LockType::SU.0 {
+                100
+            } else {
+                1
+            };
+            base + victims
+        }
+    }
+
+    fn can_grant(&self, key: &MdlKey, owner: usize, ty: LockType, ignore_priority: bool) -> bool {
+        let st = self.strategy(key);
+        let Some(l) = self.locks.get(key) else {
+            return true;
+        };
+        let by_pending = !ignore_priority
+            && l.waiting
+                .iter()
+                .any(|w| w.owner != owner && st.yields(l.idx, ty, w.ty));
+        let by_granted = l
+            .granted
+            .iter()
+            .any(|g| g.owner != owner && st.conflicts(ty, g.ty));
+        !by_pending && !by_granted
+    }
+
+    // --- steps ------------------------------------------------------------------------
+
+    /// Applies one command; returns its outcome and the outcomes other sessions' waits
+    /// reached during it (granted, deadlock, timeout, killed).
+    pub fn step(&mut self, cmd: &Cmd) -> (Outcome, Vec<(usize, Outcome)>) {
+        self.events.clear();
+        let out = self.apply(cmd);
+        // Bulk acquires granted the element they waited for go on now, lowest session
+        // first (a fixed order for what is a race between woken threads).
+        while let Some(i) = (0..self.continues.len()).min_by_key(|&i| self.continues[i].s) {
+            let c = self.continues.remove(i);
+            let o = self.run_bulk(c.s, c.rest, c.taken, c.dur, c.wait);
+            if o != Outcome::Waiting {
+                self.events.push((c.s, o));
+            }
+        }
+        (out, std::mem::take(&mut self.events))
+    }
+
+    fn live(&self, s: usize) -> bool {
+        !self.sessions[s].gone && self.sessions[s].wait.is_none()
+    }
+
+    fn apply(&mut self, cmd: &Cmd) -> Outcome {
+        use Outcome::{Error, Ok};
+        if !cmd.is_top_level() && !self.live(cmd.session()) {
+            return Error;
+        }
+        match cmd.clone() {
+            Cmd::Acquire {
+                s,
+                key,
+                ty,
+                dur,
+                wait,
+            } => {
+                if !self.strategy(&key).takes(ty) {
+                    return Error;
+                }
+                self.acquire_one(s, &key, ty, dur, wait, WaitFor::Acquire { dur })
+                    .0
+            }
+            Cmd::AcquireAll { s, reqs, dur, wait } => {
+                if reqs.is_empty() || reqs.iter().any(|(k, t)| !self.strategy(k).takes(*t)) {
+                    return Error;
+                }
+                let mut sorted = reqs;
+                // Key order, and for one key the stronger (higher enum value) first.
+                sorted.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+                self.run_bulk(s, sorted, Vec::new(), dur, wait)
+            }
+            Cmd::Upgrade { s, key, ty, wait } => self.upgrade(s, &key, ty, wait),
+            Cmd::Downgrade { s, key, ty } => {
+                if !self.strategy(&key).takes(ty) {
+                    return Error;
+                }
+                let Some(h) = self.strongest(s, &key) else {
+                    return Error;
+                };
+                let st = self.strategy(&key);
+                let strat = self.tables.namespaces[key.namespace().0 as usize].strategy;
+                if h.ty == ty
+                    || !self.tables.downgrade_from[strat].contains(&h.ty)
+                    || !st.covers(h.ty, ty)
+                {
+                    return Error;
+                }
+                self.set_type(s, &key, h.id, ty);
+                self.reschedule(&key);
+                Ok
+            }
+            Cmd::Clone { s, key, ty, dur } => {
+                let Some(h) = self.strongest(s, &key) else {
+                    return Error;
+                };
+                let ty = ty.unwrap_or(h.ty);
+                let st = self.strategy(&key);
+                if !st.takes(ty) {
+                    return Error;
+                }
+                let ok = self.sessions[s]
+                    .held
+                    .iter()
+                    .any(|x| x.key == key && st.covers(x.ty, ty));
+                if !ok {
+                    return Error;
+                }
+                let id = self.new_id();
+                self.locks
+                    .entry(key.clone())
+                    .or_default()
+                    .granted
+                    .push(Req { id, owner: s, ty });
+                self.add_ticket(s, id, &key, ty, dur);
+                Ok
+            }
+            Cmd::Release { s, key, ty } => {
+                let mut ids: Vec<u64> = self.sessions[s]
+                    .held
+                    .iter()
+                    .rev()
+                    .filter(|h| h.key == key && ty.is_none_or(|t| h.ty == t))
+                    .map(|h| h.id)
+                    .collect();
+                if ty.is_some() {
+                    ids.truncate(1);
+                }
+                if ids.is_empty() {
+                    return Error;
+                }
+                self.release_ids(s, &ids);
+                Ok
+            }
+            Cmd::EndStatement { s } => {
+                self.release_durations(s, &[Duration::Statement], 0);
+                Ok
+            }
+            Cmd::Commit { s } => {
+                self.release_durations(s, &[Duration::Statement, Duration::Transaction], 0);
+                self.sessions[s].savepoints.clear();
+                Ok
+            }
+            Cmd::ReleaseExplicit { s } => {
+                self.release_durations(s, &[Duration::Explicit], 0);
+                Ok
+            }
+            Cmd::Savepoint { s, name } => {
+                let mark = self.next_order;
+                let sp = &mut self.sessions[s].savepoints;
+                sp.retain(|(n, _)| *n != name);
+                sp.push((name, mark));
+                Ok
+            }
+            Cmd::RollbackTo { s, name } => {
+                let Some(i) = self.sessions[s]
+                    .savepoints
+                    .iter()
+                    .rposition(|(n, _)| *n == name)
+                else {
+                    return Error;
+                };
+                let mark = self.sessions[s].savepoints[i].1;
+                self.release_durations(s, &[Duration::Statement, Duration::Transaction], mark);
+                self.sessions[s].savepoints.truncate(i + 1);
+                Ok
+            }
+            Cmd::SetDuration { s, dur } => {
+                for h in &mut self.sessions[s].held {
+                    h.dur = dur;
+                }
+                Ok
+            }
+            Cmd::ForceDml { s, on } => {
+                self.sessions[s].force_dml = on;
+                Ok
+            }
+            Cmd::Disconnect { s } => {
+                self.release_durations(
+                    s,
+                    &[
+                        Duration::Statement,
+                        Duration::Transaction,
+                        Duration::Explicit,
+                    ],
+                    0,
+                );
+                let x = &mut self.sessions[s];
+                x.gone = true;
+                x.savepoints.clear();
+                Ok
+            }
+            Cmd::Kill { s } => {
+                if self.sessions[s].wait.is_some() {
+                    self.end_wait(s, Outcome::Killed);
+                    Ok
+                } else {
+                    Error
+                }
+            }
+            Cmd::Timeout { s } => {
+                if self.sessions[s].wait.as_ref().is_some_and(|w| w.timed) {
+                    self.end_wait(s, Outcome::Timeout);
+                    Ok
+                } else {
+                    Error
+                }
+            }
+        }
+    }
+
+    fn new_id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    fn add_ticket(&mut self, s: usize, id: u64, key: &MdlKey, ty: LockType, dur: Duration) {
+        let order = self.next_order;
+        self.next_order += 1;
+        self.sessions[s].held.push(OTicket {
+            id,
+            key: key.clone(),
+            ty,
+            dur,
+            order,
+        });
+    }
+
+    fn set_type(&mut self, s: usize, key: &MdlKey, id: u64, ty: LockType) {
+        if let Some(h) = self.sessions[s].held.iter_mut().find(|h| h.id == id) {
+            h.ty = ty;
+        }
+        if let Some(l) = self.locks.get_mut(key) {
+            if let Some(g) = l.granted.iter_mut().find(|g| g.id == id) {
+                g.ty = ty;
+            }
+        }
+    }
+
+    /// The session's strongest ticket on `key`: the latest one at least as strong as
+    /// every other; if none is, the latest of the highest enum value.
+    fn strongest(&self, s: usize, key: &MdlKey) -> Option<OTicket> {
+        let st = self.strategy(key);
+        let on: Vec<&OTicket> = self.sessions[s]
+            .held
+            .iter()
+            .filter(|h| &h.key == key)
+            .collect();
+        if let Some(h) = on
+            .iter()
+            .rev()
+            .find(|h| on.iter().all(|o| st.covers(h.ty, o.ty)))
+        {
+            return Some((*h).clone());
+        }
+        let top = on.iter().map(|h| h.ty).max()?;
+        on.iter().rev().find(|h| h.ty == top).map(|h| (*h).clone())
+    }
+
+    /// One request: reuse, a clone of another duration, a grant, or a wait.
+    fn acquire_one(
+        &mut self,
+        s: usize,
+        key: &MdlKey,
+        ty: LockType,
+        dur: Duration,
+        wait: WaitOption,
+        what: WaitFor,
+    ) -> (Outcome, Option<u64>) {
+        let st = self.strategy(key);
+        let covering: Vec<Duration> = self.sessions[s]
+            .held
+            .iter()
+            .filter(|h| &h.key == key && st.covers(h.ty, ty))
+            .map(|h| h.dur)
+            .collect();
+        if covering.contains(&dur) {
+            return (Outcome::Granted, None);
+        }
+        let id = self.new_id();
+        let req = Req { id, owner: s, ty };
+        if !covering.is_empty() || self.can_grant(key, s, ty, false) {
+            self.locks.entry(key.clone()).or_default().granted.push(req);
+            self.add_ticket(s, id, key, ty, dur);
+            return (Outcome::Granted, Some(id));
+        }
+        match wait {
+            WaitOption::NoWait => (Outcome::Busy, None),
+            WaitOption::Timeout(0) => (Outcome::Timeout, None),
+            WaitOption::Timeout(_) | WaitOption::Forever => {
+                self.locks
+                    .entry(key.clone())
+                    .or_default()
+                    .waiting
+                    .push(req.clone());
+                self.sessions[s].wait = Some(OWait {
+                    key: key.clone(),
+                    req,
+                    what,
+                    timed: matches!(wait, WaitOption::Timeout(_)),
+                });
+                let o = self.detect(s);
+                let g = self.self_grant.take();
+                (o, if o == Outcome::Granted { g } else { None })
+            }
+        }
+    }
+
+    fn run_bulk(
+        &mut self,
+        s: usize,
+        items: Vec<(MdlKey, LockType)>,
+        mut taken: Vec<u64>,
+        dur: Duration,
+        wait: WaitOption,
+    ) -> Outcome {
+        for i in 0..items.len() {
+            let (k, t) = items[i].clone();
+            let what = WaitFor::Bulk {
+                dur,
+                rest: items[i + 1..].to_vec(),
+                taken: taken.clone(),
+                wait,
+            };
+            match self.acquire_one(s, &k, t, dur, wait, what) {
+                (Outcome::Granted, id) => taken.extend(id),
+                (Outcome::Waiting, _) => return Outcome::Waiting,
+                (failed, _) => {
+                    taken.reverse();
+                    self.release_ids(s, &taken);
+                    return failed;
+                }
+            }
+        }
+        Outcome::Granted
+    }
+
+    fn upgrade(&mut self, s: usize, key: &MdlKey, ty: LockType, wait: WaitOption) -> Outcome {
+        if !self.strategy(key).takes(ty) {
+            return Outcome::Error;
+        }
+        let Some(h) = self.strongest(s, key) else {
+            return Outcome::Error;
+        };
+        if self.strategy(key).covers(h.ty, ty) {
+            return Outcome::Granted;
+        }
+        if ty.0 < h.ty.0 {
+            return Outcome::Error;
+        }
+        if self.can_grant(key, s, ty, false) {
+            self.set_type(s, key, h.id, ty);
+            return Outcome::Granted;
+        }
+        match wait {
+            WaitOption::NoWait => Outcome::Busy,
+            WaitOption::Timeout(0) => Outcome::Timeout,
+            _ => {
+                let id = self.new_id();
+                let req = Req { id, owner: s, ty };
+                self.locks
+                    .get_mut(key)
+                    .expect("held")
+                    .waiting
+                    .push(req.clone());
+                self.sessions[s].wait = Some(OWait {
+                    key: key.clone(),
+                    req,
+                    what: WaitFor::Upgrade { old: h.id },
+                    timed: matches!(wait, WaitOption::Timeout(_)),
+                });
+                self.detect(s)
+            }
+        }
+    }
+
+    // --- releases ---------------------------------------------------------------------
+
+    /// Gives back tickets in the order given: all, then each lock rescheduled once
+    /// ([`ReleaseMode::Batch`]), or rescheduling after each ([`ReleaseMode::PerTicket`]).
+    fn release_ids(&mut self, s: usize, ids: &[u64]) {
+        if self.release_mode == ReleaseMode::Batch {
+            let mut keys: Vec<MdlKey> = Vec::new();
+            for id in ids {
+                let Some(i) = self.sessions[s].held.iter().position(|h| h.id == *id) else {
+                    continue;
+                };
+                let h = self.sessions[s].held.remove(i);
+                if let Some(l) = self.locks.get_mut(&h.key) {
+                    l.granted.retain(|g| g.id != *id);
+                }
+                if !keys.contains(&h.key) {
+                    keys.push(h.key);
+                }
+            }
+            for k in keys {
+                self.reschedule(&k);
+            }
+            return;
+        }
+        for id in ids {
+            let Some(i) = self.sessions[s].held.iter().position(|h| h.id == *id) else {
+                continue;
+            };
+            let h = self.sessions[s].held.remove(i);
+            if let Some(l) = self.locks.get_mut(&h.key) {
+                l.granted.retain(|g| g.id != *id);
+            }
+            self.reschedule(&h.key);
+        }
+    }
+
+    /// Releases `s`'s tickets of the durations, one duration after the other, latest
+    /// first, only those taken at or after `since`.
+    fn release_durations(&mut self, s: usize, durs: &[Duration], since: u64) {
+        let mut ids = Vec::new();
+        for d in durs {
+            ids.extend(
+                self.sessions[s]
+                    .held
+                    .iter()
+                    .rev()
+                    .filter(|h| h.dur == *d && h.order >= since)
+                    .map(|h| h.id),
+            );
+        }
+        self.release_ids(s, &ids);
+    }
+
+    fn drop_if_idle(&mut self, key: &MdlKey) {
+        if self
+            .locks
+            .get(key)
+            .is_some_and(|l| l.granted.is_empty() && l.waiting.is_empty())
+        {
+            self.locks.remove(key);
+        }
+    }
+
+    /// Ends `s`'s wait without a grant (timeout, kill, deadlock).
+    fn end_wait(&mut self, s: usize, out: Outcome) {
+        let Some(w) = self.sessions[s].wait.take() else {
+            return;
+        };
+        if let Some(l) = self.locks.get_mut(&w.key) {
+            l.waiting.retain(|r| r.id != w.req.id);
+        }
+        self.reschedule(&w.key);
+        if let WaitFor::Bulk { mut taken, .. } = w.what {
+            taken.reverse();
+            self.release_ids(s, &taken);
+        }
+        if self.detecting != Some(s) {
+            self.events.push((s, out));
+        }
+    }
+
+    // --- rescheduling -------------------------------------------------------------------
+
+    fn reschedule(&mut self, key: &MdlKey) {
+        if !self.locks.contains_key(key) {
+            return;
+        }
+        let granted = if self.mariadb_starvation(key) {
+            self.reschedule_mariadb(key)
+        } else {
+            self.reschedule_mysql(key)
+        };
+        for r in granted {
+            self.finish_grant(key, r);
+        }
+        self.drop_if_idle(key);
+    }
+
+    fn reschedule_mysql(&mut self, key: &MdlKey) -> Vec<Req> {
+        let counted = self.mysql_starvation(key);
+        let max = self.max_write_lock_count;
+        let st = self.strategy(key).clone();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < self.locks[key].waiting.len() {
+            let w = self.locks[key].waiting[i].clone();
+            if !self.can_grant(key, w.owner, w.ty, false) {
+                i += 1;
+                continue;
+            }
+            let l = self.locks.get_mut(key).expect("present");
+            l.waiting.remove(i);
+            l.granted.push(w.clone());
+            out.push(w.clone());
+            if counted {
+                let waiting: Vec<LockType> = l.waiting.iter().map(|r| r.ty).collect();
+                let mut count = false;
+                if HOGS.contains(&w.ty) {
+                    if waiting.iter().any(|t| !HOGS.contains(t)) {
+                        l.hog += 1;
+                        count = true;
+                    }
+                } else if w.ty == LockType::SW && waiting.contains(&LockType::SRO) {
+                    l.piglet += 1;
+                    count = true;
+                }
+                if count {
+                    let new = usize::from(u64::from(l.piglet) >= max)
+                        + 2 * usize::from(u64::from(l.hog) >= max);
+                    if new != l.idx {
+                        l.idx = new;
+                        i = 0;
+                    }
+                }
+            }
+        }
+        if counted {
+            let l = self.locks.get_mut(key).expect("present");
+            let waiting: Vec<LockType> = l.waiting.iter().map(|r| r.ty).collect();
+            if l.idx == 3 {
+                let heavy = [
+                    LockType::SNW,
+                    LockType::SNRW,
+                    LockType::X,
+                    LockType::SW,
+                    LockType::SWLP,
+                ];
+                if waiting.iter().all(|t| heavy.contains(t)) {
+                    l.hog = 0;
+                    l.piglet = 0;
+                    l.idx = 0;
+                }
+            } else {
+                if waiting.iter().all(|t| HOGS.contains(t)) {
+                    l.hog = 0;
+                    l.idx &= !2;
+                }
+                if !waiting.contains(&LockType::SRO) {
+                    l.piglet = 0;
+                    l.idx &= !1;
+                }
+            }
+        }
+        let _ = st;
+        out
+    }
+
+    fn reschedule_mariadb(&mut self, key: &MdlKey) -> Vec<Req> {
+        let max = self.max_write_lock_count;
+        let mut out = Vec::new();
+        let skip_high = {
+            let l = &self.locks[key];
+            u64::from(l.hog) >= max && l.waiting.iter().any(|r| !HOGS.contains(&r.ty))
+        };
+        let mut i = 0;
+        while i < self.locks[key].waiting.len() {
+            let w = self.locks[key].waiting[i].clone();
+            if (skip_high && HOGS.contains(&w.ty)) || !self.can_grant(key, w.owner, w.ty, skip_high)
+            {
+                i += 1;
+                continue;
+            }
+            let l = self.locks.get_mut(key).expect("present");
+            l.waiting.remove(i);
+            l.granted.push(w.clone());
+            if HOGS.contains(&w.ty) {
+                l.hog += 1;
+            }
+            out.push(w);
+        }
+        let l = self.locks.get_mut(key).expect("present");
+        if l.waiting.iter().all(|r| HOGS.contains(&r.ty)) {
+            l.hog = 0;
+        }
+        out
+    }
+
+    /// A waiting request was granted: finish what its owner waited for.
+    fn finish_grant(&mut self, key: &MdlKey, r: Req) {
+        let s = r.owner;
+        let Some(w) = self.sessions[s].wait.take() else {
+            return;
+        };
+        let own = self.detecting == Some(s);
+        match w.what {
+            WaitFor::Acquire { dur } => self.add_ticket(s, r.id, key, r.ty, dur),
+            WaitFor::Upgrade { old } => {
+                let l = self.locks.get_mut(key).expect("present");
+                l.granted.retain(|g| g.id != r.id);
+                self.set_type(s, key, old, r.ty);
+            }
+            WaitFor::Bulk {
+                dur,
+                rest,
+                mut taken,
+                wait,
+            } => {
+                self.add_ticket(s, r.id, key, r.ty, dur);
+                taken.push(r.id);
+                if own {
+                    self.self_grant = Some(r.id);
+                } else if !rest.is_empty() {
+                    self.continues.push(Continue {
+                        s,
+                        rest,
+                        taken,
+                        dur,
+                        wait,
+                    });
+                    return;
+                }
+            }
+        }
+        if own {
+            self.self_grant.get_or_insert(r.id);
+        } else {
+            self.events.push((s, Outcome::Granted));
+        }
+    }
+
+    // --- deadlocks ----------------------------------------------------------------------
+
+    /// The wait-for graph, from scratch: nodes are sessions.
+    pub fn graph(&self) -> Graph {
+        let n = self.sessions.len();
+        let mut g = Graph {
+            succ: vec![Vec::new(); n],
+            weight: vec![0; n],
+        };
+        for (x, sess) in self.sessions.iter().enumerate() {
+            let Some(w) = &sess.wait else { continue };
+            let st = self.strategy(&w.key);
+            let l = &self.locks[&w.key];
+            for h in &l.granted {
+                if h.owner != x && st.conflicts(w.req.ty, h.ty) {
+                    g.succ[x].push(h.owner);
+                }
+            }
+            for q in &l.waiting {
+                if q.owner != x && q.id != w.req.id && st.yields(l.idx, w.req.ty, q.ty) {
+                    g.succ[x].push(q.owner);
+                }
+            }
+            g.weight[x] = self.weight_of(&w.key, w.req.ty, sess.force_dml, sess.victims);
+        }
+        g
+    }
+
+    /// Runs from `s`, which has just started to wait, until no cycle through it is left.
+    fn detect(&mut self, s: usize) -> Outcome {
+        let before = self.detecting.replace(s);
+        self.self_grant = None;
+        let out = loop {
+            let g = self.graph();
+            let Some(cycle) = brute::first_cycle(&g, s) else {
+                break Outcome::Waiting;
+            };
+            let v = brute::victim(&g, &cycle);
+            self.sessions[v].victims += 1;
+            if v == s {
+                self.end_wait(s, Outcome::Deadlock);
+                break Outcome::Deadlock;
+            }
+            self.end_wait(v, Outcome::Deadlock);
+            if self.sessions[s].wait.is_none() {
+                break Outcome::Granted;
+            }
+        };
+        self.detecting = before;
+        out
+    }
+}

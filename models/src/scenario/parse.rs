@@ -1,0 +1,1235 @@
+//! The scenario parser: `shared/spec/scenario-format.md` (version 1) plus the `sql`
+//! extension of the conformance harness.
+//!
+//! [`parse`] never panics, on any input: it slices lines only at character boundaries it
+//! found itself, and every problem is a [`ParseError`] with the 1-based line and column
+//! (in characters) of the offending word.
+//!
+//! Decisions the spec leaves to the project:
+//! - A step line is `NAME:` followed by a command; spaces around the colon are allowed
+//!   (`s1 : commit`, `s1:commit`).
+//! - Optional parts of a command (`[DURATION] [WAIT]`, `[TYPE] [DURATION]`) may come in
+//!   either order; each at most once.
+//! - In `acquire_all` the requests are separated by commas, which may stand alone or stick
+//!   to the words around them (`SR, TABLE`, `SR ,TABLE`, `SR,TABLE`); elsewhere a comma is
+//!   an ordinary character of a word.
+//! - A setting may appear once, anywhere before the first step.
+//! - `kill`, `expect` and `assert` must name a session that has a step somewhere in the
+//!   file; a step of a session after its `disconnect` makes the file invalid.
+//! - `SESSION: sql STATEMENT` keeps the rest of the line verbatim (trimmed) up to a `#`
+//!   outside quotes (`'`, `"`, `` ` ``).
+
+use super::ast::*;
+use mdl_core::dialect::Dialect;
+use mdl_core::key::MdlKey;
+use mdl_core::{Duration, LockType, Outcome, WaitOption};
+use std::collections::HashMap;
+
+/// Parses scenario `text`; `file` names it in error messages.
+pub fn parse(file: &str, text: &str) -> Result<Scenario, ParseError> {
+    Parser::new(file, text).run()
+}
+
+/// A word of a line: its text and 1-based column (in characters).
+#[derive(Clone, Debug)]
+struct Tok {
+    text: String,
+    col: usize,
+    /// Byte offset of the word in its line.
+    off: usize,
+}
+
+impl Tok {
+    fn end_col(&self) -> usize {
+        self.col + self.text.chars().count()
+    }
+}
+
+struct SrcLine<'a> {
+    no: usize,
+    raw: &'a str,
+    toks: Vec<Tok>,
+    /// Column just after the last word (where "end of line" is reported).
+    end_col: usize,
+}
+
+/// Splits a line into words: spaces, tabs and carriage returns separate words outside
+/// backticks; `#` outside backticks starts a comment.
+fn tokenize(raw: &str) -> (Vec<Tok>, usize) {
+    let mut toks = Vec::new();
+    let mut cur: Option<Tok> = None;
+    let mut in_tick = false;
+    let mut end_col = 1usize;
+    for (i, (off, c)) in raw.char_indices().enumerate() {
+        let col = i + 1;
+        if !in_tick && c == '#' {
+            break;
+        }
+        if !in_tick && (c == ' ' || c == '\t' || c == '\r') {
+            if let Some(t) = cur.take() {
+                end_col = t.end_col();
+                toks.push(t);
+            }
+            continue;
+        }
+        if c == '`' {
+            in_tick = !in_tick;
+        }
+        match &mut cur {
+            Some(t) => t.text.push(c),
+            None => {
+                cur = Some(Tok {
+                    text: c.to_string(),
+                    col,
+                    off,
+                })
+            }
+        }
+    }
+    if let Some(t) = cur.take() {
+        end_col = t.end_col();
+        toks.push(t);
+    }
+    (toks, end_col)
+}
+
+/// Splits words on commas outside backticks; each comma becomes a word of its own.
+fn split_commas(toks: &[Tok]) -> Vec<Tok> {
+    let mut out = Vec::new();
+    for t in toks {
+        let mut in_tick = false;
+        let mut cur: Option<Tok> = None;
+        for (i, (boff, c)) in t.text.char_indices().enumerate() {
+            if c == '`' {
+                in_tick = !in_tick;
+            }
+            if c == ',' && !in_tick {
+                if let Some(x) = cur.take() {
+                    out.push(x);
+                }
+                out.push(Tok {
+                    text: ",".into(),
+                    col: t.col + i,
+                    off: t.off + boff,
+                });
+                continue;
+            }
+            match &mut cur {
+                Some(x) => x.text.push(c),
+                None => {
+                    cur = Some(Tok {
+                        text: c.to_string(),
+                        col: t.col + i,
+                        off: t.off + boff,
+                    })
+                }
+            }
+        }
+        if let Some(x) = cur.take() {
+            out.push(x);
+        }
+    }
+    out
+}
+
+fn is_session_name(s: &str) -> bool {
+    let mut cs = s.chars();
+    match cs.next() {
+        Some(c) if c.is_ascii_alphabetic() || c == '_' => {}
+        _ => return false,
+    }
+    cs.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+const SETTINGS: [&str; 3] = ["dialect", "max_write_lock_count", "lock_wait_timeout"];
+const TOP: [&str; 4] = ["kill", "advance", "expect", "assert"];
+const COMMANDS: &str = "acquire, acquire_all, upgrade, downgrade, clone, release, \
+end_statement, commit, rollback, release_explicit, savepoint, rollback_to, set_duration, \
+force_dml_weight, disconnect, sql";
+const OUTCOMES: &str = "granted, waiting, busy, deadlock, timeout, killed, ok, error";
+
+/// A step line split into its session name and command words.
+struct StepSplit {
+    name: Tok,
+    cmd: Vec<Tok>,
+}
+
+/// Recognises `NAME: ...`, `NAME :...`, `NAME:...`. Returns None for other lines.
+fn split_step(toks: &[Tok]) -> Option<StepSplit> {
+    let first = toks.first()?;
+    if let Some(i) = first.text.find(':') {
+        let name = Tok {
+            text: first.text[..i].to_owned(),
+            col: first.col,
+            off: first.off,
+        };
+        let mut cmd = Vec::new();
+        let rest = &first.text[i + 1..];
+        if !rest.is_empty() {
+            cmd.push(Tok {
+                text: rest.to_owned(),
+                col: first.col + first.text[..=i].chars().count(),
+                off: first.off + i + 1,
+            });
+        }
+        cmd.extend(toks[1..].iter().cloned());
+        return Some(StepSplit { name, cmd });
+    }
+    let second = toks.get(1)?;
+    let rest = second.text.strip_prefix(':')?;
+    let mut cmd = Vec::new();
+    if !rest.is_empty() {
+        cmd.push(Tok {
+            text: rest.to_owned(),
+            col: second.col + 1,
+            off: second.off + 1,
+        });
+    }
+    cmd.extend(toks[2..].iter().cloned());
+    Some(StepSplit {
+        name: first.clone(),
+        cmd,
+    })
+}
+
+struct Parser<'a> {
+    file: &'a str,
+    lines: Vec<SrcLine<'a>>,
+}
+
+/// The words of one statement, consumed left to right.
+struct Words<'t> {
+    toks: &'t [Tok],
+    i: usize,
+    end_col: usize,
+}
+
+impl<'t> Words<'t> {
+    fn peek(&self) -> Option<&'t Tok> {
+        self.toks.get(self.i)
+    }
+    fn next(&mut self) -> Option<&'t Tok> {
+        let t = self.toks.get(self.i);
+        if t.is_some() {
+            self.i += 1;
+        }
+        t
+    }
+    /// The column where a missing word is reported.
+    fn here(&self) -> usize {
+        match self.toks.get(self.i) {
+            Some(t) => t.col,
+            None => self
+                .toks
+                .last()
+                .map(|t| t.end_col())
+                .unwrap_or(self.end_col),
+        }
+    }
+}
+
+type PResult<T> = Result<T, (usize, String)>;
+
+fn found(t: Option<&Tok>) -> String {
+    match t {
+        Some(t) => format!("`{}`", t.text),
+        None => "end of line".into(),
+    }
+}
+
+impl<'a> Parser<'a> {
+    fn new(file: &'a str, text: &'a str) -> Parser<'a> {
+        let lines = text
+            .lines()
+            .enumerate()
+            .map(|(i, raw)| {
+                let (toks, end_col) = tokenize(raw);
+                SrcLine {
+                    no: i + 1,
+                    raw,
+                    toks,
+                    end_col,
+                }
+            })
+            .collect();
+        Parser { file, lines }
+    }
+
+    fn err(&self, line: usize, col: usize, msg: impl Into<String>) -> ParseError {
+        ParseError {
+            file: self.file.to_owned(),
+            pos: Pos { line, col },
+            msg: msg.into(),
+        }
+    }
+
+    fn run(self) -> Result<Scenario, ParseError> {
+        // Pass 1: settings before the first step, session names in order of first step.
+        let mut settings = Settings::default();
+        let mut seen_setting: HashMap<&'static str, usize> = HashMap::new();
+        let mut sessions: Vec<String> = Vec::new();
+        let mut first_step: Option<usize> = None;
+        for l in &self.lines {
+            if l.toks.is_empty() {
+                continue;
+            }
+            if let Some(st) = split_step(&l.toks) {
+                if is_session_name(&st.name.text) && !sessions.contains(&st.name.text) {
+                    sessions.push(st.name.text.clone());
+                }
+                first_step.get_or_insert(l.no);
+                continue;
+            }
+            let kw = l.toks[0].text.to_ascii_lowercase();
+            let Some(&key) = SETTINGS.iter().find(|s| **s == kw) else {
+                continue;
+            };
+            if let Some(f) = first_step {
+                return Err(self.err(
+                    l.no,
+                    l.toks[0].col,
+                    format!("settings must come before the first step (line {f})"),
+                ));
+            }
+            if let Some(prev) = seen_setting.insert(key, l.no) {
+                return Err(self.err(
+                    l.no,
+                    l.toks[0].col,
+                    format!("`{key}` is already set at line {prev}"),
+                ));
+            }
+            self.setting(l, key, &mut settings)
+                .map_err(|(c, m)| self.err(l.no, c, m))?;
+        }
+        let dialect = Dialect::builtin(&settings.dialect)
+            .ok_or_else(|| self.err(1, 1, format!("unknown dialect `{}`", settings.dialect)))?;
+        let index: HashMap<&str, usize> = sessions
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.as_str(), i))
+            .collect();
+
+        // Pass 2: everything else.
+        let mut out = Vec::new();
+        let mut gone: HashMap<usize, usize> = HashMap::new();
+        for l in &self.lines {
+            if l.toks.is_empty() {
+                continue;
+            }
+            let pos = Pos {
+                line: l.no,
+                col: l.toks[0].col,
+            };
+            if let Some(st) = split_step(&l.toks) {
+                let name = &st.name;
+                if name.text.is_empty() {
+                    return Err(self.err(l.no, name.col, "expected a session name before `:`"));
+                }
+                if !is_session_name(&name.text) {
+                    return Err(self.err(
+                        l.no,
+                        name.col,
+                        format!(
+                            "`{}` is not a session name (letters, digits and `_`, not \
+                             starting with a digit)",
+                            name.text
+                        ),
+                    ));
+                }
+                let session = index[name.text.as_str()];
+                if let Some(at) = gone.get(&session) {
+                    return Err(self.err(
+                        l.no,
+                        name.col,
+                        format!(
+                            "session `{}` disconnected at line {at}; it takes no further steps",
+                            name.text
+                        ),
+                    ));
+                }
+                let end = st
+                    .cmd
+                    .last()
+                    .map(|t| t.end_col())
+                    .unwrap_or(name.end_col() + 1);
+                let cmd = self
+                    .command(&dialect, l, &st.cmd, end)
+                    .map_err(|(c, m)| self.err(l.no, c, m))?;
+                if matches!(cmd, Command::Disconnect) {
+                    gone.insert(session, l.no);
+                }
+                out.push(Line {
+                    pos,
+                    item: Item::Step { session, cmd },
+                });
+                continue;
+            }
+            let kw = l.toks[0].text.to_ascii_lowercase();
+            if SETTINGS.contains(&kw.as_str()) {
+                continue; // handled in pass 1
+            }
+            if !TOP.contains(&kw.as_str()) {
+                return Err(self.err(
+                    l.no,
+                    l.toks[0].col,
+                    format!(
+                        "expected `SESSION: COMMAND`, a setting or a top-level line (kill, \
+                         advance, expect, assert), found `{}`",
+                        l.toks[0].text
+                    ),
+                ));
+            }
+            let item = self
+                .top(&dialect, &index, l, &kw)
+                .map_err(|(c, m)| self.err(l.no, c, m))?;
+            out.push(Line { pos, item });
+        }
+        Ok(Scenario {
+            file: self.file.to_owned(),
+            settings,
+            lines: out,
+            sessions,
+        })
+    }
+
+    fn setting(&self, l: &SrcLine, key: &str, s: &mut Settings) -> PResult<()> {
+        let mut w = Words {
+            toks: &l.toks[1..],
+            i: 0,
+            end_col: l.end_col,
+        };
+        match key {
+            "dialect" => {
+                let t = w.next().ok_or_else(|| {
+                    (
+                        w.here(),
+                        "expected a dialect (mysql-8.0 or mariadb), found end of line".into(),
+                    )
+                })?;
+                let d = Dialect::builtin(&t.text).ok_or_else(|| {
+                    (
+                        t.col,
+                        format!(
+                            "expected a dialect (mysql-8.0 or mariadb), found `{}`",
+                            t.text
+                        ),
+                    )
+                })?;
+                s.dialect = d.name;
+            }
+            "max_write_lock_count" => s.max_write_lock_count = number(&mut w, "a count")?,
+            _ => s.lock_wait_timeout = Some(number(&mut w, "a number of milliseconds")?),
+        }
+        done(&w)
+    }
+
+    fn top(
+        &self,
+        d: &Dialect,
+        index: &HashMap<&str, usize>,
+        l: &SrcLine,
+        kw: &str,
+    ) -> PResult<Item> {
+        let mut w = Words {
+            toks: &l.toks[1..],
+            i: 0,
+            end_col: l.end_col,
+        };
+        let item = match kw {
+            "kill" => Item::Kill {
+                session: session_ref(&mut w, index)?,
+            },
+            "advance" => Item::Advance {
+                ms: number(&mut w, "a number of milliseconds")?,
+            },
+            "expect" => {
+                let session = session_ref(&mut w, index)?;
+                let t = w.next();
+                let what = match t.map(|t| t.text.to_ascii_lowercase()) {
+                    Some(x) if x == "holds" || x == "not-holds" => {
+                        let (key, ty) = ns_key_type(d, &mut w)?;
+                        if x == "holds" {
+                            Expectation::Holds { key, ty }
+                        } else {
+                            Expectation::NotHolds { key, ty }
+                        }
+                    }
+                    _ => match t.and_then(|t| Outcome::parse(&t.text)) {
+                        Some(o) => Expectation::Outcome(o),
+                        None => {
+                            return Err((
+                                t.map(|t| t.col).unwrap_or_else(|| w.here()),
+                                format!(
+                                    "expected an outcome ({OUTCOMES}), `holds` or \
+                                     `not-holds`, found {}",
+                                    found(t)
+                                ),
+                            ))
+                        }
+                    },
+                };
+                Item::Expect { session, what }
+            }
+            _ => {
+                let t = w.next();
+                let kind = match t.map(|t| t.text.to_ascii_lowercase()).as_deref() {
+                    Some("never") => AssertKind::Never,
+                    Some("sometimes") => AssertKind::Sometimes,
+                    _ => {
+                        return Err((
+                            t.map(|t| t.col).unwrap_or_else(|| w.here()),
+                            format!("expected `never` or `sometimes`, found {}", found(t)),
+                        ))
+                    }
+                };
+                let session = if w.peek().is_some_and(|t| t.text == "*") {
+                    w.next();
+                    None
+                } else {
+                    Some(session_ref(&mut w, index)?)
+                };
+                let outcome = outcome(&mut w)?;
+                Item::Assert {
+                    kind,
+                    session,
+                    outcome,
+                }
+            }
+        };
+        done(&w)?;
+        Ok(item)
+    }
+
+    fn command(&self, d: &Dialect, l: &SrcLine, toks: &[Tok], end: usize) -> PResult<Command> {
+        let mut w = Words {
+            toks,
+            i: 0,
+            end_col: end,
+        };
+        let Some(t) = w.next() else {
+            return Err((
+                end,
+                format!("expected a command ({COMMANDS}), found end of line"),
+            ));
+        };
+        let name = t.text.to_ascii_lowercase();
+        let cmd = match name.as_str() {
+            "acquire" => {
+                let (key, ty) = ns_key_type(d, &mut w)?;
+                let (dur, wait) = dur_wait(&mut w, true, true)?;
+                Command::Acquire {
+                    key,
+                    ty,
+                    dur: dur.unwrap_or(Duration::Transaction),
+                    wait,
+                }
+            }
+            "acquire_all" => {
+                let (dur, wait) = dur_wait(&mut w, true, false)?;
+                let rest = split_commas(&toks[w.i..]);
+                let mut b = Words {
+                    toks: &rest,
+                    i: 0,
+                    end_col: end,
+                };
+                let mut reqs = Vec::new();
+                loop {
+                    reqs.push(ns_key_type(d, &mut b)?);
+                    match b.next() {
+                        None => break,
+                        Some(c) if c.text == "," => continue,
+                        Some(c) => {
+                            return Err((
+                                c.col,
+                                format!("expected `,` or end of line, found `{}`", c.text),
+                            ))
+                        }
+                    }
+                }
+                w.i = toks.len();
+                Command::AcquireAll {
+                    dur: dur.unwrap_or(Duration::Transaction),
+                    wait,
+                    reqs,
+                }
+            }
+            "upgrade" => {
+                let (key, ty) = ns_key_type(d, &mut w)?;
+                let (_, wait) = dur_wait(&mut w, false, true)?;
+                Command::Upgrade { key, ty, wait }
+            }
+            "downgrade" => {
+                let (key, ty) = ns_key_type(d, &mut w)?;
+                Command::Downgrade { key, ty }
+            }
+            "clone" => {
+                let key = ns_key(d, &mut w)?;
+                let mut ty = None;
+                let mut dur = None;
+                while let Some(t) = w.peek() {
+                    if let Some(x) = Duration::parse(&t.text) {
+                        if dur.replace(x).is_some() {
+                            return Err((t.col, "the duration is given twice".into()));
+                        }
+                    } else if let Some(x) = LockType::parse(&t.text) {
+                        if ty.replace(x).is_some() {
+                            return Err((t.col, "the lock type is given twice".into()));
+                        }
+                    } else {
+                        return Err((
+                            t.col,
+                            format!(
+                                "expected a lock type, a duration or end of line, found `{}`",
+                                t.text
+                            ),
+                        ));
+                    }
+                    w.next();
+                }
+                Command::Clone {
+                    key,
+                    ty,
+                    dur: dur.unwrap_or(Duration::Explicit),
+                }
+            }
+            "release" => {
+                let key = ns_key(d, &mut w)?;
+                let ty = match w.peek() {
+                    None => None,
+                    Some(_) => Some(lock_type(&mut w)?),
+                };
+                Command::Release { key, ty }
+            }
+            "end_statement" => Command::EndStatement,
+            "commit" => Command::Commit,
+            "rollback" => Command::Rollback,
+            "release_explicit" => Command::ReleaseExplicit,
+            "savepoint" | "rollback_to" => {
+                let n = w.next().ok_or_else(|| {
+                    (
+                        w.here(),
+                        "expected a savepoint name, found end of line".into(),
+                    )
+                })?;
+                if name == "savepoint" {
+                    Command::Savepoint(n.text.clone())
+                } else {
+                    Command::RollbackTo(n.text.clone())
+                }
+            }
+            "set_duration" => {
+                let t = w.next();
+                match t.and_then(|t| Duration::parse(&t.text)) {
+                    Some(x) => Command::SetDuration(x),
+                    None => {
+                        return Err((
+                            t.map(|t| t.col).unwrap_or_else(|| w.here()),
+                            format!(
+                                "expected a duration (statement, transaction, explicit), \
+                                 found {}",
+                                found(t)
+                            ),
+                        ))
+                    }
+                }
+            }
+            "force_dml_weight" => {
+                let t = w.next();
+                match t.map(|t| t.text.to_ascii_lowercase()).as_deref() {
+                    Some("on") => Command::ForceDmlWeight(true),
+                    Some("off") => Command::ForceDmlWeight(false),
+                    _ => {
+                        return Err((
+                            t.map(|t| t.col).unwrap_or_else(|| w.here()),
+                            format!("expected `on` or `off`, found {}", found(t)),
+                        ))
+                    }
+                }
+            }
+            "disconnect" => Command::Disconnect,
+            "sql" => {
+                let text = sql_text(l.raw, t.off + t.text.len());
+                if text.is_empty() {
+                    return Err((t.end_col(), "expected an SQL statement after `sql`".into()));
+                }
+                w.i = toks.len();
+                Command::Sql(text)
+            }
+            _ => {
+                return Err((
+                    t.col,
+                    format!("expected a command ({COMMANDS}), found `{}`", t.text),
+                ))
+            }
+        };
+        done(&w)?;
+        Ok(cmd)
+    }
+}
+
+/// The rest of `raw` from byte `from`, up to a `#` outside quotes, trimmed.
+fn sql_text(raw: &str, from: usize) -> String {
+    let rest = raw.get(from..).unwrap_or("");
+    let mut quote: Option<char> = None;
+    let mut end = rest.len();
+    for (i, c) in rest.char_indices() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == '\'' || c == '"' || c == '`' => quote = Some(c),
+            None if c == '#' => {
+                end = i;
+                break;
+            }
+            None => {}
+        }
+    }
+    rest[..end].trim().to_owned()
+}
+
+fn done(w: &Words) -> PResult<()> {
+    match w.peek() {
+        None => Ok(()),
+        Some(t) => Err((t.col, format!("expected end of line, found `{}`", t.text))),
+    }
+}
+
+fn number(w: &mut Words, what: &str) -> PResult<u64> {
+    let t = w.next();
+    t.and_then(|t| t.text.parse::<u64>().ok()).ok_or_else(|| {
+        (
+            t.map(|t| t.col).unwrap_or_else(|| w.here()),
+            format!("expected {what}, found {}", found(t)),
+        )
+    })
+}
+
+fn outcome(w: &mut Words) -> PResult<Outcome> {
+    let t = w.next();
+    t.and_then(|t| Outcome::parse(&t.text)).ok_or_else(|| {
+        (
+            t.map(|t| t.col).unwrap_or_else(|| w.here()),
+            format!("expected an outcome ({OUTCOMES}), found {}", found(t)),
+        )
+    })
+}
+
+fn session_ref(w: &mut Words, index: &HashMap<&str, usize>) -> PResult<usize> {
+    let t = w.next();
+    let Some(t) = t else {
+        return Err((
+            w.here(),
+            "expected a session name, found end of line".into(),
+        ));
+    };
+    if !is_session_name(&t.text) {
+        return Err((
+            t.col,
+            format!("expected a session name, found `{}`", t.text),
+        ));
+    }
+    index.get(t.text.as_str()).copied().ok_or_else(|| {
+        (
+            t.col,
+            format!("unknown session `{}`: it has no step in this file", t.text),
+        )
+    })
+}
+
+fn ns_key(d: &Dialect, w: &mut Words) -> PResult<MdlKey> {
+    let t = w.next();
+    let Some(t) = t else {
+        return Err((
+            w.here(),
+            format!("expected a namespace of {}, found end of line", d.name),
+        ));
+    };
+    let Some(ns) = d.namespace_by_name(&t.text) else {
+        let names: Vec<&str> = d.namespaces.iter().map(|n| n.name.as_str()).collect();
+        return Err((
+            t.col,
+            format!(
+                "expected a namespace of {} ({}), found `{}`",
+                d.name,
+                names.join(", "),
+                t.text
+            ),
+        ));
+    };
+    let k = w.next();
+    let Some(k) = k else {
+        return Err((w.here(), "expected a key, found end of line".into()));
+    };
+    MdlKey::in_namespace(d, ns, &k.text).map_err(|m| (k.col, format!("bad key `{}`: {m}", k.text)))
+}
+
+fn lock_type(w: &mut Words) -> PResult<LockType> {
+    let t = w.next();
+    t.and_then(|t| LockType::parse(&t.text)).ok_or_else(|| {
+        (
+            t.map(|t| t.col).unwrap_or_else(|| w.here()),
+            format!("expected a lock type, found {}", found(t)),
+        )
+    })
+}
+
+fn ns_key_type(d: &Dialect, w: &mut Words) -> PResult<(MdlKey, LockType)> {
+    let k = ns_key(d, w)?;
+    let t = lock_type(w)?;
+    Ok((k, t))
+}
+
+/// A wait option word, if `t` is one.
+fn wait_word(t: &Tok) -> Option<PResult<WaitOption>> {
+    let low = t.text.to_ascii_lowercase();
+    if low == "nowait" {
+        return Some(Ok(WaitOption::NoWait));
+    }
+    let ms = low.strip_prefix("timeout=")?;
+    Some(ms.parse::<u64>().map(WaitOption::Timeout).map_err(|_| {
+        (
+            t.col + "timeout=".len(),
+            format!(
+                "expected a number of milliseconds after `timeout=`, found `{}`",
+                &t.text["timeout=".len()..]
+            ),
+        )
+    }))
+}
+
+/// Optional `[DURATION]` and `[WAIT]` words, in either order, each at most once. Stops
+/// at the first word that is neither.
+fn dur_wait(w: &mut Words, allow_dur: bool, tail: bool) -> PResult<(Option<Duration>, WaitSpec)> {
+    let mut dur = None;
+    let mut wait = WaitSpec::Default;
+    while let Some(t) = w.peek() {
+        if allow_dur {
+            if let Some(x) = Duration::parse(&t.text) {
+                if dur.replace(x).is_some() {
+                    return Err((t.col, "the duration is given twice".into()));
+                }
+                w.next();
+                continue;
+            }
+        }
+        if let Some(x) = wait_word(t) {
+            let x = x?;
+            if wait != WaitSpec::Default {
+                return Err((t.col, "the wait option is given twice".into()));
+            }
+            wait = WaitSpec::Given(x);
+            w.next();
+            continue;
+        }
+        if tail {
+            let what = if allow_dur {
+                "a duration (statement, transaction, explicit), a wait option (nowait, \
+                 timeout=MS)"
+            } else {
+                "a wait option (nowait, timeout=MS)"
+            };
+            return Err((
+                t.col,
+                format!("expected {what} or end of line, found `{}`", t.text),
+            ));
+        }
+        break;
+    }
+    Ok((dur, wait))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(text: &str) -> Scenario {
+        parse("t.mdl", text).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn bad(text: &str) -> ParseError {
+        match parse("t.mdl", text) {
+            Ok(_) => panic!("parsed: {text}"),
+            Err(e) => e,
+        }
+    }
+
+    fn at(text: &str, line: usize, col: usize, needle: &str) {
+        if let Some(m) = at_check(text, line, col, needle) {
+            panic!("{m}");
+        }
+    }
+
+    fn at_check(text: &str, line: usize, col: usize, needle: &str) -> Option<String> {
+        let e = bad(text);
+        if (e.pos.line, e.pos.col) != (line, col) || !e.msg.contains(needle) {
+            return Some(format!("{text:?}: got `{e}`, want {line}:{col} `{needle}`"));
+        }
+        assert!(e.to_string().starts_with(&format!("t.mdl:{line}:{col}: ")));
+        None
+    }
+
+    fn step(s: &Scenario, i: usize) -> &Command {
+        match &s.lines[i].item {
+            Item::Step { cmd, .. } => cmd,
+            o => panic!("not a step: {o:?}"),
+        }
+    }
+
+    #[test]
+    fn a_full_file() {
+        let s = ok("# comment\n\
+             DIALECT MySQL-8.0   # trailing\n\
+             max_write_lock_count 1\n\
+             lock_wait_timeout 50\n\
+             \n\
+             s1: ACQUIRE table test.t1 sr\n\
+             s2: acquire TABLE `test`.`#sql-1` MDL_SHARED_WRITE explicit nowait\n\
+             s1 : acquire_all statement timeout=5 GLOBAL - IX, TABLE a.b X ,TABLE a.c SR,SCHEMA a S\n\
+             s2:upgrade TABLE test.`#sql-1` X timeout=0\n\
+             s1: downgrade TABLE a.b SNW\n\
+             s1: clone TABLE a.b SR statement\n\
+             s1: clone TABLE a.b\n\
+             s1: release TABLE a.b SR\n\
+             s1: release TABLE a.b\n\
+             s1: end_statement\n\
+             s1: commit\n\
+             s1: rollback\n\
+             s1: release_explicit\n\
+             s1: savepoint Sp1\n\
+             s1: rollback_to Sp1\n\
+             s1: set_duration EXPLICIT\n\
+             s1: force_dml_weight ON\n\
+             s2: force_dml_weight off\n\
+             kill s2\n\
+             advance 100\n\
+             expect s1 Granted\n\
+             expect s1 holds TABLE a.b SR\n\
+             expect s2 not-holds GLOBAL - X\n\
+             assert never * deadlock\n\
+             assert sometimes s2 waiting\n\
+             s2: sql SELECT '#x' FROM `t#` # comment\n\
+             s1: disconnect\n");
+        assert_eq!(s.settings.dialect, "mysql-8.0");
+        assert_eq!(s.settings.max_write_lock_count, 1);
+        assert_eq!(s.settings.lock_wait_timeout, Some(50));
+        assert_eq!(s.sessions, vec!["s1", "s2"]);
+        assert_eq!(s.lines[0].pos, Pos { line: 6, col: 1 });
+        match step(&s, 1) {
+            Command::Acquire { key, ty, dur, wait } => {
+                assert_eq!(key.name(), "#sql-1");
+                assert_eq!(*ty, LockType::SW);
+                assert_eq!(*dur, Duration::Explicit);
+                assert_eq!(*wait, WaitSpec::Given(WaitOption::NoWait));
+            }
+            o => panic!("{o:?}"),
+        }
+        match step(&s, 2) {
+            Command::AcquireAll { dur, wait, reqs } => {
+                assert_eq!(*dur, Duration::Statement);
+                assert_eq!(*wait, WaitSpec::Given(WaitOption::Timeout(5)));
+                let tys: Vec<LockType> = reqs.iter().map(|r| r.1).collect();
+                assert_eq!(tys, [LockType::IX, LockType::X, LockType::SR, LockType::S]);
+            }
+            o => panic!("{o:?}"),
+        }
+        match step(&s, 0) {
+            Command::Acquire { dur, wait, .. } => {
+                assert_eq!(*dur, Duration::Transaction);
+                assert_eq!(*wait, WaitSpec::Default);
+            }
+            o => panic!("{o:?}"),
+        }
+        assert!(matches!(
+            step(&s, 6),
+            Command::Clone {
+                ty: None,
+                dur: Duration::Explicit,
+                ..
+            }
+        ));
+        match &s.lines[s.lines.len() - 2].item {
+            Item::Step {
+                cmd: Command::Sql(q),
+                session: 1,
+            } => assert_eq!(q, "SELECT '#x' FROM `t#`"),
+            o => panic!("{o:?}"),
+        }
+        assert!(matches!(
+            s.lines[23].item,
+            Item::Assert {
+                kind: AssertKind::Never,
+                session: None,
+                outcome: Outcome::Deadlock
+            }
+        ));
+    }
+
+    #[test]
+    fn mariadb_backup_and_defaults() {
+        let s =
+            ok("dialect mariadb\ns1: acquire BACKUP - BACKUP_DML\ns1: acquire BACKUP - ftwrl1\n");
+        assert_eq!(s.settings.dialect, "mariadb");
+        assert_eq!(s.settings.max_write_lock_count, u64::MAX);
+        let s = ok("s1: commit\n");
+        assert_eq!(s.settings, Settings::default());
+        // A known type the namespace does not take is left to run time.
+        ok("s1: acquire TABLE a.b IX\ns1: acquire GLOBAL - SR\n");
+        // CRLF line ends.
+        ok("s1: acquire TABLE a.b SR\r\ns1: commit\r\n");
+    }
+
+    #[test]
+    fn sessions_in_order_of_first_step() {
+        let s = ok("expect b ok\na: commit\nb: commit\na: commit\nkill a\n");
+        assert_eq!(s.sessions, vec!["a", "b"]);
+        assert!(matches!(s.lines[0].item, Item::Expect { session: 1, .. }));
+    }
+
+    #[test]
+    fn errors() {
+        let mut bad_cases = Vec::new();
+        let mut at = |t: &str, l: usize, c: usize, n: &str| bad_cases.extend(at_check(t, l, c, n));
+        at(
+            "s1: acquire TABLE a.b Q\n",
+            1,
+            23,
+            "expected a lock type, found `Q`",
+        );
+        at(
+            "s1: acquire TABLE a.b\n",
+            1,
+            22,
+            "expected a lock type, found end of line",
+        );
+        at(
+            "s1: acquire NOPE a.b SR\n",
+            1,
+            13,
+            "expected a namespace of mysql-8.0",
+        );
+        at("s1: acquire TABLE t1 SR\n", 1, 19, "takes a key `db.name`");
+        at("s1: acquire GLOBAL x IX\n", 1, 20, "takes the key `-`");
+        at("s1: acquire TABLE `a.b SR\n", 1, 19, "unclosed backtick");
+        at("s1: acquire TABLE\n", 1, 18, "expected a key");
+        at(
+            "s1: acquire TABLE a.b SR forever\n",
+            1,
+            26,
+            "expected a duration",
+        );
+        at(
+            "s1: acquire TABLE a.b SR timeout=x\n",
+            1,
+            34,
+            "milliseconds after `timeout=`",
+        );
+        at(
+            "s1: acquire TABLE a.b SR nowait nowait\n",
+            1,
+            33,
+            "given twice",
+        );
+        at(
+            "s1: acquire TABLE a.b SR explicit statement\n",
+            1,
+            35,
+            "given twice",
+        );
+        at("s1: frobnicate\n", 1, 5, "expected a command");
+        at("s1:\n", 1, 4, "expected a command");
+        at("1x: commit\n", 1, 1, "not a session name");
+        at(": commit\n", 1, 1, "expected a session name");
+        at("hello world\n", 1, 1, "expected `SESSION: COMMAND`");
+        at(
+            "s1: commit now\n",
+            1,
+            12,
+            "expected end of line, found `now`",
+        );
+        at(
+            "s1: acquire_all TABLE a.b SR TABLE a.c SR\n",
+            1,
+            30,
+            "expected `,`",
+        );
+        at(
+            "s1: acquire_all TABLE a.b SR,\n",
+            1,
+            30,
+            "expected a namespace",
+        );
+        at("s1: acquire_all\n", 1, 16, "expected a namespace");
+        at(
+            "s1: acquire_all nowait TABLE a.b Q\n",
+            1,
+            34,
+            "expected a lock type",
+        );
+        at(
+            "s1: upgrade TABLE a.b X explicit\n",
+            1,
+            25,
+            "expected a wait option",
+        );
+        at("s1: downgrade TABLE a.b\n", 1, 24, "expected a lock type");
+        at(
+            "s1: clone TABLE a.b Z\n",
+            1,
+            21,
+            "expected a lock type, a duration",
+        );
+        at("s1: clone TABLE a.b SR SW\n", 1, 24, "given twice");
+        at("s1: release TABLE a.b Q\n", 1, 23, "expected a lock type");
+        at("s1: savepoint\n", 1, 14, "savepoint name");
+        at("s1: rollback_to\n", 1, 16, "savepoint name");
+        at("s1: set_duration forever\n", 1, 18, "expected a duration");
+        at(
+            "s1: force_dml_weight maybe\n",
+            1,
+            22,
+            "expected `on` or `off`",
+        );
+        at("s1: sql   # nothing\n", 1, 8, "SQL statement");
+        at(
+            "s1: disconnect\ns1: commit\n",
+            2,
+            1,
+            "disconnected at line 1",
+        );
+        at(
+            "s1: commit\ndialect mariadb\n",
+            2,
+            1,
+            "before the first step",
+        );
+        at("dialect oracle\n", 1, 9, "expected a dialect");
+        at("dialect\n", 1, 8, "expected a dialect");
+        at(
+            "dialect mariadb\ndialect mariadb\n",
+            2,
+            1,
+            "already set at line 1",
+        );
+        at("max_write_lock_count lots\n", 1, 22, "expected a count");
+        at("lock_wait_timeout -1\n", 1, 19, "milliseconds");
+        at("lock_wait_timeout 5 6\n", 1, 21, "expected end of line");
+        at("s1: commit\nkill s9\n", 2, 6, "unknown session `s9`");
+        at("s1: commit\nkill\n", 2, 5, "expected a session name");
+        at("s1: commit\nkill 9x\n", 2, 6, "expected a session name");
+        at("s1: commit\nadvance soon\n", 2, 9, "milliseconds");
+        at(
+            "s1: commit\nexpect s1 happy\n",
+            2,
+            11,
+            "expected an outcome",
+        );
+        at("s1: commit\nexpect s1\n", 2, 10, "expected an outcome");
+        at(
+            "s1: commit\nexpect s1 holds TABLE a.b\n",
+            2,
+            26,
+            "expected a lock type",
+        );
+        at(
+            "s1: commit\nexpect s1 not-holds TABLE a.b Q\n",
+            2,
+            31,
+            "expected a lock type",
+        );
+        at(
+            "s1: commit\nassert always s1 ok\n",
+            2,
+            8,
+            "`never` or `sometimes`",
+        );
+        at(
+            "s1: commit\nassert never s1 fine\n",
+            2,
+            17,
+            "expected an outcome",
+        );
+        at(
+            "s1: commit\nassert never * ok extra\n",
+            2,
+            19,
+            "expected end of line",
+        );
+        at(
+            "dialect mariadb\ns1: acquire GLOBAL - S\n",
+            2,
+            13,
+            "namespace of mariadb",
+        );
+        assert!(bad_cases.is_empty(), "{}", bad_cases.join("\n"));
+    }
+
+    #[test]
+    fn columns_count_characters() {
+        // Two-byte characters before the error: the column counts characters.
+        at("s1: acquire TABLE `é`.`ü` Q\n", 1, 27, "found `Q`");
+        at("s1: acquire TABLE é.ü Q\n", 1, 23, "found `Q`");
+    }
+
+    #[test]
+    fn never_panics_on_odd_input() {
+        let odd = [
+            "",
+            "\n\n",
+            "#",
+            "`",
+            "s1: `",
+            ":",
+            "::",
+            "s1::",
+            "s1: acquire `",
+            "s1: acquire TABLE ``.`` SR",
+            "s1: acquire_all ,",
+            "s1: acquire_all TABLE a.b SR,,",
+            "\u{0}: x",
+            "é: commit",
+            "s1: acquire TABLE a.b SR timeout=",
+            "s1: acquire TABLE a.b SR timeout=é",
+            "expect",
+            "assert",
+            "assert never",
+            "assert never *",
+            "s1 : ",
+            "s1 :acquire",
+            "s1: sql '",
+            "s1: clone",
+            "s1: release",
+            "s1: acquire TABLE a.`b`c SR",
+            "\u{feff}s1: commit",
+            "s1:\u{3000}commit",
+            "s1: acquire TABLE `a`.`b",
+            "timeout=é",
+            "kill é",
+            "s1: acquire TABLE a.b SR timeout=99999999999999999999999",
+        ];
+        for t in odd {
+            let _ = parse("odd.mdl", t);
+        }
+        // Every prefix of a valid file at every character boundary.
+        let full = "dialect mariadb\ns1: acquire_all explicit nowait TABLE `é`.`#x` SR, BACKUP - DML\nexpect s1 holds TABLE `é`.`#x` SR\n";
+        for (i, _) in full.char_indices() {
+            let _ = parse("p.mdl", &full[..i]);
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics_on_word_soup(
+            s in "(s1: |s2:|acquire |acquire_all |upgrade |clone |release |expect |assert \
+                  |kill |advance |dialect |mariadb |TABLE |GLOBAL |BACKUP |- |a.b |`x`.`y` \
+                  |`é#`.z |SR |X |DML |, |,|nowait |timeout=|statement |[0-9]{1,3}|#|`|:| \
+                  |\t|\n|\r|é|holds |never |\\* |[\\PC]){0,40}"
+        ) {
+            let _ = parse("p.mdl", &s);
+        }
+
+        #[test]
+        fn never_panics_on_lossy_bytes(b in proptest::collection::vec(proptest::num::u8::ANY, 0..200)) {
+            let _ = parse("p.mdl", &String::from_utf8_lossy(&b));
+        }
+    }
+}

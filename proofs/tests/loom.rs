@@ -1,0 +1,317 @@
+//! loom models of the concurrent shell: every interleaving (up to a preemption bound) of
+//! a few contexts racing on the real `mdl_core::Manager`.
+//!
+//! Run: `RUSTFLAGS="--cfg loom" cargo test -p mdl-proofs --release --test loom`.
+//! Budget: `LOOM_MAX_PREEMPTIONS` (default per test, raised in the nightly tier).
+//! A seeded bug (`MDL_BUG=NAME`, see `proofs/README.md`) makes the matching model fail;
+//! a lost wakeup shows as a loom deadlock, which aborts the process, so
+//! `ci/seeded-proofs.sh` runs each model in a child process and checks its exit status.
+#![cfg(loom)]
+
+use loom::thread;
+use mdl_core::dialect::Dialect;
+use mdl_core::table::Config;
+use mdl_core::{Clock, Duration, LockType, Manager, MdlKey, Outcome, WaitOption};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc as StdArc;
+use std::time::Instant;
+
+const T: Duration = Duration::Transaction;
+const F: WaitOption = WaitOption::Forever;
+
+fn model(name: &str, default_bound: usize, f: impl Fn() + Sync + Send + 'static) {
+    let mut b = loom::model::Builder::new();
+    if std::env::var_os("LOOM_MAX_PREEMPTIONS").is_none() {
+        b.preemption_bound = Some(default_bound);
+    }
+    let start = Instant::now();
+    let iters = StdArc::new(AtomicUsize::new(0));
+    let i2 = iters.clone();
+    b.check(move || {
+        i2.fetch_add(1, Ordering::Relaxed);
+        f()
+    });
+    mdl_proofs::report(
+        name,
+        start,
+        &format!(
+            "{} interleavings (preemption bound {:?})",
+            iters.load(Ordering::Relaxed),
+            b.preemption_bound
+        ),
+    );
+}
+
+fn manager() -> (Manager, MdlKey) {
+    let d = Dialect::mysql80();
+    let k = MdlKey::parse(&d, "TABLE", "db.t").unwrap();
+    (Manager::new(d, Config::default(), Clock::manual()), k)
+}
+
+/// No two owners hold conflicting granted locks on one key (fast-path grants included).
+fn assert_no_conflict(m: &Manager) {
+    let rows: Vec<_> = m.snapshot().into_iter().filter(|r| r.granted).collect();
+    for a in &rows {
+        for b in &rows {
+            if a.owner != b.owner && a.key == b.key {
+                let s = m.dialect().strategy(a.key.namespace());
+                assert!(
+                    !s.conflicts_granted(a.ty, b.ty),
+                    "conflicting grants: {:?} {} and {:?} {}",
+                    a.owner,
+                    a.ty,
+                    b.owner,
+                    b.ty
+                );
+            }
+        }
+    }
+}
+
+/// A release racing a new waiter on the same lock: the waiter is woken (no lost wakeup).
+#[test]
+fn release_vs_new_waiter() {
+    model("release_vs_new_waiter", 3, || {
+        let (m, k) = manager();
+        let mut a = m.context();
+        assert_eq!(a.acquire(&k, LockType::X, T, F), Ok(Outcome::Granted));
+        let mut b = m.context();
+        let k2 = k.clone();
+        let h = thread::spawn(move || {
+            assert_eq!(b.acquire(&k2, LockType::SR, T, F), Ok(Outcome::Granted));
+            b.commit();
+        });
+        a.commit();
+        h.join().unwrap();
+        assert!(m.snapshot().is_empty());
+    });
+}
+
+/// Two releasers, one waiter: it is granted exactly once.
+#[test]
+fn two_releasers_one_waiter() {
+    model("two_releasers_one_waiter", 2, || {
+        let (m, k) = manager();
+        let mut a = m.context();
+        let mut b = m.context();
+        assert_eq!(a.acquire(&k, LockType::SR, T, F), Ok(Outcome::Granted));
+        assert_eq!(b.acquire(&k, LockType::SR, T, F), Ok(Outcome::Granted));
+        let mut c = m.context();
+        let (m2, k2) = (m.clone(), k.clone());
+        let hc = thread::spawn(move || {
+            assert_eq!(c.acquire(&k2, LockType::X, T, F), Ok(Outcome::Granted));
+            let mine = m2.snapshot().into_iter().filter(|r| r.owner == c.id()).count();
+            assert_eq!(mine, 1, "granted once");
+            assert_no_conflict(&m2);
+            c.commit();
+        });
+        let ha = thread::spawn(move || a.commit());
+        b.commit();
+        ha.join().unwrap();
+        hc.join().unwrap();
+        assert!(m.snapshot().is_empty());
+    });
+}
+
+/// A fast-path acquire racing an obtrusive request: the obtrusive one sees the fast-path
+/// grant (materialised into a ticket) and never holds X beside it.
+#[test]
+fn fast_path_vs_obtrusive() {
+    model("fast_path_vs_obtrusive", 3, || {
+        let (m, k) = manager();
+        let mut a = m.context();
+        let mut b = m.context();
+        let a_holds = StdArc::new(AtomicBool::new(false));
+        let (m2, k2, f2) = (m.clone(), k.clone(), a_holds.clone());
+        let hb = thread::spawn(move || {
+            let o = b.acquire(&k2, LockType::X, T, WaitOption::Timeout(0)).unwrap();
+            if o == Outcome::Granted {
+                assert!(!f2.load(Ordering::SeqCst), "X granted beside a fast-path SR");
+                assert_no_conflict(&m2);
+                b.commit();
+            } else {
+                assert_eq!(o, Outcome::Timeout);
+            }
+        });
+        assert_eq!(a.acquire(&k, LockType::SR, T, F), Ok(Outcome::Granted));
+        a_holds.store(true, Ordering::SeqCst);
+        assert_no_conflict(&m);
+        a_holds.store(false, Ordering::SeqCst);
+        a.commit();
+        hb.join().unwrap();
+        assert!(m.snapshot().is_empty());
+    });
+}
+
+/// The last release racing a new acquire while the lock object is being reclaimed.
+#[test]
+fn reclaim_vs_acquire() {
+    model("reclaim_vs_acquire", 2, || {
+        let (m, k) = manager();
+        let mut a = m.context();
+        let mut b = m.context();
+        let a_holds = StdArc::new(AtomicBool::new(false));
+        let (k2, f2) = (k.clone(), a_holds.clone());
+        let hb = thread::spawn(move || {
+            let o = b.acquire(&k2, LockType::X, T, WaitOption::Timeout(0)).unwrap();
+            if o == Outcome::Granted {
+                assert!(!f2.load(Ordering::SeqCst), "X granted on a second lock object");
+                b.commit();
+            }
+        });
+        let m3 = m.clone();
+        let hc = thread::spawn(move || m3.reclaim());
+        assert_eq!(a.acquire(&k, LockType::SR, T, F), Ok(Outcome::Granted));
+        a_holds.store(true, Ordering::SeqCst);
+        thread::yield_now();
+        a_holds.store(false, Ordering::SeqCst);
+        a.commit();
+        hb.join().unwrap();
+        hc.join().unwrap();
+        m.reclaim();
+        assert_eq!(m.lock_object_count(), 0, "an unused lock object is reclaimed");
+    });
+}
+
+/// A timeout racing a grant: exactly one outcome, and a grant that loses is given back.
+#[test]
+fn timeout_vs_grant() {
+    model("timeout_vs_grant", 2, || {
+        let (m, k) = manager();
+        let mut a = m.context();
+        assert_eq!(a.acquire(&k, LockType::X, T, F), Ok(Outcome::Granted));
+        let mut b = m.context();
+        let k2 = k.clone();
+        let hb = thread::spawn(move || {
+            let o = b.acquire(&k2, LockType::SR, T, WaitOption::Timeout(10)).unwrap();
+            let holds = b.owns_equal_or_stronger(&k2, LockType::SR);
+            assert_eq!(o == Outcome::Granted, holds, "outcome {o} and holding disagree");
+            assert!(matches!(o, Outcome::Granted | Outcome::Timeout), "{o}");
+            b.commit();
+        });
+        let m2 = m.clone();
+        let hc = thread::spawn(move || m2.advance_clock(20));
+        a.commit();
+        hb.join().unwrap();
+        hc.join().unwrap();
+        // Whatever happened, nothing is left behind.
+        let mut d = m.context();
+        assert_eq!(d.acquire(&k, LockType::X, T, WaitOption::NoWait), Ok(Outcome::Granted));
+    });
+}
+
+/// A kill racing a grant: exactly one outcome, nothing leaked.
+#[test]
+fn kill_vs_grant() {
+    model("kill_vs_grant", 2, || {
+        let (m, k) = manager();
+        let mut a = m.context();
+        assert_eq!(a.acquire(&k, LockType::X, T, F), Ok(Outcome::Granted));
+        let mut b = m.context();
+        let hb_handle = b.handle();
+        let k2 = k.clone();
+        let hb = thread::spawn(move || {
+            let o = b.acquire(&k2, LockType::SR, T, F).unwrap();
+            let holds = b.owns_equal_or_stronger(&k2, LockType::SR);
+            assert_eq!(o == Outcome::Granted, holds, "outcome {o} and holding disagree");
+            b.commit();
+        });
+        let hc = thread::spawn(move || {
+            hb_handle.kill();
+        });
+        a.commit();
+        hc.join().unwrap();
+        // The kill may come before b parks (then it does nothing): end b's wait anyway.
+        hb.join().unwrap();
+        let mut d = m.context();
+        assert_eq!(d.acquire(&k, LockType::X, T, WaitOption::NoWait), Ok(Outcome::Granted));
+    });
+}
+
+/// An upgrade racing a shared acquire: never X beside SR; both finish.
+#[test]
+fn upgrade_vs_shared() {
+    model("upgrade_vs_shared", 2, || {
+        let (m, k) = manager();
+        let mut a = m.context();
+        assert_eq!(a.acquire(&k, LockType::SU, T, F), Ok(Outcome::Granted));
+        let mut b = m.context();
+        let (m2, k2) = (m.clone(), k.clone());
+        let hb = thread::spawn(move || {
+            assert_eq!(b.acquire(&k2, LockType::SR, T, F), Ok(Outcome::Granted));
+            assert_no_conflict(&m2);
+            b.commit();
+        });
+        assert_eq!(a.upgrade(&k, LockType::X, F), Ok(Outcome::Granted));
+        assert_no_conflict(&m);
+        a.commit();
+        hb.join().unwrap();
+        assert!(m.snapshot().is_empty());
+    });
+}
+
+/// Two waiters closing a cycle at the same time: exactly one victim, the other proceeds.
+#[test]
+fn two_waiters_close_a_cycle() {
+    model("two_waiters_close_a_cycle", 2, || {
+        let d = Dialect::mysql80();
+        let k1 = MdlKey::parse(&d, "TABLE", "db.t1").unwrap();
+        let k2 = MdlKey::parse(&d, "TABLE", "db.t2").unwrap();
+        let m = Manager::new(d, Config::default(), Clock::manual());
+        let mut a = m.context();
+        let mut b = m.context();
+        assert_eq!(a.acquire(&k1, LockType::X, T, F), Ok(Outcome::Granted));
+        assert_eq!(b.acquire(&k2, LockType::X, T, F), Ok(Outcome::Granted));
+        let victims = StdArc::new(AtomicUsize::new(0));
+        let (v2, k1b, k2b) = (victims.clone(), k1.clone(), k2.clone());
+        let hb = thread::spawn(move || {
+            match b.acquire(&k1b, LockType::X, T, F).unwrap() {
+                Outcome::Deadlock => {
+                    v2.fetch_add(1, Ordering::SeqCst);
+                }
+                o => assert_eq!(o, Outcome::Granted),
+            }
+            let _ = &k2b;
+            b.commit();
+        });
+        match a.acquire(&k2, LockType::X, T, F).unwrap() {
+            Outcome::Deadlock => {
+                victims.fetch_add(1, Ordering::SeqCst);
+            }
+            o => assert_eq!(o, Outcome::Granted),
+        }
+        a.commit();
+        hb.join().unwrap();
+        assert_eq!(victims.load(Ordering::SeqCst), 1, "exactly one victim");
+    });
+}
+
+/// The detector walking a context that is being granted: no false deadlock.
+#[test]
+fn detector_vs_grant() {
+    model("detector_vs_grant", 2, || {
+        let d = Dialect::mysql80();
+        let k1 = MdlKey::parse(&d, "TABLE", "db.t1").unwrap();
+        let k2 = MdlKey::parse(&d, "TABLE", "db.t2").unwrap();
+        let m = Manager::new(d, Config::default(), Clock::manual());
+        let mut a = m.context();
+        let mut b = m.context();
+        let mut c = m.context();
+        assert_eq!(a.acquire(&k1, LockType::X, T, F), Ok(Outcome::Granted));
+        assert_eq!(b.acquire(&k2, LockType::X, T, F), Ok(Outcome::Granted));
+        let k1b = k1.clone();
+        // b waits for a; c waits for b; a releases: b is granted while c's search walks b.
+        let hb = thread::spawn(move || {
+            assert_eq!(b.acquire(&k1b, LockType::X, T, F), Ok(Outcome::Granted));
+            b.commit();
+        });
+        let k2c = k2.clone();
+        let hc = thread::spawn(move || {
+            assert_eq!(c.acquire(&k2c, LockType::X, T, F), Ok(Outcome::Granted));
+            c.commit();
+        });
+        a.commit();
+        hb.join().unwrap();
+        hc.join().unwrap();
+    });
+}
