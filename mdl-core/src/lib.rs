@@ -11,6 +11,15 @@
 //!   model checker and the fuzzers drive);
 //! - [`Manager`] and [`Context`] are the concurrent shell an engine embeds: per-lock
 //!   mutexes, a fast path on a packed atomic, wait slots, written against [`sync`].
+//!
+//! ```
+//! use mdl_core::{Clock, Dialect, Duration, LockType, Manager, MdlKey, Outcome, WaitOption};
+//! let mgr = Manager::new(Dialect::mysql80(), Default::default(), Clock::System);
+//! let mut ctx = mgr.context(); // one per connection
+//! let t1 = MdlKey::parse(mgr.dialect(), "TABLE", "test.t1").unwrap();
+//! assert_eq!(ctx.acquire(&t1, LockType::SR, Duration::Transaction, WaitOption::Timeout(50_000)), Ok(Outcome::Granted));
+//! ctx.commit(); // statement and transaction locks go; dropping the context releases the rest
+//! ```
 
 pub mod book;
 pub mod deadlock;
