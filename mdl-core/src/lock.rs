@@ -37,7 +37,8 @@ pub struct Rules<'a> {
 }
 
 /// The state of one lock. Invariants (checked by [`LockState::check`]):
-/// - no two granted tickets of different owners conflict (granted matrix);
+/// - no granted ticket conflicts, as a request, with an earlier granted ticket of another
+///   owner (granted matrix; `granted` is kept in the order of the latest grant decision);
 /// - every waiting ticket's owner has no other waiting ticket here;
 /// - `idx` is 0 unless the rules are MySQL's starvation rule, and then it is the index
 ///   that the counters select, or 0 after a reset (see `reschedule`).
@@ -197,7 +198,24 @@ impl LockState {
     /// old ticket takes the new type and the upgrade ticket disappears.
     pub fn finish_upgrade(&mut self, old: TicketId, upgrade_ticket: TicketId) -> bool {
         match self.remove_granted(upgrade_ticket) {
-            Some(t) => self.set_type(old, t.ty),
+            Some(t) => self.upgrade_in_place(old, t.ty),
+            None => false,
+        }
+    }
+
+    /// Gives a granted ticket a stronger type that was just decided grantable. The ticket
+    /// moves to the end of the granted list, so that list stays in the order of the
+    /// latest grant decision (which [`LockState::check`] relies on: with an asymmetric
+    /// matrix such as MariaDB's BACKUP one, only the later grant is a request against the
+    /// earlier).
+    pub fn upgrade_in_place(&mut self, id: TicketId, ty: LockType) -> bool {
+        match self.granted.iter().position(|t| t.id == id) {
+            Some(i) => {
+                let mut t = self.granted.remove(i);
+                t.ty = ty;
+                self.granted.push(t);
+                true
+            }
             None => false,
         }
     }
@@ -406,11 +424,11 @@ impl LockState {
     /// Checks the invariants; returns a description of the first one broken.
     pub fn check(&self, r: &Rules) -> Result<(), String> {
         let s = r.strategy;
+        // `granted` is in the order of the latest grant decision: each ticket, as a
+        // request, must be compatible with every earlier one of another owner.
         for (i, a) in self.granted.iter().enumerate() {
             for b in &self.granted[i + 1..] {
-                if a.owner != b.owner
-                    && (s.conflicts_granted(a.ty, b.ty) || s.conflicts_granted(b.ty, a.ty))
-                {
+                if a.owner != b.owner && s.conflicts_granted(b.ty, a.ty) {
                     return Err(format!(
                         "conflicting grants: {:?} {} and {:?} {}",
                         a.owner, a.ty, b.owner, b.ty

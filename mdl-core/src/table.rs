@@ -365,8 +365,11 @@ impl LockTable {
         let r = rules(d, self.config, key);
         let lock = self.locks.get_mut(key).expect("held lock exists");
         if lock.can_grant(&r, ty, s, false) {
-            lock.set_type(old, ty);
+            lock.upgrade_in_place(old, ty);
             self.sess(s).book.set_type(old, ty);
+            // A higher-ranked type need not conflict with all that the old one did (SW ->
+            // SRO): waiters the old type held back may be grantable now.
+            self.reschedule(d, key);
             return Ok(Outcome::Granted);
         }
         Ok(match wait {
