@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 fn manager_ready() -> bool {
     static READY: OnceLock<bool> = OnceLock::new();
     *READY.get_or_init(|| {
-        let sc = parse("probe.mdl", "s1: acquire TABLE a.b SR\ns1: commit\n").expect("probe");
+        let sc = parse("probe.mdl", "s1: acquire TABLE a.b SR\n").expect("probe");
         let ok = std::panic::catch_unwind(|| {
             runner::run_engine(&sc, Engine::Manager)
                 .map(|t| t.steps().all(|s| s.error.is_none()))

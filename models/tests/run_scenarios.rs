@@ -28,7 +28,7 @@ fn bundled() -> Vec<(PathBuf, Scenario)> {
 
 /// The manager backend is usable (its implementation has landed).
 pub fn manager_ready() -> bool {
-    let sc = parse("probe.mdl", "s1: acquire TABLE a.b SR\ns1: commit\n").expect("probe");
+    let sc = parse("probe.mdl", "s1: acquire TABLE a.b SR\n").expect("probe");
     std::panic::catch_unwind(|| {
         runner::run_engine(&sc, Engine::Manager)
             .map(|t| t.steps().all(|s| s.error.is_none()))
@@ -59,6 +59,7 @@ fn bundled_scenarios_pass_on_the_table() {
     }
 }
 
+#[cfg(not(mdl_bug = "run_report_early"))]
 #[test]
 fn bundled_scenarios_agree_on_both_engines() {
     if !manager_ready() {
@@ -157,6 +158,7 @@ fn bundled_scenarios_use_the_whole_language() {
 
 /// The manager engine's transcripts do not depend on thread timing: every bundled
 /// scenario, played many times, gives the table's transcript every time.
+#[cfg(not(mdl_bug = "run_report_early"))]
 #[test]
 fn manager_transcripts_are_deterministic() {
     if !manager_ready() {
@@ -174,4 +176,27 @@ fn manager_transcripts_are_deterministic() {
             assert_eq!(got, want, "{}", p.display());
         }
     }
+}
+
+/// Seeded bug `run_report_early` (the manager runner reports a step's outcome before the
+/// system is quiet): the comparison with the table engine catches it on every bundled
+/// scenario. Run with `RUSTFLAGS='--cfg mdl_bug="run_report_early"'`.
+#[cfg(mdl_bug = "run_report_early")]
+#[test]
+fn seeded_run_report_early_is_caught() {
+    assert!(manager_ready());
+    let mut caught = 0;
+    let all = bundled();
+    for (_, sc) in &all {
+        let a = runner::run_engine(sc, Engine::Table).expect("valid");
+        match runner::run_engine(sc, Engine::Manager) {
+            Ok(b) if b.text() == a.text() && b.ok() => {}
+            _ => caught += 1,
+        }
+    }
+    assert_eq!(
+        caught,
+        all.len(),
+        "every bundled scenario exposes the early report"
+    );
 }

@@ -326,6 +326,21 @@ impl Backend for ManagerBackend {
             return (self.broken_outcome(), Vec::new());
         }
         let s = &self.sessions[session];
+        // Seeded bug `mdl_bug="run_report_early"`: the step's outcome is reported before
+        // the system is quiet (before the session's thread has even run the command), so
+        // every step looks `waiting`. The engine-agreement test catches it.
+        #[cfg(mdl_bug = "run_report_early")]
+        {
+            s.slot.busy.store(true, Ordering::SeqCst);
+            let _ = s.tx.send(Msg::Run(cmd.clone(), wait));
+            self.sessions[session].pending = true;
+            let out = StepOutcome {
+                outcome: Outcome::Waiting,
+                error: None,
+            };
+            return (out, self.ended(Some(session)));
+        }
+        #[allow(unreachable_code)]
         s.slot.busy.store(true, Ordering::SeqCst);
         if s.tx.send(Msg::Run(cmd.clone(), wait)).is_err() {
             s.slot.busy.store(false, Ordering::SeqCst);
