@@ -1,8 +1,20 @@
 //! The stateright model and `mdl check`: scenarios built to hold hold, scenarios built to
 //! violate are reported with a trace, and replays of counterexamples reproduce them.
 
+// In a seeded-bug build only the seeded tests run; the helpers of the others are unused.
+#![cfg_attr(
+    any(
+        mdl_bug = "skip_second_waiter",
+        mdl_bug = "grant_ignores_conflict",
+        mdl_bug = "false_deadlock",
+        mdl_bug = "no_deadlock_detection",
+        mdl_bug = "heaviest_victim"
+    ),
+    allow(dead_code, unused_imports)
+)]
+
 use mdl_models::model::check::{check, Options, Status};
-use mdl_models::model::{report, MdlModel, PropKind};
+use mdl_models::model::{report, MdlModel};
 use mdl_models::scenario::parse::parse;
 use std::path::PathBuf;
 use std::process::Command;
@@ -57,6 +69,7 @@ fn scenarios_built_to_hold_hold() {
         "victim_dml.mdl",
         "timeout_kill.mdl",
         "bulk.mdl",
+        "backup_upgrade.mdl",
     ] {
         let m = model(f);
         for o in [bfs(), dfs()] {
@@ -323,6 +336,8 @@ fn replay_with_timeout_and_kill_reproduces_under_mdl_run() {
         let p = r.props.iter().find(|p| p.name.starts_with(prefix)).unwrap();
         assert_eq!(p.status, Status::Violated, "{prefix}");
         let t = p.trace.as_ref().unwrap();
+        // Shortest: s1 takes X, the other waits, and times out or is killed.
+        assert_eq!(t.records.len(), 3, "{}", report::trace_text(&m, t));
         let replay = report::replay_scenario(&m, t, "replay");
         let f = dir.join("replay.mdl");
         std::fs::write(&f, &replay).unwrap();
@@ -349,6 +364,15 @@ fn explore_refuses_non_loopback_addresses() {
 }
 
 // --- seeded bugs: each built-in property can fail ----------------------------------------
+
+#[cfg(any(
+    mdl_bug = "skip_second_waiter",
+    mdl_bug = "grant_ignores_conflict",
+    mdl_bug = "false_deadlock",
+    mdl_bug = "no_deadlock_detection",
+    mdl_bug = "heaviest_victim"
+))]
+use mdl_models::model::PropKind;
 
 #[cfg(any(
     mdl_bug = "skip_second_waiter",

@@ -143,6 +143,50 @@ fn run<C: Checker<MdlModel>>(c: C, progress: bool, start: Instant) -> C {
     c.join()
 }
 
+/// A shortest path from the initial state to a state where `kind` does not hold, no
+/// longer than `limit` actions: a plain breadth-first search of the model's own.
+pub fn shortest(m: &MdlModel, kind: PropKind, limit: usize) -> Option<Vec<Action>> {
+    use std::collections::HashSet;
+    use std::hash::{Hash, Hasher};
+    let fp = |st: &State| {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        st.hash(&mut h);
+        h.finish()
+    };
+    // (state, parent index, action from the parent, depth)
+    let mut nodes: Vec<(State, usize, Option<Action>, usize)> = vec![(m.initial(), 0, None, 0)];
+    let mut seen: HashSet<u64> = HashSet::new();
+    seen.insert(fp(&nodes[0].0));
+    let mut i = 0;
+    let mut acts = Vec::new();
+    while i < nodes.len() {
+        if !m.holds_in(kind, &nodes[i].0) {
+            let mut path = Vec::new();
+            let mut j = i;
+            while let Some(a) = nodes[j].2 {
+                path.push(a);
+                j = nodes[j].1;
+            }
+            path.reverse();
+            return Some(path);
+        }
+        if nodes[i].3 < limit {
+            acts.clear();
+            m.enabled(&nodes[i].0, &mut acts);
+            for a in acts.drain(..) {
+                if let Some((next, _)) = m.apply(&nodes[i].0, a) {
+                    if seen.insert(fp(&next)) {
+                        let d = nodes[i].3 + 1;
+                        nodes.push((next, i, Some(a), d));
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
 /// Checks a model with stateright.
 pub fn check(m: &MdlModel, o: &Options) -> CheckResult {
     let symmetry = o.symmetry && o.dfs && m.has_symmetry();
@@ -191,7 +235,17 @@ pub fn check(m: &MdlModel, o: &Options) -> CheckResult {
             (true, Some(_)) => (Status::Holds, None),
             (true, None) if limited => (Status::Unknown, None),
             (true, None) => (Status::Violated, None),
-            (false, Some(p)) => (Status::Violated, replay(m, &p.clone().into_actions())),
+            (false, Some(p)) => {
+                let found = p.clone().into_actions();
+                // stateright 0.31 keeps the last violating path it met, not the first:
+                // after a BFS, search again (no deeper than that path) for a shortest one.
+                let actions = if o.dfs {
+                    found
+                } else {
+                    shortest(m, kind, found.len()).unwrap_or(found)
+                };
+                (Status::Violated, replay(m, &actions))
+            }
             (false, None) if limited => (Status::Unknown, None),
             (false, None) => (Status::Holds, None),
         };

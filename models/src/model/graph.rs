@@ -16,12 +16,11 @@ pub fn has_cycle_through(n: usize, edges: &[(usize, usize)], v: usize) -> bool {
         }
     }
     for k in 0..n {
-        for i in 0..n {
-            if reach[i][k] {
-                for j in 0..n {
-                    if reach[k][j] {
-                        reach[i][j] = true;
-                    }
+        let via = reach[k].clone();
+        for row in reach.iter_mut() {
+            if row[k] {
+                for (x, y) in row.iter_mut().zip(&via) {
+                    *x |= *y;
                 }
             }
         }

@@ -88,8 +88,15 @@ pub struct State {
     pub kills_left: Vec<u8>,
     /// A session that the last action gave `deadlock` without a cycle through it.
     pub bad_deadlock: Option<u8>,
+    /// A grant the last action made against the granted matrix: the key, the holder
+    /// and its type, the session granted and the type it got.
+    pub bad_grant: Option<Conflict>,
     pub classes: Classes,
 }
+
+/// Two sessions' conflicting granted locks on one key: (key, holder, its type, the
+/// session granted, the type granted).
+pub type Conflict = (MdlKey, usize, LockType, usize, LockType);
 
 /// An action of the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -296,6 +303,7 @@ impl MdlModel {
             last: vec![None; n],
             kills_left: self.kills.clone(),
             bad_deadlock: None,
+            bad_grant: None,
             classes: Classes(self.classes.clone()),
         }
     }
@@ -377,6 +385,7 @@ impl MdlModel {
         let o = OwnerId(s as u32);
         let mut st = pre.clone();
         st.bad_deadlock = None;
+        st.bad_grant = None;
         let mut step = None;
         let mut own = None;
         // Edges the acting session's new request(s) add mid-step.
@@ -504,6 +513,7 @@ impl MdlModel {
             }
             step_edges = Some(g);
         }
+        st.bad_grant = self.new_conflict(pre, &st);
         let rec = Record {
             action,
             step,
@@ -516,27 +526,50 @@ impl MdlModel {
 
     // --- properties -------------------------------------------------------------------
 
-    /// The first pair of conflicting granted tickets of different sessions, checked
-    /// against the dialect's granted matrix (a later grant against an earlier one).
-    pub fn conflict(&self, st: &State) -> Option<(MdlKey, usize, LockType, usize, LockType)> {
-        for (k, l) in st.table.locks() {
+    /// A grant that `post` has and `pre` had not (a new ticket, or a ticket with a new
+    /// type: an upgrade) which the dialect's granted matrix forbids next to another
+    /// session's granted ticket. Checked per action, so that the asymmetric BACKUP matrix
+    /// is read the right way round (a request against what was granted before it); two
+    /// grants of one action are taken in queue order.
+    pub fn new_conflict(&self, pre: &State, post: &State) -> Option<Conflict> {
+        for (k, l) in post.table.locks() {
             let strat = self.dialect.strategy(k.namespace());
+            let before = pre.table.lock(k);
+            let old = |id, ty| {
+                before.is_some_and(|b| b.granted().iter().any(|t| t.id == id && t.ty == ty))
+            };
             let g = l.granted();
-            for (i, a) in g.iter().enumerate() {
-                for b in &g[i + 1..] {
-                    if a.owner != b.owner && strat.conflicts_granted(b.ty, a.ty) {
+            for (i, t) in g.iter().enumerate() {
+                if old(t.id, t.ty) {
+                    continue;
+                }
+                for (j, h) in g.iter().enumerate() {
+                    if h.owner == t.owner {
+                        continue;
+                    }
+                    // A new grant `h` after `t` in the queue is checked as the request.
+                    let h_new = !old(h.id, h.ty);
+                    if h_new && j > i {
+                        continue;
+                    }
+                    if strat.conflicts_granted(t.ty, h.ty) {
                         return Some((
                             k.clone(),
-                            a.owner.0 as usize,
-                            a.ty,
-                            b.owner.0 as usize,
-                            b.ty,
+                            h.owner.0 as usize,
+                            h.ty,
+                            t.owner.0 as usize,
+                            t.ty,
                         ));
                     }
                 }
             }
         }
         None
+    }
+
+    /// The conflicting grant the action into `st` made, if any.
+    pub fn conflict(&self, st: &State) -> Option<Conflict> {
+        st.bad_grant.clone()
     }
 
     pub fn lost_wakeup(&self, st: &State) -> bool {
@@ -554,7 +587,7 @@ impl MdlModel {
         let a = &self.asserts[i];
         match a.session {
             Some(s) => st.last[s] == Some(a.outcome),
-            None => st.last.iter().any(|o| *o == Some(a.outcome)),
+            None => st.last.contains(&Some(a.outcome)),
         }
     }
 
@@ -562,7 +595,7 @@ impl MdlModel {
     /// asserts: does the state give the outcome.)
     pub fn holds_in(&self, k: PropKind, st: &State) -> bool {
         match k {
-            PropKind::NoConflict => self.conflict(st).is_none(),
+            PropKind::NoConflict => st.bad_grant.is_none(),
             PropKind::NoLostWakeup => !self.lost_wakeup(st),
             PropKind::NoStuck => !self.stuck(st),
             PropKind::NoFalseDeadlock => st.bad_deadlock.is_none(),
@@ -621,15 +654,19 @@ pub fn representative(st: &State) -> State {
     let Some(table) = st.table.permute_sessions(&order) else {
         return st.clone();
     };
-    let bad = st
-        .bad_deadlock
-        .map(|b| order.iter().position(|o| *o == b as usize).unwrap_or(0) as u8);
+    let new_pos = |b: usize| order.iter().position(|o| *o == b).unwrap_or(0);
+    let bad = st.bad_deadlock.map(|b| new_pos(b as usize) as u8);
+    let bad_grant = st
+        .bad_grant
+        .clone()
+        .map(|(k, a, ta, b, tb)| (k, new_pos(a), ta, new_pos(b), tb));
     State {
         table,
         pc: order.iter().map(|&o| st.pc[o]).collect(),
         last: order.iter().map(|&o| st.last[o]).collect(),
         kills_left: order.iter().map(|&o| st.kills_left[o]).collect(),
         bad_deadlock: bad,
+        bad_grant,
         classes: st.classes.clone(),
     }
 }

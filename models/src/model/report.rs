@@ -102,10 +102,11 @@ pub fn violation_detail(m: &MdlModel, p: &PropResult) -> Option<String> {
         super::PropKind::NoConflict => {
             let (k, a, ta, b, tb) = m.conflict(st)?;
             format!(
-                "{} holds {ta} and {} holds {tb} on {}",
-                m.session_name(a),
+                "{} was granted {tb} on {} while {} holds {ta}, which the granted matrix \
+                 forbids",
                 m.session_name(b),
-                k.display(&m.dialect)
+                k.display(&m.dialect),
+                m.session_name(a),
             )
         }
         super::PropKind::NoLostWakeup => {
