@@ -11,6 +11,7 @@ use crate::error::MdlError;
 use crate::key::MdlKey;
 use crate::lock::TicketId;
 use crate::types::{Duration, LockType};
+use std::collections::BTreeMap;
 
 /// A ticket the context holds (granted).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -46,7 +47,11 @@ pub enum UpgradePlan {
 
 #[derive(Clone, Default, PartialEq, Eq, Hash, Debug)]
 pub struct TicketBook {
+    /// In acquisition order.
     held: Vec<Held>,
+    /// How many tickets are held per key, so that a request for a key not held (the
+    /// common case) is planned without walking every ticket.
+    keys: BTreeMap<MdlKey, u32>,
     savepoints: Vec<(String, u32)>,
     next_seq: u32,
 }
@@ -69,7 +74,12 @@ impl TicketBook {
     }
 
     pub fn on_key<'a>(&'a self, key: &'a MdlKey) -> impl Iterator<Item = &'a Held> + 'a {
-        self.held.iter().filter(move |h| &h.key == key)
+        let all: &[Held] = if self.keys.contains_key(key) {
+            &self.held
+        } else {
+            &[]
+        };
+        all.iter().filter(move |h| &h.key == key)
     }
 
     /// Checks that the namespace of `key` takes `ty`.
@@ -269,6 +279,7 @@ impl TicketBook {
     pub fn add(&mut self, id: TicketId, key: MdlKey, ty: LockType, dur: Duration) {
         let seq = self.next_seq;
         self.next_seq += 1;
+        *self.keys.entry(key.clone()).or_insert(0) += 1;
         self.held.push(Held {
             id,
             key,
@@ -279,8 +290,17 @@ impl TicketBook {
     }
 
     pub fn remove(&mut self, id: TicketId) -> Option<Held> {
-        let i = self.held.iter().position(|h| h.id == id)?;
-        Some(self.held.remove(i))
+        // Releases come latest first (commit, rollback): search from the back, so giving
+        // back n tickets costs O(n), not O(n^2).
+        let i = self.held.iter().rposition(|h| h.id == id)?;
+        let h = self.held.remove(i);
+        if let Some(n) = self.keys.get_mut(&h.key) {
+            *n -= 1;
+            if *n == 0 {
+                self.keys.remove(&h.key);
+            }
+        }
+        Some(h)
     }
 
     pub fn set_type(&mut self, id: TicketId, ty: LockType) {
