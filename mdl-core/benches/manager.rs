@@ -23,7 +23,11 @@ fn manager() -> Manager {
 }
 
 fn table_key(d: &Dialect, db: &str, i: usize) -> MdlKey {
-    MdlKey::new(d.namespace_by_name("TABLE").expect("TABLE"), db, &format!("t{i}"))
+    MdlKey::new(
+        d.namespace_by_name("TABLE").expect("TABLE"),
+        db,
+        &format!("t{i}"),
+    )
 }
 
 /// Is the manager implemented yet? (A `todo!()` stub panics.)
@@ -34,14 +38,21 @@ fn manager_works() -> bool {
         let d = Dialect::mysql80();
         let m = manager();
         let mut c = m.context();
-        let o = c.acquire(&table_key(&d, "probe", 0), LockType::SR, Duration::Transaction, WaitOption::Forever);
+        let o = c.acquire(
+            &table_key(&d, "probe", 0),
+            LockType::SR,
+            Duration::Transaction,
+            WaitOption::Forever,
+        );
         c.commit();
         o == Ok(Outcome::Granted)
     })
     .unwrap_or(false);
     std::panic::set_hook(hook);
     if !ok {
-        eprintln!("manager bench: mdl_core::Manager is not usable yet; measuring the baselines only");
+        eprintln!(
+            "manager bench: mdl_core::Manager is not usable yet; measuring the baselines only"
+        );
     }
     ok
 }
@@ -60,7 +71,9 @@ fn uncontended(c: &mut Criterion) {
     let global = MdlKey::singleton(d.namespace_by_name("GLOBAL").expect("GLOBAL"));
     let mut g = c.benchmark_group("uncontended");
     let rw = parking_lot::RwLock::new(());
-    g.bench_function("floor_rwlock", |b| b.iter(|| baselines::floor_op(black_box(&rw))));
+    g.bench_function("floor_rwlock", |b| {
+        b.iter(|| baselines::floor_op(black_box(&rw)))
+    });
     let dm = DashRw::new();
     dm.insert(&key);
     g.bench_function("dashmap_rwlock", |b| b.iter(|| dm.op(black_box(&key))));
@@ -89,7 +102,11 @@ fn uncontended(c: &mut Criterion) {
 
 /// `threads` threads each doing `iters` operations; the time from the common start to
 /// the last join.
-fn run_threads<W: FnMut(u64) + Send>(threads: usize, iters: u64, make: impl Fn(usize) -> W) -> std::time::Duration {
+fn run_threads<W: FnMut(u64) + Send>(
+    threads: usize,
+    iters: u64,
+    make: impl Fn(usize) -> W,
+) -> std::time::Duration {
     let workers: Vec<W> = (0..threads).map(make).collect();
     let start = Barrier::new(threads + 1);
     std::thread::scope(|s| {
@@ -119,7 +136,13 @@ fn threads(c: &mut Criterion) {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(2);
-    let ty = |i: usize| if i % 2 == 0 { LockType::SR } else { LockType::SW };
+    let ty = |i: usize| {
+        if i.is_multiple_of(2) {
+            LockType::SR
+        } else {
+            LockType::SW
+        }
+    };
     for (shape, distinct) in [("same_table", false), ("distinct_tables", true)] {
         let keys: Vec<MdlKey> = (0..n)
             .map(|i| table_key(&d, "db", if distinct { i } else { 0 }))
@@ -191,7 +214,8 @@ fn many(c: &mut Criterion) {
             g.bench_with_input(BenchmarkId::new("ours", n), &n, |b, _| {
                 b.iter(|| {
                     for k in ks {
-                        let o = cx.acquire(k, LockType::SR, Duration::Transaction, WaitOption::Forever);
+                        let o =
+                            cx.acquire(k, LockType::SR, Duration::Transaction, WaitOption::Forever);
                         black_box(o).ok();
                     }
                     cx.commit();

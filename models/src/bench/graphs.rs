@@ -133,15 +133,14 @@ pub fn table_setup(shape: Shape, n: usize) -> Result<TableSetup, String> {
     let tr = Duration::Transaction;
     for (i, k) in keys.iter().enumerate() {
         let s = t.add_session();
-        must(t.acquire(&d, s, k, x, tr, WaitOption::NoWait), Outcome::Granted, &format!("hold t{i}"))?;
+        must(
+            t.acquire(&d, s, k, x, tr, WaitOption::NoWait),
+            Outcome::Granted,
+            &format!("hold t{i}"),
+        )?;
     }
     let (waiters, step, start, extra) = match shape {
-        Shape::Chain => (
-            1..n,
-            (OwnerId(0), keys[1].clone()),
-            OwnerId(0),
-            None,
-        ),
+        Shape::Chain => (1..n, (OwnerId(0), keys[1].clone()), OwnerId(0), None),
         Shape::Cycle => (
             0..n - 1,
             (OwnerId(n as u32 - 1), keys[0].clone()),
@@ -152,7 +151,14 @@ pub fn table_setup(shape: Shape, n: usize) -> Result<TableSetup, String> {
     // From the front, so that every detection so far sees one edge.
     for i in waiters {
         must(
-            t.acquire(&d, OwnerId(i as u32), &keys[i + 1], x, tr, WaitOption::Forever),
+            t.acquire(
+                &d,
+                OwnerId(i as u32),
+                &keys[i + 1],
+                x,
+                tr,
+                WaitOption::Forever,
+            ),
             Outcome::Waiting,
             &format!("session {i} waits"),
         )?;
@@ -195,7 +201,14 @@ impl TableSetup {
         let (s, k) = &self.step;
         let o = self
             .t
-            .acquire(&self.d, *s, k, LockType::X, Duration::Transaction, WaitOption::Forever)
+            .acquire(
+                &self.d,
+                *s,
+                k,
+                LockType::X,
+                Duration::Transaction,
+                WaitOption::Forever,
+            )
             .map_err(|e| e.to_string())?;
         if o == Outcome::Waiting {
             self.t.kill(&self.d, *s);

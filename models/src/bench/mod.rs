@@ -10,14 +10,14 @@ pub mod graphs;
 pub mod timing;
 
 use baselines::{DashRw, Mode, Naive};
-use graphs::{Shape, Synthetic};
+use graphs::{Shape, Synthetic, TableSetup};
 use mdl_core::table::Config;
 use mdl_core::{Clock, Context, Dialect, Duration, LockType, Manager, MdlKey, WaitOption};
 use serde::Serialize;
 use std::hint::black_box;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
-use timing::{per_op, per_unit, throughput, Plan, Stats};
+use timing::{Plan, Stats};
 
 /// What to run.
 #[derive(Clone, Copy, Debug)]
@@ -130,7 +130,7 @@ fn machine() -> Machine {
 }
 
 /// Runs `f`, turning a panic into an error message (without printing it).
-fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+pub(crate) fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let r = catch_unwind(AssertUnwindSafe(f));
@@ -205,14 +205,14 @@ impl Runner {
         });
     }
 
-    /// Measures one of ours; a panic (a manager not finished) is reported, not fatal.
-    fn ours(&mut self, group: &str, name: &str, unit: &'static str, f: impl FnOnce() -> Stats) {
-        if !self.ours {
-            return;
-        }
-        match guarded(f) {
-            Ok(s) => self.push(group, name, unit, s),
-            Err(e) => eprintln!("mdl bench: {group}/{name}: our manager panicked: {e}"),
+    /// Runs one group's cases interleaved and records them; a case that panicked (our
+    /// manager unfinished) is reported on stderr and left out.
+    fn group(&mut self, group: &str, unit: &'static str, cases: Vec<timing::Case<'_>>) {
+        for (name, r) in timing::interleaved(self.opts.plan, cases) {
+            match r {
+                Ok(s) => self.push(group, &name, unit, s),
+                Err(e) => eprintln!("mdl bench: {group}/{name}: panicked: {e}"),
+            }
         }
     }
 
@@ -220,105 +220,146 @@ impl Runner {
         let p = self.opts.plan;
         let d = Dialect::mysql80();
         let key = table_key(&d, "db", 0);
-        const OPS: u64 = 1_000_000;
+        let g = global_key(&d);
+        let k = p.ops(1_000_000);
 
         let rw = parking_lot::RwLock::new(());
-        let s = per_op(p, OPS, |k| {
-            for _ in 0..k {
-                baselines::floor_op(black_box(&rw));
-            }
-        });
-        self.push("single", "floor_rwlock", "ns/op", s);
-
         let dm = DashRw::new();
         dm.insert(&key);
-        let s = per_op(p, OPS, |k| {
-            for _ in 0..k {
-                dm.op(black_box(&key));
-            }
-        });
-        self.push("single", "dashmap_rwlock", "ns/op", s);
-
         let nv = Naive::new();
         let mut nc = nv.context();
-        let s = per_op(p, OPS, |k| {
-            for _ in 0..k {
-                nv.acquire(&mut nc, black_box(&key), Mode::Shared);
-                nv.commit(&mut nc);
-            }
-        });
-        self.push("single", "naive_sr", "ns/op", s);
-
-        let g = global_key(&d);
-        for (name, k, ty) in [
-            ("ours_sr", &key, LockType::SR),
-            ("ours_sw", &key, LockType::SW),
-            ("ours_su", &key, LockType::SU),
-            ("ours_ix_global", &g, LockType::IX),
-        ] {
-            self.ours("single", name, "ns/op", || {
+        let mut cases: Vec<timing::Case<'_>> = vec![
+            (
+                "floor_rwlock".into(),
+                Box::new(|| {
+                    timing::sample_ops(k, &mut |n| {
+                        for _ in 0..n {
+                            baselines::floor_op(black_box(&rw));
+                        }
+                    })
+                }),
+            ),
+            (
+                "dashmap_rwlock".into(),
+                Box::new(|| {
+                    timing::sample_ops(k, &mut |n| {
+                        for _ in 0..n {
+                            dm.op(black_box(&key));
+                        }
+                    })
+                }),
+            ),
+            (
+                "naive_sr".into(),
+                Box::new(|| {
+                    timing::sample_ops(k, &mut |n| {
+                        for _ in 0..n {
+                            nv.acquire(&mut nc, black_box(&key), Mode::Shared);
+                            nv.commit(&mut nc);
+                        }
+                    })
+                }),
+            ),
+        ];
+        if self.ours {
+            for (name, kk, ty) in [
+                ("ours_sr", &key, LockType::SR),
+                ("ours_sw", &key, LockType::SW),
+                ("ours_su", &key, LockType::SU),
+                ("ours_ix_global", &g, LockType::IX),
+            ] {
                 let m = new_manager();
                 let mut c = m.context();
-                per_op(p, OPS, |n| {
-                    for _ in 0..n {
-                        ours_op(&mut c, black_box(k), ty);
-                    }
-                })
-            });
+                cases.push((
+                    name.into(),
+                    Box::new(move || {
+                        timing::sample_ops(k, &mut |n| {
+                            for _ in 0..n {
+                                ours_op(&mut c, black_box(kk), ty);
+                            }
+                        })
+                    }),
+                ));
+            }
         }
+        self.group("single", "ns/op", cases);
     }
 
     fn contended(&mut self) {
         let p = self.opts.plan;
         let t = self.opts.threads.max(1);
         let d = Dialect::mysql80();
-        const OPS: u64 = 200_000;
+        let k = p.ops(200_000);
         // Thread i takes SR when i is even, SW when odd.
-        let ty = |i: usize| if i % 2 == 0 { LockType::SR } else { LockType::SW };
-        for (shape, distinct) in [("same", false), ("distinct", true)] {
-            let keys: Vec<MdlKey> = (0..t)
-                .map(|i| table_key(&d, "db", if distinct { i } else { 0 }))
-                .collect();
-            let group = format!("{t}threads");
-
+        let ty = |i: usize| {
+            if i.is_multiple_of(2) {
+                LockType::SR
+            } else {
+                LockType::SW
+            }
+        };
+        let group = format!("{t}threads");
+        let keysets: Vec<(&str, Vec<MdlKey>)> = [("same", false), ("distinct", true)]
+            .into_iter()
+            .map(|(shape, distinct)| {
+                let keys = (0..t)
+                    .map(|i| table_key(&d, "db", if distinct { i } else { 0 }))
+                    .collect();
+                (shape, keys)
+            })
+            .collect();
+        let mut cases: Vec<timing::Case<'_>> = Vec::new();
+        for (shape, keys) in &keysets {
             let dm = DashRw::new();
             keys.iter().for_each(|k| dm.insert(k));
-            let s = throughput(p, t, OPS, |i| {
-                let (dm, k) = (&dm, keys[i].clone());
-                move |n: u64| {
-                    for _ in 0..n {
-                        dm.op(&k);
-                    }
-                }
-            });
-            self.push(&group, &format!("{shape}_dashmap_rwlock"), "ops/s", s);
-
-            let nv = Naive::new();
-            let s = throughput(p, t, OPS, |i| {
-                let (nv, k) = (nv.clone(), keys[i].clone());
-                move |n: u64| {
-                    let mut c = nv.context();
-                    for _ in 0..n {
-                        nv.acquire(&mut c, &k, Mode::of(ty(i)));
-                        nv.commit(&mut c);
-                    }
-                }
-            });
-            self.push(&group, &format!("{shape}_naive"), "ops/s", s);
-
-            self.ours(&group, &format!("{shape}_ours"), "ops/s", || {
-                let m = new_manager();
-                throughput(p, t, OPS, |i| {
-                    let (m, k) = (m.clone(), keys[i].clone());
-                    move |n: u64| {
-                        let mut c = m.context();
-                        for _ in 0..n {
-                            ours_op(&mut c, &k, ty(i));
+            cases.push((
+                format!("{shape}_dashmap_rwlock"),
+                Box::new(move || {
+                    timing::sample_throughput(t, k, &|i| {
+                        let (dm, key) = (&dm, keys[i].clone());
+                        move |n: u64| {
+                            for _ in 0..n {
+                                dm.op(&key);
+                            }
                         }
-                    }
-                })
-            });
+                    })
+                }),
+            ));
+            let nv = Naive::new();
+            cases.push((
+                format!("{shape}_naive"),
+                Box::new(move || {
+                    timing::sample_throughput(t, k, &|i| {
+                        let (nv, key) = (nv.clone(), keys[i].clone());
+                        move |n: u64| {
+                            let mut c = nv.context();
+                            for _ in 0..n {
+                                nv.acquire(&mut c, &key, Mode::of(ty(i)));
+                                nv.commit(&mut c);
+                            }
+                        }
+                    })
+                }),
+            ));
+            if self.ours {
+                let m = new_manager();
+                cases.push((
+                    format!("{shape}_ours"),
+                    Box::new(move || {
+                        timing::sample_throughput(t, k, &|i| {
+                            let (m, key) = (m.clone(), keys[i].clone());
+                            move |n: u64| {
+                                let mut c = m.context();
+                                for _ in 0..n {
+                                    ours_op(&mut c, &key, ty(i));
+                                }
+                            }
+                        })
+                    }),
+                ));
+            }
         }
+        self.group(&group, "ops/s", cases);
     }
 
     fn many(&mut self) {
@@ -326,124 +367,172 @@ impl Runner {
         let d = Dialect::mysql80();
         let max = self.opts.many.iter().copied().max().unwrap_or(1);
         let keys: Vec<MdlKey> = (0..max).map(|i| table_key(&d, "many", i)).collect();
-        // About 200,000 locks per run whatever n.
+        let mut cases: Vec<timing::Case<'_>> = Vec::new();
+        // About 200,000 locks per sample whatever n.
         for &n in self.opts.many {
-            let reps = (200_000 / n as u64).max(1);
+            let reps = p.ops((200_000 / n as u64).max(1));
             let ks = &keys[..n];
             let nv = Naive::new();
             let mut nc = nv.context();
-            let s = per_unit(p, reps, |r| {
-                let t = Instant::now();
-                for _ in 0..r {
-                    for k in ks {
-                        nv.acquire(&mut nc, k, Mode::Shared);
-                    }
-                    nv.commit(&mut nc);
-                }
-                (t.elapsed().as_nanos(), r * n as u64)
-            });
-            self.push("many", &format!("naive_n{n}"), "ns/lock", s);
-
-            self.ours("many", &format!("ours_n{n}"), "ns/lock", || {
-                let m = new_manager();
-                let mut c = m.context();
-                per_unit(p, reps, |r| {
-                    let t = Instant::now();
-                    for _ in 0..r {
-                        for k in ks {
-                            let o = c.acquire(k, LockType::SR, Duration::Transaction, WaitOption::Forever);
-                            black_box(o).ok();
-                        }
-                        c.commit();
-                    }
-                    (t.elapsed().as_nanos(), r * n as u64)
-                })
-            });
-            // The commit alone (its own clock around each commit).
-            self.ours("many", &format!("ours_commit_n{n}"), "ns/lock", || {
-                let m = new_manager();
-                let mut c = m.context();
-                per_unit(p, reps, |r| {
-                    let mut ns = 0u128;
-                    for _ in 0..r {
-                        for k in ks {
-                            let o = c.acquire(k, LockType::SR, Duration::Transaction, WaitOption::Forever);
-                            black_box(o).ok();
-                        }
+            cases.push((
+                format!("naive_n{n}"),
+                Box::new(move || {
+                    timing::sample_units(reps, &mut |r| {
                         let t = Instant::now();
-                        c.commit();
-                        ns += t.elapsed().as_nanos();
-                    }
-                    (ns, r * n as u64)
-                })
-            });
+                        for _ in 0..r {
+                            for k in ks {
+                                nv.acquire(&mut nc, k, Mode::Shared);
+                            }
+                            nv.commit(&mut nc);
+                        }
+                        (t.elapsed().as_nanos(), r * n as u64)
+                    })
+                }),
+            ));
+            if !self.ours {
+                continue;
+            }
+            let m = new_manager();
+            let mut c = m.context();
+            cases.push((
+                format!("ours_n{n}"),
+                Box::new(move || {
+                    timing::sample_units(reps, &mut |r| {
+                        let t = Instant::now();
+                        for _ in 0..r {
+                            for k in ks {
+                                let o = c.acquire(
+                                    k,
+                                    LockType::SR,
+                                    Duration::Transaction,
+                                    WaitOption::Forever,
+                                );
+                                black_box(o).ok();
+                            }
+                            c.commit();
+                        }
+                        (t.elapsed().as_nanos(), r * n as u64)
+                    })
+                }),
+            ));
+            // The commit alone (its own clock around each commit).
+            let m = new_manager();
+            let mut c = m.context();
+            cases.push((
+                format!("ours_commit_n{n}"),
+                Box::new(move || {
+                    timing::sample_units(reps, &mut |r| {
+                        let mut ns = 0u128;
+                        for _ in 0..r {
+                            for k in ks {
+                                let o = c.acquire(
+                                    k,
+                                    LockType::SR,
+                                    Duration::Transaction,
+                                    WaitOption::Forever,
+                                );
+                                black_box(o).ok();
+                            }
+                            let t = Instant::now();
+                            c.commit();
+                            ns += t.elapsed().as_nanos();
+                        }
+                        (ns, r * n as u64)
+                    })
+                }),
+            ));
         }
+        self.group("many", "ns/lock", cases);
     }
 
     fn deadlock(&mut self) {
         let p = self.opts.plan;
+        let mut graphs: Vec<(String, usize, Synthetic, TableSetup)> = Vec::new();
+        // The steps mutate their own copies of the tables.
+        let mut steps: Vec<(String, usize, TableSetup, usize)> = Vec::new();
         for shape in [Shape::Chain, Shape::Cycle] {
             for &n in self.opts.waiters {
-                // About 1,000,000 edges per run for the searches, 200,000 for the steps.
-                let reps = (1_000_000 / n as u64).max(1);
-                let g = Synthetic::new(shape, n);
-                let s = per_unit(p, reps, |r| {
-                    let t = Instant::now();
-                    let mut edges = 0usize;
-                    for _ in 0..r {
-                        // `detect` is what the table runs; its edge count comes with a cycle,
-                        // `find_cycle`'s with a chain.
-                        match mdl_core::deadlock::detect(black_box(&g), 0) {
-                            Some(dl) => edges += dl.edges_visited,
-                            None => edges += n,
-                        }
+                let name = format!("{}_{n}", shape.name());
+                match graphs::table_setup(shape, n)
+                    .and_then(|a| Ok((a, graphs::table_setup(shape, n)?)))
+                {
+                    Ok((a, b)) => {
+                        let (_, edges) = a.search();
+                        graphs.push((name.clone(), n, Synthetic::new(shape, n), a));
+                        steps.push((name, n, b, edges));
                     }
-                    (t.elapsed().as_nanos(), edges as u64)
-                });
-                self.push("deadlock", &format!("synthetic_{}_{n}", shape.name()), "ns/edge", s);
-
-                let setup = match graphs::table_setup(shape, n) {
-                    Ok(s) => s,
-                    Err(e) => {
-                        eprintln!("mdl bench: deadlock table setup failed: {e}");
-                        continue;
-                    }
-                };
-                let (_, edges) = setup.search();
-                let s = per_unit(p, reps, |r| {
-                    let t = Instant::now();
-                    let mut e = 0;
-                    for _ in 0..r {
-                        e += black_box(setup.search()).1;
-                    }
-                    (t.elapsed().as_nanos(), e as u64)
-                });
-                self.push("deadlock", &format!("table_{}_{n}", shape.name()), "ns/edge", s);
-
-                let mut setup = setup;
-                let reps = (200_000 / n as u64).max(1);
-                let mut failed = None;
-                let s = per_unit(p, reps, |r| {
-                    let t = Instant::now();
-                    for _ in 0..r {
-                        if let Err(e) = setup.step() {
-                            failed = Some(e);
-                            break;
-                        }
-                    }
-                    (t.elapsed().as_nanos(), r * edges as u64)
-                });
-                if let Some(e) = failed {
-                    eprintln!("mdl bench: deadlock table step failed: {e}");
-                    continue;
+                    Err(e) => eprintln!("mdl bench: deadlock table setup failed: {e}"),
                 }
-                self.push("deadlock", &format!("step_{}_{n}", shape.name()), "ns/edge", s);
             }
         }
+        let mut cases: Vec<timing::Case<'_>> = Vec::new();
+        for (name, n, g, t) in &graphs {
+            let n = *n;
+            // About 1,000,000 edges per sample for the searches, 200,000 for the steps.
+            let reps = p.ops((1_000_000 / n as u64).max(1));
+
+            cases.push((
+                format!("synthetic_{name}"),
+                Box::new(move || {
+                    timing::sample_units(reps, &mut |r| {
+                        let t = Instant::now();
+                        let mut e = 0usize;
+                        for _ in 0..r {
+                            // `detect`, as the table runs it; a chain visits its n edges.
+                            match mdl_core::deadlock::detect(black_box(g), 0) {
+                                Some(dl) => e += dl.edges_visited,
+                                None => e += n,
+                            }
+                        }
+                        (t.elapsed().as_nanos(), e as u64)
+                    })
+                }),
+            ));
+            let ts: &TableSetup = t;
+            cases.push((
+                format!("table_{name}"),
+                Box::new(move || {
+                    timing::sample_units(reps, &mut |r| {
+                        let t = Instant::now();
+                        let mut e = 0;
+                        for _ in 0..r {
+                            e += black_box(ts.search()).1;
+                        }
+                        (t.elapsed().as_nanos(), e as u64)
+                    })
+                }),
+            ));
+        }
+        for (name, n, t, edges) in &mut steps {
+            let (n, edges) = (*n, *edges);
+            let reps = p.ops((200_000 / n as u64).max(1));
+            cases.push((
+                format!("step_{name}"),
+                Box::new(move || {
+                    timing::sample_units(reps, &mut |r| {
+                        let c = Instant::now();
+                        for _ in 0..r {
+                            if let Err(e) = t.step() {
+                                panic!("deadlock table step failed: {e}");
+                            }
+                        }
+                        (c.elapsed().as_nanos(), r * edges as u64)
+                    })
+                }),
+            ));
+        }
+        self.group("deadlock", "ns/edge", cases);
     }
 }
 
-fn target(r: &Report, name: &str, num: (&str, &str), den: (&str, &str), le: Option<f64>, ge: Option<f64>) -> Target {
+fn target(
+    r: &Report,
+    name: &str,
+    num: (&str, &str),
+    den: (&str, &str),
+    le: Option<f64>,
+    ge: Option<f64>,
+) -> Target {
     let ratio = r
         .median(num.0, num.1)
         .zip(r.median(den.0, den.1))
@@ -465,11 +554,32 @@ fn target(r: &Report, name: &str, num: (&str, &str), den: (&str, &str), le: Opti
 
 fn targets(r: &Report, o: &Options) -> Vec<Target> {
     let mut v = vec![
-        target(r, "fast path SR within 3x of DashMap+RwLock", ("single", "ours_sr"), ("single", "dashmap_rwlock"), Some(3.0), None),
-        target(r, "fast path SR 5x faster than naive", ("single", "naive_sr"), ("single", "ours_sr"), None, Some(5.0)),
+        target(
+            r,
+            "fast path SR within 3x of DashMap+RwLock",
+            ("single", "ours_sr"),
+            ("single", "dashmap_rwlock"),
+            Some(3.0),
+            None,
+        ),
+        target(
+            r,
+            "fast path SR 5x faster than naive",
+            ("single", "naive_sr"),
+            ("single", "ours_sr"),
+            None,
+            Some(5.0),
+        ),
     ];
     let g = format!("{}threads", o.threads.max(1));
-    v.push(target(r, "same table SR/SW: 3x naive throughput", (&g, "same_ours"), (&g, "same_naive"), None, Some(3.0)));
+    v.push(target(
+        r,
+        "same table SR/SW: 3x naive throughput",
+        (&g, "same_ours"),
+        (&g, "same_naive"),
+        None,
+        Some(3.0),
+    ));
     let (lo, hi) = (100usize, 10_000usize);
     if o.many.contains(&lo) && o.many.contains(&hi) {
         for what in ["ours", "ours_commit"] {
@@ -549,7 +659,11 @@ pub fn render(r: &Report) -> String {
     if let Some(e) = &r.manager_unavailable {
         let _ = writeln!(s, "our manager: NOT MEASURED ({e})");
     }
-    let _ = writeln!(s, "{:<10} {:<28} {:>14} {:<8} {:>14} {:>14}", "group", "name", "median", "unit", "min", "max");
+    let _ = writeln!(
+        s,
+        "{:<10} {:<28} {:>14} {:<8} {:>14} {:>14}",
+        "group", "name", "median", "unit", "min", "max"
+    );
     for row in &r.rows {
         let _ = writeln!(
             s,
@@ -565,7 +679,11 @@ pub fn render(r: &Report) -> String {
             None => "n/a ",
         };
         let ratio = t.ratio.map_or("-".into(), |x| format!("{x:.2}"));
-        let _ = writeln!(s, "  {verdict} {:<52} ratio {ratio:>7} (want {})", t.name, t.limit);
+        let _ = writeln!(
+            s,
+            "  {verdict} {:<52} ratio {ratio:>7} (want {})",
+            t.name, t.limit
+        );
     }
     s
 }
@@ -584,7 +702,10 @@ mod tests {
         assert!(r.median("many", "naive_n10").is_some());
         for k in ["synthetic", "table", "step"] {
             for sh in ["chain", "cycle"] {
-                assert!(r.median("deadlock", &format!("{k}_{sh}_5")).is_some(), "{k} {sh}");
+                assert!(
+                    r.median("deadlock", &format!("{k}_{sh}_5")).is_some(),
+                    "{k} {sh}"
+                );
             }
         }
         if r.manager_unavailable.is_none() {

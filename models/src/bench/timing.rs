@@ -1,4 +1,6 @@
-//! A simple timing loop: warm-up, then several timed runs, median of the runs.
+//! A simple timing loop: warm-up, then several timed runs, median of the runs. The
+//! measurements of one group run interleaved (run 1 of every case, then run 2, ...), so
+//! that a machine whose load changes during the run skews every side alike.
 //! Nothing here is ever asserted on: `mdl bench` prints, tests only run it tiny.
 
 use std::sync::Barrier;
@@ -75,74 +77,78 @@ impl Stats {
     }
 }
 
-/// Nanoseconds per operation: `f(k)` performs `k` operations; each run times one call.
-pub fn per_op(plan: Plan, ops: u64, mut f: impl FnMut(u64)) -> Stats {
-    let k = plan.ops(ops);
-    for _ in 0..plan.warmup {
-        f(k);
-    }
-    let xs = (0..plan.runs.max(1))
-        .map(|_| {
-            let t = Instant::now();
-            f(k);
-            t.elapsed().as_nanos() as f64 / k as f64
-        })
-        .collect();
-    Stats::of(xs)
+/// One timed sample of `k` operations done by `f`: nanoseconds per operation.
+pub fn sample_ops(k: u64, f: &mut dyn FnMut(u64)) -> f64 {
+    let t = Instant::now();
+    f(k);
+    t.elapsed().as_nanos() as f64 / k as f64
 }
 
-/// Nanoseconds per unit when a run times only part of its work: `f(k)` performs `k`
-/// repetitions and returns the nanoseconds it measured itself and the units done.
-pub fn per_unit(plan: Plan, reps: u64, mut f: impl FnMut(u64) -> (u128, u64)) -> Stats {
-    let k = plan.ops(reps);
-    for _ in 0..plan.warmup {
-        f(k);
-    }
-    let xs = (0..plan.runs.max(1))
-        .map(|_| {
-            let (ns, units) = f(k);
-            ns as f64 / units.max(1) as f64
-        })
-        .collect();
-    Stats::of(xs)
+/// One sample where `f` measures itself: (nanoseconds, units) to nanoseconds per unit.
+pub fn sample_units(k: u64, f: &mut dyn FnMut(u64) -> (u128, u64)) -> f64 {
+    let (ns, units) = f(k);
+    ns as f64 / units.max(1) as f64
 }
 
-/// Operations per second of `threads` threads each doing `ops` operations. `make(i)`
-/// builds thread `i`'s worker (on the calling thread); the worker runs on its own thread
-/// and gets the operation count. The clock runs from the common start to the last join.
-pub fn throughput<W>(plan: Plan, threads: usize, ops: u64, make: impl Fn(usize) -> W) -> Stats
+/// A measurement: one call gives one sample (a panic ends the measurement).
+pub type Case<'a> = (String, Box<dyn FnMut() -> f64 + 'a>);
+
+/// Runs `cases` interleaved: `plan.warmup` untimed rounds, then `plan.runs` rounds, each
+/// round one sample of every case still alive. A case that panics (our manager not
+/// finished, say) is dropped with its message; the others go on.
+pub fn interleaved(plan: Plan, mut cases: Vec<Case<'_>>) -> Vec<(String, Result<Stats, String>)> {
+    let mut samples: Vec<Vec<f64>> = cases.iter().map(|_| Vec::new()).collect();
+    let mut failed: Vec<Option<String>> = cases.iter().map(|_| None).collect();
+    for round in 0..plan.warmup + plan.runs.max(1) {
+        for (i, (_, f)) in cases.iter_mut().enumerate() {
+            if failed[i].is_some() {
+                continue;
+            }
+            match super::guarded(&mut **f) {
+                Ok(x) if round >= plan.warmup => samples[i].push(x),
+                Ok(_) => {}
+                Err(e) => failed[i] = Some(e),
+            }
+        }
+    }
+    cases
+        .into_iter()
+        .zip(samples.into_iter().zip(failed))
+        .map(|((name, _), (xs, err))| match err {
+            Some(e) => (name, Err(e)),
+            None => (name, Ok(Stats::of(xs))),
+        })
+        .collect()
+}
+
+/// One throughput sample: `threads` workers made by `make`, each doing `k` operations;
+/// operations per second from the common start to the last join.
+pub fn sample_throughput<W>(threads: usize, k: u64, make: &dyn Fn(usize) -> W) -> f64
 where
     W: FnMut(u64) + Send,
 {
-    let threads = threads.max(1);
-    let k = plan.ops(ops);
-    let one = |k: u64| -> f64 {
-        let workers: Vec<W> = (0..threads).map(&make).collect();
-        let start = Barrier::new(threads + 1);
-        std::thread::scope(|s| {
-            let hs: Vec<_> = workers
-                .into_iter()
-                .map(|mut w| {
-                    let start = &start;
-                    s.spawn(move || {
-                        start.wait();
-                        w(k);
-                    })
+    let workers: Vec<W> = (0..threads).map(make).collect();
+    let start = Barrier::new(threads + 1);
+    std::thread::scope(|s| {
+        let hs: Vec<_> = workers
+            .into_iter()
+            .map(|mut w| {
+                let start = &start;
+                s.spawn(move || {
+                    start.wait();
+                    w(k);
                 })
-                .collect();
-            start.wait();
-            let t = Instant::now();
-            for h in hs {
-                if h.join().is_err() {
-                    return f64::NAN;
-                }
-            }
-            (threads as u64 * k) as f64 / t.elapsed().as_secs_f64()
-        })
-    };
-    for _ in 0..plan.warmup {
-        one(k);
-    }
-    let xs = (0..plan.runs.max(1)).map(|_| one(k)).collect();
-    Stats::of(xs)
+            })
+            .collect();
+        start.wait();
+        let t = Instant::now();
+        let mut ok = true;
+        for h in hs {
+            ok &= h.join().is_ok();
+        }
+        if !ok {
+            panic!("a benchmark thread panicked");
+        }
+        (threads as u64 * k) as f64 / t.elapsed().as_secs_f64()
+    })
 }
