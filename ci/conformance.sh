@@ -55,10 +55,12 @@ if [ "${MDL_CONFORM_FULL:-0}" = 1 ]; then
             <(grep -v '^#' "$target/conform/statements.tsv"); then
     echo "!!! the learned table differs from the committed one"; fail=1
   fi
-  for bug in conform_ignore_upgrades conform_skip_backoff; do
-    echo "=== seeded bug $bug"
+  # bug|the test file whose cfg'd test must catch it
+  for pair in conform_ignore_upgrades\|conform_matrix conform_skip_backoff\|conform_server; do
+    bug=${pair%%|*}; test=${pair##*|}
+    echo "=== seeded bug $bug (tests/$test.rs)"
     if ! CARGO_TARGET_DIR="$target/bug-$bug" RUSTFLAGS="--cfg mdl_bug=\"$bug\"" MDL_CONFORM=1 \
-        cargo test -q -p mdl-models --test conform_matrix --test conform_server; then
+        cargo test -q -p mdl-models --test "$test"; then
       echo "!!! the harness missed the seeded bug $bug"; fail=1
     fi
   done

@@ -134,6 +134,18 @@ fn a_non_sql_step_is_refused_with_its_position() {
         Err(ConformError::Scenario { line, .. }) => assert_eq!(line, 2),
         other => panic!("{other:?}"),
     }
+    std::fs::write(
+        &p,
+        "dialect mariadb\ns1: sql BEGIN\ns1: sql GRANT ALL ON *.* TO u\n",
+    )
+    .unwrap();
+    match scenario::load(&p) {
+        Err(ConformError::Scenario { line, msg, .. }) => {
+            assert_eq!(line, 3);
+            assert!(msg.contains("not in the mapping"), "{msg}");
+        }
+        other => panic!("{other:?}"),
+    }
     std::fs::write(&p, "s1: sql SELECT 1\n").unwrap();
     assert!(matches!(
         scenario::load(&p),

@@ -111,6 +111,11 @@ pub fn load(path: &Path) -> Result<crate::scenario::Scenario, ConformError> {
     }
     for l in &sc.lines {
         if let Item::Step { cmd, .. } = &l.item {
+            if let Command::Sql(q) = cmd {
+                // Refuse a statement outside the mapping before any server runs.
+                super::mapping::classify(q, "test")
+                    .map_err(|m| serr(&file, l.pos.line, l.pos.col, m))?;
+            }
             if !matches!(cmd, Command::Sql(_)) {
                 return Err(serr(
                     &file,
@@ -313,11 +318,8 @@ pub fn run_file(
                 ));
             }
             let snap = Snapshot::take(&mut mon)?;
-            for s in 0..n {
-                let srv = conns[s]
-                    .as_ref()
-                    .map(|c| snap.set_of(c.id))
-                    .unwrap_or_default();
+            for (s, conn) in conns.iter().enumerate() {
+                let srv = conn.as_ref().map(|c| snap.set_of(c.id)).unwrap_or_default();
                 let ours = model.locks_of(s);
                 if srv != ours {
                     rep.diffs.push(format!(

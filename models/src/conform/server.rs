@@ -10,6 +10,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 static COUNTER: AtomicU32 = AtomicU32::new(0);
+static INSTALL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Polls of the socket while the server starts (100 ms apart: at most 60 s).
 const START_TRIES: u32 = 600;
@@ -83,11 +84,17 @@ impl Server {
         let dir = dir.canonicalize().unwrap_or(dir);
         let data = dir.join("data");
         let socket = dir.join("sock");
+        // Each server has its own tmpdir, and installs run one at a time: concurrent
+        // bootstraps sharing /tmp were seen to fail.
+        let tmp = dir.join("tmp");
+        std::fs::create_dir_all(&tmp).map_err(|e| ConformError::Server(e.to_string()))?;
+        let _guard = INSTALL.lock().unwrap_or_else(|p| p.into_inner());
         let log = std::fs::File::create(dir.join("install.log"))
             .map_err(|e| ConformError::Server(e.to_string()))?;
         let st = Command::new(find("mariadb-install-db").expect("checked"))
             .arg("--no-defaults")
             .arg(format!("--datadir={}", data.display()))
+            .arg(format!("--tmpdir={}", tmp.display()))
             .arg("--auth-root-authentication-method=normal")
             .arg("--user=root")
             .stdout(
@@ -108,6 +115,7 @@ impl Server {
             .arg(format!("--datadir={}", data.display()))
             .arg(format!("--socket={}", socket.display()))
             .arg(format!("--pid-file={}", dir.join("pid").display()))
+            .arg(format!("--tmpdir={}", tmp.display()))
             .arg(format!("--log-error={}", dir.join("error.log").display()))
             .args([
                 "--skip-networking",
