@@ -14,8 +14,8 @@
 use mdl_core::book::Held;
 use mdl_core::table::{BulkReq, Config, LockTable};
 use mdl_core::{
-    Clock, ContextHandle, Dialect, Duration, LockType, Manager, MdlError, MdlKey, OwnerId,
-    Outcome, WaitOption,
+    Clock, ContextHandle, Dialect, Duration, LockType, Manager, MdlError, MdlKey, Outcome, OwnerId,
+    WaitOption,
 };
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::thread;
@@ -85,7 +85,10 @@ fn locks_in_table(t: &LockTable) -> Vec<(MdlKey, OwnerId, LockType, bool)> {
         .locks()
         .flat_map(|(k, l)| {
             let g = l.granted().iter().map(|x| (k.clone(), x.owner, x.ty, true));
-            let w = l.waiting().iter().map(|x| (k.clone(), x.owner, x.ty, false));
+            let w = l
+                .waiting()
+                .iter()
+                .map(|x| (k.clone(), x.owner, x.ty, false));
             g.chain(w).collect::<Vec<_>>()
         })
         .collect();
@@ -107,7 +110,11 @@ fn gen(r: &mut Rng, d: &Dialect, ks: &[MdlKey]) -> Cmd {
     let k = ks[r.below(ks.len())].clone();
     let types = &d.strategy(k.namespace()).types;
     let ty = types[r.below(types.len())];
-    let durs = [Duration::Statement, Duration::Transaction, Duration::Explicit];
+    let durs = [
+        Duration::Statement,
+        Duration::Transaction,
+        Duration::Explicit,
+    ];
     let waits = [WaitOption::Forever, WaitOption::Forever, WaitOption::NoWait];
     match r.below(12) {
         0..=4 => Cmd::Acquire(k, ty, durs[r.below(3)], waits[r.below(3)]),
@@ -178,8 +185,12 @@ fn run(d: &Dialect, seed: u64, steps: usize, n: usize, config: Config, seen: &mu
         thread::yield_now();
     };
     for step in 0..steps {
-        let idle: Vec<usize> = (0..n).filter(|i| !t.is_waiting(OwnerId(*i as u32))).collect();
-        let waiting: Vec<usize> = (0..n).filter(|i| t.is_waiting(OwnerId(*i as u32))).collect();
+        let idle: Vec<usize> = (0..n)
+            .filter(|i| !t.is_waiting(OwnerId(*i as u32)))
+            .collect();
+        let waiting: Vec<usize> = (0..n)
+            .filter(|i| t.is_waiting(OwnerId(*i as u32)))
+            .collect();
         let mut reports = Vec::new();
         let (s, table_out, mgr_out);
         if idle.is_empty() || (!waiting.is_empty() && r.below(8) == 0) {
@@ -278,7 +289,13 @@ fn waits_agree_with_the_lock_table_mysql() {
 
 fn check_seen(seen: &Seen) {
     println!("outcomes seen: {seen:?}");
-    for o in [Outcome::Waiting, Outcome::Deadlock, Outcome::Killed, Outcome::Granted, Outcome::Busy] {
+    for o in [
+        Outcome::Waiting,
+        Outcome::Deadlock,
+        Outcome::Killed,
+        Outcome::Granted,
+        Outcome::Busy,
+    ] {
         assert!(seen.get(&o).copied().unwrap_or(0) > 0, "no {o} in {seen:?}");
     }
 }

@@ -22,13 +22,26 @@
 //!   (`CtxShared`, registered in `Shared::registry` by owner id): the list of fast-path
 //!   grants (`fast`) and the wait slot (`slot` + `cv`, MySQL's `MDL_wait`).
 //!
+//! `Shared` and `CtxShared` are shared through [`DataArc`] (std's `Arc`): their
+//! reference counts decide nothing, and loom's `Arc` would multiply its state space.
+//! Lock objects use the facade's [`Arc`], whose count decides reclamation.
+//!
 //! # Lock order
 //!
 //! `detector` < shard < lock state (several only in the detector's validation, then in
 //! address order) < `registry` < context `fast` list < context wait `slot`.
-//! Nothing holds a lock state while taking a shard lock except the shard sweep (shard
-//! write lock, then a candidate's state). `foreign` (an `RwLock` read to clone the
-//! `DataArc`) is taken with nothing else held.
+//! The shard sweep holds the shard's write lock and takes each candidate's state; no
+//! code holding a lock state takes a shard lock. `foreign` (an `RwLock` read to clone
+//! the `DataArc`) is taken with nothing else held. The detector is the only code that
+//! holds more than one lock state at a time.
+//!
+//! # Observability
+//!
+//! `tracing` events at debug level: request, grant (fast path, immediate, after a wait,
+//! materialised), wait, wait ended (with its status), timeout, kill, deadlock victim,
+//! downgrade, context gone. [`ContextHandle::is_waiting`] is true only once the waiter
+//! has parked, i.e. after the deadlock search its wait started: a driver that polls it
+//! sees every outcome that search decided already set.
 //!
 //! # Invariants
 //!
@@ -66,17 +79,24 @@
 //! # Seeded bugs
 //!
 //! Each is a realistic mistake, compiled in with `RUSTFLAGS='--cfg mdl_bug="NAME"'`, for
-//! the loom/shuttle harnesses to catch:
+//! the loom/shuttle harnesses to catch. In brackets: the tests of
+//! `tests/manager_shuttle.rs` (`cargo test -p mdl-core --features shuttle --release
+//! --test manager_shuttle`) that fail with it (every one passes without any).
 //! - `lost_wakeup`: a grant sets the waiter's status but does not notify its condvar.
+//!   [pending_waiters_are_all_woken, lock_tables_deadlock, kill_wakes_those_it_held_back,
+//!   fast_path_never_overlaps_x: shuttle reports the hang]
 //! - `no_reschedule_on_timeout`: a waiter that timed out, was killed or chosen as victim
-//!   removes its ticket but does not reschedule the lock.
+//!   removes its ticket but does not reschedule the lock. [kill_wakes_those_it_held_back]
 //! - `no_materialize`: an obtrusive request sets `SLOW` but does not move fast-path
-//!   grants into the lock state, so it is granted over them.
+//!   grants into the lock state, so it is granted over them. [fast_path_never_overlaps_x,
+//!   lock_tables_deadlock, kill_wakes_those_it_held_back, reclamation_spares_fast_grants]
 //! - `reclaim_early`: the sweep removes a map entry whose state is idle although fast
-//!   grants (or references) remain.
+//!   grants (or references) remain. [reclamation_spares_fast_grants]
 //! - `two_victims`: the detector aborts the victim and also the requester.
+//!   [lock_tables_deadlock]
 //! - `grant_after_timeout`: a grant that loses the race against a timeout (or kill) is
-//!   still moved to the granted list, so nobody gives it back.
+//!   still moved to the granted list, so nobody gives it back. [kill_races_grant,
+//!   timeout_races_grant]
 
 use crate::book::{AcquirePlan, Held, TicketBook, UpgradePlan};
 use crate::deadlock::{self, ForeignWaits, WaitGraph};
@@ -94,12 +114,19 @@ use std::hash::{BuildHasherDefault, Hasher};
 use tracing::debug;
 
 pub mod introspect;
+mod verify;
 
-#[cfg(not(loom))]
+/// Shards of the lock map; a shard is swept when it reaches twice its size after the
+/// last sweep plus `SWEEP_MIN`. Under loom and shuttle both are tiny, so that small
+/// models reach sharing and sweeps (every shard is an object they track).
+#[cfg(not(any(loom, feature = "shuttle")))]
 const SHARDS: usize = 64;
-/// Fewer shards under loom: each is an object loom tracks.
-#[cfg(loom)]
+#[cfg(not(any(loom, feature = "shuttle")))]
+const SWEEP_MIN: usize = 64;
+#[cfg(any(loom, feature = "shuttle"))]
 const SHARDS: usize = 2;
+#[cfg(any(loom, feature = "shuttle"))]
+const SWEEP_MIN: usize = 2;
 
 /// `LockObj::fast`: an obtrusive ticket is granted or waiting (or being decided).
 const SLOW: u64 = 1 << 63;
@@ -128,7 +155,8 @@ type KeyMap = HashMap<MdlKey, Arc<LockObj>, BuildHasherDefault<PassThrough>>;
 
 struct ShardMap {
     map: KeyMap,
-    /// Sweep when the map reaches this size (twice the size after the last sweep + 64).
+    /// Sweep when the map reaches this size (twice the size after the last sweep +
+    /// `SWEEP_MIN`).
     sweep_at: usize,
 }
 
@@ -327,7 +355,10 @@ impl Shared {
     }
 
     fn shard(&self, key: &MdlKey) -> &RwLock<ShardMap> {
-        &self.shards[((key.hash_value() >> 40) as usize) % SHARDS]
+        // Fibonacci hashing: the top bits of the product depend on every bit of the
+        // key's hash (the map itself uses the hash's low and top bits).
+        let h = key.hash_value().wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        &self.shards[((h >> 58) as usize) % SHARDS]
     }
 
     /// The lock object of `key`, made if missing (a reference handed out under the
@@ -343,7 +374,7 @@ impl Shared {
         }
         if w.map.len() >= w.sweep_at {
             w.map.retain(|_, o| !reclaimable(o));
-            w.sweep_at = 2 * w.map.len() + 64;
+            w.sweep_at = 2 * w.map.len() + SWEEP_MIN;
         }
         let o = Arc::new(LockObj {
             key: key.clone(),
@@ -420,27 +451,34 @@ impl Shared {
         let r = self.rules(&obj.key);
         let now = self.clock.now_ms();
         let LockInner { st, meta, upgrades } = g;
-        let granted = st.reschedule(&r, |t| {
-            meta.get(&t.id)
-                .and_then(|m| m.waiter.as_ref())
-                .is_some_and(|w| w.try_grant())
-        });
-        for t in granted {
-            let mut waited = 0;
-            if let Some(m) = meta.get_mut(&t.id) {
-                waited = now.saturating_sub(m.since_ms);
-                m.waited_ms = waited;
-                m.waiter = None;
-            }
-            if let Some(i) = upgrades.iter().position(|(u, _)| *u == t.id) {
-                let (u, old) = upgrades.remove(i);
-                st.finish_upgrade(old, u);
-                meta.remove(&u);
-                if let Some(m) = meta.get_mut(&old) {
+        // A finished upgrade replaces the old ticket's type by a higher-ranked one that
+        // need not conflict with all the old one did (SU -> SRO): pass again then.
+        let mut again = true;
+        while again {
+            again = false;
+            let granted = st.reschedule(&r, |t| {
+                meta.get(&t.id)
+                    .and_then(|m| m.waiter.as_ref())
+                    .is_some_and(|w| w.try_grant())
+            });
+            for t in granted {
+                let mut waited = 0;
+                if let Some(m) = meta.get_mut(&t.id) {
+                    waited = now.saturating_sub(m.since_ms);
                     m.waited_ms = waited;
+                    m.waiter = None;
                 }
+                if let Some(i) = upgrades.iter().position(|(u, _)| *u == t.id) {
+                    let (u, old) = upgrades.remove(i);
+                    st.finish_upgrade(old, u);
+                    meta.remove(&u);
+                    if let Some(m) = meta.get_mut(&old) {
+                        m.waited_ms = waited;
+                    }
+                    again = true;
+                }
+                debug!(owner = t.owner.0, key = ?obj.key, ty = %t.ty, waited_ms = waited, "mdl grant");
             }
-            debug!(owner = t.owner.0, key = ?obj.key, ty = %t.ty, waited_ms = waited, "mdl grant");
         }
     }
 
@@ -656,7 +694,7 @@ impl Manager {
             .map(|_| {
                 RwLock::new(ShardMap {
                     map: KeyMap::default(),
-                    sweep_at: 64,
+                    sweep_at: SWEEP_MIN,
                 })
             })
             .collect();
@@ -729,7 +767,9 @@ impl Manager {
     }
     /// Runs the detector from `owner`, which has just started a wait in a foreign
     /// subsystem; aborts victims until no cycle through it is left. Returns true when
-    /// `owner` itself is the victim.
+    /// `owner` itself is the victim (its own wait is not aborted through
+    /// [`ForeignWaits::abort_wait`]: the caller ends it). Call it holding none of the
+    /// locks that the [`ForeignWaits`] methods take: the search calls them.
     pub fn detect_from(&self, owner: OwnerId) -> bool {
         self.sh.detect(owner, true)
     }
@@ -1087,7 +1127,10 @@ impl Context {
             m.ensure_slow(&obj, &mut g);
         }
         if g.st.can_grant(&r, ty, me, false) {
-            g.st.set_type(old, ty);
+            g.st.upgrade_in_place(old, ty);
+            // A higher-ranked type need not conflict with all that the old one did (SW ->
+            // SRO): waiters the old type held back may be grantable now.
+            m.reschedule(&obj, &mut g);
             m.clear_slow_if(&obj, &g);
             drop(g);
             self.book.set_type(old, ty);
