@@ -1,0 +1,163 @@
+//! Reclamation on demand and the shell's invariants, checked against the live state (for
+//! the loom and shuttle harnesses in `proofs/`, and for engines that want a sweep now).
+//!
+//! [`Manager::check_invariants`] follows the documented lock order: it takes one lock
+//! object's state mutex at a time, then the registry (read), then every registered
+//! context's `fast` list (all at once, in owner-id order: nobody else ever holds two
+//! `fast` lists, so this cannot deadlock), then each waiter's `slot`, one at a time.
+//! While those are held, the fast-path count of that lock cannot move (it changes only
+//! under its owner's `fast` list) and neither can `SLOW` (it changes only under the
+//! state mutex), so every check below is exact, not a racy estimate.
+
+use super::{reclaimable, Manager, COUNT, SLOW, SWEEP_MIN};
+use crate::lock::{OwnerId, Ticket};
+use crate::sync::atomic::Ordering;
+use crate::sync::{Arc, MutexGuard};
+
+impl Manager {
+    /// Sweeps every shard now: removes each lock object nobody refers to (the rule the
+    /// manager's own sweep uses: only the map holds it, no fast-path grant, its state
+    /// idle). Never removes a lock in use.
+    pub fn reclaim(&self) {
+        for shard in &self.sh.shards {
+            let mut w = shard.write();
+            w.map.retain(|_, o| !reclaimable(o));
+            w.sweep_at = 2 * w.map.len() + SWEEP_MIN;
+        }
+    }
+
+    /// Checks, for every lock object:
+    /// - no two owners hold conflicting granted tickets (fast-path grants, walked in the
+    ///   contexts' `fast` lists, included);
+    /// - no waiting ticket whose owner's wait is still undecided would be granted by a
+    ///   reschedule now ([`crate::lock::LockState::could_grant_waiter`]: a lost wakeup);
+    /// - the fast-path count equals the number of fast entries that point at the object;
+    /// - `SLOW` clear implies no obtrusive ticket is granted or waiting;
+    /// - the lock state's own invariants ([`crate::lock::LockState::check`]).
+    ///
+    /// Returns a description of the first violation. Meant to be called between steps
+    /// (it takes and releases latches like any other operation, so it may run
+    /// concurrently with them).
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let m = &*self.sh;
+        self.check_fast_entries_mapped()?;
+        for obj in m.all_objects() {
+            let g = obj.state.lock();
+            let strategy = m.strategy(&obj.key);
+            let rules = m.rules(&obj.key);
+            // SLOW moves only under the state mutex, which we hold; the count is read
+            // below, once every `fast` list is held.
+            let slow = obj.fast.load(Ordering::SeqCst) & SLOW != 0;
+            let key = &obj.key;
+            g.st.check(&rules).map_err(|e| format!("{key:?}: {e}"))?;
+            if !slow && g.st.obtrusive_count(strategy) != 0 {
+                return Err(format!(
+                    "{key:?}: SLOW is clear but an obtrusive ticket is granted or waiting \
+                     (granted {:?}, waiting {:?})",
+                    g.st.granted(),
+                    g.st.waiting()
+                ));
+            }
+            let reg = m.registry.read();
+            let lists: Vec<(OwnerId, MutexGuard<'_, Vec<super::FastEntry>>)> = reg
+                .live
+                .values()
+                .map(|cs| (cs.id, cs.fast.lock()))
+                .collect();
+            let mut fast: Vec<Ticket> = Vec::new();
+            for (owner, l) in &lists {
+                for e in l.iter().filter(|e| std::ptr::eq(&*e.lock, &*obj)) {
+                    fast.push(Ticket {
+                        id: e.id,
+                        owner: *owner,
+                        ty: e.ty,
+                    });
+                }
+            }
+            let count = obj.fast.load(Ordering::SeqCst) & COUNT;
+            drop(lists);
+            if count != fast.len() as u64 {
+                return Err(format!(
+                    "{key:?}: fast-path count {count} but {} fast entries point here ({fast:?})",
+                    fast.len()
+                ));
+            }
+            if !fast.is_empty() && slow {
+                return Err(format!(
+                    "{key:?}: SLOW is set but fast-path grants are not materialised ({fast:?})"
+                ));
+            }
+            let all: Vec<&Ticket> = g.st.granted().iter().chain(&fast).collect();
+            for (i, a) in all.iter().enumerate() {
+                for b in &all[i + 1..] {
+                    if a.owner != b.owner
+                        && (strategy.conflicts_granted(a.ty, b.ty)
+                            || strategy.conflicts_granted(b.ty, a.ty))
+                    {
+                        return Err(format!(
+                            "{key:?}: conflicting grants: {:?} {} (ticket {}) and {:?} {} \
+                             (ticket {})",
+                            a.owner, a.ty, a.id.0, b.owner, b.ty, b.id.0
+                        ));
+                    }
+                }
+            }
+            for w in g.st.waiting() {
+                let Some(cs) = reg.live.get(&w.owner) else {
+                    return Err(format!(
+                        "{key:?}: waiting ticket {} of {:?}, which is not a live context",
+                        w.id.0, w.owner
+                    ));
+                };
+                let undecided = {
+                    let s = cs.slot.lock();
+                    s.status.is_none() && s.waiting.as_ref().is_some_and(|x| x.ticket.id == w.id)
+                };
+                if undecided && g.st.could_grant_waiter(&rules, w) {
+                    return Err(format!(
+                        "{key:?}: lost wakeup: {:?} waits for {} (ticket {}), which could be \
+                         granted (granted {:?}, waiting {:?})",
+                        w.owner,
+                        w.ty,
+                        w.id.0,
+                        g.st.granted(),
+                        g.st.waiting()
+                    ));
+                }
+            }
+            drop(reg);
+            drop(g);
+        }
+        Ok(())
+    }
+
+    /// Every fast-path entry points at the lock object that the map holds for its key (a
+    /// lock object reclaimed while granted would leave its grants invisible to the next
+    /// requester, who gets a fresh object). Takes every shard (read) and then every
+    /// `fast` list, as the lock order allows; nothing else ever holds two shard locks or
+    /// two `fast` lists, so neither can change meanwhile.
+    fn check_fast_entries_mapped(&self) -> Result<(), String> {
+        let m = &*self.sh;
+        let shards: Vec<_> = m.shards.iter().map(|s| s.read()).collect();
+        let reg = m.registry.read();
+        for cs in reg.live.values() {
+            for e in cs.fast.lock().iter() {
+                let shard = m.shard(&e.lock.key);
+                let mapped = m
+                    .shards
+                    .iter()
+                    .position(|s| std::ptr::eq(s, shard))
+                    .and_then(|i| shards[i].map.get(&e.lock.key))
+                    .is_some_and(|o| Arc::ptr_eq(o, &e.lock));
+                if !mapped {
+                    return Err(format!(
+                        "{:?}: fast-path grant {} ({:?} {}) is on a lock object that is no \
+                         longer in the map",
+                        e.lock.key, e.id.0, cs.id, e.ty
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
