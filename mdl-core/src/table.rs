@@ -581,10 +581,24 @@ impl LockTable {
     /// Grants what has become grantable on `key` and finishes those waits.
     fn reschedule(&mut self, d: &Dialect, key: &MdlKey) {
         let r = rules(d, self.config, key);
-        let Some(l) = self.locks.get_mut(key) else {
-            return;
-        };
-        let granted = l.reschedule(&r, |_| true);
+        // A finished upgrade replaces the old ticket's type by a higher-ranked one that
+        // need not conflict with all the old one did (SU -> SRO): pass again then (as the
+        // manager does).
+        loop {
+            let Some(l) = self.locks.get_mut(key) else {
+                return;
+            };
+            let granted = l.reschedule(&r, |_| true);
+            if !self.finish_grants(key, granted) {
+                break;
+            }
+        }
+        self.drop_if_idle(key);
+    }
+
+    /// Books the waits that a reschedule granted; true when an upgrade finished.
+    fn finish_grants(&mut self, key: &MdlKey, granted: Vec<Ticket>) -> bool {
+        let mut upgraded = false;
         for t in granted {
             let x = &mut self.sessions[t.owner.0 as usize];
             let Some(w) = x.wait.take() else {
@@ -599,6 +613,7 @@ impl LockTable {
                         .get_mut(key)
                         .expect("lock")
                         .finish_upgrade(old, t.id);
+                    upgraded = true;
                 }
                 WaitKind::Bulk {
                     dur,
@@ -623,7 +638,7 @@ impl LockTable {
             }
             self.events.push((t.owner, Outcome::Granted));
         }
-        self.drop_if_idle(key);
+        upgraded
     }
 
     fn drop_if_idle(&mut self, key: &MdlKey) {

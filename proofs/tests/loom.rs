@@ -19,7 +19,7 @@ use std::time::Instant;
 const T: Duration = Duration::Transaction;
 const F: WaitOption = WaitOption::Forever;
 
-fn model(name: &str, default_bound: usize, f: impl Fn() + Sync + Send + 'static) {
+fn model(name: &'static str, default_bound: usize, f: impl Fn() + Sync + Send + 'static) {
     let mut b = loom::model::Builder::new();
     if std::env::var_os("LOOM_MAX_PREEMPTIONS").is_none() {
         b.preemption_bound = Some(default_bound);
@@ -27,6 +27,29 @@ fn model(name: &str, default_bound: usize, f: impl Fn() + Sync + Send + 'static)
     let start = Instant::now();
     let iters = StdArc::new(AtomicUsize::new(0));
     let i2 = iters.clone();
+    // A failing interleaving (an assertion, or a loom deadlock, which aborts the process
+    // after the panic hook ran) reports how far the search got, for proofs/README.md.
+    let i3 = iters.clone();
+    let bound = b.preemption_bound;
+    let prev = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        // generator (under loom) unwinds finished threads with a panic of its own
+        // payload type: only messages (assertions, loom's deadlock report) count.
+        let p = info.payload();
+        let message = p.is::<&str>() || p.is::<String>();
+        let mine = message
+            && std::thread::current()
+                .name()
+                .is_some_and(|n| n.ends_with(name));
+        if mine {
+            eprintln!(
+                "proof {name}: FAILED at interleaving {} (preemption bound {bound:?}) after {:.2}s",
+                i3.load(Ordering::Relaxed),
+                start.elapsed().as_secs_f64()
+            );
+        }
+        prev(info);
+    }));
     b.check(move || {
         i2.fetch_add(1, Ordering::Relaxed);
         f()
@@ -100,7 +123,11 @@ fn two_releasers_one_waiter() {
         let (m2, k2) = (m.clone(), k.clone());
         let hc = thread::spawn(move || {
             assert_eq!(c.acquire(&k2, LockType::X, T, F), Ok(Outcome::Granted));
-            let mine = m2.snapshot().into_iter().filter(|r| r.owner == c.id()).count();
+            let mine = m2
+                .snapshot()
+                .into_iter()
+                .filter(|r| r.owner == c.id())
+                .count();
             assert_eq!(mine, 1, "granted once");
             assert_no_conflict(&m2);
             c.commit();
@@ -124,9 +151,14 @@ fn fast_path_vs_obtrusive() {
         let a_holds = StdArc::new(AtomicBool::new(false));
         let (m2, k2, f2) = (m.clone(), k.clone(), a_holds.clone());
         let hb = thread::spawn(move || {
-            let o = b.acquire(&k2, LockType::X, T, WaitOption::Timeout(0)).unwrap();
+            let o = b
+                .acquire(&k2, LockType::X, T, WaitOption::Timeout(0))
+                .unwrap();
             if o == Outcome::Granted {
-                assert!(!f2.load(Ordering::SeqCst), "X granted beside a fast-path SR");
+                assert!(
+                    !f2.load(Ordering::SeqCst),
+                    "X granted beside a fast-path SR"
+                );
                 assert_no_conflict(&m2);
                 b.commit();
             } else {
@@ -153,9 +185,14 @@ fn reclaim_vs_acquire() {
         let a_holds = StdArc::new(AtomicBool::new(false));
         let (k2, f2) = (k.clone(), a_holds.clone());
         let hb = thread::spawn(move || {
-            let o = b.acquire(&k2, LockType::X, T, WaitOption::Timeout(0)).unwrap();
+            let o = b
+                .acquire(&k2, LockType::X, T, WaitOption::Timeout(0))
+                .unwrap();
             if o == Outcome::Granted {
-                assert!(!f2.load(Ordering::SeqCst), "X granted on a second lock object");
+                assert!(
+                    !f2.load(Ordering::SeqCst),
+                    "X granted on a second lock object"
+                );
                 b.commit();
             }
         });
@@ -169,7 +206,11 @@ fn reclaim_vs_acquire() {
         hb.join().unwrap();
         hc.join().unwrap();
         m.reclaim();
-        assert_eq!(m.lock_object_count(), 0, "an unused lock object is reclaimed");
+        assert_eq!(
+            m.lock_object_count(),
+            0,
+            "an unused lock object is reclaimed"
+        );
     });
 }
 
@@ -183,9 +224,15 @@ fn timeout_vs_grant() {
         let mut b = m.context();
         let k2 = k.clone();
         let hb = thread::spawn(move || {
-            let o = b.acquire(&k2, LockType::SR, T, WaitOption::Timeout(10)).unwrap();
+            let o = b
+                .acquire(&k2, LockType::SR, T, WaitOption::Timeout(10))
+                .unwrap();
             let holds = b.owns_equal_or_stronger(&k2, LockType::SR);
-            assert_eq!(o == Outcome::Granted, holds, "outcome {o} and holding disagree");
+            assert_eq!(
+                o == Outcome::Granted,
+                holds,
+                "outcome {o} and holding disagree"
+            );
             assert!(matches!(o, Outcome::Granted | Outcome::Timeout), "{o}");
             b.commit();
         });
@@ -196,7 +243,10 @@ fn timeout_vs_grant() {
         hc.join().unwrap();
         // Whatever happened, nothing is left behind.
         let mut d = m.context();
-        assert_eq!(d.acquire(&k, LockType::X, T, WaitOption::NoWait), Ok(Outcome::Granted));
+        assert_eq!(
+            d.acquire(&k, LockType::X, T, WaitOption::NoWait),
+            Ok(Outcome::Granted)
+        );
     });
 }
 
@@ -213,7 +263,11 @@ fn kill_vs_grant() {
         let hb = thread::spawn(move || {
             let o = b.acquire(&k2, LockType::SR, T, F).unwrap();
             let holds = b.owns_equal_or_stronger(&k2, LockType::SR);
-            assert_eq!(o == Outcome::Granted, holds, "outcome {o} and holding disagree");
+            assert_eq!(
+                o == Outcome::Granted,
+                holds,
+                "outcome {o} and holding disagree"
+            );
             b.commit();
         });
         let hc = thread::spawn(move || {
@@ -224,7 +278,10 @@ fn kill_vs_grant() {
         // The kill may come before b parks (then it does nothing): end b's wait anyway.
         hb.join().unwrap();
         let mut d = m.context();
-        assert_eq!(d.acquire(&k, LockType::X, T, WaitOption::NoWait), Ok(Outcome::Granted));
+        assert_eq!(
+            d.acquire(&k, LockType::X, T, WaitOption::NoWait),
+            Ok(Outcome::Granted)
+        );
     });
 }
 
@@ -251,6 +308,8 @@ fn upgrade_vs_shared() {
 }
 
 /// Two waiters closing a cycle at the same time: exactly one victim, the other proceeds.
+/// The waits weigh differently (b's SR is DML, a's X is DDL), so the victim is always b,
+/// also when a's wait is the one that closes the cycle.
 #[test]
 fn two_waiters_close_a_cycle() {
     model("two_waiters_close_a_cycle", 2, || {
@@ -263,15 +322,14 @@ fn two_waiters_close_a_cycle() {
         assert_eq!(a.acquire(&k1, LockType::X, T, F), Ok(Outcome::Granted));
         assert_eq!(b.acquire(&k2, LockType::X, T, F), Ok(Outcome::Granted));
         let victims = StdArc::new(AtomicUsize::new(0));
-        let (v2, k1b, k2b) = (victims.clone(), k1.clone(), k2.clone());
+        let (v2, k1b) = (victims.clone(), k1.clone());
         let hb = thread::spawn(move || {
-            match b.acquire(&k1b, LockType::X, T, F).unwrap() {
+            match b.acquire(&k1b, LockType::SR, T, F).unwrap() {
                 Outcome::Deadlock => {
                     v2.fetch_add(1, Ordering::SeqCst);
                 }
                 o => assert_eq!(o, Outcome::Granted),
             }
-            let _ = &k2b;
             b.commit();
         });
         match a.acquire(&k2, LockType::X, T, F).unwrap() {
@@ -283,7 +341,61 @@ fn two_waiters_close_a_cycle() {
         a.commit();
         hb.join().unwrap();
         assert_eq!(victims.load(Ordering::SeqCst), 1, "exactly one victim");
+        m.check_invariants().unwrap();
     });
+}
+
+/// A waiter that others queue behind (a pending X that SR yields to) times out or is
+/// killed: its leaving wakes them, while the lock's holder still holds it.
+fn wait_ends_wakes_queue(kill: bool) {
+    let (m, k) = manager();
+    let mut a = m.context();
+    assert_eq!(a.acquire(&k, LockType::SR, T, F), Ok(Outcome::Granted));
+    let mut b = m.context();
+    let bh = b.handle();
+    let mut c = m.context();
+    let ch = c.handle();
+    let kb = k.clone();
+    let hb = thread::spawn(move || {
+        let o = b
+            .acquire(&kb, LockType::X, T, WaitOption::Timeout(10))
+            .unwrap();
+        assert!(matches!(o, Outcome::Timeout | Outcome::Killed), "{o}");
+    });
+    while !bh.is_waiting() {
+        thread::yield_now();
+    }
+    let (kc, mc) = (k.clone(), m.clone());
+    let hc = thread::spawn(move || {
+        assert_eq!(c.acquire(&kc, LockType::SR, T, F), Ok(Outcome::Granted));
+        mc.check_invariants().unwrap();
+        c.commit();
+    });
+    while !ch.is_waiting() {
+        thread::yield_now();
+    }
+    if kill {
+        assert!(bh.kill());
+    } else {
+        m.advance_clock(20);
+    }
+    hb.join().unwrap();
+    // b has left the queue: c, behind it, must have been granted (a lost wakeup leaves
+    // it waiting although grantable).
+    m.check_invariants().unwrap();
+    hc.join().unwrap();
+    a.commit();
+    assert!(m.snapshot().is_empty());
+}
+
+#[test]
+fn timeout_wakes_queue() {
+    model("timeout_wakes_queue", 2, || wait_ends_wakes_queue(false));
+}
+
+#[test]
+fn kill_wakes_queue() {
+    model("kill_wakes_queue", 2, || wait_ends_wakes_queue(true));
 }
 
 /// The detector walking a context that is being granted: no false deadlock.
