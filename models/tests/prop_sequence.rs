@@ -4,10 +4,11 @@
 //! hog/piglet counters, held tickets and victim counts must agree after every step;
 //! proptest shrinks a failure to a minimal program.
 //!
-//! `PROPTEST_CASES=N` raises the case count (default 256: a few seconds in debug).
+//! `PROPTEST_CASES=N` raises the case count (default 1000: about 8 s in debug).
 
 use mdl_models::oracle::{run, Op, Program};
 use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
 
 fn op() -> impl Strategy<Value = Op> {
     let s = 0u8..4;
@@ -64,8 +65,12 @@ fn program() -> impl Strategy<Value = Program> {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256),
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000),
         max_shrink_iters: 4096,
+        // Relative to the package root (cargo runs tests there); committed by the lead.
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "proptest-regressions/prop_sequence.txt",
+        ))),
         ..ProptestConfig::default()
     })]
 

@@ -550,6 +550,18 @@ impl Oracle {
         });
     }
 
+    /// An upgrade: the ticket takes the new type and moves to the end of the granted
+    /// list (MySQL's `upgrade_shared_lock` removes and re-adds it).
+    fn upgrade_ticket(&mut self, s: usize, key: &MdlKey, id: u64, ty: LockType) {
+        self.set_type(s, key, id, ty);
+        if let Some(l) = self.locks.get_mut(key) {
+            if let Some(i) = l.granted.iter().position(|g| g.id == id) {
+                let g = l.granted.remove(i);
+                l.granted.push(g);
+            }
+        }
+    }
+
     fn set_type(&mut self, s: usize, key: &MdlKey, id: u64, ty: LockType) {
         if let Some(h) = self.sessions[s].held.iter_mut().find(|h| h.id == id) {
             h.ty = ty;
@@ -673,7 +685,10 @@ impl Oracle {
             return Outcome::Error;
         }
         if self.can_grant(key, s, ty, false) {
-            self.set_type(s, key, h.id, ty);
+            self.upgrade_ticket(s, key, h.id, ty);
+            // A higher type need not block all the old one did (SW -> SRO): wake whoever
+            // that lets in, as a release would.
+            self.reschedule(key);
             return Outcome::Granted;
         }
         match wait {
@@ -907,7 +922,7 @@ impl Oracle {
             WaitFor::Upgrade { old } => {
                 let l = self.locks.get_mut(key).expect("present");
                 l.granted.retain(|g| g.id != r.id);
-                self.set_type(s, key, old, r.ty);
+                self.upgrade_ticket(s, key, old, r.ty);
             }
             WaitFor::Bulk {
                 dur,
