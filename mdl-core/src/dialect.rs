@@ -491,8 +491,12 @@ impl Dialect {
         }
         let info = self.namespace(ns);
         let s = self.strategy(ns);
+        // MySQL checks USER_LEVEL_LOCK first: GET_LOCK takes X, and a wait for a
+        // user-level lock weighs 50 whatever its type (`MDL_ticket::get_deadlock_weight`).
         let base = if let Some((_, w)) = s.weight_type.iter().find(|(t, _)| *t == ty) {
             *w
+        } else if info.ull_weight {
+            self.weights.ull
         } else if info.ddl_weight {
             self.weights.ddl
         } else if s
@@ -502,8 +506,6 @@ impl Dialect {
             .is_some_and(|(f, r)| r >= f)
         {
             self.weights.ddl
-        } else if info.ull_weight {
-            self.weights.ull
         } else {
             self.weights.dml
         };
@@ -603,7 +605,11 @@ mod tests {
         assert_eq!(m.weight(t, LockType::SR, false, 0), 25);
         assert_eq!(m.weight(t, LockType::SU, false, 0), 100);
         assert_eq!(m.weight(g, LockType::IX, false, 0), 100);
-        assert_eq!(m.weight(u, LockType::X, false, 0), 100);
+        assert_eq!(
+            m.weight(u, LockType::X, false, 0),
+            50,
+            "ULL before the DDL rule"
+        );
         assert_eq!(m.weight(u, LockType::S, false, 0), 50);
         assert_eq!(m.weight(t, LockType::X, true, 0), 25);
         let d = Dialect::mariadb();

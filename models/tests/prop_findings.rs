@@ -134,13 +134,12 @@ fn known_divergence_release_one_ticket_at_a_time() {
     assert!(e.contains("events differ"), "{e}");
 }
 
-/// Divergence: MySQL's `MDL_ticket::get_deadlock_weight` returns the user-level-lock weight
-/// (50) for USER_LEVEL_LOCK *before* the DDL test; mdl-core's dialect weighs a ULL X as DDL
-/// (100). S1 waits for ULL X held by S0; S0 then asks for TABLE X held by S1: a cycle.
-/// MySQL: S1 (50) < S0 (100): S1 is the victim. mdl-core: 100 = 100, the requester S0.
-/// (The proptest's key palette leaves USER_LEVEL_LOCK out for this reason.)
+/// Found by the oracle: MySQL's `MDL_ticket::get_deadlock_weight` returns the
+/// user-level-lock weight (50) for USER_LEVEL_LOCK *before* the DDL test; mdl-core used to
+/// weigh a ULL X as DDL (100); fixed in `Dialect::weight`. S1 waits for ULL X held by S0;
+/// S0 then asks for TABLE X held by S1: a cycle. S1 (50) < S0 (100): S1 is the victim.
 #[test]
-fn known_divergence_user_level_lock_weight() {
+fn user_level_lock_weight_is_checked_first() {
     let d = Dialect::mysql80();
     let ull = MdlKey::parse(&d, "USER_LEVEL_LOCK", "u.l").unwrap();
     let tab = MdlKey::parse(&d, "TABLE", "d.t1").unwrap();
@@ -185,11 +184,10 @@ fn known_divergence_user_level_lock_weight() {
         last = Some(((to, te), (oo, oe)));
     }
     let ((to, te), (oo, oe)) = last.unwrap();
-    // mdl-core: the requester S0 is the victim.
-    assert_eq!((to, te), (Outcome::Deadlock, vec![]));
-    // MySQL (the oracle): S1, the ULL waiter, is (S0 goes on waiting for S1's TABLE X).
-    assert_eq!((oo, oe), (Outcome::Waiting, vec![(1, Outcome::Deadlock)]));
-    assert_eq!(d.weight(ull.namespace(), LockType::X, false, 0), 100);
+    // Both: S1, the ULL waiter, is the victim (S0 goes on waiting for S1's TABLE X).
+    assert_eq!((to, te.clone()), (oo, oe));
+    assert_eq!((to, te), (Outcome::Waiting, vec![(1, Outcome::Deadlock)]));
+    assert_eq!(d.weight(ull.namespace(), LockType::X, false, 0), 50);
     assert_eq!(o.weight_of(&ull, LockType::X, false, 0), 50);
 }
 
