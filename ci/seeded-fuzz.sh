@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The differential harness must catch its seeded bugs: for each bug, build with
-# RUSTFLAGS='--cfg mdl_bug="NAME"' (a separate CARGO_TARGET_DIR), run the proptest
+# MDL_BUG=NAME (the crates' build scripts turn it into --cfg mdl_bug="NAME"; dependencies
+# are not rebuilt), run the proptest
 # (tests/prop_sequence.rs) and the `sequence` fuzz target within the quick budget, and
 # require both to fail; without the bug both must pass. Prints the time each took. The
 # fuzz builds use `-s none`: the seeded bugs are logic errors, and no sanitizer is needed.
@@ -25,21 +26,19 @@ took() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
 
 # run_prop NAME-OR-EMPTY -> exit status of the proptest
 run_prop() {
-    local bug="$1" flags="" dir="$base/seeded-none"
-    if [ -n "$bug" ]; then flags="--cfg mdl_bug=\"$bug\""; dir="$base/seeded-$bug"; fi
-    ( cd "$root" && RUSTFLAGS="$flags" CARGO_TARGET_DIR="$dir" \
+    local bug="$1" dir="$base"
+    ( cd "$root" && MDL_BUG="$bug" CARGO_TARGET_DIR="$dir" \
         cargo test -q -p mdl-models --test prop_sequence >"$scratch/prop-$bug.log" 2>&1 )
 }
 
 # run_fuzz NAME-OR-EMPTY -> exit status of `cargo fuzz run sequence`
 run_fuzz() {
-    local bug="$1" flags="" dir="$base/seeded-fuzz-none"
-    if [ -n "$bug" ]; then flags="--cfg mdl_bug=\"$bug\""; dir="$base/seeded-fuzz-$bug"; fi
+    local bug="$1" dir="$base/fuzz-seeded"
     rm -rf "$scratch/corpus-$bug" && mkdir -p "$scratch/corpus-$bug"
-    ( cd "$root/fuzz" && RUSTFLAGS="$flags" CARGO_TARGET_DIR="$dir" cargo +nightly fuzz build -s none sequence \
+    ( cd "$root/fuzz" && MDL_BUG="$bug" CARGO_TARGET_DIR="$dir" cargo +nightly fuzz build -s none sequence \
         >"$scratch/fuzz-build-$bug.log" 2>&1 ) || { tail -20 "$scratch/fuzz-build-$bug.log"; return 2; }
     local start; start="$(now)"
-    ( cd "$root/fuzz" && RUSTFLAGS="$flags" CARGO_TARGET_DIR="$dir" cargo +nightly fuzz run -s none sequence \
+    ( cd "$root/fuzz" && MDL_BUG="$bug" CARGO_TARGET_DIR="$dir" cargo +nightly fuzz run -s none sequence \
         "$scratch/corpus-$bug" corpus/sequence -- -max_total_time="$secs" -seed=1 \
         -artifact_prefix="$scratch/" >"$scratch/fuzz-$bug.log" 2>&1 )
     local rc=$?
@@ -50,7 +49,7 @@ run_fuzz() {
 for bug in $bugs; do
     echo "== seeded bug $bug"
     # Build first so that the time measured is the search, not the compile.
-    ( cd "$root" && RUSTFLAGS="--cfg mdl_bug=\"$bug\"" CARGO_TARGET_DIR="$base/seeded-$bug" \
+    ( cd "$root" && MDL_BUG="$bug" CARGO_TARGET_DIR="$base" \
         cargo test -q -p mdl-models --test prop_sequence --no-run >/dev/null 2>&1 )
     start="$(now)"
     if run_prop "$bug"; then

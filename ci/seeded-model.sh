@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Seeded bugs of the model checker: every property `mdl check` claims can fail.
 #
-# For each bug: build `mdl` with RUSTFLAGS='--cfg mdl_bug="NAME"' into target/bug-NAME,
+# For each bug: build `mdl` with MDL_BUG=NAME (the crates' build scripts turn it into
+# `--cfg mdl_bug="NAME"`, so dependencies are not rebuilt) into target/seeded,
 # and show that `mdl check` on the chosen scenario exits 1 (violated) with the bug and 0
 # without it; then run the cfg'd test of models/tests/check_model.rs that names the
 # property it expects to fail (MDL_SEEDED_MODEL_TESTS=0 skips the tests).
@@ -19,7 +20,7 @@ set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root" || exit 2
 scen=models/tests/check_scenarios
-bugroot=${MDL_BUG_TARGET_ROOT:-$root/target}
+bugroot=${MDL_BUG_TARGET_ROOT:-${CARGO_TARGET_DIR:-$root/target}}
 clean_target=${CARGO_TARGET_DIR:-$root/target}
 tests=${MDL_SEEDED_MODEL_TESTS:-1}
 # MDL_SEEDED_BUGS=a,b runs only those bugs.
@@ -46,7 +47,7 @@ for entry in "${bugs[@]}"; do
   if [ -n "$only" ] && [[ ",$only," != *",$bug,"* ]]; then
     continue
   fi
-  target=$bugroot/bug-$bug
+  target=$bugroot/seeded
   echo "=== mdl_bug=\"$bug\": expect '$prop' violated on $file ($target)"
   "$clean_bin" check --quiet "$scen/$file"
   rc=$?
@@ -54,7 +55,7 @@ for entry in "${bugs[@]}"; do
     echo "!!! without the bug, mdl check $file exits $rc (want 0)"
     fail=1
   fi
-  if ! RUSTFLAGS="--cfg mdl_bug=\"$bug\"" CARGO_TARGET_DIR=$target \
+  if ! MDL_BUG=$bug CARGO_TARGET_DIR=$target \
     cargo build -q -p mdl-models --bin mdl; then
     echo "!!! the build with mdl_bug=\"$bug\" failed"
     fail=1
@@ -74,7 +75,7 @@ for entry in "${bugs[@]}"; do
     continue
   fi
   if [ "$tests" != 0 ]; then
-    if ! RUSTFLAGS="--cfg mdl_bug=\"$bug\"" CARGO_TARGET_DIR=$target \
+    if ! MDL_BUG=$bug CARGO_TARGET_DIR=$target \
       cargo test -q -p mdl-models --test check_model 2>&1 | tail -n 3; then
       echo "!!! the seeded test for mdl_bug=\"$bug\" failed"
       fail=1
