@@ -8,8 +8,10 @@
 #   MDL_MUTANTS_SHARD=K/N          one shard of the mutants
 #   MDL_MUTANTS_JOBS=1             parallel builds (the machine is small: default 1)
 #   MDL_MUTANTS_TIMEOUT=120        per-mutant test timeout, seconds
-#   MDL_MUTANTS_TEST_ARGS="..."    extra `cargo test` arguments (e.g. "--lib --test mutants_*"
-#                                  to run only the fast unit and mutation tests)
+#   MDL_MUTANTS_TEST_ARGS="..."    extra `cargo test` arguments, for the build and the run
+#                                  (e.g. "--lib --test mutants_*": only the fast unit and
+#                                  mutation tests are built and run for each mutant)
+#   MDL_MUTANTS_BASELINE=skip      skip the unmutated baseline run
 #   MDL_MUTANTS_WORKSPACE=1        run the whole workspace's tests for every mutant
 #   MDL_MUTANTS_TINY=1             a handful of mutants (for trying the job out)
 #   MDL_MUTANTS_OUT=DIR            where mutants.out goes (default target/verify/mutants)
@@ -39,16 +41,15 @@ fi
 [ -z "$re" ] || args+=(--re "$re")
 [ -z "${MDL_MUTANTS_SHARD:-}" ] || args+=(--shard "$MDL_MUTANTS_SHARD")
 [ "${MDL_MUTANTS_WORKSPACE:-0}" != 1 ] || args+=(--test-workspace true)
-test_args=()
 if [ -n "${MDL_MUTANTS_TEST_ARGS:-}" ]; then
   set -f # `--test mutants_*` is cargo's glob, not the shell's
-  # shellcheck disable=SC2206
-  test_args=(-- $MDL_MUTANTS_TEST_ARGS)
+  for a in $MDL_MUTANTS_TEST_ARGS; do args+=("--cargo-test-arg=$a"); done
   set +f
 fi
+[ -z "${MDL_MUTANTS_BASELINE:-}" ] || args+=(--baseline "$MDL_MUTANTS_BASELINE")
 
-echo "cargo mutants ${args[*]} ${test_args[*]}"
-cargo mutants "${args[@]}" "${test_args[@]}"
+echo "cargo mutants ${args[*]}"
+cargo mutants "${args[@]}"
 rc=$?
 mo=$out/mutants.out
 count() { [ -f "$mo/$1.txt" ] && grep -c . "$mo/$1.txt" || echo 0; }

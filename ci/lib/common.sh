@@ -139,6 +139,18 @@ collect_artifacts() { # name log marker-file
       cp "$p" "$dest/fuzz/$(basename "$(dirname "$p")")/"
     done
   fi
+  # Files a step wrote straight into an artifacts directory (ours, or the one under its
+  # CARGO_TARGET_DIR) instead of $MDL_STEP_ARTIFACTS: file them under this step.
+  local d
+  for d in "$ART_DIR" "$MDL_TARGET/verify/artifacts"; do
+    [ -d "$d" ] || continue
+    find "$d" -type f -newer "$marker" -not -path "$dest/*" 2>/dev/null | while IFS= read -r p; do
+      case $p in
+        "$ART_DIR"/*) mv "$p" "$dest/" ;;
+        *) cp "$p" "$dest/" ;;
+      esac
+    done
+  done
   # Failing shuttle schedules: the quoted string on the `failing schedule` line or the next.
   awk '/failing schedule/ { want = 1 }
        want && match($0, /"[^"]+"/) { print substr($0, RSTART + 1, RLENGTH - 2); want = 0 }' \

@@ -497,13 +497,11 @@ impl Dialect {
             *w
         } else if info.ull_weight {
             self.weights.ull
-        } else if info.ddl_weight {
-            self.weights.ddl
-        } else if s
-            .ddl_from
-            .and_then(|f| s.rank(f))
-            .zip(s.rank(ty))
-            .is_some_and(|(f, r)| r >= f)
+        } else if info.ddl_weight
+            || s.ddl_from
+                .and_then(|f| s.rank(f))
+                .zip(s.rank(ty))
+                .is_some_and(|(f, r)| r >= f)
         {
             self.weights.ddl
         } else {
