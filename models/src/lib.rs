@@ -6,7 +6,7 @@ pub mod bench;
 pub mod cmd;
 pub mod conform;
 pub mod model;
+pub mod oracle;
 pub mod runner;
 pub mod scenario;
-pub mod oracle;
 pub mod zoo;
