@@ -797,16 +797,30 @@ impl Oracle {
     // --- rescheduling -------------------------------------------------------------------
 
     fn reschedule(&mut self, key: &MdlKey) {
-        if !self.locks.contains_key(key) {
-            return;
-        }
-        let granted = if self.mariadb_starvation(key) {
-            self.reschedule_mariadb(key)
-        } else {
-            self.reschedule_mysql(key)
-        };
-        for r in granted {
-            self.finish_grant(key, r);
+        // A finished upgrade gives its ticket a type that may block less than the old
+        // one did (START -> FTWRL1, SU -> SRO): look at the queue again then.
+        loop {
+            if !self.locks.contains_key(key) {
+                return;
+            }
+            let granted = if self.mariadb_starvation(key) {
+                self.reschedule_mariadb(key)
+            } else {
+                self.reschedule_mysql(key)
+            };
+            let mut upgraded = false;
+            for r in granted {
+                if matches!(
+                    self.sessions[r.owner].wait.as_ref().map(|w| &w.what),
+                    Some(WaitFor::Upgrade { .. })
+                ) {
+                    upgraded = true;
+                }
+                self.finish_grant(key, r);
+            }
+            if !upgraded {
+                break;
+            }
         }
         self.drop_if_idle(key);
     }
