@@ -11,7 +11,26 @@ use crate::error::MdlError;
 use crate::key::MdlKey;
 use crate::lock::TicketId;
 use crate::types::{Duration, LockType};
-use std::collections::BTreeMap;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+
+/// Passes a key's precomputed hash through (the `u64` of `TicketBook::keys`).
+#[derive(Default)]
+struct KeyHash(u64);
+
+impl Hasher for KeyHash {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
 
 /// A ticket the context holds (granted).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -45,15 +64,27 @@ pub enum UpgradePlan {
     Upgrade(TicketId),
 }
 
-#[derive(Clone, Default, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Default, PartialEq, Eq, Debug)]
 pub struct TicketBook {
     /// In acquisition order.
     held: Vec<Held>,
     /// How many tickets are held per key, so that a request for a key not held (the
     /// common case) is planned without walking every ticket.
-    keys: BTreeMap<MdlKey, u32>,
+    /// (Keyed by the key's precomputed hash, a filter: a key not in it is not held, one
+    /// in it is looked for in `held`. So a lookup costs one hash, no string comparison
+    /// and no key reference count. It is a function of `held`, so `Hash` skips it.)
+    keys: HashMap<u64, u32, BuildHasherDefault<KeyHash>>,
     savepoints: Vec<(String, u32)>,
     next_seq: u32,
+}
+
+impl Hash for TicketBook {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        // `keys` is derived from `held`: equal books have equal `keys`.
+        self.held.hash(h);
+        self.savepoints.hash(h);
+        self.next_seq.hash(h);
+    }
 }
 
 impl TicketBook {
@@ -74,7 +105,7 @@ impl TicketBook {
     }
 
     pub fn on_key<'a>(&'a self, key: &'a MdlKey) -> impl Iterator<Item = &'a Held> + 'a {
-        let all: &[Held] = if self.keys.contains_key(key) {
+        let all: &[Held] = if self.keys.contains_key(&key.hash_value()) {
             &self.held
         } else {
             &[]
@@ -251,6 +282,18 @@ impl TicketBook {
             .collect()
     }
 
+    /// Appends the tickets of the given durations to `out`, latest first (as
+    /// [`TicketBook::of_durations`], into a reused vector).
+    pub fn of_durations_into(&self, durs: &[Duration], out: &mut Vec<TicketId>) {
+        out.extend(
+            self.held
+                .iter()
+                .rev()
+                .filter(|h| durs.contains(&h.dur))
+                .map(|h| h.id),
+        );
+    }
+
     /// Everything, latest first.
     pub fn all(&self) -> Vec<TicketId> {
         self.held.iter().rev().map(|h| h.id).collect()
@@ -279,7 +322,7 @@ impl TicketBook {
     pub fn add(&mut self, id: TicketId, key: MdlKey, ty: LockType, dur: Duration) {
         let seq = self.next_seq;
         self.next_seq += 1;
-        *self.keys.entry(key.clone()).or_insert(0) += 1;
+        *self.keys.entry(key.hash_value()).or_insert(0) += 1;
         self.held.push(Held {
             id,
             key,
@@ -294,10 +337,11 @@ impl TicketBook {
         // back n tickets costs O(n), not O(n^2).
         let i = self.held.iter().rposition(|h| h.id == id)?;
         let h = self.held.remove(i);
-        if let Some(n) = self.keys.get_mut(&h.key) {
+        let kh = h.key.hash_value();
+        if let Some(n) = self.keys.get_mut(&kh) {
             *n -= 1;
             if *n == 0 {
-                self.keys.remove(&h.key);
+                self.keys.remove(&kh);
             }
         }
         Some(h)

@@ -26,6 +26,18 @@
 //! reference counts decide nothing, and loom's `Arc` would multiply its state space.
 //! Lock objects use the facade's [`Arc`], whose count decides reclamation.
 //!
+//! # Costs
+//!
+//! An uncontended fast-path acquire + commit does no allocation once the context's
+//! vectors and maps have grown, and no string comparison: the context borrows the
+//! manager (no reference count), hashes ticket ids and keys with one multiplication or
+//! not at all, and [`TicketBook`] filters by the key's precomputed hash. A release
+//! of n tickets is linear: a few are searched from the back of the fast list, more are
+//! removed in one `retain` pass, and slow tickets are grouped by lock through an index.
+//! What remains per ticket: the ticket id's `fetch_add`, the shard's read lock, two
+//! lock-object references (the context's and the fast entry's), the `fast` list mutex
+//! (twice) and the packed counter (twice).
+//!
 //! # Lock order
 //!
 //! `detector` < shard < lock state (several only in the detector's validation, then in
@@ -128,6 +140,10 @@ const SHARDS: usize = 2;
 #[cfg(any(loom, feature = "shuttle"))]
 const SWEEP_MIN: usize = 2;
 
+/// Up to this many tickets (or locks), a release searches lists linearly; beyond, it
+/// builds an index.
+const FEW: usize = 8;
+
 /// `LockObj::fast`: an obtrusive ticket is granted or waiting (or being decided).
 const SLOW: u64 = 1 << 63;
 /// `LockObj::fast`: the number of fast-path grants not yet materialised.
@@ -152,6 +168,27 @@ impl Hasher for PassThrough {
 }
 
 type KeyMap = HashMap<MdlKey, Arc<LockObj>, BuildHasherDefault<PassThrough>>;
+
+/// Hashes a [`TicketId`] (sequential `u64`s) with one multiplication, so that both the
+/// low bits (bucket) and the top bits (control byte) of the map's hash vary.
+#[derive(Default)]
+struct IdHash(u64);
+
+impl Hasher for IdHash {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+type IdMap<V> = HashMap<TicketId, V, BuildHasherDefault<IdHash>>;
 
 struct ShardMap {
     map: KeyMap,
@@ -351,7 +388,9 @@ impl Shared {
     }
 
     fn new_ticket(&self) -> TicketId {
-        TicketId(self.next_ticket.fetch_add(1, Ordering::SeqCst))
+        // Only uniqueness matters (every read-modify-write of one atomic is in its single
+        // modification order), not ordering with other memory: `Relaxed` suffices.
+        TicketId(self.next_ticket.fetch_add(1, Ordering::Relaxed))
     }
 
     fn shard(&self, key: &MdlKey) -> &RwLock<ShardMap> {
@@ -732,7 +771,9 @@ impl Manager {
             mgr: self.clone(),
             sh: cs,
             book: TicketBook::new(),
-            objs: HashMap::new(),
+            objs: IdMap::default(),
+            scratch: Vec::new(),
+            rel: Vec::new(),
         }
     }
     pub fn clock(&self) -> &Clock {
@@ -830,7 +871,11 @@ pub struct Context {
     sh: DataArc<CtxShared>,
     book: TicketBook,
     /// The lock object of every held ticket (keeps it from being reclaimed).
-    objs: HashMap<TicketId, Arc<LockObj>>,
+    objs: IdMap<Arc<LockObj>>,
+    /// Reused by [`Context::release_ids`]'s callers (no allocation per commit).
+    scratch: Vec<TicketId>,
+    /// Reused by [`Context::release_ids`]: empty between calls.
+    rel: Vec<(TicketId, Arc<LockObj>, bool)>,
 }
 
 /// What a waiting request becomes when granted.
@@ -952,8 +997,9 @@ impl Context {
         wait: WaitOption,
     ) -> (Outcome, Option<TicketId>) {
         let me = self.id();
-        let mgr = self.mgr.clone();
-        let m = &mgr.sh;
+        // Borrows `self.mgr` only (the book and `objs` are borrowed apart): no reference
+        // count traffic on the manager per request.
+        let m: &Shared = &self.mgr.sh;
         debug!(owner = me.0, key = ?key, ty = %ty, ?dur, ?wait, "mdl request");
         let obj = m.lookup(key);
         let unobtrusive = m.strategy(key).is_unobtrusive(ty);
@@ -1114,8 +1160,7 @@ impl Context {
         };
         let obj = self.objs.get(&old).cloned().ok_or(MdlError::NotHeld)?;
         let dur = self.book.get(old).map_or(Duration::Transaction, |h| h.dur);
-        let mgr = self.mgr.clone();
-        let m = &mgr.sh;
+        let m: &Shared = &self.mgr.sh;
         let me = self.id();
         let id = m.new_ticket();
         let t = Ticket { id, owner: me, ty };
@@ -1206,35 +1251,81 @@ impl Context {
     }
 
     /// Gives back tickets: fast ones under our list's mutex, the others lock by lock
-    /// (removal and reschedule under one hold of the lock's mutex).
+    /// (removal and reschedule under one hold of the lock's mutex), locks in the order of
+    /// their first ticket in `ids`. Linear in `ids` plus our fast list: a few tickets are
+    /// searched from the back of the list (releases come latest first), many are removed
+    /// in one `retain` pass; slow tickets are grouped by lock through an index once there
+    /// are more than a few locks.
     fn release_ids(&mut self, ids: &[TicketId]) {
         if ids.is_empty() {
             return;
         }
-        let mut removed: Vec<(TicketId, Arc<LockObj>)> = Vec::new();
+        // (ticket, its lock, released by the fast path)
+        let mut rel = std::mem::take(&mut self.rel);
+        rel.clear();
         for id in ids {
             if self.book.remove(*id).is_some() {
                 if let Some(o) = self.objs.remove(id) {
-                    removed.push((*id, o));
+                    rel.push((*id, o, false));
                 }
+            }
+        }
+        {
+            let mut f = self.sh.fast.lock();
+            if rel.len() <= FEW {
+                for r in rel.iter_mut() {
+                    if let Some(i) = f.iter().rposition(|e| e.id == r.0) {
+                        let e = f.remove(i);
+                        r.1.fast.fetch_sub(1, Ordering::SeqCst);
+                        drop(e);
+                        r.2 = true;
+                    }
+                }
+            } else {
+                let at: IdMap<usize> = rel.iter().enumerate().map(|(i, r)| (r.0, i)).collect();
+                f.retain(|e| match at.get(&e.id) {
+                    Some(&i) => {
+                        e.lock.fast.fetch_sub(1, Ordering::SeqCst);
+                        rel[i].2 = true;
+                        false
+                    }
+                    None => true,
+                });
             }
         }
         let mut slow: Vec<(Arc<LockObj>, Vec<TicketId>)> = Vec::new();
-        {
-            let mut f = self.sh.fast.lock();
-            for (id, o) in removed {
-                if let Some(i) = f.iter().position(|e| e.id == id) {
-                    let e = f.remove(i);
-                    o.fast.fetch_sub(1, Ordering::SeqCst);
-                    drop(e);
-                    continue;
+        // Lock object address -> its group in `slow`, once there are more than `FEW`.
+        let mut index: HashMap<usize, usize> = HashMap::new();
+        for (id, o, fast) in rel.drain(..) {
+            if fast {
+                continue;
+            }
+            let addr = Arc::as_ptr(&o) as usize;
+            let g = match slow.last() {
+                Some((x, _)) if Arc::as_ptr(x) as usize == addr => Some(slow.len() - 1),
+                _ if slow.len() <= FEW => slow
+                    .iter()
+                    .position(|(x, _)| Arc::as_ptr(x) as usize == addr),
+                _ => {
+                    if index.is_empty() {
+                        for (i, (x, _)) in slow.iter().enumerate() {
+                            index.insert(Arc::as_ptr(x) as usize, i);
+                        }
+                    }
+                    index.get(&addr).copied()
                 }
-                match slow.iter_mut().find(|(x, _)| Arc::ptr_eq(x, &o)) {
-                    Some((_, v)) => v.push(id),
-                    None => slow.push((o, vec![id])),
+            };
+            match g {
+                Some(i) => slow[i].1.push(id),
+                None => {
+                    if !index.is_empty() {
+                        index.insert(addr, slow.len());
+                    }
+                    slow.push((o, vec![id]));
                 }
             }
         }
+        self.rel = rel;
         let m = &self.mgr.sh;
         for (o, ids) in slow {
             let mut g = o.state.lock();
@@ -1247,21 +1338,26 @@ impl Context {
         }
     }
 
-    pub fn end_statement(&mut self) {
-        let ids = self.book.of_durations(&[Duration::Statement]);
+    /// Releases the tickets of `durs` (latest first), through the reused scratch list.
+    fn release_durations(&mut self, durs: &[Duration]) {
+        let mut ids = std::mem::take(&mut self.scratch);
+        ids.clear();
+        self.book.of_durations_into(durs, &mut ids);
         self.release_ids(&ids);
+        ids.clear();
+        self.scratch = ids;
+    }
+
+    pub fn end_statement(&mut self) {
+        self.release_durations(&[Duration::Statement]);
     }
     /// Commit or rollback: statement and transaction locks go.
     pub fn commit(&mut self) {
-        let ids = self
-            .book
-            .of_durations(&[Duration::Statement, Duration::Transaction]);
-        self.release_ids(&ids);
+        self.release_durations(&[Duration::Statement, Duration::Transaction]);
         self.book.clear_savepoints();
     }
     pub fn release_explicit(&mut self) {
-        let ids = self.book.of_durations(&[Duration::Explicit]);
-        self.release_ids(&ids);
+        self.release_durations(&[Duration::Explicit]);
     }
     pub fn savepoint(&mut self, name: &str) {
         self.book.savepoint(name);
