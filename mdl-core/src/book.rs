@@ -8,29 +8,11 @@
 
 use crate::dialect::Dialect;
 use crate::error::MdlError;
-use crate::key::MdlKey;
+use crate::key::{KeyHashBuilder, MdlKey};
 use crate::lock::TicketId;
 use crate::types::{Duration, LockType};
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
-
-/// Passes a key's precomputed hash through (the `u64` of `TicketBook::keys`).
-#[derive(Default)]
-struct KeyHash(u64);
-
-impl Hasher for KeyHash {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = v;
-    }
-}
+use std::hash::{Hash, Hasher};
 
 /// A ticket the context holds (granted).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -73,7 +55,7 @@ pub struct TicketBook {
     /// (Keyed by the key's precomputed hash, a filter: a key not in it is not held, one
     /// in it is looked for in `held`. So a lookup costs one hash, no string comparison
     /// and no key reference count. It is a function of `held`, so `Hash` skips it.)
-    keys: HashMap<u64, u32, BuildHasherDefault<KeyHash>>,
+    keys: HashMap<u64, u32, KeyHashBuilder>,
     savepoints: Vec<(String, u32)>,
     next_seq: u32,
 }

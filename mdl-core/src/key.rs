@@ -2,7 +2,7 @@
 
 use crate::dialect::{Dialect, KeyForm, Namespace};
 use std::fmt;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// The key of a lockable object. Cheap to clone (one reference count); hashing writes a
 /// precomputed hash. Keys order as MySQL sorts bulk requests: namespace in the dialect's
@@ -166,6 +166,29 @@ pub fn split_key(key: &str) -> Result<Vec<String>, String> {
     parts.push(cur);
     Ok(parts)
 }
+
+/// A [`Hasher`] for maps keyed by [`MdlKey`] (or by its `hash_value`): a key hashes
+/// itself with one `write_u64` of its precomputed hash, which passes straight through;
+/// any other input is folded FNV-style.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+/// The `BuildHasher` of [`KeyHasher`]: `HashMap<MdlKey, V, KeyHashBuilder>`.
+pub type KeyHashBuilder = BuildHasherDefault<KeyHasher>;
 
 impl PartialEq for MdlKey {
     fn eq(&self, o: &Self) -> bool {

@@ -114,7 +114,7 @@ use crate::book::{AcquirePlan, Held, TicketBook, UpgradePlan};
 use crate::deadlock::{self, ForeignWaits, WaitGraph};
 use crate::dialect::{Dialect, Strategy};
 use crate::error::MdlError;
-use crate::key::MdlKey;
+use crate::key::{KeyHashBuilder, MdlKey};
 use crate::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
 use crate::sync::atomic::{AtomicU64, Ordering};
 use crate::sync::clock::Clock;
@@ -149,25 +149,7 @@ const SLOW: u64 = 1 << 63;
 /// `LockObj::fast`: the number of fast-path grants not yet materialised.
 const COUNT: u64 = SLOW - 1;
 
-/// Hashes an [`MdlKey`] by its precomputed hash.
-#[derive(Default)]
-struct PassThrough(u64);
-
-impl Hasher for PassThrough {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = v;
-    }
-}
-
-type KeyMap = HashMap<MdlKey, Arc<LockObj>, BuildHasherDefault<PassThrough>>;
+type KeyMap = HashMap<MdlKey, Arc<LockObj>, KeyHashBuilder>;
 
 /// Hashes a [`TicketId`] (sequential `u64`s) with one multiplication, so that both the
 /// low bits (bucket) and the top bits (control byte) of the map's hash vary.
