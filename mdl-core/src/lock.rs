@@ -382,20 +382,7 @@ impl LockState {
         r: &'a Rules,
         waiter: &'a Ticket,
     ) -> impl Iterator<Item = OwnerId> + 'a {
-        let s = r.strategy;
-        let gi = s.granted[waiter.ty.0 as usize];
-        let pi = s.pending[self.idx as usize][waiter.ty.0 as usize];
-        let g = self
-            .granted
-            .iter()
-            .filter(move |g| g.owner != waiter.owner && gi.contains(g.ty))
-            .map(|g| g.owner);
-        let w = self
-            .waiting
-            .iter()
-            .filter(move |w| w.owner != waiter.owner && w.id != waiter.id && pi.contains(w.ty))
-            .map(|w| w.owner);
-        g.chain(w)
+        self.blocking_tickets(r, waiter).map(|(t, _)| t.owner)
     }
 
     /// The tickets behind [`LockState::blockers`], each with `true` when it is granted
