@@ -9,6 +9,8 @@
 #   no_reschedule_on_timeout   shuttle  timeout_or_kill_wakes_the_queue
 #   no_materialize             loom     fast_path_vs_obtrusive     (X beside a fast SR)
 #   no_materialize             shuttle  random_mix_of_commands     (check_invariants)
+#   used_not_set               loom     fast_path_vs_obtrusive     (X beside a fast SR)
+#   used_not_set               shuttle  random_mix_of_commands     (check_invariants)
 #   reclaim_early              loom     reclaim_vs_acquire         (X on a second object)
 #   reclaim_early              shuttle  random_mix_of_commands     (check_invariants)
 #   two_victims                loom     two_waiters_close_a_cycle  (two Deadlock outcomes)
@@ -43,6 +45,8 @@ entries=(
   "no_reschedule_on_timeout|shuttle|timeout_or_kill_wakes_the_queue"
   "no_materialize|loom|fast_path_vs_obtrusive"
   "no_materialize|shuttle|random_mix_of_commands"
+  "used_not_set|loom|fast_path_vs_obtrusive"
+  "used_not_set|shuttle|random_mix_of_commands"
   "reclaim_early|loom|reclaim_vs_acquire"
   "reclaim_early|shuttle|random_mix_of_commands"
   "two_victims|loom|two_waiters_close_a_cycle"

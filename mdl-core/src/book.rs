@@ -46,19 +46,31 @@ pub enum UpgradePlan {
     Upgrade(TicketId),
 }
 
-#[derive(Clone, Default, PartialEq, Eq, Debug)]
+#[derive(Clone, Default, Debug)]
 pub struct TicketBook {
     /// In acquisition order.
     held: Vec<Held>,
     /// How many tickets are held per key, so that a request for a key not held (the
     /// common case) is planned without walking every ticket.
-    /// (Keyed by the key's precomputed hash, a filter: a key not in it is not held, one
-    /// in it is looked for in `held`. So a lookup costs one hash, no string comparison
-    /// and no key reference count. It is a function of `held`, so `Hash` skips it.)
+    /// (Keyed by the key's precomputed hash, a filter: a key with no count or a count of
+    /// 0 is not held, one with a count is looked for in `held`. So a lookup costs one
+    /// hash, no string comparison and no key reference count. A count that falls to 0
+    /// stays, so that a connection that takes and gives back the same locks again and
+    /// again does not insert and erase map entries each time; the zeros are swept when
+    /// they outnumber the held tickets. Apart from those zeros it is a function of
+    /// `held`, so `Hash` and `PartialEq` skip it.)
     keys: HashMap<u64, u32, KeyHashBuilder>,
     savepoints: Vec<(String, u32)>,
     next_seq: u32,
 }
+
+impl PartialEq for TicketBook {
+    fn eq(&self, o: &Self) -> bool {
+        // `keys` is derived from `held` (up to counts of 0, which mean "not held").
+        self.held == o.held && self.savepoints == o.savepoints && self.next_seq == o.next_seq
+    }
+}
+impl Eq for TicketBook {}
 
 impl Hash for TicketBook {
     fn hash<H: Hasher>(&self, h: &mut H) {
@@ -87,12 +99,13 @@ impl TicketBook {
     }
 
     pub fn on_key<'a>(&'a self, key: &'a MdlKey) -> impl Iterator<Item = &'a Held> + 'a {
-        let all: &[Held] = if self.keys.contains_key(&key.hash_value()) {
-            &self.held
-        } else {
-            &[]
-        };
+        let all: &[Held] = if self.may_hold(key) { &self.held } else { &[] };
         all.iter().filter(move |h| &h.key == key)
+    }
+
+    /// False when no held ticket is on `key` (true: maybe, look in `held`).
+    fn may_hold(&self, key: &MdlKey) -> bool {
+        self.keys.get(&key.hash_value()).is_some_and(|n| *n > 0)
     }
 
     /// Checks that the namespace of `key` takes `ty`.
@@ -116,6 +129,10 @@ impl TicketBook {
         ty: LockType,
         dur: Duration,
     ) -> Option<&'a Held> {
+        if !self.may_hold(key) {
+            // The common case, a key not held: one probe, not one per duration.
+            return None;
+        }
         let s = d.strategy(key.namespace());
         let covering = |h: &&Held| s.covers(h.ty, ty);
         self.on_key(key)
@@ -319,12 +336,11 @@ impl TicketBook {
         // back n tickets costs O(n), not O(n^2).
         let i = self.held.iter().rposition(|h| h.id == id)?;
         let h = self.held.remove(i);
-        let kh = h.key.hash_value();
-        if let Some(n) = self.keys.get_mut(&kh) {
-            *n -= 1;
-            if *n == 0 {
-                self.keys.remove(&kh);
-            }
+        if let Some(n) = self.keys.get_mut(&h.key.hash_value()) {
+            *n = n.saturating_sub(1);
+        }
+        if self.keys.len() > 2 * self.held.len() + 64 {
+            self.keys.retain(|_, n| *n > 0);
         }
         Some(h)
     }

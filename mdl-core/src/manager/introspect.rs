@@ -48,11 +48,16 @@ pub(super) fn snapshot(m: &Shared) -> Vec<LockRow> {
     {
         let reg = m.registry.read();
         for cs in reg.live.values() {
-            for e in cs.fast.lock().iter() {
+            let p = cs.locks.lock();
+            for (e, key) in p
+                .map
+                .values()
+                .flat_map(|pin| pin.fast.iter().map(move |e| (e, &pin.obj.key)))
+            {
                 fast.push((
                     e.id,
                     LockRow {
-                        key: e.lock.key.clone(),
+                        key: key.clone(),
                         ty: e.ty,
                         duration: Some(e.dur),
                         granted: true,

@@ -13,14 +13,18 @@
 //! - **Shards** (`Shared::shards`): 64 `RwLock<HashMap<MdlKey, Arc<LockObj>>>` keyed by
 //!   the key's precomputed hash (a pass-through hasher). A new reference to a lock
 //!   object is only ever handed out under its shard's lock (read or write).
-//! - **Lock object** (`LockObj`, MySQL's `MDL_lock`): `fast`, a packed `AtomicU64`
-//!   (bit 63 `SLOW`, bits 0..62 the number of fast-path grants not yet materialised),
-//!   and `state`, a mutex over the [`LockState`] plus introspection bookkeeping and the
-//!   upgrades in progress.
-//! - **Context** (`Context`, `MDL_context`): the [`TicketBook`] and the lock object of
-//!   every held ticket (owned by the connection's thread, not shared), and a shared part
-//!   (`CtxShared`, registered in `Shared::registry` by owner id): the list of fast-path
-//!   grants (`fast`) and the wait slot (`slot` + `cv`, MySQL's `MDL_wait`).
+//! - **Lock object** (`LockObj`, MySQL's `MDL_lock`): `fast`, an `AtomicU64` with two
+//!   flags (bit 63 `SLOW`: an obtrusive ticket is granted or waiting; bit 62 `USED`:
+//!   fast-path grants may exist), and `state`, a mutex over the [`LockState`] plus
+//!   introspection bookkeeping and the upgrades in progress.
+//! - **Context** (`Context`, `MDL_context`): the [`TicketBook`] (owned by the
+//!   connection's thread, not shared) and a shared part (`CtxShared`, registered in
+//!   `Shared::registry` by owner id): `locks`, the context's **pins** (one reference per
+//!   lock object it uses, by key, each with the context's fast-path grants on that lock
+//!   and its number of uses), and the wait slot (`slot` + `cv`, MySQL's `MDL_wait`).
+//!   A pin with no use stays as a cache of the map lookup (at most `IDLE_PINS` per
+//!   context): a connection that keeps reading the same tables finds their objects
+//!   without touching the map.
 //!
 //! `Shared` and `CtxShared` are shared through [`DataArc`] (std's `Arc`): their
 //! reference counts decide nothing, and loom's `Arc` would multiply its state space.
@@ -29,19 +33,27 @@
 //! # Costs
 //!
 //! An uncontended fast-path acquire + commit does no allocation once the context's
-//! vectors and maps have grown, and no string comparison: the context borrows the
-//! manager (no reference count), hashes ticket ids and keys with one multiplication or
-//! not at all, and [`TicketBook`] filters by the key's precomputed hash. A release
-//! of n tickets is linear: a few are searched from the back of the fast list, more are
-//! removed in one `retain` pass, and slow tickets are grouped by lock through an index.
-//! What remains per ticket: the ticket id's `fetch_add`, the shard's read lock, two
-//! lock-object references (the context's and the fast entry's), the `fast` list mutex
-//! (twice) and the packed counter (twice).
+//! vectors and maps have grown, and writes no memory that another context writes: it
+//! takes its own `locks` mutex once to acquire (find the pin by the key's precomputed
+//! hash, read the lock's flags, push the grant) and once to release; ticket ids come
+//! from a per-context block of `ID_BLOCK`; the lock object's reference count and flags
+//! are not written while `USED` stays set. So connections taking SR/SW on one hot table
+//! share only cache lines that everybody reads. What it still pays: the two mutex holds
+//! (two atomic read-modify-writes each, on a line of its own context), the key's
+//! reference count (the book keeps a clone), and a few hash-map probes (book filter,
+//! pin). A request for a key not pinned adds the shard's read lock and one lock-object
+//! reference. A release of n tickets is linear.
+//!
+//! The price is at the other end: the first obtrusive request after fast-path use
+//! (`SLOW` clear -> set, with `USED`) visits every registered context's pins (one hash
+//! probe each), where MySQL reads one packed counter. DDL is rare next to DML; while
+//! obtrusive locks stay granted or queued, later ones pay nothing.
 //!
 //! # Lock order
 //!
 //! `detector` < shard < lock state (several only in the detector's validation, then in
-//! address order) < `registry` < context `fast` list < context wait `slot`.
+//! address order) < `registry` < context `locks` < context wait `slot`. (A context that
+//! misses its pin lets go of its `locks` before it looks the key up in the map.)
 //! The shard sweep holds the shard's write lock and takes each candidate's state; no
 //! code holding a lock state takes a shard lock. `foreign` (an `RwLock` read to clone
 //! the `DataArc`) is taken with nothing else held. The detector is the only code that
@@ -59,23 +71,32 @@
 //!
 //! - (fast path) While `SLOW` is clear, no obtrusive ticket is granted or waiting on the
 //!   lock, so an unobtrusive request (pairwise compatible with every other unobtrusive
-//!   type in every matrix) can be granted with one compare-and-swap that increments the
-//!   count. The CAS happens while holding the requester's `fast` list mutex, and the entry
-//!   is pushed before that mutex is released.
+//!   type in every matrix) can be granted without asking the lock state. The requester
+//!   holds its own `locks` mutex while it reads `fast`, sets `USED` if clear (by a
+//!   read-modify-write whose result must still show `SLOW` clear) and pushes the grant
+//!   into its pin.
 //! - (materialisation) Whoever sets `SLOW` (`ensure_slow`, under the lock's state mutex)
-//!   first walks every registered context's `fast` list and moves this lock's entries
-//!   into [`LockState`] as ordinary granted tickets (decrementing the count), before it
-//!   releases the state mutex. So once anyone holds the state mutex with `SLOW` set, the
-//!   [`LockState`] holds every grant on the lock and every decision sees them. `SLOW`
-//!   is cleared (under the state mutex) when no obtrusive ticket is granted or waiting.
-//! - (fast release) A fast entry still in its owner's list is released by removing it
-//!   and decrementing the count, under that list's mutex; one that is gone was
-//!   materialised and is released through the state mutex, with a reschedule.
+//!   and finds `USED` set first visits every registered context's pin of the lock, under
+//!   that context's `locks` mutex, and moves its fast grants into [`LockState`] as
+//!   ordinary granted tickets; then it clears `USED`, still under the state mutex. A
+//!   fast-path requester either held its mutex before the visit (so the visit sees its
+//!   grant) or after it (so it sees `SLOW`, set before the visit, and goes the slow
+//!   way). So once anyone holds the state mutex with `SLOW` set, the [`LockState`] holds
+//!   every grant on the lock and every decision sees them. `USED` clear means no fast
+//!   grant exists: every one is made after setting or seeing `USED`, and `USED` is only
+//!   cleared after a visit of every context while `SLOW` forbids new ones. `SLOW` is
+//!   cleared (under the state mutex) when no obtrusive ticket is granted or waiting.
+//! - (fast release) A fast grant still in its owner's pin is released by removing it
+//!   under the owner's `locks` mutex; one that is gone was materialised and is released
+//!   through the state mutex, with a reschedule.
+//! - (pins) Every held ticket, fast grant and request in progress counts as a use of its
+//!   context's pin of the lock, and the pin holds a reference to the object; so a lock
+//!   in use is referenced. A pin's object is the map's object for its key.
 //! - (reclamation) A map entry is removed only under the shard's write lock, when its
-//!   `Arc::strong_count` is 1 (every held ticket, fast entry, waiter and caller holds a
-//!   clone), its count is 0 and its state idle. Since new references come only from the
-//!   map under the shard lock, nobody can be about to use it. A shard is swept when it
-//!   has grown past twice its size after the previous sweep, plus 64.
+//!   `Arc::strong_count` is 1 (every pin, waiter and caller holds a clone) and its state
+//!   is idle. Since new references come only from the map under the shard lock, or from
+//!   a pin (which is itself a reference), nobody can be about to use it. A shard is
+//!   swept when it has grown past twice its size after the previous sweep, plus 64.
 //! - (waits) A waiting ticket's owner has `slot.waiting` set and `slot.status` `None`
 //!   until the first status is set (`Granted` by a reschedule, `Deadlock` by the
 //!   detector, `Timeout` by the clock, `Killed` by [`ContextHandle::kill`]); later ones
@@ -102,6 +123,8 @@
 //! - `no_materialize`: an obtrusive request sets `SLOW` but does not move fast-path
 //!   grants into the lock state, so it is granted over them. [fast_path_never_overlaps_x,
 //!   lock_tables_deadlock, kill_wakes_those_it_held_back, reclamation_spares_fast_grants]
+//! - `used_not_set`: a fast-path grant does not set `USED`, so the next obtrusive request
+//!   skips the materialisation and is granted over it. [fast_path_never_overlaps_x]
 //! - `reclaim_early`: the sweep removes a map entry whose state is idle although fast
 //!   grants (or references) remain. [reclamation_spares_fast_grants]
 //! - `two_victims`: the detector aborts the victim and also the requester.
@@ -121,6 +144,7 @@ use crate::sync::clock::Clock;
 use crate::sync::{Arc, Condvar, DataArc, Mutex, MutexGuard, RwLock};
 use crate::table::{self, BulkReq, Config};
 use crate::types::{Duration, LockType, Outcome, WaitOption, WaitStatus};
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 use tracing::debug;
@@ -140,14 +164,30 @@ const SHARDS: usize = 2;
 #[cfg(any(loom, feature = "shuttle"))]
 const SWEEP_MIN: usize = 2;
 
-/// Up to this many tickets (or locks), a release searches lists linearly; beyond, it
-/// builds an index.
+/// Up to this many locks, a release groups its slow tickets by a linear search; beyond,
+/// it builds an index.
 const FEW: usize = 8;
 
-/// `LockObj::fast`: an obtrusive ticket is granted or waiting (or being decided).
+/// Idle pins (lock objects a context keeps a reference to while it holds no ticket on
+/// them: a cache of map lookups) kept per context; the next one to fall idle is dropped.
+#[cfg(not(any(loom, feature = "shuttle")))]
+const IDLE_PINS: usize = 64;
+#[cfg(any(loom, feature = "shuttle"))]
+const IDLE_PINS: usize = 1;
+
+/// Ticket ids a context takes from the manager's counter at a time.
+#[cfg(not(any(loom, feature = "shuttle")))]
+const ID_BLOCK: u64 = 1024;
+#[cfg(any(loom, feature = "shuttle"))]
+const ID_BLOCK: u64 = 2;
+
+/// `LockObj::fast`: an obtrusive ticket is granted or waiting (or being decided). Set and
+/// cleared only under the lock's state mutex.
 const SLOW: u64 = 1 << 63;
-/// `LockObj::fast`: the number of fast-path grants not yet materialised.
-const COUNT: u64 = SLOW - 1;
+/// `LockObj::fast`: fast-path grants may exist on the lock. Set by a fast-path grant that
+/// finds it clear (before the grant is recorded); cleared by the materialisation, under
+/// the state mutex with `SLOW` set, after it has visited every context.
+const USED: u64 = 1 << 62;
 
 type KeyMap = HashMap<MdlKey, Arc<LockObj>, KeyHashBuilder>;
 
@@ -182,8 +222,9 @@ struct ShardMap {
 /// One lock (`MDL_lock`).
 struct LockObj {
     key: MdlKey,
-    /// `SLOW | count`. The count changes by CAS (fast grant, with SLOW clear), by
-    /// `fetch_sub` (fast release, materialisation); SLOW only under `state`.
+    /// `SLOW | USED`. A fast-path grant only reads it (and sets `USED` once after a
+    /// materialisation), so contexts taking shared locks on one hot table write no
+    /// common cache line.
     fast: AtomicU64,
     state: Mutex<LockInner>,
 }
@@ -195,24 +236,99 @@ struct LockInner {
     st: LockState,
     /// Per ticket in `st`: duration, wait times, and the waiter's shared context while
     /// it waits (the reschedule sets its status).
-    meta: HashMap<TicketId, Meta>,
+    meta: IdMap<Meta>,
     /// Upgrades waiting here: (the waiting upgrade ticket, the held ticket it upgrades).
     upgrades: Vec<(TicketId, TicketId)>,
 }
 
 struct Meta {
     dur: Duration,
+    /// When the wait began (read only while the ticket waits; 0 for an immediate grant,
+    /// so that no grant reads the clock).
     since_ms: u64,
     waited_ms: u64,
     waiter: Option<DataArc<CtxShared>>,
 }
 
-/// A fast-path grant, in its owner's list until released or materialised.
-struct FastEntry {
-    lock: Arc<LockObj>,
+/// A fast-path grant, in its owner's pin until released or materialised.
+#[derive(Clone, Copy)]
+struct FastGrant {
     id: TicketId,
     ty: LockType,
     dur: Duration,
+}
+
+/// A context's reference to one lock object (MySQL keeps a ticket per lock; we keep one
+/// reference per lock object in use, whatever the number of tickets on it).
+struct Pin {
+    obj: Arc<LockObj>,
+    /// Fast-path grants on `obj` not yet materialised (usually zero or one).
+    fast: Vec<FastGrant>,
+    /// The context's granted tickets on `obj` plus its request in progress, if any. An
+    /// idle pin (0) is a cache entry: it keeps the object mapped and saves the next
+    /// acquire its map lookup.
+    uses: u32,
+    /// The key of the ticket released last on this lock, kept for the next fast-path
+    /// grant's book entry: a connection that takes and releases the same lock again and
+    /// again then moves one key value back and forth instead of touching its reference
+    /// count (keys are values: equal keys are interchangeable).
+    spare: Option<MdlKey>,
+}
+
+/// The lock objects a context uses, by key.
+#[derive(Default)]
+struct Pins {
+    map: HashMap<MdlKey, Pin, KeyHashBuilder>,
+    /// Pins with `uses == 0` (at most `IDLE_PINS`).
+    idle: usize,
+}
+
+impl Pins {
+    /// One more use of the pin of `key`, if there is one; returns its object.
+    fn take(&mut self, key: &MdlKey) -> Option<&mut Pin> {
+        let p = self.map.get_mut(key)?;
+        if p.uses == 0 {
+            self.idle -= 1;
+        }
+        p.uses += 1;
+        Some(p)
+    }
+
+    /// Adds a pin of `obj` for `key` with one use. (The caller has checked that there
+    /// was none.)
+    fn add(&mut self, key: &MdlKey, obj: Arc<LockObj>) -> &mut Pin {
+        match self.map.entry(key.clone()) {
+            Entry::Occupied(e) => {
+                let p = e.into_mut();
+                if p.uses == 0 {
+                    self.idle -= 1;
+                }
+                p.uses += 1;
+                p
+            }
+            Entry::Vacant(e) => e.insert(Pin {
+                obj,
+                fast: Vec::new(),
+                uses: 1,
+                spare: None,
+            }),
+        }
+    }
+
+    /// One use of the pin of `key` fewer; a pin falling idle beyond `IDLE_PINS` goes.
+    fn put(&mut self, key: &MdlKey) {
+        let Some(p) = self.map.get_mut(key) else {
+            return;
+        };
+        p.uses = p.uses.saturating_sub(1);
+        if p.uses == 0 {
+            if self.idle >= IDLE_PINS {
+                self.map.remove(key);
+            } else {
+                self.idle += 1;
+            }
+        }
+    }
 }
 
 /// What a parked context waits for.
@@ -240,8 +356,10 @@ struct SlotState {
 /// The part of a context that other threads touch.
 struct CtxShared {
     id: OwnerId,
-    /// Fast-path grants not yet materialised (lock order: after `registry`).
-    fast: Mutex<Vec<FastEntry>>,
+    /// The lock objects the context uses, with its fast-path grants not yet materialised
+    /// (lock order: after `registry`). Other threads take it only to materialise, check
+    /// or introspect; the owner takes it once per acquire and once per release.
+    locks: Mutex<Pins>,
     /// Lock order: last.
     slot: Mutex<SlotState>,
     cv: Condvar,
@@ -251,7 +369,7 @@ impl CtxShared {
     fn new(id: OwnerId) -> CtxShared {
         CtxShared {
             id,
-            fast: Mutex::new(Vec::new()),
+            locks: Mutex::new(Pins::default()),
             slot: Mutex::new(SlotState::default()),
             cv: Condvar::new(),
         }
@@ -369,10 +487,12 @@ impl Shared {
         self.dialect.strategy(key.namespace())
     }
 
-    fn new_ticket(&self) -> TicketId {
+    /// A block of `ID_BLOCK` ticket ids (unique; each context hands out its block in
+    /// increasing order).
+    fn ticket_block(&self) -> u64 {
         // Only uniqueness matters (every read-modify-write of one atomic is in its single
         // modification order), not ordering with other memory: `Relaxed` suffices.
-        TicketId(self.next_ticket.fetch_add(1, Ordering::Relaxed))
+        self.next_ticket.fetch_add(ID_BLOCK, Ordering::Relaxed)
     }
 
     fn shard(&self, key: &MdlKey) -> &RwLock<ShardMap> {
@@ -415,47 +535,49 @@ impl Shared {
         out
     }
 
-    /// Sets SLOW; if it was clear and fast grants exist, materialises them.
+    /// Sets SLOW; if it was clear and fast-path grants may exist (`USED`), materialises
+    /// them: visits every registered context's pin of this lock, moves its fast grants
+    /// into the lock state, then clears `USED`.
     fn ensure_slow(&self, obj: &LockObj, g: &mut LockInner) {
         let prev = obj.fast.fetch_or(SLOW, Ordering::SeqCst);
-        if prev & SLOW != 0 || prev & COUNT == 0 {
+        if prev & SLOW != 0 || prev & USED == 0 {
             return;
         }
         if cfg!(mdl_bug = "no_materialize") {
             return;
         }
-        let now = self.clock.now_ms();
         let reg = self.registry.read();
         for cs in reg.live.values() {
-            if obj.fast.load(Ordering::SeqCst) & COUNT == 0 {
-                break;
+            let mut p = cs.locks.lock();
+            let Some(pin) = p.map.get_mut(&obj.key) else {
+                continue;
+            };
+            if !std::ptr::eq(&*pin.obj, obj) {
+                // Cannot happen: a pinned object stays mapped, and a key maps to one
+                // object. Its grants are not on this lock.
+                continue;
             }
-            let mut f = cs.fast.lock();
-            let mut i = 0;
-            while i < f.len() {
-                if std::ptr::eq(&*f[i].lock, obj) {
-                    let e = f.remove(i);
-                    g.st.grant_in_id_order(Ticket {
-                        id: e.id,
-                        owner: cs.id,
-                        ty: e.ty,
-                    });
-                    g.meta.insert(
-                        e.id,
-                        Meta {
-                            dur: e.dur,
-                            since_ms: now,
-                            waited_ms: 0,
-                            waiter: None,
-                        },
-                    );
-                    obj.fast.fetch_sub(1, Ordering::SeqCst);
-                    debug!(owner = cs.id.0, key = ?obj.key, ty = %e.ty, "mdl fast-path grant materialised");
-                } else {
-                    i += 1;
-                }
+            for e in pin.fast.drain(..) {
+                g.st.grant_in_id_order(Ticket {
+                    id: e.id,
+                    owner: cs.id,
+                    ty: e.ty,
+                });
+                g.meta.insert(
+                    e.id,
+                    Meta {
+                        dur: e.dur,
+                        since_ms: 0,
+                        waited_ms: 0,
+                        waiter: None,
+                    },
+                );
+                debug!(owner = cs.id.0, key = ?obj.key, ty = %e.ty, "mdl fast-path grant materialised");
             }
         }
+        // Every context registered now has been visited, and none can add a fast grant
+        // while SLOW is set: none is left.
+        obj.fast.fetch_and(!USED, Ordering::SeqCst);
     }
 
     /// Clears SLOW when nothing obtrusive is granted or waiting.
@@ -470,7 +592,7 @@ impl Shared {
     /// Grants what has become grantable (`reschedule_waiters`) and finishes upgrades.
     fn reschedule(&self, obj: &LockObj, g: &mut LockInner) {
         let r = self.rules(&obj.key);
-        let now = self.clock.now_ms();
+        let mut now = None;
         let LockInner { st, meta, upgrades } = g;
         // A finished upgrade replaces the old ticket's type by a higher-ranked one that
         // need not conflict with all the old one did (SU -> SRO): pass again then.
@@ -485,6 +607,7 @@ impl Shared {
             for t in granted {
                 let mut waited = 0;
                 if let Some(m) = meta.get_mut(&t.id) {
+                    let now = *now.get_or_insert_with(|| self.clock.now_ms());
                     waited = now.saturating_sub(m.since_ms);
                     m.waited_ms = waited;
                     m.waiter = None;
@@ -652,9 +775,9 @@ fn reclaimable(o: &Arc<LockObj>) -> bool {
         // Seeded bug: only the state is looked at, not who still refers to the object.
         return o.state.lock().st.is_idle();
     }
-    Arc::strong_count(o) == 1
-        && o.fast.load(Ordering::SeqCst) & COUNT == 0
-        && o.state.lock().st.is_idle()
+    // Every fast-path grant, held ticket and wait is on a pin, and every caller holds a
+    // reference: a count of 1 (the map's) means nobody uses the object.
+    Arc::strong_count(o) == 1 && o.state.lock().st.is_idle()
 }
 
 /// The wait-for graph over the live state.
@@ -753,9 +876,11 @@ impl Manager {
             mgr: self.clone(),
             sh: cs,
             book: TicketBook::new(),
-            objs: IdMap::default(),
+            next_id: 0,
+            end_id: 0,
             scratch: Vec::new(),
             rel: Vec::new(),
+            slow: Vec::new(),
         }
     }
     pub fn clock(&self) -> &Clock {
@@ -852,12 +977,15 @@ pub struct Context {
     mgr: Manager,
     sh: DataArc<CtxShared>,
     book: TicketBook,
-    /// The lock object of every held ticket (keeps it from being reclaimed).
-    objs: IdMap<Arc<LockObj>>,
+    /// The next ticket id of this context's block, and the block's end.
+    next_id: u64,
+    end_id: u64,
     /// Reused by [`Context::release_ids`]'s callers (no allocation per commit).
     scratch: Vec<TicketId>,
     /// Reused by [`Context::release_ids`]: empty between calls.
-    rel: Vec<(TicketId, Arc<LockObj>, bool)>,
+    rel: Vec<Held>,
+    /// Reused by [`Context::release_ids`]: empty between calls.
+    slow: Vec<(Arc<LockObj>, TicketId)>,
 }
 
 /// What a waiting request becomes when granted.
@@ -865,6 +993,27 @@ pub struct Context {
 enum WaitKind {
     Acquire,
     Upgrade,
+}
+
+/// Tries the fast path on a pinned lock: `SLOW` clear, `USED` set (setting it if needed),
+/// then the grant is recorded in the pin. The caller holds its `locks` mutex throughout,
+/// so a materialisation (which sets `SLOW` first, then takes that mutex) either sees the
+/// grant or makes this call see `SLOW`.
+fn try_fast(pin: &mut Pin, grant: FastGrant) -> bool {
+    let v = pin.obj.fast.load(Ordering::SeqCst);
+    if v & SLOW != 0 {
+        return false;
+    }
+    // `USED` clear: the first fast grant since the last materialisation. Setting it with
+    // a read-modify-write tells us whether `SLOW` came meanwhile.
+    if v & USED == 0
+        && !cfg!(mdl_bug = "used_not_set")
+        && pin.obj.fast.fetch_or(USED, Ordering::SeqCst) & SLOW != 0
+    {
+        return false;
+    }
+    pin.fast.push(grant);
+    true
 }
 
 impl Context {
@@ -882,6 +1031,39 @@ impl Context {
 
     fn m(&self) -> &Shared {
         &self.mgr.sh
+    }
+
+    /// A new ticket id: unique in the manager, increasing within the context.
+    fn new_ticket(&mut self) -> TicketId {
+        if self.next_id == self.end_id {
+            self.next_id = self.mgr.sh.ticket_block();
+            self.end_id = self.next_id + ID_BLOCK;
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        TicketId(id)
+    }
+
+    /// Runs `f` on our pin of `key` (made if missing) with one more use counted.
+    fn pin_with<R>(&self, key: &MdlKey, f: impl FnOnce(&mut Pin) -> R) -> R {
+        let mut p = self.sh.locks.lock();
+        if let Some(pin) = p.take(key) {
+            return f(pin);
+        }
+        drop(p);
+        // The map's shard lock comes before our `locks` mutex in the lock order.
+        let obj = self.m().lookup(key);
+        f(self.sh.locks.lock().add(key, obj))
+    }
+
+    /// One use of our pin of `key` fewer (a request that was not granted).
+    fn unpin(&self, key: &MdlKey) {
+        self.sh.locks.lock().put(key);
+    }
+
+    /// The object of a key we hold a ticket on (no new use).
+    fn pinned(&self, key: &MdlKey) -> Option<Arc<LockObj>> {
+        self.sh.locks.lock().map.get(key).map(|p| p.obj.clone())
     }
 
     /// Granted, Busy (NoWait), Timeout, Deadlock or Killed. Blocks while it waits.
@@ -908,21 +1090,21 @@ impl Context {
         match plan {
             AcquirePlan::Reuse(_) => (Outcome::Granted, None),
             AcquirePlan::CloneOf(_) => {
-                let id = self.m().new_ticket();
-                let obj = self.m().lookup(key);
-                self.grant_unchecked(obj, id, ty, dur);
+                let id = self.new_ticket();
+                self.grant_unchecked(key, id, ty, dur);
                 (Outcome::Granted, Some(id))
             }
             AcquirePlan::New => {
-                let id = self.m().new_ticket();
+                let id = self.new_ticket();
                 self.request(key, id, ty, dur, wait)
             }
         }
     }
 
     /// Adds a granted ticket without asking the lock (a clone of a held one).
-    fn grant_unchecked(&mut self, obj: Arc<LockObj>, id: TicketId, ty: LockType, dur: Duration) {
+    fn grant_unchecked(&mut self, key: &MdlKey, id: TicketId, ty: LockType, dur: Duration) {
         let me = self.id();
+        let obj = self.pin_with(key, |pin| pin.obj.clone());
         {
             let m = &self.mgr.sh;
             let mut g = obj.state.lock();
@@ -934,39 +1116,13 @@ impl Context {
                 id,
                 Meta {
                     dur,
-                    since_ms: m.clock.now_ms(),
+                    since_ms: 0,
                     waited_ms: 0,
                     waiter: None,
                 },
             );
         }
-        self.book.add(id, obj.key.clone(), ty, dur);
-        self.objs.insert(id, obj);
-    }
-
-    /// One compare-and-swap on the lock's packed counter, under our fast list's mutex.
-    fn try_fast(&self, obj: &Arc<LockObj>, id: TicketId, ty: LockType, dur: Duration) -> bool {
-        let mut f = self.sh.fast.lock();
-        let mut v = obj.fast.load(Ordering::SeqCst);
-        loop {
-            if v & SLOW != 0 {
-                return false;
-            }
-            match obj
-                .fast
-                .compare_exchange(v, v + 1, Ordering::SeqCst, Ordering::SeqCst)
-            {
-                Ok(_) => break,
-                Err(x) => v = x,
-            }
-        }
-        f.push(FastEntry {
-            lock: obj.clone(),
-            id,
-            ty,
-            dur,
-        });
-        true
+        self.book.add(id, key.clone(), ty, dur);
     }
 
     /// A new ticket `id` on `key`: fast path, immediate grant, or wait.
@@ -979,21 +1135,30 @@ impl Context {
         wait: WaitOption,
     ) -> (Outcome, Option<TicketId>) {
         let me = self.id();
-        // Borrows `self.mgr` only (the book and `objs` are borrowed apart): no reference
-        // count traffic on the manager per request.
-        let m: &Shared = &self.mgr.sh;
         debug!(owner = me.0, key = ?key, ty = %ty, ?dur, ?wait, "mdl request");
-        let obj = m.lookup(key);
-        let unobtrusive = m.strategy(key).is_unobtrusive(ty);
-        if unobtrusive && self.try_fast(&obj, id, ty, dur) {
-            self.book.add(id, key.clone(), ty, dur);
-            self.objs.insert(id, obj);
-            debug!(owner = me.0, key = ?key, ty = %ty, "mdl grant (fast path)");
-            return (Outcome::Granted, Some(id));
-        }
+        let unobtrusive = self.m().strategy(key).is_unobtrusive(ty);
+        let fast = FastGrant { id, ty, dur };
+        // The fast path, or the object to ask (our pin counts the request as a use).
+        let slow = self.pin_with(key, |pin| {
+            if unobtrusive && try_fast(pin, fast) {
+                Ok(pin.spare.take())
+            } else {
+                Err(pin.obj.clone())
+            }
+        });
+        let obj = match slow {
+            Ok(spare) => {
+                self.book
+                    .add(id, spare.unwrap_or_else(|| key.clone()), ty, dur);
+                debug!(owner = me.0, key = ?key, ty = %ty, "mdl grant (fast path)");
+                return (Outcome::Granted, Some(id));
+            }
+            Err(obj) => obj,
+        };
+        // Borrows `self.mgr` only: no reference count traffic on the manager.
+        let m: &Shared = &self.mgr.sh;
         let t = Ticket { id, owner: me, ty };
         let r = m.rules(key);
-        let now = m.clock.now_ms();
         let mut g = obj.state.lock();
         if !unobtrusive {
             m.ensure_slow(&obj, &mut g);
@@ -1004,38 +1169,44 @@ impl Context {
                 id,
                 Meta {
                     dur,
-                    since_ms: now,
+                    since_ms: 0,
                     waited_ms: 0,
                     waiter: None,
                 },
             );
             drop(g);
             self.book.add(id, key.clone(), ty, dur);
-            self.objs.insert(id, obj);
             debug!(owner = me.0, key = ?key, ty = %ty, "mdl grant");
             return (Outcome::Granted, Some(id));
         }
         let timeout = match wait {
             WaitOption::NoWait => {
                 m.clear_slow_if(&obj, &g);
+                drop(g);
+                self.unpin(key);
                 return (Outcome::Busy, None);
             }
             WaitOption::Timeout(0) => {
                 m.clear_slow_if(&obj, &g);
+                drop(g);
+                self.unpin(key);
                 return (Outcome::Timeout, None);
             }
             WaitOption::Timeout(ms) => Some(ms),
             WaitOption::Forever => None,
         };
-        self.enqueue(&obj, &mut g, t, dur, timeout, now);
+        self.enqueue(&obj, &mut g, t, dur, timeout);
         drop(g);
         match self.wait_ending(&obj, t, WaitKind::Acquire) {
             WaitStatus::Granted => {
                 self.book.add(id, key.clone(), ty, dur);
-                self.objs.insert(id, obj);
                 (Outcome::Granted, Some(id))
             }
-            other => (other.outcome(), None),
+            other => {
+                drop(obj);
+                self.unpin(key);
+                (other.outcome(), None)
+            }
         }
     }
 
@@ -1048,8 +1219,8 @@ impl Context {
         t: Ticket,
         dur: Duration,
         timeout: Option<u64>,
-        now: u64,
     ) {
+        let now = self.m().clock.now_ms();
         g.st.enqueue(t);
         g.meta.insert(
             t.id,
@@ -1140,14 +1311,13 @@ impl Context {
             UpgradePlan::NoOp(_) => return Ok(Outcome::Granted),
             UpgradePlan::Upgrade(old) => old,
         };
-        let obj = self.objs.get(&old).cloned().ok_or(MdlError::NotHeld)?;
+        let obj = self.pinned(key).ok_or(MdlError::NotHeld)?;
         let dur = self.book.get(old).map_or(Duration::Transaction, |h| h.dur);
+        let id = self.new_ticket();
         let m: &Shared = &self.mgr.sh;
         let me = self.id();
-        let id = m.new_ticket();
         let t = Ticket { id, owner: me, ty };
         let r = m.rules(key);
-        let now = m.clock.now_ms();
         debug!(owner = me.0, key = ?key, ty = %ty, ?wait, "mdl upgrade request");
         let mut g = obj.state.lock();
         if !m.strategy(key).is_unobtrusive(ty) || g.st.find_granted(old).is_none() {
@@ -1177,7 +1347,7 @@ impl Context {
             WaitOption::Forever => None,
         };
         g.upgrades.push((id, old));
-        self.enqueue(&obj, &mut g, t, dur, timeout, now);
+        self.enqueue(&obj, &mut g, t, dur, timeout);
         drop(g);
         let st = self.wait_ending(&obj, t, WaitKind::Upgrade);
         if st == WaitStatus::Granted {
@@ -1188,7 +1358,7 @@ impl Context {
 
     pub fn downgrade(&mut self, key: &MdlKey, ty: LockType) -> Result<(), MdlError> {
         let id = self.book.plan_downgrade(&self.mgr.sh.dialect, key, ty)?;
-        let obj = self.objs.get(&id).cloned().ok_or(MdlError::NotHeld)?;
+        let obj = self.pinned(key).ok_or(MdlError::NotHeld)?;
         let m = &self.mgr.sh;
         {
             let mut g = obj.state.lock();
@@ -1210,10 +1380,9 @@ impl Context {
         ty: Option<LockType>,
         dur: Duration,
     ) -> Result<TicketId, MdlError> {
-        let (src, ty) = self.book.plan_clone(&self.mgr.sh.dialect, key, ty)?;
-        let obj = self.objs.get(&src).cloned().ok_or(MdlError::NotHeld)?;
-        let id = self.m().new_ticket();
-        self.grant_unchecked(obj, id, ty, dur);
+        let (_src, ty) = self.book.plan_clone(&self.mgr.sh.dialect, key, ty)?;
+        let id = self.new_ticket();
+        self.grant_unchecked(key, id, ty, dur);
         Ok(id)
     }
 
@@ -1232,92 +1401,100 @@ impl Context {
         Ok(())
     }
 
-    /// Gives back tickets: fast ones under our list's mutex, the others lock by lock
-    /// (removal and reschedule under one hold of the lock's mutex), locks in the order of
-    /// their first ticket in `ids`. Linear in `ids` plus our fast list: a few tickets are
-    /// searched from the back of the list (releases come latest first), many are removed
-    /// in one `retain` pass; slow tickets are grouped by lock through an index once there
-    /// are more than a few locks.
+    /// Gives back tickets: fast ones under our `locks` mutex (one hold for all), the
+    /// others lock by lock (removal and reschedule under one hold of the lock's mutex),
+    /// locks in the order of their first ticket in `ids`. Linear in `ids`: a ticket is
+    /// found in the book from the back (releases come latest first) and in its pin by
+    /// key; slow tickets are grouped by lock through an index once there are more than
+    /// a few locks.
     fn release_ids(&mut self, ids: &[TicketId]) {
         if ids.is_empty() {
             return;
         }
-        // (ticket, its lock, released by the fast path)
         let mut rel = std::mem::take(&mut self.rel);
+        let mut slow = std::mem::take(&mut self.slow);
         rel.clear();
+        slow.clear();
         for id in ids {
-            if self.book.remove(*id).is_some() {
-                if let Some(o) = self.objs.remove(id) {
-                    rel.push((*id, o, false));
-                }
+            if let Some(h) = self.book.remove(*id) {
+                rel.push(h);
             }
         }
         {
-            let mut f = self.sh.fast.lock();
-            if rel.len() <= FEW {
-                for r in rel.iter_mut() {
-                    if let Some(i) = f.iter().rposition(|e| e.id == r.0) {
-                        let e = f.remove(i);
-                        r.1.fast.fetch_sub(1, Ordering::SeqCst);
-                        drop(e);
-                        r.2 = true;
+            let mut p = self.sh.locks.lock();
+            let Pins { map, idle } = &mut *p;
+            for h in rel.drain(..) {
+                let Some(pin) = map.get_mut(&h.key) else {
+                    continue;
+                };
+                match pin.fast.iter().rposition(|e| e.id == h.id) {
+                    Some(i) => {
+                        pin.fast.swap_remove(i);
                     }
+                    // Not (or no longer) a fast grant: materialised or slow.
+                    None => slow.push((pin.obj.clone(), h.id)),
                 }
-            } else {
-                let at: IdMap<usize> = rel.iter().enumerate().map(|(i, r)| (r.0, i)).collect();
-                f.retain(|e| match at.get(&e.id) {
-                    Some(&i) => {
-                        e.lock.fast.fetch_sub(1, Ordering::SeqCst);
-                        rel[i].2 = true;
-                        false
-                    }
-                    None => true,
-                });
+                // `Pins::put` without a second probe.
+                pin.uses = pin.uses.saturating_sub(1);
+                if pin.uses == 0 && *idle >= IDLE_PINS {
+                    map.remove(&h.key);
+                    continue;
+                }
+                if pin.uses == 0 {
+                    *idle += 1;
+                }
+                pin.spare = Some(h.key);
             }
         }
-        let mut slow: Vec<(Arc<LockObj>, Vec<TicketId>)> = Vec::new();
-        // Lock object address -> its group in `slow`, once there are more than `FEW`.
-        let mut index: HashMap<usize, usize> = HashMap::new();
-        for (id, o, fast) in rel.drain(..) {
-            if fast {
-                continue;
+        rel.clear();
+        self.rel = rel;
+        let m = &self.mgr.sh;
+        let give_back = |o: &LockObj, ids: &mut dyn Iterator<Item = TicketId>| {
+            let mut g = o.state.lock();
+            for id in ids {
+                g.st.remove_granted(id);
+                g.meta.remove(&id);
             }
-            let addr = Arc::as_ptr(&o) as usize;
-            let g = match slow.last() {
-                Some((x, _)) if Arc::as_ptr(x) as usize == addr => Some(slow.len() - 1),
-                _ if slow.len() <= FEW => slow
-                    .iter()
-                    .position(|(x, _)| Arc::as_ptr(x) as usize == addr),
-                _ => {
+            m.reschedule(o, &mut g);
+            m.clear_slow_if(o, &g);
+        };
+        if let [(o, id)] = slow.as_slice() {
+            give_back(o, &mut std::iter::once(*id));
+        } else if !slow.is_empty() {
+            // Group by lock, in the order of first appearance: a linear search among a
+            // few groups, an index (object address -> group) beyond.
+            let mut groups: Vec<(Arc<LockObj>, Vec<TicketId>)> = Vec::new();
+            let mut index: HashMap<usize, usize> = HashMap::new();
+            for (o, id) in slow.drain(..) {
+                let addr = Arc::as_ptr(&o) as usize;
+                let gi = if groups.len() <= FEW {
+                    groups
+                        .iter()
+                        .position(|(x, _)| Arc::as_ptr(x) as usize == addr)
+                } else {
                     if index.is_empty() {
-                        for (i, (x, _)) in slow.iter().enumerate() {
+                        for (i, (x, _)) in groups.iter().enumerate() {
                             index.insert(Arc::as_ptr(x) as usize, i);
                         }
                     }
                     index.get(&addr).copied()
-                }
-            };
-            match g {
-                Some(i) => slow[i].1.push(id),
-                None => {
-                    if !index.is_empty() {
-                        index.insert(addr, slow.len());
+                };
+                match gi {
+                    Some(i) => groups[i].1.push(id),
+                    None => {
+                        if !index.is_empty() {
+                            index.insert(addr, groups.len());
+                        }
+                        groups.push((o, vec![id]));
                     }
-                    slow.push((o, vec![id]));
                 }
             }
-        }
-        self.rel = rel;
-        let m = &self.mgr.sh;
-        for (o, ids) in slow {
-            let mut g = o.state.lock();
-            for id in &ids {
-                g.st.remove_granted(*id);
-                g.meta.remove(id);
+            for (o, ids) in groups {
+                give_back(&o, &mut ids.into_iter());
             }
-            m.reschedule(&o, &mut g);
-            m.clear_slow_if(&o, &g);
         }
+        slow.clear();
+        self.slow = slow;
     }
 
     /// Releases the tickets of `durs` (latest first), through the reused scratch list.
@@ -1367,17 +1544,23 @@ impl Context {
     }
     /// Keeps the introspection copy of a ticket's duration in step with the book.
     fn note_duration(&self, id: TicketId, dur: Duration) {
-        {
-            let mut f = self.sh.fast.lock();
-            if let Some(e) = f.iter_mut().find(|e| e.id == id) {
+        let Some(key) = self.book.get(id).map(|h| h.key.clone()) else {
+            return;
+        };
+        let obj = {
+            let mut p = self.sh.locks.lock();
+            let Some(pin) = p.map.get_mut(&key) else {
+                return;
+            };
+            if let Some(e) = pin.fast.iter_mut().find(|e| e.id == id) {
                 e.dur = dur;
                 return;
             }
-        }
-        if let Some(o) = self.objs.get(&id) {
-            if let Some(m) = o.state.lock().meta.get_mut(&id) {
-                m.dur = dur;
-            }
+            pin.obj.clone()
+        };
+        let mut g = obj.state.lock();
+        if let Some(m) = g.meta.get_mut(&id) {
+            m.dur = dur;
         }
     }
     pub fn force_dml_weight(&mut self, on: bool) {
@@ -1396,6 +1579,8 @@ impl Drop for Context {
     fn drop(&mut self) {
         let ids = self.book.all();
         self.release_ids(&ids);
+        // Idle pins go now, not when the last handle on the shared part does.
+        *self.sh.locks.lock() = Pins::default();
         self.mgr.sh.registry.write().live.remove(&self.sh.id);
         debug!(owner = self.sh.id.0, "mdl context gone");
     }

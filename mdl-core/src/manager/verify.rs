@@ -3,13 +3,13 @@
 //!
 //! [`Manager::check_invariants`] follows the documented lock order: it takes one lock
 //! object's state mutex at a time, then the registry (read), then every registered
-//! context's `fast` list (all at once, in owner-id order: nobody else ever holds two
-//! `fast` lists, so this cannot deadlock), then each waiter's `slot`, one at a time.
-//! While those are held, the fast-path count of that lock cannot move (it changes only
-//! under its owner's `fast` list) and neither can `SLOW` (it changes only under the
+//! context's `locks` (all at once, in owner-id order: nobody else ever holds two
+//! contexts' `locks`, so this cannot deadlock), then each waiter's `slot`, one at a time.
+//! While those are held, no fast-path grant on that lock can come or go (they change
+//! only under their owner's `locks`) and `SLOW` cannot move (it changes only under the
 //! state mutex), so every check below is exact, not a racy estimate.
 
-use super::{reclaimable, Manager, COUNT, SLOW, SWEEP_MIN};
+use super::{reclaimable, Manager, Pins, SLOW, SWEEP_MIN, USED};
 use crate::lock::{OwnerId, Ticket};
 use crate::sync::atomic::Ordering;
 use crate::sync::{Arc, MutexGuard};
@@ -31,7 +31,7 @@ impl Manager {
     ///   contexts' `fast` lists, included);
     /// - no waiting ticket whose owner's wait is still undecided would be granted by a
     ///   reschedule now ([`crate::lock::LockState::could_grant_waiter`]: a lost wakeup);
-    /// - the fast-path count equals the number of fast entries that point at the object;
+    /// - fast-path grants on the object only while `SLOW` is clear and `USED` set;
     /// - `SLOW` clear implies no obtrusive ticket is granted or waiting;
     /// - the lock state's own invariants ([`crate::lock::LockState::check`]).
     ///
@@ -59,14 +59,22 @@ impl Manager {
                 ));
             }
             let reg = m.registry.read();
-            let lists: Vec<(OwnerId, MutexGuard<'_, Vec<super::FastEntry>>)> = reg
+            let lists: Vec<(OwnerId, MutexGuard<'_, Pins>)> = reg
                 .live
                 .values()
-                .map(|cs| (cs.id, cs.fast.lock()))
+                .map(|cs| (cs.id, cs.locks.lock()))
                 .collect();
             let mut fast: Vec<Ticket> = Vec::new();
             for (owner, l) in &lists {
-                for e in l.iter().filter(|e| std::ptr::eq(&*e.lock, &*obj)) {
+                let Some(pin) = l.map.get(&obj.key) else {
+                    continue;
+                };
+                if !Arc::ptr_eq(&pin.obj, &obj) {
+                    return Err(format!(
+                        "{key:?}: {owner:?} pins a lock object that is not the map's"
+                    ));
+                }
+                for e in &pin.fast {
                     fast.push(Ticket {
                         id: e.id,
                         owner: *owner,
@@ -74,12 +82,11 @@ impl Manager {
                     });
                 }
             }
-            let count = obj.fast.load(Ordering::SeqCst) & COUNT;
+            let word = obj.fast.load(Ordering::SeqCst);
             drop(lists);
-            if count != fast.len() as u64 {
+            if !fast.is_empty() && word & USED == 0 {
                 return Err(format!(
-                    "{key:?}: fast-path count {count} but {} fast entries point here ({fast:?})",
-                    fast.len()
+                    "{key:?}: fast-path grants but USED is clear ({fast:?})"
                 ));
             }
             if !fast.is_empty() && slow {
@@ -131,29 +138,32 @@ impl Manager {
         Ok(())
     }
 
-    /// Every fast-path entry points at the lock object that the map holds for its key (a
-    /// lock object reclaimed while granted would leave its grants invisible to the next
-    /// requester, who gets a fresh object). Takes every shard (read) and then every
-    /// `fast` list, as the lock order allows; nothing else ever holds two shard locks or
-    /// two `fast` lists, so neither can change meanwhile.
+    /// Every pin (and so every fast-path grant) is on the lock object that the map holds
+    /// for its key (a lock object reclaimed while in use would leave its grants
+    /// invisible to the next requester, who gets a fresh object). Takes every shard
+    /// (read) and then every context's `locks`, as the lock order allows; nothing else
+    /// ever holds two shard locks or two contexts' `locks`, so neither can change
+    /// meanwhile.
     fn check_fast_entries_mapped(&self) -> Result<(), String> {
         let m = &*self.sh;
         let shards: Vec<_> = m.shards.iter().map(|s| s.read()).collect();
         let reg = m.registry.read();
         for cs in reg.live.values() {
-            for e in cs.fast.lock().iter() {
-                let shard = m.shard(&e.lock.key);
+            let p = cs.locks.lock();
+            for (key, pin) in &p.map {
+                let shard = m.shard(key);
                 let mapped = m
                     .shards
                     .iter()
                     .position(|s| std::ptr::eq(s, shard))
-                    .and_then(|i| shards[i].map.get(&e.lock.key))
-                    .is_some_and(|o| Arc::ptr_eq(o, &e.lock));
+                    .and_then(|i| shards[i].map.get(key))
+                    .is_some_and(|o| Arc::ptr_eq(o, &pin.obj));
                 if !mapped {
                     return Err(format!(
-                        "{:?}: fast-path grant {} ({:?} {}) is on a lock object that is no \
-                         longer in the map",
-                        e.lock.key, e.id.0, cs.id, e.ty
+                        "{key:?}: {:?} pins a lock object that is no longer in the map \
+                         (fast-path grants {:?})",
+                        cs.id,
+                        pin.fast.iter().map(|e| (e.id.0, e.ty)).collect::<Vec<_>>()
                     ));
                 }
             }
