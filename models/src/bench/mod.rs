@@ -288,8 +288,8 @@ impl Runner {
     fn contended(&mut self) {
         let p = self.opts.plan;
         let t = self.opts.threads.max(1);
-        let d = Dialect::mysql80();
-        let k = p.ops(200_000);
+        let d = &Dialect::mysql80();
+        let k = p.ops(2_000_000);
         // Thread i takes SR when i is even, SW when odd.
         let ty = |i: usize| {
             if i.is_multiple_of(2) {
@@ -298,25 +298,19 @@ impl Runner {
                 LockType::SW
             }
         };
+        // Each worker builds its own key, as every connection builds the MDL key of the
+        // table its statement names (same name: the same lock).
+        let key = move |distinct: bool, i: usize| table_key(d, "db", if distinct { i } else { 0 });
         let group = format!("{t}threads");
-        let keysets: Vec<(&str, Vec<MdlKey>)> = [("same", false), ("distinct", true)]
-            .into_iter()
-            .map(|(shape, distinct)| {
-                let keys = (0..t)
-                    .map(|i| table_key(&d, "db", if distinct { i } else { 0 }))
-                    .collect();
-                (shape, keys)
-            })
-            .collect();
         let mut cases: Vec<timing::Case<'_>> = Vec::new();
-        for (shape, keys) in &keysets {
+        for (shape, distinct) in [("same", false), ("distinct", true)] {
             let dm = DashRw::new();
-            keys.iter().for_each(|k| dm.insert(k));
+            (0..t).for_each(|i| dm.insert(&key(distinct, i)));
             cases.push((
                 format!("{shape}_dashmap_rwlock"),
                 Box::new(move || {
                     timing::sample_throughput(t, k, &|i| {
-                        let (dm, key) = (&dm, keys[i].clone());
+                        let (dm, key) = (&dm, key(distinct, i));
                         move |n: u64| {
                             for _ in 0..n {
                                 dm.op(&key);
@@ -330,9 +324,9 @@ impl Runner {
                 format!("{shape}_naive"),
                 Box::new(move || {
                     timing::sample_throughput(t, k, &|i| {
-                        let (nv, key) = (nv.clone(), keys[i].clone());
+                        let (nv, key) = (nv.clone(), key(distinct, i));
+                        let mut c = nv.context();
                         move |n: u64| {
-                            let mut c = nv.context();
                             for _ in 0..n {
                                 nv.acquire(&mut c, &key, Mode::of(ty(i)));
                                 nv.commit(&mut c);
@@ -347,9 +341,9 @@ impl Runner {
                     format!("{shape}_ours"),
                     Box::new(move || {
                         timing::sample_throughput(t, k, &|i| {
-                            let (m, key) = (m.clone(), keys[i].clone());
+                            let key = key(distinct, i);
+                            let mut c = m.context();
                             move |n: u64| {
-                                let mut c = m.context();
                                 for _ in 0..n {
                                     ours_op(&mut c, &key, ty(i));
                                 }

@@ -121,34 +121,40 @@ pub fn interleaved(plan: Plan, mut cases: Vec<Case<'_>>) -> Vec<(String, Result<
         .collect()
 }
 
-/// One throughput sample: `threads` workers made by `make`, each doing `k` operations;
-/// operations per second from the common start to the last join.
+/// One throughput sample: `threads` workers made by `make` (outside the timed part),
+/// each doing `k` operations after a common barrier; operations per second over the
+/// span from the first worker's start to the last worker's end, each worker reading the
+/// clock itself (so a main thread scheduled late cannot shrink the span).
 pub fn sample_throughput<W>(threads: usize, k: u64, make: &dyn Fn(usize) -> W) -> f64
 where
     W: FnMut(u64) + Send,
 {
     let workers: Vec<W> = (0..threads).map(make).collect();
-    let start = Barrier::new(threads + 1);
-    std::thread::scope(|s| {
+    let start = Barrier::new(threads);
+    let spans: Vec<(Instant, Instant)> = std::thread::scope(|s| {
         let hs: Vec<_> = workers
             .into_iter()
             .map(|mut w| {
                 let start = &start;
                 s.spawn(move || {
                     start.wait();
+                    let t0 = Instant::now();
                     w(k);
+                    (t0, Instant::now())
                 })
             })
             .collect();
-        start.wait();
-        let t = Instant::now();
-        let mut ok = true;
-        for h in hs {
-            ok &= h.join().is_ok();
-        }
-        if !ok {
-            panic!("a benchmark thread panicked");
-        }
-        (threads as u64 * k) as f64 / t.elapsed().as_secs_f64()
-    })
+        hs.into_iter()
+            .map(|h| match h.join() {
+                Ok(span) => span,
+                Err(_) => panic!("a benchmark thread panicked"),
+            })
+            .collect()
+    });
+    let first = spans.iter().map(|s| s.0).min();
+    let last = spans.iter().map(|s| s.1).max();
+    match (first, last) {
+        (Some(a), Some(b)) => (threads as u64 * k) as f64 / (b - a).as_secs_f64(),
+        _ => f64::NAN,
+    }
 }
