@@ -621,3 +621,58 @@ fn last_release_races_new_acquire_on_one_key() {
     }
     assert!(m.snapshot().is_empty());
 }
+
+/// A context keeps the lock objects of its last round pinned (a cache of lookups: at
+/// least 64, at most what its last round used); a smaller round drops the surplus, and a
+/// dropped context drops them all. Pinned objects are not reclaimed; unpinned idle ones
+/// are.
+#[test]
+fn idle_pins_follow_the_last_round_and_go_with_the_context() {
+    let m = mysql();
+    let mut s = m.context();
+    let keys: Vec<MdlKey> = (0..200).map(|i| t(&m, &format!("p{i}"))).collect();
+    for k in &keys {
+        assert_eq!(s.acquire(k, LockType::SR, TX, NOWAIT), Ok(Outcome::Granted));
+    }
+    s.commit();
+    m.reclaim();
+    // The first round ran with the default cap: 64 idle pins kept.
+    assert_eq!(m.lock_object_count(), 64);
+    for k in &keys {
+        assert_eq!(s.acquire(k, LockType::SR, TX, NOWAIT), Ok(Outcome::Granted));
+    }
+    s.commit();
+    m.reclaim();
+    // The first round used 200 pins: all 200 stay, ready for the same transaction.
+    assert_eq!(m.lock_object_count(), 200);
+    // A round of one lock: the cap falls back to 64 and the surplus goes.
+    assert_eq!(
+        s.acquire(&keys[0], LockType::SW, TX, NOWAIT),
+        Ok(Outcome::Granted)
+    );
+    s.commit();
+    m.reclaim();
+    assert!(m.lock_object_count() <= 64, "{}", m.lock_object_count());
+    // An obtrusive lock on a key another context has pinned (idle) is still decided on
+    // the one object of that key.
+    let mut o = m.context();
+    assert_eq!(
+        o.acquire(&keys[1], LockType::X, TX, NOWAIT),
+        Ok(Outcome::Granted)
+    );
+    assert_eq!(
+        s.acquire(&keys[1], LockType::SR, TX, NOWAIT),
+        Ok(Outcome::Busy)
+    );
+    o.commit();
+    assert_eq!(
+        s.acquire(&keys[1], LockType::SR, TX, NOWAIT),
+        Ok(Outcome::Granted)
+    );
+    s.commit();
+    m.check_invariants().unwrap();
+    drop(s);
+    drop(o);
+    m.reclaim();
+    assert_eq!(m.lock_object_count(), 0);
+}

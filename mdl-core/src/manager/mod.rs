@@ -144,6 +144,7 @@ use crate::sync::clock::Clock;
 use crate::sync::{Arc, Condvar, DataArc, Mutex, MutexGuard, RwLock};
 use crate::table::{self, BulkReq, Config};
 use crate::types::{Duration, LockType, Outcome, WaitOption, WaitStatus};
+use smallvec::SmallVec;
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -169,7 +170,7 @@ const SWEEP_MIN: usize = 2;
 const FEW: usize = 8;
 
 /// Idle pins (lock objects a context keeps a reference to while it holds no ticket on
-/// them: a cache of map lookups) kept per context; the next one to fall idle is dropped.
+/// them: a cache of map lookups) kept per context at least (see `PinCounts`).
 #[cfg(not(any(loom, feature = "shuttle")))]
 const IDLE_PINS: usize = 64;
 #[cfg(any(loom, feature = "shuttle"))]
@@ -262,8 +263,9 @@ struct FastGrant {
 /// reference per lock object in use, whatever the number of tickets on it).
 struct Pin {
     obj: Arc<LockObj>,
-    /// Fast-path grants on `obj` not yet materialised (usually zero or one).
-    fast: Vec<FastGrant>,
+    /// Fast-path grants on `obj` not yet materialised (usually zero or one: inline, so
+    /// that a pin costs no allocation of its own).
+    fast: SmallVec<[FastGrant; 1]>,
     /// The context's granted tickets on `obj` plus its request in progress, if any. An
     /// idle pin (0) is a cache entry: it keeps the object mapped and saves the next
     /// acquire its map lookup.
@@ -279,54 +281,118 @@ struct Pin {
 #[derive(Default)]
 struct Pins {
     map: HashMap<MdlKey, Pin, KeyHashBuilder>,
-    /// Pins with `uses == 0` (at most `IDLE_PINS`).
+    n: PinCounts,
+}
+
+/// How many pins are in use and idle, and how many idle ones to keep: the larger of
+/// `IDLE_PINS` and the most pins the context had in use in its last round (from no pin
+/// in use to none again, e.g. a transaction). A connection that runs the same big
+/// transaction again finds every lock object pinned; one that goes back to small ones
+/// drops the surplus at the end of its next round.
+struct PinCounts {
     idle: usize,
+    in_use: usize,
+    /// Most pins in use in this round.
+    peak: usize,
+    /// Idle pins kept.
+    cap: usize,
+}
+
+impl Default for PinCounts {
+    fn default() -> PinCounts {
+        PinCounts {
+            idle: 0,
+            in_use: 0,
+            peak: 0,
+            cap: IDLE_PINS,
+        }
+    }
+}
+
+impl PinCounts {
+    fn now_used(&mut self, was_idle: bool) {
+        if was_idle {
+            self.idle -= 1;
+        }
+        self.in_use += 1;
+        self.peak = self.peak.max(self.in_use);
+    }
+
+    /// A pin fell idle: true when it must go.
+    fn fell_idle(&mut self) -> bool {
+        self.in_use -= 1;
+        if self.idle >= self.cap {
+            return true;
+        }
+        self.idle += 1;
+        false
+    }
 }
 
 impl Pins {
-    /// One more use of the pin of `key`, if there is one; returns its object.
+    /// One more use of the pin of `key`, if there is one.
     fn take(&mut self, key: &MdlKey) -> Option<&mut Pin> {
         let p = self.map.get_mut(key)?;
-        if p.uses == 0 {
-            self.idle -= 1;
-        }
+        self.n.now_used(p.uses == 0);
         p.uses += 1;
         Some(p)
     }
 
-    /// Adds a pin of `obj` for `key` with one use. (The caller has checked that there
-    /// was none.)
+    /// Adds a pin of `obj` for `key` with one use (or one more use of the pin there is).
     fn add(&mut self, key: &MdlKey, obj: Arc<LockObj>) -> &mut Pin {
         match self.map.entry(key.clone()) {
             Entry::Occupied(e) => {
                 let p = e.into_mut();
-                if p.uses == 0 {
-                    self.idle -= 1;
-                }
+                self.n.now_used(p.uses == 0);
                 p.uses += 1;
                 p
             }
-            Entry::Vacant(e) => e.insert(Pin {
-                obj,
-                fast: Vec::new(),
-                uses: 1,
-                spare: None,
-            }),
+            Entry::Vacant(e) => {
+                self.n.now_used(false);
+                e.insert(Pin {
+                    obj,
+                    fast: SmallVec::new(),
+                    uses: 1,
+                    spare: None,
+                })
+            }
         }
     }
 
-    /// One use of the pin of `key` fewer; a pin falling idle beyond `IDLE_PINS` goes.
-    fn put(&mut self, key: &MdlKey) {
+    /// One use of the pin of `key` fewer, keeping `spare` as its spare key.
+    fn put(&mut self, key: &MdlKey, spare: Option<MdlKey>) {
         let Some(p) = self.map.get_mut(key) else {
             return;
         };
         p.uses = p.uses.saturating_sub(1);
-        if p.uses == 0 {
-            if self.idle >= IDLE_PINS {
-                self.map.remove(key);
-            } else {
-                self.idle += 1;
-            }
+        if spare.is_some() {
+            p.spare = spare;
+        }
+        if p.uses == 0 && self.n.fell_idle() {
+            self.map.remove(key);
+        }
+        self.end_round_if();
+    }
+
+    /// With no pin in use, a round ends: the idle pins to keep are those the round
+    /// needed (at least `IDLE_PINS`); the surplus goes.
+    fn end_round_if(&mut self) {
+        if self.n.in_use != 0 {
+            return;
+        }
+        self.n.cap = self.n.peak.max(IDLE_PINS);
+        self.n.peak = 0;
+        if self.n.idle > self.n.cap {
+            let mut keep = self.n.cap;
+            self.map.retain(|_, p| {
+                if p.uses > 0 || keep > 0 {
+                    keep = keep.saturating_sub(usize::from(p.uses == 0));
+                    true
+                } else {
+                    false
+                }
+            });
+            self.n.idle = self.n.cap;
         }
     }
 }
@@ -1058,7 +1124,7 @@ impl Context {
 
     /// One use of our pin of `key` fewer (a request that was not granted).
     fn unpin(&self, key: &MdlKey) {
-        self.sh.locks.lock().put(key);
+        self.sh.locks.lock().put(key, None);
     }
 
     /// The object of a key we hold a ticket on (no new use).
@@ -1422,7 +1488,7 @@ impl Context {
         }
         {
             let mut p = self.sh.locks.lock();
-            let Pins { map, idle } = &mut *p;
+            let Pins { map, n } = &mut *p;
             for h in rel.drain(..) {
                 let Some(pin) = map.get_mut(&h.key) else {
                     continue;
@@ -1434,17 +1500,15 @@ impl Context {
                     // Not (or no longer) a fast grant: materialised or slow.
                     None => slow.push((pin.obj.clone(), h.id)),
                 }
-                // `Pins::put` without a second probe.
+                // `Pins::put` without a second probe while the pin stays.
                 pin.uses = pin.uses.saturating_sub(1);
-                if pin.uses == 0 && *idle >= IDLE_PINS {
+                if pin.uses == 0 && n.fell_idle() {
                     map.remove(&h.key);
-                    continue;
+                } else {
+                    pin.spare = Some(h.key);
                 }
-                if pin.uses == 0 {
-                    *idle += 1;
-                }
-                pin.spare = Some(h.key);
             }
+            p.end_round_if();
         }
         rel.clear();
         self.rel = rel;
