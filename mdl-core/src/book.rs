@@ -60,6 +60,10 @@ pub struct TicketBook {
     /// they outnumber the held tickets. Apart from those zeros it is a function of
     /// `held`, so `Hash` and `PartialEq` skip it.)
     keys: HashMap<u64, u32, KeyHashBuilder>,
+    /// Most tickets held since the book was last empty: the zeros of `keys` are kept up
+    /// to that many (or 64), so a connection that repeats one big transaction finds its
+    /// keys' entries in place. (A cache, like `keys`' zeros: `Hash`/`PartialEq` skip it.)
+    round_peak: usize,
     savepoints: Vec<(String, u32)>,
     next_seq: u32,
 }
@@ -322,6 +326,7 @@ impl TicketBook {
         let seq = self.next_seq;
         self.next_seq += 1;
         *self.keys.entry(key.hash_value()).or_insert(0) += 1;
+        self.round_peak = self.round_peak.max(self.held.len() + 1);
         self.held.push(Held {
             id,
             key,
@@ -339,7 +344,13 @@ impl TicketBook {
         if let Some(n) = self.keys.get_mut(&h.key.hash_value()) {
             *n = n.saturating_sub(1);
         }
-        if self.keys.len() > 2 * self.held.len() + 64 {
+        if self.held.is_empty() {
+            // The end of a round: keep the zeros if they are no more than it needed.
+            if self.keys.len() > self.round_peak.max(64) {
+                self.keys.clear();
+            }
+            self.round_peak = 0;
+        } else if self.keys.len() > 2 * (self.held.len() + self.round_peak) + 64 {
             self.keys.retain(|_, n| *n > 0);
         }
         Some(h)
