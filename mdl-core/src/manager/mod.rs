@@ -22,8 +22,9 @@
 //!   `Shared::registry` by owner id): `locks`, the context's **pins** (one reference per
 //!   lock object it uses, by key, each with the context's fast-path grants on that lock
 //!   and its number of uses), and the wait slot (`slot` + `cv`, MySQL's `MDL_wait`).
-//!   A pin with no use stays as a cache of the map lookup (at most `IDLE_PINS` per
-//!   context): a connection that keeps reading the same tables finds their objects
+//!   A pin with no use stays as a cache of the map lookup (as many as the context's
+//!   last transaction used, at least `IDLE_PINS` = 64, at most `MAX_IDLE_PINS` =
+//!   16,384): a connection that keeps reading the same tables finds their objects
 //!   without touching the map.
 //!
 //! `Shared` and `CtxShared` are shared through [`DataArc`] (std's `Arc`): their
@@ -175,6 +176,12 @@ const FEW: usize = 8;
 const IDLE_PINS: usize = 64;
 #[cfg(any(loom, feature = "shuttle"))]
 const IDLE_PINS: usize = 1;
+/// However big the last round, at most this many idle pins are kept per context (a
+/// connection that once locked a million tables does not keep their objects).
+#[cfg(not(any(loom, feature = "shuttle")))]
+const MAX_IDLE_PINS: usize = 16_384;
+#[cfg(any(loom, feature = "shuttle"))]
+const MAX_IDLE_PINS: usize = 4;
 
 /// Ticket ids a context takes from the manager's counter at a time.
 #[cfg(not(any(loom, feature = "shuttle")))]
@@ -284,11 +291,11 @@ struct Pins {
     n: PinCounts,
 }
 
-/// How many pins are in use and idle, and how many idle ones to keep: the larger of
-/// `IDLE_PINS` and the most pins the context had in use in its last round (from no pin
-/// in use to none again, e.g. a transaction). A connection that runs the same big
-/// transaction again finds every lock object pinned; one that goes back to small ones
-/// drops the surplus at the end of its next round.
+/// How many pins are in use and idle, and how many idle ones to keep: the most pins the
+/// context had in use in its last round (from no pin in use to none again, e.g. a
+/// transaction), but at least `IDLE_PINS` and at most `MAX_IDLE_PINS`. A connection
+/// that runs the same big transaction again finds every lock object pinned; one that
+/// goes back to small ones drops the surplus at the end of its next round.
 struct PinCounts {
     idle: usize,
     in_use: usize,
@@ -380,7 +387,7 @@ impl Pins {
         if self.n.in_use != 0 {
             return;
         }
-        self.n.cap = self.n.peak.max(IDLE_PINS);
+        self.n.cap = self.n.peak.clamp(IDLE_PINS, MAX_IDLE_PINS);
         self.n.peak = 0;
         if self.n.idle > self.n.cap {
             let mut keep = self.n.cap;

@@ -435,6 +435,34 @@ impl Runner {
                     })
                 }),
             ));
+            // Each round in a fresh context (made and dropped outside the clock): its
+            // first transaction, so every lock object is looked up in the map and every
+            // book entry is new (no warm pins).
+            let m = new_manager();
+            cases.push((
+                format!("ours_cold_n{n}"),
+                Box::new(move || {
+                    timing::sample_units(reps, &mut |r| {
+                        let mut cs: Vec<Context> = (0..r).map(|_| m.context()).collect();
+                        let t = Instant::now();
+                        for c in &mut cs {
+                            for k in ks {
+                                let o = c.acquire(
+                                    k,
+                                    LockType::SR,
+                                    Duration::Transaction,
+                                    WaitOption::Forever,
+                                );
+                                black_box(o).ok();
+                            }
+                            c.commit();
+                        }
+                        let ns = t.elapsed().as_nanos();
+                        drop(cs);
+                        (ns, r * n as u64)
+                    })
+                }),
+            ));
         }
         self.group("many", "ns/lock", cases);
     }
@@ -576,7 +604,7 @@ fn targets(r: &Report, o: &Options) -> Vec<Target> {
     ));
     let (lo, hi) = (100usize, 10_000usize);
     if o.many.contains(&lo) && o.many.contains(&hi) {
-        for what in ["ours", "ours_commit"] {
+        for what in ["ours", "ours_commit", "ours_cold"] {
             v.push(target(
                 r,
                 &format!("{what}: per lock within 1.5x, n=100 vs n=10000"),
