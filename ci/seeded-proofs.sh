@@ -11,6 +11,8 @@
 #   no_materialize             shuttle  random_mix_of_commands     (check_invariants)
 #   used_not_set               loom     fast_path_vs_obtrusive     (X beside a fast SR)
 #   used_not_set               shuttle  random_mix_of_commands     (check_invariants)
+#   spin_check_then_set        loom     fast_path_vs_obtrusive     (loom: concurrent access
+#                                                                   to the spin lock's cell)
 #   reclaim_early              loom     reclaim_vs_acquire         (X on a second object)
 #   reclaim_early              shuttle  random_mix_of_commands     (check_invariants)
 #   two_victims                loom     two_waiters_close_a_cycle  (two Deadlock outcomes)
@@ -47,6 +49,7 @@ entries=(
   "no_materialize|shuttle|random_mix_of_commands"
   "used_not_set|loom|fast_path_vs_obtrusive"
   "used_not_set|shuttle|random_mix_of_commands"
+  "spin_check_then_set|loom|fast_path_vs_obtrusive"
   "reclaim_early|loom|reclaim_vs_acquire"
   "reclaim_early|shuttle|random_mix_of_commands"
   "two_victims|loom|two_waiters_close_a_cycle"

@@ -35,14 +35,15 @@
 //!
 //! An uncontended fast-path acquire + commit does no allocation once the context's
 //! vectors and maps have grown, and writes no memory that another context writes: it
-//! takes its own `locks` mutex once to acquire (find the pin by the key's precomputed
+//! takes its own `locks` spin lock ([`crate::sync::spin`]) once to acquire (find the pin by the key's precomputed
 //! hash, read the lock's flags, push the grant) and once to release; ticket ids come
 //! from a per-context block of `ID_BLOCK`; the lock object's reference count and flags
 //! are not written while `USED` stays set. So connections taking SR/SW on one hot table
-//! share only cache lines that everybody reads. What it still pays: the two mutex holds
-//! (two atomic read-modify-writes each, on a line of its own context), the key's
-//! reference count (the book keeps a clone), and a few hash-map probes (book filter,
-//! pin). A request for a key not pinned adds the shard's read lock and one lock-object
+//! share only cache lines that everybody reads. What it still pays: the two holds of
+//! its spin lock (a compare-and-swap each, the unlock a plain store, on a line of its
+//! own context) and a few hash-map probes (book filter, pin). The book's copy of the key
+//! is recycled through the pin (`Pin::spare`), so the key's reference count is not
+//! touched either. A request for a key not pinned adds the shard's read lock and one lock-object
 //! reference. A release of n tickets is linear.
 //!
 //! The price is at the other end: the first obtrusive request after fast-path use
@@ -142,6 +143,7 @@ use crate::key::{KeyHashBuilder, MdlKey};
 use crate::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
 use crate::sync::atomic::{AtomicU64, Ordering};
 use crate::sync::clock::Clock;
+use crate::sync::spin::SpinLock;
 use crate::sync::{Arc, Condvar, DataArc, Mutex, MutexGuard, RwLock};
 use crate::table::{self, BulkReq, Config};
 use crate::types::{Duration, LockType, Outcome, WaitOption, WaitStatus};
@@ -431,8 +433,9 @@ struct CtxShared {
     id: OwnerId,
     /// The lock objects the context uses, with its fast-path grants not yet materialised
     /// (lock order: after `registry`). Other threads take it only to materialise, check
-    /// or introspect; the owner takes it once per acquire and once per release.
-    locks: Mutex<Pins>,
+    /// or introspect; the owner takes it once per acquire and once per release. A spin
+    /// lock: nobody holds it for long, and its unlock is a plain store.
+    locks: SpinLock<Pins>,
     /// Lock order: last.
     slot: Mutex<SlotState>,
     cv: Condvar,
@@ -442,7 +445,7 @@ impl CtxShared {
     fn new(id: OwnerId) -> CtxShared {
         CtxShared {
             id,
-            locks: Mutex::new(Pins::default()),
+            locks: SpinLock::new(Pins::default()),
             slot: Mutex::new(SlotState::default()),
             cv: Condvar::new(),
         }

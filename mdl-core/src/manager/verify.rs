@@ -12,7 +12,8 @@
 use super::{reclaimable, Manager, Pins, SLOW, SWEEP_MIN, USED};
 use crate::lock::{OwnerId, Ticket};
 use crate::sync::atomic::Ordering;
-use crate::sync::{Arc, MutexGuard};
+use crate::sync::spin::SpinGuard;
+use crate::sync::Arc;
 
 impl Manager {
     /// Sweeps every shard now: removes each lock object nobody refers to (the rule the
@@ -59,7 +60,7 @@ impl Manager {
                 ));
             }
             let reg = m.registry.read();
-            let lists: Vec<(OwnerId, MutexGuard<'_, Pins>)> = reg
+            let lists: Vec<(OwnerId, SpinGuard<'_, Pins>)> = reg
                 .live
                 .values()
                 .map(|cs| (cs.id, cs.locks.lock()))

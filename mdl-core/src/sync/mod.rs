@@ -109,3 +109,4 @@ impl Condvar {
 }
 
 pub mod clock;
+pub mod spin;
