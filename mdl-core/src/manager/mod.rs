@@ -403,6 +403,10 @@ impl Pins {
             });
             self.n.idle = self.n.cap;
         }
+        // Give back the table's room after a round much bigger than the ones now.
+        if self.map.capacity() > 4 * (self.map.len() + IDLE_PINS) {
+            self.map.shrink_to(2 * (self.map.len() + IDLE_PINS));
+        }
     }
 }
 
