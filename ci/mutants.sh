@@ -52,7 +52,12 @@ echo "cargo mutants ${args[*]}"
 cargo mutants "${args[@]}"
 rc=$?
 mo=$out/mutants.out
-count() { [ -f "$mo/$1.txt" ] && grep -c . "$mo/$1.txt" || echo 0; }
+# `grep -c` prints 0 *and* fails on an empty file: one number either way.
+count() {
+  local n=0
+  [ -f "$mo/$1.txt" ] && n=$(grep -c . "$mo/$1.txt")
+  echo "${n:-0}"
+}
 caught=$(count caught)
 missed=$(count missed)
 timeout=$(count timeout)

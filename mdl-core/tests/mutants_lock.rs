@@ -484,3 +484,107 @@ fn an_object_lock_without_the_starvation_rule_never_counts() {
     assert_eq!(owners(&l.reschedule(&r, |_| true)), vec![4]);
     assert_eq!((l.hog_count(), l.pending_index()), (0, 0));
 }
+
+#[test]
+fn only_a_granted_sw_counts_as_a_piglet() {
+    // The piglet rule (shared/reference/README.md): "if SW was granted while SRO waits,
+    // piglet_count += 1". Here SR, not SW, is granted while SRO waits: no count.
+    // Owner 1 holds SW and X (one owner never conflicts with itself); SRO 2 and SR 3 wait.
+    // X goes: SRO 2 still conflicts with the granted SW (granted matrix, SRO row, SW
+    // column `-`); SR 3 yields to no pending type in matrix 0 (SR row: only SNRW, X) and is
+    // compatible with SW (SR row, SW column `+`): granted while SRO waits. SR is neither a
+    // hog nor the piglet, so both counters stay 0 and the matrix stays 0, even at limit 1.
+    let d = Dialect::mysql80();
+    let r = rules(&d, "TABLE", 1);
+    let mut l = LockState::new();
+    l.grant(t(1, 1, SW));
+    l.grant(t(2, 1, X));
+    l.enqueue(t(3, 2, SRO));
+    l.enqueue(t(4, 3, SR));
+    l.remove_granted(TicketId(2));
+    assert_eq!(owners(&l.reschedule(&r, |_| true)), vec![3]);
+    assert_eq!(owners(l.waiting()), vec![2]);
+    assert_eq!(
+        (l.hog_count(), l.piglet_count(), l.pending_index()),
+        (0, 0, 0)
+    );
+    assert!(l.check(&r).is_ok());
+}
+
+/// mysql-8.0 with the object strategy's pending matrices cut down to one (matrix 0,
+/// `object.pending.tsv`); `pending object 1` is a count the dialect format allows (1 to 4).
+fn mysql_with_one_object_pending_matrix() -> Dialect {
+    let read = |f: &str| -> Option<String> {
+        match f {
+            "dialect.txt" => Dialect::builtin_text("mysql-8.0", f)
+                .map(|s| s.replace("pending object 4", "pending object 1")),
+            "object.pending.tsv" => {
+                Dialect::builtin_text("mysql-8.0", "object.pending0.tsv").map(str::to_owned)
+            }
+            _ => Dialect::builtin_text("mysql-8.0", f).map(str::to_owned),
+        }
+    };
+    Dialect::parse(&read).expect("mysql-8.0 with one object pending matrix")
+}
+
+#[test]
+fn counters_never_select_a_matrix_the_strategy_does_not_have() {
+    // The counters select matrix (piglet >= limit ? 1 : 0) + (hog >= limit ? 2 : 0) of
+    // mysql-8.0's four; a strategy with a single pending matrix has only matrix 0, so the
+    // lock must stay on it whatever the counters say.
+    let d = mysql_with_one_object_pending_matrix();
+    let r = rules(&d, "TABLE", 1);
+    assert_eq!(r.strategy.pending.len(), 1);
+    assert_eq!(r.starvation, Some(Starvation::Mysql));
+    let mut l = LockState::new();
+    l.grant(t(1, 1, X));
+    l.enqueue(t(2, 2, SR));
+    l.enqueue(t(3, 3, X));
+    l.remove_granted(TicketId(1));
+    // Matrix 0: SR yields to the pending X; X is granted while SR (a non-hog) waits:
+    // hog_count 1, at the limit, but there is no matrix 2: the index stays 0.
+    assert_eq!(owners(&l.reschedule(&r, |_| true)), vec![3]);
+    assert_eq!(
+        (l.hog_count(), l.piglet_count(), l.pending_index()),
+        (1, 0, 0)
+    );
+    // Still matrix 0: SR keeps yielding to a pending X, which is served first again.
+    l.enqueue(t(4, 4, X));
+    l.remove_granted(TicketId(3));
+    assert!(!l.could_grant_waiter(&r, &t(2, 2, SR)));
+    assert_eq!(owners(&l.reschedule(&r, |_| true)), vec![4]);
+    assert_eq!(l.pending_index(), 0);
+    // The piglet counter at the limit does not select a matrix 1 either: SW is granted
+    // while SRO waits (SRO 6 conflicts with the granted SW 5 of another owner).
+    let mut l = LockState::new();
+    l.grant(t(1, 1, X));
+    l.enqueue(t(5, 5, SW));
+    l.enqueue(t(6, 6, SRO));
+    l.remove_granted(TicketId(1));
+    // Matrix 0: SW yields to SNW, SNRW, X only; SRO (arrived later) then conflicts with it.
+    assert_eq!(owners(&l.reschedule(&r, |_| true)), vec![5]);
+    assert_eq!(
+        (l.hog_count(), l.piglet_count(), l.pending_index()),
+        (0, 1, 0)
+    );
+}
+
+#[test]
+fn grant_in_id_order_takes_the_place_of_its_id() {
+    // "before the first granted ticket with a higher id" (the place a grant in ticket
+    // order would have given it): ids 2 and 6 granted, in that order.
+    let mut l = LockState::new();
+    l.grant(t(2, 2, SR));
+    l.grant(t(6, 6, SR));
+    // 4: between 2 and 6; 1: before everything; 9: no higher id, at the end.
+    l.grant_in_id_order(t(4, 4, SW));
+    assert_eq!(l.granted(), &[t(2, 2, SR), t(4, 4, SW), t(6, 6, SR)]);
+    l.grant_in_id_order(t(1, 1, SH));
+    assert_eq!(
+        l.granted(),
+        &[t(1, 1, SH), t(2, 2, SR), t(4, 4, SW), t(6, 6, SR)]
+    );
+    l.grant_in_id_order(t(9, 9, S));
+    assert_eq!(owners(l.granted()), vec![1, 2, 4, 6, 9]);
+    assert!(l.waiting().is_empty());
+}
