@@ -74,6 +74,11 @@ pub fn settle_all(
     conns: &mut [&mut Conn],
 ) -> Result<Vec<Option<Settled>>, ConformError> {
     let mut out: Vec<Option<Settled>> = vec![None; conns.len()];
+    // "Waiting" needs two snapshots in a row that show every busy statement pending: a
+    // statement the server has just woken (or one that goes from one wait to the next,
+    // as an in-place ALTER does) can show pending for a moment, longer on a loaded
+    // machine.
+    let mut pending_seen = 0;
     for _ in 0..SETTLE_TRIES {
         for (i, c) in conns.iter_mut().enumerate() {
             if c.busy() {
@@ -87,6 +92,11 @@ pub fn settle_all(
         }
         let snap = Snapshot::take(mon)?;
         if conns.iter().all(|c| !c.busy() || snap.has_pending(c.id)) {
+            pending_seen += 1;
+        } else {
+            pending_seen = 0;
+        }
+        if pending_seen >= 2 {
             for (i, c) in conns.iter().enumerate() {
                 if c.busy() {
                     out[i] = Some(Settled::Waiting);
