@@ -319,16 +319,23 @@ impl Default for PinCounts {
 }
 
 impl PinCounts {
-    fn now_used(&mut self, was_idle: bool) {
-        if was_idle {
+    /// One more use of `p`.
+    fn use_pin(&mut self, p: &mut Pin) {
+        if p.uses == 0 {
             self.idle -= 1;
         }
+        p.uses += 1;
         self.in_use += 1;
         self.peak = self.peak.max(self.in_use);
     }
 
-    /// A pin fell idle: true when it must go.
-    fn fell_idle(&mut self) -> bool {
+    /// One use of `p` fewer: true when it fell idle and must go (the idle pins kept are
+    /// at the cap).
+    fn release_pin(&mut self, p: &mut Pin) -> bool {
+        p.uses = p.uses.saturating_sub(1);
+        if p.uses != 0 {
+            return false;
+        }
         self.in_use -= 1;
         if self.idle >= self.cap {
             return true;
@@ -342,42 +349,35 @@ impl Pins {
     /// One more use of the pin of `key`, if there is one.
     fn take(&mut self, key: &MdlKey) -> Option<&mut Pin> {
         let p = self.map.get_mut(key)?;
-        self.n.now_used(p.uses == 0);
-        p.uses += 1;
+        self.n.use_pin(p);
         Some(p)
     }
 
     /// Adds a pin of `obj` for `key` with one use (or one more use of the pin there is).
     fn add(&mut self, key: &MdlKey, obj: Arc<LockObj>) -> &mut Pin {
-        match self.map.entry(key.clone()) {
-            Entry::Occupied(e) => {
-                let p = e.into_mut();
-                self.n.now_used(p.uses == 0);
-                p.uses += 1;
-                p
-            }
+        let p = match self.map.entry(key.clone()) {
+            Entry::Occupied(e) => e.into_mut(),
             Entry::Vacant(e) => {
-                self.n.now_used(false);
+                // A new pin starts idle; its first use follows.
+                self.n.idle += 1;
                 e.insert(Pin {
                     obj,
                     fast: SmallVec::new(),
-                    uses: 1,
+                    uses: 0,
                     spare: None,
                 })
             }
-        }
+        };
+        self.n.use_pin(p);
+        p
     }
 
-    /// One use of the pin of `key` fewer, keeping `spare` as its spare key.
-    fn put(&mut self, key: &MdlKey, spare: Option<MdlKey>) {
+    /// One use of the pin of `key` fewer.
+    fn put(&mut self, key: &MdlKey) {
         let Some(p) = self.map.get_mut(key) else {
             return;
         };
-        p.uses = p.uses.saturating_sub(1);
-        if spare.is_some() {
-            p.spare = spare;
-        }
-        if p.uses == 0 && self.n.fell_idle() {
+        if self.n.release_pin(p) {
             self.map.remove(key);
         }
         self.end_round_if();
@@ -1138,7 +1138,7 @@ impl Context {
 
     /// One use of our pin of `key` fewer (a request that was not granted).
     fn unpin(&self, key: &MdlKey) {
-        self.sh.locks.lock().put(key, None);
+        self.sh.locks.lock().put(key);
     }
 
     /// The object of a key we hold a ticket on (no new use).
@@ -1515,8 +1515,7 @@ impl Context {
                     None => slow.push((pin.obj.clone(), h.id)),
                 }
                 // `Pins::put` without a second probe while the pin stays.
-                pin.uses = pin.uses.saturating_sub(1);
-                if pin.uses == 0 && n.fell_idle() {
+                if n.release_pin(pin) {
                     map.remove(&h.key);
                 } else {
                     pin.spare = Some(h.key);

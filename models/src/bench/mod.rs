@@ -185,6 +185,15 @@ fn ours_op(c: &mut Context, k: &MdlKey, ty: LockType) {
     c.commit();
 }
 
+/// Our acquire of SR on every key of `ks` (transaction duration), in order.
+#[inline]
+fn acquire_sr_all(c: &mut Context, ks: &[MdlKey]) {
+    for k in ks {
+        let o = c.acquire(k, LockType::SR, Duration::Transaction, WaitOption::Forever);
+        black_box(o).ok();
+    }
+}
+
 struct Runner {
     opts: Options,
     rows: Vec<Row>,
@@ -394,15 +403,7 @@ impl Runner {
                     timing::sample_units(reps, &mut |r| {
                         let t = Instant::now();
                         for _ in 0..r {
-                            for k in ks {
-                                let o = c.acquire(
-                                    k,
-                                    LockType::SR,
-                                    Duration::Transaction,
-                                    WaitOption::Forever,
-                                );
-                                black_box(o).ok();
-                            }
+                            acquire_sr_all(&mut c, ks);
                             c.commit();
                         }
                         (t.elapsed().as_nanos(), r * n as u64)
@@ -418,15 +419,7 @@ impl Runner {
                     timing::sample_units(reps, &mut |r| {
                         let mut ns = 0u128;
                         for _ in 0..r {
-                            for k in ks {
-                                let o = c.acquire(
-                                    k,
-                                    LockType::SR,
-                                    Duration::Transaction,
-                                    WaitOption::Forever,
-                                );
-                                black_box(o).ok();
-                            }
+                            acquire_sr_all(&mut c, ks);
                             let t = Instant::now();
                             c.commit();
                             ns += t.elapsed().as_nanos();
@@ -446,15 +439,7 @@ impl Runner {
                         let mut cs: Vec<Context> = (0..r).map(|_| m.context()).collect();
                         let t = Instant::now();
                         for c in &mut cs {
-                            for k in ks {
-                                let o = c.acquire(
-                                    k,
-                                    LockType::SR,
-                                    Duration::Transaction,
-                                    WaitOption::Forever,
-                                );
-                                black_box(o).ok();
-                            }
+                            acquire_sr_all(c, ks);
                             c.commit();
                         }
                         let ns = t.elapsed().as_nanos();
