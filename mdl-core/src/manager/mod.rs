@@ -74,12 +74,12 @@
 //! - (fast path) While `SLOW` is clear, no obtrusive ticket is granted or waiting on the
 //!   lock, so an unobtrusive request (pairwise compatible with every other unobtrusive
 //!   type in every matrix) can be granted without asking the lock state. The requester
-//!   holds its own `locks` mutex while it reads `fast`, sets `USED` if clear (by a
+//!   holds its own `locks` lock while it reads `fast`, sets `USED` if clear (by a
 //!   read-modify-write whose result must still show `SLOW` clear) and pushes the grant
 //!   into its pin.
 //! - (materialisation) Whoever sets `SLOW` (`ensure_slow`, under the lock's state mutex)
 //!   and finds `USED` set first visits every registered context's pin of the lock, under
-//!   that context's `locks` mutex, and moves its fast grants into [`LockState`] as
+//!   that context's `locks` lock, and moves its fast grants into [`LockState`] as
 //!   ordinary granted tickets; then it clears `USED`, still under the state mutex. A
 //!   fast-path requester either held its mutex before the visit (so the visit sees its
 //!   grant) or after it (so it sees `SLOW`, set before the visit, and goes the slow
@@ -89,7 +89,7 @@
 //!   cleared after a visit of every context while `SLOW` forbids new ones. `SLOW` is
 //!   cleared (under the state mutex) when no obtrusive ticket is granted or waiting.
 //! - (fast release) A fast grant still in its owner's pin is released by removing it
-//!   under the owner's `locks` mutex; one that is gone was materialised and is released
+//!   under the owner's `locks` lock; one that is gone was materialised and is released
 //!   through the state mutex, with a reschedule.
 //! - (pins) Every held ticket, fast grant and request in progress counts as a use of its
 //!   context's pin of the lock, and the pin holds a reference to the object; so a lock
@@ -1076,7 +1076,7 @@ enum WaitKind {
 }
 
 /// Tries the fast path on a pinned lock: `SLOW` clear, `USED` set (setting it if needed),
-/// then the grant is recorded in the pin. The caller holds its `locks` mutex throughout,
+/// then the grant is recorded in the pin. The caller holds its `locks` lock throughout,
 /// so a materialisation (which sets `SLOW` first, then takes that mutex) either sees the
 /// grant or makes this call see `SLOW`.
 fn try_fast(pin: &mut Pin, grant: FastGrant) -> bool {
@@ -1131,7 +1131,7 @@ impl Context {
             return f(pin);
         }
         drop(p);
-        // The map's shard lock comes before our `locks` mutex in the lock order.
+        // The map's shard lock comes before our `locks` lock in the lock order.
         let obj = self.m().lookup(key);
         f(self.sh.locks.lock().add(key, obj))
     }
@@ -1481,7 +1481,7 @@ impl Context {
         Ok(())
     }
 
-    /// Gives back tickets: fast ones under our `locks` mutex (one hold for all), the
+    /// Gives back tickets: fast ones under our `locks` lock (one hold for all), the
     /// others lock by lock (removal and reschedule under one hold of the lock's mutex),
     /// locks in the order of their first ticket in `ids`. Linear in `ids`: a ticket is
     /// found in the book from the back (releases come latest first) and in its pin by

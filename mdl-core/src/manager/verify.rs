@@ -29,7 +29,7 @@ impl Manager {
 
     /// Checks, for every lock object:
     /// - no two owners hold conflicting granted tickets (fast-path grants, walked in the
-    ///   contexts' `fast` lists, included);
+    ///   contexts' pins, included);
     /// - no waiting ticket whose owner's wait is still undecided would be granted by a
     ///   reschedule now ([`crate::lock::LockState::could_grant_waiter`]: a lost wakeup);
     /// - fast-path grants on the object only while `SLOW` is clear and `USED` set;
@@ -47,7 +47,7 @@ impl Manager {
             let strategy = m.strategy(&obj.key);
             let rules = m.rules(&obj.key);
             // SLOW moves only under the state mutex, which we hold; the count is read
-            // below, once every `fast` list is held.
+            // below, once every context's `locks` is held.
             let slow = obj.fast.load(Ordering::SeqCst) & SLOW != 0;
             let key = &obj.key;
             g.st.check(&rules).map_err(|e| format!("{key:?}: {e}"))?;
