@@ -33,7 +33,7 @@ export PATH="$PATH:/usr/sbin"
 fail=0
 echo "=== quick SQL set and offline checks"
 start=$(date +%s)
-if ! MDL_CONFORM=1 cargo test -q -p mdl-models --test conform_server --test conform_mapping \
+if ! MDL_CONFORM=1 cargo test -q -p mdl-conform --test conform_server --test conform_mapping \
     --test conform_matrix -- --nocapture; then
   fail=1
 fi
@@ -41,7 +41,7 @@ echo "=== quick set took $(( $(date +%s) - start ))s"
 
 if [ "${MDL_CONFORM_FULL:-0}" = 1 ]; then
   mkdir -p "$target/conform"
-  cargo build -q -p mdl-models --bin mdl || exit 1
+  cargo build -q -p mdl --bin mdl || exit 1
   mdl="$target/debug/mdl"
   echo "=== re-measure the statement matrix"
   "$mdl" conform --matrix --out "$target/conform/statement-matrix.tsv" || fail=1
@@ -60,7 +60,7 @@ if [ "${MDL_CONFORM_FULL:-0}" = 1 ]; then
     bug=${pair%%|*}; test=${pair##*|}
     echo "=== seeded bug $bug (tests/$test.rs)"
     if ! CARGO_TARGET_DIR="$target/bug-$bug" RUSTFLAGS="--cfg mdl_bug=\"$bug\"" MDL_CONFORM=1 \
-        cargo test -q -p mdl-models --test "$test"; then
+        cargo test -q -p mdl-conform --test "$test"; then
       echo "!!! the harness missed the seeded bug $bug"; fail=1
     fi
   done

@@ -6,7 +6,7 @@ set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root" || exit 2
 port=${MDL_EXPLORE_PORT:-3917}
-cargo build -q -p mdl-models --bin mdl || exit 1
+cargo build -q -p mdl --bin mdl || exit 1
 bin=${CARGO_TARGET_DIR:-$root/target}/debug/mdl
 "$bin" explore models/scenarios/lock-tables-deadlock.mdl --addr "127.0.0.1:$port" >/dev/null 2>&1 &
 pid=$!

@@ -32,7 +32,7 @@ took() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
 run_prop() {
     local bug="$1" dir="$base"
     ( cd "$root" && MDL_BUG="$bug" CARGO_TARGET_DIR="$dir" \
-        cargo test -q -p mdl-models --test prop_sequence >"$scratch/prop-$bug.log" 2>&1 )
+        cargo test -q -p mdl-scenario --test prop_sequence >"$scratch/prop-$bug.log" 2>&1 )
 }
 
 # run_fuzz NAME-OR-EMPTY -> exit status of `cargo fuzz run sequence`
@@ -54,7 +54,7 @@ for bug in $bugs; do
     echo "== seeded bug $bug"
     # Build first so that the time measured is the search, not the compile.
     ( cd "$root" && MDL_BUG="$bug" CARGO_TARGET_DIR="$base" \
-        cargo test -q -p mdl-models --test prop_sequence --no-run >/dev/null 2>&1 )
+        cargo test -q -p mdl-scenario --test prop_sequence --no-run >/dev/null 2>&1 )
     start="$(now)"
     if run_prop "$bug"; then
         echo "   proptest: MISSED the bug"; status=1

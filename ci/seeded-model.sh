@@ -4,7 +4,7 @@
 # For each bug: build `mdl` with MDL_BUG=NAME (the crates' build scripts turn it into
 # `--cfg mdl_bug="NAME"`, so dependencies are not rebuilt) into target/seeded,
 # and show that `mdl check` on the chosen scenario exits 1 (violated) with the bug and 0
-# without it; then run the cfg'd test of models/tests/check_model.rs that names the
+# without it; then run the cfg'd test of models/mdl/tests/check_model.rs that names the
 # property it expects to fail (MDL_SEEDED_MODEL_TESTS=0 skips the tests).
 #
 #   bug                     property that catches it   scenario
@@ -19,7 +19,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root" || exit 2
-scen=models/tests/check_scenarios
+scen=models/mdl/tests/check_scenarios
 bugroot=${MDL_BUG_TARGET_ROOT:-${CARGO_TARGET_DIR:-$root/target}}
 clean_target=${CARGO_TARGET_DIR:-$root/target}
 tests=${MDL_SEEDED_MODEL_TESTS:-1}
@@ -36,7 +36,7 @@ bugs=(
 
 fail=0
 echo "=== bug-free build ($clean_target)"
-if ! CARGO_TARGET_DIR=$clean_target cargo build -q -p mdl-models --bin mdl; then
+if ! CARGO_TARGET_DIR=$clean_target cargo build -q -p mdl --bin mdl; then
   echo "!!! the bug-free build failed"
   exit 1
 fi
@@ -56,7 +56,7 @@ for entry in "${bugs[@]}"; do
     fail=1
   fi
   if ! MDL_BUG=$bug CARGO_TARGET_DIR=$target \
-    cargo build -q -p mdl-models --bin mdl; then
+    cargo build -q -p mdl --bin mdl; then
     echo "!!! the build with mdl_bug=\"$bug\" failed"
     fail=1
     continue
@@ -76,7 +76,7 @@ for entry in "${bugs[@]}"; do
   fi
   if [ "$tests" != 0 ]; then
     if ! MDL_BUG=$bug CARGO_TARGET_DIR=$target \
-      cargo test -q -p mdl-models --test check_model 2>&1 | tail -n 3; then
+      cargo test -q -p mdl --test check_model 2>&1 | tail -n 3; then
       echo "!!! the seeded test for mdl_bug=\"$bug\" failed"
       fail=1
       continue

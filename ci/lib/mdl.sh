@@ -7,7 +7,7 @@ mdl_bin() {
   local profile=$1 flag=""
   [ "$profile" = release ] && flag=--release
   # shellcheck disable=SC2086
-  (cd "$MDL_ROOT" && cargo build -p mdl-models --bin mdl $flag) >&2 || return 1
+  (cd "$MDL_ROOT" && cargo build -p mdl --bin mdl $flag) >&2 || return 1
   echo "$MDL_TARGET/$profile/mdl"
 }
 

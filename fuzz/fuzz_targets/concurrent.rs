@@ -8,7 +8,7 @@ use libfuzzer_sys::fuzz_target;
 use mdl_core::table::{BulkReq, Config};
 use mdl_core::{Clock, Dialect, Manager, MdlKey, Outcome, WaitOption};
 use mdl_fuzz::FProgram;
-use mdl_models::oracle::{Cmd, Oracle};
+use mdl_scenario::oracle::{Cmd, Oracle};
 
 fn nonblocking(w: WaitOption) -> WaitOption {
     match w {

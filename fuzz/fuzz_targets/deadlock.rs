@@ -6,7 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use mdl_fuzz::{Core, FGraph};
-use mdl_models::oracle::brute;
+use mdl_scenario::oracle::brute;
 
 fuzz_target!(|f: FGraph| {
     let FGraph { g, start } = f;

@@ -7,7 +7,7 @@ use libfuzzer_sys::fuzz_target;
 use mdl_fuzz::FProgram;
 
 fuzz_target!(|p: FProgram| {
-    if let Err(e) = mdl_models::oracle::run(&p.0) {
+    if let Err(e) = mdl_scenario::oracle::run(&p.0) {
         panic!("lock table and oracle disagree:\n{e}\nprogram: {:?}", p.0);
     }
 });

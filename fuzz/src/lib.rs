@@ -3,10 +3,10 @@
 
 use arbitrary::{Arbitrary, Result, Unstructured};
 use mdl_core::deadlock::WaitGraph;
-use mdl_models::oracle::brute::Graph;
-use mdl_models::oracle::{Op, Program};
+use mdl_scenario::oracle::brute::Graph;
+use mdl_scenario::oracle::{Op, Program};
 
-/// One step; mirrors [`mdl_models::oracle::Op`].
+/// One step; mirrors [`mdl_scenario::oracle::Op`].
 #[derive(Arbitrary, Clone, Debug)]
 pub enum FOp {
     Acquire {
@@ -80,7 +80,7 @@ pub enum FOp {
     },
 }
 
-/// A program; see [`mdl_models::oracle::Program`] for how the numbers are read.
+/// A program; see [`mdl_scenario::oracle::Program`] for how the numbers are read.
 #[derive(Clone, Debug)]
 pub struct FProgram(pub Program);
 

@@ -1,0 +1,228 @@
+//! Criterion benchmarks of the concurrent manager against the baselines (one run, side
+//! by side): uncontended acquire + commit (fast path SR/SW, slow path SU, IX on GLOBAL),
+//! N threads on one table and on distinct tables, and n locks in one context.
+//!
+//! `cargo bench -p mdl-bench --bench manager` (`-- --quick` for a short run). The
+//! baselines are the file `mdl bench` uses (`mdl_bench::baselines`). While the
+//! manager is still a stub, its benchmarks are skipped with a message.
+
+use mdl_bench::baselines;
+
+use baselines::{DashRw, Mode, Naive};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use mdl_core::table::Config;
+use mdl_core::{Clock, Context, Dialect, Duration, LockType, Manager, MdlKey, Outcome, WaitOption};
+use std::hint::black_box;
+use std::sync::Barrier;
+use std::time::Instant;
+
+fn manager() -> Manager {
+    Manager::new(Dialect::mysql80(), Config::default(), Clock::System)
+}
+
+fn table_key(d: &Dialect, db: &str, i: usize) -> MdlKey {
+    MdlKey::new(
+        d.namespace_by_name("TABLE").expect("TABLE"),
+        db,
+        &format!("t{i}"),
+    )
+}
+
+/// Is the manager implemented yet? (A `todo!()` stub panics.)
+fn manager_works() -> bool {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let ok = std::panic::catch_unwind(|| {
+        let d = Dialect::mysql80();
+        let m = manager();
+        let mut c = m.context();
+        let o = c.acquire(
+            &table_key(&d, "probe", 0),
+            LockType::SR,
+            Duration::Transaction,
+            WaitOption::Forever,
+        );
+        c.commit();
+        o == Ok(Outcome::Granted)
+    })
+    .unwrap_or(false);
+    std::panic::set_hook(hook);
+    if !ok {
+        eprintln!(
+            "manager bench: mdl_core::Manager is not usable yet; measuring the baselines only"
+        );
+    }
+    ok
+}
+
+#[inline]
+fn ours_op(c: &mut Context, k: &MdlKey, ty: LockType) {
+    let o = c.acquire(k, ty, Duration::Transaction, WaitOption::Forever);
+    black_box(o).ok();
+    c.commit();
+}
+
+fn uncontended(c: &mut Criterion) {
+    let ours = manager_works();
+    let d = Dialect::mysql80();
+    let key = table_key(&d, "db", 0);
+    let global = MdlKey::singleton(d.namespace_by_name("GLOBAL").expect("GLOBAL"));
+    let mut g = c.benchmark_group("uncontended");
+    let rw = parking_lot::RwLock::new(());
+    g.bench_function("floor_rwlock", |b| {
+        b.iter(|| baselines::floor_op(black_box(&rw)))
+    });
+    let dm = DashRw::new();
+    dm.insert(&key);
+    g.bench_function("dashmap_rwlock", |b| b.iter(|| dm.op(black_box(&key))));
+    let nv = Naive::new();
+    let mut nc = nv.context();
+    g.bench_function("naive_sr", |b| {
+        b.iter(|| {
+            nv.acquire(&mut nc, black_box(&key), Mode::Shared);
+            nv.commit(&mut nc);
+        })
+    });
+    if ours {
+        let m = manager();
+        let mut cx = m.context();
+        for (name, k, ty) in [
+            ("ours_sr", &key, LockType::SR),
+            ("ours_sw", &key, LockType::SW),
+            ("ours_su", &key, LockType::SU),
+            ("ours_ix_global", &global, LockType::IX),
+        ] {
+            g.bench_function(name, |b| b.iter(|| ours_op(&mut cx, black_box(k), ty)));
+        }
+    }
+    g.finish();
+}
+
+/// `threads` threads each doing `iters` operations; the time from the common start to
+/// the last join.
+fn run_threads<W: FnMut(u64) + Send>(
+    threads: usize,
+    iters: u64,
+    make: impl Fn(usize) -> W,
+) -> std::time::Duration {
+    let workers: Vec<W> = (0..threads).map(make).collect();
+    let start = Barrier::new(threads + 1);
+    std::thread::scope(|s| {
+        let hs: Vec<_> = workers
+            .into_iter()
+            .map(|mut w| {
+                let start = &start;
+                s.spawn(move || {
+                    start.wait();
+                    w(iters)
+                })
+            })
+            .collect();
+        start.wait();
+        let t = Instant::now();
+        for h in hs {
+            h.join().expect("bench thread");
+        }
+        t.elapsed()
+    })
+}
+
+fn threads(c: &mut Criterion) {
+    let ours = manager_works();
+    let d = Dialect::mysql80();
+    let n: usize = std::env::var("MDL_BENCH_THREADS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2);
+    let ty = |i: usize| {
+        if i.is_multiple_of(2) {
+            LockType::SR
+        } else {
+            LockType::SW
+        }
+    };
+    for (shape, distinct) in [("same_table", false), ("distinct_tables", true)] {
+        let keys: Vec<MdlKey> = (0..n)
+            .map(|i| table_key(&d, "db", if distinct { i } else { 0 }))
+            .collect();
+        let mut g = c.benchmark_group(format!("{n}threads_{shape}"));
+        g.throughput(Throughput::Elements(n as u64));
+        let dm = DashRw::new();
+        keys.iter().for_each(|k| dm.insert(k));
+        g.bench_function("dashmap_rwlock", |b| {
+            b.iter_custom(|iters| {
+                run_threads(n, iters, |i| {
+                    let (dm, k) = (&dm, keys[i].clone());
+                    move |it: u64| (0..it).for_each(|_| dm.op(&k))
+                })
+            })
+        });
+        let nv = Naive::new();
+        g.bench_function("naive", |b| {
+            b.iter_custom(|iters| {
+                run_threads(n, iters, |i| {
+                    let (nv, k) = (nv.clone(), keys[i].clone());
+                    move |it: u64| {
+                        let mut c = nv.context();
+                        for _ in 0..it {
+                            nv.acquire(&mut c, &k, Mode::of(ty(i)));
+                            nv.commit(&mut c);
+                        }
+                    }
+                })
+            })
+        });
+        if ours {
+            let m = manager();
+            g.bench_function("ours", |b| {
+                b.iter_custom(|iters| {
+                    run_threads(n, iters, |i| {
+                        let (m, k) = (m.clone(), keys[i].clone());
+                        move |it: u64| {
+                            let mut c = m.context();
+                            (0..it).for_each(|_| ours_op(&mut c, &k, ty(i)));
+                        }
+                    })
+                })
+            });
+        }
+        g.finish();
+    }
+}
+
+fn many(c: &mut Criterion) {
+    let ours = manager_works();
+    let d = Dialect::mysql80();
+    let keys: Vec<MdlKey> = (0..10_000).map(|i| table_key(&d, "many", i)).collect();
+    let mut g = c.benchmark_group("many_locks");
+    for n in [1usize, 100, 10_000] {
+        let ks = &keys[..n];
+        g.throughput(Throughput::Elements(n as u64));
+        let nv = Naive::new();
+        let mut nc = nv.context();
+        g.bench_with_input(BenchmarkId::new("naive", n), &n, |b, _| {
+            b.iter(|| {
+                ks.iter().for_each(|k| nv.acquire(&mut nc, k, Mode::Shared));
+                nv.commit(&mut nc);
+            })
+        });
+        if ours {
+            let m = manager();
+            let mut cx = m.context();
+            g.bench_with_input(BenchmarkId::new("ours", n), &n, |b, _| {
+                b.iter(|| {
+                    for k in ks {
+                        let o =
+                            cx.acquire(k, LockType::SR, Duration::Transaction, WaitOption::Forever);
+                        black_box(o).ok();
+                    }
+                    cx.commit();
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, uncontended, threads, many);
+criterion_main!(benches);

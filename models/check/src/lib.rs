@@ -1,0 +1,7 @@
+//! # mdl-check
+//!
+//! The stateright model of a scenario and its checker ([`model`]: `mdl check`,
+//! `mdl explore`), and the bug zoo ([`zoo`]: historical designs, each caught in its old
+//! form and proven in its new one).
+pub mod model;
+pub mod zoo;

@@ -1,0 +1,442 @@
+//! The bug zoo: historical lock-manager designs from the MySQL and MariaDB bug trackers,
+//! each as a pair of small stateright models that drive the real
+//! [`mdl_core::table::LockTable`]: the *old* design, which the checker must catch (a
+//! property violated, with the shortest trace, by BFS), and the *fixed* design, whose
+//! properties must hold over every reachable state.
+//!
+//! [`engine`] is the modelling engine (sessions running fixed programs, foreign
+//! subsystems, the ground-truth wait-for graph, the properties); [`entries`] the entries;
+//! this module runs them and renders the results (a table, JSON, the Markdown pages with
+//! Mermaid sequence diagrams of the old designs' traces).
+
+pub mod engine;
+pub mod entries;
+
+use engine::{Check, Design, St, StepInfo};
+use entries::Entry;
+use stateright::{Checker, CheckerVisitor, HasDiscoveries, Model, Path};
+use std::fmt::Write as _;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// What the checker found for an old design.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct OldResult {
+    /// The first violated `always` property (None: the old design was not caught).
+    pub property: Option<String>,
+    /// Steps of the shortest trace.
+    pub trace_len: usize,
+    pub states: usize,
+    pub millis: u128,
+    /// The trace, rendered step by step.
+    #[serde(skip)]
+    pub steps: Vec<StepInfo>,
+    /// The trace's actions (the session that stepped), from the initial state.
+    #[serde(skip)]
+    pub actions: Vec<u8>,
+}
+
+/// What the checker found for a new design.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct NewResult {
+    /// Properties that failed (`always` with a counterexample, `sometimes` without an
+    /// example). Empty when the design holds.
+    pub failed: Vec<String>,
+    pub properties: Vec<String>,
+    pub states: usize,
+    pub millis: u128,
+    /// The `sometimes` property of the example trace shown on the entry's page.
+    pub example: Option<String>,
+    #[serde(skip)]
+    pub example_steps: Vec<StepInfo>,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct EntryResult {
+    pub id: String,
+    pub bug: String,
+    pub old: OldResult,
+    pub new: NewResult,
+}
+
+impl EntryResult {
+    pub fn ok(&self) -> bool {
+        self.old.property.is_some() && self.new.failed.is_empty()
+    }
+}
+
+/// Records the first visited state that satisfies `pred` (a violated `always` property
+/// for the old designs, a `sometimes` example for the new ones). BFS with one thread
+/// visits states in order of depth, so this is a shortest trace (stateright's own
+/// discovery map keeps the last such state it evaluated, not the first).
+type Found = Arc<Mutex<Option<(Check, Vec<(St, Option<u8>)>)>>>;
+
+struct First {
+    found: Found,
+    pred: fn(&Design, &St) -> Option<Check>,
+}
+
+impl CheckerVisitor<Design> for First {
+    fn visit(&self, m: &Design, p: Path<St, u8>) {
+        let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
+        if found.is_some() {
+            return;
+        }
+        if let Some(c) = (self.pred)(m, p.last_state()) {
+            *found = Some((c, p.into_vec()));
+        }
+    }
+}
+
+fn violated(m: &Design, st: &St) -> Option<Check> {
+    m.checks
+        .iter()
+        .copied()
+        .find(|c| c.is_always() && !m.holds(*c, st))
+}
+
+/// The example a new design's page shows: a deadlock reported at once, or the watched
+/// request granted.
+fn example_check(m: &Design) -> Option<Check> {
+    m.checks
+        .iter()
+        .copied()
+        .find(|c| matches!(c, Check::DeadlockReported | Check::WatchedGranted))
+}
+
+fn example(m: &Design, st: &St) -> Option<Check> {
+    example_check(m).filter(|c| m.holds(*c, st))
+}
+
+/// Runs an old design: BFS until the first failure.
+pub fn check_old(m: &Design) -> OldResult {
+    let start = Instant::now();
+    let first: Found = Arc::new(Mutex::new(None));
+    let c = m
+        .clone()
+        .checker()
+        .visitor(First {
+            found: first.clone(),
+            pred: violated,
+        })
+        .finish_when(HasDiscoveries::AnyFailures)
+        .spawn_bfs()
+        .join();
+    let millis = start.elapsed().as_millis();
+    let states = c.unique_state_count();
+    let found = first.lock().unwrap_or_else(|e| e.into_inner()).take();
+    match found {
+        Some((chk, path)) => {
+            let actions = path.iter().filter_map(|(_, a)| *a).collect();
+            let steps = replay(m, path);
+            OldResult {
+                property: Some(chk.name().to_string()),
+                trace_len: steps.len(),
+                states,
+                millis,
+                steps,
+                actions,
+            }
+        }
+        None => OldResult {
+            property: None,
+            trace_len: 0,
+            states,
+            millis,
+            steps: Vec::new(),
+            actions: Vec::new(),
+        },
+    }
+}
+
+/// Runs a new design: BFS over every reachable state.
+pub fn check_new(m: &Design) -> NewResult {
+    let start = Instant::now();
+    let first: Found = Arc::new(Mutex::new(None));
+    let c = m
+        .clone()
+        .checker()
+        .visitor(First {
+            found: first.clone(),
+            pred: example,
+        })
+        .spawn_bfs()
+        .join();
+    let millis = start.elapsed().as_millis();
+    let found = first.lock().unwrap_or_else(|e| e.into_inner()).take();
+    let (example, example_steps) = match found {
+        Some((c, path)) => (Some(c.name().to_string()), replay(m, path)),
+        None => (None, Vec::new()),
+    };
+    let mut failed = Vec::new();
+    for chk in &m.checks {
+        let found = c.discovery(chk.name()).is_some();
+        if found == chk.is_always() {
+            failed.push(chk.name().to_string());
+        }
+    }
+    NewResult {
+        failed,
+        properties: m.checks.iter().map(|c| c.name().to_string()).collect(),
+        states: c.unique_state_count(),
+        millis,
+        example,
+        example_steps,
+    }
+}
+
+fn replay(m: &Design, path: Vec<(St, Option<u8>)>) -> Vec<StepInfo> {
+    path.into_iter()
+        .filter_map(|(s, a)| a.map(|a| m.step(&s, a as usize).1))
+        .collect()
+}
+
+pub fn run_entry(e: &Entry) -> EntryResult {
+    EntryResult {
+        id: e.id.to_string(),
+        bug: e.bug.to_string(),
+        old: check_old(&e.old),
+        new: check_new(&e.new),
+    }
+}
+
+/// The entries whose id is `only` (or all).
+pub fn select(only: Option<&str>) -> Result<Vec<Entry>, String> {
+    let all = entries::all();
+    match only {
+        None => Ok(all),
+        Some(name) => {
+            let ids: Vec<&str> = all.iter().map(|e| e.id).collect();
+            let ids = ids.join(", ");
+            let v: Vec<Entry> = all.into_iter().filter(|e| e.id == name).collect();
+            if v.is_empty() {
+                Err(format!("unknown zoo entry `{name}` (entries: {ids})"))
+            } else {
+                Ok(v)
+            }
+        }
+    }
+}
+
+/// The results as a text table.
+pub fn table(rs: &[EntryResult]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<22} {:<4} {:<55} {:>5} {:>8} {:>7} | {:<4} {:>8} {:>7}",
+        "entry", "old", "violated property", "trace", "states", "ms", "new", "states", "ms"
+    );
+    for r in rs {
+        let _ = writeln!(
+            out,
+            "{:<22} {:<4} {:<55} {:>5} {:>8} {:>7} | {:<4} {:>8} {:>7}",
+            r.id,
+            if r.old.property.is_some() {
+                "CAUGHT"
+            } else {
+                "MISSED"
+            },
+            r.old.property.as_deref().unwrap_or("-"),
+            r.old.trace_len,
+            r.old.states,
+            r.old.millis,
+            if r.new.failed.is_empty() {
+                "HOLDS"
+            } else {
+                "FAILS"
+            },
+            r.new.states,
+            r.new.millis,
+        );
+        for f in &r.new.failed {
+            let _ = writeln!(out, "    new design fails: {f}");
+        }
+    }
+    let ok = rs.iter().filter(|r| r.ok()).count();
+    let _ = writeln!(
+        out,
+        "{ok}/{} entries: old design caught and new design holds",
+        rs.len()
+    );
+    out
+}
+
+fn participant(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
+}
+
+fn mermaid_text(s: &str) -> String {
+    // Mermaid treats `;` and `#` specially in messages (`#35;` is its entity code for `#`).
+    s.replace(';', ",").replace('#', "#35;")
+}
+
+/// The old design's trace as a Mermaid `sequenceDiagram`.
+pub fn mermaid(m: &Design, steps: &[StepInfo], note: Option<&str>) -> String {
+    let mut out = String::from("```mermaid\nsequenceDiagram\n");
+    for p in &m.progs {
+        let _ = writeln!(out, "    participant {}", participant(p.name));
+    }
+    let mut subs: Vec<&str> = vec!["MDL"];
+    for rd in &m.res {
+        if !subs.contains(&rd.subsystem) {
+            subs.push(rd.subsystem);
+        }
+    }
+    if m.progs.iter().any(|p| {
+        p.ops
+            .iter()
+            .any(|(o, _)| matches!(o, engine::Op::Create(..) | engine::Op::PurgeWait))
+    }) && !subs.contains(&"InnoDB")
+    {
+        subs.push("InnoDB");
+    }
+    for s in &subs {
+        let _ = writeln!(out, "    participant {} as {}", participant(s), s);
+    }
+    for st in steps {
+        let who = participant(m.progs[st.session].name);
+        if st.target.is_empty() {
+            let _ = writeln!(out, "    Note over {who}: {}", mermaid_text(st.label));
+        } else {
+            let tgt = participant(st.target);
+            let _ = writeln!(out, "    {who}->>{tgt}: {}", mermaid_text(st.label));
+            let _ = writeln!(out, "    {tgt}-->>{who}: {}", mermaid_text(&st.outcome));
+        }
+        for (w, o) in &st.events {
+            let _ = writeln!(
+                out,
+                "    Note over {}: wait ends: {}",
+                participant(m.progs[*w].name),
+                o.name()
+            );
+        }
+    }
+    if let Some(p) = note {
+        let first = participant(m.progs[0].name);
+        let last = participant(m.progs[m.progs.len() - 1].name);
+        let _ = writeln!(out, "    Note over {first},{last}: {}", mermaid_text(p));
+    }
+    out.push_str("```\n");
+    out
+}
+
+/// What each property means, for the zoo's page.
+const PROPERTY_DOCS: [(Check, &str); 12] = [
+    (Check::NoStuckCycle, "the ground-truth wait-for graph (MDL and foreign waits) has no cycle; a cycle the detector cannot see is broken only by a lock wait timeout"),
+    (Check::NoStuckState, "in a state where no session can take a step, every session has finished"),
+    (Check::NoFalseDeadlock, "each deadlock error goes to a session on a real cycle (an oracle searches the graph before the step plus the new request's blockers)"),
+    (Check::BoundedWait, "while FTWRL waits, at most 2 other sessions' requests on GLOBAL are granted"),
+    (Check::NoFlushPileUp, "no session waits to open a table for an old reader of it while nobody holds or requests MDL X on the table"),
+    (Check::RefCount, "a table object is never renamed while pinned"),
+    (Check::NoStaleMeta, "dictionary metadata is never rewritten while another statement uses it"),
+    (Check::ExactKeys, "sessions working on unrelated objects never wait for each other"),
+    (Check::FairVictims, "the numbers of times sessions were chosen as deadlock victims differ by at most one"),
+    (Check::AllDone, "(sometimes) a state where every session has finished is reachable"),
+    (Check::DeadlockReported, "(sometimes) a deadlock error is reported (by the detector, at the step that closes the cycle)"),
+    (Check::WatchedGranted, "(sometimes) FTWRL is granted after it waited"),
+];
+
+/// The zoo's README: a section per entry.
+pub fn report(es: &[Entry], rs: &[EntryResult]) -> String {
+    let mut out = String::new();
+    out.push_str(
+        "# The bug zoo\n\n\
+Historical lock-manager designs from the MySQL and MariaDB bug trackers, each as two small \
+stateright models that drive the real `mdl_core::table::LockTable`: the **old design**, which \
+the checker must catch (a property violated, with the shortest trace found by BFS), and the \
+**fixed design**, whose properties must hold in every reachable state. Where an entry needs \
+more than metadata locks (THR_LOCK, InnoDB row locks, the table definition cache, purge's \
+table objects), that part is a small component of the model state; in the fixed designs its \
+waits join the MDL wait-for graph through `LockTable::foreign_wait`, in the old ones they are \
+invisible to the MDL detector. The properties are computed on the ground-truth wait-for graph \
+(MDL waits plus every foreign wait, registered or not).\n\n\
+This page is generated: `cargo run -p mdl --bin mdl -- zoo --report models/zoo/README.md`. \
+Run the zoo with `mdl zoo [--format json] [--entry NAME]`; `cargo test -p mdl --test zoo` \
+checks that every old design is caught and every new one holds.\n\n\
+Models are bounded (two to four sessions, fixed programs, at most a few rounds or retries); \
+waits have no timeout in the models, so a cycle the detector does not see stays in the state, \
+where the property `no deadlock left to a timeout` flags it.\n\n",
+    );
+    out.push_str("Properties (`always` unless marked):\n\n");
+    for (c, what) in PROPERTY_DOCS {
+        let _ = writeln!(out, "- `{}`: {what}", c.name());
+    }
+    out.push_str(
+        "\nTo add an entry: write a function in `models/check/src/zoo/entries.rs` that builds the two \
+`Design`s (programs of steps per session, foreign resources, the checks), add it to \
+`entries::all()`, and regenerate this page; `models/mdl/tests/zoo.rs` then requires the old \
+design to be caught and the new one to hold.\n\n",
+    );
+    out.push_str("| entry | bug | old design: violated property | trace | new design | states |\n");
+    out.push_str("|---|---|---|---|---|---|\n");
+    for r in rs {
+        let _ = writeln!(
+            out,
+            "| [{}](#{}) | {} | {} | {} | {} | {} |",
+            r.id,
+            r.id,
+            r.bug,
+            r.old.property.as_deref().unwrap_or("**not caught**"),
+            r.old.trace_len,
+            if r.new.failed.is_empty() {
+                "holds"
+            } else {
+                "**fails**"
+            },
+            r.new.states
+        );
+    }
+    out.push('\n');
+    for (i, (e, r)) in es.iter().zip(rs).enumerate() {
+        let _ = writeln!(out, "<a id=\"{}\"></a>\n## {}. {}\n", e.id, i + 1, e.title);
+        if e.link.is_empty() {
+            let _ = writeln!(out, "**Reference.** {} (`--entry {}`)\n", e.bug, e.id);
+        } else {
+            let _ = writeln!(
+                out,
+                "**Reference.** {}, <{}> (`--entry {}`)\n",
+                e.bug, e.link, e.id
+            );
+        }
+        let _ = writeln!(out, "**What happened.** {}\n", e.story);
+        let _ = writeln!(out, "**Old design (modelled).** {}\n", e.old_text);
+        match &r.old.property {
+            Some(p) => {
+                let _ = writeln!(
+                    out,
+                    "**What the checker found.** `{p}` is violated after {} steps ({} states, BFS):\n",
+                    r.old.trace_len, r.old.states
+                );
+                let note = format!("violated: {p}");
+                out.push_str(&mermaid(&e.old, &r.old.steps, Some(&note)));
+                out.push('\n');
+            }
+            None => out.push_str(
+                "**What the checker found.** Nothing: the old design was NOT caught.\n\n",
+            ),
+        }
+        let _ = writeln!(out, "**The fix (modelled).** {}\n", e.fix);
+        let props: Vec<String> = r.new.properties.iter().map(|p| format!("`{p}`")).collect();
+        if r.new.failed.is_empty() {
+            let _ = writeln!(
+                out,
+                "**Checked.** {} hold over all {} reachable states.\n",
+                props.join(", "),
+                r.new.states
+            );
+        } else {
+            let _ = writeln!(out, "**Checked.** FAILS: {}.\n", r.new.failed.join(", "));
+        }
+        if let Some(x) = &r.new.example {
+            let _ = writeln!(
+                out,
+                "**The fix at work.** A shortest run of the fixed design to `{x}`:\n"
+            );
+            out.push_str(&mermaid(&e.new, &r.new.example_steps, Some(x)));
+            out.push('\n');
+        }
+    }
+    out
+}

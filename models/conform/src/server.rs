@@ -1,0 +1,216 @@
+//! A throwaway MariaDB server: a fresh datadir under `target/conform/<unique>/`, a Unix
+//! socket, no networking, the `metadata_lock_info` plugin and the performance schema's
+//! MDL instrument on. Stopped by PID in `Drop` (SIGTERM, then SIGKILL after a bounded
+//! wait), so a failing or panicking test never leaves a server behind.
+
+use super::client::Conn;
+use super::ConformError;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+static COUNTER: AtomicU32 = AtomicU32::new(0);
+static INSTALL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Polls of the socket while the server starts (100 ms apart: at most 60 s).
+const START_TRIES: u32 = 600;
+/// Polls of the process after SIGTERM (50 ms apart: at most 20 s) before SIGKILL.
+const STOP_TRIES: u32 = 400;
+
+pub struct Server {
+    child: Option<Child>,
+    dir: PathBuf,
+    socket: PathBuf,
+    version: String,
+    keep: bool,
+}
+
+fn find(bin: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain([
+            "/usr/sbin".into(),
+            "/usr/bin".into(),
+            "/usr/local/sbin".into(),
+        ])
+        .map(|d: PathBuf| d.join(bin))
+        .find(|p| p.is_file())
+}
+
+/// The root under which servers make their datadirs: `$CARGO_TARGET_DIR/conform` or the
+/// workspace's `target/conform`.
+fn root() -> PathBuf {
+    match std::env::var_os("MDL_CONFORM_DIR") {
+        Some(d) => PathBuf::from(d),
+        None => match std::env::var_os("CARGO_TARGET_DIR") {
+            Some(t) => PathBuf::from(t).join("conform"),
+            None => Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../..")
+                .join("target")
+                .join("conform"),
+        },
+    }
+}
+
+/// Is a MariaDB server installed here?
+pub fn available() -> Result<(), ConformError> {
+    for b in ["mariadbd", "mariadb-install-db", "mariadb"] {
+        if find(b).is_none() {
+            return Err(ConformError::Server(format!(
+                "`{b}` not found (apt-get install mariadb-server)"
+            )));
+        }
+    }
+    Ok(())
+}
+
+impl Server {
+    /// Makes a datadir, starts the server and waits until its socket answers.
+    pub fn start() -> Result<Server, ConformError> {
+        available()?;
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let mut dir = root().join(format!("{}-{n}-{nanos:x}", std::process::id()));
+        // A Unix socket path must fit in 108 bytes.
+        if dir.join("sock").as_os_str().len() > 100 {
+            dir = std::env::temp_dir().join(format!("mdl-conform-{}-{n}", std::process::id()));
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| ConformError::Server(format!("mkdir {}: {e}", dir.display())))?;
+        let dir = dir.canonicalize().unwrap_or(dir);
+        let data = dir.join("data");
+        let socket = dir.join("sock");
+        // Each server has its own tmpdir, and installs run one at a time: concurrent
+        // bootstraps sharing /tmp were seen to fail.
+        let tmp = dir.join("tmp");
+        std::fs::create_dir_all(&tmp).map_err(|e| ConformError::Server(e.to_string()))?;
+        let _guard = INSTALL.lock().unwrap_or_else(|p| p.into_inner());
+        let log = std::fs::File::create(dir.join("install.log"))
+            .map_err(|e| ConformError::Server(e.to_string()))?;
+        let st = Command::new(find("mariadb-install-db").expect("checked"))
+            .arg("--no-defaults")
+            .arg(format!("--datadir={}", data.display()))
+            .arg(format!("--tmpdir={}", tmp.display()))
+            .arg("--auth-root-authentication-method=normal")
+            .arg("--user=root")
+            .stdout(
+                log.try_clone()
+                    .map_err(|e| ConformError::Server(e.to_string()))?,
+            )
+            .stderr(log)
+            .status()
+            .map_err(|e| ConformError::Server(format!("mariadb-install-db: {e}")))?;
+        if !st.success() {
+            return Err(ConformError::Server(format!(
+                "mariadb-install-db failed ({st}); see {}",
+                dir.join("install.log").display()
+            )));
+        }
+        let child = Command::new(find("mariadbd").expect("checked"))
+            .arg("--no-defaults")
+            .arg(format!("--datadir={}", data.display()))
+            .arg(format!("--socket={}", socket.display()))
+            .arg(format!("--pid-file={}", dir.join("pid").display()))
+            .arg(format!("--tmpdir={}", tmp.display()))
+            .arg(format!("--log-error={}", dir.join("error.log").display()))
+            .args([
+                "--skip-networking",
+                "--user=root",
+                "--plugin-load-add=metadata_lock_info",
+                "--performance-schema=ON",
+                "--performance-schema-instrument=wait/lock/metadata/sql/mdl=ON",
+                "--innodb-buffer-pool-size=16M",
+                "--innodb-log-file-size=8M",
+                "--skip-log-bin",
+                "--max-connections=64",
+            ])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| ConformError::Server(format!("mariadbd: {e}")))?;
+        let mut s = Server {
+            child: Some(child),
+            dir,
+            socket,
+            version: String::new(),
+            keep: std::env::var_os("MDL_CONFORM_KEEP").is_some(),
+        };
+        s.wait_ready()?;
+        Ok(s)
+    }
+
+    fn wait_ready(&mut self) -> Result<(), ConformError> {
+        for _ in 0..START_TRIES {
+            if let Some(c) = self.child.as_mut() {
+                if let Ok(Some(st)) = c.try_wait() {
+                    return Err(ConformError::Server(format!(
+                        "mariadbd exited ({st}); see {}",
+                        self.dir.join("error.log").display()
+                    )));
+                }
+            }
+            if self.socket.exists() {
+                if let Ok(mut c) = Conn::open(&self.socket) {
+                    if let Ok(v) = c.query_one("SELECT VERSION()") {
+                        self.version = v;
+                        return Ok(());
+                    }
+                }
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        Err(ConformError::Server(
+            "mariadbd did not answer on its socket in time".into(),
+        ))
+    }
+
+    pub fn socket(&self) -> &Path {
+        &self.socket
+    }
+
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+
+    pub fn connect(&self) -> Result<Conn, ConformError> {
+        Conn::open(&self.socket)
+    }
+
+    /// Stops the server (also done by `Drop`).
+    pub fn stop(&mut self) {
+        let Some(mut child) = self.child.take() else {
+            return;
+        };
+        let pid = child.id() as libc::pid_t;
+        // SAFETY: signalling a child process we started and have not reaped yet.
+        unsafe {
+            libc::kill(pid, libc::SIGTERM);
+        }
+        let mut done = false;
+        for _ in 0..STOP_TRIES {
+            if let Ok(Some(_)) = child.try_wait() {
+                done = true;
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        if !done {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        if !self.keep {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}

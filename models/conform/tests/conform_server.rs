@@ -1,0 +1,91 @@
+//! The quick conformance set on a real MariaDB server: every SQL scenario of
+//! `models/conformance/*.mdl` runs on the server and on our manager, and they must agree
+//! at every step. Runs only with `MDL_CONFORM=1` (ci/conformance.sh sets it); otherwise
+//! it prints why it skips and passes.
+//!
+//! Seeded bug `mdl_bug="conform_skip_backoff"`: the SQL model takes a back-off lock
+//! (BACKUP_DDL of DDL and LOCK TABLES WRITE) as a plain acquire, keeping the table locks
+//! while it waits; the scenario comparison must catch it.
+
+use mdl_conform::mapping::Mapping;
+use mdl_conform::{data_dir, scenario, server::Server};
+
+fn enabled() -> bool {
+    if std::env::var("MDL_CONFORM").as_deref() == Ok("1") {
+        return true;
+    }
+    println!("skipped: set MDL_CONFORM=1 to run the SQL conformance set (ci/conformance.sh does)");
+    false
+}
+
+fn quick_set() -> Vec<std::path::PathBuf> {
+    let mut v: Vec<_> = std::fs::read_dir(data_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mdl"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn run_all() -> Vec<scenario::Report> {
+    let map = Mapping::load().unwrap();
+    let server = Server::start().unwrap_or_else(|e| panic!("{e}"));
+    let mut out = std::io::stdout();
+    quick_set()
+        .iter()
+        .map(|f| {
+            scenario::run_file(&server, &map, f, false, &mut out).unwrap_or_else(|e| panic!("{e}"))
+        })
+        .collect()
+}
+
+#[cfg(not(mdl_bug = "conform_skip_backoff"))]
+#[test]
+fn quick_set_agrees_with_the_server() {
+    if !enabled() {
+        return;
+    }
+    let t = std::time::Instant::now();
+    let reps = run_all();
+    let agree = reps.iter().filter(|r| r.agrees()).count();
+    println!(
+        "{agree}/{} scenarios agree ({} steps) in {:.1}s",
+        reps.len(),
+        reps.iter().map(|r| r.steps).sum::<usize>(),
+        t.elapsed().as_secs_f64()
+    );
+    for r in &reps {
+        if !r.agrees() {
+            println!("{}: {}", r.file, r.summary());
+        }
+    }
+    assert!(reps.len() >= 30);
+    assert_eq!(agree, reps.len());
+}
+
+#[cfg(mdl_bug = "conform_skip_backoff")]
+#[test]
+fn seeded_bug_conform_skip_backoff_is_caught() {
+    if !enabled() {
+        return;
+    }
+    let reps = run_all();
+    assert!(
+        reps.iter().any(|r| !r.agrees()),
+        "the scenario comparison missed the seeded bug"
+    );
+}
+
+#[test]
+fn server_is_stopped_on_drop() {
+    if !enabled() {
+        return;
+    }
+    let s = Server::start().unwrap_or_else(|e| panic!("{e}"));
+    let sock = s.socket().to_owned();
+    assert!(sock.exists());
+    assert!(s.version().contains("MariaDB"), "{}", s.version());
+    drop(s);
+    assert!(!sock.exists(), "the socket outlived the server");
+}

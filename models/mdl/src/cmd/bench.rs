@@ -1,0 +1,83 @@
+//! `mdl bench [--quick] [--json] [--threads N] [--smoke]`: our manager and the baselines
+//! (a `parking_lot::RwLock`, a `DashMap` of them, a naive global-mutex manager) measured
+//! in the same run; prints ns/op or ops/s and the target ratios. See `models/BENCH.md`.
+//! Exit status 0 when the benchmarks ran (targets are reported, not enforced), 2 on a
+//! bad command line.
+
+use mdl_bench as bench;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A tenth of the operations and 3 runs instead of 7 (a few seconds).
+    #[arg(long)]
+    pub quick: bool,
+    /// A handful of operations of each benchmark: checks that everything runs, means nothing.
+    #[arg(long)]
+    pub smoke: bool,
+    /// Print the report as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Threads of the contended benchmarks.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
+    /// Run only these groups (repeatable).
+    #[arg(long, value_enum)]
+    pub only: Vec<Group>,
+    /// Print each result on stderr as it is measured.
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+/// A group of benchmarks.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    /// Uncontended acquire + commit, and the baselines.
+    Single,
+    /// N threads on one table and on distinct tables.
+    Threads,
+    /// n locks in one context, then commit.
+    Many,
+    /// Deadlock search in chains and cycles.
+    Deadlock,
+}
+
+impl Group {
+    fn name(self) -> &'static str {
+        match self {
+            Group::Single => "single",
+            Group::Threads => "threads",
+            Group::Many => "many",
+            Group::Deadlock => "deadlock",
+        }
+    }
+}
+
+pub fn main(args: Args) -> i32 {
+    let threads = usize::from(args.threads);
+    let only: Vec<&'static str> = args.only.iter().map(|g| g.name()).collect();
+    let mut opts = if args.smoke {
+        bench::Options {
+            threads,
+            ..bench::Options::smoke()
+        }
+    } else if args.quick {
+        bench::Options::quick(threads)
+    } else {
+        bench::Options::full(threads)
+    };
+    // The options outlive the run; a handful of bytes leaked once per process.
+    opts.only = Vec::leak(only);
+    let report = bench::run(opts, args.verbose);
+    if args.json {
+        match serde_json::to_string_pretty(&report) {
+            Ok(s) => println!("{s}"),
+            Err(e) => {
+                eprintln!("mdl bench: cannot write JSON: {e}");
+                return 2;
+            }
+        }
+    } else {
+        print!("{}", bench::render(&report));
+    }
+    0
+}

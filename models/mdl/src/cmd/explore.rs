@@ -1,0 +1,59 @@
+//! `mdl explore FILE [--addr 127.0.0.1:3000]`: serve stateright's Explorer for one
+//! scenario's model, on a loopback address only.
+
+use mdl_check::model::MdlModel;
+use stateright::Model;
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The scenario file (`.mdl`).
+    pub file: PathBuf,
+    /// Where to listen; must be a loopback address.
+    #[arg(long, default_value = "127.0.0.1:3000")]
+    pub addr: String,
+}
+
+/// The address to serve on, if it is a loopback one.
+pub fn loopback(addr: &str) -> Result<SocketAddr, String> {
+    let a = addr
+        .to_socket_addrs()
+        .map_err(|e| format!("bad address `{addr}`: {e}"))?
+        .next()
+        .ok_or_else(|| format!("bad address `{addr}`"))?;
+    if !a.ip().is_loopback() {
+        return Err(format!(
+            "refusing to serve on {a}: the Explorer listens on loopback addresses only"
+        ));
+    }
+    Ok(a)
+}
+
+pub fn main(args: Args) -> i32 {
+    let addr = match loopback(&args.addr) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("mdl explore: {e}");
+            return 2;
+        }
+    };
+    let m: MdlModel = match super::check::load(&args.file) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("{e}");
+            return 2;
+        }
+    };
+    // tiny_http panics on a port in use: find out first, as an error value.
+    if let Err(e) = std::net::TcpListener::bind(addr) {
+        eprintln!("mdl explore: cannot listen on {addr}: {e}");
+        return 2;
+    }
+    eprintln!(
+        "mdl explore: serving the model of {} on http://{addr}/ (Ctrl-C to stop)",
+        args.file.display()
+    );
+    m.checker().serve(addr);
+    0
+}

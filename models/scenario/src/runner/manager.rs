@@ -1,0 +1,447 @@
+//! The runner's backend over the real concurrent [`Manager`]: one OS thread per session,
+//! each owning its [`Context`], and a manual clock.
+//!
+//! After every line the runner waits until the system is quiet: every session thread is
+//! idle (its last call returned and its outcome is delivered) or parked in a wait whose
+//! outcome is not decided ([`ContextHandle::is_waiting`]). It polls those states with
+//! `yield_now`, never sleeps, and asks for two quiet polls in a row. The clock only moves
+//! on `advance`, so no outcome depends on thread timing.
+//!
+//! A hang guard (a generous wall-clock limit, [`ManagerBackend::GUARD`]) turns a manager
+//! that never settles into an `error` outcome instead of a hung tool; it decides nothing
+//! in a correct run.
+
+use super::{Backend, StepOutcome, SQL_UNSUPPORTED};
+use crate::{Command, Scenario};
+use mdl_core::key::MdlKey;
+use mdl_core::table::{BulkReq, Config};
+use mdl_core::{Clock, Context, ContextHandle, LockType, Manager, Outcome, WaitOption};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+enum Msg {
+    Run(Command, WaitOption),
+    Stop,
+}
+
+#[derive(Default)]
+struct Slot {
+    /// A command was sent and its result is not stored yet.
+    busy: AtomicBool,
+    result: Mutex<Option<StepOutcome>>,
+}
+
+struct Sess {
+    tx: Sender<Msg>,
+    handle: Option<ContextHandle>,
+    slot: Arc<Slot>,
+    join: Option<JoinHandle<()>>,
+    /// The runner saw this session's last step waiting and has not seen it end.
+    pending: bool,
+}
+
+pub struct ManagerBackend {
+    mgr: Option<Manager>,
+    sessions: Vec<Sess>,
+    /// Set when the manager panicked or did not settle.
+    broken: Option<String>,
+}
+
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic".into()
+    }
+}
+
+fn exec(ctx: &mut Option<Context>, cmd: &Command, wait: WaitOption) -> Result<Outcome, String> {
+    let Some(c) = ctx.as_mut() else {
+        return Err("the session has disconnected".into());
+    };
+    let ok = |r: Result<(), mdl_core::MdlError>| r.map(|_| Outcome::Ok).map_err(|e| e.to_string());
+    match cmd {
+        Command::Acquire { key, ty, dur, .. } => {
+            c.acquire(key, *ty, *dur, wait).map_err(|e| e.to_string())
+        }
+        Command::AcquireAll { dur, reqs, .. } => {
+            let reqs: Vec<BulkReq> = reqs
+                .iter()
+                .map(|(key, ty)| BulkReq {
+                    key: key.clone(),
+                    ty: *ty,
+                })
+                .collect();
+            c.acquire_all(&reqs, *dur, wait).map_err(|e| e.to_string())
+        }
+        Command::Upgrade { key, ty, .. } => c.upgrade(key, *ty, wait).map_err(|e| e.to_string()),
+        Command::Downgrade { key, ty } => ok(c.downgrade(key, *ty)),
+        Command::Clone { key, ty, dur } => ok(c.clone_ticket(key, *ty, *dur).map(|_| ())),
+        Command::Release { key, ty } => ok(c.release(key, *ty)),
+        Command::EndStatement => {
+            c.end_statement();
+            Ok(Outcome::Ok)
+        }
+        Command::Commit | Command::Rollback => {
+            c.commit();
+            Ok(Outcome::Ok)
+        }
+        Command::ReleaseExplicit => {
+            c.release_explicit();
+            Ok(Outcome::Ok)
+        }
+        Command::Savepoint(n) => {
+            c.savepoint(n);
+            Ok(Outcome::Ok)
+        }
+        Command::RollbackTo(n) => ok(c.rollback_to(n)),
+        Command::SetDuration(x) => {
+            c.set_duration(*x);
+            Ok(Outcome::Ok)
+        }
+        Command::ForceDmlWeight(on) => {
+            c.force_dml_weight(*on);
+            Ok(Outcome::Ok)
+        }
+        Command::Disconnect => {
+            *ctx = None;
+            Ok(Outcome::Ok)
+        }
+        Command::Sql(_) => Err(SQL_UNSUPPORTED.into()),
+    }
+}
+
+/// The graph of `n` nodes with these edges has a cycle (iterative colouring DFS).
+fn has_cycle(n: usize, edges: &[(mdl_core::OwnerId, mdl_core::OwnerId)]) -> bool {
+    let mut adj = vec![Vec::new(); n];
+    for (a, b) in edges {
+        let (a, b) = (a.0 as usize, b.0 as usize);
+        if a < n && b < n && a != b {
+            adj[a].push(b);
+        }
+    }
+    // 0 unvisited, 1 on the stack, 2 done.
+    let mut colour = vec![0u8; n];
+    for root in 0..n {
+        if colour[root] != 0 {
+            continue;
+        }
+        let mut stack = vec![(root, 0usize)];
+        colour[root] = 1;
+        while let Some(&mut (v, ref mut i)) = stack.last_mut() {
+            if let Some(&w) = adj[v].get(*i) {
+                *i += 1;
+                match colour[w] {
+                    0 => {
+                        colour[w] = 1;
+                        stack.push((w, 0));
+                    }
+                    1 => return true,
+                    _ => {}
+                }
+            } else {
+                colour[v] = 2;
+                stack.pop();
+            }
+        }
+    }
+    false
+}
+
+impl ManagerBackend {
+    /// The hang guard.
+    pub const GUARD: std::time::Duration = std::time::Duration::from_secs(60);
+
+    pub fn new(sc: &Scenario) -> ManagerBackend {
+        let d = super::dialect_of(sc);
+        let cfg = Config {
+            max_write_lock_count: sc.settings.max_write_lock_count,
+        };
+        let made = catch_unwind(AssertUnwindSafe(|| {
+            let mgr = Manager::new(d, cfg, Clock::manual());
+            let ctxs: Vec<Context> = sc.sessions.iter().map(|_| mgr.context()).collect();
+            (mgr, ctxs)
+        }));
+        let (mgr, ctxs) = match made {
+            Ok(x) => x,
+            Err(p) => {
+                return ManagerBackend {
+                    mgr: None,
+                    sessions: Vec::new(),
+                    broken: Some(format!(
+                        "internal: the manager panicked: {}",
+                        panic_text(&*p)
+                    )),
+                }
+            }
+        };
+        let mut sessions = Vec::new();
+        let mut broken = None;
+        for ctx in ctxs {
+            let handle = catch_unwind(AssertUnwindSafe(|| ctx.handle())).ok();
+            if handle.is_none() {
+                broken = Some("internal: the manager panicked in Context::handle".into());
+            }
+            let slot = Arc::new(Slot::default());
+            let (tx, rx) = channel::<Msg>();
+            let slot2 = slot.clone();
+            let join = std::thread::Builder::new()
+                .name("mdl-run-session".into())
+                .spawn(move || {
+                    let mut ctx = Some(ctx);
+                    while let Ok(Msg::Run(cmd, wait)) = rx.recv() {
+                        let r = catch_unwind(AssertUnwindSafe(|| exec(&mut ctx, &cmd, wait)))
+                            .unwrap_or_else(|p| {
+                                Err(format!(
+                                    "internal: the manager panicked: {}",
+                                    panic_text(&*p)
+                                ))
+                            });
+                        *slot2.result.lock().unwrap_or_else(|e| e.into_inner()) =
+                            Some(StepOutcome::of(r));
+                        slot2.busy.store(false, Ordering::SeqCst);
+                    }
+                    // Dropping the context releases what it still holds.
+                    let _ = catch_unwind(AssertUnwindSafe(move || drop(ctx)));
+                })
+                .ok();
+            sessions.push(Sess {
+                tx,
+                handle,
+                slot,
+                join,
+                pending: false,
+            });
+        }
+        ManagerBackend {
+            mgr: Some(mgr),
+            sessions,
+            broken,
+        }
+    }
+
+    fn is_parked(&self, s: &Sess) -> bool {
+        match &s.handle {
+            Some(h) => catch_unwind(AssertUnwindSafe(|| h.is_waiting())).unwrap_or(false),
+            None => false,
+        }
+    }
+
+    /// Every session is idle or in an undecided wait, and no deadlock decision is
+    /// pending. `ContextHandle::is_waiting` turns true when the request is queued, before
+    /// its deadlock search has run; a search that finds nothing changes nothing, and one
+    /// that finds a cycle aborts a victim (whose `is_waiting` then turns false). So while
+    /// the wait-for graph has a cycle, a decision may still be on its way.
+    fn quiet_once(&self) -> bool {
+        let idle_or_parked = self
+            .sessions
+            .iter()
+            .all(|s| !s.slot.busy.load(Ordering::SeqCst) || self.is_parked(s));
+        if !idle_or_parked {
+            return false;
+        }
+        let Some(m) = &self.mgr else { return true };
+        if !self
+            .sessions
+            .iter()
+            .any(|s| s.pending || s.slot.busy.load(Ordering::SeqCst))
+        {
+            return true;
+        }
+        match catch_unwind(AssertUnwindSafe(|| m.wait_edges())) {
+            Ok(edges) => !has_cycle(self.sessions.len(), &edges),
+            Err(_) => true,
+        }
+    }
+
+    /// Polls until two passes in a row find every session idle or parked.
+    fn wait_quiet(&mut self) {
+        if self.broken.is_some() {
+            return;
+        }
+        let start = std::time::Instant::now();
+        let mut streak = 0;
+        while streak < 2 {
+            if self.quiet_once() {
+                streak += 1;
+            } else {
+                streak = 0;
+            }
+            std::thread::yield_now();
+            if streak == 0 && start.elapsed() > Self::GUARD {
+                self.broken = Some("internal: the manager did not settle".into());
+                return;
+            }
+        }
+    }
+
+    fn take(&self, s: usize) -> Option<StepOutcome> {
+        let slot = &self.sessions[s].slot;
+        if slot.busy.load(Ordering::SeqCst) {
+            return None;
+        }
+        slot.result.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+
+    /// The waits that ended since the last look.
+    fn ended(&mut self, except: Option<usize>) -> Vec<(usize, Outcome)> {
+        let mut out = Vec::new();
+        for s in 0..self.sessions.len() {
+            if Some(s) == except || !self.sessions[s].pending {
+                continue;
+            }
+            if let Some(r) = self.take(s) {
+                self.sessions[s].pending = false;
+                out.push((s, r.outcome));
+            }
+        }
+        out
+    }
+
+    fn broken_outcome(&self) -> StepOutcome {
+        StepOutcome::of(Err(self
+            .broken
+            .clone()
+            .unwrap_or_else(|| "internal: no result".into())))
+    }
+}
+
+impl Backend for ManagerBackend {
+    fn name(&self) -> &'static str {
+        "manager"
+    }
+
+    fn step(
+        &mut self,
+        session: usize,
+        cmd: &Command,
+        wait: WaitOption,
+    ) -> (StepOutcome, Vec<(usize, Outcome)>) {
+        if self.broken.is_some() {
+            return (self.broken_outcome(), Vec::new());
+        }
+        let s = &self.sessions[session];
+        // Seeded bug `mdl_bug="run_report_early"`: the step's outcome is reported before
+        // the system is quiet (before the session's thread has even run the command), so
+        // every step looks `waiting`. The engine-agreement test catches it.
+        #[cfg(mdl_bug = "run_report_early")]
+        {
+            s.slot.busy.store(true, Ordering::SeqCst);
+            let _ = s.tx.send(Msg::Run(cmd.clone(), wait));
+            self.sessions[session].pending = true;
+            let out = StepOutcome {
+                outcome: Outcome::Waiting,
+                error: None,
+            };
+            return (out, self.ended(Some(session)));
+        }
+        #[allow(unreachable_code)]
+        s.slot.busy.store(true, Ordering::SeqCst);
+        if s.tx.send(Msg::Run(cmd.clone(), wait)).is_err() {
+            s.slot.busy.store(false, Ordering::SeqCst);
+            return (
+                StepOutcome::of(Err("internal: the session thread is gone".into())),
+                Vec::new(),
+            );
+        }
+        self.wait_quiet();
+        let out = match self.take(session) {
+            Some(r) => r,
+            None if self.broken.is_none() => {
+                self.sessions[session].pending = true;
+                StepOutcome {
+                    outcome: Outcome::Waiting,
+                    error: None,
+                }
+            }
+            None => self.broken_outcome(),
+        };
+        let ev = self.ended(Some(session));
+        (out, ev)
+    }
+
+    fn kill(&mut self, session: usize) -> Vec<(usize, Outcome)> {
+        if let Some(h) = &self.sessions[session].handle {
+            let _ = catch_unwind(AssertUnwindSafe(|| h.kill()));
+        }
+        self.wait_quiet();
+        self.ended(None)
+    }
+
+    fn advance(&mut self, ms: u64) -> Vec<(usize, Outcome)> {
+        if let Some(m) = &self.mgr {
+            if let Err(p) = catch_unwind(AssertUnwindSafe(|| m.advance_clock(ms))) {
+                self.broken = Some(format!(
+                    "internal: the manager panicked: {}",
+                    panic_text(&*p)
+                ));
+            }
+        }
+        self.wait_quiet();
+        self.ended(None)
+    }
+
+    fn holds(&mut self, session: usize, key: &MdlKey, ty: LockType) -> bool {
+        let Some(m) = &self.mgr else { return false };
+        catch_unwind(AssertUnwindSafe(|| {
+            let st = m.dialect().strategy(key.namespace());
+            m.snapshot().iter().any(|r| {
+                r.granted && r.owner.0 as usize == session && &r.key == key && st.covers(r.ty, ty)
+            })
+        }))
+        .unwrap_or(false)
+    }
+
+    fn finish(&mut self) {
+        for s in &self.sessions {
+            if self.broken.is_none() && s.slot.busy.load(Ordering::SeqCst) {
+                if let Some(h) = &s.handle {
+                    let _ = catch_unwind(AssertUnwindSafe(|| h.kill()));
+                }
+            }
+        }
+        self.wait_quiet();
+        // A bulk acquire that was killed may have let another waiter in, and so on.
+        for _ in 0..self.sessions.len() {
+            if self.broken.is_some() {
+                break;
+            }
+            let mut any = false;
+            for s in &self.sessions {
+                if s.slot.busy.load(Ordering::SeqCst) {
+                    if let Some(h) = &s.handle {
+                        any |= catch_unwind(AssertUnwindSafe(|| h.kill())).unwrap_or(false);
+                    }
+                }
+            }
+            if !any {
+                break;
+            }
+            self.wait_quiet();
+        }
+        for s in &self.sessions {
+            let _ = s.tx.send(Msg::Stop);
+        }
+        let stuck = self.broken.is_some();
+        for s in &mut self.sessions {
+            if let Some(j) = s.join.take() {
+                if !stuck || j.is_finished() {
+                    let _ = j.join();
+                }
+            }
+        }
+    }
+}
+
+impl Drop for ManagerBackend {
+    fn drop(&mut self) {
+        if self.sessions.iter().any(|s| s.join.is_some()) {
+            self.finish();
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! The runner's backend over the sequential [`LockTable`]: deterministic, no threads.
+//! The scenario clock is kept here: a wait with `timeout=MS` gets a deadline when it
+//! starts, and `advance` times out the waits whose deadline has passed, earliest first
+//! (ties in session order).
+
+use super::{Backend, StepOutcome, SQL_UNSUPPORTED};
+use crate::{Command, Scenario};
+use mdl_core::dialect::Dialect;
+use mdl_core::key::MdlKey;
+use mdl_core::lock::OwnerId;
+use mdl_core::table::{BulkReq, Config, LockTable};
+use mdl_core::{LockType, Outcome, WaitOption};
+
+pub struct TableBackend {
+    d: Dialect,
+    t: LockTable,
+    now: u64,
+    /// Per session: the deadline of its current wait, if it waits with a timeout.
+    deadline: Vec<Option<u64>>,
+    /// Per session: the wait option of its current request (bulk waits restart it).
+    wait: Vec<WaitOption>,
+}
+
+impl TableBackend {
+    pub fn new(sc: &Scenario) -> TableBackend {
+        let d = super::dialect_of(sc);
+        let mut t = LockTable::new(Config {
+            max_write_lock_count: sc.settings.max_write_lock_count,
+        });
+        for _ in &sc.sessions {
+            t.add_session();
+        }
+        let n = sc.sessions.len();
+        TableBackend {
+            d,
+            t,
+            now: 0,
+            deadline: vec![None; n],
+            wait: vec![WaitOption::Forever; n],
+        }
+    }
+
+    /// The lock table (for tests).
+    pub fn table(&self) -> &LockTable {
+        &self.t
+    }
+
+    fn started_wait(&mut self, s: usize) {
+        self.deadline[s] = match self.wait[s] {
+            WaitOption::Timeout(ms) => Some(self.now.saturating_add(ms)),
+            _ => None,
+        };
+    }
+
+    /// Drains the table's events and resumes bulk acquires whose element was granted
+    /// (the table emits no event for such a partial grant), until nothing changes.
+    /// Returns the final outcomes of the waits that ended.
+    fn settle(&mut self) -> Vec<(usize, Outcome)> {
+        let mut out = Vec::new();
+        loop {
+            let mut changed = false;
+            for (o, outcome) in self.t.take_events() {
+                changed = true;
+                self.deadline[o.0 as usize] = None;
+                out.push((o.0 as usize, outcome));
+            }
+            for s in 0..self.deadline.len() {
+                let o = OwnerId(s as u32);
+                if self.t.session(o).is_none_or(|x| x.resume.is_none()) {
+                    continue;
+                }
+                changed = true;
+                match self.t.resume_bulk(&self.d, o) {
+                    Ok(Outcome::Waiting) => self.started_wait(s),
+                    r => {
+                        self.deadline[s] = None;
+                        out.push((s, r.unwrap_or(Outcome::Error)));
+                    }
+                }
+            }
+            if !changed {
+                return out;
+            }
+        }
+    }
+}
+
+impl Backend for TableBackend {
+    fn name(&self) -> &'static str {
+        "table"
+    }
+
+    fn step(
+        &mut self,
+        session: usize,
+        cmd: &Command,
+        wait: WaitOption,
+    ) -> (StepOutcome, Vec<(usize, Outcome)>) {
+        let d = &self.d;
+        let s = OwnerId(session as u32);
+        self.wait[session] = wait;
+        let t = &mut self.t;
+        let r = match cmd {
+            Command::Acquire { key, ty, dur, .. } => t.acquire(d, s, key, *ty, *dur, wait),
+            Command::AcquireAll { dur, reqs, .. } => {
+                let reqs: Vec<BulkReq> = reqs
+                    .iter()
+                    .map(|(key, ty)| BulkReq {
+                        key: key.clone(),
+                        ty: *ty,
+                    })
+                    .collect();
+                t.acquire_all(d, s, &reqs, *dur, wait)
+            }
+            Command::Upgrade { key, ty, .. } => t.upgrade(d, s, key, *ty, wait),
+            Command::Downgrade { key, ty } => t.downgrade(d, s, key, *ty),
+            Command::Clone { key, ty, dur } => t.clone_ticket(d, s, key, *ty, *dur),
+            Command::Release { key, ty } => t.release(d, s, key, *ty),
+            Command::EndStatement => t.end_statement(d, s),
+            Command::Commit | Command::Rollback => t.commit(d, s),
+            Command::ReleaseExplicit => t.release_explicit(d, s),
+            Command::Savepoint(n) => t.savepoint(s, n),
+            Command::RollbackTo(n) => t.rollback_to(d, s, n),
+            Command::SetDuration(x) => t.set_duration(s, *x),
+            Command::ForceDmlWeight(on) => t.force_dml_weight(s, *on),
+            Command::Disconnect => t.disconnect(d, s),
+            Command::Sql(_) => {
+                return (StepOutcome::of(Err(SQL_UNSUPPORTED.into())), Vec::new());
+            }
+        };
+        let out = StepOutcome::of(r.map_err(|e| e.to_string()));
+        if out.outcome == Outcome::Waiting {
+            self.started_wait(session);
+        }
+        let ev = self.settle();
+        (out, ev)
+    }
+
+    fn kill(&mut self, session: usize) -> Vec<(usize, Outcome)> {
+        self.t.kill(&self.d, OwnerId(session as u32));
+        self.settle()
+    }
+
+    fn advance(&mut self, ms: u64) -> Vec<(usize, Outcome)> {
+        self.now = self.now.saturating_add(ms);
+        let mut out = Vec::new();
+        loop {
+            let due = (0..self.deadline.len())
+                .filter_map(|s| self.deadline[s].map(|t| (t, s)))
+                .filter(|(t, _)| *t <= self.now)
+                .min();
+            let Some((_, s)) = due else {
+                return out;
+            };
+            self.deadline[s] = None;
+            self.t.timeout(&self.d, OwnerId(s as u32));
+            out.extend(self.settle());
+        }
+    }
+
+    fn holds(&mut self, session: usize, key: &MdlKey, ty: LockType) -> bool {
+        self.t
+            .owns_equal_or_stronger(&self.d, OwnerId(session as u32), key, ty)
+    }
+}
