@@ -1,9 +1,13 @@
 //! The bug zoo: every old design is caught (for the intended reason, with a shortest
 //! trace) and every new one holds; the harness catches seeded mistakes in the fixes.
 
-use mdl_check::zoo::engine::{Check, Design, Op, St};
+use mdl_check::zoo::engine::{canon_table, starving_lasso, Check, Design, Kind, Op, St};
 use mdl_check::zoo::{self, entries};
-use mdl_core::types::{Duration, LockType};
+use mdl_core::dialect::Dialect;
+use mdl_core::key::MdlKey;
+use mdl_core::table::{Config, LockTable};
+use mdl_core::types::{Duration, LockType, WaitOption};
+use mdl_core::OwnerId;
 use std::collections::HashSet;
 
 fn entry(id: &str) -> entries::Entry {
@@ -13,7 +17,11 @@ fn entry(id: &str) -> entries::Entry {
 #[test]
 fn every_old_design_is_caught_and_every_new_one_holds() {
     let es = entries::all();
-    assert!(es.len() >= 9, "at least nine entries");
+    assert!(es.len() >= 22, "at least 22 entries");
+    let mut ids: Vec<&str> = es.iter().map(|e| e.id).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), es.len(), "entry ids are unique");
     for e in &es {
         let r = zoo::run_entry(e);
         assert!(r.old.property.is_some(), "{}: old design not caught", e.id);
@@ -24,6 +32,10 @@ fn every_old_design_is_caught_and_every_new_one_holds() {
             r.new.failed
         );
         assert!(r.new.states > 1, "{}: new design explored nothing", e.id);
+        for v in &r.variants {
+            assert!(v.ok(), "{}: variant {} unexpected", e.id, v.label);
+        }
+        assert!(r.ok(), "{}", e.id);
     }
 }
 
@@ -41,7 +53,24 @@ fn old_designs_fail_for_the_intended_reason() {
         ("victim-livelock", Check::FairVictims),
         ("backup-lock-order", Check::NoStuckCycle),
         ("fk-metadata", Check::NoStaleMeta),
+        ("two-cycles-one-search", Check::NoStuckCycle),
+        ("alter-under-transaction", Check::Isolation),
+        ("show-under-lock-tables", Check::NoStuckCycle),
+        ("read-no-insert-vs-alter", Check::NoStuckCycle),
+        ("lock-tables-read-sro", Check::NoStuckCycle),
+        ("snrw-starves-readers", Check::Bounded),
+        ("lock-tables-name-order", Check::NoVictim),
+        ("backup-tool-cycle", Check::NoStuckCycle),
+        ("wrong-lock-type", Check::NoStuckCycle),
+        ("merge-children", Check::NoStuckCycle),
+        ("create-database-mutex", Check::NoStuckCycle),
+        ("alter-database-commits", Check::NoStuckCycle),
     ];
+    assert_eq!(
+        want.len(),
+        entries::all().len(),
+        "every entry is listed here"
+    );
     for (id, c) in want {
         let r = zoo::check_old(&entry(id).old);
         assert_eq!(r.property.as_deref(), Some(c.name()), "{id}");
@@ -164,6 +193,9 @@ fn fixes_report_deadlocks_at_once() {
         "handler-vs-ftwrl",
         "lock-tables-deadlock",
         "backup-lock-order",
+        "alter-under-transaction",
+        "lock-tables-read-sro",
+        "wrong-lock-type",
     ] {
         let r = zoo::check_new(&entry(id).new);
         assert_eq!(
@@ -237,4 +269,120 @@ fn property_names_are_unique_per_design() {
             assert_eq!(names.len(), n, "{}: a property listed twice", e.id);
         }
     }
+}
+
+/// The one-pass detector of bug #50998's old design left one cycle standing; the fixed
+/// design's repeated search breaks both at the one wait that closes them.
+#[test]
+fn both_cycles_are_broken_by_the_fixed_detector() {
+    let r = zoo::check_new(&entry("two-cycles-one-search").new);
+    assert_eq!(r.example.as_deref(), Some(Check::TwoDeadlocks.name()));
+    let last = r.example_steps.last().expect("steps");
+    let aborted = last
+        .events
+        .iter()
+        .filter(|(_, o)| *o == mdl_core::Outcome::Deadlock)
+        .count();
+    assert_eq!(aborted, 2, "both INSERTs aborted at the upgrade: {last:?}");
+}
+
+/// Seeded mistake for `Isolation`'s fix: without the back-off the old 5.4 design still
+/// deadlocks invisibly (the THR_LOCK half), so each half of the old design is caught on
+/// its own.
+#[test]
+fn old_alter_design_without_back_off_hangs_instead() {
+    let mut m = entry("alter-under-transaction").old;
+    m.backoff = false;
+    let r = zoo::check_old(&m);
+    assert_eq!(r.property.as_deref(), Some(Check::NoStuckCycle.name()));
+}
+
+/// Seeded mistakes for the THR_LOCK entries' fixes: each fix taken back is caught.
+#[test]
+fn thr_lock_fixes_taken_back_are_caught() {
+    let mut m = entry("show-under-lock-tables").new;
+    m.show_no_wait = false;
+    assert_eq!(
+        zoo::check_old(&m).property.as_deref(),
+        Some(Check::NoStuckCycle.name())
+    );
+    let mut m = entry("read-no-insert-vs-alter").new;
+    m.res[0].kind = Kind::ThrLockOld;
+    assert_eq!(
+        zoo::check_old(&m).property.as_deref(),
+        Some(Check::NoStuckCycle.name())
+    );
+}
+
+/// The name dependence of bug #65890: the same old design with the transaction's tables
+/// the other way round reaches no deadlock at all.
+#[test]
+fn lock_tables_deadlock_depends_on_names() {
+    let r = zoo::run_entry(&entry("lock-tables-name-order"));
+    assert!(r.old.property.is_some());
+    assert_eq!(r.variants.len(), 2);
+    assert!(r.variants.iter().all(|v| v.property.is_none()), "{r:?}");
+}
+
+/// `assert eventually`: the old design's starving run is a real lasso (every step
+/// enabled, the cycle returns to the state it left, the reader waits throughout).
+#[test]
+fn starving_run_is_a_lasso() {
+    let m = entries::snrw_stream(u64::MAX);
+    let l = starving_lasso(&m).expect("finite").expect("starves");
+    assert!(!l.cycle.is_empty());
+    let mut st = m.init();
+    for a in &l.prefix {
+        assert!(m.enabled(&st, *a as usize));
+        st = m.step(&st, *a as usize).0;
+    }
+    let start = st.clone();
+    for a in &l.cycle {
+        assert!(m.watched_waiting(&st), "the reader waits along the cycle");
+        assert!(m.enabled(&st, *a as usize));
+        st = m.step(&st, *a as usize).0;
+    }
+    assert!(st == start, "the cycle closes");
+    let r = zoo::check_old(&m);
+    let lr = r.lasso.as_ref().map(|x| (x.prefix_len, x.cycle_len));
+    assert_eq!(lr, Some((l.prefix.len(), l.cycle.len())));
+}
+
+/// The hog counter's limit is the bound: with `max_write_lock_count` = 2 the reader is
+/// passed over at most twice (not once), and never starves.
+#[test]
+fn bound_follows_max_write_lock_count() {
+    let mut m = entries::snrw_stream(2);
+    assert!(starving_lasso(&m).expect("finite").is_none());
+    assert_eq!(
+        zoo::check_old(&m).property.as_deref(),
+        Some(Check::Bounded.name()),
+        "passed over twice: over N = 1"
+    );
+    m.starve_bound = 2;
+    assert_eq!(zoo::check_old(&m).property, None, "N = 2 holds");
+}
+
+/// States are compared up to the renaming of ticket ids: two tables that differ only in
+/// how their tickets were numbered are one state, others are not.
+#[test]
+fn states_are_equal_up_to_ticket_renaming() {
+    let d = Dialect::mysql80();
+    let ns = d.namespace_by_name("TABLE").expect("TABLE");
+    let a = MdlKey::new(ns, "test", "a");
+    let b = MdlKey::new(ns, "test", "b");
+    let s0 = OwnerId(0);
+    let w = WaitOption::Forever;
+    let mut t1 = LockTable::new(Config::default());
+    t1.add_session();
+    let _ = t1.acquire(&d, s0, &a, LockType::SR, Duration::Statement, w);
+    let _ = t1.end_statement(&d, s0);
+    let _ = t1.acquire(&d, s0, &b, LockType::SR, Duration::Statement, w);
+    let mut t2 = LockTable::new(Config::default());
+    t2.add_session();
+    let _ = t2.acquire(&d, s0, &b, LockType::SR, Duration::Statement, w);
+    assert!(t1 != t2, "the tickets are numbered differently");
+    assert_eq!(canon_table(&t1), canon_table(&t2));
+    let _ = t2.acquire(&d, s0, &a, LockType::SR, Duration::Statement, w);
+    assert_ne!(canon_table(&t1), canon_table(&t2));
 }

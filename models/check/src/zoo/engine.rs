@@ -9,21 +9,40 @@
 //! invisible to it (the *old* designs). The properties are computed from the ground-truth
 //! wait-for graph (MDL waits plus every foreign wait, registered or not), so a cycle that
 //! the detector cannot see is a violation.
+//!
+//! Some old designs differ from the real manager in a way that is not data (the core has
+//! no switch for it); the engine models those in its own terms, each behind one flag of
+//! [`Design`]: a detector that searches once ([`Design::one_pass`]), a statement that
+//! gives back its transaction's locks when a DDL waits for it ([`Design::backoff`]), an
+//! INFORMATION_SCHEMA open that does not wait ([`Design::show_no_wait`]).
+//!
+//! States are compared up to the renaming of ticket ids ([`canon_table`], a
+//! bisimulation): that merges states which differ only in how tickets were numbered, and
+//! makes the state space of a program that runs for ever (`rounds == 0`) finite, so that a
+//! starving run is a cycle of states ([`starving_lasso`]).
 
+use mdl_core::deadlock::{self, WaitGraph};
 use mdl_core::dialect::Dialect;
 use mdl_core::key::MdlKey;
 use mdl_core::lock::{OwnerId, Ticket, TicketId};
-use mdl_core::table::{BulkReq, Config, LockTable};
+use mdl_core::table::{BulkReq, Config, LockTable, WaitKind};
 use mdl_core::types::{Duration, LockType, Outcome, WaitOption};
 use stateright::{Model, Property};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::fmt::Write as _;
+use std::hash::{Hash, Hasher};
 
 /// A foreign subsystem's resource kind: decides which modes are compatible.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// MySQL's THR_LOCK on one table: modes [`READ`], [`WRITE_ALLOW_WRITE`],
-    /// [`WRITE_ALLOW_READ`], [`WRITE`].
+    /// MySQL's THR_LOCK on one table (`mysys/thr_lock.c`): modes [`READ`],
+    /// [`READ_NO_INSERT`], [`WRITE_ALLOW_WRITE`], [`WRITE_ALLOW_READ`], [`WRITE`]. A read
+    /// request also waits, when no write lock is held, for a pending [`WRITE`] ("no
+    /// important write-locks" in `thr_lock()`).
     ThrLock,
+    /// THR_LOCK before the fix of MySQL bug #50821: a [`READ_NO_INSERT`] request is not
+    /// let in beside a granted [`WRITE_ALLOW_READ`] (the opposite was already allowed).
+    ThrLockOld,
     /// A row lock (or any reader/writer lock): [`SHARED`] and [`EXCL`].
     Row,
     /// A table share in the table definition cache: mode [`OPEN`]; may carry holders of an
@@ -37,6 +56,7 @@ pub const READ: u8 = 0;
 pub const WRITE_ALLOW_WRITE: u8 = 1;
 pub const WRITE_ALLOW_READ: u8 = 2;
 pub const WRITE: u8 = 3;
+pub const READ_NO_INSERT: u8 = 4;
 pub const SHARED: u8 = 0;
 pub const EXCL: u8 = 1;
 pub const OPEN: u8 = 0;
@@ -47,27 +67,41 @@ impl Kind {
     /// A granted `held` of another owner lets a request `req` in.
     pub fn compatible(self, held: u8, req: u8) -> bool {
         match self {
-            Kind::ThrLock => matches!(
-                (held, req),
-                (READ, READ)
-                    | (READ, WRITE_ALLOW_WRITE)
-                    | (READ, WRITE_ALLOW_READ)
-                    | (WRITE_ALLOW_WRITE, READ)
-                    | (WRITE_ALLOW_WRITE, WRITE_ALLOW_WRITE)
-                    | (WRITE_ALLOW_READ, READ)
-            ),
+            Kind::ThrLock | Kind::ThrLockOld => {
+                matches!(
+                    (held, req),
+                    (READ, READ)
+                        | (READ, WRITE_ALLOW_WRITE)
+                        | (READ, WRITE_ALLOW_READ)
+                        | (WRITE_ALLOW_WRITE, READ)
+                        | (WRITE_ALLOW_WRITE, WRITE_ALLOW_WRITE)
+                        | (WRITE_ALLOW_READ, READ)
+                        | (READ, READ_NO_INSERT)
+                        | (READ_NO_INSERT, READ)
+                        | (READ_NO_INSERT, READ_NO_INSERT)
+                        | (READ_NO_INSERT, WRITE_ALLOW_READ)
+                        // thr_lock.c grants TL_READ_NO_INSERT beside TL_WRITE_ALLOW_WRITE
+                        // (its comment: else LOCK TABLES READ starves, bug #42147).
+                        | (WRITE_ALLOW_WRITE, READ_NO_INSERT)
+                ) || (self == Kind::ThrLock && (held, req) == (WRITE_ALLOW_READ, READ_NO_INSERT))
+            }
             Kind::Row => held == SHARED && req == SHARED,
             Kind::Share => true,
             Kind::Global => held == req,
         }
     }
 
+    fn is_thr_lock(self) -> bool {
+        matches!(self, Kind::ThrLock | Kind::ThrLockOld)
+    }
+
     pub fn mode_name(self, m: u8) -> &'static str {
         match (self, m) {
-            (Kind::ThrLock, READ) => "TL_READ",
-            (Kind::ThrLock, WRITE_ALLOW_WRITE) => "TL_WRITE_ALLOW_WRITE",
-            (Kind::ThrLock, WRITE_ALLOW_READ) => "TL_WRITE_ALLOW_READ",
-            (Kind::ThrLock, _) => "TL_WRITE",
+            (Kind::ThrLock | Kind::ThrLockOld, READ) => "TL_READ",
+            (Kind::ThrLock | Kind::ThrLockOld, READ_NO_INSERT) => "TL_READ_NO_INSERT",
+            (Kind::ThrLock | Kind::ThrLockOld, WRITE_ALLOW_WRITE) => "TL_WRITE_ALLOW_WRITE",
+            (Kind::ThrLock | Kind::ThrLockOld, WRITE_ALLOW_READ) => "TL_WRITE_ALLOW_READ",
+            (Kind::ThrLock | Kind::ThrLockOld, _) => "TL_WRITE",
             (Kind::Row, SHARED) => "S",
             (Kind::Row, _) => "X",
             (Kind::Share, _) => "open",
@@ -129,6 +163,19 @@ pub enum Op {
     Acq(MdlKey, LockType, Duration),
     Upg(MdlKey, LockType),
     Bulk(Vec<(MdlKey, LockType)>, Duration),
+    /// A downgrade of a held lock (never waits).
+    Down(MdlKey, LockType),
+    /// Gives back the held lock of this type on the key.
+    Release(MdlKey, LockType),
+    /// All or nothing, holding nothing while it waits: tries every lock at once without
+    /// waiting; on a conflict it gives back what it took and waits, holding none of them,
+    /// until a try would succeed (a wait of the zoo engine, not of the lock table).
+    BulkRetry(Vec<(MdlKey, LockType)>, Duration),
+    /// An INFORMATION_SCHEMA / SHOW open of a table: MDL `SH` for the statement. With
+    /// [`Design::show_no_wait`] a session that holds locks does not wait: on a conflict
+    /// the table is skipped with a warning (sql_show.cc,
+    /// `try_acquire_high_prio_shared_mdl_lock`, `can_deadlock`).
+    ShowOpen(MdlKey),
     /// End of statement: statement-duration MDL and foreign holds are released.
     EndStmt,
     /// Commit: statement and transaction MDL and foreign holds are released.
@@ -137,6 +184,8 @@ pub enum Op {
     Unlock,
     /// A foreign lock on resource `r` with mode and duration.
     Take(u8, u8, Duration),
+    /// Gives up the session's hold on foreign resource `r` (an application's signal).
+    Free(u8),
     /// The table share of resource `r` is marked old (flush); does not wait.
     MarkOld(u8),
     /// Waits until nobody else uses an old version of resource `r`.
@@ -183,10 +232,13 @@ pub enum OnAbort {
 pub struct Prog {
     pub name: &'static str,
     pub ops: Vec<(Op, &'static str)>,
-    /// How many times the program runs.
+    /// How many times the program runs; 0: for ever (finite thanks to [`canon_table`]).
     pub rounds: u8,
     pub on_abort: OnAbort,
     pub retries: u8,
+    /// With [`Design::backoff`]: the step a statement starts over from after it backed
+    /// off (gave back its metadata locks).
+    pub backoff_pc: Option<u8>,
 }
 
 impl Prog {
@@ -197,6 +249,7 @@ impl Prog {
             rounds: 1,
             on_abort: OnAbort::End,
             retries: 0,
+            backoff_pc: None,
         }
     }
 }
@@ -224,12 +277,29 @@ pub enum Check {
     /// always: a state where no session can step is one where every session finished
     /// (nobody is left waiting for ever: no lost wakeup, no wait nobody will end).
     NoStuckState,
+    /// always: no session holds `X` on a tracked table that a running transaction (one
+    /// not yet committed or rolled back) has used (Bug #989: a DDL must not commit under
+    /// a transaction that read the table).
+    Isolation,
+    /// always: the protected session is never chosen as a deadlock victim.
+    NoVictim,
+    /// always (`assert bounded`): while the watched session waits for a lock, at most
+    /// `starve_bound` requests of other sessions on that lock are granted.
+    Bounded,
+    /// liveness (`assert eventually`): no run in which the watched session waits for
+    /// ever while the others keep taking steps: no reachable cycle of states along which
+    /// it waits throughout ([`starving_lasso`]).
+    Eventually,
     /// sometimes: every session finished.
     AllDone,
     /// sometimes: a deadlock was reported (at once, by the detector).
     DeadlockReported,
     /// sometimes: the watched session was granted after it had waited.
     WatchedGranted,
+    /// sometimes: the watched session was granted after it had been passed over.
+    GrantedAfterPassedOver,
+    /// sometimes: two deadlock errors were reported.
+    TwoDeadlocks,
 }
 
 impl Check {
@@ -244,15 +314,31 @@ impl Check {
             Check::ExactKeys => "keys are exact: unrelated objects never wait for each other",
             Check::FairVictims => "no session is chosen as victim twice more than another",
             Check::NoStuckState => "no session is left waiting with nothing to wake it",
+            Check::Isolation => "no DDL commits under a running transaction that used the table",
+            Check::NoVictim => "the protected session is never a deadlock victim",
+            Check::Bounded => "bounded: the watched wait is passed over at most N times",
+            Check::Eventually => "eventually: the watched wait ends while others go on",
             Check::AllDone => "every session finishes",
             Check::DeadlockReported => "a deadlock is reported at once",
-            Check::WatchedGranted => "FTWRL is granted after waiting",
+            Check::WatchedGranted => "the watched request is granted after waiting",
+            Check::GrantedAfterPassedOver => {
+                "the watched request is granted after being passed over"
+            }
+            Check::TwoDeadlocks => "two deadlock errors are reported",
         }
+    }
+    /// Checked on runs (cycles of states), not on single states.
+    pub fn is_liveness(self) -> bool {
+        self == Check::Eventually
     }
     pub fn is_always(self) -> bool {
         !matches!(
             self,
-            Check::AllDone | Check::DeadlockReported | Check::WatchedGranted
+            Check::AllDone
+                | Check::DeadlockReported
+                | Check::WatchedGranted
+                | Check::GrantedAfterPassedOver
+                | Check::TwoDeadlocks
         )
     }
 }
@@ -280,6 +366,29 @@ pub struct Design {
     pub share_keys: Vec<(u8, MdlKey)>,
     pub never_waits: Vec<(u8, u8)>,
     pub checks: Vec<Check>,
+    /// The lock table's settings (`max_write_lock_count`).
+    pub config: Config,
+    /// The old detector of MySQL before the fix of bug #50998: one search when a wait
+    /// starts, one victim, no second search. The core's detector always searches again,
+    /// so the engine models this one itself: MDL requests are tried without waiting, and
+    /// a request that cannot be granted waits in the engine (retried when it would be
+    /// granted; no place in the lock's queue), after one search with
+    /// `mdl_core::deadlock::detect` over the ground-truth graph.
+    pub one_pass: bool,
+    /// The back-off of MySQL 5.4's first MDL (bug #46273): when an MDL request starts to
+    /// wait for sessions that wait in THR_LOCK, their table-lock waits are aborted and
+    /// they give back every metadata lock (their transaction's too) and start the
+    /// statement over ([`Prog::backoff_pc`]).
+    pub backoff: bool,
+    /// [`Op::ShowOpen`] does not wait when the session holds locks (the fix of bug
+    /// #46044).
+    pub show_no_wait: bool,
+    /// Tables whose use by a running transaction [`Check::Isolation`] protects.
+    pub tracked: Vec<MdlKey>,
+    /// Foreign resources held from the start: (resource, holder, mode, duration).
+    pub init_holds: Vec<(u8, u8, u8, Duration)>,
+    /// The session [`Check::NoVictim`] protects.
+    pub protect: u8,
 }
 
 impl Design {
@@ -298,6 +407,13 @@ impl Design {
             starve_bound: 2,
             share_keys: Vec::new(),
             never_waits: Vec::new(),
+            config: Config::default(),
+            one_pass: false,
+            backoff: false,
+            show_no_wait: false,
+            tracked: Vec::new(),
+            init_holds: Vec::new(),
+            protect: 0,
             checks: vec![
                 Check::NoStuckCycle,
                 Check::NoStuckState,
@@ -313,8 +429,9 @@ impl Design {
     }
 }
 
-/// The state of a design.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// The state of a design. Equality and hashing see the lock table up to the renaming of
+/// ticket ids ([`canon_table`]).
+#[derive(Clone, Debug)]
 pub struct St {
     pub t: LockTable,
     pub pc: Vec<u8>,
@@ -336,6 +453,163 @@ pub struct St {
     pub deadlocks: u8,
     pub starve: u8,
     pub watched_granted: bool,
+    /// The watched session was granted while `starve > 0`.
+    pub passed_then_granted: bool,
+    /// Per session, a bit per [`Design::tracked`] table its running transaction used.
+    pub used: Vec<u8>,
+}
+
+impl St {
+    fn rest(&self) -> impl Hash + PartialEq + '_ {
+        (
+            (
+                &self.pc,
+                &self.round,
+                &self.aborts,
+                &self.cw,
+                &self.done,
+                &self.res,
+            ),
+            (&self.objs, self.purge_obj, self.purge_name, self.bad),
+            (
+                self.false_deadlock,
+                self.stale_meta,
+                self.deadlocks,
+                self.starve,
+            ),
+            (self.watched_granted, self.passed_then_granted, &self.used),
+        )
+    }
+}
+
+impl PartialEq for St {
+    fn eq(&self, o: &St) -> bool {
+        self.rest() == o.rest() && canon_table(&self.t) == canon_table(&o.t)
+    }
+}
+impl Eq for St {}
+
+impl Hash for St {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.rest().hash(h);
+        canon_table(&self.t).hash(h);
+    }
+}
+
+/// The lock table as text, with ticket ids and acquisition sequence numbers replaced by
+/// their ranks. Ids and sequence numbers only ever grow and the core only compares them,
+/// so two tables equal up to this renaming make the same decisions for ever after: this
+/// is a bisimulation, and the states of a program that loops repeat. (Savepoints, the
+/// table's private counters and its drained event list are left out: the zoo uses no
+/// savepoints, the counters only give the next, greater, number, and events are drained
+/// after every step.)
+pub fn canon_table(t: &LockTable) -> String {
+    let mut ids: Vec<u64> = Vec::new();
+    for (_, l) in t.locks() {
+        ids.extend(l.granted().iter().chain(l.waiting()).map(|x| x.id.0));
+    }
+    for x in t.sessions() {
+        ids.extend(x.book.held().iter().map(|h| h.id.0));
+        if let Some(w) = &x.wait {
+            ids.push(w.ticket.id.0);
+            match &w.kind {
+                WaitKind::Upgrade { old } => ids.push(old.0),
+                WaitKind::Bulk { taken, .. } => ids.extend(taken.iter().map(|t| t.0)),
+                WaitKind::Acquire { .. } => {}
+            }
+        }
+        if let Some(r) = &x.resume {
+            ids.extend(r.taken.iter().map(|t| t.0));
+        }
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    let r = |id: TicketId| ids.binary_search(&id.0).map(|i| i as i64).unwrap_or(-1);
+    // The hog and piglet counters are only ever compared with `max_write_lock_count`
+    // (`switch_matrix`, MariaDB's `skip_high`): values at or above it act alike, and
+    // below an unreachable limit (a u32 counter never reaches more than u32::MAX) every
+    // value acts alike.
+    let limit = t.config().max_write_lock_count;
+    let counter = |c: u32| -> u64 {
+        if limit > u64::from(u32::MAX) {
+            0
+        } else {
+            u64::from(c).min(limit)
+        }
+    };
+    let mut out = String::new();
+    for (k, l) in t.locks() {
+        let _ = write!(out, "{k:?}:");
+        for x in l.granted() {
+            let _ = write!(out, "g{},{},{};", r(x.id), x.owner.0, x.ty.0);
+        }
+        for x in l.waiting() {
+            let _ = write!(out, "w{},{},{};", r(x.id), x.owner.0, x.ty.0);
+        }
+        let _ = write!(
+            out,
+            "h{}p{}i{}|",
+            counter(l.hog_count()),
+            counter(l.piglet_count()),
+            l.pending_index()
+        );
+    }
+    for x in t.sessions() {
+        let mut seqs: Vec<u32> = x.book.held().iter().map(|h| h.seq).collect();
+        seqs.sort_unstable();
+        let sr = |q: u32| seqs.binary_search(&q).map(|i| i as i64).unwrap_or(-1);
+        out.push('S');
+        for h in x.book.held() {
+            let _ = write!(
+                out,
+                "{},{:?},{},{:?},{};",
+                r(h.id),
+                h.key,
+                h.ty.0,
+                h.dur,
+                sr(h.seq)
+            );
+        }
+        if let Some(w) = &x.wait {
+            let kind = match &w.kind {
+                WaitKind::Acquire { dur } => format!("a{dur:?}"),
+                WaitKind::Upgrade { old } => format!("u{}", r(*old)),
+                WaitKind::Bulk {
+                    dur,
+                    rest,
+                    taken,
+                    wait,
+                } => format!(
+                    "b{dur:?}{rest:?}{:?}{wait:?}",
+                    taken.iter().map(|t| r(*t)).collect::<Vec<_>>()
+                ),
+            };
+            let _ = write!(
+                out,
+                "W{:?},{},{},{kind},{}",
+                w.key,
+                r(w.ticket.id),
+                w.ticket.ty.0,
+                w.timed
+            );
+        }
+        if let Some(b) = &x.resume {
+            let _ = write!(
+                out,
+                "R{:?}{:?}{:?}{:?}",
+                b.dur,
+                b.rest,
+                b.taken.iter().map(|t| r(*t)).collect::<Vec<_>>(),
+                b.wait
+            );
+        }
+        let _ = write!(
+            out,
+            "f{}v{}g{}{:?}|",
+            x.force_dml, x.victim_count, x.gone, x.foreign
+        );
+    }
+    out
 }
 
 /// What happened in one step, for traces.
@@ -360,11 +634,19 @@ fn o(s: usize) -> OwnerId {
 
 impl Design {
     pub fn init(&self) -> St {
-        let mut t = LockTable::new(Config::default());
+        let mut t = LockTable::new(self.config);
         for _ in &self.progs {
             t.add_session();
         }
         let n = self.progs.len();
+        let mut res = vec![Res::default(); self.res.len()];
+        for (r, s, mode, dur) in &self.init_holds {
+            res[*r as usize].holders.push(Hold {
+                s: *s,
+                mode: *mode,
+                dur: *dur,
+            });
+        }
         St {
             t,
             pc: vec![0; n],
@@ -372,7 +654,7 @@ impl Design {
             aborts: vec![0; n],
             cw: vec![false; n],
             done: vec![false; n],
-            res: vec![Res::default(); self.res.len()],
+            res,
             objs: self.objs.clone(),
             purge_obj: None,
             purge_name: None,
@@ -382,6 +664,8 @@ impl Design {
             deadlocks: 0,
             starve: 0,
             watched_granted: false,
+            passed_then_granted: false,
+            used: vec![0; n],
         }
     }
 
@@ -419,7 +703,7 @@ impl Design {
         Some(match op {
             Op::Take(r, mode, dur) => {
                 let kind = self.res[*r as usize].kind;
-                let res = &mut st.res[*r as usize];
+                let res = &st.res[*r as usize];
                 let mut b: Vec<OwnerId> = res
                     .holders
                     .iter()
@@ -427,10 +711,26 @@ impl Design {
                     .map(|h| o(h.s as usize))
                     .collect();
                 b.extend(res.old.iter().filter(|x| **x != s8).map(|x| o(*x as usize)));
+                // thr_lock(): a read request with no write lock held by another thread
+                // yields to a pending TL_WRITE.
+                let write_held = res
+                    .holders
+                    .iter()
+                    .any(|h| h.s != s8 && !matches!(h.mode, READ | READ_NO_INSERT));
+                if kind.is_thr_lock() && matches!(*mode, READ | READ_NO_INSERT) && !write_held {
+                    for x in 0..self.progs.len() {
+                        if x != s
+                            && st.cw[x]
+                            && matches!(self.op(st, x), Some((Op::Take(rr, WRITE, _), _)) if rr == r)
+                        {
+                            b.push(o(x));
+                        }
+                    }
+                }
                 b.sort();
                 b.dedup();
                 if b.is_empty() {
-                    res.holders.push(Hold {
+                    st.res[*r as usize].holders.push(Hold {
                         s: s8,
                         mode: *mode,
                         dur: *dur,
@@ -461,8 +761,66 @@ impl Design {
                 }
                 None => Try::Blocked(Vec::new()),
             },
+            Op::BulkRetry(v, dur) => {
+                let reqs: Vec<BulkReq> = v
+                    .iter()
+                    .map(|(k, ty)| BulkReq {
+                        key: k.clone(),
+                        ty: *ty,
+                    })
+                    .collect();
+                let before = st.clone();
+                match st
+                    .t
+                    .acquire_all(&self.d, o(s), &reqs, *dur, WaitOption::NoWait)
+                {
+                    Ok(Outcome::Granted) => Try::Done,
+                    _ => {
+                        *st = before;
+                        Try::Blocked(self.mdl_blockers(st, s, v))
+                    }
+                }
+            }
+            // The old one-pass detector's waits are the engine's (see `Design::one_pass`).
+            Op::Acq(k, ty, dur) if self.one_pass => {
+                match st
+                    .t
+                    .acquire(&self.d, o(s), k, *ty, *dur, WaitOption::NoWait)
+                {
+                    Ok(Outcome::Granted) => Try::Done,
+                    _ => Try::Blocked(self.mdl_blockers(st, s, &[(k.clone(), *ty)])),
+                }
+            }
+            Op::Upg(k, ty) if self.one_pass => {
+                match st.t.upgrade(&self.d, o(s), k, *ty, WaitOption::NoWait) {
+                    Ok(Outcome::Granted) => Try::Done,
+                    _ => Try::Blocked(self.mdl_blockers(st, s, &[(k.clone(), *ty)])),
+                }
+            }
             _ => return None,
         })
+    }
+
+    /// The sessions that MDL requests `reqs` of `s` would wait for now.
+    fn mdl_blockers(&self, st: &St, s: usize, reqs: &[(MdlKey, LockType)]) -> Vec<OwnerId> {
+        let mut out = Vec::new();
+        for (k, ty) in reqs {
+            if st.t.owns_equal_or_stronger(&self.d, o(s), k, *ty) {
+                continue;
+            }
+            if let Some(l) = st.t.lock(k) {
+                let r = st.t.rules(&self.d, k);
+                let tk = Ticket {
+                    id: TicketId(u64::MAX),
+                    owner: o(s),
+                    ty: *ty,
+                };
+                out.extend(l.blockers(&r, &tk));
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
     }
 
     /// The foreign blockers of a session blocked at its step.
@@ -498,29 +856,15 @@ impl Design {
     fn hyp_blockers(&self, st: &St, s: usize) -> Vec<OwnerId> {
         let reqs: Vec<(MdlKey, LockType)> = match self.op(st, s) {
             Some((Op::Acq(k, ty, _), _)) | Some((Op::Upg(k, ty), _)) => vec![(k.clone(), *ty)],
-            Some((Op::Bulk(v, _), _)) => v.clone(),
+            Some((Op::ShowOpen(k), _)) => vec![(k.clone(), LockType::SH)],
+            Some((Op::Bulk(v, _), _)) | Some((Op::BulkRetry(v, _), _)) => v.clone(),
             Some((Op::PurgeLock, _)) => self
                 .purge_key(st)
                 .map(|k| vec![(k, LockType::SR)])
                 .unwrap_or_default(),
             _ => return self.foreign_blockers(st, s),
         };
-        let mut out = Vec::new();
-        for (k, ty) in reqs {
-            if st.t.owns_equal_or_stronger(&self.d, o(s), &k, ty) {
-                continue;
-            }
-            if let Some(l) = st.t.lock(&k) {
-                let r = st.t.rules(&self.d, &k);
-                let tk = Ticket {
-                    id: TicketId(u64::MAX),
-                    owner: o(s),
-                    ty,
-                };
-                out.extend(l.blockers(&r, &tk));
-            }
-        }
-        out
+        self.mdl_blockers(st, s, &reqs)
     }
 
     fn suspect(&self, st: &St, s: usize, k: &MdlKey) -> bool {
@@ -551,6 +895,10 @@ impl Design {
     fn advance(&self, st: &mut St, s: usize) {
         st.pc[s] += 1;
         if st.pc[s] as usize >= self.progs[s].ops.len() {
+            if self.progs[s].rounds == 0 {
+                st.pc[s] = 0;
+                return;
+            }
             st.round[s] += 1;
             if st.round[s] < self.progs[s].rounds {
                 st.pc[s] = 0;
@@ -573,12 +921,14 @@ impl Design {
         );
         st.cw[s] = false;
         st.done[s] = true;
+        st.used[s] = 0;
     }
 
     fn abort(&self, st: &mut St, s: usize) {
         st.aborts[s] = st.aborts[s].saturating_add(1);
         st.deadlocks = st.deadlocks.saturating_add(1);
         st.cw[s] = false;
+        st.used[s] = 0;
         let _ = st.t.commit(&self.d, o(s));
         let p = &self.progs[s];
         match p.on_abort {
@@ -607,8 +957,6 @@ impl Design {
     pub fn step(&self, st: &St, s: usize) -> (St, StepInfo) {
         let mut n = st.clone();
         let (op, label) = self.op(st, s).cloned().expect("enabled session has a step");
-        let hyp = self.hyp_blockers(st, s);
-        let pre_edges = self.edges(st);
         let watch_wait_before = self.watched_waiting(st);
         let d = &self.d;
         let me = o(s);
@@ -622,6 +970,11 @@ impl Design {
                 if self.suspicion && self.suspect(&n, s, k) {
                     mdl = Some(Outcome::Deadlock);
                     text = "ER_LOCK_DEADLOCK (a DDL waits on the table)".into();
+                } else if self.one_pass {
+                    let out =
+                        n.t.acquire(d, me, k, *ty, *dur, WaitOption::NoWait)
+                            .expect("well-formed program");
+                    mdl = self.one_pass_outcome(&mut n, s, out, &mut text, &mut deadlocked);
                 } else {
                     mdl = Some(
                         n.t.acquire(d, me, k, *ty, *dur, WaitOption::Forever)
@@ -630,11 +983,75 @@ impl Design {
                 }
             }
             Op::Upg(k, ty) => {
-                mdl = Some(
-                    n.t.upgrade(d, me, k, *ty, WaitOption::Forever)
-                        .expect("well-formed program"),
-                );
+                if self.one_pass {
+                    let out =
+                        n.t.upgrade(d, me, k, *ty, WaitOption::NoWait)
+                            .expect("well-formed program");
+                    mdl = self.one_pass_outcome(&mut n, s, out, &mut text, &mut deadlocked);
+                } else {
+                    mdl = Some(
+                        n.t.upgrade(d, me, k, *ty, WaitOption::Forever)
+                            .expect("well-formed program"),
+                    );
+                }
             }
+            Op::Down(k, ty) => {
+                let _ = n.t.downgrade(d, me, k, *ty).expect("well-formed program");
+                text = "ok (no wait)".into();
+                self.advance(&mut n, s);
+            }
+            Op::Release(k, ty) => {
+                let _ =
+                    n.t.release(d, me, k, Some(*ty))
+                        .expect("well-formed program");
+                text = "ok".into();
+                self.advance(&mut n, s);
+            }
+            Op::ShowOpen(k) => {
+                let holds = n.t.session(me).is_some_and(|x| !x.book.held().is_empty());
+                if self.show_no_wait && holds {
+                    let out =
+                        n.t.acquire(
+                            d,
+                            me,
+                            k,
+                            LockType::SH,
+                            Duration::Statement,
+                            WaitOption::NoWait,
+                        )
+                        .expect("well-formed program");
+                    if out == Outcome::Busy {
+                        text = "conflict: table skipped with a warning (ER_WARN_I_S_SKIPPED_TABLE)"
+                            .into();
+                        self.advance(&mut n, s);
+                    } else {
+                        mdl = Some(out);
+                    }
+                } else {
+                    mdl = Some(
+                        n.t.acquire(
+                            d,
+                            me,
+                            k,
+                            LockType::SH,
+                            Duration::Statement,
+                            WaitOption::Forever,
+                        )
+                        .expect("well-formed program"),
+                    );
+                }
+            }
+            Op::BulkRetry(..) => match self.try_foreign(&mut n, s).expect("bulk retry") {
+                Try::Done => {
+                    n.cw[s] = false;
+                    text = "granted (all at once)".into();
+                    self.advance(&mut n, s);
+                }
+                Try::Blocked(_) => {
+                    n.cw[s] = true;
+                    text = "a lock is taken: gives back the others and waits holding none".into();
+                }
+            },
             Op::Bulk(v, dur) => {
                 let out = if n.t.session(me).is_some_and(|x| x.resume.is_some()) {
                     n.t.resume_bulk(d, me)
@@ -679,6 +1096,7 @@ impl Design {
             Op::Commit => {
                 let _ = n.t.commit(d, me);
                 self.release_foreign(&mut n, s, &[Duration::Statement, Duration::Transaction]);
+                n.used[s] = 0;
                 text = "ok".into();
                 self.advance(&mut n, s);
             }
@@ -704,7 +1122,9 @@ impl Design {
                     Try::Blocked(b) => {
                         n.cw[s] = true;
                         text = "waiting".into();
-                        if self.visible {
+                        if self.backoff && self.mdl_waits_for(&n, s) && self.back_off(&mut n, s) {
+                            text = "wait aborted by the waiting DDL: gives back its metadata locks, retries".into();
+                        } else if self.visible {
                             let out =
                                 n.t.foreign_wait(d, me, b, self.fweight)
                                     .expect("live session");
@@ -756,6 +1176,13 @@ impl Design {
                     n.stale_meta = true;
                     text = format!("rewritten while {} uses it", users.join(", "));
                 }
+                self.advance(&mut n, s);
+            }
+            Op::Free(r) => {
+                target = self.res[*r as usize].subsystem;
+                let s8 = s as u8;
+                n.res[*r as usize].holders.retain(|h| h.s != s8);
+                text = "released".into();
                 self.advance(&mut n, s);
             }
             Op::Note => {
@@ -845,7 +1272,17 @@ impl Design {
                         self.advance(&mut n, s);
                     }
                 }
-                Outcome::Waiting => {}
+                Outcome::Waiting => {
+                    if self.backoff {
+                        let names = self.back_off_blockers(&mut n, s);
+                        if !names.is_empty() {
+                            text = format!(
+                                "waiting; {} told: table-lock wait aborted, gives back its metadata locks, retries",
+                                names.join(", ")
+                            );
+                        }
+                    }
+                }
                 _ => {
                     deadlocked.push(s);
                     self.abort(&mut n, s);
@@ -866,6 +1303,17 @@ impl Design {
                     Outcome::Granted => {
                         if Some(w as u8) == self.watch.as_ref().map(|x| x.0) {
                             n.watched_granted = true;
+                            n.passed_then_granted |= n.starve > 0;
+                        } else if let Some((_, key)) = &self.watch {
+                            // A grant to another waiter on the watched key passes the
+                            // watched session over.
+                            let on_key =
+                                st.t.session(o(w))
+                                    .and_then(|x| x.wait.as_ref())
+                                    .is_some_and(|x| x.key == *key);
+                            if watch_wait_before && self.watched_waiting(&n) && on_key {
+                                n.starve = n.starve.saturating_add(1).min(self.starve_bound + 1);
+                            }
                         }
                         if n.t.session(o(w)).is_some_and(|x| x.resume.is_none()) {
                             self.advance(&mut n, w);
@@ -878,14 +1326,20 @@ impl Design {
                 }
             }
         }
+        // Victims of the engine's own detector (`Design::one_pass`) show as events too.
+        for v in &deadlocked {
+            if *v != s && !events.iter().any(|(w, _)| w == v) {
+                events.push((*v, Outcome::Deadlock));
+            }
+        }
         // The foreign subsystems keep their registered waits up to date.
         if self.visible {
             self.refresh_foreign(&mut n, &mut events, &mut deadlocked);
         }
         // Was every deadlock error given on a real cycle?
         if !deadlocked.is_empty() {
-            let mut g = pre_edges;
-            for b in &hyp {
+            let mut g = self.edges(st);
+            for b in &self.hyp_blockers(st, s) {
                 g.insert((s, b.0 as usize));
             }
             for v in &deadlocked {
@@ -897,6 +1351,7 @@ impl Design {
         if !self.watched_waiting(&n) {
             n.starve = 0;
         }
+        self.track_use(&mut n);
         (
             n,
             StepInfo {
@@ -907,6 +1362,104 @@ impl Design {
                 events,
             },
         )
+    }
+
+    /// The one-pass detector's handling of an MDL request tried without waiting: granted,
+    /// or an engine wait with one search from `s` (see [`Design::one_pass`]). Returns the
+    /// step's MDL outcome for the caller (None when it waits).
+    fn one_pass_outcome(
+        &self,
+        n: &mut St,
+        s: usize,
+        out: Outcome,
+        text: &mut String,
+        deadlocked: &mut Vec<usize>,
+    ) -> Option<Outcome> {
+        if out != Outcome::Busy {
+            n.cw[s] = false;
+            return Some(out);
+        }
+        let first = !n.cw[s];
+        n.cw[s] = true;
+        *text = "waiting".into();
+        if !first {
+            return None;
+        }
+        // One search from the new waiter, over every wait (the old detector saw all MDL
+        // waits); the victim's wait ends with an error; no second search.
+        let g = EdgeGraph::new(self, n);
+        if let Some(dl) = deadlock::detect(&g, s) {
+            let v = dl.victim;
+            deadlocked.push(v);
+            self.abort(n, v);
+            if v == s {
+                *text = "deadlock".into();
+            } else {
+                *text = format!(
+                    "waiting; one deadlock search: victim {} (none after it)",
+                    self.progs[v].name
+                );
+            }
+        }
+        None
+    }
+
+    /// [`Design::backoff`]: the sessions `s` now waits for that wait in THR_LOCK give
+    /// back every metadata lock and start their statement over. Returns their names.
+    fn back_off_blockers(&self, n: &mut St, s: usize) -> Vec<&'static str> {
+        let blockers: Vec<usize> =
+            n.t.wait_edges(&self.d)
+                .iter()
+                .filter(|(a, _)| a.0 as usize == s)
+                .map(|(_, b)| b.0 as usize)
+                .collect();
+        let mut names = Vec::new();
+        for b in blockers {
+            if self.back_off(n, b) {
+                names.push(self.progs[b].name);
+            }
+        }
+        names
+    }
+
+    /// [`Design::backoff`]: session `b`, if it waits in THR_LOCK, has its wait aborted (the
+    /// upgrader's `notify_shared_lock`), gives back every metadata lock (its transaction's
+    /// too: that is the bug) and its statement's table locks, and starts the statement
+    /// over. Returns whether it did.
+    fn back_off(&self, n: &mut St, b: usize) -> bool {
+        let in_thr = matches!(self.op(n, b), Some((Op::Take(r, _, _), _))
+            if self.res[*r as usize].kind.is_thr_lock());
+        if !(n.cw[b] && in_thr) {
+            return false;
+        }
+        let _ = n.t.commit(&self.d, o(b));
+        self.release_foreign(n, b, &[Duration::Statement]);
+        n.cw[b] = false;
+        if let Some(pc) = self.progs[b].backoff_pc {
+            n.pc[b] = pc;
+        }
+        true
+    }
+
+    /// Does some session wait in MDL for `b` (an upgrader that notifies it)?
+    fn mdl_waits_for(&self, n: &St, b: usize) -> bool {
+        n.t.wait_edges(&self.d)
+            .iter()
+            .any(|(a, x)| x.0 as usize == b && n.t.session(*a).is_some_and(|y| y.wait.is_some()))
+    }
+
+    /// Marks the tracked tables each session holds a lock on as used by its transaction.
+    fn track_use(&self, n: &mut St) {
+        for (i, k) in self.tracked.iter().enumerate() {
+            if let Some(l) = n.t.lock(k) {
+                for t in l.granted() {
+                    let s = t.owner.0 as usize;
+                    if !n.done[s] {
+                        n.used[s] |= 1 << i;
+                    }
+                }
+            }
+        }
     }
 
     fn refresh_foreign(&self, n: &mut St, events: &mut Vec<(usize, Outcome)>, dl: &mut Vec<usize>) {
@@ -941,7 +1494,8 @@ impl Design {
         }
     }
 
-    fn watched_waiting(&self, st: &St) -> bool {
+    /// The watched session waits for its lock.
+    pub fn watched_waiting(&self, st: &St) -> bool {
         self.watch.as_ref().is_some_and(|(ws, key)| {
             st.t.session(o(*ws as usize))
                 .and_then(|x| x.wait.as_ref())
@@ -997,10 +1551,65 @@ impl Design {
             Check::NoStuckState => {
                 st.done.iter().all(|x| *x) || (0..self.progs.len()).any(|s| self.enabled(st, s))
             }
+            Check::Isolation => !(0..self.progs.len()).any(|s| {
+                !st.done[s]
+                    && self.tracked.iter().enumerate().any(|(i, k)| {
+                        st.used[s] & (1 << i) != 0
+                            && st.t.lock(k).is_some_and(|l| {
+                                l.granted()
+                                    .iter()
+                                    .any(|t| t.owner != o(s) && t.ty == LockType::X)
+                            })
+                    })
+            }),
+            Check::NoVictim => st.aborts[self.protect as usize] == 0,
+            Check::Bounded => st.starve <= self.starve_bound,
+            // A property of runs, checked by `starving_lasso`.
+            Check::Eventually => true,
             Check::AllDone => st.done.iter().all(|x| *x),
             Check::DeadlockReported => st.deadlocks > 0,
             Check::WatchedGranted => st.watched_granted,
+            Check::GrantedAfterPassedOver => st.passed_then_granted,
+            Check::TwoDeadlocks => st.deadlocks >= 2,
         }
+    }
+}
+
+/// The ground-truth wait-for graph of a state with the deadlock weights of the waits, for
+/// the one-pass detector ([`Design::one_pass`]).
+struct EdgeGraph {
+    adj: BTreeMap<usize, Vec<usize>>,
+    w: Vec<u32>,
+}
+
+impl EdgeGraph {
+    fn new(m: &Design, st: &St) -> EdgeGraph {
+        let mut adj: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for (a, b) in m.edges(st) {
+            adj.entry(a).or_default().push(b);
+        }
+        let w = (0..m.progs.len())
+            .map(|s| {
+                let vc = st.t.session(o(s)).map_or(0, |x| x.victim_count);
+                match m.op(st, s) {
+                    Some((Op::Acq(k, ty, _), _)) | Some((Op::Upg(k, ty), _)) if st.cw[s] => {
+                        m.d.weight(k.namespace(), *ty, false, vc)
+                    }
+                    _ => st.t.wait_weight(&m.d, o(s)),
+                }
+            })
+            .collect();
+        EdgeGraph { adj, w }
+    }
+}
+
+impl WaitGraph for EdgeGraph {
+    type Node = usize;
+    fn successors(&self, n: usize, out: &mut Vec<usize>) {
+        out.extend(self.adj.get(&n).into_iter().flatten().copied());
+    }
+    fn weight(&self, n: usize) -> u32 {
+        self.w.get(n).copied().unwrap_or(0)
     }
 }
 
@@ -1057,6 +1666,7 @@ impl Model for Design {
     fn properties(&self) -> Vec<Property<Self>> {
         self.checks
             .iter()
+            .filter(|c| !c.is_liveness())
             .map(|c| {
                 macro_rules! prop {
                     ($v:ident) => {
@@ -1081,11 +1691,169 @@ impl Model for Design {
                     Check::ExactKeys => prop!(ExactKeys),
                     Check::FairVictims => prop!(FairVictims),
                     Check::NoStuckState => prop!(NoStuckState),
+                    Check::Isolation => prop!(Isolation),
+                    Check::NoVictim => prop!(NoVictim),
+                    Check::Bounded => prop!(Bounded),
+                    Check::Eventually => prop!(Eventually),
                     Check::AllDone => prop!(AllDone),
                     Check::DeadlockReported => prop!(DeadlockReported),
                     Check::WatchedGranted => prop!(WatchedGranted),
+                    Check::GrantedAfterPassedOver => prop!(GrantedAfterPassedOver),
+                    Check::TwoDeadlocks => prop!(TwoDeadlocks),
                 }
             })
             .collect()
     }
+}
+
+/// A starving run: `prefix` leads from the initial state to a state from which `cycle`
+/// leads back to it, the watched session waiting in every state of the cycle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lasso {
+    pub prefix: Vec<u8>,
+    pub cycle: Vec<u8>,
+}
+
+/// The most states [`starving_lasso`] explores before it gives up (returns an error).
+pub const LIVENESS_STATE_LIMIT: usize = 200_000;
+
+/// Checks [`Check::Eventually`]: explores every reachable state (BFS; states compared up
+/// to the renaming of ticket ids, see [`canon_table`]) and looks for a cycle of states in
+/// which the watched session waits for its lock throughout while the others take the
+/// steps. Returns the first such state found in BFS order (so the prefix is a shortest
+/// path to a starving state) with a shortest cycle through it, or None when every wait of
+/// the watched session ends on every run. Err when the state space is over the limit.
+pub fn starving_lasso(m: &Design) -> Result<Option<Lasso>, String> {
+    let init = m.init();
+    let mut index: HashMap<St, usize> = HashMap::new();
+    let mut states: Vec<St> = vec![init.clone()];
+    let mut parent: Vec<Option<(usize, u8)>> = vec![None];
+    let mut succ: Vec<Vec<(u8, usize)>> = Vec::new();
+    index.insert(init, 0);
+    let mut i = 0;
+    while i < states.len() {
+        if states.len() > LIVENESS_STATE_LIMIT {
+            return Err(format!("over {LIVENESS_STATE_LIMIT} states"));
+        }
+        let mut out = Vec::new();
+        for a in 0..m.progs.len() {
+            if !m.enabled(&states[i], a) {
+                continue;
+            }
+            let (n, _) = m.step(&states[i], a);
+            let j = match index.get(&n) {
+                Some(j) => *j,
+                None => {
+                    let j = states.len();
+                    index.insert(n.clone(), j);
+                    states.push(n);
+                    parent.push(Some((i, a as u8)));
+                    j
+                }
+            };
+            out.push((a as u8, j));
+        }
+        succ.push(out);
+        i += 1;
+    }
+    let starving: Vec<bool> = states.iter().map(|s| m.watched_waiting(s)).collect();
+    // Strongly connected components of the starving states (Tarjan, iterative).
+    let n = states.len();
+    let mut idx = vec![usize::MAX; n];
+    let mut low = vec![0usize; n];
+    let mut on = vec![false; n];
+    let mut comp = vec![usize::MAX; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut next = 0usize;
+    let mut ncomp = 0usize;
+    for root in 0..n {
+        if !starving[root] || idx[root] != usize::MAX {
+            continue;
+        }
+        let mut call: Vec<(usize, usize)> = vec![(root, 0)];
+        idx[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on[root] = true;
+        while let Some(&mut (v, ref mut k)) = call.last_mut() {
+            if *k < succ[v].len() {
+                let w = succ[v][*k].1;
+                *k += 1;
+                if !starving[w] {
+                    continue;
+                }
+                if idx[w] == usize::MAX {
+                    idx[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on[w] = true;
+                    call.push((w, 0));
+                } else if on[w] {
+                    low[v] = low[v].min(idx[w]);
+                }
+            } else {
+                call.pop();
+                if let Some(&(u, _)) = call.last() {
+                    low[u] = low[u].min(low[v]);
+                }
+                if low[v] == idx[v] {
+                    while let Some(w) = stack.pop() {
+                        on[w] = false;
+                        comp[w] = ncomp;
+                        if w == v {
+                            break;
+                        }
+                    }
+                    ncomp += 1;
+                }
+            }
+        }
+    }
+    // A state on a cycle: its component has an edge inside it.
+    let on_cycle = |v: usize| {
+        starving[v]
+            && succ[v]
+                .iter()
+                .any(|(_, w)| starving[*w] && comp[*w] == comp[v])
+    };
+    let Some(v) = (0..n).find(|v| on_cycle(*v)) else {
+        return Ok(None);
+    };
+    let mut prefix = Vec::new();
+    let mut x = v;
+    while let Some((p, a)) = parent[x] {
+        prefix.push(a);
+        x = p;
+    }
+    prefix.reverse();
+    // A shortest cycle through v inside its component (BFS).
+    let mut from: HashMap<usize, (usize, u8)> = HashMap::new();
+    let mut q = VecDeque::new();
+    q.push_back(v);
+    let mut cycle = Vec::new();
+    'bfs: while let Some(x) = q.pop_front() {
+        for (a, w) in &succ[x] {
+            if !starving[*w] || comp[*w] != comp[v] {
+                continue;
+            }
+            if *w == v {
+                cycle.push(*a);
+                let mut y = x;
+                while y != v {
+                    let (p, b) = from[&y];
+                    cycle.push(b);
+                    y = p;
+                }
+                break 'bfs;
+            }
+            if !from.contains_key(w) {
+                from.insert(*w, (x, *a));
+                q.push_back(*w);
+            }
+        }
+    }
+    cycle.reverse();
+    Ok(Some(Lasso { prefix, cycle }))
 }

@@ -12,7 +12,7 @@
 pub mod engine;
 pub mod entries;
 
-use engine::{Check, Design, St, StepInfo};
+use engine::{starving_lasso, Check, Design, Lasso, St, StepInfo};
 use entries::Entry;
 use stateright::{Checker, CheckerVisitor, HasDiscoveries, Model, Path};
 use std::fmt::Write as _;
@@ -34,6 +34,22 @@ pub struct OldResult {
     /// The trace's actions (the session that stepped), from the initial state.
     #[serde(skip)]
     pub actions: Vec<u8>,
+    /// For a design with `assert eventually`: a starving run (prefix and cycle lengths)
+    /// when one exists.
+    pub lasso: Option<LassoResult>,
+}
+
+/// A starving run found by [`starving_lasso`], rendered.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct LassoResult {
+    pub prefix_len: usize,
+    pub cycle_len: usize,
+    #[serde(skip)]
+    pub lasso: Lasso,
+    #[serde(skip)]
+    pub prefix_steps: Vec<StepInfo>,
+    #[serde(skip)]
+    pub cycle_steps: Vec<StepInfo>,
 }
 
 /// What the checker found for a new design.
@@ -51,17 +67,39 @@ pub struct NewResult {
     pub example_steps: Vec<StepInfo>,
 }
 
+/// What the checker found for a variant of an entry's design (the same design with one
+/// thing changed, e.g. the tables' names).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct VariantResult {
+    pub label: String,
+    /// The first violated `always` property (None: every property holds).
+    pub property: Option<String>,
+    pub trace_len: usize,
+    pub states: usize,
+    /// The entry expects this variant to be caught (true) or to hold (false).
+    pub expect_caught: bool,
+}
+
+impl VariantResult {
+    pub fn ok(&self) -> bool {
+        self.property.is_some() == self.expect_caught
+    }
+}
+
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct EntryResult {
     pub id: String,
     pub bug: String,
     pub old: OldResult,
     pub new: NewResult,
+    pub variants: Vec<VariantResult>,
 }
 
 impl EntryResult {
     pub fn ok(&self) -> bool {
-        self.old.property.is_some() && self.new.failed.is_empty()
+        self.old.property.is_some()
+            && self.new.failed.is_empty()
+            && self.variants.iter().all(|v| v.ok())
     }
 }
 
@@ -92,16 +130,51 @@ fn violated(m: &Design, st: &St) -> Option<Check> {
     m.checks
         .iter()
         .copied()
-        .find(|c| c.is_always() && !m.holds(*c, st))
+        .find(|c| c.is_always() && !c.is_liveness() && !m.holds(*c, st))
 }
 
-/// The example a new design's page shows: a deadlock reported at once, or the watched
-/// request granted.
+/// Runs the liveness check of a design that has one: Ok(None) when it holds or the design
+/// has none, Err when the search could not finish.
+fn liveness(m: &Design) -> Result<Option<LassoResult>, String> {
+    if !m.checks.contains(&Check::Eventually) {
+        return Ok(None);
+    }
+    Ok(starving_lasso(m)?.map(|l| {
+        let mut st = m.init();
+        let mut prefix_steps = Vec::new();
+        for a in &l.prefix {
+            let (n, info) = m.step(&st, *a as usize);
+            prefix_steps.push(info);
+            st = n;
+        }
+        let mut cycle_steps = Vec::new();
+        for a in &l.cycle {
+            let (n, info) = m.step(&st, *a as usize);
+            cycle_steps.push(info);
+            st = n;
+        }
+        LassoResult {
+            prefix_len: l.prefix.len(),
+            cycle_len: l.cycle.len(),
+            lasso: l,
+            prefix_steps,
+            cycle_steps,
+        }
+    }))
+}
+
+/// The example a new design's page shows (the first of these in the design's checks): a
+/// deadlock reported at once, two of them, or the watched request granted.
 fn example_check(m: &Design) -> Option<Check> {
-    m.checks
-        .iter()
-        .copied()
-        .find(|c| matches!(c, Check::DeadlockReported | Check::WatchedGranted))
+    m.checks.iter().copied().find(|c| {
+        matches!(
+            c,
+            Check::DeadlockReported
+                | Check::WatchedGranted
+                | Check::GrantedAfterPassedOver
+                | Check::TwoDeadlocks
+        )
+    })
 }
 
 fn example(m: &Design, st: &St) -> Option<Check> {
@@ -122,9 +195,12 @@ pub fn check_old(m: &Design) -> OldResult {
         .finish_when(HasDiscoveries::AnyFailures)
         .spawn_bfs()
         .join();
-    let millis = start.elapsed().as_millis();
     let states = c.unique_state_count();
     let found = first.lock().unwrap_or_else(|e| e.into_inner()).take();
+    // A liveness check that cannot finish is a failure to check: the old design counts
+    // as not caught by it (fail closed).
+    let lasso = liveness(m).ok().flatten();
+    let millis = start.elapsed().as_millis();
     match found {
         Some((chk, path)) => {
             let actions = path.iter().filter_map(|(_, a)| *a).collect();
@@ -136,15 +212,17 @@ pub fn check_old(m: &Design) -> OldResult {
                 millis,
                 steps,
                 actions,
+                lasso,
             }
         }
         None => OldResult {
-            property: None,
-            trace_len: 0,
+            property: lasso.as_ref().map(|_| Check::Eventually.name().to_string()),
+            trace_len: lasso.as_ref().map_or(0, |l| l.prefix_len + l.cycle_len),
             states,
             millis,
             steps: Vec::new(),
             actions: Vec::new(),
+            lasso,
         },
     }
 }
@@ -162,7 +240,6 @@ pub fn check_new(m: &Design) -> NewResult {
         })
         .spawn_bfs()
         .join();
-    let millis = start.elapsed().as_millis();
     let found = first.lock().unwrap_or_else(|e| e.into_inner()).take();
     let (example, example_steps) = match found {
         Some((c, path)) => (Some(c.name().to_string()), replay(m, path)),
@@ -170,11 +247,19 @@ pub fn check_new(m: &Design) -> NewResult {
     };
     let mut failed = Vec::new();
     for chk in &m.checks {
+        if chk.is_liveness() {
+            // Holds only when the search finished and found no starving run.
+            if !matches!(liveness(m), Ok(None)) {
+                failed.push(chk.name().to_string());
+            }
+            continue;
+        }
         let found = c.discovery(chk.name()).is_some();
         if found == chk.is_always() {
             failed.push(chk.name().to_string());
         }
     }
+    let millis = start.elapsed().as_millis();
     NewResult {
         failed,
         properties: m.checks.iter().map(|c| c.name().to_string()).collect(),
@@ -197,6 +282,20 @@ pub fn run_entry(e: &Entry) -> EntryResult {
         bug: e.bug.to_string(),
         old: check_old(&e.old),
         new: check_new(&e.new),
+        variants: e
+            .variants
+            .iter()
+            .map(|v| {
+                let r = check_old(&v.design);
+                VariantResult {
+                    label: v.label.to_string(),
+                    property: r.property,
+                    trace_len: r.trace_len,
+                    states: r.states,
+                    expect_caught: v.expect_caught,
+                }
+            })
+            .collect(),
     }
 }
 
@@ -223,13 +322,13 @@ pub fn table(rs: &[EntryResult]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<22} {:<4} {:<55} {:>5} {:>8} {:>7} | {:<4} {:>8} {:>7}",
+        "{:<24} {:<6} {:<55} {:>5} {:>8} {:>7} | {:<5} {:>8} {:>7}",
         "entry", "old", "violated property", "trace", "states", "ms", "new", "states", "ms"
     );
     for r in rs {
         let _ = writeln!(
             out,
-            "{:<22} {:<4} {:<55} {:>5} {:>8} {:>7} | {:<4} {:>8} {:>7}",
+            "{:<24} {:<6} {:<55} {:>5} {:>8} {:>7} | {:<5} {:>8} {:>7}",
             r.id,
             if r.old.property.is_some() {
                 "CAUGHT"
@@ -250,6 +349,23 @@ pub fn table(rs: &[EntryResult]) -> String {
         );
         for f in &r.new.failed {
             let _ = writeln!(out, "    new design fails: {f}");
+        }
+        if let Some(l) = &r.old.lasso {
+            let _ = writeln!(
+                out,
+                "    old design starves: {} steps, then a cycle of {} steps for ever",
+                l.prefix_len, l.cycle_len
+            );
+        }
+        for v in &r.variants {
+            let _ = writeln!(
+                out,
+                "    variant {}: {} ({} states){}",
+                v.label,
+                v.property.as_deref().unwrap_or("every property holds"),
+                v.states,
+                if v.ok() { "" } else { "  UNEXPECTED" }
+            );
         }
     }
     let ok = rs.iter().filter(|r| r.ok()).count();
@@ -274,6 +390,16 @@ fn mermaid_text(s: &str) -> String {
 
 /// The old design's trace as a Mermaid `sequenceDiagram`.
 pub fn mermaid(m: &Design, steps: &[StepInfo], note: Option<&str>) -> String {
+    mermaid_lasso(m, steps, &[], note)
+}
+
+/// A trace followed by a cycle that repeats for ever (drawn as a Mermaid `loop`).
+pub fn mermaid_lasso(
+    m: &Design,
+    steps: &[StepInfo],
+    cycle: &[StepInfo],
+    note: Option<&str>,
+) -> String {
     let mut out = String::from("```mermaid\nsequenceDiagram\n");
     for p in &m.progs {
         let _ = writeln!(out, "    participant {}", participant(p.name));
@@ -295,7 +421,11 @@ pub fn mermaid(m: &Design, steps: &[StepInfo], note: Option<&str>) -> String {
     for s in &subs {
         let _ = writeln!(out, "    participant {} as {}", participant(s), s);
     }
-    for st in steps {
+    let n = steps.len();
+    for (i, st) in steps.iter().chain(cycle).enumerate() {
+        if i == n && !cycle.is_empty() {
+            out.push_str("    loop repeats for ever\n");
+        }
         let who = participant(m.progs[st.session].name);
         if st.target.is_empty() {
             let _ = writeln!(out, "    Note over {who}: {}", mermaid_text(st.label));
@@ -313,6 +443,9 @@ pub fn mermaid(m: &Design, steps: &[StepInfo], note: Option<&str>) -> String {
             );
         }
     }
+    if !cycle.is_empty() {
+        out.push_str("    end\n");
+    }
     if let Some(p) = note {
         let first = participant(m.progs[0].name);
         let last = participant(m.progs[m.progs.len() - 1].name);
@@ -323,11 +456,15 @@ pub fn mermaid(m: &Design, steps: &[StepInfo], note: Option<&str>) -> String {
 }
 
 /// What each property means, for the zoo's page.
-const PROPERTY_DOCS: [(Check, &str); 12] = [
+const PROPERTY_DOCS: [(Check, &str); 18] = [
     (Check::NoStuckCycle, "the ground-truth wait-for graph (MDL and foreign waits) has no cycle; a cycle the detector cannot see is broken only by a lock wait timeout"),
     (Check::NoStuckState, "in a state where no session can take a step, every session has finished"),
     (Check::NoFalseDeadlock, "each deadlock error goes to a session on a real cycle (an oracle searches the graph before the step plus the new request's blockers)"),
     (Check::BoundedWait, "while FTWRL waits, at most 2 other sessions' requests on GLOBAL are granted"),
+    (Check::Bounded, "(`assert bounded W N`) while the watched session W waits for a lock, at most N requests of other sessions on that lock are granted (it is passed over at most N times); W and N are given on the entry's page"),
+    (Check::Eventually, "(`assert eventually W granted`, liveness) no run in which the watched session W waits for ever while the others keep taking steps: the checker explores every state (up to the renaming of ticket ids) and looks for a cycle of states along which W waits throughout; a counterexample is a lasso, a prefix and a cycle that repeats for ever"),
+    (Check::Isolation, "no session holds `X` on a tracked table while a transaction that used the table is still running (neither committed nor rolled back): a DDL never commits under it (MySQL bug #989)"),
+    (Check::NoVictim, "the session the entry protects (a transaction that only reads) is never chosen as a deadlock victim"),
     (Check::NoFlushPileUp, "no session waits to open a table for an old reader of it while nobody holds or requests MDL X on the table"),
     (Check::RefCount, "a table object is never renamed while pinned"),
     (Check::NoStaleMeta, "dictionary metadata is never rewritten while another statement uses it"),
@@ -335,7 +472,9 @@ const PROPERTY_DOCS: [(Check, &str); 12] = [
     (Check::FairVictims, "the numbers of times sessions were chosen as deadlock victims differ by at most one"),
     (Check::AllDone, "(sometimes) a state where every session has finished is reachable"),
     (Check::DeadlockReported, "(sometimes) a deadlock error is reported (by the detector, at the step that closes the cycle)"),
-    (Check::WatchedGranted, "(sometimes) FTWRL is granted after it waited"),
+    (Check::WatchedGranted, "(sometimes) the watched request (FTWRL) is granted after it waited"),
+    (Check::GrantedAfterPassedOver, "(sometimes) the watched request is granted after other requests on its lock were granted before it"),
+    (Check::TwoDeadlocks, "(sometimes) two deadlock errors are reported (both cycles of one wait broken)"),
 ];
 
 /// The zoo's README: a section per entry.
@@ -348,14 +487,21 @@ stateright models that drive the real `mdl_core::table::LockTable`: the **old de
 the checker must catch (a property violated, with the shortest trace found by BFS), and the \
 **fixed design**, whose properties must hold in every reachable state. Where an entry needs \
 more than metadata locks (THR_LOCK, InnoDB row locks, the table definition cache, purge's \
-table objects), that part is a small component of the model state; in the fixed designs its \
-waits join the MDL wait-for graph through `LockTable::foreign_wait`, in the old ones they are \
-invisible to the MDL detector. The properties are computed on the ground-truth wait-for graph \
-(MDL waits plus every foreign wait, registered or not).\n\n\
+table objects, a server mutex, a backup tool's own waits), that part is a small component of \
+the model state. In the old designs its waits are invisible to the MDL detector; in most fixed \
+designs they join the MDL wait-for graph through `LockTable::foreign_wait`, but where the \
+servers never made them visible (THR_LOCK, server mutexes, an application's waits) they stay \
+invisible in the fixed design too, and the fix has to keep the cycle from forming. The \
+properties are computed on the ground-truth wait-for graph (MDL waits plus every foreign wait, \
+registered or not). Where an old design differs from the real lock table in something that is \
+not data (a detector that searches once, a statement that gives its locks back), the zoo \
+engine models it itself and the entry's page says so.\n\n\
 This page is generated: `cargo run -p mdl --bin mdl -- zoo --report models/zoo/README.md`. \
 Run the zoo with `mdl zoo [--format json] [--entry NAME]`; `cargo test -p mdl --test zoo` \
 checks that every old design is caught and every new one holds.\n\n\
-Models are bounded (two to four sessions, fixed programs, at most a few rounds or retries); \
+Models are bounded (two to four sessions, fixed programs, at most a few rounds or retries; \
+a program marked to run for ever loops, and the states are compared up to the renaming of \
+ticket ids, so its state space is finite); \
 waits have no timeout in the models, so a cycle the detector does not see stays in the state, \
 where the property `no deadlock left to a timeout` flags it.\n\n",
     );
@@ -364,7 +510,8 @@ where the property `no deadlock left to a timeout` flags it.\n\n",
         let _ = writeln!(out, "- `{}`: {what}", c.name());
     }
     out.push_str(
-        "\nTo add an entry: write a function in `models/check/src/zoo/entries.rs` that builds the two \
+        "\nTo add an entry: write a function in `models/check/src/zoo/entries/` (the module or one of its \
+themed submodules) that builds the two \
 `Design`s (programs of steps per session, foreign resources, the checks), add it to \
 `entries::all()`, and regenerate this page; `models/mdl/tests/zoo.rs` then requires the old \
 design to be caught and the new one to hold.\n\n",
@@ -416,6 +563,40 @@ design to be caught and the new one to hold.\n\n",
             None => out.push_str(
                 "**What the checker found.** Nothing: the old design was NOT caught.\n\n",
             ),
+        }
+        if let Some(l) = &r.old.lasso {
+            let _ = writeln!(
+                out,
+                "**Starvation (`{}`).** A run of {} steps reaches a state from which a cycle of {} steps, along which the watched session waits throughout, leads back to it: the wait never ends while the others keep going.\n",
+                Check::Eventually.name(),
+                l.prefix_len,
+                l.cycle_len
+            );
+            out.push_str(&mermaid_lasso(
+                &e.old,
+                &l.prefix_steps,
+                &l.cycle_steps,
+                Some("violated: eventually (the loop never ends)"),
+            ));
+            out.push('\n');
+        }
+        for v in &r.variants {
+            match &v.property {
+                Some(p) => {
+                    let _ = writeln!(
+                        out,
+                        "**Variant: {}.** `{p}` is violated after {} steps ({} states).\n",
+                        v.label, v.trace_len, v.states
+                    );
+                }
+                None => {
+                    let _ = writeln!(
+                        out,
+                        "**Variant: {}.** Every property holds over all {} reachable states.\n",
+                        v.label, v.states
+                    );
+                }
+            }
         }
         let _ = writeln!(out, "**The fix (modelled).** {}\n", e.fix);
         let props: Vec<String> = r.new.properties.iter().map(|p| format!("`{p}`")).collect();

@@ -38,7 +38,7 @@ pub fn main(args: Args) -> i32 {
     };
     if args.list {
         for e in &es {
-            println!("{:<22} {}  ({})", e.id, e.title, e.bug);
+            println!("{:<24} {}  ({})", e.id, e.title, e.bug);
         }
         return 0;
     }

@@ -1,5 +1,13 @@
 //! The entries of the zoo: for each historical design, the old one (which the checker must
-//! catch) and the fixed one (whose properties must hold).
+//! catch) and the fixed one (whose properties must hold). The first entries are here; the
+//! later ones are grouped by theme in the submodules.
+
+mod detector;
+mod liveness;
+mod server;
+mod thr_lock;
+
+pub use liveness::snrw_stream;
 
 use super::engine::*;
 use mdl_core::dialect::Dialect;
@@ -25,6 +33,16 @@ pub struct Entry {
     pub fix: &'static str,
     pub old: Design,
     pub new: Design,
+    /// Further runs shown on the page (e.g. the same design with the tables' names
+    /// swapped), each expected to be caught or to hold.
+    pub variants: Vec<Variant>,
+}
+
+/// A design beside an entry's old and new ones.
+pub struct Variant {
+    pub label: &'static str,
+    pub design: Design,
+    pub expect_caught: bool,
 }
 
 fn single(d: &Dialect, ns: &str) -> MdlKey {
@@ -57,6 +75,18 @@ pub fn all() -> Vec<Entry> {
         victim_livelock(),
         backup_lock_order(),
         fk_metadata(),
+        detector::two_cycles(),
+        detector::alter_under_transaction(),
+        thr_lock::show_under_lock_tables(),
+        thr_lock::read_no_insert_vs_alter(),
+        thr_lock::lock_tables_read_four_way(),
+        liveness::snrw_starves_readers(),
+        detector::lock_tables_name_order(),
+        server::backup_tool_cycle(),
+        thr_lock::wrong_lock_type(),
+        thr_lock::merge_children(),
+        server::create_database_mutex(),
+        server::alter_database_commits(),
     ]
 }
 
@@ -167,6 +197,7 @@ to `X` for the rename. The row-lock waits are registered with the MDL detector \
 (`LockTable::foreign_wait`), so any cycle through both would be found; none can form.",
         old,
         new,
+        variants: Vec::new(),
     }
 }
 
@@ -238,6 +269,7 @@ still reports a real deadlock (the transaction's `UPDATE` against the upgrading 
 so the oracle is exercised.",
         old,
         new,
+        variants: Vec::new(),
     }
 }
 
@@ -354,6 +386,7 @@ take a protection mode, FTWRL the read mode). No foreign wait is registered.",
 its last edge appears and aborts the lighter waiter (on a tie, the one that closed it).",
         old,
         new,
+        variants: Vec::new(),
     }
 }
 
@@ -431,6 +464,7 @@ while FTWRL waits.",
 FTWRL waits, no write starts, so it is granted as soon as the running ones end.",
         old,
         new,
+        variants: Vec::new(),
     }
 }
 
@@ -516,6 +550,7 @@ reader never waits for an old reader while no session requests or holds MDL `X` 
 table.",
         old: mk(false),
         new: mk(true),
+        variants: Vec::new(),
     }
 }
 
@@ -632,6 +667,7 @@ locks the new name. A rename needs `X` on the object's current name, which confl
 with purge's `SR`: no rename while pinned.",
         old: mk(false),
         new: mk(true),
+        variants: Vec::new(),
     }
 }
 
@@ -754,6 +790,7 @@ re-checks the name). An ALTER on `t1` holding `X` on its own temporary name \
 RENAME never wait for it and it never waits for them.",
         old: mk(false),
         new: mk(true),
+        variants: Vec::new(),
     }
 }
 
@@ -854,6 +891,7 @@ waits. (The bulk request sorts keys, so the tables are named to make session 2 t
 starts to wait and chooses it as the victim.",
         old,
         new,
+        variants: Vec::new(),
     }
 }
 
@@ -913,6 +951,7 @@ restarting after a deadlock error (at most twice).",
 its weight grows by one, so no session is chosen twice more often than the other.",
         old,
         new,
+        variants: Vec::new(),
     }
 }
 
@@ -1026,6 +1065,7 @@ IX` and `TABLE X` in one bulk request (key order), the backup tool `BACKUP_LOCK 
 global read lock's 100).",
         old,
         new,
+        variants: Vec::new(),
     }
 }
 
@@ -1145,5 +1185,6 @@ the parent and waits for the child) is reported by the detector, whose victim is
 lighter INSERT (DML 25 against DDL 100).",
         old,
         new,
+        variants: Vec::new(),
     }
 }
