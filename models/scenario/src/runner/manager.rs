@@ -284,13 +284,10 @@ impl ManagerBackend {
         }
     }
 
-    /// Settles a line: the paused bulk request of `own` (the stepping session) goes on
-    /// first, until it waits, ends or fails; then the others, the lowest session first,
-    /// each until it waits, ends or fails (the table engine's order).
-    fn settle(&mut self, own: Option<usize>) {
-        if let Some(s) = own {
-            self.go_on(s);
-        }
+    /// Settles a line: the paused bulk requests go on one at a time, the lowest session
+    /// first, each until it waits, ends or fails (the table engine's order). (A step's
+    /// own bulk request goes on first: [`ManagerBackend::go_on`] in `step`.)
+    fn settle(&mut self) {
         loop {
             self.wait_quiet();
             if self.broken.is_some() {
@@ -425,7 +422,7 @@ impl Backend for ManagerBackend {
             }
             None => self.broken_outcome(),
         };
-        self.settle(None);
+        self.settle();
         let ev = self.ended(None);
         (out, ev)
     }
@@ -434,7 +431,7 @@ impl Backend for ManagerBackend {
         if let Some(h) = &self.sessions[session].handle {
             let _ = catch_unwind(AssertUnwindSafe(|| h.kill()));
         }
-        self.settle(None);
+        self.settle();
         self.ended(None)
     }
 
@@ -466,7 +463,7 @@ impl Backend for ManagerBackend {
         if let Some(h) = &self.sessions[session].handle {
             let _ = catch_unwind(AssertUnwindSafe(|| h.time_out()));
         }
-        self.settle(None);
+        self.settle();
         self.ended(None)
     }
 
@@ -489,7 +486,7 @@ impl Backend for ManagerBackend {
                 }
             }
         }
-        self.settle(None);
+        self.settle();
         // A bulk acquire that was killed may have let another waiter in, and so on.
         for _ in 0..self.sessions.len() {
             if self.broken.is_some() {
@@ -506,7 +503,7 @@ impl Backend for ManagerBackend {
             if !any {
                 break;
             }
-            self.settle(None);
+            self.settle();
         }
         for s in &self.sessions {
             let _ = s.tx.send(Msg::Stop);
