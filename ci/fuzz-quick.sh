@@ -25,7 +25,7 @@ for t in $(cargo +nightly fuzz list); do
     mkdir -p "corpus/$t" "artifacts/$t" "$scratch/$t"
     extra=()
     if [ -f "dict/$t.dict" ]; then extra+=("-dict=dict/$t.dict"); fi
-    if [ "$t" = scenario_parser ]; then extra+=("-dict=dict/scenario.dict"); fi
+    case $t in scenario_parser | cli) extra+=("-dict=dict/scenario.dict") ;; esac
     echo "== $t for ${secs}s"
     if cargo +nightly fuzz run "$t" "$scratch/$t" "corpus/$t" -- \
         -max_total_time="$secs" -print_final_stats=1 "${extra[@]}" 2>"$scratch/$t.log"; then

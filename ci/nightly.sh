@@ -12,7 +12,10 @@
 #   MDL_SHUTTLE_SHARD=K         run only shard K (the hosted matrix sets it)
 #   MDL_SHUTTLE_SEED            base seed (default: today's date, YYYYMMDD, so each night
 #                               explores new schedules; the summary records it)
+#   MDL_RUN_RANDOM=3000         random scenarios of the run-determinism test (tiny: 300)
+#   MDL_RUN_REPEAT=50           manager runs per scenario in that test (tiny: 10)
 #   MDL_FUZZ_SECONDS=1800       per fuzz target, then corpus merge (tiny: 5)
+#   MDL_FUZZ_SECONDS_cli=3600   the `cli` fuzz target's own budget (tiny: 5)
 #   MDL_FUZZ_TARGETS=a,b        only these fuzz targets (default: every [[bin]] of fuzz/)
 #   MDL_FUZZ_MERGE_INTO=DIR     merge new inputs into DIR/T (default fuzz/corpus)
 #   MDL_MUTANTS_*               see ci/mutants.sh (tiny: MDL_MUTANTS_TINY=1)
@@ -43,6 +46,9 @@ pct_depths=${MDL_PCT_DEPTHS:-2 3}
 shards=${MDL_SHUTTLE_SHARDS:-$(pick 4 2)}
 seed=${MDL_SHUTTLE_SEED:-$(date -u +%Y%m%d)}
 export MDL_FUZZ_SECONDS=${MDL_FUZZ_SECONDS:-$(pick 1800 5)}
+export MDL_FUZZ_SECONDS_cli=${MDL_FUZZ_SECONDS_cli:-$(pick 3600 5)}
+run_random=${MDL_RUN_RANDOM:-$(pick 3000 300)}
+run_repeat=${MDL_RUN_REPEAT:-$(pick 50 10)}
 [ "$tiny" = 1 ] && export MDL_MUTANTS_TINY=${MDL_MUTANTS_TINY:-1}
 export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
 
@@ -59,8 +65,9 @@ if want_step clippy; then
     cargo clippy --workspace --all-targets -- -D warnings
 fi
 if want_step test; then
-  run_step test "PROPTEST_CASES=$proptest_cases" required '^test result:' \
-    env PROPTEST_CASES="$proptest_cases" cargo test --workspace
+  run_step test "PROPTEST_CASES=$proptest_cases MDL_RUN_RANDOM=$run_random" required \
+    '^test result:' env PROPTEST_CASES="$proptest_cases" MDL_RUN_RANDOM="$run_random" \
+    MDL_RUN_REPEAT="$run_repeat" cargo test --workspace
 fi
 if want_step check; then
   shopt -s nullglob
@@ -112,8 +119,9 @@ if want_step fuzz; then
     skip_step fuzz "${MDL_FUZZ_SECONDS}s per target" "(missing) fuzz/Cargo.toml targets"
   else
     for t in $targets; do
-      run_step "fuzz-$t" "${MDL_FUZZ_SECONDS}s + merge" required "" \
-        fuzz_long_step "$t" "$MDL_FUZZ_SECONDS"
+      own="MDL_FUZZ_SECONDS_$t"
+      secs=${!own:-$MDL_FUZZ_SECONDS}
+      run_step "fuzz-$t" "${secs}s + merge" required "" fuzz_long_step "$t" "$secs"
     done
   fi
 fi

@@ -39,8 +39,10 @@ fuzz_long_step() {
   cp -r "$MDL_ROOT/fuzz/corpus/$t/." "$scratch/" 2>/dev/null
   [ "$into" = "$MDL_ROOT/fuzz/corpus/$t" ] || cp -r "$MDL_ROOT/fuzz/corpus/$t/." "$into/" 2>/dev/null
   local dict=()
-  [ "$t" = scenario_parser ] && [ -f "$MDL_ROOT/fuzz/dict/scenario.dict" ] &&
-    dict=("-dict=$MDL_ROOT/fuzz/dict/scenario.dict")
+  case $t in scenario_parser | cli)
+    [ -f "$MDL_ROOT/fuzz/dict/scenario.dict" ] &&
+      dict=("-dict=$MDL_ROOT/fuzz/dict/scenario.dict") ;;
+  esac
   cd "$MDL_ROOT/fuzz" || return 1
   echo "=== cargo +nightly fuzz run $t ($secs s)"
   cargo +nightly fuzz run "$t" "$scratch" -- -max_total_time="$secs" "${dict[@]}"

@@ -1,5 +1,7 @@
 //! Shared inputs of the fuzz targets: programs (the same as the proptest's, built from
-//! `arbitrary`) and wait-for graphs.
+//! `arbitrary`) and wait-for graphs; the `cli` target's body ([`cli`]).
+
+pub mod cli;
 
 use arbitrary::{Arbitrary, Result, Unstructured};
 use mdl_core::deadlock::WaitGraph;

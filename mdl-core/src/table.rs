@@ -213,7 +213,7 @@ impl LockTable {
         let plan = self.sessions[s.0 as usize]
             .book
             .plan_acquire(d, key, ty, dur)?;
-        Ok(self.acquire_planned(d, s, key, ty, dur, wait, plan, WaitKind::Acquire { dur }))
+        Ok(self.acquire_planned(d, s, key, ty, dur, wait, plan, || WaitKind::Acquire { dur }))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -226,7 +226,9 @@ impl LockTable {
         dur: Duration,
         wait: WaitOption,
         plan: AcquirePlan,
-        kind: WaitKind,
+        // Built only when the request waits: a bulk request's wait carries the rest of
+        // the bulk, and building it for every element made a bulk of n keys cost n².
+        kind: impl FnOnce() -> WaitKind,
     ) -> Outcome {
         match plan {
             AcquirePlan::Reuse(_) => Outcome::Granted,
@@ -263,7 +265,7 @@ impl LockTable {
                         self.sess(s).wait = Some(Wait {
                             key: key.clone(),
                             ticket: t,
-                            kind,
+                            kind: kind(),
                             timed: matches!(wait, WaitOption::Timeout(_)),
                         });
                         self.detect(d, s)
@@ -321,7 +323,7 @@ impl LockTable {
                 .plan_acquire(d, &r.key, r.ty, dur)
                 .expect("types checked");
             let before = self.next_ticket;
-            let kind = WaitKind::Bulk {
+            let kind = || WaitKind::Bulk {
                 dur,
                 rest: it.clone().collect(),
                 taken: taken.clone(),
@@ -519,13 +521,16 @@ impl LockTable {
     }
 
     fn release_ids(&mut self, d: &Dialect, s: OwnerId, ids: &[TicketId]) {
+        // The keys in first-release order, each once (a set beside the list: a `contains`
+        // on the list made a release of n keys cost n²).
         let mut keys: Vec<MdlKey> = Vec::new();
+        let mut seen: std::collections::HashSet<MdlKey> = std::collections::HashSet::new();
         for id in ids {
             if let Some(h) = self.sess(s).book.remove(*id) {
                 if let Some(l) = self.locks.get_mut(&h.key) {
                     l.remove_granted(*id);
                 }
-                if !keys.contains(&h.key) {
+                if seen.insert(h.key.clone()) {
                     keys.push(h.key);
                 }
             }
@@ -852,7 +857,12 @@ impl WaitGraph for TableGraph<'_> {
         if let Some(w) = &x.wait {
             if let Some(l) = self.t.locks.get(&w.key) {
                 let r = rules(self.d, self.t.config, &w.key);
+                let from = out.len();
                 out.extend(l.blockers(&r, &w.ticket));
+                // In owner order, not queue order: the manager's queue order depends on
+                // when fast-path grants were materialised, and the search's order picks
+                // which cycle is broken first when a wait closes several (issue 17).
+                out[from..].sort_unstable();
             }
         }
         if let Some((h, _)) = &x.foreign {

@@ -881,7 +881,11 @@ impl WaitGraph for LiveGraph<'_> {
                 let g = o.state.lock();
                 if g.st.is_waiting(t.id) {
                     let r = self.m.rules(&o.key);
+                    let from = out.len();
                     out.extend(g.st.blockers(&r, &t));
+                    // Owner order, as the table's graph: the granted list's order here
+                    // depends on when fast-path grants were materialised.
+                    out[from..].sort_unstable();
                 }
             }
         }
@@ -961,6 +965,7 @@ impl Manager {
             scratch: Vec::new(),
             rel: Vec::new(),
             slow: Vec::new(),
+            waited: false,
         }
     }
     pub fn clock(&self) -> &Clock {
@@ -1042,6 +1047,27 @@ impl ContextHandle {
         }
         ok
     }
+    /// Ends the context's pending wait with `Timeout` now, whatever its deadline. Returns
+    /// false when it was not waiting (or its wait had already ended). For a driver that
+    /// orders timeouts itself with a manual clock (the scenario runner times out the waits
+    /// an `advance` passes one at a time, in a fixed order: [`Manager::advance_clock`]
+    /// ends them all at once, and their wake-ups then race).
+    pub fn time_out(&self) -> bool {
+        let ok = self.sh.try_end(WaitStatus::Timeout);
+        if ok {
+            debug!(owner = self.sh.id.0, "mdl wait timed out (by the driver)");
+        }
+        ok
+    }
+    /// The deadline (a clock reading) of the context's undecided wait, if it waits with
+    /// a timeout.
+    pub fn wait_deadline(&self) -> Option<u64> {
+        let s = self.sh.slot.lock();
+        match (&s.status, &s.waiting) {
+            (None, Some(w)) => w.deadline,
+            _ => None,
+        }
+    }
     /// The context is parked in a wait whose outcome is not decided yet. (Parked: the
     /// deadlock search its wait started is over, and every outcome that search decided
     /// for others is set.)
@@ -1066,6 +1092,9 @@ pub struct Context {
     rel: Vec<Held>,
     /// Reused by [`Context::release_ids`]: empty between calls.
     slow: Vec<(Arc<LockObj>, TicketId)>,
+    /// The last request waited before it was granted (read by
+    /// [`Context::acquire_all_paced`]).
+    waited: bool,
 }
 
 /// What a waiting request becomes when granted.
@@ -1277,6 +1306,7 @@ impl Context {
         };
         self.enqueue(&obj, &mut g, t, dur, timeout);
         drop(g);
+        self.waited = true;
         match self.wait_ending(&obj, t, WaitKind::Acquire) {
             WaitStatus::Granted => {
                 self.book.add(id, key.clone(), ty, dur);
@@ -1349,6 +1379,21 @@ impl Context {
         dur: Duration,
         wait: WaitOption,
     ) -> Result<Outcome, MdlError> {
+        self.acquire_all_paced(reqs, dur, wait, &mut || {})
+    }
+
+    /// [`Context::acquire_all`], calling `pause` whenever an element was granted after
+    /// a wait and more elements remain, before the next one is requested. A driver that
+    /// must decide the order in which woken bulk requests go on (the scenario runner:
+    /// two bulk requests woken by one release would otherwise race for their next keys)
+    /// blocks in `pause` until it is this context's turn. It changes no decision.
+    pub fn acquire_all_paced(
+        &mut self,
+        reqs: &[BulkReq],
+        dur: Duration,
+        wait: WaitOption,
+        pause: &mut dyn FnMut(),
+    ) -> Result<Outcome, MdlError> {
         if reqs.is_empty() {
             return Err(MdlError::EmptyBulk);
         }
@@ -1359,7 +1404,8 @@ impl Context {
         let mut sorted = reqs.to_vec();
         table::sort_bulk(&mut sorted);
         let mut taken: Vec<TicketId> = Vec::new();
-        for r in &sorted {
+        for (i, r) in sorted.iter().enumerate() {
+            self.waited = false;
             let plan = match self
                 .book
                 .plan_acquire(&self.mgr.sh.dialect, &r.key, r.ty, dur)
@@ -1371,7 +1417,12 @@ impl Context {
                 }
             };
             match self.acquire_planned(&r.key, r.ty, dur, wait, plan) {
-                (Outcome::Granted, new) => taken.extend(new),
+                (Outcome::Granted, new) => {
+                    taken.extend(new);
+                    if self.waited && i + 1 < sorted.len() {
+                        pause();
+                    }
+                }
                 (failed, _) => {
                     self.release_ids(&taken);
                     return Ok(failed);

@@ -4,4 +4,5 @@
 //! `mdl explore`), and the bug zoo ([`zoo`]: historical designs, each caught in its old
 //! form and proven in its new one).
 pub mod model;
+#[cfg(feature = "stateright")]
 pub mod zoo;

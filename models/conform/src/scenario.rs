@@ -90,17 +90,24 @@ fn serr(file: &str, line: usize, col: usize, msg: String) -> ConformError {
     }
 }
 
-/// Parses a conformance scenario (the shared scenario parser; `dialect mariadb` only).
+/// Reads a conformance scenario (the one scenario reader of every command; `dialect
+/// mariadb` only).
 pub fn load(path: &Path) -> Result<mdl_scenario::Scenario, ConformError> {
     let file = path.display().to_string();
-    let text =
-        std::fs::read_to_string(path).map_err(|e| ConformError::Io(format!("{file}: {e}")))?;
-    let sc = mdl_scenario::parse::parse(&file, &text).map_err(|e| ConformError::Scenario {
-        file: e.file.clone(),
-        line: e.pos.line,
-        col: e.pos.col,
-        msg: e.msg.clone(),
-    })?;
+    let sc = match mdl_scenario::read::read_file(path) {
+        Ok(f) => f.scenario,
+        Err(e) => {
+            return Err(match e.pos {
+                Some(p) => ConformError::Scenario {
+                    file: e.file,
+                    line: p.line,
+                    col: p.col,
+                    msg: e.msg,
+                },
+                None => ConformError::Io(e.to_string()),
+            })
+        }
+    };
     if sc.settings.dialect != "mariadb" {
         return Err(serr(
             &file,

@@ -13,6 +13,8 @@
     allow(dead_code, unused_imports)
 )]
 
+mod common;
+
 use mdl_check::model::check::{check, Options, Status};
 use mdl_check::model::{report, MdlModel};
 use mdl_scenario::parse::parse;
@@ -229,13 +231,13 @@ fn invalid_files_are_exit_2_with_a_position() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `mdl check ARGS FILE` (JSON output is validated against the documented schema).
 fn mdl_check(args: &[&str], file: &str) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_mdl"))
-        .arg("check")
-        .args(args)
-        .arg(scenario_path(file))
-        .output()
-        .unwrap()
+    let path = scenario_path(file).display().to_string();
+    let mut all = vec!["check"];
+    all.extend_from_slice(args);
+    all.push(&path);
+    common::mdl(&all)
 }
 
 #[cfg(not(any(

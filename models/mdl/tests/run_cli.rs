@@ -1,27 +1,10 @@
 //! The `mdl run` and `mdl matrix` command lines: exit codes, `FILE:LINE:COL` messages,
 //! JSON output, and matrices identical to the dialect files.
 
+mod common;
+
+use common::{json_lines, mdl, stderr, tmp};
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn mdl(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mdl"))
-        .args(args)
-        .output()
-        .expect("run mdl")
-}
-
-fn tmp(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mdl-run-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("tmp dir");
-    let p = dir.join(name);
-    std::fs::write(&p, text).expect("write");
-    p
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 #[test]
 fn malformed_files_exit_2_with_file_line_col() {
@@ -129,9 +112,14 @@ fn json_output_has_steps_events_and_expectations() {
     );
     let o = mdl(&["run", "--format", "json", &p.display().to_string()]);
     assert_eq!(o.status.code(), Some(2), "a parse error");
-    let v: serde_json::Value =
-        serde_json::from_slice(&o.stdout).expect("a JSON document for the invalid file");
-    assert!(v["error"].as_str().is_some_and(|e| e.contains(":4:")));
+    let docs = json_lines(&o.stdout);
+    assert_eq!(docs.len(), 1, "one document for the invalid file");
+    let v = &docs[0];
+    assert_eq!(v["status"], "invalid");
+    assert_eq!(v["error"]["line"], 4);
+    assert!(v["error"]["message"]
+        .as_str()
+        .is_some_and(|e| e.contains("lock type")));
 
     let p = tmp(
         "json2.mdl",
@@ -148,9 +136,12 @@ fn json_output_has_steps_events_and_expectations() {
             &p.display().to_string(),
         ]);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        let docs = json_lines(&o.stdout);
+        assert_eq!(docs.len(), 1);
+        let v = &docs[0];
         assert_eq!(v["engine"], engine);
-        assert_eq!(v["ok"], true);
+        assert_eq!(v["status"], "pass");
+        assert_eq!(v["exit"], 0);
         let steps = v["steps"].as_array().expect("steps");
         assert_eq!(steps.len(), 4);
         assert_eq!(steps[1]["line"], 2);

@@ -8,5 +8,6 @@ pub mod ast;
 pub mod oracle;
 pub mod parse;
 pub mod print;
+pub mod read;
 pub mod runner;
 pub use ast::*;

@@ -16,6 +16,7 @@ fn manager_ready() -> bool {
         let sc = parse("probe.mdl", "s1: acquire TABLE a.b SR\n").expect("probe");
         let ok = std::panic::catch_unwind(|| {
             runner::run_engine(&sc, Engine::Manager)
+                .valid()
                 .map(|t| t.steps().all(|s| s.error.is_none()))
                 .unwrap_or(false)
         })
@@ -31,9 +32,13 @@ fn manager_ready() -> bool {
 /// transcript from both. Returns the table's.
 fn play(name: &str, text: &str) -> Transcript {
     let sc = parse(name, text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    let a = runner::run_engine(&sc, Engine::Table).unwrap_or_else(|e| panic!("table: {e}"));
+    let a = runner::run_engine(&sc, Engine::Table)
+        .valid()
+        .unwrap_or_else(|e| panic!("table: {e}"));
     if manager_ready() {
-        let b = runner::run_engine(&sc, Engine::Manager).unwrap_or_else(|e| panic!("manager: {e}"));
+        let b = runner::run_engine(&sc, Engine::Manager)
+            .valid()
+            .unwrap_or_else(|e| panic!("manager: {e}"));
         if a.text() != b.text() {
             let first = a
                 .text()
@@ -464,7 +469,7 @@ fn a_step_while_waiting_makes_the_scenario_invalid() {
         if e == Engine::Manager && !manager_ready() {
             continue;
         }
-        let err = runner::run_engine(&sc, e).expect_err("invalid");
+        let err = runner::run_engine(&sc, e).valid().expect_err("invalid");
         assert_eq!((err.pos.line, err.pos.col), (3, 1));
         assert!(err.to_string().starts_with("busy.mdl:3:1: "), "{err}");
         assert!(err.msg.contains("still waiting"), "{err}");

@@ -31,6 +31,7 @@ pub fn manager_ready() -> bool {
     let sc = parse("probe.mdl", "s1: acquire TABLE a.b SR\n").expect("probe");
     std::panic::catch_unwind(|| {
         runner::run_engine(&sc, Engine::Manager)
+            .valid()
             .map(|t| t.steps().all(|s| s.error.is_none()))
             .unwrap_or(false)
     })
@@ -42,7 +43,9 @@ fn bundled_scenarios_pass_on_the_table() {
     let all = bundled();
     assert!((10..=20).contains(&all.len()), "{} scenarios", all.len());
     for (p, sc) in &all {
-        let t = runner::run_engine(sc, Engine::Table).unwrap_or_else(|e| panic!("{e}"));
+        let t = runner::run_engine(sc, Engine::Table)
+            .valid()
+            .unwrap_or_else(|e| panic!("{e}"));
         assert!(
             t.ok(),
             "{}: an expectation failed:\n{}",
@@ -67,8 +70,12 @@ fn bundled_scenarios_agree_on_both_engines() {
         return;
     }
     for (p, sc) in bundled() {
-        let a = runner::run_engine(&sc, Engine::Table).unwrap_or_else(|e| panic!("{e}"));
-        let b = runner::run_engine(&sc, Engine::Manager).unwrap_or_else(|e| panic!("{e}"));
+        let a = runner::run_engine(&sc, Engine::Table)
+            .valid()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let b = runner::run_engine(&sc, Engine::Manager)
+            .valid()
+            .unwrap_or_else(|e| panic!("{e}"));
         assert!(b.ok(), "{}: manager:\n{}", p.display(), b.text());
         assert_eq!(a.text(), b.text(), "{}: transcripts differ", p.display());
     }
@@ -167,10 +174,12 @@ fn manager_transcripts_are_deterministic() {
     }
     for (p, sc) in bundled() {
         let want = runner::run_engine(&sc, Engine::Table)
+            .valid()
             .expect("valid")
             .text();
         for _ in 0..25 {
             let got = runner::run_engine(&sc, Engine::Manager)
+                .valid()
                 .expect("valid")
                 .text();
             assert_eq!(got, want, "{}", p.display());
@@ -188,8 +197,10 @@ fn seeded_run_report_early_is_caught() {
     let mut caught = 0;
     let all = bundled();
     for (_, sc) in &all {
-        let a = runner::run_engine(sc, Engine::Table).expect("valid");
-        match runner::run_engine(sc, Engine::Manager) {
+        let a = runner::run_engine(sc, Engine::Table)
+            .valid()
+            .expect("valid");
+        match runner::run_engine(sc, Engine::Manager).valid() {
             Ok(b) if b.text() == a.text() && b.ok() => {}
             _ => caught += 1,
         }

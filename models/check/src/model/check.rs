@@ -1,7 +1,11 @@
 //! Running the checker on a model: options, results, traces.
 
+// Without stateright only the types, `shortest` and `replay` are left.
+#![cfg_attr(not(feature = "stateright"), allow(unused))]
+
 use super::{Action, MdlModel, PropKind, Record, State};
 use mdl_scenario::AssertKind;
+#[cfg(feature = "stateright")]
 use stateright::{Checker, Model};
 use std::io::Write;
 use std::time::Instant;
@@ -127,6 +131,7 @@ fn progress_line(states: usize, unique: usize, depth: usize, secs: f64) {
     let _ = std::io::stderr().flush();
 }
 
+#[cfg(feature = "stateright")]
 fn run<C: Checker<MdlModel>>(c: C, progress: bool, start: Instant) -> C {
     if progress {
         while !c.is_done() {
@@ -187,6 +192,7 @@ pub fn shortest(m: &MdlModel, kind: PropKind, limit: usize) -> Option<Vec<Action
     None
 }
 
+#[cfg(feature = "stateright")]
 /// Checks a model with stateright.
 pub fn check(m: &MdlModel, o: &Options) -> CheckResult {
     let symmetry = o.symmetry && o.dfs && m.has_symmetry();

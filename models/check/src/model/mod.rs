@@ -17,6 +17,7 @@ use mdl_core::lock::{Ticket, TicketId};
 use mdl_core::table::{BulkReq, Config, LockTable};
 use mdl_core::{Dialect, LockType, Outcome, OwnerId, WaitOption};
 use mdl_scenario::{AssertKind, Command, Item, ParseError, Pos, Scenario};
+#[cfg(feature = "stateright")]
 use stateright::{Model, Property};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -671,34 +672,43 @@ pub fn representative(st: &State) -> State {
     }
 }
 
+#[cfg(feature = "stateright")]
 impl stateright::Representative for State {
     fn representative(&self) -> Self {
         representative(self)
     }
 }
 
+#[cfg(feature = "stateright")]
 fn p_conflict(m: &MdlModel, s: &State) -> bool {
     m.holds_in(PropKind::NoConflict, s)
 }
+#[cfg(feature = "stateright")]
 fn p_wakeup(m: &MdlModel, s: &State) -> bool {
     m.holds_in(PropKind::NoLostWakeup, s)
 }
+#[cfg(feature = "stateright")]
 fn p_stuck(m: &MdlModel, s: &State) -> bool {
     m.holds_in(PropKind::NoStuck, s)
 }
+#[cfg(feature = "stateright")]
 fn p_false_deadlock(m: &MdlModel, s: &State) -> bool {
     m.holds_in(PropKind::NoFalseDeadlock, s)
 }
+#[cfg(feature = "stateright")]
 fn p_assert<const I: usize>(m: &MdlModel, s: &State) -> bool {
     m.holds_in(PropKind::Assert(I), s)
 }
 
+#[cfg(feature = "stateright")]
 type PropFn = fn(&MdlModel, &State) -> bool;
 
+#[cfg(feature = "stateright")]
 macro_rules! assert_fns {
     ($($i:literal)*) => { [$(p_assert::<$i> as PropFn),*] };
 }
 
+#[cfg(feature = "stateright")]
 /// One property function per assert index (stateright takes plain `fn`s).
 const ASSERT_FNS: [PropFn; MAX_ASSERTS] = assert_fns!(
     0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
@@ -706,6 +716,7 @@ const ASSERT_FNS: [PropFn; MAX_ASSERTS] = assert_fns!(
     61 62 63
 );
 
+#[cfg(feature = "stateright")]
 impl Model for MdlModel {
     type State = State;
     type Action = Action;

@@ -1,14 +1,19 @@
 //! `mdl check FILE...`: explore every interleaving of each scenario with the stateright
 //! model ([`mdl_check::model`]) and report the built-in properties and the `assert` lines.
 //!
-//! Exit 0: every property holds in every file; 1: a property is violated; 2: a file is
-//! invalid (`FILE:LINE:COL: message`) or the command line is wrong; 3: no violation was
-//! found but the state limit (`--max-states`) stopped a search before it was complete.
+//! Every file is answered, in the order given, even after a bad one; the exit status is
+//! the worst of them (2 > 1 > 3 > 0). Exit 0: every property holds in every file; 1: a
+//! property is violated; 2: a file is invalid (`FILE:LINE:COL: message`) or unreadable,
+//! or the command line is wrong (a `--report`/`--replay` path that cannot be written is
+//! refused before any work); 3: no violation was found but the state limit
+//! (`--max-states`) stopped a search before it was complete. With `--format json`, one
+//! document per file per line (`docs/json-output.md`).
 
-use mdl_check::model::check::{check, Options};
+use super::{document, print_document, worst, OutPath, Status};
+use mdl_check::model::check::{check, CheckResult, Options};
 use mdl_check::model::{report, MdlModel};
-use mdl_scenario::parse::parse;
-use mdl_scenario::ParseError;
+use mdl_scenario::read::{read_file, ReadError};
+use serde_json::Map;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -56,19 +61,21 @@ pub struct Args {
     pub replay: Option<PathBuf>,
 }
 
-/// Reads, parses and models one file.
-pub fn load(path: &Path) -> Result<MdlModel, String> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        ParseError {
-            file: name.clone(),
-            pos: mdl_scenario::Pos { line: 1, col: 1 },
-            msg: format!("cannot read the file: {e}"),
-        }
-        .to_string()
-    })?;
-    let sc = parse(&name, &text).map_err(|e| e.to_string())?;
-    MdlModel::new(&sc).map_err(|e| e.to_string())
+/// Reads, parses and models one file (the one scenario reader, then the model).
+pub fn load(path: &Path) -> Result<MdlModel, ReadError> {
+    let file = read_file(path)?;
+    MdlModel::new(&file.scenario).map_err(|e| file.error(&e))
+}
+
+/// The word of a result in `--quiet` text output.
+fn quiet_word(r: &CheckResult) -> &'static str {
+    if r.any_violated() {
+        "violated"
+    } else if r.limited {
+        "incomplete"
+    } else {
+        "holds"
+    }
 }
 
 pub fn main(args: Args) -> i32 {
@@ -76,20 +83,23 @@ pub fn main(args: Args) -> i32 {
         eprintln!("mdl check: --threads, --max-states and --max-depth must be at least 1");
         return 2;
     }
-    // Load every file first: an invalid file is exit 2 before any checking.
-    let mut models = Vec::new();
-    let mut bad = false;
-    for f in &args.files {
-        match load(f) {
-            Ok(m) => models.push(m),
-            Err(e) => {
-                eprintln!("{e}");
-                bad = true;
+    // Output paths are checked before any work: a report that cannot be written fails
+    // now, not after the whole check.
+    let mut report_out = None;
+    let mut replay_out = None;
+    for (opt, path, slot) in [
+        ("--report", &args.report, &mut report_out),
+        ("--replay", &args.replay, &mut replay_out),
+    ] {
+        if let Some(p) = path {
+            match OutPath::probe(opt, p) {
+                Ok(o) => *slot = Some(o),
+                Err(e) => {
+                    eprintln!("mdl check: {e}");
+                    return 2;
+                }
             }
         }
-    }
-    if bad {
-        return 2;
     }
     let opts = Options {
         dfs: args.dfs,
@@ -99,75 +109,80 @@ pub fn main(args: Args) -> i32 {
         max_states: args.max_states,
         progress: !args.quiet && std::io::stderr().is_terminal(),
     };
-    let mut violated = false;
-    let mut limited = false;
+    let mut code = 0;
     let mut md = String::from("# mdl check report\n\n");
-    let mut json = Vec::new();
-    let mut replay_written = false;
-    for m in &models {
-        let r = check(m, &opts);
-        violated |= r.any_violated();
-        limited |= r.limited;
+    for f in &args.files {
+        let name = f.display().to_string();
+        // Every file is answered, in order, even after a bad one.
+        let m = match load(f) {
+            Ok(m) => m,
+            Err(e) => {
+                let status = Status::of_read_error(&e);
+                match args.format {
+                    Format::Text => println!("{name}: {}", status.word()),
+                    Format::Json => {
+                        print_document(&document("check", &name, status, Some(&e), Map::new()))
+                    }
+                }
+                eprintln!("{}", e.render());
+                md.push_str(&format!("## {name}\n\n{}: {}\n\n", status.word(), e));
+                code = worst(code, status.exit());
+                continue;
+            }
+        };
+        let r = check(&m, &opts);
+        let status = if r.any_violated() {
+            Status::Fail
+        } else if r.limited {
+            Status::Incomplete
+        } else {
+            Status::Pass
+        };
+        code = worst(code, status.exit());
         match args.format {
             Format::Text => {
                 if args.quiet {
-                    let word = if r.any_violated() {
-                        "violated"
-                    } else if r.limited {
-                        "incomplete"
-                    } else {
-                        "holds"
-                    };
-                    println!("{}: {word} ({} states)", m.scenario.file, r.unique_states);
+                    println!("{name}: {} ({} states)", quiet_word(&r), r.unique_states);
                 } else {
-                    print!("{}", report::text(m, &r, args.replay.is_none()));
+                    print!("{}", report::text(&m, &r, args.replay.is_none()));
                 }
             }
-            Format::Json => json.push(report::json(m, &r)),
+            Format::Json => {
+                let members = match report::json(&m, &r) {
+                    serde_json::Value::Object(o) => o,
+                    _ => Map::new(),
+                };
+                print_document(&document("check", &name, status, None, members));
+            }
         }
-        if args.report.is_some() {
-            md.push_str(&report::markdown(m, &r));
+        if report_out.is_some() {
+            md.push_str(&report::markdown(&m, &r));
         }
-        if let (Some(path), false) = (&args.replay, replay_written) {
+        if let Some(out) = replay_out.as_mut().filter(|o| !o.written()) {
             if let Some((p, t)) = r
                 .props
                 .iter()
                 .find_map(|p| p.trace.as_ref().map(|t| (p, t)))
             {
                 let title = format!("replay of {}: `{}` violated", m.scenario.file, p.name);
-                if let Err(e) = std::fs::write(path, report::replay_scenario(m, t, &title)) {
-                    eprintln!("mdl check: cannot write {}: {e}", path.display());
-                    return 2;
+                if let Err(e) = out.write(&report::replay_scenario(&m, t, &title)) {
+                    eprintln!("mdl check: {e}");
+                    code = worst(code, 2);
                 }
-                replay_written = true;
             }
         }
     }
-    if let (Some(path), false) = (&args.replay, replay_written) {
+    if let Some(out) = replay_out.as_ref().filter(|o| !o.written()) {
         eprintln!(
             "mdl check: no counterexample, so no replay was written to {}",
-            path.display()
+            out.path.display()
         );
     }
-    if args.format == Format::Json {
-        let v = if json.len() == 1 {
-            json.pop().unwrap_or_default()
-        } else {
-            serde_json::Value::Array(json)
-        };
-        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-    }
-    if let Some(path) = &args.report {
-        if let Err(e) = std::fs::write(path, md) {
-            eprintln!("mdl check: cannot write {}: {e}", path.display());
-            return 2;
+    if let Some(out) = report_out.as_mut() {
+        if let Err(e) = out.write(&md) {
+            eprintln!("mdl check: {e}");
+            code = worst(code, 2);
         }
     }
-    if violated {
-        1
-    } else if limited {
-        3
-    } else {
-        0
-    }
+    code
 }

@@ -1,9 +1,14 @@
 //! `mdl run FILE...`: play scenario files in written order and check their `expect`
-//! lines. Exit 0: every expectation held; 1: one failed; 2: a file is invalid
-//! (`FILE:LINE:COL: message`) or the command line is wrong.
+//! lines. Every file is answered, in the order given, even after a bad one; the exit
+//! status is the worst of them: 2 a file is invalid (`FILE:LINE:COL: message`) or
+//! unreadable, or the command line is wrong; 1 an expectation failed or a session was
+//! left waiting at the end without an `expect SESSION waiting`; 0 otherwise. With
+//! `--format json`, one document per file per line (`docs/json-output.md`).
 
-use mdl_scenario::parse::parse;
-use mdl_scenario::runner::{self, Engine};
+use super::{document, print_document, worst, Status};
+use mdl_scenario::read::{read_file, ReadError};
+use mdl_scenario::runner::{self, Engine, Transcript};
+use serde_json::{json, Map, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -26,44 +31,93 @@ pub struct Args {
     pub format: Format,
 }
 
-/// Plays one file; returns its exit code (0, 1 or 2) and prints its report.
+fn engine_name(e: Engine) -> &'static str {
+    match e {
+        Engine::Manager => "manager",
+        Engine::Table => "table",
+    }
+}
+
+/// The members of a file that was not played.
+fn empty_members(engine: Engine) -> Map<String, Value> {
+    let v = json!({
+        "engine": engine_name(engine),
+        "steps": [],
+        "events": [],
+        "expects": [],
+        "left_waiting": [],
+        "transcript": [],
+    });
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
+/// The status of a played file.
+fn status_of(t: &Transcript) -> Status {
+    match t.exit_code() {
+        0 => Status::Pass,
+        1 => Status::Fail,
+        _ => Status::Invalid,
+    }
+}
+
+/// Plays one file; prints its result; returns its exit status.
 pub fn run_file(path: &std::path::Path, engine: Engine, format: Format) -> i32 {
     let name = path.display().to_string();
-    let text = match std::fs::read(path) {
-        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
-        Err(e) => {
-            eprintln!("mdl run: cannot read {name}: {e}");
-            return 2;
-        }
+    let file = match read_file(path) {
+        Ok(f) => f,
+        Err(e) => return refused(&name, &e, engine, format),
     };
-    let invalid = |msg: String| {
-        if format == Format::Json {
-            println!("{}", serde_json::json!({ "file": name, "error": msg }));
-        }
-        eprintln!("{msg}");
-        2
-    };
-    let sc = match parse(&name, &text) {
-        Ok(s) => s,
-        Err(e) => return invalid(e.to_string()),
-    };
-    let t = match runner::run_engine(&sc, engine) {
-        Ok(t) => t,
-        Err(e) => return invalid(e.to_string()),
-    };
+    let t = runner::run_engine(&file.scenario, engine);
+    let invalid = t.invalid.as_ref().map(|e| file.error(e));
+    let status = status_of(&t);
     match format {
         Format::Text => print!("{}", t.text()),
-        Format::Json => println!("{}", t.json()),
+        Format::Json => print_document(&document(
+            "run",
+            &name,
+            status,
+            invalid.as_ref(),
+            t.json_members(),
+        )),
     }
-    let mut code = 0;
+    // Nothing lost: every failed expectation, every session left waiting, then the line
+    // that made the file invalid.
     for x in t.expects().filter(|x| !x.ok) {
         eprintln!(
             "{name}:{}: expectation failed: expected {} {}, seen {}",
             x.line, x.session, x.expected, x.seen
         );
-        code = 1;
     }
-    code
+    for l in t.left_waiting.iter().filter(|l| l.covered_by.is_none()) {
+        eprintln!(
+            "{name}:{}: session `{}` is still waiting at the end of the file (add `expect {} \
+             waiting` after its step if the wait is meant to last)",
+            l.step_line, l.session, l.session
+        );
+    }
+    if let Some(e) = &invalid {
+        eprintln!("{}", e.render());
+    }
+    status.exit()
+}
+
+/// A file that could not be read or parsed.
+fn refused(name: &str, e: &ReadError, engine: Engine, format: Format) -> i32 {
+    let status = Status::of_read_error(e);
+    if format == Format::Json {
+        print_document(&document(
+            "run",
+            name,
+            status,
+            Some(e),
+            empty_members(engine),
+        ));
+    }
+    eprintln!("{}", e.render());
+    status.exit()
 }
 
 pub fn main(args: Args) -> i32 {
@@ -73,7 +127,7 @@ pub fn main(args: Args) -> i32 {
         if many && args.format == Format::Text {
             println!("== {}", f.display());
         }
-        code = code.max(run_file(f, args.engine, args.format));
+        code = worst(code, run_file(f, args.engine, args.format));
     }
     code
 }

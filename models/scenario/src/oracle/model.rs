@@ -990,6 +990,10 @@ impl Oracle {
                     g.succ[x].push(q.owner);
                 }
             }
+            // The search visits the sessions a wait is blocked by in session order (the
+            // project's rule: the concurrent manager's queue order depends on when its
+            // fast-path grants were materialised; issue 17).
+            g.succ[x].sort_unstable();
             g.weight[x] = self.weight_of(&w.key, w.req.ty, sess.force_dml, sess.victims);
         }
         g

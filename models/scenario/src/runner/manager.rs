@@ -2,10 +2,15 @@
 //! each owning its [`Context`], and a manual clock.
 //!
 //! After every line the runner waits until the system is quiet: every session thread is
-//! idle (its last call returned and its outcome is delivered) or parked in a wait whose
-//! outcome is not decided ([`ContextHandle::is_waiting`]). It polls those states with
-//! `yield_now`, never sleeps, and asks for two quiet polls in a row. The clock only moves
-//! on `advance`, so no outcome depends on thread timing.
+//! idle (its last call returned and its outcome is delivered), parked in a wait whose
+//! outcome is not decided ([`ContextHandle::is_waiting`]), or paused in a bulk request
+//! between a granted wait and its next element ([`Context::acquire_all_paced`]). It
+//! polls those states with `yield_now`, never sleeps, and asks for two quiet polls in a
+//! row. Then it lets the paused bulk requests go on one at a time, in the table engine's
+//! order (the stepping session's own first, then the lowest session), each until it is
+//! quiet again. Timeouts are not the manager's to fire: the runner moves the manual clock
+//! and times out one wait at a time ([`ContextHandle::time_out`]). So no outcome depends
+//! on thread timing.
 //!
 //! A hang guard (a generous wall-clock limit, [`ManagerBackend::GUARD`]) turns a manager
 //! that never settles into an `error` outcome instead of a hung tool; it decides nothing
@@ -18,7 +23,7 @@ use mdl_core::table::{BulkReq, Config};
 use mdl_core::{Clock, Context, ContextHandle, LockType, Manager, Outcome, WaitOption};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, Sender};
+use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -31,11 +36,15 @@ enum Msg {
 struct Slot {
     /// A command was sent and its result is not stored yet.
     busy: AtomicBool,
+    /// The session's bulk request waits in its pause for the runner's go.
+    paused: AtomicBool,
     result: Mutex<Option<StepOutcome>>,
 }
 
 struct Sess {
     tx: Sender<Msg>,
+    /// Lets a paused bulk request go on.
+    go: Sender<()>,
     handle: Option<ContextHandle>,
     slot: Arc<Slot>,
     join: Option<JoinHandle<()>>,
@@ -60,7 +69,18 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
-fn exec(ctx: &mut Option<Context>, cmd: &Command, wait: WaitOption) -> Result<Outcome, String> {
+/// A bulk request's pause: tell the runner, wait for its go (or for the runner to be gone).
+fn pause(slot: &Slot, go: &Receiver<()>) {
+    slot.paused.store(true, Ordering::SeqCst);
+    let _ = go.recv();
+}
+
+fn exec(
+    ctx: &mut Option<Context>,
+    cmd: &Command,
+    wait: WaitOption,
+    pause: &mut dyn FnMut(),
+) -> Result<Outcome, String> {
     let Some(c) = ctx.as_mut() else {
         return Err("the session has disconnected".into());
     };
@@ -77,7 +97,8 @@ fn exec(ctx: &mut Option<Context>, cmd: &Command, wait: WaitOption) -> Result<Ou
                     ty: *ty,
                 })
                 .collect();
-            c.acquire_all(&reqs, *dur, wait).map_err(|e| e.to_string())
+            c.acquire_all_paced(&reqs, *dur, wait, pause)
+                .map_err(|e| e.to_string())
         }
         Command::Upgrade { key, ty, .. } => c.upgrade(key, *ty, wait).map_err(|e| e.to_string()),
         Command::Downgrade { key, ty } => ok(c.downgrade(key, *ty)),
@@ -189,19 +210,22 @@ impl ManagerBackend {
             }
             let slot = Arc::new(Slot::default());
             let (tx, rx) = channel::<Msg>();
+            let (go, go_rx) = channel::<()>();
             let slot2 = slot.clone();
             let join = std::thread::Builder::new()
                 .name("mdl-run-session".into())
                 .spawn(move || {
                     let mut ctx = Some(ctx);
+                    let mut p = || pause(&slot2, &go_rx);
                     while let Ok(Msg::Run(cmd, wait)) = rx.recv() {
-                        let r = catch_unwind(AssertUnwindSafe(|| exec(&mut ctx, &cmd, wait)))
-                            .unwrap_or_else(|p| {
-                                Err(format!(
-                                    "internal: the manager panicked: {}",
-                                    panic_text(&*p)
-                                ))
-                            });
+                        let r =
+                            catch_unwind(AssertUnwindSafe(|| exec(&mut ctx, &cmd, wait, &mut p)))
+                                .unwrap_or_else(|p| {
+                                    Err(format!(
+                                        "internal: the manager panicked: {}",
+                                        panic_text(&*p)
+                                    ))
+                                });
                         *slot2.result.lock().unwrap_or_else(|e| e.into_inner()) =
                             Some(StepOutcome::of(r));
                         slot2.busy.store(false, Ordering::SeqCst);
@@ -212,6 +236,7 @@ impl ManagerBackend {
                 .ok();
             sessions.push(Sess {
                 tx,
+                go,
                 handle,
                 slot,
                 join,
@@ -232,16 +257,16 @@ impl ManagerBackend {
         }
     }
 
-    /// Every session is idle or in an undecided wait, and no deadlock decision is
-    /// pending. `ContextHandle::is_waiting` turns true when the request is queued, before
-    /// its deadlock search has run; a search that finds nothing changes nothing, and one
-    /// that finds a cycle aborts a victim (whose `is_waiting` then turns false). So while
-    /// the wait-for graph has a cycle, a decision may still be on its way.
+    /// Every session is idle, paused or in an undecided wait, and no deadlock decision
+    /// is pending. (`ContextHandle::is_waiting` turns true once the waiter has parked,
+    /// after its deadlock search; while the wait-for graph has a cycle, a decision may
+    /// still be on its way all the same.)
     fn quiet_once(&self) -> bool {
-        let idle_or_parked = self
-            .sessions
-            .iter()
-            .all(|s| !s.slot.busy.load(Ordering::SeqCst) || self.is_parked(s));
+        let idle_or_parked = self.sessions.iter().all(|s| {
+            !s.slot.busy.load(Ordering::SeqCst)
+                || s.slot.paused.load(Ordering::SeqCst)
+                || self.is_parked(s)
+        });
         if !idle_or_parked {
             return false;
         }
@@ -259,7 +284,41 @@ impl ManagerBackend {
         }
     }
 
-    /// Polls until two passes in a row find every session idle or parked.
+    /// Settles a line: the paused bulk requests go on one at a time, the lowest session
+    /// first, each until it waits, ends or fails (the table engine's order). (A step's
+    /// own bulk request goes on first: [`ManagerBackend::go_on`] in `step`.)
+    fn settle(&mut self) {
+        loop {
+            self.wait_quiet();
+            if self.broken.is_some() {
+                return;
+            }
+            let Some(s) = (0..self.sessions.len())
+                .find(|&s| self.sessions[s].slot.paused.load(Ordering::SeqCst))
+            else {
+                return;
+            };
+            self.go_on(s);
+        }
+    }
+
+    /// Lets `s`'s paused bulk request go on until it is no longer paused once quiet.
+    fn go_on(&mut self, s: usize) {
+        loop {
+            self.wait_quiet();
+            let sess = &self.sessions[s];
+            if self.broken.is_some() || !sess.slot.paused.load(Ordering::SeqCst) {
+                return;
+            }
+            sess.slot.paused.store(false, Ordering::SeqCst);
+            if sess.go.send(()).is_err() {
+                self.broken = Some("internal: the session thread is gone".into());
+                return;
+            }
+        }
+    }
+
+    /// Polls until two passes in a row find every session idle, paused or parked.
     fn wait_quiet(&mut self) {
         if self.broken.is_some() {
             return;
@@ -349,7 +408,9 @@ impl Backend for ManagerBackend {
                 Vec::new(),
             );
         }
-        self.wait_quiet();
+        // The step's own part: its request, its own deadlock search and what that
+        // decided, a bulk request going on through grants that came from it.
+        self.go_on(session);
         let out = match self.take(session) {
             Some(r) => r,
             None if self.broken.is_none() => {
@@ -361,7 +422,8 @@ impl Backend for ManagerBackend {
             }
             None => self.broken_outcome(),
         };
-        let ev = self.ended(Some(session));
+        self.settle();
+        let ev = self.ended(None);
         (out, ev)
     }
 
@@ -369,20 +431,39 @@ impl Backend for ManagerBackend {
         if let Some(h) = &self.sessions[session].handle {
             let _ = catch_unwind(AssertUnwindSafe(|| h.kill()));
         }
-        self.wait_quiet();
+        self.settle();
         self.ended(None)
     }
 
-    fn advance(&mut self, ms: u64) -> Vec<(usize, Outcome)> {
-        if let Some(m) = &self.mgr {
-            if let Err(p) = catch_unwind(AssertUnwindSafe(|| m.advance_clock(ms))) {
-                self.broken = Some(format!(
-                    "internal: the manager panicked: {}",
-                    panic_text(&*p)
-                ));
+    fn deadlines(&mut self) -> Vec<(usize, u64)> {
+        let mut out = Vec::new();
+        for (i, s) in self.sessions.iter().enumerate() {
+            if !s.pending {
+                continue;
+            }
+            if let Some(h) = &s.handle {
+                if let Ok(Some(d)) = catch_unwind(AssertUnwindSafe(|| h.wait_deadline())) {
+                    out.push((i, d));
+                }
             }
         }
-        self.wait_quiet();
+        out
+    }
+
+    fn set_clock(&mut self, ms: u64) {
+        if let Some(Clock::Manual(c)) = self.mgr.as_ref().map(|m| m.clock()) {
+            let now = c.now_ms();
+            if ms > now {
+                c.advance(ms - now);
+            }
+        }
+    }
+
+    fn time_out(&mut self, session: usize) -> Vec<(usize, Outcome)> {
+        if let Some(h) = &self.sessions[session].handle {
+            let _ = catch_unwind(AssertUnwindSafe(|| h.time_out()));
+        }
+        self.settle();
         self.ended(None)
     }
 
@@ -405,7 +486,7 @@ impl Backend for ManagerBackend {
                 }
             }
         }
-        self.wait_quiet();
+        self.settle();
         // A bulk acquire that was killed may have let another waiter in, and so on.
         for _ in 0..self.sessions.len() {
             if self.broken.is_some() {
@@ -422,7 +503,7 @@ impl Backend for ManagerBackend {
             if !any {
                 break;
             }
-            self.wait_quiet();
+            self.settle();
         }
         for s in &self.sessions {
             let _ = s.tx.send(Msg::Stop);

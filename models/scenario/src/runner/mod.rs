@@ -12,7 +12,32 @@
 //! - a wait that ends during a line: `      SESSION: (line N) -> OUTCOME`, listed after
 //!   the line that ended it, in session order;
 //! - an expectation: `LINE  expect ...  -> held` or `-> FAILED (seen ...)`;
+//! - a session still waiting when the file ends: `end   SESSION: (line N) still waiting
+//!   -> expected (line M)` when a held `expect SESSION waiting` after its step covers it,
+//!   `-> FAILED (no expect SESSION waiting)` otherwise;
 //! - `assert` lines are `mdl check`'s and do not appear.
+//!
+//! A file that turns out invalid midway (a step for a session whose previous step still
+//! waits) keeps the transcript up to the line before it, with every expectation seen so
+//! far, and the error in [`Transcript::invalid`].
+//!
+//! # Order and quiescence
+//!
+//! Both engines resolve every line the same way, so the transcript never depends on
+//! thread timing:
+//! - after a line, every consequence is carried out before the next line: grants made by
+//!   a release, a timeout, a kill or a deadlock abort, the victims' clean-up;
+//! - a bulk request (`acquire_all`) whose element was granted after a wait goes on to its
+//!   next elements at once when the grant came from its own request (its own deadlock
+//!   search aborted a victim); otherwise it goes on after everything else the line
+//!   caused has settled, one session at a time, the lowest session first (each runs until
+//!   it waits again or ends);
+//! - `advance MS` moves the clock deadline by deadline: the waits whose deadlines pass
+//!   are timed out one at a time, earliest deadline first, and on equal deadlines in
+//!   request order (the earlier step line first); each timeout's consequences settle
+//!   before the next wait is looked at, so a wait granted by an earlier timeout is not
+//!   timed out. A wait that starts meanwhile (a bulk request going on) starts at the
+//!   deadline being processed.
 
 mod manager;
 mod table;
@@ -53,7 +78,8 @@ impl StepOutcome {
 }
 
 /// A lock manager a scenario can be played on. Every call returns once the system is
-/// quiet (every session idle or in an undecided wait, every decision delivered).
+/// quiet (every session idle or in an undecided wait, every decision delivered, every
+/// bulk request that could go on gone on: see the module's "Order and quiescence").
 pub trait Backend {
     /// `table` or `manager`.
     fn name(&self) -> &'static str;
@@ -67,8 +93,13 @@ pub trait Backend {
     ) -> (StepOutcome, Vec<(usize, Outcome)>);
     /// `kill SESSION`: the waits that ended (the killed one, and any that it let in).
     fn kill(&mut self, session: usize) -> Vec<(usize, Outcome)>;
-    /// `advance MS`: the waits that ended.
-    fn advance(&mut self, ms: u64) -> Vec<(usize, Outcome)>;
+    /// The sessions in an undecided wait with a timeout, each with its deadline.
+    fn deadlines(&mut self) -> Vec<(usize, u64)>;
+    /// Moves the scenario clock forward to `ms` (never back); times nothing out.
+    fn set_clock(&mut self, ms: u64);
+    /// Ends `session`'s wait with `timeout` (its deadline has passed): the waits that
+    /// ended (that one, and any that its timeout decided).
+    fn time_out(&mut self, session: usize) -> Vec<(usize, Outcome)>;
     /// `session` owns a granted lock on `key` at least as strong as `ty`.
     fn holds(&mut self, session: usize, key: &MdlKey, ty: LockType) -> bool;
     /// Ends every session (waits are killed); called once at the end of a run.
@@ -129,18 +160,58 @@ pub enum Entry {
     Expect(ExpectRecord),
 }
 
-/// The result of playing a scenario.
+/// A session still waiting when the file ends.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LeftWaiting {
+    pub session: String,
+    /// The line of the step that waits.
+    pub step_line: usize,
+    /// The line of a held `expect SESSION waiting` after that step, which says the wait
+    /// is meant to last (null: nothing covers it, and the run fails).
+    pub covered_by: Option<usize>,
+}
+
+/// The result of playing a scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Transcript {
     pub file: String,
     pub engine: &'static str,
+    /// Every line played, in order (up to the line before [`Transcript::invalid`]).
     pub entries: Vec<Entry>,
+    /// Sessions still waiting at the end of the file (none when the file is invalid).
+    pub left_waiting: Vec<LeftWaiting>,
+    /// The line that made the file invalid midway: a step for a session whose previous
+    /// step still waits. The transcript stops before it.
+    pub invalid: Option<ParseError>,
 }
 
 impl Transcript {
-    /// Every expectation held.
+    /// Every expectation held, every session left waiting is covered by an `expect
+    /// SESSION waiting`, and the file was valid to the end.
     pub fn ok(&self) -> bool {
-        self.expects().all(|e| e.ok)
+        self.invalid.is_none()
+            && self.expects().all(|e| e.ok)
+            && self.left_waiting.iter().all(|l| l.covered_by.is_some())
+    }
+
+    /// The transcript of a file valid to its end, or the error that made it invalid.
+    pub fn valid(self) -> Result<Transcript, ParseError> {
+        match self.invalid {
+            Some(e) => Err(e),
+            None => Ok(self),
+        }
+    }
+
+    /// The exit status of `mdl run` for this transcript: 2 invalid, 1 an expectation
+    /// failed or a session was left waiting uncovered, 0 otherwise.
+    pub fn exit_code(&self) -> i32 {
+        if self.invalid.is_some() {
+            2
+        } else if self.ok() {
+            0
+        } else {
+            1
+        }
     }
 
     pub fn expects(&self) -> impl Iterator<Item = &ExpectRecord> {
@@ -198,79 +269,146 @@ impl Transcript {
             }
             out.push('\n');
         }
+        for l in &self.left_waiting {
+            out.push_str(&format!(
+                "end  {}: (line {}) still waiting  -> ",
+                l.session, l.step_line
+            ));
+            match l.covered_by {
+                Some(c) => out.push_str(&format!("expected (line {c})")),
+                None => out.push_str(&format!("FAILED (no expect {} waiting)", l.session)),
+            }
+            out.push('\n');
+        }
         out
     }
 
-    /// The JSON document of `mdl run --format json`.
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "file": self.file,
+    /// The members that `mdl run --format json` adds to a file's document
+    /// (`docs/json-output.md`).
+    pub fn json_members(&self) -> serde_json::Map<String, serde_json::Value> {
+        let v = serde_json::json!({
             "engine": self.engine,
-            "ok": self.ok(),
             "steps": self.steps().collect::<Vec<_>>(),
             "events": self.events().collect::<Vec<_>>(),
             "expects": self.expects().collect::<Vec<_>>(),
+            "left_waiting": self.left_waiting,
             "transcript": self.entries,
-        })
+        });
+        match v {
+            serde_json::Value::Object(m) => m,
+            _ => serde_json::Map::new(),
+        }
     }
 }
 
-/// The dialect a scenario names.
+/// The dialect a scenario names (each built-in dialect is read from its files once per
+/// process, then cloned).
 pub fn dialect_of(sc: &Scenario) -> Dialect {
-    Dialect::builtin(&sc.settings.dialect).unwrap_or_else(Dialect::mysql80)
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static READ: OnceLock<Mutex<HashMap<String, Dialect>>> = OnceLock::new();
+    let name = &sc.settings.dialect;
+    let mut read = READ
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(d) = read.get(name) {
+        return d.clone();
+    }
+    let d = Dialect::builtin(name).unwrap_or_else(Dialect::mysql80);
+    read.insert(name.clone(), d.clone());
+    d
 }
 
 /// Plays `sc` on the backend the engine names.
-pub fn run_engine(sc: &Scenario, engine: Engine) -> Result<Transcript, ParseError> {
+pub fn run_engine(sc: &Scenario, engine: Engine) -> Transcript {
     match engine {
         Engine::Table => run(sc, TableBackend::new(sc)),
         Engine::Manager => run(sc, ManagerBackend::new(sc)),
     }
 }
 
-/// Plays `sc` on `backend` in written order. An `Err` is an invalid scenario (a step of
-/// a session whose previous step still waits).
-pub fn run<B: Backend>(sc: &Scenario, mut backend: B) -> Result<Transcript, ParseError> {
-    let r = play(sc, &mut backend);
+/// Plays `sc` on `backend` in written order.
+pub fn run<B: Backend>(sc: &Scenario, mut backend: B) -> Transcript {
+    let t = play(sc, &mut backend);
     backend.finish();
-    r
+    t
 }
 
-fn play<B: Backend>(sc: &Scenario, b: &mut B) -> Result<Transcript, ParseError> {
-    let d = dialect_of(sc);
-    let n = sc.sessions.len();
-    // Per session: (line of its latest step, its outcome now).
-    let mut latest: Vec<Option<(usize, Outcome)>> = vec![None; n];
-    let mut entries = Vec::new();
-    let name = |s: usize| sc.sessions[s].clone();
-    let push_events = |entries: &mut Vec<Entry>,
-                       latest: &mut [Option<(usize, Outcome)>],
-                       line: usize,
-                       mut ev: Vec<(usize, Outcome)>| {
+/// What the runner knows of each session.
+struct Play<'s> {
+    sc: &'s Scenario,
+    /// Per session: (line of its latest step, its outcome now).
+    latest: Vec<Option<(usize, Outcome)>>,
+    entries: Vec<Entry>,
+    /// The scenario clock.
+    now: u64,
+}
+
+impl Play<'_> {
+    /// Records the waits that ended during `line`, in session order.
+    fn events(&mut self, line: usize, mut ev: Vec<(usize, Outcome)>) {
         ev.sort_by_key(|e| e.0);
         for (s, o) in ev {
-            let step_line = match &mut latest[s] {
+            let step_line = match &mut self.latest[s] {
                 Some((l, cur)) => {
                     *cur = o;
                     *l
                 }
                 None => 0,
             };
-            entries.push(Entry::Event(EventRecord {
+            self.entries.push(Entry::Event(EventRecord {
                 after_line: line,
                 step_line,
-                session: sc.sessions[s].clone(),
+                session: self.sc.sessions[s].clone(),
                 outcome: o,
             }));
         }
+    }
+
+    /// `advance MS`: deadline by deadline, equal deadlines in request order (the
+    /// earlier step line first), each timeout settled before the next is looked at.
+    fn advance<B: Backend>(&mut self, b: &mut B, ms: u64) -> Vec<(usize, Outcome)> {
+        let target = self.now.saturating_add(ms);
+        let mut ev = Vec::new();
+        loop {
+            let latest = &self.latest;
+            let due = b
+                .deadlines()
+                .into_iter()
+                .filter(|&(_, d)| d <= target)
+                .min_by_key(|&(s, d)| (d, latest[s].map_or(0, |x| x.0), s));
+            let Some((s, d)) = due else { break };
+            if d > self.now {
+                self.now = d;
+                b.set_clock(d);
+            }
+            ev.extend(b.time_out(s));
+        }
+        self.now = target;
+        b.set_clock(target);
+        ev
+    }
+}
+
+fn play<B: Backend>(sc: &Scenario, b: &mut B) -> Transcript {
+    let d = dialect_of(sc);
+    let n = sc.sessions.len();
+    let mut p = Play {
+        sc,
+        latest: vec![None; n],
+        entries: Vec::new(),
+        now: 0,
     };
+    let name = |s: usize| sc.sessions[s].clone();
+    let mut invalid = None;
     for l in &sc.lines {
         let line = l.pos.line;
         match &l.item {
             Item::Step { session, cmd } => {
                 let s = *session;
-                if let Some((wl, Outcome::Waiting)) = latest[s] {
-                    return Err(ParseError {
+                if let Some((wl, Outcome::Waiting)) = p.latest[s] {
+                    invalid = Some(ParseError {
                         file: sc.file.clone(),
                         pos: l.pos,
                         msg: format!(
@@ -279,6 +417,7 @@ fn play<B: Backend>(sc: &Scenario, b: &mut B) -> Result<Transcript, ParseError> 
                             sc.sessions[s]
                         ),
                     });
+                    break;
                 }
                 let wait = match cmd {
                     Command::Acquire { wait, .. }
@@ -287,37 +426,37 @@ fn play<B: Backend>(sc: &Scenario, b: &mut B) -> Result<Transcript, ParseError> 
                     _ => WaitOption::Forever,
                 };
                 let (out, ev) = b.step(s, cmd, wait);
-                latest[s] = Some((line, out.outcome));
-                entries.push(Entry::Step(StepRecord {
+                p.latest[s] = Some((line, out.outcome));
+                p.entries.push(Entry::Step(StepRecord {
                     line,
                     session: name(s),
                     command: command_text(cmd, &d),
                     outcome: out.outcome,
                     error: out.error,
                 }));
-                push_events(&mut entries, &mut latest, line, ev);
+                p.events(line, ev);
             }
             Item::Kill { session } => {
                 let ev = b.kill(*session);
-                entries.push(Entry::Top {
+                p.entries.push(Entry::Top {
                     line,
                     text: format!("kill {}", name(*session)),
                 });
-                push_events(&mut entries, &mut latest, line, ev);
+                p.events(line, ev);
             }
             Item::Advance { ms } => {
-                let ev = b.advance(*ms);
-                entries.push(Entry::Top {
+                let ev = p.advance(b, *ms);
+                p.entries.push(Entry::Top {
                     line,
                     text: format!("advance {ms}"),
                 });
-                push_events(&mut entries, &mut latest, line, ev);
+                p.events(line, ev);
             }
             Item::Expect { session, what } => {
                 let s = *session;
                 let (expected, seen, ok) = match what {
                     Expectation::Outcome(o) => {
-                        let now = latest[s].map(|x| x.1);
+                        let now = p.latest[s].map(|x| x.1);
                         let seen = now.map_or("no step yet".to_owned(), |x| x.to_string());
                         (o.to_string(), seen, now == Some(*o))
                     }
@@ -333,7 +472,7 @@ fn play<B: Backend>(sc: &Scenario, b: &mut B) -> Result<Transcript, ParseError> 
                         )
                     }
                 };
-                entries.push(Entry::Expect(ExpectRecord {
+                p.entries.push(Entry::Expect(ExpectRecord {
                     line,
                     session: name(s),
                     expected,
@@ -344,11 +483,51 @@ fn play<B: Backend>(sc: &Scenario, b: &mut B) -> Result<Transcript, ParseError> 
             Item::Assert { .. } => {}
         }
     }
-    Ok(Transcript {
+    let left_waiting = if invalid.is_some() {
+        Vec::new()
+    } else {
+        left_waiting(sc, &p.latest, &p.entries)
+    };
+    Transcript {
         file: sc.file.clone(),
         engine: b.name(),
-        entries,
-    })
+        entries: p.entries,
+        left_waiting,
+        invalid,
+    }
+}
+
+/// The sessions still waiting at the end, each with the held `expect SESSION waiting`
+/// after its step that covers it, if any.
+fn left_waiting(
+    sc: &Scenario,
+    latest: &[Option<(usize, Outcome)>],
+    entries: &[Entry],
+) -> Vec<LeftWaiting> {
+    let mut out = Vec::new();
+    for (s, l) in latest.iter().enumerate() {
+        let Some((step_line, Outcome::Waiting)) = *l else {
+            continue;
+        };
+        let name = &sc.sessions[s];
+        let covered_by = entries.iter().find_map(|e| match e {
+            Entry::Expect(x)
+                if x.ok
+                    && x.line > step_line
+                    && &x.session == name
+                    && x.expected == Outcome::Waiting.to_string() =>
+            {
+                Some(x.line)
+            }
+            _ => None,
+        });
+        out.push(LeftWaiting {
+            session: name.clone(),
+            step_line,
+            covered_by,
+        });
+    }
+    out
 }
 
 /// A command as a scenario writes it (canonical spelling).

@@ -1,7 +1,7 @@
 //! The runner's backend over the sequential [`LockTable`]: deterministic, no threads.
 //! The scenario clock is kept here: a wait with `timeout=MS` gets a deadline when it
-//! starts, and `advance` times out the waits whose deadline has passed, earliest first
-//! (ties in session order).
+//! starts (a bulk request's each time it waits again); the runner times out the waits
+//! an `advance` passes one at a time ([`Backend::time_out`]), in its order.
 
 use super::{Backend, StepOutcome, SQL_UNSUPPORTED};
 use crate::{Command, Scenario};
@@ -53,33 +53,30 @@ impl TableBackend {
     }
 
     /// Drains the table's events and resumes bulk acquires whose element was granted
-    /// (the table emits no event for such a partial grant), until nothing changes.
-    /// Returns the final outcomes of the waits that ended.
+    /// (the table emits no event for such a partial grant), one at a time, the lowest
+    /// session first, until none is left (the manager's runner releases them in the same
+    /// order). Returns the final outcomes of the waits that ended.
     fn settle(&mut self) -> Vec<(usize, Outcome)> {
         let mut out = Vec::new();
         loop {
-            let mut changed = false;
             for (o, outcome) in self.t.take_events() {
-                changed = true;
                 self.deadline[o.0 as usize] = None;
                 out.push((o.0 as usize, outcome));
             }
-            for s in 0..self.deadline.len() {
-                let o = OwnerId(s as u32);
-                if self.t.session(o).is_none_or(|x| x.resume.is_none()) {
-                    continue;
-                }
-                changed = true;
-                match self.t.resume_bulk(&self.d, o) {
-                    Ok(Outcome::Waiting) => self.started_wait(s),
-                    r => {
-                        self.deadline[s] = None;
-                        out.push((s, r.unwrap_or(Outcome::Error)));
-                    }
-                }
-            }
-            if !changed {
+            let next = (0..self.deadline.len()).find(|&s| {
+                self.t
+                    .session(OwnerId(s as u32))
+                    .is_some_and(|x| x.resume.is_some())
+            });
+            let Some(s) = next else {
                 return out;
+            };
+            match self.t.resume_bulk(&self.d, OwnerId(s as u32)) {
+                Ok(Outcome::Waiting) => self.started_wait(s),
+                r => {
+                    self.deadline[s] = None;
+                    out.push((s, r.unwrap_or(Outcome::Error)));
+                }
             }
         }
     }
@@ -141,21 +138,21 @@ impl Backend for TableBackend {
         self.settle()
     }
 
-    fn advance(&mut self, ms: u64) -> Vec<(usize, Outcome)> {
-        self.now = self.now.saturating_add(ms);
-        let mut out = Vec::new();
-        loop {
-            let due = (0..self.deadline.len())
-                .filter_map(|s| self.deadline[s].map(|t| (t, s)))
-                .filter(|(t, _)| *t <= self.now)
-                .min();
-            let Some((_, s)) = due else {
-                return out;
-            };
-            self.deadline[s] = None;
-            self.t.timeout(&self.d, OwnerId(s as u32));
-            out.extend(self.settle());
-        }
+    fn deadlines(&mut self) -> Vec<(usize, u64)> {
+        (0..self.deadline.len())
+            .filter(|&s| self.t.is_waiting(OwnerId(s as u32)))
+            .filter_map(|s| self.deadline[s].map(|d| (s, d)))
+            .collect()
+    }
+
+    fn set_clock(&mut self, ms: u64) {
+        self.now = self.now.max(ms);
+    }
+
+    fn time_out(&mut self, session: usize) -> Vec<(usize, Outcome)> {
+        self.deadline[session] = None;
+        self.t.timeout(&self.d, OwnerId(session as u32));
+        self.settle()
     }
 
     fn holds(&mut self, session: usize, key: &MdlKey, ty: LockType) -> bool {
