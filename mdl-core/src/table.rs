@@ -657,10 +657,13 @@ impl LockTable {
     /// Runs the detector from `s`, which has just started to wait; aborts victims until no
     /// cycle through `s` is left. Returns `s`'s outcome (`Waiting` or `Deadlock`).
     fn detect(&mut self, d: &Dialect, s: OwnerId) -> Outcome {
+        // MySQL: sql/mdl.cc, MDL_context::find_deadlock: search from the new waiter; the
+        // victim's wait ends (VICTIM); unless that was the requester, search again (a
+        // second cycle through the new edge may remain).
         loop {
             let found = {
                 let g = TableGraph { t: self, d };
-                deadlock::detect(&g, s)
+                deadlock::detect_with(&g, s, d.max_search_depth)
             };
             let Some(dl) = found else {
                 return Outcome::Waiting;
@@ -703,7 +706,7 @@ impl LockTable {
         loop {
             let found = {
                 let g = TableGraph { t: self, d };
-                deadlock::detect(&g, s)
+                deadlock::detect_with(&g, s, d.max_search_depth)
             };
             let Some(dl) = found else {
                 return Ok(Outcome::Waiting);
@@ -869,6 +872,9 @@ impl WaitGraph for TableGraph<'_> {
             out.extend(h.iter().copied());
         }
     }
+    fn is_waiting(&self, n: OwnerId) -> bool {
+        self.t.is_waiting(n)
+    }
     fn weight(&self, n: OwnerId) -> u32 {
         let Some(x) = self.t.session(n) else { return 0 };
         if let Some(w) = &x.wait {
@@ -877,7 +883,10 @@ impl WaitGraph for TableGraph<'_> {
                 .weight(w.key.namespace(), w.ticket.ty, x.force_dml, x.victim_count);
         }
         if let Some((_, wt)) = &x.foreign {
-            return wt.saturating_add(
+            // MySQL: sql/mdl.h, MDL_context::get_deadlock_weight: a context forced to
+            // the DML weight weighs DML whatever it waits for.
+            let base = if x.force_dml { self.d.weights.dml } else { *wt };
+            return base.saturating_add(
                 self.d
                     .weights
                     .victim_overweight

@@ -222,3 +222,36 @@ fn builtins_answer_to_their_aliases_and_load_from_their_folders() {
     );
     assert_eq!(Namespace(3).to_string(), "ns#3");
 }
+
+#[test]
+fn max_search_depth_is_a_number_from_one_with_its_column_in_errors() {
+    // Absent: the exact search (both built-ins).
+    assert_eq!(Dialect::mysql80().max_search_depth, None);
+    assert_eq!(Dialect::mariadb().max_search_depth, None);
+    assert_eq!(
+        with_line("max_search_depth 32").unwrap().max_search_depth,
+        Some(32)
+    );
+    assert_eq!(
+        with_line("max_search_depth 1").unwrap().max_search_depth,
+        Some(1)
+    );
+    for bad in ["0", "-3", "x", "10001", "99999999999"] {
+        let e = with_line(&format!("max_search_depth  {bad}")).unwrap_err();
+        assert_eq!(
+            (e.file.as_str(), e.line, e.col),
+            ("dialect.txt", 4, 19),
+            "{bad}"
+        );
+        assert!(e.msg.contains("max_search_depth"), "{}", e.msg);
+        assert!(
+            e.to_string().starts_with("dialect.txt:4:19: "),
+            "{}",
+            e.to_string()
+        );
+    }
+    let (f, l) = err_line("max_search_depth");
+    assert_eq!((f.as_str(), l), ("dialect.txt", 4));
+    let e = with_line("max_search_depth 3 4").unwrap_err();
+    assert_eq!(e.to_string(), format!("dialect.txt:4: {}", e.msg));
+}

@@ -759,11 +759,13 @@ impl Shared {
         // Foreign victims already aborted: one chosen again means its subsystem still
         // reports the wait, and aborting it again would not end the loop.
         let mut foreign_victims: Vec<OwnerId> = Vec::new();
+        // MySQL: sql/mdl.cc, MDL_context::find_deadlock: search again after each victim
+        // other than the requester.
         loop {
-            let Some(dl) = deadlock::detect(&g, start) else {
+            let Some(dl) = deadlock::detect_with(&g, start, self.dialect.max_search_depth) else {
                 return false;
             };
-            match self.validate_and_abort(&g, &dl.cycle, start, foreign_start, &foreign) {
+            match self.validate_and_abort(&g, &dl, start, foreign_start, &foreign) {
                 Validation::Victim(v, _) if v == start => return true,
                 Validation::Victim(v, true) => {
                     if foreign_victims.contains(&v) {
@@ -780,11 +782,12 @@ impl Shared {
     fn validate_and_abort(
         &self,
         g: &LiveGraph<'_>,
-        cycle: &[OwnerId],
+        dl: &deadlock::Deadlock<OwnerId>,
         start: OwnerId,
         foreign_start: bool,
         foreign: &Option<DataArc<dyn ForeignWaits>>,
     ) -> Validation {
+        let cycle: &[OwnerId] = &dl.cycle;
         type NodeWait = Option<(Arc<LockObj>, Ticket, DataArc<CtxShared>)>;
         // What each node waits for, as first seen.
         let waits: Vec<NodeWait> = cycle
@@ -806,7 +809,13 @@ impl Shared {
         objs.dedup_by(|a, b| Arc::ptr_eq(a, b));
         let guards: Vec<MutexGuard<'_, LockInner>> = objs.iter().map(|o| o.state.lock()).collect();
         for (i, a) in cycle.iter().enumerate() {
-            let b = cycle[(i + 1) % cycle.len()];
+            // A path the depth cap ended has no closing edge: its last node must still
+            // wait (the search entered it), for anyone.
+            let b = match cycle.get(i + 1) {
+                Some(b) => Some(*b),
+                None if dl.capped => None,
+                None => Some(cycle[0]),
+            };
             let mut ok = false;
             if let Some((o, t, cs)) = &waits[i] {
                 let still = {
@@ -820,14 +829,20 @@ impl Shared {
                         .expect("locked above");
                     let r = self.rules(&o.key);
                     let st = &guards[gi].st;
-                    ok = st.is_waiting(t.id) && st.blockers(&r, t).any(|x| x == b);
+                    ok =
+                        st.is_waiting(t.id) && b.is_none_or(|b| st.blockers(&r, t).any(|x| x == b));
                 }
             }
             if !ok {
                 if let Some(f) = foreign {
-                    let mut v = Vec::new();
-                    f.waits_for(*a, &mut v);
-                    ok = v.contains(&b);
+                    ok = match b {
+                        Some(b) => {
+                            let mut v = Vec::new();
+                            f.waits_for(*a, &mut v);
+                            v.contains(&b)
+                        }
+                        None => f.weight(*a).is_some(),
+                    };
                 }
             }
             if !ok {
@@ -893,9 +908,17 @@ impl WaitGraph for LiveGraph<'_> {
             f.waits_for(n, out);
         }
     }
+    fn is_waiting(&self, n: OwnerId) -> bool {
+        let mdl = self.m.ctx(n).is_some_and(|cs| {
+            let s = cs.slot.lock();
+            s.status.is_none() && s.waiting.is_some()
+        });
+        mdl || self.foreign.as_ref().is_some_and(|f| f.weight(n).is_some())
+    }
     fn weight(&self, n: OwnerId) -> u32 {
         let d = &self.m.dialect;
         let mut victims = 0;
+        let mut force_dml = false;
         if let Some(cs) = self.m.ctx(n) {
             let s = cs.slot.lock();
             if let (None, Some(w)) = (&s.status, &s.waiting) {
@@ -907,9 +930,13 @@ impl WaitGraph for LiveGraph<'_> {
                 );
             }
             victims = s.victim_count;
+            force_dml = s.force_dml;
         }
         if let Some(wt) = self.foreign.as_ref().and_then(|f| f.weight(n)) {
-            return wt.saturating_add(d.weights.victim_overweight.saturating_mul(victims));
+            // MySQL: sql/mdl.h, MDL_context::get_deadlock_weight: the forced DML weight
+            // applies to whatever the context waits for.
+            let base = if force_dml { d.weights.dml } else { wt };
+            return base.saturating_add(d.weights.victim_overweight.saturating_mul(victims));
         }
         0
     }
