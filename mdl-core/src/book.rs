@@ -14,6 +14,13 @@ use crate::types::{Duration, LockType};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
+/// The durations in the servers' enum order (`enum_mdl_duration`).
+const DURATIONS: [Duration; 3] = [
+    Duration::Statement,
+    Duration::Transaction,
+    Duration::Explicit,
+];
+
 /// A ticket the context holds (granted).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Held {
@@ -124,8 +131,11 @@ impl TicketBook {
         }
     }
 
-    /// A held ticket that covers `ty` on `key` (`MDL_context::find_ticket`: statement,
-    /// then transaction, then explicit duration), preferring one of duration `dur`.
+    /// A held ticket that covers `ty` on `key`, as `MDL_context::find_ticket` finds it
+    /// (MySQL: sql/mdl.cc, `MDL_ticket_store::find_in_lists`; MariaDB: `find_ticket`):
+    /// the lists of durations `dur`, `dur + 1`, `dur + 2` (mod 3, in the order statement,
+    /// transaction, explicit), each from its front (the highest `seq`); the first ticket
+    /// of at least the requested strength.
     pub fn find_covering<'a>(
         &'a self,
         d: &Dialect,
@@ -138,19 +148,13 @@ impl TicketBook {
             return None;
         }
         let s = d.strategy(key.namespace());
-        let covering = |h: &&Held| s.covers(h.ty, ty);
-        self.on_key(key)
-            .filter(covering)
-            .find(|h| h.dur == dur)
-            .or_else(|| {
-                [
-                    Duration::Statement,
-                    Duration::Transaction,
-                    Duration::Explicit,
-                ]
-                .into_iter()
-                .find_map(|du| self.on_key(key).filter(covering).find(|h| h.dur == du))
-            })
+        let first = DURATIONS.iter().position(|x| *x == dur).unwrap_or(0);
+        (0..3).find_map(|i| {
+            let du = DURATIONS[(first + i) % 3];
+            self.on_key(key)
+                .filter(|h| h.dur == du && s.covers(h.ty, ty))
+                .max_by_key(|h| h.seq)
+        })
     }
 
     pub fn plan_acquire(
@@ -161,8 +165,12 @@ impl TicketBook {
         dur: Duration,
     ) -> Result<AcquirePlan, MdlError> {
         TicketBook::check_type(d, key, ty)?;
+        // MySQL: sql/mdl.cc, MDL_context::try_acquire_lock_impl: "if ((found_duration !=
+        // mdl_request->duration || mdl_request->duration == MDL_EXPLICIT) &&
+        // clone_ticket(mdl_request))": an explicit request never shares a ticket (a
+        // HANDLER CLOSE must not release another alias's lock).
         Ok(match self.find_covering(d, key, ty, dur) {
-            Some(h) if h.dur == dur => AcquirePlan::Reuse(h.id),
+            Some(h) if h.dur == dur && dur != Duration::Explicit => AcquirePlan::Reuse(h.id),
             Some(h) => AcquirePlan::CloneOf(h.id),
             None => AcquirePlan::New,
         })

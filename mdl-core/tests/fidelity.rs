@@ -9,7 +9,9 @@ use mdl_core::table::{Config, LockTable};
 use mdl_core::{Duration, LockType, MdlKey, Outcome, OwnerId, WaitOption};
 
 const T: Duration = Duration::Transaction;
+const E: Duration = Duration::Explicit;
 const F: WaitOption = WaitOption::Forever;
+const NW: WaitOption = WaitOption::NoWait;
 
 fn key(d: &Dialect, ns: &str, k: &str) -> MdlKey {
     MdlKey::parse(d, ns, k).unwrap()
@@ -21,6 +23,62 @@ fn table(n: usize, max_write_lock_count: u64) -> (LockTable, Vec<OwnerId>) {
     });
     let s = (0..n).map(|_| t.add_session()).collect();
     (t, s)
+}
+
+fn tickets(t: &LockTable, s: OwnerId, k: &MdlKey) -> Vec<(LockType, Duration)> {
+    t.session(s)
+        .unwrap()
+        .book
+        .on_key(k)
+        .map(|h| (h.ty, h.dur))
+        .collect()
+}
+
+/// MDL_context::try_acquire_lock_impl: a request that a held ticket covers reuses it only
+/// when both are of the same duration and the request is not explicit; otherwise a
+/// clone of the request's type and duration (clone_ticket). (MySQL's unit test
+/// CloneSharedExclusive; HANDLER semantics: one HANDLER CLOSE must not release another.)
+#[test]
+fn an_explicit_request_is_cloned_not_reused() {
+    let d = Dialect::mysql80();
+    let (mut t, s) = table(2, u64::MAX);
+    let k = key(&d, "TABLE", "db.t1");
+    assert_eq!(
+        t.acquire(&d, s[0], &k, LockType::S, E, F),
+        Ok(Outcome::Granted)
+    );
+    assert_eq!(
+        t.acquire(&d, s[0], &k, LockType::S, E, F),
+        Ok(Outcome::Granted)
+    );
+    assert_eq!(
+        tickets(&t, s[0], &k),
+        vec![(LockType::S, E), (LockType::S, E)]
+    );
+    // A transaction request under the explicit S: a clone too; and one more of the same
+    // duration reuses that clone.
+    assert_eq!(
+        t.acquire(&d, s[0], &k, LockType::SH, T, F),
+        Ok(Outcome::Granted)
+    );
+    assert_eq!(
+        t.acquire(&d, s[0], &k, LockType::SH, T, F),
+        Ok(Outcome::Granted)
+    );
+    assert_eq!(tickets(&t, s[0], &k).len(), 3);
+    // Releasing one explicit S leaves the other: X still waits.
+    t.release(&d, s[0], &k, Some(LockType::S)).unwrap();
+    t.commit(&d, s[0]).unwrap();
+    assert_eq!(
+        t.acquire(&d, s[1], &k, LockType::X, T, NW),
+        Ok(Outcome::Busy)
+    );
+    t.release_explicit(&d, s[0]).unwrap();
+    assert_eq!(
+        t.acquire(&d, s[1], &k, LockType::X, T, NW),
+        Ok(Outcome::Granted)
+    );
+    t.check(&d).unwrap();
 }
 
 /// MDL_lock::visit_subgraph inspects every edge of a node for the start before it

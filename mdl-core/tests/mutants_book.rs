@@ -62,17 +62,19 @@ fn acquire_reuses_a_covering_ticket_of_the_same_duration_else_clones_in_find_ord
         b.plan_acquire(&d, &k1, SR, TRX),
         Ok(AcquirePlan::Reuse(id(2)))
     );
+    // ... but never for an explicit request (try_acquire_lock_impl: "|| duration ==
+    // MDL_EXPLICIT"): the explicit SR is found first and cloned.
     assert_eq!(
         b.plan_acquire(&d, &k1, SR, EXPL),
-        Ok(AcquirePlan::Reuse(id(1)))
+        Ok(AcquirePlan::CloneOf(id(1)))
     );
     // SR covers SH.
     assert_eq!(
         b.plan_acquire(&d, &k1, SH, EXPL),
-        Ok(AcquirePlan::Reuse(id(1)))
+        Ok(AcquirePlan::CloneOf(id(1)))
     );
-    // None of duration statement: `find_ticket` looks at statement, then transaction,
-    // then explicit tickets: the transaction SR is cloned.
+    // None of duration statement: `find_in_lists` looks at statement, then transaction,
+    // then explicit tickets ((dur + i) % 3): the transaction SR is cloned.
     assert_eq!(
         b.plan_acquire(&d, &k1, SR, STMT),
         Ok(AcquirePlan::CloneOf(id(2)))
@@ -94,7 +96,31 @@ fn acquire_reuses_a_covering_ticket_of_the_same_duration_else_clones_in_find_ord
     );
     assert_eq!(
         b.plan_acquire(&d, &k1, SR, EXPL),
-        Ok(AcquirePlan::Reuse(id(1)))
+        Ok(AcquirePlan::CloneOf(id(1)))
+    );
+    // From transaction the search goes on with explicit, then statement: the explicit
+    // SR, not the statement X, is the source of a transaction SH's clone... once no
+    // transaction ticket covers it.
+    let mut c = TicketBook::new();
+    c.add(id(11), k2.clone(), X, STMT);
+    c.add(id(12), k2.clone(), SR, EXPL);
+    assert_eq!(
+        c.plan_acquire(&d, &k2, SH, TRX),
+        Ok(AcquirePlan::CloneOf(id(12)))
+    );
+    assert_eq!(
+        c.plan_acquire(&d, &k2, SH, EXPL),
+        Ok(AcquirePlan::CloneOf(id(12)))
+    );
+    assert_eq!(
+        c.plan_acquire(&d, &k2, SH, STMT),
+        Ok(AcquirePlan::Reuse(id(11)))
+    );
+    // Within one list, the front (the latest) first.
+    c.add(id(13), k2.clone(), SNW, EXPL);
+    assert_eq!(
+        c.plan_acquire(&d, &k2, SH, TRX),
+        Ok(AcquirePlan::CloneOf(id(13)))
     );
     // TABLE is an object namespace: it has no IX (scoped only), GLOBAL no SR.
     assert!(matches!(
