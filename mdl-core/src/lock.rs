@@ -98,9 +98,14 @@ impl LockState {
             .count()
     }
 
-    /// Can `owner` be granted `ty` now? (`MDL_lock::can_grant_lock`.) Yes when no waiting
-    /// request of another owner takes priority over it (the pending matrix in force, unless
-    /// `ignore_priority`) and no granted ticket of another owner conflicts with it.
+    /// Can `owner` be granted `ty` now? Yes when no waiting request of another owner takes
+    /// priority over it (the pending matrix in force, unless `ignore_priority`) and no
+    /// granted ticket of another owner conflicts with it.
+    /// MySQL: sql/mdl.cc, `MDL_lock::can_grant_lock` (its waiting test reads the bitmap of
+    /// all waiting tickets, the requester's own included; no pending matrix of either
+    /// dialect has a type yield to itself, and a context waits for one ticket at a time,
+    /// so leaving out the requester's own changes nothing). MariaDB: the same, with
+    /// `ignore_lock_priority`.
     pub fn can_grant(
         &self,
         r: &Rules,
@@ -140,9 +145,22 @@ impl LockState {
         }
     }
 
-    /// Adds a granted ticket (after `can_grant`, or for a clone of a held lock).
+    /// Adds a granted ticket (after `can_grant`, or for a clone of a held lock) at the
+    /// back of the granted list (MySQL: sql/mdl.cc, `MDL_lock::Ticket_list::add_ticket`).
     pub fn grant(&mut self, t: Ticket) {
         self.granted.push(t);
+    }
+
+    /// Adds a ticket granted without waiting after `can_grant`, and counts it as MySQL
+    /// does (sql/mdl.cc, `MDL_context::try_acquire_lock_impl`: "If we have acquired an
+    /// higher-prio "piglet" or "hog" lock while there are pending lower priority locks,
+    /// we need to increment the appropriate counter"). Returns true when the priority
+    /// matrix changed: the caller must then reschedule the waiters (the server calls
+    /// `reschedule_waiters` at once). MariaDB counts hogs only when it grants a waiter
+    /// (its `try_acquire_lock_impl` does not count), so under its rule this only grants.
+    pub fn grant_counted(&mut self, r: &Rules, t: Ticket) -> bool {
+        self.granted.push(t);
+        r.starvation == Some(Starvation::Mysql) && self.count_piglets_and_hogs(r, t.ty)
     }
 
     /// Adds a granted ticket where a grant in ticket order would have put it: before the
@@ -243,6 +261,9 @@ impl LockState {
         out
     }
 
+    // MySQL: sql/mdl.cc, MDL_lock::reschedule_waiters: grant in queue order; a grant that
+    // switches the priority matrix restarts the pass ("it.rewind()"); at the end reset
+    // the counters whose waiting condition is gone (from matrix 3 straight to 0).
     fn reschedule_mysql(
         &mut self,
         r: &Rules,
@@ -294,7 +315,10 @@ impl LockState {
         out
     }
 
-    /// `MDL_lock::count_piglets_and_hogs`: true when the priority matrix changed.
+    /// True when the priority matrix changed.
+    /// MySQL: sql/mdl.cc, `MDL_lock::count_piglets_and_hogs`: a hog granted while a
+    /// non-hog waits, or SW granted while SRO waits, counts; then
+    /// `switch_incompatible_waiting_types_bitmap_if_needed`.
     fn count_piglets_and_hogs(&mut self, r: &Rules, ty: LockType) -> bool {
         let s = r.strategy;
         let w = self.waiting_types();
@@ -326,6 +350,9 @@ impl LockState {
         true
     }
 
+    // MariaDB: sql/mdl.cc, MDL_lock::reschedule_waiters: past max_write_lock_count with a
+    // non-hog waiting (decided once, before the pass) skip hog waiters and ignore the
+    // pending matrix; every hog granted counts; reset when no non-hog waits.
     fn reschedule_mariadb(
         &mut self,
         r: &Rules,
@@ -377,6 +404,9 @@ impl LockState {
     /// The owners a waiting ticket waits for: other owners' granted tickets that conflict
     /// with it, and other owners' waiting tickets it yields to (the pending matrix in
     /// force). These are the wait-for edges of the deadlock detector. May repeat owners.
+    /// MySQL and MariaDB: sql/mdl.cc, `MDL_lock::visit_subgraph`: the granted list, then
+    /// the waiting list, each in list order (`is_incompatible_when_granted`,
+    /// `is_incompatible_when_waiting`).
     pub fn blockers<'a>(
         &'a self,
         r: &'a Rules,

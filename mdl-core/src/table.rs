@@ -246,9 +246,14 @@ impl LockTable {
                 let t = Ticket { id, owner: s, ty };
                 let r = rules(d, self.config, key);
                 let lock = self.locks.entry(key.clone()).or_default();
+                // MySQL: sql/mdl.cc, MDL_context::try_acquire_lock_impl: granted at once,
+                // counted as a hog or piglet; a switch of the priority matrix reschedules.
                 if lock.can_grant(&r, ty, s, false) {
-                    lock.grant(t);
+                    let switched = lock.grant_counted(&r, t);
                     self.sess(s).book.add(id, key.clone(), ty, dur);
+                    if switched {
+                        self.reschedule(d, key);
+                    }
                     return Outcome::Granted;
                 }
                 match wait {
@@ -367,10 +372,20 @@ impl LockTable {
         let r = rules(d, self.config, key);
         let lock = self.locks.get_mut(key).expect("held lock exists");
         if lock.can_grant(&r, ty, s, false) {
-            lock.upgrade_in_place(old, ty);
+            // MySQL: sql/mdl.cc, MDL_context::upgrade_shared_lock: acquire_lock grants a
+            // ticket of the new type (counted; a matrix switch reschedules with both
+            // tickets granted), then the merge gives its type to `old` and drops it.
+            if lock.grant_counted(&r, t) {
+                self.reschedule(d, key);
+            }
+            self.locks
+                .get_mut(key)
+                .expect("held lock exists")
+                .finish_upgrade(old, id);
             self.sess(s).book.set_type(old, ty);
-            // A higher-ranked type need not conflict with all that the old one did (SW ->
-            // SRO): waiters the old type held back may be grantable now.
+            // Deliberate (mdl-core/FIDELITY.md): the servers do not reschedule after the
+            // merge; a higher-ranked type need not conflict with all that the old one did
+            // (SU -> SRO), and a waiter the old type held back is let in now.
             self.reschedule(d, key);
             return Ok(Outcome::Granted);
         }

@@ -81,6 +81,53 @@ fn an_explicit_request_is_cloned_not_reused() {
     t.check(&d).unwrap();
 }
 
+/// MDL_context::try_acquire_lock_impl counts a piglet (SW granted while SRO waits)
+/// granted without waiting, and reschedules when the matrix switches (MySQL's unit test
+/// PigletLockTest, max_write_lock_count = 1).
+#[test]
+fn an_immediate_grant_counts_piglets_and_hogs() {
+    let d = Dialect::mysql80();
+    let (mut t, s) = table(4, 1);
+    let k = key(&d, "TABLE", "db.t1");
+    assert_eq!(
+        t.acquire(&d, s[0], &k, LockType::SW, T, F),
+        Ok(Outcome::Granted)
+    );
+    assert_eq!(
+        t.acquire(&d, s[1], &k, LockType::SRO, T, F),
+        Ok(Outcome::Waiting)
+    );
+    assert_eq!(
+        t.acquire(&d, s[2], &k, LockType::SW, T, F),
+        Ok(Outcome::Granted)
+    );
+    let l = t.lock(&k).unwrap();
+    assert_eq!((l.piglet_count(), l.pending_index()), (1, 1));
+    // Matrix 1: a new SW yields to the pending SRO.
+    assert_eq!(
+        t.acquire(&d, s[3], &k, LockType::SW, T, F),
+        Ok(Outcome::Waiting)
+    );
+    // A hog granted at once while a non-hog waits counts too (here by an upgrade, whose
+    // acquire_lock takes the same path): s1's SU waits for s0's SU; s0 upgrades SU ->
+    // SNW (ALTER TABLE's first step).
+    let (mut t, s) = table(3, u64::MAX);
+    assert_eq!(
+        t.acquire(&d, s[0], &k, LockType::SU, T, F),
+        Ok(Outcome::Granted)
+    );
+    assert_eq!(
+        t.acquire(&d, s[1], &k, LockType::SU, T, F),
+        Ok(Outcome::Waiting)
+    );
+    assert_eq!(
+        t.upgrade(&d, s[0], &k, LockType::SNW, F),
+        Ok(Outcome::Granted)
+    );
+    assert_eq!(t.lock(&k).unwrap().hog_count(), 1);
+    t.check(&d).unwrap();
+}
+
 /// MDL_lock::visit_subgraph inspects every edge of a node for the start before it
 /// descends: S waits for A; A waits for B and S (B's SR granted first); B waits for S.
 /// The servers find S -> A -> S (victim S: S and A weigh 100, the tie goes to the

@@ -1300,7 +1300,11 @@ impl Context {
             m.ensure_slow(&obj, &mut g);
         }
         if g.st.can_grant(&r, ty, me, false) {
-            g.st.grant(t);
+            // MySQL: sql/mdl.cc, MDL_context::try_acquire_lock_impl (slow path): granted,
+            // counted as a hog or piglet; a switch of the priority matrix reschedules.
+            // (A fast-path grant is never counted there, nor here: it happens only while
+            // nothing obtrusive, hence no SRO or hog, is granted or waiting.)
+            let switched = g.st.grant_counted(&r, t);
             g.meta.insert(
                 id,
                 Meta {
@@ -1310,6 +1314,9 @@ impl Context {
                     waiter: None,
                 },
             );
+            if switched {
+                m.reschedule(&obj, &mut g);
+            }
             drop(g);
             self.book.add(id, key.clone(), ty, dur);
             debug!(owner = me.0, key = ?key, ty = %ty, "mdl grant");
@@ -1482,9 +1489,16 @@ impl Context {
             m.ensure_slow(&obj, &mut g);
         }
         if g.st.can_grant(&r, ty, me, false) {
-            g.st.upgrade_in_place(old, ty);
-            // A higher-ranked type need not conflict with all that the old one did (SW ->
-            // SRO): waiters the old type held back may be grantable now.
+            // MySQL: sql/mdl.cc, MDL_context::upgrade_shared_lock: acquire_lock grants a
+            // ticket of the new type (counted; a matrix switch reschedules with both
+            // tickets granted), then the merge gives its type to `old` and drops it.
+            if g.st.grant_counted(&r, t) {
+                m.reschedule(&obj, &mut g);
+            }
+            g.st.finish_upgrade(old, id);
+            // Deliberate (mdl-core/FIDELITY.md): the servers do not reschedule after the
+            // merge; a higher-ranked type need not conflict with all that the old one did
+            // (SU -> SRO), and a waiter the old type held back is let in now.
             m.reschedule(&obj, &mut g);
             m.clear_slow_if(&obj, &g);
             drop(g);
