@@ -28,27 +28,43 @@ pub struct Held {
     pub key: MdlKey,
     pub ty: LockType,
     pub dur: Duration,
-    /// Acquisition order within the context; savepoints are positions in it.
+    /// Position in the list of its duration: a ticket with a higher `seq` is nearer the
+    /// front. MySQL's `MDL_ticket_store::push_front` (and MariaDB's `m_tickets[d]`) put
+    /// every new ticket at the front of its duration's list, and `set_lock_duration`
+    /// moves a ticket to the front of another list; so `seq` is stamped at `add` and
+    /// renewed by `set_duration`. Releases go front first (`release_locks_stored_before`)
+    /// and a savepoint is a position in these lists (`MDL_savepoint`).
     pub seq: u32,
 }
 
-/// What an acquire does, given what the context already holds.
+/// What an acquire does, given what the context already holds
+/// (MySQL: sql/mdl.cc, `MDL_context::try_acquire_lock_impl`; MariaDB the same).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum AcquirePlan {
-    /// A held ticket of the same duration covers the request: nothing to do.
+    /// A held ticket of the same duration, not explicit, covers the request: nothing to
+    /// do (the server hands out the same ticket).
     Reuse(TicketId),
-    /// A held ticket of another duration covers it: add a granted ticket of the requested
-    /// type and duration without asking the lock (MySQL clones the ticket).
+    /// A held ticket covers it, but of another duration or the request is explicit: add
+    /// a granted ticket of the requested type and duration without asking the lock
+    /// (`MDL_context::clone_ticket`).
     CloneOf(TicketId),
     /// Ask the lock.
     New,
 }
 
-/// What an upgrade does.
+/// What an upgrade does (MySQL: sql/mdl.cc, `MDL_context::upgrade_shared_lock`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum UpgradePlan {
-    /// The strongest held ticket already covers the type.
+    /// The strongest held ticket already covers the type (`has_stronger_or_equal_type`:
+    /// "do nothing if already upgraded").
     NoOp(TicketId),
+    /// This ticket takes the type at once, with no grant decision: the server's
+    /// `acquire_lock` for the new type finds a held ticket that covers it (`find_ticket`)
+    /// and the merge gives the type to the upgraded ticket. Happens when another ticket
+    /// of the session covers the type, and in a strategy marked `upgrade_always`
+    /// (MariaDB's BACKUP namespace: "upgrade must always happen") when the ticket itself
+    /// covers it.
+    Retype(TicketId),
     /// Wait for the type, then give it to this ticket.
     Upgrade(TicketId),
 }
@@ -199,6 +215,12 @@ impl TicketBook {
         let h = self.strongest(d, key).ok_or(MdlError::NotHeld)?;
         let s = d.strategy(key.namespace());
         if s.covers(h.ty, ty) {
+            // MySQL: sql/mdl.cc, MDL_context::upgrade_shared_lock: "Do nothing if already
+            // upgraded". MariaDB: not in the BACKUP namespace, where "upgrade must always
+            // happen": its acquire_lock finds this very ticket and the merge retypes it.
+            if s.upgrade_always && h.ty != ty {
+                return Ok(UpgradePlan::Retype(h.id));
+            }
             return Ok(UpgradePlan::NoOp(h.id));
         }
         if s.rank(ty) < s.rank(h.ty) {
@@ -207,35 +229,38 @@ impl TicketBook {
                 requested: ty,
             });
         }
+        // upgrade_shared_lock acquires the new type with `acquire_lock`, whose
+        // `find_ticket` takes any held ticket that covers it without asking the lock.
+        if self
+            .find_covering(d, key, ty, Duration::Transaction)
+            .is_some()
+        {
+            return Ok(UpgradePlan::Retype(h.id));
+        }
         Ok(UpgradePlan::Upgrade(h.id))
     }
 
-    /// The ticket a downgrade changes.
+    /// The ticket a downgrade changes, or `None` when the downgrade does nothing (MySQL
+    /// and MariaDB: sql/mdl.cc, `MDL_ticket::downgrade_lock`: "Do nothing if already
+    /// downgraded ... might even try to downgrade a weak lock to a stronger one": the new
+    /// type equal to the held one or not covered by it). From a type the server does not
+    /// downgrade (its debug assertion) it is an error.
     pub fn plan_downgrade(
         &self,
         d: &Dialect,
         key: &MdlKey,
         ty: LockType,
-    ) -> Result<TicketId, MdlError> {
+    ) -> Result<Option<TicketId>, MdlError> {
         TicketBook::check_type(d, key, ty)?;
         let h = self.strongest(d, key).ok_or(MdlError::NotHeld)?;
         let s = d.strategy(key.namespace());
-        if h.ty == ty {
-            return Err(MdlError::DowngradeNotWeaker {
-                held: h.ty,
-                requested: ty,
-            });
+        if h.ty == ty || !s.covers(h.ty, ty) {
+            return Ok(None);
         }
         if !s.downgrade_from.contains(h.ty) {
             return Err(MdlError::DowngradeFrom { held: h.ty });
         }
-        if !s.covers(h.ty, ty) {
-            return Err(MdlError::DowngradeNotWeaker {
-                held: h.ty,
-                requested: ty,
-            });
-        }
-        Ok(h.id)
+        Ok(Some(h.id))
     }
 
     /// The ticket a clone copies, and the type of the clone.

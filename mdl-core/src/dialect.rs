@@ -72,6 +72,9 @@ pub struct Strategy {
     pub weight_type: Vec<(LockType, u32)>,
     /// Types a downgrade may start from.
     pub downgrade_from: TypeSet,
+    /// An upgrade to a type the held ticket already covers still gives the ticket that
+    /// type (MariaDB's BACKUP namespace, `MDL_context::upgrade_shared_lock`).
+    pub upgrade_always: bool,
 }
 
 impl Strategy {
@@ -96,14 +99,16 @@ impl Strategy {
             .collect()
     }
 
-    /// `held` covers `req`: every request that `req` would wait for, `held` would wait for
-    /// too, and every request that a granted `req` blocks, a granted `held` blocks too. A
-    /// session reuses such a lock instead of waiting (`has_stronger_or_equal_type`; the
-    /// column test only matters for the asymmetric BACKUP matrix).
+    /// `held` covers `req`: every granted type that a request of `req` would wait for, a
+    /// request of `held` would wait for too (MySQL and MariaDB: sql/mdl.cc,
+    /// `MDL_ticket::has_stronger_or_equal_type`, a test of the rows of the granted
+    /// matrix). A session reuses (or clones) such a lock instead of asking for `req`.
+    /// On MariaDB's asymmetric BACKUP matrix this says nothing about the columns: a held
+    /// BACKUP_START covers BACKUP_FLUSH though a granted FLUSH blocks DML and START does
+    /// not (which is why MariaDB's upgrade in that namespace always retypes the ticket,
+    /// see `upgrade_always`).
     pub fn covers(&self, held: LockType, req: LockType) -> bool {
-        held == req
-            || (self.granted[req.0 as usize].is_subset(self.granted[held.0 as usize])
-                && self.blocked_by(req).is_subset(self.blocked_by(held)))
+        held == req || self.granted[req.0 as usize].is_subset(self.granted[held.0 as usize])
     }
 
     /// The position of `t` in this strategy's enum order.
@@ -307,6 +312,7 @@ impl Dialect {
                         ddl_from: None,
                         weight_type: Vec::new(),
                         downgrade_from: TypeSet::EMPTY,
+                        upgrade_always: false,
                     });
                 }
                 "pending" if w.len() == 3 => {
@@ -376,6 +382,10 @@ impl Dialect {
             } else {
                 &w[2..]
             };
+            if w[0] == "upgrade_always" {
+                s.upgrade_always = true;
+                continue;
+            }
             for t in args {
                 let ty = LockType::parse(t)
                     .filter(|ty| s.allowed.contains(*ty))

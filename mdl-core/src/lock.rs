@@ -37,14 +37,16 @@ pub struct Rules<'a> {
 }
 
 /// The state of one lock. Invariants (checked by [`LockState::check`]):
-/// - no granted ticket conflicts, as a request, with an earlier granted ticket of another
-///   owner (granted matrix; `granted` is kept in the order of the latest grant decision);
+/// - no two granted tickets of different owners exclude each other (granted matrix: each
+///   pair could have been granted in one order or the other; `granted` is in the
+///   servers' list order: grants, clones and retyped tickets go to the back);
 /// - every waiting ticket's owner has no other waiting ticket here;
 /// - `idx` is 0 unless the rules are MySQL's starvation rule, and then it is the index
 ///   that the counters select, or 0 after a reset (see `reschedule`).
 #[derive(Clone, Default, PartialEq, Eq, Hash, Debug)]
 pub struct LockState {
-    /// Granted tickets, in grant order.
+    /// Granted tickets, in the order of `MDL_lock::m_granted`: each grant or clone at the
+    /// back, a retyped ticket (upgrade, downgrade) moved to the back.
     granted: Vec<Ticket>,
     /// Waiting tickets, in arrival order (FIFO within priority).
     waiting: Vec<Ticket>,
@@ -200,16 +202,11 @@ impl LockState {
         Some(self.waiting.remove(i))
     }
 
-    /// Changes the type of a granted ticket (downgrade; or the end of an upgrade, see
-    /// [`LockState::finish_upgrade`]). The caller reschedules after a downgrade.
+    /// Changes the type of a granted ticket and moves it to the back of the granted list
+    /// (MySQL and MariaDB: sql/mdl.cc, `MDL_ticket::downgrade_lock` removes the ticket and
+    /// adds it again). The caller reschedules.
     pub fn set_type(&mut self, id: TicketId, ty: LockType) -> bool {
-        match self.granted.iter_mut().find(|t| t.id == id) {
-            Some(t) => {
-                t.ty = ty;
-                true
-            }
-            None => false,
-        }
+        self.upgrade_in_place(id, ty)
     }
 
     /// An upgrade waits as a ticket of its own (`upgrade_ticket`); once that is granted the
@@ -221,11 +218,9 @@ impl LockState {
         }
     }
 
-    /// Gives a granted ticket a stronger type that was just decided grantable. The ticket
-    /// moves to the end of the granted list, so that list stays in the order of the
-    /// latest grant decision (which [`LockState::check`] relies on: with an asymmetric
-    /// matrix such as MariaDB's BACKUP one, only the later grant is a request against the
-    /// earlier).
+    /// Gives a granted ticket another type. The ticket moves to the end of the granted
+    /// list, as the servers' merge of an upgrade does (sql/mdl.cc,
+    /// `MDL_context::upgrade_shared_lock`: `m_granted.remove_ticket`, then `add_ticket`).
     pub fn upgrade_in_place(&mut self, id: TicketId, ty: LockType) -> bool {
         match self.granted.iter().position(|t| t.id == id) {
             Some(i) => {
@@ -441,11 +436,17 @@ impl LockState {
     /// Checks the invariants; returns a description of the first one broken.
     pub fn check(&self, r: &Rules) -> Result<(), String> {
         let s = r.strategy;
-        // `granted` is in the order of the latest grant decision: each ticket, as a
-        // request, must be compatible with every earlier one of another owner.
+        // No two granted tickets of different owners exclude each other: for each pair,
+        // one of the two, as a request, is compatible with the other as granted (the
+        // order in which they could have been granted; with an asymmetric matrix such as
+        // MariaDB's BACKUP one only that order works). The list order itself is not the
+        // grant order: clones, downgrades and upgrades move a ticket to the back.
         for (i, a) in self.granted.iter().enumerate() {
             for b in &self.granted[i + 1..] {
-                if a.owner != b.owner && s.conflicts_granted(b.ty, a.ty) {
+                if a.owner != b.owner
+                    && s.conflicts_granted(b.ty, a.ty)
+                    && s.conflicts_granted(a.ty, b.ty)
+                {
                     return Err(format!(
                         "conflicting grants: {:?} {} and {:?} {}",
                         a.owner, a.ty, b.owner, b.ty

@@ -365,6 +365,16 @@ impl LockTable {
         self.live(s)?;
         let old = match self.sessions[s.0 as usize].book.plan_upgrade(d, key, ty)? {
             UpgradePlan::NoOp(_) => return Ok(Outcome::Granted),
+            UpgradePlan::Retype(old) => {
+                // MySQL: sql/mdl.cc, MDL_context::upgrade_shared_lock: the acquire found a
+                // covering ticket (no grant decision); the merge retypes `old`.
+                self.sess(s).book.set_type(old, ty);
+                if let Some(l) = self.locks.get_mut(key) {
+                    l.set_type(old, ty);
+                }
+                self.reschedule(d, key);
+                return Ok(Outcome::Granted);
+            }
             UpgradePlan::Upgrade(old) => old,
         };
         let id = self.new_ticket();
@@ -417,9 +427,14 @@ impl LockTable {
         ty: LockType,
     ) -> Result<Outcome, MdlError> {
         self.live(s)?;
-        let id = self.sessions[s.0 as usize]
+        let Some(id) = self.sessions[s.0 as usize]
             .book
-            .plan_downgrade(d, key, ty)?;
+            .plan_downgrade(d, key, ty)?
+        else {
+            return Ok(Outcome::Ok);
+        };
+        // MySQL: sql/mdl.cc, MDL_ticket::downgrade_lock: retype (to the back of the
+        // granted list), then reschedule_waiters.
         self.sess(s).book.set_type(id, ty);
         if let Some(l) = self.locks.get_mut(key) {
             l.set_type(id, ty);

@@ -6,7 +6,7 @@
 
 use mdl_core::dialect::Dialect;
 use mdl_core::table::{Config, LockTable};
-use mdl_core::{Duration, LockType, MdlKey, Outcome, OwnerId, WaitOption};
+use mdl_core::{Clock, Duration, LockType, Manager, MdlKey, Outcome, OwnerId, WaitOption};
 
 const T: Duration = Duration::Transaction;
 const E: Duration = Duration::Explicit;
@@ -126,6 +126,74 @@ fn an_immediate_grant_counts_piglets_and_hogs() {
     );
     assert_eq!(t.lock(&k).unwrap().hog_count(), 1);
     t.check(&d).unwrap();
+}
+
+/// MDL_ticket::downgrade_lock: "Do nothing if already downgraded" (the same type, or one
+/// the held type does not cover); otherwise the ticket leaves the granted list and
+/// comes back at its end (get_lock_owner, the first granted ticket, changes).
+#[test]
+fn a_downgrade_to_a_type_not_weaker_does_nothing_and_a_real_one_moves_the_ticket() {
+    let d = Dialect::mysql80();
+    let (mut t, s) = table(2, u64::MAX);
+    let k = key(&d, "TABLE", "db.t1");
+    t.acquire(&d, s[0], &k, LockType::X, T, F).unwrap();
+    let before = t.clone();
+    assert_eq!(t.downgrade(&d, s[0], &k, LockType::X), Ok(Outcome::Ok));
+    assert_eq!(t.downgrade(&d, s[0], &k, LockType::SNRW), Ok(Outcome::Ok));
+    assert_ne!(t, before);
+    assert_eq!(t.downgrade(&d, s[0], &k, LockType::X), Ok(Outcome::Ok));
+    assert_eq!(tickets(&t, s[0], &k), vec![(LockType::SNRW, T)]);
+    let (mut t, s) = table(2, u64::MAX);
+    t.acquire(&d, s[0], &k, LockType::SNW, T, F).unwrap();
+    t.acquire(&d, s[1], &k, LockType::SR, T, F).unwrap();
+    t.downgrade(&d, s[0], &k, LockType::SR).unwrap();
+    let owners: Vec<u32> = t
+        .lock(&k)
+        .unwrap()
+        .granted()
+        .iter()
+        .map(|g| g.owner.0)
+        .collect();
+    assert_eq!(owners, vec![1, 0], "the downgraded ticket is now last");
+}
+
+/// MariaDB MDL_context::upgrade_shared_lock: "In BACKUP namespace upgrade must always
+/// happen"; MDL_ticket::has_stronger_or_equal_type compares rows of the granted matrix
+/// only, so START covers FLUSH: an acquire of FLUSH reuses START (DML still comes in),
+/// an upgrade retypes START to FLUSH (DML waits).
+#[test]
+fn mariadb_backup_upgrade_retypes_a_covering_ticket() {
+    let d = Dialect::mariadb();
+    let k = key(&d, "BACKUP", "-");
+    let start = LockType::BACKUP_START;
+    let flush = LockType::parse("BACKUP_FLUSH").unwrap();
+    let (mut t, s) = table(2, u64::MAX);
+    t.acquire(&d, s[0], &k, start, T, F).unwrap();
+    assert_eq!(t.acquire(&d, s[0], &k, flush, T, F), Ok(Outcome::Granted));
+    assert_eq!(tickets(&t, s[0], &k), vec![(start, T)], "reused");
+    assert_eq!(
+        t.acquire(&d, s[1], &k, LockType::BACKUP_DML, T, NW),
+        Ok(Outcome::Granted)
+    );
+    let (mut t, s) = table(2, u64::MAX);
+    t.acquire(&d, s[0], &k, start, E, F).unwrap();
+    assert_eq!(t.upgrade(&d, s[0], &k, flush, F), Ok(Outcome::Granted));
+    assert_eq!(tickets(&t, s[0], &k), vec![(flush, E)]);
+    assert_eq!(
+        t.acquire(&d, s[1], &k, LockType::BACKUP_DML, T, NW),
+        Ok(Outcome::Busy)
+    );
+    // Manager: the same.
+    let m = Manager::new(d.clone(), Default::default(), Clock::manual());
+    let mut c0 = m.context();
+    let mut c1 = m.context();
+    c0.acquire(&k, start, E, F).unwrap();
+    assert_eq!(c0.upgrade(&k, flush, F), Ok(Outcome::Granted));
+    assert_eq!(
+        c1.acquire(&k, LockType::BACKUP_DML, T, NW),
+        Ok(Outcome::Busy)
+    );
+    c0.release_explicit();
 }
 
 /// MDL_lock::visit_subgraph inspects every edge of a node for the start before it

@@ -188,35 +188,27 @@ fn upgrade_is_a_no_op_when_covered_and_refused_towards_an_earlier_type() {
 #[test]
 fn downgrade_only_from_x_or_snw_to_a_covered_type() {
     // Reference: "Downgrade (mysql-8.0): only from X or SNW" (dialect.txt
-    // `downgrade_from object X SNW`); the new type must be weaker (covered, not equal).
+    // `downgrade_from object X SNW`). MDL_ticket::downgrade_lock: "Do nothing if already
+    // downgraded" (the same type, or one the held type does not cover): no ticket.
     let d = Dialect::mysql80();
     let (k1, k2, k3) = (key(&d, "db.t1"), key(&d, "db.t2"), key(&d, "db.t3"));
     let mut b = TicketBook::new();
     b.add(id(1), k1.clone(), X, TRX);
     b.add(id(2), k2.clone(), SU, TRX);
     b.add(id(3), k3.clone(), SNW, TRX);
-    assert_eq!(b.plan_downgrade(&d, &k1, SNW), Ok(id(1)));
-    assert_eq!(b.plan_downgrade(&d, &k1, SR), Ok(id(1)));
-    assert_eq!(
-        b.plan_downgrade(&d, &k1, X),
-        Err(MdlError::DowngradeNotWeaker {
-            held: X,
-            requested: X
-        })
-    );
+    assert_eq!(b.plan_downgrade(&d, &k1, SNW), Ok(Some(id(1))));
+    assert_eq!(b.plan_downgrade(&d, &k1, SR), Ok(Some(id(1))));
+    assert_eq!(b.plan_downgrade(&d, &k1, X), Ok(None));
     assert_eq!(
         b.plan_downgrade(&d, &k2, SR),
         Err(MdlError::DowngradeFrom { held: SU })
     );
-    assert_eq!(b.plan_downgrade(&d, &k3, SU), Ok(id(3)));
-    // SNW does not cover SNRW (SNRW also conflicts with SR).
-    assert_eq!(
-        b.plan_downgrade(&d, &k3, SNRW),
-        Err(MdlError::DowngradeNotWeaker {
-            held: SNW,
-            requested: SNRW
-        })
-    );
+    // The no-op test comes before the source test: SU to SU or to X does nothing.
+    assert_eq!(b.plan_downgrade(&d, &k2, SU), Ok(None));
+    assert_eq!(b.plan_downgrade(&d, &k2, X), Ok(None));
+    assert_eq!(b.plan_downgrade(&d, &k3, SU), Ok(Some(id(3))));
+    // SNW does not cover SNRW (SNRW also conflicts with SR): nothing to do.
+    assert_eq!(b.plan_downgrade(&d, &k3, SNRW), Ok(None));
     assert_eq!(
         b.plan_downgrade(&d, &key(&d, "db.t4"), SR),
         Err(MdlError::NotHeld)

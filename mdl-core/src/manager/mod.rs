@@ -1474,6 +1474,12 @@ impl Context {
     ) -> Result<Outcome, MdlError> {
         let old = match self.book.plan_upgrade(&self.mgr.sh.dialect, key, ty)? {
             UpgradePlan::NoOp(_) => return Ok(Outcome::Granted),
+            UpgradePlan::Retype(old) => {
+                // MySQL: sql/mdl.cc, MDL_context::upgrade_shared_lock: the acquire found a
+                // covering ticket (no grant decision); the merge retypes `old`.
+                self.retype(key, old, ty)?;
+                return Ok(Outcome::Granted);
+            }
             UpgradePlan::Upgrade(old) => old,
         };
         let obj = self.pinned(key).ok_or(MdlError::NotHeld)?;
@@ -1529,19 +1535,32 @@ impl Context {
     }
 
     pub fn downgrade(&mut self, key: &MdlKey, ty: LockType) -> Result<(), MdlError> {
-        let id = self.book.plan_downgrade(&self.mgr.sh.dialect, key, ty)?;
+        let Some(id) = self.book.plan_downgrade(&self.mgr.sh.dialect, key, ty)? else {
+            // MySQL: sql/mdl.cc, MDL_ticket::downgrade_lock: "Do nothing if already
+            // downgraded".
+            return Ok(());
+        };
+        self.retype(key, id, ty)?;
+        debug!(owner = self.sh.id.0, key = ?key, ty = %ty, "mdl downgrade");
+        Ok(())
+    }
+
+    /// Gives held ticket `id` the type `ty` (to the back of the granted list) and
+    /// reschedules: a downgrade (MySQL: sql/mdl.cc, `MDL_ticket::downgrade_lock`), or the
+    /// merge of an upgrade that found a covering ticket.
+    fn retype(&mut self, key: &MdlKey, id: TicketId, ty: LockType) -> Result<(), MdlError> {
         let obj = self.pinned(key).ok_or(MdlError::NotHeld)?;
         let m = &self.mgr.sh;
         {
             let mut g = obj.state.lock();
-            if g.st.find_granted(id).is_none() {
+            if g.st.find_granted(id).is_none() || !m.strategy(key).is_unobtrusive(ty) {
+                // A fast grant (to be retyped in the lock state), or an obtrusive type.
                 m.ensure_slow(&obj, &mut g);
             }
             g.st.set_type(id, ty);
             m.reschedule(&obj, &mut g);
             m.clear_slow_if(&obj, &g);
         }
-        debug!(owner = self.sh.id.0, key = ?key, ty = %ty, "mdl downgrade");
         self.book.set_type(id, ty);
         Ok(())
     }
