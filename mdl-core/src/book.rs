@@ -286,7 +286,9 @@ impl TicketBook {
     }
 
     /// The tickets `release NS KEY [TYPE]` gives back: the latest of that type, or all on
-    /// the key.
+    /// the key, list by list (statement, transaction, explicit), each from its front
+    /// (MySQL: sql/mdl.cc, `MDL_context::release_all_locks_for_name` walks the explicit
+    /// list from its front).
     pub fn plan_release(
         &self,
         key: &MdlKey,
@@ -299,7 +301,13 @@ impl TicketBook {
                 .last()
                 .map(|h| vec![h.id])
                 .unwrap_or_default(),
-            None => self.on_key(key).map(|h| h.id).collect(),
+            None => {
+                let mut v = Vec::new();
+                for du in DURATIONS {
+                    self.list_into(du, |h| &h.key == key, &mut v);
+                }
+                v
+            }
         };
         if ids.is_empty() {
             Err(MdlError::NotHeld)
@@ -308,34 +316,58 @@ impl TicketBook {
         }
     }
 
-    /// Tickets of the given durations, latest first.
-    pub fn of_durations(&self, durs: &[Duration]) -> Vec<TicketId> {
-        self.held
-            .iter()
-            .rev()
-            .filter(|h| durs.contains(&h.dur))
-            .map(|h| h.id)
-            .collect()
+    /// Appends the tickets of duration `dur` that pass `keep` to `out`, from the front of
+    /// that duration's list (the highest `seq` first). `held` is in acquisition order,
+    /// which is list order until a `set_duration` moved tickets: read backwards it is
+    /// then already front first, and nothing is allocated or sorted.
+    fn list_into(&self, dur: Duration, keep: impl Fn(&Held) -> bool, out: &mut Vec<TicketId>) {
+        let start = out.len();
+        let mut last = u32::MAX;
+        let mut in_order = true;
+        for h in self.held.iter().rev().filter(|h| h.dur == dur && keep(h)) {
+            in_order &= h.seq <= last;
+            last = h.seq;
+            out.push(h.id);
+        }
+        if !in_order {
+            let mut v: Vec<(u32, TicketId)> = self
+                .held
+                .iter()
+                .filter(|h| h.dur == dur && keep(h))
+                .map(|h| (h.seq, h.id))
+                .collect();
+            v.sort_by_key(|(seq, _)| std::cmp::Reverse(*seq));
+            out.truncate(start);
+            out.extend(v.into_iter().map(|(_, id)| id));
+        }
     }
 
-    /// Appends the tickets of the given durations to `out`, latest first (as
+    /// Tickets of the given durations, in the order the server releases them: one
+    /// duration after the other, each list from its front (MySQL: sql/mdl.cc,
+    /// `MDL_context::release_transactional_locks` = `release_locks_stored_before`
+    /// statement, then transaction).
+    pub fn of_durations(&self, durs: &[Duration]) -> Vec<TicketId> {
+        let mut out = Vec::new();
+        self.of_durations_into(durs, &mut out);
+        out
+    }
+
+    /// Appends the tickets of the given durations to `out`, in release order (as
     /// [`TicketBook::of_durations`], into a reused vector).
     pub fn of_durations_into(&self, durs: &[Duration], out: &mut Vec<TicketId>) {
-        out.extend(
-            self.held
-                .iter()
-                .rev()
-                .filter(|h| durs.contains(&h.dur))
-                .map(|h| h.id),
-        );
+        for d in durs {
+            self.list_into(*d, |_| true, out);
+        }
     }
 
-    /// Everything, latest first.
+    /// Everything: the statement, transaction and explicit lists, each from its front.
     pub fn all(&self) -> Vec<TicketId> {
-        self.held.iter().rev().map(|h| h.id).collect()
+        self.of_durations(&DURATIONS)
     }
 
-    /// Statement and transaction tickets taken since savepoint `name`, latest first.
+    /// Statement and transaction tickets in front of savepoint `name` in their lists,
+    /// statement list first, each from its front (MySQL: sql/mdl.cc,
+    /// `MDL_context::rollback_to_savepoint`).
     pub fn plan_rollback_to(&self, name: &str) -> Result<Vec<TicketId>, MdlError> {
         let mark = self
             .savepoints
@@ -344,13 +376,11 @@ impl TicketBook {
             .find(|(n, _)| n == name)
             .map(|(_, m)| *m)
             .ok_or_else(|| MdlError::UnknownSavepoint(name.to_owned()))?;
-        Ok(self
-            .held
-            .iter()
-            .rev()
-            .filter(|h| h.seq >= mark && h.dur != Duration::Explicit)
-            .map(|h| h.id)
-            .collect())
+        let mut out = Vec::new();
+        for du in [Duration::Statement, Duration::Transaction] {
+            self.list_into(du, |h| h.seq >= mark, &mut out);
+        }
+        Ok(out)
     }
 
     // --- changes, made by the manager once the lock side agrees -----------------------
@@ -395,17 +425,69 @@ impl TicketBook {
         }
     }
 
-    /// `set_duration`: every ticket moves to `dur`.
+    /// `set_duration`: every ticket moves to `dur`, the lists rebuilt as the server
+    /// rebuilds them (MySQL: sql/mdl.cc, `MDL_ticket_store::move_all_to_explicit_duration`
+    /// and `move_explicit_to_transaction_duration`; MariaDB:
+    /// `MDL_context::set_explicit_duration_for_all_locks`,
+    /// `set_transaction_duration_for_all_locks`): the target list is swapped with the
+    /// transaction (resp. explicit) list, then the tickets of the other lists are pushed
+    /// to its front one by one, each list from its front. Moving to the statement
+    /// duration, which the servers never do, pushes the transaction then the explicit
+    /// list the same way.
     pub fn set_duration_all(&mut self, dur: Duration) {
-        for h in &mut self.held {
-            h.dur = dur;
+        let list = |b: &TicketBook, du: Duration| {
+            let mut v = Vec::new();
+            b.list_into(du, |_| true, &mut v);
+            v
+        };
+        // The target list, front first, after the swap; then the lists pushed onto it.
+        let (mut front_first, pushed): (Vec<TicketId>, Vec<Vec<TicketId>>) = match dur {
+            Duration::Explicit => (
+                list(self, Duration::Transaction),
+                vec![
+                    list(self, Duration::Statement),
+                    list(self, Duration::Explicit),
+                ],
+            ),
+            Duration::Transaction => (
+                list(self, Duration::Explicit),
+                vec![
+                    list(self, Duration::Transaction),
+                    list(self, Duration::Statement),
+                ],
+            ),
+            Duration::Statement => (
+                list(self, Duration::Statement),
+                vec![
+                    list(self, Duration::Transaction),
+                    list(self, Duration::Explicit),
+                ],
+            ),
+        };
+        for l in pushed {
+            for id in l {
+                front_first.insert(0, id);
+            }
+        }
+        let n = front_first.len() as u32;
+        let base = self.next_seq;
+        self.next_seq += n;
+        for (i, id) in front_first.iter().enumerate() {
+            if let Some(h) = self.held.iter_mut().find(|h| h.id == *id) {
+                h.dur = dur;
+                h.seq = base + (n - 1 - i as u32);
+            }
         }
     }
 
-    /// Moves one ticket to another duration.
+    /// Moves one ticket to the front of another duration's list (MySQL: sql/mdl.cc,
+    /// `MDL_context::set_lock_duration`).
     pub fn set_duration(&mut self, id: TicketId, dur: Duration) {
+        let seq = self.next_seq;
         if let Some(h) = self.held.iter_mut().find(|h| h.id == id) {
             h.dur = dur;
+            h.seq = seq;
+            self.next_seq += 1;
         }
     }
 

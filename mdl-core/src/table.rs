@@ -343,6 +343,10 @@ impl LockTable {
                 }
                 Outcome::Waiting => return Outcome::Waiting,
                 failed => {
+                    // MySQL: sql/mdl.cc, MDL_context::acquire_locks: rollback_to_savepoint
+                    // (and the explicit tickets stored before the old front): the
+                    // tickets this call took, latest first.
+                    taken.reverse();
                     self.release_ids(d, s, &taken);
                     return failed;
                 }
@@ -550,23 +554,18 @@ impl LockTable {
         Ok(Outcome::Ok)
     }
 
+    /// Gives back tickets one at a time, in the order given, rescheduling the lock after
+    /// each (MySQL: sql/mdl.cc, `MDL_context::release_lock` -> `MDL_lock::remove_ticket`
+    /// -> `reschedule_waiters`; `release_locks_stored_before` walks a list from its
+    /// front).
     fn release_ids(&mut self, d: &Dialect, s: OwnerId, ids: &[TicketId]) {
-        // The keys in first-release order, each once (a set beside the list: a `contains`
-        // on the list made a release of n keys cost n²).
-        let mut keys: Vec<MdlKey> = Vec::new();
-        let mut seen: std::collections::HashSet<MdlKey> = std::collections::HashSet::new();
         for id in ids {
             if let Some(h) = self.sess(s).book.remove(*id) {
                 if let Some(l) = self.locks.get_mut(&h.key) {
                     l.remove_granted(*id);
                 }
-                if seen.insert(h.key.clone()) {
-                    keys.push(h.key);
-                }
+                self.reschedule(d, &h.key);
             }
-        }
-        for k in keys {
-            self.reschedule(d, &k);
         }
     }
 
@@ -608,7 +607,9 @@ impl LockTable {
         }
         self.reschedule(d, &w.key);
         if let WaitKind::Bulk { taken, .. } = &w.kind {
-            self.release_ids(d, s, taken);
+            // acquire_locks' rollback: latest first.
+            let latest_first: Vec<TicketId> = taken.iter().rev().copied().collect();
+            self.release_ids(d, s, &latest_first);
         }
         self.events.push((s, out));
     }

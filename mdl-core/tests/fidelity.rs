@@ -6,8 +6,12 @@
 
 use mdl_core::dialect::Dialect;
 use mdl_core::table::{Config, LockTable};
-use mdl_core::{Clock, Duration, LockType, Manager, MdlKey, Outcome, OwnerId, WaitOption};
+use mdl_core::{
+    Clock, Context, ContextHandle, Duration, LockType, Manager, MdlKey, Outcome, OwnerId,
+    WaitOption,
+};
 
+const ST: Duration = Duration::Statement;
 const T: Duration = Duration::Transaction;
 const E: Duration = Duration::Explicit;
 const F: WaitOption = WaitOption::Forever;
@@ -126,6 +130,83 @@ fn an_immediate_grant_counts_piglets_and_hogs() {
     );
     assert_eq!(t.lock(&k).unwrap().hog_count(), 1);
     t.check(&d).unwrap();
+}
+
+/// MDL_context::release_locks_stored_before -> release_lock -> MDL_lock::remove_ticket:
+/// one ticket at a time, each followed by reschedule_waiters; the statement list before
+/// the transaction list, each from its front. s2 holds SR then SU on t1; s1 waits for
+/// SNRW, then s0 for SU. At s2's commit the server frees SU first and grants s0's SU
+/// (compatible with the SR still held); SNRW, next, conflicts with it.
+#[test]
+fn a_release_reschedules_after_each_ticket() {
+    for d in [Dialect::mysql80(), Dialect::mariadb()] {
+        let (mut t, s) = table(3, u64::MAX);
+        let k = key(&d, "TABLE", "db.t1");
+        t.acquire(&d, s[2], &k, LockType::SR, ST, F).unwrap();
+        t.acquire(&d, s[2], &k, LockType::SU, ST, F).unwrap();
+        assert_eq!(
+            t.acquire(&d, s[1], &k, LockType::SNRW, T, F),
+            Ok(Outcome::Waiting)
+        );
+        assert_eq!(
+            t.acquire(&d, s[0], &k, LockType::SU, T, F),
+            Ok(Outcome::Waiting)
+        );
+        t.commit(&d, s[2]).unwrap();
+        assert_eq!(
+            t.take_events(),
+            vec![(s[0], Outcome::Granted)],
+            "{}",
+            d.name
+        );
+        assert!(t.is_waiting(s[1]));
+        // Manager: the same.
+        let m = Manager::new(d.clone(), Default::default(), Clock::manual());
+        let mut c2 = m.context();
+        c2.acquire(&k, LockType::SR, ST, F).unwrap();
+        c2.acquire(&k, LockType::SU, ST, F).unwrap();
+        let k1 = k.clone();
+        let (h1, j1) = spawn(m.context(), move |c| {
+            c.acquire(&k1, LockType::SNRW, T, WaitOption::Timeout(5_000))
+        });
+        parked(&h1);
+        let k0 = k.clone();
+        let (h0, j0) = spawn(m.context(), move |c| c.acquire(&k0, LockType::SU, T, F));
+        parked(&h0);
+        c2.commit();
+        let (o0, mut c0) = j0.join().unwrap();
+        assert_eq!(o0, Ok(Outcome::Granted));
+        // s1 still waits: it times out when the clock passes its deadline.
+        assert!(h1.is_waiting());
+        m.advance_clock(6_000);
+        let (o1, _c1) = j1.join().unwrap();
+        assert_eq!(o1, Ok(Outcome::Timeout), "{}", d.name);
+        c0.commit();
+    }
+}
+
+/// Spins (yielding) until `h` is parked in an undecided wait.
+fn parked(h: &ContextHandle) {
+    for _ in 0..50_000_000u64 {
+        if h.is_waiting() {
+            return;
+        }
+        std::thread::yield_now();
+    }
+    panic!("context {:?} never parked", h.id());
+}
+
+/// Runs `f` on `cx` in a new thread.
+fn spawn<R: Send + 'static>(
+    mut cx: Context,
+    f: impl FnOnce(&mut Context) -> R + Send + 'static,
+) -> (ContextHandle, std::thread::JoinHandle<(R, Context)>) {
+    let h = cx.handle();
+    let j = std::thread::spawn(move || {
+        let r = f(&mut cx);
+        (r, cx)
+    });
+    (h, j)
 }
 
 /// MDL_ticket::downgrade_lock: "Do nothing if already downgraded" (the same type, or one

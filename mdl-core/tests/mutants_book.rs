@@ -245,9 +245,11 @@ fn release_gives_back_the_latest_of_a_type_or_everything_on_the_key() {
     b.add(id(4), k2.clone(), X, TRX);
     assert_eq!(b.plan_release(&k1, Some(SR)).map(|v| ids(&v)), Ok(vec![3]));
     assert_eq!(b.plan_release(&k1, Some(SW)).map(|v| ids(&v)), Ok(vec![2]));
+    // Everything on the key: list by list (statement, transaction, explicit), each
+    // from its front.
     assert_eq!(
         b.plan_release(&k1, None).map(|v| ids(&v)),
-        Ok(vec![1, 2, 3])
+        Ok(vec![3, 2, 1])
     );
     assert_eq!(b.plan_release(&k2, None).map(|v| ids(&v)), Ok(vec![4]));
     assert_eq!(b.plan_release(&k1, Some(X)), Err(MdlError::NotHeld));
@@ -267,13 +269,15 @@ fn durations_select_what_commit_and_end_of_statement_give_back() {
     b.add(id(2), k.clone(), SW, TRX);
     b.add(id(3), k.clone(), SR, EXPL);
     b.add(id(4), k.clone(), SH, STMT);
+    // release_transactional_locks: the statement list from its front, then the
+    // transaction list.
     assert_eq!(ids(&b.of_durations(&[STMT])), vec![4, 1]);
-    assert_eq!(ids(&b.of_durations(&[STMT, TRX])), vec![4, 2, 1]);
+    assert_eq!(ids(&b.of_durations(&[STMT, TRX])), vec![4, 1, 2]);
     assert_eq!(ids(&b.of_durations(&[EXPL])), vec![3]);
     let mut out = vec![id(99)];
     b.of_durations_into(&[STMT, TRX], &mut out);
-    assert_eq!(ids(&out), vec![99, 4, 2, 1]);
-    assert_eq!(ids(&b.all()), vec![4, 3, 2, 1]);
+    assert_eq!(ids(&out), vec![99, 4, 1, 2]);
+    assert_eq!(ids(&b.all()), vec![4, 1, 2, 3]);
     assert_eq!(
         b.held().iter().map(|h| (h.id.0, h.seq)).collect::<Vec<_>>(),
         vec![(1, 0), (2, 1), (3, 2), (4, 3)]
@@ -290,13 +294,26 @@ fn durations_select_what_commit_and_end_of_statement_give_back() {
     );
     assert_eq!(b.get(id(3)).map(|h| h.ty), Some(SR));
     assert!(b.get(id(5)).is_none());
-    // One ticket moves to another duration; then every ticket.
+    // One ticket moves to the front of another duration's list (set_lock_duration);
+    // then every ticket (move_all_to_explicit_duration: the explicit list becomes the
+    // old transaction list [3, 2], the statement list [4, 1] is pushed to its front one
+    // by one: [1, 4, 3, 2]).
     b.set_duration(id(3), TRX);
     assert_eq!(ids(&b.of_durations(&[EXPL])), Vec::<u64>::new());
     assert_eq!(ids(&b.of_durations(&[TRX])), vec![3, 2]);
     assert_eq!(b.get(id(1)).map(|h| h.dur), Some(STMT));
     b.set_duration_all(EXPL);
-    assert_eq!(ids(&b.of_durations(&[EXPL])), vec![4, 3, 2, 1]);
+    assert_eq!(ids(&b.of_durations(&[EXPL])), vec![1, 4, 3, 2]);
+    // And back (move_explicit_to_transaction_duration): the transaction list becomes the
+    // explicit one, empty old transaction list pushed: [1, 4, 3, 2].
+    b.set_duration_all(TRX);
+    assert_eq!(ids(&b.of_durations(&[TRX])), vec![1, 4, 3, 2]);
+    // A new ticket goes to the front; all to explicit again: the old explicit list (empty)
+    // stays, the transaction list [5, 1, 4, 3, 2] is swapped in.
+    b.add(id(5), k.clone(), SR, TRX);
+    b.set_duration_all(EXPL);
+    assert_eq!(ids(&b.of_durations(&[EXPL])), vec![5, 1, 4, 3, 2]);
+    b.remove(id(5));
     // set_type changes that ticket only.
     b.set_type(id(2), SNW);
     assert_eq!(b.get(id(2)).map(|h| h.ty), Some(SNW));
@@ -316,9 +333,9 @@ fn rollback_to_a_savepoint_gives_back_later_statement_and_transaction_tickets() 
     b.add(id(3), k.clone(), SR, EXPL);
     b.savepoint("sp2");
     b.add(id(4), k.clone(), SW, TRX);
-    // Since sp1: 2 (statement) and 4 (transaction), latest first; not 3 (explicit), not 1
-    // (taken before sp1).
-    assert_eq!(b.plan_rollback_to("sp1").map(|v| ids(&v)), Ok(vec![4, 2]));
+    // Since sp1: 2 (statement) and 4 (transaction), the statement list first
+    // (rollback_to_savepoint); not 3 (explicit), not 1 (taken before sp1).
+    assert_eq!(b.plan_rollback_to("sp1").map(|v| ids(&v)), Ok(vec![2, 4]));
     assert_eq!(b.plan_rollback_to("sp2").map(|v| ids(&v)), Ok(vec![4]));
     assert_eq!(
         b.plan_rollback_to("sp3"),

@@ -1446,6 +1446,7 @@ impl Context {
             {
                 Ok(p) => p,
                 Err(e) => {
+                    taken.reverse();
                     self.release_ids(&taken);
                     return Err(e);
                 }
@@ -1458,6 +1459,8 @@ impl Context {
                     }
                 }
                 (failed, _) => {
+                    // MySQL: sql/mdl.cc, MDL_context::acquire_locks: rollback, latest first.
+                    taken.reverse();
                     self.release_ids(&taken);
                     return Ok(failed);
                 }
@@ -1593,7 +1596,8 @@ impl Context {
     }
 
     /// Gives back tickets: fast ones under our `locks` lock (one hold for all), the
-    /// others lock by lock (removal and reschedule under one hold of the lock's mutex),
+    /// others lock by lock (removal and a reschedule after each, under one hold of the
+    /// lock's mutex),
     /// locks in the order of their first ticket in `ids`. Linear in `ids`: a ticket is
     /// found in the book from the back (releases come latest first) and in its pin by
     /// key; slow tickets are grouped by lock through an index once there are more than
@@ -1637,13 +1641,16 @@ impl Context {
         rel.clear();
         self.rel = rel;
         let m = &self.mgr.sh;
+        // MySQL: sql/mdl.cc, MDL_context::release_lock -> MDL_lock::remove_ticket: one
+        // ticket at a time, each followed by reschedule_waiters (under one hold of the
+        // lock's mutex here; other locks do not see the difference).
         let give_back = |o: &LockObj, ids: &mut dyn Iterator<Item = TicketId>| {
             let mut g = o.state.lock();
             for id in ids {
                 g.st.remove_granted(id);
                 g.meta.remove(&id);
+                m.reschedule(o, &mut g);
             }
-            m.reschedule(o, &mut g);
             m.clear_slow_if(o, &g);
         };
         if let [(o, id)] = slow.as_slice() {
