@@ -9,7 +9,12 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 fn bundled() -> Vec<(PathBuf, Scenario)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
+    files_in("../scenarios")
+}
+
+/// The `.mdl` files of a folder (relative to this crate), parsed, in name order.
+fn files_in(rel: &str) -> Vec<(PathBuf, Scenario)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("scenarios folder")
         .map(|e| e.expect("entry").path())
@@ -41,7 +46,7 @@ pub fn manager_ready() -> bool {
 #[test]
 fn bundled_scenarios_pass_on_the_table() {
     let all = bundled();
-    assert!((10..=20).contains(&all.len()), "{} scenarios", all.len());
+    assert!((10..=25).contains(&all.len()), "{} scenarios", all.len());
     for (p, sc) in &all {
         let t = runner::run_engine(sc, Engine::Table)
             .valid()
@@ -93,6 +98,9 @@ fn bundled_scenarios_use_the_whole_language() {
         if sc.settings.lock_wait_timeout.is_some() {
             seen.insert("lock_wait_timeout");
         }
+        if sc.settings.max_search_depth.is_some() {
+            seen.insert("max_search_depth");
+        }
         for l in &sc.lines {
             let w = match &l.item {
                 Item::Step { cmd, .. } => match cmd {
@@ -121,6 +129,8 @@ fn bundled_scenarios_use_the_whole_language() {
                     Expectation::Outcome(_) => "expect outcome",
                     Expectation::Holds { .. } => "expect holds",
                     Expectation::NotHolds { .. } => "expect not-holds",
+                    Expectation::Tickets { key: None, .. } => "expect tickets",
+                    Expectation::Tickets { key: Some(_), .. } => "expect tickets on a key",
                 },
                 Item::Assert { kind, .. } => match kind {
                     mdl_scenario::AssertKind::Never => "assert never",
@@ -133,6 +143,9 @@ fn bundled_scenarios_use_the_whole_language() {
     let want = [
         "max_write_lock_count",
         "lock_wait_timeout",
+        "max_search_depth",
+        "expect tickets",
+        "expect tickets on a key",
         "acquire",
         "acquire_all",
         "upgrade",
