@@ -1,6 +1,7 @@
 //! Every bundled scenario (`models/scenarios/*.mdl`) passes its `expect` lines on both
 //! engines, with identical transcripts; together they use every command and line of the
-//! scenario language.
+//! scenario language. So does every port of the servers' unit tests
+//! (`models/scenarios/mysql-unit/`), each named in its folder's README.
 
 use mdl_scenario::parse::parse;
 use mdl_scenario::runner::{self, Engine};
@@ -223,4 +224,48 @@ fn seeded_run_report_early_is_caught() {
         all.len(),
         "every bundled scenario exposes the early report"
     );
+}
+
+/// The ports of MySQL's MDL unit tests (`models/scenarios/mysql-unit/`, one file per
+/// TEST_F, listed with the rest in its README): every `expect` holds on both engines and
+/// the transcripts are identical. MariaDB has no MDL unit tests (README), so there is no
+/// `mariadb-unit` folder; one, if made, is run the same way.
+#[cfg(not(mdl_bug = "run_report_early"))]
+#[test]
+fn mysql_unit_ports_pass_on_both_engines() {
+    let ports = files_in("../scenarios/mysql-unit");
+    assert!(ports.len() >= 45, "{} ports", ports.len());
+    let readme = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenarios/mysql-unit/README.md"),
+    )
+    .expect("mysql-unit/README.md");
+    let mut extra = Vec::new();
+    let mariadb = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenarios/mariadb-unit");
+    if mariadb.is_dir() {
+        extra = files_in("../scenarios/mariadb-unit");
+    }
+    let manager = manager_ready();
+    for (p, sc) in ports.iter().chain(&extra) {
+        let name = p.file_name().and_then(|n| n.to_str()).expect("name");
+        assert!(
+            readme.contains(&format!("[{name}]")),
+            "{name} is not listed in mysql-unit/README.md"
+        );
+        let text = std::fs::read_to_string(p).expect("read");
+        assert!(
+            text.starts_with("# Port of "),
+            "{name}: begins with the test it ports"
+        );
+        let a = runner::run_engine(sc, Engine::Table)
+            .valid()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(a.ok(), "{}: table:\n{}", p.display(), a.text());
+        if manager {
+            let b = runner::run_engine(sc, Engine::Manager)
+                .valid()
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert!(b.ok(), "{}: manager:\n{}", p.display(), b.text());
+            assert_eq!(a.text(), b.text(), "{}: transcripts differ", p.display());
+        }
+    }
 }
