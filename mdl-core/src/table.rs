@@ -183,7 +183,9 @@ impl LockTable {
         t
     }
 
-    /// Does `s` own a granted lock on `key` at least as strong as `ty`?
+    /// Does `s` own a granted lock on `key` at least as strong as `ty`? (MySQL: sql/mdl.cc,
+    /// `MDL_context::owns_equal_or_stronger_lock`; MariaDB: `is_lock_owner`: `find_ticket`
+    /// over every duration.)
     pub fn owns_equal_or_stronger(
         &self,
         d: &Dialect,
@@ -233,6 +235,8 @@ impl LockTable {
         match plan {
             AcquirePlan::Reuse(_) => Outcome::Granted,
             AcquirePlan::CloneOf(_) => {
+                // MySQL: sql/mdl.cc, MDL_context::clone_ticket: to the back of the granted
+                // list without a grant decision; not counted, no reschedule.
                 let id = self.new_ticket();
                 self.locks
                     .entry(key.clone())
@@ -256,6 +260,8 @@ impl LockTable {
                     }
                     return Outcome::Granted;
                 }
+                // MySQL: sql/mdl.cc, MDL_context::try_acquire_lock, and acquire_lock with a
+                // zero timeout: no wait and no deadlock search.
                 match wait {
                     WaitOption::NoWait => {
                         self.drop_if_idle(key);
@@ -458,6 +464,7 @@ impl LockTable {
     ) -> Result<Outcome, MdlError> {
         self.live(s)?;
         let (_, ty) = self.sessions[s.0 as usize].book.plan_clone(d, key, ty)?;
+        // MySQL: sql/mdl.cc, MDL_context::clone_ticket: no grant decision, not counted.
         let id = self.new_ticket();
         self.locks
             .entry(key.clone())
@@ -483,6 +490,7 @@ impl LockTable {
         Ok(Outcome::Ok)
     }
 
+    /// MySQL: sql/mdl.cc, `MDL_context::release_statement_locks`.
     pub fn end_statement(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;
         let ids = self.sessions[s.0 as usize]
@@ -492,7 +500,8 @@ impl LockTable {
         Ok(Outcome::Ok)
     }
 
-    /// `commit` / `rollback`.
+    /// `commit` / `rollback` (MySQL: sql/mdl.cc, `MDL_context::release_transactional_locks`:
+    /// the statement list, then the transaction list).
     pub fn commit(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;
         let ids = self.sessions[s.0 as usize]
@@ -503,6 +512,8 @@ impl LockTable {
         Ok(Outcome::Ok)
     }
 
+    /// MySQL: sql/mdl.cc, `release_locks_stored_before(MDL_EXPLICIT, nullptr)`; MariaDB:
+    /// `MDL_context::release_explicit_locks`.
     pub fn release_explicit(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;
         let ids = self.sessions[s.0 as usize]
@@ -518,6 +529,7 @@ impl LockTable {
         Ok(Outcome::Ok)
     }
 
+    /// MySQL: sql/mdl.cc, `MDL_context::rollback_to_savepoint`.
     pub fn rollback_to(
         &mut self,
         d: &Dialect,
@@ -531,6 +543,8 @@ impl LockTable {
         Ok(Outcome::Ok)
     }
 
+    /// MySQL: sql/mdl.cc, `MDL_context::set_explicit_duration_for_all_locks` and
+    /// `set_transaction_duration_for_all_locks` (list order: `TicketBook::set_duration_all`).
     pub fn set_duration(&mut self, s: OwnerId, dur: Duration) -> Result<Outcome, MdlError> {
         self.live(s)?;
         self.sess(s).book.set_duration_all(dur);
@@ -602,6 +616,8 @@ impl LockTable {
         let Some(w) = self.sess(s).wait.take() else {
             return;
         };
+        // MySQL: sql/mdl.cc, MDL_context::acquire_lock: a wait that ends without a grant
+        // removes its ticket (MDL_lock::remove_ticket from m_waiting, which reschedules).
         if let Some(l) = self.locks.get_mut(&w.key) {
             l.remove_waiting(w.ticket.id);
         }

@@ -351,3 +351,72 @@ fn a_chain_of_32_waiters_is_a_deadlock_under_the_cap() {
         t.check(&d).unwrap();
     }
 }
+
+/// Deliberate difference (FIDELITY.md): MDL_context::upgrade_shared_lock does not
+/// reschedule after the merge, so a waiter that only the old type held back stays
+/// queued (until the next release) when the new type blocks less: SW -> SNW with an SRO
+/// waiting (SW blocks SRO, SNW does not). We let it in at once, as after a release; the
+/// servers' own upgrades (SU, SNW, SNRW or S to something stronger) never block less,
+/// and there the two agree.
+#[test]
+fn an_upgrade_to_a_type_that_blocks_less_wakes_at_once() {
+    let d = Dialect::mysql80();
+    let (mut t, s) = table(2, u64::MAX);
+    let k = key(&d, "TABLE", "db.t1");
+    t.acquire(&d, s[0], &k, LockType::SW, T, F).unwrap();
+    assert_eq!(
+        t.acquire(&d, s[1], &k, LockType::SRO, T, F),
+        Ok(Outcome::Waiting)
+    );
+    assert_eq!(
+        t.upgrade(&d, s[0], &k, LockType::SNW, F),
+        Ok(Outcome::Granted)
+    );
+    assert_eq!(t.take_events(), vec![(s[1], Outcome::Granted)]);
+    // SU -> X (a server upgrade): X blocks all that SU did; nothing is woken.
+    let (mut t, s) = table(2, u64::MAX);
+    t.acquire(&d, s[0], &k, LockType::SU, T, F).unwrap();
+    assert_eq!(
+        t.acquire(&d, s[1], &k, LockType::SU, T, F),
+        Ok(Outcome::Waiting)
+    );
+    assert_eq!(
+        t.upgrade(&d, s[0], &k, LockType::X, F),
+        Ok(Outcome::Granted)
+    );
+    assert!(t.take_events().is_empty());
+}
+
+/// Deliberate difference (FIDELITY.md): MariaDB's MDL_context::acquire_locks rolls back a
+/// failed bulk with `rollback_to_savepoint` only, which leaves the explicit tickets it took
+/// held; MySQL's also releases them (`release_locks_stored_before(MDL_EXPLICIT, ...)`, for
+/// the locking service). We give back every ticket the bulk took in both dialects: a
+/// bulk acquire is all or nothing.
+#[test]
+fn a_failed_bulk_gives_back_its_explicit_tickets_in_both_dialects() {
+    use mdl_core::table::BulkReq;
+    for d in [Dialect::mysql80(), Dialect::mariadb()] {
+        let (mut t, s) = table(2, u64::MAX);
+        let k1 = key(&d, "TABLE", "db.t1");
+        let k2 = key(&d, "TABLE", "db.t2");
+        t.acquire(&d, s[1], &k2, LockType::X, T, F).unwrap();
+        let reqs = [
+            BulkReq {
+                key: k1.clone(),
+                ty: LockType::S,
+            },
+            BulkReq {
+                key: k2.clone(),
+                ty: LockType::S,
+            },
+        ];
+        assert_eq!(t.acquire_all(&d, s[0], &reqs, E, NW), Ok(Outcome::Busy));
+        assert!(tickets(&t, s[0], &k1).is_empty());
+        let m = Manager::new(d.clone(), Default::default(), Clock::manual());
+        let mut a = m.context();
+        let mut b = m.context();
+        b.acquire(&k2, LockType::X, T, F).unwrap();
+        assert_eq!(a.acquire_all(&reqs, E, NW), Ok(Outcome::Busy));
+        assert!(a.held().is_empty());
+    }
+}

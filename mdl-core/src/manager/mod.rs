@@ -1237,7 +1237,8 @@ impl Context {
         }
     }
 
-    /// Adds a granted ticket without asking the lock (a clone of a held one).
+    /// Adds a granted ticket without asking the lock (a clone of a held one; MySQL:
+    /// sql/mdl.cc, `MDL_context::clone_ticket`: not counted, no reschedule).
     fn grant_unchecked(&mut self, key: &MdlKey, id: TicketId, ty: LockType, dur: Duration) {
         let me = self.id();
         let obj = self.pin_with(key, |pin| pin.obj.clone());
@@ -1322,6 +1323,8 @@ impl Context {
             debug!(owner = me.0, key = ?key, ty = %ty, "mdl grant");
             return (Outcome::Granted, Some(id));
         }
+        // MySQL: sql/mdl.cc, MDL_context::try_acquire_lock, and acquire_lock with a zero
+        // timeout: no wait and no deadlock search.
         let timeout = match wait {
             WaitOption::NoWait => {
                 m.clear_slow_if(&obj, &g);
@@ -1390,6 +1393,8 @@ impl Context {
         let m = self.m();
         m.detect(t.owner, false);
         let status = self.sh.park(&m.clock);
+        // MySQL: sql/mdl.cc, MDL_context::acquire_lock: a wait that ends without a grant
+        // removes its ticket (MDL_lock::remove_ticket from m_waiting, which reschedules).
         if status != WaitStatus::Granted {
             let mut g = obj.state.lock();
             g.st.remove_waiting(t.id);
@@ -1702,10 +1707,12 @@ impl Context {
         self.scratch = ids;
     }
 
+    /// MySQL: sql/mdl.cc, `MDL_context::release_statement_locks`.
     pub fn end_statement(&mut self) {
         self.release_durations(&[Duration::Statement]);
     }
-    /// Commit or rollback: statement and transaction locks go.
+    /// Commit or rollback: statement and transaction locks go (MySQL: sql/mdl.cc,
+    /// `MDL_context::release_transactional_locks`).
     pub fn commit(&mut self) {
         self.release_durations(&[Duration::Statement, Duration::Transaction]);
         self.book.clear_savepoints();
@@ -1716,12 +1723,15 @@ impl Context {
     pub fn savepoint(&mut self, name: &str) {
         self.book.savepoint(name);
     }
+    /// MySQL: sql/mdl.cc, `MDL_context::rollback_to_savepoint`.
     pub fn rollback_to(&mut self, name: &str) -> Result<(), MdlError> {
         let ids = self.book.plan_rollback_to(name)?;
         self.release_ids(&ids);
         self.book.forget_savepoints_after(name);
         Ok(())
     }
+    /// MySQL: sql/mdl.cc, `MDL_context::set_explicit_duration_for_all_locks` and
+    /// `set_transaction_duration_for_all_locks`.
     pub fn set_duration(&mut self, dur: Duration) {
         self.book.set_duration_all(dur);
         let ids: Vec<TicketId> = self.book.held().iter().map(|h| h.id).collect();
@@ -1761,6 +1771,8 @@ impl Context {
     pub fn force_dml_weight(&mut self, on: bool) {
         self.sh.slot.lock().force_dml = on;
     }
+    /// MySQL: sql/mdl.cc, `MDL_context::owns_equal_or_stronger_lock` (MariaDB:
+    /// `is_lock_owner`).
     pub fn owns_equal_or_stronger(&self, key: &MdlKey, ty: LockType) -> bool {
         let s = self.mgr.sh.strategy(key);
         self.book.on_key(key).any(|h| s.covers(h.ty, ty))
