@@ -462,6 +462,23 @@ fn check_finds_broken_invariants() {
     l.grant(t(1, 1, start));
     l.grant(t(2, 2, start));
     assert!(l.check(&r).unwrap_err().contains("conflicting"));
+    // A clone (no grant decision, MDL_context::clone_ticket) of START under BLOCK_DDL,
+    // after a FLUSH that BLOCK_DDL let in: START and FLUSH exclude each other both ways,
+    // but the START is covered by its owner's stronger BLOCK_DDL: no broken invariant.
+    let ty = |n: &str| LockType::parse(n).unwrap();
+    let (blk, flush) = (ty("BACKUP_BLOCK_DDL"), ty("BACKUP_FLUSH"));
+    assert!(s.covers(blk, start) && !s.covers(start, blk));
+    let mut l = LockState::new();
+    l.grant(t(1, 1, blk));
+    l.grant(t(2, 2, flush));
+    l.grant(t(3, 1, start));
+    assert!(l.check(&r).is_ok());
+    // Two equal tickets of one owner do not excuse each other: the older is checked.
+    let mut l = LockState::new();
+    l.grant(t(1, 1, start));
+    l.grant(t(2, 2, start));
+    l.grant(t(3, 1, start));
+    assert!(l.check(&r).unwrap_err().contains("conflicting"));
 }
 
 #[test]

@@ -459,8 +459,17 @@ pub fn run_with(p: &Program, mode: ReleaseMode) -> Result<(), String> {
         if te != oe {
             return Err(format!("{}events differ", trace(&steps)));
         }
-        if let Err(e) = t.check(&d) {
-            return Err(format!("{}table invariant broken: {e}", trace(&steps)));
+        // `LockTable::check` (no two owners' granted tickets exclude each other both ways)
+        // holds for mysql-8.0, whose matrices are symmetric. MariaDB's BACKUP matrix is
+        // not, and there the servers themselves break it: a ticket that a held one covers
+        // is granted with no decision (`clone_ticket`; `upgrade_shared_lock`'s retype,
+        // always done in BACKUP): S2 BLOCK_DDL, S1 WAIT_COMMIT (which BLOCK_DDL lets in),
+        // S2 upgrades to START (which BLOCK_DDL covers): START and WAIT_COMMIT exclude
+        // each other both ways. Found by the `sequence` fuzz target.
+        if !p.mariadb {
+            if let Err(e) = t.check(&d) {
+                return Err(format!("{}table invariant broken: {e}", trace(&steps)));
+            }
         }
         let mut all: Vec<MdlKey> = keys.clone();
         all.extend(t.locks().map(|(k, _)| k.clone()));
