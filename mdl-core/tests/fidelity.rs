@@ -278,14 +278,16 @@ fn mariadb_backup_upgrade_retypes_a_covering_ticket() {
 }
 
 /// MDL_lock::visit_subgraph inspects every edge of a node for the start before it
-/// descends: S waits for A; A waits for B and S (B's SR granted first); B waits for S.
-/// The servers find S -> A -> S (victim S: S and A weigh 100, the tie goes to the
-/// requester), not S -> A -> B -> S (whose lightest node is B, a DML wait).
+/// descends: S waits for A; A waits for B and S (B first: its SR was granted first, and
+/// it is the lower session, so both the servers' list order and our owner order visit
+/// it first); B waits for S. The servers find S -> A -> S (victim S: S and A weigh 100,
+/// the tie goes to the requester), not S -> A -> B -> S (whose lightest node is B, a DML
+/// wait).
 #[test]
 fn the_search_looks_at_the_direct_edges_first() {
     let d = Dialect::mysql80();
     let (mut t, s) = table(3, u64::MAX);
-    let (sn, a, b) = (s[0], s[1], s[2]);
+    let (sn, a, b) = (s[2], s[1], s[0]);
     let (ta, tl, ts) = (
         key(&d, "TABLE", "db.ta"),
         key(&d, "TABLE", "db.tl"),
