@@ -2,6 +2,8 @@
 //! (MDL and foreign edges): the same answer on whether a cycle through the start exists,
 //! a real cycle, the same cycle as the first simple path in depth-first order, and the
 //! victim by the weight rule (lowest weight; tie: the start, then the nearest to it).
+//! With the servers' depth cap (`max_search_depth`), the same path, ending and victim as
+//! the search written as the servers write it (`brute::capped_search`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -10,6 +12,20 @@ use mdl_scenario::oracle::brute;
 
 fuzz_target!(|f: FGraph| {
     let FGraph { g, start } = f;
+    let waits: Vec<bool> = g.succ.iter().map(|s| !s.is_empty()).collect();
+    for depth in [2, 3, 5] {
+        let core = mdl_core::deadlock::detect_with(&Core(&g), start, Some(depth));
+        let brute = brute::capped_search(&g, &waits, start, depth);
+        match (core, brute) {
+            (None, None) => {}
+            (Some(d), Some((path, capped))) => {
+                assert_eq!(d.cycle, path, "capped search, depth {depth}: {g:?}");
+                assert_eq!(d.capped, capped, "capped search, depth {depth}: {g:?}");
+                assert_eq!(d.victim, brute::victim(&g, &path), "depth {depth}: {g:?}");
+            }
+            (c, b) => panic!("depth {depth} from {start}: core {c:?}, brute {b:?} on {g:?}"),
+        }
+    }
     let core = mdl_core::deadlock::detect(&Core(&g), start);
     let exists = brute::reaches_start(&g, start);
     let first = brute::first_cycle(&g, start);

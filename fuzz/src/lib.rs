@@ -97,12 +97,20 @@ impl<'a> Arbitrary<'a> for FProgram {
         while ops.len() < 64 && !u.is_empty() {
             ops.push(op(FOp::arbitrary(u)?));
         }
+        // The servers' depth cap, from a byte left after 64 operations (so that the
+        // committed corpus decodes to the same programs as before it was added).
+        let max_search_depth = if u.is_empty() {
+            0
+        } else {
+            u8::arbitrary(u)? % 4
+        };
         Ok(FProgram(Program {
             mariadb,
             max_write_lock_count,
             sessions,
             keys,
             key_offset,
+            max_search_depth,
             ops,
         }))
     }

@@ -14,6 +14,13 @@ use crate::types::{Duration, LockType};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
+/// The durations in the servers' enum order (`enum_mdl_duration`).
+const DURATIONS: [Duration; 3] = [
+    Duration::Statement,
+    Duration::Transaction,
+    Duration::Explicit,
+];
+
 /// A ticket the context holds (granted).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Held {
@@ -21,27 +28,43 @@ pub struct Held {
     pub key: MdlKey,
     pub ty: LockType,
     pub dur: Duration,
-    /// Acquisition order within the context; savepoints are positions in it.
+    /// Position in the list of its duration: a ticket with a higher `seq` is nearer the
+    /// front. MySQL's `MDL_ticket_store::push_front` (and MariaDB's `m_tickets[d]`) put
+    /// every new ticket at the front of its duration's list, and `set_lock_duration`
+    /// moves a ticket to the front of another list; so `seq` is stamped at `add` and
+    /// renewed by `set_duration`. Releases go front first (`release_locks_stored_before`)
+    /// and a savepoint is a position in these lists (`MDL_savepoint`).
     pub seq: u32,
 }
 
-/// What an acquire does, given what the context already holds.
+/// What an acquire does, given what the context already holds
+/// (MySQL: sql/mdl.cc, `MDL_context::try_acquire_lock_impl`; MariaDB the same).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum AcquirePlan {
-    /// A held ticket of the same duration covers the request: nothing to do.
+    /// A held ticket of the same duration, not explicit, covers the request: nothing to
+    /// do (the server hands out the same ticket).
     Reuse(TicketId),
-    /// A held ticket of another duration covers it: add a granted ticket of the requested
-    /// type and duration without asking the lock (MySQL clones the ticket).
+    /// A held ticket covers it, but of another duration or the request is explicit: add
+    /// a granted ticket of the requested type and duration without asking the lock
+    /// (`MDL_context::clone_ticket`).
     CloneOf(TicketId),
     /// Ask the lock.
     New,
 }
 
-/// What an upgrade does.
+/// What an upgrade does (MySQL: sql/mdl.cc, `MDL_context::upgrade_shared_lock`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum UpgradePlan {
-    /// The strongest held ticket already covers the type.
+    /// The strongest held ticket already covers the type (`has_stronger_or_equal_type`:
+    /// "do nothing if already upgraded").
     NoOp(TicketId),
+    /// This ticket takes the type at once, with no grant decision: the server's
+    /// `acquire_lock` for the new type finds a held ticket that covers it (`find_ticket`)
+    /// and the merge gives the type to the upgraded ticket. Happens when another ticket
+    /// of the session covers the type, and in a strategy marked `upgrade_always`
+    /// (MariaDB's BACKUP namespace: "upgrade must always happen") when the ticket itself
+    /// covers it.
+    Retype(TicketId),
     /// Wait for the type, then give it to this ticket.
     Upgrade(TicketId),
 }
@@ -124,8 +147,11 @@ impl TicketBook {
         }
     }
 
-    /// A held ticket that covers `ty` on `key` (`MDL_context::find_ticket`: statement,
-    /// then transaction, then explicit duration), preferring one of duration `dur`.
+    /// A held ticket that covers `ty` on `key`, as `MDL_context::find_ticket` finds it
+    /// (MySQL: sql/mdl.cc, `MDL_ticket_store::find_in_lists`; MariaDB: `find_ticket`):
+    /// the lists of durations `dur`, `dur + 1`, `dur + 2` (mod 3, in the order statement,
+    /// transaction, explicit), each from its front (the highest `seq`); the first ticket
+    /// of at least the requested strength.
     pub fn find_covering<'a>(
         &'a self,
         d: &Dialect,
@@ -138,19 +164,13 @@ impl TicketBook {
             return None;
         }
         let s = d.strategy(key.namespace());
-        let covering = |h: &&Held| s.covers(h.ty, ty);
-        self.on_key(key)
-            .filter(covering)
-            .find(|h| h.dur == dur)
-            .or_else(|| {
-                [
-                    Duration::Statement,
-                    Duration::Transaction,
-                    Duration::Explicit,
-                ]
-                .into_iter()
-                .find_map(|du| self.on_key(key).filter(covering).find(|h| h.dur == du))
-            })
+        let first = DURATIONS.iter().position(|x| *x == dur).unwrap_or(0);
+        (0..3).find_map(|i| {
+            let du = DURATIONS[(first + i) % 3];
+            self.on_key(key)
+                .filter(|h| h.dur == du && s.covers(h.ty, ty))
+                .max_by_key(|h| h.seq)
+        })
     }
 
     pub fn plan_acquire(
@@ -161,8 +181,12 @@ impl TicketBook {
         dur: Duration,
     ) -> Result<AcquirePlan, MdlError> {
         TicketBook::check_type(d, key, ty)?;
+        // MySQL: sql/mdl.cc, MDL_context::try_acquire_lock_impl: "if ((found_duration !=
+        // mdl_request->duration || mdl_request->duration == MDL_EXPLICIT) &&
+        // clone_ticket(mdl_request))": an explicit request never shares a ticket (a
+        // HANDLER CLOSE must not release another alias's lock).
         Ok(match self.find_covering(d, key, ty, dur) {
-            Some(h) if h.dur == dur => AcquirePlan::Reuse(h.id),
+            Some(h) if h.dur == dur && dur != Duration::Explicit => AcquirePlan::Reuse(h.id),
             Some(h) => AcquirePlan::CloneOf(h.id),
             None => AcquirePlan::New,
         })
@@ -191,6 +215,12 @@ impl TicketBook {
         let h = self.strongest(d, key).ok_or(MdlError::NotHeld)?;
         let s = d.strategy(key.namespace());
         if s.covers(h.ty, ty) {
+            // MySQL: sql/mdl.cc, MDL_context::upgrade_shared_lock: "Do nothing if already
+            // upgraded". MariaDB: not in the BACKUP namespace, where "upgrade must always
+            // happen": its acquire_lock finds this very ticket and the merge retypes it.
+            if s.upgrade_always && h.ty != ty {
+                return Ok(UpgradePlan::Retype(h.id));
+            }
             return Ok(UpgradePlan::NoOp(h.id));
         }
         if s.rank(ty) < s.rank(h.ty) {
@@ -199,35 +229,38 @@ impl TicketBook {
                 requested: ty,
             });
         }
+        // upgrade_shared_lock acquires the new type with `acquire_lock`, whose
+        // `find_ticket` takes any held ticket that covers it without asking the lock.
+        if self
+            .find_covering(d, key, ty, Duration::Transaction)
+            .is_some()
+        {
+            return Ok(UpgradePlan::Retype(h.id));
+        }
         Ok(UpgradePlan::Upgrade(h.id))
     }
 
-    /// The ticket a downgrade changes.
+    /// The ticket a downgrade changes, or `None` when the downgrade does nothing (MySQL
+    /// and MariaDB: sql/mdl.cc, `MDL_ticket::downgrade_lock`: "Do nothing if already
+    /// downgraded ... might even try to downgrade a weak lock to a stronger one": the new
+    /// type equal to the held one or not covered by it). From a type the server does not
+    /// downgrade (its debug assertion) it is an error.
     pub fn plan_downgrade(
         &self,
         d: &Dialect,
         key: &MdlKey,
         ty: LockType,
-    ) -> Result<TicketId, MdlError> {
+    ) -> Result<Option<TicketId>, MdlError> {
         TicketBook::check_type(d, key, ty)?;
         let h = self.strongest(d, key).ok_or(MdlError::NotHeld)?;
         let s = d.strategy(key.namespace());
-        if h.ty == ty {
-            return Err(MdlError::DowngradeNotWeaker {
-                held: h.ty,
-                requested: ty,
-            });
+        if h.ty == ty || !s.covers(h.ty, ty) {
+            return Ok(None);
         }
         if !s.downgrade_from.contains(h.ty) {
             return Err(MdlError::DowngradeFrom { held: h.ty });
         }
-        if !s.covers(h.ty, ty) {
-            return Err(MdlError::DowngradeNotWeaker {
-                held: h.ty,
-                requested: ty,
-            });
-        }
-        Ok(h.id)
+        Ok(Some(h.id))
     }
 
     /// The ticket a clone copies, and the type of the clone.
@@ -253,7 +286,9 @@ impl TicketBook {
     }
 
     /// The tickets `release NS KEY [TYPE]` gives back: the latest of that type, or all on
-    /// the key.
+    /// the key, list by list (statement, transaction, explicit), each from its front
+    /// (MySQL: sql/mdl.cc, `MDL_context::release_all_locks_for_name` walks the explicit
+    /// list from its front).
     pub fn plan_release(
         &self,
         key: &MdlKey,
@@ -266,7 +301,13 @@ impl TicketBook {
                 .last()
                 .map(|h| vec![h.id])
                 .unwrap_or_default(),
-            None => self.on_key(key).map(|h| h.id).collect(),
+            None => {
+                let mut v = Vec::new();
+                for du in DURATIONS {
+                    self.list_into(du, |h| &h.key == key, &mut v);
+                }
+                v
+            }
         };
         if ids.is_empty() {
             Err(MdlError::NotHeld)
@@ -275,34 +316,58 @@ impl TicketBook {
         }
     }
 
-    /// Tickets of the given durations, latest first.
-    pub fn of_durations(&self, durs: &[Duration]) -> Vec<TicketId> {
-        self.held
-            .iter()
-            .rev()
-            .filter(|h| durs.contains(&h.dur))
-            .map(|h| h.id)
-            .collect()
+    /// Appends the tickets of duration `dur` that pass `keep` to `out`, from the front of
+    /// that duration's list (the highest `seq` first). `held` is in acquisition order,
+    /// which is list order until a `set_duration` moved tickets: read backwards it is
+    /// then already front first, and nothing is allocated or sorted.
+    fn list_into(&self, dur: Duration, keep: impl Fn(&Held) -> bool, out: &mut Vec<TicketId>) {
+        let start = out.len();
+        let mut last = u32::MAX;
+        let mut in_order = true;
+        for h in self.held.iter().rev().filter(|h| h.dur == dur && keep(h)) {
+            in_order &= h.seq <= last;
+            last = h.seq;
+            out.push(h.id);
+        }
+        if !in_order {
+            let mut v: Vec<(u32, TicketId)> = self
+                .held
+                .iter()
+                .filter(|h| h.dur == dur && keep(h))
+                .map(|h| (h.seq, h.id))
+                .collect();
+            v.sort_by_key(|(seq, _)| std::cmp::Reverse(*seq));
+            out.truncate(start);
+            out.extend(v.into_iter().map(|(_, id)| id));
+        }
     }
 
-    /// Appends the tickets of the given durations to `out`, latest first (as
+    /// Tickets of the given durations, in the order the server releases them: one
+    /// duration after the other, each list from its front (MySQL: sql/mdl.cc,
+    /// `MDL_context::release_transactional_locks` = `release_locks_stored_before`
+    /// statement, then transaction).
+    pub fn of_durations(&self, durs: &[Duration]) -> Vec<TicketId> {
+        let mut out = Vec::new();
+        self.of_durations_into(durs, &mut out);
+        out
+    }
+
+    /// Appends the tickets of the given durations to `out`, in release order (as
     /// [`TicketBook::of_durations`], into a reused vector).
     pub fn of_durations_into(&self, durs: &[Duration], out: &mut Vec<TicketId>) {
-        out.extend(
-            self.held
-                .iter()
-                .rev()
-                .filter(|h| durs.contains(&h.dur))
-                .map(|h| h.id),
-        );
+        for d in durs {
+            self.list_into(*d, |_| true, out);
+        }
     }
 
-    /// Everything, latest first.
+    /// Everything: the statement, transaction and explicit lists, each from its front.
     pub fn all(&self) -> Vec<TicketId> {
-        self.held.iter().rev().map(|h| h.id).collect()
+        self.of_durations(&DURATIONS)
     }
 
-    /// Statement and transaction tickets taken since savepoint `name`, latest first.
+    /// Statement and transaction tickets in front of savepoint `name` in their lists,
+    /// statement list first, each from its front (MySQL: sql/mdl.cc,
+    /// `MDL_context::rollback_to_savepoint`).
     pub fn plan_rollback_to(&self, name: &str) -> Result<Vec<TicketId>, MdlError> {
         let mark = self
             .savepoints
@@ -311,13 +376,11 @@ impl TicketBook {
             .find(|(n, _)| n == name)
             .map(|(_, m)| *m)
             .ok_or_else(|| MdlError::UnknownSavepoint(name.to_owned()))?;
-        Ok(self
-            .held
-            .iter()
-            .rev()
-            .filter(|h| h.seq >= mark && h.dur != Duration::Explicit)
-            .map(|h| h.id)
-            .collect())
+        let mut out = Vec::new();
+        for du in [Duration::Statement, Duration::Transaction] {
+            self.list_into(du, |h| h.seq >= mark, &mut out);
+        }
+        Ok(out)
     }
 
     // --- changes, made by the manager once the lock side agrees -----------------------
@@ -362,17 +425,69 @@ impl TicketBook {
         }
     }
 
-    /// `set_duration`: every ticket moves to `dur`.
+    /// `set_duration`: every ticket moves to `dur`, the lists rebuilt as the server
+    /// rebuilds them (MySQL: sql/mdl.cc, `MDL_ticket_store::move_all_to_explicit_duration`
+    /// and `move_explicit_to_transaction_duration`; MariaDB:
+    /// `MDL_context::set_explicit_duration_for_all_locks`,
+    /// `set_transaction_duration_for_all_locks`): the target list is swapped with the
+    /// transaction (resp. explicit) list, then the tickets of the other lists are pushed
+    /// to its front one by one, each list from its front. Moving to the statement
+    /// duration, which the servers never do, pushes the transaction then the explicit
+    /// list the same way.
     pub fn set_duration_all(&mut self, dur: Duration) {
-        for h in &mut self.held {
-            h.dur = dur;
+        let list = |b: &TicketBook, du: Duration| {
+            let mut v = Vec::new();
+            b.list_into(du, |_| true, &mut v);
+            v
+        };
+        // The target list, front first, after the swap; then the lists pushed onto it.
+        let (mut front_first, pushed): (Vec<TicketId>, Vec<Vec<TicketId>>) = match dur {
+            Duration::Explicit => (
+                list(self, Duration::Transaction),
+                vec![
+                    list(self, Duration::Statement),
+                    list(self, Duration::Explicit),
+                ],
+            ),
+            Duration::Transaction => (
+                list(self, Duration::Explicit),
+                vec![
+                    list(self, Duration::Transaction),
+                    list(self, Duration::Statement),
+                ],
+            ),
+            Duration::Statement => (
+                list(self, Duration::Statement),
+                vec![
+                    list(self, Duration::Transaction),
+                    list(self, Duration::Explicit),
+                ],
+            ),
+        };
+        for l in pushed {
+            for id in l {
+                front_first.insert(0, id);
+            }
+        }
+        let n = front_first.len() as u32;
+        let base = self.next_seq;
+        self.next_seq += n;
+        for (i, id) in front_first.iter().enumerate() {
+            if let Some(h) = self.held.iter_mut().find(|h| h.id == *id) {
+                h.dur = dur;
+                h.seq = base + (n - 1 - i as u32);
+            }
         }
     }
 
-    /// Moves one ticket to another duration.
+    /// Moves one ticket to the front of another duration's list (MySQL: sql/mdl.cc,
+    /// `MDL_context::set_lock_duration`).
     pub fn set_duration(&mut self, id: TicketId, dur: Duration) {
+        let seq = self.next_seq;
         if let Some(h) = self.held.iter_mut().find(|h| h.id == id) {
             h.dur = dur;
+            h.seq = seq;
+            self.next_seq += 1;
         }
     }
 

@@ -1,11 +1,22 @@
 //! The deadlock detector's search, over any wait-for graph.
 //!
-//! MySQL searches depth-first from the context that starts to wait and stops at depth 32,
-//! *assuming* a deadlock there. This search has no depth cap: it is iterative with an
-//! explicit stack, visits every node once (a node fully explored without reaching the
-//! start cannot reach it later in the same search), and so costs O(edges). The victim
-//! rule is MySQL's: the lowest weight on the cycle; on a tie the requester (the start),
-//! then the node nearest to it on the path.
+//! MySQL and MariaDB (sql/mdl.cc, `MDL_context::find_deadlock`, `MDL_lock::visit_subgraph`,
+//! `Deadlock_detection_visitor`) search depth-first from the context that starts to wait:
+//! at each node they first inspect every edge for the start, then descend into the
+//! successors in order (granted tickets, then waiting ones). They keep no record of the
+//! nodes seen and stop at depth `MAX_SEARCH_DEPTH` = 32, *assuming* a deadlock there.
+//!
+//! Two searches, the same order:
+//! - [`find_cycle`] (the default) is exact: it visits every node once (a node fully
+//!   explored without reaching the start cannot reach it later in the same search), never
+//!   follows a cycle that does not pass through the start, and so costs O(edges). It
+//!   finds the cycle the servers find whenever their search does not reach the cap.
+//! - [`find_capped`] is the servers' search as written, with the cap as a parameter
+//!   (`max_search_depth`): exponential in the worst case, bounded by the cap.
+//!
+//! The victim rule is the servers': the lowest weight on the path; on a tie the node
+//! nearest the requester (`opt_change_victim_to` replaces the victim while backtracking
+//! when the new one weighs the same or less).
 //!
 //! Other lock subsystems (a table-definition cache's flush waits, a storage engine's row
 //! locks) join the same graph through [`ForeignWaits`].
@@ -21,27 +32,47 @@ pub trait WaitGraph {
     fn successors(&self, n: Self::Node, out: &mut Vec<Self::Node>);
     /// The deadlock weight of `n`'s wait: the lowest on a cycle is the victim.
     fn weight(&self, n: Self::Node) -> u32;
+    /// Does `n` wait (with no outcome decided yet)? The capped search enters, and counts
+    /// the depth of, waiting nodes only (MySQL: `MDL_context::visit_subgraph` follows
+    /// `m_waiting_for`, and `MDL_lock::visit_subgraph` skips a context whose wait status
+    /// is set). By default: `n` has a successor.
+    fn is_waiting(&self, n: Self::Node) -> bool {
+        let mut v = Vec::new();
+        self.successors(n, &mut v);
+        !v.is_empty()
+    }
 }
 
-/// A cycle through the start node and the victim chosen on it.
+/// A deadlock found from a start node and the victim chosen on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deadlock<N> {
-    /// `cycle[0]` is the start; each node waits for the next, the last for the first.
+    /// The path of the search, `cycle[0]` the start, each node waiting for the next. The
+    /// last waits for the first, unless `capped`.
     pub cycle: Vec<N>,
     pub victim: N,
     /// Edges inspected by the search (for the linear-time benchmark).
     pub edges_visited: usize,
+    /// The search reached `max_search_depth` on this path and declared a deadlock
+    /// without a cycle (MySQL: `Deadlock_detection_visitor::enter_node`).
+    pub capped: bool,
 }
 
-/// Looks for a cycle through `start`. Returns the path and the number of edges visited.
+/// Looks for a cycle through `start`, exactly. Returns the path and the number of edges
+/// inspected.
 pub fn find_cycle<G: WaitGraph>(g: &G, start: G::Node) -> (Option<Vec<G::Node>>, usize) {
     let mut edges = 0usize;
     let mut done: HashSet<G::Node> = HashSet::new();
     let mut on_path: HashSet<G::Node> = HashSet::new();
-    // Each frame: a node and its successors, with the index of the next to look at.
+    // Each frame: a node and its successors, with the index of the next to descend into.
     let mut stack: Vec<(G::Node, Vec<G::Node>, usize)> = Vec::new();
     let mut succ = Vec::new();
     g.successors(start, &mut succ);
+    edges += succ.len();
+    // MySQL: sql/mdl.cc, MDL_lock::visit_subgraph: "inspect all edges of the current
+    // node, and only then follow up to the next node".
+    if succ.contains(&start) {
+        return (Some(vec![start]), edges);
+    }
     stack.push((start, succ, 0));
     on_path.insert(start);
     while let Some(top) = stack.last_mut() {
@@ -53,10 +84,6 @@ pub fn find_cycle<G: WaitGraph>(g: &G, start: G::Node) -> (Option<Vec<G::Node>>,
         }
         let next = top.1[top.2];
         top.2 += 1;
-        edges += 1;
-        if next == start {
-            return (Some(stack.iter().map(|f| f.0).collect()), edges);
-        }
         // Seeded bug `mdl_bug="false_deadlock"`: a wait chain of length two is taken for
         // a cycle (MySQL's depth cap, set to 2).
         #[cfg(mdl_bug = "false_deadlock")]
@@ -70,14 +97,83 @@ pub fn find_cycle<G: WaitGraph>(g: &G, start: G::Node) -> (Option<Vec<G::Node>>,
         }
         let mut succ = Vec::new();
         g.successors(next, &mut succ);
+        edges += succ.len();
+        let back = succ.contains(&start);
         on_path.insert(next);
         stack.push((next, succ, 0));
+        if back {
+            return (Some(stack.iter().map(|f| f.0).collect()), edges);
+        }
     }
     (None, edges)
 }
 
-/// The victim on a cycle: the lowest weight; ties go to the node nearest the start (the
-/// start itself first), as MySQL's `Deadlock_detection_visitor::opt_change_victim_to`.
+/// A path found by [`find_capped`] and whether the cap (not a cycle) ended it.
+pub type CappedPath<N> = Option<(Vec<N>, bool)>;
+
+/// A frame of the depth-first search: a node, its successors, the next to descend into.
+type Frame<N> = (N, Vec<N>, usize);
+
+/// The servers' search with its depth cap (MySQL and MariaDB: sql/mdl.cc,
+/// `MDL_lock::visit_subgraph` with `Deadlock_detection_visitor`): no record of the nodes
+/// seen; entering a waiting node adds one to the depth (the start is depth 1), and
+/// entering the `max_depth`-th declares a deadlock there (`enter_node`: "++depth >=
+/// MAX_SEARCH_DEPTH"). A node that does not wait is not entered. Returns the path, the
+/// edges inspected, and whether the cap (not a cycle) ended the search; `None` as the
+/// path when neither was reached.
+pub fn find_capped<G: WaitGraph>(
+    g: &G,
+    start: G::Node,
+    max_depth: u32,
+) -> (CappedPath<G::Node>, usize) {
+    let mut edges = 0usize;
+    let path = |stack: &[Frame<G::Node>]| -> Vec<G::Node> { stack.iter().map(|f| f.0).collect() };
+    // enter_node(start): depth 1.
+    if max_depth <= 1 {
+        return (Some((vec![start], true)), edges);
+    }
+    let mut stack: Vec<Frame<G::Node>> = Vec::new();
+    let mut succ = Vec::new();
+    g.successors(start, &mut succ);
+    edges += succ.len();
+    if succ.contains(&start) {
+        return (Some((vec![start], false)), edges);
+    }
+    stack.push((start, succ, 0));
+    while let Some(top) = stack.last_mut() {
+        if top.2 == top.1.len() {
+            // leave_node: no deadlock below this node.
+            stack.pop();
+            continue;
+        }
+        let next = top.1[top.2];
+        top.2 += 1;
+        if !g.is_waiting(next) {
+            continue;
+        }
+        // enter_node(next): its depth is the stack's length plus one.
+        if stack.len() as u32 + 1 >= max_depth {
+            let mut p = path(&stack);
+            p.push(next);
+            return (Some((p, true)), edges);
+        }
+        let mut succ = Vec::new();
+        g.successors(next, &mut succ);
+        edges += succ.len();
+        let back = succ.contains(&start);
+        stack.push((next, succ, 0));
+        if back {
+            return (Some((path(&stack), false)), edges);
+        }
+    }
+    (None, edges)
+}
+
+/// The victim on a path: the lowest weight; ties go to the node nearest the start (the
+/// start itself first). MySQL and MariaDB: sql/mdl.cc,
+/// `Deadlock_detection_visitor::opt_change_victim_to`, called for the deepest node and
+/// then for each node backtracked over (`leave_node`), replacing the victim when the new
+/// node weighs the same or less.
 pub fn choose_victim<G: WaitGraph>(g: &G, cycle: &[G::Node]) -> G::Node {
     let mut victim = cycle[0];
     let mut w = g.weight(victim);
@@ -98,19 +194,35 @@ pub fn choose_victim<G: WaitGraph>(g: &G, cycle: &[G::Node]) -> G::Node {
     victim
 }
 
-/// One detection: a cycle through `start`, if any, and its victim.
+/// One detection, exact: a cycle through `start`, if any, and its victim.
 pub fn detect<G: WaitGraph>(g: &G, start: G::Node) -> Option<Deadlock<G::Node>> {
+    detect_with(g, start, None)
+}
+
+/// One detection: exact (`max_depth` `None`) or with the servers' depth cap.
+pub fn detect_with<G: WaitGraph>(
+    g: &G,
+    start: G::Node,
+    max_depth: Option<u32>,
+) -> Option<Deadlock<G::Node>> {
     // Seeded bug `mdl_bug="no_deadlock_detection"`: the detector never finds a cycle.
     #[cfg(mdl_bug = "no_deadlock_detection")]
     return None;
     #[allow(unreachable_code)]
-    let (cycle, edges_visited) = find_cycle(g, start);
-    let cycle = cycle?;
+    let (found, edges_visited) = match max_depth {
+        None => {
+            let (c, e) = find_cycle(g, start);
+            (c.map(|c| (c, false)), e)
+        }
+        Some(n) => find_capped(g, start, n),
+    };
+    let (cycle, capped) = found?;
     let victim = choose_victim(g, &cycle);
     Some(Deadlock {
         cycle,
         victim,
         edges_visited,
+        capped,
     })
 }
 

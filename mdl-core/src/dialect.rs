@@ -72,6 +72,9 @@ pub struct Strategy {
     pub weight_type: Vec<(LockType, u32)>,
     /// Types a downgrade may start from.
     pub downgrade_from: TypeSet,
+    /// An upgrade to a type the held ticket already covers still gives the ticket that
+    /// type (MariaDB's BACKUP namespace, `MDL_context::upgrade_shared_lock`).
+    pub upgrade_always: bool,
 }
 
 impl Strategy {
@@ -96,14 +99,16 @@ impl Strategy {
             .collect()
     }
 
-    /// `held` covers `req`: every request that `req` would wait for, `held` would wait for
-    /// too, and every request that a granted `req` blocks, a granted `held` blocks too. A
-    /// session reuses such a lock instead of waiting (`has_stronger_or_equal_type`; the
-    /// column test only matters for the asymmetric BACKUP matrix).
+    /// `held` covers `req`: every granted type that a request of `req` would wait for, a
+    /// request of `held` would wait for too (MySQL and MariaDB: sql/mdl.cc,
+    /// `MDL_ticket::has_stronger_or_equal_type`, a test of the rows of the granted
+    /// matrix). A session reuses (or clones) such a lock instead of asking for `req`.
+    /// On MariaDB's asymmetric BACKUP matrix this says nothing about the columns: a held
+    /// BACKUP_START covers BACKUP_FLUSH though a granted FLUSH blocks DML and START does
+    /// not (which is why MariaDB's upgrade in that namespace always retypes the ticket,
+    /// see `upgrade_always`).
     pub fn covers(&self, held: LockType, req: LockType) -> bool {
-        held == req
-            || (self.granted[req.0 as usize].is_subset(self.granted[held.0 as usize])
-                && self.blocked_by(req).is_subset(self.blocked_by(held)))
+        held == req || self.granted[req.0 as usize].is_subset(self.granted[held.0 as usize])
     }
 
     /// The position of `t` in this strategy's enum order.
@@ -134,15 +139,48 @@ pub struct Dialect {
     pub strategies: Vec<Strategy>,
     pub starvation: Starvation,
     pub weights: Weights,
+    /// `max_search_depth N`: the deadlock search declares a deadlock when it enters the
+    /// N-th waiting context on a path (the requester is the first), as MySQL and MariaDB
+    /// do with `MAX_SEARCH_DEPTH` = 32 (sql/mdl.cc,
+    /// `Deadlock_detection_visitor::enter_node`). `None` (the default): exact search.
+    pub max_search_depth: Option<u32>,
 }
 
-/// A dialect folder that does not parse.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}: {msg}")]
+/// A dialect folder that does not parse: `FILE:LINE: message`, or `FILE:LINE:COL:
+/// message` when the column of the offending word is known (`col` > 0).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DialectError {
     pub file: String,
     pub line: usize,
+    /// 1-based column of the offending word, 0 when not given.
+    pub col: usize,
     pub msg: String,
+}
+
+impl fmt::Display for DialectError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.col > 0 {
+            write!(f, "{}:{}:{}: {}", self.file, self.line, self.col, self.msg)
+        } else {
+            write!(f, "{}:{}: {}", self.file, self.line, self.msg)
+        }
+    }
+}
+
+impl std::error::Error for DialectError {}
+
+/// The largest `max_search_depth`: the capped search is a recursion as deep as this.
+pub const MAX_SEARCH_DEPTH_LIMIT: u32 = 10_000;
+
+/// Parses the value of a `max_search_depth` setting (dialect.txt or a scenario): a whole
+/// number from 1 to [`MAX_SEARCH_DEPTH_LIMIT`].
+pub fn parse_max_search_depth(word: &str) -> Result<u32, String> {
+    match word.parse::<u32>() {
+        Ok(n) if (1..=MAX_SEARCH_DEPTH_LIMIT).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "max_search_depth must be a whole number from 1 to {MAX_SEARCH_DEPTH_LIMIT}, not `{word}`"
+        )),
+    }
 }
 
 /// The names of the built-in dialects.
@@ -212,11 +250,13 @@ impl Dialect {
         let main = read("dialect.txt").ok_or_else(|| DialectError {
             file: "dialect.txt".into(),
             line: 0,
+            col: 0,
             msg: "missing".into(),
         })?;
         let err = |line: usize, msg: String| DialectError {
             file: "dialect.txt".into(),
             line,
+            col: 0,
             msg,
         };
         let mut name = String::new();
@@ -224,6 +264,7 @@ impl Dialect {
         let mut strategies: Vec<Strategy> = Vec::new();
         let mut pending_counts: Vec<(String, usize, usize)> = Vec::new();
         let mut starvation = Starvation::Mysql;
+        let mut max_search_depth = None;
         let mut weights = Weights {
             dml: 1,
             ull: 1,
@@ -271,6 +312,7 @@ impl Dialect {
                         ddl_from: None,
                         weight_type: Vec::new(),
                         downgrade_from: TypeSet::EMPTY,
+                        upgrade_always: false,
                     });
                 }
                 "pending" if w.len() == 3 => {
@@ -300,6 +342,17 @@ impl Dialect {
                         o => return Err(err(line, format!("unknown weight class `{o}`"))),
                     }
                 }
+                "max_search_depth" if w.len() == 2 => {
+                    let col = word_col(raw, 1);
+                    max_search_depth =
+                        Some(parse_max_search_depth(&w[1]).map_err(|msg| DialectError {
+                            file: "dialect.txt".into(),
+                            line,
+                            col,
+                            msg,
+                        })?);
+                }
+                "upgrade_always" if w.len() == 2 => later.push((line, w)),
                 "victim_overweight" if w.len() == 2 => {
                     weights.victim_overweight = w[1]
                         .parse()
@@ -329,6 +382,10 @@ impl Dialect {
             } else {
                 &w[2..]
             };
+            if w[0] == "upgrade_always" {
+                s.upgrade_always = true;
+                continue;
+            }
             for t in args {
                 let ty = LockType::parse(t)
                     .filter(|ty| s.allowed.contains(*ty))
@@ -363,6 +420,7 @@ impl Dialect {
             let text = read(&f).ok_or_else(|| DialectError {
                 file: f.clone(),
                 line: 0,
+                col: 0,
                 msg: "missing".into(),
             })?;
             s.granted = parse_matrix(&f, &text, &s.types)?;
@@ -375,6 +433,7 @@ impl Dialect {
                 let text = read(&f).ok_or_else(|| DialectError {
                     file: f.clone(),
                     line: 0,
+                    col: 0,
                     msg: "missing".into(),
                 })?;
                 s.pending.push(parse_matrix(&f, &text, &s.types)?);
@@ -421,6 +480,7 @@ impl Dialect {
             strategies,
             starvation,
             weights,
+            max_search_depth,
         };
         d.validate()?;
         Ok(d)
@@ -431,6 +491,7 @@ impl Dialect {
         let err = |msg: String| DialectError {
             file: "dialect.txt".into(),
             line: 0,
+            col: 0,
             msg,
         };
         for s in &self.strategies {
@@ -517,6 +578,24 @@ impl fmt::Display for Namespace {
     }
 }
 
+/// The 1-based column (in characters) of the `n`-th whitespace-separated word of `raw`.
+fn word_col(raw: &str, n: usize) -> usize {
+    let mut word = 0;
+    let mut in_word = false;
+    for (i, c) in raw.chars().enumerate() {
+        if c.is_whitespace() {
+            in_word = false;
+        } else if !in_word {
+            if word == n {
+                return i + 1;
+            }
+            word += 1;
+            in_word = true;
+        }
+    }
+    0
+}
+
 /// Parses one matrix file; returns the incompatibility rows.
 pub fn parse_matrix(
     file: &str,
@@ -526,6 +605,7 @@ pub fn parse_matrix(
     let err = |line: usize, msg: String| DialectError {
         file: file.to_owned(),
         line,
+        col: 0,
         msg,
     };
     let mut rows = [TypeSet::EMPTY; LockType::COUNT];

@@ -11,8 +11,6 @@ pub enum MdlError {
     TypeNotInNamespace { ty: LockType, namespace: String },
     #[error("upgrade from {held} to the weaker type {requested}")]
     UpgradeToWeaker { held: LockType, requested: LockType },
-    #[error("downgrade from {held} to {requested}, which is not weaker")]
-    DowngradeNotWeaker { held: LockType, requested: LockType },
     #[error("a lock of type {held} cannot be downgraded")]
     DowngradeFrom { held: LockType },
     #[error("a clone of type {requested} is stronger than the lock held ({held})")]

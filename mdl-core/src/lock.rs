@@ -37,14 +37,16 @@ pub struct Rules<'a> {
 }
 
 /// The state of one lock. Invariants (checked by [`LockState::check`]):
-/// - no granted ticket conflicts, as a request, with an earlier granted ticket of another
-///   owner (granted matrix; `granted` is kept in the order of the latest grant decision);
+/// - no two granted tickets of different owners exclude each other (granted matrix: each
+///   pair could have been granted in one order or the other; `granted` is in the
+///   servers' list order: grants, clones and retyped tickets go to the back);
 /// - every waiting ticket's owner has no other waiting ticket here;
 /// - `idx` is 0 unless the rules are MySQL's starvation rule, and then it is the index
 ///   that the counters select, or 0 after a reset (see `reschedule`).
 #[derive(Clone, Default, PartialEq, Eq, Hash, Debug)]
 pub struct LockState {
-    /// Granted tickets, in grant order.
+    /// Granted tickets, in the order of `MDL_lock::m_granted`: each grant or clone at the
+    /// back, a retyped ticket (upgrade, downgrade) moved to the back.
     granted: Vec<Ticket>,
     /// Waiting tickets, in arrival order (FIFO within priority).
     waiting: Vec<Ticket>,
@@ -98,9 +100,14 @@ impl LockState {
             .count()
     }
 
-    /// Can `owner` be granted `ty` now? (`MDL_lock::can_grant_lock`.) Yes when no waiting
-    /// request of another owner takes priority over it (the pending matrix in force, unless
-    /// `ignore_priority`) and no granted ticket of another owner conflicts with it.
+    /// Can `owner` be granted `ty` now? Yes when no waiting request of another owner takes
+    /// priority over it (the pending matrix in force, unless `ignore_priority`) and no
+    /// granted ticket of another owner conflicts with it.
+    /// MySQL: sql/mdl.cc, `MDL_lock::can_grant_lock` (its waiting test reads the bitmap of
+    /// all waiting tickets, the requester's own included; no pending matrix of either
+    /// dialect has a type yield to itself, and a context waits for one ticket at a time,
+    /// so leaving out the requester's own changes nothing). MariaDB: the same, with
+    /// `ignore_lock_priority`.
     pub fn can_grant(
         &self,
         r: &Rules,
@@ -140,9 +147,22 @@ impl LockState {
         }
     }
 
-    /// Adds a granted ticket (after `can_grant`, or for a clone of a held lock).
+    /// Adds a granted ticket (after `can_grant`, or for a clone of a held lock) at the
+    /// back of the granted list (MySQL: sql/mdl.cc, `MDL_lock::Ticket_list::add_ticket`).
     pub fn grant(&mut self, t: Ticket) {
         self.granted.push(t);
+    }
+
+    /// Adds a ticket granted without waiting after `can_grant`, and counts it as MySQL
+    /// does (sql/mdl.cc, `MDL_context::try_acquire_lock_impl`: "If we have acquired an
+    /// higher-prio "piglet" or "hog" lock while there are pending lower priority locks,
+    /// we need to increment the appropriate counter"). Returns true when the priority
+    /// matrix changed: the caller must then reschedule the waiters (the server calls
+    /// `reschedule_waiters` at once). MariaDB counts hogs only when it grants a waiter
+    /// (its `try_acquire_lock_impl` does not count), so under its rule this only grants.
+    pub fn grant_counted(&mut self, r: &Rules, t: Ticket) -> bool {
+        self.granted.push(t);
+        r.starvation == Some(Starvation::Mysql) && self.count_piglets_and_hogs(r, t.ty)
     }
 
     /// Adds a granted ticket where a grant in ticket order would have put it: before the
@@ -182,16 +202,11 @@ impl LockState {
         Some(self.waiting.remove(i))
     }
 
-    /// Changes the type of a granted ticket (downgrade; or the end of an upgrade, see
-    /// [`LockState::finish_upgrade`]). The caller reschedules after a downgrade.
+    /// Changes the type of a granted ticket and moves it to the back of the granted list
+    /// (MySQL and MariaDB: sql/mdl.cc, `MDL_ticket::downgrade_lock` removes the ticket and
+    /// adds it again). The caller reschedules.
     pub fn set_type(&mut self, id: TicketId, ty: LockType) -> bool {
-        match self.granted.iter_mut().find(|t| t.id == id) {
-            Some(t) => {
-                t.ty = ty;
-                true
-            }
-            None => false,
-        }
+        self.upgrade_in_place(id, ty)
     }
 
     /// An upgrade waits as a ticket of its own (`upgrade_ticket`); once that is granted the
@@ -203,11 +218,9 @@ impl LockState {
         }
     }
 
-    /// Gives a granted ticket a stronger type that was just decided grantable. The ticket
-    /// moves to the end of the granted list, so that list stays in the order of the
-    /// latest grant decision (which [`LockState::check`] relies on: with an asymmetric
-    /// matrix such as MariaDB's BACKUP one, only the later grant is a request against the
-    /// earlier).
+    /// Gives a granted ticket another type. The ticket moves to the end of the granted
+    /// list, as the servers' merge of an upgrade does (sql/mdl.cc,
+    /// `MDL_context::upgrade_shared_lock`: `m_granted.remove_ticket`, then `add_ticket`).
     pub fn upgrade_in_place(&mut self, id: TicketId, ty: LockType) -> bool {
         match self.granted.iter().position(|t| t.id == id) {
             Some(i) => {
@@ -243,6 +256,9 @@ impl LockState {
         out
     }
 
+    // MySQL: sql/mdl.cc, MDL_lock::reschedule_waiters: grant in queue order; a grant that
+    // switches the priority matrix restarts the pass ("it.rewind()"); at the end reset
+    // the counters whose waiting condition is gone (from matrix 3 straight to 0).
     fn reschedule_mysql(
         &mut self,
         r: &Rules,
@@ -294,7 +310,10 @@ impl LockState {
         out
     }
 
-    /// `MDL_lock::count_piglets_and_hogs`: true when the priority matrix changed.
+    /// True when the priority matrix changed.
+    /// MySQL: sql/mdl.cc, `MDL_lock::count_piglets_and_hogs`: a hog granted while a
+    /// non-hog waits, or SW granted while SRO waits, counts; then
+    /// `switch_incompatible_waiting_types_bitmap_if_needed`.
     fn count_piglets_and_hogs(&mut self, r: &Rules, ty: LockType) -> bool {
         let s = r.strategy;
         let w = self.waiting_types();
@@ -326,6 +345,9 @@ impl LockState {
         true
     }
 
+    // MariaDB: sql/mdl.cc, MDL_lock::reschedule_waiters: past max_write_lock_count with a
+    // non-hog waiting (decided once, before the pass) skip hog waiters and ignore the
+    // pending matrix; every hog granted counts; reset when no non-hog waits.
     fn reschedule_mariadb(
         &mut self,
         r: &Rules,
@@ -377,6 +399,9 @@ impl LockState {
     /// The owners a waiting ticket waits for: other owners' granted tickets that conflict
     /// with it, and other owners' waiting tickets it yields to (the pending matrix in
     /// force). These are the wait-for edges of the deadlock detector. May repeat owners.
+    /// MySQL and MariaDB: sql/mdl.cc, `MDL_lock::visit_subgraph`: the granted list, then
+    /// the waiting list, each in list order (`is_incompatible_when_granted`,
+    /// `is_incompatible_when_waiting`).
     pub fn blockers<'a>(
         &'a self,
         r: &'a Rules,
@@ -411,11 +436,33 @@ impl LockState {
     /// Checks the invariants; returns a description of the first one broken.
     pub fn check(&self, r: &Rules) -> Result<(), String> {
         let s = r.strategy;
-        // `granted` is in the order of the latest grant decision: each ticket, as a
-        // request, must be compatible with every earlier one of another owner.
+        // No two granted tickets of different owners exclude each other: for each pair,
+        // one of the two, as a request, is compatible with the other as granted (the
+        // order in which they could have been granted; with an asymmetric matrix such as
+        // MariaDB's BACKUP one only that order works). The list order itself is not the
+        // grant order: clones, downgrades and upgrades move a ticket to the back.
+        // A ticket that another ticket of its owner covers may have been granted with no
+        // decision at all (MySQL and MariaDB: sql/mdl.cc, `MDL_context::clone_ticket`):
+        // on the BACKUP matrix a clone of START under BLOCK_DDL can exclude a FLUSH
+        // granted meanwhile both ways. Such a ticket is left out when its coverer is
+        // strictly stronger, or as strong and older (so two equal tickets do not excuse
+        // each other); the coverer itself is checked.
+        let covered = |t: &Ticket| {
+            self.granted.iter().any(|o| {
+                o.owner == t.owner
+                    && o.id != t.id
+                    && s.covers(o.ty, t.ty)
+                    && (!s.covers(t.ty, o.ty) || o.id < t.id)
+            })
+        };
         for (i, a) in self.granted.iter().enumerate() {
             for b in &self.granted[i + 1..] {
-                if a.owner != b.owner && s.conflicts_granted(b.ty, a.ty) {
+                if a.owner != b.owner
+                    && s.conflicts_granted(b.ty, a.ty)
+                    && s.conflicts_granted(a.ty, b.ty)
+                    && !covered(a)
+                    && !covered(b)
+                {
                     return Err(format!(
                         "conflicting grants: {:?} {} and {:?} {}",
                         a.owner, a.ty, b.owner, b.ty

@@ -183,7 +183,9 @@ impl LockTable {
         t
     }
 
-    /// Does `s` own a granted lock on `key` at least as strong as `ty`?
+    /// Does `s` own a granted lock on `key` at least as strong as `ty`? (MySQL: sql/mdl.cc,
+    /// `MDL_context::owns_equal_or_stronger_lock`; MariaDB: `is_lock_owner`: `find_ticket`
+    /// over every duration.)
     pub fn owns_equal_or_stronger(
         &self,
         d: &Dialect,
@@ -233,6 +235,8 @@ impl LockTable {
         match plan {
             AcquirePlan::Reuse(_) => Outcome::Granted,
             AcquirePlan::CloneOf(_) => {
+                // MySQL: sql/mdl.cc, MDL_context::clone_ticket: to the back of the granted
+                // list without a grant decision; not counted, no reschedule.
                 let id = self.new_ticket();
                 self.locks
                     .entry(key.clone())
@@ -246,11 +250,18 @@ impl LockTable {
                 let t = Ticket { id, owner: s, ty };
                 let r = rules(d, self.config, key);
                 let lock = self.locks.entry(key.clone()).or_default();
+                // MySQL: sql/mdl.cc, MDL_context::try_acquire_lock_impl: granted at once,
+                // counted as a hog or piglet; a switch of the priority matrix reschedules.
                 if lock.can_grant(&r, ty, s, false) {
-                    lock.grant(t);
+                    let switched = lock.grant_counted(&r, t);
                     self.sess(s).book.add(id, key.clone(), ty, dur);
+                    if switched {
+                        self.reschedule(d, key);
+                    }
                     return Outcome::Granted;
                 }
+                // MySQL: sql/mdl.cc, MDL_context::try_acquire_lock, and acquire_lock with a
+                // zero timeout: no wait and no deadlock search.
                 match wait {
                     WaitOption::NoWait => {
                         self.drop_if_idle(key);
@@ -338,6 +349,10 @@ impl LockTable {
                 }
                 Outcome::Waiting => return Outcome::Waiting,
                 failed => {
+                    // MySQL: sql/mdl.cc, MDL_context::acquire_locks: rollback_to_savepoint
+                    // (and the explicit tickets stored before the old front): the
+                    // tickets this call took, latest first.
+                    taken.reverse();
                     self.release_ids(d, s, &taken);
                     return failed;
                 }
@@ -360,6 +375,16 @@ impl LockTable {
         self.live(s)?;
         let old = match self.sessions[s.0 as usize].book.plan_upgrade(d, key, ty)? {
             UpgradePlan::NoOp(_) => return Ok(Outcome::Granted),
+            UpgradePlan::Retype(old) => {
+                // MySQL: sql/mdl.cc, MDL_context::upgrade_shared_lock: the acquire found a
+                // covering ticket (no grant decision); the merge retypes `old`.
+                self.sess(s).book.set_type(old, ty);
+                if let Some(l) = self.locks.get_mut(key) {
+                    l.set_type(old, ty);
+                }
+                self.reschedule(d, key);
+                return Ok(Outcome::Granted);
+            }
             UpgradePlan::Upgrade(old) => old,
         };
         let id = self.new_ticket();
@@ -367,10 +392,20 @@ impl LockTable {
         let r = rules(d, self.config, key);
         let lock = self.locks.get_mut(key).expect("held lock exists");
         if lock.can_grant(&r, ty, s, false) {
-            lock.upgrade_in_place(old, ty);
+            // MySQL: sql/mdl.cc, MDL_context::upgrade_shared_lock: acquire_lock grants a
+            // ticket of the new type (counted; a matrix switch reschedules with both
+            // tickets granted), then the merge gives its type to `old` and drops it.
+            if lock.grant_counted(&r, t) {
+                self.reschedule(d, key);
+            }
+            self.locks
+                .get_mut(key)
+                .expect("held lock exists")
+                .finish_upgrade(old, id);
             self.sess(s).book.set_type(old, ty);
-            // A higher-ranked type need not conflict with all that the old one did (SW ->
-            // SRO): waiters the old type held back may be grantable now.
+            // Deliberate (mdl-core/FIDELITY.md): the servers do not reschedule after the
+            // merge; a higher-ranked type need not conflict with all that the old one did
+            // (SU -> SRO), and a waiter the old type held back is let in now.
             self.reschedule(d, key);
             return Ok(Outcome::Granted);
         }
@@ -402,9 +437,14 @@ impl LockTable {
         ty: LockType,
     ) -> Result<Outcome, MdlError> {
         self.live(s)?;
-        let id = self.sessions[s.0 as usize]
+        let Some(id) = self.sessions[s.0 as usize]
             .book
-            .plan_downgrade(d, key, ty)?;
+            .plan_downgrade(d, key, ty)?
+        else {
+            return Ok(Outcome::Ok);
+        };
+        // MySQL: sql/mdl.cc, MDL_ticket::downgrade_lock: retype (to the back of the
+        // granted list), then reschedule_waiters.
         self.sess(s).book.set_type(id, ty);
         if let Some(l) = self.locks.get_mut(key) {
             l.set_type(id, ty);
@@ -424,6 +464,7 @@ impl LockTable {
     ) -> Result<Outcome, MdlError> {
         self.live(s)?;
         let (_, ty) = self.sessions[s.0 as usize].book.plan_clone(d, key, ty)?;
+        // MySQL: sql/mdl.cc, MDL_context::clone_ticket: no grant decision, not counted.
         let id = self.new_ticket();
         self.locks
             .entry(key.clone())
@@ -449,6 +490,7 @@ impl LockTable {
         Ok(Outcome::Ok)
     }
 
+    /// MySQL: sql/mdl.cc, `MDL_context::release_statement_locks`.
     pub fn end_statement(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;
         let ids = self.sessions[s.0 as usize]
@@ -458,7 +500,8 @@ impl LockTable {
         Ok(Outcome::Ok)
     }
 
-    /// `commit` / `rollback`.
+    /// `commit` / `rollback` (MySQL: sql/mdl.cc, `MDL_context::release_transactional_locks`:
+    /// the statement list, then the transaction list).
     pub fn commit(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;
         let ids = self.sessions[s.0 as usize]
@@ -469,6 +512,8 @@ impl LockTable {
         Ok(Outcome::Ok)
     }
 
+    /// MySQL: sql/mdl.cc, `release_locks_stored_before(MDL_EXPLICIT, nullptr)`; MariaDB:
+    /// `MDL_context::release_explicit_locks`.
     pub fn release_explicit(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;
         let ids = self.sessions[s.0 as usize]
@@ -484,6 +529,7 @@ impl LockTable {
         Ok(Outcome::Ok)
     }
 
+    /// MySQL: sql/mdl.cc, `MDL_context::rollback_to_savepoint`.
     pub fn rollback_to(
         &mut self,
         d: &Dialect,
@@ -497,6 +543,8 @@ impl LockTable {
         Ok(Outcome::Ok)
     }
 
+    /// MySQL: sql/mdl.cc, `MDL_context::set_explicit_duration_for_all_locks` and
+    /// `set_transaction_duration_for_all_locks` (list order: `TicketBook::set_duration_all`).
     pub fn set_duration(&mut self, s: OwnerId, dur: Duration) -> Result<Outcome, MdlError> {
         self.live(s)?;
         self.sess(s).book.set_duration_all(dur);
@@ -520,23 +568,18 @@ impl LockTable {
         Ok(Outcome::Ok)
     }
 
+    /// Gives back tickets one at a time, in the order given, rescheduling the lock after
+    /// each (MySQL: sql/mdl.cc, `MDL_context::release_lock` -> `MDL_lock::remove_ticket`
+    /// -> `reschedule_waiters`; `release_locks_stored_before` walks a list from its
+    /// front).
     fn release_ids(&mut self, d: &Dialect, s: OwnerId, ids: &[TicketId]) {
-        // The keys in first-release order, each once (a set beside the list: a `contains`
-        // on the list made a release of n keys cost n²).
-        let mut keys: Vec<MdlKey> = Vec::new();
-        let mut seen: std::collections::HashSet<MdlKey> = std::collections::HashSet::new();
         for id in ids {
             if let Some(h) = self.sess(s).book.remove(*id) {
                 if let Some(l) = self.locks.get_mut(&h.key) {
                     l.remove_granted(*id);
                 }
-                if seen.insert(h.key.clone()) {
-                    keys.push(h.key);
-                }
+                self.reschedule(d, &h.key);
             }
-        }
-        for k in keys {
-            self.reschedule(d, &k);
         }
     }
 
@@ -573,12 +616,16 @@ impl LockTable {
         let Some(w) = self.sess(s).wait.take() else {
             return;
         };
+        // MySQL: sql/mdl.cc, MDL_context::acquire_lock: a wait that ends without a grant
+        // removes its ticket (MDL_lock::remove_ticket from m_waiting, which reschedules).
         if let Some(l) = self.locks.get_mut(&w.key) {
             l.remove_waiting(w.ticket.id);
         }
         self.reschedule(d, &w.key);
         if let WaitKind::Bulk { taken, .. } = &w.kind {
-            self.release_ids(d, s, taken);
+            // acquire_locks' rollback: latest first.
+            let latest_first: Vec<TicketId> = taken.iter().rev().copied().collect();
+            self.release_ids(d, s, &latest_first);
         }
         self.events.push((s, out));
     }
@@ -657,10 +704,13 @@ impl LockTable {
     /// Runs the detector from `s`, which has just started to wait; aborts victims until no
     /// cycle through `s` is left. Returns `s`'s outcome (`Waiting` or `Deadlock`).
     fn detect(&mut self, d: &Dialect, s: OwnerId) -> Outcome {
+        // MySQL: sql/mdl.cc, MDL_context::find_deadlock: search from the new waiter; the
+        // victim's wait ends (VICTIM); unless that was the requester, search again (a
+        // second cycle through the new edge may remain).
         loop {
             let found = {
                 let g = TableGraph { t: self, d };
-                deadlock::detect(&g, s)
+                deadlock::detect_with(&g, s, d.max_search_depth)
             };
             let Some(dl) = found else {
                 return Outcome::Waiting;
@@ -703,7 +753,7 @@ impl LockTable {
         loop {
             let found = {
                 let g = TableGraph { t: self, d };
-                deadlock::detect(&g, s)
+                deadlock::detect_with(&g, s, d.max_search_depth)
             };
             let Some(dl) = found else {
                 return Ok(Outcome::Waiting);
@@ -869,6 +919,9 @@ impl WaitGraph for TableGraph<'_> {
             out.extend(h.iter().copied());
         }
     }
+    fn is_waiting(&self, n: OwnerId) -> bool {
+        self.t.is_waiting(n)
+    }
     fn weight(&self, n: OwnerId) -> u32 {
         let Some(x) = self.t.session(n) else { return 0 };
         if let Some(w) = &x.wait {
@@ -877,7 +930,10 @@ impl WaitGraph for TableGraph<'_> {
                 .weight(w.key.namespace(), w.ticket.ty, x.force_dml, x.victim_count);
         }
         if let Some((_, wt)) = &x.foreign {
-            return wt.saturating_add(
+            // MySQL: sql/mdl.h, MDL_context::get_deadlock_weight: a context forced to
+            // the DML weight weighs DML whatever it waits for.
+            let base = if x.force_dml { self.d.weights.dml } else { *wt };
+            return base.saturating_add(
                 self.d
                     .weights
                     .victim_overweight

@@ -62,17 +62,19 @@ fn acquire_reuses_a_covering_ticket_of_the_same_duration_else_clones_in_find_ord
         b.plan_acquire(&d, &k1, SR, TRX),
         Ok(AcquirePlan::Reuse(id(2)))
     );
+    // ... but never for an explicit request (try_acquire_lock_impl: "|| duration ==
+    // MDL_EXPLICIT"): the explicit SR is found first and cloned.
     assert_eq!(
         b.plan_acquire(&d, &k1, SR, EXPL),
-        Ok(AcquirePlan::Reuse(id(1)))
+        Ok(AcquirePlan::CloneOf(id(1)))
     );
     // SR covers SH.
     assert_eq!(
         b.plan_acquire(&d, &k1, SH, EXPL),
-        Ok(AcquirePlan::Reuse(id(1)))
+        Ok(AcquirePlan::CloneOf(id(1)))
     );
-    // None of duration statement: `find_ticket` looks at statement, then transaction,
-    // then explicit tickets: the transaction SR is cloned.
+    // None of duration statement: `find_in_lists` looks at statement, then transaction,
+    // then explicit tickets ((dur + i) % 3): the transaction SR is cloned.
     assert_eq!(
         b.plan_acquire(&d, &k1, SR, STMT),
         Ok(AcquirePlan::CloneOf(id(2)))
@@ -94,7 +96,31 @@ fn acquire_reuses_a_covering_ticket_of_the_same_duration_else_clones_in_find_ord
     );
     assert_eq!(
         b.plan_acquire(&d, &k1, SR, EXPL),
-        Ok(AcquirePlan::Reuse(id(1)))
+        Ok(AcquirePlan::CloneOf(id(1)))
+    );
+    // From transaction the search goes on with explicit, then statement: the explicit
+    // SR, not the statement X, is the source of a transaction SH's clone... once no
+    // transaction ticket covers it.
+    let mut c = TicketBook::new();
+    c.add(id(11), k2.clone(), X, STMT);
+    c.add(id(12), k2.clone(), SR, EXPL);
+    assert_eq!(
+        c.plan_acquire(&d, &k2, SH, TRX),
+        Ok(AcquirePlan::CloneOf(id(12)))
+    );
+    assert_eq!(
+        c.plan_acquire(&d, &k2, SH, EXPL),
+        Ok(AcquirePlan::CloneOf(id(12)))
+    );
+    assert_eq!(
+        c.plan_acquire(&d, &k2, SH, STMT),
+        Ok(AcquirePlan::Reuse(id(11)))
+    );
+    // Within one list, the front (the latest) first.
+    c.add(id(13), k2.clone(), SNW, EXPL);
+    assert_eq!(
+        c.plan_acquire(&d, &k2, SH, TRX),
+        Ok(AcquirePlan::CloneOf(id(13)))
     );
     // TABLE is an object namespace: it has no IX (scoped only), GLOBAL no SR.
     assert!(matches!(
@@ -162,35 +188,27 @@ fn upgrade_is_a_no_op_when_covered_and_refused_towards_an_earlier_type() {
 #[test]
 fn downgrade_only_from_x_or_snw_to_a_covered_type() {
     // Reference: "Downgrade (mysql-8.0): only from X or SNW" (dialect.txt
-    // `downgrade_from object X SNW`); the new type must be weaker (covered, not equal).
+    // `downgrade_from object X SNW`). MDL_ticket::downgrade_lock: "Do nothing if already
+    // downgraded" (the same type, or one the held type does not cover): no ticket.
     let d = Dialect::mysql80();
     let (k1, k2, k3) = (key(&d, "db.t1"), key(&d, "db.t2"), key(&d, "db.t3"));
     let mut b = TicketBook::new();
     b.add(id(1), k1.clone(), X, TRX);
     b.add(id(2), k2.clone(), SU, TRX);
     b.add(id(3), k3.clone(), SNW, TRX);
-    assert_eq!(b.plan_downgrade(&d, &k1, SNW), Ok(id(1)));
-    assert_eq!(b.plan_downgrade(&d, &k1, SR), Ok(id(1)));
-    assert_eq!(
-        b.plan_downgrade(&d, &k1, X),
-        Err(MdlError::DowngradeNotWeaker {
-            held: X,
-            requested: X
-        })
-    );
+    assert_eq!(b.plan_downgrade(&d, &k1, SNW), Ok(Some(id(1))));
+    assert_eq!(b.plan_downgrade(&d, &k1, SR), Ok(Some(id(1))));
+    assert_eq!(b.plan_downgrade(&d, &k1, X), Ok(None));
     assert_eq!(
         b.plan_downgrade(&d, &k2, SR),
         Err(MdlError::DowngradeFrom { held: SU })
     );
-    assert_eq!(b.plan_downgrade(&d, &k3, SU), Ok(id(3)));
-    // SNW does not cover SNRW (SNRW also conflicts with SR).
-    assert_eq!(
-        b.plan_downgrade(&d, &k3, SNRW),
-        Err(MdlError::DowngradeNotWeaker {
-            held: SNW,
-            requested: SNRW
-        })
-    );
+    // The no-op test comes before the source test: SU to SU or to X does nothing.
+    assert_eq!(b.plan_downgrade(&d, &k2, SU), Ok(None));
+    assert_eq!(b.plan_downgrade(&d, &k2, X), Ok(None));
+    assert_eq!(b.plan_downgrade(&d, &k3, SU), Ok(Some(id(3))));
+    // SNW does not cover SNRW (SNRW also conflicts with SR): nothing to do.
+    assert_eq!(b.plan_downgrade(&d, &k3, SNRW), Ok(None));
     assert_eq!(
         b.plan_downgrade(&d, &key(&d, "db.t4"), SR),
         Err(MdlError::NotHeld)
@@ -227,9 +245,11 @@ fn release_gives_back_the_latest_of_a_type_or_everything_on_the_key() {
     b.add(id(4), k2.clone(), X, TRX);
     assert_eq!(b.plan_release(&k1, Some(SR)).map(|v| ids(&v)), Ok(vec![3]));
     assert_eq!(b.plan_release(&k1, Some(SW)).map(|v| ids(&v)), Ok(vec![2]));
+    // Everything on the key: list by list (statement, transaction, explicit), each
+    // from its front.
     assert_eq!(
         b.plan_release(&k1, None).map(|v| ids(&v)),
-        Ok(vec![1, 2, 3])
+        Ok(vec![3, 2, 1])
     );
     assert_eq!(b.plan_release(&k2, None).map(|v| ids(&v)), Ok(vec![4]));
     assert_eq!(b.plan_release(&k1, Some(X)), Err(MdlError::NotHeld));
@@ -249,13 +269,15 @@ fn durations_select_what_commit_and_end_of_statement_give_back() {
     b.add(id(2), k.clone(), SW, TRX);
     b.add(id(3), k.clone(), SR, EXPL);
     b.add(id(4), k.clone(), SH, STMT);
+    // release_transactional_locks: the statement list from its front, then the
+    // transaction list.
     assert_eq!(ids(&b.of_durations(&[STMT])), vec![4, 1]);
-    assert_eq!(ids(&b.of_durations(&[STMT, TRX])), vec![4, 2, 1]);
+    assert_eq!(ids(&b.of_durations(&[STMT, TRX])), vec![4, 1, 2]);
     assert_eq!(ids(&b.of_durations(&[EXPL])), vec![3]);
     let mut out = vec![id(99)];
     b.of_durations_into(&[STMT, TRX], &mut out);
-    assert_eq!(ids(&out), vec![99, 4, 2, 1]);
-    assert_eq!(ids(&b.all()), vec![4, 3, 2, 1]);
+    assert_eq!(ids(&out), vec![99, 4, 1, 2]);
+    assert_eq!(ids(&b.all()), vec![4, 1, 2, 3]);
     assert_eq!(
         b.held().iter().map(|h| (h.id.0, h.seq)).collect::<Vec<_>>(),
         vec![(1, 0), (2, 1), (3, 2), (4, 3)]
@@ -272,13 +294,26 @@ fn durations_select_what_commit_and_end_of_statement_give_back() {
     );
     assert_eq!(b.get(id(3)).map(|h| h.ty), Some(SR));
     assert!(b.get(id(5)).is_none());
-    // One ticket moves to another duration; then every ticket.
+    // One ticket moves to the front of another duration's list (set_lock_duration);
+    // then every ticket (move_all_to_explicit_duration: the explicit list becomes the
+    // old transaction list [3, 2], the statement list [4, 1] is pushed to its front one
+    // by one: [1, 4, 3, 2]).
     b.set_duration(id(3), TRX);
     assert_eq!(ids(&b.of_durations(&[EXPL])), Vec::<u64>::new());
     assert_eq!(ids(&b.of_durations(&[TRX])), vec![3, 2]);
     assert_eq!(b.get(id(1)).map(|h| h.dur), Some(STMT));
     b.set_duration_all(EXPL);
-    assert_eq!(ids(&b.of_durations(&[EXPL])), vec![4, 3, 2, 1]);
+    assert_eq!(ids(&b.of_durations(&[EXPL])), vec![1, 4, 3, 2]);
+    // And back (move_explicit_to_transaction_duration): the transaction list becomes the
+    // explicit one, empty old transaction list pushed: [1, 4, 3, 2].
+    b.set_duration_all(TRX);
+    assert_eq!(ids(&b.of_durations(&[TRX])), vec![1, 4, 3, 2]);
+    // A new ticket goes to the front; all to explicit again: the old explicit list (empty)
+    // stays, the transaction list [5, 1, 4, 3, 2] is swapped in.
+    b.add(id(5), k.clone(), SR, TRX);
+    b.set_duration_all(EXPL);
+    assert_eq!(ids(&b.of_durations(&[EXPL])), vec![5, 1, 4, 3, 2]);
+    b.remove(id(5));
     // set_type changes that ticket only.
     b.set_type(id(2), SNW);
     assert_eq!(b.get(id(2)).map(|h| h.ty), Some(SNW));
@@ -298,9 +333,9 @@ fn rollback_to_a_savepoint_gives_back_later_statement_and_transaction_tickets() 
     b.add(id(3), k.clone(), SR, EXPL);
     b.savepoint("sp2");
     b.add(id(4), k.clone(), SW, TRX);
-    // Since sp1: 2 (statement) and 4 (transaction), latest first; not 3 (explicit), not 1
-    // (taken before sp1).
-    assert_eq!(b.plan_rollback_to("sp1").map(|v| ids(&v)), Ok(vec![4, 2]));
+    // Since sp1: 2 (statement) and 4 (transaction), the statement list first
+    // (rollback_to_savepoint); not 3 (explicit), not 1 (taken before sp1).
+    assert_eq!(b.plan_rollback_to("sp1").map(|v| ids(&v)), Ok(vec![2, 4]));
     assert_eq!(b.plan_rollback_to("sp2").map(|v| ids(&v)), Ok(vec![4]));
     assert_eq!(
         b.plan_rollback_to("sp3"),

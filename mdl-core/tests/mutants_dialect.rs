@@ -174,12 +174,15 @@ fn validate_rejects_what_the_manager_cannot_rely_on() {
 }
 
 #[test]
-fn covers_reads_the_asymmetric_backup_matrix_both_ways() {
-    // mariadb BACKUP granted matrix: a BACKUP_FLUSH request conflicts only with a granted
-    // BACKUP_START, which a BACKUP_START request conflicts with too (row test holds); but
-    // a granted FLUSH blocks BACKUP_DML requests and a granted START does not (column
-    // test fails). Reusing START for a FLUSH request would let DML in: START does not
-    // cover FLUSH. Nor does FLUSH cover WAIT_FLUSH (which also conflicts with DML).
+fn covers_reads_the_rows_of_the_granted_matrix_only() {
+    // MySQL and MariaDB sql/mdl.cc, MDL_ticket::has_stronger_or_equal_type:
+    // `!(granted_incompat_map[type] & ~granted_incompat_map[m_type])`, rows only. On
+    // mariadb's asymmetric BACKUP matrix a BACKUP_FLUSH request conflicts only with a
+    // granted BACKUP_START, which a START request conflicts with too: START covers FLUSH,
+    // though a granted FLUSH blocks BACKUP_DML requests and a granted START does not (so
+    // a session holding START that asks for FLUSH reuses START and DML is not blocked:
+    // the server's behaviour; BACKUP STAGE upgrades instead, `upgrade_always`). FLUSH
+    // does not cover WAIT_FLUSH (whose request also conflicts with a granted DML).
     let d = Dialect::mariadb();
     let s = d.strategy(d.namespace_by_name("BACKUP").unwrap());
     let ty = |n: &str| LockType::parse(n).unwrap();
@@ -189,9 +192,15 @@ fn covers_reads_the_asymmetric_backup_matrix_both_ways() {
     assert!(s.conflicts_granted(LockType::BACKUP_DML, flush));
     assert!(!s.conflicts_granted(LockType::BACKUP_DML, start));
     assert!(s.blocked_by(flush).contains(LockType::BACKUP_DML));
-    assert!(!s.covers(start, flush));
+    assert!(s.covers(start, flush));
+    assert!(!s.covers(flush, start));
     assert!(!s.covers(flush, wait_flush));
     assert!(s.covers(start, start));
+    assert!(s.upgrade_always);
+    assert!(
+        !d.strategy(d.namespace_by_name("TABLE").unwrap())
+            .upgrade_always
+    );
     // mysql-8.0 object: the column of SR is {SNRW, X}; the pending X holds back SR in
     // matrix 0 and not in matrix 2 (object.pending0.tsv / pending2.tsv, SR row).
     let m = Dialect::mysql80();
@@ -221,4 +230,37 @@ fn builtins_answer_to_their_aliases_and_load_from_their_folders() {
         ("dialect.txt", "missing")
     );
     assert_eq!(Namespace(3).to_string(), "ns#3");
+}
+
+#[test]
+fn max_search_depth_is_a_number_from_one_with_its_column_in_errors() {
+    // Absent: the exact search (both built-ins).
+    assert_eq!(Dialect::mysql80().max_search_depth, None);
+    assert_eq!(Dialect::mariadb().max_search_depth, None);
+    assert_eq!(
+        with_line("max_search_depth 32").unwrap().max_search_depth,
+        Some(32)
+    );
+    assert_eq!(
+        with_line("max_search_depth 1").unwrap().max_search_depth,
+        Some(1)
+    );
+    for bad in ["0", "-3", "x", "10001", "99999999999"] {
+        let e = with_line(&format!("max_search_depth  {bad}")).unwrap_err();
+        assert_eq!(
+            (e.file.as_str(), e.line, e.col),
+            ("dialect.txt", 4, 19),
+            "{bad}"
+        );
+        assert!(e.msg.contains("max_search_depth"), "{}", e.msg);
+        assert!(
+            e.to_string().starts_with("dialect.txt:4:19: "),
+            "{}",
+            e.to_string()
+        );
+    }
+    let (f, l) = err_line("max_search_depth");
+    assert_eq!((f.as_str(), l), ("dialect.txt", 4));
+    let e = with_line("max_search_depth 3 4").unwrap_err();
+    assert_eq!(e.to_string(), format!("dialect.txt:4: {}", e.msg));
 }

@@ -135,11 +135,14 @@ fn upgrade_downgrade_savepoints_and_misuse() {
     );
     assert_eq!(t.upgrade(&d, s1, &a, LockType::SU, F), Ok(Outcome::Granted));
     let snapshot = t.clone();
+    // MDL_ticket::downgrade_lock: "Do nothing if already downgraded".
+    assert_eq!(t.downgrade(&d, s1, &a, LockType::X), Ok(Outcome::Ok));
+    assert_eq!(t, snapshot, "a downgrade to the held type changes nothing");
     assert_eq!(
-        t.downgrade(&d, s1, &a, LockType::X),
-        Err(MdlError::DowngradeNotWeaker {
-            held: LockType::X,
-            requested: LockType::X
+        t.downgrade(&d, s1, &a, LockType::IX),
+        Err(MdlError::TypeNotInNamespace {
+            ty: LockType::IX,
+            namespace: "TABLE".into()
         })
     );
     assert_eq!(t.release(&d, s2, &a, None), Err(MdlError::NotHeld));

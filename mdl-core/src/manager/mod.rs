@@ -759,11 +759,13 @@ impl Shared {
         // Foreign victims already aborted: one chosen again means its subsystem still
         // reports the wait, and aborting it again would not end the loop.
         let mut foreign_victims: Vec<OwnerId> = Vec::new();
+        // MySQL: sql/mdl.cc, MDL_context::find_deadlock: search again after each victim
+        // other than the requester.
         loop {
-            let Some(dl) = deadlock::detect(&g, start) else {
+            let Some(dl) = deadlock::detect_with(&g, start, self.dialect.max_search_depth) else {
                 return false;
             };
-            match self.validate_and_abort(&g, &dl.cycle, start, foreign_start, &foreign) {
+            match self.validate_and_abort(&g, &dl, start, foreign_start, &foreign) {
                 Validation::Victim(v, _) if v == start => return true,
                 Validation::Victim(v, true) => {
                     if foreign_victims.contains(&v) {
@@ -780,11 +782,12 @@ impl Shared {
     fn validate_and_abort(
         &self,
         g: &LiveGraph<'_>,
-        cycle: &[OwnerId],
+        dl: &deadlock::Deadlock<OwnerId>,
         start: OwnerId,
         foreign_start: bool,
         foreign: &Option<DataArc<dyn ForeignWaits>>,
     ) -> Validation {
+        let cycle: &[OwnerId] = &dl.cycle;
         type NodeWait = Option<(Arc<LockObj>, Ticket, DataArc<CtxShared>)>;
         // What each node waits for, as first seen.
         let waits: Vec<NodeWait> = cycle
@@ -806,7 +809,13 @@ impl Shared {
         objs.dedup_by(|a, b| Arc::ptr_eq(a, b));
         let guards: Vec<MutexGuard<'_, LockInner>> = objs.iter().map(|o| o.state.lock()).collect();
         for (i, a) in cycle.iter().enumerate() {
-            let b = cycle[(i + 1) % cycle.len()];
+            // A path the depth cap ended has no closing edge: its last node must still
+            // wait (the search entered it), for anyone.
+            let b = match cycle.get(i + 1) {
+                Some(b) => Some(*b),
+                None if dl.capped => None,
+                None => Some(cycle[0]),
+            };
             let mut ok = false;
             if let Some((o, t, cs)) = &waits[i] {
                 let still = {
@@ -820,14 +829,20 @@ impl Shared {
                         .expect("locked above");
                     let r = self.rules(&o.key);
                     let st = &guards[gi].st;
-                    ok = st.is_waiting(t.id) && st.blockers(&r, t).any(|x| x == b);
+                    ok =
+                        st.is_waiting(t.id) && b.is_none_or(|b| st.blockers(&r, t).any(|x| x == b));
                 }
             }
             if !ok {
                 if let Some(f) = foreign {
-                    let mut v = Vec::new();
-                    f.waits_for(*a, &mut v);
-                    ok = v.contains(&b);
+                    ok = match b {
+                        Some(b) => {
+                            let mut v = Vec::new();
+                            f.waits_for(*a, &mut v);
+                            v.contains(&b)
+                        }
+                        None => f.weight(*a).is_some(),
+                    };
                 }
             }
             if !ok {
@@ -893,9 +908,17 @@ impl WaitGraph for LiveGraph<'_> {
             f.waits_for(n, out);
         }
     }
+    fn is_waiting(&self, n: OwnerId) -> bool {
+        let mdl = self.m.ctx(n).is_some_and(|cs| {
+            let s = cs.slot.lock();
+            s.status.is_none() && s.waiting.is_some()
+        });
+        mdl || self.foreign.as_ref().is_some_and(|f| f.weight(n).is_some())
+    }
     fn weight(&self, n: OwnerId) -> u32 {
         let d = &self.m.dialect;
         let mut victims = 0;
+        let mut force_dml = false;
         if let Some(cs) = self.m.ctx(n) {
             let s = cs.slot.lock();
             if let (None, Some(w)) = (&s.status, &s.waiting) {
@@ -907,9 +930,13 @@ impl WaitGraph for LiveGraph<'_> {
                 );
             }
             victims = s.victim_count;
+            force_dml = s.force_dml;
         }
         if let Some(wt) = self.foreign.as_ref().and_then(|f| f.weight(n)) {
-            return wt.saturating_add(d.weights.victim_overweight.saturating_mul(victims));
+            // MySQL: sql/mdl.h, MDL_context::get_deadlock_weight: the forced DML weight
+            // applies to whatever the context waits for.
+            let base = if force_dml { d.weights.dml } else { wt };
+            return base.saturating_add(d.weights.victim_overweight.saturating_mul(victims));
         }
         0
     }
@@ -1210,7 +1237,8 @@ impl Context {
         }
     }
 
-    /// Adds a granted ticket without asking the lock (a clone of a held one).
+    /// Adds a granted ticket without asking the lock (a clone of a held one; MySQL:
+    /// sql/mdl.cc, `MDL_context::clone_ticket`: not counted, no reschedule).
     fn grant_unchecked(&mut self, key: &MdlKey, id: TicketId, ty: LockType, dur: Duration) {
         let me = self.id();
         let obj = self.pin_with(key, |pin| pin.obj.clone());
@@ -1273,7 +1301,11 @@ impl Context {
             m.ensure_slow(&obj, &mut g);
         }
         if g.st.can_grant(&r, ty, me, false) {
-            g.st.grant(t);
+            // MySQL: sql/mdl.cc, MDL_context::try_acquire_lock_impl (slow path): granted,
+            // counted as a hog or piglet; a switch of the priority matrix reschedules.
+            // (A fast-path grant is never counted there, nor here: it happens only while
+            // nothing obtrusive, hence no SRO or hog, is granted or waiting.)
+            let switched = g.st.grant_counted(&r, t);
             g.meta.insert(
                 id,
                 Meta {
@@ -1283,11 +1315,16 @@ impl Context {
                     waiter: None,
                 },
             );
+            if switched {
+                m.reschedule(&obj, &mut g);
+            }
             drop(g);
             self.book.add(id, key.clone(), ty, dur);
             debug!(owner = me.0, key = ?key, ty = %ty, "mdl grant");
             return (Outcome::Granted, Some(id));
         }
+        // MySQL: sql/mdl.cc, MDL_context::try_acquire_lock, and acquire_lock with a zero
+        // timeout: no wait and no deadlock search.
         let timeout = match wait {
             WaitOption::NoWait => {
                 m.clear_slow_if(&obj, &g);
@@ -1356,6 +1393,8 @@ impl Context {
         let m = self.m();
         m.detect(t.owner, false);
         let status = self.sh.park(&m.clock);
+        // MySQL: sql/mdl.cc, MDL_context::acquire_lock: a wait that ends without a grant
+        // removes its ticket (MDL_lock::remove_ticket from m_waiting, which reschedules).
         if status != WaitStatus::Granted {
             let mut g = obj.state.lock();
             g.st.remove_waiting(t.id);
@@ -1412,6 +1451,7 @@ impl Context {
             {
                 Ok(p) => p,
                 Err(e) => {
+                    taken.reverse();
                     self.release_ids(&taken);
                     return Err(e);
                 }
@@ -1424,6 +1464,8 @@ impl Context {
                     }
                 }
                 (failed, _) => {
+                    // MySQL: sql/mdl.cc, MDL_context::acquire_locks: rollback, latest first.
+                    taken.reverse();
                     self.release_ids(&taken);
                     return Ok(failed);
                 }
@@ -1440,6 +1482,12 @@ impl Context {
     ) -> Result<Outcome, MdlError> {
         let old = match self.book.plan_upgrade(&self.mgr.sh.dialect, key, ty)? {
             UpgradePlan::NoOp(_) => return Ok(Outcome::Granted),
+            UpgradePlan::Retype(old) => {
+                // MySQL: sql/mdl.cc, MDL_context::upgrade_shared_lock: the acquire found a
+                // covering ticket (no grant decision); the merge retypes `old`.
+                self.retype(key, old, ty)?;
+                return Ok(Outcome::Granted);
+            }
             UpgradePlan::Upgrade(old) => old,
         };
         let obj = self.pinned(key).ok_or(MdlError::NotHeld)?;
@@ -1455,9 +1503,16 @@ impl Context {
             m.ensure_slow(&obj, &mut g);
         }
         if g.st.can_grant(&r, ty, me, false) {
-            g.st.upgrade_in_place(old, ty);
-            // A higher-ranked type need not conflict with all that the old one did (SW ->
-            // SRO): waiters the old type held back may be grantable now.
+            // MySQL: sql/mdl.cc, MDL_context::upgrade_shared_lock: acquire_lock grants a
+            // ticket of the new type (counted; a matrix switch reschedules with both
+            // tickets granted), then the merge gives its type to `old` and drops it.
+            if g.st.grant_counted(&r, t) {
+                m.reschedule(&obj, &mut g);
+            }
+            g.st.finish_upgrade(old, id);
+            // Deliberate (mdl-core/FIDELITY.md): the servers do not reschedule after the
+            // merge; a higher-ranked type need not conflict with all that the old one did
+            // (SU -> SRO), and a waiter the old type held back is let in now.
             m.reschedule(&obj, &mut g);
             m.clear_slow_if(&obj, &g);
             drop(g);
@@ -1488,19 +1543,32 @@ impl Context {
     }
 
     pub fn downgrade(&mut self, key: &MdlKey, ty: LockType) -> Result<(), MdlError> {
-        let id = self.book.plan_downgrade(&self.mgr.sh.dialect, key, ty)?;
+        let Some(id) = self.book.plan_downgrade(&self.mgr.sh.dialect, key, ty)? else {
+            // MySQL: sql/mdl.cc, MDL_ticket::downgrade_lock: "Do nothing if already
+            // downgraded".
+            return Ok(());
+        };
+        self.retype(key, id, ty)?;
+        debug!(owner = self.sh.id.0, key = ?key, ty = %ty, "mdl downgrade");
+        Ok(())
+    }
+
+    /// Gives held ticket `id` the type `ty` (to the back of the granted list) and
+    /// reschedules: a downgrade (MySQL: sql/mdl.cc, `MDL_ticket::downgrade_lock`), or the
+    /// merge of an upgrade that found a covering ticket.
+    fn retype(&mut self, key: &MdlKey, id: TicketId, ty: LockType) -> Result<(), MdlError> {
         let obj = self.pinned(key).ok_or(MdlError::NotHeld)?;
         let m = &self.mgr.sh;
         {
             let mut g = obj.state.lock();
-            if g.st.find_granted(id).is_none() {
+            if g.st.find_granted(id).is_none() || !m.strategy(key).is_unobtrusive(ty) {
+                // A fast grant (to be retyped in the lock state), or an obtrusive type.
                 m.ensure_slow(&obj, &mut g);
             }
             g.st.set_type(id, ty);
             m.reschedule(&obj, &mut g);
             m.clear_slow_if(&obj, &g);
         }
-        debug!(owner = self.sh.id.0, key = ?key, ty = %ty, "mdl downgrade");
         self.book.set_type(id, ty);
         Ok(())
     }
@@ -1533,7 +1601,8 @@ impl Context {
     }
 
     /// Gives back tickets: fast ones under our `locks` lock (one hold for all), the
-    /// others lock by lock (removal and reschedule under one hold of the lock's mutex),
+    /// others lock by lock (removal and a reschedule after each, under one hold of the
+    /// lock's mutex),
     /// locks in the order of their first ticket in `ids`. Linear in `ids`: a ticket is
     /// found in the book from the back (releases come latest first) and in its pin by
     /// key; slow tickets are grouped by lock through an index once there are more than
@@ -1577,13 +1646,16 @@ impl Context {
         rel.clear();
         self.rel = rel;
         let m = &self.mgr.sh;
+        // MySQL: sql/mdl.cc, MDL_context::release_lock -> MDL_lock::remove_ticket: one
+        // ticket at a time, each followed by reschedule_waiters (under one hold of the
+        // lock's mutex here; other locks do not see the difference).
         let give_back = |o: &LockObj, ids: &mut dyn Iterator<Item = TicketId>| {
             let mut g = o.state.lock();
             for id in ids {
                 g.st.remove_granted(id);
                 g.meta.remove(&id);
+                m.reschedule(o, &mut g);
             }
-            m.reschedule(o, &mut g);
             m.clear_slow_if(o, &g);
         };
         if let [(o, id)] = slow.as_slice() {
@@ -1635,10 +1707,12 @@ impl Context {
         self.scratch = ids;
     }
 
+    /// MySQL: sql/mdl.cc, `MDL_context::release_statement_locks`.
     pub fn end_statement(&mut self) {
         self.release_durations(&[Duration::Statement]);
     }
-    /// Commit or rollback: statement and transaction locks go.
+    /// Commit or rollback: statement and transaction locks go (MySQL: sql/mdl.cc,
+    /// `MDL_context::release_transactional_locks`).
     pub fn commit(&mut self) {
         self.release_durations(&[Duration::Statement, Duration::Transaction]);
         self.book.clear_savepoints();
@@ -1649,12 +1723,15 @@ impl Context {
     pub fn savepoint(&mut self, name: &str) {
         self.book.savepoint(name);
     }
+    /// MySQL: sql/mdl.cc, `MDL_context::rollback_to_savepoint`.
     pub fn rollback_to(&mut self, name: &str) -> Result<(), MdlError> {
         let ids = self.book.plan_rollback_to(name)?;
         self.release_ids(&ids);
         self.book.forget_savepoints_after(name);
         Ok(())
     }
+    /// MySQL: sql/mdl.cc, `MDL_context::set_explicit_duration_for_all_locks` and
+    /// `set_transaction_duration_for_all_locks`.
     pub fn set_duration(&mut self, dur: Duration) {
         self.book.set_duration_all(dur);
         let ids: Vec<TicketId> = self.book.held().iter().map(|h| h.id).collect();
@@ -1694,6 +1771,8 @@ impl Context {
     pub fn force_dml_weight(&mut self, on: bool) {
         self.sh.slot.lock().force_dml = on;
     }
+    /// MySQL: sql/mdl.cc, `MDL_context::owns_equal_or_stronger_lock` (MariaDB:
+    /// `is_lock_owner`).
     pub fn owns_equal_or_stronger(&self, key: &MdlKey, ty: LockType) -> bool {
         let s = self.mgr.sh.strategy(key);
         self.book.on_key(key).any(|h| s.covers(h.ty, ty))

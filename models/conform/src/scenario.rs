@@ -256,6 +256,14 @@ pub fn run_file(
                                 }
                             }
                         }
+                        Expectation::Tickets { .. } => {
+                            // The servers' lock tables show locks, not how the session
+                            // holds them: fail closed rather than pass unchecked.
+                            rep.expect_failures.push(format!(
+                                "{file}:{line}: `expect {name} tickets` is not compared with \
+                                 a server (mdl run checks it)"
+                            ));
+                        }
                     }
                     continue;
                 }

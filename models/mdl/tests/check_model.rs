@@ -420,3 +420,53 @@ fn seeded_undetected_deadlock_is_caught_as_stuck() {
 fn seeded_wrong_victim_is_caught_by_an_assert() {
     assert!(violated("victim_dml.mdl", PropKind::Assert(0)));
 }
+
+/// The ports of MySQL's MDL unit tests (`models/scenarios/mysql-unit/`): on every
+/// interleaving explored (depth first, up to 100,000 states each: the two long
+/// compatibility tests are not explored completely, see that folder's README) no built-in
+/// property and no `assert` is violated.
+#[cfg(not(any(
+    mdl_bug = "skip_second_waiter",
+    mdl_bug = "grant_ignores_conflict",
+    mdl_bug = "false_deadlock",
+    mdl_bug = "no_deadlock_detection",
+    mdl_bug = "heaviest_victim"
+)))]
+#[test]
+fn mysql_unit_ports_hold_their_properties() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenarios/mysql-unit");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("mysql-unit folder")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mdl"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 45, "{} ports", files.len());
+    let o = Options {
+        dfs: true,
+        max_states: 100_000,
+        ..Options::default()
+    };
+    let mut limited = Vec::new();
+    for p in &files {
+        let text = std::fs::read_to_string(p).expect("read");
+        let sc = parse(&p.display().to_string(), &text).unwrap_or_else(|e| panic!("{e}"));
+        let m = MdlModel::new(&sc).unwrap_or_else(|e| panic!("{e}"));
+        let r = check(&m, &o);
+        for prop in &r.props {
+            assert_ne!(
+                prop.status,
+                Status::Violated,
+                "{}: {}\n{}",
+                p.display(),
+                prop.name,
+                report::text(&m, &r, true)
+            );
+        }
+        if r.limited {
+            limited.push(p.file_name().expect("name").to_owned());
+        }
+    }
+    // Only the long ones are cut short.
+    assert!(limited.len() <= 6, "limited: {limited:?}");
+}

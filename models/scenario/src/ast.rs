@@ -32,6 +32,9 @@ pub struct Settings {
     pub max_write_lock_count: u64,
     /// `lock_wait_timeout MS`: `None` when unlimited (default).
     pub lock_wait_timeout: Option<u64>,
+    /// `max_search_depth N` (version 2): the servers' deadlock-search depth cap; `None`
+    /// (default): the dialect's setting, exact for the built-in dialects.
+    pub max_search_depth: Option<u32>,
 }
 
 impl Default for Settings {
@@ -40,6 +43,7 @@ impl Default for Settings {
             dialect: "mysql-8.0".into(),
             max_write_lock_count: u64::MAX,
             lock_wait_timeout: None,
+            max_search_depth: None,
         }
     }
 }
@@ -77,8 +81,20 @@ pub enum AssertKind {
 #[derive(Clone, Debug)]
 pub enum Expectation {
     Outcome(Outcome),
-    Holds { key: MdlKey, ty: LockType },
-    NotHolds { key: MdlKey, ty: LockType },
+    Holds {
+        key: MdlKey,
+        ty: LockType,
+    },
+    NotHolds {
+        key: MdlKey,
+        ty: LockType,
+    },
+    /// `expect SESSION tickets [NS KEY] N` (version 2): the session holds exactly N
+    /// granted tickets (on KEY, or on any key).
+    Tickets {
+        key: Option<MdlKey>,
+        n: usize,
+    },
 }
 
 /// A command of a step. Lock types are not checked against the namespace here: a type

@@ -141,7 +141,12 @@ fn is_session_name(s: &str) -> bool {
     cs.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-const SETTINGS: [&str; 3] = ["dialect", "max_write_lock_count", "lock_wait_timeout"];
+const SETTINGS: [&str; 4] = [
+    "dialect",
+    "max_write_lock_count",
+    "lock_wait_timeout",
+    "max_search_depth",
+];
 const TOP: [&str; 4] = ["kill", "advance", "expect", "assert"];
 const COMMANDS: &str = "acquire, acquire_all, upgrade, downgrade, clone, release, \
 end_statement, commit, rollback, release_explicit, savepoint, rollback_to, set_duration, \
@@ -418,6 +423,17 @@ impl<'a> Parser<'a> {
                 s.dialect = d.name;
             }
             "max_write_lock_count" => s.max_write_lock_count = number(&mut w, "a count")?,
+            "max_search_depth" => {
+                let t = w.next().ok_or_else(|| {
+                    (
+                        w.here(),
+                        "expected a search depth (a number from 1), found end of line".into(),
+                    )
+                })?;
+                s.max_search_depth = Some(
+                    mdl_core::dialect::parse_max_search_depth(&t.text).map_err(|m| (t.col, m))?,
+                );
+            }
             _ => s.lock_wait_timeout = Some(number(&mut w, "a number of milliseconds")?),
         }
         done(&w)
@@ -446,6 +462,19 @@ impl<'a> Parser<'a> {
                 let session = session_ref(&mut w, index)?;
                 let t = w.next();
                 let what = match t.map(|t| t.text.to_ascii_lowercase()) {
+                    Some(x) if x == "tickets" => {
+                        // `tickets N` or `tickets NS KEY N`.
+                        let key = if w.toks.len() - w.i >= 3 {
+                            Some(ns_key(d, &mut w)?)
+                        } else {
+                            None
+                        };
+                        let n = number(&mut w, "a number of tickets")?;
+                        Expectation::Tickets {
+                            key,
+                            n: usize::try_from(n).map_err(|_| (w.here(), "too many".into()))?,
+                        }
+                    }
                     Some(x) if x == "holds" || x == "not-holds" => {
                         let (key, ty) = ns_key_type(d, &mut w)?;
                         if x == "holds" {
@@ -460,8 +489,8 @@ impl<'a> Parser<'a> {
                             return Err((
                                 t.map(|t| t.col).unwrap_or_else(|| w.here()),
                                 format!(
-                                    "expected an outcome ({OUTCOMES}), `holds` or \
-                                     `not-holds`, found {}",
+                                    "expected an outcome ({OUTCOMES}), `holds`, \
+                                     `not-holds` or `tickets`, found {}",
                                     found(t)
                                 ),
                             ))
@@ -1214,6 +1243,83 @@ mod tests {
         for (i, _) in full.char_indices() {
             let _ = parse("p.mdl", &full[..i]);
         }
+    }
+
+    #[test]
+    fn version_2_additions() {
+        // `max_search_depth N` (before the first step, once, a number from 1).
+        let s = parse("t.mdl", "max_search_depth 32\ns1: commit\n").expect("parses");
+        assert_eq!(s.settings.max_search_depth, Some(32));
+        assert_eq!(
+            parse("t.mdl", "s1: commit\n")
+                .expect("parses")
+                .settings
+                .max_search_depth,
+            None
+        );
+        at("max_search_depth 0\n", 1, 18, "max_search_depth must be");
+        at("max_search_depth deep\n", 1, 18, "max_search_depth must be");
+        at("max_search_depth\n", 1, 17, "expected a search depth");
+        at("max_search_depth 3 4\n", 1, 20, "expected end of line");
+        at(
+            "s1: commit\nmax_search_depth 3\n",
+            2,
+            1,
+            "before the first step",
+        );
+        at(
+            "max_search_depth 3\nmax_search_depth 4\ns1: commit\n",
+            2,
+            1,
+            "already set",
+        );
+        // `expect SESSION tickets [NS KEY] N`.
+        let s = parse(
+            "t.mdl",
+            "s1: commit\nexpect s1 tickets 0\nexpect s1 tickets TABLE a.b 2\n",
+        )
+        .expect("parses");
+        let ex: Vec<&Expectation> = s
+            .lines
+            .iter()
+            .filter_map(|l| match &l.item {
+                Item::Expect { what, .. } => Some(what),
+                _ => None,
+            })
+            .collect();
+        assert!(matches!(ex[0], Expectation::Tickets { key: None, n: 0 }));
+        assert!(matches!(ex[1], Expectation::Tickets { key: Some(_), n: 2 }));
+        at(
+            "s1: commit\nexpect s1 tickets\n",
+            2,
+            18,
+            "expected a number of tickets",
+        );
+        at(
+            "s1: commit\nexpect s1 tickets x\n",
+            2,
+            19,
+            "expected a number of tickets",
+        );
+        at(
+            "s1: commit\nexpect s1 tickets TABLE a.b\n",
+            2,
+            19,
+            "a number of tickets",
+        );
+        at(
+            "s1: commit\nexpect s1 tickets NOPE a.b 1\n",
+            2,
+            19,
+            "expected a namespace",
+        );
+        at(
+            "s1: commit\nexpect s1 tickets TABLE a.b 1 2\n",
+            2,
+            31,
+            "expected end of line",
+        );
+        at("s1: commit\nexpect s1 ticket 1\n", 2, 11, "`tickets`");
     }
 
     proptest::proptest! {

@@ -121,5 +121,8 @@ pub fn settings_text(s: &Settings) -> String {
     if let Some(ms) = s.lock_wait_timeout {
         out.push_str(&format!("lock_wait_timeout {ms}\n"));
     }
+    if let Some(n) = s.max_search_depth {
+        out.push_str(&format!("max_search_depth {n}\n"));
+    }
     out
 }

@@ -1,6 +1,7 @@
 //! Every bundled scenario (`models/scenarios/*.mdl`) passes its `expect` lines on both
 //! engines, with identical transcripts; together they use every command and line of the
-//! scenario language.
+//! scenario language. So does every port of the servers' unit tests
+//! (`models/scenarios/mysql-unit/`), each named in its folder's README.
 
 use mdl_scenario::parse::parse;
 use mdl_scenario::runner::{self, Engine};
@@ -9,7 +10,12 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 fn bundled() -> Vec<(PathBuf, Scenario)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
+    files_in("../scenarios")
+}
+
+/// The `.mdl` files of a folder (relative to this crate), parsed, in name order.
+fn files_in(rel: &str) -> Vec<(PathBuf, Scenario)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("scenarios folder")
         .map(|e| e.expect("entry").path())
@@ -41,7 +47,7 @@ pub fn manager_ready() -> bool {
 #[test]
 fn bundled_scenarios_pass_on_the_table() {
     let all = bundled();
-    assert!((10..=20).contains(&all.len()), "{} scenarios", all.len());
+    assert!((10..=25).contains(&all.len()), "{} scenarios", all.len());
     for (p, sc) in &all {
         let t = runner::run_engine(sc, Engine::Table)
             .valid()
@@ -93,6 +99,9 @@ fn bundled_scenarios_use_the_whole_language() {
         if sc.settings.lock_wait_timeout.is_some() {
             seen.insert("lock_wait_timeout");
         }
+        if sc.settings.max_search_depth.is_some() {
+            seen.insert("max_search_depth");
+        }
         for l in &sc.lines {
             let w = match &l.item {
                 Item::Step { cmd, .. } => match cmd {
@@ -121,6 +130,8 @@ fn bundled_scenarios_use_the_whole_language() {
                     Expectation::Outcome(_) => "expect outcome",
                     Expectation::Holds { .. } => "expect holds",
                     Expectation::NotHolds { .. } => "expect not-holds",
+                    Expectation::Tickets { key: None, .. } => "expect tickets",
+                    Expectation::Tickets { key: Some(_), .. } => "expect tickets on a key",
                 },
                 Item::Assert { kind, .. } => match kind {
                     mdl_scenario::AssertKind::Never => "assert never",
@@ -133,6 +144,9 @@ fn bundled_scenarios_use_the_whole_language() {
     let want = [
         "max_write_lock_count",
         "lock_wait_timeout",
+        "max_search_depth",
+        "expect tickets",
+        "expect tickets on a key",
         "acquire",
         "acquire_all",
         "upgrade",
@@ -210,4 +224,48 @@ fn seeded_run_report_early_is_caught() {
         all.len(),
         "every bundled scenario exposes the early report"
     );
+}
+
+/// The ports of MySQL's MDL unit tests (`models/scenarios/mysql-unit/`, one file per
+/// TEST_F, listed with the rest in its README): every `expect` holds on both engines and
+/// the transcripts are identical. MariaDB has no MDL unit tests (README), so there is no
+/// `mariadb-unit` folder; one, if made, is run the same way.
+#[cfg(not(mdl_bug = "run_report_early"))]
+#[test]
+fn mysql_unit_ports_pass_on_both_engines() {
+    let ports = files_in("../scenarios/mysql-unit");
+    assert!(ports.len() >= 45, "{} ports", ports.len());
+    let readme = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenarios/mysql-unit/README.md"),
+    )
+    .expect("mysql-unit/README.md");
+    let mut extra = Vec::new();
+    let mariadb = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenarios/mariadb-unit");
+    if mariadb.is_dir() {
+        extra = files_in("../scenarios/mariadb-unit");
+    }
+    let manager = manager_ready();
+    for (p, sc) in ports.iter().chain(&extra) {
+        let name = p.file_name().and_then(|n| n.to_str()).expect("name");
+        assert!(
+            readme.contains(&format!("[{name}]")),
+            "{name} is not listed in mysql-unit/README.md"
+        );
+        let text = std::fs::read_to_string(p).expect("read");
+        assert!(
+            text.starts_with("# Port of "),
+            "{name}: begins with the test it ports"
+        );
+        let a = runner::run_engine(sc, Engine::Table)
+            .valid()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(a.ok(), "{}: table:\n{}", p.display(), a.text());
+        if manager {
+            let b = runner::run_engine(sc, Engine::Manager)
+                .valid()
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert!(b.ok(), "{}: manager:\n{}", p.display(), b.text());
+            assert_eq!(a.text(), b.text(), "{}: transcripts differ", p.display());
+        }
+    }
 }

@@ -163,13 +163,16 @@ impl MdlModel {
     /// Builds the model of a parsed scenario. `sql` steps (conformance only) and files
     /// past the limits are errors at their line.
     pub fn new(sc: &Scenario) -> Result<MdlModel, ParseError> {
-        let dialect = Dialect::builtin(&sc.settings.dialect).ok_or_else(|| {
+        let mut dialect = Dialect::builtin(&sc.settings.dialect).ok_or_else(|| {
             err(
                 sc,
                 Pos { line: 1, col: 1 },
                 format!("unknown dialect `{}`", sc.settings.dialect),
             )
         })?;
+        if let Some(n) = sc.settings.max_search_depth {
+            dialect.max_search_depth = Some(n);
+        }
         let n = sc.sessions.len();
         if n > MAX_SESSIONS {
             return Err(err(
@@ -506,10 +509,13 @@ impl MdlModel {
             g.sort();
             g.dedup();
             let n = self.programs.len();
-            if let Some(v) = victims
-                .into_iter()
-                .find(|&v| !graph::has_cycle_through(n, &g, v))
-            {
+            // Under the servers' depth cap a deadlock may also be a walk of that many
+            // waiting sessions from the one whose step searched.
+            let cap = self.dialect.max_search_depth;
+            if let Some(v) = victims.into_iter().find(|&v| {
+                !graph::has_cycle_through(n, &g, v)
+                    && !cap.is_some_and(|c| graph::on_capped_walk(n, &g, s, v, c))
+            }) {
                 st.bad_deadlock = Some(v as u8);
             }
             step_edges = Some(g);

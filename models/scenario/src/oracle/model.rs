@@ -1,13 +1,16 @@
 //! The reference oracle's state machine: per key a plain list of granted requests and a
 //! FIFO list of waiting ones, per session its tickets, durations and savepoints. Written
-//! from `shared/spec/scenario-format.md` and `shared/reference/README.md`; it shares no
+//! from `shared/spec/scenario-format.md`, `shared/reference/README.md` and the servers'
+//! sql/mdl.cc (MySQL 8.0, MariaDB: the functions named at each rule); it shares no
 //! decision code with `mdl_core` (only the vocabulary types and the raw table text).
 //!
 //! A step that releases several tickets (commit, rollback to a savepoint, a failed bulk,
-//! disconnect) has two readings, see [`ReleaseMode`]: the project's (all tickets go, then
-//! each lock is rescheduled once; the default) and MySQL's `release_locks_stored_before`
-//! (one ticket at a time, latest first, statement before transaction before explicit,
-//! rescheduling after each). They can grant different waiters.
+//! disconnect) does it as `MDL_context::release_locks_stored_before`: one ticket at a
+//! time, each duration's list from its front (the ticket put there last), statement
+//! before transaction before explicit, rescheduling the lock after each
+//! ([`ReleaseMode::PerTicket`], the default). [`ReleaseMode::Batch`] (all tickets go,
+//! then each lock is rescheduled once: what mdl-core did before) is kept to show where
+//! the two differ.
 
 use super::brute::{self, Graph};
 use super::tables::{OStrategy, Tables};
@@ -40,7 +43,9 @@ pub struct OTicket {
     pub key: MdlKey,
     pub ty: LockType,
     pub dur: Duration,
-    /// Acquisition order (savepoints are positions in it).
+    /// Position in its duration's list: the server puts every new ticket at the front of
+    /// its list (`push_front`), and a ticket whose duration changes at the front of the
+    /// new one; the higher, the nearer the front. Savepoints are positions.
     pub order: u64,
 }
 
@@ -197,10 +202,10 @@ impl Cmd {
 /// How a step that gives back several tickets reschedules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ReleaseMode {
-    /// Remove every ticket, then reschedule each lock once (mdl-core's semantics).
-    #[default]
+    /// Remove every ticket, then reschedule each lock once (not what the servers do).
     Batch,
-    /// MySQL: one ticket at a time, rescheduling the lock after each.
+    /// MySQL and MariaDB: one ticket at a time, rescheduling the lock after each.
+    #[default]
     PerTicket,
 }
 
@@ -209,6 +214,9 @@ pub enum ReleaseMode {
 pub struct Oracle {
     pub tables: Tables,
     pub release_mode: ReleaseMode,
+    /// The servers' deadlock-search depth cap (`MAX_SEARCH_DEPTH`), or `None`: an exact
+    /// search for a cycle.
+    pub max_search_depth: Option<u32>,
     max_write_lock_count: u64,
     locks: BTreeMap<MdlKey, OLock>,
     sessions: Vec<OSession>,
@@ -233,6 +241,7 @@ impl Oracle {
         Ok(Oracle {
             tables: Tables::load(dialect)?,
             release_mode: ReleaseMode::default(),
+            max_search_depth: None,
             max_write_lock_count,
             locks: BTreeMap::new(),
             sessions: vec![OSession::default(); sessions],
@@ -404,13 +413,16 @@ impl Oracle {
                 };
                 let st = self.strategy(&key);
                 let strat = self.tables.namespaces[key.namespace().0 as usize].strategy;
-                if h.ty == ty
-                    || !self.tables.downgrade_from[strat].contains(&h.ty)
-                    || !st.covers(h.ty, ty)
-                {
+                // MDL_ticket::downgrade_lock: "Do nothing if already downgraded" (the same
+                // type, or one the held type is not stronger than); then only from the
+                // types it asserts; the ticket leaves m_granted and is added back.
+                if h.ty == ty || !st.covers(h.ty, ty) {
+                    return Ok;
+                }
+                if !self.tables.downgrade_from[strat].contains(&h.ty) {
                     return Error;
                 }
-                self.set_type(s, &key, h.id, ty);
+                self.upgrade_ticket(s, &key, h.id, ty);
                 self.reschedule(&key);
                 Ok
             }
@@ -440,16 +452,26 @@ impl Oracle {
                 Ok
             }
             Cmd::Release { s, key, ty } => {
-                let mut ids: Vec<u64> = self.sessions[s]
-                    .held
+                let ids: Vec<u64> = match ty {
+                    // The latest ticket of that type.
+                    Some(t) => self.sessions[s]
+                        .held
+                        .iter()
+                        .rev()
+                        .find(|h| h.key == key && h.ty == t)
+                        .map(|h| vec![h.id])
+                        .unwrap_or_default(),
+                    // All on the key, list by list from the front
+                    // (release_all_locks_for_name walks the explicit list so).
+                    None => [
+                        Duration::Statement,
+                        Duration::Transaction,
+                        Duration::Explicit,
+                    ]
                     .iter()
-                    .rev()
-                    .filter(|h| h.key == key && ty.is_none_or(|t| h.ty == t))
-                    .map(|h| h.id)
-                    .collect();
-                if ty.is_some() {
-                    ids.truncate(1);
-                }
+                    .flat_map(|d| self.list(s, *d, |h| h.key == key))
+                    .collect(),
+                };
                 if ids.is_empty() {
                     return Error;
                 }
@@ -490,9 +512,7 @@ impl Oracle {
                 Ok
             }
             Cmd::SetDuration { s, dur } => {
-                for h in &mut self.sessions[s].held {
-                    h.dur = dur;
-                }
+                self.move_all(s, dur);
                 Ok
             }
             Cmd::ForceDml { s, on } => {
@@ -529,6 +549,51 @@ impl Oracle {
                 } else {
                     Error
                 }
+            }
+        }
+    }
+
+    /// `s`'s tickets of duration `d` that pass `keep`, from the front of that list.
+    fn list(&self, s: usize, d: Duration, keep: impl Fn(&OTicket) -> bool) -> Vec<u64> {
+        let mut v: Vec<&OTicket> = self.sessions[s]
+            .held
+            .iter()
+            .filter(|h| h.dur == d && keep(h))
+            .collect();
+        v.sort_by_key(|b| std::cmp::Reverse(b.order));
+        v.into_iter().map(|h| h.id).collect()
+    }
+
+    /// Every ticket of `s` to duration `dur`, the lists rebuilt as the servers rebuild
+    /// them (MySQL: MDL_ticket_store::move_all_to_explicit_duration /
+    /// move_explicit_to_transaction_duration; MariaDB:
+    /// MDL_context::set_explicit/transaction_duration_for_all_locks): swap the target
+    /// list with the transaction (for explicit) or explicit (for transaction) list, then
+    /// take the other lists' tickets one by one from their fronts and push each to the
+    /// front of the target. (To statement, which the servers never do: keep the
+    /// statement list and push the transaction then the explicit list.)
+    fn move_all(&mut self, s: usize, dur: Duration) {
+        use Duration::{Explicit as E, Statement as S, Transaction as T};
+        let all = |_: &OTicket| true;
+        let (base, rest): (Duration, [Duration; 2]) = match dur {
+            E => (T, [S, E]),
+            T => (E, [T, S]),
+            S => (S, [T, E]),
+        };
+        let mut target: std::collections::VecDeque<u64> = self.list(s, base, all).into();
+        for d in rest {
+            for id in self.list(s, d, all) {
+                target.push_front(id);
+            }
+        }
+        // The front gets the highest position.
+        let n = target.len() as u64;
+        let first = self.next_order;
+        self.next_order += n;
+        for (i, id) in target.iter().enumerate() {
+            if let Some(h) = self.sessions[s].held.iter_mut().find(|h| h.id == *id) {
+                h.dur = dur;
+                h.order = first + n - 1 - i as u64;
             }
         }
     }
@@ -610,14 +675,27 @@ impl Oracle {
             .filter(|h| &h.key == key && st.covers(h.ty, ty))
             .map(|h| h.dur)
             .collect();
-        if covering.contains(&dur) {
+        // MDL_context::try_acquire_lock_impl: find_ticket looks at the request's own
+        // duration first; a ticket found there is reused, unless the request is explicit;
+        // any other found ticket is cloned (clone_ticket: no grant decision).
+        if covering.contains(&dur) && dur != Duration::Explicit {
             return (Outcome::Granted, None);
         }
         let id = self.new_id();
         let req = Req { id, owner: s, ty };
-        if !covering.is_empty() || self.can_grant(key, s, ty, false) {
+        if !covering.is_empty() {
             self.locks.entry(key.clone()).or_default().granted.push(req);
             self.add_ticket(s, id, key, ty, dur);
+            return (Outcome::Granted, Some(id));
+        }
+        if self.can_grant(key, s, ty, false) {
+            self.locks.entry(key.clone()).or_default().granted.push(req);
+            self.add_ticket(s, id, key, ty, dur);
+            // try_acquire_lock_impl: "if (lock->count_piglets_and_hogs(type))
+            // lock->reschedule_waiters()" (MySQL; MariaDB does not count here).
+            if self.count_grant(key, ty) {
+                self.reschedule(key);
+            }
             return (Outcome::Granted, Some(id));
         }
         match wait {
@@ -678,17 +756,43 @@ impl Oracle {
         let Some(h) = self.strongest(s, key) else {
             return Outcome::Error;
         };
+        // MDL_context::upgrade_shared_lock: nothing to do when the ticket is already that
+        // strong; MariaDB: except in the BACKUP namespace, where "upgrade must always
+        // happen" (its acquire_lock then finds this ticket and the merge retypes it).
+        let backup = self.tables.dialect == "mariadb" && self.ns_name(key) == "BACKUP";
         if self.strategy(key).covers(h.ty, ty) {
+            if backup && h.ty != ty {
+                self.retype_and_reschedule(s, key, h.id, ty);
+            }
             return Outcome::Granted;
         }
         if ty.0 < h.ty.0 {
             return Outcome::Error;
         }
+        // acquire_lock for the new type: a held ticket that covers it is found first
+        // (find_ticket) and no grant decision is made.
+        let st = self.strategy(key);
+        if self.sessions[s]
+            .held
+            .iter()
+            .any(|x| &x.key == key && st.covers(x.ty, ty))
+        {
+            self.retype_and_reschedule(s, key, h.id, ty);
+            return Outcome::Granted;
+        }
         if self.can_grant(key, s, ty, false) {
-            self.upgrade_ticket(s, key, h.id, ty);
-            // A higher type need not block all the old one did (SW -> SRO): wake whoever
-            // that lets in, as a release would.
-            self.reschedule(key);
+            // The new-type ticket is granted (and counted, MySQL) next to the old one; a
+            // switch of matrices reschedules then; the merge drops it and retypes.
+            let id = self.new_id();
+            let l = self.locks.get_mut(key).expect("held");
+            l.granted.push(Req { id, owner: s, ty });
+            if self.count_grant(key, ty) {
+                self.reschedule(key);
+            }
+            if let Some(l) = self.locks.get_mut(key) {
+                l.granted.retain(|g| g.id != id);
+            }
+            self.retype_and_reschedule(s, key, h.id, ty);
             return Outcome::Granted;
         }
         match wait {
@@ -711,6 +815,44 @@ impl Oracle {
                 self.detect(s)
             }
         }
+    }
+
+    /// The merge of an upgrade: the ticket takes the new type at the end of the granted
+    /// list. The servers do not reschedule then; the project does (a higher type need
+    /// not block all the old one did, SU -> SRO: whoever that lets in is woken, as after a
+    /// release; mdl-core/FIDELITY.md).
+    fn retype_and_reschedule(&mut self, s: usize, key: &MdlKey, id: u64, ty: LockType) {
+        self.upgrade_ticket(s, key, id, ty);
+        self.reschedule(key);
+    }
+
+    /// MySQL's MDL_lock::count_piglets_and_hogs for a ticket of `ty` just granted on
+    /// `key` (a no-op outside MySQL's object locks): a hog granted while a non-hog
+    /// waits, or SW while SRO waits, counts; true when the priority matrix changes.
+    fn count_grant(&mut self, key: &MdlKey, ty: LockType) -> bool {
+        if !self.mysql_starvation(key) {
+            return false;
+        }
+        let max = self.max_write_lock_count;
+        let l = self.locks.get_mut(key).expect("present");
+        let waiting: Vec<LockType> = l.waiting.iter().map(|r| r.ty).collect();
+        if HOGS.contains(&ty) {
+            if !waiting.iter().any(|t| !HOGS.contains(t)) {
+                return false;
+            }
+            l.hog += 1;
+        } else if ty == LockType::SW && waiting.contains(&LockType::SRO) {
+            l.piglet += 1;
+        } else {
+            return false;
+        }
+        let new =
+            usize::from(u64::from(l.piglet) >= max) + 2 * usize::from(u64::from(l.hog) >= max);
+        if new == l.idx {
+            return false;
+        }
+        l.idx = new;
+        true
     }
 
     // --- releases ---------------------------------------------------------------------
@@ -749,19 +891,12 @@ impl Oracle {
         }
     }
 
-    /// Releases `s`'s tickets of the durations, one duration after the other, latest
-    /// first, only those taken at or after `since`.
+    /// Releases `s`'s tickets of the durations, one duration after the other, each list
+    /// from its front, only those put there at or after `since` (a savepoint).
     fn release_durations(&mut self, s: usize, durs: &[Duration], since: u64) {
         let mut ids = Vec::new();
         for d in durs {
-            ids.extend(
-                self.sessions[s]
-                    .held
-                    .iter()
-                    .rev()
-                    .filter(|h| h.dur == *d && h.order >= since)
-                    .map(|h| h.id),
-            );
+            ids.extend(self.list(s, *d, |h| h.order >= since));
         }
         self.release_ids(s, &ids);
     }
@@ -827,8 +962,6 @@ impl Oracle {
 
     fn reschedule_mysql(&mut self, key: &MdlKey) -> Vec<Req> {
         let counted = self.mysql_starvation(key);
-        let max = self.max_write_lock_count;
-        let st = self.strategy(key).clone();
         let mut out = Vec::new();
         let mut i = 0;
         while i < self.locks[key].waiting.len() {
@@ -841,26 +974,9 @@ impl Oracle {
             l.waiting.remove(i);
             l.granted.push(w.clone());
             out.push(w.clone());
-            if counted {
-                let waiting: Vec<LockType> = l.waiting.iter().map(|r| r.ty).collect();
-                let mut count = false;
-                if HOGS.contains(&w.ty) {
-                    if waiting.iter().any(|t| !HOGS.contains(t)) {
-                        l.hog += 1;
-                        count = true;
-                    }
-                } else if w.ty == LockType::SW && waiting.contains(&LockType::SRO) {
-                    l.piglet += 1;
-                    count = true;
-                }
-                if count {
-                    let new = usize::from(u64::from(l.piglet) >= max)
-                        + 2 * usize::from(u64::from(l.hog) >= max);
-                    if new != l.idx {
-                        l.idx = new;
-                        i = 0;
-                    }
-                }
+            // A switch of matrices restarts the pass ("it.rewind()").
+            if self.count_grant(key, w.ty) {
+                i = 0;
             }
         }
         if counted {
@@ -890,7 +1006,6 @@ impl Oracle {
                 }
             }
         }
-        let _ = st;
         out
     }
 
@@ -1005,7 +1120,16 @@ impl Oracle {
         self.self_grant = None;
         let out = loop {
             let g = self.graph();
-            let Some(cycle) = brute::first_cycle(&g, s) else {
+            let found = match self.max_search_depth {
+                None => brute::first_cycle(&g, s),
+                Some(depth) => {
+                    let waits: Vec<bool> = (0..self.sessions.len())
+                        .map(|x| self.sessions[x].wait.is_some())
+                        .collect();
+                    brute::capped_search(&g, &waits, s, depth).map(|(p, _)| p)
+                }
+            };
+            let Some(cycle) = found else {
                 break Outcome::Waiting;
             };
             let v = brute::victim(&g, &cycle);

@@ -183,13 +183,12 @@ impl OStrategy {
         self.pending[idx][req.0 as usize][other.0 as usize]
     }
 
-    /// `held` is at least as strong as `req`: a granted `held` blocks every request a
-    /// granted `req` would block, and a request of `held` would be blocked by everything
-    /// that blocks a request of `req` (both directions: the BACKUP matrix is asymmetric).
+    /// `held` is at least as strong as `req`: every granted type a request of `req` is
+    /// incompatible with, a request of `held` is incompatible with too (sql/mdl.cc,
+    /// `MDL_ticket::has_stronger_or_equal_type`: rows of the granted matrix only).
     pub fn covers(&self, held: LockType, req: LockType) -> bool {
-        self.types.iter().all(|&u| {
-            (!self.conflicts(req, u) || self.conflicts(held, u))
-                && (!self.conflicts(u, req) || self.conflicts(u, held))
-        })
+        self.types
+            .iter()
+            .all(|&u| !self.conflicts(req, u) || self.conflicts(held, u))
     }
 }

@@ -478,6 +478,19 @@ impl Backend for ManagerBackend {
         .unwrap_or(false)
     }
 
+    fn tickets(&mut self, session: usize, key: Option<&MdlKey>) -> usize {
+        let Some(m) = &self.mgr else { return 0 };
+        catch_unwind(AssertUnwindSafe(|| {
+            m.snapshot()
+                .iter()
+                .filter(|r| {
+                    r.granted && r.owner.0 as usize == session && key.is_none_or(|k| &r.key == k)
+                })
+                .count()
+        }))
+        .unwrap_or(0)
+    }
+
     fn finish(&mut self) {
         for s in &self.sessions {
             if self.broken.is_none() && s.slot.busy.load(Ordering::SeqCst) {

@@ -102,6 +102,8 @@ pub trait Backend {
     fn time_out(&mut self, session: usize) -> Vec<(usize, Outcome)>;
     /// `session` owns a granted lock on `key` at least as strong as `ty`.
     fn holds(&mut self, session: usize, key: &MdlKey, ty: LockType) -> bool;
+    /// The number of granted tickets `session` holds on `key` (on every key for `None`).
+    fn tickets(&mut self, session: usize, key: Option<&MdlKey>) -> usize;
     /// Ends every session (waits are killed); called once at the end of a run.
     fn finish(&mut self) {}
 }
@@ -301,22 +303,30 @@ impl Transcript {
     }
 }
 
-/// The dialect a scenario names (each built-in dialect is read from its files once per
-/// process, then cloned).
+/// The dialect a scenario names, with its settings applied (`max_search_depth`). Each
+/// built-in dialect is read from its files once per process, then cloned.
 pub fn dialect_of(sc: &Scenario) -> Dialect {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
     static READ: OnceLock<Mutex<HashMap<String, Dialect>>> = OnceLock::new();
     let name = &sc.settings.dialect;
-    let mut read = READ
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some(d) = read.get(name) {
-        return d.clone();
+    let mut d = {
+        let mut read = READ
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        match read.get(name) {
+            Some(d) => d.clone(),
+            None => {
+                let d = Dialect::builtin(name).unwrap_or_else(Dialect::mysql80);
+                read.insert(name.clone(), d.clone());
+                d
+            }
+        }
+    };
+    if let Some(n) = sc.settings.max_search_depth {
+        d.max_search_depth = Some(n);
     }
-    let d = Dialect::builtin(name).unwrap_or_else(Dialect::mysql80);
-    read.insert(name.clone(), d.clone());
     d
 }
 
@@ -469,6 +479,17 @@ fn play<B: Backend>(sc: &Scenario, b: &mut B) -> Transcript {
                             format!("{word} {} {}", key.display(&d), ty),
                             seen.to_owned(),
                             h == want,
+                        )
+                    }
+                    Expectation::Tickets { key, n } => {
+                        let have = b.tickets(s, key.as_ref());
+                        let on = key
+                            .as_ref()
+                            .map_or(String::new(), |k| format!("{} ", k.display(&d)));
+                        (
+                            format!("tickets {on}{n}"),
+                            format!("{have} tickets"),
+                            have == *n,
                         )
                     }
                 };

@@ -159,4 +159,14 @@ impl Backend for TableBackend {
         self.t
             .owns_equal_or_stronger(&self.d, OwnerId(session as u32), key, ty)
     }
+
+    fn tickets(&mut self, session: usize, key: Option<&MdlKey>) -> usize {
+        self.t.session(OwnerId(session as u32)).map_or(0, |x| {
+            x.book
+                .held()
+                .iter()
+                .filter(|h| key.is_none_or(|k| &h.key == k))
+                .count()
+        })
+    }
 }
