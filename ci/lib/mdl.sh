@@ -11,24 +11,24 @@ mdl_bin() {
   echo "$MDL_TARGET/$profile/mdl"
 }
 
-# True when the subcommand is still the skeleton's stub.
+# True when the subcommand is a stub (the skeleton's "not implemented yet").
 mdl_is_stub() { # bin subcommand
   local out
   out=$("$1" "$2" 2>&1 </dev/null)
-  [ $? = 2 ] && printf '%s' "$out" | grep -q 'not implemented yet'
+  [ $? = 2 ] && printf '%s' "$out" | grep -qiE 'not (yet )?implemented|unimplemented'
 }
 
 # mdl_check_step PROFILE MAX_STATES FILE...: `mdl check` every file (one run per file, so a
-# violation's trace and report are kept per file). Exit 0 all hold, 1 otherwise, 77 when
-# there is no file or `mdl check` is not implemented yet.
+# violation's trace and report are kept per file). Exit 0 when all hold, 1 otherwise: a
+# violation, an invalid file, no file at all, or an `mdl check` that is a stub.
 mdl_check_step() {
   local profile=$1 max_states=$2 bin help f base rc n=0 held=0 viol=0 bad=0 tmp
   shift 2
-  [ $# -gt 0 ] || { echo "MDL_SKIP: no scenario files"; return 77; }
+  [ $# -gt 0 ] || { echo "!!! no scenario files to check (models/scenarios/*.mdl)"; return 1; }
   bin=$(mdl_bin "$profile") || return 1
   if mdl_is_stub "$bin" check; then
-    echo "MDL_SKIP: (not implemented) mdl check is still a stub"
-    return 77
+    echo "!!! mdl check is not implemented (a stub)"
+    return 1
   fi
   help=$("$bin" check --help 2>&1)
   tmp=$(mktemp -d)
@@ -65,13 +65,13 @@ mdl_check_step() {
   [ $viol = 0 ] && [ $bad = 0 ]
 }
 
-# mdl_zoo_step PROFILE: `mdl zoo`, skipped while it is the skeleton's stub.
+# mdl_zoo_step PROFILE: `mdl zoo`; a stub fails.
 mdl_zoo_step() {
   local bin
   bin=$(mdl_bin "$1") || return 1
   if mdl_is_stub "$bin" zoo; then
-    echo "MDL_SKIP: (not implemented) mdl zoo is still a stub"
-    return 77
+    echo "!!! mdl zoo is not implemented (a stub)"
+    return 1
   fi
   "$bin" zoo
 }
