@@ -31,8 +31,9 @@ echo "=== quick set took $(( $(date +%s) - start ))s"
 
 if [ "${MDL_CONFORM_FULL:-0}" = 1 ]; then
   mkdir -p "$target/conform"
-  cargo build -q -p mdl --bin mdl || exit 1
-  mdl="$target/debug/mdl"
+  # shellcheck source=ci/lib/mdl.sh
+  . "$root/ci/lib/mdl.sh" || exit 2
+  mdl=$(mdl_bin debug) || exit 1
   echo "=== re-measure the statement matrix"
   "$mdl" conform --matrix --out "$target/conform/statement-matrix.tsv" || fail=1
   if ! diff <(grep -v '^#' models/conformance/statement-matrix.tsv) \

@@ -5,8 +5,9 @@
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root" || exit 2
-cargo build -q -p mdl --bin mdl || exit 1
-bin=${CARGO_TARGET_DIR:-$root/target}/debug/mdl
+# shellcheck source=ci/lib/mdl.sh
+. "$root/ci/lib/mdl.sh" || exit 2
+bin=$(mdl_bin debug) || exit 1
 # A port of our own: MDL_EXPLORE_PORT, else random ones until our server holds one (other
 # jobs on this machine may run this script at the same time).
 pid=""

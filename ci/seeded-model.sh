@@ -31,11 +31,12 @@ fi
 
 fail=0
 echo "=== bug-free build ($clean_target)"
-if ! CARGO_TARGET_DIR=$clean_target cargo build -q -p mdl --bin mdl; then
+# shellcheck source=ci/lib/mdl.sh
+. "$root/ci/lib/mdl.sh" || exit 2
+if ! clean_bin=$(CARGO_TARGET_DIR=$clean_target MDL_TARGET=$clean_target mdl_bin debug); then
   echo "!!! the bug-free build failed"
   exit 1
 fi
-clean_bin=$clean_target/debug/mdl
 caught=0
 total=0
 target=$bugroot/seeded
@@ -54,7 +55,7 @@ while IFS=$'\t' read -r bug _ _ file prop _ _; do
   # package's binary for its integration tests), the binary's path from cargo itself.
   bin=$(MDL_BUG=$bug CARGO_TARGET_DIR=$target \
     cargo test -q -p mdl --test check_model --no-run --message-format=json-render-diagnostics 2>"$log" |
-    grep '"kind":\["bin"\]' | grep '"name":"mdl"' | grep -o '"executable":"[^"]*"' |
+    grep '"kind":\["bin"\]' | grep '"name":"mdl"' | grep '"test":false' | grep -o '"executable":"[^"]*"' |
     sed -E 's/"executable":"(.*)"/\1/' | tail -n 1)
   if [ -z "$bin" ] || [ ! -x "$bin" ]; then
     tail -n 30 "$log"

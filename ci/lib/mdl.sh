@@ -1,14 +1,33 @@
 # shellcheck shell=bash
 # Steps around the `mdl` binary: build it, `mdl check` scenario files, `mdl zoo`.
-# Sourced after common.sh. Functions here run as step commands (in a child bash).
+# Sourced after common.sh, or alone (ci/explore-smoke.sh, ci/seeded-model.sh). Functions
+# here run as step commands (in a child bash).
 
-# mdl_bin PROFILE: builds `mdl` (debug or release) and prints its path.
+MDL_ROOT=${MDL_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+MDL_TARGET=${MDL_TARGET:-${CARGO_TARGET_DIR:-$MDL_ROOT/target}}
+
+# mdl_bin PROFILE: builds `mdl` (debug or release) and prints its path. debug is the
+# binary `cargo test --workspace` builds for the integration tests (its path from cargo):
+# after the test step nothing is rebuilt, where `cargo build` would build every
+# workspace crate again in the dev profile (2 minutes on this loaded machine).
 mdl_bin() {
-  local profile=$1 flag=""
-  [ "$profile" = release ] && flag=--release
-  # shellcheck disable=SC2086
-  (cd "$MDL_ROOT" && cargo build -p mdl --bin mdl $flag) >&2 || return 1
-  echo "$MDL_TARGET/$profile/mdl"
+  local profile=$1 bin
+  if [ "$profile" = release ]; then
+    (cd "$MDL_ROOT" && cargo build -p mdl --bin mdl --release) >&2 || return 1
+    echo "$MDL_TARGET/release/mdl"
+    return 0
+  fi
+  # The binary's artifact, not its unit-test harness (also kind bin, name mdl): the one
+  # whose profile is not a test build.
+  bin=$(cd "$MDL_ROOT" && cargo test --workspace --no-run \
+    --message-format=json-render-diagnostics |
+    grep '"kind":\["bin"\]' | grep '"name":"mdl"' | grep '"test":false' | grep -o '"executable":"[^"]*"' |
+    sed -E 's/"executable":"(.*)"/\1/' | tail -n 1)
+  if [ -z "$bin" ] || [ ! -x "$bin" ]; then
+    echo "mdl_bin: cargo built no mdl binary" >&2
+    return 1
+  fi
+  echo "$bin"
 }
 
 # True when the subcommand is a stub (the skeleton's "not implemented yet").
