@@ -49,6 +49,7 @@ pub const TEST_FILES: &[TestFile] = &[
     plain("ci/registry/tests/guards.rs"),
     plain("ci/registry/tests/registry.rs"),
     plain("mdl-core/tests/facade_lint.rs"),
+    plain("mdl-core/tests/fidelity.rs"),
     plain("mdl-core/tests/manager.rs"),
     plain("mdl-core/tests/manager_diff.rs"),
     gated("mdl-core/tests/manager_shuttle.rs", &["proofs", "shuttle-d*"], "feature `shuttle` (ci/proofs.sh)"),
