@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # loom and shuttle over the real manager (proofs/README.md), with quick budgets that the
-# environment raises for the nightly tier. Exits non-zero when any model fails.
+# environment raises for the nightly tier: proofs/tests/loom.rs under --cfg loom,
+# proofs/tests/shuttle.rs and mdl-core/tests/manager_shuttle.rs (mdl-core's shuttle smoke
+# tests) with the `shuttle` feature. Exits non-zero when any model fails. (cargo without
+# -q: the step's check, `mdl-ci ran`, reads cargo's lines that name each test binary, and
+# fails the step when one of them ran no test.)
 #
 #   LOOM_MAX_PREEMPTIONS   loom's preemption bound (default: each model's own, 2-3)
 #   MDL_SHUTTLE_ITERS      shuttle schedules per scheduler per test (default 300)
@@ -23,7 +27,7 @@ fail=0
 if [ "$part" = all ] || [ "$part" = loom ]; then
   echo "=== loom (preemption bound: ${LOOM_MAX_PREEMPTIONS:-per model})"
   start=$(date +%s)
-  if ! RUSTFLAGS="${RUSTFLAGS:-} --cfg loom" cargo test -q -p mdl-proofs --release --test loom \
+  if ! RUSTFLAGS="${RUSTFLAGS:-} --cfg loom" cargo test -p mdl-proofs --release --test loom \
       -- --nocapture; then
     echo "!!! loom failed"
     fail=1
@@ -35,8 +39,13 @@ if [ "$part" = all ] || [ "$part" = shuttle ]; then
   echo "=== shuttle (iters=$MDL_SHUTTLE_ITERS pct=${MDL_PCT_DEPTH:-2} seed=${MDL_SHUTTLE_SEED:-1}" \
     "shard=${MDL_SHUTTLE_SHARD:-0}/${MDL_SHUTTLE_SHARDS:-1})"
   start=$(date +%s)
-  if ! cargo test -q -p mdl-proofs --release --features shuttle --test shuttle -- --nocapture; then
+  if ! cargo test -p mdl-proofs --release --features shuttle --test shuttle -- --nocapture; then
     echo "!!! shuttle failed (schedules under ${CARGO_TARGET_DIR:-target}/verify/artifacts/)"
+    fail=1
+  fi
+  # mdl-core's own shuttle smoke tests (a fixed 3,000 random schedules each).
+  if ! cargo test -p mdl-core --release --features shuttle --test manager_shuttle; then
+    echo "!!! mdl-core's shuttle smoke tests failed"
     fail=1
   fi
   echo "=== shuttle took $(( $(date +%s) - start ))s"

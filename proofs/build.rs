@@ -1,15 +1,7 @@
-//! Seeded bugs without rebuilding every dependency: `MDL_BUG=NAME cargo test ...` compiles
-//! this crate with `--cfg mdl_bug="NAME"`, exactly as
-//! `RUSTFLAGS='--cfg mdl_bug="NAME"'` would, but leaves the dependencies' builds alone.
+//! Seeded bugs: `MDL_BUG=NAME cargo test ...` compiles this crate with
+//! `--cfg mdl_bug="NAME"` (as `RUSTFLAGS` would, without rebuilding the dependencies);
+//! an unregistered name fails the build (ci/registry/src/bugs.rs).
 
 fn main() {
-    println!("cargo:rerun-if-env-changed=MDL_BUG");
-    println!("cargo:rustc-check-cfg=cfg(mdl_bug, values(any()))");
-    if let Ok(bug) = std::env::var("MDL_BUG") {
-        let bug = bug.trim();
-        if !bug.is_empty() {
-            println!("cargo:rustc-cfg=mdl_bug=\"{bug}\"");
-            println!("cargo:warning=proofs built with the seeded bug `{bug}`");
-        }
-    }
+    mdl_ci::build_script("mdl-proofs");
 }

@@ -4,9 +4,16 @@
 # Source it from a job script, then:
 #   verify_init JOB              # fresh target/verify/, records the start time
 #   run_step NAME BUDGET REQ ECHO_RE CMD...   # one timed step (see below)
-#   run_script NAME BUDGET REQ SCRIPT [ARGS...] # a ci/ script; missing -> skipped (missing)
-#   skip_step NAME BUDGET NOTE   # record a step that cannot run here
+#   run_script NAME BUDGET REQ SCRIPT [ARGS...] # a ci/ script; a missing one fails the step
+#   cannot_run NAME BUDGET REQ REASON   # a step whose tool cannot exist here: a failure
+#                                # unless MDL_ALLOW_SKIP names the step
 #   verify_finish                # writes summary.json / summary.md; returns the job's exit code
+#
+# Nothing is skipped silently. A step fails when its command fails, when its script is
+# missing, when it says it was skipped (exit 77) and MDL_ALLOW_SKIP (a comma list of step
+# names, or `all`) does not name it, and when its log shows a test binary that ran no
+# test, or a test file planned for the step (ci/registry/src/plan.rs) that did not run
+# (`mdl-ci ran`). An optional step that is skipped is recorded as skipped.
 #
 # A step's output goes to target/verify/logs/NAME.log; on failure its tail is printed. Lines
 # that match ECHO_RE (an extended regex, or empty) are also copied to stdout while it runs
@@ -14,8 +21,8 @@
 # a failed optional step is reported but does not fail the job.
 #
 # Protocol for the scripts that steps run (all optional):
-#   exit 77                    the step was skipped (the first `MDL_SKIP: reason` line, if
-#                              any, is the note)
+#   exit 77                    the step could not run here (the first `MDL_SKIP: reason`
+#                              line is the note): a failure unless MDL_ALLOW_SKIP names it
 #   MDL_COUNT: N UNIT          the step's count for the summary (the last such line wins;
 #                              otherwise the count is parsed from cargo/libFuzzer/loom/
 #                              shuttle/stateright/cargo-mutants output)
@@ -33,6 +40,8 @@ STEPS_TSV=$VERIFY_DIR/steps.txt
 US=$'\x1f'
 export MDL_ROOT VERIFY_DIR LOG_DIR ART_DIR
 export MDL_ARTIFACTS_DIR=$ART_DIR
+# shellcheck source=ci/lib/registry.sh
+. "$MDL_ROOT/ci/lib/registry.sh" || return 2
 # The cargo target directory the jobs build into (for the `mdl` binary).
 MDL_TARGET=${CARGO_TARGET_DIR:-$MDL_ROOT/target}
 export MDL_TARGET
@@ -54,6 +63,10 @@ verify_init() {
   mkdir -p "$LOG_DIR" "$ART_DIR"
   : >"$STEPS_TSV"
   echo "== mdl verification job '$VERIFY_JOB' started $VERIFY_STARTED in $MDL_ROOT"
+  # The CI's tables (seeded bugs, test plan): every step's log is checked with them.
+  if ! mdl_ci_build; then
+    echo "!!! cannot build mdl-ci (ci/registry): every step will fail its test-binary check"
+  fi
 }
 
 # Tab-free, newline-free text for the TSV.
@@ -64,12 +77,38 @@ _record() { # name budget required result count unit seconds note
     "$5" "$(_clean "$6")" "$7" "$(_clean "$8")" >>"$STEPS_TSV"
 }
 
-skip_step() { # name budget note
-  local sep=": "
-  case $3 in "("*) sep=" " ;; esac
-  echo "--> [$1] skipped$sep$3"
-  printf '%s\n' "skipped$sep$3" >"$LOG_DIR/$1.log"
-  _record "$1" "$2" optional skipped "" "" 0 "$3"
+# True when MDL_ALLOW_SKIP (comma list of step names, or `all`) accepts a skip of NAME.
+skip_allowed() { # name
+  case ",${MDL_ALLOW_SKIP:-}," in *",$1,"* | *",all,"*) return 0 ;; esac
+  return 1
+}
+
+# cannot_run NAME BUDGET REQ REASON: the step's tool cannot exist on this machine. A
+# failure, unless the step is optional or MDL_ALLOW_SKIP names it (then: skipped).
+cannot_run() { # name budget req reason
+  local name=$1 budget=$2 req=$3 reason=$4
+  printf '%s\n' "cannot run: $reason" >"$LOG_DIR/$name.log"
+  if [ "$req" != required ] || skip_allowed "$name"; then
+    echo "--> [$name] skipped: $reason"
+    _record "$name" "$budget" "$req" skipped "" "" 0 "$reason"
+  else
+    echo "<-- [$name] FAIL: cannot run here: $reason (MDL_ALLOW_SKIP=$name accepts that)"
+    _record "$name" "$budget" "$req" fail "" "" 0 "cannot run: $reason (MDL_ALLOW_SKIP=$name accepts that)"
+  fi
+}
+
+# The test binaries of a step's log against the plan (ci/registry/src/plan.rs): prints the
+# problems, returns 1 when there is one (or when mdl-ci cannot be run).
+check_test_runs() { # name log
+  local out rc
+  if [ -z "${MDL_CI:-}" ] || [ ! -x "$MDL_CI" ]; then
+    echo "cannot check the step's test binaries: no mdl-ci binary (MDL_CI=${MDL_CI:-})"
+    return 1
+  fi
+  out=$("$MDL_CI" ran --step "$1" "$2" 2>&1)
+  rc=$?
+  printf '%s\n' "$out" | grep -v ': 0 problem(s)$'
+  return $rc
 }
 
 # Prints "N UNIT" (or nothing) for a step's log.
@@ -195,9 +234,14 @@ run_step() {
   case $rc in
     0) result=pass ;;
     77)
-      result=skipped
       note=$(grep -E '^MDL_SKIP: ' "$log" | head -n 1 | sed -E 's/^MDL_SKIP: //')
       [ -n "$note" ] || note=$(tail -n 1 "$log")
+      if [ "$req" != required ] || skip_allowed "$name"; then
+        result=skipped
+      else
+        result=fail
+        note="skipped, which is a failure: $note (MDL_ALLOW_SKIP=$name accepts that)"
+      fi
       ;;
     124 | 137)
       result=fail
@@ -208,6 +252,16 @@ run_step() {
       note="exit status $rc"
       ;;
   esac
+  # Every test binary ran some test; every test file planned for the step ran (unless the
+  # step was skipped with MDL_ALLOW_SKIP's consent).
+  local ran_out
+  if [ "$result" != skipped ] && ! ran_out=$(check_test_runs "$name" "$log"); then
+    printf '%s\n' "$ran_out" >>"$log"
+    if [ "$result" != fail ]; then
+      result=fail
+      note=$(printf '%s\n' "$ran_out" | grep -m1 -E 'mdl-ci ran: |cannot check' | sed -E 's/^mdl-ci ran: //')
+    fi
+  fi
   count=$(count_from_log "$log")
   unit=${count#* }
   count=${count%% *}
@@ -227,8 +281,7 @@ run_step() {
 }
 
 # run_script NAME BUDGET REQUIRED [env VAR=VALUE...] SCRIPT [ARGS...]: a step that runs a
-# ci/ script written by someone else; a script that does not exist yet is recorded as
-# `skipped (missing)`.
+# ci/ script; a script that does not exist fails the step.
 run_script() {
   local name=$1 budget=$2 req=$3
   shift 3
@@ -243,7 +296,9 @@ run_script() {
   local script=$1
   shift
   if [ ! -f "$MDL_ROOT/$script" ]; then
-    skip_step "$name" "$budget" "(missing) $script"
+    echo "<-- [$name] FAIL: the script $script does not exist"
+    printf '%s\n' "missing script: $script" >"$LOG_DIR/$name.log"
+    _record "$name" "$budget" "$req" fail "" "" 0 "missing script: $script"
     return 0
   fi
   run_step "$name" "$budget" "$req" "" env "${envs[@]}" bash "$MDL_ROOT/$script" "$@"

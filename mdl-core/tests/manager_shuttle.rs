@@ -2,9 +2,10 @@
 //! LOCK TABLES deadlock, fast path against X, kill and timeout racing a grant, a kill
 //! that must wake those it held back, reclamation next to fast grants. Under the
 //! `shuttle` feature only (shuttle backs `mdl_core::sync` there):
-//! `cargo test -p mdl-core --features shuttle --release --test manager_shuttle`.
-//! With `RUSTFLAGS='--cfg mdl_bug="NAME"'` for a seeded bug of `manager/mod.rs`, some
-//! of these fail (which ones: see the report in `manager/mod.rs`'s seeded-bug list).
+//! `cargo test -p mdl-core --features shuttle --release --test manager_shuttle` (run by
+//! `ci/proofs.sh`). With `MDL_BUG=NAME` for a seeded bug of the concurrent shell, some of
+//! these fail: which ones is the registry's (`ci/registry/src/bugs.rs`), and
+//! `ci/seeded-proofs.sh` (`MDL_SEEDED_HARNESS=shuttle|both`) checks it.
 #![cfg(all(feature = "shuttle", not(loom)))]
 
 use mdl_core::table::Config;

@@ -1,6 +1,6 @@
 //! Every cell of every matrix of the built-in dialects agrees with the reference tables
-//! in `../shared/reference/` (read from the servers' code), when that folder is present.
-//! `MDL_REFERENCE_DIR` points elsewhere.
+//! (read from the servers' code): the project's copy of `shared/reference/` in
+//! `tests/reference/`, or `MDL_REFERENCE_DIR`. A missing folder is a failure, not a skip.
 
 use mdl_core::dialect::Dialect;
 use mdl_core::LockType;
@@ -9,15 +9,13 @@ use std::path::PathBuf;
 fn reference_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("MDL_REFERENCE_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/reference")
-        });
-    if dir.join("README.md").exists() {
-        Some(dir)
-    } else {
-        eprintln!("reference folder {} not present: skipped", dir.display());
-        None
-    }
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference"));
+    assert!(
+        dir.join("README.md").exists(),
+        "no reference folder at {} (MDL_REFERENCE_DIR)",
+        dir.display()
+    );
+    Some(dir)
 }
 
 /// Parses a reference TSV into (request, column, compatible) cells.

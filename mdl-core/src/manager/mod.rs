@@ -113,27 +113,11 @@
 //!
 //! # Seeded bugs
 //!
-//! Each is a realistic mistake, compiled in with `RUSTFLAGS='--cfg mdl_bug="NAME"'`, for
-//! the loom/shuttle harnesses to catch. In brackets: the tests of
-//! `tests/manager_shuttle.rs` (`cargo test -p mdl-core --features shuttle --release
-//! --test manager_shuttle`) that fail with it (every one passes without any).
-//! - `lost_wakeup`: a grant sets the waiter's status but does not notify its condvar.
-//!   [pending_waiters_are_all_woken, lock_tables_deadlock, kill_wakes_those_it_held_back,
-//!   fast_path_never_overlaps_x: shuttle reports the hang]
-//! - `no_reschedule_on_timeout`: a waiter that timed out, was killed or chosen as victim
-//!   removes its ticket but does not reschedule the lock. [kill_wakes_those_it_held_back]
-//! - `no_materialize`: an obtrusive request sets `SLOW` but does not move fast-path
-//!   grants into the lock state, so it is granted over them. [fast_path_never_overlaps_x,
-//!   lock_tables_deadlock, kill_wakes_those_it_held_back, reclamation_spares_fast_grants]
-//! - `used_not_set`: a fast-path grant does not set `USED`, so the next obtrusive request
-//!   skips the materialisation and is granted over it. [fast_path_never_overlaps_x]
-//! - `reclaim_early`: the sweep removes a map entry whose state is idle although fast
-//!   grants (or references) remain. [reclamation_spares_fast_grants]
-//! - `two_victims`: the detector aborts the victim and also the requester.
-//!   [lock_tables_deadlock]
-//! - `grant_after_timeout`: a grant that loses the race against a timeout (or kill) is
-//!   still moved to the granted list, so nobody gives it back. [kill_races_grant,
-//!   timeout_races_grant]
+//! Realistic mistakes of this shell, compiled in with `MDL_BUG=NAME` (`cfg!(mdl_bug =
+//! "NAME")` below), for the loom/shuttle harnesses to catch: what each one breaks and
+//! which tests must catch it (`proofs/tests/`, `tests/manager_shuttle.rs`) is the
+//! registry's, `ci/registry/src/bugs.rs` (layer "concurrent shell"; the table generated
+//! from it is in `proofs/README.md`). `ci/seeded-proofs.sh` runs them.
 
 use crate::book::{AcquirePlan, Held, TicketBook, UpgradePlan};
 use crate::deadlock::{self, ForeignWaits, WaitGraph};

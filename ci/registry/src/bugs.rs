@@ -1,0 +1,260 @@
+//! The registry of seeded bugs: one row of [`BUGS`] per `cfg(mdl_bug = "NAME")` in the tree.
+//!
+//! # Adding a seeded bug (one row)
+//!
+//! 1. Add a row to [`BUGS`]: `bug(NAME, LAYER, WHERE, WHAT IT BREAKS, &[HOW IT IS CAUGHT])`,
+//!    the catches built with [`check`], [`loom`], [`shuttle`], [`differential`] or
+//!    [`seeded_test`] (see [`Harness`] for what each one runs and expects).
+//! 2. Write the bug where the row says: `#[cfg(mdl_bug = "NAME")]` or `cfg!(mdl_bug = "NAME")`.
+//! 3. `cargo run -p mdl-ci -- sync` rewrites what is generated from this table: the
+//!    `check-cfg` lists of `Cargo.toml` and `fuzz/Cargo.toml` and the seeded-bug tables of
+//!    the docs. `cargo test -p mdl-ci` fails while any of them is stale, while a name is
+//!    used in the source and not registered (or registered and used nowhere), and while a
+//!    catch names a file, test or scenario that does not exist.
+//!
+//! A bug is selected with `MDL_BUG=NAME` (every crate's build script turns it into
+//! `--cfg mdl_bug="NAME"`; [`crate::build_script`]) or `RUSTFLAGS='--cfg mdl_bug="NAME"'`.
+//! A name that is not in this table fails the build, both ways; a misspelt name in the
+//! source fails it too (`unexpected_cfgs` is denied and lists exactly these names).
+//!
+//! The CI scripts read this table through `mdl-ci bugs` (`ci/seeded-model.sh` the
+//! [`Harness::Check`] catches, `ci/seeded-proofs.sh` [`Harness::Loom`] and
+//! [`Harness::Shuttle`], `ci/seeded-fuzz.sh` [`Harness::Differential`],
+//! `ci/seeded-tests.sh` [`Harness::SeededTest`]); each fails when a catch is missed, and
+//! when it has nothing to run.
+
+/// Where a seeded bug lives, by the design's layers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Layer {
+    /// The deterministic decision code of mdl-core (lock, book, deadlock, table, dialect).
+    CoreDecision,
+    /// The concurrent manager (`manager/`, `sync/`).
+    ConcurrentShell,
+    /// The stateright model of a scenario (`models/check`).
+    Model,
+    /// The independent reference oracle (`models/scenario/src/oracle`).
+    Oracle,
+    /// The `mdl run` engines (`models/scenario/src/runner`).
+    Runner,
+    /// The MariaDB conformance harness (`models/conform`).
+    Conformance,
+    /// The fuzz targets (`fuzz/`).
+    Fuzz,
+}
+
+impl Layer {
+    pub const ALL: [Layer; 7] = [
+        Layer::CoreDecision,
+        Layer::ConcurrentShell,
+        Layer::Model,
+        Layer::Oracle,
+        Layer::Runner,
+        Layer::Conformance,
+        Layer::Fuzz,
+    ];
+
+    /// The name in docs and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Layer::CoreDecision => "core decision",
+            Layer::ConcurrentShell => "concurrent shell",
+            Layer::Model => "model",
+            Layer::Oracle => "oracle",
+            Layer::Runner => "runner",
+            Layer::Conformance => "conformance",
+            Layer::Fuzz => "fuzz",
+        }
+    }
+
+    /// One word, for filters (`mdl-ci bugs --layer core`).
+    pub fn slug(self) -> &'static str {
+        match self {
+            Layer::CoreDecision => "core",
+            Layer::ConcurrentShell => "shell",
+            Layer::Model => "model",
+            Layer::Oracle => "oracle",
+            Layer::Runner => "runner",
+            Layer::Conformance => "conformance",
+            Layer::Fuzz => "fuzz",
+        }
+    }
+}
+
+/// The harness that must catch a seeded bug, and what "caught" means for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Harness {
+    /// `mdl check` on the scenario `models/mdl/tests/check_scenarios/FILE` exits 1 with the
+    /// property violated, and 0 without the bug; the `#[cfg(mdl_bug = ...)]` test of
+    /// `models/mdl/tests/check_model.rs` passes. Run by `ci/seeded-model.sh`.
+    Check,
+    /// The loom model TEST of FILE (`--cfg loom`, release) fails in a child process (a
+    /// loom deadlock aborts it) and passes without the bug. Run by `ci/seeded-proofs.sh`.
+    Loom,
+    /// The shuttle test TEST of FILE (feature `shuttle`, release) fails and passes
+    /// without the bug. Run by `ci/seeded-proofs.sh` (`MDL_SEEDED_HARNESS=shuttle|both`).
+    Shuttle,
+    /// The proptest `models/scenario/tests/prop_sequence.rs` and the `sequence` fuzz target
+    /// both report a disagreement with the oracle, and both pass without the bug. Run by
+    /// `ci/seeded-fuzz.sh`.
+    Differential,
+    /// The test TEST of FILE, compiled only with the bug (`#[cfg(mdl_bug = "NAME")]`),
+    /// passes: it asserts that the harness reports the bug (its bug-free counterpart runs
+    /// in the ordinary steps). Run by `ci/seeded-tests.sh`, with the catch's environment.
+    SeededTest,
+}
+
+impl Harness {
+    pub const ALL: [Harness; 5] = [
+        Harness::Check,
+        Harness::Loom,
+        Harness::Shuttle,
+        Harness::Differential,
+        Harness::SeededTest,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Harness::Check => "check",
+            Harness::Loom => "loom",
+            Harness::Shuttle => "shuttle",
+            Harness::Differential => "differential",
+            Harness::SeededTest => "test",
+        }
+    }
+
+    /// The CI script that runs this harness's catches.
+    pub fn script(self) -> &'static str {
+        match self {
+            Harness::Check => "ci/seeded-model.sh",
+            Harness::Loom | Harness::Shuttle => "ci/seeded-proofs.sh",
+            Harness::Differential => "ci/seeded-fuzz.sh",
+            Harness::SeededTest => "ci/seeded-tests.sh",
+        }
+    }
+}
+
+/// One way a harness catches a bug.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Catch {
+    pub harness: Harness,
+    /// `Check`: the scenario's file name under `models/mdl/tests/check_scenarios/`;
+    /// `Loom`, `Shuttle`, `SeededTest`: the test file, from the repository root;
+    /// `Differential`: empty.
+    pub file: &'static str,
+    /// `Check`: the property as `mdl check` names it; otherwise the test function
+    /// (empty for `Differential`).
+    pub test: &'static str,
+    /// The failure the harness reports (for the docs).
+    pub failure: &'static str,
+    /// Environment the run needs (`VAR=value` words), e.g. `MDL_CONFORM=1`.
+    pub env: &'static str,
+}
+
+impl Catch {
+    /// The same catch, run with `env` (`VAR=value` words).
+    pub const fn with_env(self, env: &'static str) -> Catch {
+        Catch { env, ..self }
+    }
+}
+
+/// A seeded bug: a realistic mistake compiled in with `cfg(mdl_bug = "NAME")`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bug {
+    pub name: &'static str,
+    pub layer: Layer,
+    /// The file (or folder) holding its `cfg`, and the function.
+    pub site: &'static str,
+    /// The property it breaks (what goes wrong).
+    pub breaks: &'static str,
+    /// Every harness that must catch it; never empty.
+    pub catches: &'static [Catch],
+}
+
+pub const fn bug(
+    name: &'static str,
+    layer: Layer,
+    site: &'static str,
+    breaks: &'static str,
+    catches: &'static [Catch],
+) -> Bug {
+    Bug {
+        name,
+        layer,
+        site,
+        breaks,
+        catches,
+    }
+}
+
+const fn catch(
+    harness: Harness,
+    file: &'static str,
+    test: &'static str,
+    failure: &'static str,
+) -> Catch {
+    Catch {
+        harness,
+        file,
+        test,
+        failure,
+        env: "",
+    }
+}
+
+/// `mdl check SCENARIO` reports PROPERTY violated ([`Harness::Check`]).
+pub const fn check(scenario: &'static str, property: &'static str) -> Catch {
+    catch(Harness::Check, scenario, property, "")
+}
+
+/// The loom model TEST of `proofs/tests/loom.rs` fails with FAILURE ([`Harness::Loom`]).
+pub const fn loom(test: &'static str, failure: &'static str) -> Catch {
+    catch(Harness::Loom, "proofs/tests/loom.rs", test, failure)
+}
+
+/// The shuttle test TEST of FILE fails with FAILURE ([`Harness::Shuttle`]).
+pub const fn shuttle(file: &'static str, test: &'static str, failure: &'static str) -> Catch {
+    catch(Harness::Shuttle, file, test, failure)
+}
+
+/// proptest and the `sequence` fuzz target see FAILURE ([`Harness::Differential`]).
+pub const fn differential(failure: &'static str) -> Catch {
+    catch(Harness::Differential, "", "", failure)
+}
+
+/// The cfg'd test TEST of FILE passes: it sees FAILURE ([`Harness::SeededTest`]).
+pub const fn seeded_test(file: &'static str, test: &'static str, failure: &'static str) -> Catch {
+    catch(Harness::SeededTest, file, test, failure)
+}
+
+use Layer::*;
+
+const SHUTTLE: &str = "proofs/tests/shuttle.rs";
+const SMOKE: &str = "mdl-core/tests/manager_shuttle.rs";
+
+/// Every seeded bug. One row each; keep the rows grouped by layer.
+#[rustfmt::skip]
+pub const BUGS: &[Bug] = &[
+    bug("grant_ignores_conflict", CoreDecision, "mdl-core/src/lock.rs (LockState::can_grant)", "no conflicting grants: an SR request ignores granted conflicts (SR and X held together)", &[check("two_readers_wake.mdl", "no conflicting grants")]),
+    bug("skip_second_waiter", CoreDecision, "mdl-core/src/lock.rs (bug_skip_grant, in reschedule)", "no lost wakeup: a reschedule never grants the second waiter of the queue in one pass", &[check("lost_wakeup.mdl", "no lost wakeup")]),
+    bug("fifo", CoreDecision, "mdl-core/src/lock.rs (LockState::reschedule)", "FIFO among equal priorities: the queue is served from the back", &[differential("events differ from the oracle's")]),
+    bug("pending_cell", CoreDecision, "mdl-core/src/dialect.rs (Dialect::parse)", "the pending matrix: object matrix 0, row SR, column X flipped, so SR overtakes a waiting X", &[differential("outcome differs from the oracle's")]),
+    bug("no_deadlock_detection", CoreDecision, "mdl-core/src/deadlock.rs (detect)", "deadlock detection: the detector never finds a cycle", &[check("deadlock_plain.mdl", "no stuck state")]),
+    bug("false_deadlock", CoreDecision, "mdl-core/src/deadlock.rs (find_cycle)", "no false deadlock: a wait chain of two is taken for a cycle", &[check("chain.mdl", "no false deadlock")]),
+    bug("heaviest_victim", CoreDecision, "mdl-core/src/deadlock.rs (choose_victim)", "the victim rule: the heaviest waiter on the cycle is chosen", &[check("victim_dml.mdl", "assert never s2 deadlock")]),
+    bug("lost_wakeup", ConcurrentShell, "mdl-core/src/manager/ (grant of a waiter)", "no lost wakeup: a grant sets the waiter's status but does not notify it", &[loom("release_vs_new_waiter", "loom deadlock (the process aborts)"), shuttle(SHUTTLE, "timeout_or_kill_wakes_the_queue", "shuttle deadlock"), shuttle(SMOKE, "pending_waiters_are_all_woken", "shuttle deadlock")]),
+    bug("no_reschedule_on_timeout", ConcurrentShell, "mdl-core/src/manager/ (end of a wait)", "no lost wakeup: a waiter that timed out, was killed or chosen as victim leaves without rescheduling the lock", &[loom("timeout_wakes_queue", "lost-wakeup invariant"), shuttle(SHUTTLE, "timeout_or_kill_wakes_the_queue", "shuttle deadlock"), shuttle(SMOKE, "kill_wakes_those_it_held_back", "shuttle deadlock")]),
+    bug("no_materialize", ConcurrentShell, "mdl-core/src/manager/ (obtrusive acquire)", "no conflicting grants: an obtrusive request sets SLOW but leaves the fast-path grants out of the lock state", &[loom("fast_path_vs_obtrusive", "X granted beside a fast SR"), shuttle(SHUTTLE, "random_mix_of_commands", "invariant: conflicting grants"), shuttle(SMOKE, "fast_path_never_overlaps_x", "X granted beside a fast SR")]),
+    bug("used_not_set", ConcurrentShell, "mdl-core/src/manager/ (fast-path grant)", "no conflicting grants: a fast-path grant does not set USED, so the next obtrusive request skips the materialisation", &[loom("fast_path_vs_obtrusive", "X granted beside a fast SR"), shuttle(SHUTTLE, "random_mix_of_commands", "invariant: conflicting grants"), shuttle(SMOKE, "fast_path_never_overlaps_x", "X granted beside a fast SR")]),
+    bug("spin_check_then_set", ConcurrentShell, "mdl-core/src/sync/spin.rs (SpinLock::lock)", "mutual exclusion of the spin lock: test, then set, as two steps", &[loom("fast_path_vs_obtrusive", "loom: concurrent access to the spin lock's cell")]),
+    bug("reclaim_early", ConcurrentShell, "mdl-core/src/manager/ (reclamation sweep)", "one lock object per key: the sweep removes an entry while fast grants or references remain", &[loom("reclaim_vs_acquire", "X granted on a second lock object"), shuttle(SHUTTLE, "random_mix_of_commands", "invariant: fast entry off the map"), shuttle(SMOKE, "reclamation_spares_fast_grants", "X granted beside a fast SR")]),
+    bug("two_victims", ConcurrentShell, "mdl-core/src/manager/ (deadlock detection)", "one victim per cycle: the detector aborts the victim and the requester", &[loom("two_waiters_close_a_cycle", "two Deadlock outcomes"), shuttle(SHUTTLE, "cycle_has_one_victim", "two Deadlock outcomes"), shuttle(SMOKE, "lock_tables_deadlock", "both sessions get Deadlock")]),
+    bug("grant_after_timeout", ConcurrentShell, "mdl-core/src/manager/ (grant racing a timeout)", "no leaked grant: a grant that lost the race against a timeout or kill is still moved to the granted list", &[loom("timeout_vs_grant", "leaked grant"), shuttle(SHUTTLE, "random_mix_of_commands", "locks left at the end"), shuttle(SMOKE, "timeout_races_grant", "leaked grant")]),
+    bug("run_report_early", Runner, "models/scenario/src/runner/manager.rs (step)", "`mdl run`'s manager engine reports a step before the system is quiet: every step looks waiting", &[seeded_test("models/scenario/tests/run_scenarios.rs", "seeded_run_report_early_is_caught", "the engines' transcripts differ on every bundled scenario")]),
+    bug("conform_ignore_upgrades", Conformance, "models/conform/src/model.rs (SQL model, upgrades)", "the SQL model skips learned upgrades (LOCK TABLES ... WRITE after READ)", &[seeded_test("models/conform/tests/conform_matrix.rs", "seeded_bug_conform_ignore_upgrades_is_caught", "unexplained statement-matrix differences")]),
+    bug("conform_skip_backoff", Conformance, "models/conform/src/model.rs (SQL model, back-off)", "the SQL model takes BACKUP_DDL's back-off lock as a plain acquire", &[seeded_test("models/conform/tests/conform_server.rs", "seeded_bug_conform_skip_backoff_is_caught", "a SQL scenario differs from the server").with_env("MDL_CONFORM=1")]),
+];
+
+/// The bug called `name`.
+pub fn find(name: &str) -> Option<&'static Bug> {
+    BUGS.iter().find(|b| b.name == name)
+}
