@@ -1,17 +1,22 @@
 //! Lock types, durations and wait outcomes: the vocabulary shared by every layer.
 //!
-//! Lock types form one universe for both dialects (MySQL's `enum_mdl_type` followed by
-//! MariaDB's BACKUP types). Which types a namespace takes, and how they conflict, is the
-//! dialect's business (`crate::dialect`); a [`LockType`] is only a name with an index.
+//! Lock types form one universe, a small table of names: first the 25 built-in types
+//! (MySQL's `enum_mdl_type` followed by MariaDB's BACKUP types, indices 0 to 24, fixed),
+//! then the types that dialect folders declare with `type` lines (`crate::dialect`), each
+//! added once per process when a dialect that declares it is loaded. Which types a
+//! namespace takes, and how they conflict, is the dialect's business; a [`LockType`] is
+//! only a name with an index, so every decision stays a bit test on a [`TypeSet`].
 
 use std::fmt;
+use std::sync::RwLock;
 
-/// A lock type. The index is its position in [`LockType::ALL`], which is the servers'
-/// enum order; "stronger first" in bulk requests means a higher index first.
+/// A lock type. The index is its position in the universe: the servers' enum order for
+/// the built-in types, then declaration order; "stronger first" in bulk requests means a
+/// higher index first.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct LockType(pub u8);
 
-/// (abbreviation, long name without `MDL_`) for every type, in enum order.
+/// (abbreviation, long name without `MDL_`) for every built-in type, in enum order.
 const NAMES: [(&str, &str); 25] = [
     ("IX", "INTENTION_EXCLUSIVE"),
     ("S", "SHARED"),
@@ -40,8 +45,30 @@ const NAMES: [(&str, &str); 25] = [
     ("BACKUP_COMMIT", "BACKUP_COMMIT"),
 ];
 
+/// A type a dialect folder declared: abbreviation, long name, server name. The strings
+/// are leaked once per declared type (at most [`LockType::MAX`] - [`LockType::COUNT`] of
+/// them per process), so that names are `&'static str` like the built-in ones.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Declared {
+    abbrev: &'static str,
+    long: &'static str,
+    server: &'static str,
+}
+
+/// The declared types, at indices [`LockType::COUNT`] and up. Only read to print or
+/// parse a name, never on a decision path.
+static DECLARED: RwLock<Vec<Declared>> = RwLock::new(Vec::new());
+
+fn declared(i: usize) -> Option<Declared> {
+    let v = DECLARED.read().unwrap_or_else(|e| e.into_inner());
+    v.get(i).copied()
+}
+
 impl LockType {
+    /// The number of built-in types (indices 0 to `COUNT - 1`).
     pub const COUNT: usize = NAMES.len();
+    /// The size of the universe: built-in plus declared types, the bits of a [`TypeSet`].
+    pub const MAX: usize = 64;
     pub const IX: LockType = LockType(0);
     pub const S: LockType = LockType(1);
     pub const SH: LockType = LockType(2);
@@ -58,34 +85,116 @@ impl LockType {
     pub const BACKUP_FTWRL2: LockType = LockType(17);
     pub const BACKUP_DML: LockType = LockType(18);
 
-    /// Every type in enum order.
+    /// Every built-in type in enum order.
     pub fn all() -> impl Iterator<Item = LockType> {
         (0..Self::COUNT as u8).map(LockType)
     }
 
+    /// A built-in type (index below [`LockType::COUNT`]).
+    pub fn is_builtin(self) -> bool {
+        (self.0 as usize) < Self::COUNT
+    }
+
     /// The bit of this type in a [`TypeSet`].
     #[inline]
-    pub fn bit(self) -> u32 {
-        1u32 << self.0
+    pub fn bit(self) -> u64 {
+        1u64 << self.0
+    }
+
+    fn names(self) -> (&'static str, &'static str, &'static str) {
+        let i = self.0 as usize;
+        if let Some((a, l)) = NAMES.get(i) {
+            return (a, l, l);
+        }
+        match declared(i - Self::COUNT) {
+            Some(d) => (d.abbrev, d.long, d.server),
+            None => ("?", "?", "?"),
+        }
     }
 
     /// The abbreviation (`SR`, `BACKUP_DML`).
     pub fn abbrev(self) -> &'static str {
-        NAMES[self.0 as usize].0
+        self.names().0
     }
 
     /// The long name without prefix (`SHARED_READ`).
     pub fn long_name(self) -> &'static str {
-        NAMES[self.0 as usize].1
+        self.names().1
     }
 
-    /// The name `performance_schema.metadata_locks` shows (`SHARED_READ`, `BACKUP_DML`).
+    /// The name the server shows: `performance_schema.metadata_locks` for the built-in
+    /// types (`SHARED_READ`, `BACKUP_DML`), the third word of a `type` line otherwise.
     pub fn server_name(self) -> &'static str {
-        self.long_name()
+        self.names().2
     }
 
-    /// Parses an abbreviation or long name, with or without `MDL_`, case-insensitive.
-    /// BACKUP types may also be written without their `BACKUP_` prefix (as in the tables).
+    /// The type named by a dialect's `type ABBREV LONG_NAME [SERVER_NAME]` line: a built-in
+    /// type when all three names are a built-in type's (`type SR SHARED_READ`), else the
+    /// declared type of the same three names, added to the universe the first time. The
+    /// error says why not: a bad name, or the universe is full.
+    pub fn declare(abbrev: &str, long: &str, server: Option<&str>) -> Result<LockType, String> {
+        for (what, n) in [
+            ("abbreviation", Some(abbrev)),
+            ("long name", Some(long)),
+            ("server name", server),
+        ] {
+            if let Some(n) = n {
+                if !valid_type_name(n) {
+                    return Err(format!(
+                        "a type's {what} is letters, digits and `_`, starting with a letter, at most 40 characters, not `{n}`"
+                    ));
+                }
+            }
+        }
+        let server = server.unwrap_or(long);
+        if let Some(i) = NAMES
+            .iter()
+            .position(|(a, l)| *a == abbrev && *l == long && *l == server)
+        {
+            return Ok(LockType(i as u8));
+        }
+        let mut v = DECLARED.write().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = v
+            .iter()
+            .position(|d| d.abbrev == abbrev && d.long == long && d.server == server)
+        {
+            return Ok(LockType((Self::COUNT + i) as u8));
+        }
+        if Self::COUNT + v.len() >= Self::MAX {
+            return Err(format!(
+                "too many lock types: one process holds at most {} besides the {} built-in ones \
+                 (over all the dialects it loads)",
+                Self::MAX - Self::COUNT,
+                Self::COUNT
+            ));
+        }
+        let leak = |s: &str| -> &'static str { Box::leak(s.to_owned().into_boxed_str()) };
+        v.push(Declared {
+            abbrev: leak(abbrev),
+            long: leak(long),
+            server: leak(server),
+        });
+        Ok(LockType((Self::COUNT + v.len() - 1) as u8))
+    }
+
+    /// `s` names this type: its abbreviation, long name or server name, case-insensitive,
+    /// with or without `MDL_`; a built-in type also by the rules of [`LockType::parse`].
+    pub fn is_named(self, s: &str) -> bool {
+        if self.is_builtin() {
+            return LockType::parse(s) == Some(self);
+        }
+        let up = s.to_ascii_uppercase();
+        let bare = up.strip_prefix("MDL_").unwrap_or(&up);
+        let (a, l, v) = self.names();
+        [a, l, v]
+            .iter()
+            .any(|n| n.eq_ignore_ascii_case(&up) || n.eq_ignore_ascii_case(bare))
+    }
+
+    /// Parses a built-in type's abbreviation or long name, with or without `MDL_`,
+    /// case-insensitive. BACKUP types may also be written without their `BACKUP_` prefix
+    /// (as in the tables). Declared types are parsed by their dialect
+    /// (`Dialect::parse_type`).
     pub fn parse(s: &str) -> Option<LockType> {
         let up = s.to_ascii_uppercase();
         let up = up.strip_prefix("MDL_").unwrap_or(&up);
@@ -108,9 +217,16 @@ impl fmt::Display for LockType {
     }
 }
 
-/// A set of lock types as a bitmap (MySQL's `bitmap_t`).
+/// A type name of a `type` line: `[A-Za-z][A-Za-z0-9_]*`, at most 40 characters.
+fn valid_type_name(n: &str) -> bool {
+    n.len() <= 40
+        && n.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// A set of lock types as a bitmap (MySQL's `bitmap_t`), one bit per type of the universe.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
-pub struct TypeSet(pub u32);
+pub struct TypeSet(pub u64);
 
 impl TypeSet {
     pub const EMPTY: TypeSet = TypeSet(0);
@@ -133,8 +249,17 @@ impl TypeSet {
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }
+    /// The members, lowest index first.
     pub fn iter(self) -> impl Iterator<Item = LockType> {
-        LockType::all().filter(move |t| self.contains(*t))
+        let mut rest = self.0;
+        std::iter::from_fn(move || {
+            if rest == 0 {
+                return None;
+            }
+            let i = rest.trailing_zeros();
+            rest &= rest - 1;
+            Some(LockType(i as u8))
+        })
     }
 }
 
@@ -295,5 +420,43 @@ mod tests {
             assert_eq!(LockType::parse(t.abbrev()), Some(t));
             assert_eq!(LockType::parse(t.long_name()), Some(t));
         }
+    }
+
+    #[test]
+    fn declared_types() {
+        // A built-in type's own names give the built-in type.
+        assert_eq!(
+            LockType::declare("SR", "SHARED_READ", None),
+            Ok(LockType::SR)
+        );
+        assert_eq!(
+            LockType::declare("SR", "SHARED_READ", Some("SHARED_READ")),
+            Ok(LockType::SR)
+        );
+        // Other names give a new type, once.
+        let r = LockType::declare("TR", "TEST_READ", Some("TestReadLock")).unwrap();
+        assert!(!r.is_builtin());
+        assert_eq!(
+            LockType::declare("TR", "TEST_READ", Some("TestReadLock")),
+            Ok(r)
+        );
+        assert_eq!(
+            (r.abbrev(), r.long_name(), r.server_name()),
+            ("TR", "TEST_READ", "TestReadLock")
+        );
+        assert_eq!(r.to_string(), "TR");
+        assert!(r.is_named("tr") && r.is_named("mdl_test_read") && r.is_named("testreadlock"));
+        assert!(!r.is_named("SR"));
+        // Same abbreviation as a built-in, other long name: a type of its own.
+        let s = LockType::declare("S", "TEST_SHARE", None).unwrap();
+        assert_ne!(s, LockType::S);
+        assert_eq!(s.abbrev(), "S");
+        assert!(LockType::declare("1X", "X", None).is_err());
+        assert!(LockType::declare("A-B", "X", None).is_err());
+        let set: TypeSet = [r, LockType::X, s].into_iter().collect();
+        let mut v: Vec<LockType> = set.iter().collect();
+        v.sort();
+        assert_eq!(set.iter().collect::<Vec<_>>(), v);
+        assert_eq!(set.iter().count(), 3);
     }
 }
