@@ -191,13 +191,11 @@ pub fn parse_max_search_depth(word: &str) -> Result<u32, String> {
 /// The names of the built-in dialects.
 pub const BUILTIN: [&str; 2] = ["mysql-8.0", "mariadb"];
 
-fn builtin_file(dialect: &str, file: &str) -> Option<&'static str> {
+/// Every file of each built-in dialect folder, with its text.
+const BUILTIN_FILES: [(&str, &str, &str); 15] = {
     macro_rules! files {
         ($($d:literal / $f:literal),* $(,)?) => {
-            match (dialect, file) {
-                $(($d, $f) => Some(include_str!(concat!("../dialects/", $d, "/", $f))),)*
-                _ => None,
-            }
+            [$(($d, $f, include_str!(concat!("../dialects/", $d, "/", $f))),)*]
         };
     }
     files!(
@@ -217,6 +215,13 @@ fn builtin_file(dialect: &str, file: &str) -> Option<&'static str> {
         "mariadb" / "backup.granted.tsv",
         "mariadb" / "backup.pending.tsv",
     )
+};
+
+fn builtin_file(dialect: &str, file: &str) -> Option<&'static str> {
+    BUILTIN_FILES
+        .iter()
+        .find(|(d, f, _)| *d == dialect && *f == file)
+        .map(|(_, _, t)| *t)
 }
 
 impl Dialect {
@@ -243,6 +248,16 @@ impl Dialect {
     /// The raw text of a built-in dialect's file, for `mdl matrix` and tests.
     pub fn builtin_text(dialect: &str, file: &str) -> Option<&'static str> {
         builtin_file(dialect, file)
+    }
+
+    /// The files of a built-in dialect's folder (`dialect.txt` first), with their text,
+    /// for `mdl dialect new`. Empty for a name that is not a built-in one.
+    pub fn builtin_files(dialect: &str) -> Vec<(&'static str, &'static str)> {
+        BUILTIN_FILES
+            .iter()
+            .filter(|(d, ..)| *d == dialect)
+            .map(|(_, f, t)| (*f, *t))
+            .collect()
     }
 
     /// Loads a dialect from a folder laid out like `mdl-core/dialects/NAME/`. Errors name
@@ -674,13 +689,15 @@ impl Dialect {
                     "starvation" => info.starvation = true,
                     "ddl_weight" => info.ddl_weight = true,
                     "ull_weight" => info.ull_weight = true,
-                    o => return Err(err(
-                        n.line,
-                        f.col,
-                        format!(
+                    o => {
+                        return Err(err(
+                            n.line,
+                            f.col,
+                            format!(
                             "unknown namespace flag `{o}` (starvation, ddl_weight or ull_weight)"
                         ),
-                    )),
+                        ))
+                    }
                 }
             }
             namespaces.push(info);
