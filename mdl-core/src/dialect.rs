@@ -1,11 +1,13 @@
 //! Dialects as data: namespaces, lock strategies, matrices, starvation rules, weights.
 //!
 //! A dialect is read from a folder of text tables (`mdl-core/dialects/NAME/`):
-//! `dialect.txt` (one fact per line) and, per strategy, `STRATEGY.granted.tsv` plus
-//! `STRATEGY.pending.tsv` or `STRATEGY.pending0.tsv ...` (rows: requested type, columns:
-//! granted or pending type, `+` compatible, `-` incompatible), the layout of
-//! `shared/reference/`. The two built-in dialects are compiled in from those files; any
-//! other folder can be loaded with [`Dialect::from_dir`].
+//! `dialect.txt` (one fact per line: its lock types, namespaces, strategies, ...) and, per
+//! strategy, `STRATEGY.granted.tsv` plus `STRATEGY.pending.tsv` or
+//! `STRATEGY.pending0.tsv ...` (rows: requested type, columns: granted or pending type, `+`
+//! compatible, `-` incompatible), the layout of `shared/reference/`. The format is
+//! `docs/dialect-format.md`. The two built-in dialects are compiled in from those files;
+//! any other folder can be loaded with [`Dialect::from_dir`] or [`Dialect::load`]. Every
+//! error is a [`DialectError`] at `FILE:LINE:COL`, never a panic.
 
 use crate::types::{LockType, TypeSet};
 use std::fmt;
@@ -312,7 +314,16 @@ impl Dialect {
     /// The type `s` names among this dialect's types ([`Dialect::types`]): an
     /// abbreviation, long name or server name, case-insensitive, with or without `MDL_`.
     pub fn parse_type(&self, s: &str) -> Option<LockType> {
-        self.types.iter().copied().find(|t| t.is_named(s))
+        // One look-up in the built-in names, then the declared types (no two types of a
+        // dialect share a name, so the order does not matter).
+        if let Some(t) = LockType::parse(s).filter(|t| self.types.contains(t)) {
+            return Some(t);
+        }
+        self.types
+            .iter()
+            .copied()
+            .filter(|t| !t.is_builtin())
+            .find(|t| t.is_named(s))
     }
 
     /// Parses a dialect; `read` returns the text of a file of the folder (`None`: the

@@ -183,12 +183,14 @@ impl LockType {
         if self.is_builtin() {
             return LockType::parse(s) == Some(self);
         }
-        let up = s.to_ascii_uppercase();
-        let bare = up.strip_prefix("MDL_").unwrap_or(&up);
+        let bare = match s.get(..4) {
+            Some(p) if p.eq_ignore_ascii_case("MDL_") => &s[4..],
+            _ => s,
+        };
         let (a, l, v) = self.names();
         [a, l, v]
             .iter()
-            .any(|n| n.eq_ignore_ascii_case(&up) || n.eq_ignore_ascii_case(bare))
+            .any(|n| n.eq_ignore_ascii_case(s) || n.eq_ignore_ascii_case(bare))
     }
 
     /// Parses a built-in type's abbreviation or long name, with or without `MDL_`,
@@ -447,6 +449,7 @@ mod tests {
         assert_eq!(r.to_string(), "TR");
         assert!(r.is_named("tr") && r.is_named("mdl_test_read") && r.is_named("testreadlock"));
         assert!(!r.is_named("SR"));
+        assert!(!r.is_named("é") && !r.is_named("MDL") && !r.is_named("mdlé_x"));
         // Same abbreviation as a built-in, other long name: a type of its own.
         let s = LockType::declare("S", "TEST_SHARE", None).unwrap();
         assert_ne!(s, LockType::S);
