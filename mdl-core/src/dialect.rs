@@ -229,14 +229,20 @@ fn builtin_file(dialect: &str, file: &str) -> Option<&'static str> {
 impl Dialect {
     /// A built-in dialect by name (`mysql-8.0`, `mariadb`; `mysql` is accepted too).
     pub fn builtin(name: &str) -> Option<Dialect> {
-        let name = match name.to_ascii_lowercase().as_str() {
-            "mysql-8.0" | "mysql" | "mysql8" | "mysql-8" => "mysql-8.0",
-            "mariadb" => "mariadb",
-            _ => return None,
-        };
+        let name = Dialect::builtin_name(name)?;
         let d = Dialect::parse(&|f| builtin_file(name, f).map(str::to_owned))
             .unwrap_or_else(|e| panic!("built-in dialect {name} is broken: {e}"));
         Some(d)
+    }
+
+    /// The name of the built-in dialect `name` stands for (`mysql`, `MySQL-8.0` ->
+    /// `mysql-8.0`), without loading it.
+    pub fn builtin_name(name: &str) -> Option<&'static str> {
+        match name.to_ascii_lowercase().as_str() {
+            "mysql-8.0" | "mysql" | "mysql8" | "mysql-8" => Some("mysql-8.0"),
+            "mariadb" => Some("mariadb"),
+            _ => None,
+        }
     }
 
     pub fn mysql80() -> Dialect {

@@ -80,13 +80,10 @@ impl DialectChoice {
 fn builtin(name: &str) -> Option<Arc<Dialect>> {
     static MYSQL: OnceLock<Arc<Dialect>> = OnceLock::new();
     static MARIADB: OnceLock<Arc<Dialect>> = OnceLock::new();
-    let d = Dialect::builtin(name)?;
-    let cell = if d.name == "mariadb" {
-        &MARIADB
-    } else {
-        &MYSQL
-    };
-    Some(cell.get_or_init(|| Arc::new(d)).clone())
+    let name = Dialect::builtin_name(name)?;
+    let cell = if name == "mariadb" { &MARIADB } else { &MYSQL };
+    let d = cell.get_or_init(|| Arc::new(Dialect::builtin(name).expect("built in")));
+    Some(d.clone())
 }
 
 /// A word of a line: its text and 1-based column (in characters).
@@ -493,7 +490,7 @@ impl<'a> Parser<'a> {
                 if self.opts.dialect.is_none() {
                     let base = Path::new(self.file).parent().unwrap_or(Path::new(""));
                     let c = DialectChoice::load(&t.text, base).map_err(|e| {
-                        let msg = if Dialect::builtin(&t.text).is_none()
+                        let msg = if Dialect::builtin_name(&t.text).is_none()
                             && !base.join(&t.text).is_dir()
                         {
                             format!(
