@@ -8,7 +8,7 @@
 //! only a name with an index, so every decision stays a bit test on a [`TypeSet`].
 
 use std::fmt;
-use std::sync::RwLock;
+use std::sync::OnceLock;
 
 /// A lock type. The index is its position in the universe: the servers' enum order for
 /// the built-in types, then declaration order; "stronger first" in bulk requests means a
@@ -55,13 +55,15 @@ struct Declared {
     server: &'static str,
 }
 
-/// The declared types, at indices [`LockType::COUNT`] and up. Only read to print or
-/// parse a name, never on a decision path.
-static DECLARED: RwLock<Vec<Declared>> = RwLock::new(Vec::new());
+/// The declared types, at indices [`LockType::COUNT`] and up: write-once slots, filled in
+/// order, never emptied. A process-wide table of names, read only to print or parse a
+/// name and never by a decision, so it is std's `OnceLock` rather than the `sync` facade
+/// (whose loom and shuttle primitives live inside one model run, not in a static).
+static DECLARED: [OnceLock<Declared>; LockType::MAX - LockType::COUNT] =
+    [const { OnceLock::new() }; LockType::MAX - LockType::COUNT];
 
 fn declared(i: usize) -> Option<Declared> {
-    let v = DECLARED.read().unwrap_or_else(|e| e.into_inner());
-    v.get(i).copied()
+    DECLARED.get(i)?.get().copied()
 }
 
 impl LockType {
@@ -153,28 +155,25 @@ impl LockType {
         {
             return Ok(LockType(i as u8));
         }
-        let mut v = DECLARED.write().unwrap_or_else(|e| e.into_inner());
-        if let Some(i) = v
-            .iter()
-            .position(|d| d.abbrev == abbrev && d.long == long && d.server == server)
-        {
-            return Ok(LockType((Self::COUNT + i) as u8));
-        }
-        if Self::COUNT + v.len() >= Self::MAX {
-            return Err(format!(
-                "too many lock types: one process holds at most {} besides the {} built-in ones \
-                 (over all the dialects it loads)",
-                Self::MAX - Self::COUNT,
-                Self::COUNT
-            ));
-        }
+        // The first slot that is empty or holds these names: an empty one takes them
+        // (`get_or_init`), so two threads declaring the same names get the same slot.
         let leak = |s: &str| -> &'static str { Box::leak(s.to_owned().into_boxed_str()) };
-        v.push(Declared {
-            abbrev: leak(abbrev),
-            long: leak(long),
-            server: leak(server),
-        });
-        Ok(LockType((Self::COUNT + v.len() - 1) as u8))
+        for (i, slot) in DECLARED.iter().enumerate() {
+            let d = slot.get_or_init(|| Declared {
+                abbrev: leak(abbrev),
+                long: leak(long),
+                server: leak(server),
+            });
+            if d.abbrev == abbrev && d.long == long && d.server == server {
+                return Ok(LockType((Self::COUNT + i) as u8));
+            }
+        }
+        Err(format!(
+            "too many lock types: one process holds at most {} besides the {} built-in ones \
+             (over all the dialects it loads)",
+            Self::MAX - Self::COUNT,
+            Self::COUNT
+        ))
     }
 
     /// `s` names this type: its abbreviation, long name or server name, case-insensitive,
