@@ -12,8 +12,9 @@ use std::sync::OnceLock;
 
 /// A lock type. The index is its position in the universe: the servers' enum order for
 /// the built-in types, then declaration order; "stronger first" in bulk requests means a
-/// higher index first.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+/// higher index first. `Debug` shows the abbreviation (`SR`), as `Display` does, so that
+/// state dumps (the Explorer's) read in the dialect's own type names.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct LockType(pub u8);
 
 /// (abbreviation, long name without `MDL_`) for every built-in type, in enum order.
@@ -209,6 +210,12 @@ impl LockType {
             .iter()
             .position(|(a, _)| *a == with)
             .map(|i| LockType(i as u8))
+    }
+}
+
+impl fmt::Debug for LockType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.abbrev())
     }
 }
 
@@ -446,6 +453,7 @@ mod tests {
             ("TR", "TEST_READ", "TestReadLock")
         );
         assert_eq!(r.to_string(), "TR");
+        assert_eq!(format!("{r:?} {:?}", LockType::SNRW), "TR SNRW");
         assert!(r.is_named("tr") && r.is_named("mdl_test_read") && r.is_named("testreadlock"));
         assert!(!r.is_named("SR"));
         assert!(!r.is_named("é") && !r.is_named("MDL") && !r.is_named("mdlé_x"));

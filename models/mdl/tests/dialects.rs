@@ -302,6 +302,8 @@ fn explore_serves_a_scenario_in_a_folder_of_ones_own() {
         next.contains("a: next step") && next.contains("b: next step"),
         "{next}"
     );
+    // The states show the folder's type names (a's first step took INTENT, `I`).
+    assert!(next.contains("ty: I,"), "{next}");
 }
 
 #[test]

@@ -18,6 +18,11 @@
 //!   file; a step of a session after its `disconnect` makes the file invalid.
 //! - `SESSION: sql STATEMENT` keeps the rest of the line verbatim (trimmed) up to a `#`
 //!   outside quotes (`'`, `"`, `` ` ``).
+//! - `dialect PATH` (version 3) names a dialect folder relative to the file's folder; a
+//!   built-in name always means the built-in. The folder is loaded here, once per file
+//!   (the built-ins once per process), unless [`ParseOptions::dialect`] (`--dialect`)
+//!   replaces it. A step's type word is one of the dialect's types, else a built-in type
+//!   (which its namespaces do not take: an `error` outcome), else a parse error.
 
 use super::ast::*;
 use mdl_core::dialect::Dialect;

@@ -1,8 +1,11 @@
 //! `mdl matrix --dialect D [--strategy S]`: print a dialect's tables in the layout of
 //! `mdl-core/dialects/*/` (rows: requested type; columns: granted or pending type; `+`
-//! compatible, `-` incompatible; tab-separated), generated from the loaded dialect: the
-//! granted matrix, every pending matrix, the type sets (unobtrusive, hogs, piglet, piglet
-//! waiter, downgrade) and the deadlock weights of every namespace of the strategy.
+//! compatible, `-` incompatible; tab-separated), generated from the loaded dialect: its
+//! types (abbreviation, long name, server name), the granted matrix, every pending matrix,
+//! the type sets (unobtrusive, hogs, piglet, piglet waiter, downgrade) and the deadlock
+//! weights of every namespace of the strategy. D is a built-in dialect or a dialect folder
+//! (`docs/dialect-format.md`); a folder that does not load is its error at
+//! `FILE:LINE:COL`, exit 2.
 
 use mdl_core::dialect::{Dialect, Strategy};
 use mdl_core::types::TypeSet;
