@@ -248,3 +248,71 @@ fn the_bundled_example_and_the_built_in_folders_load() {
         assert_eq!(d.types, Dialect::builtin(b).unwrap().types);
     }
 }
+
+/// Every one-character edit of the READ/WRITE/INTENT folder (outside its `type` lines,
+/// which would add types to the process's table) loads or is refused with a position
+/// inside the file that has the problem: never a panic, never an error without a line
+/// and column.
+#[test]
+fn no_edit_of_a_folder_panics_or_loses_its_position() {
+    let edits = ['\0', '-', '+', 'X', 'R', ' ', '\t', '#', '\n', 'é', '9'];
+    let files = rwi_files();
+    let mut refused = 0;
+    let mut loaded = 0;
+    for (fi, (file, text)) in files.iter().enumerate() {
+        let chars: Vec<char> = text.chars().collect();
+        // The characters of `type` lines are left alone.
+        let mut in_type = vec![false; chars.len()];
+        let mut start = 0;
+        for (i, c) in chars.iter().enumerate() {
+            if *c == '\n' || i + 1 == chars.len() {
+                let line: String = chars[start..=i].iter().collect();
+                if line.starts_with("type") {
+                    in_type[start..=i].iter_mut().for_each(|x| *x = true);
+                }
+                start = i + 1;
+            }
+        }
+        for pos in 0..chars.len() {
+            if in_type[pos] {
+                continue;
+            }
+            for e in edits {
+                let mut v = chars.clone();
+                if e == '\0' {
+                    v.remove(pos);
+                } else {
+                    v[pos] = e;
+                }
+                let edited: String = v.into_iter().collect();
+                let mut set = files.clone();
+                set[fi].1 = edited.clone();
+                let r =
+                    Dialect::parse(&|f| set.iter().find(|(n, _)| *n == f).map(|(_, t)| t.clone()));
+                let Err(err) = r else {
+                    loaded += 1;
+                    continue;
+                };
+                refused += 1;
+                let text_of = |f: &str| set.iter().find(|(n, _)| *n == f).map(|(_, t)| t.clone());
+                let t = text_of(&err.file)
+                    .unwrap_or_else(|| panic!("{file}@{pos}={e:?}: {err}: no such file"));
+                let lines: Vec<&str> = t.lines().collect();
+                assert!(
+                    err.line >= 1 && err.line <= lines.len().max(1),
+                    "{file}@{pos}={e:?}: {err}: line out of the file"
+                );
+                let width = lines.get(err.line - 1).map_or(0, |l| l.chars().count());
+                assert!(
+                    err.col >= 1 && err.col <= width + 1,
+                    "{file}@{pos}={e:?}: {err}: column out of the line"
+                );
+            }
+        }
+    }
+    // Both kinds happen (the loop is not vacuous).
+    assert!(
+        refused > 500 && loaded > 50,
+        "refused {refused}, loaded {loaded}"
+    );
+}
