@@ -1,11 +1,13 @@
 //! Dialects as data: namespaces, lock strategies, matrices, starvation rules, weights.
 //!
 //! A dialect is read from a folder of text tables (`mdl-core/dialects/NAME/`):
-//! `dialect.txt` (one fact per line) and, per strategy, `STRATEGY.granted.tsv` plus
-//! `STRATEGY.pending.tsv` or `STRATEGY.pending0.tsv ...` (rows: requested type, columns:
-//! granted or pending type, `+` compatible, `-` incompatible), the layout of
-//! `shared/reference/`. The two built-in dialects are compiled in from those files; any
-//! other folder can be loaded with [`Dialect::from_dir`].
+//! `dialect.txt` (one fact per line: its lock types, namespaces, strategies, ...) and, per
+//! strategy, `STRATEGY.granted.tsv` plus `STRATEGY.pending.tsv` or
+//! `STRATEGY.pending0.tsv ...` (rows: requested type, columns: granted or pending type, `+`
+//! compatible, `-` incompatible), the layout of `shared/reference/`. The format is
+//! `docs/dialect-format.md`. The two built-in dialects are compiled in from those files;
+//! any other folder can be loaded with [`Dialect::from_dir`] or [`Dialect::load`]. Every
+//! error is a [`DialectError`] at `FILE:LINE:COL`, never a panic.
 
 use crate::types::{LockType, TypeSet};
 use std::fmt;
@@ -55,10 +57,10 @@ pub struct Strategy {
     pub types: Vec<LockType>,
     pub allowed: TypeSet,
     /// `granted[req]`: the granted types a request of type `req` is incompatible with.
-    pub granted: [TypeSet; LockType::COUNT],
+    pub granted: [TypeSet; LockType::MAX],
     /// `pending[i][req]`: the waiting types a request of type `req` yields to, for the
     /// priority matrix `i` (one for most strategies, four for MySQL object locks).
-    pub pending: Vec<[TypeSet; LockType::COUNT]>,
+    pub pending: Vec<[TypeSet; LockType::MAX]>,
     /// Types granted by the fast path while nothing obtrusive is granted or waiting.
     pub unobtrusive: TypeSet,
     /// "Hog" types (strong, high priority): SNW, SNRW, X.
@@ -135,6 +137,9 @@ pub struct Weights {
 #[derive(Clone, Debug)]
 pub struct Dialect {
     pub name: String,
+    /// The lock types of this dialect, in declaration order: its `type` lines or, when it
+    /// has none, the built-in types its strategies name. Scenarios name types from these.
+    pub types: Vec<LockType>,
     pub namespaces: Vec<NamespaceInfo>,
     pub strategies: Vec<Strategy>,
     pub starvation: Starvation,
@@ -146,8 +151,8 @@ pub struct Dialect {
     pub max_search_depth: Option<u32>,
 }
 
-/// A dialect folder that does not parse: `FILE:LINE: message`, or `FILE:LINE:COL:
-/// message` when the column of the offending word is known (`col` > 0).
+/// A dialect folder that does not parse: `FILE:LINE:COL: message` at the word or cell
+/// that is wrong; `FILE: message` (line 0) when the file itself cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DialectError {
     pub file: String,
@@ -159,7 +164,9 @@ pub struct DialectError {
 
 impl fmt::Display for DialectError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.col > 0 {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.msg)
+        } else if self.col > 0 {
             write!(f, "{}:{}:{}: {}", self.file, self.line, self.col, self.msg)
         } else {
             write!(f, "{}:{}: {}", self.file, self.line, self.msg)
@@ -186,13 +193,11 @@ pub fn parse_max_search_depth(word: &str) -> Result<u32, String> {
 /// The names of the built-in dialects.
 pub const BUILTIN: [&str; 2] = ["mysql-8.0", "mariadb"];
 
-fn builtin_file(dialect: &str, file: &str) -> Option<&'static str> {
+/// Every file of each built-in dialect folder, with its text.
+const BUILTIN_FILES: [(&str, &str, &str); 15] = {
     macro_rules! files {
         ($($d:literal / $f:literal),* $(,)?) => {
-            match (dialect, file) {
-                $(($d, $f) => Some(include_str!(concat!("../dialects/", $d, "/", $f))),)*
-                _ => None,
-            }
+            [$(($d, $f, include_str!(concat!("../dialects/", $d, "/", $f))),)*]
         };
     }
     files!(
@@ -212,19 +217,32 @@ fn builtin_file(dialect: &str, file: &str) -> Option<&'static str> {
         "mariadb" / "backup.granted.tsv",
         "mariadb" / "backup.pending.tsv",
     )
+};
+
+fn builtin_file(dialect: &str, file: &str) -> Option<&'static str> {
+    BUILTIN_FILES
+        .iter()
+        .find(|(d, f, _)| *d == dialect && *f == file)
+        .map(|(_, _, t)| *t)
 }
 
 impl Dialect {
     /// A built-in dialect by name (`mysql-8.0`, `mariadb`; `mysql` is accepted too).
     pub fn builtin(name: &str) -> Option<Dialect> {
-        let name = match name.to_ascii_lowercase().as_str() {
-            "mysql-8.0" | "mysql" | "mysql8" | "mysql-8" => "mysql-8.0",
-            "mariadb" => "mariadb",
-            _ => return None,
-        };
+        let name = Dialect::builtin_name(name)?;
         let d = Dialect::parse(&|f| builtin_file(name, f).map(str::to_owned))
             .unwrap_or_else(|e| panic!("built-in dialect {name} is broken: {e}"));
         Some(d)
+    }
+
+    /// The name of the built-in dialect `name` stands for (`mysql`, `MySQL-8.0` ->
+    /// `mysql-8.0`), without loading it.
+    pub fn builtin_name(name: &str) -> Option<&'static str> {
+        match name.to_ascii_lowercase().as_str() {
+            "mysql-8.0" | "mysql" | "mysql8" | "mysql-8" => Some("mysql-8.0"),
+            "mariadb" => Some("mariadb"),
+            _ => None,
+        }
     }
 
     pub fn mysql80() -> Dialect {
@@ -240,29 +258,153 @@ impl Dialect {
         builtin_file(dialect, file)
     }
 
-    /// Loads a dialect from a folder laid out like `mdl-core/dialects/NAME/`.
-    pub fn from_dir(dir: &std::path::Path) -> Result<Dialect, DialectError> {
-        Dialect::parse(&|f| std::fs::read_to_string(dir.join(f)).ok())
+    /// The files of a built-in dialect's folder (`dialect.txt` first), with their text,
+    /// for `mdl dialect new`. Empty for a name that is not a built-in one.
+    pub fn builtin_files(dialect: &str) -> Vec<(&'static str, &'static str)> {
+        BUILTIN_FILES
+            .iter()
+            .filter(|(d, ..)| *d == dialect)
+            .map(|(_, f, t)| (*f, *t))
+            .collect()
     }
 
-    /// Parses a dialect; `read` returns the text of a file of the folder.
-    pub fn parse(read: &dyn Fn(&str) -> Option<String>) -> Result<Dialect, DialectError> {
-        let main = read("dialect.txt").ok_or_else(|| DialectError {
-            file: "dialect.txt".into(),
-            line: 0,
-            col: 0,
-            msg: "missing".into(),
-        })?;
-        let err = |line: usize, msg: String| DialectError {
-            file: "dialect.txt".into(),
-            line,
-            col: 0,
-            msg,
+    /// Loads a dialect from a folder laid out like `mdl-core/dialects/NAME/`. Errors name
+    /// the file by its path in the folder.
+    pub fn from_dir(dir: &std::path::Path) -> Result<Dialect, DialectError> {
+        let read = |f: &str| -> Result<String, String> {
+            let p = dir.join(f);
+            match std::fs::metadata(&p) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err("missing".into()),
+                Err(e) => return Err(format!("cannot read it: {e}")),
+                Ok(m) if m.is_dir() => return Err("cannot read it: it is a folder".into()),
+                Ok(m) if m.len() > MAX_FILE_BYTES => {
+                    return Err(format!(
+                        "cannot read it: bigger than the limit of {MAX_FILE_BYTES} bytes"
+                    ))
+                }
+                Ok(_) => {}
+            }
+            std::fs::read_to_string(&p).map_err(|e| match e.kind() {
+                std::io::ErrorKind::InvalidData => "cannot read it: it is not UTF-8 text".into(),
+                _ => format!("cannot read it: {e}"),
+            })
         };
+        Dialect::parse_files(&read).map_err(|mut e| {
+            e.file = dir.join(&e.file).display().to_string();
+            e
+        })
+    }
+
+    /// A built-in dialect by name (a built-in name always means the built-in), else the
+    /// dialect folder at `spec`, relative to `base`. The error of a folder that does not
+    /// load says that `spec` is neither.
+    pub fn load(spec: &str, base: &std::path::Path) -> Result<Dialect, DialectError> {
+        if let Some(d) = Dialect::builtin(spec) {
+            return Ok(d);
+        }
+        let dir = base.join(spec);
+        if !dir.is_dir() {
+            return Err(DialectError {
+                file: dir.display().to_string(),
+                line: 0,
+                col: 0,
+                msg: format!(
+                    "`{spec}` is neither a built-in dialect ({}) nor a dialect folder",
+                    BUILTIN.join(", ")
+                ),
+            });
+        }
+        Dialect::from_dir(&dir)
+    }
+
+    /// The type `s` names among this dialect's types ([`Dialect::types`]): an
+    /// abbreviation, long name or server name, case-insensitive, with or without `MDL_`.
+    pub fn parse_type(&self, s: &str) -> Option<LockType> {
+        // One look-up in the built-in names, then the declared types (no two types of a
+        // dialect share a name, so the order does not matter).
+        if let Some(t) = LockType::parse(s).filter(|t| self.types.contains(t)) {
+            return Some(t);
+        }
+        self.types
+            .iter()
+            .copied()
+            .filter(|t| !t.is_builtin())
+            .find(|t| t.is_named(s))
+    }
+
+    /// Parses a dialect; `read` returns the text of a file of the folder (`None`: the
+    /// file is missing).
+    pub fn parse(read: &dyn Fn(&str) -> Option<String>) -> Result<Dialect, DialectError> {
+        Dialect::parse_files(&|f| read(f).ok_or_else(|| "missing".to_string()))
+    }
+
+    /// Parses a dialect; `read` returns the text of a file of the folder or why it cannot.
+    /// Every error is at `FILE:LINE:COL` of the file that has it (a matrix file that
+    /// cannot be read: at the line of `dialect.txt` that asks for it); only a
+    /// `dialect.txt` that cannot be read has no line.
+    pub fn parse_files(
+        read: &dyn Fn(&str) -> Result<String, String>,
+    ) -> Result<Dialect, DialectError> {
+        let main = read(MAIN).map_err(|msg| DialectError::at(MAIN, 0, 0, msg))?;
+        let err = |line: usize, col: usize, msg: String| DialectError::at(MAIN, line, col, msg);
+        // (line, words with their columns), comments and blank lines left out.
+        let lines: Vec<(usize, Vec<Word>)> = main
+            .lines()
+            .enumerate()
+            .map(|(i, raw)| (i + 1, words(raw)))
+            .filter(|(_, w)| !w.is_empty())
+            .collect();
+
+        // Pass 1: the declared types (`type` lines, wherever they stand).
+        let mut declared: Vec<(LockType, usize)> = Vec::new();
+        for (line, w) in &lines {
+            if w[0].text != "type" {
+                continue;
+            }
+            if !(3..=4).contains(&w.len()) {
+                return Err(err(
+                    *line,
+                    w[0].col,
+                    "expected `type ABBREVIATION LONG_NAME [SERVER_NAME]`".into(),
+                ));
+            }
+            for x in &w[1..] {
+                if let Some((_, l)) = declared.iter().find(|(t, _)| t.is_named(&x.text)) {
+                    return Err(err(
+                        *line,
+                        x.col,
+                        format!("`{}` already names the type declared at line {l}", x.text),
+                    ));
+                }
+            }
+            let t = LockType::declare(&w[1].text, &w[2].text, w.get(3).map(|x| x.text.as_str()))
+                .map_err(|m| err(*line, w[1].col, m))?;
+            declared.push((t, *line));
+        }
+        // A dialect that declares no type uses the built-in names.
+        let resolve = |s: &str| -> Option<LockType> {
+            if declared.is_empty() {
+                LockType::parse(s)
+            } else {
+                declared.iter().map(|(t, _)| *t).find(|t| t.is_named(s))
+            }
+        };
+        let unknown = |s: &str| {
+            if declared.is_empty() {
+                format!("unknown lock type `{s}` (this dialect declares no `type`, so the built-in names apply)")
+            } else {
+                format!("unknown lock type `{s}`: not a `type` of this dialect")
+            }
+        };
+
+        // Pass 2: everything else.
         let mut name = String::new();
-        let mut ns: Vec<(String, String, KeyForm, Vec<String>, usize)> = Vec::new();
+        let mut ns: Vec<NsLine> = Vec::new();
         let mut strategies: Vec<Strategy> = Vec::new();
-        let mut pending_counts: Vec<(String, usize, usize)> = Vec::new();
+        // Per strategy: its line and the column of its name.
+        let mut strategy_at: Vec<(usize, usize)> = Vec::new();
+        // (strategy, count, line, column of the count)
+        let mut pending_counts: Vec<(String, usize, usize, usize)> = Vec::new();
         let mut starvation = Starvation::Mysql;
         let mut max_search_depth = None;
         let mut weights = Weights {
@@ -272,38 +414,85 @@ impl Dialect {
             victim_overweight: 0,
         };
         // Facts that name a strategy are applied after all strategies are known.
-        let mut later: Vec<(usize, Vec<String>)> = Vec::new();
-        for (i, raw) in main.lines().enumerate() {
-            let line = i + 1;
-            let text = raw.split('#').next().unwrap_or("").trim();
-            if text.is_empty() {
-                continue;
-            }
-            let w: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
-            match w[0].as_str() {
-                "name" if w.len() == 2 => name = w[1].clone(),
-                "namespace" if w.len() >= 4 => {
-                    let form = match w[3].as_str() {
+        let mut later: Vec<(usize, &[Word])> = Vec::new();
+        let number = |x: &Word, what: &str, line: usize| -> Result<u32, DialectError> {
+            x.text.parse::<u32>().map_err(|_| {
+                err(
+                    line,
+                    x.col,
+                    format!("{what} must be a whole number, not `{}`", x.text),
+                )
+            })
+        };
+        for (line, w) in &lines {
+            let line = *line;
+            let text: Vec<&str> = w.iter().map(|x| x.text.as_str()).collect();
+            match (text[0], w.len()) {
+                ("type", _) => {}
+                ("name", 2) => name = w[1].text.clone(),
+                ("namespace", n) if n >= 4 => {
+                    let form = match text[3] {
                         "single" => KeyForm::Single,
                         "db" => KeyForm::Db,
                         "qualified" => KeyForm::Qualified,
-                        o => return Err(err(line, format!("unknown key form `{o}`"))),
+                        o => {
+                            return Err(err(
+                                line,
+                                w[3].col,
+                                format!("unknown key form `{o}` (single, db or qualified)"),
+                            ))
+                        }
                     };
-                    ns.push((w[1].clone(), w[2].clone(), form, w[4..].to_vec(), line));
+                    if let Some(prev) = ns
+                        .iter()
+                        .find(|n| n.name.text.eq_ignore_ascii_case(text[1]))
+                    {
+                        return Err(err(
+                            line,
+                            w[1].col,
+                            format!(
+                                "namespace `{}` is already declared at line {}",
+                                text[1], prev.line
+                            ),
+                        ));
+                    }
+                    ns.push(NsLine {
+                        name: w[1].clone(),
+                        strategy: w[2].clone(),
+                        form,
+                        flags: w[4..].to_vec(),
+                        line,
+                    });
                 }
-                "strategy" if w.len() >= 3 => {
+                ("strategy", n) if n >= 3 => {
+                    if let Some(i) = strategies.iter().position(|s| s.name == text[1]) {
+                        return Err(err(
+                            line,
+                            w[1].col,
+                            format!(
+                                "strategy `{}` is already declared at line {}",
+                                text[1], strategy_at[i].0
+                            ),
+                        ));
+                    }
                     let mut types = Vec::new();
-                    for t in &w[2..] {
-                        types.push(
-                            LockType::parse(t)
-                                .ok_or_else(|| err(line, format!("unknown lock type `{t}`")))?,
-                        );
+                    for x in &w[2..] {
+                        let t =
+                            resolve(&x.text).ok_or_else(|| err(line, x.col, unknown(&x.text)))?;
+                        if types.contains(&t) {
+                            return Err(err(
+                                line,
+                                x.col,
+                                format!("type `{}` is listed twice", x.text),
+                            ));
+                        }
+                        types.push(t);
                     }
                     strategies.push(Strategy {
-                        name: w[1].clone(),
+                        name: w[1].text.clone(),
                         allowed: types.iter().copied().collect(),
                         types,
-                        granted: [TypeSet::EMPTY; LockType::COUNT],
+                        granted: [TypeSet::EMPTY; LockType::MAX],
                         pending: Vec::new(),
                         unobtrusive: TypeSet::EMPTY,
                         hogs: TypeSet::EMPTY,
@@ -314,129 +503,166 @@ impl Dialect {
                         downgrade_from: TypeSet::EMPTY,
                         upgrade_always: false,
                     });
+                    strategy_at.push((line, w[1].col));
                 }
-                "pending" if w.len() == 3 => {
-                    let n: usize = w[2]
-                        .parse()
-                        .map_err(|_| err(line, "pending count must be a number".into()))?;
+                ("pending", 3) => {
+                    let n = number(&w[2], "the pending count", line)? as usize;
                     if n == 0 || n > 4 {
-                        return Err(err(line, "pending count must be 1 to 4".into()));
+                        return Err(err(line, w[2].col, "pending count must be 1 to 4".into()));
                     }
-                    pending_counts.push((w[1].clone(), n, line));
+                    pending_counts.push((w[1].text.clone(), n, line, w[1].col));
                 }
-                "starvation" if w.len() == 2 => {
-                    starvation = match w[1].as_str() {
+                ("starvation", 2) => {
+                    starvation = match text[1] {
                         "mysql" => Starvation::Mysql,
                         "mariadb" => Starvation::Mariadb,
-                        o => return Err(err(line, format!("unknown starvation rule `{o}`"))),
+                        o => {
+                            return Err(err(
+                                line,
+                                w[1].col,
+                                format!("unknown starvation rule `{o}` (mysql or mariadb)"),
+                            ))
+                        }
                     }
                 }
-                "weight" if w.len() == 3 => {
-                    let v: u32 = w[2]
-                        .parse()
-                        .map_err(|_| err(line, "weight must be a number".into()))?;
-                    match w[1].as_str() {
+                ("weight", 3) => {
+                    let v = number(&w[2], "a weight", line)?;
+                    match text[1] {
                         "dml" => weights.dml = v,
                         "ull" => weights.ull = v,
                         "ddl" => weights.ddl = v,
-                        o => return Err(err(line, format!("unknown weight class `{o}`"))),
+                        o => {
+                            return Err(err(
+                                line,
+                                w[1].col,
+                                format!("unknown weight class `{o}` (dml, ull or ddl)"),
+                            ))
+                        }
                     }
                 }
-                "max_search_depth" if w.len() == 2 => {
-                    let col = word_col(raw, 1);
-                    max_search_depth =
-                        Some(parse_max_search_depth(&w[1]).map_err(|msg| DialectError {
-                            file: "dialect.txt".into(),
-                            line,
-                            col,
-                            msg,
-                        })?);
+                ("max_search_depth", 2) => {
+                    max_search_depth = Some(
+                        parse_max_search_depth(&w[1].text).map_err(|m| err(line, w[1].col, m))?,
+                    );
                 }
-                "upgrade_always" if w.len() == 2 => later.push((line, w)),
-                "victim_overweight" if w.len() == 2 => {
-                    weights.victim_overweight = w[1]
-                        .parse()
-                        .map_err(|_| err(line, "victim_overweight must be a number".into()))?
+                ("victim_overweight", 2) => {
+                    weights.victim_overweight = number(&w[1], "victim_overweight", line)?
                 }
-                "unobtrusive" | "hogs" | "piglet" | "piglet_waiter" | "ddl_from"
-                | "weight_type" | "downgrade_from"
-                    if w.len() >= 3 =>
-                {
-                    later.push((line, w))
+                ("upgrade_always", 2) => later.push((line, w)),
+                ("weight_type", 4) => later.push((line, w)),
+                (
+                    "unobtrusive" | "hogs" | "piglet" | "piglet_waiter" | "ddl_from"
+                    | "downgrade_from",
+                    n,
+                ) if n >= 3 => later.push((line, w)),
+                _ => {
+                    let shown = main.lines().nth(line - 1).unwrap_or("");
+                    let shown = shown.split('#').next().unwrap_or("").trim();
+                    return Err(err(line, w[0].col, format!("cannot read `{shown}`")));
                 }
-                _ => return Err(err(line, format!("cannot read `{text}`"))),
             }
         }
         if name.is_empty() {
-            return Err(err(0, "no `name` line".into()));
+            return Err(err(1, 1, "no `name NAME` line".into()));
         }
+        if ns.is_empty() {
+            return Err(err(1, 1, "no `namespace` line".into()));
+        }
+        // The `unobtrusive` lines: (strategy, line, each type with its column).
+        let mut unobtrusive_at: Vec<SetLine> = Vec::new();
         for (line, w) in later {
             let si = strategies
                 .iter()
-                .position(|s| s.name == w[1])
-                .ok_or_else(|| err(line, format!("unknown strategy `{}`", w[1])))?;
+                .position(|s| s.name == w[1].text)
+                .ok_or_else(|| err(line, w[1].col, format!("unknown strategy `{}`", w[1].text)))?;
             let s = &mut strategies[si];
-            let mut set = TypeSet::EMPTY;
-            let args: &[String] = if w[0] == "weight_type" {
+            if w[0].text == "upgrade_always" {
+                s.upgrade_always = true;
+                continue;
+            }
+            let args = if w[0].text == "weight_type" {
                 &w[2..3]
             } else {
                 &w[2..]
             };
-            if w[0] == "upgrade_always" {
-                s.upgrade_always = true;
-                continue;
-            }
-            for t in args {
-                let ty = LockType::parse(t)
+            let mut set = TypeSet::EMPTY;
+            let mut first = None;
+            let mut at = Vec::new();
+            for x in args {
+                let ty = resolve(&x.text)
                     .filter(|ty| s.allowed.contains(*ty))
-                    .ok_or_else(|| err(line, format!("`{t}` is not a type of {}", s.name)))?;
+                    .ok_or_else(|| {
+                        err(
+                            line,
+                            x.col,
+                            format!("`{}` is not a type of strategy {}", x.text, s.name),
+                        )
+                    })?;
                 set.insert(ty);
+                first.get_or_insert(ty);
+                at.push((ty, x.col));
             }
-            match w[0].as_str() {
-                "unobtrusive" => s.unobtrusive = set,
+            let Some(first) = first else {
+                return Err(err(line, w[0].col, "expected a type".into()));
+            };
+            match w[0].text.as_str() {
+                "unobtrusive" => {
+                    s.unobtrusive = set;
+                    unobtrusive_at.push((si, line, at));
+                }
                 "hogs" => s.hogs = set,
                 "piglet" => s.piglet = set,
                 "piglet_waiter" => s.piglet_waiter = set,
                 "downgrade_from" => s.downgrade_from = set,
-                "ddl_from" => s.ddl_from = set.iter().next(),
-                "weight_type" => {
-                    let v: u32 = w
-                        .get(3)
-                        .and_then(|v| v.parse().ok())
-                        .ok_or_else(|| err(line, "weight_type STRATEGY TYPE N".into()))?;
-                    s.weight_type
-                        .push((set.iter().next().expect("one type"), v));
+                "ddl_from" => {
+                    if w.len() != 3 {
+                        return Err(err(
+                            line,
+                            w[3].col,
+                            "`ddl_from STRATEGY TYPE` takes one type".into(),
+                        ));
+                    }
+                    s.ddl_from = Some(first)
                 }
-                _ => unreachable!("filtered above"),
+                _ => {
+                    // weight_type STRATEGY TYPE N
+                    let v = number(&w[3], "a weight", line)?;
+                    s.weight_type.push((first, v));
+                }
             }
         }
-        for s in &mut strategies {
-            let n = pending_counts
-                .iter()
-                .find(|(n, _, _)| *n == s.name)
-                .map(|(_, n, _)| *n)
-                .unwrap_or(1);
-            let f = format!("{}.granted.tsv", s.name);
-            let text = read(&f).ok_or_else(|| DialectError {
-                file: f.clone(),
-                line: 0,
-                col: 0,
-                msg: "missing".into(),
-            })?;
-            s.granted = parse_matrix(&f, &text, &s.types)?;
+        // The matrices, with where each row and cell was written.
+        let mut spots: Vec<Vec<(String, MatrixSpots)>> = Vec::new();
+        for (si, s) in strategies.iter_mut().enumerate() {
+            let (sline, scol) = strategy_at[si];
+            let pend = pending_counts.iter().find(|(n, ..)| *n == s.name);
+            let n = pend.map_or(1, |p| p.1);
+            let mut files = vec![(format!("{}.granted.tsv", s.name), sline, scol)];
             for i in 0..n {
                 let f = if n == 1 {
                     format!("{}.pending.tsv", s.name)
                 } else {
                     format!("{}.pending{i}.tsv", s.name)
                 };
-                let text = read(&f).ok_or_else(|| DialectError {
-                    file: f.clone(),
-                    line: 0,
-                    col: 0,
-                    msg: "missing".into(),
+                let (l, c) = pend.map_or((sline, scol), |p| (p.2, p.3));
+                files.push((f, l, c));
+            }
+            let mut mine = Vec::new();
+            for (k, (f, l, c)) in files.into_iter().enumerate() {
+                let text = read(&f).map_err(|why| {
+                    err(
+                        l,
+                        c,
+                        format!("strategy `{}` needs the matrix file {f}: {why}", s.name),
+                    )
                 })?;
-                s.pending.push(parse_matrix(&f, &text, &s.types)?);
+                let (rows, at) = parse_matrix_with(&f, &text, &s.types, &resolve)?;
+                if k == 0 {
+                    s.granted = rows;
+                } else {
+                    s.pending.push(rows);
+                }
+                mine.push((f, at));
             }
             // Seeded bug `mdl_bug="pending_cell"`: one cell of one pending matrix flipped
             // at load time: in object matrix 0 a SHARED_READ request no longer yields to a
@@ -446,76 +672,121 @@ impl Dialect {
                 let row = &mut s.pending[0][LockType::SR.0 as usize];
                 row.0 &= !LockType::X.bit();
             }
+            spots.push(mine);
         }
         let mut namespaces = Vec::new();
-        for (n, strat, form, flags, line) in ns {
+        for n in ns {
+            if namespaces.len() == MAX_NAMESPACES {
+                return Err(err(
+                    n.line,
+                    n.name.col,
+                    format!("at most {MAX_NAMESPACES} namespaces"),
+                ));
+            }
             let strategy = strategies
                 .iter()
-                .position(|s| s.name == strat)
-                .ok_or_else(|| err(line, format!("unknown strategy `{strat}`")))?;
+                .position(|s| s.name == n.strategy.text)
+                .ok_or_else(|| {
+                    err(
+                        n.line,
+                        n.strategy.col,
+                        format!("unknown strategy `{}`", n.strategy.text),
+                    )
+                })?;
             let mut info = NamespaceInfo {
-                name: n,
+                name: n.name.text,
                 strategy,
-                key_form: form,
+                key_form: n.form,
                 starvation: false,
                 ddl_weight: false,
                 ull_weight: false,
             };
-            for f in flags {
-                match f.as_str() {
+            for f in n.flags {
+                match f.text.as_str() {
                     "starvation" => info.starvation = true,
                     "ddl_weight" => info.ddl_weight = true,
                     "ull_weight" => info.ull_weight = true,
-                    o => return Err(err(line, format!("unknown namespace flag `{o}`"))),
+                    o => {
+                        return Err(err(
+                            n.line,
+                            f.col,
+                            format!(
+                            "unknown namespace flag `{o}` (starvation, ddl_weight or ull_weight)"
+                        ),
+                        ))
+                    }
                 }
             }
             namespaces.push(info);
         }
-        if namespaces.len() > 64 {
-            return Err(err(0, "at most 64 namespaces".into()));
-        }
+        let types = if declared.is_empty() {
+            let mut v: Vec<LockType> = Vec::new();
+            for t in strategies.iter().flat_map(|s| &s.types) {
+                if !v.contains(t) {
+                    v.push(*t);
+                }
+            }
+            v
+        } else {
+            declared.iter().map(|(t, _)| *t).collect()
+        };
         let d = Dialect {
             name,
+            types,
             namespaces,
             strategies,
             starvation,
             weights,
             max_search_depth,
         };
-        d.validate()?;
+        d.validate(&spots, &unobtrusive_at)?;
         Ok(d)
     }
 
-    /// Checks the invariants the lock manager relies on.
-    fn validate(&self) -> Result<(), DialectError> {
-        let err = |msg: String| DialectError {
-            file: "dialect.txt".into(),
-            line: 0,
-            col: 0,
-            msg,
-        };
-        for s in &self.strategies {
+    /// Checks the invariants the lock manager relies on; an error is at the cell or the
+    /// word that breaks one.
+    fn validate(
+        &self,
+        spots: &[Vec<(String, MatrixSpots)>],
+        unobtrusive_at: &[SetLine],
+    ) -> Result<(), DialectError> {
+        for (si, s) in self.strategies.iter().enumerate() {
             // [INV] pending-incompatible is a subset of granted-incompatible.
             for (i, p) in s.pending.iter().enumerate() {
+                let (file, at) = &spots[si][i + 1];
                 for t in &s.types {
-                    if !p[t.0 as usize].is_subset(s.granted[t.0 as usize]) {
-                        return Err(err(format!(
-                            "{}: pending matrix {i} row {t} is not a subset of the granted row",
-                            s.name
-                        )));
+                    let extra = TypeSet(p[t.0 as usize].0 & !s.granted[t.0 as usize].0);
+                    if let Some(c) = extra.iter().next() {
+                        let (line, col) = at.cell(*t, c, &s.types);
+                        return Err(DialectError::at(
+                            file,
+                            line,
+                            col,
+                            format!(
+                                "{}: pending matrix {i} row {t} is not a subset of the granted \
+                                 row: {t} would yield to a waiting {c} but is compatible with a \
+                                 granted {c}",
+                                s.name
+                            ),
+                        ));
                     }
                 }
             }
-            // The fast path is only sound for types that never conflict with each other.
-            for a in s.unobtrusive.iter() {
-                for b in s.unobtrusive.iter() {
-                    let clash = s.conflicts_granted(a, b)
-                        || s.pending.iter().any(|p| p[a.0 as usize].contains(b));
+        }
+        // The fast path is only sound for types that never conflict with each other.
+        for (si, line, at) in unobtrusive_at {
+            let s = &self.strategies[*si];
+            for (a, _) in at {
+                for (b, col) in at {
+                    let clash = s.conflicts_granted(*a, *b)
+                        || s.pending.iter().any(|p| p[a.0 as usize].contains(*b));
                     if clash {
-                        return Err(err(format!(
-                            "{}: unobtrusive types {a} and {b} conflict",
-                            s.name
-                        )));
+                        return Err(DialectError::at(
+                            MAIN,
+                            *line,
+                            *col,
+                            format!("{}: unobtrusive types {a} and {b} conflict", s.name),
+                        ));
                     }
                 }
             }
@@ -578,85 +849,222 @@ impl fmt::Display for Namespace {
     }
 }
 
-/// The 1-based column (in characters) of the `n`-th whitespace-separated word of `raw`.
-fn word_col(raw: &str, n: usize) -> usize {
-    let mut word = 0;
-    let mut in_word = false;
-    for (i, c) in raw.chars().enumerate() {
-        if c.is_whitespace() {
-            in_word = false;
-        } else if !in_word {
-            if word == n {
-                return i + 1;
-            }
-            word += 1;
-            in_word = true;
+/// The main file of a dialect folder.
+const MAIN: &str = "dialect.txt";
+
+/// A dialect file is at most 1 MiB.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// A dialect has at most 64 namespaces.
+pub const MAX_NAMESPACES: usize = 64;
+
+impl DialectError {
+    fn at(file: &str, line: usize, col: usize, msg: impl Into<String>) -> DialectError {
+        DialectError {
+            file: file.to_owned(),
+            line,
+            col,
+            msg: msg.into(),
         }
     }
-    0
 }
 
-/// Parses one matrix file; returns the incompatibility rows.
+/// A word of a line and its 1-based column (in characters).
+#[derive(Clone, Debug)]
+struct Word {
+    text: String,
+    col: usize,
+}
+
+/// The words of a line up to a `#` (a comment), with their columns.
+fn words(raw: &str) -> Vec<Word> {
+    let mut out: Vec<Word> = Vec::new();
+    let mut cur: Option<Word> = None;
+    for (i, c) in raw.chars().enumerate() {
+        if c == '#' {
+            break;
+        }
+        if c.is_whitespace() {
+            if let Some(w) = cur.take() {
+                out.push(w);
+            }
+        } else {
+            match &mut cur {
+                Some(w) => w.text.push(c),
+                None => {
+                    cur = Some(Word {
+                        text: c.to_string(),
+                        col: i + 1,
+                    })
+                }
+            }
+        }
+    }
+    out.extend(cur);
+    out
+}
+
+/// A type-set line (`unobtrusive`): its strategy, its line, each type with its column.
+type SetLine = (usize, usize, Vec<(LockType, usize)>);
+
+/// A `namespace` line, kept until the strategies are known.
+struct NsLine {
+    name: Word,
+    strategy: Word,
+    form: KeyForm,
+    flags: Vec<Word>,
+    line: usize,
+}
+
+/// Where a matrix file wrote each row (its line) and each cell (its column), per row
+/// type; columns in the strategy's type order.
+#[derive(Default)]
+struct MatrixSpots {
+    rows: Vec<(LockType, usize, Vec<usize>)>,
+}
+
+impl MatrixSpots {
+    /// The line and column of the cell (row `r`, column `c`).
+    fn cell(&self, r: LockType, c: LockType, types: &[LockType]) -> (usize, usize) {
+        let Some((_, line, cols)) = self.rows.iter().find(|(t, ..)| *t == r) else {
+            return (1, 1);
+        };
+        let col = types
+            .iter()
+            .position(|t| *t == c)
+            .and_then(|j| cols.get(j))
+            .copied()
+            .unwrap_or(1);
+        (*line, col)
+    }
+}
+
+/// Parses one matrix file of built-in type names; returns the incompatibility rows.
 pub fn parse_matrix(
     file: &str,
     text: &str,
     types: &[LockType],
-) -> Result<[TypeSet; LockType::COUNT], DialectError> {
-    let err = |line: usize, msg: String| DialectError {
-        file: file.to_owned(),
-        line,
-        col: 0,
-        msg,
-    };
-    let mut rows = [TypeSet::EMPTY; LockType::COUNT];
-    let mut header: Option<Vec<LockType>> = None;
+) -> Result<[TypeSet; LockType::MAX], DialectError> {
+    parse_matrix_with(file, text, types, &LockType::parse).map(|(rows, _)| rows)
+}
+
+/// Parses one matrix file (types named as `resolve` reads them); returns the
+/// incompatibility rows and where each row and cell was written.
+fn parse_matrix_with(
+    file: &str,
+    text: &str,
+    types: &[LockType],
+    resolve: &dyn Fn(&str) -> Option<LockType>,
+) -> Result<([TypeSet; LockType::MAX], MatrixSpots), DialectError> {
+    let err = |line: usize, col: usize, msg: String| DialectError::at(file, line, col, msg);
+    let mut rows = [TypeSet::EMPTY; LockType::MAX];
+    let mut at = MatrixSpots::default();
+    // The header's line and the column of each of its cells.
+    let mut header: Option<(usize, Vec<usize>)> = None;
     let mut seen = TypeSet::EMPTY;
+    let mut last_line = 0;
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
-        let t = raw.trim();
-        if t.is_empty() || t.starts_with('#') {
+        last_line = line;
+        let cells = words(raw);
+        if cells.is_empty() {
             continue;
         }
-        let cells: Vec<&str> = t.split_whitespace().collect();
+        let end = raw.trim_end().chars().count() + 1;
         match &header {
             None => {
-                let mut h = Vec::new();
-                for c in &cells[1..] {
-                    h.push(
-                        LockType::parse(c)
-                            .ok_or_else(|| err(line, format!("unknown column type `{c}`")))?,
-                    );
-                }
-                if h != types {
-                    return Err(err(
-                        line,
-                        "columns must be the strategy's types in order".into(),
-                    ));
-                }
-                header = Some(h);
-            }
-            Some(h) => {
-                let req = LockType::parse(cells[0])
-                    .filter(|r| types.contains(r))
-                    .ok_or_else(|| err(line, format!("unknown row type `{}`", cells[0])))?;
-                if cells.len() != h.len() + 1 {
-                    return Err(err(line, format!("expected {} cells", h.len())));
-                }
-                for (c, col) in cells[1..].iter().zip(h) {
-                    match *c {
-                        "+" => {}
-                        "-" => rows[req.0 as usize].insert(*col),
-                        o => return Err(err(line, format!("cell `{o}` is neither + nor -"))),
+                let mut cols = Vec::new();
+                for (j, c) in cells[1..].iter().enumerate() {
+                    let t = resolve(&c.text).ok_or_else(|| {
+                        err(line, c.col, format!("unknown column type `{}`", c.text))
+                    })?;
+                    match types.get(j) {
+                        Some(want) if *want == t => cols.push(c.col),
+                        Some(want) => {
+                            return Err(err(
+                                line,
+                                c.col,
+                                format!(
+                                    "columns must be the strategy's types in order: expected {want} here, found `{}`",
+                                    c.text
+                                ),
+                            ))
+                        }
+                        None => {
+                            return Err(err(
+                                line,
+                                c.col,
+                                format!("the strategy has {} types; `{}` is one column too many", types.len(), c.text),
+                            ))
+                        }
                     }
                 }
+                if cols.len() < types.len() {
+                    return Err(err(
+                        line,
+                        end,
+                        format!(
+                            "columns must be the strategy's types in order: {} is missing",
+                            types[cols.len()]
+                        ),
+                    ));
+                }
+                header = Some((line, cols));
+            }
+            Some(_) => {
+                let req = resolve(&cells[0].text)
+                    .filter(|r| types.contains(r))
+                    .ok_or_else(|| {
+                        err(
+                            line,
+                            cells[0].col,
+                            format!("unknown row type `{}`", cells[0].text),
+                        )
+                    })?;
+                if seen.contains(req) {
+                    return Err(err(line, cells[0].col, format!("a second row for {req}")));
+                }
+                if let Some(extra) = cells.get(types.len() + 1) {
+                    return Err(err(
+                        line,
+                        extra.col,
+                        format!("expected {} cells, found more", types.len()),
+                    ));
+                }
+                if cells.len() != types.len() + 1 {
+                    return Err(err(
+                        line,
+                        end,
+                        format!("expected {} cells, found {}", types.len(), cells.len() - 1),
+                    ));
+                }
+                let mut cols = Vec::new();
+                for (c, col) in cells[1..].iter().zip(types) {
+                    match c.text.as_str() {
+                        "+" => {}
+                        "-" => rows[req.0 as usize].insert(*col),
+                        o => {
+                            return Err(err(line, c.col, format!("cell `{o}` is neither + nor -")))
+                        }
+                    }
+                    cols.push(c.col);
+                }
                 seen.insert(req);
+                at.rows.push((req, line, cols));
             }
         }
     }
-    if types.iter().any(|t| !seen.contains(*t)) {
-        return Err(err(0, "a row is missing".into()));
+    let Some((hline, hcols)) = header else {
+        return Err(err(
+            last_line.max(1),
+            1,
+            "no header line (`request` and the strategy's types)".into(),
+        ));
+    };
+    if let Some((j, t)) = types.iter().enumerate().find(|(_, t)| !seen.contains(**t)) {
+        return Err(err(hline, hcols[j], format!("the row of {t} is missing")));
     }
-    Ok(rows)
+    Ok((rows, at))
 }
 
 #[cfg(test)]

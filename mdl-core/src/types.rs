@@ -1,17 +1,23 @@
 //! Lock types, durations and wait outcomes: the vocabulary shared by every layer.
 //!
-//! Lock types form one universe for both dialects (MySQL's `enum_mdl_type` followed by
-//! MariaDB's BACKUP types). Which types a namespace takes, and how they conflict, is the
-//! dialect's business (`crate::dialect`); a [`LockType`] is only a name with an index.
+//! Lock types form one universe, a small table of names: first the 25 built-in types
+//! (MySQL's `enum_mdl_type` followed by MariaDB's BACKUP types, indices 0 to 24, fixed),
+//! then the types that dialect folders declare with `type` lines (`crate::dialect`), each
+//! added once per process when a dialect that declares it is loaded. Which types a
+//! namespace takes, and how they conflict, is the dialect's business; a [`LockType`] is
+//! only a name with an index, so every decision stays a bit test on a [`TypeSet`].
 
 use std::fmt;
+use std::sync::OnceLock;
 
-/// A lock type. The index is its position in [`LockType::ALL`], which is the servers'
-/// enum order; "stronger first" in bulk requests means a higher index first.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+/// A lock type. The index is its position in the universe: the servers' enum order for
+/// the built-in types, then declaration order; "stronger first" in bulk requests means a
+/// higher index first. `Debug` shows the abbreviation (`SR`), as `Display` does, so that
+/// state dumps (the Explorer's) read in the dialect's own type names.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct LockType(pub u8);
 
-/// (abbreviation, long name without `MDL_`) for every type, in enum order.
+/// (abbreviation, long name without `MDL_`) for every built-in type, in enum order.
 const NAMES: [(&str, &str); 25] = [
     ("IX", "INTENTION_EXCLUSIVE"),
     ("S", "SHARED"),
@@ -40,8 +46,32 @@ const NAMES: [(&str, &str); 25] = [
     ("BACKUP_COMMIT", "BACKUP_COMMIT"),
 ];
 
+/// A type a dialect folder declared: abbreviation, long name, server name. The strings
+/// are leaked once per declared type (at most [`LockType::MAX`] - [`LockType::COUNT`] of
+/// them per process), so that names are `&'static str` like the built-in ones.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Declared {
+    abbrev: &'static str,
+    long: &'static str,
+    server: &'static str,
+}
+
+/// The declared types, at indices [`LockType::COUNT`] and up: write-once slots, filled in
+/// order, never emptied. A process-wide table of names, read only to print or parse a
+/// name and never by a decision, so it is std's `OnceLock` rather than the `sync` facade
+/// (whose loom and shuttle primitives live inside one model run, not in a static).
+static DECLARED: [OnceLock<Declared>; LockType::MAX - LockType::COUNT] =
+    [const { OnceLock::new() }; LockType::MAX - LockType::COUNT];
+
+fn declared(i: usize) -> Option<Declared> {
+    DECLARED.get(i)?.get().copied()
+}
+
 impl LockType {
+    /// The number of built-in types (indices 0 to `COUNT - 1`).
     pub const COUNT: usize = NAMES.len();
+    /// The size of the universe: built-in plus declared types, the bits of a [`TypeSet`].
+    pub const MAX: usize = 64;
     pub const IX: LockType = LockType(0);
     pub const S: LockType = LockType(1);
     pub const SH: LockType = LockType(2);
@@ -58,34 +88,115 @@ impl LockType {
     pub const BACKUP_FTWRL2: LockType = LockType(17);
     pub const BACKUP_DML: LockType = LockType(18);
 
-    /// Every type in enum order.
+    /// Every built-in type in enum order.
     pub fn all() -> impl Iterator<Item = LockType> {
         (0..Self::COUNT as u8).map(LockType)
     }
 
+    /// A built-in type (index below [`LockType::COUNT`]).
+    pub fn is_builtin(self) -> bool {
+        (self.0 as usize) < Self::COUNT
+    }
+
     /// The bit of this type in a [`TypeSet`].
     #[inline]
-    pub fn bit(self) -> u32 {
-        1u32 << self.0
+    pub fn bit(self) -> u64 {
+        1u64 << self.0
+    }
+
+    fn names(self) -> (&'static str, &'static str, &'static str) {
+        let i = self.0 as usize;
+        if let Some((a, l)) = NAMES.get(i) {
+            return (a, l, l);
+        }
+        match declared(i - Self::COUNT) {
+            Some(d) => (d.abbrev, d.long, d.server),
+            None => ("?", "?", "?"),
+        }
     }
 
     /// The abbreviation (`SR`, `BACKUP_DML`).
     pub fn abbrev(self) -> &'static str {
-        NAMES[self.0 as usize].0
+        self.names().0
     }
 
     /// The long name without prefix (`SHARED_READ`).
     pub fn long_name(self) -> &'static str {
-        NAMES[self.0 as usize].1
+        self.names().1
     }
 
-    /// The name `performance_schema.metadata_locks` shows (`SHARED_READ`, `BACKUP_DML`).
+    /// The name the server shows: `performance_schema.metadata_locks` for the built-in
+    /// types (`SHARED_READ`, `BACKUP_DML`), the third word of a `type` line otherwise.
     pub fn server_name(self) -> &'static str {
-        self.long_name()
+        self.names().2
     }
 
-    /// Parses an abbreviation or long name, with or without `MDL_`, case-insensitive.
-    /// BACKUP types may also be written without their `BACKUP_` prefix (as in the tables).
+    /// The type named by a dialect's `type ABBREV LONG_NAME [SERVER_NAME]` line: a built-in
+    /// type when all three names are a built-in type's (`type SR SHARED_READ`), else the
+    /// declared type of the same three names, added to the universe the first time. The
+    /// error says why not: a bad name, or the universe is full.
+    pub fn declare(abbrev: &str, long: &str, server: Option<&str>) -> Result<LockType, String> {
+        for (what, n) in [
+            ("abbreviation", Some(abbrev)),
+            ("long name", Some(long)),
+            ("server name", server),
+        ] {
+            if let Some(n) = n {
+                if !valid_type_name(n) {
+                    return Err(format!(
+                        "a type's {what} is letters, digits and `_`, starting with a letter, at most 40 characters, not `{n}`"
+                    ));
+                }
+            }
+        }
+        let server = server.unwrap_or(long);
+        if let Some(i) = NAMES
+            .iter()
+            .position(|(a, l)| *a == abbrev && *l == long && *l == server)
+        {
+            return Ok(LockType(i as u8));
+        }
+        // The first slot that is empty or holds these names: an empty one takes them
+        // (`get_or_init`), so two threads declaring the same names get the same slot.
+        let leak = |s: &str| -> &'static str { Box::leak(s.to_owned().into_boxed_str()) };
+        for (i, slot) in DECLARED.iter().enumerate() {
+            let d = slot.get_or_init(|| Declared {
+                abbrev: leak(abbrev),
+                long: leak(long),
+                server: leak(server),
+            });
+            if d.abbrev == abbrev && d.long == long && d.server == server {
+                return Ok(LockType((Self::COUNT + i) as u8));
+            }
+        }
+        Err(format!(
+            "too many lock types: one process holds at most {} besides the {} built-in ones \
+             (over all the dialects it loads)",
+            Self::MAX - Self::COUNT,
+            Self::COUNT
+        ))
+    }
+
+    /// `s` names this type: its abbreviation, long name or server name, case-insensitive,
+    /// with or without `MDL_`; a built-in type also by the rules of [`LockType::parse`].
+    pub fn is_named(self, s: &str) -> bool {
+        if self.is_builtin() {
+            return LockType::parse(s) == Some(self);
+        }
+        let bare = match s.get(..4) {
+            Some(p) if p.eq_ignore_ascii_case("MDL_") => &s[4..],
+            _ => s,
+        };
+        let (a, l, v) = self.names();
+        [a, l, v]
+            .iter()
+            .any(|n| n.eq_ignore_ascii_case(s) || n.eq_ignore_ascii_case(bare))
+    }
+
+    /// Parses a built-in type's abbreviation or long name, with or without `MDL_`,
+    /// case-insensitive. BACKUP types may also be written without their `BACKUP_` prefix
+    /// (as in the tables). Declared types are parsed by their dialect
+    /// (`Dialect::parse_type`).
     pub fn parse(s: &str) -> Option<LockType> {
         let up = s.to_ascii_uppercase();
         let up = up.strip_prefix("MDL_").unwrap_or(&up);
@@ -102,15 +213,28 @@ impl LockType {
     }
 }
 
+impl fmt::Debug for LockType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.abbrev())
+    }
+}
+
 impl fmt::Display for LockType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.abbrev())
     }
 }
 
-/// A set of lock types as a bitmap (MySQL's `bitmap_t`).
+/// A type name of a `type` line: `[A-Za-z][A-Za-z0-9_]*`, at most 40 characters.
+fn valid_type_name(n: &str) -> bool {
+    n.len() <= 40
+        && n.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// A set of lock types as a bitmap (MySQL's `bitmap_t`), one bit per type of the universe.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
-pub struct TypeSet(pub u32);
+pub struct TypeSet(pub u64);
 
 impl TypeSet {
     pub const EMPTY: TypeSet = TypeSet(0);
@@ -133,8 +257,17 @@ impl TypeSet {
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }
+    /// The members, lowest index first.
     pub fn iter(self) -> impl Iterator<Item = LockType> {
-        LockType::all().filter(move |t| self.contains(*t))
+        let mut rest = self.0;
+        std::iter::from_fn(move || {
+            if rest == 0 {
+                return None;
+            }
+            let i = rest.trailing_zeros();
+            rest &= rest - 1;
+            Some(LockType(i as u8))
+        })
     }
 }
 
@@ -295,5 +428,45 @@ mod tests {
             assert_eq!(LockType::parse(t.abbrev()), Some(t));
             assert_eq!(LockType::parse(t.long_name()), Some(t));
         }
+    }
+
+    #[test]
+    fn declared_types() {
+        // A built-in type's own names give the built-in type.
+        assert_eq!(
+            LockType::declare("SR", "SHARED_READ", None),
+            Ok(LockType::SR)
+        );
+        assert_eq!(
+            LockType::declare("SR", "SHARED_READ", Some("SHARED_READ")),
+            Ok(LockType::SR)
+        );
+        // Other names give a new type, once.
+        let r = LockType::declare("TR", "TEST_READ", Some("TestReadLock")).unwrap();
+        assert!(!r.is_builtin());
+        assert_eq!(
+            LockType::declare("TR", "TEST_READ", Some("TestReadLock")),
+            Ok(r)
+        );
+        assert_eq!(
+            (r.abbrev(), r.long_name(), r.server_name()),
+            ("TR", "TEST_READ", "TestReadLock")
+        );
+        assert_eq!(r.to_string(), "TR");
+        assert_eq!(format!("{r:?} {:?}", LockType::SNRW), "TR SNRW");
+        assert!(r.is_named("tr") && r.is_named("mdl_test_read") && r.is_named("testreadlock"));
+        assert!(!r.is_named("SR"));
+        assert!(!r.is_named("é") && !r.is_named("MDL") && !r.is_named("mdlé_x"));
+        // Same abbreviation as a built-in, other long name: a type of its own.
+        let s = LockType::declare("S", "TEST_SHARE", None).unwrap();
+        assert_ne!(s, LockType::S);
+        assert_eq!(s.abbrev(), "S");
+        assert!(LockType::declare("1X", "X", None).is_err());
+        assert!(LockType::declare("A-B", "X", None).is_err());
+        let set: TypeSet = [r, LockType::X, s].into_iter().collect();
+        let mut v: Vec<LockType> = set.iter().collect();
+        v.sort();
+        assert_eq!(set.iter().collect::<Vec<_>>(), v);
+        assert_eq!(set.iter().count(), 3);
     }
 }

@@ -224,11 +224,14 @@ fn builtins_answer_to_their_aliases_and_load_from_their_folders() {
     let m = Dialect::from_dir(&dir.join("mysql-8.0")).unwrap();
     assert_eq!((m.name.as_str(), m.namespaces.len()), ("mysql-8.0", 18));
     assert_eq!(m.strategies[1].pending.len(), 4);
+    // A folder's errors name its files by their path (issue 14: `FILE:LINE:COL`).
     let e = Dialect::from_dir(&dir.join("no-such-dialect")).unwrap_err();
+    let want = dir.join("no-such-dialect").join("dialect.txt");
     assert_eq!(
         (e.file.as_str(), e.msg.as_str()),
-        ("dialect.txt", "missing")
+        (want.display().to_string().as_str(), "missing")
     );
+    assert_eq!(e.to_string(), format!("{}: missing", want.display()));
     assert_eq!(Namespace(3).to_string(), "ns#3");
 }
 
@@ -261,6 +264,7 @@ fn max_search_depth_is_a_number_from_one_with_its_column_in_errors() {
     }
     let (f, l) = err_line("max_search_depth");
     assert_eq!((f.as_str(), l), ("dialect.txt", 4));
+    // Every error has its column (issue 14): here the keyword's.
     let e = with_line("max_search_depth 3 4").unwrap_err();
-    assert_eq!(e.to_string(), format!("dialect.txt:4: {}", e.msg));
+    assert_eq!(e.to_string(), format!("dialect.txt:4:1: {}", e.msg));
 }

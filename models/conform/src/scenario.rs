@@ -108,7 +108,7 @@ pub fn load(path: &Path) -> Result<mdl_scenario::Scenario, ConformError> {
             })
         }
     };
-    if sc.settings.dialect != "mariadb" {
+    if sc.settings.dialect != "mariadb" || sc.settings.dialect_path.is_some() {
         return Err(serr(
             &file,
             1,

@@ -26,6 +26,8 @@ enum Cmd {
     Explore(cmd::explore::Args),
     /// Print a dialect's tables.
     Matrix(cmd::matrix::Args),
+    /// Start a dialect folder of your own (`mdl dialect new DIR`).
+    Dialect(cmd::dialect::Args),
     /// Run the bug zoo: old designs caught, new designs hold.
     Zoo(cmd::zoo::Args),
     /// Run SQL scenarios on a real MariaDB server and on our manager, and compare.
@@ -48,6 +50,7 @@ fn main() {
         Cmd::Check(a) => cmd::check::main(a),
         Cmd::Explore(a) => cmd::explore::main(a),
         Cmd::Matrix(a) => cmd::matrix::main(a),
+        Cmd::Dialect(a) => cmd::dialect::main(a),
         Cmd::Zoo(a) => cmd::zoo::main(a),
         Cmd::Conform(a) => cmd::conform::main(a),
         Cmd::Bench(a) => cmd::bench::main(a),

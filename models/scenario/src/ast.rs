@@ -2,7 +2,8 @@
 //! the `sql` extension of the conformance harness).
 
 use mdl_core::key::MdlKey;
-use mdl_core::{Duration, LockType, Outcome, WaitOption};
+use mdl_core::{Dialect, Duration, LockType, Outcome, WaitOption};
+use std::sync::Arc;
 
 /// A position in a scenario file, 1-based.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -22,12 +23,18 @@ pub struct Scenario {
     /// Session names in order of first appearance; a session's index here is its
     /// `OwnerId` in the model and the runner.
     pub sessions: Vec<String>,
+    /// The dialect the file is read in (its `dialect` line, or `--dialect`), loaded once;
+    /// `max_search_depth` is applied by the engines, not here.
+    pub dialect: Arc<Dialect>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
-    /// `mysql-8.0` (default) or `mariadb`.
+    /// The dialect's name: `mysql-8.0` (default), `mariadb`, or the `name` of a dialect
+    /// folder.
     pub dialect: String,
+    /// A dialect folder (version 3): its absolute path; `None` for a built-in dialect.
+    pub dialect_path: Option<String>,
     /// `max_write_lock_count`: `u64::MAX` when unlimited (default).
     pub max_write_lock_count: u64,
     /// `lock_wait_timeout MS`: `None` when unlimited (default).
@@ -41,6 +48,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             dialect: "mysql-8.0".into(),
+            dialect_path: None,
             max_write_lock_count: u64::MAX,
             lock_wait_timeout: None,
             max_search_depth: None,

@@ -18,16 +18,77 @@
 //!   file; a step of a session after its `disconnect` makes the file invalid.
 //! - `SESSION: sql STATEMENT` keeps the rest of the line verbatim (trimmed) up to a `#`
 //!   outside quotes (`'`, `"`, `` ` ``).
+//! - `dialect PATH` (version 3) names a dialect folder relative to the file's folder; a
+//!   built-in name always means the built-in. The folder is loaded here, once per file
+//!   (the built-ins once per process), unless [`ParseOptions::dialect`] (`--dialect`)
+//!   replaces it. A step's type word is one of the dialect's types, else a built-in type
+//!   (which its namespaces do not take: an `error` outcome), else a parse error.
 
 use super::ast::*;
 use mdl_core::dialect::Dialect;
 use mdl_core::key::MdlKey;
 use mdl_core::{Duration, LockType, Outcome, WaitOption};
 use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
-/// Parses scenario `text`; `file` names it in error messages.
+/// Parses scenario `text`; `file` names it in error messages, and a dialect folder its
+/// `dialect` line names is found relative to `file`'s folder.
 pub fn parse(file: &str, text: &str) -> Result<Scenario, ParseError> {
-    Parser::new(file, text).run()
+    parse_with(file, text, &ParseOptions::default())
+}
+
+/// Parses scenario `text` with `opts` (a dialect given on the command line).
+pub fn parse_with(file: &str, text: &str, opts: &ParseOptions) -> Result<Scenario, ParseError> {
+    Parser::new(file, text, opts).run()
+}
+
+/// What the command line adds to a file.
+#[derive(Clone, Debug, Default)]
+pub struct ParseOptions {
+    /// `--dialect`: read every file in this dialect, whatever its `dialect` line says.
+    pub dialect: Option<DialectChoice>,
+}
+
+/// A loaded dialect and where it came from.
+#[derive(Clone, Debug)]
+pub struct DialectChoice {
+    pub dialect: Arc<Dialect>,
+    /// The folder's absolute path; `None` for a built-in dialect.
+    pub path: Option<String>,
+}
+
+impl DialectChoice {
+    /// A built-in dialect by name, else the dialect folder `spec` relative to `base`. The
+    /// error is the folder's first problem at `FILE:LINE:COL` of its file.
+    pub fn load(spec: &str, base: &Path) -> Result<DialectChoice, String> {
+        if let Some(d) = builtin(spec) {
+            return Ok(DialectChoice {
+                dialect: d,
+                path: None,
+            });
+        }
+        let d = Dialect::load(spec, base).map_err(|e| e.to_string())?;
+        let dir = base.join(spec);
+        let path = std::fs::canonicalize(&dir)
+            .unwrap_or(dir)
+            .display()
+            .to_string();
+        Ok(DialectChoice {
+            dialect: Arc::new(d),
+            path: Some(path),
+        })
+    }
+}
+
+/// A built-in dialect, read from its files once per process.
+fn builtin(name: &str) -> Option<Arc<Dialect>> {
+    static MYSQL: OnceLock<Arc<Dialect>> = OnceLock::new();
+    static MARIADB: OnceLock<Arc<Dialect>> = OnceLock::new();
+    let name = Dialect::builtin_name(name)?;
+    let cell = if name == "mariadb" { &MARIADB } else { &MYSQL };
+    let d = cell.get_or_init(|| Arc::new(Dialect::builtin(name).expect("built in")));
+    Some(d.clone())
 }
 
 /// A word of a line: its text and 1-based column (in characters).
@@ -200,6 +261,7 @@ fn split_step(toks: &[Tok]) -> Option<StepSplit> {
 struct Parser<'a> {
     file: &'a str,
     lines: Vec<SrcLine<'a>>,
+    opts: &'a ParseOptions,
 }
 
 /// The words of one statement, consumed left to right.
@@ -243,7 +305,7 @@ fn found(t: Option<&Tok>) -> String {
 }
 
 impl<'a> Parser<'a> {
-    fn new(file: &'a str, text: &'a str) -> Parser<'a> {
+    fn new(file: &'a str, text: &'a str, opts: &'a ParseOptions) -> Parser<'a> {
         let lines = text
             .lines()
             .enumerate()
@@ -257,7 +319,7 @@ impl<'a> Parser<'a> {
                 }
             })
             .collect();
-        Parser { file, lines }
+        Parser { file, lines, opts }
     }
 
     fn err(&self, line: usize, col: usize, msg: impl Into<String>) -> ParseError {
@@ -274,6 +336,7 @@ impl<'a> Parser<'a> {
         let mut seen_setting: HashMap<&'static str, usize> = HashMap::new();
         let mut sessions: Vec<String> = Vec::new();
         let mut first_step: Option<usize> = None;
+        let mut chosen: Option<DialectChoice> = None;
         for l in &self.lines {
             if l.toks.is_empty() {
                 continue;
@@ -303,11 +366,23 @@ impl<'a> Parser<'a> {
                     format!("`{key}` is already set at line {prev}"),
                 ));
             }
-            self.setting(l, key, &mut settings)
-                .map_err(|(c, m)| self.err(l.no, c, m))?;
+            if let Some(c) = self
+                .setting(l, key, &mut settings)
+                .map_err(|(c, m)| self.err(l.no, c, m))?
+            {
+                chosen = Some(c);
+            }
         }
-        let dialect = Dialect::builtin(&settings.dialect)
-            .ok_or_else(|| self.err(1, 1, format!("unknown dialect `{}`", settings.dialect)))?;
+        let chosen = match (self.opts.dialect.clone(), chosen) {
+            (Some(c), _) | (None, Some(c)) => c,
+            (None, None) => DialectChoice {
+                dialect: builtin("mysql-8.0").expect("built in"),
+                path: None,
+            },
+        };
+        settings.dialect = chosen.dialect.name.clone();
+        settings.dialect_path = chosen.path.clone();
+        let dialect = chosen.dialect.clone();
         let index: HashMap<&str, usize> = sessions
             .iter()
             .enumerate()
@@ -394,10 +469,14 @@ impl<'a> Parser<'a> {
             settings,
             lines: out,
             sessions,
+            dialect,
         })
     }
 
-    fn setting(&self, l: &SrcLine, key: &str, s: &mut Settings) -> PResult<()> {
+    /// Reads a setting line into `s`; a `dialect` line gives its dialect (unless the
+    /// command line named one: then the line is not loaded).
+    fn setting(&self, l: &SrcLine, key: &str, s: &mut Settings) -> PResult<Option<DialectChoice>> {
+        let mut chosen = None;
         let mut w = Words {
             toks: &l.toks[1..],
             i: 0,
@@ -408,19 +487,29 @@ impl<'a> Parser<'a> {
                 let t = w.next().ok_or_else(|| {
                     (
                         w.here(),
-                        "expected a dialect (mysql-8.0 or mariadb), found end of line".into(),
+                        "expected a dialect (mysql-8.0, mariadb or a dialect folder), found end \
+                         of line"
+                            .into(),
                     )
                 })?;
-                let d = Dialect::builtin(&t.text).ok_or_else(|| {
-                    (
-                        t.col,
-                        format!(
-                            "expected a dialect (mysql-8.0 or mariadb), found `{}`",
-                            t.text
-                        ),
-                    )
-                })?;
-                s.dialect = d.name;
+                if self.opts.dialect.is_none() {
+                    let base = Path::new(self.file).parent().unwrap_or(Path::new(""));
+                    let c = DialectChoice::load(&t.text, base).map_err(|e| {
+                        let msg = if Dialect::builtin_name(&t.text).is_none()
+                            && !base.join(&t.text).is_dir()
+                        {
+                            format!(
+                                "expected a dialect (mysql-8.0, mariadb or a dialect folder \
+                                 relative to this file), found `{}`",
+                                t.text
+                            )
+                        } else {
+                            format!("the dialect folder `{}` does not load: {e}", t.text)
+                        };
+                        (t.col, msg)
+                    })?;
+                    chosen = Some(c);
+                }
             }
             "max_write_lock_count" => s.max_write_lock_count = number(&mut w, "a count")?,
             "max_search_depth" => {
@@ -436,7 +525,8 @@ impl<'a> Parser<'a> {
             }
             _ => s.lock_wait_timeout = Some(number(&mut w, "a number of milliseconds")?),
         }
-        done(&w)
+        done(&w)?;
+        Ok(chosen)
     }
 
     fn top(
@@ -600,7 +690,7 @@ impl<'a> Parser<'a> {
                         if dur.replace(x).is_some() {
                             return Err((t.col, "the duration is given twice".into()));
                         }
-                    } else if let Some(x) = LockType::parse(&t.text) {
+                    } else if let Some(x) = type_named(d, &t.text) {
                         if ty.replace(x).is_some() {
                             return Err((t.col, "the lock type is given twice".into()));
                         }
@@ -625,7 +715,7 @@ impl<'a> Parser<'a> {
                 let key = ns_key(d, &mut w)?;
                 let ty = match w.peek() {
                     None => None,
-                    Some(_) => Some(lock_type(&mut w)?),
+                    Some(_) => Some(lock_type(d, &mut w)?),
                 };
                 Command::Release { key, ty }
             }
@@ -792,9 +882,16 @@ fn ns_key(d: &Dialect, w: &mut Words) -> PResult<MdlKey> {
     MdlKey::in_namespace(d, ns, &k.text).map_err(|m| (k.col, format!("bad key `{}`: {m}", k.text)))
 }
 
-fn lock_type(w: &mut Words) -> PResult<LockType> {
+/// The type `s` names: one of the dialect's types, else a built-in type (which a
+/// namespace of the dialect does not take: the step's outcome is then `error`, as for a
+/// built-in type a namespace does not take under version 1).
+fn type_named(d: &Dialect, s: &str) -> Option<LockType> {
+    d.parse_type(s).or_else(|| LockType::parse(s))
+}
+
+fn lock_type(d: &Dialect, w: &mut Words) -> PResult<LockType> {
     let t = w.next();
-    t.and_then(|t| LockType::parse(&t.text)).ok_or_else(|| {
+    t.and_then(|t| type_named(d, &t.text)).ok_or_else(|| {
         (
             t.map(|t| t.col).unwrap_or_else(|| w.here()),
             format!("expected a lock type, found {}", found(t)),
@@ -804,7 +901,7 @@ fn lock_type(w: &mut Words) -> PResult<LockType> {
 
 fn ns_key_type(d: &Dialect, w: &mut Words) -> PResult<(MdlKey, LockType)> {
     let k = ns_key(d, w)?;
-    let t = lock_type(w)?;
+    let t = lock_type(d, w)?;
     Ok((k, t))
 }
 

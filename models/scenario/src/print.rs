@@ -111,7 +111,10 @@ pub fn command_text_with_wait(d: &Dialect, cmd: &Command, wait: Option<Option<St
 
 /// The settings lines of a scenario (only those that differ from the defaults).
 pub fn settings_text(s: &Settings) -> String {
-    let mut out = format!("dialect {}\n", s.dialect);
+    let mut out = format!(
+        "dialect {}\n",
+        s.dialect_path.as_ref().unwrap_or(&s.dialect)
+    );
     if s.max_write_lock_count != u64::MAX {
         out.push_str(&format!(
             "max_write_lock_count {}\n",

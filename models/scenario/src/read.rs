@@ -16,7 +16,7 @@
 //!
 //! Nothing here panics, on any input.
 
-use crate::parse::parse;
+use crate::parse::{parse_with, ParseOptions};
 use crate::{Item, ParseError, Pos, Scenario};
 use std::io::Read;
 use std::path::Path;
@@ -122,9 +122,14 @@ impl ScenarioFile {
 /// Reads and parses the scenario file at `path` (its name in messages: the path as
 /// given).
 pub fn read_file(path: &Path) -> Result<ScenarioFile, ReadError> {
+    read_file_with(path, &ParseOptions::default())
+}
+
+/// [`read_file`] with what the command line adds (`--dialect`).
+pub fn read_file_with(path: &Path, opts: &ParseOptions) -> Result<ScenarioFile, ReadError> {
     let name = path.display().to_string();
     let bytes = read_bytes_of(&name, path)?;
-    read_bytes(&name, &bytes)
+    read_bytes_with(&name, &bytes, opts)
 }
 
 /// The file's bytes, refusing folders and anything over [`MAX_FILE_BYTES`] before
@@ -159,6 +164,15 @@ fn read_bytes_of(name: &str, path: &Path) -> Result<Vec<u8>, ReadError> {
 
 /// Reads and parses scenario bytes; `name` names them in messages.
 pub fn read_bytes(name: &str, bytes: &[u8]) -> Result<ScenarioFile, ReadError> {
+    read_bytes_with(name, bytes, &ParseOptions::default())
+}
+
+/// [`read_bytes`] with what the command line adds (`--dialect`).
+pub fn read_bytes_with(
+    name: &str,
+    bytes: &[u8],
+    opts: &ParseOptions,
+) -> Result<ScenarioFile, ReadError> {
     if bytes.len() > MAX_FILE_BYTES {
         return Err(ReadError::invalid(
             name,
@@ -218,7 +232,7 @@ pub fn read_bytes(name: &str, bytes: &[u8]) -> Result<ScenarioFile, ReadError> {
             ));
         }
     }
-    let sc = parse(name, text)
+    let sc = parse_with(name, text, opts)
         .map_err(|e| ReadError::invalid(&e.file, Some(e.pos), e.msg, Some(text)))?;
     check_limits(&sc).map_err(|e| ReadError::invalid(&e.file, Some(e.pos), e.msg, Some(text)))?;
     Ok(ScenarioFile {

@@ -163,16 +163,9 @@ impl MdlModel {
     /// Builds the model of a parsed scenario. `sql` steps (conformance only) and files
     /// past the limits are errors at their line.
     pub fn new(sc: &Scenario) -> Result<MdlModel, ParseError> {
-        let mut dialect = Dialect::builtin(&sc.settings.dialect).ok_or_else(|| {
-            err(
-                sc,
-                Pos { line: 1, col: 1 },
-                format!("unknown dialect `{}`", sc.settings.dialect),
-            )
-        })?;
-        if let Some(n) = sc.settings.max_search_depth {
-            dialect.max_search_depth = Some(n);
-        }
+        // The dialect the file was read in (a built-in one or a folder), with its
+        // settings applied.
+        let dialect = mdl_scenario::runner::dialect_of(sc);
         let n = sc.sessions.len();
         if n > MAX_SESSIONS {
             return Err(err(

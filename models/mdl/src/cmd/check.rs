@@ -12,7 +12,8 @@
 use super::{document, print_document, worst, OutPath, Status};
 use mdl_check::model::check::{check, CheckResult, Options};
 use mdl_check::model::{report, MdlModel};
-use mdl_scenario::read::{read_file, ReadError};
+use mdl_scenario::parse::ParseOptions;
+use mdl_scenario::read::{read_file_with, ReadError};
 use serde_json::Map;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -59,11 +60,15 @@ pub struct Args {
     /// printed after each trace otherwise).
     #[arg(long, value_name = "FILE.mdl")]
     pub replay: Option<PathBuf>,
+    /// Read every file in this dialect: a built-in one (mysql-8.0, mariadb) or a dialect
+    /// folder (docs/dialect-format.md); it replaces the files' `dialect` lines.
+    #[arg(long, value_name = "NAME|DIR")]
+    pub dialect: Option<String>,
 }
 
 /// Reads, parses and models one file (the one scenario reader, then the model).
-pub fn load(path: &Path) -> Result<MdlModel, ReadError> {
-    let file = read_file(path)?;
+pub fn load(path: &Path, opts: &ParseOptions) -> Result<MdlModel, ReadError> {
+    let file = read_file_with(path, opts)?;
     MdlModel::new(&file.scenario).map_err(|e| file.error(&e))
 }
 
@@ -83,6 +88,10 @@ pub fn main(args: Args) -> i32 {
         eprintln!("mdl check: --threads, --max-states and --max-depth must be at least 1");
         return 2;
     }
+    let parse_opts = match super::dialect_option("check", args.dialect.as_deref()) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
     // Output paths are checked before any work: a report that cannot be written fails
     // now, not after the whole check.
     let mut report_out = None;
@@ -114,7 +123,7 @@ pub fn main(args: Args) -> i32 {
     for f in &args.files {
         let name = f.display().to_string();
         // Every file is answered, in order, even after a bad one.
-        let m = match load(f) {
+        let m = match load(f, &parse_opts) {
             Ok(m) => m,
             Err(e) => {
                 let status = Status::of_read_error(&e);

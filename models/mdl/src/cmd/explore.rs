@@ -13,6 +13,10 @@ pub struct Args {
     /// Where to listen; must be a loopback address.
     #[arg(long, default_value = "127.0.0.1:3000")]
     pub addr: String,
+    /// Read the file in this dialect: a built-in one (mysql-8.0, mariadb) or a dialect
+    /// folder (docs/dialect-format.md); it replaces the file's `dialect` line.
+    #[arg(long, value_name = "NAME|DIR")]
+    pub dialect: Option<String>,
 }
 
 /// The address to serve on, if it is a loopback one.
@@ -38,7 +42,11 @@ pub fn main(args: Args) -> i32 {
             return 2;
         }
     };
-    let m: MdlModel = match super::check::load(&args.file) {
+    let opts = match super::dialect_option("explore", args.dialect.as_deref()) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    let m: MdlModel = match super::check::load(&args.file, &opts) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("{e}");

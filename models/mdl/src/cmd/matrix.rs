@@ -1,8 +1,11 @@
 //! `mdl matrix --dialect D [--strategy S]`: print a dialect's tables in the layout of
 //! `mdl-core/dialects/*/` (rows: requested type; columns: granted or pending type; `+`
-//! compatible, `-` incompatible; tab-separated), generated from the loaded dialect: the
-//! granted matrix, every pending matrix, the type sets (unobtrusive, hogs, piglet, piglet
-//! waiter, downgrade) and the deadlock weights of every namespace of the strategy.
+//! compatible, `-` incompatible; tab-separated), generated from the loaded dialect: its
+//! types (abbreviation, long name, server name), the granted matrix, every pending matrix,
+//! the type sets (unobtrusive, hogs, piglet, piglet waiter, downgrade) and the deadlock
+//! weights of every namespace of the strategy. D is a built-in dialect or a dialect folder
+//! (`docs/dialect-format.md`); a folder that does not load is its error at
+//! `FILE:LINE:COL`, exit 2.
 
 use mdl_core::dialect::{Dialect, Strategy};
 use mdl_core::types::TypeSet;
@@ -10,8 +13,8 @@ use std::fmt::Write;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// A built-in dialect (mysql-8.0, mariadb) or a folder laid out like
-    /// mdl-core/dialects/NAME/.
+    /// A built-in dialect (mysql-8.0, mariadb) or a dialect folder
+    /// (docs/dialect-format.md).
     #[arg(long, default_value = "mysql-8.0")]
     pub dialect: String,
     /// Only this strategy (scoped, object, backup).
@@ -19,10 +22,14 @@ pub struct Args {
     pub strategy: Option<String>,
 }
 
-/// A type as the dialect files write it (BACKUP types without their prefix).
+/// A type as the dialect files write it (built-in BACKUP types without their prefix).
 fn name(t: mdl_core::LockType) -> &'static str {
     let a = t.abbrev();
-    a.strip_prefix("BACKUP_").unwrap_or(a)
+    if t.is_builtin() {
+        a.strip_prefix("BACKUP_").unwrap_or(a)
+    } else {
+        a
+    }
 }
 
 fn header(out: &mut String, first: &str, s: &Strategy) {
@@ -33,7 +40,7 @@ fn header(out: &mut String, first: &str, s: &Strategy) {
     out.push('\n');
 }
 
-fn matrix(out: &mut String, s: &Strategy, rows: &[TypeSet; mdl_core::LockType::COUNT]) {
+fn matrix(out: &mut String, s: &Strategy, rows: &[TypeSet; mdl_core::LockType::MAX]) {
     header(out, "request", s);
     for r in &s.types {
         out.push_str(name(*r));
@@ -58,6 +65,16 @@ pub fn strategy_text(d: &Dialect, s: &Strategy) -> String {
         .map(|n| n.name.as_str())
         .collect();
     let _ = writeln!(out, "# {} {}: namespaces {}", d.name, s.name, nss.join(" "));
+    let _ = writeln!(out, "\n# types: abbreviation, long name, server name");
+    for t in &s.types {
+        let _ = writeln!(
+            out,
+            "type\t{}\t{}\t{}",
+            t.abbrev(),
+            t.long_name(),
+            t.server_name()
+        );
+    }
     let _ = writeln!(out, "\n# {}.granted.tsv", s.name);
     let _ = writeln!(
         out,
@@ -113,19 +130,12 @@ pub fn strategy_text(d: &Dialect, s: &Strategy) -> String {
 }
 
 pub fn main(args: Args) -> i32 {
-    let d = match Dialect::builtin(&args.dialect) {
-        Some(d) => d,
-        None => match Dialect::from_dir(std::path::Path::new(&args.dialect)) {
-            Ok(d) => d,
-            Err(e) => {
-                eprintln!(
-                    "mdl matrix: `{}` is neither a built-in dialect (mysql-8.0, mariadb) nor a \
-                     dialect folder: {e}",
-                    args.dialect
-                );
-                return 2;
-            }
-        },
+    let d = match Dialect::load(&args.dialect, std::path::Path::new("")) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("mdl matrix: --dialect {}: {e}", args.dialect);
+            return 2;
+        }
     };
     let chosen: Vec<&Strategy> = match &args.strategy {
         None => d.strategies.iter().collect(),

@@ -7,11 +7,13 @@
 pub mod bench;
 pub mod check;
 pub mod conform;
+pub mod dialect;
 pub mod explore;
 pub mod matrix;
 pub mod run;
 pub mod zoo;
 
+use mdl_scenario::parse::{DialectChoice, ParseOptions};
 use mdl_scenario::read::{ReadError, ReadErrorKind};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
@@ -76,6 +78,22 @@ pub fn worst(a: i32, b: i32) -> i32 {
         b
     } else {
         a
+    }
+}
+
+/// `--dialect NAME|DIR` of `run`, `check` and `explore`: the options every file is read
+/// with (the dialect replaces each file's `dialect` line). A dialect that does not load
+/// is a command-line error: its message (`FILE:LINE:COL` in the folder) on stderr, exit 2.
+pub fn dialect_option(cmd: &str, spec: Option<&str>) -> Result<ParseOptions, i32> {
+    let Some(spec) = spec else {
+        return Ok(ParseOptions::default());
+    };
+    match DialectChoice::load(spec, Path::new("")) {
+        Ok(c) => Ok(ParseOptions { dialect: Some(c) }),
+        Err(e) => {
+            eprintln!("mdl {cmd}: --dialect {spec}: {e}");
+            Err(2)
+        }
     }
 }
 

@@ -6,7 +6,8 @@
 //! `--format json`, one document per file per line (`docs/json-output.md`).
 
 use super::{document, print_document, worst, Status};
-use mdl_scenario::read::{read_file, ReadError};
+use mdl_scenario::parse::ParseOptions;
+use mdl_scenario::read::{read_file_with, ReadError};
 use mdl_scenario::runner::{self, Engine, Transcript};
 use serde_json::{json, Map, Value};
 
@@ -29,6 +30,10 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// Read every file in this dialect: a built-in one (mysql-8.0, mariadb) or a dialect
+    /// folder (docs/dialect-format.md); it replaces the files' `dialect` lines.
+    #[arg(long, value_name = "NAME|DIR")]
+    pub dialect: Option<String>,
 }
 
 fn engine_name(e: Engine) -> &'static str {
@@ -64,9 +69,14 @@ fn status_of(t: &Transcript) -> Status {
 }
 
 /// Plays one file; prints its result; returns its exit status.
-pub fn run_file(path: &std::path::Path, engine: Engine, format: Format) -> i32 {
+pub fn run_file(
+    path: &std::path::Path,
+    engine: Engine,
+    format: Format,
+    opts: &ParseOptions,
+) -> i32 {
     let name = path.display().to_string();
-    let file = match read_file(path) {
+    let file = match read_file_with(path, opts) {
         Ok(f) => f,
         Err(e) => return refused(&name, &e, engine, format),
     };
@@ -121,13 +131,17 @@ fn refused(name: &str, e: &ReadError, engine: Engine, format: Format) -> i32 {
 }
 
 pub fn main(args: Args) -> i32 {
+    let opts = match super::dialect_option("run", args.dialect.as_deref()) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
     let mut code = 0;
     let many = args.files.len() > 1;
     for f in &args.files {
         if many && args.format == Format::Text {
             println!("== {}", f.display());
         }
-        code = worst(code, run_file(f, args.engine, args.format));
+        code = worst(code, run_file(f, args.engine, args.format, &opts));
     }
     code
 }

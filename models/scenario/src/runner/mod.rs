@@ -303,27 +303,9 @@ impl Transcript {
     }
 }
 
-/// The dialect a scenario names, with its settings applied (`max_search_depth`). Each
-/// built-in dialect is read from its files once per process, then cloned.
+/// The dialect a scenario is read in, with its settings applied (`max_search_depth`).
 pub fn dialect_of(sc: &Scenario) -> Dialect {
-    use std::collections::HashMap;
-    use std::sync::{Mutex, OnceLock};
-    static READ: OnceLock<Mutex<HashMap<String, Dialect>>> = OnceLock::new();
-    let name = &sc.settings.dialect;
-    let mut d = {
-        let mut read = READ
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        match read.get(name) {
-            Some(d) => d.clone(),
-            None => {
-                let d = Dialect::builtin(name).unwrap_or_else(Dialect::mysql80);
-                read.insert(name.clone(), d.clone());
-                d
-            }
-        }
-    };
+    let mut d = (*sc.dialect).clone();
     if let Some(n) = sc.settings.max_search_depth {
         d.max_search_depth = Some(n);
     }
