@@ -63,6 +63,26 @@ impl LockState {
         LockState::default()
     }
 
+    /// A lock state from its parts, as [`LockState::granted`], [`LockState::waiting`],
+    /// [`LockState::hog_count`], [`LockState::piglet_count`] and
+    /// [`LockState::pending_index`] return them (for the model checker, which stores
+    /// states compactly and rebuilds them to take a step).
+    pub fn from_parts(
+        granted: Vec<Ticket>,
+        waiting: Vec<Ticket>,
+        hog_count: u32,
+        piglet_count: u32,
+        pending_index: u8,
+    ) -> LockState {
+        LockState {
+            granted,
+            waiting,
+            hog_count,
+            piglet_count,
+            idx: pending_index,
+        }
+    }
+
     pub fn granted(&self) -> &[Ticket] {
         &self.granted
     }
