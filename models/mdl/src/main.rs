@@ -4,6 +4,11 @@
 
 use clap::{Parser, Subcommand};
 use mdl::cmd;
+use mdl_check::model::mem::CountingAlloc;
+
+/// Counts live heap bytes, so that `mdl check --max-memory` bounds the whole process.
+#[global_allocator]
+static ALLOC: CountingAlloc = CountingAlloc;
 
 #[derive(Parser)]
 #[command(
@@ -37,6 +42,7 @@ enum Cmd {
 }
 
 fn main() {
+    ALLOC.installed();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

@@ -181,13 +181,13 @@ fn the_state_limit_stops_with_an_incomplete_result() {
     let r = check(
         &m,
         &Options {
-            max_states: 5,
+            max_states: Some(5),
             ..bfs()
         },
     );
     assert!(r.limited);
     assert!(!r.all_hold());
-    assert!(report::text(&m, &r, false).contains("state limit reached"));
+    assert!(report::text(&m, &r, false).contains("stopped at --max-states"));
 }
 
 #[cfg(not(any(
