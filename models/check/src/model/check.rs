@@ -173,10 +173,10 @@ fn warnings(m: &MdlModel, r: &SearchResult) -> Vec<Warning> {
     }
     for (s, seen) in r.steps_seen.iter().enumerate() {
         for (i, bits) in seen.iter().enumerate() {
-            if *bits != 1 {
+            let spec = &m.programs[s][i];
+            if *bits != 1 || spec.expects_error {
                 continue;
             }
-            let spec = &m.programs[s][i];
             // Why: take the step where it is first reached.
             let why = why_error(m, s, i).unwrap_or_default();
             out.push(Warning {

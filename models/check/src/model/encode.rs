@@ -319,6 +319,7 @@ impl Codec {
         put(out, outcome_code(st.last[s]));
         put(out, st.kills_left[s]);
         put(out, st.passed[s]);
+        var(out, st.shape0[s]);
         let mut f = 0u8;
         if x.force_dml {
             f |= F_FORCE_DML;
@@ -546,6 +547,7 @@ impl Codec {
         let mut last = super::PerSession::with_capacity(n);
         let mut kills_left = super::PerSession::with_capacity(n);
         let mut passed = super::PerSession::with_capacity(n);
+        let mut shape0 = super::PerSession::with_capacity(n);
         let mut starved = 0u32;
         let mut bad_deadlock = None;
         let mut sessions = Vec::with_capacity(n);
@@ -557,6 +559,7 @@ impl Codec {
             last.push(r.outcome());
             kills_left.push(r.u8());
             passed.push(r.u8());
+            shape0.push(r.var());
             let f = r.u8();
             if f & F_BAD_DEADLOCK != 0 {
                 bad_deadlock = Some(s as u8);
@@ -718,6 +721,7 @@ impl Codec {
             last,
             kills_left,
             passed,
+            shape0,
             starved,
             bad_deadlock,
             bad_grant,

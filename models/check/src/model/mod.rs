@@ -44,6 +44,9 @@ pub struct StepSpec {
     pub pos: Pos,
     /// The wait option in force (for requests): the given one or `lock_wait_timeout`.
     pub wait: WaitOption,
+    /// An `expect SESSION error` line follows the step (before the session's next step):
+    /// the misuse is deliberate, so no warning when the step gives `error` on every path.
+    pub expects_error: bool,
 }
 
 /// An `assert` line.
@@ -102,9 +105,13 @@ pub struct State {
     /// grants to later arrivals on the key the session waits for, during its current
     /// request, counted up to [`MdlModel::passed_cap`] (see [`MdlModel::later_grants`]).
     pub passed: PerSession<u8>,
-    /// Sessions (bit per session) whose wait, after a later arrival passed it, lasted
-    /// until the last action finished every other session: starvation for `eventually`.
-    /// Set by the action, like `bad_deadlock`.
+    /// For the same sessions while they wait: the configuration of the lock they wait
+    /// for ([`MdlModel::lock_shape`]) when the wait began.
+    pub shape0: PerSession<u64>,
+    /// Sessions (bit per session) whose lock, after a later arrival passed them over,
+    /// came back to the configuration it had when their wait began: the others can
+    /// repeat that for ever, a starvation for `eventually`. Set by the action, like
+    /// `bad_deadlock`.
     pub starved: u32,
     /// A session that the last action gave `deadlock` without a cycle through it.
     pub bad_deadlock: Option<u8>,
@@ -131,6 +138,17 @@ pub enum Action {
 }
 
 impl Action {
+    /// The same action of another session.
+    pub fn with_session(self, s: usize) -> Action {
+        let s = s as u8;
+        match self {
+            Action::Step(_) => Action::Step(s),
+            Action::Resume(_) => Action::Resume(s),
+            Action::Timeout(_) => Action::Timeout(s),
+            Action::Kill(_) => Action::Kill(s),
+        }
+    }
+
     pub fn session(self) -> usize {
         match self {
             Action::Step(s) | Action::Resume(s) | Action::Timeout(s) | Action::Kill(s) => {
@@ -228,11 +246,20 @@ impl MdlModel {
                         cmd: cmd.clone(),
                         pos: l.pos,
                         wait,
+                        expects_error: false,
                     });
                 }
                 Item::Kill { session } => {
                     kills[*session] = kills[*session].saturating_add(1);
                     named[*session] = true;
+                }
+                Item::Expect {
+                    session,
+                    what: mdl_scenario::Expectation::Outcome(Outcome::Error),
+                } => {
+                    if let Some(st) = programs[*session].last_mut() {
+                        st.expects_error = true;
+                    }
                 }
                 Item::Advance { .. } | Item::Expect { .. } => {}
                 Item::Assert {
@@ -385,6 +412,7 @@ impl MdlModel {
             last: smallvec::smallvec![None; n],
             kills_left: self.kills.iter().copied().collect(),
             passed: smallvec::smallvec![0; n],
+            shape0: smallvec::smallvec![0; n],
             starved: 0,
             bad_deadlock: None,
             bad_grant: None,
@@ -652,21 +680,61 @@ impl MdlModel {
                 // A new request: its own count.
                 st.passed[w] = 0;
             }
-            let Some(pw) = &pre.table.sessions()[w].wait else {
+            let Some(qw) = &st.table.sessions()[w].wait else {
+                st.shape0[w] = 0;
                 continue;
             };
-            if let Some(qw) = &st.table.sessions()[w].wait {
-                if qw.ticket.id == pw.ticket.id {
+            match &pre.table.sessions()[w].wait {
+                Some(pw) if pw.ticket.id == qw.ticket.id => {
                     let n = self.later_grants(pre, st, w, pw);
                     st.passed[w] = (st.passed[w] as usize + n).min(cap as usize) as u8;
+                    if st.passed[w] > 0 {
+                        // Only an action that changed the lock can bring it back.
+                        let shape = self.lock_shape(st, w);
+                        if shape == st.shape0[w] && (n > 0 || self.lock_shape(pre, w) != shape) {
+                            st.starved |= 1 << w;
+                        }
+                    }
+                }
+                _ => {
+                    // A wait begins (a step, or the next element of a bulk acquire).
+                    st.shape0[w] = self.lock_shape(st, w);
                 }
             }
-            if pre.passed[w] >= 1
-                && (0..self.programs.len()).all(|o| o == w || self.session_finished(st, o))
-            {
-                st.starved |= 1 << w;
-            }
         }
+    }
+
+    /// The configuration of the lock session `w` waits for, without names: the granted
+    /// types (sorted), the waiting types in queue order with `w`'s own marked, the hog and
+    /// piglet counters and the pending matrix in force; as a 64-bit digest. When the lock
+    /// comes back to the configuration it had when `w` began to wait, after another
+    /// session got in ahead of `w`, the others can repeat what they did for ever.
+    pub fn lock_shape(&self, st: &State, w: usize) -> u64 {
+        let Some(wait) = &st.table.sessions()[w].wait else {
+            return 0;
+        };
+        let Some(l) = st.table.lock(&wait.key) else {
+            return 0;
+        };
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |b: u64| {
+            h ^= b;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        };
+        let mut g: PerSession<u8> = l.granted().iter().map(|t| t.ty.0).collect();
+        g.sort_unstable();
+        for t in g {
+            eat(u64::from(t));
+        }
+        eat(0xff);
+        for t in l.waiting() {
+            eat(u64::from(t.ty.0) | if t.id == wait.ticket.id { 0x100 } else { 0 });
+        }
+        eat(0xfe);
+        eat(u64::from(l.hog_count()));
+        eat(u64::from(l.piglet_count()));
+        eat(l.pending_index() as u64);
+        h | 1
     }
 
     /// Grants to other sessions on the key `w` waits for (`wait`, in `pre`) that the
@@ -796,8 +864,9 @@ impl MdlModel {
 
     /// The assert's predicate in one state: for `never`/`sometimes`, the session (any,
     /// for `*`) has the outcome; for `eventually`, the session's request ended in
-    /// `deadlock`, or the action into this state starved it, or it waits and no action
-    /// is enabled; for `bounded`, its request was passed over more than N times.
+    /// `deadlock`, or the action into this state starved it (see [`State::starved`]), or
+    /// it waits and no action is enabled; for `bounded`, its request was passed over more
+    /// than N times.
     pub fn assert_occurs(&self, i: usize, st: &State) -> bool {
         let a = &self.asserts[i];
         match a.kind {

@@ -50,8 +50,9 @@
 //!    - `assert never|sometimes S O [at line N]` looks at `S`'s latest outcome: `a` is
 //!      visible when it gives `p` = `S` (any session, for `*`) the outcome `O` (of that
 //!      line), and then it is not chosen;
-//!    - `assert eventually S granted` also looks at whether every session but `S` has
-//!      finished: `p`'s last step is visible when the file has an `eventually` assert;
+//!    - `assert eventually S granted` and `assert bounded S N` look at the grants on the
+//!      key `S` waits for and at that lock's configuration: `S`'s footprint, disjoint
+//!      from `a`'s by (1);
 //!    - the per-action flags (conflicting grant, false deadlock, starvation) are set by
 //!      the action that makes the violation, and an action that sets one is not chosen.
 //!      (A later action clears them; the search records the first violating state, so
@@ -62,9 +63,9 @@
 //!
 //! The empirical check: `tests/por_verdicts.rs` and `ci/por-verdicts.sh` run every
 //! bundled scenario and every seeded model bug with and without the reduction and
-//! require identical verdicts; the seeded bug `por_ignores_held` (a session's held keys
-//! left out of its future footprint: a dependent pair taken for independent) is caught
-//! by that comparison.
+//! require identical verdicts; the seeded bug `por_release_independent` (the keys a
+//! commit gives back left out of its footprint: a dependent pair taken for independent)
+//! is caught by that comparison on `tests/check_scenarios/por_release.mdl`.
 
 use super::encode::{command_keys, Codec};
 use super::{Action, MdlModel, Record, State};
@@ -177,10 +178,6 @@ impl Por {
     fn future_footprint(&self, codec: &Codec, st: &State, q: usize) -> KeySet {
         let pc = (st.pc[q] as usize).min(self.future[q].len() - 1);
         let mut f = self.future[q][pc];
-        // Seeded bug `mdl_bug="por_ignores_held"`: what a session holds is left out of
-        // its future footprint, so a step on a key another session still holds (and will
-        // release) is taken for independent of that release.
-        #[cfg(not(mdl_bug = "por_ignores_held"))]
         union(&mut f, &Self::held(codec, st, q));
         let x = &st.table.sessions()[q];
         if let Some(w) = &x.wait {
@@ -204,7 +201,11 @@ impl Por {
         };
         let mut f = self.step_keys[p].get(i).copied().unwrap_or_default();
         let releases = self.releases[p].get(i).copied().unwrap_or(false);
-        if releases || matches!(a, Action::Resume(_)) {
+        // Seeded bug `mdl_bug="por_release_independent"`: the keys a commit or release
+        // gives back are left out of its footprint, so it is taken for independent of
+        // another session's request on them (a dependent pair taken for independent).
+        let bug = cfg!(mdl_bug = "por_release_independent");
+        if (releases || matches!(a, Action::Resume(_))) && !bug {
             union(&mut f, &Self::held(codec, st, p));
         }
         f
@@ -266,12 +267,7 @@ impl Por {
                         return false;
                     }
                 }
-                AssertKind::Eventually => {
-                    if a.session != Some(p) && m.session_finished(post, p) {
-                        return false;
-                    }
-                }
-                AssertKind::Bounded(_) => {}
+                AssertKind::Eventually | AssertKind::Bounded(_) => {}
             }
         }
         true

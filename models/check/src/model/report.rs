@@ -526,18 +526,19 @@ pub fn violation_detail(m: &MdlModel, p: &PropResult) -> Option<String> {
             let name = m.session_name(w);
             match a.kind {
                 mdl_scenario::AssertKind::Bounded(n) => format!(
-                    "{name} was passed over by {} grants to later arrivals while it waited \
+                    "{name} was passed over by {} grant{} to later arrivals while it waited \
                      (at most {n} allowed)",
-                    st.passed[w]
+                    st.passed[w],
+                    if st.passed[w] == 1 { "" } else { "s" }
                 ),
                 mdl_scenario::AssertKind::Eventually => {
                     if st.last[w] == Some(Outcome::Deadlock) {
                         format!("{name}'s request ended in `deadlock`, not in a grant")
                     } else if st.starved & (1 << w) != 0 {
                         format!(
-                            "{name} was passed over by a later arrival and still waited when \
-                             every other session had finished: it starved for as long as the \
-                             others kept finishing"
+                            "{name} was passed over by a later arrival and its lock came back \
+                             to the configuration it had when {name} began to wait: the others \
+                             can repeat that for ever while {name} waits (starvation)"
                         )
                     } else {
                         format!("{name} waits and no action is enabled")

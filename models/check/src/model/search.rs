@@ -520,9 +520,11 @@ impl<'m> Search<'m> {
         (s, r)
     }
 
-    /// The actions from the initial state to state `node`, with the states: rebuilt from
-    /// the parent links, by finding at each state an enabled action whose successor has
-    /// the next fingerprint (with symmetry: the next state's representative's).
+    /// The actions from the initial state to state `node`: rebuilt from the parent
+    /// links. It walks the states the search expanded (decoded representatives), taking
+    /// at each the action whose successor has the next fingerprint, exactly as the search
+    /// did; with symmetry it keeps track of which real session each representative's
+    /// session stands for, and returns the actions of the real sessions.
     pub fn path(&self, node: u32) -> Option<Vec<Action>> {
         let mut chain = vec![node];
         let mut at = node;
@@ -533,26 +535,36 @@ impl<'m> Search<'m> {
         chain.reverse();
         let mut scratch = Scratch::default();
         let mut enc = Vec::new();
-        let mut st = self.m.initial();
+        let init = self.m.initial();
+        self.codec.encode(&init, &mut scratch, &mut enc);
+        // real[j]: the real session that session j of the representative stands for.
+        let mut real: Vec<usize> = self.codec.last_order(&scratch).to_vec();
+        let mut st = self.codec.decode(&enc);
         let mut acts = Vec::new();
         let mut out = Vec::new();
         for w in chain.windows(2) {
             let want = self.fps[w[1] as usize];
             acts.clear();
             self.m.enabled(&st, &mut acts);
-            let mut next = None;
+            let mut found = false;
             for &a in &acts {
-                if let Some((x, _)) = self.m.apply(&st, a) {
-                    self.codec.encode(&x, &mut scratch, &mut enc);
-                    if fingerprint(&enc) == want {
-                        next = Some((a, x));
-                        break;
-                    }
+                let Some((x, _)) = self.m.apply(&st, a) else {
+                    continue;
+                };
+                self.codec.encode(&x, &mut scratch, &mut enc);
+                if fingerprint(&enc) != want {
+                    continue;
                 }
+                out.push(a.with_session(real[a.session()]));
+                let order = self.codec.last_order(&scratch);
+                real = order.iter().map(|&o| real[o]).collect();
+                st = self.codec.decode(&enc);
+                found = true;
+                break;
             }
-            let (a, x) = next?;
-            out.push(a);
-            st = x;
+            if !found {
+                return None;
+            }
         }
         Some(out)
     }
