@@ -30,7 +30,8 @@ fn scenario_path(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// A bundled scenario (`models/scenarios/`).
+/// A bundled scenario (`models/scenarios/`), for the seeded liveness tests.
+#[allow(dead_code)]
 fn bundled(name: &str) -> MdlModel {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../scenarios")

@@ -40,10 +40,6 @@ fn inline(text: &str) -> MdlModel {
     MdlModel::new(&sc).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn statuses(m: &MdlModel, o: &Options) -> Vec<Status> {
-    check(m, o).props.iter().map(|p| p.status).collect()
-}
-
 fn scenario_files() -> Vec<PathBuf> {
     let mut v = Vec::new();
     for d in ["models/scenarios", "models/mdl/tests/check_scenarios"] {
@@ -100,8 +96,14 @@ fn reductions_keep_every_verdict() {
             }
         }
     }
-    assert!(por_smaller >= 5, "partial-order reduction shrank {por_smaller} files");
-    assert!(sym_smaller >= 5, "symmetry reduction shrank {sym_smaller} files");
+    assert!(
+        por_smaller >= 5,
+        "partial-order reduction shrank {por_smaller} files"
+    );
+    assert!(
+        sym_smaller >= 5,
+        "symmetry reduction shrank {sym_smaller} files"
+    );
 }
 
 #[test]
@@ -135,7 +137,10 @@ fn bounded_counts_grants_to_later_arrivals() {
     assert_eq!(st[5].1, Status::Holds, "{st:?}");
     assert_eq!(st[6].1, Status::Holds, "{st:?}");
     let d = report::violation_detail(&m, &r.props[4]).expect("detail");
-    assert!(d.contains("passed over by 1 grant to later arrivals"), "{d}");
+    assert!(
+        d.contains("passed over by 1 grant to later arrivals"),
+        "{d}"
+    );
     // The shortest trace ends with the pass.
     let t = r.props[4].trace.as_ref().expect("trace");
     let last = report::record_text(&m, t.records.last().expect("a step"));
@@ -165,9 +170,15 @@ fn at_line_names_a_step_of_the_session() {
     assert_eq!(r.props[4].status, Status::Holds);
     // s2's commit (line 4) is never `waiting`.
     let m = inline(&format!("{base}assert sometimes s2 waiting at line 4\n"));
-    assert_eq!(check(&m, &Options::default()).props[4].status, Status::Violated);
+    assert_eq!(
+        check(&m, &Options::default()).props[4].status,
+        Status::Violated
+    );
     for (line, msg) in [
-        ("assert never s1 ok at line 2", "line 2 is a step of `s2`, not of `s1`"),
+        (
+            "assert never s1 ok at line 2",
+            "line 2 is a step of `s2`, not of `s1`",
+        ),
         ("assert never s1 ok at line 9", "line 9 is not a step"),
     ] {
         let sc = parse("inline.mdl", &format!("{base}{line}\n")).unwrap();
@@ -181,12 +192,19 @@ fn at_line_names_a_step_of_the_session() {
 fn a_deadlock_trace_shows_the_cycle_and_why_that_victim() {
     let m = load(&root().join("models/mdl/tests/check_scenarios/deadlock_x.mdl"));
     let r = check(&m, &Options::default());
-    let p = r.props.iter().find(|p| p.status == Status::Violated).expect("violated");
+    let p = r
+        .props
+        .iter()
+        .find(|p| p.status == Status::Violated)
+        .expect("violated");
     let text = report::trace_text(&m, p.trace.as_ref().expect("trace"));
     assert!(text.contains("deadlock cycle: s1 -> s2 -> s1"), "{text}");
     assert!(text.contains("s1 waits for s2 on TABLE db.t2"), "{text}");
     assert!(text.contains("granted"), "{text}");
-    assert!(text.contains("victim s1: the lowest deadlock weight"), "{text}");
+    assert!(
+        text.contains("victim s1: the lowest deadlock weight"),
+        "{text}"
+    );
     let json = report::json(&m, &r);
     let steps = json["properties"][5]["trace"].as_array().expect("trace");
     let d = &steps.last().expect("a step")["deadlocks"][0];
@@ -255,7 +273,10 @@ fn mermaid_and_dot_escape_every_key_character() {
             assert_ne!(x, '"', "{c:?}: {d}");
             assert_ne!(x, '\n', "{c:?}: {d}");
             if x == '\\' {
-                assert!(matches!(it.next(), Some('\\' | '"' | 'n' | 'r')), "{c:?}: {d}");
+                assert!(
+                    matches!(it.next(), Some('\\' | '"' | 'n' | 'r')),
+                    "{c:?}: {d}"
+                );
             }
         }
     }
@@ -280,8 +301,14 @@ fn mermaid_and_dot_escape_every_key_character() {
         if in_mermaid && (line.contains("->>") || line.contains("-->|")) {
             let label = line.split_once(": ").map(|x| x.1).unwrap_or(line);
             let label = label.split('|').nth(1).unwrap_or(label);
-            assert!(!label.contains("#sql"), "raw `#` in a Mermaid label: {line}");
-            assert!(!label.contains('`'), "raw backtick in a Mermaid label: {line}");
+            assert!(
+                !label.contains("#sql"),
+                "raw `#` in a Mermaid label: {line}"
+            );
+            assert!(
+                !label.contains('`'),
+                "raw backtick in a Mermaid label: {line}"
+            );
         }
     }
     assert!(md.contains("#35;sql-alter-1a2b"), "{md}");
@@ -309,8 +336,12 @@ fn warnings_for_steps_that_always_fail() {
     let r = check(&m, &Options::default());
     assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
     assert_eq!(r.warnings[0].line, 2);
-    assert!(r.warnings[0].message.contains("the session holds no such lock"));
-    assert!(check(&load(&meant), &Options::default()).warnings.is_empty());
+    assert!(r.warnings[0]
+        .message
+        .contains("the session holds no such lock"));
+    assert!(check(&load(&meant), &Options::default())
+        .warnings
+        .is_empty());
     let run = |args: &[&str], f: &Path| {
         Command::new(env!("CARGO_BIN_EXE_mdl"))
             .arg("check")
@@ -322,7 +353,10 @@ fn warnings_for_steps_that_always_fail() {
     let out = run(&[], &typo);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("typo.mdl:2: `s1: release TABLE db.t2`"), "{text}");
+    assert!(
+        text.contains("typo.mdl:2: `s1: release TABLE db.t2`"),
+        "{text}"
+    );
     assert_eq!(run(&["--deny-warnings"], &typo).status.code(), Some(2));
     assert_eq!(run(&["--deny-warnings"], &meant).status.code(), Some(0));
     let _ = std::fs::remove_dir_all(&dir);
@@ -339,7 +373,9 @@ fn max_depth_is_complete_up_to_that_depth() {
         },
     );
     assert!(r.depth_cut);
-    assert!(r.props[..4].iter().all(|p| p.status == Status::HoldsToDepth));
+    assert!(r.props[..4]
+        .iter()
+        .all(|p| p.status == Status::HoldsToDepth));
     let text = report::text(&m, &r, false);
     assert!(text.contains("complete up to depth 2"), "{text}");
     assert!(text.contains("holds up to depth 2"), "{text}");
@@ -382,7 +418,12 @@ fn the_memory_bound_ends_a_huge_search_with_exit_3() {
         .output()
         .unwrap();
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(v["stop"], "max-memory");
     assert_eq!(v["complete"], false);

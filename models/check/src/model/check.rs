@@ -14,7 +14,7 @@ pub struct Options {
     /// Partial-order reduction.
     pub por: bool,
     pub max_depth: Option<usize>,
-    /// Checker threads (the search is single-threaded; see `models/MODEL.md`).
+    /// Threads of the breadth-first search (depth-first runs on one).
     pub threads: usize,
     /// Stop (incomplete) after this many unique states.
     pub max_states: Option<u64>,
@@ -122,6 +122,8 @@ pub struct CheckResult {
     /// The process's peak resident size when the check ended (everything so far).
     pub peak_rss: Option<u64>,
     pub max_memory: u64,
+    /// Threads that expanded states.
+    pub threads: usize,
     pub warnings: Vec<Warning>,
 }
 
@@ -231,6 +233,7 @@ pub fn check(m: &MdlModel, o: &Options) -> CheckResult {
         max_states: o.max_states,
         max_memory: o.max_memory,
         progress: o.progress,
+        threads: o.threads,
     };
     let cpu0 = mem::cpu_seconds();
     let (search, r) = Search::run(m, &so);
@@ -281,6 +284,7 @@ pub fn check(m: &MdlModel, o: &Options) -> CheckResult {
         heap_peak: r.heap_peak,
         peak_rss: mem::peak_rss(),
         max_memory: o.max_memory,
+        threads: r.threads,
         warnings,
     }
 }

@@ -34,7 +34,7 @@
 
 use super::{Conflict, MdlModel, State};
 use mdl_core::book::{Held, TicketBook};
-use mdl_core::key::{KeyHashBuilder, MdlKey};
+use mdl_core::key::MdlKey;
 use mdl_core::lock::{LockState, OwnerId, Ticket, TicketId};
 use mdl_core::table::{BulkReq, BulkResume, LockTable, Session, Wait, WaitKind};
 use mdl_core::{Duration, LockType, Outcome, WaitOption};
@@ -47,7 +47,11 @@ pub struct Codec {
     /// Every key the scenario names, in key order (so a lock table in key order is in
     /// index order).
     pub keys: Vec<MdlKey>,
-    key_ix: HashMap<MdlKey, u32, KeyHashBuilder>,
+    /// Open addressing by the keys' precomputed hashes: index + 1, 0 empty.
+    key_slots: Vec<u32>,
+    /// Some step takes or rolls back to a savepoint (acquisition numbers then need
+    /// ranking; otherwise they rise along each book and the rank is the place).
+    savepoints: bool,
     /// Per key: no waiter is possible on it (see the module doc).
     quiet: Vec<bool>,
     names: Vec<String>,
@@ -69,6 +73,12 @@ pub struct Scratch {
     new_of_old: Vec<u8>,
     ranks: Vec<u32>,
     entries: Vec<(u8, u32, u8)>,
+}
+
+#[cold]
+#[inline(never)]
+fn unknown_key(k: &MdlKey) -> ! {
+    panic!("key {k:?} is not one the scenario names")
 }
 
 /// The keys a command names.
@@ -234,11 +244,16 @@ impl Codec {
                 })
             })
             .collect();
-        let key_ix = keys
-            .iter()
-            .enumerate()
-            .map(|(i, k)| (k.clone(), i as u32))
-            .collect();
+        let mut key_slots = vec![0u32; (keys.len() * 4).next_power_of_two().max(8)];
+        let mask = key_slots.len() - 1;
+        for (i, k) in keys.iter().enumerate() {
+            let mut j = k.hash_value() as usize & mask;
+            while key_slots[j] != 0 {
+                j = (j + 1) & mask;
+            }
+            key_slots[j] = i as u32 + 1;
+        }
+        let savepoints = !names.is_empty();
         let name_ix = names
             .iter()
             .enumerate()
@@ -254,7 +269,8 @@ impl Codec {
         }
         Codec {
             keys,
-            key_ix,
+            key_slots,
+            savepoints,
             quiet,
             names,
             name_ix,
@@ -282,10 +298,16 @@ impl Codec {
     }
 
     /// The index of a key the scenario names.
+    #[inline]
     pub fn key_index(&self, k: &MdlKey) -> usize {
-        match self.key_ix.get(k) {
-            Some(i) => *i as usize,
-            None => panic!("key {k:?} is not one the scenario names"),
+        let mask = self.key_slots.len() - 1;
+        let mut j = k.hash_value() as usize & mask;
+        loop {
+            match self.key_slots[j] {
+                0 => unknown_key(k),
+                i if self.keys[(i - 1) as usize] == *k => return (i - 1) as usize,
+                _ => j = (j + 1) & mask,
+            }
         }
     }
 
@@ -341,20 +363,24 @@ impl Codec {
         }
         put(out, f);
         var(out, u64::from(x.victim_count));
-        // Acquisition numbers by rank.
+        // Acquisition numbers by rank. Without savepoints they rise along the book
+        // (each ticket added gets the next number), so the rank is the place.
         sc.ranks.clear();
-        sc.ranks.extend(x.book.held().iter().map(|h| h.seq));
-        sc.ranks.extend(x.book.savepoints().iter().map(|(_, m)| *m));
-        sc.ranks.push(x.book.next_seq());
-        sc.ranks.sort_unstable();
-        sc.ranks.dedup();
+        if self.savepoints {
+            sc.ranks.extend(x.book.held().iter().map(|h| h.seq));
+            sc.ranks.extend(x.book.savepoints().iter().map(|(_, m)| *m));
+            sc.ranks.push(x.book.next_seq());
+            sc.ranks.sort_unstable();
+            sc.ranks.dedup();
+        }
+        let ranked = self.savepoints;
         let rank = |sc: &Scratch, v: u32| sc.ranks.binary_search(&v).unwrap_or(0) as u64;
         var(out, x.book.held().len() as u64);
-        for h in x.book.held() {
+        for (i, h) in x.book.held().iter().enumerate() {
             var(out, self.key_index(&h.key) as u64);
             put(out, h.ty.0);
             put(out, dur_code(h.dur));
-            var(out, rank(sc, h.seq));
+            var(out, if ranked { rank(sc, h.seq) } else { i as u64 });
         }
         var(out, x.book.savepoints().len() as u64);
         for (n, m) in x.book.savepoints() {
@@ -364,7 +390,14 @@ impl Codec {
             );
             var(out, rank(sc, *m));
         }
-        var(out, rank(sc, x.book.next_seq()));
+        var(
+            out,
+            if ranked {
+                rank(sc, x.book.next_seq())
+            } else {
+                x.book.held().len() as u64
+            },
+        );
         if let Some(w) = &x.wait {
             var(out, self.key_index(&w.key) as u64);
             put(out, w.ticket.ty.0);

@@ -220,7 +220,7 @@ impl Por {
         if enabled.len() < 2 {
             return;
         }
-        let ff: Vec<KeySet> = (0..n)
+        let ff: smallvec::SmallVec<[KeySet; 8]> = (0..n)
             .map(|q| self.future_footprint(codec, st, q))
             .collect();
         for &a in enabled {

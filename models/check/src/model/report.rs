@@ -680,7 +680,7 @@ fn thousands(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -986,6 +986,7 @@ pub fn json(m: &MdlModel, r: &CheckResult) -> serde_json::Value {
         "stop": r.stop.map(|s| match s { Stop::Memory => "max-memory", Stop::States => "max-states" }),
         "coverage": coverage_text(r),
         "search": if r.dfs { "dfs" } else { "bfs" },
+        "threads": r.threads,
         "switched_to_dfs": r.switched_to_dfs.map(|(d, b)| serde_json::json!({"depth": d, "bytes": b})),
         "depth_bound": r.depth_bound,
         "depth_cut": r.depth_cut,

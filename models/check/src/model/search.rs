@@ -19,7 +19,7 @@
 use super::encode::{fingerprint, Codec, Scratch};
 use super::mem;
 use super::por::{Por, PorStats};
-use super::{Action, MdlModel, PropKind, State};
+use super::{Action, MdlModel, PropKind, Record, State};
 use std::collections::VecDeque;
 use std::io::Write;
 use std::time::Instant;
@@ -41,6 +41,8 @@ pub struct SearchOptions {
     pub max_memory: u64,
     /// A live progress line on stderr.
     pub progress: bool,
+    /// Threads for breadth-first search (depth-first runs on one).
+    pub threads: usize,
 }
 
 /// Why a search stopped before it was complete.
@@ -86,6 +88,8 @@ pub struct SearchResult {
     pub steps_seen: Vec<Vec<u8>>,
     /// The queue was expanded depth-first (from the start or after the switch).
     pub dfs: bool,
+    /// Threads that expanded states (breadth-first only; depth-first uses one).
+    pub threads: usize,
 }
 
 impl SearchResult {
@@ -234,6 +238,275 @@ impl Queue {
     }
 }
 
+/// States expanded per thread in one batch of the parallel breadth-first search.
+const BATCH: usize = 512;
+
+/// The live heap when the counting allocator is installed, else the search's own count.
+fn used(own: u64) -> u64 {
+    mem::heap_bytes().map_or(own, |h| h as u64)
+}
+
+/// Records what a step did, for the warnings: bit 1 taken, bit 2 not `error`.
+fn note_step(seen: &mut [Vec<u8>], rec: &Record) {
+    if let (Action::Step(p), Some(i)) = (rec.action, rec.step) {
+        seen[p as usize][i] |= if rec.outcome == Some(mdl_core::Outcome::Error) {
+            1
+        } else {
+            3
+        };
+    }
+}
+
+/// The successors of an expanded state: one action's if partial-order reduction finds an
+/// invisible, independent one, every enabled action's otherwise.
+#[allow(clippy::too_many_arguments)]
+fn successors(
+    m: &MdlModel,
+    por: Option<&Por>,
+    codec: &Codec,
+    st: &State,
+    enabled: &[Action],
+    cands: &mut Vec<Action>,
+    stats: &mut PorStats,
+    out: &mut Vec<(State, Record)>,
+) {
+    out.clear();
+    if let Some(p) = por {
+        p.candidates(codec, st, enabled, cands);
+        for &a in cands.iter() {
+            if let Some((next, rec)) = m.apply(st, a) {
+                if Por::invisible(m, st, &next, &rec) {
+                    stats.reduced += 1;
+                    stats.skipped += enabled.len() as u64 - 1;
+                    out.clear();
+                    out.push((next, rec));
+                    return;
+                }
+                // Not chosen: kept, so the full expansion need not take it again.
+                out.push((next, rec));
+            }
+        }
+    }
+    let tried = out.len();
+    for &a in enabled {
+        if out[..tried].iter().any(|(_, r)| r.action == a) {
+            continue;
+        }
+        if let Some(x) = m.apply(st, a) {
+            out.push(x);
+        }
+    }
+}
+
+/// A successor found by a worker of the parallel search.
+struct Succ {
+    parent: u32,
+    depth: u32,
+    fp: u64,
+    /// Its encoding in the batch's bytes.
+    at: (usize, usize),
+    /// The properties whose predicate the state satisfies (an `always` one violated, a
+    /// `sometimes` one met).
+    fire: u128,
+    /// The step it took, for the warnings: (session, step, bits).
+    step: Option<(u8, u32, u8)>,
+}
+
+/// One worker's part of a batch.
+#[derive(Default)]
+struct Batch {
+    bytes: Vec<u8>,
+    succs: Vec<Succ>,
+    stats: PorStats,
+    expansions: u64,
+    depth_cut: bool,
+    max_depth: usize,
+    scratch: Scratch,
+}
+
+/// What the workers share.
+struct Ctx<'a> {
+    m: &'a MdlModel,
+    codec: &'a Codec,
+    por: Option<&'a Por>,
+    props: &'a [(PropKind, &'static str)],
+    sometimes: &'a [bool],
+    max_depth: Option<usize>,
+}
+
+impl Ctx<'_> {
+    /// Expands a slice of a batch into `b`.
+    fn expand(&self, slice: &[(u32, u32, usize, usize)], bytes: &[u8], b: &mut Batch) {
+        b.bytes.clear();
+        b.succs.clear();
+        b.stats = PorStats::default();
+        b.expansions = 0;
+        b.depth_cut = false;
+        b.max_depth = 0;
+        let mut enabled = Vec::new();
+        let mut cands = Vec::new();
+        let mut succs = Vec::new();
+        let mut enc = Vec::new();
+        for &(node, depth, a, e) in slice {
+            let depth = depth as usize;
+            b.max_depth = b.max_depth.max(depth);
+            let st = self.codec.decode(&bytes[a..e]);
+            enabled.clear();
+            self.m.enabled(&st, &mut enabled);
+            if enabled.is_empty() {
+                continue;
+            }
+            if self.max_depth.is_some_and(|d| depth >= d) {
+                b.depth_cut = true;
+                continue;
+            }
+            b.expansions += 1;
+            successors(
+                self.m,
+                self.por,
+                self.codec,
+                &st,
+                &enabled,
+                &mut cands,
+                &mut b.stats,
+                &mut succs,
+            );
+            for (next, rec) in succs.drain(..) {
+                self.codec.encode(&next, &mut b.scratch, &mut enc);
+                let mut fire = 0u128;
+                for (i, (k, _)) in self.props.iter().enumerate() {
+                    if self.m.holds_in(*k, &next) == self.sometimes[i] {
+                        fire |= 1 << i;
+                    }
+                }
+                let step = match (rec.action, rec.step) {
+                    (Action::Step(p), Some(i)) => Some((
+                        p,
+                        i as u32,
+                        if rec.outcome == Some(mdl_core::Outcome::Error) {
+                            1
+                        } else {
+                            3
+                        },
+                    )),
+                    _ => None,
+                };
+                let at = (b.bytes.len(), b.bytes.len() + enc.len());
+                b.bytes.extend_from_slice(&enc);
+                b.succs.push(Succ {
+                    parent: node,
+                    depth: depth as u32 + 1,
+                    fp: fingerprint(&enc),
+                    at,
+                    fire,
+                    step,
+                });
+            }
+        }
+    }
+}
+
+/// The state of a search in progress.
+struct Walk {
+    found: Vec<Option<u32>>,
+    undecided: usize,
+    steps_seen: Vec<Vec<u8>>,
+    table: FpTable,
+    queue: Queue,
+    stats: PorStats,
+    states: u64,
+    max_depth: usize,
+    depth_cut: bool,
+    stop: Option<Stop>,
+    expansions: u64,
+    search_bytes: u64,
+    heap_peak: Option<u64>,
+}
+
+impl Walk {
+    /// What the search's own structures take.
+    fn own(&self, s: &Search) -> u64 {
+        (s.fps.capacity() * 8 + s.parents.capacity() * 4) as u64
+            + self.table.bytes()
+            + self.queue.bytes()
+    }
+
+    /// Adds a state reached from `parent` unless it was seen: its index, or `None` (seen
+    /// before, or no room: then `stop` is set).
+    fn insert(
+        &mut self,
+        s: &mut Search,
+        fp: u64,
+        parent: u32,
+        enc_len: usize,
+        limit: u64,
+    ) -> Option<u32> {
+        let slot = self.table.probe(&s.fps, fp).err()?;
+        // Room for one more state: check before anything grows.
+        let grow_t = self.table.growth_needed();
+        let grow_v =
+            (s.fps.len() == s.fps.capacity()).then(|| (s.fps.capacity().max(1024) / 2 * 12) as u64);
+        let grow_q = self.queue.needs_chunk(enc_len).then_some(CHUNK as u64);
+        if grow_t.is_some() || grow_v.is_some() || grow_q.is_some() {
+            let extra = grow_t.unwrap_or(0) + grow_v.unwrap_or(0) + grow_q.unwrap_or(0);
+            if used(self.own(s)) + extra > limit / 100 * 95 {
+                self.stop = Some(Stop::Memory);
+                return None;
+            }
+        }
+        let idx = s.fps.len() as u32;
+        if s.fps.len() == s.fps.capacity() {
+            let add = s.fps.capacity().max(1024) / 2;
+            s.fps.reserve_exact(add);
+            s.parents.reserve_exact(add);
+        }
+        s.fps.push(fp);
+        s.parents.push(parent);
+        if grow_t.is_some() {
+            self.table.grow(&s.fps);
+            let slot = self
+                .table
+                .probe(&s.fps, fp)
+                .expect_err("not in the table yet");
+            self.table.fill(slot, idx);
+        } else {
+            self.table.fill(slot, idx);
+        }
+        Some(idx)
+    }
+
+    /// Merges a worker's successors, in order.
+    fn merge_batch(&mut self, s: &mut Search, b: &mut Batch, limit: u64) {
+        self.stats.reduced += b.stats.reduced;
+        self.stats.skipped += b.stats.skipped;
+        self.expansions += b.expansions;
+        self.depth_cut |= b.depth_cut;
+        self.max_depth = self.max_depth.max(b.max_depth);
+        for x in &b.succs {
+            self.states += 1;
+            if let Some((p, i, bits)) = x.step {
+                self.steps_seen[p as usize][i as usize] |= bits;
+            }
+            let enc = &b.bytes[x.at.0..x.at.1];
+            let Some(idx) = self.insert(s, x.fp, x.parent, enc.len(), limit) else {
+                if self.stop.is_some() {
+                    return;
+                }
+                continue;
+            };
+            if x.fire != 0 {
+                for (i, f) in self.found.iter_mut().enumerate() {
+                    if f.is_none() && x.fire & (1 << i) != 0 {
+                        *f = Some(idx);
+                        self.undecided -= 1;
+                    }
+                }
+            }
+            self.queue.push(idx, x.depth, enc);
+        }
+    }
+}
+
 /// A search over one model; keeps the states seen so that traces can be rebuilt.
 pub struct Search<'m> {
     pub m: &'m MdlModel,
@@ -288,36 +561,33 @@ impl<'m> Search<'m> {
             .iter()
             .map(|(k, _)| matches!(k, PropKind::Assert(i) if m.asserts[*i].is_sometimes()))
             .collect();
-        let mut found: Vec<Option<u32>> = vec![None; props.len()];
-        let mut undecided = props.len();
-        let mut steps_seen: Vec<Vec<u8>> = m.programs.iter().map(|p| vec![0; p.len()]).collect();
-        let mut table = FpTable::new();
-        let mut queue = Queue::new();
+        let mut w = Walk {
+            found: vec![None; props.len()],
+            undecided: props.len(),
+            steps_seen: m.programs.iter().map(|p| vec![0; p.len()]).collect(),
+            table: FpTable::new(),
+            queue: Queue::new(),
+            stats: PorStats::default(),
+            states: 0,
+            max_depth: 0,
+            depth_cut: false,
+            stop: None,
+            expansions: 0,
+            search_bytes: 0,
+            heap_peak: None,
+        };
         let mut scratch = Scratch::default();
         let mut enc = Vec::new();
         let mut popped = Vec::new();
         let mut enabled = Vec::new();
         let mut cands = Vec::new();
-        let mut succs: Vec<(State, super::Record)> = Vec::new();
-        let mut stats = PorStats::default();
-        let mut states = 0u64;
-        let mut max_depth = 0usize;
-        let mut depth_cut = false;
-        let mut stop = None;
+        let mut succs: Vec<(State, Record)> = Vec::new();
         let mut decided_early = false;
         let mut dfs = o.dfs;
         let mut switched = None;
-        let mut search_bytes = 0u64;
-        let mut heap_peak: Option<u64> = None;
         let limit = o.max_memory;
         let mut last_progress = Instant::now();
-        let mut expansions = 0u64;
-
-        // What the search's own structures take, and what the process takes.
-        let own = |s: &Search, t: &FpTable, q: &Queue| -> u64 {
-            (s.fps.capacity() * 8 + s.parents.capacity() * 4) as u64 + t.bytes() + q.bytes()
-        };
-        let used = |own: u64| -> u64 { mem::heap_bytes().map_or(own, |h| h as u64) };
+        let threads = o.threads.max(1);
 
         // The initial state.
         let init = m.initial();
@@ -325,149 +595,142 @@ impl<'m> Search<'m> {
         let fp0 = fingerprint(&enc);
         s.fps.push(fp0);
         s.parents.push(ROOT);
-        if let Err(slot) = table.probe(&s.fps, fp0) {
-            table.fill(slot, 0);
+        if let Err(slot) = w.table.probe(&s.fps, fp0) {
+            w.table.fill(slot, 0);
         }
-        states += 1;
+        w.states += 1;
         for (i, (k, _)) in props.iter().enumerate() {
             if m.holds_in(*k, &init) == sometimes[i] {
-                found[i] = Some(0);
-                undecided -= 1;
+                w.found[i] = Some(0);
+                w.undecided -= 1;
             }
         }
-        queue.push(0, 0, &enc);
+        w.queue.push(0, 0, &enc);
 
+        let mut batch_in: Vec<(u32, u32, usize, usize)> = Vec::new();
+        let mut batch_bytes: Vec<u8> = Vec::new();
+        let mut batches: Vec<Batch> = (0..threads).map(|_| Batch::default()).collect();
         'search: loop {
-            if undecided == 0 {
-                decided_early = queue.len > 0;
+            if w.undecided == 0 {
+                decided_early = w.queue.len > 0;
                 break;
             }
-            let next = if dfs {
-                queue.pop_back(&mut popped)
-            } else {
-                queue.pop_front(&mut popped)
-            };
-            let Some((node, depth)) = next else { break };
-            let depth = depth as usize;
-            max_depth = max_depth.max(depth);
-            let st = s.codec.decode(&popped);
-            enabled.clear();
-            m.enabled(&st, &mut enabled);
-            if enabled.is_empty() {
-                continue;
-            }
-            if o.max_depth.is_some_and(|d| depth >= d) {
-                depth_cut = true;
-                continue;
-            }
-            expansions += 1;
-            // Partial-order reduction: one invisible, independent action if there is one.
-            succs.clear();
-            if let Some(p) = &por {
-                p.candidates(&s.codec, &st, &enabled, &mut cands);
-                for &a in &cands {
-                    if let Some((next, rec)) = m.apply(&st, a) {
-                        if Por::invisible(m, &st, &next, &rec) {
-                            stats.reduced += 1;
-                            stats.skipped += enabled.len() as u64 - 1;
-                            succs.push((next, rec));
-                            break;
-                        }
-                    }
-                }
-            }
-            if succs.is_empty() {
-                for &a in &enabled {
-                    if let Some(x) = m.apply(&st, a) {
-                        succs.push(x);
-                    }
-                }
-            }
-            for (next, rec) in succs.drain(..) {
-                states += 1;
-                if let (Action::Step(p), Some(i)) = (rec.action, rec.step) {
-                    let ok = if rec.outcome == Some(mdl_core::Outcome::Error) {
-                        1
-                    } else {
-                        3
+            if threads > 1 && !dfs {
+                // Breadth-first on several threads: a batch from the front of the queue,
+                // expanded in slices, merged in queue order (so the result is the same as
+                // on one thread).
+                batch_in.clear();
+                batch_bytes.clear();
+                while batch_in.len() < BATCH * threads {
+                    let Some((node, depth)) = w.queue.pop_front(&mut popped) else {
+                        break;
                     };
-                    steps_seen[p as usize][i] |= ok;
+                    let a = batch_bytes.len();
+                    batch_bytes.extend_from_slice(&popped);
+                    batch_in.push((node, depth, a, batch_bytes.len()));
                 }
-                s.codec.encode(&next, &mut scratch, &mut enc);
-                let fp = fingerprint(&enc);
-                let slot = match table.probe(&s.fps, fp) {
-                    Ok(_) => continue,
-                    Err(slot) => slot,
+                if batch_in.is_empty() {
+                    break;
+                }
+                let per = batch_in.len().div_ceil(threads);
+                let ctx = Ctx {
+                    m,
+                    codec: &s.codec,
+                    por: por.as_ref(),
+                    props: &props,
+                    sometimes: &sometimes,
+                    max_depth: o.max_depth,
                 };
-                // Room for one more state: check before anything grows.
-                let grow_t = table.growth_needed();
-                let grow_v = if s.fps.len() == s.fps.capacity() {
-                    Some((s.fps.capacity().max(1024) / 2 * 12) as u64)
-                } else {
-                    None
-                };
-                let grow_q = if queue.needs_chunk(enc.len()) {
-                    Some(CHUNK as u64)
-                } else {
-                    None
-                };
-                if grow_t.is_some() || grow_v.is_some() || grow_q.is_some() {
-                    let extra = grow_t.unwrap_or(0) + grow_v.unwrap_or(0) + grow_q.unwrap_or(0);
-                    let now = used(own(&s, &table, &queue));
-                    if now + extra > limit / 100 * 95 {
-                        stop = Some(Stop::Memory);
+                std::thread::scope(|sc| {
+                    for (slice, b) in batch_in.chunks(per).zip(batches.iter_mut()) {
+                        let bytes = &batch_bytes;
+                        let ctx = &ctx;
+                        sc.spawn(move || ctx.expand(slice, bytes, b));
+                    }
+                });
+                let used_batches = batch_in.len().div_ceil(per);
+                for b in batches.iter_mut().take(used_batches) {
+                    w.merge_batch(&mut s, b, limit);
+                    if w.stop.is_some() {
                         break 'search;
                     }
                 }
-                let idx = s.fps.len() as u32;
-                if s.fps.len() == s.fps.capacity() {
-                    let add = s.fps.capacity().max(1024) / 2;
-                    s.fps.reserve_exact(add);
-                    s.parents.reserve_exact(add);
-                }
-                s.fps.push(fp);
-                s.parents.push(node);
-                if grow_t.is_some() {
-                    table.grow(&s.fps);
-                    let slot = table.probe(&s.fps, fp).expect_err("not in the table yet");
-                    table.fill(slot, idx);
+            } else {
+                let next = if dfs {
+                    w.queue.pop_back(&mut popped)
                 } else {
-                    table.fill(slot, idx);
+                    w.queue.pop_front(&mut popped)
+                };
+                let Some((node, depth)) = next else { break };
+                let depth = depth as usize;
+                w.max_depth = w.max_depth.max(depth);
+                let st = s.codec.decode(&popped);
+                enabled.clear();
+                m.enabled(&st, &mut enabled);
+                if enabled.is_empty() {
+                    continue;
                 }
-                for (i, (k, _)) in props.iter().enumerate() {
-                    if found[i].is_none() && m.holds_in(*k, &next) == sometimes[i] {
-                        found[i] = Some(idx);
-                        undecided -= 1;
+                if o.max_depth.is_some_and(|d| depth >= d) {
+                    w.depth_cut = true;
+                    continue;
+                }
+                w.expansions += 1;
+                successors(
+                    m,
+                    por.as_ref(),
+                    &s.codec,
+                    &st,
+                    &enabled,
+                    &mut cands,
+                    &mut w.stats,
+                    &mut succs,
+                );
+                for (next, rec) in succs.drain(..) {
+                    w.states += 1;
+                    note_step(&mut w.steps_seen, &rec);
+                    s.codec.encode(&next, &mut scratch, &mut enc);
+                    let fp = fingerprint(&enc);
+                    let Some(idx) = w.insert(&mut s, fp, node, enc.len(), limit) else {
+                        if w.stop.is_some() {
+                            break 'search;
+                        }
+                        continue;
+                    };
+                    for (i, (k, _)) in props.iter().enumerate() {
+                        if w.found[i].is_none() && m.holds_in(*k, &next) == sometimes[i] {
+                            w.found[i] = Some(idx);
+                            w.undecided -= 1;
+                        }
                     }
-                }
-                queue.push(idx, (depth + 1) as u32, &enc);
-                if o.max_states.is_some_and(|x| s.fps.len() as u64 >= x) {
-                    stop = Some(Stop::States);
-                    break 'search;
+                    w.queue.push(idx, (depth + 1) as u32, &enc);
                 }
             }
-            if expansions % 256 == 0 {
-                let ownb = own(&s, &table, &queue);
-                search_bytes = search_bytes.max(ownb);
+            if o.max_states.is_some_and(|x| s.fps.len() as u64 >= x) {
+                w.stop = Some(Stop::States);
+                break;
+            }
+            if w.expansions.is_multiple_of(256) || threads > 1 {
+                let ownb = w.own(&s);
+                w.search_bytes = w.search_bytes.max(ownb);
                 let now = used(ownb);
                 if let Some(h) = mem::heap_bytes() {
-                    heap_peak = Some(heap_peak.unwrap_or(0).max(h as u64));
+                    w.heap_peak = Some(w.heap_peak.unwrap_or(0).max(h as u64));
                 }
                 if !dfs && now > limit / 2 {
                     dfs = true;
-                    switched = Some((depth, now));
+                    switched = Some((w.max_depth, now));
                 }
                 if now > limit / 100 * 90 {
-                    stop = Some(Stop::Memory);
+                    w.stop = Some(Stop::Memory);
                     break 'search;
                 }
                 if o.progress && last_progress.elapsed().as_millis() >= 200 {
                     last_progress = Instant::now();
                     progress_line(
-                        states,
+                        w.states,
                         s.fps.len() as u64,
-                        max_depth,
-                        queue.len,
+                        w.max_depth,
+                        w.queue.len,
                         start.elapsed().as_secs_f64(),
                     );
                 }
@@ -477,9 +740,9 @@ impl<'m> Search<'m> {
             eprint!("\r\x1b[2K");
             let _ = std::io::stderr().flush();
         }
-        search_bytes = search_bytes.max(own(&s, &table, &queue));
+        w.search_bytes = w.search_bytes.max(w.own(&s));
         if let Some(h) = mem::heap_bytes() {
-            heap_peak = Some(heap_peak.unwrap_or(0).max(h as u64));
+            w.heap_peak = Some(w.heap_peak.unwrap_or(0).max(h as u64));
         }
         // Interchangeable sessions share what their steps did.
         if symmetry {
@@ -488,34 +751,34 @@ impl<'m> Search<'m> {
                 by.entry(*c).or_default().push(x);
             }
             for g in by.values().filter(|g| g.len() > 1) {
-                let len = steps_seen[g[0]].len();
+                let len = w.steps_seen[g[0]].len();
                 for i in 0..len {
-                    let bits = g.iter().fold(0, |b, &x| b | steps_seen[x][i]);
+                    let bits = g.iter().fold(0, |b, &x| b | w.steps_seen[x][i]);
                     for &x in g {
-                        steps_seen[x][i] = bits;
+                        w.steps_seen[x][i] = bits;
                     }
                 }
             }
         }
         let unique = s.fps.len() as u64;
-        drop(table);
         let r = SearchResult {
-            found,
-            states,
+            found: w.found,
+            states: w.states,
             unique,
-            max_depth,
-            depth_cut,
-            stop,
+            max_depth: w.max_depth,
+            depth_cut: w.depth_cut,
+            stop: w.stop,
             decided_early,
             switched_to_dfs: switched,
             seconds: start.elapsed().as_secs_f64(),
-            search_bytes,
-            heap_peak,
+            search_bytes: w.search_bytes,
+            heap_peak: w.heap_peak,
             symmetry,
-            por: por.as_ref().map(|_| stats),
+            por: por.as_ref().map(|_| w.stats),
             por_off,
-            steps_seen,
+            steps_seen: w.steps_seen,
             dfs,
+            threads: if o.dfs { 1 } else { threads },
         };
         (s, r)
     }
