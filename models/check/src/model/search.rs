@@ -5,8 +5,8 @@
 //! What it keeps:
 //! - per unique state, its 64-bit fingerprint and the index of the state it was first
 //!   reached from (12 bytes), and a slot in an open-addressing table of those indices
-//!   (4 bytes at a load of at most 70 %): traces are rebuilt from these parent links,
-//!   never by a second search;
+//!   (8 bytes, with the fingerprint's high half, at a load of at most 70 %): traces are
+//!   rebuilt from these parent links, never by a second search;
 //! - the states still to expand, as encodings in 1 MiB chunks (a queue for BFS, a stack
 //!   for DFS).
 //!
@@ -100,10 +100,11 @@ impl SearchResult {
     }
 }
 
-/// The visited set: open addressing over indices into the fingerprint list.
+/// The visited set: open addressing over indices into the fingerprint list. A slot holds
+/// the fingerprint's high 32 bits and the index + 1 (0: empty), so a probe reads the
+/// fingerprint list only when the high bits match.
 struct FpTable {
-    /// 0: empty; otherwise a state's index + 1.
-    slots: Vec<u32>,
+    slots: Vec<u64>,
     len: usize,
 }
 
@@ -115,22 +116,26 @@ impl FpTable {
         }
     }
     fn bytes(&self) -> u64 {
-        (self.slots.len() * 4) as u64
+        (self.slots.len() * 8) as u64
     }
     /// Grows when it would pass a load of 70 %; the bytes the new table takes.
     fn growth_needed(&self) -> Option<u64> {
         if (self.len + 1) * 10 > self.slots.len() * 7 {
-            Some((self.slots.len() * 2 * 4) as u64)
+            Some((self.slots.len() * 2 * 8) as u64)
         } else {
             None
         }
     }
+    fn slot_of(fp: u64, index: u32) -> u64 {
+        (fp & 0xffff_ffff_0000_0000) | u64::from(index + 1)
+    }
     fn grow(&mut self, fps: &[u64]) {
-        let mut new = vec![0u32; self.slots.len() * 2];
+        let mut new = vec![0u64; self.slots.len() * 2];
         let mask = new.len() - 1;
         for &s in &self.slots {
             if s != 0 {
-                let mut i = fps[(s - 1) as usize] as usize & mask;
+                let fp = fps[((s & 0xffff_ffff) - 1) as usize];
+                let mut i = fp as usize & mask;
                 while new[i] != 0 {
                     i = (i + 1) & mask;
                 }
@@ -140,22 +145,27 @@ impl FpTable {
         self.slots = new;
     }
     /// The index of the state with this fingerprint, or the slot to put it in.
+    #[inline]
     fn probe(&self, fps: &[u64], fp: u64) -> Result<u32, usize> {
         let mask = self.slots.len() - 1;
+        let tag = fp & 0xffff_ffff_0000_0000;
         let mut i = fp as usize & mask;
         loop {
             let s = self.slots[i];
             if s == 0 {
                 return Err(i);
             }
-            if fps[(s - 1) as usize] == fp {
-                return Ok(s - 1);
+            if s & 0xffff_ffff_0000_0000 == tag {
+                let idx = (s & 0xffff_ffff) as u32 - 1;
+                if fps[idx as usize] == fp {
+                    return Ok(idx);
+                }
             }
             i = (i + 1) & mask;
         }
     }
-    fn fill(&mut self, slot: usize, index: u32) {
-        self.slots[slot] = index + 1;
+    fn fill(&mut self, slot: usize, index: u32, fp: u64) {
+        self.slots[slot] = Self::slot_of(fp, index);
         self.len += 1;
     }
 }
@@ -468,9 +478,9 @@ impl Walk {
                 .table
                 .probe(&s.fps, fp)
                 .expect_err("not in the table yet");
-            self.table.fill(slot, idx);
+            self.table.fill(slot, idx, fp);
         } else {
-            self.table.fill(slot, idx);
+            self.table.fill(slot, idx, fp);
         }
         Some(idx)
     }
@@ -596,7 +606,7 @@ impl<'m> Search<'m> {
         s.fps.push(fp0);
         s.parents.push(ROOT);
         if let Err(slot) = w.table.probe(&s.fps, fp0) {
-            w.table.fill(slot, 0);
+            w.table.fill(slot, 0, fp0);
         }
         w.states += 1;
         for (i, (k, _)) in props.iter().enumerate() {
