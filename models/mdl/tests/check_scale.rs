@@ -123,22 +123,25 @@ fn liveness_asserts_hold_on_the_real_design() {
 }
 
 #[test]
-fn bounded_counts_grants_to_later_arrivals() {
+fn bounded_counts_grants_to_others_while_waiting() {
     // s2 waits for X behind s1's SR; s3's SH, asked for later, is granted past the
-    // pending X: one pass. s4's SR waits behind the pending X: no pass.
+    // pending X: one pass. s4's SR waits behind the pending X: passed over by s3's SH and
+    // by s2's X, then granted when s2 commits.
     let text = "s1: acquire TABLE db.t1 SR\ns2: acquire TABLE db.t1 X\n\
                 s3: acquire TABLE db.t1 SH\ns4: acquire TABLE db.t1 SR\n\
                 s1: commit\ns2: commit\ns3: commit\ns4: commit\n\
-                assert bounded s2 0\nassert bounded s2 1\nassert bounded s4 1\n";
+                assert bounded s2 0\nassert bounded s2 1\nassert bounded s4 1\n\
+                assert bounded s4 2\n";
     let m = inline(text);
     let r = check(&m, &Options::default());
     let st: Vec<(&str, Status)> = r.props.iter().map(|p| (p.name, p.status)).collect();
     assert_eq!(st[4].1, Status::Violated, "{st:?}");
     assert_eq!(st[5].1, Status::Holds, "{st:?}");
-    assert_eq!(st[6].1, Status::Holds, "{st:?}");
+    assert_eq!(st[6].1, Status::Violated, "{st:?}");
+    assert_eq!(st[7].1, Status::Holds, "{st:?}");
     let d = report::violation_detail(&m, &r.props[4]).expect("detail");
     assert!(
-        d.contains("passed over by 1 grant to later arrivals"),
+        d.contains("passed over by 1 grant to other sessions"),
         "{d}"
     );
     // The shortest trace ends with the pass.

@@ -102,13 +102,14 @@ pub struct State {
     /// Kills still to come per session (one per `kill` line naming it).
     pub kills_left: PerSession<u8>,
     /// For sessions that an `eventually` or `bounded` assert names (0 for the others):
-    /// grants to later arrivals on the key the session waits for, during its current
-    /// request, counted up to [`MdlModel::passed_cap`] (see [`MdlModel::later_grants`]).
+    /// grants to other sessions on the key the session waits for while it waits, during
+    /// its current request, counted up to [`MdlModel::passed_cap`] (see
+    /// [`MdlModel::later_grants`]).
     pub passed: PerSession<u8>,
     /// For the same sessions while they wait: the configuration of the lock they wait
     /// for ([`MdlModel::lock_shape`]) when the wait began.
     pub shape0: PerSession<u64>,
-    /// Sessions (bit per session) whose lock, after a later arrival passed them over,
+    /// Sessions (bit per session) whose lock, after another session was granted it,
     /// came back to the configuration it had when their wait began: the others can
     /// repeat that for ever, a starvation for `eventually`. Set by the action, like
     /// `bad_deadlock`.
@@ -708,7 +709,7 @@ impl MdlModel {
     /// types (sorted), the waiting types in queue order with `w`'s own marked, the hog and
     /// piglet counters and the pending matrix in force; as a 64-bit digest. When the lock
     /// comes back to the configuration it had when `w` began to wait, after another
-    /// session got in ahead of `w`, the others can repeat what they did for ever.
+    /// session was granted it, the others can repeat what they did for ever.
     pub fn lock_shape(&self, st: &State, w: usize) -> u64 {
         let Some(wait) = &st.table.sessions()[w].wait else {
             return 0;
@@ -738,35 +739,25 @@ impl MdlModel {
     }
 
     /// Grants to other sessions on the key `w` waits for (`wait`, in `pre`) that the
-    /// action into `post` made and that pass `w` over: every new granted ticket (or
-    /// granted ticket with a new type, an upgrade) of another session, unless that
-    /// session's request waited in the queue ahead of `w`'s.
+    /// action into `post` made while `w` still waits: every new granted ticket (or
+    /// granted ticket with a new type, an upgrade) of another session. Each passes `w`
+    /// over, whether the other request came later (a higher-priority type, or one
+    /// granted at once) or waited ahead of `w` (as the zoo's engine counts, and as
+    /// `docs/scenario-format.md` defines it).
     pub fn later_grants(&self, pre: &State, post: &State, w: usize, wait: &Wait) -> usize {
         let Some(after) = post.table.lock(&wait.key) else {
             return 0;
         };
         let before = pre.table.lock(&wait.key);
-        let queue = before.map(|b| b.waiting()).unwrap_or(&[]);
-        let my_pos = queue
+        after
+            .granted()
             .iter()
-            .position(|t| t.id == wait.ticket.id)
-            .unwrap_or(queue.len());
-        let mut n = 0;
-        for t in after.granted() {
-            if t.owner.0 as usize == w {
-                continue;
-            }
-            let old =
-                before.is_some_and(|b| b.granted().iter().any(|g| g.id == t.id && g.ty == t.ty));
-            if old {
-                continue;
-            }
-            let ahead = queue[..my_pos].iter().any(|q| q.owner == t.owner);
-            if !ahead {
-                n += 1;
-            }
-        }
-        n
+            .filter(|t| {
+                t.owner.0 as usize != w
+                    && !before
+                        .is_some_and(|b| b.granted().iter().any(|g| g.id == t.id && g.ty == t.ty))
+            })
+            .count()
     }
 
     // --- properties -------------------------------------------------------------------

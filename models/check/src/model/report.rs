@@ -526,7 +526,7 @@ pub fn violation_detail(m: &MdlModel, p: &PropResult) -> Option<String> {
             let name = m.session_name(w);
             match a.kind {
                 mdl_scenario::AssertKind::Bounded(n) => format!(
-                    "{name} was passed over by {} grant{} to later arrivals while it waited \
+                    "{name} was passed over by {} grant{} to other sessions while it waited \
                      (at most {n} allowed)",
                     st.passed[w],
                     if st.passed[w] == 1 { "" } else { "s" }
@@ -536,9 +536,9 @@ pub fn violation_detail(m: &MdlModel, p: &PropResult) -> Option<String> {
                         format!("{name}'s request ended in `deadlock`, not in a grant")
                     } else if st.starved & (1 << w) != 0 {
                         format!(
-                            "{name} was passed over by a later arrival and its lock came back \
-                             to the configuration it had when {name} began to wait: the others \
-                             can repeat that for ever while {name} waits (starvation)"
+                            "{name} was passed over and its lock came back to the configuration \
+                             it had when {name} began to wait: the others can repeat that for \
+                             ever while {name} waits (starvation)"
                         )
                     } else {
                         format!("{name} waits and no action is enabled")
