@@ -196,6 +196,29 @@ pub struct MdlModel {
     pub has_eventually: bool,
 }
 
+/// Replaces each key of a command by the first object of that key seen.
+fn intern_keys(
+    cmd: &mut Command,
+    seen: &mut std::collections::HashMap<MdlKey, MdlKey, mdl_core::key::KeyHashBuilder>,
+) {
+    let mut one = |k: &mut MdlKey| {
+        *k = seen.entry(k.clone()).or_insert_with(|| k.clone()).clone();
+    };
+    match cmd {
+        Command::Acquire { key, .. }
+        | Command::Upgrade { key, .. }
+        | Command::Downgrade { key, .. }
+        | Command::Clone { key, .. }
+        | Command::Release { key, .. } => one(key),
+        Command::AcquireAll { reqs, .. } => {
+            for (k, _) in reqs {
+                one(k);
+            }
+        }
+        _ => {}
+    }
+}
+
 fn err(s: &Scenario, pos: Pos, msg: impl Into<String>) -> ParseError {
     ParseError {
         file: s.file.clone(),
@@ -312,6 +335,15 @@ impl MdlModel {
                         name,
                     });
                 }
+            }
+        }
+        // One key object per distinct key: every state then shares it, and comparisons
+        // of keys (the lock table's map, the codec's index) stop at the pointer.
+        let mut interned: std::collections::HashMap<MdlKey, MdlKey, mdl_core::key::KeyHashBuilder> =
+            Default::default();
+        for p in &mut programs {
+            for st in p {
+                intern_keys(&mut st.cmd, &mut interned);
             }
         }
         // `at line N`: a step of the assert's session (of any session for `*`).
