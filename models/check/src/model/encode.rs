@@ -24,9 +24,12 @@
 //!   granted list is written sorted by owner and book place.
 //! - **Symmetry** (when on): sessions of one class ([`MdlModel::classes`]: identical
 //!   programs and kill counts, named by no assert or kill) are sorted by the bytes of their
-//!   own part of the state, and every owner in the lock table is renamed to match. Two
-//!   states that differ by a permutation of interchangeable sessions then have one
-//!   encoding; [`Codec::decode`] gives the representative, a real state of the model.
+//!   own part of the state (which name no session and no ticket), ties broken by where
+//!   they first appear in the lock table's lists, and every owner in the lock table is
+//!   renamed to match. Two states that differ by a permutation of interchangeable
+//!   sessions then have one encoding: equal own parts and equal first places mean
+//!   sessions that appear nowhere, which any order writes alike. [`Codec::decode`] gives
+//!   the representative, a real state of the model.
 //!
 //! Every other part of the state is written out in full, so two states with one encoding
 //! differ only in those numberings and (with symmetry) the naming of interchangeable
@@ -73,6 +76,8 @@ pub struct Scratch {
     new_of_old: Vec<u8>,
     ranks: Vec<u32>,
     entries: Vec<(u8, u32, u8)>,
+    /// Per session: its first place in the lock table's lists (`u32::MAX`: none).
+    first: Vec<u32>,
 }
 
 #[cold]
@@ -473,14 +478,34 @@ impl Codec {
             self.put_session(st, s, sc, &mut local);
             sc.spans.push((a, local.len()));
         }
-        // 3. Interchangeable sessions sorted by their own part.
+        // 3. Interchangeable sessions sorted by their own part, and sessions whose own
+        // parts are equal by where they first appear in the lock table (its order does
+        // not depend on names): so every renaming of a state gets one encoding.
+        sc.first.clear();
+        sc.first.resize(n, u32::MAX);
+        let mut at = 0u32;
+        for (_, l) in st.table.locks() {
+            for t in l.granted().iter().chain(l.waiting()) {
+                let f = &mut sc.first[t.owner.0 as usize];
+                if *f == u32::MAX {
+                    *f = at;
+                }
+                at += 1;
+            }
+        }
         sc.order.clear();
         sc.order.extend(0..n);
         for g in &self.groups {
             let mut members = g.clone();
             let spans = &sc.spans;
+            let first = &sc.first;
             let bytes = |s: usize| &local[spans[s].0..spans[s].1];
-            members.sort_by(|&a, &b| bytes(a).cmp(bytes(b)).then(a.cmp(&b)));
+            members.sort_by(|&a, &b| {
+                bytes(a)
+                    .cmp(bytes(b))
+                    .then(first[a].cmp(&first[b]))
+                    .then(a.cmp(&b))
+            });
             for (slot, old) in g.iter().zip(members) {
                 sc.order[*slot] = old;
             }
