@@ -232,15 +232,19 @@ impl Codec {
         keys.dedup();
         names.sort();
         names.dedup();
+        // The types requested per key (one pass: a bulk request may name 50,000 keys).
+        let mut by_key: std::collections::BTreeMap<&MdlKey, Vec<LockType>> = Default::default();
+        for (k, t) in &types {
+            let v = by_key.entry(k).or_default();
+            if !v.contains(t) {
+                v.push(*t);
+            }
+        }
         let quiet = keys
             .iter()
             .map(|k| {
                 let s = m.dialect.strategy(k.namespace());
-                let tys: Vec<LockType> = types
-                    .iter()
-                    .filter(|(x, _)| x == k)
-                    .map(|(_, t)| *t)
-                    .collect();
+                let tys = by_key.get(k).map_or(&[][..], |v| &v[..]);
                 tys.iter().all(|a| {
                     tys.iter().all(|b| {
                         !s.conflicts_granted(*a, *b)

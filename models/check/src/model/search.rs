@@ -170,15 +170,17 @@ impl FpTable {
     }
 }
 
-/// States to expand, as encodings in chunks: `[len u16][state u32][depth u32][bytes]
-/// [len u16]`, so that entries can be taken from either end.
+/// States to expand, as encodings in chunks: `[len u32][state u32][depth u32][bytes]
+/// [len u32]`, so that entries can be taken from either end (an encoding may pass 64 KB:
+/// a bulk request of 50,000 keys).
 struct Queue {
     chunks: VecDeque<(Vec<u8>, usize)>,
     len: u64,
 }
 
 const CHUNK: usize = 1 << 20;
-const HEADER: usize = 2 + 4 + 4;
+const HEADER: usize = 4 + 4 + 4;
+const TRAILER: usize = 4;
 
 impl Queue {
     fn new() -> Queue {
@@ -194,16 +196,16 @@ impl Queue {
     fn needs_chunk(&self, len: usize) -> bool {
         self.chunks
             .back()
-            .is_none_or(|c| c.0.len() + len + HEADER + 2 > c.0.capacity())
+            .is_none_or(|c| c.0.len() + len + HEADER + TRAILER > c.0.capacity())
     }
     fn push(&mut self, state: u32, depth: u32, bytes: &[u8]) {
-        let need = bytes.len() + HEADER + 2;
+        let need = bytes.len() + HEADER + TRAILER;
         if self.needs_chunk(bytes.len()) {
             self.chunks
                 .push_back((Vec::with_capacity(CHUNK.max(need)), 0));
         }
         let c = &mut self.chunks.back_mut().expect("a chunk").0;
-        let l = (bytes.len() as u16).to_le_bytes();
+        let l = (bytes.len() as u32).to_le_bytes();
         c.extend_from_slice(&l);
         c.extend_from_slice(&state.to_le_bytes());
         c.extend_from_slice(&depth.to_le_bytes());
@@ -212,12 +214,13 @@ impl Queue {
         self.len += 1;
     }
     fn read(c: &[u8], at: usize, out: &mut Vec<u8>) -> (u32, u32, usize) {
-        let l = u16::from_le_bytes([c[at], c[at + 1]]) as usize;
-        let state = u32::from_le_bytes(c[at + 2..at + 6].try_into().expect("4 bytes"));
-        let depth = u32::from_le_bytes(c[at + 6..at + 10].try_into().expect("4 bytes"));
+        let word = |i: usize| u32::from_le_bytes(c[i..i + 4].try_into().expect("4 bytes"));
+        let l = word(at) as usize;
+        let state = word(at + 4);
+        let depth = word(at + 8);
         out.clear();
         out.extend_from_slice(&c[at + HEADER..at + HEADER + l]);
-        (state, depth, l + HEADER + 2)
+        (state, depth, l + HEADER + TRAILER)
     }
     fn pop_front(&mut self, out: &mut Vec<u8>) -> Option<(u32, u32)> {
         loop {
@@ -236,8 +239,8 @@ impl Queue {
             let (c, start) = self.chunks.back_mut()?;
             if c.len() > *start {
                 let e = c.len();
-                let l = u16::from_le_bytes([c[e - 2], c[e - 1]]) as usize;
-                let at = e - 2 - l - HEADER;
+                let l = u32::from_le_bytes(c[e - 4..e].try_into().expect("4 bytes")) as usize;
+                let at = e - TRAILER - l - HEADER;
                 let (s, d, _) = Self::read(c, at, out);
                 c.truncate(at);
                 self.len -= 1;
