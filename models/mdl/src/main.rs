@@ -7,8 +7,10 @@ use mdl::cmd;
 use mdl_check::model::mem::CountingAlloc;
 
 /// Counts live heap bytes, so that `mdl check --max-memory` bounds the whole process.
+/// Over mimalloc: a model-checker search allocates and frees small vectors for every
+/// successor state, and glibc's malloc took a fifth of its time (models/MODEL.md).
 #[global_allocator]
-static ALLOC: CountingAlloc = CountingAlloc;
+static ALLOC: CountingAlloc<mimalloc::MiMalloc> = CountingAlloc(mimalloc::MiMalloc);
 
 #[derive(Parser)]
 #[command(

@@ -9,10 +9,11 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 
-/// The system allocator, counting live bytes. Each thread sums its changes locally and
-/// adds them to the shared count once they pass [`SLACK`] bytes, so the shared count is
-/// within `SLACK` per thread of the truth and an allocation costs no atomic operation.
-pub struct CountingAlloc;
+/// An allocator (`A`: the system's by default; the `mdl` binary gives it mimalloc),
+/// counting live bytes. Each thread sums its changes locally and adds them to the shared
+/// count once they pass [`SLACK`] bytes, so the shared count is within `SLACK` per thread
+/// of the truth and an allocation costs no atomic operation.
+pub struct CountingAlloc<A = System>(pub A);
 
 /// How far a thread's uncounted change may grow before it is added to the shared count.
 pub const SLACK: isize = 256 * 1024;
@@ -39,12 +40,12 @@ fn count(d: isize) {
     }
 }
 
-// SAFETY: every call is passed to `System` unchanged; the counting touches no memory the
-// caller owns.
-unsafe impl GlobalAlloc for CountingAlloc {
+// SAFETY: every call is passed to the inner allocator unchanged; the counting touches no
+// memory the caller owns.
+unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAlloc<A> {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        // SAFETY: the caller's contract for `alloc` is `System::alloc`'s.
-        let p = unsafe { System.alloc(l) };
+        // SAFETY: the caller's contract for `alloc` is the inner allocator's.
+        let p = unsafe { self.0.alloc(l) };
         if !p.is_null() {
             count(l.size() as isize);
         }
@@ -52,20 +53,20 @@ unsafe impl GlobalAlloc for CountingAlloc {
     }
     unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
         // SAFETY: as for `alloc`.
-        let p = unsafe { System.alloc_zeroed(l) };
+        let p = unsafe { self.0.alloc_zeroed(l) };
         if !p.is_null() {
             count(l.size() as isize);
         }
         p
     }
     unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        // SAFETY: `p` was allocated by `System` with layout `l` (through us).
-        unsafe { System.dealloc(p, l) };
+        // SAFETY: `p` was allocated by the inner allocator with layout `l` (through us).
+        unsafe { self.0.dealloc(p, l) };
         count(-(l.size() as isize));
     }
     unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
         // SAFETY: as for `dealloc` and `alloc`.
-        let q = unsafe { System.realloc(p, l, new) };
+        let q = unsafe { self.0.realloc(p, l, new) };
         if !q.is_null() {
             count(new as isize - l.size() as isize);
         }
@@ -73,7 +74,7 @@ unsafe impl GlobalAlloc for CountingAlloc {
     }
 }
 
-impl CountingAlloc {
+impl<A> CountingAlloc<A> {
     /// Marks the allocator as installed (the `mdl` binary calls this first thing).
     pub fn installed(&'static self) {
         INSTALLED.store(true, Ordering::Relaxed);
