@@ -61,11 +61,12 @@
 //! Combined with symmetry the reduction is applied to the representative state the
 //! search expands; its successors are mapped to their representatives as usual.
 //!
-//! The empirical check: `tests/por_verdicts.rs` and `ci/por-verdicts.sh` run every
-//! bundled scenario and every seeded model bug with and without the reduction and
-//! require identical verdicts; the seeded bug `por_release_independent` (the keys a
-//! commit gives back left out of its footprint: a dependent pair taken for independent)
-//! is caught by that comparison on `tests/check_scenarios/por_release.mdl`.
+//! The empirical check: `models/mdl/tests/reduction_verdicts.rs` runs every bundled
+//! scenario and every check scenario (those of the seeded bugs included) with and without
+//! the reduction and symmetry and requires identical verdicts, in any build (a seeded
+//! bug's too); the seeded bug `por_release_independent` (the keys a commit gives back
+//! left out of its footprint: a dependent pair taken for independent) is caught by that
+//! comparison on `tests/check_scenarios/por_release.mdl`.
 
 use super::encode::{command_keys, Codec};
 use super::{Action, MdlModel, Record, State};
