@@ -82,13 +82,7 @@ fn configs() -> Vec<(&'static str, Options)> {
                 ..base.clone()
             },
         ),
-        (
-            "--dfs",
-            Options {
-                dfs: true,
-                ..base
-            },
-        ),
+        ("--dfs", Options { dfs: true, ..base }),
     ]
 }
 
