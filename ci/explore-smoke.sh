@@ -36,6 +36,6 @@ status=$(curl -s "http://127.0.0.1:$port/.status")
 states=$(curl -s "http://127.0.0.1:$port/.states/")
 grep -q "Stateright Explorer" <<<"$page" || { echo "explore: no Explorer page"; fail=1; }
 grep -q '"no lost wakeup"' <<<"$status" || { echo "explore: no status JSON"; fail=1; }
-grep -q 'LockTable' <<<"$states" || { echo "explore: no initial states"; fail=1; }
+grep -q 'sessions:' <<<"$states" || { echo "explore: no initial states (as a lock table)"; fail=1; }
 [ $fail = 0 ] && echo "explore: page, status and states served on 127.0.0.1:$port"
 exit $fail

@@ -1,7 +1,6 @@
 //! The `cli` target: what `mdl run` and `mdl check` do with a file, in-process, on
 //! arbitrary bytes. Stateright-free: `mdl-check` is built without its `stateright`
-//! feature, and the check is a bounded breadth-first search over the same model
-//! ([`MdlModel::apply`], [`MdlModel::holds_in`]) with the same reports.
+//! feature; the check is `mdl check`'s own search, bounded, with the same reports.
 //!
 //! What must hold, on any input:
 //! - the one reader ([`read_bytes`]) never panics; a refusal names the file, has a
@@ -14,13 +13,11 @@
 //!   panics, and each counterexample it finds replays (`check::replay`), renders as
 //!   text, JSON and Markdown, and gives a replay scenario that the reader takes.
 
-use mdl_check::model::check::{replay, CheckResult, PropResult, Status};
-use mdl_check::model::{report, Action, MdlModel, PropKind, State};
+use mdl_check::model::check::{check, replay, Options, Status};
+use mdl_check::model::{report, MdlModel};
 use mdl_scenario::read::{read_bytes, MAX_MESSAGE_CHARS};
 use mdl_scenario::runner::{run_engine, Engine, Transcript};
-use mdl_scenario::{AssertKind, Command, Item, Scenario};
-use std::collections::HashSet;
-use std::hash::{Hash, Hasher};
+use mdl_scenario::{Command, Item, Scenario};
 
 /// Bounds of the expensive part.
 pub const MAX_SESSIONS: usize = 4;
@@ -110,91 +107,27 @@ fn run_both(sc: &Scenario, file: &mdl_scenario::read::ScenarioFile) {
     let _ = serde_json::to_string(&a.json_members());
 }
 
-fn fingerprint(st: &State) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    st.hash(&mut h);
-    h.finish()
-}
-
-/// A breadth-first search of at most [`MAX_STATES`] states; the first violation of each
-/// property is replayed and reported the way `mdl check` reports it.
+/// Our own breadth-first search (`check::check`, stateright-free), stopped after
+/// [`MAX_STATES`] unique states; each counterexample is replayed and reported the way
+/// `mdl check` reports it.
 fn check_bounded(m: &MdlModel) {
-    let kinds = m.prop_kinds();
-    let n = m.programs.len() as u8;
-    // (state, parent, action from the parent)
-    let mut nodes: Vec<(State, usize, Option<Action>)> = vec![(m.initial(), 0, None)];
-    let mut seen: HashSet<u64> = HashSet::new();
-    seen.insert(fingerprint(&nodes[0].0));
-    let mut found: Vec<Option<usize>> = vec![None; kinds.len()];
-    let mut i = 0;
-    while i < nodes.len() && nodes.len() < MAX_STATES {
-        for (k, (kind, _)) in kinds.iter().enumerate() {
-            if found[k].is_none() && !m.holds_in(*kind, &nodes[i].0) {
-                found[k] = Some(i);
-            }
-        }
-        for s in 0..n {
-            for a in [
-                Action::Step(s),
-                Action::Resume(s),
-                Action::Timeout(s),
-                Action::Kill(s),
-            ] {
-                if let Some((next, _)) = m.apply(&nodes[i].0, a) {
-                    if seen.insert(fingerprint(&next)) {
-                        nodes.push((next, i, Some(a)));
-                    }
-                }
-            }
-        }
-        i += 1;
-    }
-    let limited = i < nodes.len();
-    let path = |mut j: usize| {
-        let mut p = Vec::new();
-        while let Some(a) = nodes[j].2 {
-            p.push(a);
-            j = nodes[j].1;
-        }
-        p.reverse();
-        p
+    let o = Options {
+        max_states: Some(MAX_STATES as u64),
+        max_memory: 1 << 30,
+        ..Options::default()
     };
-    let mut props = Vec::new();
-    for (k, (kind, name)) in kinds.iter().enumerate() {
-        let sometimes = matches!(kind, PropKind::Assert(a)
-            if m.asserts[*a].kind == AssertKind::Sometimes);
-        let (status, trace) = match (sometimes, found[k]) {
-            (true, Some(_)) => (Status::Holds, None),
-            (false, Some(j)) => {
-                let t = replay(m, &path(j)).expect("a path of the search replays");
-                assert!(
-                    !m.holds_in(*kind, t.states.last().expect("a state")),
-                    "the replay does not end in the violation of {name}"
-                );
-                (Status::Violated, Some(t))
-            }
-            (_, None) if limited => (Status::Unknown, None),
-            (true, None) => (Status::Violated, None),
-            (false, None) => (Status::Holds, None),
-        };
-        props.push(PropResult {
-            kind: *kind,
-            name,
-            status,
-            trace,
-        });
+    let r = check(m, &o);
+    for p in &r.props {
+        if let (Status::Violated, Some(t)) = (p.status, &p.trace) {
+            let actions: Vec<_> = t.records.iter().map(|r| r.action).collect();
+            let again = replay(m, &actions).expect("a trace of the search replays");
+            assert!(
+                !m.holds_in(p.kind, again.states.last().expect("a state")),
+                "the replay does not end in the violation of {}",
+                p.name
+            );
+        }
     }
-    let r = CheckResult {
-        props,
-        states: nodes.len(),
-        unique_states: nodes.len(),
-        max_depth: 0,
-        seconds: 0.0,
-        limited,
-        symmetry_used: false,
-        dfs: false,
-        depth_bound: None,
-    };
     let _ = report::text(m, &r, true);
     let _ = serde_json::to_string(&report::json(m, &r));
     let _ = report::markdown(m, &r);

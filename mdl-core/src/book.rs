@@ -113,6 +113,33 @@ impl TicketBook {
         TicketBook::default()
     }
 
+    /// A book from its parts, as [`TicketBook::held`], [`TicketBook::savepoints`] and
+    /// [`TicketBook::next_seq`] return them (for the model checker, which stores states
+    /// compactly and rebuilds them to take a step). The key filter is rebuilt.
+    pub fn from_parts(held: Vec<Held>, savepoints: Vec<(String, u32)>, next_seq: u32) -> Self {
+        let mut keys: HashMap<u64, u32, KeyHashBuilder> = HashMap::default();
+        for h in &held {
+            *keys.entry(h.key.hash_value()).or_insert(0) += 1;
+        }
+        TicketBook {
+            round_peak: held.len(),
+            held,
+            keys,
+            savepoints,
+            next_seq,
+        }
+    }
+
+    /// Savepoints in the order taken: name and position (a `seq` value).
+    pub fn savepoints(&self) -> &[(String, u32)] {
+        &self.savepoints
+    }
+
+    /// The `seq` the next ticket taken will get.
+    pub fn next_seq(&self) -> u32 {
+        self.next_seq
+    }
+
     pub fn held(&self) -> &[Held] {
         &self.held
     }

@@ -214,6 +214,10 @@ impl PartialOrd for MdlKey {
 }
 impl Ord for MdlKey {
     fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        // The same key object (a clone): equal without comparing the names.
+        if crate::sync::DataArc::ptr_eq(&self.0, &o.0) {
+            return std::cmp::Ordering::Equal;
+        }
         (self.0.ns, self.0.db.as_bytes(), self.0.name.as_bytes()).cmp(&(
             o.0.ns,
             o.0.db.as_bytes(),

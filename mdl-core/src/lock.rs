@@ -63,6 +63,26 @@ impl LockState {
         LockState::default()
     }
 
+    /// A lock state from its parts, as [`LockState::granted`], [`LockState::waiting`],
+    /// [`LockState::hog_count`], [`LockState::piglet_count`] and
+    /// [`LockState::pending_index`] return them (for the model checker, which stores
+    /// states compactly and rebuilds them to take a step).
+    pub fn from_parts(
+        granted: Vec<Ticket>,
+        waiting: Vec<Ticket>,
+        hog_count: u32,
+        piglet_count: u32,
+        pending_index: u8,
+    ) -> LockState {
+        LockState {
+            granted,
+            waiting,
+            hog_count,
+            piglet_count,
+            idx: pending_index,
+        }
+    }
+
     pub fn granted(&self) -> &[Ticket] {
         &self.granted
     }
@@ -116,6 +136,11 @@ impl LockState {
         ignore_priority: bool,
     ) -> bool {
         let s = r.strategy;
+        // Seeded bug `mdl_bug="no_pending_priority"`: waiting requests never hold back a
+        // new one (the pending matrices are ignored), as before MySQL's fix of bug #54673:
+        // a stream of DML starves FLUSH TABLES WITH READ LOCK.
+        #[cfg(mdl_bug = "no_pending_priority")]
+        let ignore_priority = true;
         if !ignore_priority {
             let yields = s.pending[self.idx as usize][ty.0 as usize];
             if self
@@ -318,6 +343,12 @@ impl LockState {
         let s = r.strategy;
         let w = self.waiting_types();
         if s.hogs.contains(ty) {
+            // Seeded bug `mdl_bug="hog_count_off"`: hog grants are not counted, so
+            // `max_write_lock_count` never lets a waiting reader in ahead of a stream of
+            // SNRW/X requests.
+            #[cfg(mdl_bug = "hog_count_off")]
+            return false;
+            #[allow(unreachable_code)]
             if w.0 & !s.hogs.0 != 0 {
                 self.hog_count = self.hog_count.saturating_add(1);
                 return self.switch_matrix(r);

@@ -126,6 +126,29 @@ impl LockTable {
         self.config
     }
 
+    /// A table from its parts (for the model checker, which stores states compactly and
+    /// rebuilds them to take a step): the locks that are not idle, the sessions, and the
+    /// id the next ticket gets (greater than every id in use). No pending events.
+    pub fn from_parts(
+        locks: impl IntoIterator<Item = (MdlKey, LockState)>,
+        sessions: Vec<Session>,
+        next_ticket: u64,
+        config: Config,
+    ) -> LockTable {
+        LockTable {
+            locks: locks.into_iter().collect(),
+            sessions,
+            next_ticket,
+            config,
+            events: Vec::new(),
+        }
+    }
+
+    /// The id the next ticket gets.
+    pub fn next_ticket(&self) -> u64 {
+        self.next_ticket
+    }
+
     /// Adds a session; returns its owner id (0, 1, 2, ... in order).
     pub fn add_session(&mut self) -> OwnerId {
         self.sessions.push(Session::default());

@@ -8,7 +8,10 @@
         mdl_bug = "grant_ignores_conflict",
         mdl_bug = "false_deadlock",
         mdl_bug = "no_deadlock_detection",
-        mdl_bug = "heaviest_victim"
+        mdl_bug = "heaviest_victim",
+        mdl_bug = "hog_count_off",
+        mdl_bug = "no_pending_priority",
+        mdl_bug = "por_release_independent"
     ),
     allow(dead_code, unused_imports)
 )]
@@ -25,6 +28,17 @@ fn scenario_path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/check_scenarios")
         .join(name)
+}
+
+/// A bundled scenario (`models/scenarios/`), for the seeded liveness tests.
+#[allow(dead_code)]
+fn bundled(name: &str) -> MdlModel {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../scenarios")
+        .join(name);
+    let text = std::fs::read_to_string(&p).expect("scenario file");
+    let sc = parse(name, &text).unwrap_or_else(|e| panic!("{e}"));
+    MdlModel::new(&sc).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn model(name: &str) -> MdlModel {
@@ -58,7 +72,10 @@ fn dfs() -> Options {
     mdl_bug = "grant_ignores_conflict",
     mdl_bug = "false_deadlock",
     mdl_bug = "no_deadlock_detection",
-    mdl_bug = "heaviest_victim"
+    mdl_bug = "heaviest_victim",
+    mdl_bug = "hog_count_off",
+    mdl_bug = "no_pending_priority",
+    mdl_bug = "por_release_independent"
 )))]
 #[test]
 fn scenarios_built_to_hold_hold() {
@@ -90,7 +107,10 @@ fn scenarios_built_to_hold_hold() {
     mdl_bug = "grant_ignores_conflict",
     mdl_bug = "false_deadlock",
     mdl_bug = "no_deadlock_detection",
-    mdl_bug = "heaviest_victim"
+    mdl_bug = "heaviest_victim",
+    mdl_bug = "hog_count_off",
+    mdl_bug = "no_pending_priority",
+    mdl_bug = "por_release_independent"
 )))]
 #[test]
 fn a_real_deadlock_is_reported_with_a_shortest_trace() {
@@ -125,7 +145,10 @@ fn a_real_deadlock_is_reported_with_a_shortest_trace() {
     mdl_bug = "grant_ignores_conflict",
     mdl_bug = "false_deadlock",
     mdl_bug = "no_deadlock_detection",
-    mdl_bug = "heaviest_victim"
+    mdl_bug = "heaviest_victim",
+    mdl_bug = "hog_count_off",
+    mdl_bug = "no_pending_priority",
+    mdl_bug = "por_release_independent"
 )))]
 #[test]
 fn an_impossible_outcome_asserted_sometimes_is_violated() {
@@ -140,7 +163,10 @@ fn an_impossible_outcome_asserted_sometimes_is_violated() {
     mdl_bug = "grant_ignores_conflict",
     mdl_bug = "false_deadlock",
     mdl_bug = "no_deadlock_detection",
-    mdl_bug = "heaviest_victim"
+    mdl_bug = "heaviest_victim",
+    mdl_bug = "hog_count_off",
+    mdl_bug = "no_pending_priority",
+    mdl_bug = "por_release_independent"
 )))]
 #[test]
 fn symmetry_reduction_shrinks_the_dfs_and_keeps_the_verdicts() {
@@ -173,7 +199,10 @@ fn symmetry_reduction_shrinks_the_dfs_and_keeps_the_verdicts() {
     mdl_bug = "grant_ignores_conflict",
     mdl_bug = "false_deadlock",
     mdl_bug = "no_deadlock_detection",
-    mdl_bug = "heaviest_victim"
+    mdl_bug = "heaviest_victim",
+    mdl_bug = "hog_count_off",
+    mdl_bug = "no_pending_priority",
+    mdl_bug = "por_release_independent"
 )))]
 #[test]
 fn the_state_limit_stops_with_an_incomplete_result() {
@@ -181,13 +210,13 @@ fn the_state_limit_stops_with_an_incomplete_result() {
     let r = check(
         &m,
         &Options {
-            max_states: 5,
+            max_states: Some(5),
             ..bfs()
         },
     );
     assert!(r.limited);
     assert!(!r.all_hold());
-    assert!(report::text(&m, &r, false).contains("state limit reached"));
+    assert!(report::text(&m, &r, false).contains("stopped at --max-states"));
 }
 
 #[cfg(not(any(
@@ -195,7 +224,10 @@ fn the_state_limit_stops_with_an_incomplete_result() {
     mdl_bug = "grant_ignores_conflict",
     mdl_bug = "false_deadlock",
     mdl_bug = "no_deadlock_detection",
-    mdl_bug = "heaviest_victim"
+    mdl_bug = "heaviest_victim",
+    mdl_bug = "hog_count_off",
+    mdl_bug = "no_pending_priority",
+    mdl_bug = "por_release_independent"
 )))]
 #[test]
 fn markdown_report_has_mermaid_diagrams() {
@@ -245,7 +277,10 @@ fn mdl_check(args: &[&str], file: &str) -> std::process::Output {
     mdl_bug = "grant_ignores_conflict",
     mdl_bug = "false_deadlock",
     mdl_bug = "no_deadlock_detection",
-    mdl_bug = "heaviest_victim"
+    mdl_bug = "heaviest_victim",
+    mdl_bug = "hog_count_off",
+    mdl_bug = "no_pending_priority",
+    mdl_bug = "por_release_independent"
 )))]
 #[test]
 fn cli_exit_codes_and_json() {
@@ -302,7 +337,10 @@ fn replay_reproduces(file: &str, prop_prefix: &str) {
     mdl_bug = "grant_ignores_conflict",
     mdl_bug = "false_deadlock",
     mdl_bug = "no_deadlock_detection",
-    mdl_bug = "heaviest_victim"
+    mdl_bug = "heaviest_victim",
+    mdl_bug = "hog_count_off",
+    mdl_bug = "no_pending_priority",
+    mdl_bug = "por_release_independent"
 )))]
 #[test]
 fn replay_of_a_deadlock_reproduces_under_mdl_run() {
@@ -314,7 +352,10 @@ fn replay_of_a_deadlock_reproduces_under_mdl_run() {
     mdl_bug = "grant_ignores_conflict",
     mdl_bug = "false_deadlock",
     mdl_bug = "no_deadlock_detection",
-    mdl_bug = "heaviest_victim"
+    mdl_bug = "heaviest_victim",
+    mdl_bug = "hog_count_off",
+    mdl_bug = "no_pending_priority",
+    mdl_bug = "por_release_independent"
 )))]
 #[test]
 fn replay_with_timeout_and_kill_reproduces_under_mdl_run() {
@@ -372,7 +413,10 @@ fn explore_refuses_non_loopback_addresses() {
     mdl_bug = "grant_ignores_conflict",
     mdl_bug = "false_deadlock",
     mdl_bug = "no_deadlock_detection",
-    mdl_bug = "heaviest_victim"
+    mdl_bug = "heaviest_victim",
+    mdl_bug = "hog_count_off",
+    mdl_bug = "no_pending_priority",
+    mdl_bug = "por_release_independent"
 ))]
 use mdl_check::model::PropKind;
 
@@ -381,7 +425,10 @@ use mdl_check::model::PropKind;
     mdl_bug = "grant_ignores_conflict",
     mdl_bug = "false_deadlock",
     mdl_bug = "no_deadlock_detection",
-    mdl_bug = "heaviest_victim"
+    mdl_bug = "heaviest_victim",
+    mdl_bug = "hog_count_off",
+    mdl_bug = "no_pending_priority",
+    mdl_bug = "por_release_independent"
 ))]
 fn violated(file: &str, kind: PropKind) -> bool {
     let m = model(file);
@@ -430,7 +477,10 @@ fn seeded_wrong_victim_is_caught_by_an_assert() {
     mdl_bug = "grant_ignores_conflict",
     mdl_bug = "false_deadlock",
     mdl_bug = "no_deadlock_detection",
-    mdl_bug = "heaviest_victim"
+    mdl_bug = "heaviest_victim",
+    mdl_bug = "hog_count_off",
+    mdl_bug = "no_pending_priority",
+    mdl_bug = "por_release_independent"
 )))]
 #[test]
 fn mysql_unit_ports_hold_their_properties() {
@@ -444,7 +494,7 @@ fn mysql_unit_ports_hold_their_properties() {
     assert!(files.len() >= 45, "{} ports", files.len());
     let o = Options {
         dfs: true,
-        max_states: 100_000,
+        max_states: Some(100_000),
         ..Options::default()
     };
     let mut limited = Vec::new();
@@ -469,4 +519,50 @@ fn mysql_unit_ports_hold_their_properties() {
     }
     // Only the long ones are cut short.
     assert!(limited.len() <= 6, "limited: {limited:?}");
+}
+
+#[cfg(mdl_bug = "hog_count_off")]
+#[test]
+fn seeded_uncounted_hogs_are_caught_by_bounded() {
+    let m = bundled("starvation-hogs.mdl");
+    let r = check(&m, &bfs());
+    let bounded = r
+        .props
+        .iter()
+        .find(|p| p.name.starts_with("assert bounded reader 1"))
+        .expect("the assert");
+    assert_eq!(bounded.status, Status::Violated);
+    assert!(bounded.trace.is_some());
+}
+
+#[cfg(mdl_bug = "no_pending_priority")]
+#[test]
+fn seeded_ftwrl_starvation_is_caught_by_eventually() {
+    let m = bundled("starvation-ftwrl.mdl");
+    let r = check(&m, &bfs());
+    let ev = r
+        .props
+        .iter()
+        .find(|p| p.name.starts_with("assert eventually ftwrl granted"))
+        .expect("the assert");
+    assert_eq!(ev.status, Status::Violated);
+    let t = ev.trace.as_ref().expect("trace");
+    let d = report::violation_detail(&m, ev).expect("detail");
+    assert!(d.contains("starvation"), "{d}");
+    assert!(t.records.len() >= 4, "{}", report::trace_text(&m, t));
+}
+
+#[cfg(mdl_bug = "por_release_independent")]
+#[test]
+fn seeded_reduction_bug_is_caught_by_the_verdict_comparison() {
+    let m = model("por_release.mdl");
+    let with = status(&m, &bfs());
+    let without = status(
+        &m,
+        &Options {
+            por: false,
+            ..bfs()
+        },
+    );
+    assert_ne!(with, without);
 }

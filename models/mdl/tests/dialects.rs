@@ -298,12 +298,13 @@ fn explore_serves_a_scenario_in_a_folder_of_ones_own() {
         "{init}"
     );
     assert!(next.contains(" 200 "), "{next}");
+    // The states are lock tables with session names (models/MODEL.md, `mdl explore`).
     assert!(
-        next.contains("a: next step") && next.contains("b: next step"),
+        next.contains("a: acquire DB app I") && next.contains("b: acquire DB app I"),
         "{next}"
     );
     // The states show the folder's type names (a's first step took INTENT, `I`).
-    assert!(next.contains("ty: I,"), "{next}");
+    assert!(next.contains("granted: a I"), "{next}");
 }
 
 #[test]

@@ -177,7 +177,7 @@ fn every_output_of_run_and_check_follows_the_schema() {
         &["run", "--engine", "table"][..],
         &["run", "--engine", "manager"][..],
         &["check", "--max-states", "20000"][..],
-        &["check", "--dfs", "--max-states", "300", "--max-depth", "6"][..],
+        &["check", "--dfs", "--max-states", "30", "--max-depth", "6"][..],
     ] {
         let a = args(cmd);
         let refs: Vec<&str> = a.iter().map(String::as_str).collect();

@@ -72,11 +72,17 @@ pub enum Item {
     Advance { ms: u64 },
     /// `expect SESSION ...`.
     Expect { session: usize, what: Expectation },
-    /// `assert never|sometimes SESSION|* OUTCOME`.
+    /// `assert never|sometimes SESSION|* OUTCOME [at line N]`,
+    /// `assert eventually SESSION granted [at line N]`,
+    /// `assert bounded SESSION N [at line N]` (`mdl check` only).
     Assert {
         kind: AssertKind,
+        /// `None` for `*` (never/sometimes only).
         session: Option<usize>,
+        /// The outcome watched (`granted` for `eventually` and `bounded`).
         outcome: Outcome,
+        /// `at line N`: only the step written on line N counts (a step of `session`).
+        at_line: Option<usize>,
     },
 }
 
@@ -84,6 +90,12 @@ pub enum Item {
 pub enum AssertKind {
     Never,
     Sometimes,
+    /// Each wait of the session ends in a grant while the others keep finishing
+    /// (`docs/scenario-format.md`, "Liveness asserts").
+    Eventually,
+    /// The session's request is passed over by at most this many grants to later
+    /// arrivals while it waits.
+    Bounded(u32),
 }
 
 #[derive(Clone, Debug)]

@@ -16,6 +16,9 @@
 //! - A setting may appear once, anywhere before the first step.
 //! - `kill`, `expect` and `assert` must name a session that has a step somewhere in the
 //!   file; a step of a session after its `disconnect` makes the file invalid.
+//! - `assert` lines take `never|sometimes SESSION|* OUTCOME`, `eventually SESSION granted`
+//!   and `bounded SESSION N`, each optionally followed by `at line N` (whether line N is
+//!   a step of that session is the model checker's to say).
 //! - `SESSION: sql STATEMENT` keeps the rest of the line verbatim (trimmed) up to a `#`
 //!   outside quotes (`'`, `"`, `` ` ``).
 //! - `dialect PATH` (version 3) names a dialect folder relative to the file's folder; a
@@ -594,24 +597,63 @@ impl<'a> Parser<'a> {
                 let kind = match t.map(|t| t.text.to_ascii_lowercase()).as_deref() {
                     Some("never") => AssertKind::Never,
                     Some("sometimes") => AssertKind::Sometimes,
+                    Some("eventually") => AssertKind::Eventually,
+                    Some("bounded") => AssertKind::Bounded(0),
                     _ => {
                         return Err((
                             t.map(|t| t.col).unwrap_or_else(|| w.here()),
-                            format!("expected `never` or `sometimes`, found {}", found(t)),
+                            format!(
+                                "expected `never`, `sometimes`, `eventually` or `bounded`, \
+                                 found {}",
+                                found(t)
+                            ),
                         ))
                     }
                 };
-                let session = if w.peek().is_some_and(|t| t.text == "*") {
+                let liveness = matches!(kind, AssertKind::Eventually | AssertKind::Bounded(_));
+                let session = if !liveness && w.peek().is_some_and(|t| t.text == "*") {
                     w.next();
                     None
                 } else {
                     Some(session_ref(&mut w, index)?)
                 };
-                let outcome = outcome(&mut w)?;
+                let (kind, outcome) = match kind {
+                    AssertKind::Bounded(_) => {
+                        let n = number(&mut w, "a number of grants")?;
+                        let n = u32::try_from(n)
+                            .map_err(|_| (w.here(), format!("the bound {n} is too large")))?;
+                        (AssertKind::Bounded(n), Outcome::Granted)
+                    }
+                    AssertKind::Eventually => {
+                        let t = w.next();
+                        if t.map(|t| t.text.to_ascii_lowercase()).as_deref() != Some("granted") {
+                            return Err((
+                                t.map(|t| t.col).unwrap_or_else(|| w.here()),
+                                format!("expected `granted`, found {}", found(t)),
+                            ));
+                        }
+                        (kind, Outcome::Granted)
+                    }
+                    k => (k, outcome(&mut w)?),
+                };
+                let at_line = if w.peek().is_some_and(|t| t.text.eq_ignore_ascii_case("at")) {
+                    w.next();
+                    let t = w.next();
+                    if t.map(|t| t.text.to_ascii_lowercase()).as_deref() != Some("line") {
+                        return Err((
+                            t.map(|t| t.col).unwrap_or_else(|| w.here()),
+                            format!("expected `line` after `at`, found {}", found(t)),
+                        ));
+                    }
+                    Some(number(&mut w, "a line number")? as usize)
+                } else {
+                    None
+                };
                 Item::Assert {
                     kind,
                     session,
                     outcome,
+                    at_line,
                 }
             }
         };
@@ -1085,9 +1127,40 @@ mod tests {
             Item::Assert {
                 kind: AssertKind::Never,
                 session: None,
-                outcome: Outcome::Deadlock
+                outcome: Outcome::Deadlock,
+                at_line: None,
             }
         ));
+    }
+
+    #[test]
+    fn liveness_asserts_and_lines() {
+        let s = ok("s1: acquire TABLE a.b SR\n\
+             s1: commit\n\
+             assert eventually s1 granted\n\
+             assert bounded s1 2 at line 1\n\
+             ASSERT sometimes s1 granted AT LINE 1\n");
+        let got: Vec<(AssertKind, Option<usize>, Outcome, Option<usize>)> = s
+            .lines
+            .iter()
+            .filter_map(|l| match &l.item {
+                Item::Assert {
+                    kind,
+                    session,
+                    outcome,
+                    at_line,
+                } => Some((*kind, *session, *outcome, *at_line)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (AssertKind::Eventually, Some(0), Outcome::Granted, None),
+                (AssertKind::Bounded(2), Some(0), Outcome::Granted, Some(1)),
+                (AssertKind::Sometimes, Some(0), Outcome::Granted, Some(1)),
+            ]
+        );
     }
 
     #[test]
@@ -1266,7 +1339,37 @@ mod tests {
             "s1: commit\nassert always s1 ok\n",
             2,
             8,
-            "`never` or `sometimes`",
+            "expected `never`, `sometimes`, `eventually` or `bounded`",
+        );
+        at(
+            "s1: commit\nassert eventually * granted\n",
+            2,
+            19,
+            "expected a session name, found `*`",
+        );
+        at(
+            "s1: commit\nassert eventually s1 waiting\n",
+            2,
+            22,
+            "expected `granted`",
+        );
+        at(
+            "s1: commit\nassert bounded s1 many\n",
+            2,
+            19,
+            "expected a number of grants",
+        );
+        at(
+            "s1: commit\nassert never s1 ok at 3\n",
+            2,
+            23,
+            "expected `line` after `at`",
+        );
+        at(
+            "s1: commit\nassert never s1 ok at line\n",
+            2,
+            27,
+            "expected a line number",
         );
         at(
             "s1: commit\nassert never s1 fine\n",

@@ -139,6 +139,8 @@ fn bundled_scenarios_use_the_whole_language() {
                 Item::Assert { kind, .. } => match kind {
                     mdl_scenario::AssertKind::Never => "assert never",
                     mdl_scenario::AssertKind::Sometimes => "assert sometimes",
+                    mdl_scenario::AssertKind::Eventually => "assert eventually",
+                    mdl_scenario::AssertKind::Bounded(_) => "assert bounded",
                 },
             };
             seen.insert(w);
@@ -174,6 +176,8 @@ fn bundled_scenarios_use_the_whole_language() {
         "expect not-holds",
         "assert never",
         "assert sometimes",
+        "assert eventually",
+        "assert bounded",
     ];
     let missing: Vec<&str> = want.iter().copied().filter(|w| !seen.contains(w)).collect();
     assert!(missing.is_empty(), "no bundled scenario uses {missing:?}");

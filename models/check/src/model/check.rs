@@ -1,13 +1,7 @@
-//! Running the checker on a model: options, results, traces.
+//! Running a check of a model: options, results, traces, warnings.
 
-// Without stateright only the types, `shortest` and `replay` are left.
-#![cfg_attr(not(feature = "stateright"), allow(unused))]
-
-use super::{Action, MdlModel, PropKind, Record, State};
-use mdl_scenario::AssertKind;
-#[cfg(feature = "stateright")]
-use stateright::{Checker, Model};
-use std::io::Write;
+use super::search::{Search, SearchOptions, SearchResult, Stop};
+use super::{mem, Action, MdlModel, PropKind, Record, State};
 use std::time::Instant;
 
 /// How to check.
@@ -15,13 +9,17 @@ use std::time::Instant;
 pub struct Options {
     /// Depth-first instead of breadth-first (traces are then not the shortest).
     pub dfs: bool,
-    /// Symmetry reduction over sessions with identical programs (takes effect with DFS
-    /// only in stateright 0.31).
+    /// Symmetry reduction over sessions with identical programs.
     pub symmetry: bool,
+    /// Partial-order reduction.
+    pub por: bool,
     pub max_depth: Option<usize>,
+    /// Threads of the breadth-first search (depth-first runs on one).
     pub threads: usize,
-    /// Stop (incomplete) after this many states.
-    pub max_states: usize,
+    /// Stop (incomplete) after this many unique states.
+    pub max_states: Option<u64>,
+    /// Stop (incomplete) before the process's heap passes this many bytes.
+    pub max_memory: u64,
     /// A live progress line on stderr.
     pub progress: bool,
 }
@@ -31,9 +29,11 @@ impl Default for Options {
         Options {
             dfs: false,
             symmetry: true,
+            por: true,
             max_depth: None,
             threads: 1,
-            max_states: 2_000_000,
+            max_states: None,
+            max_memory: mem::default_max_memory(),
             progress: false,
         }
     }
@@ -43,7 +43,10 @@ impl Default for Options {
 pub enum Status {
     Holds,
     Violated,
-    /// The search stopped at `--max-states` before deciding.
+    /// Not violated in any interleaving up to the depth bound (`--max-depth`), which cut
+    /// some interleavings short.
+    HoldsToDepth,
+    /// A limit stopped the search before it decided.
     Unknown,
 }
 
@@ -52,6 +55,7 @@ impl Status {
         match self {
             Status::Holds => "holds",
             Status::Violated => "violated",
+            Status::HoldsToDepth => "holds-to-depth",
             Status::Unknown => "unknown",
         }
     }
@@ -70,38 +74,82 @@ pub struct PropResult {
     pub kind: PropKind,
     pub name: &'static str,
     pub status: Status,
-    /// The counterexample of a violated `always` property.
+    /// The counterexample of a violated property, or the example path of a `sometimes`
+    /// assert that holds.
     pub trace: Option<Trace>,
+}
+
+/// A warning about the scenario: a step whose outcome is `error` on every path.
+#[derive(Clone, Debug)]
+pub struct Warning {
+    pub session: usize,
+    pub step: usize,
+    pub line: usize,
+    pub message: String,
 }
 
 #[derive(Clone, Debug)]
 pub struct CheckResult {
     pub props: Vec<PropResult>,
-    pub states: usize,
-    pub unique_states: usize,
+    /// States generated (successors computed, revisits included).
+    pub states: u64,
+    pub unique_states: u64,
     pub max_depth: usize,
+    /// Everything the check did: the search and the traces.
     pub seconds: f64,
-    /// The state limit stopped the search before it was done.
+    /// The search alone.
+    pub search_seconds: f64,
+    /// CPU time of the search (user and system), when it can be read.
+    pub search_cpu_seconds: Option<f64>,
+    /// A limit (`--max-states`, `--max-memory`) stopped the search before it was done.
     pub limited: bool,
+    pub stop: Option<Stop>,
     pub symmetry_used: bool,
+    /// The search was depth-first (from the start, or after the switch).
     pub dfs: bool,
-    /// `--max-depth`: a bounded check.
+    /// Breadth-first went on depth-first at this depth, past half of `--max-memory`.
+    pub switched_to_dfs: Option<(usize, u64)>,
+    /// `--max-depth`.
     pub depth_bound: Option<usize>,
+    /// The depth bound cut some interleavings short.
+    pub depth_cut: bool,
+    pub por: Option<super::por::PorStats>,
+    pub por_off: Option<String>,
+    /// The search's own structures at their largest (states seen and queue).
+    pub search_bytes: u64,
+    /// The process's largest live heap seen during the search, when counted.
+    pub heap_peak: Option<u64>,
+    /// The process's peak resident size when the check ended (everything so far).
+    pub peak_rss: Option<u64>,
+    pub max_memory: u64,
+    /// Threads that expanded states.
+    pub threads: usize,
+    pub warnings: Vec<Warning>,
 }
 
 impl CheckResult {
     pub fn all_hold(&self) -> bool {
-        self.props.iter().all(|p| p.status == Status::Holds)
+        self.props
+            .iter()
+            .all(|p| matches!(p.status, Status::Holds | Status::HoldsToDepth))
     }
     pub fn any_violated(&self) -> bool {
         self.props.iter().any(|p| p.status == Status::Violated)
     }
+    /// Nothing violated, but some property is undecided: exit 3.
+    pub fn incomplete(&self) -> bool {
+        !self.any_violated() && self.props.iter().any(|p| p.status == Status::Unknown)
+    }
     pub fn states_per_second(&self) -> f64 {
-        if self.seconds > 0.0 {
-            self.states as f64 / self.seconds
+        if self.search_seconds > 0.0 {
+            self.states as f64 / self.search_seconds
         } else {
             self.states as f64
         }
+    }
+    /// The search's own bytes per unique state.
+    pub fn bytes_per_state(&self) -> f64 {
+        self.search_bytes as f64 / (self.unique_states.max(1)) as f64
     }
 }
 
@@ -119,142 +167,94 @@ pub fn replay(m: &MdlModel, actions: &[Action]) -> Option<Trace> {
     Some(Trace { records, states })
 }
 
-fn progress_line(states: usize, unique: usize, depth: usize, secs: f64) {
-    let rate = if secs > 0.0 {
-        states as f64 / secs
-    } else {
-        0.0
-    };
-    eprint!(
-        "\r\x1b[2K{states} states ({unique} unique), {rate:.0} states/s, depth {depth}, {secs:.1} s"
-    );
-    let _ = std::io::stderr().flush();
-}
-
-#[cfg(feature = "stateright")]
-fn run<C: Checker<MdlModel>>(c: C, progress: bool, start: Instant) -> C {
-    if progress {
-        while !c.is_done() {
-            progress_line(
-                c.state_count(),
-                c.unique_state_count(),
-                c.max_depth(),
-                start.elapsed().as_secs_f64(),
-            );
-            std::thread::sleep(std::time::Duration::from_millis(200));
-        }
-        eprint!("\r\x1b[2K");
+/// The warnings of a complete search: steps taken only with the outcome `error`.
+fn warnings(m: &MdlModel, r: &SearchResult) -> Vec<Warning> {
+    let mut out = Vec::new();
+    if !r.complete() {
+        return out;
     }
-    c.join()
+    for (s, seen) in r.steps_seen.iter().enumerate() {
+        for (i, bits) in seen.iter().enumerate() {
+            let spec = &m.programs[s][i];
+            if *bits != 1 || spec.expects_error {
+                continue;
+            }
+            // Why: take the step where it is first reached.
+            let why = why_error(m, s, i).unwrap_or_default();
+            out.push(Warning {
+                session: s,
+                step: i,
+                line: spec.pos.line,
+                message: format!(
+                    "`{}: {}` gives `error` on every path{}",
+                    m.session_name(s),
+                    mdl_scenario::print::command_text(&m.dialect, &spec.cmd),
+                    if why.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({why})")
+                    }
+                ),
+            });
+        }
+    }
+    out
 }
 
-/// A shortest path from the initial state to a state where `kind` does not hold, no
-/// longer than `limit` actions: a plain breadth-first search of the model's own.
-pub fn shortest(m: &MdlModel, kind: PropKind, limit: usize) -> Option<Vec<Action>> {
-    use std::collections::HashSet;
-    use std::hash::{Hash, Hasher};
-    let fp = |st: &State| {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        st.hash(&mut h);
-        h.finish()
-    };
-    // (state, parent index, action from the parent, depth)
-    let mut nodes: Vec<(State, usize, Option<Action>, usize)> = vec![(m.initial(), 0, None, 0)];
-    let mut seen: HashSet<u64> = HashSet::new();
-    seen.insert(fp(&nodes[0].0));
-    let mut i = 0;
-    let mut acts = Vec::new();
-    while i < nodes.len() {
-        if !m.holds_in(kind, &nodes[i].0) {
-            let mut path = Vec::new();
-            let mut j = i;
-            while let Some(a) = nodes[j].2 {
-                path.push(a);
-                j = nodes[j].1;
-            }
-            path.reverse();
-            return Some(path);
+/// The error a step gives when it is taken right after its session's earlier steps,
+/// every other session idle: the reason of an always-`error` step.
+fn why_error(m: &MdlModel, s: usize, i: usize) -> Option<String> {
+    let mut st = m.initial();
+    for _ in 0..=i {
+        let (next, rec) = m.apply(&st, Action::Step(s as u8))?;
+        if rec.step == Some(i) {
+            return rec.error.map(|e| e.to_string());
         }
-        if nodes[i].3 < limit {
-            acts.clear();
-            m.enabled(&nodes[i].0, &mut acts);
-            for a in acts.drain(..) {
-                if let Some((next, _)) = m.apply(&nodes[i].0, a) {
-                    if seen.insert(fp(&next)) {
-                        let d = nodes[i].3 + 1;
-                        nodes.push((next, i, Some(a), d));
-                    }
-                }
-            }
+        st = next;
+        // A wait in this lone run: take the resumes; give up on a real wait.
+        while st.table.sessions()[s].resume.is_some() {
+            st = m.apply(&st, Action::Resume(s as u8))?.0;
         }
-        i += 1;
+        if st.table.is_waiting(mdl_core::OwnerId(s as u32)) {
+            return None;
+        }
     }
     None
 }
 
-#[cfg(feature = "stateright")]
-/// Checks a model with stateright.
+/// Checks a model with the search of [`super::search`].
 pub fn check(m: &MdlModel, o: &Options) -> CheckResult {
-    let symmetry = o.symmetry && o.dfs && m.has_symmetry();
-    let mut b = m
-        .clone()
-        .checker()
-        .threads(o.threads.max(1))
-        .target_state_count(o.max_states.max(1));
-    if let Some(d) = o.max_depth {
-        b = b.target_max_depth(d.max(1));
-    }
-    if symmetry {
-        b = b.symmetry();
-    }
     let start = Instant::now();
-    let (states, unique, depth, discoveries) = if o.dfs {
-        let c = run(b.spawn_dfs(), o.progress, start);
-        (
-            c.state_count(),
-            c.unique_state_count(),
-            c.max_depth(),
-            c.discoveries(),
-        )
-    } else {
-        let c = run(b.spawn_bfs(), o.progress, start);
-        (
-            c.state_count(),
-            c.unique_state_count(),
-            c.max_depth(),
-            c.discoveries(),
-        )
+    let so = SearchOptions {
+        dfs: o.dfs,
+        symmetry: o.symmetry,
+        por: o.por,
+        max_depth: o.max_depth,
+        max_states: o.max_states,
+        max_memory: o.max_memory,
+        progress: o.progress,
+        threads: o.threads,
     };
-    let seconds = start.elapsed().as_secs_f64();
-    // Stopping early because every property has a discovery is not a limit.
-    let all_found = m
-        .prop_kinds()
-        .iter()
-        .all(|(_, n)| discoveries.contains_key(n));
-    let limited = !all_found && states >= o.max_states;
+    let cpu0 = mem::cpu_seconds();
+    let (search, r) = Search::run(m, &so);
+    let cpu = mem::cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
+    let limited = r.stop.is_some();
     let mut props = Vec::new();
-    for (kind, name) in m.prop_kinds() {
-        let sometimes =
-            matches!(kind, PropKind::Assert(i) if m.asserts[i].kind == AssertKind::Sometimes);
-        let found = discoveries.get(name);
-        let (status, trace) = match (sometimes, found) {
-            (true, Some(_)) => (Status::Holds, None),
-            (true, None) if limited => (Status::Unknown, None),
-            (true, None) => (Status::Violated, None),
-            (false, Some(p)) => {
-                let found = p.clone().into_actions();
-                // stateright 0.31 keeps the last violating path it met, not the first:
-                // after a BFS, search again (no deeper than that path) for a shortest one.
-                let actions = if o.dfs {
-                    found
-                } else {
-                    shortest(m, kind, found.len()).unwrap_or(found)
-                };
-                (Status::Violated, replay(m, &actions))
-            }
-            (false, None) if limited => (Status::Unknown, None),
-            (false, None) => (Status::Holds, None),
+    for (i, (kind, name)) in m.prop_kinds().into_iter().enumerate() {
+        let sometimes = matches!(kind, PropKind::Assert(a) if m.asserts[a].is_sometimes());
+        let found = r.found[i];
+        let status = match (sometimes, found) {
+            (true, Some(_)) => Status::Holds,
+            (false, Some(_)) => Status::Violated,
+            (_, None) if limited => Status::Unknown,
+            (true, None) if r.depth_cut => Status::Unknown,
+            (true, None) => Status::Violated,
+            (false, None) if r.depth_cut => Status::HoldsToDepth,
+            (false, None) => Status::Holds,
         };
+        let trace = found
+            .and_then(|n| search.path(n))
+            .and_then(|acts| replay(m, &acts));
         props.push(PropResult {
             kind,
             name,
@@ -262,15 +262,29 @@ pub fn check(m: &MdlModel, o: &Options) -> CheckResult {
             trace,
         });
     }
+    let warnings = warnings(m, &r);
     CheckResult {
         props,
-        states,
-        unique_states: unique,
-        max_depth: depth,
-        seconds,
+        states: r.states,
+        unique_states: r.unique,
+        max_depth: r.max_depth,
+        seconds: start.elapsed().as_secs_f64(),
+        search_seconds: r.seconds,
+        search_cpu_seconds: cpu,
         limited,
-        symmetry_used: symmetry,
-        dfs: o.dfs,
+        stop: r.stop,
+        symmetry_used: r.symmetry,
+        dfs: r.dfs,
+        switched_to_dfs: r.switched_to_dfs,
         depth_bound: o.max_depth,
+        depth_cut: r.depth_cut,
+        por: r.por,
+        por_off: r.por_off.clone(),
+        search_bytes: r.search_bytes,
+        heap_peak: r.heap_peak,
+        peak_rss: mem::peak_rss(),
+        max_memory: o.max_memory,
+        threads: r.threads,
+        warnings,
     }
 }

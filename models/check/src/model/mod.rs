@@ -9,24 +9,33 @@
 //! search ([`graph`]) for false deadlocks.
 
 pub mod check;
+pub mod encode;
+#[cfg(feature = "stateright")]
+pub mod explore;
 pub mod graph;
+pub mod mem;
+pub mod por;
 pub mod report;
+pub mod search;
 
 use mdl_core::key::MdlKey;
 use mdl_core::lock::{Ticket, TicketId};
-use mdl_core::table::{BulkReq, Config, LockTable};
+use mdl_core::table::{BulkReq, Config, LockTable, Wait};
 use mdl_core::{Dialect, LockType, Outcome, OwnerId, WaitOption};
 use mdl_scenario::{AssertKind, Command, Item, ParseError, Pos, Scenario};
-#[cfg(feature = "stateright")]
-use stateright::{Model, Property};
-use std::hash::{Hash, Hasher};
+use smallvec::SmallVec;
 use std::sync::Arc;
 
+/// A per-session vector of the state: inline up to 8 sessions (no allocation to clone).
+pub type PerSession<T> = SmallVec<[T; 8]>;
+
 /// At most this many `assert` lines per file (each is a property with a function of its
-/// own, see [`NEVER`] and [`SOMETIMES`]).
+/// own in the Explorer, see [`explore`]).
 pub const MAX_ASSERTS: usize = 64;
 /// At most this many sessions per file.
 pub const MAX_SESSIONS: usize = 32;
+/// The largest N of `assert bounded SESSION N`.
+pub const MAX_BOUND: u32 = 200;
 
 /// One step of a session's program.
 #[derive(Clone, Debug)]
@@ -35,6 +44,9 @@ pub struct StepSpec {
     pub pos: Pos,
     /// The wait option in force (for requests): the given one or `lock_wait_timeout`.
     pub wait: WaitOption,
+    /// An `expect SESSION error` line follows the step (before the session's next step):
+    /// the misuse is deliberate, so no warning when the step gives `error` on every path.
+    pub expects_error: bool,
 }
 
 /// An `assert` line.
@@ -43,8 +55,24 @@ pub struct AssertSpec {
     pub kind: AssertKind,
     pub session: Option<usize>,
     pub outcome: Outcome,
+    /// `at line N`: only the outcome of the step at that index of the session's program
+    /// counts (the line was checked to be a step of the session).
+    pub at_step: Option<(usize, usize)>,
     pub pos: Pos,
     pub name: &'static str,
+}
+
+impl AssertSpec {
+    /// Is this an `eventually` or `bounded` assert (about waits, with the passed-over
+    /// counter)?
+    pub fn is_liveness(&self) -> bool {
+        matches!(self.kind, AssertKind::Eventually | AssertKind::Bounded(_))
+    }
+    /// Does the property hold when some reachable state has its predicate
+    /// ([`MdlModel::assert_occurs`]) true (`sometimes`), rather than none (the others)?
+    pub fn is_sometimes(&self) -> bool {
+        self.kind == AssertKind::Sometimes
+    }
 }
 
 /// Which built-in property or assert a result is about.
@@ -62,37 +90,35 @@ pub const NO_LOST_WAKEUP: &str = "no lost wakeup";
 pub const NO_STUCK: &str = "no stuck state";
 pub const NO_FALSE_DEADLOCK: &str = "no false deadlock";
 
-/// The session classes for symmetry reduction, carried in the state for the
-/// representative function (a plain `fn`). Not part of the state's identity.
-#[derive(Clone, Debug)]
-pub struct Classes(pub Arc<[u8]>);
-
-impl PartialEq for Classes {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-impl Eq for Classes {}
-impl Hash for Classes {
-    fn hash<H: Hasher>(&self, _: &mut H) {}
-}
-
-/// A model state.
+/// A model state. Stored compactly by the search ([`encode`]); this is the form a step
+/// is taken in.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub table: LockTable,
     /// Index of each session's next step.
-    pub pc: Vec<u16>,
+    pub pc: PerSession<u16>,
     /// Each session's latest outcome (of its own step, or of its wait ending).
-    pub last: Vec<Option<Outcome>>,
+    pub last: PerSession<Option<Outcome>>,
     /// Kills still to come per session (one per `kill` line naming it).
-    pub kills_left: Vec<u8>,
+    pub kills_left: PerSession<u8>,
+    /// For sessions that an `eventually` or `bounded` assert names (0 for the others):
+    /// grants to other sessions on the key the session waits for while it waits, during
+    /// its current request, counted up to [`MdlModel::passed_cap`] (see
+    /// [`MdlModel::later_grants`]).
+    pub passed: PerSession<u8>,
+    /// For the same sessions while they wait: the configuration of the lock they wait
+    /// for ([`MdlModel::lock_shape`]) when the wait began.
+    pub shape0: PerSession<u64>,
+    /// Sessions (bit per session) whose lock, after another session was granted it,
+    /// came back to the configuration it had when their wait began: the others can
+    /// repeat that for ever, a starvation for `eventually`. Set by the action, like
+    /// `bad_deadlock`.
+    pub starved: u32,
     /// A session that the last action gave `deadlock` without a cycle through it.
     pub bad_deadlock: Option<u8>,
     /// A grant the last action made against the granted matrix: the key, the holder
     /// and its type, the session granted and the type it got.
     pub bad_grant: Option<Conflict>,
-    pub classes: Classes,
 }
 
 /// Two sessions' conflicting granted locks on one key: (key, holder, its type, the
@@ -113,6 +139,17 @@ pub enum Action {
 }
 
 impl Action {
+    /// The same action of another session.
+    pub fn with_session(self, s: usize) -> Action {
+        let s = s as u8;
+        match self {
+            Action::Step(_) => Action::Step(s),
+            Action::Resume(_) => Action::Resume(s),
+            Action::Timeout(_) => Action::Timeout(s),
+            Action::Kill(_) => Action::Kill(s),
+        }
+    }
+
     pub fn session(self) -> usize {
         match self {
             Action::Step(s) | Action::Resume(s) | Action::Timeout(s) | Action::Kill(s) => {
@@ -137,6 +174,8 @@ pub struct Record {
     /// When the action gave a `deadlock` outcome: the wait-for edges of the step (before
     /// it, the new request's, after it) that the false-deadlock check searched.
     pub step_edges: Option<Vec<(usize, usize)>>,
+    /// Why a step's outcome is `error`.
+    pub error: Option<mdl_core::MdlError>,
 }
 
 /// The model of one scenario.
@@ -148,7 +187,36 @@ pub struct MdlModel {
     pub programs: Vec<Vec<StepSpec>>,
     pub kills: Vec<u8>,
     pub asserts: Vec<AssertSpec>,
+    /// Symmetry classes: sessions with one class number have identical programs and
+    /// kill counts and no assert or kill names them.
     pub classes: Arc<[u8]>,
+    /// Per session: the most the passed-over counter needs to count (0: not watched).
+    pub passed_cap: Vec<u8>,
+    /// Some assert is `eventually`.
+    pub has_eventually: bool,
+}
+
+/// Replaces each key of a command by the first object of that key seen.
+fn intern_keys(
+    cmd: &mut Command,
+    seen: &mut std::collections::HashMap<MdlKey, MdlKey, mdl_core::key::KeyHashBuilder>,
+) {
+    let mut one = |k: &mut MdlKey| {
+        *k = seen.entry(k.clone()).or_insert_with(|| k.clone()).clone();
+    };
+    match cmd {
+        Command::Acquire { key, .. }
+        | Command::Upgrade { key, .. }
+        | Command::Downgrade { key, .. }
+        | Command::Clone { key, .. }
+        | Command::Release { key, .. } => one(key),
+        Command::AcquireAll { reqs, .. } => {
+            for (k, _) in reqs {
+                one(k);
+            }
+        }
+        _ => {}
+    }
 }
 
 fn err(s: &Scenario, pos: Pos, msg: impl Into<String>) -> ParseError {
@@ -176,7 +244,8 @@ impl MdlModel {
         }
         let mut programs: Vec<Vec<StepSpec>> = vec![Vec::new(); n];
         let mut kills = vec![0u8; n];
-        let mut asserts = Vec::new();
+        let mut asserts: Vec<AssertSpec> = Vec::new();
+        let mut pending_lines: Vec<(usize, Option<usize>)> = Vec::new();
         let mut named = vec![false; n];
         for l in &sc.lines {
             match &l.item {
@@ -201,17 +270,27 @@ impl MdlModel {
                         cmd: cmd.clone(),
                         pos: l.pos,
                         wait,
+                        expects_error: false,
                     });
                 }
                 Item::Kill { session } => {
                     kills[*session] = kills[*session].saturating_add(1);
                     named[*session] = true;
                 }
+                Item::Expect {
+                    session,
+                    what: mdl_scenario::Expectation::Outcome(Outcome::Error),
+                } => {
+                    if let Some(st) = programs[*session].last_mut() {
+                        st.expects_error = true;
+                    }
+                }
                 Item::Advance { .. } | Item::Expect { .. } => {}
                 Item::Assert {
                     kind,
                     session,
                     outcome,
+                    at_line,
                 } => {
                     if asserts.len() >= MAX_ASSERTS {
                         return Err(err(
@@ -224,24 +303,88 @@ impl MdlModel {
                         named[*s] = true;
                     }
                     let who = session.map_or("*".to_string(), |s| sc.sessions[s].clone());
-                    let k = match kind {
-                        AssertKind::Never => "never",
-                        AssertKind::Sometimes => "sometimes",
+                    let what = match kind {
+                        AssertKind::Never => format!("never {who} {outcome}"),
+                        AssertKind::Sometimes => format!("sometimes {who} {outcome}"),
+                        AssertKind::Eventually => format!("eventually {who} granted"),
+                        AssertKind::Bounded(n) => {
+                            if *n > MAX_BOUND {
+                                return Err(err(
+                                    sc,
+                                    l.pos,
+                                    format!("mdl check takes bounds up to {MAX_BOUND}, not {n}"),
+                                ));
+                            }
+                            format!("bounded {who} {n}")
+                        }
+                    };
+                    let at = match at_line {
+                        Some(n) => format!(" at line {n}"),
+                        None => String::new(),
                     };
                     let name: &'static str = Box::leak(
-                        format!("assert {k} {who} {outcome} (line {})", l.pos.line)
-                            .into_boxed_str(),
+                        format!("assert {what}{at} (line {})", l.pos.line).into_boxed_str(),
                     );
+                    pending_lines.push((asserts.len(), *at_line));
                     asserts.push(AssertSpec {
                         kind: *kind,
                         session: *session,
                         outcome: *outcome,
+                        at_step: None,
                         pos: l.pos,
                         name,
                     });
                 }
             }
         }
+        // One key object per distinct key: every state then shares it, and comparisons
+        // of keys (the lock table's map, the codec's index) stop at the pointer.
+        let mut interned: std::collections::HashMap<MdlKey, MdlKey, mdl_core::key::KeyHashBuilder> =
+            Default::default();
+        for p in &mut programs {
+            for st in p {
+                intern_keys(&mut st.cmd, &mut interned);
+            }
+        }
+        // `at line N`: a step of the assert's session (of any session for `*`).
+        for (i, line) in pending_lines {
+            let Some(line) = line else { continue };
+            let a = &mut asserts[i];
+            let found = (0..n).find_map(|s| {
+                programs[s]
+                    .iter()
+                    .position(|st| st.pos.line == line)
+                    .map(|k| (s, k))
+            });
+            match found {
+                Some((s, k)) if a.session.is_none_or(|x| x == s) => a.at_step = Some((s, k)),
+                Some((s, _)) => {
+                    return Err(err(
+                        sc,
+                        a.pos,
+                        format!(
+                            "line {line} is a step of `{}`, not of `{}`",
+                            sc.sessions[s],
+                            a.session.map_or("*", |x| sc.sessions[x].as_str())
+                        ),
+                    ))
+                }
+                None => {
+                    return Err(err(sc, a.pos, format!("line {line} is not a step")));
+                }
+            }
+        }
+        let mut passed_cap = vec![0u8; n];
+        for a in &asserts {
+            if let (true, Some(s)) = (a.is_liveness(), a.session) {
+                let need = match a.kind {
+                    AssertKind::Bounded(b) => b as u8 + 1,
+                    _ => 1,
+                };
+                passed_cap[s] = passed_cap[s].max(need);
+            }
+        }
+        let has_eventually = asserts.iter().any(|a| a.kind == AssertKind::Eventually);
         // Symmetry classes: sessions with the same program (by its text) and the same
         // number of kills are interchangeable, unless an assert or kill names them.
         let mut classes = vec![0u8; n];
@@ -275,6 +418,8 @@ impl MdlModel {
             kills,
             asserts,
             classes: classes.into(),
+            passed_cap,
+            has_eventually,
         })
     }
 
@@ -296,12 +441,14 @@ impl MdlModel {
         }
         State {
             table,
-            pc: vec![0; n],
-            last: vec![None; n],
-            kills_left: self.kills.clone(),
+            pc: smallvec::smallvec![0; n],
+            last: smallvec::smallvec![None; n],
+            kills_left: self.kills.iter().copied().collect(),
+            passed: smallvec::smallvec![0; n],
+            shape0: smallvec::smallvec![0; n],
+            starved: 0,
             bad_deadlock: None,
             bad_grant: None,
-            classes: Classes(self.classes.clone()),
         }
     }
 
@@ -323,16 +470,20 @@ impl MdlModel {
         st.table.is_waiting(OwnerId(s as u32))
     }
 
-    /// Every session is done: no steps left, not waiting, no bulk to resume.
-    pub fn finished(&self, st: &State) -> bool {
-        (0..self.programs.len()).all(|s| {
-            st.pc[s] as usize >= self.programs[s].len()
-                && !Self::waiting(st, s)
-                && st.table.sessions()[s].resume.is_none()
-        })
+    /// Session `s` is done: no steps left, not waiting, no bulk to resume.
+    pub fn session_finished(&self, st: &State, s: usize) -> bool {
+        st.pc[s] as usize >= self.programs[s].len()
+            && !Self::waiting(st, s)
+            && st.table.sessions()[s].resume.is_none()
     }
 
-    fn enabled(&self, st: &State, out: &mut Vec<Action>) {
+    /// Every session is done.
+    pub fn finished(&self, st: &State) -> bool {
+        (0..self.programs.len()).all(|s| self.session_finished(st, s))
+    }
+
+    /// The enabled actions of a state, in session order.
+    pub fn enabled(&self, st: &State, out: &mut Vec<Action>) {
         for s in 0..self.programs.len() {
             let x = &st.table.sessions()[s];
             let a = s as u8;
@@ -374,6 +525,47 @@ impl MdlModel {
         l.blockers(&r, &t).map(|o| o.0 as usize).collect()
     }
 
+    /// The edges the acting session's new request(s) add mid-step: for a step's
+    /// acquire, bulk acquire or upgrade, and for a bulk acquire going on.
+    fn new_request_edges(
+        &self,
+        pre: &State,
+        action: Action,
+        step: Option<usize>,
+    ) -> Vec<(usize, usize)> {
+        let s = action.session();
+        let mut out = Vec::new();
+        let mut add = |key: &MdlKey, ty: LockType| {
+            out.extend(
+                self.request_edges(pre, s, key, ty)
+                    .into_iter()
+                    .map(|b| (s, b)),
+            );
+        };
+        match (action, step) {
+            (Action::Step(_), Some(i)) => match &self.programs[s][i].cmd {
+                Command::Acquire { key, ty, .. } | Command::Upgrade { key, ty, .. } => {
+                    add(key, *ty)
+                }
+                Command::AcquireAll { reqs, .. } => {
+                    for (k, t) in reqs {
+                        add(k, *t);
+                    }
+                }
+                _ => {}
+            },
+            (Action::Resume(_), _) => {
+                if let Some(r) = &pre.table.sessions()[s].resume {
+                    for b in &r.rest {
+                        add(&b.key, b.ty);
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
     /// Applies an action: the next state and what happened. `None` when the action is not
     /// enabled.
     pub fn apply(&self, pre: &State, action: Action) -> Option<(State, Record)> {
@@ -383,10 +575,10 @@ impl MdlModel {
         let mut st = pre.clone();
         st.bad_deadlock = None;
         st.bad_grant = None;
+        st.starved = 0;
         let mut step = None;
         let mut own = None;
-        // Edges the acting session's new request(s) add mid-step.
-        let mut new_edges: Vec<(usize, usize)> = Vec::new();
+        let mut error = None;
         let x = pre.table.session(o)?;
         match action {
             Action::Step(_) => {
@@ -400,14 +592,7 @@ impl MdlModel {
                 let t = &mut st.table;
                 let w = spec.wait;
                 let res = match &spec.cmd {
-                    Command::Acquire { key, ty, dur, .. } => {
-                        new_edges.extend(
-                            self.request_edges(pre, s, key, *ty)
-                                .into_iter()
-                                .map(|b| (s, b)),
-                        );
-                        t.acquire(d, o, key, *ty, *dur, w)
-                    }
+                    Command::Acquire { key, ty, dur, .. } => t.acquire(d, o, key, *ty, *dur, w),
                     Command::AcquireAll { dur, reqs, .. } => {
                         let reqs: Vec<BulkReq> = reqs
                             .iter()
@@ -416,23 +601,9 @@ impl MdlModel {
                                 ty: *ty,
                             })
                             .collect();
-                        for r in &reqs {
-                            new_edges.extend(
-                                self.request_edges(pre, s, &r.key, r.ty)
-                                    .into_iter()
-                                    .map(|b| (s, b)),
-                            );
-                        }
                         t.acquire_all(d, o, &reqs, *dur, w)
                     }
-                    Command::Upgrade { key, ty, .. } => {
-                        new_edges.extend(
-                            self.request_edges(pre, s, key, *ty)
-                                .into_iter()
-                                .map(|b| (s, b)),
-                        );
-                        t.upgrade(d, o, key, *ty, w)
-                    }
+                    Command::Upgrade { key, ty, .. } => t.upgrade(d, o, key, *ty, w),
                     Command::Downgrade { key, ty } => t.downgrade(d, o, key, *ty),
                     Command::Clone { key, ty, dur } => t.clone_ticket(d, o, key, *ty, *dur),
                     Command::Release { key, ty } => t.release(d, o, key, *ty),
@@ -447,17 +618,16 @@ impl MdlModel {
                     // Rejected by `MdlModel::new`.
                     Command::Sql(_) => Ok(Outcome::Error),
                 };
-                own = Some(res.unwrap_or(Outcome::Error));
+                own = Some(match res {
+                    Ok(o) => o,
+                    Err(e) => {
+                        error = Some(e);
+                        Outcome::Error
+                    }
+                });
             }
             Action::Resume(_) => {
-                let r = x.resume.as_ref()?;
-                for b in &r.rest {
-                    new_edges.extend(
-                        self.request_edges(pre, s, &b.key, b.ty)
-                            .into_iter()
-                            .map(|h| (s, h)),
-                    );
-                }
+                x.resume.as_ref()?;
                 own = Some(st.table.resume_bulk(d, o).unwrap_or(Outcome::Error));
             }
             Action::Timeout(_) => {
@@ -476,7 +646,11 @@ impl MdlModel {
             st.last[s] = Some(out);
         }
         let mut events = Vec::new();
-        for (e, out) in st.table.take_events() {
+        let taken = st.table.take_events();
+        if !taken.is_empty() {
+            events.reserve(taken.len());
+        }
+        for (e, out) in taken {
             let e = e.0 as usize;
             let partial = out == Outcome::Granted && st.table.sessions()[e].resume.is_some();
             if !partial {
@@ -497,7 +671,7 @@ impl MdlModel {
         let mut step_edges = None;
         if !victims.is_empty() {
             let mut g = self.edges(pre);
-            g.extend(new_edges);
+            g.extend(self.new_request_edges(pre, action, step));
             g.extend(self.edges(&st));
             g.sort();
             g.dedup();
@@ -514,14 +688,108 @@ impl MdlModel {
             step_edges = Some(g);
         }
         st.bad_grant = self.new_conflict(pre, &st);
+        if self.passed_cap.iter().any(|c| *c > 0) {
+            self.track_passes(pre, &mut st, action);
+        }
         let rec = Record {
             action,
             step,
             outcome: own,
             events,
             step_edges,
+            error,
         };
         Some((st, rec))
+    }
+
+    /// The passed-over counters and the starvation bits of the liveness asserts, for the
+    /// action from `pre` into `st`.
+    fn track_passes(&self, pre: &State, st: &mut State, action: Action) {
+        for (w, &cap) in self.passed_cap.iter().enumerate() {
+            if cap == 0 {
+                continue;
+            }
+            if action == Action::Step(w as u8) {
+                // A new request: its own count.
+                st.passed[w] = 0;
+            }
+            let Some(qw) = &st.table.sessions()[w].wait else {
+                st.shape0[w] = 0;
+                continue;
+            };
+            match &pre.table.sessions()[w].wait {
+                Some(pw) if pw.ticket.id == qw.ticket.id => {
+                    let n = self.later_grants(pre, st, w, pw);
+                    st.passed[w] = (st.passed[w] as usize + n).min(cap as usize) as u8;
+                    if st.passed[w] > 0 {
+                        // Only an action that changed the lock can bring it back.
+                        let shape = self.lock_shape(st, w);
+                        if shape == st.shape0[w] && (n > 0 || self.lock_shape(pre, w) != shape) {
+                            st.starved |= 1 << w;
+                        }
+                    }
+                }
+                _ => {
+                    // A wait begins (a step, or the next element of a bulk acquire).
+                    st.shape0[w] = self.lock_shape(st, w);
+                }
+            }
+        }
+    }
+
+    /// The configuration of the lock session `w` waits for, without names: the granted
+    /// types (sorted), the waiting types in queue order with `w`'s own marked, the hog and
+    /// piglet counters and the pending matrix in force; as a 64-bit digest. When the lock
+    /// comes back to the configuration it had when `w` began to wait, after another
+    /// session was granted it, the others can repeat what they did for ever.
+    pub fn lock_shape(&self, st: &State, w: usize) -> u64 {
+        let Some(wait) = &st.table.sessions()[w].wait else {
+            return 0;
+        };
+        let Some(l) = st.table.lock(&wait.key) else {
+            return 0;
+        };
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |b: u64| {
+            h ^= b;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        };
+        let mut g: PerSession<u8> = l.granted().iter().map(|t| t.ty.0).collect();
+        g.sort_unstable();
+        for t in g {
+            eat(u64::from(t));
+        }
+        eat(0xff);
+        for t in l.waiting() {
+            eat(u64::from(t.ty.0) | if t.id == wait.ticket.id { 0x100 } else { 0 });
+        }
+        eat(0xfe);
+        eat(u64::from(l.hog_count()));
+        eat(u64::from(l.piglet_count()));
+        eat(l.pending_index() as u64);
+        h | 1
+    }
+
+    /// Grants to other sessions on the key `w` waits for (`wait`, in `pre`) that the
+    /// action into `post` made while `w` still waits: every new granted ticket (or
+    /// granted ticket with a new type, an upgrade) of another session. Each passes `w`
+    /// over, whether the other request came later (a higher-priority type, or one
+    /// granted at once) or waited ahead of `w` (as the zoo's engine counts, and as
+    /// `docs/scenario-format.md` defines it).
+    pub fn later_grants(&self, pre: &State, post: &State, w: usize, wait: &Wait) -> usize {
+        let Some(after) = post.table.lock(&wait.key) else {
+            return 0;
+        };
+        let before = pre.table.lock(&wait.key);
+        after
+            .granted()
+            .iter()
+            .filter(|t| {
+                t.owner.0 as usize != w
+                    && !before
+                        .is_some_and(|b| b.granted().iter().any(|g| g.id == t.id && g.ty == t.ty))
+            })
+            .count()
     }
 
     // --- properties -------------------------------------------------------------------
@@ -532,9 +800,20 @@ impl MdlModel {
     /// is read the right way round (a request against what was granted before it); two
     /// grants of one action are taken in queue order.
     pub fn new_conflict(&self, pre: &State, post: &State) -> Option<Conflict> {
+        // Both tables are in key order: walk them together (no lookups).
+        let mut old_locks = pre.table.locks().peekable();
         for (k, l) in post.table.locks() {
+            while old_locks.peek().is_some_and(|(ok, _)| *ok != k && *ok < k) {
+                old_locks.next();
+            }
+            let before = match old_locks.peek() {
+                Some((ok, b)) if *ok == k => Some(*b),
+                _ => None,
+            };
+            if before.is_some_and(|b| b.granted() == l.granted()) {
+                continue;
+            }
             let strat = self.dialect.strategy(k.namespace());
-            let before = pre.table.lock(k);
             let old = |id, ty| {
                 before.is_some_and(|b| b.granted().iter().any(|t| t.id == id && t.ty == ty))
             };
@@ -577,17 +856,61 @@ impl MdlModel {
     }
 
     pub fn stuck(&self, st: &State) -> bool {
-        let mut a = Vec::new();
-        self.enabled(st, &mut a);
-        a.is_empty() && !self.finished(st)
+        !self.any_enabled(st) && !self.finished(st)
     }
 
-    /// Does `st` give the assert's session (any, for `*`) the assert's outcome?
+    /// Is any action enabled? (As [`MdlModel::enabled`] is non-empty, without a list.)
+    pub fn any_enabled(&self, st: &State) -> bool {
+        (0..self.programs.len()).any(|s| {
+            let x = &st.table.sessions()[s];
+            match &x.wait {
+                Some(w) => w.timed || st.kills_left[s] > 0,
+                None => x.resume.is_some() || (st.pc[s] as usize) < self.programs[s].len(),
+            }
+        })
+    }
+
+    /// Does session `s`'s latest outcome count for the assert (its step, when the
+    /// assert names a line)?
+    pub fn outcome_counts(&self, a: &AssertSpec, st: &State, s: usize, o: Outcome) -> bool {
+        st.last[s] == Some(o)
+            && a.at_step
+                .is_none_or(|(x, k)| x == s && st.pc[s] as usize == k + 1)
+    }
+
+    /// Is session `w`'s current wait one the assert watches (of its step, when it names
+    /// a line)?
+    fn wait_counts(&self, a: &AssertSpec, st: &State, w: usize) -> bool {
+        a.at_step
+            .is_none_or(|(x, k)| x == w && st.pc[w] as usize == k + 1)
+    }
+
+    /// The assert's predicate in one state: for `never`/`sometimes`, the session (any,
+    /// for `*`) has the outcome; for `eventually`, the session's request ended in
+    /// `deadlock`, or the action into this state starved it (see [`State::starved`]), or
+    /// it waits and no action is enabled; for `bounded`, its request was passed over more
+    /// than N times.
     pub fn assert_occurs(&self, i: usize, st: &State) -> bool {
         let a = &self.asserts[i];
-        match a.session {
-            Some(s) => st.last[s] == Some(a.outcome),
-            None => st.last.contains(&Some(a.outcome)),
+        match a.kind {
+            AssertKind::Never | AssertKind::Sometimes => match a.session {
+                Some(s) => self.outcome_counts(a, st, s, a.outcome),
+                None => (0..st.last.len()).any(|s| self.outcome_counts(a, st, s, a.outcome)),
+            },
+            AssertKind::Eventually => {
+                let Some(w) = a.session else { return false };
+                if self.outcome_counts(a, st, w, Outcome::Deadlock) {
+                    return true;
+                }
+                if !self.wait_counts(a, st, w) {
+                    return false;
+                }
+                st.starved & (1 << w) != 0 || (Self::waiting(st, w) && self.stuck(st))
+            }
+            AssertKind::Bounded(n) => {
+                let Some(w) = a.session else { return false };
+                self.wait_counts(a, st, w) && u32::from(st.passed[w]) > n
+            }
         }
     }
 
@@ -599,170 +922,13 @@ impl MdlModel {
             PropKind::NoLostWakeup => !self.lost_wakeup(st),
             PropKind::NoStuck => !self.stuck(st),
             PropKind::NoFalseDeadlock => st.bad_deadlock.is_none(),
-            PropKind::Assert(i) => match self.asserts[i].kind {
-                AssertKind::Never => !self.assert_occurs(i, st),
-                AssertKind::Sometimes => self.assert_occurs(i, st),
-            },
+            PropKind::Assert(i) => {
+                if self.asserts[i].is_sometimes() {
+                    self.assert_occurs(i, st)
+                } else {
+                    !self.assert_occurs(i, st)
+                }
+            }
         }
-    }
-}
-
-/// The representative of a state's symmetry class: sessions of one class are sorted by
-/// a digest of their own state, and the lock table is renamed to match.
-pub fn representative(st: &State) -> State {
-    let n = st.pc.len();
-    let classes = &st.classes.0;
-    let digest = |s: usize| {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        st.pc[s].hash(&mut h);
-        st.last[s].hash(&mut h);
-        st.kills_left[s].hash(&mut h);
-        let x = &st.table.sessions()[s];
-        x.book.hash(&mut h);
-        x.resume.hash(&mut h);
-        x.force_dml.hash(&mut h);
-        x.victim_count.hash(&mut h);
-        x.gone.hash(&mut h);
-        if let Some(w) = &x.wait {
-            w.key.hash(&mut h);
-            w.ticket.id.hash(&mut h);
-            w.ticket.ty.hash(&mut h);
-            w.kind.hash(&mut h);
-            w.timed.hash(&mut h);
-        }
-        h.finish()
-    };
-    let digests: Vec<u64> = (0..n).map(digest).collect();
-    let mut order: Vec<usize> = (0..n).collect();
-    let mut by_class: std::collections::BTreeMap<u8, Vec<usize>> = Default::default();
-    for s in 0..n {
-        by_class.entry(classes[s]).or_default().push(s);
-    }
-    for members in by_class.values() {
-        if members.len() < 2 {
-            continue;
-        }
-        let mut sorted = members.clone();
-        sorted.sort_by_key(|&s| (digests[s], s));
-        for (slot, old) in members.iter().zip(sorted) {
-            order[*slot] = old;
-        }
-    }
-    if order.iter().enumerate().all(|(i, o)| i == *o) {
-        return st.clone();
-    }
-    let Some(table) = st.table.permute_sessions(&order) else {
-        return st.clone();
-    };
-    let new_pos = |b: usize| order.iter().position(|o| *o == b).unwrap_or(0);
-    let bad = st.bad_deadlock.map(|b| new_pos(b as usize) as u8);
-    let bad_grant = st
-        .bad_grant
-        .clone()
-        .map(|(k, a, ta, b, tb)| (k, new_pos(a), ta, new_pos(b), tb));
-    State {
-        table,
-        pc: order.iter().map(|&o| st.pc[o]).collect(),
-        last: order.iter().map(|&o| st.last[o]).collect(),
-        kills_left: order.iter().map(|&o| st.kills_left[o]).collect(),
-        bad_deadlock: bad,
-        bad_grant,
-        classes: st.classes.clone(),
-    }
-}
-
-#[cfg(feature = "stateright")]
-impl stateright::Representative for State {
-    fn representative(&self) -> Self {
-        representative(self)
-    }
-}
-
-#[cfg(feature = "stateright")]
-fn p_conflict(m: &MdlModel, s: &State) -> bool {
-    m.holds_in(PropKind::NoConflict, s)
-}
-#[cfg(feature = "stateright")]
-fn p_wakeup(m: &MdlModel, s: &State) -> bool {
-    m.holds_in(PropKind::NoLostWakeup, s)
-}
-#[cfg(feature = "stateright")]
-fn p_stuck(m: &MdlModel, s: &State) -> bool {
-    m.holds_in(PropKind::NoStuck, s)
-}
-#[cfg(feature = "stateright")]
-fn p_false_deadlock(m: &MdlModel, s: &State) -> bool {
-    m.holds_in(PropKind::NoFalseDeadlock, s)
-}
-#[cfg(feature = "stateright")]
-fn p_assert<const I: usize>(m: &MdlModel, s: &State) -> bool {
-    m.holds_in(PropKind::Assert(I), s)
-}
-
-#[cfg(feature = "stateright")]
-type PropFn = fn(&MdlModel, &State) -> bool;
-
-#[cfg(feature = "stateright")]
-macro_rules! assert_fns {
-    ($($i:literal)*) => { [$(p_assert::<$i> as PropFn),*] };
-}
-
-#[cfg(feature = "stateright")]
-/// One property function per assert index (stateright takes plain `fn`s).
-const ASSERT_FNS: [PropFn; MAX_ASSERTS] = assert_fns!(
-    0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
-    32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60
-    61 62 63
-);
-
-#[cfg(feature = "stateright")]
-impl Model for MdlModel {
-    type State = State;
-    type Action = Action;
-
-    fn init_states(&self) -> Vec<State> {
-        vec![self.initial()]
-    }
-
-    fn actions(&self, st: &State, out: &mut Vec<Action>) {
-        self.enabled(st, out)
-    }
-
-    fn next_state(&self, st: &State, a: Action) -> Option<State> {
-        self.apply(st, a).map(|(s, _)| s)
-    }
-
-    fn format_action(&self, a: &Action) -> String {
-        report::action_text(self, *a)
-    }
-
-    fn format_step(&self, st: &State, a: Action) -> Option<String> {
-        let (next, rec) = self.apply(st, a)?;
-        let mut out = report::record_text(self, &rec);
-        if let Some(o) = rec.outcome {
-            out.push_str(&format!(" -> {o}"));
-        }
-        for (s, o, _) in &rec.events {
-            out.push_str(&format!("\n  => {}: {o}", self.session_name(*s)));
-        }
-        out.push_str(&format!("\n\n{}", report::state_summary(self, &next)));
-        out.push_str(&format!("\n\n{next:#?}"));
-        Some(out)
-    }
-
-    fn properties(&self) -> Vec<Property<Self>> {
-        let mut v = vec![
-            Property::always(NO_CONFLICT, p_conflict as PropFn),
-            Property::always(NO_LOST_WAKEUP, p_wakeup as PropFn),
-            Property::always(NO_STUCK, p_stuck as PropFn),
-            Property::always(NO_FALSE_DEADLOCK, p_false_deadlock as PropFn),
-        ];
-        for (i, a) in self.asserts.iter().enumerate() {
-            v.push(match a.kind {
-                AssertKind::Never => Property::always(a.name, ASSERT_FNS[i]),
-                AssertKind::Sometimes => Property::sometimes(a.name, ASSERT_FNS[i]),
-            });
-        }
-        v
     }
 }

@@ -1,13 +1,15 @@
-//! `mdl check FILE...`: explore every interleaving of each scenario with the stateright
-//! model ([`mdl_check::model`]) and report the built-in properties and the `assert` lines.
+//! `mdl check FILE...`: explore every interleaving of each scenario with the model
+//! ([`mdl_check::model`], searched by [`mdl_check::model::search`]) and report the
+//! built-in properties and the `assert` lines.
 //!
 //! Every file is answered, in the order given, even after a bad one; the exit status is
 //! the worst of them (2 > 1 > 3 > 0). Exit 0: every property holds in every file; 1: a
 //! property is violated; 2: a file is invalid (`FILE:LINE:COL: message`) or unreadable,
-//! or the command line is wrong (a `--report`/`--replay` path that cannot be written is
-//! refused before any work); 3: no violation was found but the state limit
-//! (`--max-states`) stopped a search before it was complete. With `--format json`, one
-//! document per file per line (`docs/json-output.md`).
+//! the command line is wrong (a `--report`/`--replay` path that cannot be written is
+//! refused before any work), or `--deny-warnings` and a warning; 3: no violation was
+//! found but a limit (`--max-memory`, `--max-states`) stopped a search before it was
+//! complete. With `--format json`, one document per file per line
+//! (`docs/json-output.md`).
 
 use super::{document, print_document, worst, OutPath, Status};
 use mdl_check::model::check::{check, CheckResult, Options};
@@ -32,23 +34,38 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Search depth-first (with symmetry reduction over sessions with identical
-    /// programs); traces are then not the shortest. The default is breadth-first.
+    /// Search depth-first; traces are then not the shortest. The default is
+    /// breadth-first (it goes on depth-first by itself past half of --max-memory).
     #[arg(long)]
     pub dfs: bool,
-    /// Turn symmetry reduction off (it only takes effect with --dfs).
+    /// Turn symmetry reduction off (sessions with identical programs that no assert or
+    /// kill names are interchangeable).
     #[arg(long)]
     pub no_symmetry: bool,
-    /// Explore at most this many actions deep (a bounded check).
+    /// Turn partial-order reduction off (steps of different sessions on lock objects no
+    /// one else touches are explored in one order only).
+    #[arg(long)]
+    pub no_por: bool,
+    /// Explore at most this many actions deep (a bounded check: "complete up to depth
+    /// N").
     #[arg(long, value_name = "N")]
     pub max_depth: Option<usize>,
-    /// Checker threads (1 is usually fastest on 2 cores).
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub threads: usize,
-    /// Stop with an "incomplete" result after this many states, instead of running out
-    /// of memory.
-    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
-    pub max_states: usize,
+    /// Threads of the breadth-first search: each batch of the queue is expanded on N
+    /// threads and merged in queue order, so the result is the same on any number.
+    /// Default: the machine's cores, at most 2 (2 measured fastest on this 2-core machine,
+    /// see models/MODEL.md). Depth-first runs on one.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Stop with an "incomplete" result (exit 3) after this many unique states.
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<u64>,
+    /// Stop with an "incomplete" result (exit 3) before the process's heap passes this
+    /// size (`512M`, `2G`; default: half of the machine's memory).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub max_memory: Option<u64>,
+    /// Warnings (a step whose outcome is `error` on every path) fail the check (exit 2).
+    #[arg(long)]
+    pub deny_warnings: bool,
     /// No progress line, and in text format only the per-file summary.
     #[arg(long)]
     pub quiet: bool,
@@ -76,15 +93,29 @@ pub fn load(path: &Path, opts: &ParseOptions) -> Result<MdlModel, ReadError> {
 fn quiet_word(r: &CheckResult) -> &'static str {
     if r.any_violated() {
         "violated"
-    } else if r.limited {
+    } else if r.incomplete() {
         "incomplete"
+    } else if r.depth_cut {
+        "holds up to the depth bound"
     } else {
         "holds"
     }
 }
 
+/// The default `--threads`: the cores this process may use, at most 2. Measured on the
+/// shared 2-core machine (models/MODEL.md, "Threads"): 2 threads finish the larger scale
+/// files 1.2-1.4x sooner than 1 when a core is free, and no slower when it is loaded; more
+/// threads than cores only add merging.
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
+}
+
+fn parse_size(s: &str) -> Result<u64, String> {
+    mdl_check::model::mem::parse_size(s)
+}
+
 pub fn main(args: Args) -> i32 {
-    if args.threads == 0 || args.max_states == 0 || args.max_depth == Some(0) {
+    if args.threads == Some(0) || args.max_states == Some(0) || args.max_depth == Some(0) {
         eprintln!("mdl check: --threads, --max-states and --max-depth must be at least 1");
         return 2;
     }
@@ -113,12 +144,17 @@ pub fn main(args: Args) -> i32 {
     let opts = Options {
         dfs: args.dfs,
         symmetry: !args.no_symmetry,
+        por: !args.no_por,
         max_depth: args.max_depth,
-        threads: args.threads,
+        threads: args.threads.unwrap_or_else(default_threads),
         max_states: args.max_states,
+        max_memory: args
+            .max_memory
+            .unwrap_or_else(mdl_check::model::mem::default_max_memory),
         progress: !args.quiet && std::io::stderr().is_terminal(),
     };
     let mut code = 0;
+    let mut warned = false;
     let mut md = String::from("# mdl check report\n\n");
     for f in &args.files {
         let name = f.display().to_string();
@@ -142,16 +178,20 @@ pub fn main(args: Args) -> i32 {
         let r = check(&m, &opts);
         let status = if r.any_violated() {
             Status::Fail
-        } else if r.limited {
+        } else if r.incomplete() {
             Status::Incomplete
         } else {
             Status::Pass
         };
         code = worst(code, status.exit());
+        warned |= !r.warnings.is_empty();
         match args.format {
             Format::Text => {
                 if args.quiet {
                     println!("{name}: {} ({} states)", quiet_word(&r), r.unique_states);
+                    for w in &r.warnings {
+                        eprintln!("{name}:{}: warning: {}", w.line, w.message);
+                    }
                 } else {
                     print!("{}", report::text(&m, &r, args.replay.is_none()));
                 }
@@ -192,6 +232,10 @@ pub fn main(args: Args) -> i32 {
             eprintln!("mdl check: {e}");
             code = worst(code, 2);
         }
+    }
+    if warned && args.deny_warnings {
+        eprintln!("mdl check: warnings are errors (--deny-warnings)");
+        code = worst(code, 2);
     }
     code
 }

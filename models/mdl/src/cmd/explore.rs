@@ -1,6 +1,7 @@
 //! `mdl explore FILE [--addr 127.0.0.1:3000]`: serve stateright's Explorer for one
 //! scenario's model, on a loopback address only.
 
+use mdl_check::model::explore::ExploreModel;
 use mdl_check::model::MdlModel;
 use stateright::Model;
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -62,6 +63,6 @@ pub fn main(args: Args) -> i32 {
         "mdl explore: serving the model of {} on http://{addr}/ (Ctrl-C to stop)",
         args.file.display()
     );
-    m.checker().serve(addr);
+    ExploreModel(std::sync::Arc::new(m)).checker().serve(addr);
     0
 }

@@ -1,0 +1,847 @@
+//! The explicit-state search of `mdl check`: breadth-first or depth-first over compact
+//! canonical states ([`super::encode`]), with partial-order reduction ([`super::por`]),
+//! bounded by memory.
+//!
+//! What it keeps:
+//! - per unique state, its 64-bit fingerprint and the index of the state it was first
+//!   reached from (12 bytes), and a slot in an open-addressing table of those indices
+//!   (8 bytes, with the fingerprint's high half, at a load of at most 70 %): traces are
+//!   rebuilt from these parent links, never by a second search;
+//! - the states still to expand, as encodings in 1 MiB chunks (a queue for BFS, a stack
+//!   for DFS).
+//!
+//! Before any of these grows, and every few hundred states, the search compares the
+//! process's live heap ([`super::mem::heap_bytes`], or its own count of its structures
+//! when the counting allocator is not installed) with `--max-memory`: a breadth-first
+//! search that passes half of it goes on depth-first (from the same queue, keeping every
+//! state seen), and any search stops before passing it, with what it has found so far.
+
+use super::encode::{fingerprint, Codec, Scratch};
+use super::mem;
+use super::por::{Por, PorStats};
+use super::{Action, MdlModel, PropKind, Record, State};
+use std::collections::VecDeque;
+use std::io::Write;
+use std::time::Instant;
+
+/// How to search.
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    /// Depth-first from the start (traces are then not the shortest).
+    pub dfs: bool,
+    /// Symmetry reduction over interchangeable sessions.
+    pub symmetry: bool,
+    /// Partial-order reduction.
+    pub por: bool,
+    /// Explore at most this many actions deep.
+    pub max_depth: Option<usize>,
+    /// Stop after this many unique states.
+    pub max_states: Option<u64>,
+    /// Stop before the process's heap passes this many bytes.
+    pub max_memory: u64,
+    /// A live progress line on stderr.
+    pub progress: bool,
+    /// Threads for breadth-first search (depth-first runs on one).
+    pub threads: usize,
+}
+
+/// Why a search stopped before it was complete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// `--max-states`.
+    States,
+    /// `--max-memory`.
+    Memory,
+}
+
+/// What a search found and how it went.
+#[derive(Debug)]
+pub struct SearchResult {
+    /// Per property (the model's [`MdlModel::prop_kinds`] order): the first state found
+    /// that violates it (`always` properties) or satisfies it (`sometimes` asserts).
+    pub found: Vec<Option<u32>>,
+    /// States generated (every successor computed, revisits included, and the initial
+    /// state).
+    pub states: u64,
+    pub unique: u64,
+    /// The deepest state reached (actions from the initial state).
+    pub max_depth: usize,
+    /// The depth bound left some state with enabled actions unexplored.
+    pub depth_cut: bool,
+    pub stop: Option<Stop>,
+    /// Every property was decided before the search was complete (it stopped early).
+    pub decided_early: bool,
+    /// A breadth-first search went on depth-first: at this depth, with this many bytes.
+    pub switched_to_dfs: Option<(usize, u64)>,
+    pub seconds: f64,
+    /// The most bytes the search's own structures took (the states seen, the queue).
+    pub search_bytes: u64,
+    /// The largest live heap of the process seen during the search (counting allocator).
+    pub heap_peak: Option<u64>,
+    pub symmetry: bool,
+    /// `None` when the reduction was off.
+    pub por: Option<PorStats>,
+    /// Why the reduction was off although asked for.
+    pub por_off: Option<String>,
+    /// Per session, per step: bit 1 the step was taken, bit 2 with an outcome other
+    /// than `error` (symmetric sessions share their bits).
+    pub steps_seen: Vec<Vec<u8>>,
+    /// The queue was expanded depth-first (from the start or after the switch).
+    pub dfs: bool,
+    /// Threads that expanded states (breadth-first only; depth-first uses one).
+    pub threads: usize,
+}
+
+impl SearchResult {
+    /// Nothing cut the search short: every reachable state (under the reductions) was
+    /// expanded.
+    pub fn complete(&self) -> bool {
+        self.stop.is_none() && !self.depth_cut && !self.decided_early
+    }
+}
+
+/// The visited set: open addressing over indices into the fingerprint list. A slot holds
+/// the fingerprint's high 32 bits and the index + 1 (0: empty), so a probe reads the
+/// fingerprint list only when the high bits match.
+struct FpTable {
+    slots: Vec<u64>,
+    len: usize,
+}
+
+impl FpTable {
+    fn new() -> FpTable {
+        FpTable {
+            slots: vec![0; 1 << 12],
+            len: 0,
+        }
+    }
+    fn bytes(&self) -> u64 {
+        (self.slots.len() * 8) as u64
+    }
+    /// Grows when it would pass a load of 70 %; the bytes the new table takes.
+    fn growth_needed(&self) -> Option<u64> {
+        if (self.len + 1) * 10 > self.slots.len() * 7 {
+            Some((self.slots.len() * 2 * 8) as u64)
+        } else {
+            None
+        }
+    }
+    fn slot_of(fp: u64, index: u32) -> u64 {
+        (fp & 0xffff_ffff_0000_0000) | u64::from(index + 1)
+    }
+    fn grow(&mut self, fps: &[u64]) {
+        let mut new = vec![0u64; self.slots.len() * 2];
+        let mask = new.len() - 1;
+        for &s in &self.slots {
+            if s != 0 {
+                let fp = fps[((s & 0xffff_ffff) - 1) as usize];
+                let mut i = fp as usize & mask;
+                while new[i] != 0 {
+                    i = (i + 1) & mask;
+                }
+                new[i] = s;
+            }
+        }
+        self.slots = new;
+    }
+    /// The index of the state with this fingerprint, or the slot to put it in.
+    #[inline]
+    fn probe(&self, fps: &[u64], fp: u64) -> Result<u32, usize> {
+        let mask = self.slots.len() - 1;
+        let tag = fp & 0xffff_ffff_0000_0000;
+        let mut i = fp as usize & mask;
+        loop {
+            let s = self.slots[i];
+            if s == 0 {
+                return Err(i);
+            }
+            if s & 0xffff_ffff_0000_0000 == tag {
+                let idx = (s & 0xffff_ffff) as u32 - 1;
+                if fps[idx as usize] == fp {
+                    return Ok(idx);
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+    fn fill(&mut self, slot: usize, index: u32, fp: u64) {
+        self.slots[slot] = Self::slot_of(fp, index);
+        self.len += 1;
+    }
+}
+
+/// States to expand, as encodings in chunks: `[len u32][state u32][depth u32][bytes]
+/// [len u32]`, so that entries can be taken from either end (an encoding may pass 64 KB:
+/// a bulk request of 50,000 keys).
+struct Queue {
+    chunks: VecDeque<(Vec<u8>, usize)>,
+    len: u64,
+}
+
+const CHUNK: usize = 1 << 20;
+const HEADER: usize = 4 + 4 + 4;
+const TRAILER: usize = 4;
+
+impl Queue {
+    fn new() -> Queue {
+        Queue {
+            chunks: VecDeque::new(),
+            len: 0,
+        }
+    }
+    fn bytes(&self) -> u64 {
+        self.chunks.iter().map(|c| c.0.capacity() as u64).sum()
+    }
+    /// Would a push need a new chunk?
+    fn needs_chunk(&self, len: usize) -> bool {
+        self.chunks
+            .back()
+            .is_none_or(|c| c.0.len() + len + HEADER + TRAILER > c.0.capacity())
+    }
+    fn push(&mut self, state: u32, depth: u32, bytes: &[u8]) {
+        let need = bytes.len() + HEADER + TRAILER;
+        if self.needs_chunk(bytes.len()) {
+            self.chunks
+                .push_back((Vec::with_capacity(CHUNK.max(need)), 0));
+        }
+        let c = &mut self.chunks.back_mut().expect("a chunk").0;
+        let l = (bytes.len() as u32).to_le_bytes();
+        c.extend_from_slice(&l);
+        c.extend_from_slice(&state.to_le_bytes());
+        c.extend_from_slice(&depth.to_le_bytes());
+        c.extend_from_slice(bytes);
+        c.extend_from_slice(&l);
+        self.len += 1;
+    }
+    fn read(c: &[u8], at: usize, out: &mut Vec<u8>) -> (u32, u32, usize) {
+        let word = |i: usize| u32::from_le_bytes(c[i..i + 4].try_into().expect("4 bytes"));
+        let l = word(at) as usize;
+        let state = word(at + 4);
+        let depth = word(at + 8);
+        out.clear();
+        out.extend_from_slice(&c[at + HEADER..at + HEADER + l]);
+        (state, depth, l + HEADER + TRAILER)
+    }
+    fn pop_front(&mut self, out: &mut Vec<u8>) -> Option<(u32, u32)> {
+        loop {
+            let (c, start) = self.chunks.front_mut()?;
+            if *start < c.len() {
+                let (s, d, used) = Self::read(c, *start, out);
+                *start += used;
+                self.len -= 1;
+                return Some((s, d));
+            }
+            self.chunks.pop_front();
+        }
+    }
+    fn pop_back(&mut self, out: &mut Vec<u8>) -> Option<(u32, u32)> {
+        loop {
+            let (c, start) = self.chunks.back_mut()?;
+            if c.len() > *start {
+                let e = c.len();
+                let l = u32::from_le_bytes(c[e - 4..e].try_into().expect("4 bytes")) as usize;
+                let at = e - TRAILER - l - HEADER;
+                let (s, d, _) = Self::read(c, at, out);
+                c.truncate(at);
+                self.len -= 1;
+                return Some((s, d));
+            }
+            self.chunks.pop_back();
+        }
+    }
+}
+
+/// States expanded per thread in one batch of the parallel breadth-first search.
+const BATCH: usize = 512;
+
+/// The live heap when the counting allocator is installed, else the search's own count.
+fn used(own: u64) -> u64 {
+    mem::heap_bytes().map_or(own, |h| h as u64)
+}
+
+/// Records what a step did, for the warnings: bit 1 taken, bit 2 not `error`.
+fn note_step(seen: &mut [Vec<u8>], rec: &Record) {
+    if let (Action::Step(p), Some(i)) = (rec.action, rec.step) {
+        seen[p as usize][i] |= if rec.outcome == Some(mdl_core::Outcome::Error) {
+            1
+        } else {
+            3
+        };
+    }
+}
+
+/// The successors of an expanded state: one action's if partial-order reduction finds an
+/// invisible, independent one, every enabled action's otherwise.
+#[allow(clippy::too_many_arguments)]
+fn successors(
+    m: &MdlModel,
+    por: Option<&Por>,
+    codec: &Codec,
+    st: &State,
+    enabled: &[Action],
+    cands: &mut Vec<Action>,
+    stats: &mut PorStats,
+    out: &mut Vec<(State, Record)>,
+) {
+    out.clear();
+    if let Some(p) = por {
+        p.candidates(codec, st, enabled, cands);
+        for &a in cands.iter() {
+            if let Some((next, rec)) = m.apply(st, a) {
+                if Por::invisible(m, st, &next, &rec) {
+                    stats.reduced += 1;
+                    stats.skipped += enabled.len() as u64 - 1;
+                    out.clear();
+                    out.push((next, rec));
+                    return;
+                }
+                // Not chosen: kept, so the full expansion need not take it again.
+                out.push((next, rec));
+            }
+        }
+    }
+    let tried = out.len();
+    for &a in enabled {
+        if out[..tried].iter().any(|(_, r)| r.action == a) {
+            continue;
+        }
+        if let Some(x) = m.apply(st, a) {
+            out.push(x);
+        }
+    }
+}
+
+/// A successor found by a worker of the parallel search.
+struct Succ {
+    parent: u32,
+    depth: u32,
+    fp: u64,
+    /// Its encoding in the batch's bytes.
+    at: (usize, usize),
+    /// The properties whose predicate the state satisfies (an `always` one violated, a
+    /// `sometimes` one met).
+    fire: u128,
+    /// The step it took, for the warnings: (session, step, bits).
+    step: Option<(u8, u32, u8)>,
+}
+
+/// One worker's part of a batch.
+#[derive(Default)]
+struct Batch {
+    bytes: Vec<u8>,
+    succs: Vec<Succ>,
+    stats: PorStats,
+    expansions: u64,
+    depth_cut: bool,
+    max_depth: usize,
+    scratch: Scratch,
+}
+
+/// What the workers share.
+struct Ctx<'a> {
+    m: &'a MdlModel,
+    codec: &'a Codec,
+    por: Option<&'a Por>,
+    props: &'a [(PropKind, &'static str)],
+    sometimes: &'a [bool],
+    max_depth: Option<usize>,
+}
+
+impl Ctx<'_> {
+    /// Expands a slice of a batch into `b`.
+    fn expand(&self, slice: &[(u32, u32, usize, usize)], bytes: &[u8], b: &mut Batch) {
+        b.bytes.clear();
+        b.succs.clear();
+        b.stats = PorStats::default();
+        b.expansions = 0;
+        b.depth_cut = false;
+        b.max_depth = 0;
+        let mut enabled = Vec::new();
+        let mut cands = Vec::new();
+        let mut succs = Vec::new();
+        let mut enc = Vec::new();
+        for &(node, depth, a, e) in slice {
+            let depth = depth as usize;
+            b.max_depth = b.max_depth.max(depth);
+            let st = self.codec.decode(&bytes[a..e]);
+            enabled.clear();
+            self.m.enabled(&st, &mut enabled);
+            if enabled.is_empty() {
+                continue;
+            }
+            if self.max_depth.is_some_and(|d| depth >= d) {
+                b.depth_cut = true;
+                continue;
+            }
+            b.expansions += 1;
+            successors(
+                self.m,
+                self.por,
+                self.codec,
+                &st,
+                &enabled,
+                &mut cands,
+                &mut b.stats,
+                &mut succs,
+            );
+            for (next, rec) in succs.drain(..) {
+                self.codec.encode(&next, &mut b.scratch, &mut enc);
+                let mut fire = 0u128;
+                for (i, (k, _)) in self.props.iter().enumerate() {
+                    if self.m.holds_in(*k, &next) == self.sometimes[i] {
+                        fire |= 1 << i;
+                    }
+                }
+                let step = match (rec.action, rec.step) {
+                    (Action::Step(p), Some(i)) => Some((
+                        p,
+                        i as u32,
+                        if rec.outcome == Some(mdl_core::Outcome::Error) {
+                            1
+                        } else {
+                            3
+                        },
+                    )),
+                    _ => None,
+                };
+                let at = (b.bytes.len(), b.bytes.len() + enc.len());
+                b.bytes.extend_from_slice(&enc);
+                b.succs.push(Succ {
+                    parent: node,
+                    depth: depth as u32 + 1,
+                    fp: fingerprint(&enc),
+                    at,
+                    fire,
+                    step,
+                });
+            }
+        }
+    }
+}
+
+/// The state of a search in progress.
+struct Walk {
+    found: Vec<Option<u32>>,
+    undecided: usize,
+    steps_seen: Vec<Vec<u8>>,
+    table: FpTable,
+    queue: Queue,
+    stats: PorStats,
+    states: u64,
+    max_depth: usize,
+    depth_cut: bool,
+    stop: Option<Stop>,
+    expansions: u64,
+    search_bytes: u64,
+    heap_peak: Option<u64>,
+}
+
+impl Walk {
+    /// What the search's own structures take.
+    fn own(&self, s: &Search) -> u64 {
+        (s.fps.capacity() * 8 + s.parents.capacity() * 4) as u64
+            + self.table.bytes()
+            + self.queue.bytes()
+    }
+
+    /// Adds a state reached from `parent` unless it was seen: its index, or `None` (seen
+    /// before, or no room: then `stop` is set).
+    fn insert(
+        &mut self,
+        s: &mut Search,
+        fp: u64,
+        parent: u32,
+        enc_len: usize,
+        limit: u64,
+    ) -> Option<u32> {
+        let slot = self.table.probe(&s.fps, fp).err()?;
+        // Room for one more state: check before anything grows.
+        let grow_t = self.table.growth_needed();
+        let grow_v =
+            (s.fps.len() == s.fps.capacity()).then(|| (s.fps.capacity().max(1024) / 2 * 12) as u64);
+        let grow_q = self.queue.needs_chunk(enc_len).then_some(CHUNK as u64);
+        if grow_t.is_some() || grow_v.is_some() || grow_q.is_some() {
+            let extra = grow_t.unwrap_or(0) + grow_v.unwrap_or(0) + grow_q.unwrap_or(0);
+            if used(self.own(s)) + extra > limit / 100 * 95 {
+                self.stop = Some(Stop::Memory);
+                return None;
+            }
+        }
+        let idx = s.fps.len() as u32;
+        if s.fps.len() == s.fps.capacity() {
+            let add = s.fps.capacity().max(1024) / 2;
+            s.fps.reserve_exact(add);
+            s.parents.reserve_exact(add);
+        }
+        s.fps.push(fp);
+        s.parents.push(parent);
+        if grow_t.is_some() {
+            self.table.grow(&s.fps);
+            let slot = self
+                .table
+                .probe(&s.fps, fp)
+                .expect_err("not in the table yet");
+            self.table.fill(slot, idx, fp);
+        } else {
+            self.table.fill(slot, idx, fp);
+        }
+        Some(idx)
+    }
+
+    /// Merges a worker's successors, in order.
+    fn merge_batch(&mut self, s: &mut Search, b: &mut Batch, limit: u64) {
+        self.stats.reduced += b.stats.reduced;
+        self.stats.skipped += b.stats.skipped;
+        self.expansions += b.expansions;
+        self.depth_cut |= b.depth_cut;
+        self.max_depth = self.max_depth.max(b.max_depth);
+        for x in &b.succs {
+            self.states += 1;
+            if let Some((p, i, bits)) = x.step {
+                self.steps_seen[p as usize][i as usize] |= bits;
+            }
+            let enc = &b.bytes[x.at.0..x.at.1];
+            let Some(idx) = self.insert(s, x.fp, x.parent, enc.len(), limit) else {
+                if self.stop.is_some() {
+                    return;
+                }
+                continue;
+            };
+            if x.fire != 0 {
+                for (i, f) in self.found.iter_mut().enumerate() {
+                    if f.is_none() && x.fire & (1 << i) != 0 {
+                        *f = Some(idx);
+                        self.undecided -= 1;
+                    }
+                }
+            }
+            self.queue.push(idx, x.depth, enc);
+        }
+    }
+}
+
+/// A search over one model; keeps the states seen so that traces can be rebuilt.
+pub struct Search<'m> {
+    pub m: &'m MdlModel,
+    pub codec: Codec,
+    fps: Vec<u64>,
+    parents: Vec<u32>,
+}
+
+const ROOT: u32 = u32::MAX;
+
+fn progress_line(states: u64, unique: u64, depth: usize, queue: u64, secs: f64) {
+    let rate = if secs > 0.0 {
+        states as f64 / secs
+    } else {
+        0.0
+    };
+    eprint!(
+        "\r\x1b[2K{states} states ({unique} unique), {rate:.0} states/s, depth {depth}, \
+         queue {queue}, {secs:.1} s"
+    );
+    let _ = std::io::stderr().flush();
+}
+
+impl<'m> Search<'m> {
+    /// Runs a search.
+    pub fn run(m: &'m MdlModel, o: &SearchOptions) -> (Search<'m>, SearchResult) {
+        let start = Instant::now();
+        let symmetry = o.symmetry && m.has_symmetry();
+        let codec = Codec::new(m, symmetry);
+        let (por, por_off) = if o.por {
+            match Por::new(m, &codec) {
+                Some(p) => (Some(p), None),
+                None => (
+                    None,
+                    Some(format!(
+                        "partial-order reduction off: the scenario names more than {} keys",
+                        super::por::MAX_KEYS
+                    )),
+                ),
+            }
+        } else {
+            (None, None)
+        };
+        let mut s = Search {
+            m,
+            codec,
+            fps: Vec::new(),
+            parents: Vec::new(),
+        };
+        let props = m.prop_kinds();
+        let sometimes: Vec<bool> = props
+            .iter()
+            .map(|(k, _)| matches!(k, PropKind::Assert(i) if m.asserts[*i].is_sometimes()))
+            .collect();
+        let mut w = Walk {
+            found: vec![None; props.len()],
+            undecided: props.len(),
+            steps_seen: m.programs.iter().map(|p| vec![0; p.len()]).collect(),
+            table: FpTable::new(),
+            queue: Queue::new(),
+            stats: PorStats::default(),
+            states: 0,
+            max_depth: 0,
+            depth_cut: false,
+            stop: None,
+            expansions: 0,
+            search_bytes: 0,
+            heap_peak: None,
+        };
+        let mut scratch = Scratch::default();
+        let mut enc = Vec::new();
+        let mut popped = Vec::new();
+        let mut enabled = Vec::new();
+        let mut cands = Vec::new();
+        let mut succs: Vec<(State, Record)> = Vec::new();
+        let mut decided_early = false;
+        let mut dfs = o.dfs;
+        let mut switched = None;
+        let limit = o.max_memory;
+        let mut last_progress = Instant::now();
+        let threads = o.threads.max(1);
+
+        // The initial state.
+        let init = m.initial();
+        s.codec.encode(&init, &mut scratch, &mut enc);
+        let fp0 = fingerprint(&enc);
+        s.fps.push(fp0);
+        s.parents.push(ROOT);
+        if let Err(slot) = w.table.probe(&s.fps, fp0) {
+            w.table.fill(slot, 0, fp0);
+        }
+        w.states += 1;
+        for (i, (k, _)) in props.iter().enumerate() {
+            if m.holds_in(*k, &init) == sometimes[i] {
+                w.found[i] = Some(0);
+                w.undecided -= 1;
+            }
+        }
+        w.queue.push(0, 0, &enc);
+
+        let mut batch_in: Vec<(u32, u32, usize, usize)> = Vec::new();
+        let mut batch_bytes: Vec<u8> = Vec::new();
+        let mut batches: Vec<Batch> = (0..threads).map(|_| Batch::default()).collect();
+        'search: loop {
+            if w.undecided == 0 {
+                decided_early = w.queue.len > 0;
+                break;
+            }
+            if threads > 1 && !dfs {
+                // Breadth-first on several threads: a batch from the front of the queue,
+                // expanded in slices, merged in queue order (so the result is the same as
+                // on one thread).
+                batch_in.clear();
+                batch_bytes.clear();
+                while batch_in.len() < BATCH * threads {
+                    let Some((node, depth)) = w.queue.pop_front(&mut popped) else {
+                        break;
+                    };
+                    let a = batch_bytes.len();
+                    batch_bytes.extend_from_slice(&popped);
+                    batch_in.push((node, depth, a, batch_bytes.len()));
+                }
+                if batch_in.is_empty() {
+                    break;
+                }
+                let per = batch_in.len().div_ceil(threads);
+                let ctx = Ctx {
+                    m,
+                    codec: &s.codec,
+                    por: por.as_ref(),
+                    props: &props,
+                    sometimes: &sometimes,
+                    max_depth: o.max_depth,
+                };
+                std::thread::scope(|sc| {
+                    for (slice, b) in batch_in.chunks(per).zip(batches.iter_mut()) {
+                        let bytes = &batch_bytes;
+                        let ctx = &ctx;
+                        sc.spawn(move || ctx.expand(slice, bytes, b));
+                    }
+                });
+                let used_batches = batch_in.len().div_ceil(per);
+                for b in batches.iter_mut().take(used_batches) {
+                    w.merge_batch(&mut s, b, limit);
+                    if w.stop.is_some() {
+                        break 'search;
+                    }
+                }
+            } else {
+                let next = if dfs {
+                    w.queue.pop_back(&mut popped)
+                } else {
+                    w.queue.pop_front(&mut popped)
+                };
+                let Some((node, depth)) = next else { break };
+                let depth = depth as usize;
+                w.max_depth = w.max_depth.max(depth);
+                let st = s.codec.decode(&popped);
+                enabled.clear();
+                m.enabled(&st, &mut enabled);
+                if enabled.is_empty() {
+                    continue;
+                }
+                if o.max_depth.is_some_and(|d| depth >= d) {
+                    w.depth_cut = true;
+                    continue;
+                }
+                w.expansions += 1;
+                successors(
+                    m,
+                    por.as_ref(),
+                    &s.codec,
+                    &st,
+                    &enabled,
+                    &mut cands,
+                    &mut w.stats,
+                    &mut succs,
+                );
+                for (next, rec) in succs.drain(..) {
+                    w.states += 1;
+                    note_step(&mut w.steps_seen, &rec);
+                    s.codec.encode(&next, &mut scratch, &mut enc);
+                    let fp = fingerprint(&enc);
+                    let Some(idx) = w.insert(&mut s, fp, node, enc.len(), limit) else {
+                        if w.stop.is_some() {
+                            break 'search;
+                        }
+                        continue;
+                    };
+                    for (i, (k, _)) in props.iter().enumerate() {
+                        if w.found[i].is_none() && m.holds_in(*k, &next) == sometimes[i] {
+                            w.found[i] = Some(idx);
+                            w.undecided -= 1;
+                        }
+                    }
+                    w.queue.push(idx, (depth + 1) as u32, &enc);
+                }
+            }
+            if o.max_states.is_some_and(|x| s.fps.len() as u64 >= x) {
+                w.stop = Some(Stop::States);
+                break;
+            }
+            if w.expansions.is_multiple_of(256) || threads > 1 {
+                let ownb = w.own(&s);
+                w.search_bytes = w.search_bytes.max(ownb);
+                let now = used(ownb);
+                if let Some(h) = mem::heap_bytes() {
+                    w.heap_peak = Some(w.heap_peak.unwrap_or(0).max(h as u64));
+                }
+                if !dfs && now > limit / 2 {
+                    dfs = true;
+                    switched = Some((w.max_depth, now));
+                }
+                if now > limit / 100 * 90 {
+                    w.stop = Some(Stop::Memory);
+                    break 'search;
+                }
+                if o.progress && last_progress.elapsed().as_millis() >= 200 {
+                    last_progress = Instant::now();
+                    progress_line(
+                        w.states,
+                        s.fps.len() as u64,
+                        w.max_depth,
+                        w.queue.len,
+                        start.elapsed().as_secs_f64(),
+                    );
+                }
+            }
+        }
+        if o.progress {
+            eprint!("\r\x1b[2K");
+            let _ = std::io::stderr().flush();
+        }
+        w.search_bytes = w.search_bytes.max(w.own(&s));
+        if let Some(h) = mem::heap_bytes() {
+            w.heap_peak = Some(w.heap_peak.unwrap_or(0).max(h as u64));
+        }
+        // Interchangeable sessions share what their steps did.
+        if symmetry {
+            let mut by: std::collections::BTreeMap<u8, Vec<usize>> = Default::default();
+            for (x, c) in m.classes.iter().enumerate() {
+                by.entry(*c).or_default().push(x);
+            }
+            for g in by.values().filter(|g| g.len() > 1) {
+                let len = w.steps_seen[g[0]].len();
+                for i in 0..len {
+                    let bits = g.iter().fold(0, |b, &x| b | w.steps_seen[x][i]);
+                    for &x in g {
+                        w.steps_seen[x][i] = bits;
+                    }
+                }
+            }
+        }
+        let unique = s.fps.len() as u64;
+        let r = SearchResult {
+            found: w.found,
+            states: w.states,
+            unique,
+            max_depth: w.max_depth,
+            depth_cut: w.depth_cut,
+            stop: w.stop,
+            decided_early,
+            switched_to_dfs: switched,
+            seconds: start.elapsed().as_secs_f64(),
+            search_bytes: w.search_bytes,
+            heap_peak: w.heap_peak,
+            symmetry,
+            por: por.as_ref().map(|_| w.stats),
+            por_off,
+            steps_seen: w.steps_seen,
+            dfs,
+            threads: if o.dfs { 1 } else { threads },
+        };
+        (s, r)
+    }
+
+    /// The actions from the initial state to state `node`: rebuilt from the parent
+    /// links. It walks the states the search expanded (decoded representatives), taking
+    /// at each the action whose successor has the next fingerprint, exactly as the search
+    /// did; with symmetry it keeps track of which real session each representative's
+    /// session stands for, and returns the actions of the real sessions.
+    pub fn path(&self, node: u32) -> Option<Vec<Action>> {
+        let mut chain = vec![node];
+        let mut at = node;
+        while self.parents[at as usize] != ROOT {
+            at = self.parents[at as usize];
+            chain.push(at);
+        }
+        chain.reverse();
+        let mut scratch = Scratch::default();
+        let mut enc = Vec::new();
+        let init = self.m.initial();
+        self.codec.encode(&init, &mut scratch, &mut enc);
+        // real[j]: the real session that session j of the representative stands for.
+        let mut real: Vec<usize> = self.codec.last_order(&scratch).to_vec();
+        let mut st = self.codec.decode(&enc);
+        let mut acts = Vec::new();
+        let mut out = Vec::new();
+        for w in chain.windows(2) {
+            let want = self.fps[w[1] as usize];
+            acts.clear();
+            self.m.enabled(&st, &mut acts);
+            let mut found = false;
+            for &a in &acts {
+                let Some((x, _)) = self.m.apply(&st, a) else {
+                    continue;
+                };
+                self.codec.encode(&x, &mut scratch, &mut enc);
+                if fingerprint(&enc) != want {
+                    continue;
+                }
+                out.push(a.with_session(real[a.session()]));
+                let order = self.codec.last_order(&scratch);
+                real = order.iter().map(|&o| real[o]).collect();
+                st = self.codec.decode(&enc);
+                found = true;
+                break;
+            }
+            if !found {
+                return None;
+            }
+        }
+        Some(out)
+    }
+}
