@@ -61,7 +61,10 @@ fn bundled_scenarios_pass_on_the_table() {
             p.display(),
             t.text()
         );
-        assert!(sc.sessions.len() <= 3, "{}: too many sessions", p.display());
+        // Bundled scenarios stay small enough to read as examples and to check in full in
+        // the quick tier; the liveness ones need a fourth session (a stream of writers or
+        // of readers behind a pending DDL). Bigger files belong in models/scale/.
+        assert!(sc.sessions.len() <= 4, "{}: too many sessions", p.display());
         let steps = sc
             .lines
             .iter()
