@@ -28,6 +28,7 @@ pub mod error;
 pub mod key;
 pub mod lock;
 pub mod manager;
+pub mod step;
 pub mod sync;
 pub mod table;
 pub mod types;

@@ -5,15 +5,17 @@
 //!
 //! This is what the stateright model explores and what the `sequence` fuzzer and the
 //! proptest state machine drive against the reference oracle. It makes the same decisions
-//! as the concurrent [`crate::Manager`], with the same code: `LockState` for grants and
-//! queues, `TicketBook` for what a context holds, `deadlock` for the search.
+//! as the concurrent [`crate::Manager`], with the same code: the step layer
+//! ([`crate::step`]: grants, queues, reschedules, the victim loop), `TicketBook` for what a
+//! context holds. This file only carries the plans out: books, waits, events.
 
 use crate::book::{AcquirePlan, TicketBook, UpgradePlan};
-use crate::deadlock::{self, WaitGraph};
+use crate::deadlock::{Deadlock, WaitGraph};
 use crate::dialect::Dialect;
 use crate::error::MdlError;
 use crate::key::MdlKey;
 use crate::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
+use crate::step::{self, Abort, DeadlockShell, Decision, Grant, Lock, Resolved, Waiting};
 use crate::types::{Duration, LockType, Outcome, WaitOption};
 use std::collections::BTreeMap;
 
@@ -102,7 +104,7 @@ pub type Event = (OwnerId, Outcome);
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct LockTable {
-    locks: BTreeMap<MdlKey, LockState>,
+    locks: BTreeMap<MdlKey, Lock>,
     sessions: Vec<Session>,
     next_ticket: u64,
     config: Config,
@@ -128,15 +130,35 @@ impl LockTable {
 
     /// A table from its parts (for the model checker, which stores states compactly and
     /// rebuilds them to take a step): the locks that are not idle, the sessions, and the
-    /// id the next ticket gets (greater than every id in use). No pending events.
+    /// id the next ticket gets (greater than every id in use). No pending events. The
+    /// upgrades waiting on each lock are read from the sessions' waits.
     pub fn from_parts(
         locks: impl IntoIterator<Item = (MdlKey, LockState)>,
         sessions: Vec<Session>,
         next_ticket: u64,
         config: Config,
     ) -> LockTable {
+        let locks = locks
+            .into_iter()
+            .map(|(k, st)| {
+                let upgrades = st
+                    .waiting()
+                    .iter()
+                    .filter_map(|t| {
+                        let w = sessions.get(t.owner.0 as usize)?.wait.as_ref()?;
+                        match w.kind {
+                            WaitKind::Upgrade { old } if w.ticket.id == t.id && w.key == k => {
+                                Some((t.id, old))
+                            }
+                            _ => None,
+                        }
+                    })
+                    .collect();
+                (k, Lock::from_parts(st, upgrades))
+            })
+            .collect();
         LockTable {
-            locks: locks.into_iter().collect(),
+            locks,
             sessions,
             next_ticket,
             config,
@@ -164,11 +186,11 @@ impl LockTable {
     }
 
     pub fn locks(&self) -> impl Iterator<Item = (&MdlKey, &LockState)> {
-        self.locks.iter()
+        self.locks.iter().map(|(k, l)| (k, l.state()))
     }
 
     pub fn lock(&self, key: &MdlKey) -> Option<&LockState> {
-        self.locks.get(key)
+        self.locks.get(key).map(Lock::state)
     }
 
     pub fn is_waiting(&self, s: OwnerId) -> bool {
@@ -258,53 +280,63 @@ impl LockTable {
         match plan {
             AcquirePlan::Reuse(_) => Outcome::Granted,
             AcquirePlan::CloneOf(_) => {
-                // MySQL: sql/mdl.cc, MDL_context::clone_ticket: to the back of the granted
-                // list without a grant decision; not counted, no reschedule.
                 let id = self.new_ticket();
                 self.locks
                     .entry(key.clone())
                     .or_default()
-                    .grant(Ticket { id, owner: s, ty });
+                    .grant_unchecked(Ticket { id, owner: s, ty });
                 self.sess(s).book.add(id, key.clone(), ty, dur);
                 Outcome::Granted
             }
             AcquirePlan::New => {
-                let id = self.new_ticket();
-                let t = Ticket { id, owner: s, ty };
+                let t = Ticket {
+                    id: self.new_ticket(),
+                    owner: s,
+                    ty,
+                };
                 let r = rules(d, self.config, key);
-                let lock = self.locks.entry(key.clone()).or_default();
-                // MySQL: sql/mdl.cc, MDL_context::try_acquire_lock_impl: granted at once,
-                // counted as a hog or piglet; a switch of the priority matrix reschedules.
-                if lock.can_grant(&r, ty, s, false) {
-                    let switched = lock.grant_counted(&r, t);
-                    self.sess(s).book.add(id, key.clone(), ty, dur);
-                    if switched {
-                        self.reschedule(d, key);
-                    }
-                    return Outcome::Granted;
+                let decision =
+                    self.locks
+                        .entry(key.clone())
+                        .or_default()
+                        .request(&r, t, None, wait, |_| true);
+                if let Decision::Granted { .. } = decision {
+                    self.sess(s).book.add(t.id, key.clone(), ty, dur);
                 }
-                // MySQL: sql/mdl.cc, MDL_context::try_acquire_lock, and acquire_lock with a
-                // zero timeout: no wait and no deadlock search.
-                match wait {
-                    WaitOption::NoWait => {
-                        self.drop_if_idle(key);
-                        Outcome::Busy
-                    }
-                    WaitOption::Timeout(0) => {
-                        self.drop_if_idle(key);
-                        Outcome::Timeout
-                    }
-                    WaitOption::Timeout(_) | WaitOption::Forever => {
-                        self.locks.get_mut(key).expect("just made").enqueue(t);
-                        self.sess(s).wait = Some(Wait {
-                            key: key.clone(),
-                            ticket: t,
-                            kind: kind(),
-                            timed: matches!(wait, WaitOption::Timeout(_)),
-                        });
-                        self.detect(d, s)
-                    }
-                }
+                self.carry_out(d, s, key, t, wait, decision, kind)
+            }
+        }
+    }
+
+    /// Carries out the step layer's decision on `s`'s request `t` on `key`.
+    #[allow(clippy::too_many_arguments)]
+    fn carry_out(
+        &mut self,
+        d: &Dialect,
+        s: OwnerId,
+        key: &MdlKey,
+        t: Ticket,
+        wait: WaitOption,
+        decision: Decision,
+        kind: impl FnOnce() -> WaitKind,
+    ) -> Outcome {
+        match decision {
+            Decision::Granted { woken } => {
+                self.finish_grants(key, woken);
+                Outcome::Granted
+            }
+            Decision::Refused(out) => {
+                self.drop_if_idle(key);
+                out
+            }
+            Decision::Queued => {
+                self.sess(s).wait = Some(Wait {
+                    key: key.clone(),
+                    ticket: t,
+                    kind: kind(),
+                    timed: matches!(wait, WaitOption::Timeout(_)),
+                });
+                self.detect(d, s)
             }
         }
     }
@@ -401,54 +433,28 @@ impl LockTable {
             UpgradePlan::Retype(old) => {
                 // MySQL: sql/mdl.cc, MDL_context::upgrade_shared_lock: the acquire found a
                 // covering ticket (no grant decision); the merge retypes `old`.
-                self.sess(s).book.set_type(old, ty);
-                if let Some(l) = self.locks.get_mut(key) {
-                    l.set_type(old, ty);
-                }
-                self.reschedule(d, key);
+                self.retype(d, s, key, old, ty);
                 return Ok(Outcome::Granted);
             }
             UpgradePlan::Upgrade(old) => old,
         };
-        let id = self.new_ticket();
-        let t = Ticket { id, owner: s, ty };
+        let t = Ticket {
+            id: self.new_ticket(),
+            owner: s,
+            ty,
+        };
         let r = rules(d, self.config, key);
-        let lock = self.locks.get_mut(key).expect("held lock exists");
-        if lock.can_grant(&r, ty, s, false) {
-            // MySQL: sql/mdl.cc, MDL_context::upgrade_shared_lock: acquire_lock grants a
-            // ticket of the new type (counted; a matrix switch reschedules with both
-            // tickets granted), then the merge gives its type to `old` and drops it.
-            if lock.grant_counted(&r, t) {
-                self.reschedule(d, key);
-            }
-            self.locks
-                .get_mut(key)
-                .expect("held lock exists")
-                .finish_upgrade(old, id);
+        let decision = self.locks.get_mut(key).expect("held lock exists").request(
+            &r,
+            t,
+            Some(old),
+            wait,
+            |_| true,
+        );
+        if let Decision::Granted { .. } = decision {
             self.sess(s).book.set_type(old, ty);
-            // Deliberate (mdl-core/FIDELITY.md): the servers do not reschedule after the
-            // merge; a higher-ranked type need not conflict with all that the old one did
-            // (SU -> SRO), and a waiter the old type held back is let in now.
-            self.reschedule(d, key);
-            return Ok(Outcome::Granted);
         }
-        Ok(match wait {
-            WaitOption::NoWait => Outcome::Busy,
-            WaitOption::Timeout(0) => Outcome::Timeout,
-            _ => {
-                self.locks
-                    .get_mut(key)
-                    .expect("held lock exists")
-                    .enqueue(t);
-                self.sess(s).wait = Some(Wait {
-                    key: key.clone(),
-                    ticket: t,
-                    kind: WaitKind::Upgrade { old },
-                    timed: matches!(wait, WaitOption::Timeout(_)),
-                });
-                self.detect(d, s)
-            }
-        })
+        Ok(self.carry_out(d, s, key, t, wait, decision, || WaitKind::Upgrade { old }))
     }
 
     /// `downgrade NS KEY TYPE`.
@@ -468,12 +474,19 @@ impl LockTable {
         };
         // MySQL: sql/mdl.cc, MDL_ticket::downgrade_lock: retype (to the back of the
         // granted list), then reschedule_waiters.
-        self.sess(s).book.set_type(id, ty);
-        if let Some(l) = self.locks.get_mut(key) {
-            l.set_type(id, ty);
-        }
-        self.reschedule(d, key);
+        self.retype(d, s, key, id, ty);
         Ok(Outcome::Ok)
+    }
+
+    /// Gives `s`'s held ticket `id` the type `ty`, in the book and on the lock.
+    fn retype(&mut self, d: &Dialect, s: OwnerId, key: &MdlKey, id: TicketId, ty: LockType) {
+        self.sess(s).book.set_type(id, ty);
+        let r = rules(d, self.config, key);
+        if let Some(l) = self.locks.get_mut(key) {
+            let woken = l.retype(&r, id, ty, |_| true);
+            self.finish_grants(key, woken);
+        }
+        self.drop_if_idle(key);
     }
 
     /// `clone NS KEY [TYPE] [DURATION]`.
@@ -487,12 +500,11 @@ impl LockTable {
     ) -> Result<Outcome, MdlError> {
         self.live(s)?;
         let (_, ty) = self.sessions[s.0 as usize].book.plan_clone(d, key, ty)?;
-        // MySQL: sql/mdl.cc, MDL_context::clone_ticket: no grant decision, not counted.
         let id = self.new_ticket();
         self.locks
             .entry(key.clone())
             .or_default()
-            .grant(Ticket { id, owner: s, ty });
+            .grant_unchecked(Ticket { id, owner: s, ty });
         self.sess(s).book.add(id, key.clone(), ty, dur);
         Ok(Outcome::Ok)
     }
@@ -598,10 +610,12 @@ impl LockTable {
     fn release_ids(&mut self, d: &Dialect, s: OwnerId, ids: &[TicketId]) {
         for id in ids {
             if let Some(h) = self.sess(s).book.remove(*id) {
+                let r = rules(d, self.config, &h.key);
                 if let Some(l) = self.locks.get_mut(&h.key) {
-                    l.remove_granted(*id);
+                    let woken = l.release(&r, *id, |_| true);
+                    self.finish_grants(&h.key, woken);
                 }
-                self.reschedule(d, &h.key);
+                self.drop_if_idle(&h.key);
             }
         }
     }
@@ -639,12 +653,12 @@ impl LockTable {
         let Some(w) = self.sess(s).wait.take() else {
             return;
         };
-        // MySQL: sql/mdl.cc, MDL_context::acquire_lock: a wait that ends without a grant
-        // removes its ticket (MDL_lock::remove_ticket from m_waiting, which reschedules).
+        let r = rules(d, self.config, &w.key);
         if let Some(l) = self.locks.get_mut(&w.key) {
-            l.remove_waiting(w.ticket.id);
+            let woken = l.abandon(&r, w.ticket.id, |_| true);
+            self.finish_grants(&w.key, woken);
         }
-        self.reschedule(d, &w.key);
+        self.drop_if_idle(&w.key);
         if let WaitKind::Bulk { taken, .. } = &w.kind {
             // acquire_locks' rollback: latest first.
             let latest_first: Vec<TicketId> = taken.iter().rev().copied().collect();
@@ -653,28 +667,9 @@ impl LockTable {
         self.events.push((s, out));
     }
 
-    /// Grants what has become grantable on `key` and finishes those waits.
-    fn reschedule(&mut self, d: &Dialect, key: &MdlKey) {
-        let r = rules(d, self.config, key);
-        // A finished upgrade replaces the old ticket's type by a higher-ranked one that
-        // need not conflict with all the old one did (SU -> SRO): pass again then (as the
-        // manager does).
-        loop {
-            let Some(l) = self.locks.get_mut(key) else {
-                return;
-            };
-            let granted = l.reschedule(&r, |_| true);
-            if !self.finish_grants(key, granted) {
-                break;
-            }
-        }
-        self.drop_if_idle(key);
-    }
-
-    /// Books the waits that a reschedule granted; true when an upgrade finished.
-    fn finish_grants(&mut self, key: &MdlKey, granted: Vec<Ticket>) -> bool {
-        let mut upgraded = false;
-        for t in granted {
+    /// Books the waits that the step layer granted, and reports them as events.
+    fn finish_grants(&mut self, key: &MdlKey, granted: Vec<Grant>) {
+        for Grant { ticket: t, .. } in granted {
             let x = &mut self.sessions[t.owner.0 as usize];
             let Some(w) = x.wait.take() else {
                 continue;
@@ -682,14 +677,7 @@ impl LockTable {
             debug_assert_eq!(w.ticket.id, t.id);
             match w.kind {
                 WaitKind::Acquire { dur } => x.book.add(t.id, key.clone(), t.ty, dur),
-                WaitKind::Upgrade { old } => {
-                    x.book.set_type(old, t.ty);
-                    self.locks
-                        .get_mut(key)
-                        .expect("lock")
-                        .finish_upgrade(old, t.id);
-                    upgraded = true;
-                }
+                WaitKind::Upgrade { old } => x.book.set_type(old, t.ty),
                 WaitKind::Bulk {
                     dur,
                     rest,
@@ -713,7 +701,6 @@ impl LockTable {
             }
             self.events.push((t.owner, Outcome::Granted));
         }
-        upgraded
     }
 
     fn drop_if_idle(&mut self, key: &MdlKey) {
@@ -724,41 +711,24 @@ impl LockTable {
 
     // --- deadlocks --------------------------------------------------------------------
 
-    /// Runs the detector from `s`, which has just started to wait; aborts victims until no
-    /// cycle through `s` is left. Returns `s`'s outcome (`Waiting` or `Deadlock`).
+    /// Runs the victim loop ([`step::resolve`]) from `s`, which has just started to wait.
+    /// Returns `s`'s outcome (`Waiting`, `Deadlock`, or `Granted` when a victim's abort let
+    /// its request in).
     fn detect(&mut self, d: &Dialect, s: OwnerId) -> Outcome {
-        // MySQL: sql/mdl.cc, MDL_context::find_deadlock: search from the new waiter; the
-        // victim's wait ends (VICTIM); unless that was the requester, search again (a
-        // second cycle through the new edge may remain).
-        loop {
-            let found = {
-                let g = TableGraph { t: self, d };
-                deadlock::detect_with(&g, s, d.max_search_depth)
-            };
-            let Some(dl) = found else {
-                return Outcome::Waiting;
-            };
-            let v = dl.victim;
-            self.sess(v).victim_count += 1;
-            if v == s {
-                self.end_wait(d, s, Outcome::Deadlock);
+        match step::resolve(&mut TableShell { t: self, d }, s) {
+            Resolved::StartIsVictim => {
                 // Our own outcome is the step's result, not an event.
                 self.events.retain(|e| *e != (s, Outcome::Deadlock));
-                return Outcome::Deadlock;
+                Outcome::Deadlock
             }
-            if self.session(v).is_some_and(|x| x.wait.is_some()) {
-                self.end_wait(d, v, Outcome::Deadlock);
-            } else {
-                self.sess(v).foreign = None;
-                self.events.push((v, Outcome::Deadlock));
-            }
-            if self.session(s).is_some_and(|x| x.wait.is_none()) {
+            Resolved::Ended => {
                 // Rescheduling after the victim's abort granted our request: that is this
                 // step's outcome, not an event; a bulk goes on in the caller's loop.
                 self.events.retain(|e| *e != (s, Outcome::Granted));
                 self.sess(s).resume = None;
-                return Outcome::Granted;
+                Outcome::Granted
             }
+            Resolved::Waiting | Resolved::Stopped => Outcome::Waiting,
         }
     }
 
@@ -773,27 +743,13 @@ impl LockTable {
     ) -> Result<Outcome, MdlError> {
         self.live(s)?;
         self.sess(s).foreign = Some((holders, weight));
-        loop {
-            let found = {
-                let g = TableGraph { t: self, d };
-                deadlock::detect_with(&g, s, d.max_search_depth)
-            };
-            let Some(dl) = found else {
-                return Ok(Outcome::Waiting);
-            };
-            let v = dl.victim;
-            self.sess(v).victim_count += 1;
-            if v == s {
-                self.sess(s).foreign = None;
-                return Ok(Outcome::Deadlock);
+        Ok(match step::resolve(&mut TableShell { t: self, d }, s) {
+            Resolved::StartIsVictim => {
+                self.events.retain(|e| *e != (s, Outcome::Deadlock));
+                Outcome::Deadlock
             }
-            if self.session(v).is_some_and(|x| x.wait.is_some()) {
-                self.end_wait(d, v, Outcome::Deadlock);
-            } else {
-                self.sess(v).foreign = None;
-                self.events.push((v, Outcome::Deadlock));
-            }
-        }
+            _ => Outcome::Waiting,
+        })
     }
 
     /// Ends a foreign wait of `s` with a grant (the foreign subsystem let it in).
@@ -827,8 +783,8 @@ impl LockTable {
         let mut out = Vec::new();
         for (k, l) in &self.locks {
             let r = rules(d, self.config, k);
-            for w in l.waiting() {
-                if l.could_grant_waiter(&r, w) {
+            for w in l.state().waiting() {
+                if l.state().could_grant_waiter(&r, w) {
                     out.push((w.owner, k.clone(), w.ty));
                 }
             }
@@ -894,7 +850,7 @@ impl LockTable {
                 let ok = self
                     .locks
                     .get(&h.key)
-                    .and_then(|l| l.find_granted(h.id))
+                    .and_then(|l| l.state().find_granted(h.id))
                     .is_some_and(|t| t.ty == h.ty && t.owner.0 as usize == i);
                 if !ok {
                     return Err(format!(
@@ -908,13 +864,39 @@ impl LockTable {
     }
 }
 
-/// The rules for a key under a config.
-pub fn rules<'d>(d: &'d Dialect, c: Config, key: &MdlKey) -> Rules<'d> {
-    let info = d.namespace(key.namespace());
-    Rules {
-        strategy: d.strategy(key.namespace()),
-        starvation: info.starvation.then_some(d.starvation),
-        max_write_lock_count: c.max_write_lock_count,
+pub use crate::step::rules;
+
+/// The table's side of the victim loop.
+struct TableShell<'a> {
+    t: &'a mut LockTable,
+    d: &'a Dialect,
+}
+
+impl DeadlockShell for TableShell<'_> {
+    type Graph<'g>
+        = TableGraph<'g>
+    where
+        Self: 'g;
+    fn graph(&self) -> TableGraph<'_> {
+        TableGraph {
+            t: self.t,
+            d: self.d,
+        }
+    }
+    fn max_depth(&self) -> Option<u32> {
+        self.d.max_search_depth
+    }
+    /// The victim's MDL wait ends (`Deadlock`, as an event), or its foreign wait.
+    fn abort(&mut self, dl: &Deadlock<OwnerId>, _start: OwnerId) -> Abort {
+        let v = dl.victim;
+        self.t.sess(v).victim_count += 1;
+        if self.t.session(v).is_some_and(|x| x.wait.is_some()) {
+            self.t.end_wait(self.d, v, Outcome::Deadlock);
+        } else {
+            self.t.sess(v).foreign = None;
+            self.t.events.push((v, Outcome::Deadlock));
+        }
+        Abort::Victim(v)
     }
 }
 
@@ -929,13 +911,7 @@ impl WaitGraph for TableGraph<'_> {
         let Some(x) = self.t.session(n) else { return };
         if let Some(w) = &x.wait {
             if let Some(l) = self.t.locks.get(&w.key) {
-                let r = rules(self.d, self.t.config, &w.key);
-                let from = out.len();
-                out.extend(l.blockers(&r, &w.ticket));
-                // In owner order, not queue order: the manager's queue order depends on
-                // when fast-path grants were materialised, and the search's order picks
-                // which cycle is broken first when a wait closes several (issue 17).
-                out[from..].sort_unstable();
+                l.wait_for(&rules(self.d, self.t.config, &w.key), &w.ticket, out);
             }
         }
         if let Some((h, _)) = &x.foreign {
@@ -947,22 +923,14 @@ impl WaitGraph for TableGraph<'_> {
     }
     fn weight(&self, n: OwnerId) -> u32 {
         let Some(x) = self.t.session(n) else { return 0 };
-        if let Some(w) = &x.wait {
-            return self
-                .d
-                .weight(w.key.namespace(), w.ticket.ty, x.force_dml, x.victim_count);
-        }
-        if let Some((_, wt)) = &x.foreign {
-            // MySQL: sql/mdl.h, MDL_context::get_deadlock_weight: a context forced to
-            // the DML weight weighs DML whatever it waits for.
-            let base = if x.force_dml { self.d.weights.dml } else { *wt };
-            return base.saturating_add(
-                self.d
-                    .weights
-                    .victim_overweight
-                    .saturating_mul(x.victim_count),
-            );
-        }
-        0
+        let w = match (&x.wait, &x.foreign) {
+            (Some(w), _) => Waiting::Mdl {
+                key_ns: w.key.namespace(),
+                ty: w.ticket.ty,
+            },
+            (None, Some((_, wt))) => Waiting::Foreign(*wt),
+            (None, None) => return 0,
+        };
+        step::wait_weight(self.d, w, x.force_dml, x.victim_count)
     }
 }
