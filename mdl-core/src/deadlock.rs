@@ -43,6 +43,19 @@ pub trait WaitGraph {
     }
 }
 
+impl<G: WaitGraph + ?Sized> WaitGraph for &G {
+    type Node = G::Node;
+    fn successors(&self, n: G::Node, out: &mut Vec<G::Node>) {
+        (**self).successors(n, out)
+    }
+    fn weight(&self, n: G::Node) -> u32 {
+        (**self).weight(n)
+    }
+    fn is_waiting(&self, n: G::Node) -> bool {
+        (**self).is_waiting(n)
+    }
+}
+
 /// A deadlock found from a start node and the victim chosen on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deadlock<N> {

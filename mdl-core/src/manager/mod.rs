@@ -124,7 +124,8 @@ use crate::deadlock::{self, ForeignWaits, WaitGraph};
 use crate::dialect::{Dialect, Strategy};
 use crate::error::MdlError;
 use crate::key::{KeyHashBuilder, MdlKey};
-use crate::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
+use crate::lock::{OwnerId, Rules, Ticket, TicketId};
+use crate::step::{self, Abort, DeadlockShell, Decision, Grant, Lock, Resolved, Waiting};
 use crate::sync::atomic::{AtomicU64, Ordering};
 use crate::sync::clock::Clock;
 use crate::sync::spin::SpinLock;
@@ -225,14 +226,22 @@ struct LockObj {
 
 #[derive(Default)]
 struct LockInner {
-    /// The decisions' state: every granted ticket except fast-path ones not yet
-    /// materialised, and every waiting ticket.
-    st: LockState,
-    /// Per ticket in `st`: duration, wait times, and the waiter's shared context while
-    /// it waits (the reschedule sets its status).
+    /// The step layer's lock: every granted ticket except fast-path ones not yet
+    /// materialised, every waiting ticket, the upgrades waiting.
+    st: Lock,
+    /// Per ticket in `st` (not the upgrade tickets): duration, wait times, and the
+    /// waiter's shared context while it waits (a grant sets its status).
     meta: IdMap<Meta>,
-    /// Upgrades waiting here: (the waiting upgrade ticket, the held ticket it upgrades).
-    upgrades: Vec<(TicketId, TicketId)>,
+}
+
+/// The grant of a waiter, as the step layer asks it of the shell: granted only when its
+/// wait is still undecided (see [`CtxShared::try_grant`]).
+fn try_grant(meta: &IdMap<Meta>) -> impl FnMut(&Ticket) -> bool + '_ {
+    |t| {
+        meta.get(&t.id)
+            .and_then(|m| m.waiter.as_ref())
+            .is_some_and(|w| w.try_grant())
+    }
 }
 
 struct Meta {
@@ -622,7 +631,7 @@ impl Shared {
                 continue;
             }
             for e in pin.fast.drain(..) {
-                g.st.grant_in_id_order(Ticket {
+                g.st.state_mut().grant_in_id_order(Ticket {
                     id: e.id,
                     owner: cs.id,
                     ty: e.ty,
@@ -653,40 +662,29 @@ impl Shared {
         }
     }
 
-    /// Grants what has become grantable (`reschedule_waiters`) and finishes upgrades.
-    fn reschedule(&self, obj: &LockObj, g: &mut LockInner) {
-        let r = self.rules(&obj.key);
+    /// Books the grants the step layer made on `obj`: the waits' times (the grant itself
+    /// already set each waiter's status), and an upgrade's on the ticket it retyped.
+    fn granted(&self, obj: &LockObj, meta: &mut IdMap<Meta>, grants: Vec<Grant>) {
         let mut now = None;
-        let LockInner { st, meta, upgrades } = g;
-        // A finished upgrade replaces the old ticket's type by a higher-ranked one that
-        // need not conflict with all the old one did (SU -> SRO): pass again then.
-        let mut again = true;
-        while again {
-            again = false;
-            let granted = st.reschedule(&r, |t| {
-                meta.get(&t.id)
-                    .and_then(|m| m.waiter.as_ref())
-                    .is_some_and(|w| w.try_grant())
-            });
-            for t in granted {
-                let mut waited = 0;
-                if let Some(m) = meta.get_mut(&t.id) {
-                    let now = *now.get_or_insert_with(|| self.clock.now_ms());
-                    waited = now.saturating_sub(m.since_ms);
-                    m.waited_ms = waited;
-                    m.waiter = None;
-                }
-                if let Some(i) = upgrades.iter().position(|(u, _)| *u == t.id) {
-                    let (u, old) = upgrades.remove(i);
-                    st.finish_upgrade(old, u);
-                    meta.remove(&u);
-                    if let Some(m) = meta.get_mut(&old) {
-                        m.waited_ms = waited;
-                    }
-                    again = true;
-                }
-                debug!(owner = t.owner.0, key = ?obj.key, ty = %t.ty, waited_ms = waited, "mdl grant");
+        for Grant {
+            ticket: t,
+            upgraded,
+        } in grants
+        {
+            let mut waited = 0;
+            if let Some(m) = meta.get_mut(&t.id) {
+                let now = *now.get_or_insert_with(|| self.clock.now_ms());
+                waited = now.saturating_sub(m.since_ms);
+                m.waited_ms = waited;
+                m.waiter = None;
             }
+            if let Some(old) = upgraded {
+                meta.remove(&t.id);
+                if let Some(m) = meta.get_mut(&old) {
+                    m.waited_ms = waited;
+                }
+            }
+            debug!(owner = t.owner.0, key = ?obj.key, ty = %t.ty, waited_ms = waited, "mdl grant");
         }
     }
 
@@ -731,36 +729,19 @@ impl Shared {
         }
     }
 
-    /// Runs the detector from `start`; aborts victims until no cycle through it remains.
-    /// Returns true when `start` itself was chosen.
+    /// Runs the victim loop ([`step::resolve`]) from `start` under `detector`. Returns
+    /// true when `start` itself was chosen.
     fn detect(&self, start: OwnerId, foreign_start: bool) -> bool {
         let _d = self.detector.lock();
-        let foreign = self.foreign.read().clone();
-        let g = LiveGraph {
-            m: self,
-            foreign: foreign.clone(),
+        let mut shell = LiveShell {
+            g: LiveGraph {
+                m: self,
+                foreign: self.foreign.read().clone(),
+            },
+            foreign_start,
+            foreign_victims: Vec::new(),
         };
-        // Foreign victims already aborted: one chosen again means its subsystem still
-        // reports the wait, and aborting it again would not end the loop.
-        let mut foreign_victims: Vec<OwnerId> = Vec::new();
-        // MySQL: sql/mdl.cc, MDL_context::find_deadlock: search again after each victim
-        // other than the requester.
-        loop {
-            let Some(dl) = deadlock::detect_with(&g, start, self.dialect.max_search_depth) else {
-                return false;
-            };
-            match self.validate_and_abort(&g, &dl, start, foreign_start, &foreign) {
-                Validation::Victim(v, _) if v == start => return true,
-                Validation::Victim(v, true) => {
-                    if foreign_victims.contains(&v) {
-                        return false;
-                    }
-                    foreign_victims.push(v);
-                }
-                Validation::Victim(_, false) | Validation::Stale => {}
-                Validation::ForeignRefused => return false,
-            }
-        }
+        step::resolve(&mut shell, start) == Resolved::StartIsVictim
     }
 
     fn validate_and_abort(
@@ -877,15 +858,7 @@ impl WaitGraph for LiveGraph<'_> {
                 }
             };
             if let Some((o, t)) = w {
-                let g = o.state.lock();
-                if g.st.is_waiting(t.id) {
-                    let r = self.m.rules(&o.key);
-                    let from = out.len();
-                    out.extend(g.st.blockers(&r, &t));
-                    // Owner order, as the table's graph: the granted list's order here
-                    // depends on when fast-path grants were materialised.
-                    out[from..].sort_unstable();
-                }
+                o.state.lock().st.wait_for(&self.m.rules(&o.key), &t, out);
             }
         }
         if let Some(f) = &self.foreign {
@@ -900,29 +873,64 @@ impl WaitGraph for LiveGraph<'_> {
         mdl || self.foreign.as_ref().is_some_and(|f| f.weight(n).is_some())
     }
     fn weight(&self, n: OwnerId) -> u32 {
-        let d = &self.m.dialect;
         let mut victims = 0;
         let mut force_dml = false;
         if let Some(cs) = self.m.ctx(n) {
             let s = cs.slot.lock();
-            if let (None, Some(w)) = (&s.status, &s.waiting) {
-                return d.weight(
-                    w.lock.key.namespace(),
-                    w.ticket.ty,
-                    s.force_dml,
-                    s.victim_count,
-                );
-            }
             victims = s.victim_count;
             force_dml = s.force_dml;
+            if let (None, Some(w)) = (&s.status, &s.waiting) {
+                let mdl = Waiting::Mdl {
+                    key_ns: w.lock.key.namespace(),
+                    ty: w.ticket.ty,
+                };
+                return step::wait_weight(&self.m.dialect, mdl, force_dml, victims);
+            }
         }
-        if let Some(wt) = self.foreign.as_ref().and_then(|f| f.weight(n)) {
-            // MySQL: sql/mdl.h, MDL_context::get_deadlock_weight: the forced DML weight
-            // applies to whatever the context waits for.
-            let base = if force_dml { d.weights.dml } else { wt };
-            return base.saturating_add(d.weights.victim_overweight.saturating_mul(victims));
+        match self.foreign.as_ref().and_then(|f| f.weight(n)) {
+            Some(wt) => {
+                step::wait_weight(&self.m.dialect, Waiting::Foreign(wt), force_dml, victims)
+            }
+            None => 0,
         }
-        0
+    }
+}
+
+/// The manager's side of the victim loop: the live graph, and the validation of a cycle
+/// before its victim is aborted.
+struct LiveShell<'a> {
+    g: LiveGraph<'a>,
+    foreign_start: bool,
+    /// Foreign victims already aborted: one chosen again means its subsystem still
+    /// reports the wait, and aborting it again would not end the loop.
+    foreign_victims: Vec<OwnerId>,
+}
+
+impl<'a> DeadlockShell for LiveShell<'a> {
+    type Graph<'g>
+        = &'g LiveGraph<'a>
+    where
+        Self: 'g;
+    fn graph(&self) -> &LiveGraph<'a> {
+        &self.g
+    }
+    fn max_depth(&self) -> Option<u32> {
+        self.g.m.dialect.max_search_depth
+    }
+    fn abort(&mut self, dl: &deadlock::Deadlock<OwnerId>, start: OwnerId) -> Abort {
+        let m = self.g.m;
+        match m.validate_and_abort(&self.g, dl, start, self.foreign_start, &self.g.foreign) {
+            Validation::Victim(v, true) if v != start => {
+                if self.foreign_victims.contains(&v) {
+                    return Abort::Stop;
+                }
+                self.foreign_victims.push(v);
+                Abort::Victim(v)
+            }
+            Validation::Victim(v, _) => Abort::Victim(v),
+            Validation::Stale => Abort::Again,
+            Validation::ForeignRefused => Abort::Stop,
+        }
     }
 }
 
@@ -1108,11 +1116,12 @@ pub struct Context {
     waited: bool,
 }
 
-/// What a waiting request becomes when granted.
-#[derive(Clone, Copy)]
-enum WaitKind {
-    Acquire,
-    Upgrade,
+/// The timeout of a wait, in ms (`None`: forever).
+fn timeout_of(wait: WaitOption) -> Option<u64> {
+    match wait {
+        WaitOption::Timeout(ms) => Some(ms),
+        WaitOption::NoWait | WaitOption::Forever => None,
+    }
 }
 
 /// Tries the fast path on a pinned lock: `SLOW` clear, `USED` set (setting it if needed),
@@ -1232,7 +1241,7 @@ impl Context {
             if !m.strategy(&obj.key).is_unobtrusive(ty) {
                 m.ensure_slow(&obj, &mut g);
             }
-            g.st.grant(Ticket { id, owner: me, ty });
+            g.st.grant_unchecked(Ticket { id, owner: me, ty });
             g.meta.insert(
                 id,
                 Meta {
@@ -1284,51 +1293,39 @@ impl Context {
         if !unobtrusive {
             m.ensure_slow(&obj, &mut g);
         }
-        if g.st.can_grant(&r, ty, me, false) {
-            // MySQL: sql/mdl.cc, MDL_context::try_acquire_lock_impl (slow path): granted,
-            // counted as a hog or piglet; a switch of the priority matrix reschedules.
-            // (A fast-path grant is never counted there, nor here: it happens only while
-            // nothing obtrusive, hence no SRO or hog, is granted or waiting.)
-            let switched = g.st.grant_counted(&r, t);
-            g.meta.insert(
-                id,
-                Meta {
-                    dur,
-                    since_ms: 0,
-                    waited_ms: 0,
-                    waiter: None,
-                },
-            );
-            if switched {
-                m.reschedule(&obj, &mut g);
+        // (A fast-path grant is never counted as a hog or piglet, as in the servers: it
+        // happens only while nothing obtrusive, hence no SRO or hog, is granted or
+        // waiting.)
+        let LockInner { st, meta } = &mut *g;
+        match st.request(&r, t, None, wait, try_grant(meta)) {
+            Decision::Granted { woken } => {
+                g.meta.insert(
+                    id,
+                    Meta {
+                        dur,
+                        since_ms: 0,
+                        waited_ms: 0,
+                        waiter: None,
+                    },
+                );
+                m.granted(&obj, &mut g.meta, woken);
+                drop(g);
+                self.book.add(id, key.clone(), ty, dur);
+                debug!(owner = me.0, key = ?key, ty = %ty, "mdl grant");
+                return (Outcome::Granted, Some(id));
             }
-            drop(g);
-            self.book.add(id, key.clone(), ty, dur);
-            debug!(owner = me.0, key = ?key, ty = %ty, "mdl grant");
-            return (Outcome::Granted, Some(id));
+            Decision::Refused(out) => {
+                m.clear_slow_if(&obj, &g);
+                drop(g);
+                self.unpin(key);
+                return (out, None);
+            }
+            Decision::Queued => {}
         }
-        // MySQL: sql/mdl.cc, MDL_context::try_acquire_lock, and acquire_lock with a zero
-        // timeout: no wait and no deadlock search.
-        let timeout = match wait {
-            WaitOption::NoWait => {
-                m.clear_slow_if(&obj, &g);
-                drop(g);
-                self.unpin(key);
-                return (Outcome::Busy, None);
-            }
-            WaitOption::Timeout(0) => {
-                m.clear_slow_if(&obj, &g);
-                drop(g);
-                self.unpin(key);
-                return (Outcome::Timeout, None);
-            }
-            WaitOption::Timeout(ms) => Some(ms),
-            WaitOption::Forever => None,
-        };
-        self.enqueue(&obj, &mut g, t, dur, timeout);
+        self.enqueue(&obj, &mut g, t, dur, timeout_of(wait));
         drop(g);
         self.waited = true;
-        match self.wait_ending(&obj, t, WaitKind::Acquire) {
+        match self.wait_ending(&obj, t) {
             WaitStatus::Granted => {
                 self.book.add(id, key.clone(), ty, dur);
                 (Outcome::Granted, Some(id))
@@ -1341,8 +1338,8 @@ impl Context {
         }
     }
 
-    /// Queues `t` and prepares the wait slot (under the lock's state mutex, so no grant
-    /// can come before the slot is ready).
+    /// Prepares the wait slot of `t`, which the step layer queued (under the lock's state
+    /// mutex, so no grant can come before the slot is ready).
     fn enqueue(
         &self,
         obj: &Arc<LockObj>,
@@ -1352,7 +1349,6 @@ impl Context {
         timeout: Option<u64>,
     ) {
         let now = self.m().clock.now_ms();
-        g.st.enqueue(t);
         g.meta.insert(
             t.id,
             Meta {
@@ -1373,7 +1369,7 @@ impl Context {
     }
 
     /// Runs the detector, parks, and cleans up a wait that did not end in a grant.
-    fn wait_ending(&self, obj: &Arc<LockObj>, t: Ticket, kind: WaitKind) -> WaitStatus {
+    fn wait_ending(&self, obj: &Arc<LockObj>, t: Ticket) -> WaitStatus {
         let m = self.m();
         m.detect(t.owner, false);
         let status = self.sh.park(&m.clock);
@@ -1381,13 +1377,14 @@ impl Context {
         // removes its ticket (MDL_lock::remove_ticket from m_waiting, which reschedules).
         if status != WaitStatus::Granted {
             let mut g = obj.state.lock();
-            g.st.remove_waiting(t.id);
             g.meta.remove(&t.id);
-            if let WaitKind::Upgrade = kind {
-                g.upgrades.retain(|(u, _)| *u != t.id);
-            }
-            if !cfg!(mdl_bug = "no_reschedule_on_timeout") {
-                m.reschedule(obj, &mut g);
+            let LockInner { st, meta } = &mut *g;
+            if cfg!(mdl_bug = "no_reschedule_on_timeout") {
+                // Seeded bug: the ticket leaves the queue but nobody reschedules.
+                st.forget_wait(t.id);
+            } else {
+                let woken = st.abandon(&m.rules(&obj.key), t.id, try_grant(meta));
+                m.granted(obj, meta, woken);
             }
             m.clear_slow_if(obj, &g);
             debug!(owner = t.owner.0, key = ?obj.key, ty = %t.ty, ?status, "mdl wait ended");
@@ -1486,40 +1483,25 @@ impl Context {
         if !m.strategy(key).is_unobtrusive(ty) || g.st.find_granted(old).is_none() {
             m.ensure_slow(&obj, &mut g);
         }
-        if g.st.can_grant(&r, ty, me, false) {
-            // MySQL: sql/mdl.cc, MDL_context::upgrade_shared_lock: acquire_lock grants a
-            // ticket of the new type (counted; a matrix switch reschedules with both
-            // tickets granted), then the merge gives its type to `old` and drops it.
-            if g.st.grant_counted(&r, t) {
-                m.reschedule(&obj, &mut g);
+        let LockInner { st, meta } = &mut *g;
+        match st.request(&r, t, Some(old), wait, try_grant(meta)) {
+            Decision::Granted { woken } => {
+                m.granted(&obj, meta, woken);
+                m.clear_slow_if(&obj, &g);
+                drop(g);
+                self.book.set_type(old, ty);
+                debug!(owner = me.0, key = ?key, ty = %ty, "mdl grant (upgrade)");
+                return Ok(Outcome::Granted);
             }
-            g.st.finish_upgrade(old, id);
-            // Deliberate (mdl-core/FIDELITY.md): the servers do not reschedule after the
-            // merge; a higher-ranked type need not conflict with all that the old one did
-            // (SU -> SRO), and a waiter the old type held back is let in now.
-            m.reschedule(&obj, &mut g);
-            m.clear_slow_if(&obj, &g);
-            drop(g);
-            self.book.set_type(old, ty);
-            debug!(owner = me.0, key = ?key, ty = %ty, "mdl grant (upgrade)");
-            return Ok(Outcome::Granted);
+            Decision::Refused(out) => {
+                m.clear_slow_if(&obj, &g);
+                return Ok(out);
+            }
+            Decision::Queued => {}
         }
-        let timeout = match wait {
-            WaitOption::NoWait => {
-                m.clear_slow_if(&obj, &g);
-                return Ok(Outcome::Busy);
-            }
-            WaitOption::Timeout(0) => {
-                m.clear_slow_if(&obj, &g);
-                return Ok(Outcome::Timeout);
-            }
-            WaitOption::Timeout(ms) => Some(ms),
-            WaitOption::Forever => None,
-        };
-        g.upgrades.push((id, old));
-        self.enqueue(&obj, &mut g, t, dur, timeout);
+        self.enqueue(&obj, &mut g, t, dur, timeout_of(wait));
         drop(g);
-        let st = self.wait_ending(&obj, t, WaitKind::Upgrade);
+        let st = self.wait_ending(&obj, t);
         if st == WaitStatus::Granted {
             self.book.set_type(old, ty);
         }
@@ -1549,8 +1531,9 @@ impl Context {
                 // A fast grant (to be retyped in the lock state), or an obtrusive type.
                 m.ensure_slow(&obj, &mut g);
             }
-            g.st.set_type(id, ty);
-            m.reschedule(&obj, &mut g);
+            let LockInner { st, meta } = &mut *g;
+            let woken = st.retype(&m.rules(key), id, ty, try_grant(meta));
+            m.granted(&obj, meta, woken);
             m.clear_slow_if(&obj, &g);
         }
         self.book.set_type(id, ty);
@@ -1635,10 +1618,12 @@ impl Context {
         // lock's mutex here; other locks do not see the difference).
         let give_back = |o: &LockObj, ids: &mut dyn Iterator<Item = TicketId>| {
             let mut g = o.state.lock();
+            let r = m.rules(&o.key);
             for id in ids {
-                g.st.remove_granted(id);
                 g.meta.remove(&id);
-                m.reschedule(o, &mut g);
+                let LockInner { st, meta } = &mut *g;
+                let woken = st.release(&r, id, try_grant(meta));
+                m.granted(o, meta, woken);
             }
             m.clear_slow_if(o, &g);
         };
