@@ -831,7 +831,7 @@ impl MdlModel {
                     if h_new && j > i {
                         continue;
                     }
-                    if strat.conflicts_granted(t.ty, h.ty) {
+                    if strat.conflicts(h.ty, t.ty) {
                         return Some((
                             k.clone(),
                             h.owner.0 as usize,
