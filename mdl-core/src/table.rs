@@ -10,7 +10,7 @@
 //! context holds. This file only carries the plans out: books, waits, events.
 
 use crate::book::{AcquirePlan, TicketBook, UpgradePlan};
-use crate::deadlock::{Deadlock, WaitGraph};
+use crate::deadlock::{self, Deadlock, WaitGraph};
 use crate::dialect::Dialect;
 use crate::error::MdlError;
 use crate::key::MdlKey;
@@ -528,21 +528,21 @@ impl LockTable {
     /// MySQL: sql/mdl.cc, `MDL_context::release_statement_locks`.
     pub fn end_statement(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;
-        let ids = self.sessions[s.0 as usize]
-            .book
-            .of_durations(&[Duration::Statement]);
-        self.release_ids(d, s, &ids);
+        self.release_durations(d, s, &[Duration::Statement]);
         Ok(Outcome::Ok)
+    }
+
+    /// Gives back every ticket of `durs`, each list from its front.
+    fn release_durations(&mut self, d: &Dialect, s: OwnerId, durs: &[Duration]) {
+        let ids = self.sessions[s.0 as usize].book.of_durations(durs);
+        self.release_ids(d, s, &ids);
     }
 
     /// `commit` / `rollback` (MySQL: sql/mdl.cc, `MDL_context::release_transactional_locks`:
     /// the statement list, then the transaction list).
     pub fn commit(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;
-        let ids = self.sessions[s.0 as usize]
-            .book
-            .of_durations(&[Duration::Statement, Duration::Transaction]);
-        self.release_ids(d, s, &ids);
+        self.release_durations(d, s, &[Duration::Statement, Duration::Transaction]);
         self.sess(s).book.clear_savepoints();
         Ok(Outcome::Ok)
     }
@@ -551,10 +551,7 @@ impl LockTable {
     /// `MDL_context::release_explicit_locks`.
     pub fn release_explicit(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;
-        let ids = self.sessions[s.0 as usize]
-            .book
-            .of_durations(&[Duration::Explicit]);
-        self.release_ids(d, s, &ids);
+        self.release_durations(d, s, &[Duration::Explicit]);
         Ok(Outcome::Ok)
     }
 
@@ -759,17 +756,8 @@ impl LockTable {
 
     /// The wait-for edges of the current state: (waiter, holder) pairs, MDL and foreign.
     pub fn wait_edges(&self, d: &Dialect) -> Vec<(OwnerId, OwnerId)> {
-        let g = TableGraph { t: self, d };
-        let mut out = Vec::new();
-        for i in 0..self.sessions.len() {
-            let n = OwnerId(i as u32);
-            let mut succ = Vec::new();
-            g.successors(n, &mut succ);
-            succ.sort();
-            succ.dedup();
-            out.extend(succ.into_iter().map(|m| (n, m)));
-        }
-        out
+        let nodes = (0..self.sessions.len()).map(|i| OwnerId(i as u32));
+        deadlock::edges(&TableGraph { t: self, d }, nodes)
     }
 
     /// The weight of `s`'s current wait, as the detector sees it.

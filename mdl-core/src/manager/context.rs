@@ -124,15 +124,7 @@ impl Context {
                 m.ensure_slow(&obj, &mut g);
             }
             g.st.grant_unchecked(Ticket { id, owner: me, ty });
-            g.meta.insert(
-                id,
-                Meta {
-                    dur,
-                    since_ms: 0,
-                    waited_ms: 0,
-                    waiter: None,
-                },
-            );
+            g.meta.insert(id, Meta::granted(dur));
         }
         self.book.add(id, key.clone(), ty, dur);
     }
@@ -181,15 +173,7 @@ impl Context {
         let LockInner { st, meta } = &mut *g;
         match st.request(&r, t, None, wait, try_grant(meta)) {
             Decision::Granted { woken } => {
-                g.meta.insert(
-                    id,
-                    Meta {
-                        dur,
-                        since_ms: 0,
-                        waited_ms: 0,
-                        waiter: None,
-                    },
-                );
+                g.meta.insert(id, Meta::granted(dur));
                 m.granted(&obj, &mut g.meta, woken);
                 drop(g);
                 self.book.add(id, key.clone(), ty, dur);

@@ -111,15 +111,7 @@ impl Shared {
                     owner: cs.id,
                     ty: e.ty,
                 });
-                g.meta.insert(
-                    e.id,
-                    Meta {
-                        dur: e.dur,
-                        since_ms: 0,
-                        waited_ms: 0,
-                        waiter: None,
-                    },
-                );
+                g.meta.insert(e.id, Meta::granted(e.dur));
                 debug!(owner = cs.id.0, key = ?obj.key, ty = %e.ty, "mdl fast-path grant materialised");
             }
         }

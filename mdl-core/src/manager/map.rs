@@ -91,6 +91,18 @@ pub(super) struct Meta {
     pub(super) waiter: Option<DataArc<CtxShared>>,
 }
 
+impl Meta {
+    /// A ticket granted without waiting.
+    pub(super) fn granted(dur: Duration) -> Meta {
+        Meta {
+            dur,
+            since_ms: 0,
+            waited_ms: 0,
+            waiter: None,
+        }
+    }
+}
+
 /// The grant of a waiter, as the step layer asks it of the shell: granted only when its
 /// wait is still undecided (see [`CtxShared::try_grant`]).
 pub(super) fn try_grant(meta: &IdMap<Meta>) -> impl FnMut(&Ticket) -> bool + '_ {
