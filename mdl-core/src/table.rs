@@ -16,8 +16,33 @@ use crate::error::MdlError;
 use crate::key::MdlKey;
 use crate::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
 use crate::step::{self, Abort, DeadlockShell, Decision, Grant, Lock, Resolved, Waiting};
+use crate::sync::DataArc as Arc;
 use crate::types::{Duration, LockType, Outcome, WaitOption};
 use std::collections::BTreeMap;
+
+/// A table's dialect: shared between the clones of a table (the model checker keeps
+/// millions), and the same for every state of one model, so `Hash` and `Eq` skip it.
+#[derive(Clone, Debug)]
+struct TableDialect(Arc<Dialect>);
+
+impl PartialEq for TableDialect {
+    fn eq(&self, _: &TableDialect) -> bool {
+        true
+    }
+}
+
+impl Eq for TableDialect {}
+
+impl std::hash::Hash for TableDialect {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+impl std::ops::Deref for TableDialect {
+    type Target = Dialect;
+    fn deref(&self) -> &Dialect {
+        &self.0
+    }
+}
 
 /// Settings of a lock table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -104,6 +129,8 @@ pub type Event = (OwnerId, Outcome);
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct LockTable {
+    /// The dialect the table decides by (left out of `Hash` and `Eq`).
+    dialect: TableDialect,
     locks: BTreeMap<MdlKey, Lock>,
     sessions: Vec<Session>,
     next_ticket: u64,
@@ -114,8 +141,10 @@ pub struct LockTable {
 }
 
 impl LockTable {
-    pub fn new(config: Config) -> LockTable {
+    /// An empty table deciding by `dialect` under `config`.
+    pub fn new(dialect: Arc<Dialect>, config: Config) -> LockTable {
         LockTable {
+            dialect: TableDialect(dialect),
             locks: BTreeMap::new(),
             sessions: Vec::new(),
             next_ticket: 1,
@@ -128,11 +157,21 @@ impl LockTable {
         self.config
     }
 
+    pub fn dialect(&self) -> &Dialect {
+        &self.dialect
+    }
+
+    /// The dialect, shared (for a table or manager of the same dialect).
+    pub fn dialect_arc(&self) -> &Arc<Dialect> {
+        &self.dialect.0
+    }
+
     /// A table from its parts (for the model checker, which stores states compactly and
     /// rebuilds them to take a step): the locks that are not idle, the sessions, and the
     /// id the next ticket gets (greater than every id in use). No pending events. The
     /// upgrades waiting on each lock are read from the sessions' waits.
     pub fn from_parts(
+        dialect: Arc<Dialect>,
         locks: impl IntoIterator<Item = (MdlKey, LockState)>,
         sessions: Vec<Session>,
         next_ticket: u64,
@@ -158,6 +197,7 @@ impl LockTable {
             })
             .collect();
         LockTable {
+            dialect: TableDialect(dialect),
             locks,
             sessions,
             next_ticket,
@@ -203,8 +243,8 @@ impl LockTable {
         std::mem::take(&mut self.events)
     }
 
-    pub fn rules<'d>(&self, d: &'d Dialect, key: &MdlKey) -> Rules<'d> {
-        rules(d, self.config, key)
+    pub fn rules(&self, key: &MdlKey) -> Rules<'_> {
+        rules(&self.dialect, self.config, key)
     }
 
     fn live(&self, s: OwnerId) -> Result<(), MdlError> {
@@ -231,15 +271,9 @@ impl LockTable {
     /// Does `s` own a granted lock on `key` at least as strong as `ty`? (MySQL: sql/mdl.cc,
     /// `MDL_context::owns_equal_or_stronger_lock`; MariaDB: `is_lock_owner`: `find_ticket`
     /// over every duration.)
-    pub fn owns_equal_or_stronger(
-        &self,
-        d: &Dialect,
-        s: OwnerId,
-        key: &MdlKey,
-        ty: LockType,
-    ) -> bool {
+    pub fn owns_equal_or_stronger(&self, s: OwnerId, key: &MdlKey, ty: LockType) -> bool {
         self.session(s).is_some_and(|x| {
-            let st = d.strategy(key.namespace());
+            let st = self.dialect.strategy(key.namespace());
             x.book.on_key(key).any(|h| st.covers(h.ty, ty))
         })
     }
@@ -249,7 +283,6 @@ impl LockTable {
     /// `acquire NS KEY TYPE [DURATION] [WAIT]`.
     pub fn acquire(
         &mut self,
-        d: &Dialect,
         s: OwnerId,
         key: &MdlKey,
         ty: LockType,
@@ -259,14 +292,13 @@ impl LockTable {
         self.live(s)?;
         let plan = self.sessions[s.0 as usize]
             .book
-            .plan_acquire(d, key, ty, dur)?;
-        Ok(self.acquire_planned(d, s, key, ty, dur, wait, plan, || WaitKind::Acquire { dur }))
+            .plan_acquire(&self.dialect, key, ty, dur)?;
+        Ok(self.acquire_planned(s, key, ty, dur, wait, plan, || WaitKind::Acquire { dur }))
     }
 
     #[allow(clippy::too_many_arguments)]
     fn acquire_planned(
         &mut self,
-        d: &Dialect,
         s: OwnerId,
         key: &MdlKey,
         ty: LockType,
@@ -294,7 +326,7 @@ impl LockTable {
                     owner: s,
                     ty,
                 };
-                let r = rules(d, self.config, key);
+                let r = rules(&self.dialect, self.config, key);
                 let decision =
                     self.locks
                         .entry(key.clone())
@@ -303,7 +335,7 @@ impl LockTable {
                 if let Decision::Granted { .. } = decision {
                     self.sess(s).book.add(t.id, key.clone(), ty, dur);
                 }
-                self.carry_out(d, s, key, t, wait, decision, kind)
+                self.carry_out(s, key, t, wait, decision, kind)
             }
         }
     }
@@ -312,7 +344,6 @@ impl LockTable {
     #[allow(clippy::too_many_arguments)]
     fn carry_out(
         &mut self,
-        d: &Dialect,
         s: OwnerId,
         key: &MdlKey,
         t: Ticket,
@@ -336,7 +367,7 @@ impl LockTable {
                     kind: kind(),
                     timed: matches!(wait, WaitOption::Timeout(_)),
                 });
-                self.detect(d, s)
+                self.detect(s)
             }
         }
     }
@@ -345,7 +376,6 @@ impl LockTable {
     /// on one key; all or nothing.
     pub fn acquire_all(
         &mut self,
-        d: &Dialect,
         s: OwnerId,
         reqs: &[BulkReq],
         dur: Duration,
@@ -356,26 +386,25 @@ impl LockTable {
             return Err(MdlError::EmptyBulk);
         }
         for r in reqs {
-            TicketBook::check_type(d, &r.key, r.ty)?;
+            TicketBook::check_type(&self.dialect, &r.key, r.ty)?;
         }
         let mut sorted = reqs.to_vec();
         sort_bulk(&mut sorted);
-        Ok(self.run_bulk(d, s, sorted, Vec::new(), dur, wait))
+        Ok(self.run_bulk(s, sorted, Vec::new(), dur, wait))
     }
 
     /// Goes on with a bulk acquire whose last wait was granted.
-    pub fn resume_bulk(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
+    pub fn resume_bulk(&mut self, s: OwnerId) -> Result<Outcome, MdlError> {
         let x = self.session(s).ok_or(MdlError::UnknownSession)?;
         if x.wait.is_some() {
             return Err(MdlError::Busy);
         }
         let r = self.sess(s).resume.take().ok_or(MdlError::NotHeld)?;
-        Ok(self.run_bulk(d, s, r.rest, r.taken, r.dur, r.wait))
+        Ok(self.run_bulk(s, r.rest, r.taken, r.dur, r.wait))
     }
 
     fn run_bulk(
         &mut self,
-        d: &Dialect,
         s: OwnerId,
         rest: Vec<BulkReq>,
         mut taken: Vec<TicketId>,
@@ -386,7 +415,7 @@ impl LockTable {
         while let Some(r) = it.next() {
             let plan = self.sessions[s.0 as usize]
                 .book
-                .plan_acquire(d, &r.key, r.ty, dur)
+                .plan_acquire(&self.dialect, &r.key, r.ty, dur)
                 .expect("types checked");
             let before = self.next_ticket;
             let kind = || WaitKind::Bulk {
@@ -395,7 +424,7 @@ impl LockTable {
                 taken: taken.clone(),
                 wait,
             };
-            let out = self.acquire_planned(d, s, &r.key, r.ty, dur, wait, plan, kind);
+            let out = self.acquire_planned(s, &r.key, r.ty, dur, wait, plan, kind);
             match out {
                 Outcome::Granted => {
                     if self.next_ticket != before {
@@ -408,7 +437,7 @@ impl LockTable {
                     // (and the explicit tickets stored before the old front): the
                     // tickets this call took, latest first.
                     taken.reverse();
-                    self.release_ids(d, s, &taken);
+                    self.release_ids(s, &taken);
                     return failed;
                 }
             }
@@ -421,19 +450,21 @@ impl LockTable {
     /// `upgrade NS KEY TYPE [WAIT]`.
     pub fn upgrade(
         &mut self,
-        d: &Dialect,
         s: OwnerId,
         key: &MdlKey,
         ty: LockType,
         wait: WaitOption,
     ) -> Result<Outcome, MdlError> {
         self.live(s)?;
-        let old = match self.sessions[s.0 as usize].book.plan_upgrade(d, key, ty)? {
+        let old = match self.sessions[s.0 as usize]
+            .book
+            .plan_upgrade(&self.dialect, key, ty)?
+        {
             UpgradePlan::NoOp(_) => return Ok(Outcome::Granted),
             UpgradePlan::Retype(old) => {
                 // MySQL: sql/mdl.cc, MDL_context::upgrade_shared_lock: the acquire found a
                 // covering ticket (no grant decision); the merge retypes `old`.
-                self.retype(d, s, key, old, ty);
+                self.retype(s, key, old, ty);
                 return Ok(Outcome::Granted);
             }
             UpgradePlan::Upgrade(old) => old,
@@ -443,7 +474,7 @@ impl LockTable {
             owner: s,
             ty,
         };
-        let r = rules(d, self.config, key);
+        let r = rules(&self.dialect, self.config, key);
         let decision = self.locks.get_mut(key).expect("held lock exists").request(
             &r,
             t,
@@ -454,13 +485,12 @@ impl LockTable {
         if let Decision::Granted { .. } = decision {
             self.sess(s).book.set_type(old, ty);
         }
-        Ok(self.carry_out(d, s, key, t, wait, decision, || WaitKind::Upgrade { old }))
+        Ok(self.carry_out(s, key, t, wait, decision, || WaitKind::Upgrade { old }))
     }
 
     /// `downgrade NS KEY TYPE`.
     pub fn downgrade(
         &mut self,
-        d: &Dialect,
         s: OwnerId,
         key: &MdlKey,
         ty: LockType,
@@ -468,20 +498,20 @@ impl LockTable {
         self.live(s)?;
         let Some(id) = self.sessions[s.0 as usize]
             .book
-            .plan_downgrade(d, key, ty)?
+            .plan_downgrade(&self.dialect, key, ty)?
         else {
             return Ok(Outcome::Ok);
         };
         // MySQL: sql/mdl.cc, MDL_ticket::downgrade_lock: retype (to the back of the
         // granted list), then reschedule_waiters.
-        self.retype(d, s, key, id, ty);
+        self.retype(s, key, id, ty);
         Ok(Outcome::Ok)
     }
 
     /// Gives `s`'s held ticket `id` the type `ty`, in the book and on the lock.
-    fn retype(&mut self, d: &Dialect, s: OwnerId, key: &MdlKey, id: TicketId, ty: LockType) {
+    fn retype(&mut self, s: OwnerId, key: &MdlKey, id: TicketId, ty: LockType) {
         self.sess(s).book.set_type(id, ty);
-        let r = rules(d, self.config, key);
+        let r = rules(&self.dialect, self.config, key);
         if let Some(l) = self.locks.get_mut(key) {
             let woken = l.retype(&r, id, ty, |_| true);
             self.finish_grants(key, woken);
@@ -492,14 +522,15 @@ impl LockTable {
     /// `clone NS KEY [TYPE] [DURATION]`.
     pub fn clone_ticket(
         &mut self,
-        d: &Dialect,
         s: OwnerId,
         key: &MdlKey,
         ty: Option<LockType>,
         dur: Duration,
     ) -> Result<Outcome, MdlError> {
         self.live(s)?;
-        let (_, ty) = self.sessions[s.0 as usize].book.plan_clone(d, key, ty)?;
+        let (_, ty) = self.sessions[s.0 as usize]
+            .book
+            .plan_clone(&self.dialect, key, ty)?;
         let id = self.new_ticket();
         self.locks
             .entry(key.clone())
@@ -514,44 +545,43 @@ impl LockTable {
     /// `release NS KEY [TYPE]`.
     pub fn release(
         &mut self,
-        d: &Dialect,
         s: OwnerId,
         key: &MdlKey,
         ty: Option<LockType>,
     ) -> Result<Outcome, MdlError> {
         self.live(s)?;
         let ids = self.sessions[s.0 as usize].book.plan_release(key, ty)?;
-        self.release_ids(d, s, &ids);
+        self.release_ids(s, &ids);
         Ok(Outcome::Ok)
     }
 
     /// MySQL: sql/mdl.cc, `MDL_context::release_statement_locks`.
-    pub fn end_statement(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
+    pub fn end_statement(&mut self, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;
-        self.release_durations(d, s, &[Duration::Statement]);
+        self.release_durations(s, &[Duration::Statement]);
         Ok(Outcome::Ok)
     }
 
     /// Gives back every ticket of `durs`, each list from its front.
-    fn release_durations(&mut self, d: &Dialect, s: OwnerId, durs: &[Duration]) {
+    fn release_durations(&mut self, s: OwnerId, durs: &[Duration]) {
         let ids = self.sessions[s.0 as usize].book.of_durations(durs);
-        self.release_ids(d, s, &ids);
+        self.release_ids(s, &ids);
     }
 
     /// `commit` / `rollback` (MySQL: sql/mdl.cc, `MDL_context::release_transactional_locks`:
     /// the statement list, then the transaction list).
-    pub fn commit(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
+    pub fn commit(&mut self, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;
-        self.release_durations(d, s, &[Duration::Statement, Duration::Transaction]);
+        self.release_durations(s, &[Duration::Statement, Duration::Transaction]);
         self.sess(s).book.clear_savepoints();
         Ok(Outcome::Ok)
     }
 
     /// MySQL: sql/mdl.cc, `release_locks_stored_before(MDL_EXPLICIT, nullptr)`; MariaDB:
     /// `MDL_context::release_explicit_locks`.
-    pub fn release_explicit(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
+    pub fn release_explicit(&mut self, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;
-        self.release_durations(d, s, &[Duration::Explicit]);
+        self.release_durations(s, &[Duration::Explicit]);
         Ok(Outcome::Ok)
     }
 
@@ -562,15 +592,10 @@ impl LockTable {
     }
 
     /// MySQL: sql/mdl.cc, `MDL_context::rollback_to_savepoint`.
-    pub fn rollback_to(
-        &mut self,
-        d: &Dialect,
-        s: OwnerId,
-        name: &str,
-    ) -> Result<Outcome, MdlError> {
+    pub fn rollback_to(&mut self, s: OwnerId, name: &str) -> Result<Outcome, MdlError> {
         self.live(s)?;
         let ids = self.sessions[s.0 as usize].book.plan_rollback_to(name)?;
-        self.release_ids(d, s, &ids);
+        self.release_ids(s, &ids);
         self.sess(s).book.forget_savepoints_after(name);
         Ok(Outcome::Ok)
     }
@@ -590,10 +615,10 @@ impl LockTable {
     }
 
     /// `disconnect`: releases everything; the session takes no further steps.
-    pub fn disconnect(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
+    pub fn disconnect(&mut self, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;
         let ids = self.sessions[s.0 as usize].book.all();
-        self.release_ids(d, s, &ids);
+        self.release_ids(s, &ids);
         let x = self.sess(s);
         x.book = TicketBook::new();
         x.gone = true;
@@ -604,10 +629,10 @@ impl LockTable {
     /// each (MySQL: sql/mdl.cc, `MDL_context::release_lock` -> `MDL_lock::remove_ticket`
     /// -> `reschedule_waiters`; `release_locks_stored_before` walks a list from its
     /// front).
-    fn release_ids(&mut self, d: &Dialect, s: OwnerId, ids: &[TicketId]) {
+    fn release_ids(&mut self, s: OwnerId, ids: &[TicketId]) {
         for id in ids {
             if let Some(h) = self.sess(s).book.remove(*id) {
-                let r = rules(d, self.config, &h.key);
+                let r = rules(&self.dialect, self.config, &h.key);
                 if let Some(l) = self.locks.get_mut(&h.key) {
                     let woken = l.release(&r, *id, |_| true);
                     self.finish_grants(&h.key, woken);
@@ -621,10 +646,10 @@ impl LockTable {
 
     /// A timeout of `s`'s wait (any moment, for a wait with a finite timeout). Returns
     /// false when `s` does not wait with a finite timeout.
-    pub fn timeout(&mut self, d: &Dialect, s: OwnerId) -> bool {
+    pub fn timeout(&mut self, s: OwnerId) -> bool {
         match self.session(s).and_then(|x| x.wait.as_ref()) {
             Some(w) if w.timed => {
-                self.end_wait(d, s, Outcome::Timeout);
+                self.end_wait(s, Outcome::Timeout);
                 true
             }
             _ => false,
@@ -632,9 +657,9 @@ impl LockTable {
     }
 
     /// A kill of `s`'s wait (`KILL QUERY`). Returns false when `s` does not wait.
-    pub fn kill(&mut self, d: &Dialect, s: OwnerId) -> bool {
+    pub fn kill(&mut self, s: OwnerId) -> bool {
         if self.session(s).is_some_and(|x| x.wait.is_some()) {
-            self.end_wait(d, s, Outcome::Killed);
+            self.end_wait(s, Outcome::Killed);
             true
         } else if self.session(s).is_some_and(|x| x.foreign.is_some()) {
             self.sess(s).foreign = None;
@@ -646,11 +671,11 @@ impl LockTable {
     }
 
     /// Ends `s`'s MDL wait without a grant; a failed bulk gives back what it took.
-    fn end_wait(&mut self, d: &Dialect, s: OwnerId, out: Outcome) {
+    fn end_wait(&mut self, s: OwnerId, out: Outcome) {
         let Some(w) = self.sess(s).wait.take() else {
             return;
         };
-        let r = rules(d, self.config, &w.key);
+        let r = rules(&self.dialect, self.config, &w.key);
         if let Some(l) = self.locks.get_mut(&w.key) {
             let woken = l.abandon(&r, w.ticket.id, |_| true);
             self.finish_grants(&w.key, woken);
@@ -659,7 +684,7 @@ impl LockTable {
         if let WaitKind::Bulk { taken, .. } = &w.kind {
             // acquire_locks' rollback: latest first.
             let latest_first: Vec<TicketId> = taken.iter().rev().copied().collect();
-            self.release_ids(d, s, &latest_first);
+            self.release_ids(s, &latest_first);
         }
         self.events.push((s, out));
     }
@@ -711,8 +736,8 @@ impl LockTable {
     /// Runs the victim loop ([`step::resolve`]) from `s`, which has just started to wait.
     /// Returns `s`'s outcome (`Waiting`, `Deadlock`, or `Granted` when a victim's abort let
     /// its request in).
-    fn detect(&mut self, d: &Dialect, s: OwnerId) -> Outcome {
-        match step::resolve(&mut TableShell { t: self, d }, s) {
+    fn detect(&mut self, s: OwnerId) -> Outcome {
+        match step::resolve(&mut TableShell { t: self }, s) {
             Resolved::StartIsVictim => {
                 // Our own outcome is the step's result, not an event.
                 self.events.retain(|e| *e != (s, Outcome::Deadlock));
@@ -733,14 +758,13 @@ impl LockTable {
     /// `holders` with `weight`. Runs the detector; returns `Waiting` or `Deadlock`.
     pub fn foreign_wait(
         &mut self,
-        d: &Dialect,
         s: OwnerId,
         holders: Vec<OwnerId>,
         weight: u32,
     ) -> Result<Outcome, MdlError> {
         self.live(s)?;
         self.sess(s).foreign = Some((holders, weight));
-        Ok(match step::resolve(&mut TableShell { t: self, d }, s) {
+        Ok(match step::resolve(&mut TableShell { t: self }, s) {
             Resolved::StartIsVictim => {
                 self.events.retain(|e| *e != (s, Outcome::Deadlock));
                 Outcome::Deadlock
@@ -755,22 +779,22 @@ impl LockTable {
     }
 
     /// The wait-for edges of the current state: (waiter, holder) pairs, MDL and foreign.
-    pub fn wait_edges(&self, d: &Dialect) -> Vec<(OwnerId, OwnerId)> {
+    pub fn wait_edges(&self) -> Vec<(OwnerId, OwnerId)> {
         let nodes = (0..self.sessions.len()).map(|i| OwnerId(i as u32));
-        deadlock::edges(&TableGraph { t: self, d }, nodes)
+        deadlock::edges(&TableGraph { t: self }, nodes)
     }
 
     /// The weight of `s`'s current wait, as the detector sees it.
-    pub fn wait_weight(&self, d: &Dialect, s: OwnerId) -> u32 {
-        TableGraph { t: self, d }.weight(s)
+    pub fn wait_weight(&self, s: OwnerId) -> u32 {
+        TableGraph { t: self }.weight(s)
     }
 
     /// Waiting requests that the rules would grant now (there should be none: a lost
     /// wakeup otherwise). Mirrors `LockState::reschedule`'s choice.
-    pub fn grantable_waiters(&self, d: &Dialect) -> Vec<(OwnerId, MdlKey, LockType)> {
+    pub fn grantable_waiters(&self) -> Vec<(OwnerId, MdlKey, LockType)> {
         let mut out = Vec::new();
         for (k, l) in &self.locks {
-            let r = rules(d, self.config, k);
+            let r = rules(&self.dialect, self.config, k);
             for w in l.state().waiting() {
                 if l.state().could_grant_waiter(&r, w) {
                     out.push((w.owner, k.clone(), w.ty));
@@ -826,9 +850,9 @@ impl LockTable {
     }
 
     /// Checks every lock's invariants and the agreement between books and locks.
-    pub fn check(&self, d: &Dialect) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), String> {
         for (k, l) in &self.locks {
-            l.check(&rules(d, self.config, k))?;
+            l.check(&rules(&self.dialect, self.config, k))?;
             if l.is_idle() {
                 return Err(format!("idle lock {k:?} kept"));
             }
@@ -857,7 +881,6 @@ pub use crate::step::rules;
 /// The table's side of the victim loop.
 struct TableShell<'a> {
     t: &'a mut LockTable,
-    d: &'a Dialect,
 }
 
 impl DeadlockShell for TableShell<'_> {
@@ -866,20 +889,17 @@ impl DeadlockShell for TableShell<'_> {
     where
         Self: 'g;
     fn graph(&self) -> TableGraph<'_> {
-        TableGraph {
-            t: self.t,
-            d: self.d,
-        }
+        TableGraph { t: self.t }
     }
     fn max_depth(&self) -> Option<u32> {
-        self.d.max_search_depth
+        self.t.dialect.max_search_depth
     }
     /// The victim's MDL wait ends (`Deadlock`, as an event), or its foreign wait.
     fn abort(&mut self, dl: &Deadlock<OwnerId>, _start: OwnerId) -> Abort {
         let v = dl.victim;
         self.t.sess(v).victim_count += 1;
         if self.t.session(v).is_some_and(|x| x.wait.is_some()) {
-            self.t.end_wait(self.d, v, Outcome::Deadlock);
+            self.t.end_wait(v, Outcome::Deadlock);
         } else {
             self.t.sess(v).foreign = None;
             self.t.events.push((v, Outcome::Deadlock));
@@ -890,7 +910,6 @@ impl DeadlockShell for TableShell<'_> {
 
 struct TableGraph<'a> {
     t: &'a LockTable,
-    d: &'a Dialect,
 }
 
 impl WaitGraph for TableGraph<'_> {
@@ -899,7 +918,11 @@ impl WaitGraph for TableGraph<'_> {
         let Some(x) = self.t.session(n) else { return };
         if let Some(w) = &x.wait {
             if let Some(l) = self.t.locks.get(&w.key) {
-                l.wait_for(&rules(self.d, self.t.config, &w.key), &w.ticket, out);
+                l.wait_for(
+                    &rules(&self.t.dialect, self.t.config, &w.key),
+                    &w.ticket,
+                    out,
+                );
             }
         }
         if let Some((h, _)) = &x.foreign {
@@ -919,6 +942,6 @@ impl WaitGraph for TableGraph<'_> {
             (None, Some((_, wt))) => Waiting::Foreign(*wt),
             (None, None) => return 0,
         };
-        step::wait_weight(self.d, w, x.force_dml, x.victim_count)
+        step::wait_weight(&self.t.dialect, w, x.force_dml, x.victim_count)
     }
 }
