@@ -94,6 +94,11 @@ impl Strategy {
     /// so the order matters.
     #[inline]
     pub fn conflicts(&self, earlier: LockType, later: LockType) -> bool {
+        // Seeded bug `mdl_bug="conflicts_either_way"`: the rule reads the matrix both ways
+        // (what `manager/verify.rs` did), so a legal BACKUP state is reported.
+        #[cfg(mdl_bug = "conflicts_either_way")]
+        return self.conflicts_granted(later, earlier) || self.conflicts_granted(earlier, later);
+        #[allow(unreachable_code)]
         self.conflicts_granted(later, earlier)
     }
 
