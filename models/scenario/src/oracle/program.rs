@@ -10,8 +10,10 @@ use mdl_core::table::{BulkReq, Config, LockTable};
 use mdl_core::{Duration, LockType, MdlKey, Outcome, WaitOption};
 use std::fmt::Write as _;
 
-/// One step as small integers; every value is valid (taken modulo the palettes).
+/// One step as small integers; every value is valid (taken modulo the palettes). With
+/// the `arbitrary` feature, the fuzz targets build it from raw bytes (`fuzz/src/lib.rs`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum Op {
     Acquire {
         s: u8,
