@@ -54,7 +54,7 @@ pub struct Lock {
 }
 
 /// Reading the decision state needs no step: a [`Lock`] reads as its [`LockState`]. Every
-/// change goes through the step methods (or [`Lock::state_mut`], for bookkeeping).
+/// change goes through the step methods.
 impl std::ops::Deref for Lock {
     type Target = LockState;
     fn deref(&self) -> &LockState {
@@ -100,22 +100,12 @@ impl Lock {
         &self.state
     }
 
-    /// The decision state, for a shell's bookkeeping that decides nothing (the manager
-    /// puts its materialised fast-path grants there).
-    pub fn state_mut(&mut self) -> &mut LockState {
-        &mut self.state
-    }
-
-    /// The held ticket that the waiting upgrade ticket `id` upgrades.
-    pub fn upgrade_of(&self, id: TicketId) -> Option<TicketId> {
-        self.upgrades
-            .iter()
-            .find(|(u, _)| *u == id)
-            .map(|(_, o)| *o)
-    }
-
-    pub fn is_idle(&self) -> bool {
-        self.state.is_idle()
+    /// A grant decided elsewhere joins the lock: a fast-path grant that the manager
+    /// materialises (it was granted while nothing obtrusive was granted or waiting, so no
+    /// decision here could differ), placed by its ticket id
+    /// ([`LockState::grant_in_id_order`]). No reschedule: nothing waits.
+    pub fn materialise(&mut self, t: Ticket) {
+        self.state.grant_in_id_order(t);
     }
 
     /// A request for a new ticket `t`; `upgrade` names the held ticket of `t`'s owner that

@@ -106,7 +106,7 @@ impl Shared {
                 continue;
             }
             for e in pin.fast.drain(..) {
-                g.st.state_mut().grant_in_id_order(Ticket {
+                g.st.materialise(Ticket {
                     id: e.id,
                     owner: cs.id,
                     ty: e.ty,
