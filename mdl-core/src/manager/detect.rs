@@ -21,7 +21,8 @@ pub(super) enum Validation {
     /// The cycle was real; this node was chosen and aborted (`true`: in a foreign
     /// subsystem).
     Victim(OwnerId, bool),
-    /// The graph changed during the search.
+    /// The graph changed during the search, or the MDL waiter chosen as the victim left
+    /// its wait after the validation: search again.
     Stale,
     /// The victim is a foreign waiter that its subsystem would not abort.
     ForeignRefused,
@@ -162,10 +163,15 @@ impl Shared {
             self.abort_victim(start, start, foreign_start, foreign);
         }
         drop(guards);
-        if aborted {
-            Validation::Victim(victim, !mdl_wait)
-        } else {
-            Validation::ForeignRefused
+        match (aborted, mdl_wait) {
+            (true, _) => Validation::Victim(victim, !mdl_wait),
+            // An MDL waiter of the validated cycle that can no longer be aborted has left
+            // its wait since (a timeout or kill sets its status without the lock's mutex,
+            // and its weight then reads as no wait, so it may have been chosen): the
+            // cycle is broken there, and another may remain through the same edge.
+            // Search again, as for a graph that changed during the search.
+            (false, true) => Validation::Stale,
+            (false, false) => Validation::ForeignRefused,
         }
     }
 }
