@@ -1,5 +1,6 @@
 //! Shared inputs of the fuzz targets: programs (the same as the proptest's, built from
-//! `arbitrary`) and wait-for graphs; the `cli` target's body ([`cli`]).
+//! `arbitrary`: the oracle's own `Op` derives it, with mdl-scenario's `arbitrary`
+//! feature) and wait-for graphs; the `cli` target's body ([`cli`]).
 
 pub mod cli;
 
@@ -7,80 +8,6 @@ use arbitrary::{Arbitrary, Result, Unstructured};
 use mdl_core::deadlock::WaitGraph;
 use mdl_scenario::oracle::brute::Graph;
 use mdl_scenario::oracle::{Op, Program};
-
-/// One step; mirrors [`mdl_scenario::oracle::Op`].
-#[derive(Arbitrary, Clone, Debug)]
-pub enum FOp {
-    Acquire {
-        s: u8,
-        k: u8,
-        t: u8,
-        d: u8,
-        w: u8,
-    },
-    AcquireAll {
-        s: u8,
-        items: Vec<(u8, u8)>,
-        d: u8,
-        w: u8,
-    },
-    Upgrade {
-        s: u8,
-        k: u8,
-        t: u8,
-        w: u8,
-    },
-    Downgrade {
-        s: u8,
-        k: u8,
-        t: u8,
-    },
-    Clone {
-        s: u8,
-        k: u8,
-        t: Option<u8>,
-        d: u8,
-    },
-    Release {
-        s: u8,
-        k: u8,
-        t: Option<u8>,
-    },
-    EndStatement {
-        s: u8,
-    },
-    Commit {
-        s: u8,
-    },
-    ReleaseExplicit {
-        s: u8,
-    },
-    Savepoint {
-        s: u8,
-        n: u8,
-    },
-    RollbackTo {
-        s: u8,
-        n: u8,
-    },
-    SetDuration {
-        s: u8,
-        d: u8,
-    },
-    ForceDml {
-        s: u8,
-        on: bool,
-    },
-    Disconnect {
-        s: u8,
-    },
-    Kill {
-        s: u8,
-    },
-    Timeout {
-        s: u8,
-    },
-}
 
 /// A program; see [`mdl_scenario::oracle::Program`] for how the numbers are read.
 #[derive(Clone, Debug)]
@@ -95,7 +22,11 @@ impl<'a> Arbitrary<'a> for FProgram {
         let key_offset = u8::arbitrary(u)?;
         let mut ops = Vec::new();
         while ops.len() < 64 && !u.is_empty() {
-            ops.push(op(FOp::arbitrary(u)?));
+            let mut op = Op::arbitrary(u)?;
+            if let Op::AcquireAll { items, .. } = &mut op {
+                items.truncate(4);
+            }
+            ops.push(op);
         }
         // The servers' depth cap, from a byte left after 64 operations (so that the
         // committed corpus decodes to the same programs as before it was added).
@@ -116,29 +47,6 @@ impl<'a> Arbitrary<'a> for FProgram {
     }
 }
 
-fn op(f: FOp) -> Op {
-    match f {
-        FOp::Acquire { s, k, t, d, w } => Op::Acquire { s, k, t, d, w },
-        FOp::AcquireAll { s, mut items, d, w } => {
-            items.truncate(4);
-            Op::AcquireAll { s, items, d, w }
-        }
-        FOp::Upgrade { s, k, t, w } => Op::Upgrade { s, k, t, w },
-        FOp::Downgrade { s, k, t } => Op::Downgrade { s, k, t },
-        FOp::Clone { s, k, t, d } => Op::Clone { s, k, t, d },
-        FOp::Release { s, k, t } => Op::Release { s, k, t },
-        FOp::EndStatement { s } => Op::EndStatement { s },
-        FOp::Commit { s } => Op::Commit { s },
-        FOp::ReleaseExplicit { s } => Op::ReleaseExplicit { s },
-        FOp::Savepoint { s, n } => Op::Savepoint { s, n },
-        FOp::RollbackTo { s, n } => Op::RollbackTo { s, n },
-        FOp::SetDuration { s, d } => Op::SetDuration { s, d },
-        FOp::ForceDml { s, on } => Op::ForceDml { s, on },
-        FOp::Disconnect { s } => Op::Disconnect { s },
-        FOp::Kill { s } => Op::Kill { s },
-        FOp::Timeout { s } => Op::Timeout { s },
-    }
-}
 
 /// A wait-for graph of 2-7 nodes: MDL edges, then foreign edges (another subsystem's
 /// waits, as `LockTable`'s graph appends them), and weights.

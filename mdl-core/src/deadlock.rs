@@ -43,6 +43,41 @@ pub trait WaitGraph {
     }
 }
 
+impl<G: WaitGraph + ?Sized> WaitGraph for &G {
+    type Node = G::Node;
+    fn successors(&self, n: G::Node, out: &mut Vec<G::Node>) {
+        (**self).successors(n, out)
+    }
+    fn weight(&self, n: G::Node) -> u32 {
+        (**self).weight(n)
+    }
+    fn is_waiting(&self, n: G::Node) -> bool {
+        (**self).is_waiting(n)
+    }
+}
+
+/// The edges of `g` out of `nodes`, in that order: (waiter, waited-for) pairs, each
+/// node's successors sorted and without repeats (for introspection and the model's
+/// wait-for graph).
+pub fn edges<G: WaitGraph>(
+    g: &G,
+    nodes: impl IntoIterator<Item = G::Node>,
+) -> Vec<(G::Node, G::Node)>
+where
+    G::Node: Ord,
+{
+    let mut out = Vec::new();
+    let mut succ = Vec::new();
+    for n in nodes {
+        succ.clear();
+        g.successors(n, &mut succ);
+        succ.sort();
+        succ.dedup();
+        out.extend(succ.iter().map(|m| (n, *m)));
+    }
+    out
+}
+
 /// A deadlock found from a start node and the victim chosen on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deadlock<N> {

@@ -86,6 +86,30 @@ impl Strategy {
         self.granted[req.0 as usize].contains(held)
     }
 
+    /// The grant-order rule of every invariant check (the manager's, the table's, the
+    /// model's): two tickets of different sessions granted one after the other are in
+    /// conflict when the `later` one, as a request, was incompatible with the `earlier`
+    /// one as granted. The granted matrix is not symmetric (MariaDB's BACKUP namespace:
+    /// BACKUP_FLUSH may be granted beside a granted BACKUP_DML, not the other way round),
+    /// so the order matters.
+    #[inline]
+    pub fn conflicts(&self, earlier: LockType, later: LockType) -> bool {
+        // Seeded bug `mdl_bug="conflicts_either_way"`: the rule reads the matrix both ways
+        // (what `manager/verify.rs` did), so a legal BACKUP state is reported.
+        #[cfg(mdl_bug = "conflicts_either_way")]
+        return self.conflicts_granted(later, earlier) || self.conflicts_granted(earlier, later);
+        #[allow(unreachable_code)]
+        self.conflicts_granted(later, earlier)
+    }
+
+    /// Two granted tickets of different sessions whose grant order is not known exclude
+    /// each other: they conflict in both orders ([`Strategy::conflicts`]), so neither
+    /// order could have granted both.
+    #[inline]
+    pub fn conflicts_in_any_order(&self, a: LockType, b: LockType) -> bool {
+        self.conflicts(a, b) && self.conflicts(b, a)
+    }
+
     /// Request `req` yields to a waiting `pending` of another session, under matrix `idx`.
     #[inline]
     pub fn yields_to_pending(&self, idx: usize, req: LockType, pending: LockType) -> bool {

@@ -6,11 +6,13 @@
 //! Functional core, concurrent shell:
 //! - [`dialect`], [`lock`], [`book`], [`deadlock`] are deterministic decisions: which
 //!   request is granted, who waits for whom, which ticket a release gives back, who is
-//!   the deadlock victim;
+//!   the deadlock victim; [`step`] puts them together for one lock object and returns
+//!   plans (what to grant, whom to wake, what to report);
 //! - [`table::LockTable`] is the whole manager as one clonable state machine (what the
-//!   model checker and the fuzzers drive);
-//! - [`Manager`] and [`Context`] are the concurrent shell an engine embeds: per-lock
-//!   mutexes, a fast path on a packed atomic, wait slots, written against [`sync`].
+//!   model checker and the fuzzers drive), carrying the step layer's plans out;
+//! - [`Manager`] and [`Context`] are the concurrent shell an engine embeds, carrying the
+//!   same plans out: per-lock mutexes, a fast path on two flags of an atomic word (not a
+//!   counter), wait slots, written against [`sync`].
 //!
 //! ```
 //! use mdl_core::{Clock, Dialect, Duration, LockType, Manager, MdlKey, Outcome, WaitOption};
@@ -28,6 +30,7 @@ pub mod error;
 pub mod key;
 pub mod lock;
 pub mod manager;
+pub mod step;
 pub mod sync;
 pub mod table;
 pub mod types;

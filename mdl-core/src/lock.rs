@@ -489,8 +489,7 @@ impl LockState {
         for (i, a) in self.granted.iter().enumerate() {
             for b in &self.granted[i + 1..] {
                 if a.owner != b.owner
-                    && s.conflicts_granted(b.ty, a.ty)
-                    && s.conflicts_granted(a.ty, b.ty)
+                    && s.conflicts_in_any_order(a.ty, b.ty)
                     && !covered(a)
                     && !covered(b)
                 {

@@ -5,17 +5,44 @@
 //!
 //! This is what the stateright model explores and what the `sequence` fuzzer and the
 //! proptest state machine drive against the reference oracle. It makes the same decisions
-//! as the concurrent [`crate::Manager`], with the same code: `LockState` for grants and
-//! queues, `TicketBook` for what a context holds, `deadlock` for the search.
+//! as the concurrent [`crate::Manager`], with the same code: the step layer
+//! ([`crate::step`]: grants, queues, reschedules, the victim loop), `TicketBook` for what a
+//! context holds. This file only carries the plans out: books, waits, events.
 
 use crate::book::{AcquirePlan, TicketBook, UpgradePlan};
-use crate::deadlock::{self, WaitGraph};
+use crate::deadlock::{self, Deadlock, WaitGraph};
 use crate::dialect::Dialect;
 use crate::error::MdlError;
 use crate::key::MdlKey;
 use crate::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
+use crate::step::{self, Abort, DeadlockShell, Decision, Grant, Lock, Resolved, Waiting};
+use crate::sync::DataArc as Arc;
 use crate::types::{Duration, LockType, Outcome, WaitOption};
 use std::collections::BTreeMap;
+
+/// A table's dialect: shared between the clones of a table (the model checker keeps
+/// millions), and the same for every state of one model, so `Hash` and `Eq` skip it.
+#[derive(Clone, Debug)]
+struct TableDialect(Arc<Dialect>);
+
+impl PartialEq for TableDialect {
+    fn eq(&self, _: &TableDialect) -> bool {
+        true
+    }
+}
+
+impl Eq for TableDialect {}
+
+impl std::hash::Hash for TableDialect {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+impl std::ops::Deref for TableDialect {
+    type Target = Dialect;
+    fn deref(&self) -> &Dialect {
+        &self.0
+    }
+}
 
 /// Settings of a lock table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -102,7 +129,9 @@ pub type Event = (OwnerId, Outcome);
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct LockTable {
-    locks: BTreeMap<MdlKey, LockState>,
+    /// The dialect the table decides by (left out of `Hash` and `Eq`).
+    dialect: TableDialect,
+    locks: BTreeMap<MdlKey, Lock>,
     sessions: Vec<Session>,
     next_ticket: u64,
     config: Config,
@@ -112,8 +141,10 @@ pub struct LockTable {
 }
 
 impl LockTable {
-    pub fn new(config: Config) -> LockTable {
+    /// An empty table deciding by `dialect` under `config`.
+    pub fn new(dialect: Arc<Dialect>, config: Config) -> LockTable {
         LockTable {
+            dialect: TableDialect(dialect),
             locks: BTreeMap::new(),
             sessions: Vec::new(),
             next_ticket: 1,
@@ -126,17 +157,48 @@ impl LockTable {
         self.config
     }
 
+    pub fn dialect(&self) -> &Dialect {
+        &self.dialect
+    }
+
+    /// The dialect, shared (for a table or manager of the same dialect).
+    pub fn dialect_arc(&self) -> &Arc<Dialect> {
+        &self.dialect.0
+    }
+
     /// A table from its parts (for the model checker, which stores states compactly and
     /// rebuilds them to take a step): the locks that are not idle, the sessions, and the
-    /// id the next ticket gets (greater than every id in use). No pending events.
+    /// id the next ticket gets (greater than every id in use). No pending events. The
+    /// upgrades waiting on each lock are read from the sessions' waits.
     pub fn from_parts(
+        dialect: Arc<Dialect>,
         locks: impl IntoIterator<Item = (MdlKey, LockState)>,
         sessions: Vec<Session>,
         next_ticket: u64,
         config: Config,
     ) -> LockTable {
+        let locks = locks
+            .into_iter()
+            .map(|(k, st)| {
+                let upgrades = st
+                    .waiting()
+                    .iter()
+                    .filter_map(|t| {
+                        let w = sessions.get(t.owner.0 as usize)?.wait.as_ref()?;
+                        match w.kind {
+                            WaitKind::Upgrade { old } if w.ticket.id == t.id && w.key == k => {
+                                Some((t.id, old))
+                            }
+                            _ => None,
+                        }
+                    })
+                    .collect();
+                (k, Lock::from_parts(st, upgrades))
+            })
+            .collect();
         LockTable {
-            locks: locks.into_iter().collect(),
+            dialect: TableDialect(dialect),
+            locks,
             sessions,
             next_ticket,
             config,
@@ -164,11 +226,11 @@ impl LockTable {
     }
 
     pub fn locks(&self) -> impl Iterator<Item = (&MdlKey, &LockState)> {
-        self.locks.iter()
+        self.locks.iter().map(|(k, l)| (k, l.state()))
     }
 
     pub fn lock(&self, key: &MdlKey) -> Option<&LockState> {
-        self.locks.get(key)
+        self.locks.get(key).map(Lock::state)
     }
 
     pub fn is_waiting(&self, s: OwnerId) -> bool {
@@ -181,8 +243,8 @@ impl LockTable {
         std::mem::take(&mut self.events)
     }
 
-    pub fn rules<'d>(&self, d: &'d Dialect, key: &MdlKey) -> Rules<'d> {
-        rules(d, self.config, key)
+    pub fn rules(&self, key: &MdlKey) -> Rules<'_> {
+        rules(&self.dialect, self.config, key)
     }
 
     fn live(&self, s: OwnerId) -> Result<(), MdlError> {
@@ -209,15 +271,9 @@ impl LockTable {
     /// Does `s` own a granted lock on `key` at least as strong as `ty`? (MySQL: sql/mdl.cc,
     /// `MDL_context::owns_equal_or_stronger_lock`; MariaDB: `is_lock_owner`: `find_ticket`
     /// over every duration.)
-    pub fn owns_equal_or_stronger(
-        &self,
-        d: &Dialect,
-        s: OwnerId,
-        key: &MdlKey,
-        ty: LockType,
-    ) -> bool {
+    pub fn owns_equal_or_stronger(&self, s: OwnerId, key: &MdlKey, ty: LockType) -> bool {
         self.session(s).is_some_and(|x| {
-            let st = d.strategy(key.namespace());
+            let st = self.dialect.strategy(key.namespace());
             x.book.on_key(key).any(|h| st.covers(h.ty, ty))
         })
     }
@@ -227,7 +283,6 @@ impl LockTable {
     /// `acquire NS KEY TYPE [DURATION] [WAIT]`.
     pub fn acquire(
         &mut self,
-        d: &Dialect,
         s: OwnerId,
         key: &MdlKey,
         ty: LockType,
@@ -237,14 +292,13 @@ impl LockTable {
         self.live(s)?;
         let plan = self.sessions[s.0 as usize]
             .book
-            .plan_acquire(d, key, ty, dur)?;
-        Ok(self.acquire_planned(d, s, key, ty, dur, wait, plan, || WaitKind::Acquire { dur }))
+            .plan_acquire(&self.dialect, key, ty, dur)?;
+        Ok(self.acquire_planned(s, key, ty, dur, wait, plan, || WaitKind::Acquire { dur }))
     }
 
     #[allow(clippy::too_many_arguments)]
     fn acquire_planned(
         &mut self,
-        d: &Dialect,
         s: OwnerId,
         key: &MdlKey,
         ty: LockType,
@@ -258,53 +312,62 @@ impl LockTable {
         match plan {
             AcquirePlan::Reuse(_) => Outcome::Granted,
             AcquirePlan::CloneOf(_) => {
-                // MySQL: sql/mdl.cc, MDL_context::clone_ticket: to the back of the granted
-                // list without a grant decision; not counted, no reschedule.
                 let id = self.new_ticket();
                 self.locks
                     .entry(key.clone())
                     .or_default()
-                    .grant(Ticket { id, owner: s, ty });
+                    .grant_unchecked(Ticket { id, owner: s, ty });
                 self.sess(s).book.add(id, key.clone(), ty, dur);
                 Outcome::Granted
             }
             AcquirePlan::New => {
-                let id = self.new_ticket();
-                let t = Ticket { id, owner: s, ty };
-                let r = rules(d, self.config, key);
-                let lock = self.locks.entry(key.clone()).or_default();
-                // MySQL: sql/mdl.cc, MDL_context::try_acquire_lock_impl: granted at once,
-                // counted as a hog or piglet; a switch of the priority matrix reschedules.
-                if lock.can_grant(&r, ty, s, false) {
-                    let switched = lock.grant_counted(&r, t);
-                    self.sess(s).book.add(id, key.clone(), ty, dur);
-                    if switched {
-                        self.reschedule(d, key);
-                    }
-                    return Outcome::Granted;
+                let t = Ticket {
+                    id: self.new_ticket(),
+                    owner: s,
+                    ty,
+                };
+                let r = rules(&self.dialect, self.config, key);
+                let decision =
+                    self.locks
+                        .entry(key.clone())
+                        .or_default()
+                        .request(&r, t, None, wait, |_| true);
+                if let Decision::Granted { .. } = decision {
+                    self.sess(s).book.add(t.id, key.clone(), ty, dur);
                 }
-                // MySQL: sql/mdl.cc, MDL_context::try_acquire_lock, and acquire_lock with a
-                // zero timeout: no wait and no deadlock search.
-                match wait {
-                    WaitOption::NoWait => {
-                        self.drop_if_idle(key);
-                        Outcome::Busy
-                    }
-                    WaitOption::Timeout(0) => {
-                        self.drop_if_idle(key);
-                        Outcome::Timeout
-                    }
-                    WaitOption::Timeout(_) | WaitOption::Forever => {
-                        self.locks.get_mut(key).expect("just made").enqueue(t);
-                        self.sess(s).wait = Some(Wait {
-                            key: key.clone(),
-                            ticket: t,
-                            kind: kind(),
-                            timed: matches!(wait, WaitOption::Timeout(_)),
-                        });
-                        self.detect(d, s)
-                    }
-                }
+                self.carry_out(s, key, t, wait, decision, kind)
+            }
+        }
+    }
+
+    /// Carries out the step layer's decision on `s`'s request `t` on `key`.
+    #[allow(clippy::too_many_arguments)]
+    fn carry_out(
+        &mut self,
+        s: OwnerId,
+        key: &MdlKey,
+        t: Ticket,
+        wait: WaitOption,
+        decision: Decision,
+        kind: impl FnOnce() -> WaitKind,
+    ) -> Outcome {
+        match decision {
+            Decision::Granted { woken } => {
+                self.finish_grants(key, woken);
+                Outcome::Granted
+            }
+            Decision::Refused(out) => {
+                self.drop_if_idle(key);
+                out
+            }
+            Decision::Queued => {
+                self.sess(s).wait = Some(Wait {
+                    key: key.clone(),
+                    ticket: t,
+                    kind: kind(),
+                    timed: matches!(wait, WaitOption::Timeout(_)),
+                });
+                self.detect(s)
             }
         }
     }
@@ -313,7 +376,6 @@ impl LockTable {
     /// on one key; all or nothing.
     pub fn acquire_all(
         &mut self,
-        d: &Dialect,
         s: OwnerId,
         reqs: &[BulkReq],
         dur: Duration,
@@ -324,26 +386,25 @@ impl LockTable {
             return Err(MdlError::EmptyBulk);
         }
         for r in reqs {
-            TicketBook::check_type(d, &r.key, r.ty)?;
+            TicketBook::check_type(&self.dialect, &r.key, r.ty)?;
         }
         let mut sorted = reqs.to_vec();
         sort_bulk(&mut sorted);
-        Ok(self.run_bulk(d, s, sorted, Vec::new(), dur, wait))
+        Ok(self.run_bulk(s, sorted, Vec::new(), dur, wait))
     }
 
     /// Goes on with a bulk acquire whose last wait was granted.
-    pub fn resume_bulk(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
+    pub fn resume_bulk(&mut self, s: OwnerId) -> Result<Outcome, MdlError> {
         let x = self.session(s).ok_or(MdlError::UnknownSession)?;
         if x.wait.is_some() {
             return Err(MdlError::Busy);
         }
         let r = self.sess(s).resume.take().ok_or(MdlError::NotHeld)?;
-        Ok(self.run_bulk(d, s, r.rest, r.taken, r.dur, r.wait))
+        Ok(self.run_bulk(s, r.rest, r.taken, r.dur, r.wait))
     }
 
     fn run_bulk(
         &mut self,
-        d: &Dialect,
         s: OwnerId,
         rest: Vec<BulkReq>,
         mut taken: Vec<TicketId>,
@@ -354,7 +415,7 @@ impl LockTable {
         while let Some(r) = it.next() {
             let plan = self.sessions[s.0 as usize]
                 .book
-                .plan_acquire(d, &r.key, r.ty, dur)
+                .plan_acquire(&self.dialect, &r.key, r.ty, dur)
                 .expect("types checked");
             let before = self.next_ticket;
             let kind = || WaitKind::Bulk {
@@ -363,7 +424,7 @@ impl LockTable {
                 taken: taken.clone(),
                 wait,
             };
-            let out = self.acquire_planned(d, s, &r.key, r.ty, dur, wait, plan, kind);
+            let out = self.acquire_planned(s, &r.key, r.ty, dur, wait, plan, kind);
             match out {
                 Outcome::Granted => {
                     if self.next_ticket != before {
@@ -376,7 +437,7 @@ impl LockTable {
                     // (and the explicit tickets stored before the old front): the
                     // tickets this call took, latest first.
                     taken.reverse();
-                    self.release_ids(d, s, &taken);
+                    self.release_ids(s, &taken);
                     return failed;
                 }
             }
@@ -389,72 +450,47 @@ impl LockTable {
     /// `upgrade NS KEY TYPE [WAIT]`.
     pub fn upgrade(
         &mut self,
-        d: &Dialect,
         s: OwnerId,
         key: &MdlKey,
         ty: LockType,
         wait: WaitOption,
     ) -> Result<Outcome, MdlError> {
         self.live(s)?;
-        let old = match self.sessions[s.0 as usize].book.plan_upgrade(d, key, ty)? {
+        let old = match self.sessions[s.0 as usize]
+            .book
+            .plan_upgrade(&self.dialect, key, ty)?
+        {
             UpgradePlan::NoOp(_) => return Ok(Outcome::Granted),
             UpgradePlan::Retype(old) => {
                 // MySQL: sql/mdl.cc, MDL_context::upgrade_shared_lock: the acquire found a
                 // covering ticket (no grant decision); the merge retypes `old`.
-                self.sess(s).book.set_type(old, ty);
-                if let Some(l) = self.locks.get_mut(key) {
-                    l.set_type(old, ty);
-                }
-                self.reschedule(d, key);
+                self.retype(s, key, old, ty);
                 return Ok(Outcome::Granted);
             }
             UpgradePlan::Upgrade(old) => old,
         };
-        let id = self.new_ticket();
-        let t = Ticket { id, owner: s, ty };
-        let r = rules(d, self.config, key);
-        let lock = self.locks.get_mut(key).expect("held lock exists");
-        if lock.can_grant(&r, ty, s, false) {
-            // MySQL: sql/mdl.cc, MDL_context::upgrade_shared_lock: acquire_lock grants a
-            // ticket of the new type (counted; a matrix switch reschedules with both
-            // tickets granted), then the merge gives its type to `old` and drops it.
-            if lock.grant_counted(&r, t) {
-                self.reschedule(d, key);
-            }
-            self.locks
-                .get_mut(key)
-                .expect("held lock exists")
-                .finish_upgrade(old, id);
+        let t = Ticket {
+            id: self.new_ticket(),
+            owner: s,
+            ty,
+        };
+        let r = rules(&self.dialect, self.config, key);
+        let decision = self.locks.get_mut(key).expect("held lock exists").request(
+            &r,
+            t,
+            Some(old),
+            wait,
+            |_| true,
+        );
+        if let Decision::Granted { .. } = decision {
             self.sess(s).book.set_type(old, ty);
-            // Deliberate (mdl-core/FIDELITY.md): the servers do not reschedule after the
-            // merge; a higher-ranked type need not conflict with all that the old one did
-            // (SU -> SRO), and a waiter the old type held back is let in now.
-            self.reschedule(d, key);
-            return Ok(Outcome::Granted);
         }
-        Ok(match wait {
-            WaitOption::NoWait => Outcome::Busy,
-            WaitOption::Timeout(0) => Outcome::Timeout,
-            _ => {
-                self.locks
-                    .get_mut(key)
-                    .expect("held lock exists")
-                    .enqueue(t);
-                self.sess(s).wait = Some(Wait {
-                    key: key.clone(),
-                    ticket: t,
-                    kind: WaitKind::Upgrade { old },
-                    timed: matches!(wait, WaitOption::Timeout(_)),
-                });
-                self.detect(d, s)
-            }
-        })
+        Ok(self.carry_out(s, key, t, wait, decision, || WaitKind::Upgrade { old }))
     }
 
     /// `downgrade NS KEY TYPE`.
     pub fn downgrade(
         &mut self,
-        d: &Dialect,
         s: OwnerId,
         key: &MdlKey,
         ty: LockType,
@@ -462,37 +498,44 @@ impl LockTable {
         self.live(s)?;
         let Some(id) = self.sessions[s.0 as usize]
             .book
-            .plan_downgrade(d, key, ty)?
+            .plan_downgrade(&self.dialect, key, ty)?
         else {
             return Ok(Outcome::Ok);
         };
         // MySQL: sql/mdl.cc, MDL_ticket::downgrade_lock: retype (to the back of the
         // granted list), then reschedule_waiters.
-        self.sess(s).book.set_type(id, ty);
-        if let Some(l) = self.locks.get_mut(key) {
-            l.set_type(id, ty);
-        }
-        self.reschedule(d, key);
+        self.retype(s, key, id, ty);
         Ok(Outcome::Ok)
+    }
+
+    /// Gives `s`'s held ticket `id` the type `ty`, in the book and on the lock.
+    fn retype(&mut self, s: OwnerId, key: &MdlKey, id: TicketId, ty: LockType) {
+        self.sess(s).book.set_type(id, ty);
+        let r = rules(&self.dialect, self.config, key);
+        if let Some(l) = self.locks.get_mut(key) {
+            let woken = l.retype(&r, id, ty, |_| true);
+            self.finish_grants(key, woken);
+        }
+        self.drop_if_idle(key);
     }
 
     /// `clone NS KEY [TYPE] [DURATION]`.
     pub fn clone_ticket(
         &mut self,
-        d: &Dialect,
         s: OwnerId,
         key: &MdlKey,
         ty: Option<LockType>,
         dur: Duration,
     ) -> Result<Outcome, MdlError> {
         self.live(s)?;
-        let (_, ty) = self.sessions[s.0 as usize].book.plan_clone(d, key, ty)?;
-        // MySQL: sql/mdl.cc, MDL_context::clone_ticket: no grant decision, not counted.
+        let (_, ty) = self.sessions[s.0 as usize]
+            .book
+            .plan_clone(&self.dialect, key, ty)?;
         let id = self.new_ticket();
         self.locks
             .entry(key.clone())
             .or_default()
-            .grant(Ticket { id, owner: s, ty });
+            .grant_unchecked(Ticket { id, owner: s, ty });
         self.sess(s).book.add(id, key.clone(), ty, dur);
         Ok(Outcome::Ok)
     }
@@ -502,47 +545,43 @@ impl LockTable {
     /// `release NS KEY [TYPE]`.
     pub fn release(
         &mut self,
-        d: &Dialect,
         s: OwnerId,
         key: &MdlKey,
         ty: Option<LockType>,
     ) -> Result<Outcome, MdlError> {
         self.live(s)?;
         let ids = self.sessions[s.0 as usize].book.plan_release(key, ty)?;
-        self.release_ids(d, s, &ids);
+        self.release_ids(s, &ids);
         Ok(Outcome::Ok)
     }
 
     /// MySQL: sql/mdl.cc, `MDL_context::release_statement_locks`.
-    pub fn end_statement(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
+    pub fn end_statement(&mut self, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;
-        let ids = self.sessions[s.0 as usize]
-            .book
-            .of_durations(&[Duration::Statement]);
-        self.release_ids(d, s, &ids);
+        self.release_durations(s, &[Duration::Statement]);
         Ok(Outcome::Ok)
+    }
+
+    /// Gives back every ticket of `durs`, each list from its front.
+    fn release_durations(&mut self, s: OwnerId, durs: &[Duration]) {
+        let ids = self.sessions[s.0 as usize].book.of_durations(durs);
+        self.release_ids(s, &ids);
     }
 
     /// `commit` / `rollback` (MySQL: sql/mdl.cc, `MDL_context::release_transactional_locks`:
     /// the statement list, then the transaction list).
-    pub fn commit(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
+    pub fn commit(&mut self, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;
-        let ids = self.sessions[s.0 as usize]
-            .book
-            .of_durations(&[Duration::Statement, Duration::Transaction]);
-        self.release_ids(d, s, &ids);
+        self.release_durations(s, &[Duration::Statement, Duration::Transaction]);
         self.sess(s).book.clear_savepoints();
         Ok(Outcome::Ok)
     }
 
     /// MySQL: sql/mdl.cc, `release_locks_stored_before(MDL_EXPLICIT, nullptr)`; MariaDB:
     /// `MDL_context::release_explicit_locks`.
-    pub fn release_explicit(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
+    pub fn release_explicit(&mut self, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;
-        let ids = self.sessions[s.0 as usize]
-            .book
-            .of_durations(&[Duration::Explicit]);
-        self.release_ids(d, s, &ids);
+        self.release_durations(s, &[Duration::Explicit]);
         Ok(Outcome::Ok)
     }
 
@@ -553,15 +592,10 @@ impl LockTable {
     }
 
     /// MySQL: sql/mdl.cc, `MDL_context::rollback_to_savepoint`.
-    pub fn rollback_to(
-        &mut self,
-        d: &Dialect,
-        s: OwnerId,
-        name: &str,
-    ) -> Result<Outcome, MdlError> {
+    pub fn rollback_to(&mut self, s: OwnerId, name: &str) -> Result<Outcome, MdlError> {
         self.live(s)?;
         let ids = self.sessions[s.0 as usize].book.plan_rollback_to(name)?;
-        self.release_ids(d, s, &ids);
+        self.release_ids(s, &ids);
         self.sess(s).book.forget_savepoints_after(name);
         Ok(Outcome::Ok)
     }
@@ -581,10 +615,10 @@ impl LockTable {
     }
 
     /// `disconnect`: releases everything; the session takes no further steps.
-    pub fn disconnect(&mut self, d: &Dialect, s: OwnerId) -> Result<Outcome, MdlError> {
+    pub fn disconnect(&mut self, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;
         let ids = self.sessions[s.0 as usize].book.all();
-        self.release_ids(d, s, &ids);
+        self.release_ids(s, &ids);
         let x = self.sess(s);
         x.book = TicketBook::new();
         x.gone = true;
@@ -595,13 +629,15 @@ impl LockTable {
     /// each (MySQL: sql/mdl.cc, `MDL_context::release_lock` -> `MDL_lock::remove_ticket`
     /// -> `reschedule_waiters`; `release_locks_stored_before` walks a list from its
     /// front).
-    fn release_ids(&mut self, d: &Dialect, s: OwnerId, ids: &[TicketId]) {
+    fn release_ids(&mut self, s: OwnerId, ids: &[TicketId]) {
         for id in ids {
             if let Some(h) = self.sess(s).book.remove(*id) {
+                let r = rules(&self.dialect, self.config, &h.key);
                 if let Some(l) = self.locks.get_mut(&h.key) {
-                    l.remove_granted(*id);
+                    let woken = l.release(&r, *id, |_| true);
+                    self.finish_grants(&h.key, woken);
                 }
-                self.reschedule(d, &h.key);
+                self.drop_if_idle(&h.key);
             }
         }
     }
@@ -610,10 +646,10 @@ impl LockTable {
 
     /// A timeout of `s`'s wait (any moment, for a wait with a finite timeout). Returns
     /// false when `s` does not wait with a finite timeout.
-    pub fn timeout(&mut self, d: &Dialect, s: OwnerId) -> bool {
+    pub fn timeout(&mut self, s: OwnerId) -> bool {
         match self.session(s).and_then(|x| x.wait.as_ref()) {
             Some(w) if w.timed => {
-                self.end_wait(d, s, Outcome::Timeout);
+                self.end_wait(s, Outcome::Timeout);
                 true
             }
             _ => false,
@@ -621,9 +657,9 @@ impl LockTable {
     }
 
     /// A kill of `s`'s wait (`KILL QUERY`). Returns false when `s` does not wait.
-    pub fn kill(&mut self, d: &Dialect, s: OwnerId) -> bool {
+    pub fn kill(&mut self, s: OwnerId) -> bool {
         if self.session(s).is_some_and(|x| x.wait.is_some()) {
-            self.end_wait(d, s, Outcome::Killed);
+            self.end_wait(s, Outcome::Killed);
             true
         } else if self.session(s).is_some_and(|x| x.foreign.is_some()) {
             self.sess(s).foreign = None;
@@ -635,46 +671,27 @@ impl LockTable {
     }
 
     /// Ends `s`'s MDL wait without a grant; a failed bulk gives back what it took.
-    fn end_wait(&mut self, d: &Dialect, s: OwnerId, out: Outcome) {
+    fn end_wait(&mut self, s: OwnerId, out: Outcome) {
         let Some(w) = self.sess(s).wait.take() else {
             return;
         };
-        // MySQL: sql/mdl.cc, MDL_context::acquire_lock: a wait that ends without a grant
-        // removes its ticket (MDL_lock::remove_ticket from m_waiting, which reschedules).
+        let r = rules(&self.dialect, self.config, &w.key);
         if let Some(l) = self.locks.get_mut(&w.key) {
-            l.remove_waiting(w.ticket.id);
+            let woken = l.abandon(&r, w.ticket.id, |_| true);
+            self.finish_grants(&w.key, woken);
         }
-        self.reschedule(d, &w.key);
+        self.drop_if_idle(&w.key);
         if let WaitKind::Bulk { taken, .. } = &w.kind {
             // acquire_locks' rollback: latest first.
             let latest_first: Vec<TicketId> = taken.iter().rev().copied().collect();
-            self.release_ids(d, s, &latest_first);
+            self.release_ids(s, &latest_first);
         }
         self.events.push((s, out));
     }
 
-    /// Grants what has become grantable on `key` and finishes those waits.
-    fn reschedule(&mut self, d: &Dialect, key: &MdlKey) {
-        let r = rules(d, self.config, key);
-        // A finished upgrade replaces the old ticket's type by a higher-ranked one that
-        // need not conflict with all the old one did (SU -> SRO): pass again then (as the
-        // manager does).
-        loop {
-            let Some(l) = self.locks.get_mut(key) else {
-                return;
-            };
-            let granted = l.reschedule(&r, |_| true);
-            if !self.finish_grants(key, granted) {
-                break;
-            }
-        }
-        self.drop_if_idle(key);
-    }
-
-    /// Books the waits that a reschedule granted; true when an upgrade finished.
-    fn finish_grants(&mut self, key: &MdlKey, granted: Vec<Ticket>) -> bool {
-        let mut upgraded = false;
-        for t in granted {
+    /// Books the waits that the step layer granted, and reports them as events.
+    fn finish_grants(&mut self, key: &MdlKey, granted: Vec<Grant>) {
+        for Grant { ticket: t, .. } in granted {
             let x = &mut self.sessions[t.owner.0 as usize];
             let Some(w) = x.wait.take() else {
                 continue;
@@ -682,14 +699,7 @@ impl LockTable {
             debug_assert_eq!(w.ticket.id, t.id);
             match w.kind {
                 WaitKind::Acquire { dur } => x.book.add(t.id, key.clone(), t.ty, dur),
-                WaitKind::Upgrade { old } => {
-                    x.book.set_type(old, t.ty);
-                    self.locks
-                        .get_mut(key)
-                        .expect("lock")
-                        .finish_upgrade(old, t.id);
-                    upgraded = true;
-                }
+                WaitKind::Upgrade { old } => x.book.set_type(old, t.ty),
                 WaitKind::Bulk {
                     dur,
                     rest,
@@ -713,7 +723,6 @@ impl LockTable {
             }
             self.events.push((t.owner, Outcome::Granted));
         }
-        upgraded
     }
 
     fn drop_if_idle(&mut self, key: &MdlKey) {
@@ -724,41 +733,24 @@ impl LockTable {
 
     // --- deadlocks --------------------------------------------------------------------
 
-    /// Runs the detector from `s`, which has just started to wait; aborts victims until no
-    /// cycle through `s` is left. Returns `s`'s outcome (`Waiting` or `Deadlock`).
-    fn detect(&mut self, d: &Dialect, s: OwnerId) -> Outcome {
-        // MySQL: sql/mdl.cc, MDL_context::find_deadlock: search from the new waiter; the
-        // victim's wait ends (VICTIM); unless that was the requester, search again (a
-        // second cycle through the new edge may remain).
-        loop {
-            let found = {
-                let g = TableGraph { t: self, d };
-                deadlock::detect_with(&g, s, d.max_search_depth)
-            };
-            let Some(dl) = found else {
-                return Outcome::Waiting;
-            };
-            let v = dl.victim;
-            self.sess(v).victim_count += 1;
-            if v == s {
-                self.end_wait(d, s, Outcome::Deadlock);
+    /// Runs the victim loop ([`step::resolve`]) from `s`, which has just started to wait.
+    /// Returns `s`'s outcome (`Waiting`, `Deadlock`, or `Granted` when a victim's abort let
+    /// its request in).
+    fn detect(&mut self, s: OwnerId) -> Outcome {
+        match step::resolve(&mut TableShell { t: self }, s) {
+            Resolved::StartIsVictim => {
                 // Our own outcome is the step's result, not an event.
                 self.events.retain(|e| *e != (s, Outcome::Deadlock));
-                return Outcome::Deadlock;
+                Outcome::Deadlock
             }
-            if self.session(v).is_some_and(|x| x.wait.is_some()) {
-                self.end_wait(d, v, Outcome::Deadlock);
-            } else {
-                self.sess(v).foreign = None;
-                self.events.push((v, Outcome::Deadlock));
-            }
-            if self.session(s).is_some_and(|x| x.wait.is_none()) {
+            Resolved::Ended => {
                 // Rescheduling after the victim's abort granted our request: that is this
                 // step's outcome, not an event; a bulk goes on in the caller's loop.
                 self.events.retain(|e| *e != (s, Outcome::Granted));
                 self.sess(s).resume = None;
-                return Outcome::Granted;
+                Outcome::Granted
             }
+            Resolved::Waiting | Resolved::Stopped => Outcome::Waiting,
         }
     }
 
@@ -766,34 +758,19 @@ impl LockTable {
     /// `holders` with `weight`. Runs the detector; returns `Waiting` or `Deadlock`.
     pub fn foreign_wait(
         &mut self,
-        d: &Dialect,
         s: OwnerId,
         holders: Vec<OwnerId>,
         weight: u32,
     ) -> Result<Outcome, MdlError> {
         self.live(s)?;
         self.sess(s).foreign = Some((holders, weight));
-        loop {
-            let found = {
-                let g = TableGraph { t: self, d };
-                deadlock::detect_with(&g, s, d.max_search_depth)
-            };
-            let Some(dl) = found else {
-                return Ok(Outcome::Waiting);
-            };
-            let v = dl.victim;
-            self.sess(v).victim_count += 1;
-            if v == s {
-                self.sess(s).foreign = None;
-                return Ok(Outcome::Deadlock);
+        Ok(match step::resolve(&mut TableShell { t: self }, s) {
+            Resolved::StartIsVictim => {
+                self.events.retain(|e| *e != (s, Outcome::Deadlock));
+                Outcome::Deadlock
             }
-            if self.session(v).is_some_and(|x| x.wait.is_some()) {
-                self.end_wait(d, v, Outcome::Deadlock);
-            } else {
-                self.sess(v).foreign = None;
-                self.events.push((v, Outcome::Deadlock));
-            }
-        }
+            _ => Outcome::Waiting,
+        })
     }
 
     /// Ends a foreign wait of `s` with a grant (the foreign subsystem let it in).
@@ -802,33 +779,24 @@ impl LockTable {
     }
 
     /// The wait-for edges of the current state: (waiter, holder) pairs, MDL and foreign.
-    pub fn wait_edges(&self, d: &Dialect) -> Vec<(OwnerId, OwnerId)> {
-        let g = TableGraph { t: self, d };
-        let mut out = Vec::new();
-        for i in 0..self.sessions.len() {
-            let n = OwnerId(i as u32);
-            let mut succ = Vec::new();
-            g.successors(n, &mut succ);
-            succ.sort();
-            succ.dedup();
-            out.extend(succ.into_iter().map(|m| (n, m)));
-        }
-        out
+    pub fn wait_edges(&self) -> Vec<(OwnerId, OwnerId)> {
+        let nodes = (0..self.sessions.len()).map(|i| OwnerId(i as u32));
+        deadlock::edges(&TableGraph { t: self }, nodes)
     }
 
     /// The weight of `s`'s current wait, as the detector sees it.
-    pub fn wait_weight(&self, d: &Dialect, s: OwnerId) -> u32 {
-        TableGraph { t: self, d }.weight(s)
+    pub fn wait_weight(&self, s: OwnerId) -> u32 {
+        TableGraph { t: self }.weight(s)
     }
 
     /// Waiting requests that the rules would grant now (there should be none: a lost
     /// wakeup otherwise). Mirrors `LockState::reschedule`'s choice.
-    pub fn grantable_waiters(&self, d: &Dialect) -> Vec<(OwnerId, MdlKey, LockType)> {
+    pub fn grantable_waiters(&self) -> Vec<(OwnerId, MdlKey, LockType)> {
         let mut out = Vec::new();
         for (k, l) in &self.locks {
-            let r = rules(d, self.config, k);
-            for w in l.waiting() {
-                if l.could_grant_waiter(&r, w) {
+            let r = rules(&self.dialect, self.config, k);
+            for w in l.state().waiting() {
+                if l.state().could_grant_waiter(&r, w) {
                     out.push((w.owner, k.clone(), w.ty));
                 }
             }
@@ -882,9 +850,9 @@ impl LockTable {
     }
 
     /// Checks every lock's invariants and the agreement between books and locks.
-    pub fn check(&self, d: &Dialect) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), String> {
         for (k, l) in &self.locks {
-            l.check(&rules(d, self.config, k))?;
+            l.check(&rules(&self.dialect, self.config, k))?;
             if l.is_idle() {
                 return Err(format!("idle lock {k:?} kept"));
             }
@@ -894,7 +862,7 @@ impl LockTable {
                 let ok = self
                     .locks
                     .get(&h.key)
-                    .and_then(|l| l.find_granted(h.id))
+                    .and_then(|l| l.state().find_granted(h.id))
                     .is_some_and(|t| t.ty == h.ty && t.owner.0 as usize == i);
                 if !ok {
                     return Err(format!(
@@ -908,19 +876,40 @@ impl LockTable {
     }
 }
 
-/// The rules for a key under a config.
-pub fn rules<'d>(d: &'d Dialect, c: Config, key: &MdlKey) -> Rules<'d> {
-    let info = d.namespace(key.namespace());
-    Rules {
-        strategy: d.strategy(key.namespace()),
-        starvation: info.starvation.then_some(d.starvation),
-        max_write_lock_count: c.max_write_lock_count,
+pub use crate::step::rules;
+
+/// The table's side of the victim loop.
+struct TableShell<'a> {
+    t: &'a mut LockTable,
+}
+
+impl DeadlockShell for TableShell<'_> {
+    type Graph<'g>
+        = TableGraph<'g>
+    where
+        Self: 'g;
+    fn graph(&self) -> TableGraph<'_> {
+        TableGraph { t: self.t }
+    }
+    fn max_depth(&self) -> Option<u32> {
+        self.t.dialect.max_search_depth
+    }
+    /// The victim's MDL wait ends (`Deadlock`, as an event), or its foreign wait.
+    fn abort(&mut self, dl: &Deadlock<OwnerId>, _start: OwnerId) -> Abort {
+        let v = dl.victim;
+        self.t.sess(v).victim_count += 1;
+        if self.t.session(v).is_some_and(|x| x.wait.is_some()) {
+            self.t.end_wait(v, Outcome::Deadlock);
+        } else {
+            self.t.sess(v).foreign = None;
+            self.t.events.push((v, Outcome::Deadlock));
+        }
+        Abort::Victim(v)
     }
 }
 
 struct TableGraph<'a> {
     t: &'a LockTable,
-    d: &'a Dialect,
 }
 
 impl WaitGraph for TableGraph<'_> {
@@ -929,13 +918,11 @@ impl WaitGraph for TableGraph<'_> {
         let Some(x) = self.t.session(n) else { return };
         if let Some(w) = &x.wait {
             if let Some(l) = self.t.locks.get(&w.key) {
-                let r = rules(self.d, self.t.config, &w.key);
-                let from = out.len();
-                out.extend(l.blockers(&r, &w.ticket));
-                // In owner order, not queue order: the manager's queue order depends on
-                // when fast-path grants were materialised, and the search's order picks
-                // which cycle is broken first when a wait closes several (issue 17).
-                out[from..].sort_unstable();
+                l.wait_for(
+                    &rules(&self.t.dialect, self.t.config, &w.key),
+                    &w.ticket,
+                    out,
+                );
             }
         }
         if let Some((h, _)) = &x.foreign {
@@ -947,22 +934,14 @@ impl WaitGraph for TableGraph<'_> {
     }
     fn weight(&self, n: OwnerId) -> u32 {
         let Some(x) = self.t.session(n) else { return 0 };
-        if let Some(w) = &x.wait {
-            return self
-                .d
-                .weight(w.key.namespace(), w.ticket.ty, x.force_dml, x.victim_count);
-        }
-        if let Some((_, wt)) = &x.foreign {
-            // MySQL: sql/mdl.h, MDL_context::get_deadlock_weight: a context forced to
-            // the DML weight weighs DML whatever it waits for.
-            let base = if x.force_dml { self.d.weights.dml } else { *wt };
-            return base.saturating_add(
-                self.d
-                    .weights
-                    .victim_overweight
-                    .saturating_mul(x.victim_count),
-            );
-        }
-        0
+        let w = match (&x.wait, &x.foreign) {
+            (Some(w), _) => Waiting::Mdl {
+                key_ns: w.key.namespace(),
+                ty: w.ticket.ty,
+            },
+            (None, Some((_, wt))) => Waiting::Foreign(*wt),
+            (None, None) => return 0,
+        };
+        step::wait_weight(&self.t.dialect, w, x.force_dml, x.victim_count)
     }
 }

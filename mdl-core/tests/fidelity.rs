@@ -21,10 +21,13 @@ fn key(d: &Dialect, ns: &str, k: &str) -> MdlKey {
     MdlKey::parse(d, ns, k).unwrap()
 }
 
-fn table(n: usize, max_write_lock_count: u64) -> (LockTable, Vec<OwnerId>) {
-    let mut t = LockTable::new(Config {
-        max_write_lock_count,
-    });
+fn table(d: &Dialect, n: usize, max_write_lock_count: u64) -> (LockTable, Vec<OwnerId>) {
+    let mut t = LockTable::new(
+        std::sync::Arc::new(d.clone()),
+        Config {
+            max_write_lock_count,
+        },
+    );
     let s = (0..n).map(|_| t.add_session()).collect();
     (t, s)
 }
@@ -45,16 +48,10 @@ fn tickets(t: &LockTable, s: OwnerId, k: &MdlKey) -> Vec<(LockType, Duration)> {
 #[test]
 fn an_explicit_request_is_cloned_not_reused() {
     let d = Dialect::mysql80();
-    let (mut t, s) = table(2, u64::MAX);
+    let (mut t, s) = table(&d, 2, u64::MAX);
     let k = key(&d, "TABLE", "db.t1");
-    assert_eq!(
-        t.acquire(&d, s[0], &k, LockType::S, E, F),
-        Ok(Outcome::Granted)
-    );
-    assert_eq!(
-        t.acquire(&d, s[0], &k, LockType::S, E, F),
-        Ok(Outcome::Granted)
-    );
+    assert_eq!(t.acquire(s[0], &k, LockType::S, E, F), Ok(Outcome::Granted));
+    assert_eq!(t.acquire(s[0], &k, LockType::S, E, F), Ok(Outcome::Granted));
     assert_eq!(
         tickets(&t, s[0], &k),
         vec![(LockType::S, E), (LockType::S, E)]
@@ -62,27 +59,24 @@ fn an_explicit_request_is_cloned_not_reused() {
     // A transaction request under the explicit S: a clone too; and one more of the same
     // duration reuses that clone.
     assert_eq!(
-        t.acquire(&d, s[0], &k, LockType::SH, T, F),
+        t.acquire(s[0], &k, LockType::SH, T, F),
         Ok(Outcome::Granted)
     );
     assert_eq!(
-        t.acquire(&d, s[0], &k, LockType::SH, T, F),
+        t.acquire(s[0], &k, LockType::SH, T, F),
         Ok(Outcome::Granted)
     );
     assert_eq!(tickets(&t, s[0], &k).len(), 3);
     // Releasing one explicit S leaves the other: X still waits.
-    t.release(&d, s[0], &k, Some(LockType::S)).unwrap();
-    t.commit(&d, s[0]).unwrap();
+    t.release(s[0], &k, Some(LockType::S)).unwrap();
+    t.commit(s[0]).unwrap();
+    assert_eq!(t.acquire(s[1], &k, LockType::X, T, NW), Ok(Outcome::Busy));
+    t.release_explicit(s[0]).unwrap();
     assert_eq!(
-        t.acquire(&d, s[1], &k, LockType::X, T, NW),
-        Ok(Outcome::Busy)
-    );
-    t.release_explicit(&d, s[0]).unwrap();
-    assert_eq!(
-        t.acquire(&d, s[1], &k, LockType::X, T, NW),
+        t.acquire(s[1], &k, LockType::X, T, NW),
         Ok(Outcome::Granted)
     );
-    t.check(&d).unwrap();
+    t.check().unwrap();
 }
 
 /// MDL_context::try_acquire_lock_impl counts a piglet (SW granted while SRO waits)
@@ -91,45 +85,42 @@ fn an_explicit_request_is_cloned_not_reused() {
 #[test]
 fn an_immediate_grant_counts_piglets_and_hogs() {
     let d = Dialect::mysql80();
-    let (mut t, s) = table(4, 1);
+    let (mut t, s) = table(&d, 4, 1);
     let k = key(&d, "TABLE", "db.t1");
     assert_eq!(
-        t.acquire(&d, s[0], &k, LockType::SW, T, F),
+        t.acquire(s[0], &k, LockType::SW, T, F),
         Ok(Outcome::Granted)
     );
     assert_eq!(
-        t.acquire(&d, s[1], &k, LockType::SRO, T, F),
+        t.acquire(s[1], &k, LockType::SRO, T, F),
         Ok(Outcome::Waiting)
     );
     assert_eq!(
-        t.acquire(&d, s[2], &k, LockType::SW, T, F),
+        t.acquire(s[2], &k, LockType::SW, T, F),
         Ok(Outcome::Granted)
     );
     let l = t.lock(&k).unwrap();
     assert_eq!((l.piglet_count(), l.pending_index()), (1, 1));
     // Matrix 1: a new SW yields to the pending SRO.
     assert_eq!(
-        t.acquire(&d, s[3], &k, LockType::SW, T, F),
+        t.acquire(s[3], &k, LockType::SW, T, F),
         Ok(Outcome::Waiting)
     );
     // A hog granted at once while a non-hog waits counts too (here by an upgrade, whose
     // acquire_lock takes the same path): s1's SU waits for s0's SU; s0 upgrades SU ->
     // SNW (ALTER TABLE's first step).
-    let (mut t, s) = table(3, u64::MAX);
+    let (mut t, s) = table(&d, 3, u64::MAX);
     assert_eq!(
-        t.acquire(&d, s[0], &k, LockType::SU, T, F),
+        t.acquire(s[0], &k, LockType::SU, T, F),
         Ok(Outcome::Granted)
     );
     assert_eq!(
-        t.acquire(&d, s[1], &k, LockType::SU, T, F),
+        t.acquire(s[1], &k, LockType::SU, T, F),
         Ok(Outcome::Waiting)
     );
-    assert_eq!(
-        t.upgrade(&d, s[0], &k, LockType::SNW, F),
-        Ok(Outcome::Granted)
-    );
+    assert_eq!(t.upgrade(s[0], &k, LockType::SNW, F), Ok(Outcome::Granted));
     assert_eq!(t.lock(&k).unwrap().hog_count(), 1);
-    t.check(&d).unwrap();
+    t.check().unwrap();
 }
 
 /// MDL_context::release_locks_stored_before -> release_lock -> MDL_lock::remove_ticket:
@@ -140,19 +131,19 @@ fn an_immediate_grant_counts_piglets_and_hogs() {
 #[test]
 fn a_release_reschedules_after_each_ticket() {
     for d in [Dialect::mysql80(), Dialect::mariadb()] {
-        let (mut t, s) = table(3, u64::MAX);
+        let (mut t, s) = table(&d, 3, u64::MAX);
         let k = key(&d, "TABLE", "db.t1");
-        t.acquire(&d, s[2], &k, LockType::SR, ST, F).unwrap();
-        t.acquire(&d, s[2], &k, LockType::SU, ST, F).unwrap();
+        t.acquire(s[2], &k, LockType::SR, ST, F).unwrap();
+        t.acquire(s[2], &k, LockType::SU, ST, F).unwrap();
         assert_eq!(
-            t.acquire(&d, s[1], &k, LockType::SNRW, T, F),
+            t.acquire(s[1], &k, LockType::SNRW, T, F),
             Ok(Outcome::Waiting)
         );
         assert_eq!(
-            t.acquire(&d, s[0], &k, LockType::SU, T, F),
+            t.acquire(s[0], &k, LockType::SU, T, F),
             Ok(Outcome::Waiting)
         );
-        t.commit(&d, s[2]).unwrap();
+        t.commit(s[2]).unwrap();
         assert_eq!(
             t.take_events(),
             vec![(s[0], Outcome::Granted)],
@@ -215,19 +206,19 @@ fn spawn<R: Send + 'static>(
 #[test]
 fn a_downgrade_to_a_type_not_weaker_does_nothing_and_a_real_one_moves_the_ticket() {
     let d = Dialect::mysql80();
-    let (mut t, s) = table(2, u64::MAX);
+    let (mut t, s) = table(&d, 2, u64::MAX);
     let k = key(&d, "TABLE", "db.t1");
-    t.acquire(&d, s[0], &k, LockType::X, T, F).unwrap();
+    t.acquire(s[0], &k, LockType::X, T, F).unwrap();
     let before = t.clone();
-    assert_eq!(t.downgrade(&d, s[0], &k, LockType::X), Ok(Outcome::Ok));
-    assert_eq!(t.downgrade(&d, s[0], &k, LockType::SNRW), Ok(Outcome::Ok));
+    assert_eq!(t.downgrade(s[0], &k, LockType::X), Ok(Outcome::Ok));
+    assert_eq!(t.downgrade(s[0], &k, LockType::SNRW), Ok(Outcome::Ok));
     assert_ne!(t, before);
-    assert_eq!(t.downgrade(&d, s[0], &k, LockType::X), Ok(Outcome::Ok));
+    assert_eq!(t.downgrade(s[0], &k, LockType::X), Ok(Outcome::Ok));
     assert_eq!(tickets(&t, s[0], &k), vec![(LockType::SNRW, T)]);
-    let (mut t, s) = table(2, u64::MAX);
-    t.acquire(&d, s[0], &k, LockType::SNW, T, F).unwrap();
-    t.acquire(&d, s[1], &k, LockType::SR, T, F).unwrap();
-    t.downgrade(&d, s[0], &k, LockType::SR).unwrap();
+    let (mut t, s) = table(&d, 2, u64::MAX);
+    t.acquire(s[0], &k, LockType::SNW, T, F).unwrap();
+    t.acquire(s[1], &k, LockType::SR, T, F).unwrap();
+    t.downgrade(s[0], &k, LockType::SR).unwrap();
     let owners: Vec<u32> = t
         .lock(&k)
         .unwrap()
@@ -248,20 +239,20 @@ fn mariadb_backup_upgrade_retypes_a_covering_ticket() {
     let k = key(&d, "BACKUP", "-");
     let start = LockType::BACKUP_START;
     let flush = LockType::parse("BACKUP_FLUSH").unwrap();
-    let (mut t, s) = table(2, u64::MAX);
-    t.acquire(&d, s[0], &k, start, T, F).unwrap();
-    assert_eq!(t.acquire(&d, s[0], &k, flush, T, F), Ok(Outcome::Granted));
+    let (mut t, s) = table(&d, 2, u64::MAX);
+    t.acquire(s[0], &k, start, T, F).unwrap();
+    assert_eq!(t.acquire(s[0], &k, flush, T, F), Ok(Outcome::Granted));
     assert_eq!(tickets(&t, s[0], &k), vec![(start, T)], "reused");
     assert_eq!(
-        t.acquire(&d, s[1], &k, LockType::BACKUP_DML, T, NW),
+        t.acquire(s[1], &k, LockType::BACKUP_DML, T, NW),
         Ok(Outcome::Granted)
     );
-    let (mut t, s) = table(2, u64::MAX);
-    t.acquire(&d, s[0], &k, start, E, F).unwrap();
-    assert_eq!(t.upgrade(&d, s[0], &k, flush, F), Ok(Outcome::Granted));
+    let (mut t, s) = table(&d, 2, u64::MAX);
+    t.acquire(s[0], &k, start, E, F).unwrap();
+    assert_eq!(t.upgrade(s[0], &k, flush, F), Ok(Outcome::Granted));
     assert_eq!(tickets(&t, s[0], &k), vec![(flush, E)]);
     assert_eq!(
-        t.acquire(&d, s[1], &k, LockType::BACKUP_DML, T, NW),
+        t.acquire(s[1], &k, LockType::BACKUP_DML, T, NW),
         Ok(Outcome::Busy)
     );
     // Manager: the same.
@@ -286,29 +277,20 @@ fn mariadb_backup_upgrade_retypes_a_covering_ticket() {
 #[test]
 fn the_search_looks_at_the_direct_edges_first() {
     let d = Dialect::mysql80();
-    let (mut t, s) = table(3, u64::MAX);
+    let (mut t, s) = table(&d, 3, u64::MAX);
     let (sn, a, b) = (s[2], s[1], s[0]);
     let (ta, tl, ts) = (
         key(&d, "TABLE", "db.ta"),
         key(&d, "TABLE", "db.tl"),
         key(&d, "TABLE", "db.ts"),
     );
-    t.acquire(&d, b, &tl, LockType::SR, T, F).unwrap();
-    t.acquire(&d, sn, &tl, LockType::SR, T, F).unwrap();
-    t.acquire(&d, sn, &ts, LockType::X, T, F).unwrap();
-    assert_eq!(
-        t.acquire(&d, b, &ts, LockType::SR, T, F),
-        Ok(Outcome::Waiting)
-    );
-    t.acquire(&d, a, &ta, LockType::X, T, F).unwrap();
-    assert_eq!(
-        t.acquire(&d, a, &tl, LockType::X, T, F),
-        Ok(Outcome::Waiting)
-    );
-    assert_eq!(
-        t.acquire(&d, sn, &ta, LockType::X, T, F),
-        Ok(Outcome::Deadlock)
-    );
+    t.acquire(b, &tl, LockType::SR, T, F).unwrap();
+    t.acquire(sn, &tl, LockType::SR, T, F).unwrap();
+    t.acquire(sn, &ts, LockType::X, T, F).unwrap();
+    assert_eq!(t.acquire(b, &ts, LockType::SR, T, F), Ok(Outcome::Waiting));
+    t.acquire(a, &ta, LockType::X, T, F).unwrap();
+    assert_eq!(t.acquire(a, &tl, LockType::X, T, F), Ok(Outcome::Waiting));
+    assert_eq!(t.acquire(sn, &ta, LockType::X, T, F), Ok(Outcome::Deadlock));
     assert!(t.take_events().is_empty());
 }
 
@@ -320,12 +302,12 @@ fn a_chain_of_32_waiters_is_a_deadlock_under_the_cap() {
     for (cap, dml_at) in [(None, None), (Some(32), None), (Some(32), Some(16))] {
         let mut d = Dialect::mysql80();
         d.max_search_depth = cap;
-        let (mut t, s) = table(33, u64::MAX);
+        let (mut t, s) = table(&d, 33, u64::MAX);
         let k: Vec<MdlKey> = (0..33)
             .map(|i| key(&d, "TABLE", &format!("db.t{i}")))
             .collect();
         for i in 0..33 {
-            t.acquire(&d, s[i], &k[i], LockType::X, T, F).unwrap();
+            t.acquire(s[i], &k[i], LockType::X, T, F).unwrap();
         }
         // s31 waits for s32, s30 for s31, ... each chain shorter than 32.
         for i in (1..32).rev() {
@@ -334,13 +316,10 @@ fn a_chain_of_32_waiters_is_a_deadlock_under_the_cap() {
             } else {
                 LockType::X
             };
-            assert_eq!(
-                t.acquire(&d, s[i], &k[i + 1], ty, T, F),
-                Ok(Outcome::Waiting)
-            );
+            assert_eq!(t.acquire(s[i], &k[i + 1], ty, T, F), Ok(Outcome::Waiting));
         }
         // s0 makes it 32 waiters long.
-        let out = t.acquire(&d, s[0], &k[1], LockType::X, T, F);
+        let out = t.acquire(s[0], &k[1], LockType::X, T, F);
         match (cap, dml_at) {
             (None, _) => assert_eq!(out, Ok(Outcome::Waiting)),
             (Some(_), None) => assert_eq!(out, Ok(Outcome::Deadlock)),
@@ -350,7 +329,7 @@ fn a_chain_of_32_waiters_is_a_deadlock_under_the_cap() {
                 assert_eq!(t.take_events(), vec![(s[i], Outcome::Deadlock)]);
             }
         }
-        t.check(&d).unwrap();
+        t.check().unwrap();
     }
 }
 
@@ -363,29 +342,23 @@ fn a_chain_of_32_waiters_is_a_deadlock_under_the_cap() {
 #[test]
 fn an_upgrade_to_a_type_that_blocks_less_wakes_at_once() {
     let d = Dialect::mysql80();
-    let (mut t, s) = table(2, u64::MAX);
+    let (mut t, s) = table(&d, 2, u64::MAX);
     let k = key(&d, "TABLE", "db.t1");
-    t.acquire(&d, s[0], &k, LockType::SW, T, F).unwrap();
+    t.acquire(s[0], &k, LockType::SW, T, F).unwrap();
     assert_eq!(
-        t.acquire(&d, s[1], &k, LockType::SRO, T, F),
+        t.acquire(s[1], &k, LockType::SRO, T, F),
         Ok(Outcome::Waiting)
     );
-    assert_eq!(
-        t.upgrade(&d, s[0], &k, LockType::SNW, F),
-        Ok(Outcome::Granted)
-    );
+    assert_eq!(t.upgrade(s[0], &k, LockType::SNW, F), Ok(Outcome::Granted));
     assert_eq!(t.take_events(), vec![(s[1], Outcome::Granted)]);
     // SU -> X (a server upgrade): X blocks all that SU did; nothing is woken.
-    let (mut t, s) = table(2, u64::MAX);
-    t.acquire(&d, s[0], &k, LockType::SU, T, F).unwrap();
+    let (mut t, s) = table(&d, 2, u64::MAX);
+    t.acquire(s[0], &k, LockType::SU, T, F).unwrap();
     assert_eq!(
-        t.acquire(&d, s[1], &k, LockType::SU, T, F),
+        t.acquire(s[1], &k, LockType::SU, T, F),
         Ok(Outcome::Waiting)
     );
-    assert_eq!(
-        t.upgrade(&d, s[0], &k, LockType::X, F),
-        Ok(Outcome::Granted)
-    );
+    assert_eq!(t.upgrade(s[0], &k, LockType::X, F), Ok(Outcome::Granted));
     assert!(t.take_events().is_empty());
 }
 
@@ -398,10 +371,10 @@ fn an_upgrade_to_a_type_that_blocks_less_wakes_at_once() {
 fn a_failed_bulk_gives_back_its_explicit_tickets_in_both_dialects() {
     use mdl_core::table::BulkReq;
     for d in [Dialect::mysql80(), Dialect::mariadb()] {
-        let (mut t, s) = table(2, u64::MAX);
+        let (mut t, s) = table(&d, 2, u64::MAX);
         let k1 = key(&d, "TABLE", "db.t1");
         let k2 = key(&d, "TABLE", "db.t2");
-        t.acquire(&d, s[1], &k2, LockType::X, T, F).unwrap();
+        t.acquire(s[1], &k2, LockType::X, T, F).unwrap();
         let reqs = [
             BulkReq {
                 key: k1.clone(),
@@ -412,7 +385,7 @@ fn a_failed_bulk_gives_back_its_explicit_tickets_in_both_dialects() {
                 ty: LockType::S,
             },
         ];
-        assert_eq!(t.acquire_all(&d, s[0], &reqs, E, NW), Ok(Outcome::Busy));
+        assert_eq!(t.acquire_all(s[0], &reqs, E, NW), Ok(Outcome::Busy));
         assert!(tickets(&t, s[0], &k1).is_empty());
         let m = Manager::new(d.clone(), Default::default(), Clock::manual());
         let mut a = m.context();

@@ -125,19 +125,19 @@ fn gen(r: &mut Rng, d: &Dialect, ks: &[MdlKey]) -> Cmd {
     }
 }
 
-fn on_table(t: &mut LockTable, d: &Dialect, s: OwnerId, c: &Cmd) -> Result<Outcome, MdlError> {
+fn on_table(t: &mut LockTable, s: OwnerId, c: &Cmd) -> Result<Outcome, MdlError> {
     match c.clone() {
-        Cmd::Acquire(k, ty, dur, w) => t.acquire(d, s, &k, ty, dur, w),
-        Cmd::AcquireAll(reqs, dur, w) => t.acquire_all(d, s, &reqs, dur, w),
-        Cmd::Upgrade(k, ty, w) => t.upgrade(d, s, &k, ty, w),
-        Cmd::Downgrade(k, ty) => t.downgrade(d, s, &k, ty),
-        Cmd::Clone(k, ty, dur) => t.clone_ticket(d, s, &k, ty, dur),
-        Cmd::Release(k, ty) => t.release(d, s, &k, ty),
-        Cmd::EndStatement => t.end_statement(d, s),
-        Cmd::Commit => t.commit(d, s),
-        Cmd::ReleaseExplicit => t.release_explicit(d, s),
+        Cmd::Acquire(k, ty, dur, w) => t.acquire(s, &k, ty, dur, w),
+        Cmd::AcquireAll(reqs, dur, w) => t.acquire_all(s, &reqs, dur, w),
+        Cmd::Upgrade(k, ty, w) => t.upgrade(s, &k, ty, w),
+        Cmd::Downgrade(k, ty) => t.downgrade(s, &k, ty),
+        Cmd::Clone(k, ty, dur) => t.clone_ticket(s, &k, ty, dur),
+        Cmd::Release(k, ty) => t.release(s, &k, ty),
+        Cmd::EndStatement => t.end_statement(s),
+        Cmd::Commit => t.commit(s),
+        Cmd::ReleaseExplicit => t.release_explicit(s),
         Cmd::Savepoint(n) => t.savepoint(s, n),
-        Cmd::RollbackTo(n) => t.rollback_to(d, s, n),
+        Cmd::RollbackTo(n) => t.rollback_to(s, n),
         Cmd::SetDuration(dur) => t.set_duration(s, dur),
         Cmd::ForceDml(on) => t.force_dml_weight(s, on),
     }
@@ -209,7 +209,7 @@ fn run(dialect: &Dialect, seed: u64, steps: usize, sessions: usize, config: Conf
     let d = dialect;
     let ks = keys(d);
     let mut r = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    let mut t = LockTable::new(config);
+    let mut t = LockTable::new(std::sync::Arc::new(d.clone()), config);
     let m = Manager::new(d.clone(), config, Clock::manual());
     let mut cxs: Vec<Context> = (0..sessions)
         .map(|_| {
@@ -222,7 +222,7 @@ fn run(dialect: &Dialect, seed: u64, steps: usize, sessions: usize, config: Conf
         let s = r.below(sessions);
         let c = gen(&mut r, d, &ks);
         trace.push((s, c.clone()));
-        let a = on_table(&mut t, d, OwnerId(s as u32), &c);
+        let a = on_table(&mut t, OwnerId(s as u32), &c);
         let b = on_manager(&mut cxs[s], &c);
         let ctx = || format!("{} seed {seed} step {step}: trace {trace:#?}", d.name);
         assert_eq!(a, b, "outcome differs; {}", ctx());

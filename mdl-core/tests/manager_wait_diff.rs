@@ -149,7 +149,7 @@ fn run(d: &Dialect, seed: u64, steps: usize, n: usize, config: Config, seen: &mu
         ks.push(MdlKey::parse(d, "BACKUP", "-").unwrap());
     }
     let mut r = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    let mut t = LockTable::new(config);
+    let mut t = LockTable::new(std::sync::Arc::new(d.clone()), config);
     let m = Manager::new(d.clone(), config, Clock::manual());
     let (rtx, rrx) = channel::<Reply>();
     let mut txs = Vec::new();
@@ -197,7 +197,7 @@ fn run(d: &Dialect, seed: u64, steps: usize, n: usize, config: Config, seen: &mu
             // Kill a waiter.
             s = waiting[r.below(waiting.len())];
             trace.push(format!("kill s{s}"));
-            let a = t.kill(d, OwnerId(s as u32));
+            let a = t.kill(OwnerId(s as u32));
             let b = handles[s].kill();
             assert_eq!(a, b, "kill s{s}: {trace:#?}");
             table_out = Ok(Outcome::Ok);
@@ -208,16 +208,16 @@ fn run(d: &Dialect, seed: u64, steps: usize, n: usize, config: Config, seen: &mu
             let c = gen(&mut r, d, &ks);
             trace.push(format!("s{s}: {c:?}"));
             table_out = match c.clone() {
-                Cmd::Acquire(k, ty, dur, w) => t.acquire(d, OwnerId(s as u32), &k, ty, dur, w),
+                Cmd::Acquire(k, ty, dur, w) => t.acquire(OwnerId(s as u32), &k, ty, dur, w),
                 Cmd::AcquireAll(reqs, dur) => {
-                    t.acquire_all(d, OwnerId(s as u32), &reqs, dur, WaitOption::NoWait)
+                    t.acquire_all(OwnerId(s as u32), &reqs, dur, WaitOption::NoWait)
                 }
-                Cmd::Upgrade(k, ty, w) => t.upgrade(d, OwnerId(s as u32), &k, ty, w),
-                Cmd::Downgrade(k, ty) => t.downgrade(d, OwnerId(s as u32), &k, ty),
-                Cmd::Release(k) => t.release(d, OwnerId(s as u32), &k, None),
-                Cmd::EndStatement => t.end_statement(d, OwnerId(s as u32)),
-                Cmd::Commit => t.commit(d, OwnerId(s as u32)),
-                Cmd::ReleaseExplicit => t.release_explicit(d, OwnerId(s as u32)),
+                Cmd::Upgrade(k, ty, w) => t.upgrade(OwnerId(s as u32), &k, ty, w),
+                Cmd::Downgrade(k, ty) => t.downgrade(OwnerId(s as u32), &k, ty),
+                Cmd::Release(k) => t.release(OwnerId(s as u32), &k, None),
+                Cmd::EndStatement => t.end_statement(OwnerId(s as u32)),
+                Cmd::Commit => t.commit(OwnerId(s as u32)),
+                Cmd::ReleaseExplicit => t.release_explicit(OwnerId(s as u32)),
                 Cmd::Held => unreachable!(),
             };
             outstanding[s] = true;

@@ -36,24 +36,24 @@ fn a_lighter_victim_lets_the_requester_in() {
     // only meets A's own S: granted. That is A's step outcome, and B's deadlock is the
     // only event.
     let d = Dialect::mysql80();
-    let mut t = LockTable::new(Config::default());
+    let mut t = LockTable::new(std::sync::Arc::new(d.clone()), Config::default());
     let (a, b) = (t.add_session(), t.add_session());
     assert_eq!((a, b), (OwnerId(0), OwnerId(1)));
     let t1 = key(&d, "db.t1");
-    assert_eq!(t.acquire(&d, a, &t1, S, T, F), Ok(Outcome::Granted));
+    assert_eq!(t.acquire(a, &t1, S, T, F), Ok(Outcome::Granted));
     assert_eq!(t.force_dml_weight(b, true), Ok(Outcome::Ok));
-    assert_eq!(t.acquire(&d, b, &t1, X, T, F), Ok(Outcome::Waiting));
+    assert_eq!(t.acquire(b, &t1, X, T, F), Ok(Outcome::Waiting));
     assert!(t.is_waiting(b));
-    assert_eq!(t.wait_weight(&d, b), 25);
-    assert_eq!(t.wait_edges(&d), vec![(b, a)]);
-    assert_eq!(t.acquire(&d, a, &t1, SU, T, F), Ok(Outcome::Granted));
+    assert_eq!(t.wait_weight(b), 25);
+    assert_eq!(t.wait_edges(), vec![(b, a)]);
+    assert_eq!(t.acquire(a, &t1, SU, T, F), Ok(Outcome::Granted));
     assert_eq!(t.take_events(), vec![(b, Outcome::Deadlock)]);
     assert!(!t.is_waiting(a) && !t.is_waiting(b));
-    assert!(t.owns_equal_or_stronger(&d, a, &t1, SU));
-    assert!(!t.owns_equal_or_stronger(&d, b, &t1, S));
+    assert!(t.owns_equal_or_stronger(a, &t1, SU));
+    assert!(!t.owns_equal_or_stronger(b, &t1, S));
     assert_eq!((victims(&t, a), victims(&t, b)), (0, 1));
-    assert!(t.wait_edges(&d).is_empty());
-    t.check(&d).unwrap();
+    assert!(t.wait_edges().is_empty());
+    t.check().unwrap();
 }
 
 #[test]
@@ -62,48 +62,48 @@ fn mariadb_victims_weigh_one_more_each_time() {
     // A holds SW on t1 (DML), B holds SNRW on t2 (DDL). B waits for SNRW on t1 (conflicts
     // with SW), A for SW on t2 (conflicts with SNRW): A (1) < B (100), A is the victim.
     let d = Dialect::mariadb();
-    let mut t = LockTable::new(Config::default());
+    let mut t = LockTable::new(std::sync::Arc::new(d.clone()), Config::default());
     let (a, b, c) = (t.add_session(), t.add_session(), t.add_session());
     let (t1, t2, t3) = (key(&d, "db.t1"), key(&d, "db.t2"), key(&d, "db.t3"));
-    assert_eq!(t.acquire(&d, a, &t1, SW, T, F), Ok(Outcome::Granted));
-    assert_eq!(t.acquire(&d, b, &t2, SNRW, T, F), Ok(Outcome::Granted));
-    assert_eq!(t.acquire(&d, b, &t1, SNRW, T, F), Ok(Outcome::Waiting));
-    assert_eq!(t.wait_weight(&d, b), 100);
-    assert_eq!(t.acquire(&d, a, &t2, SW, T, F), Ok(Outcome::Deadlock));
+    assert_eq!(t.acquire(a, &t1, SW, T, F), Ok(Outcome::Granted));
+    assert_eq!(t.acquire(b, &t2, SNRW, T, F), Ok(Outcome::Granted));
+    assert_eq!(t.acquire(b, &t1, SNRW, T, F), Ok(Outcome::Waiting));
+    assert_eq!(t.wait_weight(b), 100);
+    assert_eq!(t.acquire(a, &t2, SW, T, F), Ok(Outcome::Deadlock));
     assert_eq!(victims(&t, a), 1);
     // A's next wait (SR on t3, which C holds X on) weighs DML 1 + 1.
-    assert_eq!(t.acquire(&d, c, &t3, X, T, F), Ok(Outcome::Granted));
-    assert_eq!(t.acquire(&d, a, &t3, SR, T, F), Ok(Outcome::Waiting));
-    assert_eq!(t.wait_weight(&d, a), 2);
-    t.check(&d).unwrap();
+    assert_eq!(t.acquire(c, &t3, X, T, F), Ok(Outcome::Granted));
+    assert_eq!(t.acquire(a, &t3, SR, T, F), Ok(Outcome::Waiting));
+    assert_eq!(t.wait_weight(a), 2);
+    t.check().unwrap();
 }
 
 #[test]
 fn foreign_waits_are_edges_and_can_be_victims() {
     // mysql-8.0. A holds X on t1, B holds X on t2.
     let d = Dialect::mysql80();
-    let mut t = LockTable::new(Config::default());
+    let mut t = LockTable::new(std::sync::Arc::new(d.clone()), Config::default());
     let (a, b) = (t.add_session(), t.add_session());
     let (t1, t2) = (key(&d, "db.t1"), key(&d, "db.t2"));
-    t.acquire(&d, a, &t1, X, T, F).unwrap();
-    t.acquire(&d, b, &t2, X, T, F).unwrap();
+    t.acquire(a, &t1, X, T, F).unwrap();
+    t.acquire(b, &t2, X, T, F).unwrap();
     // B waits for A in a foreign subsystem (weight 10): no cycle yet.
-    assert_eq!(t.foreign_wait(&d, b, vec![a], 10), Ok(Outcome::Waiting));
+    assert_eq!(t.foreign_wait(b, vec![a], 10), Ok(Outcome::Waiting));
     assert!(t.is_waiting(b));
-    assert_eq!(t.wait_edges(&d), vec![(b, a)]);
-    assert_eq!(t.wait_weight(&d, b), 10);
+    assert_eq!(t.wait_edges(), vec![(b, a)]);
+    assert_eq!(t.wait_weight(b), 10);
     // A session in a foreign wait takes no other step.
-    assert_eq!(t.acquire(&d, b, &t1, SR, T, F), Err(MdlError::Busy));
-    assert_eq!(t.foreign_wait(&d, b, vec![a], 10), Err(MdlError::Busy));
+    assert_eq!(t.acquire(b, &t1, SR, T, F), Err(MdlError::Busy));
+    assert_eq!(t.foreign_wait(b, vec![a], 10), Err(MdlError::Busy));
     // A waits for B's X on t2: the cycle A -> B -> A; A's X is DDL (100), B weighs 10:
     // B is the victim, its foreign wait ends; A still waits (B keeps its locks).
-    assert_eq!(t.acquire(&d, a, &t2, X, T, F), Ok(Outcome::Waiting));
+    assert_eq!(t.acquire(a, &t2, X, T, F), Ok(Outcome::Waiting));
     assert_eq!(t.take_events(), vec![(b, Outcome::Deadlock)]);
     assert!(!t.is_waiting(b) && t.is_waiting(a));
     assert_eq!((victims(&t, a), victims(&t, b)), (0, 1));
     // B waits for A again, heavier now (1000): the cycle closes from B's side and A
     // (100) is the victim; B goes on waiting.
-    assert_eq!(t.foreign_wait(&d, b, vec![a], 1000), Ok(Outcome::Waiting));
+    assert_eq!(t.foreign_wait(b, vec![a], 1000), Ok(Outcome::Waiting));
     assert_eq!(t.take_events(), vec![(a, Outcome::Deadlock)]);
     assert!(!t.is_waiting(a) && t.is_waiting(b));
     assert_eq!((victims(&t, a), victims(&t, b)), (1, 1));
@@ -113,12 +113,12 @@ fn foreign_waits_are_edges_and_can_be_victims() {
     assert!(!t.is_waiting(b));
     // A waits for B's X; B's light foreign wait for A closes the cycle: B, the requester
     // and the lightest, is the victim; that is its step's outcome, not an event.
-    assert_eq!(t.acquire(&d, a, &t2, X, T, F), Ok(Outcome::Waiting));
-    assert_eq!(t.foreign_wait(&d, b, vec![a], 10), Ok(Outcome::Deadlock));
+    assert_eq!(t.acquire(a, &t2, X, T, F), Ok(Outcome::Waiting));
+    assert_eq!(t.foreign_wait(b, vec![a], 10), Ok(Outcome::Deadlock));
     assert!(t.take_events().is_empty());
     assert!(!t.is_waiting(b) && t.is_waiting(a));
     assert_eq!((victims(&t, a), victims(&t, b)), (1, 2));
-    t.check(&d).unwrap();
+    t.check().unwrap();
 }
 
 #[test]
@@ -127,20 +127,17 @@ fn an_upgrade_that_may_not_wait_fails_and_changes_nothing() {
     // zero timeout `Timeout` ("try once, fail with a timeout error, no deadlock
     // search"); neither waits, and A keeps SU.
     let d = Dialect::mysql80();
-    let mut t = LockTable::new(Config::default());
+    let mut t = LockTable::new(std::sync::Arc::new(d.clone()), Config::default());
     let (a, b) = (t.add_session(), t.add_session());
     let t1 = key(&d, "db.t1");
-    t.acquire(&d, a, &t1, SU, T, F).unwrap();
-    t.acquire(&d, b, &t1, SR, T, F).unwrap();
+    t.acquire(a, &t1, SU, T, F).unwrap();
+    t.acquire(b, &t1, SR, T, F).unwrap();
     let before = t.clone();
     let same = |t: &LockTable| t.lock(&t1) == before.lock(&t1) && t.session(a) == before.session(a);
-    assert_eq!(
-        t.upgrade(&d, a, &t1, X, WaitOption::NoWait),
-        Ok(Outcome::Busy)
-    );
+    assert_eq!(t.upgrade(a, &t1, X, WaitOption::NoWait), Ok(Outcome::Busy));
     assert!(same(&t));
     assert_eq!(
-        t.upgrade(&d, a, &t1, X, WaitOption::Timeout(0)),
+        t.upgrade(a, &t1, X, WaitOption::Timeout(0)),
         Ok(Outcome::Timeout)
     );
     assert!(same(&t));
@@ -149,29 +146,29 @@ fn an_upgrade_that_may_not_wait_fails_and_changes_nothing() {
     assert!(t.take_events().is_empty());
     // With a timeout it waits.
     assert_eq!(
-        t.upgrade(&d, a, &t1, X, WaitOption::Timeout(10)),
+        t.upgrade(a, &t1, X, WaitOption::Timeout(10)),
         Ok(Outcome::Waiting)
     );
     assert!(t.is_waiting(a));
-    assert!(t.timeout(&d, a));
+    assert!(t.timeout(a));
     assert_eq!(t.take_events(), vec![(a, Outcome::Timeout)]);
     assert!(same(&t));
-    t.check(&d).unwrap();
+    t.check().unwrap();
 }
 
 #[test]
 fn sessions_that_may_take_no_step() {
     let d = Dialect::mysql80();
-    let mut t = LockTable::new(Config::default());
+    let mut t = LockTable::new(std::sync::Arc::new(d.clone()), Config::default());
     let (a, b) = (t.add_session(), t.add_session());
     let (ka, kb) = (key(&d, "db.a"), key(&d, "db.b"));
     assert_eq!(
-        t.acquire(&d, OwnerId(7), &ka, SR, T, F),
+        t.acquire(OwnerId(7), &ka, SR, T, F),
         Err(MdlError::UnknownSession)
     );
     // A bulk that waits for its first element (key order: a before b) and is granted it
     // goes on only at B's next step: meanwhile no event, and no other step.
-    t.acquire(&d, a, &ka, X, T, F).unwrap();
+    t.acquire(a, &ka, X, T, F).unwrap();
     let reqs = [
         BulkReq {
             key: kb.clone(),
@@ -182,27 +179,27 @@ fn sessions_that_may_take_no_step() {
             ty: X,
         },
     ];
-    assert_eq!(t.acquire_all(&d, b, &reqs, T, F), Ok(Outcome::Waiting));
-    assert!(!t.owns_equal_or_stronger(&d, b, &kb, X), "a first");
-    t.commit(&d, a).unwrap();
+    assert_eq!(t.acquire_all(b, &reqs, T, F), Ok(Outcome::Waiting));
+    assert!(!t.owns_equal_or_stronger(b, &kb, X), "a first");
+    t.commit(a).unwrap();
     assert!(t.take_events().is_empty(), "a partial grant is no event");
     assert!(!t.is_waiting(b));
-    assert!(t.owns_equal_or_stronger(&d, b, &ka, X));
-    assert_eq!(t.acquire(&d, b, &ka, SR, T, F), Err(MdlError::Busy));
-    assert_eq!(t.resume_bulk(&d, b), Ok(Outcome::Granted));
-    assert!(t.owns_equal_or_stronger(&d, b, &kb, X));
-    assert_eq!(t.resume_bulk(&d, b), Err(MdlError::NotHeld));
+    assert!(t.owns_equal_or_stronger(b, &ka, X));
+    assert_eq!(t.acquire(b, &ka, SR, T, F), Err(MdlError::Busy));
+    assert_eq!(t.resume_bulk(b), Ok(Outcome::Granted));
+    assert!(t.owns_equal_or_stronger(b, &kb, X));
+    assert_eq!(t.resume_bulk(b), Err(MdlError::NotHeld));
     // A waiting session may not act either; a disconnected one never again.
-    assert_eq!(t.acquire(&d, a, &ka, SR, T, F), Ok(Outcome::Waiting));
-    assert_eq!(t.acquire(&d, a, &kb, SR, T, F), Err(MdlError::Busy));
-    assert!(!t.timeout(&d, b), "b does not wait");
-    assert!(!t.kill(&d, b), "b does not wait");
-    assert_eq!(t.disconnect(&d, b), Ok(Outcome::Ok));
+    assert_eq!(t.acquire(a, &ka, SR, T, F), Ok(Outcome::Waiting));
+    assert_eq!(t.acquire(a, &kb, SR, T, F), Err(MdlError::Busy));
+    assert!(!t.timeout(b), "b does not wait");
+    assert!(!t.kill(b), "b does not wait");
+    assert_eq!(t.disconnect(b), Ok(Outcome::Ok));
     assert_eq!(t.take_events(), vec![(a, Outcome::Granted)]);
     assert!(t.session(b).unwrap().book.is_empty());
-    assert_eq!(t.commit(&d, b), Err(MdlError::Disconnected));
-    assert_eq!(t.acquire(&d, b, &ka, SR, T, F), Err(MdlError::Disconnected));
-    t.check(&d).unwrap();
+    assert_eq!(t.commit(b), Err(MdlError::Disconnected));
+    assert_eq!(t.acquire(b, &ka, SR, T, F), Err(MdlError::Disconnected));
+    t.check().unwrap();
 }
 
 #[test]
@@ -211,47 +208,50 @@ fn durations_through_the_table() {
     // transaction locks at commit, explicit locks only explicitly; `set_duration` moves
     // every lock to a duration.
     let d = Dialect::mysql80();
-    let mut t = LockTable::new(Config {
-        max_write_lock_count: 3,
-    });
+    let mut t = LockTable::new(
+        std::sync::Arc::new(d.clone()),
+        Config {
+            max_write_lock_count: 3,
+        },
+    );
     assert_eq!(t.config().max_write_lock_count, 3);
     let (a, b) = (t.add_session(), t.add_session());
     let (k1, k2, k3) = (key(&d, "db.t1"), key(&d, "db.t2"), key(&d, "db.t3"));
-    t.acquire(&d, a, &k1, SR, Duration::Statement, F).unwrap();
-    t.acquire(&d, a, &k2, SR, Duration::Explicit, F).unwrap();
-    t.acquire(&d, a, &k3, SR, T, F).unwrap();
+    t.acquire(a, &k1, SR, Duration::Statement, F).unwrap();
+    t.acquire(a, &k2, SR, Duration::Explicit, F).unwrap();
+    t.acquire(a, &k3, SR, T, F).unwrap();
     assert_eq!(t.locks().count(), 3);
     // B waits for X on t1 (SR held by A).
-    assert_eq!(t.acquire(&d, b, &k1, X, T, F), Ok(Outcome::Waiting));
-    assert_eq!(t.end_statement(&d, a), Ok(Outcome::Ok));
+    assert_eq!(t.acquire(b, &k1, X, T, F), Ok(Outcome::Waiting));
+    assert_eq!(t.end_statement(a), Ok(Outcome::Ok));
     assert_eq!(t.take_events(), vec![(b, Outcome::Granted)]);
-    assert!(!t.owns_equal_or_stronger(&d, a, &k1, SR));
-    assert!(t.owns_equal_or_stronger(&d, a, &k3, SR));
+    assert!(!t.owns_equal_or_stronger(a, &k1, SR));
+    assert!(t.owns_equal_or_stronger(a, &k3, SR));
     // Explicit: not at commit; only by release_explicit.
-    t.commit(&d, b).unwrap();
+    t.commit(b).unwrap();
     assert!(t.lock(&k1).is_none(), "an idle lock is dropped");
-    assert_eq!(t.acquire(&d, b, &k2, X, T, F), Ok(Outcome::Waiting));
-    t.commit(&d, a).unwrap();
+    assert_eq!(t.acquire(b, &k2, X, T, F), Ok(Outcome::Waiting));
+    t.commit(a).unwrap();
     assert!(t.take_events().is_empty());
-    assert!(!t.owns_equal_or_stronger(&d, a, &k3, SR));
-    assert_eq!(t.release_explicit(&d, a), Ok(Outcome::Ok));
+    assert!(!t.owns_equal_or_stronger(a, &k3, SR));
+    assert_eq!(t.release_explicit(a), Ok(Outcome::Ok));
     assert_eq!(t.take_events(), vec![(b, Outcome::Granted)]);
     assert!(t.session(a).unwrap().book.is_empty());
     // set_duration(explicit): commit then keeps everything. A clone is a second ticket
     // of the same session (no wait), given back with it.
-    t.acquire(&d, a, &k3, SNRW, T, F).unwrap();
-    assert_eq!(t.clone_ticket(&d, a, &k3, Some(SR), T), Ok(Outcome::Ok));
+    t.acquire(a, &k3, SNRW, T, F).unwrap();
+    assert_eq!(t.clone_ticket(a, &k3, Some(SR), T), Ok(Outcome::Ok));
     assert_eq!(t.session(a).unwrap().book.held().len(), 2);
     assert_eq!(t.lock(&k3).unwrap().granted().len(), 2);
     assert_eq!(t.set_duration(a, Duration::Explicit), Ok(Outcome::Ok));
-    t.commit(&d, a).unwrap();
+    t.commit(a).unwrap();
     assert_eq!(t.session(a).unwrap().book.held().len(), 2);
     assert_eq!(t.savepoint(a, "sp"), Ok(Outcome::Ok));
-    t.acquire(&d, a, &k1, SR, T, F).unwrap();
-    assert_eq!(t.rollback_to(&d, a, "sp"), Ok(Outcome::Ok));
-    assert!(!t.owns_equal_or_stronger(&d, a, &k1, SR));
+    t.acquire(a, &k1, SR, T, F).unwrap();
+    assert_eq!(t.rollback_to(a, "sp"), Ok(Outcome::Ok));
+    assert!(!t.owns_equal_or_stronger(a, &k1, SR));
     assert_eq!(t.session(a).unwrap().book.held().len(), 2);
-    t.check(&d).unwrap();
+    t.check().unwrap();
 }
 
 #[test]
@@ -259,20 +259,20 @@ fn permuting_sessions_renames_every_owner() {
     // Session i of the result is session order[i]: with order [2, 0, 1], old 0 -> new 1,
     // old 1 -> new 2, old 2 -> new 0.
     let d = Dialect::mysql80();
-    let mut t = LockTable::new(Config::default());
+    let mut t = LockTable::new(std::sync::Arc::new(d.clone()), Config::default());
     let (s0, s1, s2) = (t.add_session(), t.add_session(), t.add_session());
     let (k1, k2) = (key(&d, "db.t1"), key(&d, "db.t2"));
-    t.acquire(&d, s0, &k1, X, T, F).unwrap();
-    t.acquire(&d, s2, &k2, S, T, F).unwrap();
-    assert_eq!(t.acquire(&d, s1, &k1, SR, T, F), Ok(Outcome::Waiting));
-    assert_eq!(t.foreign_wait(&d, s2, vec![s0], 5), Ok(Outcome::Waiting));
+    t.acquire(s0, &k1, X, T, F).unwrap();
+    t.acquire(s2, &k2, S, T, F).unwrap();
+    assert_eq!(t.acquire(s1, &k1, SR, T, F), Ok(Outcome::Waiting));
+    assert_eq!(t.foreign_wait(s2, vec![s0], 5), Ok(Outcome::Waiting));
     // A copy in which s1's wait was killed: an event not yet taken.
     let mut u = t.clone();
-    assert!(u.kill(&d, s1));
-    assert_eq!(t.wait_edges(&d), vec![(s1, s0), (s2, s0)]);
+    assert!(u.kill(s1));
+    assert_eq!(t.wait_edges(), vec![(s1, s0), (s2, s0)]);
     let p = t.permute_sessions(&[2, 0, 1]).expect("a permutation");
     let (n0, n1, n2) = (OwnerId(0), OwnerId(1), OwnerId(2));
-    assert_eq!(p.wait_edges(&d), vec![(n0, n1), (n2, n1)]);
+    assert_eq!(p.wait_edges(), vec![(n0, n1), (n2, n1)]);
     let l1 = p.lock(&k1).unwrap();
     assert_eq!(l1.granted()[0].owner, n1);
     assert_eq!(l1.waiting()[0].owner, n2);
@@ -283,7 +283,7 @@ fn permuting_sessions_renames_every_owner() {
     assert_eq!(p.session(n0).unwrap().foreign, Some((vec![n1], 5)));
     assert_eq!(p.lock(&k2).unwrap().granted()[0].owner, n0);
     assert_eq!(p.session(n1).unwrap().book.held().len(), 1);
-    p.check(&d).unwrap();
+    p.check().unwrap();
     // Events are renamed too.
     let mut q = u.permute_sessions(&[2, 0, 1]).unwrap();
     assert_eq!(q.take_events(), vec![(n2, Outcome::Killed)]);

@@ -14,40 +14,37 @@ fn key(d: &Dialect, ns: &str, k: &str) -> MdlKey {
 #[test]
 fn lock_tables_deadlock() {
     let d = Dialect::mysql80();
-    let mut t = LockTable::new(Config::default());
+    let mut t = LockTable::new(std::sync::Arc::new(d.clone()), Config::default());
     let (s1, s2) = (t.add_session(), t.add_session());
     let (t1, t2) = (key(&d, "TABLE", "db.t1"), key(&d, "TABLE", "db.t2"));
+    assert_eq!(t.acquire(s1, &t1, LockType::SW, T, F), Ok(Outcome::Granted));
     assert_eq!(
-        t.acquire(&d, s1, &t1, LockType::SW, T, F),
+        t.acquire(s2, &t2, LockType::SNRW, T, F),
         Ok(Outcome::Granted)
     );
     assert_eq!(
-        t.acquire(&d, s2, &t2, LockType::SNRW, T, F),
-        Ok(Outcome::Granted)
-    );
-    assert_eq!(
-        t.acquire(&d, s2, &t1, LockType::SNRW, T, F),
+        t.acquire(s2, &t1, LockType::SNRW, T, F),
         Ok(Outcome::Waiting)
     );
     // s1 (DML, weight 25) closes the cycle against s2 (DDL, 100): s1 is the victim.
     assert_eq!(
-        t.acquire(&d, s1, &t2, LockType::SW, T, F),
+        t.acquire(s1, &t2, LockType::SW, T, F),
         Ok(Outcome::Deadlock)
     );
     assert!(t.take_events().is_empty());
     assert!(
-        t.owns_equal_or_stronger(&d, s1, &t1, LockType::SW),
+        t.owns_equal_or_stronger(s1, &t1, LockType::SW),
         "the victim keeps its locks"
     );
-    t.commit(&d, s1).unwrap();
+    t.commit(s1).unwrap();
     assert_eq!(t.take_events(), vec![(s2, Outcome::Granted)]);
-    t.check(&d).unwrap();
+    t.check().unwrap();
 }
 
 #[test]
 fn requester_is_victim_on_a_tie_and_ring_of_200() {
     let d = Dialect::mysql80();
-    let mut t = LockTable::new(Config::default());
+    let mut t = LockTable::new(std::sync::Arc::new(d.clone()), Config::default());
     let n = 200;
     let s: Vec<OwnerId> = (0..n).map(|_| t.add_session()).collect();
     let k: Vec<MdlKey> = (0..n)
@@ -55,31 +52,31 @@ fn requester_is_victim_on_a_tie_and_ring_of_200() {
         .collect();
     for i in 0..n {
         assert_eq!(
-            t.acquire(&d, s[i], &k[i], LockType::X, T, F),
+            t.acquire(s[i], &k[i], LockType::X, T, F),
             Ok(Outcome::Granted)
         );
     }
     for i in 0..n - 1 {
         assert_eq!(
-            t.acquire(&d, s[i], &k[i + 1], LockType::X, T, F),
+            t.acquire(s[i], &k[i + 1], LockType::X, T, F),
             Ok(Outcome::Waiting)
         );
     }
     assert_eq!(
-        t.acquire(&d, s[n - 1], &k[0], LockType::X, T, F),
+        t.acquire(s[n - 1], &k[0], LockType::X, T, F),
         Ok(Outcome::Deadlock)
     );
     assert!(t.take_events().is_empty(), "exactly one victim");
-    t.check(&d).unwrap();
+    t.check().unwrap();
 }
 
 #[test]
 fn bulk_is_all_or_nothing_and_sorted() {
     let d = Dialect::mysql80();
-    let mut t = LockTable::new(Config::default());
+    let mut t = LockTable::new(std::sync::Arc::new(d.clone()), Config::default());
     let (s1, s2) = (t.add_session(), t.add_session());
     let (a, b) = (key(&d, "TABLE", "db.a"), key(&d, "TABLE", "db.b"));
-    t.acquire(&d, s2, &b, LockType::SR, T, F).unwrap();
+    t.acquire(s2, &b, LockType::SR, T, F).unwrap();
     let reqs = [
         BulkReq {
             key: b.clone(),
@@ -91,37 +88,37 @@ fn bulk_is_all_or_nothing_and_sorted() {
         },
     ];
     assert_eq!(
-        t.acquire_all(&d, s1, &reqs, T, WaitOption::NoWait),
+        t.acquire_all(s1, &reqs, T, WaitOption::NoWait),
         Ok(Outcome::Busy)
     );
     assert!(t.session(s1).unwrap().book.is_empty(), "a is given back");
-    assert_eq!(t.acquire_all(&d, s1, &reqs, T, F), Ok(Outcome::Waiting));
+    assert_eq!(t.acquire_all(s1, &reqs, T, F), Ok(Outcome::Waiting));
     assert!(
-        t.owns_equal_or_stronger(&d, s1, &a, LockType::X),
+        t.owns_equal_or_stronger(s1, &a, LockType::X),
         "a first (key order)"
     );
-    t.commit(&d, s2).unwrap();
+    t.commit(s2).unwrap();
     assert_eq!(t.take_events(), vec![(s1, Outcome::Granted)]);
-    assert!(t.owns_equal_or_stronger(&d, s1, &b, LockType::X));
-    t.check(&d).unwrap();
+    assert!(t.owns_equal_or_stronger(s1, &b, LockType::X));
+    t.check().unwrap();
 }
 
 #[test]
 fn upgrade_downgrade_savepoints_and_misuse() {
     let d = Dialect::mysql80();
-    let mut t = LockTable::new(Config::default());
+    let mut t = LockTable::new(std::sync::Arc::new(d.clone()), Config::default());
     let (s1, s2) = (t.add_session(), t.add_session());
     let a = key(&d, "TABLE", "db.a");
     let g = key(&d, "GLOBAL", "-");
-    t.acquire(&d, s1, &a, LockType::SU, T, F).unwrap();
-    t.acquire(&d, s2, &a, LockType::SR, T, F).unwrap();
-    assert_eq!(t.upgrade(&d, s1, &a, LockType::X, F), Ok(Outcome::Waiting));
+    t.acquire(s1, &a, LockType::SU, T, F).unwrap();
+    t.acquire(s2, &a, LockType::SR, T, F).unwrap();
+    assert_eq!(t.upgrade(s1, &a, LockType::X, F), Ok(Outcome::Waiting));
     assert_eq!(
-        t.acquire(&d, s2, &a, LockType::SR, T, F),
+        t.acquire(s2, &a, LockType::SR, T, F),
         Ok(Outcome::Granted),
         "re-request covered"
     );
-    t.commit(&d, s2).unwrap();
+    t.commit(s2).unwrap();
     assert_eq!(t.take_events(), vec![(s1, Outcome::Granted)]);
     assert_eq!(
         t.session(s1).unwrap().book.held().len(),
@@ -129,71 +126,71 @@ fn upgrade_downgrade_savepoints_and_misuse() {
         "the upgrade ticket merged"
     );
     assert_eq!(
-        t.upgrade(&d, s1, &a, LockType::SR, F),
+        t.upgrade(s1, &a, LockType::SR, F),
         Ok(Outcome::Granted),
         "covered: no-op"
     );
-    assert_eq!(t.upgrade(&d, s1, &a, LockType::SU, F), Ok(Outcome::Granted));
+    assert_eq!(t.upgrade(s1, &a, LockType::SU, F), Ok(Outcome::Granted));
     let snapshot = t.clone();
     // MDL_ticket::downgrade_lock: "Do nothing if already downgraded".
-    assert_eq!(t.downgrade(&d, s1, &a, LockType::X), Ok(Outcome::Ok));
+    assert_eq!(t.downgrade(s1, &a, LockType::X), Ok(Outcome::Ok));
     assert_eq!(t, snapshot, "a downgrade to the held type changes nothing");
     assert_eq!(
-        t.downgrade(&d, s1, &a, LockType::IX),
+        t.downgrade(s1, &a, LockType::IX),
         Err(MdlError::TypeNotInNamespace {
             ty: LockType::IX,
             namespace: "TABLE".into()
         })
     );
-    assert_eq!(t.release(&d, s2, &a, None), Err(MdlError::NotHeld));
+    assert_eq!(t.release(s2, &a, None), Err(MdlError::NotHeld));
     assert!(matches!(
-        t.acquire(&d, s2, &g, LockType::SR, T, F),
+        t.acquire(s2, &g, LockType::SR, T, F),
         Err(MdlError::TypeNotInNamespace { .. })
     ));
     assert!(matches!(
-        t.rollback_to(&d, s1, "nope"),
+        t.rollback_to(s1, "nope"),
         Err(MdlError::UnknownSavepoint(_))
     ));
     assert_eq!(t, snapshot, "misuse changes nothing");
-    t.downgrade(&d, s1, &a, LockType::SNW).unwrap();
+    t.downgrade(s1, &a, LockType::SNW).unwrap();
     t.savepoint(s1, "sp").unwrap();
     let b = key(&d, "TABLE", "db.b");
-    t.acquire(&d, s1, &b, LockType::SW, T, F).unwrap();
-    t.acquire(&d, s1, &b, LockType::S, Duration::Explicit, F)
+    t.acquire(s1, &b, LockType::SW, T, F).unwrap();
+    t.acquire(s1, &b, LockType::S, Duration::Explicit, F)
         .unwrap();
-    t.rollback_to(&d, s1, "sp").unwrap();
-    assert!(!t.owns_equal_or_stronger(&d, s1, &b, LockType::SW));
+    t.rollback_to(s1, "sp").unwrap();
+    assert!(!t.owns_equal_or_stronger(s1, &b, LockType::SW));
     assert!(
-        t.owns_equal_or_stronger(&d, s1, &b, LockType::S),
+        t.owns_equal_or_stronger(s1, &b, LockType::S),
         "explicit locks are not part of savepoints"
     );
-    assert!(t.owns_equal_or_stronger(&d, s1, &a, LockType::SNW));
-    t.check(&d).unwrap();
+    assert!(t.owns_equal_or_stronger(s1, &a, LockType::SNW));
+    t.check().unwrap();
 }
 
 #[test]
 fn timeout_zero_and_kill() {
     let d = Dialect::mariadb();
-    let mut t = LockTable::new(Config::default());
+    let mut t = LockTable::new(std::sync::Arc::new(d.clone()), Config::default());
     let (s1, s2) = (t.add_session(), t.add_session());
     let bk = key(&d, "BACKUP", "-");
-    t.acquire(&d, s1, &bk, LockType::parse("BACKUP_FTWRL1").unwrap(), T, F)
+    t.acquire(s1, &bk, LockType::parse("BACKUP_FTWRL1").unwrap(), T, F)
         .unwrap();
     let dml = LockType::BACKUP_DML;
     assert_eq!(
-        t.acquire(&d, s2, &bk, dml, T, WaitOption::Timeout(0)),
+        t.acquire(s2, &bk, dml, T, WaitOption::Timeout(0)),
         Ok(Outcome::Timeout)
     );
     assert_eq!(
-        t.acquire(&d, s2, &bk, dml, T, WaitOption::Timeout(50)),
+        t.acquire(s2, &bk, dml, T, WaitOption::Timeout(50)),
         Ok(Outcome::Waiting)
     );
-    assert_eq!(t.acquire(&d, s2, &bk, dml, T, F), Err(MdlError::Busy));
-    assert!(t.timeout(&d, s2));
+    assert_eq!(t.acquire(s2, &bk, dml, T, F), Err(MdlError::Busy));
+    assert!(t.timeout(s2));
     assert_eq!(t.take_events(), vec![(s2, Outcome::Timeout)]);
-    assert_eq!(t.acquire(&d, s2, &bk, dml, T, F), Ok(Outcome::Waiting));
-    assert!(!t.timeout(&d, s2), "no finite timeout");
-    assert!(t.kill(&d, s2));
+    assert_eq!(t.acquire(s2, &bk, dml, T, F), Ok(Outcome::Waiting));
+    assert!(!t.timeout(s2), "no finite timeout");
+    assert!(t.kill(s2));
     assert_eq!(t.take_events(), vec![(s2, Outcome::Killed)]);
-    t.check(&d).unwrap();
+    t.check().unwrap();
 }

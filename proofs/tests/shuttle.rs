@@ -1,7 +1,8 @@
 //! shuttle harnesses over the real `mdl_core::Manager`: random schedules (and random
 //! workloads, drawn from shuttle's own recorded randomness so a schedule replays the very
 //! same workload) of 4-8 sessions on 2-4 keys, with [`Manager::check_invariants`] after
-//! every step.
+//! every step. Each schedule draws its dialect: MySQL 8.0 or MariaDB, whose BACKUP
+//! namespace (an asymmetric matrix) joins the mix.
 //!
 //! Run: `cargo test -p mdl-proofs --release --features shuttle --test shuttle`.
 //! Budgets (environment): `MDL_SHUTTLE_ITERS` (schedules per scheduler per test, default
@@ -134,6 +135,17 @@ fn explore(name: &'static str, f: fn()) {
     }
 }
 
+/// The dialect of one schedule, drawn from shuttle's randomness (so a replay draws the
+/// same): MySQL 8.0's (hog and piglet counters, symmetric matrices) or MariaDB's (hogs
+/// only, the asymmetric BACKUP matrix).
+fn dialect(rng: &mut impl Rng) -> Dialect {
+    if rng.gen_bool(0.5) {
+        Dialect::mysql80()
+    } else {
+        Dialect::mariadb()
+    }
+}
+
 fn table_key(d: &Dialect, i: usize) -> MdlKey {
     MdlKey::parse(d, "TABLE", &format!("db.t{i}")).expect("a table key")
 }
@@ -163,23 +175,78 @@ fn wait_option(rng: &mut impl Rng) -> WaitOption {
     }
 }
 
+/// The types the mix uses on one key.
+struct KeyTypes {
+    /// To acquire (and to downgrade to).
+    acquire: Vec<LockType>,
+    /// To upgrade to.
+    upgrade: Vec<LockType>,
+    /// Downgrades are tried.
+    downgrade: bool,
+}
+
+impl KeyTypes {
+    /// Every type of the key's namespace but IX and S. On MariaDB's BACKUP key the
+    /// servers grant some types with no decision: `MDL_context::upgrade_shared_lock`
+    /// retypes a ticket that covers the new type ("upgrade must always happen"), and
+    /// `clone_ticket` copies a covering ticket. From BACKUP_START or BACKUP_BLOCK_DDL,
+    /// which cover the stage types, arbitrary sequences then make grants that conflict
+    /// both ways (BLOCK_DDL retyped to START beside a WAIT_DDL; START cloned under
+    /// BLOCK_DDL, which then goes, beside a WAIT_FLUSH), states the servers reach only
+    /// by calls their SQL layer never makes. So the mix leaves those two types out on
+    /// the BACKUP key, upgrades to the stage types only, and never downgrades there.
+    fn of(d: &Dialect, k: &MdlKey) -> KeyTypes {
+        let all: Vec<LockType> = d
+            .strategy(k.namespace())
+            .types
+            .iter()
+            .copied()
+            .filter(|t| *t != LockType::IX && *t != LockType::S)
+            .collect();
+        if d.namespace(k.namespace()).name != "BACKUP" {
+            return KeyTypes {
+                upgrade: all.clone(),
+                acquire: all,
+                downgrade: true,
+            };
+        }
+        let stages = [
+            "BACKUP_FLUSH",
+            "BACKUP_WAIT_FLUSH",
+            "BACKUP_WAIT_DDL",
+            "BACKUP_WAIT_COMMIT",
+        ];
+        let skip =
+            ["BACKUP_START", "BACKUP_BLOCK_DDL"].map(|n| LockType::parse(n).expect("a type"));
+        KeyTypes {
+            acquire: all.into_iter().filter(|t| !skip.contains(t)).collect(),
+            upgrade: stages
+                .iter()
+                .map(|n| LockType::parse(n).expect("a type"))
+                .collect(),
+            downgrade: false,
+        }
+    }
+}
+
 /// One session's random steps.
 fn session(
     m: Manager,
     mut ctx: Context,
     keys: StdArc<Vec<MdlKey>>,
     handles: StdArc<Vec<ContextHandle>>,
-    types: StdArc<Vec<LockType>>,
+    types: StdArc<Vec<KeyTypes>>,
     steps: usize,
 ) {
     let mut rng = thread_rng();
     let me = ctx.id();
     for step in 0..steps {
-        let key = keys[rng.gen_range(0..keys.len())].clone();
+        let ki = rng.gen_range(0..keys.len());
+        let key = keys[ki].clone();
         let what;
         let outcome: Option<Outcome> = match rng.gen_range(0..100) {
             0..=34 => {
-                let ty = pick(&mut rng, &types);
+                let ty = pick(&mut rng, &types[ki].acquire);
                 let dur = pick(&mut rng, &DURS);
                 let w = wait_option(&mut rng);
                 what = format!("{me:?} acquire {key:?} {ty} {dur:?} {w:?}");
@@ -188,9 +255,12 @@ fn session(
             35..=44 => {
                 let n = rng.gen_range(1..=keys.len().min(3));
                 let reqs: Vec<BulkReq> = (0..n)
-                    .map(|_| BulkReq {
-                        key: keys[rng.gen_range(0..keys.len())].clone(),
-                        ty: pick(&mut rng, &types),
+                    .map(|_| {
+                        let i = rng.gen_range(0..keys.len());
+                        BulkReq {
+                            key: keys[i].clone(),
+                            ty: pick(&mut rng, &types[i].acquire),
+                        }
                     })
                     .collect();
                 let dur = pick(&mut rng, &DURS);
@@ -205,15 +275,18 @@ fn session(
                 } else {
                     held[rng.gen_range(0..held.len())].clone()
                 };
-                let ty = pick(&mut rng, &types);
+                let i = keys.iter().position(|x| *x == k).unwrap_or(ki);
+                let ty = pick(&mut rng, &types[i].upgrade);
                 let w = wait_option(&mut rng);
                 what = format!("{me:?} upgrade {k:?} {ty} {w:?}");
                 ctx.upgrade(&k, ty, w).ok()
             }
             55..=59 => {
-                let ty = pick(&mut rng, &types);
+                let ty = pick(&mut rng, &types[ki].acquire);
                 what = format!("{me:?} downgrade {key:?} {ty}");
-                let _ = ctx.downgrade(&key, ty);
+                if types[ki].downgrade {
+                    let _ = ctx.downgrade(&key, ty);
+                }
                 None
             }
             60..=67 => {
@@ -283,20 +356,18 @@ fn session(
     check(&m, &format!("{me:?} end"));
 }
 
-/// The random mix of commands over 4-8 sessions and 2-4 keys.
+/// The random mix of commands over 4-8 sessions and 2-4 keys, on either dialect; on
+/// MariaDB one of the keys is the BACKUP namespace's (its asymmetric matrix).
 fn random_mix() {
     let mut rng = thread_rng();
-    let d = Dialect::mysql80();
+    let d = dialect(&mut rng);
     let n_keys = rng.gen_range(2..=4);
     let n_sessions = rng.gen_range(4..=8);
-    let keys: Vec<MdlKey> = (0..n_keys).map(|i| table_key(&d, i)).collect();
-    let types: Vec<LockType> = d
-        .strategy(keys[0].namespace())
-        .types
-        .iter()
-        .copied()
-        .filter(|t| *t != LockType::IX && *t != LockType::S)
-        .collect();
+    let mut keys: Vec<MdlKey> = (0..n_keys).map(|i| table_key(&d, i)).collect();
+    if d.namespace_by_name("BACKUP").is_some() {
+        keys[n_keys - 1] = MdlKey::parse(&d, "BACKUP", "-").expect("the backup key");
+    }
+    let types: Vec<KeyTypes> = keys.iter().map(|k| KeyTypes::of(&d, k)).collect();
     let m = Manager::new(d, Config::default(), Clock::manual());
     let ctxs: Vec<Context> = (0..n_sessions).map(|_| m.context()).collect();
     let handles = StdArc::new(ctxs.iter().map(|c| c.handle()).collect::<Vec<_>>());
@@ -337,7 +408,7 @@ fn random_mix_of_commands() {
 /// next one's: exactly one cycle, so exactly one `Deadlock` outcome.
 fn cycle_ring() {
     let mut rng = thread_rng();
-    let d = Dialect::mysql80();
+    let d = dialect(&mut rng);
     let n = rng.gen_range(2..=4);
     let keys: Vec<MdlKey> = (0..n).map(|i| table_key(&d, i)).collect();
     let m = Manager::new(d, Config::default(), Clock::manual());
@@ -399,7 +470,7 @@ fn cycle_has_one_victim() {
 /// A timeout or a kill ending a wait that others queue behind: they are woken.
 fn queue_behind_a_waiter() {
     let mut rng = thread_rng();
-    let d = Dialect::mysql80();
+    let d = dialect(&mut rng);
     let k = table_key(&d, 0);
     let m = Manager::new(d, Config::default(), Clock::manual());
     let mut a = m.context();

@@ -6,7 +6,7 @@
 //! instant. Fast-path grants are read from their owners' lists first and the locks
 //! after; a grant materialised in between shows once, as an ordinary granted row.
 use super::{LiveGraph, Shared};
-use crate::deadlock::WaitGraph;
+use crate::deadlock;
 use crate::key::MdlKey;
 use crate::lock::{OwnerId, TicketId};
 use crate::types::{Duration, LockType};
@@ -160,15 +160,7 @@ pub(super) fn wait_edges(m: &Shared) -> Vec<(OwnerId, OwnerId)> {
         foreign: m.foreign.read().clone(),
     };
     let owners: Vec<OwnerId> = m.registry.read().live.keys().copied().collect();
-    let mut out = Vec::new();
-    for n in owners {
-        let mut succ = Vec::new();
-        g.successors(n, &mut succ);
-        succ.sort();
-        succ.dedup();
-        out.extend(succ.into_iter().map(|b| (n, b)));
-    }
-    out
+    deadlock::edges(&g, owners)
 }
 
 fn esc(s: &str) -> String {

@@ -74,7 +74,7 @@ impl WaitGraph for TableGraph<'_> {
     fn successors(&self, n: OwnerId, out: &mut Vec<OwnerId>) {
         if let Some(w) = self.t.session(n).and_then(|x| x.wait.as_ref()) {
             if let Some(l) = self.t.lock(&w.key) {
-                let r = self.t.rules(self.d, &w.key);
+                let r = self.t.rules(&w.key);
                 out.extend(l.blockers(&r, &w.ticket));
             }
         }
@@ -85,7 +85,7 @@ impl WaitGraph for TableGraph<'_> {
         }
     }
     fn weight(&self, n: OwnerId) -> u32 {
-        self.t.wait_weight(self.d, n)
+        self.t.wait_weight(n)
     }
 }
 
@@ -121,7 +121,7 @@ fn must(o: Result<Outcome, mdl_core::MdlError>, want: Outcome, what: &str) -> Re
 pub fn table_setup(shape: Shape, n: usize) -> Result<TableSetup, String> {
     let n = n.max(2);
     let d = Dialect::mysql80();
-    let mut t = LockTable::new(Config::default());
+    let mut t = LockTable::new(std::sync::Arc::new(d.clone()), Config::default());
     // Chain: sessions 0..=n, session i holds t_i; sessions 1..n wait for t_{i+1}.
     // Cycle: sessions 0..n, session i holds t_i; sessions 0..n-1 wait for t_{i+1}.
     let sessions = match shape {
@@ -134,7 +134,7 @@ pub fn table_setup(shape: Shape, n: usize) -> Result<TableSetup, String> {
     for (i, k) in keys.iter().enumerate() {
         let s = t.add_session();
         must(
-            t.acquire(&d, s, k, x, tr, WaitOption::NoWait),
+            t.acquire(s, k, x, tr, WaitOption::NoWait),
             Outcome::Granted,
             &format!("hold t{i}"),
         )?;
@@ -151,14 +151,7 @@ pub fn table_setup(shape: Shape, n: usize) -> Result<TableSetup, String> {
     // From the front, so that every detection so far sees one edge.
     for i in waiters {
         must(
-            t.acquire(
-                &d,
-                OwnerId(i as u32),
-                &keys[i + 1],
-                x,
-                tr,
-                WaitOption::Forever,
-            ),
+            t.acquire(OwnerId(i as u32), &keys[i + 1], x, tr, WaitOption::Forever),
             Outcome::Waiting,
             &format!("session {i} waits"),
         )?;
@@ -166,7 +159,7 @@ pub fn table_setup(shape: Shape, n: usize) -> Result<TableSetup, String> {
     let mut searched = t.clone();
     if shape == Shape::Chain {
         must(
-            searched.acquire(&d, step.0, &step.1, x, tr, WaitOption::Forever),
+            searched.acquire(step.0, &step.1, x, tr, WaitOption::Forever),
             Outcome::Waiting,
             "session 0 waits",
         )?;
@@ -202,7 +195,6 @@ impl TableSetup {
         let o = self
             .t
             .acquire(
-                &self.d,
                 *s,
                 k,
                 LockType::X,
@@ -211,7 +203,7 @@ impl TableSetup {
             )
             .map_err(|e| e.to_string())?;
         if o == Outcome::Waiting {
-            self.t.kill(&self.d, *s);
+            self.t.kill(*s);
             self.t.take_events();
         }
         Ok(o)

@@ -767,7 +767,7 @@ mod tests {
                 };
                 for _ in 0..3 {
                     assert_eq!(t.step(), Ok(want));
-                    t.t.check(&t.d).expect("consistent");
+                    t.t.check().expect("consistent");
                 }
             }
         }

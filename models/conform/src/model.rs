@@ -85,7 +85,7 @@ impl SqlModel {
     pub fn new(map: Mapping) -> SqlModel {
         SqlModel {
             d: Dialect::mariadb(),
-            t: LockTable::new(Config::default()),
+            t: LockTable::new(std::sync::Arc::new(Dialect::mariadb()), Config::default()),
             map,
             sess: Vec::new(),
             events: Vec::new(),
@@ -146,7 +146,6 @@ impl SqlModel {
         }
         let st = super::mapping::classify(sql, &self.db)?;
         let id = self.sess[s].id;
-        let d = self.d.clone();
         let out = match st {
             Stmt::NoLocks => Outcome::Ok,
             Stmt::SetTimeout(n) => {
@@ -159,7 +158,7 @@ impl SqlModel {
             }
             Stmt::Begin => {
                 self.release_bucket(s, "lt");
-                let _ = self.t.commit(&d, id);
+                let _ = self.t.commit(id);
                 self.sess[s].in_txn = true;
                 self.sess[s].wrote = false;
                 Outcome::Ok
@@ -178,7 +177,7 @@ impl SqlModel {
                 self.run(s)
             }
             Stmt::Commit | Stmt::Rollback => {
-                let _ = self.t.commit(&d, id);
+                let _ = self.t.commit(id);
                 self.sess[s].in_txn = false;
                 self.sess[s].wrote = false;
                 Outcome::Ok
@@ -187,7 +186,7 @@ impl SqlModel {
                 let had = self.release_bucket(s, "lt");
                 self.release_bucket(s, "grl");
                 if had {
-                    let _ = self.t.commit(&d, id);
+                    let _ = self.t.commit(id);
                 }
                 Outcome::Ok
             }
@@ -209,7 +208,7 @@ impl SqlModel {
                     if kind.starts_with("lock_") {
                         self.release_bucket(s, "lt");
                     }
-                    let _ = self.t.commit(&d, id);
+                    let _ = self.t.commit(id);
                     self.sess[s].in_txn = false;
                     self.sess[s].wrote = false;
                 }
@@ -308,8 +307,7 @@ impl SqlModel {
 
     /// `KILL QUERY` of a waiting session.
     pub fn kill(&mut self, s: usize) -> bool {
-        let d = self.d.clone();
-        let k = self.t.kill(&d, self.sess[s].id);
+        let k = self.t.kill(self.sess[s].id);
         self.pump();
         k
     }
@@ -334,20 +332,18 @@ impl SqlModel {
     }
 
     fn release_bucket(&mut self, s: usize, b: &str) -> bool {
-        let d = self.d.clone();
         let id = self.sess[s].id;
         let Some(list) = self.sess[s].buckets.remove(b) else {
             return false;
         };
         for (k, t) in list.iter().rev() {
-            let _ = self.t.release(&d, id, k, Some(*t));
+            let _ = self.t.release(id, k, Some(*t));
         }
         !list.is_empty()
     }
 
     /// Runs session `s`'s remaining ops; its statement's outcome so far.
     fn run(&mut self, s: usize) -> Outcome {
-        let d = self.d.clone();
         let id = self.sess[s].id;
         loop {
             let Some(op) = self.sess[s].cont.as_mut().and_then(|c| c.ops.pop_front()) else {
@@ -356,12 +352,12 @@ impl SqlModel {
             let wait = self.sess[s].wait;
             let before = self.count(s, op.key());
             let r = match &op {
-                ROp::Acquire(k, t, du) => self.t.acquire(&d, id, k, *t, *du, wait),
+                ROp::Acquire(k, t, du) => self.t.acquire(id, k, *t, *du, wait),
                 ROp::Backoff(k, t, du) if cfg!(mdl_bug = "conform_skip_backoff") => {
-                    self.t.acquire(&d, id, k, *t, *du, wait)
+                    self.t.acquire(id, k, *t, *du, wait)
                 }
                 ROp::Backoff(k, t, du) => {
-                    match self.t.acquire(&d, id, k, *t, *du, WaitOption::NoWait) {
+                    match self.t.acquire(id, k, *t, *du, WaitOption::NoWait) {
                         Ok(Outcome::Busy)
                             if !matches!(wait, WaitOption::NoWait | WaitOption::Timeout(0)) =>
                         {
@@ -382,15 +378,15 @@ impl SqlModel {
                     }
                 }
                 ROp::Upgrade(..) if cfg!(mdl_bug = "conform_ignore_upgrades") => Ok(Outcome::Ok),
-                ROp::Upgrade(k, t, du) => match self.t.upgrade(&d, id, k, *t, wait) {
+                ROp::Upgrade(k, t, du) => match self.t.upgrade(id, k, *t, wait) {
                     Ok(Outcome::Granted) if !self.holds_type(s, k, *t) => {
                         // Our upgrade is a no-op when the held type covers the new one;
                         // the server changes the ticket's type (DDL -> ALTER_COPY,
                         // BLOCK_DDL -> START): that is our downgrade.
-                        let _ = self.t.downgrade(&d, id, k, *t);
+                        let _ = self.t.downgrade(id, k, *t);
                         Ok(Outcome::Granted)
                     }
-                    Err(MdlError::NotHeld) => self.t.acquire(&d, id, k, *t, *du, wait),
+                    Err(MdlError::NotHeld) => self.t.acquire(id, k, *t, *du, wait),
                     Err(MdlError::UpgradeToWeaker { held, .. }) => {
                         // The server's upgrade takes any type; ours only a stronger one:
                         // take the new type, then give the old one back.
@@ -404,8 +400,8 @@ impl SqlModel {
                 ROp::Release(k, t) => {
                     // The learned type is the one the learner's setup held; a session
                     // that got there another way gives back whatever it holds on the key.
-                    if self.t.release(&d, id, k, Some(*t)).is_err() {
-                        let _ = self.t.release(&d, id, k, None);
+                    if self.t.release(id, k, Some(*t)).is_err() {
+                        let _ = self.t.release(id, k, None);
                         if let Some(b) = self.sess[s].cont.as_ref().and_then(|c| c.bucket.clone()) {
                             if let Some(l) = self.sess[s].buckets.get_mut(&b) {
                                 l.retain(|(x, _)| x != k);
@@ -434,13 +430,12 @@ impl SqlModel {
     }
 
     fn finish(&mut self, s: usize, out: Outcome) -> Outcome {
-        let d = self.d.clone();
         let id = self.sess[s].id;
         let c = self.sess[s].cont.take();
         if out == Outcome::Ok {
-            let _ = self.t.end_statement(&d, id);
+            let _ = self.t.end_statement(id);
             if c.is_some_and(|c| c.implicit_commit) {
-                let _ = self.t.commit(&d, id);
+                let _ = self.t.commit(id);
             }
         } else {
             // A failed statement gives back what it took (explicit locks too).
@@ -449,10 +444,10 @@ impl SqlModel {
                 self.undo(s);
                 self.sess[s].cont = None;
             }
-            let _ = self.t.end_statement(&d, id);
+            let _ = self.t.end_statement(id);
             if out == Outcome::Deadlock {
                 // The server rolls the whole transaction back after ER_LOCK_DEADLOCK.
-                let _ = self.t.commit(&d, id);
+                let _ = self.t.commit(id);
                 self.sess[s].in_txn = false;
                 self.sess[s].wrote = false;
             }
@@ -462,7 +457,6 @@ impl SqlModel {
 
     /// Gives back the tickets the running statement made; returns its ops done so far.
     fn undo(&mut self, s: usize) -> Vec<ROp> {
-        let d = self.d.clone();
         let id = self.sess[s].id;
         let done = self.sess[s]
             .cont
@@ -472,7 +466,7 @@ impl SqlModel {
         let bucket = self.sess[s].cont.as_ref().and_then(|c| c.bucket.clone());
         for (op, new) in done.iter().rev() {
             if let (ROp::Acquire(k, t, _) | ROp::Backoff(k, t, _), true) = (op, new) {
-                let _ = self.t.release(&d, id, k, Some(*t));
+                let _ = self.t.release(id, k, Some(*t));
                 if let Some(l) = bucket
                     .as_ref()
                     .and_then(|b| self.sess[s].buckets.get_mut(b))

@@ -373,16 +373,16 @@ fn states_are_equal_up_to_ticket_renaming() {
     let b = MdlKey::new(ns, "test", "b");
     let s0 = OwnerId(0);
     let w = WaitOption::Forever;
-    let mut t1 = LockTable::new(Config::default());
+    let mut t1 = LockTable::new(std::sync::Arc::new(d.clone()), Config::default());
     t1.add_session();
-    let _ = t1.acquire(&d, s0, &a, LockType::SR, Duration::Statement, w);
-    let _ = t1.end_statement(&d, s0);
-    let _ = t1.acquire(&d, s0, &b, LockType::SR, Duration::Statement, w);
-    let mut t2 = LockTable::new(Config::default());
+    let _ = t1.acquire(s0, &a, LockType::SR, Duration::Statement, w);
+    let _ = t1.end_statement(s0);
+    let _ = t1.acquire(s0, &b, LockType::SR, Duration::Statement, w);
+    let mut t2 = LockTable::new(std::sync::Arc::new(d.clone()), Config::default());
     t2.add_session();
-    let _ = t2.acquire(&d, s0, &b, LockType::SR, Duration::Statement, w);
+    let _ = t2.acquire(s0, &b, LockType::SR, Duration::Statement, w);
     assert!(t1 != t2, "the tickets are numbered differently");
     assert_eq!(canon_table(&t1), canon_table(&t2));
-    let _ = t2.acquire(&d, s0, &a, LockType::SR, Duration::Statement, w);
+    let _ = t2.acquire(s0, &a, LockType::SR, Duration::Statement, w);
     assert_ne!(canon_table(&t1), canon_table(&t2));
 }

@@ -58,7 +58,7 @@ fn strongest_is_the_latest_of_the_highest_rank() {
     );
     run(&p).unwrap();
     let d = Dialect::mariadb();
-    let mut t = LockTable::new(Config::default());
+    let mut t = LockTable::new(std::sync::Arc::new(d.clone()), Config::default());
     let s = t.add_session();
     let k = MdlKey::parse(&d, "TABLE", "d.t1").unwrap();
     for (ty, dur) in [
@@ -67,12 +67,12 @@ fn strongest_is_the_latest_of_the_highest_rank() {
         (LockType::SRO, Duration::Transaction),
     ] {
         assert_eq!(
-            t.acquire(&d, s, &k, ty, dur, WaitOption::NoWait),
+            t.acquire(s, &k, ty, dur, WaitOption::NoWait),
             Ok(Outcome::Granted)
         );
     }
     assert_eq!(
-        t.upgrade(&d, s, &k, LockType::SNW, WaitOption::NoWait),
+        t.upgrade(s, &k, LockType::SNW, WaitOption::NoWait),
         Ok(Outcome::Granted)
     );
     let snw = t
@@ -171,12 +171,12 @@ fn user_level_lock_weight_is_checked_first() {
         },
     ];
     let mut o = Oracle::new("mysql-8.0", u64::MAX, 2).unwrap();
-    let mut t = LockTable::new(Config::default());
+    let mut t = LockTable::new(std::sync::Arc::new(d.clone()), Config::default());
     t.add_session();
     t.add_session();
     let mut last = None;
     for c in &cmds {
-        let (to, te) = mdl_scenario::oracle::program::apply_table(&mut t, &d, c);
+        let (to, te) = mdl_scenario::oracle::program::apply_table(&mut t, c);
         let (oo, oe) = o.step(c);
         last = Some(((to, te), (oo, oe)));
     }
@@ -198,15 +198,15 @@ fn user_level_lock_weight_is_checked_first() {
 fn check_on_asymmetric_matrix() {
     let d = Dialect::mariadb();
     let k = MdlKey::parse(&d, "BACKUP", "-").unwrap();
-    let mut t = LockTable::new(Config::default());
+    let mut t = LockTable::new(std::sync::Arc::new(d.clone()), Config::default());
     let a = t.add_session();
     let b = t.add_session();
     let blk = LockType::parse("BACKUP_BLOCK_DDL").unwrap();
     let flush = LockType::parse("BACKUP_FLUSH").unwrap();
     let nw = WaitOption::NoWait;
     let st = Duration::Statement;
-    assert_eq!(t.acquire(&d, b, &k, blk, st, nw), Ok(Outcome::Granted));
-    assert_eq!(t.acquire(&d, a, &k, flush, st, nw), Ok(Outcome::Granted));
+    assert_eq!(t.acquire(b, &k, blk, st, nw), Ok(Outcome::Granted));
+    assert_eq!(t.acquire(a, &k, flush, st, nw), Ok(Outcome::Granted));
     let mut o = Oracle::new("mariadb", u64::MAX, 2).unwrap();
     let acq = |s, ty| Cmd::Acquire {
         s,
@@ -217,7 +217,7 @@ fn check_on_asymmetric_matrix() {
     };
     o.step(&acq(1, blk));
     assert_eq!(o.step(&acq(0, flush)).0, Outcome::Granted);
-    assert_eq!(t.check(&d), Ok(()));
+    assert_eq!(t.check(), Ok(()));
 }
 
 /// Was a divergence in an invariant check, fixed: `LockState::check` read the granted
@@ -230,24 +230,24 @@ fn check_on_asymmetric_matrix() {
 fn check_after_clone() {
     let d = Dialect::mariadb();
     let k = MdlKey::parse(&d, "BACKUP", "-").unwrap();
-    let mut t = LockTable::new(Config::default());
+    let mut t = LockTable::new(std::sync::Arc::new(d.clone()), Config::default());
     let a = t.add_session();
     let b = t.add_session();
     let blk = LockType::parse("BACKUP_BLOCK_DDL").unwrap();
     let flush = LockType::parse("BACKUP_FLUSH").unwrap();
     let nw = WaitOption::NoWait;
     let st = Duration::Statement;
-    assert_eq!(t.acquire(&d, a, &k, blk, st, nw), Ok(Outcome::Granted));
-    assert_eq!(t.acquire(&d, b, &k, flush, st, nw), Ok(Outcome::Granted));
-    assert_eq!(t.clone_ticket(&d, a, &k, None, st), Ok(Outcome::Ok));
-    assert_eq!(t.check(&d), Ok(()));
+    assert_eq!(t.acquire(a, &k, blk, st, nw), Ok(Outcome::Granted));
+    assert_eq!(t.acquire(b, &k, flush, st, nw), Ok(Outcome::Granted));
+    assert_eq!(t.clone_ticket(a, &k, None, st), Ok(Outcome::Ok));
+    assert_eq!(t.check(), Ok(()));
     // A clone of START (which BLOCK_DDL covers): START and FLUSH exclude each other both
     // ways, as in the server (clone_ticket asks nothing); the START is covered by its
     // owner's BLOCK_DDL, so `check` does not count the pair (found by prop_sequence once
     // it asked `check` after every step).
     let start = LockType::parse("BACKUP_START").unwrap();
-    assert_eq!(t.clone_ticket(&d, a, &k, Some(start), st), Ok(Outcome::Ok));
-    assert_eq!(t.check(&d), Ok(()));
+    assert_eq!(t.clone_ticket(a, &k, Some(start), st), Ok(Outcome::Ok));
+    assert_eq!(t.check(), Ok(()));
 }
 
 /// Found by the `sequence` fuzz target (fuzz/regressions/sequence-backup-retype): on
@@ -267,17 +267,17 @@ fn backup_retype_excludes_both_ways() {
         ty("BACKUP_WAIT_COMMIT"),
         ty("BACKUP_START"),
     );
-    let mut t = LockTable::new(Config::default());
+    let mut t = LockTable::new(std::sync::Arc::new(d.clone()), Config::default());
     let a = t.add_session();
     let b = t.add_session();
     let (tr, f) = (Duration::Transaction, WaitOption::Forever);
-    assert_eq!(t.acquire(&d, a, &k, blk, tr, f), Ok(Outcome::Granted));
-    assert_eq!(t.acquire(&d, b, &k, wc, tr, f), Ok(Outcome::Granted));
-    assert_eq!(t.upgrade(&d, a, &k, start, f), Ok(Outcome::Granted));
-    assert!(t.owns_equal_or_stronger(&d, a, &k, start));
-    assert!(t.owns_equal_or_stronger(&d, b, &k, wc));
+    assert_eq!(t.acquire(a, &k, blk, tr, f), Ok(Outcome::Granted));
+    assert_eq!(t.acquire(b, &k, wc, tr, f), Ok(Outcome::Granted));
+    assert_eq!(t.upgrade(a, &k, start, f), Ok(Outcome::Granted));
+    assert!(t.owns_equal_or_stronger(a, &k, start));
+    assert!(t.owns_equal_or_stronger(b, &k, wc));
     assert!(
-        t.check(&d).is_err(),
+        t.check().is_err(),
         "START and WAIT_COMMIT exclude each other"
     );
     // The same program through the oracle (one key, the mariadb palette's second: BACKUP;

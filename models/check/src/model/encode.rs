@@ -63,6 +63,8 @@ pub struct Codec {
     groups: Vec<Vec<usize>>,
     n: usize,
     config: mdl_core::table::Config,
+    /// The model's dialect, shared by every decoded table.
+    dialect: std::sync::Arc<mdl_core::dialect::Dialect>,
 }
 
 /// Buffers reused from one encoding to the next.
@@ -286,6 +288,7 @@ impl Codec {
             groups,
             n: m.programs.len(),
             config: m.config,
+            dialect: std::sync::Arc::new(m.dialect.clone()),
         }
     }
 
@@ -778,7 +781,13 @@ impl Codec {
             }
         };
         State {
-            table: LockTable::from_parts(locks, sessions, next + 1, self.config),
+            table: LockTable::from_parts(
+                self.dialect.clone(),
+                locks,
+                sessions,
+                next + 1,
+                self.config,
+            ),
             pc,
             last,
             kills_left,

@@ -435,7 +435,7 @@ impl MdlModel {
 
     pub fn initial(&self) -> State {
         let n = self.programs.len();
-        let mut table = LockTable::new(self.config);
+        let mut table = LockTable::new(std::sync::Arc::new(self.dialect.clone()), self.config);
         for _ in 0..n {
             table.add_session();
         }
@@ -505,7 +505,7 @@ impl MdlModel {
     /// Wait-for edges of a state as plain indices.
     pub fn edges(&self, st: &State) -> Vec<(usize, usize)> {
         st.table
-            .wait_edges(&self.dialect)
+            .wait_edges()
             .into_iter()
             .map(|(a, b)| (a.0 as usize, b.0 as usize))
             .collect()
@@ -516,7 +516,7 @@ impl MdlModel {
         let Some(l) = st.table.lock(key) else {
             return Vec::new();
         };
-        let r = st.table.rules(&self.dialect, key);
+        let r = st.table.rules(key);
         let t = Ticket {
             id: TicketId(u64::MAX),
             owner: OwnerId(s as u32),
@@ -569,7 +569,6 @@ impl MdlModel {
     /// Applies an action: the next state and what happened. `None` when the action is not
     /// enabled.
     pub fn apply(&self, pre: &State, action: Action) -> Option<(State, Record)> {
-        let d = &self.dialect;
         let s = action.session();
         let o = OwnerId(s as u32);
         let mut st = pre.clone();
@@ -592,7 +591,7 @@ impl MdlModel {
                 let t = &mut st.table;
                 let w = spec.wait;
                 let res = match &spec.cmd {
-                    Command::Acquire { key, ty, dur, .. } => t.acquire(d, o, key, *ty, *dur, w),
+                    Command::Acquire { key, ty, dur, .. } => t.acquire(o, key, *ty, *dur, w),
                     Command::AcquireAll { dur, reqs, .. } => {
                         let reqs: Vec<BulkReq> = reqs
                             .iter()
@@ -601,20 +600,20 @@ impl MdlModel {
                                 ty: *ty,
                             })
                             .collect();
-                        t.acquire_all(d, o, &reqs, *dur, w)
+                        t.acquire_all(o, &reqs, *dur, w)
                     }
-                    Command::Upgrade { key, ty, .. } => t.upgrade(d, o, key, *ty, w),
-                    Command::Downgrade { key, ty } => t.downgrade(d, o, key, *ty),
-                    Command::Clone { key, ty, dur } => t.clone_ticket(d, o, key, *ty, *dur),
-                    Command::Release { key, ty } => t.release(d, o, key, *ty),
-                    Command::EndStatement => t.end_statement(d, o),
-                    Command::Commit | Command::Rollback => t.commit(d, o),
-                    Command::ReleaseExplicit => t.release_explicit(d, o),
+                    Command::Upgrade { key, ty, .. } => t.upgrade(o, key, *ty, w),
+                    Command::Downgrade { key, ty } => t.downgrade(o, key, *ty),
+                    Command::Clone { key, ty, dur } => t.clone_ticket(o, key, *ty, *dur),
+                    Command::Release { key, ty } => t.release(o, key, *ty),
+                    Command::EndStatement => t.end_statement(o),
+                    Command::Commit | Command::Rollback => t.commit(o),
+                    Command::ReleaseExplicit => t.release_explicit(o),
                     Command::Savepoint(n) => t.savepoint(o, n),
-                    Command::RollbackTo(n) => t.rollback_to(d, o, n),
+                    Command::RollbackTo(n) => t.rollback_to(o, n),
                     Command::SetDuration(dur) => t.set_duration(o, *dur),
                     Command::ForceDmlWeight(on) => t.force_dml_weight(o, *on),
-                    Command::Disconnect => t.disconnect(d, o),
+                    Command::Disconnect => t.disconnect(o),
                     // Rejected by `MdlModel::new`.
                     Command::Sql(_) => Ok(Outcome::Error),
                 };
@@ -628,15 +627,15 @@ impl MdlModel {
             }
             Action::Resume(_) => {
                 x.resume.as_ref()?;
-                own = Some(st.table.resume_bulk(d, o).unwrap_or(Outcome::Error));
+                own = Some(st.table.resume_bulk(o).unwrap_or(Outcome::Error));
             }
             Action::Timeout(_) => {
-                if !st.table.timeout(d, o) {
+                if !st.table.timeout(o) {
                     return None;
                 }
             }
             Action::Kill(_) => {
-                if pre.kills_left[s] == 0 || x.wait.is_none() || !st.table.kill(d, o) {
+                if pre.kills_left[s] == 0 || x.wait.is_none() || !st.table.kill(o) {
                     return None;
                 }
                 st.kills_left[s] -= 1;
@@ -831,7 +830,7 @@ impl MdlModel {
                     if h_new && j > i {
                         continue;
                     }
-                    if strat.conflicts_granted(t.ty, h.ty) {
+                    if strat.conflicts(h.ty, t.ty) {
                         return Some((
                             k.clone(),
                             h.owner.0 as usize,
@@ -852,7 +851,7 @@ impl MdlModel {
     }
 
     pub fn lost_wakeup(&self, st: &State) -> bool {
-        !st.table.grantable_waiters(&self.dialect).is_empty()
+        !st.table.grantable_waiters().is_empty()
     }
 
     pub fn stuck(&self, st: &State) -> bool {

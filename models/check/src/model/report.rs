@@ -233,7 +233,7 @@ impl Edge {
 }
 
 fn push_edges(
-    m: &MdlModel,
+    _m: &MdlModel,
     st: &State,
     from: usize,
     key: &MdlKey,
@@ -241,7 +241,7 @@ fn push_edges(
     out: &mut Vec<Edge>,
 ) {
     let Some(l) = st.table.lock(key) else { return };
-    let r = st.table.rules(&m.dialect, key);
+    let r = st.table.rules(key);
     let t = mdl_core::lock::Ticket {
         id: mdl_core::lock::TicketId(u64::MAX),
         owner: OwnerId(from as u32),
@@ -263,14 +263,14 @@ fn push_edges(
 }
 
 /// The labelled wait-for edges of a state.
-pub fn labelled_edges(m: &MdlModel, st: &State) -> Vec<Edge> {
+pub fn labelled_edges(_m: &MdlModel, st: &State) -> Vec<Edge> {
     let mut out = Vec::new();
     for (s, x) in st.table.sessions().iter().enumerate() {
         if let Some(w) = &x.wait {
             let Some(l) = st.table.lock(&w.key) else {
                 continue;
             };
-            let r = st.table.rules(&m.dialect, &w.key);
+            let r = st.table.rules(&w.key);
             for (b, granted) in l.blocking_tickets(&r, &w.ticket) {
                 let e = Edge {
                     from: s,
@@ -423,7 +423,7 @@ pub fn deadlocks(m: &MdlModel, pre: &State, r: &Record) -> Vec<DeadlockView> {
                         m.dialect
                             .weight(e.key.namespace(), e.wants, x.force_dml, x.victim_count)
                     } else {
-                        pre.table.wait_weight(&m.dialect, OwnerId(e.from as u32))
+                        pre.table.wait_weight(OwnerId(e.from as u32))
                     };
                     (e.from, w)
                 })
@@ -492,7 +492,7 @@ pub fn violation_detail(m: &MdlModel, p: &PropResult) -> Option<String> {
             )
         }
         super::PropKind::NoLostWakeup => {
-            let w = st.table.grantable_waiters(&m.dialect);
+            let w = st.table.grantable_waiters();
             let v: Vec<String> = w
                 .iter()
                 .map(|(o, k, t)| {

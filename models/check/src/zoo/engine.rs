@@ -634,7 +634,7 @@ fn o(s: usize) -> OwnerId {
 
 impl Design {
     pub fn init(&self) -> St {
-        let mut t = LockTable::new(self.config);
+        let mut t = LockTable::new(std::sync::Arc::new(self.d.clone()), self.config);
         for _ in &self.progs {
             t.add_session();
         }
@@ -770,10 +770,7 @@ impl Design {
                     })
                     .collect();
                 let before = st.clone();
-                match st
-                    .t
-                    .acquire_all(&self.d, o(s), &reqs, *dur, WaitOption::NoWait)
-                {
+                match st.t.acquire_all(o(s), &reqs, *dur, WaitOption::NoWait) {
                     Ok(Outcome::Granted) => Try::Done,
                     _ => {
                         *st = before;
@@ -783,16 +780,13 @@ impl Design {
             }
             // The old one-pass detector's waits are the engine's (see `Design::one_pass`).
             Op::Acq(k, ty, dur) if self.one_pass => {
-                match st
-                    .t
-                    .acquire(&self.d, o(s), k, *ty, *dur, WaitOption::NoWait)
-                {
+                match st.t.acquire(o(s), k, *ty, *dur, WaitOption::NoWait) {
                     Ok(Outcome::Granted) => Try::Done,
                     _ => Try::Blocked(self.mdl_blockers(st, s, &[(k.clone(), *ty)])),
                 }
             }
             Op::Upg(k, ty) if self.one_pass => {
-                match st.t.upgrade(&self.d, o(s), k, *ty, WaitOption::NoWait) {
+                match st.t.upgrade(o(s), k, *ty, WaitOption::NoWait) {
                     Ok(Outcome::Granted) => Try::Done,
                     _ => Try::Blocked(self.mdl_blockers(st, s, &[(k.clone(), *ty)])),
                 }
@@ -805,11 +799,11 @@ impl Design {
     fn mdl_blockers(&self, st: &St, s: usize, reqs: &[(MdlKey, LockType)]) -> Vec<OwnerId> {
         let mut out = Vec::new();
         for (k, ty) in reqs {
-            if st.t.owns_equal_or_stronger(&self.d, o(s), k, *ty) {
+            if st.t.owns_equal_or_stronger(o(s), k, *ty) {
                 continue;
             }
             if let Some(l) = st.t.lock(k) {
-                let r = st.t.rules(&self.d, k);
+                let r = st.t.rules(k);
                 let tk = Ticket {
                     id: TicketId(u64::MAX),
                     owner: o(s),
@@ -836,7 +830,7 @@ impl Design {
     /// wait, whether or not it was registered with the detector.
     pub fn edges(&self, st: &St) -> BTreeSet<(usize, usize)> {
         let mut e = BTreeSet::new();
-        for (a, b) in st.t.wait_edges(&self.d) {
+        for (a, b) in st.t.wait_edges() {
             let a = a.0 as usize;
             if st.t.session(o(a)).is_some_and(|x| x.wait.is_some()) {
                 e.insert((a, b.0 as usize));
@@ -909,7 +903,7 @@ impl Design {
     }
 
     fn finish(&self, st: &mut St, s: usize) {
-        let _ = st.t.disconnect(&self.d, o(s));
+        let _ = st.t.disconnect(o(s));
         self.release_foreign(
             st,
             s,
@@ -929,7 +923,7 @@ impl Design {
         st.deadlocks = st.deadlocks.saturating_add(1);
         st.cw[s] = false;
         st.used[s] = 0;
-        let _ = st.t.commit(&self.d, o(s));
+        let _ = st.t.commit(o(s));
         let p = &self.progs[s];
         match p.on_abort {
             OnAbort::Skip(pc) => {
@@ -937,7 +931,7 @@ impl Design {
                 st.pc[s] = pc;
             }
             OnAbort::Restart if st.aborts[s] <= p.retries => {
-                let _ = st.t.release_explicit(&self.d, o(s));
+                let _ = st.t.release_explicit(o(s));
                 self.release_foreign(
                     st,
                     s,
@@ -958,7 +952,6 @@ impl Design {
         let mut n = st.clone();
         let (op, label) = self.op(st, s).cloned().expect("enabled session has a step");
         let watch_wait_before = self.watched_waiting(st);
-        let d = &self.d;
         let me = o(s);
         let mut target = "MDL";
         // The step's own MDL outcome, if it made a request.
@@ -972,12 +965,12 @@ impl Design {
                     text = "ER_LOCK_DEADLOCK (a DDL waits on the table)".into();
                 } else if self.one_pass {
                     let out =
-                        n.t.acquire(d, me, k, *ty, *dur, WaitOption::NoWait)
+                        n.t.acquire(me, k, *ty, *dur, WaitOption::NoWait)
                             .expect("well-formed program");
                     mdl = self.one_pass_outcome(&mut n, s, out, &mut text, &mut deadlocked);
                 } else {
                     mdl = Some(
-                        n.t.acquire(d, me, k, *ty, *dur, WaitOption::Forever)
+                        n.t.acquire(me, k, *ty, *dur, WaitOption::Forever)
                             .expect("well-formed program"),
                     );
                 }
@@ -985,25 +978,23 @@ impl Design {
             Op::Upg(k, ty) => {
                 if self.one_pass {
                     let out =
-                        n.t.upgrade(d, me, k, *ty, WaitOption::NoWait)
+                        n.t.upgrade(me, k, *ty, WaitOption::NoWait)
                             .expect("well-formed program");
                     mdl = self.one_pass_outcome(&mut n, s, out, &mut text, &mut deadlocked);
                 } else {
                     mdl = Some(
-                        n.t.upgrade(d, me, k, *ty, WaitOption::Forever)
+                        n.t.upgrade(me, k, *ty, WaitOption::Forever)
                             .expect("well-formed program"),
                     );
                 }
             }
             Op::Down(k, ty) => {
-                let _ = n.t.downgrade(d, me, k, *ty).expect("well-formed program");
+                let _ = n.t.downgrade(me, k, *ty).expect("well-formed program");
                 text = "ok (no wait)".into();
                 self.advance(&mut n, s);
             }
             Op::Release(k, ty) => {
-                let _ =
-                    n.t.release(d, me, k, Some(*ty))
-                        .expect("well-formed program");
+                let _ = n.t.release(me, k, Some(*ty)).expect("well-formed program");
                 text = "ok".into();
                 self.advance(&mut n, s);
             }
@@ -1011,15 +1002,8 @@ impl Design {
                 let holds = n.t.session(me).is_some_and(|x| !x.book.held().is_empty());
                 if self.show_no_wait && holds {
                     let out =
-                        n.t.acquire(
-                            d,
-                            me,
-                            k,
-                            LockType::SH,
-                            Duration::Statement,
-                            WaitOption::NoWait,
-                        )
-                        .expect("well-formed program");
+                        n.t.acquire(me, k, LockType::SH, Duration::Statement, WaitOption::NoWait)
+                            .expect("well-formed program");
                     if out == Outcome::Busy {
                         text = "conflict: table skipped with a warning (ER_WARN_I_S_SKIPPED_TABLE)"
                             .into();
@@ -1030,7 +1014,6 @@ impl Design {
                 } else {
                     mdl = Some(
                         n.t.acquire(
-                            d,
                             me,
                             k,
                             LockType::SH,
@@ -1054,7 +1037,7 @@ impl Design {
             },
             Op::Bulk(v, dur) => {
                 let out = if n.t.session(me).is_some_and(|x| x.resume.is_some()) {
-                    n.t.resume_bulk(d, me)
+                    n.t.resume_bulk(me)
                 } else {
                     let reqs: Vec<BulkReq> = v
                         .iter()
@@ -1063,7 +1046,7 @@ impl Design {
                             ty: *ty,
                         })
                         .collect();
-                    n.t.acquire_all(d, me, &reqs, *dur, WaitOption::Forever)
+                    n.t.acquire_all(me, &reqs, *dur, WaitOption::Forever)
                 };
                 mdl = Some(out.expect("well-formed program"));
             }
@@ -1076,7 +1059,6 @@ impl Design {
                     let k = self.purge_key(&n).expect("resolved");
                     mdl = Some(
                         n.t.acquire(
-                            d,
                             me,
                             &k,
                             LockType::SR,
@@ -1088,20 +1070,20 @@ impl Design {
                 }
             }
             Op::EndStmt => {
-                let _ = n.t.end_statement(d, me);
+                let _ = n.t.end_statement(me);
                 self.release_foreign(&mut n, s, &[Duration::Statement]);
                 text = "ok".into();
                 self.advance(&mut n, s);
             }
             Op::Commit => {
-                let _ = n.t.commit(d, me);
+                let _ = n.t.commit(me);
                 self.release_foreign(&mut n, s, &[Duration::Statement, Duration::Transaction]);
                 n.used[s] = 0;
                 text = "ok".into();
                 self.advance(&mut n, s);
             }
             Op::Unlock => {
-                let _ = n.t.release_explicit(d, me);
+                let _ = n.t.release_explicit(me);
                 self.release_foreign(&mut n, s, &[Duration::Explicit]);
                 text = "ok".into();
                 self.advance(&mut n, s);
@@ -1125,9 +1107,7 @@ impl Design {
                         if self.backoff && self.mdl_waits_for(&n, s) && self.back_off(&mut n, s) {
                             text = "wait aborted by the waiting DDL: gives back its metadata locks, retries".into();
                         } else if self.visible {
-                            let out =
-                                n.t.foreign_wait(d, me, b, self.fweight)
-                                    .expect("live session");
+                            let out = n.t.foreign_wait(me, b, self.fweight).expect("live session");
                             if out == Outcome::Deadlock {
                                 text = "deadlock".into();
                                 deadlocked.push(s);
@@ -1232,7 +1212,7 @@ impl Design {
                 let now = n.objs[ob].name;
                 if self.purge == PurgeRule::Exact && Some(now) != n.purge_name {
                     if let Some(k) = self.purge_key(&n) {
-                        let _ = n.t.release(d, me, &k, None);
+                        let _ = n.t.release(me, &k, None);
                     }
                     text = format!("renamed to `{}`: release, retry", self.names[now as usize]);
                     n.pc[s] -= 2;
@@ -1408,7 +1388,7 @@ impl Design {
     /// back every metadata lock and start their statement over. Returns their names.
     fn back_off_blockers(&self, n: &mut St, s: usize) -> Vec<&'static str> {
         let blockers: Vec<usize> =
-            n.t.wait_edges(&self.d)
+            n.t.wait_edges()
                 .iter()
                 .filter(|(a, _)| a.0 as usize == s)
                 .map(|(_, b)| b.0 as usize)
@@ -1432,7 +1412,7 @@ impl Design {
         if !(n.cw[b] && in_thr) {
             return false;
         }
-        let _ = n.t.commit(&self.d, o(b));
+        let _ = n.t.commit(o(b));
         self.release_foreign(n, b, &[Duration::Statement]);
         n.cw[b] = false;
         if let Some(pc) = self.progs[b].backoff_pc {
@@ -1443,7 +1423,7 @@ impl Design {
 
     /// Does some session wait in MDL for `b` (an upgrader that notifies it)?
     fn mdl_waits_for(&self, n: &St, b: usize) -> bool {
-        n.t.wait_edges(&self.d)
+        n.t.wait_edges()
             .iter()
             .any(|(a, x)| x.0 as usize == b && n.t.session(*a).is_some_and(|y| y.wait.is_some()))
     }
@@ -1474,7 +1454,7 @@ impl Design {
                 continue;
             }
             n.t.foreign_granted(o(w));
-            if n.t.foreign_wait(&self.d, o(w), b, self.fweight) == Ok(Outcome::Deadlock) {
+            if n.t.foreign_wait(o(w), b, self.fweight) == Ok(Outcome::Deadlock) {
                 events.push((w, Outcome::Deadlock));
                 dl.push(w);
                 self.abort(n, w);
@@ -1595,7 +1575,7 @@ impl EdgeGraph {
                     Some((Op::Acq(k, ty, _), _)) | Some((Op::Upg(k, ty), _)) if st.cw[s] => {
                         m.d.weight(k.namespace(), *ty, false, vc)
                     }
-                    _ => st.t.wait_weight(&m.d, o(s)),
+                    _ => st.t.wait_weight(o(s)),
                 }
             })
             .collect();

@@ -10,8 +10,10 @@ use mdl_core::table::{BulkReq, Config, LockTable};
 use mdl_core::{Duration, LockType, MdlKey, Outcome, WaitOption};
 use std::fmt::Write as _;
 
-/// One step as small integers; every value is valid (taken modulo the palettes).
+/// One step as small integers; every value is valid (taken modulo the palettes). With
+/// the `arbitrary` feature, the fuzz targets build it from raw bytes (`fuzz/src/lib.rs`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum Op {
     Acquire {
         s: u8,
@@ -289,7 +291,7 @@ impl Program {
 /// Applies one command to the lock table; returns its outcome and the events (other
 /// sessions' outcomes), with a bulk acquire that was granted the element it waited for
 /// going on at once (as the concurrent manager's woken thread does).
-pub fn apply_table(t: &mut LockTable, d: &Dialect, cmd: &Cmd) -> (Outcome, Vec<(usize, Outcome)>) {
+pub fn apply_table(t: &mut LockTable, cmd: &Cmd) -> (Outcome, Vec<(usize, Outcome)>) {
     let o = |s: usize| OwnerId(s as u32);
     let r: Result<Outcome, mdl_core::MdlError> = match cmd.clone() {
         Cmd::Acquire {
@@ -298,32 +300,32 @@ pub fn apply_table(t: &mut LockTable, d: &Dialect, cmd: &Cmd) -> (Outcome, Vec<(
             ty,
             dur,
             wait,
-        } => t.acquire(d, o(s), &key, ty, dur, wait),
+        } => t.acquire(o(s), &key, ty, dur, wait),
         Cmd::AcquireAll { s, reqs, dur, wait } => {
             let reqs: Vec<BulkReq> = reqs
                 .into_iter()
                 .map(|(key, ty)| BulkReq { key, ty })
                 .collect();
-            t.acquire_all(d, o(s), &reqs, dur, wait)
+            t.acquire_all(o(s), &reqs, dur, wait)
         }
-        Cmd::Upgrade { s, key, ty, wait } => t.upgrade(d, o(s), &key, ty, wait),
-        Cmd::Downgrade { s, key, ty } => t.downgrade(d, o(s), &key, ty),
-        Cmd::Clone { s, key, ty, dur } => t.clone_ticket(d, o(s), &key, ty, dur),
-        Cmd::Release { s, key, ty } => t.release(d, o(s), &key, ty),
-        Cmd::EndStatement { s } => t.end_statement(d, o(s)),
-        Cmd::Commit { s } => t.commit(d, o(s)),
-        Cmd::ReleaseExplicit { s } => t.release_explicit(d, o(s)),
+        Cmd::Upgrade { s, key, ty, wait } => t.upgrade(o(s), &key, ty, wait),
+        Cmd::Downgrade { s, key, ty } => t.downgrade(o(s), &key, ty),
+        Cmd::Clone { s, key, ty, dur } => t.clone_ticket(o(s), &key, ty, dur),
+        Cmd::Release { s, key, ty } => t.release(o(s), &key, ty),
+        Cmd::EndStatement { s } => t.end_statement(o(s)),
+        Cmd::Commit { s } => t.commit(o(s)),
+        Cmd::ReleaseExplicit { s } => t.release_explicit(o(s)),
         Cmd::Savepoint { s, name } => t.savepoint(o(s), &name),
-        Cmd::RollbackTo { s, name } => t.rollback_to(d, o(s), &name),
+        Cmd::RollbackTo { s, name } => t.rollback_to(o(s), &name),
         Cmd::SetDuration { s, dur } => t.set_duration(o(s), dur),
         Cmd::ForceDml { s, on } => t.force_dml_weight(o(s), on),
-        Cmd::Disconnect { s } => t.disconnect(d, o(s)),
-        Cmd::Kill { s } => Ok(if t.kill(d, o(s)) {
+        Cmd::Disconnect { s } => t.disconnect(o(s)),
+        Cmd::Kill { s } => Ok(if t.kill(o(s)) {
             Outcome::Ok
         } else {
             Outcome::Error
         }),
-        Cmd::Timeout { s } => Ok(if t.timeout(d, o(s)) {
+        Cmd::Timeout { s } => Ok(if t.timeout(o(s)) {
             Outcome::Ok
         } else {
             Outcome::Error
@@ -338,9 +340,7 @@ pub fn apply_table(t: &mut LockTable, d: &Dialect, cmd: &Cmd) -> (Outcome, Vec<(
     // A bulk acquire granted the element it waited for goes on now (the table defers it
     // to the session's next step), lowest session first.
     while let Some(who) = (0..t.sessions().len()).find(|&i| t.sessions()[i].resume.is_some()) {
-        let r = t
-            .resume_bulk(d, OwnerId(who as u32))
-            .unwrap_or(Outcome::Error);
+        let r = t.resume_bulk(OwnerId(who as u32)).unwrap_or(Outcome::Error);
         events.extend(t.take_events().into_iter().map(|(w, x)| (w.0 as usize, x)));
         if r != Outcome::Waiting {
             events.push((who, r));
@@ -414,9 +414,12 @@ pub fn run_with(p: &Program, mode: ReleaseMode) -> Result<(), String> {
     let mut o = Oracle::new(p.dialect(), p.max_write_lock_count(), n)?;
     o.release_mode = mode;
     o.max_search_depth = p.max_search_depth();
-    let mut t = LockTable::new(Config {
-        max_write_lock_count: p.max_write_lock_count(),
-    });
+    let mut t = LockTable::new(
+        std::sync::Arc::new(d.clone()),
+        Config {
+            max_write_lock_count: p.max_write_lock_count(),
+        },
+    );
     for _ in 0..n {
         t.add_session();
     }
@@ -448,7 +451,7 @@ pub fn run_with(p: &Program, mode: ReleaseMode) -> Result<(), String> {
         if tw && !cmd.is_top_level() {
             continue;
         }
-        let (to, mut te) = apply_table(&mut t, &d, &cmd);
+        let (to, mut te) = apply_table(&mut t, &cmd);
         let (oo, mut oe) = o.step(&cmd);
         steps.push((cmd.clone(), to, te.clone(), oo, oe.clone()));
         if to != oo {
@@ -467,7 +470,7 @@ pub fn run_with(p: &Program, mode: ReleaseMode) -> Result<(), String> {
         // S2 upgrades to START (which BLOCK_DDL covers): START and WAIT_COMMIT exclude
         // each other both ways. Found by the `sequence` fuzz target.
         if !p.mariadb {
-            if let Err(e) = t.check(&d) {
+            if let Err(e) = t.check() {
                 return Err(format!("{}table invariant broken: {e}", trace(&steps)));
             }
         }

@@ -5,14 +5,12 @@
 
 use super::{Backend, StepOutcome, SQL_UNSUPPORTED};
 use crate::{Command, Scenario};
-use mdl_core::dialect::Dialect;
 use mdl_core::key::MdlKey;
 use mdl_core::lock::OwnerId;
 use mdl_core::table::{BulkReq, Config, LockTable};
 use mdl_core::{LockType, Outcome, WaitOption};
 
 pub struct TableBackend {
-    d: Dialect,
     t: LockTable,
     now: u64,
     /// Per session: the deadline of its current wait, if it waits with a timeout.
@@ -24,15 +22,17 @@ pub struct TableBackend {
 impl TableBackend {
     pub fn new(sc: &Scenario) -> TableBackend {
         let d = super::dialect_of(sc);
-        let mut t = LockTable::new(Config {
-            max_write_lock_count: sc.settings.max_write_lock_count,
-        });
+        let mut t = LockTable::new(
+            std::sync::Arc::new(d.clone()),
+            Config {
+                max_write_lock_count: sc.settings.max_write_lock_count,
+            },
+        );
         for _ in &sc.sessions {
             t.add_session();
         }
         let n = sc.sessions.len();
         TableBackend {
-            d,
             t,
             now: 0,
             deadline: vec![None; n],
@@ -71,7 +71,7 @@ impl TableBackend {
             let Some(s) = next else {
                 return out;
             };
-            match self.t.resume_bulk(&self.d, OwnerId(s as u32)) {
+            match self.t.resume_bulk(OwnerId(s as u32)) {
                 Ok(Outcome::Waiting) => self.started_wait(s),
                 r => {
                     self.deadline[s] = None;
@@ -93,12 +93,11 @@ impl Backend for TableBackend {
         cmd: &Command,
         wait: WaitOption,
     ) -> (StepOutcome, Vec<(usize, Outcome)>) {
-        let d = &self.d;
         let s = OwnerId(session as u32);
         self.wait[session] = wait;
         let t = &mut self.t;
         let r = match cmd {
-            Command::Acquire { key, ty, dur, .. } => t.acquire(d, s, key, *ty, *dur, wait),
+            Command::Acquire { key, ty, dur, .. } => t.acquire(s, key, *ty, *dur, wait),
             Command::AcquireAll { dur, reqs, .. } => {
                 let reqs: Vec<BulkReq> = reqs
                     .iter()
@@ -107,20 +106,20 @@ impl Backend for TableBackend {
                         ty: *ty,
                     })
                     .collect();
-                t.acquire_all(d, s, &reqs, *dur, wait)
+                t.acquire_all(s, &reqs, *dur, wait)
             }
-            Command::Upgrade { key, ty, .. } => t.upgrade(d, s, key, *ty, wait),
-            Command::Downgrade { key, ty } => t.downgrade(d, s, key, *ty),
-            Command::Clone { key, ty, dur } => t.clone_ticket(d, s, key, *ty, *dur),
-            Command::Release { key, ty } => t.release(d, s, key, *ty),
-            Command::EndStatement => t.end_statement(d, s),
-            Command::Commit | Command::Rollback => t.commit(d, s),
-            Command::ReleaseExplicit => t.release_explicit(d, s),
+            Command::Upgrade { key, ty, .. } => t.upgrade(s, key, *ty, wait),
+            Command::Downgrade { key, ty } => t.downgrade(s, key, *ty),
+            Command::Clone { key, ty, dur } => t.clone_ticket(s, key, *ty, *dur),
+            Command::Release { key, ty } => t.release(s, key, *ty),
+            Command::EndStatement => t.end_statement(s),
+            Command::Commit | Command::Rollback => t.commit(s),
+            Command::ReleaseExplicit => t.release_explicit(s),
             Command::Savepoint(n) => t.savepoint(s, n),
-            Command::RollbackTo(n) => t.rollback_to(d, s, n),
+            Command::RollbackTo(n) => t.rollback_to(s, n),
             Command::SetDuration(x) => t.set_duration(s, *x),
             Command::ForceDmlWeight(on) => t.force_dml_weight(s, *on),
-            Command::Disconnect => t.disconnect(d, s),
+            Command::Disconnect => t.disconnect(s),
             Command::Sql(_) => {
                 return (StepOutcome::of(Err(SQL_UNSUPPORTED.into())), Vec::new());
             }
@@ -134,7 +133,7 @@ impl Backend for TableBackend {
     }
 
     fn kill(&mut self, session: usize) -> Vec<(usize, Outcome)> {
-        self.t.kill(&self.d, OwnerId(session as u32));
+        self.t.kill(OwnerId(session as u32));
         self.settle()
     }
 
@@ -151,13 +150,13 @@ impl Backend for TableBackend {
 
     fn time_out(&mut self, session: usize) -> Vec<(usize, Outcome)> {
         self.deadline[session] = None;
-        self.t.timeout(&self.d, OwnerId(session as u32));
+        self.t.timeout(OwnerId(session as u32));
         self.settle()
     }
 
     fn holds(&mut self, session: usize, key: &MdlKey, ty: LockType) -> bool {
         self.t
-            .owns_equal_or_stronger(&self.d, OwnerId(session as u32), key, ty)
+            .owns_equal_or_stronger(OwnerId(session as u32), key, ty)
     }
 
     fn tickets(&mut self, session: usize, key: Option<&MdlKey>) -> usize {

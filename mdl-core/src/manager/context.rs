@@ -1,0 +1,386 @@
+//! The context (MySQL's `MDL_context`): one per connection, used by its own thread.
+//! Acquire, bulk acquire, upgrade, downgrade and clone: each asks the context's
+//! [`TicketBook`] for a plan, then the step layer ([`Lock::request`], [`Lock::retype`])
+//! under the lock object's mutex, after the fast path (`fast.rs`) when the type allows
+//! it; a request that is queued waits (`wait.rs`). Releases are in `release.rs`.
+//!
+//! # Invariants
+//!
+//! - `book` is the context's own and is changed only by its thread: it lists exactly the
+//!   context's granted tickets (fast-path ones included), each counted as a use of its
+//!   pin.
+//! - Ticket ids come from the context's block `next_id..end_id` of `ID_BLOCK` ids, taken
+//!   from the manager's counter: unique in the manager, increasing in the context.
+//! - `rel` and `slow` are empty between calls (scratch space of `release_ids`).
+
+use super::*;
+
+/// Ticket ids a context takes from the manager's counter at a time.
+#[cfg(not(any(loom, feature = "shuttle")))]
+pub(super) const ID_BLOCK: u64 = 1024;
+#[cfg(any(loom, feature = "shuttle"))]
+pub(super) const ID_BLOCK: u64 = 2;
+
+/// One connection's locks. Not shared between threads; dropping it releases everything
+/// and wakes whoever waited on it.
+pub struct Context {
+    pub(super) mgr: Manager,
+    pub(super) sh: DataArc<CtxShared>,
+    pub(super) book: TicketBook,
+    /// The next ticket id of this context's block, and the block's end.
+    pub(super) next_id: u64,
+    pub(super) end_id: u64,
+    /// Reused by [`Context::release_ids`]'s callers (no allocation per commit).
+    pub(super) scratch: Vec<TicketId>,
+    /// Reused by [`Context::release_ids`]: empty between calls.
+    pub(super) rel: Vec<Held>,
+    /// Reused by [`Context::release_ids`]: empty between calls.
+    pub(super) slow: Vec<(Arc<LockObj>, TicketId)>,
+    /// The last request waited before it was granted (read by
+    /// [`Context::acquire_all_paced`]).
+    pub(super) waited: bool,
+}
+
+impl Context {
+    pub fn id(&self) -> OwnerId {
+        self.sh.id
+    }
+
+    pub fn handle(&self) -> ContextHandle {
+        ContextHandle {
+            sh: self.sh.clone(),
+        }
+    }
+
+    pub fn manager(&self) -> &Manager {
+        &self.mgr
+    }
+
+    pub(super) fn m(&self) -> &Shared {
+        &self.mgr.sh
+    }
+
+    /// A new ticket id: unique in the manager, increasing within the context.
+    pub(super) fn new_ticket(&mut self) -> TicketId {
+        if self.next_id == self.end_id {
+            self.next_id = self.mgr.sh.ticket_block();
+            self.end_id = self.next_id + ID_BLOCK;
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        TicketId(id)
+    }
+
+    /// Granted, Busy (NoWait), Timeout, Deadlock or Killed. Blocks while it waits.
+    pub fn acquire(
+        &mut self,
+        key: &MdlKey,
+        ty: LockType,
+        dur: Duration,
+        wait: WaitOption,
+    ) -> Result<Outcome, MdlError> {
+        let plan = self.book.plan_acquire(&self.mgr.sh.dialect, key, ty, dur)?;
+        Ok(self.acquire_planned(key, ty, dur, wait, plan).0)
+    }
+
+    /// Carries out an acquire plan; returns the outcome and the ticket added, if any.
+    pub(super) fn acquire_planned(
+        &mut self,
+        key: &MdlKey,
+        ty: LockType,
+        dur: Duration,
+        wait: WaitOption,
+        plan: AcquirePlan,
+    ) -> (Outcome, Option<TicketId>) {
+        match plan {
+            AcquirePlan::Reuse(_) => (Outcome::Granted, None),
+            AcquirePlan::CloneOf(_) => {
+                let id = self.new_ticket();
+                self.grant_unchecked(key, id, ty, dur);
+                (Outcome::Granted, Some(id))
+            }
+            AcquirePlan::New => {
+                let id = self.new_ticket();
+                self.request(key, id, ty, dur, wait)
+            }
+        }
+    }
+
+    /// Adds a granted ticket without asking the lock (a clone of a held one; MySQL:
+    /// sql/mdl.cc, `MDL_context::clone_ticket`: not counted, no reschedule).
+    pub(super) fn grant_unchecked(
+        &mut self,
+        key: &MdlKey,
+        id: TicketId,
+        ty: LockType,
+        dur: Duration,
+    ) {
+        let me = self.id();
+        let obj = self.pin_with(key, |pin| pin.obj.clone());
+        {
+            let m = &self.mgr.sh;
+            let mut g = obj.state.lock();
+            if !m.strategy(&obj.key).is_unobtrusive(ty) {
+                m.ensure_slow(&obj, &mut g);
+            }
+            g.st.grant_unchecked(Ticket { id, owner: me, ty });
+            g.meta.insert(id, Meta::granted(dur));
+        }
+        self.book.add(id, key.clone(), ty, dur);
+    }
+
+    /// A new ticket `id` on `key`: fast path, immediate grant, or wait.
+    pub(super) fn request(
+        &mut self,
+        key: &MdlKey,
+        id: TicketId,
+        ty: LockType,
+        dur: Duration,
+        wait: WaitOption,
+    ) -> (Outcome, Option<TicketId>) {
+        let me = self.id();
+        debug!(owner = me.0, key = ?key, ty = %ty, ?dur, ?wait, "mdl request");
+        let unobtrusive = self.m().strategy(key).is_unobtrusive(ty);
+        let fast = FastGrant { id, ty, dur };
+        // The fast path, or the object to ask (our pin counts the request as a use).
+        let slow = self.pin_with(key, |pin| {
+            if unobtrusive && try_fast(pin, fast) {
+                Ok(pin.spare.take())
+            } else {
+                Err(pin.obj.clone())
+            }
+        });
+        let obj = match slow {
+            Ok(spare) => {
+                self.book
+                    .add(id, spare.unwrap_or_else(|| key.clone()), ty, dur);
+                debug!(owner = me.0, key = ?key, ty = %ty, "mdl grant (fast path)");
+                return (Outcome::Granted, Some(id));
+            }
+            Err(obj) => obj,
+        };
+        // Borrows `self.mgr` only: no reference count traffic on the manager.
+        let m: &Shared = &self.mgr.sh;
+        let t = Ticket { id, owner: me, ty };
+        let r = m.rules(key);
+        let mut g = obj.state.lock();
+        if !unobtrusive {
+            m.ensure_slow(&obj, &mut g);
+        }
+        // (A fast-path grant is never counted as a hog or piglet, as in the servers: it
+        // happens only while nothing obtrusive, hence no SRO or hog, is granted or
+        // waiting.)
+        let LockInner { st, meta } = &mut *g;
+        match st.request(&r, t, None, wait, try_grant(meta)) {
+            Decision::Granted { woken } => {
+                g.meta.insert(id, Meta::granted(dur));
+                m.granted(&obj, &mut g.meta, woken);
+                drop(g);
+                self.book.add(id, key.clone(), ty, dur);
+                debug!(owner = me.0, key = ?key, ty = %ty, "mdl grant");
+                return (Outcome::Granted, Some(id));
+            }
+            Decision::Refused(out) => {
+                m.clear_slow_if(&obj, &g);
+                drop(g);
+                self.unpin(key);
+                return (out, None);
+            }
+            Decision::Queued => {}
+        }
+        self.enqueue(&obj, &mut g, t, dur, timeout_of(wait));
+        drop(g);
+        self.waited = true;
+        match self.wait_ending(&obj, t) {
+            WaitStatus::Granted => {
+                self.book.add(id, key.clone(), ty, dur);
+                (Outcome::Granted, Some(id))
+            }
+            other => {
+                drop(obj);
+                self.unpin(key);
+                (other.outcome(), None)
+            }
+        }
+    }
+
+    /// All or nothing, in key order, stronger type first on one key.
+    pub fn acquire_all(
+        &mut self,
+        reqs: &[BulkReq],
+        dur: Duration,
+        wait: WaitOption,
+    ) -> Result<Outcome, MdlError> {
+        self.acquire_all_paced(reqs, dur, wait, &mut || {})
+    }
+
+    /// [`Context::acquire_all`], calling `pause` whenever an element was granted after
+    /// a wait and more elements remain, before the next one is requested. A driver that
+    /// must decide the order in which woken bulk requests go on (the scenario runner:
+    /// two bulk requests woken by one release would otherwise race for their next keys)
+    /// blocks in `pause` until it is this context's turn. It changes no decision.
+    pub fn acquire_all_paced(
+        &mut self,
+        reqs: &[BulkReq],
+        dur: Duration,
+        wait: WaitOption,
+        pause: &mut dyn FnMut(),
+    ) -> Result<Outcome, MdlError> {
+        if reqs.is_empty() {
+            return Err(MdlError::EmptyBulk);
+        }
+        let d = &self.mgr.sh.dialect;
+        for r in reqs {
+            TicketBook::check_type(d, &r.key, r.ty)?;
+        }
+        let mut sorted = reqs.to_vec();
+        table::sort_bulk(&mut sorted);
+        let mut taken: Vec<TicketId> = Vec::new();
+        for (i, r) in sorted.iter().enumerate() {
+            self.waited = false;
+            let plan = match self
+                .book
+                .plan_acquire(&self.mgr.sh.dialect, &r.key, r.ty, dur)
+            {
+                Ok(p) => p,
+                Err(e) => {
+                    taken.reverse();
+                    self.release_ids(&taken);
+                    return Err(e);
+                }
+            };
+            match self.acquire_planned(&r.key, r.ty, dur, wait, plan) {
+                (Outcome::Granted, new) => {
+                    taken.extend(new);
+                    if self.waited && i + 1 < sorted.len() {
+                        pause();
+                    }
+                }
+                (failed, _) => {
+                    // MySQL: sql/mdl.cc, MDL_context::acquire_locks: rollback, latest first.
+                    taken.reverse();
+                    self.release_ids(&taken);
+                    return Ok(failed);
+                }
+            }
+        }
+        Ok(Outcome::Granted)
+    }
+
+    pub fn upgrade(
+        &mut self,
+        key: &MdlKey,
+        ty: LockType,
+        wait: WaitOption,
+    ) -> Result<Outcome, MdlError> {
+        let old = match self.book.plan_upgrade(&self.mgr.sh.dialect, key, ty)? {
+            UpgradePlan::NoOp(_) => return Ok(Outcome::Granted),
+            UpgradePlan::Retype(old) => {
+                // MySQL: sql/mdl.cc, MDL_context::upgrade_shared_lock: the acquire found a
+                // covering ticket (no grant decision); the merge retypes `old`.
+                self.retype(key, old, ty)?;
+                return Ok(Outcome::Granted);
+            }
+            UpgradePlan::Upgrade(old) => old,
+        };
+        let obj = self.pinned(key).ok_or(MdlError::NotHeld)?;
+        let dur = self.book.get(old).map_or(Duration::Transaction, |h| h.dur);
+        let id = self.new_ticket();
+        let m: &Shared = &self.mgr.sh;
+        let me = self.id();
+        let t = Ticket { id, owner: me, ty };
+        let r = m.rules(key);
+        debug!(owner = me.0, key = ?key, ty = %ty, ?wait, "mdl upgrade request");
+        let mut g = obj.state.lock();
+        if !m.strategy(key).is_unobtrusive(ty) || g.st.find_granted(old).is_none() {
+            m.ensure_slow(&obj, &mut g);
+        }
+        let LockInner { st, meta } = &mut *g;
+        match st.request(&r, t, Some(old), wait, try_grant(meta)) {
+            Decision::Granted { woken } => {
+                m.granted(&obj, meta, woken);
+                m.clear_slow_if(&obj, &g);
+                drop(g);
+                self.book.set_type(old, ty);
+                debug!(owner = me.0, key = ?key, ty = %ty, "mdl grant (upgrade)");
+                return Ok(Outcome::Granted);
+            }
+            Decision::Refused(out) => {
+                m.clear_slow_if(&obj, &g);
+                return Ok(out);
+            }
+            Decision::Queued => {}
+        }
+        self.enqueue(&obj, &mut g, t, dur, timeout_of(wait));
+        drop(g);
+        let st = self.wait_ending(&obj, t);
+        if st == WaitStatus::Granted {
+            self.book.set_type(old, ty);
+        }
+        Ok(st.outcome())
+    }
+
+    pub fn downgrade(&mut self, key: &MdlKey, ty: LockType) -> Result<(), MdlError> {
+        let Some(id) = self.book.plan_downgrade(&self.mgr.sh.dialect, key, ty)? else {
+            // MySQL: sql/mdl.cc, MDL_ticket::downgrade_lock: "Do nothing if already
+            // downgraded".
+            return Ok(());
+        };
+        self.retype(key, id, ty)?;
+        debug!(owner = self.sh.id.0, key = ?key, ty = %ty, "mdl downgrade");
+        Ok(())
+    }
+
+    /// Gives held ticket `id` the type `ty` (to the back of the granted list) and
+    /// reschedules: a downgrade (MySQL: sql/mdl.cc, `MDL_ticket::downgrade_lock`), or the
+    /// merge of an upgrade that found a covering ticket.
+    pub(super) fn retype(
+        &mut self,
+        key: &MdlKey,
+        id: TicketId,
+        ty: LockType,
+    ) -> Result<(), MdlError> {
+        let obj = self.pinned(key).ok_or(MdlError::NotHeld)?;
+        let m = &self.mgr.sh;
+        {
+            let mut g = obj.state.lock();
+            if g.st.find_granted(id).is_none() || !m.strategy(key).is_unobtrusive(ty) {
+                // A fast grant (to be retyped in the lock state), or an obtrusive type.
+                m.ensure_slow(&obj, &mut g);
+            }
+            let LockInner { st, meta } = &mut *g;
+            let woken = st.retype(&m.rules(key), id, ty, try_grant(meta));
+            m.granted(&obj, meta, woken);
+            m.clear_slow_if(&obj, &g);
+        }
+        self.book.set_type(id, ty);
+        Ok(())
+    }
+
+    pub fn clone_ticket(
+        &mut self,
+        key: &MdlKey,
+        ty: Option<LockType>,
+        dur: Duration,
+    ) -> Result<TicketId, MdlError> {
+        let (_src, ty) = self.book.plan_clone(&self.mgr.sh.dialect, key, ty)?;
+        let id = self.new_ticket();
+        self.grant_unchecked(key, id, ty, dur);
+        Ok(id)
+    }
+
+    pub fn force_dml_weight(&mut self, on: bool) {
+        self.sh.slot.lock().force_dml = on;
+    }
+
+    /// MySQL: sql/mdl.cc, `MDL_context::owns_equal_or_stronger_lock` (MariaDB:
+    /// `is_lock_owner`).
+    pub fn owns_equal_or_stronger(&self, key: &MdlKey, ty: LockType) -> bool {
+        let s = self.mgr.sh.strategy(key);
+        self.book.on_key(key).any(|h| s.covers(h.ty, ty))
+    }
+
+    pub fn held(&self) -> &[Held] {
+        self.book.held()
+    }
+}

@@ -1,0 +1,223 @@
+//! What a context gives back: releases, end of statement, commit, explicit locks,
+//! savepoints, durations, and everything when it is dropped (MySQL: sql/mdl.cc,
+//! `MDL_context::release_lock`, `release_locks_stored_before` and their callers).
+//!
+//! # Invariants
+//!
+//! - A fast-path grant still in the pin is released there, under our `locks` lock; any
+//!   other ticket through its lock's mutex with the step layer's `Lock::release`, one
+//!   ticket at a time, each followed by its reschedule (the servers' order).
+//! - The introspection copy of a ticket's duration (`Meta::dur`, `FastGrant::dur`)
+//!   follows the book's.
+
+use super::*;
+
+/// Up to this many locks, a release groups its slow tickets by a linear search; beyond,
+/// it builds an index.
+pub(super) const FEW: usize = 8;
+
+impl Context {
+    /// One ticket of `ty` (the latest), or every ticket on `key`.
+    pub fn release(&mut self, key: &MdlKey, ty: Option<LockType>) -> Result<(), MdlError> {
+        let ids = self.book.plan_release(key, ty)?;
+        self.release_ids(&ids);
+        Ok(())
+    }
+
+    pub fn release_ticket(&mut self, id: TicketId) -> Result<(), MdlError> {
+        if self.book.get(id).is_none() {
+            return Err(MdlError::NotHeld);
+        }
+        self.release_ids(&[id]);
+        Ok(())
+    }
+
+    /// Gives back tickets: fast ones under our `locks` lock (one hold for all), the
+    /// others lock by lock (removal and a reschedule after each, under one hold of the
+    /// lock's mutex),
+    /// locks in the order of their first ticket in `ids`. Linear in `ids`: a ticket is
+    /// found in the book from the back (releases come latest first) and in its pin by
+    /// key; slow tickets are grouped by lock through an index once there are more than
+    /// a few locks.
+    pub(super) fn release_ids(&mut self, ids: &[TicketId]) {
+        if ids.is_empty() {
+            return;
+        }
+        let mut rel = std::mem::take(&mut self.rel);
+        let mut slow = std::mem::take(&mut self.slow);
+        rel.clear();
+        slow.clear();
+        for id in ids {
+            if let Some(h) = self.book.remove(*id) {
+                rel.push(h);
+            }
+        }
+        {
+            let mut p = self.sh.locks.lock();
+            let Pins { map, n } = &mut *p;
+            for h in rel.drain(..) {
+                let Some(pin) = map.get_mut(&h.key) else {
+                    continue;
+                };
+                match pin.fast.iter().rposition(|e| e.id == h.id) {
+                    Some(i) => {
+                        pin.fast.swap_remove(i);
+                    }
+                    // Not (or no longer) a fast grant: materialised or slow.
+                    None => slow.push((pin.obj.clone(), h.id)),
+                }
+                // `Pins::put` without a second probe while the pin stays.
+                if n.release_pin(pin) {
+                    map.remove(&h.key);
+                } else {
+                    pin.spare = Some(h.key);
+                }
+            }
+            p.end_round_if();
+        }
+        rel.clear();
+        self.rel = rel;
+        let m = &self.mgr.sh;
+        // MySQL: sql/mdl.cc, MDL_context::release_lock -> MDL_lock::remove_ticket: one
+        // ticket at a time, each followed by reschedule_waiters (under one hold of the
+        // lock's mutex here; other locks do not see the difference).
+        let give_back = |o: &LockObj, ids: &mut dyn Iterator<Item = TicketId>| {
+            let mut g = o.state.lock();
+            let r = m.rules(&o.key);
+            for id in ids {
+                g.meta.remove(&id);
+                let LockInner { st, meta } = &mut *g;
+                let woken = st.release(&r, id, try_grant(meta));
+                m.granted(o, meta, woken);
+            }
+            m.clear_slow_if(o, &g);
+        };
+        if let [(o, id)] = slow.as_slice() {
+            give_back(o, &mut std::iter::once(*id));
+        } else if !slow.is_empty() {
+            // Group by lock, in the order of first appearance: a linear search among a
+            // few groups, an index (object address -> group) beyond.
+            let mut groups: Vec<(Arc<LockObj>, Vec<TicketId>)> = Vec::new();
+            let mut index: HashMap<usize, usize> = HashMap::new();
+            for (o, id) in slow.drain(..) {
+                let addr = Arc::as_ptr(&o) as usize;
+                let gi = if groups.len() <= FEW {
+                    groups
+                        .iter()
+                        .position(|(x, _)| Arc::as_ptr(x) as usize == addr)
+                } else {
+                    if index.is_empty() {
+                        for (i, (x, _)) in groups.iter().enumerate() {
+                            index.insert(Arc::as_ptr(x) as usize, i);
+                        }
+                    }
+                    index.get(&addr).copied()
+                };
+                match gi {
+                    Some(i) => groups[i].1.push(id),
+                    None => {
+                        if !index.is_empty() {
+                            index.insert(addr, groups.len());
+                        }
+                        groups.push((o, vec![id]));
+                    }
+                }
+            }
+            for (o, ids) in groups {
+                give_back(&o, &mut ids.into_iter());
+            }
+        }
+        slow.clear();
+        self.slow = slow;
+    }
+
+    /// Releases the tickets of `durs` (latest first), through the reused scratch list.
+    pub(super) fn release_durations(&mut self, durs: &[Duration]) {
+        let mut ids = std::mem::take(&mut self.scratch);
+        ids.clear();
+        self.book.of_durations_into(durs, &mut ids);
+        self.release_ids(&ids);
+        ids.clear();
+        self.scratch = ids;
+    }
+
+    /// MySQL: sql/mdl.cc, `MDL_context::release_statement_locks`.
+    pub fn end_statement(&mut self) {
+        self.release_durations(&[Duration::Statement]);
+    }
+
+    /// Commit or rollback: statement and transaction locks go (MySQL: sql/mdl.cc,
+    /// `MDL_context::release_transactional_locks`).
+    pub fn commit(&mut self) {
+        self.release_durations(&[Duration::Statement, Duration::Transaction]);
+        self.book.clear_savepoints();
+    }
+
+    pub fn release_explicit(&mut self) {
+        self.release_durations(&[Duration::Explicit]);
+    }
+
+    pub fn savepoint(&mut self, name: &str) {
+        self.book.savepoint(name);
+    }
+
+    /// MySQL: sql/mdl.cc, `MDL_context::rollback_to_savepoint`.
+    pub fn rollback_to(&mut self, name: &str) -> Result<(), MdlError> {
+        let ids = self.book.plan_rollback_to(name)?;
+        self.release_ids(&ids);
+        self.book.forget_savepoints_after(name);
+        Ok(())
+    }
+
+    /// MySQL: sql/mdl.cc, `MDL_context::set_explicit_duration_for_all_locks` and
+    /// `set_transaction_duration_for_all_locks`.
+    pub fn set_duration(&mut self, dur: Duration) {
+        self.book.set_duration_all(dur);
+        let ids: Vec<TicketId> = self.book.held().iter().map(|h| h.id).collect();
+        for id in ids {
+            self.note_duration(id, dur);
+        }
+    }
+
+    pub fn set_ticket_duration(&mut self, id: TicketId, dur: Duration) -> Result<(), MdlError> {
+        if self.book.get(id).is_none() {
+            return Err(MdlError::NotHeld);
+        }
+        self.book.set_duration(id, dur);
+        self.note_duration(id, dur);
+        Ok(())
+    }
+
+    /// Keeps the introspection copy of a ticket's duration in step with the book.
+    pub(super) fn note_duration(&self, id: TicketId, dur: Duration) {
+        let Some(key) = self.book.get(id).map(|h| h.key.clone()) else {
+            return;
+        };
+        let obj = {
+            let mut p = self.sh.locks.lock();
+            let Some(pin) = p.map.get_mut(&key) else {
+                return;
+            };
+            if let Some(e) = pin.fast.iter_mut().find(|e| e.id == id) {
+                e.dur = dur;
+                return;
+            }
+            pin.obj.clone()
+        };
+        let mut g = obj.state.lock();
+        if let Some(m) = g.meta.get_mut(&id) {
+            m.dur = dur;
+        }
+    }
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        let ids = self.book.all();
+        self.release_ids(&ids);
+        // Idle pins go now, not when the last handle on the shared part does.
+        *self.sh.locks.lock() = Pins::default();
+        self.mgr.sh.registry.write().live.remove(&self.sh.id);
+        debug!(owner = self.sh.id.0, "mdl context gone");
+    }
+}

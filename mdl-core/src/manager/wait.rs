@@ -1,0 +1,266 @@
+//! Waits: the wait slot (MySQL's `MDL_wait`), parking, timeouts and kills, and what a
+//! context does when its wait starts and ends.
+//!
+//! # Invariants
+//!
+//! - (waits) A waiting ticket's owner has `slot.waiting` set and `slot.status` `None`
+//!   until the first status is set (`Granted` by a reschedule through
+//!   `CtxShared::try_grant`, `Deadlock` by the detector, `Timeout` by the clock, `Killed`
+//!   by [`ContextHandle::kill`]); later ones are refused. The slot is prepared under the
+//!   lock's state mutex, right after the step layer queued the ticket, so no grant comes
+//!   before it is ready.
+//! - (leaving) A waiter whose status is not `Granted` stays queued until it removes its
+//!   own ticket, under the state mutex, with the step layer's `Lock::abandon` (which
+//!   reschedules).
+//! - `slot` is last in the lock order; `parked` is set only while the waiter is in
+//!   `CtxShared::park` (its deadlock search is over).
+
+use super::*;
+
+/// What a parked context waits for.
+pub(super) struct WaitFor {
+    pub(super) lock: Arc<LockObj>,
+    pub(super) ticket: Ticket,
+    pub(super) deadline: Option<u64>,
+}
+
+/// The wait slot (`MDL_wait`) and the detector's weight inputs.
+#[derive(Default)]
+pub(super) struct SlotState {
+    /// The wait's outcome; the first one set wins.
+    pub(super) status: Option<WaitStatus>,
+    /// Set (under the lock's state mutex) when the ticket is enqueued; taken by the
+    /// waiter when it wakes with a status.
+    pub(super) waiting: Option<WaitFor>,
+    pub(super) force_dml: bool,
+    /// The waiter is parked in [`CtxShared::park`] (its deadlock search is over).
+    pub(super) parked: bool,
+    /// Times chosen as a deadlock victim (MariaDB's overweight).
+    pub(super) victim_count: u32,
+}
+
+/// The part of a context that other threads touch.
+pub(super) struct CtxShared {
+    pub(super) id: OwnerId,
+    /// The lock objects the context uses, with its fast-path grants not yet materialised
+    /// (lock order: after `registry`). Other threads take it only to materialise, check
+    /// or introspect; the owner takes it once per acquire and once per release. A spin
+    /// lock: nobody holds it for long, and its unlock is a plain store.
+    pub(super) locks: SpinLock<Pins>,
+    /// Lock order: last.
+    pub(super) slot: Mutex<SlotState>,
+    pub(super) cv: Condvar,
+}
+
+impl CtxShared {
+    pub(super) fn new(id: OwnerId) -> CtxShared {
+        CtxShared {
+            id,
+            locks: SpinLock::new(Pins::default()),
+            slot: Mutex::new(SlotState::default()),
+            cv: Condvar::new(),
+        }
+    }
+
+    /// Sets `status` if the context waits with no status yet; wakes it.
+    pub(super) fn try_end(&self, status: WaitStatus) -> bool {
+        let mut s = self.slot.lock();
+        if s.status.is_some() || s.waiting.is_none() {
+            return false;
+        }
+        s.status = Some(status);
+        self.cv.notify_all();
+        true
+    }
+
+    /// A reschedule grants this context's waiting ticket: true when it was still
+    /// undecided (it is then granted), false to leave it queued.
+    pub(super) fn try_grant(&self) -> bool {
+        let mut s = self.slot.lock();
+        if cfg!(mdl_bug = "grant_after_timeout") {
+            // Seeded bug: the grant goes ahead even when a timeout or kill came first.
+            if s.status.is_none() {
+                s.status = Some(WaitStatus::Granted);
+            }
+            self.cv.notify_all();
+            return true;
+        }
+        // `waiting` is gone once the waiter has consumed a status: it is on its way out
+        // and will remove its ticket itself.
+        if s.status.is_some() || s.waiting.is_none() {
+            return false;
+        }
+        s.status = Some(WaitStatus::Granted);
+        if !cfg!(mdl_bug = "lost_wakeup") {
+            self.cv.notify_all();
+        }
+        true
+    }
+
+    /// Parks until the wait has a status; consumes it.
+    pub(super) fn park(&self, clock: &Clock) -> WaitStatus {
+        let mut s = self.slot.lock();
+        s.parked = true;
+        loop {
+            if let Some(st) = s.status.take() {
+                s.parked = false;
+                let w = s.waiting.take();
+                drop(s);
+                drop(w);
+                return st;
+            }
+            let deadline = s.waiting.as_ref().and_then(|w| w.deadline);
+            match (clock, deadline) {
+                (Clock::System, Some(dl)) => {
+                    let now = clock.now_ms();
+                    if now >= dl {
+                        s.status = Some(WaitStatus::Timeout);
+                        debug!(owner = self.id.0, "mdl wait timed out");
+                        continue;
+                    }
+                    s = self.cv.wait_timeout_ms(s, dl - now);
+                }
+                _ => s = self.cv.wait(s),
+            }
+        }
+    }
+}
+
+/// A handle on a context that other threads may use: kill its wait, see whether it waits.
+#[derive(Clone)]
+pub struct ContextHandle {
+    pub(super) sh: DataArc<CtxShared>,
+}
+
+impl ContextHandle {
+    pub fn id(&self) -> OwnerId {
+        self.sh.id
+    }
+    /// Aborts the context's pending wait (its outcome becomes `Killed`). Returns false
+    /// when it was not waiting (or its wait had already ended).
+    pub fn kill(&self) -> bool {
+        let ok = self.sh.try_end(WaitStatus::Killed);
+        if ok {
+            debug!(owner = self.sh.id.0, "mdl wait killed");
+        }
+        ok
+    }
+    /// Ends the context's pending wait with `Timeout` now, whatever its deadline. Returns
+    /// false when it was not waiting (or its wait had already ended). For a driver that
+    /// orders timeouts itself with a manual clock (the scenario runner times out the waits
+    /// an `advance` passes one at a time, in a fixed order: [`Manager::advance_clock`]
+    /// ends them all at once, and their wake-ups then race).
+    pub fn time_out(&self) -> bool {
+        let ok = self.sh.try_end(WaitStatus::Timeout);
+        if ok {
+            debug!(owner = self.sh.id.0, "mdl wait timed out (by the driver)");
+        }
+        ok
+    }
+    /// The deadline (a clock reading) of the context's undecided wait, if it waits with
+    /// a timeout.
+    pub fn wait_deadline(&self) -> Option<u64> {
+        let s = self.sh.slot.lock();
+        match (&s.status, &s.waiting) {
+            (None, Some(w)) => w.deadline,
+            _ => None,
+        }
+    }
+    /// The context is parked in a wait whose outcome is not decided yet. (Parked: the
+    /// deadlock search its wait started is over, and every outcome that search decided
+    /// for others is set.)
+    pub fn is_waiting(&self) -> bool {
+        let s = self.sh.slot.lock();
+        s.parked && s.status.is_none() && s.waiting.is_some()
+    }
+}
+
+/// The timeout of a wait, in ms (`None`: forever).
+pub(super) fn timeout_of(wait: WaitOption) -> Option<u64> {
+    match wait {
+        WaitOption::Timeout(ms) => Some(ms),
+        WaitOption::NoWait | WaitOption::Forever => None,
+    }
+}
+
+impl Manager {
+    /// With a manual clock: move time forward by `ms` and time out every wait whose
+    /// deadline has passed (each such waiter's outcome becomes `Timeout`). With the
+    /// system clock time is not moved, but expired waits are timed out all the same.
+    pub fn advance_clock(&self, ms: u64) {
+        if let Clock::Manual(m) = &self.sh.clock {
+            m.advance(ms);
+        }
+        let now = self.sh.clock.now_ms();
+        let reg = self.sh.registry.read();
+        for cs in reg.live.values() {
+            let mut s = cs.slot.lock();
+            let expired = s.status.is_none()
+                && s.waiting
+                    .as_ref()
+                    .and_then(|w| w.deadline)
+                    .is_some_and(|d| d <= now);
+            if expired {
+                s.status = Some(WaitStatus::Timeout);
+                cs.cv.notify_all();
+                debug!(owner = cs.id.0, now_ms = now, "mdl wait timed out");
+            }
+        }
+    }
+}
+
+impl Context {
+    /// Prepares the wait slot of `t`, which the step layer queued (under the lock's state
+    /// mutex, so no grant can come before the slot is ready).
+    pub(super) fn enqueue(
+        &self,
+        obj: &Arc<LockObj>,
+        g: &mut LockInner,
+        t: Ticket,
+        dur: Duration,
+        timeout: Option<u64>,
+    ) {
+        let now = self.m().clock.now_ms();
+        g.meta.insert(
+            t.id,
+            Meta {
+                dur,
+                since_ms: now,
+                waited_ms: 0,
+                waiter: Some(self.sh.clone()),
+            },
+        );
+        let mut s = self.sh.slot.lock();
+        s.status = None;
+        s.waiting = Some(WaitFor {
+            lock: obj.clone(),
+            ticket: t,
+            deadline: timeout.map(|ms| now.saturating_add(ms)),
+        });
+        debug!(owner = t.owner.0, key = ?obj.key, ty = %t.ty, ?timeout, "mdl wait");
+    }
+
+    /// Runs the detector, parks, and cleans up a wait that did not end in a grant.
+    pub(super) fn wait_ending(&self, obj: &Arc<LockObj>, t: Ticket) -> WaitStatus {
+        let m = self.m();
+        m.detect(t.owner, false);
+        let status = self.sh.park(&m.clock);
+        // MySQL: sql/mdl.cc, MDL_context::acquire_lock: a wait that ends without a grant
+        // removes its ticket (MDL_lock::remove_ticket from m_waiting, which reschedules).
+        if status != WaitStatus::Granted {
+            let mut g = obj.state.lock();
+            g.meta.remove(&t.id);
+            let LockInner { st, meta } = &mut *g;
+            if cfg!(mdl_bug = "no_reschedule_on_timeout") {
+                // Seeded bug: the ticket leaves the queue but nobody reschedules.
+                st.forget_wait(t.id);
+            } else {
+                let woken = st.abandon(&m.rules(&obj.key), t.id, try_grant(meta));
+                m.granted(obj, meta, woken);
+            }
+            m.clear_slow_if(obj, &g);
+            debug!(owner = t.owner.0, key = ?obj.key, ty = %t.ty, ?status, "mdl wait ended");
+        }
+        status
+    }
+}

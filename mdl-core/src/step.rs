@@ -1,0 +1,367 @@
+//! The per-lock step layer: every decision about one lock object, as a plan the shell
+//! carries out (sans I/O, the way quinn-proto's connection state machine is driven).
+//!
+//! A [`Lock`] is one lock object's decision state ([`LockState`]) plus the upgrades waiting
+//! on it. Its methods take a request, a release, a retype or the end of a wait, decide
+//! with [`LockState`]'s rules, and return what the shell must do: a [`Decision`] for a
+//! request (granted now, refused, or queued), and the list of waiters granted as a
+//! consequence ([`Grant`]: whom to wake, and which held ticket an upgrade retyped). The
+//! deadlock side is here as well: the weight of a wait ([`wait_weight`]), a waiter's
+//! edges ([`Lock::wait_for`]) and the servers' victim loop ([`resolve`]) over a
+//! [`DeadlockShell`].
+//!
+//! Two shells carry the plans out: the sequential [`crate::table::LockTable`] (books,
+//! events, waits as state) and the concurrent [`crate::Manager`] (latches, wait slots,
+//! the fast path). Neither decides: no grant rule, no no-wait or zero-timeout rule, no
+//! reschedule loop and no victim loop is written outside this file, [`crate::lock`] and
+//! [`crate::deadlock`].
+//!
+//! A shell that races its waiters against timeouts (the manager) passes `try_grant` to
+//! the methods that reschedule: asked, in queue order, for each grantable waiter, it
+//! returns false when that waiter already has another outcome (it then stays queued until
+//! it leaves with [`Lock::abandon`]). The sequential table passes `|_| true`.
+
+use crate::deadlock::{self, Deadlock, WaitGraph};
+use crate::dialect::Dialect;
+use crate::key::MdlKey;
+use crate::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
+use crate::table::Config;
+use crate::types::{LockType, Outcome, WaitOption};
+
+/// The rules for a key under a config: the namespace's strategy and, for namespaces that
+/// `max_write_lock_count` affects, the dialect's starvation rule.
+pub fn rules<'d>(d: &'d Dialect, c: Config, key: &MdlKey) -> Rules<'d> {
+    let info = d.namespace(key.namespace());
+    Rules {
+        strategy: d.strategy(key.namespace()),
+        starvation: info.starvation.then_some(d.starvation),
+        max_write_lock_count: c.max_write_lock_count,
+    }
+}
+
+/// One lock object (`MDL_lock` without its latch): the decision state and the upgrades
+/// waiting on it.
+///
+/// Invariants: every pair in `upgrades` is (a ticket waiting in `state`, a ticket of the
+/// same owner granted in `state`); at most one pair per owner (a context waits for one
+/// ticket at a time).
+#[derive(Clone, Default, PartialEq, Eq, Hash, Debug)]
+pub struct Lock {
+    state: LockState,
+    /// Upgrades waiting here: (the waiting upgrade ticket, the held ticket it upgrades),
+    /// in the order they were queued.
+    upgrades: Vec<(TicketId, TicketId)>,
+}
+
+/// Reading the decision state needs no step: a [`Lock`] reads as its [`LockState`]. Every
+/// change goes through the step methods.
+impl std::ops::Deref for Lock {
+    type Target = LockState;
+    fn deref(&self) -> &LockState {
+        &self.state
+    }
+}
+
+/// A waiting request granted by a reschedule: the shell books it and wakes its owner.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Grant {
+    pub ticket: Ticket,
+    /// For an upgrade: the held ticket that took the new type (the upgrade ticket itself
+    /// is gone from the lock).
+    pub upgraded: Option<TicketId>,
+}
+
+/// What becomes of a request for a new ticket (an acquire, or the new type of an upgrade).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Decision {
+    /// Granted now. `woken`: waiters granted as a consequence (a switch of the priority
+    /// matrix, or the merge of an upgrade), in order.
+    Granted { woken: Vec<Grant> },
+    /// Neither granted nor queued: `Busy` (no wait) or `Timeout` (a zero timeout). The
+    /// lock is as it was.
+    Refused(Outcome),
+    /// Queued: the shell starts the wait and runs the deadlock search ([`resolve`]).
+    Queued,
+}
+
+impl Lock {
+    pub fn new() -> Lock {
+        Lock::default()
+    }
+
+    /// A lock from its decision state and the upgrades waiting on it, (waiting upgrade
+    /// ticket, held ticket) in queue order (for [`crate::table::LockTable::from_parts`]).
+    pub fn from_parts(state: LockState, upgrades: Vec<(TicketId, TicketId)>) -> Lock {
+        Lock { state, upgrades }
+    }
+
+    /// The decision state (granted and waiting tickets, counters).
+    pub fn state(&self) -> &LockState {
+        &self.state
+    }
+
+    /// A grant decided elsewhere joins the lock: a fast-path grant that the manager
+    /// materialises (it was granted while nothing obtrusive was granted or waiting, so no
+    /// decision here could differ), placed by its ticket id
+    /// ([`LockState::grant_in_id_order`]). No reschedule: nothing waits.
+    pub fn materialise(&mut self, t: Ticket) {
+        self.state.grant_in_id_order(t);
+    }
+
+    /// A request for a new ticket `t`; `upgrade` names the held ticket of `t`'s owner that
+    /// takes `t`'s type once it is granted (an upgrade), `None` for an acquire.
+    ///
+    /// MySQL: sql/mdl.cc, `MDL_context::try_acquire_lock_impl`: granted at once when
+    /// `can_grant_lock` allows, counted as a hog or piglet, and a switch of the priority
+    /// matrix reschedules at once. Otherwise `MDL_context::try_acquire_lock` (no wait) and
+    /// `acquire_lock` with a zero timeout give up without waiting and without a deadlock
+    /// search; any other wait queues the ticket. An upgrade
+    /// (`MDL_context::upgrade_shared_lock`) is an `acquire_lock` of the new type followed
+    /// by the merge that gives the type to the held ticket and drops the new one.
+    pub fn request(
+        &mut self,
+        r: &Rules,
+        t: Ticket,
+        upgrade: Option<TicketId>,
+        wait: WaitOption,
+        mut try_grant: impl FnMut(&Ticket) -> bool,
+    ) -> Decision {
+        if self.state.can_grant(r, t.ty, t.owner, false) {
+            let mut woken = Vec::new();
+            if self.state.grant_counted(r, t) {
+                woken = self.reschedule(r, &mut try_grant);
+            }
+            if let Some(old) = upgrade {
+                self.state.finish_upgrade(old, t.id);
+                // Deliberate (mdl-core/FIDELITY.md): the servers do not reschedule after
+                // the merge; a higher-ranked type need not conflict with all that the old
+                // one did (SU -> SRO), and a waiter the old type held back is let in now.
+                woken.extend(self.reschedule(r, &mut try_grant));
+            }
+            return Decision::Granted { woken };
+        }
+        match wait {
+            WaitOption::NoWait => Decision::Refused(Outcome::Busy),
+            WaitOption::Timeout(0) => Decision::Refused(Outcome::Timeout),
+            WaitOption::Timeout(_) | WaitOption::Forever => {
+                self.state.enqueue(t);
+                if let Some(old) = upgrade {
+                    self.upgrades.push((t.id, old));
+                }
+                Decision::Queued
+            }
+        }
+    }
+
+    /// A granted ticket without a grant decision (MySQL: sql/mdl.cc,
+    /// `MDL_context::clone_ticket`: to the back of the granted list, not counted, no
+    /// reschedule).
+    pub fn grant_unchecked(&mut self, t: Ticket) {
+        self.state.grant(t);
+    }
+
+    /// Gives back granted ticket `id` and reschedules (MySQL: sql/mdl.cc,
+    /// `MDL_lock::remove_ticket` -> `reschedule_waiters`).
+    pub fn release(
+        &mut self,
+        r: &Rules,
+        id: TicketId,
+        try_grant: impl FnMut(&Ticket) -> bool,
+    ) -> Vec<Grant> {
+        self.state.remove_granted(id);
+        self.reschedule(r, try_grant)
+    }
+
+    /// Gives granted ticket `id` the type `ty` (to the back of the granted list) and
+    /// reschedules: a downgrade (MySQL: sql/mdl.cc, `MDL_ticket::downgrade_lock`), or the
+    /// merge of an upgrade that found a covering ticket (`upgrade_shared_lock`).
+    pub fn retype(
+        &mut self,
+        r: &Rules,
+        id: TicketId,
+        ty: LockType,
+        try_grant: impl FnMut(&Ticket) -> bool,
+    ) -> Vec<Grant> {
+        self.state.set_type(id, ty);
+        self.reschedule(r, try_grant)
+    }
+
+    /// Takes waiting ticket `id` out of the queue, and its upgrade if it was one, without
+    /// a reschedule (the first half of [`Lock::abandon`]).
+    pub fn forget_wait(&mut self, id: TicketId) {
+        self.state.remove_waiting(id);
+        self.upgrades.retain(|(u, _)| *u != id);
+    }
+
+    /// A wait that ended without a grant (timeout, kill, deadlock victim) removes its
+    /// ticket, and the lock reschedules (MySQL: sql/mdl.cc, `MDL_context::acquire_lock`:
+    /// `MDL_lock::remove_ticket` from `m_waiting`).
+    pub fn abandon(
+        &mut self,
+        r: &Rules,
+        id: TicketId,
+        try_grant: impl FnMut(&Ticket) -> bool,
+    ) -> Vec<Grant> {
+        self.forget_wait(id);
+        self.reschedule(r, try_grant)
+    }
+
+    /// Grants every waiting request that has become grantable ([`LockState::reschedule`]),
+    /// finishes the upgrades among them, and passes again while an upgrade finished (the
+    /// new type need not conflict with all that the old one did: SU -> SRO).
+    pub fn reschedule(
+        &mut self,
+        r: &Rules,
+        mut try_grant: impl FnMut(&Ticket) -> bool,
+    ) -> Vec<Grant> {
+        let mut out = Vec::new();
+        loop {
+            let granted = self.state.reschedule(r, &mut try_grant);
+            let mut again = false;
+            for t in granted {
+                let upgraded = match self.upgrades.iter().position(|(u, _)| *u == t.id) {
+                    Some(i) => {
+                        let (u, old) = self.upgrades.remove(i);
+                        self.state.finish_upgrade(old, u);
+                        again = true;
+                        Some(old)
+                    }
+                    None => None,
+                };
+                out.push(Grant {
+                    ticket: t,
+                    upgraded,
+                });
+            }
+            if !again {
+                return out;
+            }
+        }
+    }
+
+    /// Appends the owners waiting ticket `t` waits for (the detector's edges:
+    /// [`LockState::blockers`]), in owner order: the granted list's order is the grant
+    /// order in the table but depends on when fast-path grants were materialised in the
+    /// manager, and the search's order picks which cycle is broken first when a wait
+    /// closes several. Nothing when `t` no longer waits here.
+    pub fn wait_for(&self, r: &Rules, t: &Ticket, out: &mut Vec<OwnerId>) {
+        if !self.state.is_waiting(t.id) {
+            return;
+        }
+        let from = out.len();
+        out.extend(self.state.blockers(r, t));
+        out[from..].sort_unstable();
+    }
+
+    /// Checks the invariants ([`LockState::check`], and the upgrades' own); returns a
+    /// description of the first one broken.
+    pub fn check(&self, r: &Rules) -> Result<(), String> {
+        self.state.check(r)?;
+        // One upgrade per owner follows from the state's own check: an owner waits once
+        // on a lock.
+        for (u, old) in &self.upgrades {
+            let waiting = self.state.waiting().iter().find(|t| t.id == *u);
+            match (waiting, self.state.find_granted(*old)) {
+                (Some(w), Some(h)) if w.owner == h.owner => {}
+                _ => {
+                    return Err(format!(
+                        "upgrade of ticket {} by ticket {}: not a waiting ticket over a held \
+                         one of its owner",
+                        old.0, u.0
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Renames every ticket's owner (the model checker's symmetry reduction).
+    pub fn map_owners(&mut self, f: impl Fn(OwnerId) -> OwnerId) {
+        self.state.map_owners(f);
+    }
+}
+
+/// What a context waits for, as the deadlock weight sees it.
+#[derive(Clone, Copy, Debug)]
+pub enum Waiting {
+    /// A ticket of type `ty` on a lock of `key`'s namespace.
+    Mdl {
+        key_ns: crate::dialect::Namespace,
+        ty: LockType,
+    },
+    /// A foreign subsystem's wait of this weight.
+    Foreign(u32),
+}
+
+/// The deadlock weight of a context's wait: the lowest on a cycle is the victim. MySQL:
+/// sql/mdl.h, `MDL_context::get_deadlock_weight`: a context forced to the DML weight
+/// weighs DML whatever it waits for; otherwise the ticket's weight
+/// (`MDL_ticket::get_deadlock_weight`, [`Dialect::weight`]) or the foreign wait's. MariaDB
+/// adds its victim overweight for every time the context was chosen before.
+pub fn wait_weight(d: &Dialect, w: Waiting, force_dml: bool, victim_count: u32) -> u32 {
+    match w {
+        Waiting::Mdl { key_ns, ty } => d.weight(key_ns, ty, force_dml, victim_count),
+        Waiting::Foreign(wt) => {
+            let base = if force_dml { d.weights.dml } else { wt };
+            base.saturating_add(d.weights.victim_overweight.saturating_mul(victim_count))
+        }
+    }
+}
+
+/// A shell's side of the victim loop: its live wait-for graph, and how it aborts a
+/// victim.
+pub trait DeadlockShell {
+    type Graph<'a>: WaitGraph<Node = OwnerId>
+    where
+        Self: 'a;
+    /// The wait-for graph as it is now.
+    fn graph(&self) -> Self::Graph<'_>;
+    /// The dialect's depth cap (`None`: the exact search).
+    fn max_depth(&self) -> Option<u32>;
+    /// Carries out the deadlock `dl` found from `start`: aborts its victim's wait.
+    fn abort(&mut self, dl: &Deadlock<OwnerId>, start: OwnerId) -> Abort;
+}
+
+/// How a shell carried out a deadlock.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Abort {
+    /// This node's wait was aborted.
+    Victim(OwnerId),
+    /// Nothing was aborted, search again (the graph changed during the search).
+    Again,
+    /// Nothing more can be done (a foreign victim its subsystem would not abort).
+    Stop,
+}
+
+/// How the victim loop ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Resolved {
+    /// No cycle through the start is left; it still waits.
+    Waiting,
+    /// The start was chosen as the victim (its wait is aborted).
+    StartIsVictim,
+    /// The start no longer waits (an abort let its request in).
+    Ended,
+    /// The shell gave up ([`Abort::Stop`]).
+    Stopped,
+}
+
+/// The victim loop (MySQL and MariaDB: sql/mdl.cc, `MDL_context::find_deadlock`): search
+/// from `start`, which has just started to wait; abort the victim; unless that was
+/// `start`, search again (a second cycle through the new edge may remain).
+pub fn resolve<S: DeadlockShell>(shell: &mut S, start: OwnerId) -> Resolved {
+    loop {
+        let found = deadlock::detect_with(&shell.graph(), start, shell.max_depth());
+        let Some(dl) = found else {
+            return Resolved::Waiting;
+        };
+        match shell.abort(&dl, start) {
+            Abort::Victim(v) if v == start => return Resolved::StartIsVictim,
+            // The victim's abort may have let the start's request in (the table
+            // reschedules at once); a start that no longer waits has no cycle left.
+            Abort::Victim(_) if !shell.graph().is_waiting(start) => return Resolved::Ended,
+            Abort::Victim(_) | Abort::Again => {}
+            Abort::Stop => return Resolved::Stopped,
+        }
+    }
+}
