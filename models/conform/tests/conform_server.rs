@@ -89,3 +89,70 @@ fn server_is_stopped_on_drop() {
     drop(s);
     assert!(!sock.exists(), "the socket outlived the server");
 }
+
+/// The guardian: a run killed with SIGKILL leaves no server and no datadir. The test runs
+/// itself as a child (`MDL_CONFORM_CHILD=1`) that starts a server under its own
+/// `MDL_CONFORM_DIR`, prints the server's PID and directory and sleeps; the parent kills it.
+#[test]
+fn killed_run_leaves_nothing_behind() {
+    if std::env::var_os("MDL_CONFORM_CHILD").is_some() {
+        let s = Server::start().unwrap_or_else(|e| panic!("{e}"));
+        println!("PID {} DIR {}", s.pid().unwrap(), s.dir().display());
+        std::thread::sleep(std::time::Duration::from_secs(120));
+        return;
+    }
+    if !enabled() {
+        return;
+    }
+    let root = std::env::temp_dir().join(format!("mdl-conform-kill-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "killed_run_leaves_nothing_behind", "--nocapture"])
+        .env("MDL_CONFORM_CHILD", "1")
+        .env("MDL_CONFORM_DIR", &root)
+        .env_remove("MDL_CONFORM_KEEP")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = child.stdout.take().unwrap();
+    let mut line = String::new();
+    let mut r = std::io::BufReader::new(out);
+    loop {
+        line.clear();
+        let n = std::io::BufRead::read_line(&mut r, &mut line).unwrap();
+        assert!(n > 0, "the child ended without starting a server");
+        if line.starts_with("PID ") {
+            break;
+        }
+    }
+    let mut w = line.split_whitespace();
+    let pid: i32 = w.nth(1).unwrap().parse().unwrap();
+    let dir = std::path::PathBuf::from(w.nth(1).unwrap());
+    assert!(dir.starts_with(&root), "{} not under MDL_CONFORM_DIR", dir.display());
+    assert!(dir.join("data").is_dir());
+    // SAFETY: signalling our own child process.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGKILL);
+    }
+    let _ = child.wait();
+    let mut gone = false;
+    for _ in 0..300 {
+        // SAFETY: signal 0 only checks that the process exists.
+        let alive = unsafe { libc::kill(pid, 0) } == 0;
+        if !alive && !dir.exists() {
+            gone = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let _ = std::fs::remove_dir_all(&root);
+    assert!(gone, "the server {pid} or its directory {} outlived a killed run", dir.display());
+}
+
+#[test]
+fn default_datadir_is_under_the_temporary_directory() {
+    if std::env::var_os("MDL_CONFORM_DIR").is_some() {
+        return;
+    }
+    assert!(mdl_conform::server::root().starts_with(std::env::temp_dir()));
+}
