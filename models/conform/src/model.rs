@@ -1,113 +1,246 @@
-//! SQL statements played on our deterministic engine ([`LockTable`], `mariadb` dialect)
-//! through the learned mapping.
+//! The SQL model: SQL statements of several sessions played on our deterministic lock
+//! table ([`LockTable`], `mariadb` dialect), with no server. `mdl conform` checks it
+//! against MariaDB step by step; it is a library so that other tools can drive it step
+//! by step too (one mapping, used by all).
 //!
-//! A learned statement: an implicit commit first when the table says so (LOCK TABLES
-//! also gives up the session's earlier LOCK TABLES locks), a savepoint, then its ops in
-//! order (`acquire` with the session's wait option, `upgrade`, `release`); a wait leaves
-//! the rest for when it is granted. A statement that ends ok releases its statement
-//! locks (and commits, when it commits implicitly); one that fails (deadlock, timeout,
-//! kill) rolls back to its savepoint, as the server's `open_tables` does.
+//! ```text
+//! let mut m = SqlModel::new(Mapping::load()?);
+//! let a = m.add_session();
+//! let b = m.add_session();
+//! m.step(a, "LOCK TABLES t1 WRITE")?;           // Ok(Outcome::Ok)
+//! m.step(b, "SELECT * FROM t1")?;              // Ok(Outcome::Waiting)
+//! m.step(a, "UNLOCK TABLES")?;                 // Ok(Outcome::Ok)
+//! m.take_events();                             // [(b, Outcome::Ok)]
+//! ```
 //!
-//! Control statements have fixed effects, the server's documented semantics:
-//! `BEGIN` commits and ends LOCK TABLES; `COMMIT`/`ROLLBACK` commit; `UNLOCK TABLES`
-//! releases LOCK TABLES' and FTWRL's locks (and commits when tables were locked);
-//! `HANDLER t CLOSE` and `RELEASE_LOCK(n)` release what `HANDLER t OPEN` and
-//! `GET_LOCK(n)` took; `SET lock_wait_timeout=0` makes conflicts fail at once.
+//! What it keeps:
+//! - the lock table and a [`Catalog`] of what exists (the fixture, `setup` SQL, the effects
+//!   of statements that succeeded);
+//! - per session ([`SqlSession`]): default schema, autocommit, whether a transaction is
+//!   open and wrote, its LOCK TABLES (tables, modes, tickets), FTWRL, BACKUP STAGE,
+//!   HANDLERs, user locks with their counts, `lock_wait_timeout`, the last error;
+//! - a clock (milliseconds, moved only by [`SqlModel::advance`]) for timeouts.
+//!
+//! A statement of the learned table ([`crate::classify::Plan`]) runs as:
+//! 1. `mysql_ha_flush` (`sql/sql_handler.cc`, called by `open_tables`): the session's
+//!    HANDLERs on which another session waits with a conflicting request are closed;
+//! 2. the session rules (learned `rule` rows, [`crate::learn`]): in its own LOCK TABLES,
+//!    FTWRL, BACKUP STAGE or with a HANDLER open, the statement may fail with the
+//!    server's error, close the HANDLERs on its tables, or (under LOCK TABLES, on tables
+//!    locked) use the locks it has with the learned change;
+//! 3. otherwise the implicit commit of a kind that commits implicitly (LOCK TABLES also
+//!    ends the earlier LOCK TABLES), then its lock requests ([`crate::compose`]) one by
+//!    one; a wait leaves the rest for when it is granted;
+//! 4. at the end: the catalog's error if an object is missing or already exists (the
+//!    server raises it after the locks), the statement's effect, its statement locks
+//!    released, and a commit in autocommit mode or for a kind that commits implicitly
+//!    (a DML statement then requests what `commit_write` learned).
+//!
+//! A failed statement (error, timeout, kill, deadlock) gives back every lock it took. A
+//! deadlock victim waiting in `open_table` with no lock from before the statement backs
+//! off and opens its tables again; with earlier locks it fails and its transaction is
+//! rolled back; FTWRL waits again ([`crate::compose::Ctx`]).
+//!
+//! Control statements follow the server (`sql/sql_parse.cc`, `sql/transaction.cc`,
+//! `sql/lock.cc`, `sql/sql_handler.cc`, `sql/item_func.cc`): BEGIN commits and ends LOCK
+//! TABLES; COMMIT requests BACKUP_COMMIT when the transaction wrote a transactional
+//! table; UNLOCK TABLES ends LOCK TABLES (committing) and FTWRL; HANDLER ... CLOSE,
+//! RELEASE_LOCK (counted: GET_LOCK of a held name adds one), RELEASE_ALL_LOCKS release
+//! what they name; `SET lock_wait_timeout` and a statement's own `WAIT n` / `NOWAIT` and
+//! GET_LOCK's timeout argument bound waits.
 
-use super::locks::key_text;
-use super::mapping::{Mapping, OpKind, Stmt};
+use super::catalog::{Catalog, Engine};
+use super::classify::{classify, Effect, LtMode, Plan, Stmt, Tbl};
+use super::compose::{compose, keys, Ctx, Step};
+use super::mapping::{Mapping, OpKind};
 use mdl_core::key::MdlKey;
 use mdl_core::table::{Config, LockTable};
 use mdl_core::{Dialect, Duration, LockType, MdlError, Outcome, OwnerId, WaitOption};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-#[derive(Clone, Debug)]
-enum ROp {
-    Acquire(MdlKey, LockType, Duration),
-    Backoff(MdlKey, LockType, Duration),
-    Upgrade(MdlKey, LockType, Duration),
-    Release(MdlKey, LockType),
+/// Server error codes the model gives itself (the learned rules give the others).
+pub const ER_UNKNOWN_TABLE_HANDLER: u32 = 1109;
+pub const ER_NONUNIQ_TABLE: u32 = 1066;
+pub const ER_BAD_DB: u32 = 1049;
+
+/// One HANDLER of a session.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Handler {
+    pub alias: String,
+    pub table: Tbl,
+    /// Its table is open (it holds its lock); false after `mysql_ha_flush` closed it
+    /// (the next `HANDLER ... READ` opens it again).
+    pub open: bool,
+    /// Opened while the session's transaction already held the table: the HANDLER uses
+    /// that lock and makes none of its own (`mysql_ha_open` makes the ticket explicit
+    /// only when it was acquired by the HANDLER OPEN itself), so COMMIT ends it.
+    pub shared: bool,
 }
 
+/// A session's SQL state (see the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SqlSession {
+    pub db: String,
+    pub autocommit: bool,
+    /// A transaction is open (BEGIN, or a statement since the last commit with
+    /// autocommit off).
+    pub in_txn: bool,
+    /// The open transaction wrote a transactional table (its COMMIT requests
+    /// BACKUP_COMMIT).
+    pub wrote: bool,
+    /// LOCK TABLES in force: the tables and their modes (empty: none).
+    pub lock_tables: Vec<(Tbl, LtMode)>,
+    /// The tickets LOCK TABLES took (explicit).
+    pub lt_locks: Vec<(MdlKey, LockType)>,
+    /// FTWRL's lock, when the session holds the global read lock.
+    pub ftwrl: Option<(MdlKey, LockType)>,
+    /// The BACKUP STAGE kind reached (`backup_start`, ...) and its lock.
+    pub backup: Option<(String, MdlKey, LockType)>,
+    pub handlers: Vec<Handler>,
+    /// User locks and how many times each was taken.
+    pub user_locks: BTreeMap<String, u32>,
+    /// `lock_wait_timeout` in seconds; `None`: the server default (waits are unbounded
+    /// here).
+    pub lock_wait_timeout: Option<u64>,
+    /// The server error code of the last statement, when it failed with one.
+    pub last_error: Option<u32>,
+}
+
+impl SqlSession {
+    fn new() -> SqlSession {
+        SqlSession {
+            db: "test".into(),
+            autocommit: true,
+            in_txn: false,
+            wrote: false,
+            lock_tables: Vec::new(),
+            lt_locks: Vec::new(),
+            ftwrl: None,
+            backup: None,
+            handlers: Vec::new(),
+            user_locks: BTreeMap::new(),
+            lock_wait_timeout: None,
+            last_error: None,
+        }
+    }
+
+    pub fn under_lock_tables(&self) -> bool {
+        !self.lock_tables.is_empty()
+    }
+}
+
+/// What the running statement does on success.
 #[derive(Clone, Debug)]
-struct Cont {
-    ops: VecDeque<ROp>,
-    /// The ops done so far, and whether each made a new ticket (a back-off or a
-    /// failure gives those back; a back-off then takes them again).
-    done: Vec<(ROp, bool)>,
-    waiting: Option<ROp>,
-    bucket: Option<String>,
+enum Then {
+    Plan(Box<Plan>),
+    /// BEGIN (after its commit).
+    Begin,
+    Commit,
+    /// HANDLER ... READ that opened its table again.
+    Reopen(usize),
+}
+
+/// A wait in progress.
+#[derive(Clone, Debug)]
+struct Waiting {
+    step: Step,
+    /// Model time at which it times out.
+    deadline: Option<u64>,
+    /// Order of the wait's start (ties of deadlines).
+    seq: u64,
+    /// A back-off's wait: give the lock back once granted.
+    release_after: bool,
+}
+
+/// The statement a session runs.
+#[derive(Clone, Debug)]
+struct Run {
+    steps: VecDeque<Step>,
+    /// The statement's own steps (after its implicit commit), for a back-off and retry.
+    own: Vec<Step>,
+    /// Tickets the statement made (id, key), in order; given back when it fails.
+    new: Vec<(mdl_core::lock::TicketId, MdlKey)>,
+    /// `new.len()` when the current bulk group began.
+    group_start: usize,
+    waiting: Option<Waiting>,
+    /// The session held locks when its own steps began (`m_has_locks`).
+    had_locks: bool,
+    /// Timeouts: of metadata lock waits, and of GET_LOCK (ms; `None` unbounded).
+    timeout: Option<u64>,
     implicit_commit: bool,
+    /// The statement writes a transactional table.
+    writes: bool,
+    then: Then,
+    retries: u32,
 }
 
 #[derive(Clone, Debug)]
 struct Sess {
     id: OwnerId,
-    wait: WaitOption,
-    cont: Option<Cont>,
-    /// Locks that only a particular statement gives back: `lt` (LOCK TABLES), `grl`
-    /// (FTWRL), `handler:db.t`, `user:NAME`, `backup`.
-    buckets: BTreeMap<String, Vec<(MdlKey, LockType)>>,
-    /// Inside BEGIN ... COMMIT; otherwise every statement commits at its end.
-    in_txn: bool,
-    /// The transaction wrote (its COMMIT requests what `commit_write` learned).
-    wrote: bool,
+    st: SqlSession,
+    run: Option<Run>,
 }
 
+/// Retries of a deadlock victim before the model gives up (the server would loop).
+const MAX_RETRIES: u32 = 50;
+
+#[derive(Clone, Debug)]
 pub struct SqlModel {
     pub d: Dialect,
     pub t: LockTable,
     map: Mapping,
+    pub cat: Catalog,
     sess: Vec<Sess>,
     events: Vec<(usize, Outcome)>,
-    /// The schema of unqualified names.
-    pub db: String,
-}
-
-const SVP: &str = "__statement";
-
-fn bucket_of(
-    kind: &str,
-    tables: &[(String, String, String)],
-    lock: &Option<String>,
-) -> Option<String> {
-    match kind {
-        "lock_read" | "lock_write" => Some("lt".into()),
-        "ftwrl" => Some("grl".into()),
-        "handler_open" => tables.first().map(|(d, t, _)| format!("handler:{d}.{t}")),
-        "get_lock" => lock.as_ref().map(|l| format!("user:{l}")),
-        k if k.starts_with("backup_") => Some("backup".into()),
-        _ => None,
-    }
+    now: u64,
+    seq: u64,
 }
 
 impl SqlModel {
     pub fn new(map: Mapping) -> SqlModel {
         SqlModel {
             d: Dialect::mariadb(),
-            t: LockTable::new(std::sync::Arc::new(Dialect::mariadb()), Config::default()),
+            t: LockTable::new(Config::default()),
             map,
+            cat: Catalog::fixture(),
             sess: Vec::new(),
             events: Vec::new(),
-            db: "test".into(),
+            now: 0,
+            seq: 0,
         }
+    }
+
+    pub fn mapping(&self) -> &Mapping {
+        &self.map
     }
 
     pub fn add_session(&mut self) -> usize {
         let id = self.t.add_session();
         self.sess.push(Sess {
             id,
-            wait: WaitOption::Forever,
-            cont: None,
-            buckets: BTreeMap::new(),
-            in_txn: false,
-            wrote: false,
+            st: SqlSession::new(),
+            run: None,
         });
         self.sess.len() - 1
     }
 
+    pub fn sessions(&self) -> usize {
+        self.sess.len()
+    }
+
+    /// The session's SQL state.
+    pub fn session(&self, s: usize) -> &SqlSession {
+        &self.sess[s].st
+    }
+
+    /// Its statement has not finished (it waits for a lock).
     pub fn is_waiting(&self, s: usize) -> bool {
-        self.sess[s].cont.is_some()
+        self.sess[s].run.is_some()
+    }
+
+    /// The model's clock, in milliseconds.
+    pub fn now(&self) -> u64 {
+        self.now
     }
 
     /// Outcomes of other sessions' statements that the last call finished.
@@ -115,313 +248,819 @@ impl SqlModel {
         std::mem::take(&mut self.events)
     }
 
-    fn key(&self, ns: &str, tmpl: &str, b: &Bind) -> Result<MdlKey, String> {
-        let n = self
-            .d
-            .namespace_by_name(ns)
-            .ok_or_else(|| format!("unknown namespace {ns}"))?;
-        let sub = |s: &str| -> String {
-            s.replace("$db", &b.db)
-                .replace("$t2", &b.t2)
-                .replace("$t", &b.t)
-                .replace("$lock", &b.lock)
-        };
-        Ok(match ns {
-            "BACKUP" => MdlKey::singleton(n),
-            "SCHEMA" => MdlKey::new(n, &sub(tmpl), ""),
-            "USER_LOCK" => MdlKey::new(n, &sub(tmpl), ""),
-            _ => {
-                let full = sub(tmpl);
-                let (d, t) = full.split_once('.').unwrap_or(("", &full));
-                MdlKey::new(n, d, t)
+    /// Runs a `setup: sql` statement: only its effect on the catalog (it takes no lock
+    /// that outlives it and is not compared).
+    pub fn setup(&mut self, sql: &str) -> Result<(), String> {
+        let w: Vec<String> = sql
+            .split_whitespace()
+            .map(|x| x.to_ascii_lowercase())
+            .collect();
+        if w.first().is_some_and(|x| x == "use") {
+            return Err("`USE` in a setup line: name the schema in each statement".into());
+        }
+        if w.iter().any(|x| x.contains("foreign") || x.contains("references")) {
+            return Err(format!("`{sql}`: foreign keys are not modelled"));
+        }
+        let is_ddl = matches!(w.first().map(String::as_str), Some("create" | "drop" | "rename" | "alter" | "truncate"));
+        if !is_ddl {
+            // INSERT, SET, ...: data only.
+            return Ok(());
+        }
+        let has = |r: &str| self.map.kind(r).is_some();
+        match classify(sql, "test", &self.cat, &has)? {
+            Stmt::Learned(p) => {
+                if let Some(e) = self.cat.error_of(&p.effect) {
+                    return Err(format!("`{sql}` fails in the model with error {e}"));
+                }
+                self.cat.apply(&p.effect);
+                Ok(())
             }
-        })
+            _ => Ok(()),
+        }
     }
 
-    /// Plays one SQL statement of session `s`. `Err` for a statement outside the mapping
-    /// or a session whose previous statement still waits.
+    fn has_row(&self) -> impl Fn(&str) -> bool + '_ {
+        |r: &str| self.map.kind(r).is_some()
+    }
+
+    /// Plays one SQL statement of session `s`: its outcome now (`Waiting` when it waits).
+    /// `Err` for a statement outside the mapping (nothing changes) or a session whose
+    /// previous statement still waits.
     pub fn step(&mut self, s: usize, sql: &str) -> Result<Outcome, String> {
-        if self.sess[s].cont.is_some() {
+        if self.sess[s].run.is_some() {
             return Err("the session's previous statement is still waiting".into());
         }
-        let st = super::mapping::classify(sql, &self.db)?;
-        let id = self.sess[s].id;
-        let out = match st {
-            Stmt::NoLocks => Outcome::Ok,
-            Stmt::SetTimeout(n) => {
-                self.sess[s].wait = if n == 0 {
-                    WaitOption::Timeout(0)
-                } else {
-                    WaitOption::Timeout(n.saturating_mul(1000))
-                };
-                Outcome::Ok
-            }
-            Stmt::Begin => {
-                self.release_bucket(s, "lt");
-                let _ = self.t.commit(id);
-                self.sess[s].in_txn = true;
-                self.sess[s].wrote = false;
-                Outcome::Ok
-            }
-            Stmt::Commit if self.sess[s].wrote => {
-                self.sess[s].in_txn = false;
-                self.sess[s].wrote = false;
-                let ops = self.commit_ops()?;
-                self.sess[s].cont = Some(Cont {
-                    ops,
-                    done: Vec::new(),
-                    waiting: None,
-                    bucket: None,
-                    implicit_commit: true,
-                });
-                self.run(s)
-            }
-            Stmt::Commit | Stmt::Rollback => {
-                let _ = self.t.commit(id);
-                self.sess[s].in_txn = false;
-                self.sess[s].wrote = false;
-                Outcome::Ok
-            }
-            Stmt::UnlockTables => {
-                let had = self.release_bucket(s, "lt");
-                self.release_bucket(s, "grl");
-                if had {
-                    let _ = self.t.commit(id);
-                }
-                Outcome::Ok
-            }
-            Stmt::HandlerClose(db, t) => {
-                self.release_bucket(s, &format!("handler:{db}.{t}"));
-                Outcome::Ok
-            }
-            Stmt::ReleaseLock(n) => {
-                self.release_bucket(s, &format!("user:{n}"));
-                Outcome::Ok
-            }
-            Stmt::Kind { kind, tables, lock } => {
-                let row = self
-                    .map
-                    .kind(&kind)
-                    .ok_or_else(|| format!("kind `{kind}` is not in the learned table"))?
-                    .clone();
-                if row.implicit_commit {
-                    if kind.starts_with("lock_") {
-                        self.release_bucket(s, "lt");
-                    }
-                    let _ = self.t.commit(id);
-                    self.sess[s].in_txn = false;
-                    self.sess[s].wrote = false;
-                }
-                let writes = matches!(kind.as_str(), "insert" | "update" | "delete");
-                let autocommit = !self.sess[s].in_txn;
-                let mut ops = VecDeque::new();
-                let per_table: Vec<Bind> = if kind == "rename" || tables.len() <= 1 {
-                    vec![Bind {
-                        db: tables
-                            .first()
-                            .map(|t| t.0.clone())
-                            .unwrap_or(self.db.clone()),
-                        t: tables.first().map(|t| t.1.clone()).unwrap_or_default(),
-                        t2: tables.get(1).map(|t| t.1.clone()).unwrap_or_default(),
-                        lock: lock.clone().unwrap_or_default(),
-                        kind: kind.clone(),
-                    }]
-                } else {
-                    tables
-                        .iter()
-                        .map(|(db, t, k)| Bind {
-                            db: db.clone(),
-                            t: t.clone(),
-                            t2: String::new(),
-                            lock: String::new(),
-                            kind: k.clone(),
-                        })
-                        .collect()
-                };
-                for b in &per_table {
-                    let r = self
-                        .map
-                        .kind(&b.kind)
-                        .ok_or_else(|| format!("kind `{}` is not in the learned table", b.kind))?
-                        .clone();
-                    for o in &r.ops {
-                        let k = self.key(&o.ns, &o.key, b)?;
-                        let op = match o.op {
-                            OpKind::Acquire => ROp::Acquire(k, o.ty, o.dur),
-                            OpKind::Backoff => ROp::Backoff(k, o.ty, o.dur),
-                            OpKind::Upgrade => ROp::Upgrade(k, o.ty, o.dur),
-                            OpKind::Release => ROp::Release(k, o.ty),
-                        };
-                        let dup = ops
-                            .iter()
-                            .any(|x: &ROp| format!("{x:?}") == format!("{op:?}"));
-                        if !dup {
-                            ops.push_back(op);
-                        }
-                    }
-                }
-                if autocommit && writes {
-                    ops.extend(self.commit_ops()?);
-                } else if writes {
-                    self.sess[s].wrote = true;
-                }
-                let _ = self.t.savepoint(id, SVP);
-                self.sess[s].cont = Some(Cont {
-                    ops,
-                    done: Vec::new(),
-                    waiting: None,
-                    bucket: bucket_of(&kind, &tables, &lock),
-                    implicit_commit: row.implicit_commit || autocommit,
-                });
-                self.run(s)
-            }
+        let db = self.sess[s].st.db.clone();
+        let st = {
+            let has = self.has_row();
+            classify(sql, &db, &self.cat, &has)?
         };
+        self.sess[s].st.last_error = None;
+        let out = self.statement(s, st)?;
         self.pump();
         Ok(out)
     }
 
-    /// What COMMIT of a transaction that wrote requests (the `commit_write` kind).
-    fn commit_ops(&self) -> Result<VecDeque<ROp>, String> {
-        let Some(r) = self.map.kind("commit_write") else {
-            return Ok(VecDeque::new());
-        };
-        let b = Bind {
-            db: self.db.clone(),
-            t: String::new(),
-            t2: String::new(),
-            lock: String::new(),
-            kind: r.name.clone(),
-        };
-        let mut ops = VecDeque::new();
-        for o in r.ops.iter().filter(|o| o.op != OpKind::Release) {
-            let k = self.key(&o.ns, &o.key, &b)?;
-            ops.push_back(match o.op {
-                OpKind::Acquire => ROp::Acquire(k, o.ty, o.dur),
-                OpKind::Backoff => ROp::Backoff(k, o.ty, o.dur),
-                OpKind::Upgrade => ROp::Upgrade(k, o.ty, o.dur),
-                OpKind::Release => ROp::Release(k, o.ty),
-            });
-        }
-        Ok(ops)
-    }
-
-    /// `KILL QUERY` of a waiting session.
+    /// `KILL QUERY` of a session: ends its lock wait (`killed`). False when it does not
+    /// wait.
     pub fn kill(&mut self, s: usize) -> bool {
-        let k = self.t.kill(self.sess[s].id);
+        let d = self.d.clone();
+        let k = self.t.kill(&d, self.sess[s].id);
         self.pump();
         k
     }
 
-    fn record(&mut self, s: usize, op: &ROp) {
-        let Some(b) = self.sess[s].cont.as_ref().and_then(|c| c.bucket.clone()) else {
-            return;
+    /// Moves the clock by `ms`: waits whose timeout passes end with `timeout`, earliest
+    /// deadline first (ties: the earlier wait first).
+    pub fn advance(&mut self, ms: u64) {
+        let end = self.now.saturating_add(ms);
+        loop {
+            let next = self
+                .sess
+                .iter()
+                .enumerate()
+                .filter_map(|(i, x)| {
+                    let w = x.run.as_ref()?.waiting.as_ref()?;
+                    Some((w.deadline?, w.seq, i))
+                })
+                .filter(|(dl, _, _)| *dl <= end)
+                .min();
+            let Some((dl, _, i)) = next else { break };
+            self.now = self.now.max(dl);
+            let d = self.d.clone();
+            if !self.t.timeout(&d, self.sess[i].id) {
+                // Not waiting in the lock table (should not happen): end it anyway.
+                if let Some(r) = self.sess[i].run.as_mut() {
+                    r.waiting = None;
+                }
+                let o = self.finish(i, Outcome::Timeout);
+                self.events.push((i, o));
+            }
+            self.pump();
+        }
+        self.now = end;
+    }
+
+    /// Session `s`'s locks in the server tables' words: `TABLE test.t1 SR`, with
+    /// ` (pending)` for the one it waits for.
+    pub fn locks_of(&self, s: usize) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        let Some(x) = self.t.session(self.sess[s].id) else {
+            return out;
         };
-        let list = self.sess[s].buckets.entry(b).or_default();
-        match op {
-            ROp::Acquire(k, t, _) | ROp::Backoff(k, t, _) => {
-                if !list.iter().any(|(x, y)| x == k && y == t) {
-                    list.push((k.clone(), *t))
+        let name = |k: &MdlKey| {
+            let ns = &self.d.namespace(k.namespace()).name;
+            format!("{ns} {}", super::locks::key_text(ns, k.db(), k.name()))
+        };
+        for h in x.book.held() {
+            out.insert(format!("{} {}", name(&h.key), h.ty));
+        }
+        if let Some(w) = &x.wait {
+            out.insert(format!("{} {} (pending)", name(&w.key), w.ticket.ty));
+        }
+        out
+    }
+
+    // --- statements -------------------------------------------------------------------
+
+    fn fail(&mut self, s: usize, code: u32) -> Outcome {
+        self.sess[s].st.last_error = Some(code);
+        Outcome::Error
+    }
+
+    fn statement(&mut self, s: usize, st: Stmt) -> Result<Outcome, String> {
+        let d = self.d.clone();
+        let id = self.sess[s].id;
+        Ok(match st {
+            Stmt::NoLocks => Outcome::Ok,
+            Stmt::Use(db) => {
+                if !self.cat.has_schema(&db) {
+                    return Ok(self.fail(s, ER_BAD_DB));
+                }
+                self.sess[s].st.db = db;
+                Outcome::Ok
+            }
+            Stmt::SetTimeout(n) => {
+                self.sess[s].st.lock_wait_timeout = Some(n);
+                Outcome::Ok
+            }
+            Stmt::SetAutocommit(on) => {
+                // SET autocommit=1 commits an open transaction (sql/sys_vars.cc,
+                // fix_autocommit).
+                let commit = on && !self.sess[s].st.autocommit && self.sess[s].st.in_txn;
+                self.sess[s].st.autocommit = on;
+                if commit {
+                    return self.start_commit(s, Then::Commit);
+                }
+                Outcome::Ok
+            }
+            Stmt::Begin => {
+                // trans_begin: ends LOCK TABLES, commits.
+                self.unlock_tables(s);
+                self.start_commit(s, Then::Begin)?
+            }
+            Stmt::Commit => self.start_commit(s, Then::Commit)?,
+            Stmt::Rollback => {
+                let _ = self.t.commit(&d, id);
+                self.sess[s].st.in_txn = false;
+                self.sess[s].st.wrote = false;
+                Outcome::Ok
+            }
+            Stmt::UnlockTables => {
+                // UNLOCK TABLES: ends LOCK TABLES (committing) and FTWRL
+                // (sql_parse.cc, SQLCOM_UNLOCK_TABLES).
+                let had = self.sess[s].st.under_lock_tables();
+                self.unlock_tables(s);
+                if let Some((k, t)) = self.sess[s].st.ftwrl.take() {
+                    let _ = self.t.release(&d, id, &k, Some(t));
+                }
+                if had {
+                    let _ = self.t.commit(&d, id);
+                    self.sess[s].st.in_txn = false;
+                    self.sess[s].st.wrote = false;
+                }
+                Outcome::Ok
+            }
+            Stmt::HandlerClose(name) => {
+                let Some(i) = self.handler_index(s, &name) else {
+                    return Ok(self.fail(s, ER_UNKNOWN_TABLE_HANDLER));
+                };
+                let h = self.sess[s].st.handlers.remove(i);
+                if h.open && !h.shared {
+                    self.release_handler_lock(s, &h.table);
+                }
+                Outcome::Ok
+            }
+            Stmt::HandlerRead(name) => {
+                let flushed = self.ha_flush(s);
+                let Some(i) = self.handler_index(s, &name) else {
+                    return Ok(self.fail(s, ER_UNKNOWN_TABLE_HANDLER));
+                };
+                let t = self.sess[s].st.handlers[i].table.clone();
+                if flushed.contains(&i) {
+                    // Closed by this statement's flush: the read goes on without a lock;
+                    // the next one opens the table again.
+                    Outcome::Ok
+                } else if !self.cat.exists(&t) {
+                    // The table was dropped under the HANDLER.
+                    return Ok(self.fail(s, super::catalog::ER_NO_SUCH_TABLE));
+                } else if self.sess[s].st.handlers[i].open {
+                    Outcome::Ok
+                } else {
+                    // Opened again (mysql_ha_read -> mysql_ha_open with reopen).
+                    let t = self.sess[s].st.handlers[i].table.clone();
+                    let row = if self.cat.engine(&t) == Some(Engine::MyIsam)
+                        && self.map.kind("handler_open.myisam").is_some()
+                    {
+                        "handler_open.myisam"
+                    } else {
+                        "handler_open"
+                    };
+                    let plan = Plan {
+                        kind: "handler_open".into(),
+                        parts: vec![super::classify::Part {
+                            row: row.into(),
+                            kind: "handler_open".into(),
+                            bind: super::classify::Bind {
+                                t: Some(t.clone()),
+                                ..Default::default()
+                            },
+                        }],
+                        lock_tables: Vec::new(),
+                        wait: None,
+                        user_lock_timeout: None,
+                        effect: Effect::NeedTables(vec![t]),
+                    };
+                    let steps = compose(&self.map, &self.d, &self.cat, &plan)?;
+                    self.start_run(s, steps, Vec::new(), false, false, None, Then::Reopen(i))
                 }
             }
-            ROp::Upgrade(k, t, _) => match list.iter_mut().find(|(x, _)| x == k) {
-                Some(e) => e.1 = *t,
-                None => list.push((k.clone(), *t)),
-            },
-            ROp::Release(k, t) => list.retain(|(x, y)| !(x == k && y == t)),
-        }
-    }
-
-    fn release_bucket(&mut self, s: usize, b: &str) -> bool {
-        let id = self.sess[s].id;
-        let Some(list) = self.sess[s].buckets.remove(b) else {
-            return false;
-        };
-        for (k, t) in list.iter().rev() {
-            let _ = self.t.release(id, k, Some(*t));
-        }
-        !list.is_empty()
-    }
-
-    /// Runs session `s`'s remaining ops; its statement's outcome so far.
-    fn run(&mut self, s: usize) -> Outcome {
-        let id = self.sess[s].id;
-        loop {
-            let Some(op) = self.sess[s].cont.as_mut().and_then(|c| c.ops.pop_front()) else {
-                return self.finish(s, Outcome::Ok);
-            };
-            let wait = self.sess[s].wait;
-            let before = self.count(s, op.key());
-            let r = match &op {
-                ROp::Acquire(k, t, du) => self.t.acquire(id, k, *t, *du, wait),
-                ROp::Backoff(k, t, du) if cfg!(mdl_bug = "conform_skip_backoff") => {
-                    self.t.acquire(id, k, *t, *du, wait)
+            Stmt::ReleaseLock(n) => {
+                let cnt = self.sess[s].st.user_locks.get(&n).copied().unwrap_or(0);
+                if cnt > 1 {
+                    self.sess[s].st.user_locks.insert(n, cnt - 1);
+                } else if cnt == 1 {
+                    self.sess[s].st.user_locks.remove(&n);
+                    self.release_user_lock(s, &n);
                 }
-                ROp::Backoff(k, t, du) => {
-                    match self.t.acquire(id, k, *t, *du, WaitOption::NoWait) {
-                        Ok(Outcome::Busy)
-                            if !matches!(wait, WaitOption::NoWait | WaitOption::Timeout(0)) =>
-                        {
-                            // Give back this statement's locks, wait for this one alone, then
-                            // take the others again.
-                            let redo: Vec<ROp> = self.undo(s);
-                            let c = self.sess[s].cont.as_mut().expect("running");
-                            for o in redo.into_iter().rev() {
-                                c.ops.push_front(o);
-                            }
-                            c.ops.push_front(ROp::Acquire(k.clone(), *t, *du));
-                            continue;
+                Outcome::Ok
+            }
+            Stmt::ReleaseAllLocks => {
+                let names: Vec<String> = self.sess[s].st.user_locks.keys().cloned().collect();
+                self.sess[s].st.user_locks.clear();
+                for n in names {
+                    self.release_user_lock(s, &n);
+                }
+                Outcome::Ok
+            }
+            Stmt::Learned(plan) => self.run_plan(s, plan)?,
+        })
+    }
+
+    fn handler_index(&self, s: usize, name: &str) -> Option<usize> {
+        let hs = &self.sess[s].st.handlers;
+        hs.iter()
+            .position(|h| h.alias == name)
+            .or_else(|| hs.iter().position(|h| h.table.name == name && h.alias == h.table.name))
+    }
+
+    fn handler_key(&self, t: &Tbl) -> MdlKey {
+        let n = self.d.namespace_by_name("TABLE").expect("TABLE");
+        MdlKey::new(n, &t.db, &t.name)
+    }
+
+    fn release_handler_lock(&mut self, s: usize, t: &Tbl) {
+        let d = self.d.clone();
+        let id = self.sess[s].id;
+        let k = self.handler_key(t);
+        let sr = LockType::parse("SR").expect("SR");
+        let _ = self.t.release(&d, id, &k, Some(sr));
+    }
+
+    fn release_user_lock(&mut self, s: usize, n: &str) {
+        let d = self.d.clone();
+        let id = self.sess[s].id;
+        let ns = d.namespace_by_name("USER_LOCK").expect("USER_LOCK");
+        let _ = self.t.release(&d, id, &MdlKey::new(ns, n, ""), None);
+    }
+
+    fn unlock_tables(&mut self, s: usize) {
+        let d = self.d.clone();
+        let id = self.sess[s].id;
+        let locks = std::mem::take(&mut self.sess[s].st.lt_locks);
+        for (k, t) in locks.iter().rev() {
+            if self.t.release(&d, id, k, Some(*t)).is_err() {
+                let _ = self.t.release(&d, id, k, None);
+            }
+        }
+        self.sess[s].st.lock_tables.clear();
+    }
+
+    /// `mysql_ha_flush`: closes the session's HANDLERs whose lock another session waits
+    /// for with a conflicting request; returns the ones it closed.
+    fn ha_flush(&mut self, s: usize) -> Vec<usize> {
+        let sr = LockType::parse("SR").expect("SR");
+        let mut close = Vec::new();
+        for (i, h) in self.sess[s].st.handlers.iter().enumerate() {
+            if !h.open || h.shared {
+                continue;
+            }
+            let k = self.handler_key(&h.table);
+            let st = self.d.strategy(k.namespace());
+            let conflict = self.t.lock(&k).is_some_and(|l| {
+                l.waiting()
+                    .iter()
+                    .any(|w| w.owner != self.sess[s].id && st.conflicts_granted(w.ty, sr))
+            });
+            if conflict {
+                close.push(i);
+            }
+        }
+        for i in &close {
+            let t = self.sess[s].st.handlers[*i].table.clone();
+            self.sess[s].st.handlers[*i].open = false;
+            self.release_handler_lock(s, &t);
+        }
+        close
+    }
+
+    /// COMMIT (or BEGIN's implicit commit): BACKUP_COMMIT first when the transaction
+    /// wrote a transactional table.
+    fn start_commit(&mut self, s: usize, then: Then) -> Result<Outcome, String> {
+        let mut steps = Vec::new();
+        if self.sess[s].st.wrote {
+            steps = self.commit_steps()?;
+        }
+        steps.push(Step::Commit);
+        Ok(self.start_run(s, steps, Vec::new(), false, false, None, then))
+    }
+
+    /// What COMMIT of a transaction that wrote requests (the `commit_write` kind).
+    fn commit_steps(&self) -> Result<Vec<Step>, String> {
+        let Some(r) = self.map.kind("commit_write") else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for o in r.ops.iter().filter(|o| o.op == OpKind::Acquire) {
+            for key in keys(&self.d, &self.cat, &o.ns, &o.key, &Default::default())? {
+                out.push(Step::Acquire {
+                    key,
+                    ty: o.ty,
+                    dur: o.dur,
+                    ctx: Ctx::Plain,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// The session rule of `part` in state `state`: the learned row of its engine
+    /// variant, or of the kind.
+    fn rule(&self, state: &str, row: &str, kind: &str) -> Result<&super::mapping::RuleRow, String> {
+        self.map
+            .rule(state, row)
+            .or_else(|| self.map.rule(state, kind))
+            .ok_or_else(|| {
+                format!(
+                    "no session rule learned for `{kind}` in state `{state}` (mdl conform --learn)"
+                )
+            })
+    }
+
+    fn run_plan(&mut self, s: usize, plan: Plan) -> Result<Outcome, String> {
+        let d = self.d.clone();
+        let id = self.sess[s].id;
+        let opens_tables = plan.parts.iter().any(|p| p.bind.t.is_some() || p.bind.v.is_some());
+        if opens_tables {
+            self.ha_flush(s);
+        }
+        if plan.kind == "handler_open" {
+            if let Some(t) = plan.parts[0].bind.t.clone() {
+                if self.sess[s].st.handlers.iter().any(|h| h.alias == t.name) {
+                    // Not unique table/alias (mysql_ha_open).
+                    return Ok(self.fail(s, ER_NONUNIQ_TABLE));
+                }
+                let sr = LockType::parse("SR").expect("SR");
+                let k = self.handler_key(&t);
+                // The transaction holds the table SR (the type HANDLER OPEN asks for): the
+                // HANDLER uses that ticket (measured: its COMMIT lets a DROP through; with
+                // SW held, HANDLER OPEN makes an SR ticket of its own).
+                if !self.sess[s].st.under_lock_tables()
+                    && self.holds_type(s, &k, sr)
+                    && self.cat.exists(&t)
+                {
+                    self.sess[s].st.handlers.push(Handler {
+                        alias: t.name.clone(),
+                        table: t,
+                        open: true,
+                        shared: true,
+                    });
+                    return Ok(Outcome::Ok);
+                }
+            }
+        }
+        let is_lock = plan.kind.starts_with("lock_");
+        // The session rules.
+        let mut close_handlers: Vec<Option<Tbl>> = Vec::new();
+        let mut lt_deltas = Vec::new();
+        {
+            let st = &self.sess[s].st;
+            for p in &plan.parts {
+                let mut states: Vec<String> = Vec::new();
+                if st.under_lock_tables() {
+                    let mode = match &p.bind.t {
+                        Some(t) => st
+                            .lock_tables
+                            .iter()
+                            .find(|(x, _)| x == t)
+                            .map(|(_, m)| *m),
+                        // A statement that names no table (FLUSH TABLES, FTWRL, BACKUP
+                        // STAGE, GET_LOCK) is judged by the locks in force: any READ one
+                        // counts (FLUSH TABLES needs every locked table WRITE,
+                        // reload_acl_and_cache).
+                        None if st.lock_tables.iter().any(|(_, m)| *m == LtMode::Read) => {
+                            Some(LtMode::Read)
                         }
-                        Ok(Outcome::Busy) if matches!(wait, WaitOption::Timeout(0)) => {
-                            Ok(Outcome::Timeout)
+                        None => Some(LtMode::Write),
+                    };
+                    states.push(
+                        match mode {
+                            Some(LtMode::Read) => "lt_read",
+                            Some(LtMode::Write) => "lt_write",
+                            None => "lt_other",
                         }
-                        r => r,
+                        .into(),
+                    );
+                }
+                if st.ftwrl.is_some() {
+                    if plan.kind == "ftwrl" {
+                        // lock_global_read_lock: a session that has the lock does nothing.
+                        return Ok(Outcome::Ok);
+                    }
+                    states.push("ftwrl".into());
+                }
+                if let Some((b, _, _)) = &st.backup {
+                    states.push(format!("bs_{}", b.trim_start_matches("backup_")));
+                } else if p.kind.starts_with("backup_") && p.kind != "backup_start" {
+                    // A later stage with no backup running.
+                    states.push("idle".into());
+                }
+                let on_handler = st.handlers.iter().any(|h| {
+                    h.open && (p.bind.t.is_none() || p.bind.t.as_ref() == Some(&h.table))
+                });
+                if on_handler {
+                    states.push("handler".into());
+                }
+                for stn in states {
+                    let r = self.rule(&stn, &p.row, &p.kind)?;
+                    if let Some(code) = r.error {
+                        let code = if code == 1 { 1 } else { code };
+                        return Ok(self.fail(s, code));
+                    }
+                    if stn == "handler"
+                        && r.removed
+                            .iter()
+                            .any(|l| l.ns == "TABLE" && l.key == "$t" && l.ty.abbrev() == "SR")
+                    {
+                        close_handlers.push(p.bind.t.clone());
+                    }
+                    if stn.starts_with("lt_") && !is_lock && opens_tables {
+                        lt_deltas.push((r.clone(), p.bind.clone()));
                     }
                 }
-                ROp::Upgrade(..) if cfg!(mdl_bug = "conform_ignore_upgrades") => Ok(Outcome::Ok),
-                ROp::Upgrade(k, t, du) => match self.t.upgrade(id, k, *t, wait) {
-                    Ok(Outcome::Granted) if !self.holds_type(s, k, *t) => {
+            }
+        }
+        // HANDLERs the statement closes (mysql_ha_rm_tables, mysql_ha_cleanup).
+        for t in close_handlers {
+            let hs: Vec<usize> = self.sess[s]
+                .st
+                .handlers
+                .iter()
+                .enumerate()
+                .filter(|(_, h)| t.is_none() || Some(&h.table) == t.as_ref())
+                .map(|(i, _)| i)
+                .collect();
+            for i in hs.into_iter().rev() {
+                let h = self.sess[s].st.handlers.remove(i);
+                if h.open && !h.shared {
+                    self.release_handler_lock(s, &h.table);
+                }
+            }
+        }
+        // Under LOCK TABLES a statement on locked tables uses their locks: the learned
+        // change, no wait.
+        if self.sess[s].st.under_lock_tables() && !is_lock && opens_tables {
+            for (r, b) in &lt_deltas {
+                // Only the part's own table locks: the scoped and BACKUP locks stay while a
+                // table is locked (they go with the last one, below).
+                for l in r.removed.iter().filter(|l| l.ns == "TABLE") {
+                    for k in keys(&d, &self.cat, &l.ns, &l.key, b)? {
+                        let _ = self.t.release(&d, id, &k, Some(l.ty));
+                        self.sess[s].st.lt_locks.retain(|(x, y)| !(*x == k && *y == l.ty));
+                    }
+                }
+                for l in &r.added {
+                    for k in keys(&d, &self.cat, &l.ns, &l.key, b)? {
+                        let _ = self.t.acquire(&d, id, &k, l.ty, Duration::Explicit, WaitOption::NoWait);
+                        self.sess[s].st.lt_locks.push((k, l.ty));
+                    }
+                }
+            }
+            if let Some(e) = self.cat.error_of(&plan.effect) {
+                return Ok(self.fail(s, e));
+            }
+            self.cat.apply(&plan.effect);
+            if let Effect::DropTables { ts, .. } = &plan.effect {
+                self.sess[s].st.lock_tables.retain(|(t, _)| !ts.contains(t));
+                if self.sess[s].st.lock_tables.is_empty() {
+                    self.unlock_tables(s);
+                }
+            }
+            return Ok(Outcome::Ok);
+        }
+        let row = self.map.kind(&plan.parts[0].row).ok_or_else(|| {
+            format!(
+                "the statement kind `{}` is not in the learned table (mdl conform --learn)",
+                plan.parts[0].row
+            )
+        })?;
+        let implicit_commit = row.implicit_commit;
+        let own = compose(&self.map, &self.d, &self.cat, &plan)?;
+        let mut pre = Vec::new();
+        if implicit_commit {
+            if is_lock || plan.kind == "ftwrl_table" {
+                // LOCK TABLES ends the session's earlier LOCK TABLES first.
+                self.unlock_tables(s);
+            }
+            if self.sess[s].st.wrote {
+                pre = self.commit_steps()?;
+            }
+            pre.push(Step::Commit);
+        }
+        let writes = plan.parts.iter().any(|p| {
+            matches!(p.kind.as_str(), "insert" | "update" | "delete") && !p.row.ends_with(".myisam")
+        });
+        let timeout = if plan.kind == "get_lock" {
+            plan.user_lock_timeout.and_then(|ms| (ms != u64::MAX).then_some(ms))
+        } else {
+            plan.wait
+                .or(self.sess[s].st.lock_wait_timeout)
+                .map(|secs| secs.saturating_mul(1000))
+        };
+        let mut own = own;
+        let st = &self.sess[s].st;
+        if writes && !implicit_commit && st.autocommit && !st.in_txn {
+            // The statement's own commit (autocommit) requests BACKUP_COMMIT while the
+            // statement still holds its locks (ha_commit_trans before
+            // release_statement_locks).
+            own.extend(self.commit_steps()?);
+        }
+        let mut steps = pre;
+        steps.extend(own.iter().cloned());
+        Ok(self.start_run(
+            s,
+            steps,
+            own,
+            implicit_commit,
+            writes,
+            timeout,
+            Then::Plan(Box::new(plan)),
+        ))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn start_run(
+        &mut self,
+        s: usize,
+        steps: Vec<Step>,
+        own: Vec<Step>,
+        implicit_commit: bool,
+        writes: bool,
+        timeout: Option<u64>,
+        then: Then,
+    ) -> Outcome {
+        let timeout = timeout.or_else(|| {
+            if matches!(then, Then::Plan(ref p) if p.kind == "get_lock") {
+                None
+            } else {
+                self.sess[s]
+                    .st
+                    .lock_wait_timeout
+                    .map(|x| x.saturating_mul(1000))
+            }
+        });
+        let had_locks = self
+            .t
+            .session(self.sess[s].id)
+            .is_some_and(|x| !x.book.is_empty());
+        self.sess[s].run = Some(Run {
+            steps: steps.into(),
+            own,
+            new: Vec::new(),
+            group_start: 0,
+            waiting: None,
+            had_locks,
+            timeout,
+            implicit_commit,
+            writes,
+            then,
+            retries: 0,
+        });
+        self.run(s)
+    }
+
+    fn wait_option(&self, timeout: Option<u64>) -> WaitOption {
+        match timeout {
+            None => WaitOption::Forever,
+            Some(ms) => WaitOption::Timeout(ms),
+        }
+    }
+
+    fn ids(&self, s: usize) -> Vec<mdl_core::lock::TicketId> {
+        self.t
+            .session(self.sess[s].id)
+            .map(|x| x.book.held().iter().map(|h| h.id).collect())
+            .unwrap_or_default()
+    }
+
+    fn note_new(&mut self, s: usize, before: &[mdl_core::lock::TicketId], key: &MdlKey) {
+        let now = self.ids(s);
+        let run = self.sess[s].run.as_mut().expect("running");
+        for i in now {
+            if !before.contains(&i) && !run.new.iter().any(|(x, _)| *x == i) {
+                run.new.push((i, key.clone()));
+            }
+        }
+    }
+
+    /// Runs session `s`'s remaining steps; the statement's outcome so far.
+    fn run(&mut self, s: usize) -> Outcome {
+        let d = self.d.clone();
+        let id = self.sess[s].id;
+        loop {
+            let Some(step) = self.sess[s].run.as_mut().and_then(|r| r.steps.pop_front()) else {
+                return self.finish(s, Outcome::Ok);
+            };
+            if step == Step::Commit {
+                // The implicit commit before the statement's own steps.
+                let _ = self.t.commit(&d, id);
+                self.sess[s].st.in_txn = false;
+                self.sess[s].st.wrote = false;
+                let has = self
+                    .t
+                    .session(id)
+                    .is_some_and(|x| !x.book.is_empty());
+                if let Some(r) = self.sess[s].run.as_mut() {
+                    r.had_locks = has;
+                    r.new.clear();
+                }
+                continue;
+            }
+            let timeout = self.sess[s].run.as_ref().and_then(|r| r.timeout);
+            let wait = self.wait_option(timeout);
+            let before = self.ids(s);
+            let r = match &step {
+                Step::Bulk(group) => {
+                    let run = self.sess[s].run.as_mut().expect("running");
+                    run.group_start = run.new.len();
+                    for (k, t, du) in group.iter().rev() {
+                        run.steps.push_front(Step::Acquire {
+                            key: k.clone(),
+                            ty: *t,
+                            dur: *du,
+                            ctx: Ctx::Plain,
+                        });
+                    }
+                    continue;
+                }
+                Step::Acquire { key, ty, dur, .. } => self.t.acquire(&d, id, key, *ty, *dur, wait),
+                Step::Backoff { key, ty, dur, .. } if cfg!(mdl_bug = "conform_skip_backoff") => {
+                    self.t.acquire(&d, id, key, *ty, *dur, wait)
+                }
+                Step::Backoff {
+                    key,
+                    ty,
+                    dur,
+                    group,
+                    between,
+                } => match self.t.acquire(&d, id, key, *ty, *dur, WaitOption::NoWait) {
+                    Ok(Outcome::Busy) if timeout != Some(0) => {
+                        // lock_table_names: give back the group, wait for this lock
+                        // alone, give it back, take the group again.
+                        let start = self.sess[s].run.as_ref().map(|r| r.group_start).unwrap_or(0);
+                        self.give_back(s, start);
+                        self.sess[s].run.as_mut().expect("running").group_start = start;
+                        let w = self.t.acquire(&d, id, key, *ty, *dur, wait);
+                        let run = self.sess[s].run.as_mut().expect("running");
+                        run.steps.push_front(step.clone());
+                        for b in between.iter().rev() {
+                            run.steps.push_front(b.clone());
+                        }
+                        run.steps.push_front(Step::Bulk(group.clone()));
+                        match w {
+                            Ok(Outcome::Granted) => {
+                                let _ = self.t.release(&d, id, key, Some(*ty));
+                                continue;
+                            }
+                            Ok(Outcome::Waiting) => {
+                                self.set_waiting(s, step.clone(), true);
+                                return Outcome::Waiting;
+                            }
+                            Ok(Outcome::Deadlock) => {
+                                let o = self.deadlocked(s, Ctx::Plain);
+                                match o {
+                                    Some(o) => return o,
+                                    None => continue,
+                                }
+                            }
+                            Ok(o) => return self.finish(s, o),
+                            Err(_) => return self.finish(s, Outcome::Error),
+                        }
+                    }
+                    Ok(Outcome::Busy) => Ok(Outcome::Timeout),
+                    r => r,
+                },
+                Step::Upgrade { .. } if cfg!(mdl_bug = "conform_ignore_upgrades") => Ok(Outcome::Ok),
+                Step::Upgrade { key, ty, dur, from }
+                    if from.is_some_and(|f| {
+                        self.holds_type(s, key, f)
+                            && self
+                                .t
+                                .session(id)
+                                .and_then(|x| x.book.strongest(&d, key))
+                                .is_some_and(|h| h.ty != f)
+                    }) =>
+                {
+                    // The server upgrades the ticket this statement took (`from`), not
+                    // the session's strongest one on the key: a ticket of the new type,
+                    // then the old one given back.
+                    let f = from.expect("checked");
+                    let run = self.sess[s].run.as_mut().expect("running");
+                    run.steps.push_front(Step::Release { key: key.clone(), ty: f });
+                    run.steps.push_front(Step::Acquire {
+                        key: key.clone(),
+                        ty: *ty,
+                        dur: *dur,
+                        ctx: Ctx::Plain,
+                    });
+                    continue;
+                }
+                Step::Upgrade { key, ty, dur, .. } => {
+                    // SW upgraded to SRO (LOCK TABLES t1 WRITE CONCURRENT, t1 AS t2 READ)
+                    // becomes SNRW, the type that has both (MDEV-12882, mdl.test).
+                    let sw = LockType::parse("SW").expect("SW");
+                    let sro = LockType::parse("SRO").expect("SRO");
+                    let ty = &if *ty == sro
+                        && self
+                            .t
+                            .session(id)
+                            .and_then(|x| x.book.strongest(&d, key))
+                            .is_some_and(|h| h.ty == sw)
+                    {
+                        LockType::parse("SNRW").expect("SNRW")
+                    } else {
+                        *ty
+                    };
+                    match self.t.upgrade(&d, id, key, *ty, wait) {
+                    Ok(Outcome::Granted) if !self.holds_type(s, key, *ty) => {
                         // Our upgrade is a no-op when the held type covers the new one;
                         // the server changes the ticket's type (DDL -> ALTER_COPY,
                         // BLOCK_DDL -> START): that is our downgrade.
-                        let _ = self.t.downgrade(id, k, *t);
+                        let _ = self.t.downgrade(&d, id, key, *ty);
                         Ok(Outcome::Granted)
                     }
-                    Err(MdlError::NotHeld) => self.t.acquire(id, k, *t, *du, wait),
+                    Err(MdlError::NotHeld) => self.t.acquire(&d, id, key, *ty, *dur, wait),
                     Err(MdlError::UpgradeToWeaker { held, .. }) => {
                         // The server's upgrade takes any type; ours only a stronger one:
                         // take the new type, then give the old one back.
-                        let c = self.sess[s].cont.as_mut().expect("running");
-                        c.ops.push_front(ROp::Release(k.clone(), held));
-                        c.ops.push_front(ROp::Acquire(k.clone(), *t, *du));
+                        let run = self.sess[s].run.as_mut().expect("running");
+                        run.steps.push_front(Step::Release {
+                            key: key.clone(),
+                            ty: held,
+                        });
+                        run.steps.push_front(Step::Acquire {
+                            key: key.clone(),
+                            ty: *ty,
+                            dur: *dur,
+                            ctx: Ctx::Plain,
+                        });
                         continue;
                     }
                     r => r,
-                },
-                ROp::Release(k, t) => {
+                    }
+                }
+                Step::Commit => continue,
+                Step::Release { key, ty } => {
                     // The learned type is the one the learner's setup held; a session
                     // that got there another way gives back whatever it holds on the key.
-                    if self.t.release(id, k, Some(*t)).is_err() {
-                        let _ = self.t.release(id, k, None);
-                        if let Some(b) = self.sess[s].cont.as_ref().and_then(|c| c.bucket.clone()) {
-                            if let Some(l) = self.sess[s].buckets.get_mut(&b) {
-                                l.retain(|(x, _)| x != k);
-                            }
-                        }
+                    if self.t.release(&d, id, key, Some(*ty)).is_err() {
+                        let _ = self.t.release(&d, id, key, None);
                     }
                     Ok(Outcome::Ok)
                 }
             };
             match r {
                 Ok(Outcome::Granted) | Ok(Outcome::Ok) => {
-                    self.record(s, &op);
-                    let new = self.count(s, op.key()) > before;
-                    if let Some(c) = self.sess[s].cont.as_mut() {
-                        c.done.push((op, new));
+                    if let Some(k) = step.key() {
+                        let k = k.clone();
+                        self.note_new(s, &before, &k);
                     }
                 }
                 Ok(Outcome::Waiting) => {
-                    self.sess[s].cont.as_mut().expect("running").waiting = Some(op);
+                    self.set_waiting(s, step, false);
                     return Outcome::Waiting;
+                }
+                Ok(Outcome::Deadlock) => {
+                    let ctx = match &step {
+                        Step::Acquire { ctx, .. } => *ctx,
+                        _ => Ctx::Plain,
+                    };
+                    // Put the step back: a retry takes it again.
+                    self.sess[s].run.as_mut().expect("running").steps.push_front(step);
+                    match self.deadlocked(s, ctx) {
+                        Some(o) => return o,
+                        None => continue,
+                    }
                 }
                 Ok(o) => return self.finish(s, o),
                 Err(_) => return self.finish(s, Outcome::Error),
@@ -429,69 +1068,218 @@ impl SqlModel {
         }
     }
 
-    fn finish(&mut self, s: usize, out: Outcome) -> Outcome {
-        let id = self.sess[s].id;
-        let c = self.sess[s].cont.take();
-        if out == Outcome::Ok {
-            let _ = self.t.end_statement(id);
-            if c.is_some_and(|c| c.implicit_commit) {
-                let _ = self.t.commit(id);
-            }
-        } else {
-            // A failed statement gives back what it took (explicit locks too).
-            if let Some(c) = c {
-                self.sess[s].cont = Some(c);
-                self.undo(s);
-                self.sess[s].cont = None;
-            }
-            let _ = self.t.end_statement(id);
-            if out == Outcome::Deadlock {
-                // The server rolls the whole transaction back after ER_LOCK_DEADLOCK.
-                let _ = self.t.commit(id);
-                self.sess[s].in_txn = false;
-                self.sess[s].wrote = false;
-            }
-        }
-        out
+    fn set_waiting(&mut self, s: usize, step: Step, release_after: bool) {
+        self.seq += 1;
+        let seq = self.seq;
+        let now = self.now;
+        let run = self.sess[s].run.as_mut().expect("running");
+        let deadline = run.timeout.map(|ms| now.saturating_add(ms));
+        run.waiting = Some(Waiting {
+            step,
+            deadline,
+            seq,
+            release_after,
+        });
     }
 
-    /// Gives back the tickets the running statement made; returns its ops done so far.
-    fn undo(&mut self, s: usize) -> Vec<ROp> {
-        let id = self.sess[s].id;
-        let done = self.sess[s]
-            .cont
-            .as_mut()
-            .map(|c| std::mem::take(&mut c.done))
-            .unwrap_or_default();
-        let bucket = self.sess[s].cont.as_ref().and_then(|c| c.bucket.clone());
-        for (op, new) in done.iter().rev() {
-            if let (ROp::Acquire(k, t, _) | ROp::Backoff(k, t, _), true) = (op, new) {
-                let _ = self.t.release(id, k, Some(*t));
-                if let Some(l) = bucket
-                    .as_ref()
-                    .and_then(|b| self.sess[s].buckets.get_mut(b))
-                {
-                    l.retain(|(x, y)| !(x == k && y == t));
-                }
+    /// The session was chosen as a deadlock victim while it ran `ctx`'s request (the
+    /// request is first in its steps). `None`: it goes on (back-off and retry, or FTWRL's
+    /// wait again); `Some(outcome)`: the statement ended.
+    fn deadlocked(&mut self, s: usize, ctx: Ctx) -> Option<Outcome> {
+        let run = self.sess[s].run.as_mut().expect("running");
+        run.waiting = None;
+        run.retries += 1;
+        let give_up = run.retries > MAX_RETRIES;
+        match ctx {
+            _ if give_up => Some(self.finish(s, Outcome::Deadlock)),
+            Ctx::Retry => None,
+            Ctx::OpenTable if !run.had_locks => {
+                // OT_BACKOFF_AND_RETRY: give back the statement's locks, open again.
+                let own = run.own.clone();
+                self.give_back(s, 0);
+                let run = self.sess[s].run.as_mut().expect("running");
+                run.steps = own.into();
+                run.group_start = 0;
+                None
             }
+            Ctx::OpenTable => {
+                let o = self.finish(s, Outcome::Deadlock);
+                // request_backoff_action: the transaction is rolled back.
+                let d = self.d.clone();
+                let _ = self.t.commit(&d, self.sess[s].id);
+                self.sess[s].st.in_txn = false;
+                self.sess[s].st.wrote = false;
+                Some(o)
+            }
+            Ctx::Plain => Some(self.finish(s, Outcome::Deadlock)),
         }
-        done.into_iter()
-            .map(|(o, _)| o)
-            .filter(|o| !matches!(o, ROp::Release(..)))
-            .collect()
     }
 
-    fn count(&self, s: usize, k: &MdlKey) -> usize {
-        self.t
-            .session(self.sess[s].id)
-            .map(|x| x.book.on_key(k).count())
-            .unwrap_or(0)
+    /// Gives back the tickets the running statement made since `new[from]`.
+    fn give_back(&mut self, s: usize, from: usize) {
+        let d = self.d.clone();
+        let id = self.sess[s].id;
+        let mine: Vec<(mdl_core::lock::TicketId, MdlKey)> = {
+            let run = self.sess[s].run.as_mut().expect("running");
+            let from = from.min(run.new.len());
+            run.new.split_off(from)
+        };
+        for (tid, key) in mine.into_iter().rev() {
+            let ty = self
+                .t
+                .session(id)
+                .and_then(|x| x.book.get(tid))
+                .map(|h| h.ty);
+            if let Some(ty) = ty {
+                let _ = self.t.release(&d, id, &key, Some(ty));
+            }
+        }
     }
 
     fn holds_type(&self, s: usize, k: &MdlKey, t: LockType) -> bool {
         self.t
             .session(self.sess[s].id)
             .is_some_and(|x| x.book.on_key(k).any(|h| h.ty == t))
+    }
+
+    /// Ends the running statement with `out`; the outcome as the server reports it.
+    fn finish(&mut self, s: usize, mut out: Outcome) -> Outcome {
+        let d = self.d.clone();
+        let id = self.sess[s].id;
+        let Some(run) = self.sess[s].run.clone() else {
+            return out;
+        };
+        if out == Outcome::Granted {
+            out = Outcome::Ok;
+        }
+        if out == Outcome::Ok {
+            // The catalog's errors come after the locks.
+            let err = match &run.then {
+                Then::Plan(p) => self.cat.error_of(&p.effect),
+                Then::Reopen(i) => {
+                    let t = &self.sess[s].st.handlers[*i].table;
+                    (!self.cat.exists(t)).then_some(super::catalog::ER_NO_SUCH_TABLE)
+                }
+                _ => None,
+            };
+            if let Some(code) = err {
+                self.sess[s].st.last_error = Some(code);
+                out = Outcome::Error;
+                if let Then::Plan(p) = &run.then {
+                    // DROP TABLE of a list drops the tables that exist.
+                    if matches!(p.effect, Effect::DropTables { .. }) {
+                        self.cat.apply(&p.effect);
+                    }
+                }
+            }
+        }
+        if out != Outcome::Ok {
+            self.give_back(s, 0);
+            self.sess[s].run = None;
+            let _ = self.t.end_statement(&d, id);
+            if !self.sess[s].st.in_txn || run.implicit_commit {
+                let _ = self.t.commit(&d, id);
+            }
+            return out;
+        }
+        self.sess[s].run = None;
+        let new_locks: Vec<(MdlKey, LockType)> = run
+            .new
+            .iter()
+            .filter_map(|(tid, k)| {
+                self.t
+                    .session(id)
+                    .and_then(|x| x.book.get(*tid))
+                    .map(|h| (k.clone(), h.ty))
+            })
+            .collect();
+        match &run.then {
+            Then::Begin => {
+                self.sess[s].st.in_txn = true;
+                self.sess[s].st.wrote = false;
+            }
+            Then::Commit => {
+                self.sess[s].st.in_txn = false;
+                self.sess[s].st.wrote = false;
+            }
+            Then::Reopen(i) => {
+                self.sess[s].st.handlers[*i].open = true;
+            }
+            Then::Plan(p) => {
+                self.cat.apply(&p.effect);
+                let st = &mut self.sess[s].st;
+                match p.kind.as_str() {
+                    k if k.starts_with("lock_") || k == "ftwrl_table" => {
+                        st.lock_tables = p.lock_tables.clone();
+                        st.lt_locks = new_locks
+                            .iter()
+                            .filter(|(k, _)| {
+                                self.t.session(id).is_some_and(|x| {
+                                    x.book
+                                        .on_key(k)
+                                        .any(|h| h.dur == Duration::Explicit)
+                                })
+                            })
+                            .cloned()
+                            .collect();
+                    }
+                    "ftwrl" => {
+                        st.ftwrl = new_locks.last().cloned();
+                    }
+                    k if k.starts_with("backup_") => {
+                        if k == "backup_end" {
+                            st.backup = None;
+                        } else {
+                            let l = self.t.session(id).and_then(|x| {
+                                x.book
+                                    .held()
+                                    .iter()
+                                    .find(|h| d.namespace(h.key.namespace()).name == "BACKUP" && h.dur == Duration::Explicit)
+                                    .map(|h| (h.key.clone(), h.ty))
+                            });
+                            st.backup = l.map(|(k2, t)| (k.to_owned(), k2, t));
+                        }
+                    }
+                    "handler_open" => {
+                        if let Some(t) = p.parts[0].bind.t.clone() {
+                            st.handlers.push(Handler {
+                                alias: t.name.clone(),
+                                table: t,
+                                open: true,
+                                shared: false,
+                            });
+                        }
+                    }
+                    "get_lock" => {
+                        if let Some(n) = &p.parts[0].bind.lock {
+                            *st.user_locks.entry(n.clone()).or_insert(0) += 1;
+                        }
+                    }
+                    "drop_db" => {
+                        if let Effect::DropDb { db, .. } = &p.effect {
+                            if st.db == *db {
+                                st.db = String::new();
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                if run.writes {
+                    self.sess[s].st.wrote = true;
+                }
+            }
+        }
+        let _ = self.t.end_statement(&d, id);
+        let st = &self.sess[s].st;
+        let autocommit_end = st.autocommit && !st.in_txn;
+        if matches!(run.then, Then::Plan(_)) && (run.implicit_commit || autocommit_end) {
+            let _ = self.t.commit(&d, id);
+            self.sess[s].st.in_txn = false;
+            self.sess[s].st.wrote = false;
+        } else if matches!(run.then, Then::Plan(_)) && !self.sess[s].st.autocommit {
+            self.sess[s].st.in_txn = true;
+        }
+        Outcome::Ok
     }
 
     /// Resolves the waits that the last call ended, until none is left.
@@ -505,20 +1293,59 @@ impl SqlModel {
                 let Some(s) = self.sess.iter().position(|x| x.id == owner) else {
                     continue;
                 };
-                if self.sess[s].cont.is_none() {
+                if self.sess[s].run.is_none() {
                     continue;
                 }
-                let out = if o == Outcome::Granted {
-                    if let Some(op) = self.sess[s].cont.as_mut().and_then(|c| c.waiting.take()) {
-                        self.record(s, &op);
-                        let new = !matches!(op, ROp::Upgrade(..));
-                        if let Some(c) = self.sess[s].cont.as_mut() {
-                            c.done.push((op, new));
+                let out = match o {
+                    Outcome::Granted => {
+                        let w = self.sess[s].run.as_mut().and_then(|r| r.waiting.take());
+                        if let Some(w) = w {
+                            if w.release_after {
+                                // A back-off's wait: give the lock back at once.
+                                if let Step::Backoff { key, ty, .. } = &w.step {
+                                    let d = self.d.clone();
+                                    let _ = self.t.release(&d, owner, key, Some(*ty));
+                                }
+                            } else if let Some(k) = w.step.key() {
+                                let k = k.clone();
+                                let before: Vec<_> = self
+                                    .sess[s]
+                                    .run
+                                    .as_ref()
+                                    .map(|r| r.new.iter().map(|(i, _)| *i).collect())
+                                    .unwrap_or_default();
+                                self.note_new(s, &before, &k);
+                            }
+                        }
+                        self.run(s)
+                    }
+                    Outcome::Deadlock => {
+                        let w = self.sess[s].run.as_mut().and_then(|r| r.waiting.take());
+                        let ctx = match w.as_ref().map(|w| &w.step) {
+                            Some(Step::Acquire { ctx, .. }) => *ctx,
+                            _ => Ctx::Plain,
+                        };
+                        if let Some(w) = w {
+                            if !w.release_after {
+                                self.sess[s]
+                                    .run
+                                    .as_mut()
+                                    .expect("running")
+                                    .steps
+                                    .push_front(w.step);
+                            }
+                        }
+                        match self.deadlocked(s, ctx) {
+                            Some(o) => o,
+                            None => self.run(s),
                         }
                     }
-                    self.run(s)
-                } else {
-                    self.finish(s, o)
+                    o => {
+                        if let Some(r) = self.sess[s].run.as_mut() {
+                            r.waiting = None;
+                        }
+                        self.finish(s, o)
+                    }
                 };
                 if out != Outcome::Waiting {
                     self.events.push((s, out));
@@ -526,43 +1353,4 @@ impl SqlModel {
             }
         }
     }
-
-    /// Session `s`'s locks in the server tables' words: `TABLE test.t1 SR`, with
-    /// ` (pending)` for the one it waits for.
-    pub fn locks_of(&self, s: usize) -> BTreeSet<String> {
-        let mut out = BTreeSet::new();
-        let Some(x) = self.t.session(self.sess[s].id) else {
-            return out;
-        };
-        let name = |k: &MdlKey| {
-            let ns = &self.d.namespace(k.namespace()).name;
-            format!("{ns} {}", key_text(ns, k.db(), k.name()))
-        };
-        for h in x.book.held() {
-            out.insert(format!("{} {}", name(&h.key), h.ty));
-        }
-        if let Some(w) = &x.wait {
-            out.insert(format!("{} {} (pending)", name(&w.key), w.ticket.ty));
-        }
-        out
-    }
-}
-
-impl ROp {
-    fn key(&self) -> &MdlKey {
-        match self {
-            ROp::Acquire(k, ..)
-            | ROp::Backoff(k, ..)
-            | ROp::Upgrade(k, ..)
-            | ROp::Release(k, _) => k,
-        }
-    }
-}
-
-struct Bind {
-    db: String,
-    t: String,
-    t2: String,
-    lock: String,
-    kind: String,
 }
