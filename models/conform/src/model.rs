@@ -541,6 +541,9 @@ impl SqlModel {
     fn ha_flush(&mut self, s: usize) -> Vec<usize> {
         let sr = LockType::parse("SR").expect("SR");
         let mut close = Vec::new();
+        if cfg!(mdl_bug = "conform_no_ha_flush") {
+            return close;
+        }
         for (i, h) in self.sess[s].st.handlers.iter().enumerate() {
             if !h.open || h.shared {
                 continue;
@@ -691,6 +694,9 @@ impl SqlModel {
                 if on_handler {
                     states.push("handler".into());
                 }
+                if cfg!(mdl_bug = "conform_no_session_rules") {
+                    states.clear();
+                }
                 for stn in states {
                     let r = self.rule(&stn, &p.row, &p.kind)?;
                     if let Some(code) = r.error {
@@ -775,7 +781,9 @@ impl SqlModel {
             if self.sess[s].st.wrote {
                 pre = self.commit_steps()?;
             }
-            pre.push(Step::Commit);
+            if !cfg!(mdl_bug = "conform_skip_implicit_commit") {
+                pre.push(Step::Commit);
+            }
         }
         let writes = plan.parts.iter().any(|p| {
             matches!(p.kind.as_str(), "insert" | "update" | "delete") && !p.row.ends_with(".myisam")

@@ -20,7 +20,7 @@ use super::ConformError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The timeout a generated `SET lock_wait_timeout` and GET_LOCK use (seconds), and the
 /// `advance` that passes it (ms).
@@ -268,18 +268,31 @@ pub fn shrink(
     Ok((best, best_rep))
 }
 
-/// Runs `n` random scenarios from `seed` (scenario `i` from seed `seed + i`).
-#[allow(clippy::too_many_arguments)]
+/// How a random run goes.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub n: usize,
+    /// Scenario `i` uses seed `seed + i`.
+    pub seed: u64,
+    pub sessions: usize,
+    pub steps: usize,
+    /// Where shrunk differences are kept.
+    pub found_dir: PathBuf,
+    /// Shrink each difference (the command does; a test that only needs to see one
+    /// need not).
+    pub shrink: bool,
+    /// Stop at the first difference.
+    pub stop_at_first: bool,
+}
+
+/// Runs random scenarios (see [`Options`]).
 pub fn run(
     server: &Server,
     map: &Mapping,
-    n: usize,
-    seed: u64,
-    sessions: usize,
-    steps: usize,
-    found_dir: &Path,
+    o: &Options,
     log: &mut dyn Write,
 ) -> Result<Summary, ConformError> {
+    let (n, seed, sessions, steps, found_dir) = (o.n, o.seed, o.sessions, o.steps, &o.found_dir);
     let mut sum = Summary::default();
     for i in 0..n {
         let g = generate(map, seed.wrapping_add(i as u64), sessions, steps);
@@ -294,13 +307,12 @@ pub fn run(
             let _ = writeln!(log, "seed {}: explained: {why}", g.seed);
             continue;
         }
-        let _ = writeln!(
-            log,
-            "seed {}: differs ({}); shrinking",
-            g.seed,
-            rep.summary()
-        );
-        let (small, srep) = shrink(server, map, &g, log)?;
+        let _ = writeln!(log, "seed {}: differs ({})", g.seed, rep.summary());
+        let (small, srep) = if o.shrink {
+            shrink(server, map, &g, log)?
+        } else {
+            (g.clone(), rep)
+        };
         std::fs::create_dir_all(found_dir).map_err(|e| ConformError::Io(e.to_string()))?;
         let path = found_dir.join(format!("seed-{}.mdl", g.seed));
         let mut header = vec![
@@ -316,6 +328,9 @@ pub fn run(
         std::fs::write(&path, small.text(&header)).map_err(|e| ConformError::Io(e.to_string()))?;
         let _ = writeln!(log, "  kept {}", path.display());
         sum.found.push(path);
+        if o.stop_at_first {
+            break;
+        }
     }
     Ok(sum)
 }

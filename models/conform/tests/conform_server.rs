@@ -1,11 +1,16 @@
-//! The quick conformance set on a real MariaDB server: every SQL scenario of
-//! `models/conformance/*.mdl` runs on the server and on our manager, and they must agree
-//! at every step. Runs only with `MDL_CONFORM=1` (ci/conformance.sh sets it); otherwise
-//! it prints why it skips and passes.
+//! The conformance sets on a real MariaDB server: every SQL scenario of
+//! `models/conformance/*.mdl` (ours) and `models/conformance/suite/*.mdl` (translated from
+//! the servers' own mysql-test files) runs on the server and on our model, and they must
+//! agree at every step. Runs only with `MDL_CONFORM=1` (ci/conformance.sh sets it);
+//! otherwise it prints why it skips and passes.
 //!
-//! Seeded bug `mdl_bug="conform_skip_backoff"`: the SQL model takes a back-off lock
-//! (BACKUP_DDL of DDL and LOCK TABLES WRITE) as a plain acquire, keeping the table locks
-//! while it waits; the scenario comparison must catch it.
+//! Seeded bugs (each must make some scenario differ):
+//! - `conform_skip_backoff`: the SQL model takes a back-off lock (BACKUP_DDL of DDL and
+//!   LOCK TABLES WRITE) as a plain acquire, keeping the table locks while it waits;
+//! - `conform_no_session_rules`: the model ignores the learned session rules (no error
+//!   for a statement its own LOCK TABLES, FTWRL or BACKUP STAGE forbids);
+//! - `conform_no_ha_flush`: a statement no longer closes the session's HANDLERs that
+//!   another session waits for (`mysql_ha_flush`).
 
 use mdl_conform::mapping::Mapping;
 use mdl_conform::{data_dir, scenario, server::Server};
@@ -18,13 +23,19 @@ fn enabled() -> bool {
     false
 }
 
-fn quick_set() -> Vec<std::path::PathBuf> {
-    let mut v: Vec<_> = std::fs::read_dir(data_dir())
+fn files_in(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "mdl"))
         .collect();
     v.sort();
+    v
+}
+
+fn quick_set() -> Vec<std::path::PathBuf> {
+    let mut v = files_in(&data_dir());
+    v.extend(files_in(&data_dir().join("suite")));
     v
 }
 
@@ -40,7 +51,11 @@ fn run_all() -> Vec<scenario::Report> {
         .collect()
 }
 
-#[cfg(not(mdl_bug = "conform_skip_backoff"))]
+#[cfg(not(any(
+    mdl_bug = "conform_skip_backoff",
+    mdl_bug = "conform_no_session_rules",
+    mdl_bug = "conform_no_ha_flush"
+)))]
 #[test]
 fn quick_set_agrees_with_the_server() {
     if !enabled() {
@@ -60,13 +75,17 @@ fn quick_set_agrees_with_the_server() {
             println!("{}: {}", r.file, r.summary());
         }
     }
-    assert!(reps.len() >= 30);
+    assert!(reps.len() >= 90, "{} scenarios", reps.len());
     assert_eq!(agree, reps.len());
 }
 
-#[cfg(mdl_bug = "conform_skip_backoff")]
+#[cfg(any(
+    mdl_bug = "conform_skip_backoff",
+    mdl_bug = "conform_no_session_rules",
+    mdl_bug = "conform_no_ha_flush"
+))]
 #[test]
-fn seeded_bug_conform_skip_backoff_is_caught() {
+fn seeded_bug_is_caught() {
     if !enabled() {
         return;
     }

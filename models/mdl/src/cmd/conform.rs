@@ -118,16 +118,16 @@ fn run(args: Args) -> Result<i32, ConformError> {
             .unwrap_or_else(|| conform::data_dir().join("found"));
         let mut err = std::io::stderr();
         let t = std::time::Instant::now();
-        let sum = random::run(
-            &server,
-            &map,
+        let opts = random::Options {
             n,
-            args.seed,
-            args.sessions,
-            args.steps,
-            &found,
-            &mut err,
-        )?;
+            seed: args.seed,
+            sessions: args.sessions,
+            steps: args.steps,
+            found_dir: found.clone(),
+            shrink: true,
+            stop_at_first: false,
+        };
+        let sum = random::run(&server, &map, &opts, &mut err)?;
         let secs = t.elapsed().as_secs_f64();
         match args.format {
             Format::Text => println!(
