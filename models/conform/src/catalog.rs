@@ -109,9 +109,14 @@ impl Catalog {
                 .any(|t| !self.exists(t))
                 .then_some(ER_NO_SUCH_TABLE),
             Effect::CreateTable {
-                t, if_not_exists, ..
+                t,
+                if_not_exists,
+                src,
+                ..
             } => {
-                if !self.has_schema(&t.db) {
+                if src.iter().any(|x| !self.exists(x)) {
+                    Some(ER_NO_SUCH_TABLE)
+                } else if !self.has_schema(&t.db) {
                     Some(ER_BAD_DB)
                 } else if self.exists(t) && !if_not_exists {
                     Some(ER_TABLE_EXISTS)
@@ -189,7 +194,7 @@ impl Catalog {
         match e {
             Effect::None | Effect::NeedTables(_) => {}
             Effect::CreateTable { t, engine, .. } => {
-                if self.has_schema(&t.db) && !self.exists(t) {
+                if self.error_of(e).is_none() && !self.exists(t) {
                     self.objs.insert(t.clone(), Obj::Table(*engine));
                 }
             }

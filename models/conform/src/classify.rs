@@ -82,6 +82,8 @@ pub enum Effect {
         t: Tbl,
         engine: Engine,
         if_not_exists: bool,
+        /// The tables it reads (LIKE, SELECT): they must exist.
+        src: Vec<Tbl>,
     },
     DropTables {
         ts: Vec<Tbl>,
@@ -737,7 +739,7 @@ pub fn classify(
                     "`{sql}`: options after the table list are not in the learned table"
                 ));
             }
-            cx.plan(kind, parts, Effect::None, &toks)
+            cx.plan(kind, parts, Effect::NeedTables(ts), &toks)
         }
         "flush" => classify_flush(&cx, &mut c, &toks, &words),
         "backup" => {
@@ -1199,6 +1201,7 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
                 t: n,
                 engine,
                 if_not_exists: ine,
+                src: vec![src],
             },
             toks,
         );
@@ -1219,6 +1222,7 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
                 t: n,
                 engine,
                 if_not_exists: ine,
+                src,
             },
             toks,
         );
@@ -1231,6 +1235,7 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
             t: n,
             engine,
             if_not_exists: ine,
+            src: Vec::new(),
         },
         toks,
     )

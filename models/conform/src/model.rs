@@ -71,10 +71,6 @@ pub struct Handler {
     /// Its table is open (it holds its lock); false after `mysql_ha_flush` closed it
     /// (the next `HANDLER ... READ` opens it again).
     pub open: bool,
-    /// Opened while the session's transaction already held the table: the HANDLER uses
-    /// that lock and makes none of its own (`mysql_ha_open` makes the ticket explicit
-    /// only when it was acquired by the HANDLER OPEN itself), so COMMIT ends it.
-    pub shared: bool,
 }
 
 /// A session's SQL state (see the module documentation).
@@ -426,7 +422,7 @@ impl SqlModel {
                     return Ok(self.fail(s, ER_UNKNOWN_TABLE_HANDLER));
                 };
                 let h = self.sess[s].st.handlers.remove(i);
-                if h.open && !h.shared {
+                if h.open {
                     self.release_handler_lock(s, &h.table);
                 }
                 Outcome::Ok
@@ -545,7 +541,7 @@ impl SqlModel {
             return close;
         }
         for (i, h) in self.sess[s].st.handlers.iter().enumerate() {
-            if !h.open || h.shared {
+            if !h.open {
                 continue;
             }
             let k = self.handler_key(&h.table);
@@ -618,34 +614,48 @@ impl SqlModel {
             self.ha_flush(s);
         }
         if plan.kind == "handler_open" {
-            if let Some(t) = plan.parts[0].bind.t.clone() {
+            if let Some(t) = &plan.parts[0].bind.t {
                 if self.sess[s].st.handlers.iter().any(|h| h.alias == t.name) {
                     // Not unique table/alias (mysql_ha_open).
                     return Ok(self.fail(s, ER_NONUNIQ_TABLE));
                 }
-                let sr = LockType::parse("SR").expect("SR");
-                let k = self.handler_key(&t);
-                // The transaction holds the table SR (the type HANDLER OPEN asks for): the
-                // HANDLER uses that ticket (measured: its COMMIT lets a DROP through; with
-                // SW held, HANDLER OPEN makes an SR ticket of its own).
-                if !self.sess[s].st.under_lock_tables()
-                    && self.holds_type(s, &k, sr)
-                    && self.cat.exists(&t)
-                {
-                    self.sess[s].st.handlers.push(Handler {
-                        alias: t.name.clone(),
-                        table: t,
-                        open: true,
-                        shared: true,
-                    });
-                    return Ok(Outcome::Ok);
+            }
+        }
+        if plan.kind == "drop_trigger" {
+            if let super::classify::Effect::DropTrigger { tr, if_exists } = &plan.effect {
+                if self.cat.trigger_table(tr).is_none() {
+                    // mysql_create_or_drop_trigger looks the trigger up before it locks
+                    // anything: IF EXISTS is a note, otherwise ER_TRG_DOES_NOT_EXIST.
+                    if *if_exists {
+                        return Ok(Outcome::Ok);
+                    }
+                    return Ok(self.fail(s, super::catalog::ER_TRG_DOES_NOT_EXIST));
                 }
             }
         }
         let is_lock = plan.kind.starts_with("lock_");
+        let row0 = self.map.kind(&plan.parts[0].row).ok_or_else(|| {
+            format!(
+                "the statement kind `{}` is not in the learned table (mdl conform --learn)",
+                plan.parts[0].row
+            )
+        })?;
+        if row0.implicit_commit
+            && self.sess[s].st.in_txn
+            && !self.sess[s].st.wrote
+            && !cfg!(mdl_bug = "conform_skip_implicit_commit")
+        {
+            // A statement that commits implicitly commits before it runs
+            // (mysql_execute_command: trans_commit_implicit, then the statement), so
+            // even one the session rules refuse ends the transaction. (A transaction that
+            // wrote commits below, where its BACKUP_COMMIT can wait.)
+            let _ = self.t.commit(&d, id);
+            self.sess[s].st.in_txn = false;
+        }
         // The session rules.
         let mut close_handlers: Vec<Option<Tbl>> = Vec::new();
         let mut lt_deltas = Vec::new();
+        let mut errors: Vec<u32> = Vec::new();
         {
             let st = &self.sess[s].st;
             for p in &plan.parts {
@@ -700,8 +710,8 @@ impl SqlModel {
                 for stn in states {
                     let r = self.rule(&stn, &p.row, &p.kind)?;
                     if let Some(code) = r.error {
-                        let code = if code == 1 { 1 } else { code };
-                        return Ok(self.fail(s, code));
+                        errors.push(code);
+                        continue;
                     }
                     if stn == "handler"
                         && r.removed
@@ -716,6 +726,17 @@ impl SqlModel {
                 }
             }
         }
+        if !errors.is_empty() {
+            // Under LOCK TABLES a table that is not locked is found while the tables are
+            // opened (ER_TABLE_NOT_LOCKED), before one locked READ is found written
+            // (ER_TABLE_NOT_LOCKED_FOR_WRITE, when they are locked): that error first.
+            let code = errors
+                .iter()
+                .copied()
+                .find(|c| *c == 1100)
+                .unwrap_or(errors[0]);
+            return Ok(self.fail(s, code));
+        }
         // HANDLERs the statement closes (mysql_ha_rm_tables, mysql_ha_cleanup).
         for t in close_handlers {
             let hs: Vec<usize> = self.sess[s]
@@ -728,7 +749,7 @@ impl SqlModel {
                 .collect();
             for i in hs.into_iter().rev() {
                 let h = self.sess[s].st.handlers.remove(i);
-                if h.open && !h.shared {
+                if h.open {
                     self.release_handler_lock(s, &h.table);
                 }
             }
@@ -1254,8 +1275,11 @@ impl SqlModel {
                                 alias: t.name.clone(),
                                 table: t,
                                 open: true,
-                                shared: false,
                             });
+                            // Opened under a pending conflicting request (its SR cloned
+                            // from the transaction's ticket): flushed at once (measured:
+                            // the transaction's COMMIT lets the waiting DDL through).
+                            self.ha_flush(s);
                         }
                     }
                     "get_lock" => {
