@@ -41,6 +41,8 @@ pub const ER_BAD_DB: u32 = 1049;
 pub const ER_TRG_ALREADY_EXISTS: u32 = 1359;
 pub const ER_TRG_DOES_NOT_EXIST: u32 = 1360;
 pub const ER_UNKNOWN_VIEW: u32 = 4092;
+pub const ER_LOCK_OR_ACTIVE_TRANSACTION: u32 = 1192;
+pub const ER_ALTER_OPERATION_NOT_SUPPORTED: u32 = 1845;
 
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Catalog {
@@ -104,6 +106,7 @@ impl Catalog {
     pub fn error_of(&self, e: &Effect) -> Option<u32> {
         match e {
             Effect::None => None,
+            Effect::Fail(c) => Some(*c),
             Effect::NeedTables(ts) => ts
                 .iter()
                 .any(|t| !self.exists(t))
@@ -192,7 +195,7 @@ impl Catalog {
     /// list drops the tables that exist).
     pub fn apply(&mut self, e: &Effect) {
         match e {
-            Effect::None | Effect::NeedTables(_) => {}
+            Effect::None | Effect::NeedTables(_) | Effect::Fail(_) => {}
             Effect::CreateTable { t, engine, .. } => {
                 if self.error_of(e).is_none() && !self.exists(t) {
                     self.objs.insert(t.clone(), Obj::Table(*engine));

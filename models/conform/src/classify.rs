@@ -71,6 +71,8 @@ pub struct Part {
 pub enum LtMode {
     Read,
     Write,
+    /// WRITE CONCURRENT: SW, not SNRW.
+    WriteConcurrent,
 }
 
 /// What a successful statement changes in the catalog.
@@ -117,6 +119,8 @@ pub enum Effect {
     },
     /// The statement needs its tables to exist (DML, ALTER, TRUNCATE, ...).
     NeedTables(Vec<Tbl>),
+    /// The statement fails with this error once its locks are taken.
+    Fail(u32),
 }
 
 /// A statement of the learned table.
@@ -923,14 +927,21 @@ fn classify_lock(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
         };
         let mode = if kind.starts_with("lock_read") {
             LtMode::Read
+        } else if kind == "lock_write_concurrent" {
+            LtMode::WriteConcurrent
         } else {
             LtMode::Write
         };
         // A table named twice (with aliases) is locked once, in its strongest mode.
+        let rank = |m: LtMode| match m {
+            LtMode::Read => 0,
+            LtMode::WriteConcurrent => 1,
+            LtMode::Write => 2,
+        };
         match lt.iter_mut().find(|(x, _): &&mut (Tbl, LtMode)| *x == t) {
             Some(e) => {
-                if mode == LtMode::Write {
-                    e.1 = LtMode::Write;
+                if rank(mode) > rank(e.1) {
+                    e.1 = mode;
                 }
             }
             None => lt.push((t.clone(), mode)),
@@ -943,7 +954,7 @@ fn classify_lock(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
     if !c.done() && !c.at("wait") && !c.at("nowait") {
         return Err(format!("LOCK TABLES: unexpected words at the end of `{sql}`"));
     }
-    let kind = if lt.iter().any(|(_, m)| *m == LtMode::Write) {
+    let kind = if lt.iter().any(|(_, m)| *m != LtMode::Read) {
         "lock_write"
     } else {
         "lock_read"
@@ -982,6 +993,17 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
         ));
     }
     let myisam = cx.cat.engine(&t) == Some(Engine::MyIsam);
+    if myisam && matches!(algo.as_deref(), Some("inplace" | "instant" | "nocopy")) {
+        // MyISAM has no in-place ALTER: ER_ALTER_OPERATION_NOT_SUPPORTED once
+        // lock_table_names is through (measured).
+        let p = cx.on_table("alter_copy", &t)?;
+        return cx.plan(
+            "alter_copy",
+            vec![p],
+            Effect::Fail(super::catalog::ER_ALTER_OPERATION_NOT_SUPPORTED),
+            toks,
+        );
+    }
     let kind = match algo.as_deref() {
         Some("copy") => "alter_copy",
         Some("inplace") | Some("nocopy") => "alter_inplace",

@@ -84,6 +84,11 @@ pub enum Step {
         key: MdlKey,
         ty: LockType,
     },
+    /// The statement fails here with this server error: the read-only protection check
+    /// of `open_table` (ER_CANT_UPDATE_WITH_READLOCK under the session's own FTWRL,
+    /// ER_BACKUP_LOCK_IS_ACTIVE under its own BACKUP STAGE), made right before its BACKUP
+    /// lock, after the tables opened so far.
+    Fail(u32),
     /// The transaction's and the statement's locks are given back: an implicit commit
     /// before a statement, or the end of one table of an admin statement
     /// (`mysql_admin_table` in `sql/sql_admin.cc` opens, checks and closes the tables one
@@ -98,7 +103,7 @@ impl Step {
             | Step::Backoff { key, .. }
             | Step::Upgrade { key, .. }
             | Step::Release { key, .. } => Some(key),
-            Step::Bulk(_) | Step::Commit => None,
+            Step::Bulk(_) | Step::Commit | Step::Fail(_) => None,
         }
     }
 
@@ -122,6 +127,7 @@ impl Step {
                 Step::Upgrade { key, ty, .. } => out.push(format!("upgrade {} {ty}", name(key))),
                 Step::Release { key, ty } => out.push(format!("release {} {ty}", name(key))),
                 Step::Commit => out.push("commit".into()),
+                Step::Fail(c) => out.push(format!("fail {c}")),
             }
         }
         out
@@ -331,6 +337,13 @@ pub fn compose(
         out.extend(seq);
         out.extend(upg);
         out.extend(rel);
+    }
+    if let super::classify::Effect::Fail(_) = plan.effect {
+        // The statement fails once lock_table_names is through (ALTER ... ALGORITHM the
+        // engine does not support): nothing after the back-off.
+        if let Some(i) = out.iter().position(|s| matches!(s, Step::Backoff { .. })) {
+            out.truncate(i + 1);
+        }
     }
     // The same lock requested twice is requested once.
     let mut seen: Vec<(MdlKey, LockType, bool)> = Vec::new();

@@ -97,6 +97,7 @@ pub const STATES: &[(&str, &[&str])] = &[
     ("idle", &[]),
     ("lt_read", &["LOCK TABLES {t} READ"]),
     ("lt_write", &["LOCK TABLES {t} WRITE"]),
+    ("lt_write_concurrent", &["LOCK TABLES {t} WRITE CONCURRENT"]),
     ("lt_other", &["LOCK TABLES t0 READ"]),
     ("ftwrl", &["FLUSH TABLES WITH READ LOCK"]),
     ("bs_start", &["BACKUP STAGE START"]),
@@ -855,6 +856,21 @@ pub fn learn_only(
                 if let Some(r) = learn_rule(server, &mut mon, st, k, log)? {
                     m.rules.push(r);
                 }
+            }
+        }
+    }
+    // `state:NAME`: that state's rules for every kind.
+    for st in STATES
+        .iter()
+        .filter(|st| names.iter().any(|n| n.strip_prefix("state:") == Some(st.0)))
+    {
+        m.rules.retain(|r| r.state != st.0);
+        for k in rule_kinds() {
+            if st.0 == "idle" && !k.name.starts_with("backup_") {
+                continue;
+            }
+            if let Some(r) = learn_rule(server, &mut mon, st, k, log)? {
+                m.rules.push(r);
             }
         }
     }

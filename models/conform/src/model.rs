@@ -146,6 +146,8 @@ struct Waiting {
     seq: u64,
     /// A back-off's wait: give the lock back once granted.
     release_after: bool,
+    /// The session's tickets when the wait began (the grant adds the new one).
+    before: Vec<mdl_core::lock::TicketId>,
 }
 
 /// The statement a session runs.
@@ -175,6 +177,18 @@ struct Sess {
     id: OwnerId,
     st: SqlSession,
     run: Option<Run>,
+}
+
+/// ER_CANT_UPDATE_WITH_READLOCK, ER_BACKUP_LOCK_IS_ACTIVE: `THD::has_read_only_protection`.
+const READ_ONLY_PROTECTION: &[u32] = &[1223, 4145];
+
+/// The plan's tables go through `lock_table_names` (a `bulk` group): its read-only
+/// protection check comes before any lock.
+fn lock_table_names(map: &Mapping, plan: &Plan) -> bool {
+    plan.parts.iter().any(|p| {
+        map.kind(&p.row)
+            .is_some_and(|r| r.ops.iter().any(|o| o.op == OpKind::Bulk))
+    })
 }
 
 /// Retries of a deadlock victim before the model gives up (the server would loop).
@@ -292,7 +306,10 @@ impl SqlModel {
             classify(sql, &db, &self.cat, &has)?
         };
         self.sess[s].st.last_error = None;
-        let out = self.statement(s, st)?;
+        // Every statement first closes the session's HANDLERs that another session waits
+        // for (mysql_ha_flush; measured: COMMIT and BACKUP STAGE do it too).
+        let flushed = self.ha_flush(s);
+        let out = self.statement(s, st, &flushed)?;
         self.pump();
         Ok(out)
     }
@@ -364,7 +381,7 @@ impl SqlModel {
         Outcome::Error
     }
 
-    fn statement(&mut self, s: usize, st: Stmt) -> Result<Outcome, String> {
+    fn statement(&mut self, s: usize, st: Stmt, flushed: &[usize]) -> Result<Outcome, String> {
         let d = self.d.clone();
         let id = self.sess[s].id;
         Ok(match st {
@@ -417,6 +434,12 @@ impl SqlModel {
                 }
                 Outcome::Ok
             }
+            Stmt::HandlerClose(_) | Stmt::HandlerRead(_)
+                if self.sess[s].st.under_lock_tables() =>
+            {
+                // HANDLER statements are refused in LOCK TABLES mode (sql_handler.cc).
+                return Ok(self.fail(s, super::catalog::ER_LOCK_OR_ACTIVE_TRANSACTION));
+            }
             Stmt::HandlerClose(name) => {
                 let Some(i) = self.handler_index(s, &name) else {
                     return Ok(self.fail(s, ER_UNKNOWN_TABLE_HANDLER));
@@ -428,7 +451,6 @@ impl SqlModel {
                 Outcome::Ok
             }
             Stmt::HandlerRead(name) => {
-                let flushed = self.ha_flush(s);
                 let Some(i) = self.handler_index(s, &name) else {
                     return Ok(self.fail(s, ER_UNKNOWN_TABLE_HANDLER));
                 };
@@ -610,9 +632,6 @@ impl SqlModel {
         let d = self.d.clone();
         let id = self.sess[s].id;
         let opens_tables = plan.parts.iter().any(|p| p.bind.t.is_some() || p.bind.v.is_some());
-        if opens_tables {
-            self.ha_flush(s);
-        }
         if plan.kind == "handler_open" {
             if let Some(t) = &plan.parts[0].bind.t {
                 if self.sess[s].st.handlers.iter().any(|h| h.alias == t.name) {
@@ -674,12 +693,20 @@ impl SqlModel {
                         None if st.lock_tables.iter().any(|(_, m)| *m == LtMode::Read) => {
                             Some(LtMode::Read)
                         }
+                        None if st
+                            .lock_tables
+                            .iter()
+                            .any(|(_, m)| *m == LtMode::WriteConcurrent) =>
+                        {
+                            Some(LtMode::WriteConcurrent)
+                        }
                         None => Some(LtMode::Write),
                     };
                     states.push(
                         match mode {
                             Some(LtMode::Read) => "lt_read",
                             Some(LtMode::Write) => "lt_write",
+                            Some(LtMode::WriteConcurrent) => "lt_write_concurrent",
                             None => "lt_other",
                         }
                         .into(),
@@ -726,6 +753,7 @@ impl SqlModel {
                 }
             }
         }
+        let mut deferred: Option<u32> = None;
         if !errors.is_empty() {
             // Under LOCK TABLES a table that is not locked is found while the tables are
             // opened (ER_TABLE_NOT_LOCKED), before one locked READ is found written
@@ -735,7 +763,14 @@ impl SqlModel {
                 .copied()
                 .find(|c| *c == 1100)
                 .unwrap_or(errors[0]);
-            return Ok(self.fail(s, code));
+            if READ_ONLY_PROTECTION.contains(&code) && !lock_table_names(&self.map, &plan) {
+                // open_table checks the read-only protection right before the BACKUP lock
+                // of the first table it opens for writing: the tables before it are
+                // locked (and may be waited for) first.
+                deferred = Some(code);
+            } else {
+                return Ok(self.fail(s, code));
+            }
         }
         // HANDLERs the statement closes (mysql_ha_rm_tables, mysql_ha_cleanup).
         for t in close_handlers {
@@ -758,18 +793,20 @@ impl SqlModel {
         // change, no wait.
         if self.sess[s].st.under_lock_tables() && !is_lock && opens_tables {
             for (r, b) in &lt_deltas {
-                // Only the part's own table locks: the scoped and BACKUP locks stay while a
-                // table is locked (they go with the last one, below).
-                for l in r.removed.iter().filter(|l| l.ns == "TABLE") {
-                    for k in keys(&d, &self.cat, &l.ns, &l.key, b)? {
-                        let _ = self.t.release(&d, id, &k, Some(l.ty));
-                        self.sess[s].st.lt_locks.retain(|(x, y)| !(*x == k && *y == l.ty));
-                    }
-                }
+                // What the statement adds first (REPAIR's X replaces the table's SNRW: an
+                // upgrade, so a waiter on the table stays behind it), then what it gives
+                // back: only the part's own table locks; the scoped and BACKUP locks stay
+                // while a table is locked (they go with the last one, below).
                 for l in &r.added {
                     for k in keys(&d, &self.cat, &l.ns, &l.key, b)? {
                         let _ = self.t.acquire(&d, id, &k, l.ty, Duration::Explicit, WaitOption::NoWait);
                         self.sess[s].st.lt_locks.push((k, l.ty));
+                    }
+                }
+                for l in r.removed.iter().filter(|l| l.ns == "TABLE") {
+                    for k in keys(&d, &self.cat, &l.ns, &l.key, b)? {
+                        let _ = self.t.release(&d, id, &k, Some(l.ty));
+                        self.sess[s].st.lt_locks.retain(|(x, y)| !(*x == k && *y == l.ty));
                     }
                 }
             }
@@ -823,6 +860,53 @@ impl SqlModel {
             // statement still holds its locks (ha_commit_trans before
             // release_statement_locks).
             own.extend(self.commit_steps()?);
+        }
+        if is_lock || plan.kind == "ftwrl_table" {
+            // LOCK TABLES requests its locks for the transaction and makes them explicit
+            // once every table is locked (Locked_tables_list::init_locked_tables), so a
+            // lock the session already holds explicitly (a HANDLER's) is not reused.
+            let tx = |d: Duration| {
+                if d == Duration::Explicit {
+                    Duration::Transaction
+                } else {
+                    d
+                }
+            };
+            for st in own.iter_mut() {
+                match st {
+                    Step::Acquire { dur, .. } | Step::Upgrade { dur, .. } => *dur = tx(*dur),
+                    Step::Backoff {
+                        dur, group, between, ..
+                    } => {
+                        *dur = tx(*dur);
+                        for g in group.iter_mut() {
+                            g.2 = tx(g.2);
+                        }
+                        for b in between.iter_mut() {
+                            if let Step::Upgrade { dur, .. } = b {
+                                *dur = tx(*dur);
+                            }
+                        }
+                    }
+                    Step::Bulk(group) => {
+                        for g in group.iter_mut() {
+                            g.2 = tx(g.2);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if let Some(code) = deferred {
+            let at = own
+                .iter()
+                .position(|st| {
+                    st.key()
+                        .is_some_and(|k| d.namespace(k.namespace()).name == "BACKUP")
+                })
+                .unwrap_or(own.len());
+            own.truncate(at);
+            own.push(Step::Fail(code));
         }
         let mut steps = pre;
         steps.extend(own.iter().cloned());
@@ -1059,6 +1143,10 @@ impl SqlModel {
                     }
                 }
                 Step::Commit => continue,
+                Step::Fail(code) => {
+                    self.sess[s].st.last_error = Some(*code);
+                    return self.finish(s, Outcome::Error);
+                }
                 Step::Release { key, ty } => {
                     // The learned type is the one the learner's setup held; a session
                     // that got there another way gives back whatever it holds on the key.
@@ -1073,6 +1161,9 @@ impl SqlModel {
                     if let Some(k) = step.key() {
                         let k = k.clone();
                         self.note_new(s, &before, &k);
+                    }
+                    if let Some(o) = self.opened_missing(s, &step) {
+                        return o;
                     }
                 }
                 Ok(Outcome::Waiting) => {
@@ -1097,10 +1188,37 @@ impl SqlModel {
         }
     }
 
+    /// `open_table`: right after its lock, a table that does not exist ends the
+    /// statement with ER_NO_SUCH_TABLE (before its BACKUP lock and the read-only
+    /// protection check).
+    fn opened_missing(&mut self, s: usize, step: &Step) -> Option<Outcome> {
+        let Step::Acquire {
+            key,
+            ctx: Ctx::OpenTable,
+            ..
+        } = step
+        else {
+            return None;
+        };
+        if self.d.namespace(key.namespace()).name != "TABLE" {
+            return None;
+        }
+        let t = Tbl {
+            db: key.db().to_owned(),
+            name: key.name().to_owned(),
+        };
+        if self.cat.exists(&t) {
+            return None;
+        }
+        self.sess[s].st.last_error = Some(super::catalog::ER_NO_SUCH_TABLE);
+        Some(self.finish(s, Outcome::Error))
+    }
+
     fn set_waiting(&mut self, s: usize, step: Step, release_after: bool) {
         self.seq += 1;
         let seq = self.seq;
         let now = self.now;
+        let before = self.ids(s);
         let run = self.sess[s].run.as_mut().expect("running");
         let deadline = run.timeout.map(|ms| now.saturating_add(ms));
         run.waiting = Some(Waiting {
@@ -1108,6 +1226,7 @@ impl SqlModel {
             deadline,
             seq,
             release_after,
+            before,
         });
     }
 
@@ -1239,6 +1358,8 @@ impl SqlModel {
                 let st = &mut self.sess[s].st;
                 match p.kind.as_str() {
                     k if k.starts_with("lock_") || k == "ftwrl_table" => {
+                        let _ = self.t.set_duration(id, Duration::Explicit);
+                        let st = &mut self.sess[s].st;
                         st.lock_tables = p.lock_tables.clone();
                         st.lt_locks = new_locks
                             .iter()
@@ -1340,16 +1461,15 @@ impl SqlModel {
                                 }
                             } else if let Some(k) = w.step.key() {
                                 let k = k.clone();
-                                let before: Vec<_> = self
-                                    .sess[s]
-                                    .run
-                                    .as_ref()
-                                    .map(|r| r.new.iter().map(|(i, _)| *i).collect())
-                                    .unwrap_or_default();
-                                self.note_new(s, &before, &k);
+                                self.note_new(s, &w.before, &k);
                             }
+                            match self.opened_missing(s, &w.step) {
+                                Some(o) => o,
+                                None => self.run(s),
+                            }
+                        } else {
+                            self.run(s)
                         }
-                        self.run(s)
                     }
                     Outcome::Deadlock => {
                         let w = self.sess[s].run.as_mut().and_then(|r| r.waiting.take());
