@@ -309,8 +309,15 @@ impl SqlModel {
         // Every statement first closes the session's HANDLERs that another session waits
         // for (mysql_ha_flush; measured: COMMIT and BACKUP STAGE do it too).
         let flushed = self.ha_flush(s);
-        let out = self.statement(s, st, &flushed)?;
+        let mut out = self.statement(s, st, &flushed)?;
         self.pump();
+        // A wait the same step ended (the other sessions' statements this one released
+        // ran on and let it in): the statement's outcome is where it ended.
+        if out == Outcome::Waiting {
+            if let Some(i) = self.events.iter().position(|(x, _)| *x == s) {
+                out = self.events.remove(i).1;
+            }
+        }
         Ok(out)
     }
 
@@ -640,18 +647,6 @@ impl SqlModel {
                 }
             }
         }
-        if plan.kind == "drop_trigger" {
-            if let super::classify::Effect::DropTrigger { tr, if_exists } = &plan.effect {
-                if self.cat.trigger_table(tr).is_none() {
-                    // mysql_create_or_drop_trigger looks the trigger up before it locks
-                    // anything: IF EXISTS is a note, otherwise ER_TRG_DOES_NOT_EXIST.
-                    if *if_exists {
-                        return Ok(Outcome::Ok);
-                    }
-                    return Ok(self.fail(s, super::catalog::ER_TRG_DOES_NOT_EXIST));
-                }
-            }
-        }
         let is_lock = plan.kind.starts_with("lock_");
         let row0 = self.map.kind(&plan.parts[0].row).ok_or_else(|| {
             format!(
@@ -679,7 +674,18 @@ impl SqlModel {
             let st = &self.sess[s].st;
             for p in &plan.parts {
                 let mut states: Vec<String> = Vec::new();
-                if st.under_lock_tables() {
+                // DROP TABLE under LOCK TABLES passes over the tables that do not exist
+                // (they give ER_BAD_TABLE at the end).
+                let missing_drop = p.kind == "drop"
+                    && p.bind.t.as_ref().is_some_and(|t| !self.cat.exists(t));
+                // DROP TRIGGER of no trigger answers before any session rule (measured:
+                // ok under the session's own LOCK TABLES and FTWRL).
+                if p.kind == "drop_trigger"
+                    && p.bind.tr.as_ref().is_some_and(|tr| self.cat.trigger_table(tr).is_none())
+                {
+                    continue;
+                }
+                if st.under_lock_tables() && !missing_drop {
                     let mode = match &p.bind.t {
                         Some(t) => st
                             .lock_tables
@@ -753,6 +759,24 @@ impl SqlModel {
                 }
             }
         }
+        // A statement made of other kinds' rows (CREATE TABLE ... SELECT) has its own
+        // learned rule too: the HANDLERs it closes on the tables it reads.
+        if !plan.parts.iter().any(|p| p.kind == plan.kind)
+            && self.sess[s].st.handlers.iter().any(|h| h.open)
+        {
+            if let Some(r) = self.map.rule("handler", &plan.kind) {
+                if r.removed
+                    .iter()
+                    .any(|l| l.ns == "TABLE" && l.key == "$t" && l.ty.abbrev() == "SR")
+                {
+                    for p in &plan.parts {
+                        if p.bind.t.is_some() {
+                            close_handlers.push(p.bind.t.clone());
+                        }
+                    }
+                }
+            }
+        }
         let mut deferred: Option<u32> = None;
         if !errors.is_empty() {
             // Under LOCK TABLES a table that is not locked is found while the tables are
@@ -763,10 +787,11 @@ impl SqlModel {
                 .copied()
                 .find(|c| *c == 1100)
                 .unwrap_or(errors[0]);
-            if READ_ONLY_PROTECTION.contains(&code) && !lock_table_names(&self.map, &plan) {
+            if READ_ONLY_PROTECTION.contains(&code) {
                 // open_table checks the read-only protection right before the BACKUP lock
                 // of the first table it opens for writing: the tables before it are
-                // locked (and may be waited for) first.
+                // locked (and may be waited for) first; lock_table_names checks it before
+                // its group, after the locks taken before (CREATE/DROP TRIGGER's X).
                 deferred = Some(code);
             } else {
                 return Ok(self.fail(s, code));
@@ -829,7 +854,21 @@ impl SqlModel {
             )
         })?;
         let implicit_commit = row.implicit_commit;
-        let own = compose(&self.map, &self.d, &self.cat, &plan)?;
+        let trigger_missing = matches!(&plan.effect,
+            Effect::DropTrigger { tr, .. } if self.cat.trigger_table(tr).is_none());
+        let own = if trigger_missing {
+            // Only the trigger's X (the table is not known): see below.
+            let n = d.namespace_by_name("TRIGGER").expect("TRIGGER");
+            let tr = plan.parts[0].bind.tr.clone().expect("a trigger");
+            vec![Step::Acquire {
+                key: MdlKey::new(n, &tr.db, &tr.name),
+                ty: LockType::parse("X").expect("X"),
+                dur: Duration::Statement,
+                ctx: Ctx::Plain,
+            }]
+        } else {
+            compose(&self.map, &self.d, &self.cat, &plan)?
+        };
         let mut pre = Vec::new();
         if implicit_commit {
             if is_lock || plan.kind == "ftwrl_table" {
@@ -898,15 +937,22 @@ impl SqlModel {
             }
         }
         if let Some(code) = deferred {
-            let at = own
-                .iter()
-                .position(|st| {
+            let at = if lock_table_names(&self.map, &plan) {
+                own.iter().position(|st| matches!(st, Step::Bulk(_)))
+            } else {
+                own.iter().position(|st| {
                     st.key()
                         .is_some_and(|k| d.namespace(k.namespace()).name == "BACKUP")
                 })
-                .unwrap_or(own.len());
+            }
+            .unwrap_or(own.len());
             own.truncate(at);
             own.push(Step::Fail(code));
+        }
+        if trigger_missing {
+            // mysql_create_or_drop_trigger takes the trigger's X, then finds no trigger:
+            // IF EXISTS is a note, otherwise ER_TRG_DOES_NOT_EXIST; nothing else.
+            own.truncate(1);
         }
         let mut steps = pre;
         steps.extend(own.iter().cloned());
@@ -1012,6 +1058,11 @@ impl SqlModel {
             let timeout = self.sess[s].run.as_ref().and_then(|r| r.timeout);
             let wait = self.wait_option(timeout);
             let before = self.ids(s);
+            if !matches!(step, Step::Acquire { .. })
+                && self.t.session(id).is_some_and(|x| x.force_dml)
+            {
+                let _ = self.t.force_dml_weight(id, false);
+            }
             let r = match &step {
                 Step::Bulk(group) => {
                     let run = self.sess[s].run.as_mut().expect("running");
@@ -1026,7 +1077,14 @@ impl SqlModel {
                     }
                     continue;
                 }
-                Step::Acquire { key, ty, dur, .. } => self.t.acquire(&d, id, key, *ty, *dur, wait),
+                Step::Acquire { key, ty, dur, ctx } => {
+                    // open_table prefers this context as the victim of a deadlock it can
+                    // back off from (set_force_dml_deadlock_weight(can_back_off)).
+                    let can_back_off = *ctx == Ctx::OpenTable
+                        && !self.sess[s].run.as_ref().is_some_and(|r| r.had_locks);
+                    let _ = self.t.force_dml_weight(id, can_back_off);
+                    self.t.acquire(&d, id, key, *ty, *dur, wait)
+                }
                 Step::Backoff { key, ty, dur, .. } if cfg!(mdl_bug = "conform_skip_backoff") => {
                     self.t.acquire(&d, id, key, *ty, *dur, wait)
                 }
@@ -1321,13 +1379,37 @@ impl SqlModel {
                 }
             }
         }
+        let _ = self.t.force_dml_weight(id, false);
         if out != Outcome::Ok {
+            if self.sess[s].st.in_txn && !run.implicit_commit {
+                // In a transaction a failed statement keeps the transaction locks it took
+                // (no rollback to the statement's savepoint; measured: UPDATE under the
+                // session's own FTWRL keeps its SW); the others go.
+                let keep: Vec<mdl_core::lock::TicketId> = self
+                    .t
+                    .session(id)
+                    .map(|x| {
+                        x.book
+                            .held()
+                            .iter()
+                            .filter(|h| h.dur == Duration::Transaction)
+                            .map(|h| h.id)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if let Some(r) = self.sess[s].run.as_mut() {
+                    r.new.retain(|(t, _)| !keep.contains(t));
+                }
+            }
             self.give_back(s, 0);
             self.sess[s].run = None;
             let _ = self.t.end_statement(&d, id);
             if !self.sess[s].st.in_txn || run.implicit_commit {
                 let _ = self.t.commit(&d, id);
             }
+            // A statement that ends closes the session's HANDLERs another session waits
+            // for (measured: a killed statement's session holds no HANDLER lock after).
+            self.ha_flush(s);
             return out;
         }
         self.sess[s].run = None;
