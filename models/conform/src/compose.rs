@@ -87,8 +87,11 @@ pub enum Step {
     /// The statement fails here with this server error: the read-only protection check
     /// of `open_table` (ER_CANT_UPDATE_WITH_READLOCK under the session's own FTWRL,
     /// ER_BACKUP_LOCK_IS_ACTIVE under its own BACKUP STAGE), made right before its BACKUP
-    /// lock, after the tables opened so far.
-    Fail(u32),
+    /// lock, after the tables opened so far. `keep`: the statement keeps the transaction
+    /// locks it took (the error came after its tables were open: InnoDB's protection is
+    /// checked when the tables are locked); otherwise open_tables gives back what the
+    /// statement took.
+    Fail { code: u32, keep: bool },
     /// The transaction's and the statement's locks are given back: an implicit commit
     /// before a statement, or the end of one table of an admin statement
     /// (`mysql_admin_table` in `sql/sql_admin.cc` opens, checks and closes the tables one
@@ -103,7 +106,7 @@ impl Step {
             | Step::Backoff { key, .. }
             | Step::Upgrade { key, .. }
             | Step::Release { key, .. } => Some(key),
-            Step::Bulk(_) | Step::Commit | Step::Fail(_) => None,
+            Step::Bulk(_) | Step::Commit | Step::Fail { .. } => None,
         }
     }
 
@@ -127,7 +130,7 @@ impl Step {
                 Step::Upgrade { key, ty, .. } => out.push(format!("upgrade {} {ty}", name(key))),
                 Step::Release { key, ty } => out.push(format!("release {} {ty}", name(key))),
                 Step::Commit => out.push("commit".into()),
-                Step::Fail(c) => out.push(format!("fail {c}")),
+                Step::Fail { code, .. } => out.push(format!("fail {code}")),
             }
         }
         out
@@ -349,9 +352,9 @@ pub fn compose(
     let mut seen: Vec<(MdlKey, LockType, bool)> = Vec::new();
     let mut dedup = Vec::new();
     for s in out {
+        // (Upgrades repeat on purpose: an in-place ALTER's X, SU, X.)
         let id = match &s {
             Step::Acquire { key, ty, .. } => Some((key.clone(), *ty, false)),
-            Step::Upgrade { key, ty, .. } => Some((key.clone(), *ty, true)),
             _ => None,
         };
         if let Some(id) = id {

@@ -502,6 +502,30 @@ fn learn_kind(
             .iter()
             .any(|g| base == *g || base.starts_with(&format!("{g}_"))),
     );
+    let mut ops = ops;
+    if INPLACE_TWICE.contains(&base) {
+        // mysql_inplace_alter_table (sql/sql_table.cc): X for the prepare phase, then
+        // down to SU while the engine rebuilds (HA_ALTER_INPLACE_NO_LOCK_AFTER_PREPARE),
+        // and X again to commit. The probes end the statement at its first wait, so the
+        // second X is written from the source (known-differences/inplace-alter-takes-x-
+        // twice.mdl showed it).
+        if let Some(x) = ops
+            .iter()
+            .rposition(|o| o.op == OpKind::Upgrade && o.key == "$t" && o.ty.abbrev() == "X")
+        {
+            let dur = ops[x].dur;
+            let mk = |ty: &str| Op {
+                op: OpKind::Upgrade,
+                ns: "TABLE".into(),
+                key: "$t".into(),
+                ty: LockType::parse(ty).expect("type"),
+                dur,
+                evidence: "source:sql_table.cc:mysql_inplace_alter_table".into(),
+            };
+            ops.insert(x + 1, mk("SU"));
+            ops.insert(x + 2, mk("X"));
+        }
+    }
     Ok(KindRow {
         name: k.name.into(),
         implicit_commit,
@@ -509,6 +533,9 @@ fn learn_kind(
         ops,
     })
 }
+
+/// In-place ALTER kinds that take X twice (see `learn_kind`).
+const INPLACE_TWICE: &[&str] = &["alter_inplace", "create_index"];
 
 /// Kinds whose locks one `acquire_locks` call takes in key order, with no back-off
 /// (read from the server source, `sql/*.cc`): `FLUSH TABLES t1, ...` and `FLUSH TABLES

@@ -216,6 +216,19 @@ pub const KINDS: &[KindDef] = &[
     kx("repair.myisam", "REPAIR TABLE m1", &[]),
     kx("handler_open.myisam", "HANDLER m1 OPEN", &[]),
     kx(
+        "create_trigger.myisam",
+        "CREATE TRIGGER tr1 BEFORE INSERT ON m1 FOR EACH ROW SET @x=1",
+        &[],
+    ),
+    KindDef {
+        name: "drop_trigger.myisam",
+        sql: "DROP TRIGGER tr1",
+        prep: &["CREATE TRIGGER tr1 BEFORE INSERT ON m1 FOR EACH ROW SET @x=1"],
+        setup: &[],
+        matrix: false,
+        check: false,
+    },
+    kx(
         "commit_write.myisam",
         "COMMIT",
         &["BEGIN", "INSERT INTO m1 (b) VALUES (0)"],

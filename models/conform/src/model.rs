@@ -170,6 +170,8 @@ struct Run {
     writes: bool,
     then: Then,
     retries: u32,
+    /// A failure keeps the transaction locks the statement took ([`Step::Fail`]).
+    keep_on_error: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -676,8 +678,6 @@ impl SqlModel {
                 let mut states: Vec<String> = Vec::new();
                 // DROP TABLE under LOCK TABLES passes over the tables that do not exist
                 // (they give ER_BAD_TABLE at the end).
-                let missing_drop = p.kind == "drop"
-                    && p.bind.t.as_ref().is_some_and(|t| !self.cat.exists(t));
                 // DROP TRIGGER of no trigger answers before any session rule (measured:
                 // ok under the session's own LOCK TABLES and FTWRL).
                 if p.kind == "drop_trigger"
@@ -685,7 +685,7 @@ impl SqlModel {
                 {
                     continue;
                 }
-                if st.under_lock_tables() && !missing_drop {
+                if st.under_lock_tables() {
                     let mode = match &p.bind.t {
                         Some(t) => st
                             .lock_tables
@@ -782,11 +782,16 @@ impl SqlModel {
             // Under LOCK TABLES a table that is not locked is found while the tables are
             // opened (ER_TABLE_NOT_LOCKED), before one locked READ is found written
             // (ER_TABLE_NOT_LOCKED_FOR_WRITE, when they are locked): that error first.
-            let code = errors
-                .iter()
-                .copied()
-                .find(|c| *c == 1100)
-                .unwrap_or(errors[0]);
+            // (DDL under LOCK TABLES looks at its tables one by one: the first error.)
+            let code = if lock_table_names(&self.map, &plan) {
+                errors[0]
+            } else {
+                errors
+                    .iter()
+                    .copied()
+                    .find(|c| *c == 1100)
+                    .unwrap_or(errors[0])
+            };
             if READ_ONLY_PROTECTION.contains(&code) {
                 // open_table checks the read-only protection right before the BACKUP lock
                 // of the first table it opens for writing: the tables before it are
@@ -946,8 +951,32 @@ impl SqlModel {
                 })
             }
             .unwrap_or(own.len());
+            // The protection of a transactional table is checked when the tables are
+            // locked, after open_tables: the statement keeps what it took (measured: an
+            // InnoDB UPDATE keeps its SW); a MyISAM table's, in open_table: given back.
+            let keep = matches!(own.get(at), Some(Step::Acquire { ty, .. })
+                if ty.abbrev() == "BACKUP_TRANS_DML");
             own.truncate(at);
-            own.push(Step::Fail(code));
+            own.push(Step::Fail { code, keep });
+        }
+        if let Effect::CreateTable {
+            t, if_not_exists, ..
+        } = &plan.effect
+        {
+            if self.cat.exists(t) {
+                // lock_table_names, upgrade_lock_if_not_exists: the new name exists:
+                // ER_TABLE_EXISTS_ERROR (IF NOT EXISTS: a note, the statement stops) once
+                // the group is taken, before BACKUP_DDL and the tables it reads.
+                if let Some(at) = own.iter().position(|st| matches!(st, Step::Bulk(_))) {
+                    own.truncate(at + 1);
+                    if !if_not_exists {
+                        own.push(Step::Fail {
+                            code: super::catalog::ER_TABLE_EXISTS,
+                            keep: false,
+                        });
+                    }
+                }
+            }
         }
         if trigger_missing {
             // mysql_create_or_drop_trigger takes the trigger's X, then finds no trigger:
@@ -1004,6 +1033,7 @@ impl SqlModel {
             writes,
             then,
             retries: 0,
+            keep_on_error: false,
         });
         self.run(s)
     }
@@ -1201,8 +1231,11 @@ impl SqlModel {
                     }
                 }
                 Step::Commit => continue,
-                Step::Fail(code) => {
+                Step::Fail { code, keep } => {
                     self.sess[s].st.last_error = Some(*code);
+                    if let Some(r) = self.sess[s].run.as_mut() {
+                        r.keep_on_error = *keep;
+                    }
                     return self.finish(s, Outcome::Error);
                 }
                 Step::Release { key, ty } => {
@@ -1381,10 +1414,10 @@ impl SqlModel {
         }
         let _ = self.t.force_dml_weight(id, false);
         if out != Outcome::Ok {
-            if self.sess[s].st.in_txn && !run.implicit_commit {
-                // In a transaction a failed statement keeps the transaction locks it took
-                // (no rollback to the statement's savepoint; measured: UPDATE under the
-                // session's own FTWRL keeps its SW); the others go.
+            if self.sess[s].st.in_txn && !run.implicit_commit && run.keep_on_error {
+                // In a transaction a statement that failed after open_tables keeps the
+                // transaction locks it took (no rollback to the statement's savepoint);
+                // the others go.
                 let keep: Vec<mdl_core::lock::TicketId> = self
                     .t
                     .session(id)
