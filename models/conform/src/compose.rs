@@ -87,11 +87,8 @@ pub enum Step {
     /// The statement fails here with this server error: the read-only protection check
     /// of `open_table` (ER_CANT_UPDATE_WITH_READLOCK under the session's own FTWRL,
     /// ER_BACKUP_LOCK_IS_ACTIVE under its own BACKUP STAGE), made right before its BACKUP
-    /// lock, after the tables opened so far. `keep`: the statement keeps the transaction
-    /// locks it took (the error came after its tables were open: InnoDB's protection is
-    /// checked when the tables are locked); otherwise open_tables gives back what the
-    /// statement took.
-    Fail { code: u32, keep: bool },
+    /// lock, after the tables opened so far.
+    Fail(u32),
     /// The transaction's and the statement's locks are given back: an implicit commit
     /// before a statement, or the end of one table of an admin statement
     /// (`mysql_admin_table` in `sql/sql_admin.cc` opens, checks and closes the tables one
@@ -106,7 +103,7 @@ impl Step {
             | Step::Backoff { key, .. }
             | Step::Upgrade { key, .. }
             | Step::Release { key, .. } => Some(key),
-            Step::Bulk(_) | Step::Commit | Step::Fail { .. } => None,
+            Step::Bulk(_) | Step::Commit | Step::Fail(_) => None,
         }
     }
 
@@ -130,7 +127,7 @@ impl Step {
                 Step::Upgrade { key, ty, .. } => out.push(format!("upgrade {} {ty}", name(key))),
                 Step::Release { key, ty } => out.push(format!("release {} {ty}", name(key))),
                 Step::Commit => out.push("commit".into()),
-                Step::Fail { code, .. } => out.push(format!("fail {code}")),
+                Step::Fail(code) => out.push(format!("fail {code}")),
             }
         }
         out

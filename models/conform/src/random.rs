@@ -225,11 +225,13 @@ pub fn run_one(server: &Server, map: &Mapping, g: &Generated) -> Result<Report, 
 /// blocked on something that is not a metadata lock (an InnoDB row or table lock, a
 /// table flush, a MyISAM table lock). Such a scenario is not a model fault.
 pub fn explained(rep: &Report) -> Option<&'static str> {
-    let all: Vec<&String> = rep.diffs.iter().chain(rep.diverged.iter()).collect();
-    if !all.is_empty() && rep.diffs.iter().any(|d| d.contains("blocked (not on a metadata lock)")) {
-        return Some("blocked outside MDL (row, table or flush lock)");
+    // The first difference is the server blocked outside MDL; the rest follow from it.
+    match rep.diffs.first() {
+        Some(d) if d.contains("blocked (not on a metadata lock)") => {
+            Some("blocked outside MDL (an InnoDB row or table lock, a MyISAM table lock)")
+        }
+        _ => None,
     }
-    None
 }
 
 /// Shrinks a scenario that differs: drops lines while it still differs (on the server).
