@@ -170,10 +170,11 @@ struct Run {
     writes: bool,
     then: Then,
     retries: u32,
-    /// A failure keeps the transaction locks the statement took: a single-table UPDATE
-    /// (`mysql_update` opens with `open_tables`, which keeps what it took when it fails;
-    /// the others use `open_and_lock_tables`: "Don't keep locks for a failed statement",
-    /// `rollback_to_savepoint`). Measured: found/seed-356, seed-899 vs seed-560, seed-580.
+    /// A failure keeps the transaction locks the statement took: an UPDATE (`mysql_update`
+    /// and `mysql_multi_update_prepare` open with `open_tables`, which keeps what it took
+    /// when it fails; the others use `open_and_lock_tables`: "Don't keep locks for a
+    /// failed statement", `rollback_to_savepoint`). Measured: found/seed-356, seed-899,
+    /// seed-1074 vs seed-560, seed-580.
     keep_on_error: bool,
 }
 
@@ -186,6 +187,18 @@ struct Sess {
 
 /// ER_CANT_UPDATE_WITH_READLOCK, ER_BACKUP_LOCK_IS_ACTIVE: `THD::has_read_only_protection`.
 const READ_ONLY_PROTECTION: &[u32] = &[1223, 4145];
+
+/// The statements whose read-only protection is checked inside `open_table` (DML), or
+/// after the locks taken before `lock_table_names` (CREATE/DROP TRIGGER's X). The others
+/// (LOCK TABLES, DDL, FTWRL, BACKUP STAGE) are refused before they lock anything.
+const DEFERRED_PROTECTION: &[&str] = &[
+    "insert",
+    "update",
+    "delete",
+    "select_for_update",
+    "create_trigger",
+    "drop_trigger",
+];
 
 /// The plan's tables go through `lock_table_names` (a `bulk` group): its read-only
 /// protection check comes before any lock.
@@ -680,9 +693,11 @@ impl SqlModel {
         })?;
         if row0.implicit_commit
             && self.sess[s].st.in_txn
-            && !self.sess[s].st.wrote
             && !cfg!(mdl_bug = "conform_skip_implicit_commit")
         {
+            // (A transaction that wrote requests BACKUP_COMMIT at this commit; taken as
+            // granted here: the statement's own requests below wait if the backup blocks.)
+            self.sess[s].st.wrote = false;
             // A statement that commits implicitly commits before it runs
             // (mysql_execute_command: trans_commit_implicit, then the statement), so
             // even one the session rules refuse ends the transaction. (A transaction that
@@ -754,7 +769,10 @@ impl SqlModel {
                     states.push("idle".into());
                 }
                 let on_handler = st.handlers.iter().any(|h| {
-                    h.open && (p.bind.t.is_none() || p.bind.t.as_ref() == Some(&h.table))
+                    h.open
+                        && (p.bind.t.is_none()
+                            || p.bind.t.as_ref() == Some(&h.table)
+                            || p.bind.n.as_ref() == Some(&h.table))
                 });
                 if on_handler {
                     states.push("handler".into());
@@ -773,7 +791,12 @@ impl SqlModel {
                             .iter()
                             .any(|l| l.ns == "TABLE" && l.key == "$t" && l.ty.abbrev() == "SR")
                     {
+                        // mysql_ha_rm_tables is given every table the statement names
+                        // (RENAME's targets too; measured: found/seed-1227).
                         close_handlers.push(p.bind.t.clone());
+                        if p.bind.t.is_some() && p.bind.n.is_some() {
+                            close_handlers.push(p.bind.n.clone());
+                        }
                     }
                     if stn.starts_with("lt_") && !is_lock && opens_tables {
                         lt_deltas.push((r.clone(), p.bind.clone()));
@@ -824,7 +847,13 @@ impl SqlModel {
                     .find(|c| *c == 1100)
                     .unwrap_or(errors[0])
             };
-            if READ_ONLY_PROTECTION.contains(&code) {
+            // (LOCK TABLES checks the session's BACKUP STAGE first, in
+            // mysql_execute_command; its own FTWRL only when open_table opens a table for
+            // writing: measured, found/seed-1127 and seed-155.)
+            if READ_ONLY_PROTECTION.contains(&code)
+                && (DEFERRED_PROTECTION.contains(&plan.kind.as_str())
+                    || (code == 1223 && is_lock))
+            {
                 // open_table checks the read-only protection right before the BACKUP lock
                 // of the first table it opens for writing: the tables before it are
                 // locked (and may be waited for) first; lock_table_names checks it before
@@ -1039,8 +1068,7 @@ impl SqlModel {
             timeout,
             implicit_commit,
             writes,
-            keep_on_error: matches!(&then, Then::Plan(p)
-                if p.kind == "update" && p.parts.iter().filter(|x| x.kind == "update").count() == 1),
+            keep_on_error: matches!(&then, Then::Plan(p) if p.kind == "update"),
             then,
             retries: 0,
         });

@@ -499,7 +499,13 @@ fn play(
             };
             if Some(*i) == step_sess {
                 srv_step = Some(o);
-            } else if was_busy[*i] && !matches!(v, Settled::Waiting | Settled::Blocked) {
+            } else if was_busy[*i]
+                && (!matches!(v, Settled::Waiting | Settled::Blocked)
+                    || (matches!(v, Settled::Blocked)
+                        && x.srv_last[*i] != Some(SrvOutcome::Blocked)))
+            {
+                // A wait that ended, or one that went on outside MDL (a statement granted
+                // its metadata locks but blocked on a row or table lock).
                 srv_events.insert((*i, o.to_string()));
             }
             x.srv_last[*i] = Some(o);
