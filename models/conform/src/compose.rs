@@ -44,7 +44,8 @@ pub enum Ctx {
     /// (`Open_table_context::request_backoff_action`).
     OpenTable,
     /// `Global_read_lock::lock_global_read_lock`: FTWRL waits again
-    /// (`MDL_deadlock_and_lock_abort_error_handler::need_reopen`).
+    /// (`MDL_deadlock_and_lock_abort_error_handler::need_reopen`); also LOCK TABLES
+    /// READ's upgrade to SRO (measured, see `SqlModel::ctx_of`).
     Retry,
     /// Any other call: ER_LOCK_DEADLOCK for the statement.
     Plain,
@@ -199,10 +200,10 @@ pub fn keys(
 fn ctx_of(row: &str) -> Ctx {
     let base = row.split('.').next().unwrap_or(row);
     match base {
-        "ftwrl" | "ftwrl_table" => Ctx::Retry,
+        "ftwrl" => Ctx::Retry,
         "get_lock" | "commit_write" | "backup_start" | "backup_flush" | "backup_block_ddl"
         | "backup_block_commit" | "backup_end" | "create_trigger" | "drop_trigger"
-        | "flush_table" | "create_db" | "drop_db" => Ctx::Plain,
+        | "flush_table" | "ftwrl_table" | "create_db" | "drop_db" => Ctx::Plain,
         _ => Ctx::OpenTable,
     }
 }

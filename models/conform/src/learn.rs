@@ -126,6 +126,10 @@ pub const STATES: &[(&str, &[&str])] = &[
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Settled {
     Done(Reply),
+    /// It finished (with this reply) after being seen running with no PENDING metadata
+    /// lock for a while: it was blocked outside MDL first (an InnoDB lock wait that then
+    /// timed out, say).
+    DoneAfterBlock(Reply),
     /// It waits for a metadata lock (a PENDING row of its own).
     Waiting,
     /// It has not finished and shows no PENDING metadata lock: it waits for something
@@ -135,6 +139,9 @@ pub enum Settled {
 
 /// Polls of a running statement: 20 ms apart, so at most 2 s before `Blocked`.
 const SETTLE_TRIES: u32 = 100;
+/// Snapshots with no PENDING lock (about 600 ms, far more than a statement of the fixture
+/// takes) after which a statement that then finishes counts as blocked outside MDL first.
+const BLOCKED_POLLS: u32 = 15;
 const SETTLE_POLL: StdDuration = StdDuration::from_millis(20);
 
 /// Waits until each busy connection has finished or waits for a metadata lock (bounded).
@@ -149,11 +156,17 @@ pub fn settle_all(
     // as an in-place ALTER does) can show pending for a moment, longer on a loaded
     // machine.
     let mut pending_seen = 0;
+    // Snapshots in a row in which each busy statement showed no PENDING lock.
+    let mut unpending: Vec<u32> = vec![0; conns.len()];
     for _ in 0..SETTLE_TRIES {
         for (i, c) in conns.iter_mut().enumerate() {
             if c.busy() {
                 if let Some(r) = c.poll(SETTLE_POLL)? {
-                    out[i] = Some(Settled::Done(r));
+                    out[i] = Some(if unpending[i] >= BLOCKED_POLLS {
+                        Settled::DoneAfterBlock(r)
+                    } else {
+                        Settled::Done(r)
+                    });
                 }
             }
         }
@@ -161,6 +174,13 @@ pub fn settle_all(
             return Ok(out);
         }
         let snap = Snapshot::take(mon)?;
+        for (i, c) in conns.iter().enumerate() {
+            if c.busy() && !snap.has_pending(c.id) {
+                unpending[i] += 1;
+            } else {
+                unpending[i] = 0;
+            }
+        }
         if conns.iter().all(|c| !c.busy() || snap.has_pending(c.id)) {
             pending_seen += 1;
         } else {
@@ -385,7 +405,7 @@ fn start_blocker(
         for (i, s) in stmts.iter().enumerate() {
             c.send(&subst(s, k))?;
             match settle(mon, &mut c)? {
-                Settled::Done(r) if r.error.is_none() => {}
+                Settled::Done(r) | Settled::DoneAfterBlock(r) if r.error.is_none() => {}
                 Settled::Waiting if i + 1 == stmts.len() => {}
                 _ => {
                     conns.push(c);
@@ -477,7 +497,7 @@ fn learn_kind(
         for s in begin.iter().chain(k.setup) {
             a.send(s)?;
             match settle(mon, &mut a)? {
-                Settled::Done(_) => {}
+                Settled::Done(_) | Settled::DoneAfterBlock(_) => {}
                 _ => {
                     setup_ok = false;
                     break;
@@ -851,7 +871,7 @@ fn learn_rule(
     let res = settle(mon, &mut a)?;
     let after = rows(&Snapshot::take(mon)?, a.id);
     let row = match &res {
-        Settled::Done(r) => {
+        Settled::Done(r) | Settled::DoneAfterBlock(r) => {
             let error = r
                 .error
                 .as_ref()

@@ -81,6 +81,10 @@ fn measure_cell(
         for s in b_steps(b) {
             cb.send(s)?;
             match settle(mon, &mut cb)? {
+                Settled::DoneAfterBlock(_) => {
+                    cell = Some("B".into());
+                    break;
+                }
                 Settled::Done(r) => {
                     if let Some((code, _)) = r.error {
                         cell = Some(format!("E{code}"));

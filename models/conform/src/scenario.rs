@@ -494,6 +494,8 @@ fn play(
                     let (o, c) = outcome_of(&x.running[*i], r);
                     SrvOutcome::Out(o, c)
                 }
+                // Blocked outside MDL, then finished: what it did outside MDL decided it.
+                Settled::DoneAfterBlock(_) => SrvOutcome::Blocked,
                 Settled::Waiting => SrvOutcome::Out(Outcome::Waiting, None),
                 Settled::Blocked => SrvOutcome::Blocked,
             };
