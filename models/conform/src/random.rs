@@ -316,7 +316,13 @@ pub fn run(
             (g.clone(), rep)
         };
         std::fs::create_dir_all(found_dir).map_err(|e| ConformError::Io(e.to_string()))?;
-        let path = found_dir.join(format!("seed-{}.mdl", g.seed));
+        // A file kept by an earlier run (same scenario seed, an older model) stays.
+        let mut path = found_dir.join(format!("seed-{}.mdl", g.seed));
+        let mut k = 2;
+        while path.exists() {
+            path = found_dir.join(format!("seed-{}-{k}.mdl", g.seed));
+            k += 1;
+        }
         let mut header = vec![
             format!(
                 "Found by `mdl conform --random {n} --seed {seed} --sessions {sessions}` (scenario seed {}),",
