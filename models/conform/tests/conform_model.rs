@@ -135,3 +135,29 @@ fn a_statement_outside_the_table_changes_nothing() {
     assert!(m.step(a, "GRANT ALL ON *.* TO x").is_err());
     assert_eq!(m.locks_of(a), before);
 }
+
+#[test]
+fn deadlock_victims_follow_the_servers_weights() {
+    // found/seed-1794.mdl: FLUSH TABLES t1 WITH READ LOCK under the session's FTWRL closes
+    // a cycle with a DML waiting for the BACKUP lock; both waits weigh DDL, and the
+    // session that began the search is the victim.
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    m.step(a, "FLUSH TABLES WITH READ LOCK").unwrap();
+    let dml = "DELETE t1 FROM t1 JOIN t2 ON t1.a=t2.a WHERE t1.a=9";
+    assert_eq!(m.step(b, dml), Ok(Outcome::Waiting));
+    assert_eq!(m.step(a, "FLUSH TABLES t1 WITH READ LOCK"), Ok(Outcome::Deadlock));
+    assert!(m.locks_of(b).contains("BACKUP - BACKUP_TRANS_DML (pending)"));
+    // found/seed-328.mdl: LOCK TABLES READ at the same place waits again, heavier, and
+    // the DML is the victim; it backs off and waits for its table again.
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    m.step(a, "FLUSH TABLES WITH READ LOCK").unwrap();
+    assert_eq!(m.step(b, "INSERT INTO t1 (b) SELECT b FROM t2"), Ok(Outcome::Waiting));
+    assert_eq!(m.step(a, "LOCK TABLES t1 READ"), Ok(Outcome::Ok));
+    assert!(m.locks_of(a).contains("TABLE test.t1 SRO"));
+    let held: Vec<String> = m.locks_of(b).into_iter().collect();
+    assert_eq!(held, vec!["TABLE test.t1 SW (pending)".to_string()]);
+}
