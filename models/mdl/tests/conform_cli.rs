@@ -3,6 +3,8 @@
 //! need no server; with `MDL_CONFORM=1` a valid file between two bad ones runs on a real
 //! MariaDB server.
 
+mod common;
+
 use std::process::Command;
 
 fn tmp(name: &str, text: &str) -> std::path::PathBuf {
@@ -13,16 +15,17 @@ fn tmp(name: &str, text: &str) -> std::path::PathBuf {
     p
 }
 
+/// One JSON document per line, each valid against `docs/json-output.schema.json`.
 fn docs(out: &[u8]) -> Vec<serde_json::Value> {
-    String::from_utf8_lossy(out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
-        .collect()
+    common::json_lines(out)
 }
 
 #[test]
 fn every_file_answered_in_json_with_the_worst_status() {
-    let bad = tmp("bad.mdl", "dialect mariadb\ns1: sql GRANT ALL ON *.* TO u\n");
+    let bad = tmp(
+        "bad.mdl",
+        "dialect mariadb\ns1: sql GRANT ALL ON *.* TO u\n",
+    );
     let nondialect = tmp("nodialect.mdl", "s1: sql SELECT 1\n");
     let missing = std::env::temp_dir().join("mdl-conform-cli-no-such-file.mdl");
     let out = Command::new(env!("CARGO_BIN_EXE_mdl"))
@@ -55,7 +58,10 @@ fn every_file_answered_in_json_with_the_worst_status() {
 
 #[test]
 fn text_output_names_each_file() {
-    let bad = tmp("bad2.mdl", "dialect mariadb\ns1: sql ALTER TABLE t1 ADD INDEX (b), LOCK=NONE\n");
+    let bad = tmp(
+        "bad2.mdl",
+        "dialect mariadb\ns1: sql ALTER TABLE t1 ADD INDEX (b), LOCK=NONE\n",
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_mdl"))
         .arg("conform")
         .arg(&bad)
@@ -73,7 +79,10 @@ fn a_good_file_between_bad_ones_runs_on_the_server() {
         println!("skipped: set MDL_CONFORM=1 to run against a MariaDB server");
         return;
     }
-    let bad = tmp("bad3.mdl", "dialect mariadb\ns1: sql GRANT ALL ON *.* TO u\n");
+    let bad = tmp(
+        "bad3.mdl",
+        "dialect mariadb\ns1: sql GRANT ALL ON *.* TO u\n",
+    );
     let good = tmp(
         "good.mdl",
         "dialect mariadb\ns1: sql LOCK TABLES t1 WRITE\ns2: sql SELECT * FROM t1\nexpect s2 waiting\ns1: sql UNLOCK TABLES\nexpect s2 ok\n",
@@ -94,4 +103,26 @@ fn a_good_file_between_bad_ones_runs_on_the_server() {
     assert!(d[1]["server_version"].as_str().unwrap().contains("MariaDB"));
     assert_eq!(d[0]["status"], "invalid");
     assert_eq!(d[2]["status"], "invalid");
+}
+
+#[test]
+fn the_random_run_is_one_document() {
+    if std::env::var("MDL_CONFORM").as_deref() != Ok("1") {
+        println!("skipped: set MDL_CONFORM=1 to run against a MariaDB server");
+        return;
+    }
+    let found = std::env::temp_dir().join(format!("mdl-conform-cli-found-{}", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_mdl"))
+        .args([
+            "conform", "--random", "3", "--seed", "7", "--format", "json", "--found",
+        ])
+        .arg(&found)
+        .output()
+        .unwrap();
+    let d = docs(&out.stdout);
+    assert_eq!(d.len(), 1, "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(d[0]["mode"], "random");
+    assert_eq!(d[0]["run"], 3);
+    assert!(d[0]["file"].is_null());
+    let _ = std::fs::remove_dir_all(&found);
 }

@@ -145,6 +145,8 @@ fn run(args: Args) -> Result<i32, ConformError> {
                 json!({
                     "schema": "mdl/1",
                     "command": "conform",
+                    "file": null,
+                    "error": null,
                     "mode": "random",
                     "status": if sum.found.is_empty() { "pass" } else { "fail" },
                     "exit": if sum.found.is_empty() { 0 } else { 1 },
@@ -207,7 +209,9 @@ fn run(args: Args) -> Result<i32, ConformError> {
     Ok(worst)
 }
 
-fn error_object(e: &ConformError) -> serde_json::Value {
+/// The `error` member; an error of no file of its own (the server's) names the file being
+/// run.
+fn error_object(name: &str, e: &ConformError) -> serde_json::Value {
     match e {
         ConformError::Scenario {
             file,
@@ -218,7 +222,7 @@ fn error_object(e: &ConformError) -> serde_json::Value {
         ConformError::Data { file, line, msg } => {
             json!({"file": file, "line": line, "col": null, "message": msg})
         }
-        other => json!({"file": null, "line": null, "col": null, "message": other.to_string()}),
+        other => json!({"file": name, "line": null, "col": null, "message": other.to_string()}),
     }
 }
 
@@ -237,7 +241,7 @@ fn document(name: &str, code: i32, res: &Result<Report, ConformError>) -> serde_
                 "file": name,
                 "status": status,
                 "exit": code,
-                "error": r.invalid.as_ref().map(error_object),
+                "error": r.invalid.as_ref().map(|e| error_object(name, e)),
                 "server_version": r.server_version,
                 "steps": r.steps,
                 "differences": r.diffs,
@@ -257,7 +261,7 @@ fn document(name: &str, code: i32, res: &Result<Report, ConformError>) -> serde_
                 "file": name,
                 "status": status,
                 "exit": code,
-                "error": error_object(e),
+                "error": error_object(name, e),
                 "server_version": null,
                 "steps": 0,
                 "differences": [],
