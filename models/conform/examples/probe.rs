@@ -50,7 +50,9 @@ fn main() {
         println!("> {line}");
         for (n, x) in bn.iter().zip(st) {
             match x {
-                Some(Settled::Done(r)) => println!("    {n} done: rows {:?} err {:?}", r.rows, r.error),
+                Some(Settled::Done(r)) => {
+                    println!("    {n} done: rows {:?} err {:?}", r.rows, r.error)
+                }
                 Some(o) => println!("    {n} {o:?}"),
                 None => {}
             }

@@ -127,9 +127,9 @@ impl Catalog {
                     None
                 }
             }
-            Effect::DropTables { ts, if_exists } => (!if_exists
-                && ts.iter().any(|t| !self.is_table(t)))
-            .then_some(ER_BAD_TABLE),
+            Effect::DropTables { ts, if_exists } => {
+                (!if_exists && ts.iter().any(|t| !self.is_table(t))).then_some(ER_BAD_TABLE)
+            }
             Effect::Rename(pairs) => {
                 let mut c = self.clone();
                 for (a, b) in pairs {
@@ -149,7 +149,11 @@ impl Catalog {
             Effect::DropDb { db, if_exists } => {
                 (!self.has_schema(db) && !if_exists).then_some(ER_DB_DROP_EXISTS)
             }
-            Effect::CreateView { v, bases, or_replace } => {
+            Effect::CreateView {
+                v,
+                bases,
+                or_replace,
+            } => {
                 if bases.iter().any(|t| !self.exists(t)) {
                     Some(ER_NO_SUCH_TABLE)
                 } else if self.exists(v) && !(*or_replace && self.is_view(v)) {

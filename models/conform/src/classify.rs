@@ -167,7 +167,10 @@ pub enum Stmt {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Tok {
     /// A word or a backtick-quoted identifier (`quoted`), as written.
-    Word { text: String, quoted: bool },
+    Word {
+        text: String,
+        quoted: bool,
+    },
     Str(String),
     Num(String),
     P(char),
@@ -217,8 +220,7 @@ fn tokens(sql: &str) -> Result<Vec<Tok>, String> {
             });
         } else if c.is_ascii_digit() {
             let mut s = String::new();
-            while i < cs.len() && (cs[i].is_ascii_alphanumeric() || cs[i] == '.' || cs[i] == '_')
-            {
+            while i < cs.len() && (cs[i].is_ascii_alphanumeric() || cs[i] == '.' || cs[i] == '_') {
                 s.push(cs[i]);
                 i += 1;
             }
@@ -328,16 +330,49 @@ fn kw_eq(t: &Tok, kw: &str) -> bool {
 
 /// Words that end a table reference in a FROM list.
 const TABLE_END: &[&str] = &[
-    "where", "on", "using", "join", "inner", "left", "right", "cross", "straight_join",
-    "natural", "group", "order", "limit", "for", "lock", "having", "set", "union", "window",
-    "procedure", "into", "values", "value", "select", "outer", "partition", "use", "ignore",
-    "force", "as", "returning", "wait", "nowait", "skip",
+    "where",
+    "on",
+    "using",
+    "join",
+    "inner",
+    "left",
+    "right",
+    "cross",
+    "straight_join",
+    "natural",
+    "group",
+    "order",
+    "limit",
+    "for",
+    "lock",
+    "having",
+    "set",
+    "union",
+    "window",
+    "procedure",
+    "into",
+    "values",
+    "value",
+    "select",
+    "outer",
+    "partition",
+    "use",
+    "ignore",
+    "force",
+    "as",
+    "returning",
+    "wait",
+    "nowait",
+    "skip",
 ];
 
 /// Every table named after FROM / JOIN / a comma in a FROM list, anywhere in the tokens
 /// (subqueries included), in order. Derived tables (`(SELECT ...)`) are entered, not named.
 fn from_tables(toks: &[Tok], db: &str) -> Result<Vec<Tbl>, String> {
-    Ok(from_tables_aliased(toks, db)?.into_iter().map(|(t, _)| t).collect())
+    Ok(from_tables_aliased(toks, db)?
+        .into_iter()
+        .map(|(t, _)| t)
+        .collect())
 }
 
 /// As [`from_tables`], with each table's alias when it has one.
@@ -489,7 +524,13 @@ impl Cx<'_> {
         Ok(())
     }
 
-    fn plan(&self, kind: &str, parts: Vec<Part>, effect: Effect, toks: &[Tok]) -> Result<Stmt, String> {
+    fn plan(
+        &self,
+        kind: &str,
+        parts: Vec<Part>,
+        effect: Effect,
+        toks: &[Tok],
+    ) -> Result<Stmt, String> {
         Ok(Stmt::Learned(Plan {
             kind: kind.to_owned(),
             parts,
@@ -569,7 +610,11 @@ pub fn classify(
         "select" => classify_select(&cx, &toks, &words),
         "insert" | "replace" => {
             c.i = 1;
-            while c.eat("low_priority") || c.eat("delayed") || c.eat("high_priority") || c.eat("ignore") {}
+            while c.eat("low_priority")
+                || c.eat("delayed")
+                || c.eat("high_priority")
+                || c.eat("ignore")
+            {}
             c.eat("into");
             let target = c.table(db)?;
             cx.no_view(&target)?;
@@ -754,7 +799,12 @@ pub fn classify(
                 if !(cx.has_row)(&kind) {
                     return Err(format!("unknown backup stage `{st}` in `{sql}`"));
                 }
-                return cx.plan(&kind, vec![cx.part(&kind, Bind::default())], Effect::None, &toks);
+                return cx.plan(
+                    &kind,
+                    vec![cx.part(&kind, Bind::default())],
+                    Effect::None,
+                    &toks,
+                );
             }
             Err(format!("`{sql}`: BACKUP LOCK is not in the learned table"))
         }
@@ -797,9 +847,10 @@ fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, Stri
         .iter()
         .enumerate()
         .filter_map(|(i, t)| match t {
-            Tok::Word { text, quoted: false } if toks.get(i + 1) == Some(&Tok::P('(')) => {
-                Some((i, text.to_ascii_lowercase()))
-            }
+            Tok::Word {
+                text,
+                quoted: false,
+            } if toks.get(i + 1) == Some(&Tok::P('(')) => Some((i, text.to_ascii_lowercase())),
             _ => None,
         })
         .collect();
@@ -871,7 +922,8 @@ fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, Stri
     if tables.is_empty() {
         return Ok(Stmt::NoLocks);
     }
-    if words.iter().any(|w| w == "into") && words.iter().any(|w| w == "outfile" || w == "dumpfile") {
+    if words.iter().any(|w| w == "into") && words.iter().any(|w| w == "outfile" || w == "dumpfile")
+    {
         return Err(format!("`{sql}`: SELECT ... INTO OUTFILE is not modelled"));
     }
     let for_update = words.windows(2).any(|w| w[0] == "for" && w[1] == "update");
@@ -952,7 +1004,9 @@ fn classify_lock(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
         }
     }
     if !c.done() && !c.at("wait") && !c.at("nowait") {
-        return Err(format!("LOCK TABLES: unexpected words at the end of `{sql}`"));
+        return Err(format!(
+            "LOCK TABLES: unexpected words at the end of `{sql}`"
+        ));
     }
     let kind = if lt.iter().any(|(_, m)| *m != LtMode::Read) {
         "lock_write"
@@ -973,9 +1027,7 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
     c.eat("online");
     c.eat("ignore");
     if !c.eat("table") {
-        return Err(format!(
-            "`{sql}`: only ALTER TABLE is in the learned table"
-        ));
+        return Err(format!("`{sql}`: only ALTER TABLE is in the learned table"));
     }
     let t = c.table(cx.db)?;
     let algo = words
@@ -987,7 +1039,10 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
             "`{sql}`: ALTER TABLE ... LOCK= is not in the learned table"
         ));
     }
-    if words.iter().any(|w| w == "rename" || w == "partition" || w == "discard" || w == "import") {
+    if words
+        .iter()
+        .any(|w| w == "rename" || w == "partition" || w == "discard" || w == "import")
+    {
         return Err(format!(
             "`{sql}`: this ALTER TABLE operation is not in the learned table"
         ));
@@ -1015,12 +1070,29 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
                 || words.windows(2).any(|w| {
                     w[0] == "add" && (w[1] == "index" || w[1] == "key" || w[1] == "unique")
                 })
-                || words.windows(2).any(|w| w[0] == "drop" && (w[1] == "index" || w[1] == "key"))
+                || words
+                    .windows(2)
+                    .any(|w| w[0] == "drop" && (w[1] == "index" || w[1] == "key"))
             {
                 "alter_inplace"
             } else if words.windows(2).any(|w| {
-                (w[0] == "add" || w[0] == "drop") && (w[1] == "column" || !matches!(w[1].as_str(), "index" | "key" | "unique" | "primary" | "constraint" | "foreign" | "fulltext" | "spatial" | "partition"))
-            }) || words.iter().any(|w| w == "auto_increment" || w == "comment")
+                (w[0] == "add" || w[0] == "drop")
+                    && (w[1] == "column"
+                        || !matches!(
+                            w[1].as_str(),
+                            "index"
+                                | "key"
+                                | "unique"
+                                | "primary"
+                                | "constraint"
+                                | "foreign"
+                                | "fulltext"
+                                | "spatial"
+                                | "partition"
+                        ))
+            }) || words
+                .iter()
+                .any(|w| w == "auto_increment" || w == "comment")
             {
                 "alter_instant"
             } else {
@@ -1047,7 +1119,12 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
     if c.at("temporary") {
         return Err(format!("`{sql}`: temporary tables are not modelled"));
     }
-    while c.eat("algorithm") || c.eat_p('=') || c.eat("undefined") || c.eat("merge") || c.eat("temptable") {}
+    while c.eat("algorithm")
+        || c.eat_p('=')
+        || c.eat("undefined")
+        || c.eat("merge")
+        || c.eat("temptable")
+    {}
     if c.at("definer") || c.at("sql") {
         return Err(format!(
             "`{sql}`: CREATE VIEW/TRIGGER with DEFINER or SQL SECURITY is not modelled"
@@ -1067,7 +1144,11 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
         let kind = match algo.as_deref() {
             None | Some("inplace") | Some("nocopy") | Some("default") => "create_index",
             Some("copy") => "alter_copy",
-            Some(a) => return Err(format!("`{sql}`: ALGORITHM={a} for CREATE INDEX is not in the learned table")),
+            Some(a) => {
+                return Err(format!(
+                    "`{sql}`: ALGORITHM={a} for CREATE INDEX is not in the learned table"
+                ))
+            }
         };
         if cx.cat.engine(&t) == Some(Engine::MyIsam) {
             let p = cx.on_table("alter_copy", &t)?;
@@ -1152,9 +1233,11 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
             .ok_or_else(|| format!("no FOR EACH ROW in `{sql}`"))?;
         let body = &toks[body_at + 2..];
         if body.iter().any(|x| {
-            ["from", "insert", "update", "delete", "call", "select", "replace"]
-                .iter()
-                .any(|k| kw_eq(x, k))
+            [
+                "from", "insert", "update", "delete", "call", "select", "replace",
+            ]
+            .iter()
+            .any(|k| kw_eq(x, k))
         }) {
             return Err(format!(
                 "`{sql}`: a trigger whose body uses tables is not modelled"
@@ -1172,10 +1255,17 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
                 ..Bind::default()
             },
         );
-        return cx.plan("create_trigger", vec![p], Effect::CreateTrigger { tr, on: t }, toks);
+        return cx.plan(
+            "create_trigger",
+            vec![p],
+            Effect::CreateTrigger { tr, on: t },
+            toks,
+        );
     }
     if or_replace {
-        return Err(format!("`{sql}`: CREATE OR REPLACE TABLE is not in the learned table"));
+        return Err(format!(
+            "`{sql}`: CREATE OR REPLACE TABLE is not in the learned table"
+        ));
     }
     if !c.eat("table") {
         return Err(format!("statement not in the learned table: `{sql}`"));
@@ -1191,11 +1281,17 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
     }
     let engine = match words.windows(3).find(|w| w[0] == "engine" && w[1] == "=") {
         Some(w) => Engine::parse(&w[2]).ok_or_else(|| {
-            format!("`{sql}`: engine `{}` is not modelled (InnoDB, MyISAM)", w[2])
+            format!(
+                "`{sql}`: engine `{}` is not modelled (InnoDB, MyISAM)",
+                w[2]
+            )
         })?,
         None => match words.windows(2).find(|w| w[0] == "engine") {
             Some(w) => Engine::parse(&w[1]).ok_or_else(|| {
-                format!("`{sql}`: engine `{}` is not modelled (InnoDB, MyISAM)", w[1])
+                format!(
+                    "`{sql}`: engine `{}` is not modelled (InnoDB, MyISAM)",
+                    w[1]
+                )
             })?,
             None => Engine::InnoDb,
         },
@@ -1315,12 +1411,22 @@ fn classify_drop(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Result
                     ..Bind::default()
                 },
             );
-            cx.plan("drop_db", vec![p], Effect::DropDb { db: s, if_exists: ie }, toks)
+            cx.plan(
+                "drop_db",
+                vec![p],
+                Effect::DropDb {
+                    db: s,
+                    if_exists: ie,
+                },
+                toks,
+            )
         }
         "view" => {
             let v = c.table(db)?;
             if c.eat_p(',') {
-                return Err(format!("`{sql}`: DROP VIEW of several views is not in the learned table"));
+                return Err(format!(
+                    "`{sql}`: DROP VIEW of several views is not in the learned table"
+                ));
             }
             let p = cx.part(
                 "drop_view",
@@ -1329,7 +1435,12 @@ fn classify_drop(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Result
                     ..Bind::default()
                 },
             );
-            cx.plan("drop_view", vec![p], Effect::DropView { v, if_exists: ie }, toks)
+            cx.plan(
+                "drop_view",
+                vec![p],
+                Effect::DropView { v, if_exists: ie },
+                toks,
+            )
         }
         "trigger" => {
             let tr = c.table(db)?;
@@ -1342,7 +1453,12 @@ fn classify_drop(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Result
                     ..Bind::default()
                 },
             );
-            cx.plan("drop_trigger", vec![p], Effect::DropTrigger { tr, if_exists: ie }, toks)
+            cx.plan(
+                "drop_trigger",
+                vec![p],
+                Effect::DropTrigger { tr, if_exists: ie },
+                toks,
+            )
         }
         "index" | "key" => {
             c.ident()?;
@@ -1366,7 +1482,9 @@ fn classify_flush(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
     c.eat("no_write_to_binlog");
     c.eat("local");
     if !c.eat("tables") && !c.eat("table") {
-        return Err(format!("`{sql}`: only FLUSH TABLES is in the learned table"));
+        return Err(format!(
+            "`{sql}`: only FLUSH TABLES is in the learned table"
+        ));
     }
     let mut ts = Vec::new();
     while !c.done() && !c.at("with") && !c.at("for") {
@@ -1379,16 +1497,25 @@ fn classify_flush(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
         .windows(3)
         .any(|w| w[0] == "with" && w[1] == "read" && w[2] == "lock");
     if words.iter().any(|w| w == "export") {
-        return Err(format!("`{sql}`: FLUSH TABLES ... FOR EXPORT is not in the learned table"));
+        return Err(format!(
+            "`{sql}`: FLUSH TABLES ... FOR EXPORT is not in the learned table"
+        ));
     }
     match (rl, ts.is_empty()) {
-        (true, true) => cx.plan("ftwrl", vec![cx.part("ftwrl", Bind::default())], Effect::None, toks),
+        (true, true) => cx.plan(
+            "ftwrl",
+            vec![cx.part("ftwrl", Bind::default())],
+            Effect::None,
+            toks,
+        ),
         (true, false) => {
             let mut parts = Vec::new();
             for t in &ts {
                 parts.push(cx.on_table("ftwrl_table", t)?);
             }
-            let Stmt::Learned(mut p) = cx.plan("ftwrl_table", parts, Effect::NeedTables(ts.clone()), toks)? else {
+            let Stmt::Learned(mut p) =
+                cx.plan("ftwrl_table", parts, Effect::NeedTables(ts.clone()), toks)?
+            else {
                 unreachable!()
             };
             p.lock_tables = ts.into_iter().map(|t| (t, LtMode::Read)).collect();

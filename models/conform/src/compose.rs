@@ -181,7 +181,11 @@ pub fn keys(
         }
         ("SCHEMA", "$s") | ("USER_LOCK", "$lock") => {
             let v = if ns == "SCHEMA" { &b.s } else { &b.lock };
-            vec![MdlKey::new(n, v.as_deref().ok_or_else(|| missing(tmpl))?, "")]
+            vec![MdlKey::new(
+                n,
+                v.as_deref().ok_or_else(|| missing(tmpl))?,
+                "",
+            )]
         }
         ("SCHEMA", lit) => vec![MdlKey::new(n, lit, "")],
         (_, "$s.*") => {
@@ -201,9 +205,19 @@ fn ctx_of(row: &str) -> Ctx {
     let base = row.split('.').next().unwrap_or(row);
     match base {
         "ftwrl" => Ctx::Retry,
-        "get_lock" | "commit_write" | "backup_start" | "backup_flush" | "backup_block_ddl"
-        | "backup_block_commit" | "backup_end" | "create_trigger" | "drop_trigger"
-        | "flush_table" | "ftwrl_table" | "create_db" | "drop_db" => Ctx::Plain,
+        "get_lock"
+        | "commit_write"
+        | "backup_start"
+        | "backup_flush"
+        | "backup_block_ddl"
+        | "backup_block_commit"
+        | "backup_end"
+        | "create_trigger"
+        | "drop_trigger"
+        | "flush_table"
+        | "ftwrl_table"
+        | "create_db"
+        | "drop_db" => Ctx::Plain,
         _ => Ctx::OpenTable,
     }
 }

@@ -27,7 +27,9 @@
 
 use super::client::{Conn, Reply, LONG};
 use super::locks::{LockRow, Snapshot};
-use super::mapping::{KindDef, KindRow, LockTemplate, Mapping, Op, OpKind, RuleRow, FIXTURE, KINDS};
+use super::mapping::{
+    KindDef, KindRow, LockTemplate, Mapping, Op, OpKind, RuleRow, FIXTURE, KINDS,
+};
 use super::server::Server;
 use super::ConformError;
 use mdl_core::{Dialect, Duration, LockType};
@@ -251,7 +253,13 @@ pub fn quiesce(mon: &mut Conn) -> Result<(), ConformError> {
 
 /// The schemas the server itself needs; every other one but `test` is dropped by
 /// [`fresh`].
-const SYSTEM_SCHEMAS: &[&str] = &["mysql", "information_schema", "performance_schema", "sys", "test"];
+const SYSTEM_SCHEMAS: &[&str] = &[
+    "mysql",
+    "information_schema",
+    "performance_schema",
+    "sys",
+    "test",
+];
 
 /// What exists: schemas, tables with their columns and indexes, views, triggers. Equal
 /// to the value right after the fixture was made, nothing needs making again (rows may
@@ -292,7 +300,10 @@ pub fn fresh(mon: &mut Conn) -> Result<(), ConformError> {
     }
     // Tables, views and triggers an earlier scenario made go with the schema (the
     // fixture alone is only made again: quicker).
-    let fixture: Vec<&str> = super::mapping::FIXTURE_TABLES.iter().map(|(t, _)| *t).collect();
+    let fixture: Vec<&str> = super::mapping::FIXTURE_TABLES
+        .iter()
+        .map(|(t, _)| *t)
+        .collect();
     let extra = mon
         .query(
             "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA='test' \
@@ -613,7 +624,9 @@ fn order_ops(
     // On one key, the type held after the statement is the last one; the others come
     // first, weaker first (a ticket's type only moves forward in this order).
     let held = |n: &Node| s1n.contains(n) || s2n.contains(n);
-    let key_before = |m: &Node, n: &Node| same_key(m, n) && m != n && (held(m), m.ty_rank) < (held(n), n.ty_rank);
+    let key_before = |m: &Node, n: &Node| {
+        same_key(m, n) && m != n && (held(m), m.ty_rank) < (held(n), n.ty_rank)
+    };
     let mut pos: BTreeSet<(Node, Node)> = BTreeSet::new();
     let mut neg: BTreeSet<(Node, Node)> = BTreeSet::new();
     for (gr, p) in obs {
@@ -639,7 +652,9 @@ fn order_ops(
             n.ns == "BACKUP"
                 && n.ty.abbrev() == "BACKUP_DDL"
                 && neg.iter().any(|(a, b)| {
-                    a == *n && (pos.contains(&(b.clone(), a.clone())) || neg.contains(&(b.clone(), a.clone())))
+                    a == *n
+                        && (pos.contains(&(b.clone(), a.clone()))
+                            || neg.contains(&(b.clone(), a.clone())))
                 })
         })
         .cloned();
@@ -652,8 +667,11 @@ fn order_ops(
     // The locks of the back-off's waits that stayed granted (taken before the group).
     let kept: Vec<Node> = match &backoff {
         Some(bk) => {
-            let views: Vec<&Vec<Node>> =
-                obs.iter().filter(|(_, p)| p == bk).map(|(g, _)| g).collect();
+            let views: Vec<&Vec<Node>> = obs
+                .iter()
+                .filter(|(_, p)| p == bk)
+                .map(|(g, _)| g)
+                .collect();
             all.iter()
                 .filter(|n| !views.is_empty() && views.iter().all(|g| g.contains(n)))
                 .cloned()
@@ -742,7 +760,11 @@ fn order_ops(
     }
     // Two types on one key seen granted together are two tickets.
     let both_held = |m: &Node, n: &Node| {
-        let end: Vec<&Node> = if s2n.is_empty() { s1n.iter().collect() } else { s2n.iter().collect() };
+        let end: Vec<&Node> = if s2n.is_empty() {
+            s1n.iter().collect()
+        } else {
+            s2n.iter().collect()
+        };
         (end.contains(&m) && end.contains(&n))
             || obs.iter().any(|(gr, _)| gr.contains(m) && gr.contains(n))
     };
@@ -789,9 +811,9 @@ fn order_ops(
     // (`upgrade_lock_if_not_exists`, sql/sql_base.cc). Nothing can make that upgrade wait
     // when the statement names no other table, so it is not always seen: written from
     // the source then.
-    let bulk_new = ops
-        .iter()
-        .position(|o| o.op == OpKind::Bulk && o.key == "$n" && o.ns == "TABLE" && o.ty.abbrev() == "SU");
+    let bulk_new = ops.iter().position(|o| {
+        o.op == OpKind::Bulk && o.key == "$n" && o.ns == "TABLE" && o.ty.abbrev() == "SU"
+    });
     let has_x = ops.iter().any(|o| o.key == "$n" && o.ty.abbrev() == "X");
     if let (Some(_), false) = (bulk_new, has_x) {
         if let Some(bk) = ops.iter().position(|o| o.op == OpKind::Backoff) {
@@ -844,7 +866,9 @@ fn lock_templates(rs: &[LockRow]) -> Vec<LockTemplate> {
 /// `check` kinds.
 pub fn rule_kinds() -> impl Iterator<Item = &'static KindDef> {
     KINDS.iter().filter(|k| {
-        !k.check && (k.setup.is_empty() || k.name.starts_with("backup_")) && k.name != "commit_write"
+        !k.check
+            && (k.setup.is_empty() || k.name.starts_with("backup_"))
+            && k.name != "commit_write"
     })
 }
 
@@ -872,14 +896,17 @@ fn learn_rule(
     let after = rows(&Snapshot::take(mon)?, a.id);
     let row = match &res {
         Settled::Done(r) | Settled::DoneAfterBlock(r) => {
-            let error = r
-                .error
-                .as_ref()
-                .map(|e| e.0)
-                .or_else(|| r.admin_error());
-            let added: Vec<LockRow> = after.iter().filter(|x| !before.contains(x)).cloned().collect();
-            let removed: Vec<LockRow> =
-                before.iter().filter(|x| !after.contains(x)).cloned().collect();
+            let error = r.error.as_ref().map(|e| e.0).or_else(|| r.admin_error());
+            let added: Vec<LockRow> = after
+                .iter()
+                .filter(|x| !before.contains(x))
+                .cloned()
+                .collect();
+            let removed: Vec<LockRow> = before
+                .iter()
+                .filter(|x| !after.contains(x))
+                .cloned()
+                .collect();
             let _ = writeln!(
                 log,
                 "rule {} {}: {:?} added {:?} removed {:?}",
@@ -950,7 +977,12 @@ pub fn learn_only(
         }
     }
     // Rows in the order of KINDS, rules by state then kind, as `learn` writes them.
-    m.kinds.sort_by_key(|r| KINDS.iter().position(|k| k.name == r.name).unwrap_or(usize::MAX));
+    m.kinds.sort_by_key(|r| {
+        KINDS
+            .iter()
+            .position(|k| k.name == r.name)
+            .unwrap_or(usize::MAX)
+    });
     let st_pos = |s: &str| STATES.iter().position(|x| x.0 == s).unwrap_or(usize::MAX);
     let k_pos = |s: &str| KINDS.iter().position(|x| x.name == s).unwrap_or(usize::MAX);
     m.rules.sort_by_key(|r| (st_pos(&r.state), k_pos(&r.kind)));

@@ -123,7 +123,10 @@ pub const KINDS: &[KindDef] = &[
     // DML (open_tables: one table after the other).
     k("select", "SELECT * FROM t1"),
     k("select_for_update", "SELECT * FROM t1 WHERE a=3 FOR UPDATE"),
-    k("select_share", "SELECT * FROM t1 WHERE a=3 LOCK IN SHARE MODE"),
+    k(
+        "select_share",
+        "SELECT * FROM t1 WHERE a=3 LOCK IN SHARE MODE",
+    ),
     k("insert", "INSERT INTO t1 (b) VALUES (0)"),
     k("update", "UPDATE t1 SET b=b+1 WHERE a=1"),
     k("delete", "DELETE FROM t1 WHERE a=2"),
@@ -135,7 +138,10 @@ pub const KINDS: &[KindDef] = &[
     // DDL (lock_table_names: the table locks together, then BACKUP_DDL).
     k("alter_copy", "ALTER TABLE t1 FORCE, ALGORITHM=COPY"),
     k("alter_inplace", "ALTER TABLE t1 FORCE, ALGORITHM=INPLACE"),
-    k("alter_instant", "ALTER TABLE t1 ADD COLUMN c INT, ALGORITHM=INSTANT"),
+    k(
+        "alter_instant",
+        "ALTER TABLE t1 ADD COLUMN c INT, ALGORITHM=INSTANT",
+    ),
     k("create_index", "CREATE INDEX ib ON t1 (b)"),
     k("truncate", "TRUNCATE TABLE t1"),
     k("rename", "RENAME TABLE t1 TO t3"),
@@ -169,7 +175,11 @@ pub const KINDS: &[KindDef] = &[
     k("ftwrl_table", "FLUSH TABLES t1 WITH READ LOCK"),
     k("backup_start", "BACKUP STAGE START"),
     ks("backup_flush", "BACKUP STAGE FLUSH", BACKUP_TO_FLUSH),
-    ks("backup_block_ddl", "BACKUP STAGE BLOCK_DDL", BACKUP_TO_BLOCK_DDL),
+    ks(
+        "backup_block_ddl",
+        "BACKUP STAGE BLOCK_DDL",
+        BACKUP_TO_BLOCK_DDL,
+    ),
     ks(
         "backup_block_commit",
         "BACKUP STAGE BLOCK_COMMIT",
@@ -184,7 +194,11 @@ pub const KINDS: &[KindDef] = &[
         &["SELECT GET_LOCK('u1', 0)"],
     ),
     k("handler_open", "HANDLER t1 OPEN"),
-    ks("handler_read", "HANDLER t1 READ FIRST", &["HANDLER t1 OPEN"]),
+    ks(
+        "handler_read",
+        "HANDLER t1 READ FIRST",
+        &["HANDLER t1 OPEN"],
+    ),
     // What COMMIT of a transaction that wrote requests.
     kx(
         "commit_write",
@@ -193,8 +207,16 @@ pub const KINDS: &[KindDef] = &[
     ),
     // The same statements on MyISAM tables.
     kx("select.myisam", "SELECT * FROM m1", &[]),
-    kx("select_for_update.myisam", "SELECT * FROM m1 WHERE a=3 FOR UPDATE", &[]),
-    kx("select_share.myisam", "SELECT * FROM m1 WHERE a=3 LOCK IN SHARE MODE", &[]),
+    kx(
+        "select_for_update.myisam",
+        "SELECT * FROM m1 WHERE a=3 FOR UPDATE",
+        &[],
+    ),
+    kx(
+        "select_share.myisam",
+        "SELECT * FROM m1 WHERE a=3 LOCK IN SHARE MODE",
+        &[],
+    ),
     kx("insert.myisam", "INSERT INTO m1 (b) VALUES (0)", &[]),
     kx("update.myisam", "UPDATE m1 SET b=b+1 WHERE a=1", &[]),
     kx("delete.myisam", "DELETE FROM m1 WHERE a=2", &[]),
@@ -206,7 +228,11 @@ pub const KINDS: &[KindDef] = &[
         "LOCK TABLES m1 WRITE CONCURRENT",
         &[],
     ),
-    kx("alter_copy.myisam", "ALTER TABLE m1 FORCE, ALGORITHM=COPY", &[]),
+    kx(
+        "alter_copy.myisam",
+        "ALTER TABLE m1 FORCE, ALGORITHM=COPY",
+        &[],
+    ),
     kx("truncate.myisam", "TRUNCATE TABLE m1", &[]),
     kx("rename.myisam", "RENAME TABLE m1 TO t3", &[]),
     kx("drop.myisam", "DROP TABLE m1", &[]),
@@ -237,12 +263,21 @@ pub const KINDS: &[KindDef] = &[
     // of the locks follows the statement or the keys).
     kc("select_join", "SELECT * FROM t1 JOIN t2 ON t1.a=t2.a"),
     kc("select_join_rev", "SELECT * FROM t2 JOIN t1 ON t1.a=t2.a"),
-    kc("select_subquery", "SELECT * FROM t1 WHERE a IN (SELECT a FROM t2)"),
+    kc(
+        "select_subquery",
+        "SELECT * FROM t1 WHERE a IN (SELECT a FROM t2)",
+    ),
     kc("insert_select", "INSERT INTO t1 (b) SELECT b FROM t2"),
     kc("insert_select_rev", "INSERT INTO t2 (b) SELECT b FROM t1"),
-    kc("update_multi", "UPDATE t1, t2 SET t1.b=t2.b WHERE t1.a=t2.a"),
+    kc(
+        "update_multi",
+        "UPDATE t1, t2 SET t1.b=t2.b WHERE t1.a=t2.a",
+    ),
     kc("update_subquery", "UPDATE t1 SET b=(SELECT MAX(b) FROM t2)"),
-    kc("delete_multi", "DELETE t1 FROM t1 JOIN t2 ON t1.a=t2.a WHERE t1.a=2"),
+    kc(
+        "delete_multi",
+        "DELETE t1 FROM t1 JOIN t2 ON t1.a=t2.a WHERE t1.a=2",
+    ),
     kc("drop_multi", "DROP TABLE t1, t2"),
     kc("drop_multi_rev", "DROP TABLE t2, t1"),
     kc("rename_multi", "RENAME TABLE t1 TO t3, t2 TO t4"),
@@ -254,7 +289,10 @@ pub const KINDS: &[KindDef] = &[
     kc("analyze_multi", "ANALYZE TABLE t1, t2"),
     kc("flush_table_multi", "FLUSH TABLES t1, t2"),
     kc("flush_table_multi_rev", "FLUSH TABLES t2, t1"),
-    kc("create_select_join", "CREATE TABLE t3 AS SELECT t1.a FROM t1 JOIN t2 ON t1.a=t2.a"),
+    kc(
+        "create_select_join",
+        "CREATE TABLE t3 AS SELECT t1.a FROM t1 JOIN t2 ON t1.a=t2.a",
+    ),
 ];
 
 /// The kinds of the statement compatibility matrix.
@@ -386,7 +424,10 @@ fn templates_text(v: &[LockTemplate]) -> String {
     if v.is_empty() {
         return "-".into();
     }
-    v.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(",")
+    v.iter()
+        .map(|t| t.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 fn parse_templates(d: &mdl_core::Dialect, s: &str) -> Result<Vec<LockTemplate>, String> {

@@ -292,10 +292,15 @@ impl SqlModel {
         if w.first().is_some_and(|x| x == "use") {
             return Err("`USE` in a setup line: name the schema in each statement".into());
         }
-        if w.iter().any(|x| x.contains("foreign") || x.contains("references")) {
+        if w.iter()
+            .any(|x| x.contains("foreign") || x.contains("references"))
+        {
             return Err(format!("`{sql}`: foreign keys are not modelled"));
         }
-        let is_ddl = matches!(w.first().map(String::as_str), Some("create" | "drop" | "rename" | "alter" | "truncate"));
+        let is_ddl = matches!(
+            w.first().map(String::as_str),
+            Some("create" | "drop" | "rename" | "alter" | "truncate")
+        );
         if !is_ddl {
             // INSERT, SET, ...: data only.
             return Ok(());
@@ -474,9 +479,7 @@ impl SqlModel {
                 }
                 Outcome::Ok
             }
-            Stmt::HandlerClose(_) | Stmt::HandlerRead(_)
-                if self.sess[s].st.under_lock_tables() =>
-            {
+            Stmt::HandlerClose(_) | Stmt::HandlerRead(_) if self.sess[s].st.under_lock_tables() => {
                 // HANDLER statements are refused in LOCK TABLES mode (sql_handler.cc).
                 return Ok(self.fail(s, super::catalog::ER_LOCK_OR_ACTIVE_TRANSACTION));
             }
@@ -557,9 +560,10 @@ impl SqlModel {
 
     fn handler_index(&self, s: usize, name: &str) -> Option<usize> {
         let hs = &self.sess[s].st.handlers;
-        hs.iter()
-            .position(|h| h.alias == name)
-            .or_else(|| hs.iter().position(|h| h.table.name == name && h.alias == h.table.name))
+        hs.iter().position(|h| h.alias == name).or_else(|| {
+            hs.iter()
+                .position(|h| h.table.name == name && h.alias == h.table.name)
+        })
     }
 
     /// Closes (and forgets) the session's HANDLERs on `t`, or all of them
@@ -690,7 +694,10 @@ impl SqlModel {
     fn run_plan(&mut self, s: usize, plan: Plan) -> Result<Outcome, String> {
         let d = self.d.clone();
         let id = self.sess[s].id;
-        let opens_tables = plan.parts.iter().any(|p| p.bind.t.is_some() || p.bind.v.is_some());
+        let opens_tables = plan
+            .parts
+            .iter()
+            .any(|p| p.bind.t.is_some() || p.bind.v.is_some());
         if plan.kind == "handler_open" {
             if let Some(t) = &plan.parts[0].bind.t {
                 if self.sess[s].st.handlers.iter().any(|h| h.alias == t.name) {
@@ -738,17 +745,16 @@ impl SqlModel {
                 // DROP TRIGGER of no trigger answers before any session rule (measured:
                 // ok under the session's own LOCK TABLES and FTWRL).
                 if p.kind == "drop_trigger"
-                    && p.bind.tr.as_ref().is_some_and(|tr| self.cat.trigger_table(tr).is_none())
+                    && p.bind
+                        .tr
+                        .as_ref()
+                        .is_some_and(|tr| self.cat.trigger_table(tr).is_none())
                 {
                     continue;
                 }
                 if st.under_lock_tables() {
                     let mode = match &p.bind.t {
-                        Some(t) => st
-                            .lock_tables
-                            .iter()
-                            .find(|(x, _)| x == t)
-                            .map(|(_, m)| *m),
+                        Some(t) => st.lock_tables.iter().find(|(x, _)| x == t).map(|(_, m)| *m),
                         // A statement that names no table (FLUSH TABLES, FTWRL, BACKUP
                         // STAGE, GET_LOCK) is judged by the locks in force: any READ one
                         // counts (FLUSH TABLES needs every locked table WRITE,
@@ -877,8 +883,7 @@ impl SqlModel {
             // mysql_execute_command; its own FTWRL only when open_table opens a table for
             // writing: measured, found/seed-1127 and seed-155.)
             if READ_ONLY_PROTECTION.contains(&code)
-                && (DEFERRED_PROTECTION.contains(&plan.kind.as_str())
-                    || (code == 1223 && is_lock))
+                && (DEFERRED_PROTECTION.contains(&plan.kind.as_str()) || (code == 1223 && is_lock))
             {
                 // open_table checks the read-only protection right before the BACKUP lock
                 // of the first table it opens for writing: the tables before it are
@@ -900,14 +905,24 @@ impl SqlModel {
                 // while a table is locked (they go with the last one, below).
                 for l in &r.added {
                     for k in keys(&d, &self.cat, &l.ns, &l.key, b)? {
-                        let _ = self.t.acquire(&d, id, &k, l.ty, Duration::Explicit, WaitOption::NoWait);
+                        let _ = self.t.acquire(
+                            &d,
+                            id,
+                            &k,
+                            l.ty,
+                            Duration::Explicit,
+                            WaitOption::NoWait,
+                        );
                         self.sess[s].st.lt_locks.push((k, l.ty));
                     }
                 }
                 for l in r.removed.iter().filter(|l| l.ns == "TABLE") {
                     for k in keys(&d, &self.cat, &l.ns, &l.key, b)? {
                         let _ = self.t.release(&d, id, &k, Some(l.ty));
-                        self.sess[s].st.lt_locks.retain(|(x, y)| !(*x == k && *y == l.ty));
+                        self.sess[s]
+                            .st
+                            .lt_locks
+                            .retain(|(x, y)| !(*x == k && *y == l.ty));
                     }
                 }
             }
@@ -963,7 +978,8 @@ impl SqlModel {
             matches!(p.kind.as_str(), "insert" | "update" | "delete") && !p.row.ends_with(".myisam")
         });
         let timeout = if plan.kind == "get_lock" {
-            plan.user_lock_timeout.and_then(|ms| (ms != u64::MAX).then_some(ms))
+            plan.user_lock_timeout
+                .and_then(|ms| (ms != u64::MAX).then_some(ms))
         } else {
             plan.wait
                 .or(self.sess[s].st.lock_wait_timeout)
@@ -992,7 +1008,10 @@ impl SqlModel {
                 match st {
                     Step::Acquire { dur, .. } | Step::Upgrade { dur, .. } => *dur = tx(*dur),
                     Step::Backoff {
-                        dur, group, between, ..
+                        dur,
+                        group,
+                        between,
+                        ..
                     } => {
                         *dur = tx(*dur);
                         for g in group.iter_mut() {
@@ -1142,10 +1161,7 @@ impl SqlModel {
                 let _ = self.t.commit(&d, id);
                 self.sess[s].st.in_txn = false;
                 self.sess[s].st.wrote = false;
-                let has = self
-                    .t
-                    .session(id)
-                    .is_some_and(|x| !x.book.is_empty());
+                let has = self.t.session(id).is_some_and(|x| !x.book.is_empty());
                 if let Some(r) = self.sess[s].run.as_mut() {
                     r.had_locks = has;
                     r.new.clear();
@@ -1191,7 +1207,11 @@ impl SqlModel {
                     Ok(Outcome::Busy) if timeout != Some(0) => {
                         // lock_table_names: give back the group, wait for this lock
                         // alone, give it back, take the group again.
-                        let start = self.sess[s].run.as_ref().map(|r| r.group_start).unwrap_or(0);
+                        let start = self.sess[s]
+                            .run
+                            .as_ref()
+                            .map(|r| r.group_start)
+                            .unwrap_or(0);
                         self.give_back(s, start);
                         self.sess[s].run.as_mut().expect("running").group_start = start;
                         let w = self.t.acquire(&d, id, key, *ty, *dur, wait);
@@ -1224,7 +1244,9 @@ impl SqlModel {
                     Ok(Outcome::Busy) => Ok(Outcome::Timeout),
                     r => r,
                 },
-                Step::Upgrade { .. } if cfg!(mdl_bug = "conform_ignore_upgrades") => Ok(Outcome::Ok),
+                Step::Upgrade { .. } if cfg!(mdl_bug = "conform_ignore_upgrades") => {
+                    Ok(Outcome::Ok)
+                }
                 Step::Upgrade { key, ty, dur, from }
                     if from.is_some_and(|f| {
                         self.holds_type(s, key, f)
@@ -1240,7 +1262,10 @@ impl SqlModel {
                     // then the old one given back.
                     let f = from.expect("checked");
                     let run = self.sess[s].run.as_mut().expect("running");
-                    run.steps.push_front(Step::Release { key: key.clone(), ty: f });
+                    run.steps.push_front(Step::Release {
+                        key: key.clone(),
+                        ty: f,
+                    });
                     run.steps.push_front(Step::Acquire {
                         key: key.clone(),
                         ty: *ty,
@@ -1266,31 +1291,31 @@ impl SqlModel {
                         *ty
                     };
                     match self.t.upgrade(&d, id, key, *ty, wait) {
-                    Ok(Outcome::Granted) if !self.holds_type(s, key, *ty) => {
-                        // Our upgrade is a no-op when the held type covers the new one;
-                        // the server changes the ticket's type (DDL -> ALTER_COPY,
-                        // BLOCK_DDL -> START): that is our downgrade.
-                        let _ = self.t.downgrade(&d, id, key, *ty);
-                        Ok(Outcome::Granted)
-                    }
-                    Err(MdlError::NotHeld) => self.t.acquire(&d, id, key, *ty, *dur, wait),
-                    Err(MdlError::UpgradeToWeaker { held, .. }) => {
-                        // The server's upgrade takes any type; ours only a stronger one:
-                        // take the new type, then give the old one back.
-                        let run = self.sess[s].run.as_mut().expect("running");
-                        run.steps.push_front(Step::Release {
-                            key: key.clone(),
-                            ty: held,
-                        });
-                        run.steps.push_front(Step::Acquire {
-                            key: key.clone(),
-                            ty: *ty,
-                            dur: *dur,
-                            ctx: Ctx::Plain,
-                        });
-                        continue;
-                    }
-                    r => r,
+                        Ok(Outcome::Granted) if !self.holds_type(s, key, *ty) => {
+                            // Our upgrade is a no-op when the held type covers the new one;
+                            // the server changes the ticket's type (DDL -> ALTER_COPY,
+                            // BLOCK_DDL -> START): that is our downgrade.
+                            let _ = self.t.downgrade(&d, id, key, *ty);
+                            Ok(Outcome::Granted)
+                        }
+                        Err(MdlError::NotHeld) => self.t.acquire(&d, id, key, *ty, *dur, wait),
+                        Err(MdlError::UpgradeToWeaker { held, .. }) => {
+                            // The server's upgrade takes any type; ours only a stronger one:
+                            // take the new type, then give the old one back.
+                            let run = self.sess[s].run.as_mut().expect("running");
+                            run.steps.push_front(Step::Release {
+                                key: key.clone(),
+                                ty: held,
+                            });
+                            run.steps.push_front(Step::Acquire {
+                                key: key.clone(),
+                                ty: *ty,
+                                dur: *dur,
+                                ctx: Ctx::Plain,
+                            });
+                            continue;
+                        }
+                        r => r,
                     }
                 }
                 Step::Commit => continue,
@@ -1325,7 +1350,12 @@ impl SqlModel {
                 Ok(Outcome::Deadlock) => {
                     let ctx = self.ctx_of(s, &step);
                     // Put the step back: a retry takes it again.
-                    self.sess[s].run.as_mut().expect("running").steps.push_front(step);
+                    self.sess[s]
+                        .run
+                        .as_mut()
+                        .expect("running")
+                        .steps
+                        .push_front(step);
                     match self.deadlocked(s, ctx) {
                         Some(o) => return o,
                         None => continue,
@@ -1625,9 +1655,7 @@ impl SqlModel {
                             .iter()
                             .filter(|(k, _)| {
                                 self.t.session(id).is_some_and(|x| {
-                                    x.book
-                                        .on_key(k)
-                                        .any(|h| h.dur == Duration::Explicit)
+                                    x.book.on_key(k).any(|h| h.dur == Duration::Explicit)
                                 })
                             })
                             .cloned()
@@ -1644,7 +1672,10 @@ impl SqlModel {
                                 x.book
                                     .held()
                                     .iter()
-                                    .find(|h| d.namespace(h.key.namespace()).name == "BACKUP" && h.dur == Duration::Explicit)
+                                    .find(|h| {
+                                        d.namespace(h.key.namespace()).name == "BACKUP"
+                                            && h.dur == Duration::Explicit
+                                    })
                                     .map(|h| (h.key.clone(), h.ty))
                             });
                             st.backup = l.map(|(k2, t)| (k.to_owned(), k2, t));

@@ -72,7 +72,8 @@ const NEW: &[&str] = &["t3", "t4"];
 /// A random statement (the catalog decides nothing here: statements on missing tables
 /// are part of the test).
 fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
-    let pick = |r: &mut ChaCha8Rng, v: &[&'static str]| -> &'static str { v[r.random_range(0..v.len())] };
+    let pick =
+        |r: &mut ChaCha8Rng, v: &[&'static str]| -> &'static str { v[r.random_range(0..v.len())] };
     let t1 = pick(r, TABLES);
     let mut t2 = pick(r, TABLES);
     if t2 == t1 {
@@ -86,7 +87,10 @@ fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
         0..=7 => format!("SELECT * FROM {t1}"),
         8..=10 => format!("SELECT * FROM {t1} JOIN {t2} ON {t1}.a={t2}.a"),
         11..=12 => format!("SELECT * FROM {t1} WHERE a IN (SELECT a FROM {t2})"),
-        13..=14 => format!("SELECT * FROM {t1} WHERE a={} FOR UPDATE", r.random_range(1..5)),
+        13..=14 => format!(
+            "SELECT * FROM {t1} WHERE a={} FOR UPDATE",
+            r.random_range(1..5)
+        ),
         15 => format!("SELECT * FROM {t1} WHERE a=3 LOCK IN SHARE MODE"),
         16..=19 => format!("INSERT INTO {t1} (b) VALUES ({})", r.random_range(0..9)),
         20..=21 => format!("INSERT INTO {t1} (b) SELECT b FROM {t2}"),
@@ -98,7 +102,10 @@ fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
         30..=33 => format!("LOCK TABLES {t1} {}", mode(r)),
         34..=35 => format!("LOCK TABLES {t1} {}, {t2} {}", mode(r), mode(r)),
         36..=40 => "UNLOCK TABLES".into(),
-        41..=42 => format!("ALTER TABLE {t1} FORCE, ALGORITHM={}", pick(r, &["COPY", "INPLACE"])),
+        41..=42 => format!(
+            "ALTER TABLE {t1} FORCE, ALGORITHM={}",
+            pick(r, &["COPY", "INPLACE"])
+        ),
         43 => {
             *serial += 1;
             format!("CREATE INDEX i{} ON {t1} (b)", serial)

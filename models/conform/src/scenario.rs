@@ -202,8 +202,7 @@ fn check_known(
                     file,
                     l.pos.line,
                     l.pos.col,
-                    "`assert` is for model checking; a conformance scenario takes `expect`"
-                        .into(),
+                    "`assert` is for model checking; a conformance scenario takes `expect`".into(),
                 ))
             }
             Item::Expect { .. } => {}
@@ -292,7 +291,9 @@ pub fn run_scenario(
         our_last: vec![None; n],
         running: vec![String::new(); n],
     };
-    let res = play(server, &mut mon, &mut model, sc, &mut sides, &mut rep, verbose);
+    let res = play(
+        server, &mut mon, &mut model, sc, &mut sides, &mut rep, verbose,
+    );
     for c in sides.conns.into_iter().flatten() {
         let _ = cleanup(&mut mon, c);
     }

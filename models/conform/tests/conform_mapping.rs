@@ -59,7 +59,13 @@ fn learned_facts_the_brief_names() {
     // RENAME's target is locked too.
     assert!(has("rename", "bulk", "TABLE", "$n", "X"));
     // RELEASE_ALL_LOCKS gives the user locks back (it is not a lock-free SELECT).
-    assert!(has("release_all_locks", "release", "USER_LOCK", "$lock", "SNW"));
+    assert!(has(
+        "release_all_locks",
+        "release",
+        "USER_LOCK",
+        "$lock",
+        "SNW"
+    ));
     // MyISAM DML takes BACKUP_DML, not BACKUP_TRANS_DML.
     assert!(has("insert.myisam", "acquire", "BACKUP", "-", "BACKUP_DML"));
     // CREATE TRIGGER takes the trigger's X before the table group.
@@ -105,7 +111,9 @@ fn bad_tables_are_errors_with_lines() {
     assert!(e("kind\tx\tno\tS\nrule\tlt_read\tx\tmaybe\t-\t-\n")
         .1
         .contains("expected ok or E<code>"));
-    assert!(e("rule\tlt_read\tnope\tok\t-\t-\n").1.contains("unknown kind"));
+    assert!(e("rule\tlt_read\tnope\tok\t-\t-\n")
+        .1
+        .contains("unknown kind"));
     assert!(e("kind\tx\tno\tS\nrule\tlt_read\tx\tok\tTABLE $t\t-\n")
         .1
         .contains("NAMESPACE KEY TYPE"));
@@ -216,14 +224,23 @@ fn learned_flat(m: &Mapping, name: &str, cat: &Catalog) -> Vec<String> {
 /// Kinds the composition is not compared with, and why.
 const NOT_COMPOSED: &[(&str, &str)] = &[
     ("commit_write", "a COMMIT, not a statement of the table"),
-    ("commit_write.myisam", "a COMMIT, not a statement of the table"),
-    ("optimize", "InnoDB OPTIMIZE is recreate + analyze, not played"),
+    (
+        "commit_write.myisam",
+        "a COMMIT, not a statement of the table",
+    ),
+    (
+        "optimize",
+        "InnoDB OPTIMIZE is recreate + analyze, not played",
+    ),
     (
         "analyze_multi",
         "admin statements do one table after the other (Step::Commit between), which one \
          learned sequence cannot show",
     ),
-    ("handler_read", "a HANDLER READ, not a statement of the table"),
+    (
+        "handler_read",
+        "a HANDLER READ, not a statement of the table",
+    ),
 ];
 
 #[test]

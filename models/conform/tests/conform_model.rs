@@ -29,7 +29,10 @@ fn ddl_behind_ftwrl_backs_off_and_holds_nothing() {
     let a = m.add_session();
     let b = m.add_session();
     m.step(a, "FLUSH TABLES WITH READ LOCK").unwrap();
-    assert_eq!(m.step(b, "ALTER TABLE t1 FORCE, ALGORITHM=COPY"), Ok(Outcome::Waiting));
+    assert_eq!(
+        m.step(b, "ALTER TABLE t1 FORCE, ALGORITHM=COPY"),
+        Ok(Outcome::Waiting)
+    );
     let held: Vec<String> = m.locks_of(b).into_iter().collect();
     assert_eq!(held, vec!["BACKUP - BACKUP_DDL (pending)".to_string()]);
     m.step(a, "UNLOCK TABLES").unwrap();
@@ -42,7 +45,10 @@ fn session_rules_give_the_server_errors() {
     let mut m = model();
     let a = m.add_session();
     m.step(a, "LOCK TABLES t1 READ").unwrap();
-    assert_eq!(m.step(a, "INSERT INTO t1 (b) VALUES (1)"), Ok(Outcome::Error));
+    assert_eq!(
+        m.step(a, "INSERT INTO t1 (b) VALUES (1)"),
+        Ok(Outcome::Error)
+    );
     assert_eq!(m.session(a).last_error, Some(1099));
     assert_eq!(m.step(a, "SELECT * FROM t2"), Ok(Outcome::Error));
     assert_eq!(m.session(a).last_error, Some(1100));
@@ -77,7 +83,10 @@ fn get_lock_counts_and_release_all_locks() {
     // Still held once: another session times out at once (GET_LOCK(..., 0)).
     assert_eq!(m.step(b, "SELECT GET_LOCK('u1', 0)"), Ok(Outcome::Timeout));
     // GET_LOCK's own timeout: waits, then times out when the clock passes it.
-    assert_eq!(m.step(b, "SELECT GET_LOCK('u1', 1.5)"), Ok(Outcome::Waiting));
+    assert_eq!(
+        m.step(b, "SELECT GET_LOCK('u1', 1.5)"),
+        Ok(Outcome::Waiting)
+    );
     m.advance(1000);
     assert!(m.is_waiting(b));
     m.advance(600);
@@ -94,13 +103,19 @@ fn lock_wait_timeout_bounds_waits() {
     let b = m.add_session();
     m.step(a, "LOCK TABLES t1 WRITE").unwrap();
     m.step(b, "SET lock_wait_timeout = 1").unwrap();
-    assert_eq!(m.step(b, "INSERT INTO t1 (b) VALUES (1)"), Ok(Outcome::Waiting));
+    assert_eq!(
+        m.step(b, "INSERT INTO t1 (b) VALUES (1)"),
+        Ok(Outcome::Waiting)
+    );
     m.advance(999);
     assert!(m.is_waiting(b));
     m.advance(1);
     assert_eq!(m.take_events(), vec![(b, Outcome::Timeout)]);
     // A statement's own NOWAIT: at once.
-    assert_eq!(m.step(b, "LOCK TABLES t1 WRITE NOWAIT"), Ok(Outcome::Timeout));
+    assert_eq!(
+        m.step(b, "LOCK TABLES t1 WRITE NOWAIT"),
+        Ok(Outcome::Timeout)
+    );
 }
 
 #[test]
@@ -147,15 +162,23 @@ fn deadlock_victims_follow_the_servers_weights() {
     m.step(a, "FLUSH TABLES WITH READ LOCK").unwrap();
     let dml = "DELETE t1 FROM t1 JOIN t2 ON t1.a=t2.a WHERE t1.a=9";
     assert_eq!(m.step(b, dml), Ok(Outcome::Waiting));
-    assert_eq!(m.step(a, "FLUSH TABLES t1 WITH READ LOCK"), Ok(Outcome::Deadlock));
-    assert!(m.locks_of(b).contains("BACKUP - BACKUP_TRANS_DML (pending)"));
+    assert_eq!(
+        m.step(a, "FLUSH TABLES t1 WITH READ LOCK"),
+        Ok(Outcome::Deadlock)
+    );
+    assert!(m
+        .locks_of(b)
+        .contains("BACKUP - BACKUP_TRANS_DML (pending)"));
     // found/seed-328.mdl: LOCK TABLES READ at the same place waits again, heavier, and
     // the DML is the victim; it backs off and waits for its table again.
     let mut m = model();
     let a = m.add_session();
     let b = m.add_session();
     m.step(a, "FLUSH TABLES WITH READ LOCK").unwrap();
-    assert_eq!(m.step(b, "INSERT INTO t1 (b) SELECT b FROM t2"), Ok(Outcome::Waiting));
+    assert_eq!(
+        m.step(b, "INSERT INTO t1 (b) SELECT b FROM t2"),
+        Ok(Outcome::Waiting)
+    );
     assert_eq!(m.step(a, "LOCK TABLES t1 READ"), Ok(Outcome::Ok));
     assert!(m.locks_of(a).contains("TABLE test.t1 SRO"));
     let held: Vec<String> = m.locks_of(b).into_iter().collect();

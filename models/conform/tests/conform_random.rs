@@ -41,7 +41,11 @@ fn run(n: usize, stop_at_first: bool) -> random::Summary {
     let mut out = std::io::stdout();
     let sum = random::run(&server, &map, &o, &mut out).unwrap_or_else(|e| panic!("{e}"));
     for f in &sum.found {
-        println!("--- {}\n{}", f.display(), std::fs::read_to_string(f).unwrap_or_default());
+        println!(
+            "--- {}\n{}",
+            f.display(),
+            std::fs::read_to_string(f).unwrap_or_default()
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
     sum

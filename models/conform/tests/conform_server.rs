@@ -149,7 +149,11 @@ fn killed_run_leaves_nothing_behind() {
     let mut w = line.split_whitespace();
     let pid: i32 = w.nth(1).unwrap().parse().unwrap();
     let dir = std::path::PathBuf::from(w.nth(1).unwrap());
-    assert!(dir.starts_with(&root), "{} not under MDL_CONFORM_DIR", dir.display());
+    assert!(
+        dir.starts_with(&root),
+        "{} not under MDL_CONFORM_DIR",
+        dir.display()
+    );
     assert!(dir.join("data").is_dir());
     // SAFETY: signalling our own child process.
     unsafe {
@@ -167,7 +171,11 @@ fn killed_run_leaves_nothing_behind() {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
     let _ = std::fs::remove_dir_all(&root);
-    assert!(gone, "the server {pid} or its directory {} outlived a killed run", dir.display());
+    assert!(
+        gone,
+        "the server {pid} or its directory {} outlived a killed run",
+        dir.display()
+    );
 }
 
 #[test]
@@ -200,7 +208,10 @@ fn a_divergence_keeps_the_differences_so_far() {
     let mut out = Vec::new();
     let rep = scenario::run_scenario(&server, &map, &sc, false, &mut out).unwrap();
     let shown = String::from_utf8_lossy(&out);
-    assert!(!rep.diffs.is_empty(), "the difference before the divergence is kept");
+    assert!(
+        !rep.diffs.is_empty(),
+        "the difference before the divergence is kept"
+    );
     assert!(rep.diffs[0].contains("diverge.mdl:5"), "{:?}", rep.diffs);
     let d = rep.diverged.as_deref().expect("a divergence");
     assert!(d.contains("diverge.mdl:6") && d.contains("s2"), "{d}");

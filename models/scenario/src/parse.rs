@@ -401,7 +401,13 @@ impl<'a> Parser<'a> {
                 }
                 match l.toks.get(1..) {
                     Some([v]) => {
-                        server = Some((Pos { line: l.no, col: v.col }, v.text.clone()));
+                        server = Some((
+                            Pos {
+                                line: l.no,
+                                col: v.col,
+                            },
+                            v.text.clone(),
+                        ));
                     }
                     _ => {
                         return Err(self.err(
@@ -1136,12 +1142,22 @@ mod tests {
         let s = ok("setup: acquire TABLE a.b SR\n");
         assert_eq!(s.sessions, vec!["setup".to_string()]);
         assert!(s.setup.is_empty());
-        at("s1: sql SELECT 1\nsetup: sql SELECT 2\n", 2, 1, "before the first step");
+        at(
+            "s1: sql SELECT 1\nsetup: sql SELECT 2\n",
+            2,
+            1,
+            "before the first step",
+        );
         at("setup: sql  # nothing\n", 1, 11, "SQL statement");
         at("server\n", 1, 7, "one server version");
         at("server a b\n", 1, 10, "one server version");
         at("server a\nserver b\n", 2, 1, "already set at line 1");
-        at("s1: sql SELECT 1\nserver a\n", 2, 1, "before the first step");
+        at(
+            "s1: sql SELECT 1\nserver a\n",
+            2,
+            1,
+            "before the first step",
+        );
     }
 
     #[test]
