@@ -64,6 +64,28 @@ pub struct Part {
     /// The kind without the engine suffix (the key of the session rules).
     pub kind: String,
     pub bind: Bind,
+    /// For a table in a multi-table UPDATE's list: whether a SET column is its.
+    pub set_target: SetTarget,
+}
+
+/// Whether a table of a multi-table UPDATE's list is one whose columns it sets. Its
+/// metadata lock is SW either way (the parser's `set_lock_for_tables`), but
+/// `Multiupdate_prelocking_strategy::handle_end` (MariaDB `sql/sql_update.cc`) gives a
+/// table it only reads a read lock type before `lock_tables` checks it against the
+/// session's own LOCK TABLES (`check_lock_and_start_stmt`): locked READ is enough there
+/// (measured: found/seed-10008).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SetTarget {
+    /// Not a table of a multi-table UPDATE's list.
+    #[default]
+    NotInList,
+    /// A SET column is its.
+    Yes,
+    /// It is only read.
+    No,
+    /// Not known: a SET column is not qualified with its table (the catalog does not
+    /// know columns).
+    Unknown,
 }
 
 /// How LOCK TABLES locks a table.
@@ -136,6 +158,10 @@ pub struct Plan {
     /// GET_LOCK's own timeout, in milliseconds.
     pub user_lock_timeout: Option<u64>,
     pub effect: Effect,
+    /// A table the statement names through an alias other than its name (`t1 AS x`):
+    /// under the session's own LOCK TABLES `open_table` matches a locked table by its
+    /// alias too, which the model does not follow (it refuses such a statement there).
+    pub aliased: Option<String>,
 }
 
 /// What a statement is, for our side.
@@ -375,6 +401,43 @@ fn from_tables(toks: &[Tok], db: &str) -> Result<Vec<Tbl>, String> {
         .collect())
 }
 
+/// The tables (`[db.]table` or an alias) whose columns an UPDATE's SET list assigns,
+/// from the tokens after SET; `None` when a column is not qualified with its table.
+fn set_targets(toks: &[Tok]) -> Option<Vec<(Option<String>, String)>> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start = true;
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        if depth == 0 && ["where", "order", "limit"].iter().any(|k| kw_eq(t, k)) {
+            break;
+        }
+        if start {
+            // One assignment's column: `col`, `t.col` or `db.t.col`.
+            let word = |k: usize| match toks.get(k) {
+                Some(Tok::Word { text, .. }) => Some(text.clone()),
+                _ => None,
+            };
+            let dot = |k: usize| toks.get(k) == Some(&Tok::P('.'));
+            match (word(i), dot(i + 1), dot(i + 3)) {
+                (Some(a), true, true) => out.push((Some(a), word(i + 2)?)),
+                (Some(a), true, false) => out.push((None, a)),
+                _ => return None,
+            }
+            start = false;
+        }
+        match t {
+            Tok::P('(') => depth += 1,
+            Tok::P(')') => depth = depth.saturating_sub(1),
+            Tok::P(',') if depth == 0 => start = true,
+            _ => {}
+        }
+        i += 1;
+    }
+    Some(out)
+}
+
 /// As [`from_tables`], with each table's alias when it has one.
 fn from_tables_aliased(toks: &[Tok], db: &str) -> Result<Vec<(Tbl, Option<String>)>, String> {
     let mut out = Vec::new();
@@ -499,6 +562,7 @@ impl Cx<'_> {
             row: self.row(kind, bind.t.as_ref()),
             kind: kind.to_owned(),
             bind,
+            set_target: SetTarget::NotInList,
         }
     }
 
@@ -538,6 +602,9 @@ impl Cx<'_> {
             wait: wait_clause(toks)?,
             user_lock_timeout: None,
             effect,
+            aliased: from_tables_aliased(toks, self.db)?
+                .into_iter()
+                .find_map(|(t, a)| a.filter(|a| *a != t.name).map(|a| format!("{t} AS {a}"))),
         }))
     }
 }
@@ -641,14 +708,30 @@ pub fn classify(
                 quoted: false,
             }];
             list.extend(toks[c.i..set_at].iter().cloned());
-            let written = from_tables(&list, db)?;
+            let written = from_tables_aliased(&list, db)?;
             if written.is_empty() {
                 return Err(format!("no table in `{sql}`"));
             }
+            let targets = set_targets(&toks[set_at + 1..]);
             let mut parts = Vec::new();
             let mut need = Vec::new();
-            for t in &written {
-                parts.push(cx.on_table("update", t)?);
+            for (t, alias) in &written {
+                let mut p = cx.on_table("update", t)?;
+                if written.len() > 1 {
+                    p.set_target = match &targets {
+                        None => SetTarget::Unknown,
+                        Some(q)
+                            if q.iter().any(|(qd, qt)| match alias {
+                                Some(a) => qd.is_none() && qt == a,
+                                None => qt == &t.name && qd.as_ref().is_none_or(|d| d == &t.db),
+                            }) =>
+                        {
+                            SetTarget::Yes
+                        }
+                        Some(_) => SetTarget::No,
+                    };
+                }
+                parts.push(p);
                 need.push(t.clone());
             }
             for t in from_tables(&toks[set_at..], db)? {
@@ -914,6 +997,7 @@ fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, Stri
                     wait: None,
                     user_lock_timeout: Some(ms.unwrap_or(u64::MAX)),
                     effect: Effect::None,
+                    aliased: None,
                 }))
             }
         };

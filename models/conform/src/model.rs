@@ -50,7 +50,7 @@
 //! GET_LOCK's timeout argument bound waits.
 
 use super::catalog::{Catalog, Engine};
-use super::classify::{classify, Effect, LtMode, Plan, Stmt, Tbl};
+use super::classify::{classify, Effect, LtMode, Plan, SetTarget, Stmt, Tbl};
 use super::compose::{compose, keys, Ctx, Step};
 use super::mapping::{Mapping, OpKind};
 use mdl_core::key::MdlKey;
@@ -526,11 +526,13 @@ impl SqlModel {
                                 t: Some(t.clone()),
                                 ..Default::default()
                             },
+                            set_target: Default::default(),
                         }],
                         lock_tables: Vec::new(),
                         wait: None,
                         user_lock_timeout: None,
                         effect: Effect::NeedTables(vec![t]),
+                        aliased: None,
                     };
                     let steps = compose(&self.map, &self.d, &self.cat, &plan)?;
                     self.start_run(s, steps, Vec::new(), false, false, None, Then::Reopen(i))
@@ -707,6 +709,18 @@ impl SqlModel {
             }
         }
         let is_lock = plan.kind.starts_with("lock_");
+        if let Some(a) = plan
+            .aliased
+            .as_ref()
+            .filter(|_| self.sess[s].st.under_lock_tables() && !is_lock && opens_tables)
+        {
+            // (Checked before anything changes: a refused statement changes nothing.)
+            return Err(format!(
+                "a table named through an alias (`{a}`) under the session's own LOCK TABLES \
+                 is not in the model (open_table matches a locked table by its alias): name \
+                 the table itself"
+            ));
+        }
         if plan.kind == "flush_tables" && self.sess[s].st.under_lock_tables() {
             // FLUSH TABLES under LOCK TABLES reopens the locked tables and closes the
             // session's HANDLERs (measured: found/seed-1433).
@@ -813,7 +827,26 @@ impl SqlModel {
                     states.clear();
                 }
                 for stn in states {
-                    let r = self.rule(&stn, &p.row, &p.kind)?;
+                    // A multi-table UPDATE's table it only reads is checked as read under
+                    // the session's LOCK TABLES (classify::SetTarget).
+                    let (row, kind) =
+                        match p.set_target {
+                            SetTarget::No if stn == "lt_read" => {
+                                let myisam = p.row.ends_with(".myisam");
+                                (if myisam { "select.myisam" } else { "select" }, "select")
+                            }
+                            SetTarget::Unknown if stn == "lt_read" => {
+                                return Err(format!(
+                                "a multi-table UPDATE under LOCK TABLES ... READ of one of its \
+                                 tables with a SET column not qualified by its table (which \
+                                 tables it writes is not known without their columns): \
+                                 write `{}`.column",
+                                p.bind.t.as_ref().map(|t| t.name.as_str()).unwrap_or("table")
+                            ))
+                            }
+                            _ => (p.row.as_str(), p.kind.as_str()),
+                        };
+                    let r = self.rule(&stn, row, kind)?;
                     if let Some(code) = r.error {
                         errors.push(code);
                         continue;

@@ -184,3 +184,42 @@ fn deadlock_victims_follow_the_servers_weights() {
     let held: Vec<String> = m.locks_of(b).into_iter().collect();
     assert_eq!(held, vec!["TABLE test.t1 SW (pending)".to_string()]);
 }
+
+#[test]
+fn a_multi_table_update_needs_write_only_for_the_tables_it_sets() {
+    // found/seed-10008.mdl: under LOCK TABLES t1 WRITE, t2 READ [LOCAL] the server runs
+    // UPDATE t1, t2 SET t1.b=t2.b (t2 is only read: Multiupdate_prelocking_strategy
+    // gives it a read lock type before lock_tables checks it), and refuses SET t2.b=...
+    // with ER_TABLE_NOT_LOCKED_FOR_WRITE.
+    let mut m = model();
+    let a = m.add_session();
+    m.step(a, "LOCK TABLES t1 WRITE, t2 READ LOCAL").unwrap();
+    for q in [
+        "UPDATE t1, t2 SET t1.b=t2.b WHERE t1.a=t2.a",
+        "UPDATE t1 JOIN t2 ON t1.a=t2.a SET t1.b=t2.b",
+        "UPDATE test.t1, t2 SET test.t1.b=(SELECT 1) WHERE t1.a=t2.a",
+    ] {
+        assert_eq!(m.step(a, q), Ok(Outcome::Ok), "{q}");
+    }
+    assert_eq!(
+        m.step(a, "UPDATE t1, t2 SET t2.b=t1.b WHERE t1.a=t2.a"),
+        Ok(Outcome::Error)
+    );
+    assert_eq!(m.session(a).last_error, Some(1099));
+    // Which table an unqualified column belongs to is not known: a clear error.
+    let e = m
+        .step(a, "UPDATE t1, t2 SET b=1 WHERE t1.a=t2.a")
+        .unwrap_err();
+    assert!(e.contains("not qualified"), "{e}");
+    // Aliases under the session's own LOCK TABLES are refused, naming the alias.
+    let e = m
+        .step(a, "UPDATE t1 AS x, t2 AS y SET x.b=y.b WHERE x.a=y.a")
+        .unwrap_err();
+    assert!(e.contains("`test.t1 AS x`"), "{e}");
+    assert_eq!(m.step(a, "UNLOCK TABLES"), Ok(Outcome::Ok));
+    // Without LOCK TABLES both are fine.
+    assert_eq!(
+        m.step(a, "UPDATE t1 AS x, t2 AS y SET x.b=y.b WHERE x.a=y.a"),
+        Ok(Outcome::Ok)
+    );
+}
