@@ -475,6 +475,18 @@ impl Mapping {
             .map(|v| v.trim_end_matches('.'))
     }
 
+    /// The warning `mdl conform` gives when the running server is not the one the table
+    /// was learned on (none when they match or the table names no version).
+    pub fn version_warning(&self, running: &str) -> Option<String> {
+        let learned = self.version()?;
+        (learned != running).then(|| {
+            format!(
+                "the statement table was learned on MariaDB {learned}; this server is \
+                 {running} (mdl conform --learn to learn it again)"
+            )
+        })
+    }
+
     pub fn header_for(version: &str) -> Vec<String> {
         vec![
             format!("{LEARNED_ON}{version}."),

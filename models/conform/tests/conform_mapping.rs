@@ -38,6 +38,18 @@ fn committed_table_parses_and_covers_every_kind() {
     assert!(m.rules.len() > 300, "{} session rules", m.rules.len());
     // Round trip.
     assert_eq!(Mapping::parse("x", &m.to_text()).unwrap(), m);
+    // The warning when the running server is another version than the one learned on.
+    let learned = m.version().expect("a version").to_owned();
+    assert_eq!(m.version_warning(&learned), None);
+    let w = m
+        .version_warning("11.4.2-MariaDB")
+        .expect("another server version warns");
+    assert!(w.contains(&learned) && w.contains("11.4.2-MariaDB"), "{w}");
+    let mut other = m.clone();
+    other.header = Mapping::header_for("10.6.1-MariaDB");
+    assert!(other
+        .version_warning(&learned)
+        .is_some_and(|w| w.contains("10.6.1-MariaDB")));
 }
 
 #[test]

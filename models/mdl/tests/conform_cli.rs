@@ -101,6 +101,25 @@ fn a_good_file_between_bad_ones_runs_on_the_server() {
     assert_eq!(d[1]["exit"], 0);
     assert_eq!(d[1]["steps"], 3);
     assert!(d[1]["server_version"].as_str().unwrap().contains("MariaDB"));
+    assert_eq!(d[1]["warnings"], serde_json::json!([]), "{}", d[1]);
+    // A file checked against another server version says so (and still runs).
+    let old = tmp(
+        "old.mdl",
+        "dialect mariadb\nserver 10.3.0-MariaDB\ns1: sql SELECT * FROM t1\n",
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_mdl"))
+        .args(["conform", "--format", "json"])
+        .arg(&old)
+        .output()
+        .unwrap();
+    let o = docs(&out.stdout);
+    assert_eq!(o[0]["status"], "pass", "{}", o[0]);
+    let w = o[0]["warnings"][0].as_str().unwrap_or_default();
+    assert!(
+        w.contains("10.3.0-MariaDB") && w.contains(":2:"),
+        "{}",
+        o[0]
+    );
     assert_eq!(d[0]["status"], "invalid");
     assert_eq!(d[2]["status"], "invalid");
 }

@@ -79,14 +79,7 @@ pub fn main(args: Args) -> i32 {
 
 /// Warns when the running server is not the one the table was learned on.
 fn version_warning(map: &Mapping, server: &Server) -> Option<String> {
-    let learned = map.version()?;
-    (learned != server.version()).then(|| {
-        format!(
-            "the statement table was learned on MariaDB {learned}; this server is {} \
-             (mdl conform --learn to learn it again)",
-            server.version()
-        )
-    })
+    map.version_warning(server.version())
 }
 
 fn run(args: Args) -> Result<i32, ConformError> {
