@@ -145,7 +145,7 @@ fn the_schema_refuses_broken_documents() {
     let random = json!({
         "schema": "mdl/1", "command": "conform", "file": null, "status": "fail", "exit": 1,
         "error": null, "mode": "random", "seed": 1, "sessions": 3, "run": 10, "agreed": 8,
-        "explained": 1, "found": ["found/seed-4.mdl"]
+        "explained": 1, "raced": 0, "found": ["found/seed-4.mdl"]
     });
     assert!(
         schema_errors(&random).is_empty(),

@@ -124,11 +124,12 @@ fn run(args: Args) -> Result<i32, ConformError> {
         let secs = t.elapsed().as_secs_f64();
         match args.format {
             Format::Text => println!(
-                "{} of {} random scenarios agree, {} explained outside MDL, {} differences \
-                 kept under {} ({:.0} s)",
+                "{} of {} random scenarios agree, {} explained outside MDL, {} agreed when run \
+                 again (races on the server), {} differences kept under {} ({:.0} s)",
                 sum.agreed,
                 sum.run,
                 sum.explained,
+                sum.raced,
                 sum.found.len(),
                 found.display(),
                 secs
@@ -148,6 +149,7 @@ fn run(args: Args) -> Result<i32, ConformError> {
                     "run": sum.run,
                     "agreed": sum.agreed,
                     "explained": sum.explained,
+                    "raced": sum.raced,
                     "found": sum.found.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
                 })
             ),
