@@ -1756,6 +1756,10 @@ impl SqlModel {
         } else if matches!(run.then, Then::Plan(_)) && !self.sess[s].st.autocommit {
             self.sess[s].st.in_txn = true;
         }
+        // A statement that ends closes the session's HANDLERs another session began to
+        // wait for while it ran (measured: found/seed-10482, a DELETE that waited behind
+        // FTWRL while REPAIR came to wait for its HANDLER; the failure path above too).
+        self.ha_flush(s);
         Outcome::Ok
     }
 
