@@ -905,6 +905,15 @@ impl SqlModel {
             // (DDL under LOCK TABLES looks at its tables one by one: the first error.)
             let code = if lock_table_names(&self.map, &plan) {
                 errors[0]
+            } else if let Some(c) = errors
+                .iter()
+                .copied()
+                .find(|c| plan.kind == "analyze" && READ_ONLY_PROTECTION.contains(c))
+            {
+                // ANALYZE TABLE checks the read-only protection before it opens anything
+                // (Sql_cmd_analyze_table::execute: thd->has_read_only_protection(); measured:
+                // found/seed-10719, ER_CANT_UPDATE_WITH_READLOCK before ER_TABLE_NOT_LOCKED).
+                c
             } else {
                 errors
                     .iter()
