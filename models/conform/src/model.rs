@@ -348,6 +348,12 @@ impl SqlModel {
             }
         };
         self.pump();
+        // The sessions this step let in may have come to wait for one of its HANDLERs
+        // after it ran (its implicit commit let a RENAME on to the HANDLER's table): its
+        // end closes them (measured: found/seed-10970).
+        if !self.is_waiting(s) && !self.ha_flush(s).is_empty() {
+            self.pump();
+        }
         self.fg = None;
         // A wait the same step ended (the other sessions' statements this one released
         // ran on and let it in): the statement's outcome is where it ended.
@@ -892,7 +898,12 @@ impl SqlModel {
         // the HANDLER on its table).
         // (FTWRL checks the session's backup stage before it closes its HANDLERs:
         // Global_read_lock::lock_global_read_lock; measured: found/seed-950.)
-        if errors.is_empty() || !matches!(plan.kind.as_str(), "ftwrl" | "flush_table") {
+        // (RENAME refuses LOCK TABLES before it closes them: mysql_rename_tables;
+        // measured: found/seed-10963.)
+        let refused_first = matches!(plan.kind.as_str(), "ftwrl" | "flush_table")
+            || (plan.kind == "rename"
+                && errors.contains(&super::catalog::ER_LOCK_OR_ACTIVE_TRANSACTION));
+        if errors.is_empty() || !refused_first {
             for t in std::mem::take(&mut close_handlers) {
                 self.close_handlers_on(s, t.as_ref());
             }
@@ -1209,6 +1220,19 @@ impl SqlModel {
                     r.new.clear();
                 }
                 continue;
+            }
+            if let (Step::Upgrade { .. }, Some(Then::Plan(p))) =
+                (&step, self.sess[s].run.as_ref().map(|r| &r.then))
+            {
+                // LOCK TABLES opens every table (open_tables) before lock_tables moves
+                // the READ ones to SRO: a missing table is found first (measured:
+                // found/seed-11028, ER_NO_SUCH_TABLE rather than a wait for SRO).
+                if p.kind.starts_with("lock_")
+                    && self.cat.error_of(&p.effect) == Some(super::catalog::ER_NO_SUCH_TABLE)
+                {
+                    self.sess[s].st.last_error = Some(super::catalog::ER_NO_SUCH_TABLE);
+                    return self.finish(s, Outcome::Error);
+                }
             }
             let timeout = self.sess[s].run.as_ref().and_then(|r| r.timeout);
             let wait = self.wait_option(timeout);
