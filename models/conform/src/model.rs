@@ -667,6 +667,24 @@ impl SqlModel {
         Ok(self.start_run(s, steps, Vec::new(), false, false, None, then))
     }
 
+    /// Whether the BACKUP_COMMIT of a transaction that wrote would wait (another
+    /// session's FTWRL or BACKUP STAGE BLOCK_COMMIT): then a statement that commits
+    /// implicitly waits there, before anything else (measured: found/seed-11852).
+    fn commit_would_wait(&self, s: usize) -> Result<bool, String> {
+        let me = self.sess[s].id;
+        Ok(self.commit_steps()?.iter().any(|st| match st {
+            Step::Acquire { key, ty, .. } => {
+                let strat = self.d.strategy(key.namespace());
+                self.t.lock(key).is_some_and(|l| {
+                    l.granted()
+                        .iter()
+                        .any(|g| g.owner != me && strat.conflicts_granted(*ty, g.ty))
+                })
+            }
+            _ => false,
+        }))
+    }
+
     /// What COMMIT of a transaction that wrote requests (the `commit_write` kind).
     fn commit_steps(&self) -> Result<Vec<Step>, String> {
         let Some(r) = self.map.kind("commit_write") else {
@@ -736,6 +754,7 @@ impl SqlModel {
         if row0.implicit_commit
             && self.sess[s].st.in_txn
             && !cfg!(mdl_bug = "conform_skip_implicit_commit")
+            && !(self.sess[s].st.wrote && self.commit_would_wait(s)?)
         {
             // (A transaction that wrote requests BACKUP_COMMIT at this commit; taken as
             // granted here: the statement's own requests below wait if the backup blocks.)
@@ -989,6 +1008,26 @@ impl SqlModel {
                             .st
                             .lt_locks
                             .retain(|(x, y)| !(*x == k && *y == l.ty));
+                    }
+                }
+            }
+            if matches!(
+                plan.kind.as_str(),
+                "truncate" | "alter_copy" | "alter_inplace" | "alter_instant" | "create_index"
+            ) {
+                // TRUNCATE and ALTER under LOCK TABLES take X and go back down to SNRW at
+                // their end (Sql_cmd_truncate_table::truncate_table's m_ticket_downgrade,
+                // mysql_alter_table), even from the X an earlier REPAIR left (measured:
+                // found/seed-11564).
+                let x = LockType::parse("X").expect("X");
+                let snrw = LockType::parse("SNRW").expect("SNRW");
+                for p in plan.parts.iter().filter(|p| p.bind.t.is_some()) {
+                    for k in keys(&d, &self.cat, "TABLE", "$t", &p.bind)? {
+                        let lt = &mut self.sess[s].st.lt_locks;
+                        if let Some(e) = lt.iter_mut().find(|(y, ty)| *y == k && *ty == x) {
+                            e.1 = snrw;
+                            let _ = self.t.downgrade(&d, id, &k, snrw);
+                        }
                     }
                 }
             }
