@@ -259,6 +259,23 @@ pub fn explained(rep: &Report) -> Option<&'static str> {
         Some(d) if d.contains("blocked (not on a metadata lock)") => {
             Some("blocked outside MDL (an InnoDB row or table lock, a MyISAM table lock)")
         }
+        // A DML (or the COMMIT of a transaction of DML) that changed no row has nothing
+        // to commit: the server takes no BACKUP_COMMIT (ha_commit_trans asks for it only
+        // for a read-write transaction, and a row marks it so), while ours, which does
+        // not know the rows, waits for it behind a BACKUP STAGE BLOCK_COMMIT or FTWRL
+        // (known-differences/no-row-changed-commit.mdl).
+        Some(d)
+            if d.contains("the server gave ok, ours waiting")
+                && ["DELETE", "UPDATE", "INSERT", "COMMIT"]
+                    .iter()
+                    .any(|k| d.contains(&format!(": sql {k}")))
+                && rep.diffs.iter().any(|x| {
+                    x.split_once(", ours {")
+                        .is_some_and(|(_, ours)| ours.contains("BACKUP - BACKUP_COMMIT (pending)"))
+                }) =>
+        {
+            Some("data, not MDL: a statement that changed no row commits without BACKUP_COMMIT")
+        }
         _ => None,
     }
 }
