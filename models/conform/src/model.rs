@@ -190,6 +190,9 @@ struct Sess {
 
 /// ER_CANT_UPDATE_WITH_READLOCK, ER_BACKUP_LOCK_IS_ACTIVE: `THD::has_read_only_protection`.
 const READ_ONLY_PROTECTION: &[u32] = &[1223, 4145];
+/// ER_TABLE_NOT_LOCKED, ER_TABLE_NOT_LOCKED_FOR_WRITE.
+const ER_TABLE_NOT_LOCKED: u32 = 1100;
+const ER_TABLE_NOT_LOCKED_FOR_WRITE: u32 = 1099;
 
 /// The statements whose read-only protection is checked inside `open_table` (DML), or
 /// after the locks taken before `lock_table_names` (CREATE/DROP TRIGGER's X). The others
@@ -964,8 +967,16 @@ impl SqlModel {
             // (LOCK TABLES checks the session's BACKUP STAGE first, in
             // mysql_execute_command; its own FTWRL only when open_table opens a table for
             // writing: measured, found/seed-1127 and seed-155.)
-            if READ_ONLY_PROTECTION.contains(&code)
-                && (DEFERRED_PROTECTION.contains(&plan.kind.as_str()) || (code == 1223 && is_lock))
+            // (CREATE/DROP TRIGGER take the trigger's X before they look at LOCK TABLES
+            // too: mysql_create_or_drop_trigger, then find_table_for_mdl_upgrade;
+            // measured: found/seed-31117, a deadlock on the trigger's X rather than
+            // ER_TABLE_NOT_LOCKED.)
+            let trigger_lt = matches!(plan.kind.as_str(), "create_trigger" | "drop_trigger")
+                && [ER_TABLE_NOT_LOCKED, ER_TABLE_NOT_LOCKED_FOR_WRITE].contains(&code);
+            if trigger_lt
+                || (READ_ONLY_PROTECTION.contains(&code)
+                    && (DEFERRED_PROTECTION.contains(&plan.kind.as_str())
+                        || (code == 1223 && is_lock)))
             {
                 // open_table checks the read-only protection right before the BACKUP lock
                 // of the first table it opens for writing: the tables before it are
@@ -994,7 +1005,7 @@ impl SqlModel {
         }
         // Under LOCK TABLES a statement on locked tables uses their locks: the learned
         // change, no wait.
-        if self.sess[s].st.under_lock_tables() && !is_lock && opens_tables {
+        if self.sess[s].st.under_lock_tables() && !is_lock && opens_tables && deferred.is_none() {
             for (r, b) in &lt_deltas {
                 // What the statement adds first (REPAIR's X replaces the table's SNRW: an
                 // upgrade, so a waiter on the table stays behind it), then what it gives
