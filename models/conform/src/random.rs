@@ -259,22 +259,25 @@ pub fn explained(rep: &Report) -> Option<&'static str> {
         Some(d) if d.contains("blocked (not on a metadata lock)") => {
             Some("blocked outside MDL (an InnoDB row or table lock, a MyISAM table lock)")
         }
-        // A DML (or the COMMIT of a transaction of DML) that changed no row has nothing
-        // to commit: the server takes no BACKUP_COMMIT (ha_commit_trans asks for it only
-        // for a read-write transaction, and a row marks it so), while ours, which does
-        // not know the rows, waits for it behind a BACKUP STAGE BLOCK_COMMIT or FTWRL
-        // (known-differences/no-row-changed-commit.mdl).
+        // A DML (or the commit, explicit or implicit, of a transaction of DML) that
+        // changed no row has nothing to commit: the server takes no BACKUP_COMMIT
+        // (ha_commit_trans asks for it only for a read-write transaction, and a row marks
+        // it so), while ours, which does not know the rows, waits for it behind a BACKUP
+        // STAGE BLOCK_COMMIT or FTWRL (known-differences/no-row-changed-commit.mdl).
         Some(d)
             if d.contains("the server gave ok, ours waiting")
-                && ["DELETE", "UPDATE", "INSERT", "COMMIT"]
-                    .iter()
-                    .any(|k| d.contains(&format!(": sql {k}")))
                 && rep.diffs.iter().any(|x| {
                     x.split_once(", ours {")
                         .is_some_and(|(_, ours)| ours.contains("BACKUP - BACKUP_COMMIT (pending)"))
                 }) =>
         {
             Some("data, not MDL: a statement that changed no row commits without BACKUP_COMMIT")
+        }
+        // InnoDB refuses a consistent read of a table rebuilt after the transaction's read
+        // view was made (ER_TABLE_DEF_CHANGED), once the metadata lock is granted
+        // (known-differences/table-def-changed.mdl).
+        Some(d) if d.contains("the server gave error 1412, ours ok") => {
+            Some("InnoDB, not MDL: a table rebuilt after the transaction's read view (1412)")
         }
         _ => None,
     }

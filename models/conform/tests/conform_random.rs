@@ -135,3 +135,37 @@ fn seeded_bug_conform_rerun_excuses_all_is_caught() {
         "the seeded bug did not excuse the deterministic difference"
     );
 }
+
+/// The differences explained outside MDL, by their first difference (no server needed).
+#[test]
+fn explained_differences_are_those_outside_mdl() {
+    use mdl_conform::scenario::Report;
+    let rep = |diffs: &[&str]| Report {
+        diffs: diffs.iter().map(|d| d.to_string()).collect(),
+        ..Report::default()
+    };
+    let blocked = rep(&[
+        "f:3: s2: sql UPDATE t1 SET b=1: the server gave blocked (not on a metadata lock), ours ok",
+    ]);
+    assert!(random::explained(&blocked).is_some());
+    let no_row = rep(&[
+        "f:4: s3: sql BACKUP STAGE START: the server gave ok, ours waiting",
+        "f:4: s3: sql BACKUP STAGE START: s3 holds on the server {\"BACKUP - BACKUP_START\"}, ours {\"BACKUP - BACKUP_COMMIT (pending)\", \"TABLE test.t2 SW\"}",
+    ]);
+    assert!(random::explained(&no_row).is_some());
+    let def_changed = rep(&["f:5: s1: sql SELECT * FROM t2: the server gave error 1412, ours ok"]);
+    assert!(random::explained(&def_changed).is_some());
+    // Anything else is a difference: ours waiting for another lock, another error.
+    for d in [
+        "f:4: s3: sql DELETE FROM t1 WHERE a=1: the server gave ok, ours waiting",
+        "f:5: s1: sql SELECT * FROM t2: the server gave error 1100, ours ok",
+        "f:5: s1: sql SELECT * FROM t2: the server gave ok, ours error 1412",
+    ] {
+        assert!(random::explained(&rep(&[d])).is_none(), "{d}");
+    }
+    let other_wait = rep(&[
+        "f:4: s3: sql BACKUP STAGE START: the server gave ok, ours waiting",
+        "f:4: s3: sql BACKUP STAGE START: s3 holds on the server {}, ours {\"BACKUP - BACKUP_START (pending)\"}",
+    ]);
+    assert!(random::explained(&other_wait).is_none());
+}
