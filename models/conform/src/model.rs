@@ -341,18 +341,6 @@ impl SqlModel {
         // Every statement first closes the session's HANDLERs that another session waits
         // for (mysql_ha_flush; measured: COMMIT and BACKUP STAGE do it too).
         let flushed = self.ha_flush(s);
-        let st = if flushed.is_empty() {
-            st
-        } else {
-            // The sessions the closed HANDLERs let in had their locks before this
-            // statement opens its tables: they go on first, and a RENAME they finish may
-            // change what a name is (measured: found/seed-20484, LOCK TABLES of a name a
-            // waiting RENAME gave to an InnoDB table). (A statement classified once
-            // already is known; if the new catalog refuses it, the first reading stands.)
-            self.pump();
-            let has = self.has_row();
-            classify(sql, &db, &self.cat, &has).unwrap_or(st)
-        };
         self.fg = Some(s);
         let out = self.statement(s, st, &flushed);
         let mut out = match out {
