@@ -729,8 +729,11 @@ impl SqlModel {
             .any(|p| p.bind.t.is_some() || p.bind.v.is_some());
         if plan.kind == "handler_open" {
             if let Some(t) = &plan.parts[0].bind.t {
-                if self.sess[s].st.handlers.iter().any(|h| h.alias == t.name) {
-                    // Not unique table/alias (mysql_ha_open).
+                if self.sess[s].st.handlers.iter().any(|h| h.alias == t.name)
+                    && !self.sess[s].st.under_lock_tables()
+                {
+                    // Not unique table/alias (mysql_ha_open, after it refuses LOCK TABLES:
+                    // measured, found/seed-41173).
                     return Ok(self.fail(s, ER_NONUNIQ_TABLE));
                 }
             }
