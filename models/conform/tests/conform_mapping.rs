@@ -315,6 +315,7 @@ fn every_sql_scenario_parses_and_plays_on_our_model() {
     files.extend(suite);
     files.extend(scenario_files(&data_dir().join("known-differences")));
     files.extend(scenario_files(&data_dir().join("found")));
+    files.extend(scenario_files(&data_dir().join("open")));
     for f in files {
         scenario::load(&f, &m).unwrap_or_else(|e| panic!("{e}"));
     }
