@@ -849,7 +849,10 @@ impl SqlModel {
                             || p.bind.t.as_ref() == Some(&h.table)
                             || p.bind.n.as_ref() == Some(&h.table))
                 });
-                if on_handler {
+                // (The learned `handler` rules of the later BACKUP stages are those of a
+                // session with no backup running, E4146: the stage's own state decides.
+                // Measured: found/seed-41480, seed-41609.)
+                if on_handler && (!p.kind.starts_with("backup_") || p.kind == "backup_start") {
                     states.push("handler".into());
                 }
                 if cfg!(mdl_bug = "conform_no_session_rules") {
@@ -979,6 +982,11 @@ impl SqlModel {
             }
         }
 
+        if plan.kind == "backup_block_commit" {
+            // BACKUP STAGE BLOCK_COMMIT closes the session's own HANDLERs (measured:
+            // found/seed-41901; BACKUP STAGE FLUSH keeps them, seed-41480).
+            self.close_handlers_on(s, None);
+        }
         if plan.kind == "flush_tables" && self.sess[s].st.under_lock_tables() {
             // FLUSH TABLES under LOCK TABLES, once it passed the session rules, reopens the
             // locked tables and closes the session's HANDLERs on them (measured:
