@@ -236,7 +236,7 @@ impl SqlModel {
     pub fn new(map: Mapping) -> SqlModel {
         SqlModel {
             d: Dialect::mariadb(),
-            t: LockTable::new(Config::default()),
+            t: LockTable::new(std::sync::Arc::new(Dialect::mariadb()), Config::default()),
             map,
             cat: Catalog::fixture(),
             sess: Vec::new(),
@@ -371,8 +371,7 @@ impl SqlModel {
     /// `KILL QUERY` of a session: ends its lock wait (`killed`). False when it does not
     /// wait.
     pub fn kill(&mut self, s: usize) -> bool {
-        let d = self.d.clone();
-        let k = self.t.kill(&d, self.sess[s].id);
+        let k = self.t.kill(self.sess[s].id);
         self.pump();
         k
     }
@@ -394,8 +393,7 @@ impl SqlModel {
                 .min();
             let Some((dl, _, i)) = next else { break };
             self.now = self.now.max(dl);
-            let d = self.d.clone();
-            if !self.t.timeout(&d, self.sess[i].id) {
+            if !self.t.timeout(self.sess[i].id) {
                 // Not waiting in the lock table (should not happen): end it anyway.
                 if let Some(r) = self.sess[i].run.as_mut() {
                     r.waiting = None;
@@ -436,7 +434,6 @@ impl SqlModel {
     }
 
     fn statement(&mut self, s: usize, st: Stmt, flushed: &[usize]) -> Result<Outcome, String> {
-        let d = self.d.clone();
         let id = self.sess[s].id;
         Ok(match st {
             Stmt::NoLocks => Outcome::Ok,
@@ -468,7 +465,7 @@ impl SqlModel {
             }
             Stmt::Commit => self.start_commit(s, Then::Commit)?,
             Stmt::Rollback => {
-                let _ = self.t.commit(&d, id);
+                let _ = self.t.commit(id);
                 self.sess[s].st.in_txn = false;
                 self.sess[s].st.wrote = false;
                 Outcome::Ok
@@ -479,10 +476,10 @@ impl SqlModel {
                 let had = self.sess[s].st.under_lock_tables();
                 self.unlock_tables(s);
                 if let Some((k, t)) = self.sess[s].st.ftwrl.take() {
-                    let _ = self.t.release(&d, id, &k, Some(t));
+                    let _ = self.t.release(id, &k, Some(t));
                 }
                 if had {
-                    let _ = self.t.commit(&d, id);
+                    let _ = self.t.commit(id);
                     self.sess[s].st.in_txn = false;
                     self.sess[s].st.wrote = false;
                 }
@@ -602,27 +599,25 @@ impl SqlModel {
     }
 
     fn release_handler_lock(&mut self, s: usize, t: &Tbl) {
-        let d = self.d.clone();
         let id = self.sess[s].id;
         let k = self.handler_key(t);
         let sr = LockType::parse("SR").expect("SR");
-        let _ = self.t.release(&d, id, &k, Some(sr));
+        let _ = self.t.release(id, &k, Some(sr));
     }
 
     fn release_user_lock(&mut self, s: usize, n: &str) {
         let d = self.d.clone();
         let id = self.sess[s].id;
         let ns = d.namespace_by_name("USER_LOCK").expect("USER_LOCK");
-        let _ = self.t.release(&d, id, &MdlKey::new(ns, n, ""), None);
+        let _ = self.t.release(id, &MdlKey::new(ns, n, ""), None);
     }
 
     fn unlock_tables(&mut self, s: usize) {
-        let d = self.d.clone();
         let id = self.sess[s].id;
         let locks = std::mem::take(&mut self.sess[s].st.lt_locks);
         for (k, t) in locks.iter().rev() {
-            if self.t.release(&d, id, k, Some(*t)).is_err() {
-                let _ = self.t.release(&d, id, k, None);
+            if self.t.release(id, k, Some(*t)).is_err() {
+                let _ = self.t.release(id, k, None);
             }
         }
         self.sess[s].st.lock_tables.clear();
@@ -769,7 +764,7 @@ impl SqlModel {
             // (mysql_execute_command: trans_commit_implicit, then the statement), so
             // even one the session rules refuse ends the transaction. (A transaction that
             // wrote commits below, where its BACKUP_COMMIT can wait.)
-            let _ = self.t.commit(&d, id);
+            let _ = self.t.commit(id);
             self.sess[s].st.in_txn = false;
         }
         // The session rules.
@@ -1012,20 +1007,15 @@ impl SqlModel {
                 // while a table is locked (they go with the last one, below).
                 for l in &r.added {
                     for k in keys(&d, &self.cat, &l.ns, &l.key, b)? {
-                        let _ = self.t.acquire(
-                            &d,
-                            id,
-                            &k,
-                            l.ty,
-                            Duration::Explicit,
-                            WaitOption::NoWait,
-                        );
+                        let _ =
+                            self.t
+                                .acquire(id, &k, l.ty, Duration::Explicit, WaitOption::NoWait);
                         self.sess[s].st.lt_locks.push((k, l.ty));
                     }
                 }
                 for l in r.removed.iter().filter(|l| l.ns == "TABLE") {
                     for k in keys(&d, &self.cat, &l.ns, &l.key, b)? {
-                        let _ = self.t.release(&d, id, &k, Some(l.ty));
+                        let _ = self.t.release(id, &k, Some(l.ty));
                         self.sess[s]
                             .st
                             .lt_locks
@@ -1048,7 +1038,7 @@ impl SqlModel {
                         let lt = &mut self.sess[s].st.lt_locks;
                         if let Some(e) = lt.iter_mut().find(|(y, ty)| *y == k && *ty == x) {
                             e.1 = snrw;
-                            let _ = self.t.downgrade(&d, id, &k, snrw);
+                            let _ = self.t.downgrade(id, &k, snrw);
                         }
                     }
                 }
@@ -1285,7 +1275,7 @@ impl SqlModel {
                 // The implicit commit before the statement's own steps. (Whether a session
                 // its releases let in runs on before this one opens its tables is a race
                 // on the server: known-differences/woken-session-race.mdl.)
-                let _ = self.t.commit(&d, id);
+                let _ = self.t.commit(id);
                 self.sess[s].st.in_txn = false;
                 self.sess[s].st.wrote = false;
                 let has = self.t.session(id).is_some_and(|x| !x.book.is_empty());
@@ -1332,10 +1322,10 @@ impl SqlModel {
                     // for the BACKUP lock weighs DDL, MDL_ticket::get_deadlock_weight in
                     // sql/mdl.cc; measured: found/seed-1794.)
                     let ty = self.protection_type(s, key, *ty);
-                    self.t.acquire(&d, id, key, ty, *dur, wait)
+                    self.t.acquire(id, key, ty, *dur, wait)
                 }
                 Step::Backoff { key, ty, dur, .. } if cfg!(mdl_bug = "conform_skip_backoff") => {
-                    self.t.acquire(&d, id, key, *ty, *dur, wait)
+                    self.t.acquire(id, key, *ty, *dur, wait)
                 }
                 Step::Backoff {
                     key,
@@ -1343,7 +1333,7 @@ impl SqlModel {
                     dur,
                     group,
                     between,
-                } => match self.t.acquire(&d, id, key, *ty, *dur, WaitOption::NoWait) {
+                } => match self.t.acquire(id, key, *ty, *dur, WaitOption::NoWait) {
                     Ok(Outcome::Busy) if timeout != Some(0) => {
                         // lock_table_names: give back the group, wait for this lock
                         // alone, give it back, take the group again.
@@ -1354,7 +1344,7 @@ impl SqlModel {
                             .unwrap_or(0);
                         self.give_back(s, start);
                         self.sess[s].run.as_mut().expect("running").group_start = start;
-                        let w = self.t.acquire(&d, id, key, *ty, *dur, wait);
+                        let w = self.t.acquire(id, key, *ty, *dur, wait);
                         let run = self.sess[s].run.as_mut().expect("running");
                         run.steps.push_front(step.clone());
                         for b in between.iter().rev() {
@@ -1363,7 +1353,7 @@ impl SqlModel {
                         run.steps.push_front(Step::Bulk(group.clone()));
                         match w {
                             Ok(Outcome::Granted) => {
-                                let _ = self.t.release(&d, id, key, Some(*ty));
+                                let _ = self.t.release(id, key, Some(*ty));
                                 continue;
                             }
                             Ok(Outcome::Waiting) => {
@@ -1430,15 +1420,15 @@ impl SqlModel {
                     } else {
                         *ty
                     };
-                    match self.t.upgrade(&d, id, key, *ty, wait) {
+                    match self.t.upgrade(id, key, *ty, wait) {
                         Ok(Outcome::Granted) if !self.holds_type(s, key, *ty) => {
                             // Our upgrade is a no-op when the held type covers the new one;
                             // the server changes the ticket's type (DDL -> ALTER_COPY,
                             // BLOCK_DDL -> START): that is our downgrade.
-                            let _ = self.t.downgrade(&d, id, key, *ty);
+                            let _ = self.t.downgrade(id, key, *ty);
                             Ok(Outcome::Granted)
                         }
-                        Err(MdlError::NotHeld) => self.t.acquire(&d, id, key, *ty, *dur, wait),
+                        Err(MdlError::NotHeld) => self.t.acquire(id, key, *ty, *dur, wait),
                         Err(MdlError::UpgradeToWeaker { held, .. }) => {
                             // The server's upgrade takes any type; ours only a stronger one:
                             // take the new type, then give the old one back.
@@ -1466,8 +1456,8 @@ impl SqlModel {
                 Step::Release { key, ty } => {
                     // The learned type is the one the learner's setup held; a session
                     // that got there another way gives back whatever it holds on the key.
-                    if self.t.release(&d, id, key, Some(*ty)).is_err() {
-                        let _ = self.t.release(&d, id, key, None);
+                    if self.t.release(id, key, Some(*ty)).is_err() {
+                        let _ = self.t.release(id, key, None);
                     }
                     Ok(Outcome::Ok)
                 }
@@ -1660,8 +1650,7 @@ impl SqlModel {
             Ctx::OpenTable => {
                 let o = self.finish(s, Outcome::Deadlock);
                 // request_backoff_action: the transaction is rolled back.
-                let d = self.d.clone();
-                let _ = self.t.commit(&d, self.sess[s].id);
+                let _ = self.t.commit(self.sess[s].id);
                 self.sess[s].st.in_txn = false;
                 self.sess[s].st.wrote = false;
                 Some(o)
@@ -1672,7 +1661,6 @@ impl SqlModel {
 
     /// Gives back the tickets the running statement made since `new[from]`.
     fn give_back(&mut self, s: usize, from: usize) {
-        let d = self.d.clone();
         let id = self.sess[s].id;
         let mine: Vec<(mdl_core::lock::TicketId, MdlKey)> = {
             let run = self.sess[s].run.as_mut().expect("running");
@@ -1686,7 +1674,7 @@ impl SqlModel {
                 .and_then(|x| x.book.get(tid))
                 .map(|h| h.ty);
             if let Some(ty) = ty {
-                let _ = self.t.release(&d, id, &key, Some(ty));
+                let _ = self.t.release(id, &key, Some(ty));
             }
         }
     }
@@ -1751,9 +1739,9 @@ impl SqlModel {
             }
             self.give_back(s, 0);
             self.sess[s].run = None;
-            let _ = self.t.end_statement(&d, id);
+            let _ = self.t.end_statement(id);
             if !self.sess[s].st.in_txn || run.implicit_commit {
-                let _ = self.t.commit(&d, id);
+                let _ = self.t.commit(id);
             }
             // A statement that ends closes the session's HANDLERs another session waits
             // for (measured: a killed statement's session holds no HANDLER lock after).
@@ -1853,11 +1841,11 @@ impl SqlModel {
                 }
             }
         }
-        let _ = self.t.end_statement(&d, id);
+        let _ = self.t.end_statement(id);
         let st = &self.sess[s].st;
         let autocommit_end = st.autocommit && !st.in_txn;
         if matches!(run.then, Then::Plan(_)) && (run.implicit_commit || autocommit_end) {
-            let _ = self.t.commit(&d, id);
+            let _ = self.t.commit(id);
             self.sess[s].st.in_txn = false;
             self.sess[s].st.wrote = false;
         } else if matches!(run.then, Then::Plan(_)) && !self.sess[s].st.autocommit {
@@ -1898,8 +1886,7 @@ impl SqlModel {
                             if w.release_after {
                                 // A back-off's wait: give the lock back at once.
                                 if let Step::Backoff { key, ty, .. } = &w.step {
-                                    let d = self.d.clone();
-                                    let _ = self.t.release(&d, owner, key, Some(*ty));
+                                    let _ = self.t.release(owner, key, Some(*ty));
                                 }
                             } else if let Some(k) = w.step.key() {
                                 let k = k.clone();
