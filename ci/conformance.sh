@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Conformance with a real MariaDB server (models/conformance/README.md).
 #
-# Quick set (default): the SQL scenarios of models/conformance/*.mdl on a throwaway
-# server and on our manager (tests/conform_server.rs with MDL_CONFORM=1), plus the
-# offline checks (the learned table parses, predictions match the measured matrix).
-# MDL_CONFORM_FULL=1 also re-measures the statement matrix and re-learns the statement
-# table into target/conform/ and diffs them against the committed files. (The harness's
-# seeded bugs are run by ci/seeded-tests.sh, from the registry.)
+# Quick tier (default): the SQL scenarios of models/conformance/*.mdl, suite/*.mdl and
+# found/*.mdl on a throwaway server and on our model (tests/conform_server.rs with
+# MDL_CONFORM=1), a small budget of random scenarios (tests/conform_random.rs:
+# MDL_CONFORM_RANDOM, default 30), plus the offline checks (the learned table parses, the
+# composition rule reproduces the learned statements, predictions match the measured
+# matrix). About three minutes warm.
+# MDL_CONFORM_FULL=1 (the nightly tier) also runs `mdl conform --random` with a big budget
+# (MDL_CONFORM_RANDOM_FULL, default 2000, from seed MDL_CONFORM_SEED_FULL, default 1),
+# re-measures the statement matrix and re-learns the statement table into target/conform/
+# and diffs them against the committed files. (The harness's seeded bugs are run by
+# ci/seeded-tests.sh, from the registry.)
 #
 # Installs mariadb-server with apt-get when mariadbd is missing (ci/lib/mariadb.sh); when
 # that is impossible it exits 77, which fails the step unless MDL_ALLOW_SKIP=conformance.
@@ -23,8 +28,9 @@ fail=0
 echo "=== quick SQL set and offline checks"
 start=$(date +%s)
 # Not -q: the step's check (mdl-ci ran) needs cargo's lines naming each test binary.
-if ! MDL_CONFORM=1 cargo test -p mdl-conform --test conform_server --test conform_mapping \
-    --test conform_matrix -- --nocapture; then
+if ! MDL_CONFORM=1 MDL_CONFORM_RANDOM="${MDL_CONFORM_RANDOM:-30}" cargo test -p mdl-conform \
+    --test conform_server --test conform_mapping --test conform_matrix --test conform_random \
+    -- --nocapture --test-threads=1; then
   fail=1
 fi
 echo "=== quick set took $(( $(date +%s) - start ))s"
@@ -34,6 +40,10 @@ if [ "${MDL_CONFORM_FULL:-0}" = 1 ]; then
   # shellcheck source=ci/lib/mdl.sh
   . "$root/ci/lib/mdl.sh" || exit 2
   mdl=$(mdl_bin debug) || exit 1
+  n=${MDL_CONFORM_RANDOM_FULL:-2000}
+  seed=${MDL_CONFORM_SEED_FULL:-1}
+  echo "=== $n random scenarios (mdl conform --random $n --seed $seed)"
+  "$mdl" conform --random "$n" --seed "$seed" --found "$target/conform/found" || fail=1
   echo "=== re-measure the statement matrix"
   "$mdl" conform --matrix --out "$target/conform/statement-matrix.tsv" || fail=1
   if ! diff <(grep -v '^#' models/conformance/statement-matrix.tsv) \

@@ -24,6 +24,34 @@ pub struct Reply {
     pub error: Option<(u32, String)>,
 }
 
+impl Reply {
+    /// The error of an admin statement (ANALYZE, CHECK, OPTIMIZE, REPAIR TABLE), which the
+    /// server reports as result rows (`Msg_type` `Error`), not as a statement error: the
+    /// code of the first such row's message (1 for a message not known here).
+    pub fn admin_error(&self) -> Option<u32> {
+        let row = self
+            .rows
+            .iter()
+            .find(|r| r.len() == 4 && r[2].eq_ignore_ascii_case("error"))?;
+        let m = row[3].as_str();
+        Some(if m.starts_with("Query execution was interrupted") {
+            1317
+        } else if m.starts_with("Lock wait timeout exceeded") {
+            1205
+        } else if m.starts_with("Deadlock found") {
+            1213
+        } else if m.contains("was not locked with LOCK TABLES") {
+            1100
+        } else if m.contains("was locked with a READ lock") {
+            1099
+        } else if m.contains("doesn't exist") {
+            1146
+        } else {
+            1
+        })
+    }
+}
+
 pub struct Conn {
     child: Child,
     stdin: ChildStdin,

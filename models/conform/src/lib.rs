@@ -11,12 +11,16 @@
 //! - [`scenario`]: SQL scenarios (`SESSION: sql STATEMENT`) run on both and compared;
 //! - [`matrix`]: the statement compatibility matrix, measured and predicted.
 
+pub mod catalog;
+pub mod classify;
 pub mod client;
+pub mod compose;
 pub mod learn;
 pub mod locks;
 pub mod mapping;
 pub mod matrix;
 pub mod model;
+pub mod random;
 pub mod scenario;
 pub mod server;
 

@@ -1,315 +1,341 @@
-//! Statement kinds, the SQL classifier, and the learned statement-to-lock table.
+//! The learned statement table (`models/conformance/statements.tsv`): statement kinds, the
+//! fixture they are measured on, and the file format.
 //!
-//! The table (`models/conformance/statements.tsv`, written by `mdl conform --learn`) has
-//! two kinds of rows, tab-separated:
+//! Three kinds of rows, tab-separated:
 //!
 //! ```text
 //! kind  NAME  IMPLICIT_COMMIT(yes|no)  SQL
-//! op    NAME  SEQ  acquire|backoff|upgrade|release  NAMESPACE  KEY  TYPE  DURATION  EVIDENCE
+//! op    NAME  SEQ  acquire|bulk|backoff|upgrade|release  NAMESPACE  KEY  TYPE  DURATION  EVIDENCE
+//! rule  STATE  NAME  RESULT  ADDED  REMOVED
 //! ```
 //!
-//! `KEY` is a template: `-` (BACKUP), `$db` (the statement's schema), `$db.$t` (its first
-//! table), `$db.$t2` (the second, RENAME's target), `$lock` (GET_LOCK's name) or a literal
-//! `db.name`. Control statements (BEGIN, COMMIT, ROLLBACK, UNLOCK TABLES, HANDLER ...
-//! CLOSE, RELEASE_LOCK, SET lock_wait_timeout) are not learned: their effect on locks is
-//! fixed by the server's documented semantics and written in [`crate::model`].
+//! An `op` row's `KEY` is a template over the objects a statement names (bound by
+//! [`crate::classify`]): `-` (BACKUP), `$db` (the schema of each table the statement
+//! names), `$t` / `$t2` (its first / second table), `$n` / `$n2` (a new table name: CREATE
+//! TABLE's, RENAME's targets), `$v` (a view), `$tr` (a trigger), `$s` (a schema named by
+//! CREATE / DROP DATABASE), `$s.*` (every table of that schema), `$lock` (a user lock), or
+//! a literal `db.name`. `bulk` ops are taken together by one `acquire_locks` call in key
+//! order and given back by the `backoff` op that follows them (see [`crate::compose`]).
+//!
+//! A `rule` row says what the server answers when a session in `STATE` (its own LOCK
+//! TABLES, FTWRL, BACKUP STAGE, HANDLER) runs kind `NAME`: `ok` or `E<code>`, and which of
+//! the session's locks the statement added and removed (templates, `,`-separated, `-` for
+//! none). See [`crate::learn`] for how both are measured.
+//!
+//! Kind names ending in `.myisam` are the same statement on MyISAM tables (`m1`, `m2`);
+//! the model uses them for tables of that engine. Kinds marked `check` in [`KINDS`] (the
+//! statements with several tables) are learned to check the composition rule
+//! ([`crate::compose`]) against the server, not to be played.
 
 use super::ConformError;
 use mdl_core::{Duration, LockType};
 
-/// A learned statement kind: its name, the SQL the learner and the matrix run (on the
-/// fixture tables `t0`, `t1`, `t2` of schema `test`), and statements the same session runs
-/// first (the earlier BACKUP stages).
+/// A learned statement kind: its name, the SQL the learner and the matrix run, SQL another
+/// connection runs first on the fresh fixture (`prep`: a view or trigger to drop), and
+/// statements the same session runs first (`setup`: the earlier BACKUP stages, an open
+/// HANDLER).
 #[derive(Clone, Copy, Debug)]
 pub struct KindDef {
     pub name: &'static str,
     pub sql: &'static str,
+    pub prep: &'static [&'static str],
     pub setup: &'static [&'static str],
+    /// A row of the statement compatibility matrix.
+    pub matrix: bool,
+    /// A statement with several tables, learned to check the composition rule.
+    pub check: bool,
 }
 
+const fn k(name: &'static str, sql: &'static str) -> KindDef {
+    KindDef {
+        name,
+        sql,
+        prep: &[],
+        setup: &[],
+        matrix: true,
+        check: false,
+    }
+}
+
+const fn ks(name: &'static str, sql: &'static str, setup: &'static [&'static str]) -> KindDef {
+    KindDef {
+        name,
+        sql,
+        prep: &[],
+        setup,
+        matrix: true,
+        check: false,
+    }
+}
+
+const fn kp(name: &'static str, sql: &'static str, prep: &'static [&'static str]) -> KindDef {
+    KindDef {
+        name,
+        sql,
+        prep,
+        setup: &[],
+        matrix: true,
+        check: false,
+    }
+}
+
+/// A kind learned but not in the matrix (MyISAM variants, COMMIT of a writing
+/// transaction).
+const fn kx(name: &'static str, sql: &'static str, setup: &'static [&'static str]) -> KindDef {
+    KindDef {
+        name,
+        sql,
+        prep: &[],
+        setup,
+        matrix: false,
+        check: false,
+    }
+}
+
+/// A statement with several tables: learned to check [`crate::compose`].
+const fn kc(name: &'static str, sql: &'static str) -> KindDef {
+    KindDef {
+        name,
+        sql,
+        prep: &[],
+        setup: &[],
+        matrix: false,
+        check: true,
+    }
+}
+
+const BACKUP_TO_FLUSH: &[&str] = &["BACKUP STAGE START"];
+const BACKUP_TO_BLOCK_DDL: &[&str] = &["BACKUP STAGE START", "BACKUP STAGE FLUSH"];
+const BACKUP_TO_BLOCK_COMMIT: &[&str] = &[
+    "BACKUP STAGE START",
+    "BACKUP STAGE FLUSH",
+    "BACKUP STAGE BLOCK_DDL",
+];
+const BACKUP_TO_END: &[&str] = &[
+    "BACKUP STAGE START",
+    "BACKUP STAGE FLUSH",
+    "BACKUP STAGE BLOCK_DDL",
+    "BACKUP STAGE BLOCK_COMMIT",
+];
+const TRIGGER: &str = "CREATE TRIGGER tr1 BEFORE INSERT ON t1 FOR EACH ROW SET @x=1";
+
 pub const KINDS: &[KindDef] = &[
-    k("select", "SELECT * FROM t1", &[]),
+    // DML (open_tables: one table after the other).
+    k("select", "SELECT * FROM t1"),
+    k("select_for_update", "SELECT * FROM t1 WHERE a=3 FOR UPDATE"),
     k(
-        "select_for_update",
-        "SELECT * FROM t1 WHERE a=3 FOR UPDATE",
-        &[],
+        "select_share",
+        "SELECT * FROM t1 WHERE a=3 LOCK IN SHARE MODE",
     ),
-    k("insert", "INSERT INTO t1 (b) VALUES (0)", &[]),
-    k("update", "UPDATE t1 SET b=b+1 WHERE a=1", &[]),
-    k("delete", "DELETE FROM t1 WHERE a=2", &[]),
-    k("lock_read", "LOCK TABLES t1 READ", &[]),
-    k("lock_write", "LOCK TABLES t1 WRITE", &[]),
-    k("alter_copy", "ALTER TABLE t1 FORCE, ALGORITHM=COPY", &[]),
+    k("insert", "INSERT INTO t1 (b) VALUES (0)"),
+    k("update", "UPDATE t1 SET b=b+1 WHERE a=1"),
+    k("delete", "DELETE FROM t1 WHERE a=2"),
+    // LOCK TABLES.
+    k("lock_read", "LOCK TABLES t1 READ"),
+    k("lock_read_local", "LOCK TABLES t1 READ LOCAL"),
+    k("lock_write", "LOCK TABLES t1 WRITE"),
+    k("lock_write_concurrent", "LOCK TABLES t1 WRITE CONCURRENT"),
+    // DDL (lock_table_names: the table locks together, then BACKUP_DDL).
+    k("alter_copy", "ALTER TABLE t1 FORCE, ALGORITHM=COPY"),
+    k("alter_inplace", "ALTER TABLE t1 FORCE, ALGORITHM=INPLACE"),
     k(
-        "alter_inplace",
-        "ALTER TABLE t1 FORCE, ALGORITHM=INPLACE",
-        &[],
+        "alter_instant",
+        "ALTER TABLE t1 ADD COLUMN c INT, ALGORITHM=INSTANT",
     ),
-    k("create_index", "CREATE INDEX ib ON t1 (b)", &[]),
-    k("truncate", "TRUNCATE TABLE t1", &[]),
-    k("rename", "RENAME TABLE t1 TO t1r", &[]),
-    k("drop", "DROP TABLE t1", &[]),
-    k("ftwrl", "FLUSH TABLES WITH READ LOCK", &[]),
-    k("backup_start", "BACKUP STAGE START", &[]),
-    k(
-        "backup_flush",
-        "BACKUP STAGE FLUSH",
-        &["BACKUP STAGE START"],
+    k("create_index", "CREATE INDEX ib ON t1 (b)"),
+    k("truncate", "TRUNCATE TABLE t1"),
+    k("rename", "RENAME TABLE t1 TO t3"),
+    k("drop", "DROP TABLE t1"),
+    k("create_table", "CREATE TABLE t3 (a INT)"),
+    k("create_like", "CREATE TABLE t3 LIKE t1"),
+    k("create_select", "CREATE TABLE t3 AS SELECT * FROM t1"),
+    k("analyze", "ANALYZE TABLE t1"),
+    // OPTIMIZE of an InnoDB table is recreate + analyze: learned, not played.
+    kx("optimize", "OPTIMIZE TABLE t1", &[]),
+    k("check_table", "CHECK TABLE t1"),
+    k("repair", "REPAIR TABLE t1"),
+    k("create_db", "CREATE DATABASE db1"),
+    kp(
+        "drop_db",
+        "DROP DATABASE db1",
+        &["CREATE DATABASE db1", "CREATE TABLE db1.t1 (a INT)"],
     ),
-    k(
+    k("create_trigger", TRIGGER),
+    kp("drop_trigger", "DROP TRIGGER tr1", &[TRIGGER]),
+    k("create_view", "CREATE VIEW v1 AS SELECT * FROM t1"),
+    kp(
+        "drop_view",
+        "DROP VIEW v1",
+        &["CREATE VIEW v1 AS SELECT * FROM t1"],
+    ),
+    k("flush_tables", "FLUSH TABLES"),
+    k("flush_table", "FLUSH TABLES t1"),
+    // Global and backup locks.
+    k("ftwrl", "FLUSH TABLES WITH READ LOCK"),
+    k("ftwrl_table", "FLUSH TABLES t1 WITH READ LOCK"),
+    k("backup_start", "BACKUP STAGE START"),
+    ks("backup_flush", "BACKUP STAGE FLUSH", BACKUP_TO_FLUSH),
+    ks(
         "backup_block_ddl",
         "BACKUP STAGE BLOCK_DDL",
-        &["BACKUP STAGE START", "BACKUP STAGE FLUSH"],
+        BACKUP_TO_BLOCK_DDL,
     ),
-    k(
+    ks(
         "backup_block_commit",
         "BACKUP STAGE BLOCK_COMMIT",
-        &[
-            "BACKUP STAGE START",
-            "BACKUP STAGE FLUSH",
-            "BACKUP STAGE BLOCK_DDL",
-        ],
+        BACKUP_TO_BLOCK_COMMIT,
     ),
-    k(
-        "backup_end",
-        "BACKUP STAGE END",
-        &[
-            "BACKUP STAGE START",
-            "BACKUP STAGE FLUSH",
-            "BACKUP STAGE BLOCK_DDL",
-            "BACKUP STAGE BLOCK_COMMIT",
-        ],
+    ks("backup_end", "BACKUP STAGE END", BACKUP_TO_END),
+    // User locks and HANDLER.
+    k("get_lock", "SELECT GET_LOCK('u1', 100000)"),
+    ks(
+        "release_all_locks",
+        "SELECT RELEASE_ALL_LOCKS()",
+        &["SELECT GET_LOCK('u1', 0)"],
     ),
-    k("get_lock", "SELECT GET_LOCK('u1', 100000)", &[]),
-    k("handler_open", "HANDLER t1 OPEN", &[]),
-    // Not a matrix kind: what COMMIT of a transaction that wrote requests.
-    k(
+    k("handler_open", "HANDLER t1 OPEN"),
+    ks(
+        "handler_read",
+        "HANDLER t1 READ FIRST",
+        &["HANDLER t1 OPEN"],
+    ),
+    // What COMMIT of a transaction that wrote requests.
+    kx(
         "commit_write",
         "COMMIT",
         &["BEGIN", "INSERT INTO t1 (b) VALUES (0)"],
     ),
+    // The same statements on MyISAM tables.
+    kx("select.myisam", "SELECT * FROM m1", &[]),
+    kx(
+        "select_for_update.myisam",
+        "SELECT * FROM m1 WHERE a=3 FOR UPDATE",
+        &[],
+    ),
+    kx(
+        "select_share.myisam",
+        "SELECT * FROM m1 WHERE a=3 LOCK IN SHARE MODE",
+        &[],
+    ),
+    kx("insert.myisam", "INSERT INTO m1 (b) VALUES (0)", &[]),
+    kx("update.myisam", "UPDATE m1 SET b=b+1 WHERE a=1", &[]),
+    kx("delete.myisam", "DELETE FROM m1 WHERE a=2", &[]),
+    kx("lock_read.myisam", "LOCK TABLES m1 READ", &[]),
+    kx("lock_read_local.myisam", "LOCK TABLES m1 READ LOCAL", &[]),
+    kx("lock_write.myisam", "LOCK TABLES m1 WRITE", &[]),
+    kx(
+        "lock_write_concurrent.myisam",
+        "LOCK TABLES m1 WRITE CONCURRENT",
+        &[],
+    ),
+    kx(
+        "alter_copy.myisam",
+        "ALTER TABLE m1 FORCE, ALGORITHM=COPY",
+        &[],
+    ),
+    kx("truncate.myisam", "TRUNCATE TABLE m1", &[]),
+    kx("rename.myisam", "RENAME TABLE m1 TO t3", &[]),
+    kx("drop.myisam", "DROP TABLE m1", &[]),
+    kx("analyze.myisam", "ANALYZE TABLE m1", &[]),
+    kx("optimize.myisam", "OPTIMIZE TABLE m1", &[]),
+    kx("check_table.myisam", "CHECK TABLE m1", &[]),
+    kx("repair.myisam", "REPAIR TABLE m1", &[]),
+    kx("handler_open.myisam", "HANDLER m1 OPEN", &[]),
+    kx(
+        "create_trigger.myisam",
+        "CREATE TRIGGER tr1 BEFORE INSERT ON m1 FOR EACH ROW SET @x=1",
+        &[],
+    ),
+    KindDef {
+        name: "drop_trigger.myisam",
+        sql: "DROP TRIGGER tr1",
+        prep: &["CREATE TRIGGER tr1 BEFORE INSERT ON m1 FOR EACH ROW SET @x=1"],
+        setup: &[],
+        matrix: false,
+        check: false,
+    },
+    kx(
+        "commit_write.myisam",
+        "COMMIT",
+        &["BEGIN", "INSERT INTO m1 (b) VALUES (0)"],
+    ),
+    // Several tables in one statement (and the same with the tables swapped: the order
+    // of the locks follows the statement or the keys).
+    kc("select_join", "SELECT * FROM t1 JOIN t2 ON t1.a=t2.a"),
+    kc("select_join_rev", "SELECT * FROM t2 JOIN t1 ON t1.a=t2.a"),
+    kc(
+        "select_subquery",
+        "SELECT * FROM t1 WHERE a IN (SELECT a FROM t2)",
+    ),
+    kc("insert_select", "INSERT INTO t1 (b) SELECT b FROM t2"),
+    kc("insert_select_rev", "INSERT INTO t2 (b) SELECT b FROM t1"),
+    kc(
+        "update_multi",
+        "UPDATE t1, t2 SET t1.b=t2.b WHERE t1.a=t2.a",
+    ),
+    kc("update_subquery", "UPDATE t1 SET b=(SELECT MAX(b) FROM t2)"),
+    kc(
+        "delete_multi",
+        "DELETE t1 FROM t1 JOIN t2 ON t1.a=t2.a WHERE t1.a=2",
+    ),
+    kc("drop_multi", "DROP TABLE t1, t2"),
+    kc("drop_multi_rev", "DROP TABLE t2, t1"),
+    kc("rename_multi", "RENAME TABLE t1 TO t3, t2 TO t4"),
+    kc("rename_multi_rev", "RENAME TABLE t2 TO t4, t1 TO t3"),
+    kc("lock_mixed", "LOCK TABLES t1 READ, t2 WRITE"),
+    kc("lock_mixed_rev", "LOCK TABLES t2 WRITE, t1 READ"),
+    kc("lock_read_multi", "LOCK TABLES t1 READ, t2 READ"),
+    kc("lock_write_multi_rev", "LOCK TABLES t2 WRITE, t1 WRITE"),
+    kc("analyze_multi", "ANALYZE TABLE t1, t2"),
+    kc("flush_table_multi", "FLUSH TABLES t1, t2"),
+    kc("flush_table_multi_rev", "FLUSH TABLES t2, t1"),
+    kc(
+        "create_select_join",
+        "CREATE TABLE t3 AS SELECT t1.a FROM t1 JOIN t2 ON t1.a=t2.a",
+    ),
 ];
 
-/// The kinds of the statement compatibility matrix (all but `commit_write`).
+/// The kinds of the statement compatibility matrix.
 pub fn matrix_kinds() -> impl Iterator<Item = &'static KindDef> {
-    KINDS.iter().filter(|k| k.name != "commit_write")
-}
-
-const fn k(name: &'static str, sql: &'static str, setup: &'static [&'static str]) -> KindDef {
-    KindDef { name, sql, setup }
+    KINDS.iter().filter(|k| k.matrix)
 }
 
 pub fn kind_def(name: &str) -> Option<&'static KindDef> {
     KINDS.iter().find(|k| k.name == name)
 }
 
-/// The fixture every learner probe and matrix cell starts from.
-pub const FIXTURE: &str = "DROP TABLE IF EXISTS t0, t1, t2, t1r; \
+/// The tables of the fixture and their engines, in schema `test`.
+pub const FIXTURE_TABLES: &[(&str, &str)] = &[
+    ("t0", "InnoDB"),
+    ("t1", "InnoDB"),
+    ("t2", "InnoDB"),
+    ("m1", "MyISAM"),
+    ("m2", "MyISAM"),
+];
+
+/// The fixture every learner probe, matrix cell and SQL scenario starts from.
+pub const FIXTURE: &str = "DROP DATABASE IF EXISTS db1; DROP VIEW IF EXISTS v1, v2; \
+DROP TABLE IF EXISTS t0, t1, t2, t3, t4, m1, m2; \
 CREATE TABLE t0 (a INT PRIMARY KEY) ENGINE=InnoDB; \
 CREATE TABLE t1 (a INT AUTO_INCREMENT PRIMARY KEY, b INT) ENGINE=InnoDB; \
 INSERT INTO t1 VALUES (1,1),(2,2),(3,3),(4,4); \
-CREATE TABLE t2 LIKE t1; INSERT INTO t2 SELECT * FROM t1";
+CREATE TABLE t2 LIKE t1; INSERT INTO t2 SELECT * FROM t1; \
+CREATE TABLE m1 (a INT AUTO_INCREMENT PRIMARY KEY, b INT) ENGINE=MyISAM; \
+INSERT INTO m1 VALUES (1,1),(2,2),(3,3),(4,4); \
+CREATE TABLE m2 LIKE m1; INSERT INTO m2 SELECT * FROM m1";
 
-/// What a statement is, for our side.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Stmt {
-    /// A learned kind with its bindings.
-    Kind {
-        kind: String,
-        /// `(db, table)` in order; LOCK TABLES may list several (each with its kind).
-        tables: Vec<(String, String, String)>,
-        lock: Option<String>,
-    },
-    Begin,
-    Commit,
-    Rollback,
-    UnlockTables,
-    HandlerClose(String, String),
-    ReleaseLock(String),
-    /// `SET [SESSION] lock_wait_timeout = N` (seconds).
-    SetTimeout(u64),
-    /// A statement that takes no metadata locks we model (`SELECT 1`, other `SET`s).
-    NoLocks,
-}
-
-fn words(sql: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut quote: Option<char> = None;
-    for c in sql.trim().trim_end_matches(';').chars() {
-        match quote {
-            Some(q) => {
-                cur.push(c);
-                if c == q {
-                    quote = None;
-                }
-            }
-            None if c == '\'' || c == '`' || c == '"' => {
-                cur.push(c);
-                quote = Some(c);
-            }
-            None if c.is_whitespace() || c == ',' || c == '(' || c == ')' || c == '=' => {
-                if !cur.is_empty() {
-                    out.push(std::mem::take(&mut cur));
-                }
-                if !c.is_whitespace() {
-                    out.push(c.to_string());
-                }
-            }
-            None => cur.push(c),
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
-}
-
-fn unquote(s: &str) -> String {
-    s.trim_matches(|c| c == '`' || c == '\'' || c == '"')
-        .to_owned()
-}
-
-/// `db.t`, `t`, with backticks.
-fn table_name(w: &str, db: &str) -> (String, String) {
-    match w.split_once('.') {
-        Some((d, t)) => (unquote(d), unquote(t)),
-        None => (db.to_owned(), unquote(w)),
-    }
-}
-
-/// Classifies one SQL statement. `db` is the session's default schema.
-pub fn classify(sql: &str, db: &str) -> Result<Stmt, String> {
-    let w = words(sql);
-    let l: Vec<String> = w.iter().map(|x| x.to_ascii_lowercase()).collect();
-    let ls: Vec<&str> = l.iter().map(String::as_str).collect();
-    let has = |x: &str| ls.contains(&x);
-    let after = |x: &str| ls.iter().position(|y| *y == x).and_then(|i| w.get(i + 1));
-    let one = |kind: &str, t: Option<&String>| -> Result<Stmt, String> {
-        let t = t.ok_or_else(|| format!("no table name in `{sql}`"))?;
-        let (d, n) = table_name(t, db);
-        Ok(Stmt::Kind {
-            kind: kind.into(),
-            tables: vec![(d, n, kind.into())],
-            lock: None,
-        })
-    };
-    let first_string = || {
-        w.iter()
-            .find(|x| x.starts_with('\''))
-            .map(|x| unquote(x))
-            .ok_or_else(|| format!("no lock name in `{sql}`"))
-    };
-    match ls.as_slice() {
-        [] => Err("empty statement".into()),
-        ["begin"] | ["begin", "work"] | ["start", "transaction", ..] => Ok(Stmt::Begin),
-        ["commit", ..] => Ok(Stmt::Commit),
-        ["rollback", ..] => Ok(Stmt::Rollback),
-        ["unlock", "tables" | "table"] => Ok(Stmt::UnlockTables),
-        ["handler", _, "close"] => {
-            let (d, n) = table_name(&w[1], db);
-            Ok(Stmt::HandlerClose(d, n))
-        }
-        ["handler", _, "open", ..] => one("handler_open", w.get(1)),
-        ["select", "release_lock", ..] => Ok(Stmt::ReleaseLock(first_string()?)),
-        ["select", "get_lock", ..] => Ok(Stmt::Kind {
-            kind: "get_lock".into(),
-            tables: vec![],
-            lock: Some(first_string()?),
-        }),
-        ["select", ..] if has("from") && has("for") && has("update") => {
-            one("select_for_update", after("from"))
-        }
-        ["select", ..] if has("from") => one("select", after("from")),
-        ["select", ..] => Ok(Stmt::NoLocks),
-        ["insert", "into", ..] => one("insert", w.get(2)),
-        ["insert", ..] => one("insert", w.get(1)),
-        ["update", ..] => one("update", w.get(1)),
-        ["delete", "from", ..] => one("delete", w.get(2)),
-        ["lock", "tables" | "table", ..] => {
-            let mut tables = Vec::new();
-            let mut i = 2;
-            while i < w.len() {
-                let (d, n) = table_name(&w[i], db);
-                let mode = l.get(i + 1).map(String::as_str);
-                let kind = match mode {
-                    Some("read") => "lock_read",
-                    Some("write") => "lock_write",
-                    _ => return Err(format!("LOCK TABLES: expected READ or WRITE in `{sql}`")),
-                };
-                tables.push((d, n, kind.into()));
-                i += 2;
-                while i < w.len() && l[i] != "," {
-                    i += 1; // LOCAL, NOWAIT, WAIT n
-                }
-                i += 1;
-            }
-            let kind = if tables.iter().any(|t| t.2 == "lock_write") {
-                "lock_write"
-            } else {
-                "lock_read"
-            };
-            if tables.is_empty() {
-                return Err(format!("LOCK TABLES without tables: `{sql}`"));
-            }
-            Ok(Stmt::Kind {
-                kind: kind.into(),
-                tables,
-                lock: None,
-            })
-        }
-        ["alter", "table", ..] => {
-            let copy = ls
-                .windows(3)
-                .any(|x| x[0] == "algorithm" && x[1] == "=" && x[2] == "copy");
-            one(if copy { "alter_copy" } else { "alter_inplace" }, w.get(2))
-        }
-        ["create", "index", _, "on", ..] => one("create_index", w.get(4)),
-        ["create", "unique", "index", _, "on", ..] => one("create_index", w.get(5)),
-        ["truncate", "table", ..] => one("truncate", w.get(2)),
-        ["truncate", ..] => one("truncate", w.get(1)),
-        ["rename", "table", _, "to", _, ..] => {
-            let a = table_name(&w[2], db);
-            let b = table_name(&w[4], db);
-            Ok(Stmt::Kind {
-                kind: "rename".into(),
-                tables: vec![(a.0, a.1, "rename".into()), (b.0, b.1, "rename".into())],
-                lock: None,
-            })
-        }
-        ["drop", "table", "if", "exists", ..] => one("drop", w.get(4)),
-        ["drop", "table", ..] => one("drop", w.get(2)),
-        ["flush", "tables" | "table", "with", "read", "lock"] => Ok(Stmt::Kind {
-            kind: "ftwrl".into(),
-            tables: vec![],
-            lock: None,
-        }),
-        ["backup", "stage", st] => {
-            let kind = format!("backup_{st}");
-            if kind_def(&kind).is_none() {
-                return Err(format!("unknown backup stage `{st}`"));
-            }
-            Ok(Stmt::Kind {
-                kind,
-                tables: vec![],
-                lock: None,
-            })
-        }
-        ["set", "session", "lock_wait_timeout", "=", n] | ["set", "lock_wait_timeout", "=", n] => n
-            .parse()
-            .map(Stmt::SetTimeout)
-            .map_err(|_| format!("bad lock_wait_timeout `{n}`")),
-        ["set", ..] => Ok(Stmt::NoLocks),
-        _ => Err(format!("statement not in the mapping: `{sql}`")),
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum OpKind {
+    /// Take the lock, waiting if needed.
     Acquire,
-    /// Acquire without waiting; on a conflict give back the statement's locks, wait for
-    /// this one alone, then take the others again.
+    /// One of a group taken by one `acquire_locks` call (in key order); the `backoff` op
+    /// after the group gives the group back on a conflict.
+    Bulk,
+    /// Take the lock without waiting; on a conflict give back the `bulk` group before it,
+    /// wait for this lock alone, give it back and start the group again (MariaDB's
+    /// `lock_table_names`).
     Backoff,
+    /// A later type on a key the statement (or the session) holds.
     Upgrade,
     Release,
 }
@@ -318,6 +344,7 @@ impl OpKind {
     pub fn name(self) -> &'static str {
         match self {
             OpKind::Acquire => "acquire",
+            OpKind::Bulk => "bulk",
             OpKind::Backoff => "backoff",
             OpKind::Upgrade => "upgrade",
             OpKind::Release => "release",
@@ -326,6 +353,7 @@ impl OpKind {
     fn parse(s: &str) -> Option<OpKind> {
         Some(match s {
             "acquire" => OpKind::Acquire,
+            "bulk" => OpKind::Bulk,
             "backoff" => OpKind::Backoff,
             "upgrade" => OpKind::Upgrade,
             "release" => OpKind::Release,
@@ -353,19 +381,118 @@ pub struct KindRow {
     pub ops: Vec<Op>,
 }
 
+/// A lock of a session, as a template (`TABLE $t SR`), in a rule row.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LockTemplate {
+    pub ns: String,
+    pub key: String,
+    pub ty: LockType,
+}
+
+impl std::fmt::Display for LockTemplate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {} {}", self.ns, self.key, self.ty.abbrev())
+    }
+}
+
+/// What the server answers when a session in a state runs a kind (see [`crate::learn`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleRow {
+    pub state: String,
+    pub kind: String,
+    /// `None`: the statement succeeds; `Some(code)`: it fails with that error.
+    pub error: Option<u32>,
+    pub added: Vec<LockTemplate>,
+    pub removed: Vec<LockTemplate>,
+}
+
 /// The learned table.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Mapping {
-    /// The header comment lines (server version, date).
+    /// The header comment lines (server version, how to regenerate).
     pub header: Vec<String>,
     pub kinds: Vec<KindRow>,
+    pub rules: Vec<RuleRow>,
 }
 
 pub const STATEMENTS_FILE: &str = "statements.tsv";
 
+/// The header line that names the server version a table was learned on.
+const LEARNED_ON: &str = "Learned by `mdl conform --learn` on MariaDB ";
+
+fn templates_text(v: &[LockTemplate]) -> String {
+    if v.is_empty() {
+        return "-".into();
+    }
+    v.iter()
+        .map(|t| t.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn parse_templates(d: &mdl_core::Dialect, s: &str) -> Result<Vec<LockTemplate>, String> {
+    if s == "-" {
+        return Ok(Vec::new());
+    }
+    s.split(',')
+        .map(|x| {
+            let w: Vec<&str> = x.split(' ').collect();
+            let [ns, key, ty] = w.as_slice() else {
+                return Err(format!("expected `NAMESPACE KEY TYPE`, found `{x}`"));
+            };
+            let n = d
+                .namespace_by_name(ns)
+                .ok_or_else(|| format!("unknown namespace `{ns}`"))?;
+            let ty = LockType::parse(ty).ok_or_else(|| format!("unknown lock type `{ty}`"))?;
+            if !d.allows(n, ty) {
+                return Err(format!("namespace {ns} does not take {ty}"));
+            }
+            Ok(LockTemplate {
+                ns: (*ns).into(),
+                key: (*key).into(),
+                ty,
+            })
+        })
+        .collect()
+}
+
 impl Mapping {
     pub fn kind(&self, name: &str) -> Option<&KindRow> {
         self.kinds.iter().find(|k| k.name == name)
+    }
+
+    pub fn rule(&self, state: &str, kind: &str) -> Option<&RuleRow> {
+        self.rules
+            .iter()
+            .find(|r| r.state == state && r.kind == kind)
+    }
+
+    /// The server version the table was learned on (from its header).
+    pub fn version(&self) -> Option<&str> {
+        self.header
+            .iter()
+            .find_map(|h| h.strip_prefix(LEARNED_ON))
+            .map(|v| v.trim_end_matches('.'))
+    }
+
+    /// The warning `mdl conform` gives when the running server is not the one the table
+    /// was learned on (none when they match or the table names no version).
+    pub fn version_warning(&self, running: &str) -> Option<String> {
+        let learned = self.version()?;
+        (learned != running).then(|| {
+            format!(
+                "the statement table was learned on MariaDB {learned}; this server is \
+                 {running} (mdl conform --learn to learn it again)"
+            )
+        })
+    }
+
+    pub fn header_for(version: &str) -> Vec<String> {
+        vec![
+            format!("{LEARNED_ON}{version}."),
+            "Regenerate: cargo run -p mdl --bin mdl -- conform --learn".into(),
+            "Format: see models/conform/src/mapping.rs and models/conformance/README.md.".into(),
+        ]
     }
 
     /// The committed table.
@@ -378,6 +505,7 @@ impl Mapping {
 
     pub fn parse(file: &str, text: &str) -> Result<Mapping, ConformError> {
         let mut m = Mapping::default();
+        let d = mdl_core::Dialect::mariadb();
         let err = |line: usize, msg: String| ConformError::Data {
             file: file.into(),
             line,
@@ -387,7 +515,11 @@ impl Mapping {
             let line = i + 1;
             if let Some(c) = raw.strip_prefix('#') {
                 let c2 = c.trim();
-                if m.kinds.is_empty() && !c2.starts_with("kind\t") && !c2.starts_with("op\t") {
+                if m.kinds.is_empty()
+                    && !c2.starts_with("kind\t")
+                    && !c2.starts_with("op\t")
+                    && !c2.starts_with("rule\t")
+                {
                     m.header.push(c.trim().to_owned());
                 }
                 continue;
@@ -414,7 +546,6 @@ impl Mapping {
                     });
                 }
                 ["op", name, seq, op, ns, key, ty, dur, ev] => {
-                    let d = mdl_core::Dialect::mariadb();
                     let k = m
                         .kinds
                         .iter_mut()
@@ -447,7 +578,37 @@ impl Mapping {
                         evidence: (*ev).into(),
                     });
                 }
-                _ => return Err(err(line, "expected a `kind` or an `op` row".into())),
+                ["rule", state, kind, result, added, removed] => {
+                    if m.kind(kind).is_none() {
+                        return Err(err(line, format!("rule for unknown kind `{kind}`")));
+                    }
+                    if m.rule(state, kind).is_some() {
+                        return Err(err(line, format!("rule `{state}` `{kind}` twice")));
+                    }
+                    let error = match *result {
+                        "ok" => None,
+                        r => Some(
+                            r.strip_prefix('E')
+                                .and_then(|c| c.parse().ok())
+                                .ok_or_else(|| {
+                                    err(line, format!("expected ok or E<code>, not `{r}`"))
+                                })?,
+                        ),
+                    };
+                    m.rules.push(RuleRow {
+                        state: (*state).into(),
+                        kind: (*kind).into(),
+                        error,
+                        added: parse_templates(&d, added).map_err(|e| err(line, e))?,
+                        removed: parse_templates(&d, removed).map_err(|e| err(line, e))?,
+                    });
+                }
+                _ => {
+                    return Err(err(
+                        line,
+                        "expected a `kind`, an `op` or a `rule` row".into(),
+                    ))
+                }
             }
         }
         Ok(m)
@@ -460,6 +621,7 @@ impl Mapping {
         }
         s.push_str("# kind\tNAME\tIMPLICIT_COMMIT\tSQL\n");
         s.push_str("# op\tNAME\tSEQ\tOP\tNAMESPACE\tKEY\tTYPE\tDURATION\tEVIDENCE\n");
+        s.push_str("# rule\tSTATE\tNAME\tRESULT\tADDED\tREMOVED\n");
         for k in &self.kinds {
             s.push_str(&format!(
                 "kind\t{}\t{}\t{}\n",
@@ -481,38 +643,16 @@ impl Mapping {
                 ));
             }
         }
-        s
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn classifies() {
-        let c = |s| classify(s, "test").unwrap();
-        assert!(matches!(c("SELECT * FROM t1"), Stmt::Kind { kind, .. } if kind == "select"));
-        assert!(
-            matches!(c("select * from test.t1 where a=1 for update"), Stmt::Kind { kind, .. } if kind == "select_for_update")
-        );
-        assert!(
-            matches!(c("LOCK TABLES t1 READ, t2 WRITE"), Stmt::Kind { kind, tables, .. } if kind == "lock_write" && tables.len() == 2)
-        );
-        assert!(
-            matches!(c("ALTER TABLE t1 FORCE, ALGORITHM=COPY"), Stmt::Kind { kind, .. } if kind == "alter_copy")
-        );
-        assert!(
-            matches!(c("select get_lock('x', 10)"), Stmt::Kind { lock: Some(l), .. } if l == "x")
-        );
-        assert_eq!(c("SET lock_wait_timeout=0"), Stmt::SetTimeout(0));
-        assert_eq!(c("BEGIN"), Stmt::Begin);
-        assert!(classify("GRANT ALL ON *.* TO x", "test").is_err());
-        for k in matrix_kinds() {
-            match c(k.sql) {
-                Stmt::Kind { kind, .. } => assert_eq!(kind, k.name),
-                s => panic!("{} classified as {s:?}", k.sql),
-            }
+        for r in &self.rules {
+            s.push_str(&format!(
+                "rule\t{}\t{}\t{}\t{}\t{}\n",
+                r.state,
+                r.kind,
+                r.error.map(|c| format!("E{c}")).unwrap_or("ok".into()),
+                templates_text(&r.added),
+                templates_text(&r.removed)
+            ));
         }
+        s
     }
 }

@@ -46,6 +46,17 @@ fn b_steps(k: &KindDef) -> Vec<&'static str> {
     v
 }
 
+/// The fixture SQL both kinds need (a view or trigger to drop), once each.
+fn preps(a: &KindDef, b: &KindDef) -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = a.prep.to_vec();
+    for p in b.prep {
+        if !v.contains(p) {
+            v.push(p);
+        }
+    }
+    v
+}
+
 /// Measures one cell on the server.
 fn measure_cell(
     server: &Server,
@@ -54,6 +65,9 @@ fn measure_cell(
     b: &KindDef,
 ) -> Result<String, ConformError> {
     fresh(mon)?;
+    for p in preps(a, b) {
+        mon.query(p)?;
+    }
     let mut ca = server.connect()?;
     let mut cell = None;
     for s in a_prefix(a) {
@@ -67,6 +81,10 @@ fn measure_cell(
         for s in b_steps(b) {
             cb.send(s)?;
             match settle(mon, &mut cb)? {
+                Settled::DoneAfterBlock(_) => {
+                    cell = Some("B".into());
+                    break;
+                }
                 Settled::Done(r) => {
                     if let Some((code, _)) = r.error {
                         cell = Some(format!("E{code}"));
@@ -116,6 +134,9 @@ pub fn measure(server: &Server, progress: &mut dyn std::io::Write) -> Result<Mat
 /// Our prediction for one cell: `W` or `-`.
 pub fn predict_cell(map: &Mapping, a: &KindDef, b: &KindDef) -> Result<String, String> {
     let mut model = SqlModel::new(map.clone());
+    for p in preps(a, b) {
+        model.setup(p)?;
+    }
     let sa = model.add_session();
     let sb = model.add_session();
     for s in a_prefix(a) {
@@ -144,7 +165,7 @@ pub fn predict(map: &Mapping) -> Result<Matrix, String> {
     Ok(m)
 }
 
-/// Both wait, or neither does.
+/// Both wait, or neither does. (`E` on the server: B failed at once, which is no wait.)
 pub fn agree(measured: &str, predicted: &str) -> bool {
     (measured == "W") == (predicted == "W") && measured != "B"
 }

@@ -1,8 +1,14 @@
 //! SQL scenarios: `.mdl` files whose steps are `SESSION: sql STATEMENT` (plus `kill`,
-//! `expect SESSION OUTCOME`, `expect SESSION holds|not-holds NS KEY TYPE`), run on the
-//! real server (one connection per session) and on our engine through the mapping. After
-//! every step both sides' outcomes, the outcomes of waits the step ended, and every
-//! session's granted and pending locks are compared.
+//! `advance MS`, `expect SESSION OUTCOME`, `expect SESSION holds|not-holds NS KEY TYPE`),
+//! optionally preceded by `setup: sql STATEMENT` lines (run first, not compared) and a
+//! `server VERSION` line (the version the file was checked against). They run on the real
+//! server (one connection per session) and on our model ([`SqlModel`]). After every step
+//! both sides' outcomes (with the error code of a failed statement), the outcomes of waits
+//! the step ended, and every session's granted and pending locks are compared.
+//!
+//! When the two sides disagree on whether a session is still busy (the next step of a
+//! session that one side still runs), the file stops there: the report holds every
+//! difference seen so far and the divergence itself.
 
 use super::client::{Conn, Reply};
 use super::learn::{cleanup, fresh, settle_all, Settled};
@@ -17,10 +23,11 @@ use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::Path;
 
-/// A server-side outcome: an outcome word, or blocked outside MDL.
+/// A server-side outcome: an outcome word (with the error code of a failed statement), or
+/// blocked outside MDL.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SrvOutcome {
-    Out(Outcome),
+    Out(Outcome, Option<u32>),
     /// Running, but waiting for no metadata lock (a row lock, a table flush).
     Blocked,
 }
@@ -28,53 +35,76 @@ pub enum SrvOutcome {
 impl std::fmt::Display for SrvOutcome {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SrvOutcome::Out(o) => write!(f, "{o}"),
+            SrvOutcome::Out(o, Some(c)) if *o == Outcome::Error => write!(f, "{o} {c}"),
+            SrvOutcome::Out(o, _) => write!(f, "{o}"),
             SrvOutcome::Blocked => f.write_str("blocked (not on a metadata lock)"),
         }
     }
 }
 
-/// The outcome word of a finished statement.
-pub fn outcome_of(r: &Reply) -> Outcome {
-    match r.error.as_ref().map(|e| e.0) {
-        None => Outcome::Ok,
-        Some(1213) => Outcome::Deadlock,
-        Some(1205) => Outcome::Timeout,
-        Some(1317) => Outcome::Killed,
-        Some(_) => Outcome::Error,
+/// The outcome of a finished statement: its error; for GET_LOCK its result (`0` timed
+/// out, `NULL` killed); for an admin statement its `Error` row.
+pub fn outcome_of(sql: &str, r: &Reply) -> (Outcome, Option<u32>) {
+    let code = r.error.as_ref().map(|e| e.0).or_else(|| r.admin_error());
+    match code {
+        None => {}
+        Some(1213) => return (Outcome::Deadlock, None),
+        Some(1205) => return (Outcome::Timeout, None),
+        Some(1317) => return (Outcome::Killed, None),
+        Some(c) => return (Outcome::Error, Some(c)),
     }
+    let l = sql.to_ascii_lowercase();
+    if l.contains("get_lock") {
+        match r.rows.first().and_then(|x| x.first()).map(String::as_str) {
+            Some("0") => return (Outcome::Timeout, None),
+            Some("NULL") => return (Outcome::Killed, None),
+            _ => {}
+        }
+    }
+    (Outcome::Ok, None)
 }
 
-fn of_settled(s: &Settled) -> SrvOutcome {
-    match s {
-        Settled::Done(r) => SrvOutcome::Out(outcome_of(r)),
-        Settled::Waiting => SrvOutcome::Out(Outcome::Waiting),
-        Settled::Blocked => SrvOutcome::Blocked,
-    }
-}
-
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Report {
     pub file: String,
     pub steps: usize,
-    /// Steps where the server and our manager differ.
+    /// Steps where the server and our model differ.
     pub diffs: Vec<String>,
     /// `expect` lines that failed on either side.
     pub expect_failures: Vec<String>,
+    /// The two sides disagreed on whether a session is busy: the file stopped here.
+    pub diverged: Option<String>,
+    /// The file became invalid midway (a step for a session both sides still run): the
+    /// file stopped here.
+    pub invalid: Option<ConformError>,
+    /// Warnings (a server version other than the file's `server` line).
+    pub warnings: Vec<String>,
+    /// The server version the file ran against.
+    pub server_version: String,
+    /// Every step with both outcomes (`-v`).
+    pub transcript: Vec<String>,
 }
 
 impl Report {
     pub fn agrees(&self) -> bool {
-        self.diffs.is_empty() && self.expect_failures.is_empty()
+        self.diffs.is_empty()
+            && self.expect_failures.is_empty()
+            && self.diverged.is_none()
+            && self.invalid.is_none()
     }
     pub fn summary(&self) -> String {
         if self.agrees() {
             format!("agree ({} steps)", self.steps)
         } else {
             format!(
-                "{} differences, {} failed expects ({} steps)",
+                "{} differences, {} failed expects{} ({} steps)",
                 self.diffs.len(),
                 self.expect_failures.len(),
+                if self.diverged.is_some() {
+                    ", stopped at a divergence"
+                } else {
+                    ""
+                },
                 self.steps
             )
         }
@@ -90,53 +120,106 @@ fn serr(file: &str, line: usize, col: usize, msg: String) -> ConformError {
     }
 }
 
-/// Reads a conformance scenario (the one scenario reader of every command; `dialect
-/// mariadb` only).
-pub fn load(path: &Path) -> Result<mdl_scenario::Scenario, ConformError> {
-    let file = path.display().to_string();
-    let sc = match mdl_scenario::read::read_file(path) {
-        Ok(f) => f.scenario,
-        Err(e) => {
-            return Err(match e.pos {
-                Some(p) => ConformError::Scenario {
-                    file: e.file,
-                    line: p.line,
-                    col: p.col,
-                    msg: e.msg,
-                },
-                None => ConformError::Io(e.to_string()),
-            })
-        }
-    };
+/// Reads a conformance scenario with the one scenario reader of every command and checks,
+/// before any server runs, that every `setup` line and every statement is one the model
+/// knows (played on the model in file order).
+pub fn load_text(
+    file: &str,
+    text: &str,
+    map: &Mapping,
+) -> Result<mdl_scenario::Scenario, ConformError> {
+    let sc = mdl_scenario::read::read_bytes(file, text.as_bytes())
+        .map_err(read_error)?
+        .scenario;
+    check_known(file, sc, map)
+}
+
+/// A read error as conform's error: a position makes it a scenario error.
+fn read_error(e: mdl_scenario::read::ReadError) -> ConformError {
+    match e.pos {
+        Some(p) => ConformError::Scenario {
+            file: e.file,
+            line: p.line,
+            col: p.col,
+            msg: e.msg,
+        },
+        None => ConformError::Io(e.to_string()),
+    }
+}
+
+/// The checks of [`load_text`] on a scenario read.
+fn check_known(
+    file: &str,
+    sc: mdl_scenario::Scenario,
+    map: &Mapping,
+) -> Result<mdl_scenario::Scenario, ConformError> {
     if sc.settings.dialect != "mariadb" || sc.settings.dialect_path.is_some() {
         return Err(serr(
-            &file,
+            file,
             1,
             1,
             "a conformance scenario needs `dialect mariadb`".into(),
         ));
     }
+    let mut model = SqlModel::new(map.clone());
+    for (pos, q) in &sc.setup {
+        model
+            .setup(q)
+            .map_err(|m| serr(file, pos.line, pos.col, m))?;
+    }
+    for _ in &sc.sessions {
+        model.add_session();
+    }
     for l in &sc.lines {
-        if let Item::Step { cmd, .. } = &l.item {
-            if let Command::Sql(q) = cmd {
-                // Refuse a statement outside the mapping before any server runs.
-                super::mapping::classify(q, "test")
-                    .map_err(|m| serr(&file, l.pos.line, l.pos.col, m))?;
+        match &l.item {
+            Item::Step { session, cmd } => {
+                let Command::Sql(q) = cmd else {
+                    return Err(serr(
+                        file,
+                        l.pos.line,
+                        l.pos.col,
+                        "a conformance scenario takes only `sql` steps".into(),
+                    ));
+                };
+                if model.is_waiting(*session) {
+                    // The run decides what happens here; only the statement is checked.
+                    let has = |r: &str| map.kind(r).is_some();
+                    let db = model.session(*session).db.clone();
+                    super::classify::classify(q, &db, &model.cat, &has)
+                        .map_err(|m| serr(file, l.pos.line, l.pos.col, m))?;
+                    continue;
+                }
+                model
+                    .step(*session, q)
+                    .map_err(|m| serr(file, l.pos.line, l.pos.col, m))?;
             }
-            if !matches!(cmd, Command::Sql(_)) {
+            Item::Kill { session } => {
+                model.kill(*session);
+            }
+            Item::Advance { ms } => model.advance(*ms),
+            Item::Assert { .. } => {
                 return Err(serr(
-                    &file,
+                    file,
                     l.pos.line,
                     l.pos.col,
-                    "a conformance scenario takes only `sql` steps".into(),
-                ));
+                    "`assert` is for model checking; a conformance scenario takes `expect`".into(),
+                ))
             }
+            Item::Expect { .. } => {}
         }
     }
     Ok(sc)
 }
 
-/// Runs one SQL scenario on the server and on our manager.
+pub fn load(path: &Path, map: &Mapping) -> Result<mdl_scenario::Scenario, ConformError> {
+    let file = path.display().to_string();
+    let sc = mdl_scenario::read::read_file(path)
+        .map_err(read_error)?
+        .scenario;
+    check_known(&file, sc, map)
+}
+
+/// Runs one SQL scenario file on the server and on our model.
 pub fn run_file(
     server: &Server,
     map: &Mapping,
@@ -144,222 +227,347 @@ pub fn run_file(
     verbose: bool,
     out: &mut dyn Write,
 ) -> Result<Report, ConformError> {
-    let sc = load(path)?;
+    let sc = load(path, map)?;
+    run_scenario(server, map, &sc, verbose, out)
+}
+
+/// The server's and our outcome of one step, for the comparison.
+struct Sides {
+    conns: Vec<Option<Conn>>,
+    srv_last: Vec<Option<SrvOutcome>>,
+    our_last: Vec<Option<(Outcome, Option<u32>)>>,
+    /// The SQL each server session runs (for reading its reply).
+    running: Vec<String>,
+}
+
+/// Runs a parsed SQL scenario on the server and on our model.
+pub fn run_scenario(
+    server: &Server,
+    map: &Mapping,
+    sc: &mdl_scenario::Scenario,
+    verbose: bool,
+    out: &mut dyn Write,
+) -> Result<Report, ConformError> {
     let file = sc.file.clone();
     let mut rep = Report {
         file: file.clone(),
+        server_version: server.version().to_owned(),
         ..Report::default()
     };
+    if let Some((pos, v)) = &sc.server {
+        if v != server.version() {
+            rep.warnings.push(format!(
+                "{file}:{}: checked against MariaDB {v}, running {}",
+                pos.line,
+                server.version()
+            ));
+        }
+    }
     let mut mon = server.connect()?;
     fresh(&mut mon)?;
-    let n = sc.sessions.len();
-    let mut conns: Vec<Option<Conn>> = (0..n).map(|_| None).collect();
     let mut model = SqlModel::new(map.clone());
+    for (pos, q) in &sc.setup {
+        let r = mon.exec(q)?;
+        if let Some((c, m)) = r.error {
+            return Err(serr(
+                &file,
+                pos.line,
+                pos.col,
+                format!("setup failed on the server: error {c}: {m}"),
+            ));
+        }
+        model
+            .setup(q)
+            .map_err(|m| serr(&file, pos.line, pos.col, m))?;
+    }
+    let _ = mon.exec("USE test")?;
+    let n = sc.sessions.len();
     for _ in 0..n {
         model.add_session();
     }
-    let mut srv_last: Vec<Option<SrvOutcome>> = vec![None; n];
-    let mut our_last: Vec<Option<Outcome>> = vec![None; n];
-    let res = (|| -> Result<(), ConformError> {
-        for l in &sc.lines {
-            let line = l.pos.line;
-            let mut step_sess: Option<usize> = None;
-            let mut ours_step: Option<Outcome> = None;
-            let label;
-            match &l.item {
-                Item::Step {
-                    session,
-                    cmd: Command::Sql(q),
-                } => {
-                    let s = *session;
-                    if conns[s].is_none() {
-                        let mut c = server.connect()?;
-                        if let Some(ms) = sc.settings.lock_wait_timeout {
-                            c.query(&format!(
-                                "SET SESSION lock_wait_timeout = {}",
-                                ms.div_ceil(1000)
-                            ))?;
-                            model
-                                .step(s, &format!("SET lock_wait_timeout = {}", ms.div_ceil(1000)))
-                                .map_err(|m| serr(&file, line, l.pos.col, m))?;
-                        }
-                        conns[s] = Some(c);
-                    }
-                    let c = conns[s].as_mut().expect("made");
-                    if c.busy() {
-                        return Err(serr(
-                            &file,
-                            line,
-                            l.pos.col,
-                            format!("session {} is still waiting", sc.sessions[s]),
-                        ));
-                    }
-                    c.send(q)?;
-                    let o = model
-                        .step(s, q)
-                        .map_err(|m| serr(&file, line, l.pos.col, m))?;
-                    step_sess = Some(s);
-                    ours_step = Some(o);
-                    label = format!("{}: sql {q}", sc.sessions[s]);
-                }
-                Item::Kill { session } => {
-                    let s = *session;
-                    if let Some(c) = &conns[s] {
-                        mon.query(&format!("KILL QUERY {}", c.id))?;
-                    }
-                    model.kill(s);
-                    label = format!("kill {}", sc.sessions[s]);
-                }
-                Item::Expect { session, what } => {
-                    let s = *session;
-                    let name = &sc.sessions[s];
-                    match what {
-                        Expectation::Outcome(o) => {
-                            if srv_last[s] != Some(SrvOutcome::Out(*o)) {
-                                rep.expect_failures.push(format!(
-                                    "{file}:{line}: expected {name} {o}, the server gave {}",
-                                    srv_last[s]
-                                        .map(|x| x.to_string())
-                                        .unwrap_or("nothing".into())
-                                ));
-                            }
-                            if our_last[s] != Some(*o) {
-                                rep.expect_failures.push(format!(
-                                    "{file}:{line}: expected {name} {o}, ours gave {}",
-                                    our_last[s]
-                                        .map(|x| x.to_string())
-                                        .unwrap_or("nothing".into())
-                                ));
-                            }
-                        }
-                        Expectation::Holds { key, ty } | Expectation::NotHolds { key, ty } => {
-                            let want = matches!(what, Expectation::Holds { .. });
-                            let d = &model.d;
-                            let ns = &d.namespace(key.namespace()).name;
-                            let text = format!(
-                                "{ns} {} {}",
-                                super::locks::key_text(ns, key.db(), key.name()),
-                                ty
-                            );
-                            let snap = Snapshot::take(&mut mon)?;
-                            let srv = conns[s]
-                                .as_ref()
-                                .map(|c| snap.set_of(c.id).contains(&text))
-                                .unwrap_or(false);
-                            let ours = model.locks_of(s).contains(&text);
-                            for (side, has) in [("the server", srv), ("ours", ours)] {
-                                if has != want {
-                                    rep.expect_failures.push(format!(
-                                        "{file}:{line}: expected {name} {} {text} on {side}",
-                                        if want { "holds" } else { "not-holds" }
-                                    ));
-                                }
-                            }
-                        }
-                        Expectation::Tickets { .. } => {
-                            // The servers' lock tables show locks, not how the session
-                            // holds them: fail closed rather than pass unchecked.
-                            rep.expect_failures.push(format!(
-                                "{file}:{line}: `expect {name} tickets` is not compared with \
-                                 a server (mdl run checks it)"
-                            ));
-                        }
-                    }
-                    continue;
-                }
-                _ => continue,
-            }
-            rep.steps += 1;
-            // Let the server settle: every busy session done or waiting on a metadata lock.
-            let was_busy: Vec<bool> = conns
-                .iter()
-                .map(|c| c.as_ref().is_some_and(|c| c.busy()))
-                .collect();
-            let mut idx = Vec::new();
-            let mut refs: Vec<&mut Conn> = Vec::new();
-            for (i, c) in conns.iter_mut().enumerate() {
-                if let Some(c) = c.as_mut() {
-                    if c.busy() {
-                        idx.push(i);
-                        refs.push(c);
-                    }
-                }
-            }
-            let st = settle_all(&mut mon, &mut refs)?;
-            drop(refs);
-            let mut srv_events: BTreeSet<(usize, String)> = BTreeSet::new();
-            let mut srv_step: Option<SrvOutcome> = None;
-            for (k, i) in idx.iter().enumerate() {
-                let Some(x) = &st[k] else { continue };
-                let o = of_settled(x);
-                if Some(*i) == step_sess {
-                    srv_step = Some(o);
-                } else if was_busy[*i] && !matches!(x, Settled::Waiting | Settled::Blocked) {
-                    srv_events.insert((*i, o.to_string()));
-                }
-                srv_last[*i] = Some(o);
-            }
-            let mut our_events: BTreeSet<(usize, String)> = BTreeSet::new();
-            for (i, o) in model.take_events() {
-                our_last[i] = Some(o);
-                if Some(i) != step_sess {
-                    our_events.insert((i, o.to_string()));
-                }
-            }
-            if let (Some(s), Some(o)) = (step_sess, ours_step) {
-                // A step's own outcome may have been decided by a later event of ours
-                // (granted after a victim's abort): the latest wins.
-                if our_last[s].is_none() || !our_events.iter().any(|(i, _)| *i == s) {
-                    our_last[s] = Some(o);
-                }
-                if srv_step != Some(SrvOutcome::Out(o)) {
-                    rep.diffs.push(format!(
-                        "{file}:{line}: {label}: the server gave {}, ours {o}",
-                        srv_step.map(|x| x.to_string()).unwrap_or("nothing".into())
-                    ));
-                }
-            }
-            if srv_events != our_events {
-                let show = |e: &BTreeSet<(usize, String)>| {
-                    e.iter()
-                        .map(|(i, o)| format!("{} {o}", sc.sessions[*i]))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                };
-                rep.diffs.push(format!(
-                    "{file}:{line}: {label}: waits ended on the server: [{}], ours: [{}]",
-                    show(&srv_events),
-                    show(&our_events)
-                ));
-            }
-            let snap = Snapshot::take(&mut mon)?;
-            for (s, conn) in conns.iter().enumerate() {
-                let srv = conn.as_ref().map(|c| snap.set_of(c.id)).unwrap_or_default();
-                let ours = model.locks_of(s);
-                if srv != ours {
-                    rep.diffs.push(format!(
-                        "{file}:{line}: {label}: {} holds on the server {:?}, ours {:?}",
-                        sc.sessions[s], srv, ours
-                    ));
-                }
-            }
-            if verbose {
-                let _ = writeln!(
-                    out,
-                    "{file}:{line}: {label} -> server {}, ours {}",
-                    srv_step.map(|x| x.to_string()).unwrap_or("-".into()),
-                    ours_step.map(|x| x.to_string()).unwrap_or("-".into())
-                );
-            }
-        }
-        Ok(())
-    })();
-    for c in conns.into_iter().flatten() {
+    let mut sides = Sides {
+        conns: (0..n).map(|_| None).collect(),
+        srv_last: vec![None; n],
+        our_last: vec![None; n],
+        running: vec![String::new(); n],
+    };
+    let res = play(
+        server, &mut mon, &mut model, sc, &mut sides, &mut rep, verbose,
+    );
+    for c in sides.conns.into_iter().flatten() {
         let _ = cleanup(&mut mon, c);
     }
     res?;
+    for w in &rep.warnings {
+        let _ = writeln!(out, "warning: {w}");
+    }
+    if verbose {
+        for t in &rep.transcript {
+            let _ = writeln!(out, "{t}");
+        }
+    }
     for d in rep.diffs.iter().chain(&rep.expect_failures) {
         let _ = writeln!(out, "{d}");
     }
+    if let Some(d) = &rep.diverged {
+        let _ = writeln!(out, "{d}");
+    }
+    if let Some(e) = &rep.invalid {
+        let _ = writeln!(out, "{e}");
+    }
     Ok(rep)
+}
+
+fn show_ours(o: Option<(Outcome, Option<u32>)>) -> String {
+    match o {
+        None => "nothing".into(),
+        Some((o, Some(c))) if o == Outcome::Error => format!("{o} {c}"),
+        Some((o, _)) => o.to_string(),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn play(
+    server: &Server,
+    mon: &mut Conn,
+    model: &mut SqlModel,
+    sc: &mdl_scenario::Scenario,
+    x: &mut Sides,
+    rep: &mut Report,
+    verbose: bool,
+) -> Result<(), ConformError> {
+    let file = sc.file.clone();
+    for l in &sc.lines {
+        let line = l.pos.line;
+        let mut step_sess: Option<usize> = None;
+        let mut ours_step: Option<(Outcome, Option<u32>)> = None;
+        let label;
+        match &l.item {
+            Item::Step {
+                session,
+                cmd: Command::Sql(q),
+            } => {
+                let s = *session;
+                if x.conns[s].is_none() {
+                    let mut c = server.connect()?;
+                    if let Some(ms) = sc.settings.lock_wait_timeout {
+                        let secs = ms.div_ceil(1000);
+                        c.query(&format!("SET SESSION lock_wait_timeout = {secs}"))?;
+                        model
+                            .step(s, &format!("SET lock_wait_timeout = {secs}"))
+                            .map_err(|m| serr(&file, line, l.pos.col, m))?;
+                    }
+                    x.conns[s] = Some(c);
+                }
+                let c = x.conns[s].as_mut().expect("made");
+                let srv_busy = c.busy();
+                let our_busy = model.is_waiting(s);
+                if srv_busy && our_busy {
+                    rep.invalid = Some(serr(
+                        &file,
+                        line,
+                        l.pos.col,
+                        format!(
+                            "session {} is still waiting (on both sides): a session takes its \
+                             next step only when its statement has finished",
+                            sc.sessions[s]
+                        ),
+                    ));
+                    return Ok(());
+                }
+                if srv_busy || our_busy {
+                    let side = if srv_busy {
+                        "the server (ours finished it)"
+                    } else {
+                        "ours (the server finished it)"
+                    };
+                    rep.diverged = Some(format!(
+                        "{file}:{line}: diverged: session {} still runs its previous statement \
+                         on {side}; the file stops here",
+                        sc.sessions[s]
+                    ));
+                    return Ok(());
+                }
+                c.send(q)?;
+                x.running[s] = q.clone();
+                let o = model
+                    .step(s, q)
+                    .map_err(|m| serr(&file, line, l.pos.col, m))?;
+                step_sess = Some(s);
+                ours_step = Some((o, model.session(s).last_error));
+                label = format!("{}: sql {q}", sc.sessions[s]);
+            }
+            Item::Kill { session } => {
+                let s = *session;
+                if let Some(c) = &x.conns[s] {
+                    mon.query(&format!("KILL QUERY {}", c.id))?;
+                }
+                model.kill(s);
+                label = format!("kill {}", sc.sessions[s]);
+            }
+            Item::Advance { ms } => {
+                std::thread::sleep(std::time::Duration::from_millis(*ms));
+                model.advance(*ms);
+                label = format!("advance {ms}");
+            }
+            Item::Expect { session, what } => {
+                let s = *session;
+                let name = &sc.sessions[s];
+                match what {
+                    Expectation::Outcome(o) => {
+                        if !matches!(x.srv_last[s], Some(SrvOutcome::Out(so, _)) if so == *o) {
+                            rep.expect_failures.push(format!(
+                                "{file}:{line}: expected {name} {o}, the server gave {}",
+                                x.srv_last[s]
+                                    .map(|v| v.to_string())
+                                    .unwrap_or("nothing".into())
+                            ));
+                        }
+                        if x.our_last[s].map(|v| v.0) != Some(*o) {
+                            rep.expect_failures.push(format!(
+                                "{file}:{line}: expected {name} {o}, ours gave {}",
+                                show_ours(x.our_last[s])
+                            ));
+                        }
+                    }
+                    Expectation::Holds { key, ty } | Expectation::NotHolds { key, ty } => {
+                        let want = matches!(what, Expectation::Holds { .. });
+                        let d = &model.d;
+                        let ns = &d.namespace(key.namespace()).name;
+                        let text = format!(
+                            "{ns} {} {}",
+                            super::locks::key_text(ns, key.db(), key.name()),
+                            ty
+                        );
+                        let snap = Snapshot::take(mon)?;
+                        let srv = x.conns[s]
+                            .as_ref()
+                            .map(|c| snap.set_of(c.id).contains(&text))
+                            .unwrap_or(false);
+                        let ours = model.locks_of(s).contains(&text);
+                        for (side, has) in [("the server", srv), ("ours", ours)] {
+                            if has != want {
+                                rep.expect_failures.push(format!(
+                                    "{file}:{line}: expected {name} {} {text} on {side}",
+                                    if want { "holds" } else { "not-holds" }
+                                ));
+                            }
+                        }
+                    }
+                    Expectation::Tickets { .. } => {
+                        // The servers' lock tables show locks, not how the session
+                        // holds them: fail closed rather than pass unchecked.
+                        rep.expect_failures.push(format!(
+                            "{file}:{line}: `expect {name} tickets` is not compared with \
+                             a server (mdl run checks it)"
+                        ));
+                    }
+                }
+                continue;
+            }
+            _ => continue,
+        }
+        rep.steps += 1;
+        // Let the server settle: every busy session done or waiting on a metadata lock.
+        let was_busy: Vec<bool> = x
+            .conns
+            .iter()
+            .map(|c| c.as_ref().is_some_and(|c| c.busy()))
+            .collect();
+        let mut idx = Vec::new();
+        let mut refs: Vec<&mut Conn> = Vec::new();
+        for (i, c) in x.conns.iter_mut().enumerate() {
+            if let Some(c) = c.as_mut() {
+                if c.busy() {
+                    idx.push(i);
+                    refs.push(c);
+                }
+            }
+        }
+        let st = settle_all(mon, &mut refs)?;
+        drop(refs);
+        let mut srv_events: BTreeSet<(usize, String)> = BTreeSet::new();
+        let mut srv_step: Option<SrvOutcome> = None;
+        for (k, i) in idx.iter().enumerate() {
+            let Some(v) = &st[k] else { continue };
+            let o = match v {
+                Settled::Done(r) => {
+                    let (o, c) = outcome_of(&x.running[*i], r);
+                    SrvOutcome::Out(o, c)
+                }
+                // Blocked outside MDL, then finished: what it did outside MDL decided it.
+                Settled::DoneAfterBlock(_) => SrvOutcome::Blocked,
+                Settled::Waiting => SrvOutcome::Out(Outcome::Waiting, None),
+                Settled::Blocked => SrvOutcome::Blocked,
+            };
+            if Some(*i) == step_sess {
+                srv_step = Some(o);
+            } else if was_busy[*i]
+                && (!matches!(v, Settled::Waiting | Settled::Blocked)
+                    || (matches!(v, Settled::Blocked)
+                        && x.srv_last[*i] != Some(SrvOutcome::Blocked)))
+            {
+                // A wait that ended, or one that went on outside MDL (a statement granted
+                // its metadata locks but blocked on a row or table lock).
+                srv_events.insert((*i, o.to_string()));
+            }
+            x.srv_last[*i] = Some(o);
+        }
+        let mut our_events: BTreeSet<(usize, String)> = BTreeSet::new();
+        for (i, o) in model.take_events() {
+            let c = model.session(i).last_error;
+            x.our_last[i] = Some((o, c));
+            if Some(i) != step_sess {
+                let shown = SrvOutcome::Out(o, if o == Outcome::Error { c } else { None });
+                our_events.insert((i, shown.to_string()));
+            }
+        }
+        if let (Some(s), Some(o)) = (step_sess, ours_step) {
+            // A step's own outcome may have been decided by a later event of ours
+            // (granted after a victim's abort): the latest wins.
+            if x.our_last[s].is_none() || !our_events.iter().any(|(i, _)| *i == s) {
+                x.our_last[s] = Some(o);
+            }
+            let ours = SrvOutcome::Out(o.0, if o.0 == Outcome::Error { o.1 } else { None });
+            if srv_step != Some(ours) {
+                rep.diffs.push(format!(
+                    "{file}:{line}: {label}: the server gave {}, ours {}",
+                    srv_step.map(|v| v.to_string()).unwrap_or("nothing".into()),
+                    show_ours(Some(o))
+                ));
+            }
+        }
+        if srv_events != our_events {
+            let show = |e: &BTreeSet<(usize, String)>| {
+                e.iter()
+                    .map(|(i, o)| format!("{} {o}", sc.sessions[*i]))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            rep.diffs.push(format!(
+                "{file}:{line}: {label}: waits ended on the server: [{}], ours: [{}]",
+                show(&srv_events),
+                show(&our_events)
+            ));
+        }
+        let snap = Snapshot::take(mon)?;
+        for (s, conn) in x.conns.iter().enumerate() {
+            let srv = conn.as_ref().map(|c| snap.set_of(c.id)).unwrap_or_default();
+            let ours = model.locks_of(s);
+            if srv != ours {
+                rep.diffs.push(format!(
+                    "{file}:{line}: {label}: {} holds on the server {:?}, ours {:?}",
+                    sc.sessions[s], srv, ours
+                ));
+            }
+        }
+        if verbose {
+            rep.transcript.push(format!(
+                "{file}:{line}: {label} -> server {}, ours {}",
+                srv_step.map(|v| v.to_string()).unwrap_or("-".into()),
+                ours_step.map(|v| show_ours(Some(v))).unwrap_or("-".into())
+            ));
+        }
+    }
+    Ok(())
 }

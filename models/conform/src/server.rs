@@ -1,12 +1,26 @@
-//! A throwaway MariaDB server: a fresh datadir under `target/conform/<unique>/`, a Unix
-//! socket, no networking, the `metadata_lock_info` plugin and the performance schema's
-//! MDL instrument on. Stopped by PID in `Drop` (SIGTERM, then SIGKILL after a bounded
-//! wait), so a failing or panicking test never leaves a server behind.
+//! A throwaway MariaDB server: a fresh datadir under the temporary directory
+//! (`$TMPDIR/mdl-conform/<unique>/`, or under `MDL_CONFORM_DIR`), a Unix socket, no
+//! networking, the `metadata_lock_info` plugin and the performance schema's MDL
+//! instrument on.
+//!
+//! Cleaned up on every exit path:
+//! - `Drop` (and [`Server::stop`]) stops the server by PID (SIGTERM, then SIGKILL after a
+//!   bounded wait) and removes the datadir, so a failing or panicking test leaves nothing;
+//! - a *guardian* (`sh`, in its own process group, deaf to SIGINT/SIGTERM/SIGHUP) is
+//!   started before the datadir is made and reads a pipe from this process: when this
+//!   process dies in any way (SIGKILL included) the pipe reaches end of file and the
+//!   guardian kills the server and removes the datadir. A normal stop tells it `done`
+//!   first, so it never signals a PID that may have been reused. The server runs in its
+//!   own process group too, so a terminal's Ctrl-C reaches only `mdl`.
+//!
+//! `MDL_CONFORM_KEEP=1` keeps the datadir (for reading `error.log`).
 
 use super::client::Conn;
 use super::ConformError;
+use std::io::Write;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 static COUNTER: AtomicU32 = AtomicU32::new(0);
@@ -19,6 +33,8 @@ const STOP_TRIES: u32 = 400;
 
 pub struct Server {
     child: Option<Child>,
+    /// The guardian's stdin and process (see the module doc).
+    guard: Option<(ChildStdin, Child)>,
     dir: PathBuf,
     socket: PathBuf,
     version: String,
@@ -37,19 +53,36 @@ fn find(bin: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// The root under which servers make their datadirs: `$CARGO_TARGET_DIR/conform` or the
-/// workspace's `target/conform`.
-fn root() -> PathBuf {
+/// The root under which servers make their datadirs: `MDL_CONFORM_DIR`, or
+/// `mdl-conform` under the temporary directory.
+pub fn root() -> PathBuf {
     match std::env::var_os("MDL_CONFORM_DIR") {
-        Some(d) => PathBuf::from(d),
-        None => match std::env::var_os("CARGO_TARGET_DIR") {
-            Some(t) => PathBuf::from(t).join("conform"),
-            None => Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../..")
-                .join("target")
-                .join("conform"),
-        },
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => std::env::temp_dir().join("mdl-conform"),
     }
+}
+
+/// The guardian script: `$1` the datadir, `$2` 1 to keep it. Reads the server's PID, then
+/// waits for `done` (a normal stop) or end of file (this process died).
+const GUARDIAN: &str = "trap '' INT TERM HUP; read pid; read cmd; \
+if [ \"$cmd\" != done ] && [ -n \"$pid\" ]; then kill -9 \"$pid\" 2>/dev/null; sleep 1; fi; \
+if [ \"$2\" != 1 ]; then rm -rf \"$1\"; fi";
+
+fn start_guardian(dir: &Path, keep: bool) -> Result<(ChildStdin, Child), ConformError> {
+    let mut g = Command::new("sh")
+        .arg("-c")
+        .arg(GUARDIAN)
+        .arg("sh")
+        .arg(dir)
+        .arg(if keep { "1" } else { "0" })
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .map_err(|e| ConformError::Server(format!("guardian: {e}")))?;
+    let stdin = g.stdin.take().expect("piped");
+    Ok((stdin, g))
 }
 
 /// Is a MariaDB server installed here?
@@ -79,9 +112,11 @@ impl Server {
             dir = std::env::temp_dir().join(format!("mdl-conform-{}-{n}", std::process::id()));
         }
         let _ = std::fs::remove_dir_all(&dir);
+        let keep = std::env::var_os("MDL_CONFORM_KEEP").is_some();
         std::fs::create_dir_all(&dir)
             .map_err(|e| ConformError::Server(format!("mkdir {}: {e}", dir.display())))?;
         let dir = dir.canonicalize().unwrap_or(dir);
+        let mut guard = Some(start_guardian(&dir, keep)?);
         let data = dir.join("data");
         let socket = dir.join("sock");
         // Each server has its own tmpdir, and installs run one at a time: concurrent
@@ -105,6 +140,11 @@ impl Server {
             .status()
             .map_err(|e| ConformError::Server(format!("mariadb-install-db: {e}")))?;
         if !st.success() {
+            if let Some((mut i, mut g)) = guard.take() {
+                let _ = writeln!(i, "\ndone");
+                drop(i);
+                let _ = g.wait();
+            }
             return Err(ConformError::Server(format!(
                 "mariadb-install-db failed ({st}); see {}",
                 dir.join("install.log").display()
@@ -131,14 +171,20 @@ impl Server {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
+            .process_group(0)
             .spawn()
             .map_err(|e| ConformError::Server(format!("mariadbd: {e}")))?;
+        if let Some((i, _)) = guard.as_mut() {
+            let _ = writeln!(i, "{}", child.id());
+            let _ = i.flush();
+        }
         let mut s = Server {
             child: Some(child),
+            guard,
             dir,
             socket,
             version: String::new(),
-            keep: std::env::var_os("MDL_CONFORM_KEEP").is_some(),
+            keep,
         };
         s.wait_ready()?;
         Ok(s)
@@ -177,6 +223,16 @@ impl Server {
         &self.version
     }
 
+    /// The server's directory (datadir, socket, logs).
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The server process's id, while it runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.as_ref().map(|c| c.id())
+    }
+
     pub fn connect(&self) -> Result<Conn, ConformError> {
         Conn::open(&self.socket)
     }
@@ -205,6 +261,11 @@ impl Server {
         }
         if !self.keep {
             let _ = std::fs::remove_dir_all(&self.dir);
+        }
+        if let Some((mut i, mut g)) = self.guard.take() {
+            let _ = writeln!(i, "done");
+            drop(i);
+            let _ = g.wait();
         }
     }
 }

@@ -1,17 +1,22 @@
 //! The learned statement table and the SQL scenarios, without a server: the table parses
-//! and covers every statement kind, every committed SQL scenario parses and plays on our
-//! manager through the mapping, and bad tables give `FILE:LINE` errors.
+//! and covers every statement kind; the composition rule ([`mdl_conform::compose`])
+//! reproduces every learned row (the statements with several tables included) from the
+//! rows of its parts; every committed SQL scenario parses and plays on our model; bad
+//! tables and statements give clear errors.
 
-use mdl_conform::mapping::{classify, matrix_kinds, Mapping, Stmt, KINDS};
+use mdl_conform::catalog::Catalog;
+use mdl_conform::classify::{classify, Stmt};
+use mdl_conform::compose::{compose, keys, Step};
+use mdl_conform::mapping::{kind_def, matrix_kinds, Mapping, OpKind, KINDS};
 use mdl_conform::model::SqlModel;
 use mdl_conform::{data_dir, scenario, ConformError};
-use mdl_scenario::{Command, Item};
+use mdl_core::Dialect;
 
 #[test]
 fn committed_table_parses_and_covers_every_kind() {
     let m = Mapping::load().expect("statements.tsv parses");
     assert!(
-        m.header.iter().any(|h| h.contains("MariaDB 10.")),
+        m.version().is_some_and(|v| v.starts_with("10.")),
         "the header names the server version: {:?}",
         m.header
     );
@@ -20,29 +25,75 @@ fn committed_table_parses_and_covers_every_kind() {
             .kind(k.name)
             .unwrap_or_else(|| panic!("no row for {}", k.name));
         assert_eq!(row.sql, k.sql);
-        if k.name != "backup_end" {
+        let lockless = [
+            "backup_end",
+            "flush_tables",
+            "handler_read",
+            "commit_write.myisam",
+        ];
+        if !lockless.contains(&k.name) {
             assert!(!row.ops.is_empty(), "{} learned no lock", k.name);
         }
     }
+    assert!(m.rules.len() > 300, "{} session rules", m.rules.len());
     // Round trip.
     assert_eq!(Mapping::parse("x", &m.to_text()).unwrap(), m);
+    // The warning when the running server is another version than the one learned on.
+    let learned = m.version().expect("a version").to_owned();
+    assert_eq!(m.version_warning(&learned), None);
+    let w = m
+        .version_warning("11.4.2-MariaDB")
+        .expect("another server version warns");
+    assert!(w.contains(&learned) && w.contains("11.4.2-MariaDB"), "{w}");
+    let mut other = m.clone();
+    other.header = Mapping::header_for("10.6.1-MariaDB");
+    assert!(other
+        .version_warning(&learned)
+        .is_some_and(|w| w.contains("10.6.1-MariaDB")));
 }
 
 #[test]
 fn learned_facts_the_brief_names() {
     let m = Mapping::load().unwrap();
-    let has = |k: &str, ns: &str, ty: &str| {
+    let has = |k: &str, op: &str, ns: &str, key: &str, ty: &str| {
         m.kind(k)
-            .unwrap()
+            .unwrap_or_else(|| panic!("no kind {k}"))
             .ops
             .iter()
-            .any(|o| o.ns == ns && o.ty.abbrev() == ty)
+            .any(|o| o.op.name() == op && o.ns == ns && o.key == key && o.ty.abbrev() == ty)
     };
-    assert!(has("select", "TABLE", "SR"));
-    assert!(has("lock_write", "SCHEMA", "IX"));
-    assert!(has("lock_write", "TABLE", "SNRW"));
-    assert!(has("ftwrl", "BACKUP", "BACKUP_FTWRL2"));
-    assert!(has("get_lock", "USER_LOCK", "SNW"));
+    assert!(has("select", "acquire", "TABLE", "$t", "SR"));
+    assert!(has("lock_write", "bulk", "SCHEMA", "$db", "IX"));
+    assert!(has("lock_write", "bulk", "TABLE", "$t", "SNRW"));
+    assert!(has("lock_write", "backoff", "BACKUP", "-", "BACKUP_DDL"));
+    assert!(has("ftwrl", "upgrade", "BACKUP", "-", "BACKUP_FTWRL2"));
+    assert!(has("get_lock", "acquire", "USER_LOCK", "$lock", "SNW"));
+    // RENAME's target is locked too.
+    assert!(has("rename", "bulk", "TABLE", "$n", "X"));
+    // RELEASE_ALL_LOCKS gives the user locks back (it is not a lock-free SELECT).
+    assert!(has(
+        "release_all_locks",
+        "release",
+        "USER_LOCK",
+        "$lock",
+        "SNW"
+    ));
+    // MyISAM DML takes BACKUP_DML, not BACKUP_TRANS_DML.
+    assert!(has("insert.myisam", "acquire", "BACKUP", "-", "BACKUP_DML"));
+    // CREATE TRIGGER takes the trigger's X before the table group.
+    let tr = m.kind("create_trigger").unwrap();
+    assert_eq!(tr.ops[0].ns, "TRIGGER");
+    assert_eq!(tr.ops[0].op, OpKind::Acquire);
+    // The session rules the brief names.
+    let rule = |st: &str, k: &str| m.rule(st, k).unwrap_or_else(|| panic!("no rule {st} {k}"));
+    assert_eq!(rule("lt_read", "insert").error, Some(1099));
+    assert_eq!(rule("lt_other", "select").error, Some(1100));
+    assert_eq!(rule("ftwrl", "insert").error, Some(1223));
+    assert_eq!(rule("bs_start", "insert").error, Some(4145));
+    assert!(rule("handler", "ftwrl")
+        .removed
+        .iter()
+        .any(|l| l.key == "$t" && l.ty.abbrev() == "SR"));
 }
 
 #[test]
@@ -57,99 +108,274 @@ fn bad_tables_are_errors_with_lines() {
         2
     );
     assert!(
-        e("kind\tx\tno\tS\nop\tx\t1\tacquire\tTABLE\t$db.$t\tBACKUP_DML\tstatement\t-\n")
+        e("kind\tx\tno\tS\nop\tx\t1\tacquire\tTABLE\t$t\tBACKUP_DML\tstatement\t-\n")
             .1
             .contains("does not take")
     );
-    assert!(e("op\ty\t1\tacquire\tTABLE\t$db.$t\tSR\tstatement\t-\n")
+    assert!(e("op\ty\t1\tacquire\tTABLE\t$t\tSR\tstatement\t-\n")
         .1
         .contains("unknown kind"));
     assert!(
-        e("kind\tx\tno\tS\nop\tx\t2\tacquire\tTABLE\t$db.$t\tSR\tstatement\t-\n")
+        e("kind\tx\tno\tS\nop\tx\t2\tacquire\tTABLE\t$t\tSR\tstatement\t-\n")
             .1
             .contains("expected op 1")
     );
+    assert!(e("kind\tx\tno\tS\nrule\tlt_read\tx\tmaybe\t-\t-\n")
+        .1
+        .contains("expected ok or E<code>"));
+    assert!(e("rule\tlt_read\tnope\tok\t-\t-\n")
+        .1
+        .contains("unknown kind"));
+    assert!(e("kind\tx\tno\tS\nrule\tlt_read\tx\tok\tTABLE $t\t-\n")
+        .1
+        .contains("NAMESPACE KEY TYPE"));
     assert!(e("garbage\n").1.contains("expected"));
 }
 
+fn has_row(m: &Mapping) -> impl Fn(&str) -> bool + '_ {
+    |r: &str| m.kind(r).is_some()
+}
+
 #[test]
-fn classifier_knows_every_matrix_kind() {
-    for k in matrix_kinds() {
-        match classify(k.sql, "test").unwrap() {
-            Stmt::Kind { kind, .. } => assert_eq!(kind, k.name),
-            s => panic!("{}: {s:?}", k.sql),
+fn classifier_knows_every_kind() {
+    let m = Mapping::load().unwrap();
+    for k in KINDS.iter().filter(|k| !k.check) {
+        if k.name == "commit_write" || k.name.ends_with(".myisam") || k.name == "optimize" {
+            continue;
+        }
+        let mut cat = Catalog::fixture();
+        let mut model = SqlModel::new(m.clone());
+        for p in k.prep {
+            model.setup(p).unwrap();
+        }
+        cat.clone_from(&model.cat);
+        match classify(k.sql, "test", &cat, &has_row(&m)) {
+            Ok(Stmt::Learned(p)) if k.name.starts_with("lock_") => {
+                assert_eq!(p.parts[0].kind, k.name, "{}", k.sql)
+            }
+            Ok(Stmt::Learned(p)) => assert_eq!(p.kind, k.name, "{}", k.sql),
+            Ok(Stmt::ReleaseAllLocks) => assert_eq!(k.name, "release_all_locks"),
+            Ok(Stmt::HandlerRead(_)) => assert_eq!(k.name, "handler_read"),
+            other => panic!("{}: {other:?}", k.sql),
         }
     }
-    assert!(classify("GRANT ALL ON *.* TO u", "test").is_err());
+}
+
+#[test]
+fn statements_outside_the_table_are_refused_by_name() {
+    let m = Mapping::load().unwrap();
+    let cat = Catalog::fixture();
+    let err = |q: &str| classify(q, "test", &cat, &has_row(&m)).unwrap_err();
+    assert!(err("GRANT ALL ON *.* TO u").contains("not in the learned table"));
+    assert!(err("ALTER TABLE t1 ADD INDEX (b), LOCK=NONE").contains("LOCK="));
+    assert!(err("CREATE TEMPORARY TABLE x (a INT)").contains("temporary"));
+    assert!(err("OPTIMIZE TABLE t1").contains("OPTIMIZE"));
+    assert!(err("SELECT SLEEP(1)").contains("SLEEP"));
+    assert!(err("ROLLBACK TO SAVEPOINT a").contains("SAVEPOINT"));
+    assert!(err("SELECT GET_LOCK('a')").contains("timeout"));
+    // RELEASE_ALL_LOCKS is not a lock-free SELECT.
+    assert_eq!(
+        classify("SELECT RELEASE_ALL_LOCKS()", "test", &cat, &has_row(&m)).unwrap(),
+        Stmt::ReleaseAllLocks
+    );
+    let r = classify("SELECT GET_LOCK('a', 1.5)", "test", &cat, &has_row(&m)).unwrap();
+    match r {
+        Stmt::Learned(p) => assert_eq!(p.user_lock_timeout, Some(1500)),
+        s => panic!("{s:?}"),
+    }
+    let r = classify("LOCK TABLES t1 WRITE WAIT 3", "test", &cat, &has_row(&m)).unwrap();
+    match r {
+        Stmt::Learned(p) => assert_eq!(p.wait, Some(3)),
+        s => panic!("{s:?}"),
+    }
+}
+
+/// A learned row's ops with the fixture's names bound, as flat lines.
+fn learned_flat(m: &Mapping, name: &str, cat: &Catalog) -> Vec<String> {
+    let d = Dialect::mariadb();
+    let myisam = name.ends_with(".myisam");
+    let t = |n: &str| mdl_conform::classify::Tbl {
+        db: "test".into(),
+        name: n.into(),
+    };
+    let b = mdl_conform::classify::Bind {
+        t: Some(t(if myisam { "m1" } else { "t1" })),
+        t2: Some(t(if myisam { "m2" } else { "t2" })),
+        n: Some(t("t3")),
+        n2: Some(t("t4")),
+        v: Some(t("v1")),
+        tr: Some(t("tr1")),
+        s: Some("db1".into()),
+        lock: Some("u1".into()),
+    };
+    let row = m.kind(name).unwrap();
+    let mut out = Vec::new();
+    for o in &row.ops {
+        let ks = if o.key == "$db" {
+            vec![mdl_core::key::MdlKey::new(
+                d.namespace_by_name("SCHEMA").unwrap(),
+                "test",
+                "",
+            )]
+        } else {
+            keys(&d, cat, &o.ns, &o.key, &b).unwrap()
+        };
+        for k in ks {
+            let ns = &d.namespace(k.namespace()).name;
+            out.push(format!(
+                "{} {ns} {} {}",
+                o.op.name(),
+                mdl_conform::locks::key_text(ns, k.db(), k.name()),
+                o.ty
+            ));
+        }
+    }
+    out
+}
+
+/// Kinds the composition is not compared with, and why.
+const NOT_COMPOSED: &[(&str, &str)] = &[
+    ("commit_write", "a COMMIT, not a statement of the table"),
+    (
+        "commit_write.myisam",
+        "a COMMIT, not a statement of the table",
+    ),
+    (
+        "optimize",
+        "InnoDB OPTIMIZE is recreate + analyze, not played",
+    ),
+    (
+        "analyze_multi",
+        "admin statements do one table after the other (Step::Commit between), which one \
+         learned sequence cannot show",
+    ),
+    (
+        "handler_read",
+        "a HANDLER READ, not a statement of the table",
+    ),
+];
+
+#[test]
+fn composition_reproduces_every_learned_row() {
+    let m = Mapping::load().unwrap();
+    let d = Dialect::mariadb();
+    let mut failures = Vec::new();
+    for k in KINDS {
+        if NOT_COMPOSED.iter().any(|(n, _)| *n == k.name) {
+            continue;
+        }
+        let mut model = SqlModel::new(m.clone());
+        for p in k.prep {
+            model.setup(p).unwrap();
+        }
+        let cat = model.cat.clone();
+        let plan = match classify(k.sql, "test", &cat, &has_row(&m)) {
+            Ok(Stmt::Learned(p)) => p,
+            Ok(Stmt::ReleaseAllLocks) => continue,
+            other => panic!("{}: {other:?}", k.sql),
+        };
+        let steps = compose(&m, &d, &cat, &plan).unwrap();
+        let got: Vec<String> = Step::flat(&steps, &d)
+            .into_iter()
+            .map(|l| l.replace("acquire", "A").replace("bulk", "B"))
+            .collect();
+        let want: Vec<String> = learned_flat(&m, k.name, &cat)
+            .into_iter()
+            .map(|l| l.replace("acquire", "A").replace("bulk", "B"))
+            .collect();
+        if got != want {
+            failures.push(format!(
+                "{} ({}):\n  composed {got:?}\n  learned  {want:?}",
+                k.name, k.sql
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 fn scenario_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut v: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "mdl"))
-        .collect();
+        .map(|r| {
+            r.map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|x| x == "mdl"))
+                .collect()
+        })
+        .unwrap_or_default();
     v.sort();
     v
 }
 
 #[test]
-fn every_sql_scenario_parses_and_plays_on_our_manager() {
+fn every_sql_scenario_parses_and_plays_on_our_model() {
     let m = Mapping::load().unwrap();
     let mut files = scenario_files(&data_dir());
     assert!(files.len() >= 30, "the quick set has {} files", files.len());
+    let suite = scenario_files(&data_dir().join("suite"));
+    assert!(suite.len() >= 40, "the suite has {} files", suite.len());
+    files.extend(suite);
     files.extend(scenario_files(&data_dir().join("known-differences")));
+    files.extend(scenario_files(&data_dir().join("found")));
+    files.extend(scenario_files(&data_dir().join("open")));
     for f in files {
-        let sc = scenario::load(&f).unwrap_or_else(|e| panic!("{e}"));
-        let mut model = SqlModel::new(m.clone());
-        for _ in &sc.sessions {
-            model.add_session();
-        }
-        for l in &sc.lines {
-            match &l.item {
-                Item::Step {
-                    session,
-                    cmd: Command::Sql(q),
-                } => {
-                    model
-                        .step(*session, q)
-                        .unwrap_or_else(|e| panic!("{}:{}: {e}", f.display(), l.pos.line));
-                }
-                Item::Kill { session } => {
-                    model.kill(*session);
-                }
-                _ => {}
-            }
-        }
+        scenario::load(&f, &m).unwrap_or_else(|e| panic!("{e}"));
     }
 }
 
 #[test]
 fn a_non_sql_step_is_refused_with_its_position() {
-    let dir = std::env::temp_dir().join(format!("mdl-conform-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join("bad.mdl");
-    std::fs::write(&p, "dialect mariadb\ns1: acquire TABLE a.b SR\n").unwrap();
-    match scenario::load(&p) {
+    let m = Mapping::load().unwrap();
+    let load = |t: &str| scenario::load_text("t.mdl", t, &m);
+    match load("dialect mariadb\ns1: acquire TABLE a.b SR\n") {
         Err(ConformError::Scenario { line, .. }) => assert_eq!(line, 2),
         other => panic!("{other:?}"),
     }
-    std::fs::write(
-        &p,
-        "dialect mariadb\ns1: sql BEGIN\ns1: sql GRANT ALL ON *.* TO u\n",
-    )
-    .unwrap();
-    match scenario::load(&p) {
+    match load("dialect mariadb\ns1: sql BEGIN\ns1: sql GRANT ALL ON *.* TO u\n") {
         Err(ConformError::Scenario { line, msg, .. }) => {
             assert_eq!(line, 3);
-            assert!(msg.contains("not in the mapping"), "{msg}");
+            assert!(msg.contains("not in the learned table"), "{msg}");
         }
         other => panic!("{other:?}"),
     }
-    std::fs::write(&p, "s1: sql SELECT 1\n").unwrap();
     assert!(matches!(
-        scenario::load(&p),
+        load("s1: sql SELECT 1\n"),
         Err(ConformError::Scenario { .. })
     ));
-    let _ = std::fs::remove_dir_all(&dir);
+    // A setup line the model cannot follow is refused at its line.
+    match load("dialect mariadb\nsetup: sql CREATE TABLE x (a INT, FOREIGN KEY (a) REFERENCES t1 (a))\ns1: sql SELECT 1\n") {
+        Err(ConformError::Scenario { line, msg, .. }) => {
+            assert_eq!(line, 2);
+            assert!(msg.contains("foreign keys"), "{msg}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // The user's own schema: a MyISAM table made by setup takes the MyISAM rows.
+    let sc = load(
+        "dialect mariadb\nsetup: sql CREATE DATABASE shop\n\
+         setup: sql CREATE TABLE shop.orders (a INT) ENGINE=MyISAM\n\
+         s1: sql INSERT INTO shop.orders VALUES (1)\n",
+    )
+    .unwrap();
+    assert_eq!(sc.setup.len(), 2);
+    let mut model = SqlModel::new(m.clone());
+    for (_, q) in &sc.setup {
+        model.setup(q).unwrap();
+    }
+    let s = model.add_session();
+    model.step(s, "BEGIN").unwrap();
+    model.step(s, "INSERT INTO shop.orders VALUES (1)").unwrap();
+    assert!(model.locks_of(s).contains("TABLE shop.orders SW"));
+    // A statement on a table the catalog lacks fails after its locks, as the server does.
+    let s2 = model.add_session();
+    assert_eq!(
+        model.step(s2, "SELECT * FROM shop.nothing").unwrap(),
+        mdl_core::Outcome::Error
+    );
+    assert_eq!(model.session(s2).last_error, Some(1146));
+}
+
+#[test]
+fn the_matrix_kinds_are_defined() {
+    for k in matrix_kinds() {
+        assert!(kind_def(k.name).is_some());
+    }
 }

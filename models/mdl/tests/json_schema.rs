@@ -132,6 +132,60 @@ fn the_schema_refuses_broken_documents() {
         !schema_errors(&check_pass).is_empty(),
         "a passed check without its results"
     );
+    let conform = json!({
+        "schema": "mdl/1", "command": "conform", "file": "a.mdl", "status": "pass", "exit": 0,
+        "error": null, "server_version": "10.11.19-MariaDB", "steps": 3, "differences": [],
+        "failed_expects": [], "diverged": null, "warnings": []
+    });
+    assert!(
+        schema_errors(&conform).is_empty(),
+        "{:?}",
+        schema_errors(&conform)
+    );
+    let random = json!({
+        "schema": "mdl/1", "command": "conform", "file": null, "status": "fail", "exit": 1,
+        "error": null, "mode": "random", "seed": 1, "sessions": 3, "run": 10, "agreed": 8,
+        "explained": 1, "raced": 0, "found": ["found/seed-4.mdl"]
+    });
+    assert!(
+        schema_errors(&random).is_empty(),
+        "{:?}",
+        schema_errors(&random)
+    );
+    type Edit = Box<dyn Fn(&mut Value)>;
+    let broken: Vec<(&str, Value, Edit)> = vec![
+        (
+            "conform without its differences",
+            conform.clone(),
+            Box::new(|v| {
+                v.as_object_mut().expect("object").remove("differences");
+            }),
+        ),
+        (
+            "a conform file of no name",
+            conform.clone(),
+            Box::new(|v| v["file"] = json!(null)),
+        ),
+        (
+            "a random run with a file's members",
+            random.clone(),
+            Box::new(|v| v["steps"] = json!(3)),
+        ),
+        (
+            "a random run named as a file",
+            random.clone(),
+            Box::new(|v| v["file"] = json!("a.mdl")),
+        ),
+        (
+            "a run of no file",
+            good_run(),
+            Box::new(|v| v["file"] = json!(null)),
+        ),
+    ];
+    for (what, mut v, f) in broken {
+        f(&mut v);
+        assert!(!schema_errors(&v).is_empty(), "accepted: {what}");
+    }
 }
 
 fn mdl_files(dir: &str) -> Vec<String> {

@@ -26,6 +26,12 @@ pub struct Scenario {
     /// The dialect the file is read in (its `dialect` line, or `--dialect`), loaded once;
     /// `max_search_depth` is applied by the engines, not here.
     pub dialect: Arc<Dialect>,
+    /// `setup: sql STATEMENT` lines (conformance extension): SQL run before the scenario
+    /// and not compared, in file order.
+    pub setup: Vec<(Pos, String)>,
+    /// `server VERSION` (conformance extension): the server version the file was last
+    /// checked against.
+    pub server: Option<(Pos, String)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -26,6 +26,9 @@
 //!   (the built-ins once per process), unless [`ParseOptions::dialect`] (`--dialect`)
 //!   replaces it. A step's type word is one of the dialect's types, else a built-in type
 //!   (which its namespaces do not take: an `error` outcome), else a parse error.
+//! - Conformance extension (`docs/scenario-format.md`, "Changes since version 1"):
+//!   `setup: sql STATEMENT` lines and one `server VERSION` line, both before the first
+//!   step; `setup` is then not a session name.
 
 use super::ast::*;
 use mdl_core::dialect::Dialect;
@@ -196,6 +199,15 @@ fn split_commas(toks: &[Tok]) -> Vec<Tok> {
     out
 }
 
+/// `setup: sql ...`: a setup line, not a step of a session named `setup`.
+fn is_setup(st: &StepSplit) -> bool {
+    st.name.text == "setup"
+        && st
+            .cmd
+            .first()
+            .is_some_and(|t| t.text.eq_ignore_ascii_case("sql"))
+}
+
 fn is_session_name(s: &str) -> bool {
     let mut cs = s.chars();
     match cs.next() {
@@ -340,8 +352,71 @@ impl<'a> Parser<'a> {
         let mut sessions: Vec<String> = Vec::new();
         let mut first_step: Option<usize> = None;
         let mut chosen: Option<DialectChoice> = None;
+        let mut setup = Vec::new();
+        let mut server: Option<(Pos, String)> = None;
         for l in &self.lines {
             if l.toks.is_empty() {
+                continue;
+            }
+            if let Some(st) = split_step(&l.toks).filter(is_setup) {
+                if let Some(f) = first_step {
+                    return Err(self.err(
+                        l.no,
+                        st.name.col,
+                        format!("`setup:` lines must come before the first step (line {f})"),
+                    ));
+                }
+                let t = &st.cmd[0];
+                let text = sql_text(l.raw, t.off + t.text.len());
+                if text.is_empty() {
+                    return Err(self.err(
+                        l.no,
+                        t.end_col(),
+                        "expected an SQL statement after `setup: sql`",
+                    ));
+                }
+                setup.push((
+                    Pos {
+                        line: l.no,
+                        col: st.name.col,
+                    },
+                    text,
+                ));
+                continue;
+            }
+            if l.toks[0].text.eq_ignore_ascii_case("server") && split_step(&l.toks).is_none() {
+                if let Some(f) = first_step {
+                    return Err(self.err(
+                        l.no,
+                        l.toks[0].col,
+                        format!("settings must come before the first step (line {f})"),
+                    ));
+                }
+                if let Some((p, _)) = &server {
+                    return Err(self.err(
+                        l.no,
+                        l.toks[0].col,
+                        format!("`server` is already set at line {}", p.line),
+                    ));
+                }
+                match l.toks.get(1..) {
+                    Some([v]) => {
+                        server = Some((
+                            Pos {
+                                line: l.no,
+                                col: v.col,
+                            },
+                            v.text.clone(),
+                        ));
+                    }
+                    _ => {
+                        return Err(self.err(
+                            l.no,
+                            l.toks.get(2).map(|t| t.col).unwrap_or(l.end_col),
+                            "expected one server version after `server`",
+                        ))
+                    }
+                }
                 continue;
             }
             if let Some(st) = split_step(&l.toks) {
@@ -403,6 +478,11 @@ impl<'a> Parser<'a> {
                 line: l.no,
                 col: l.toks[0].col,
             };
+            if split_step(&l.toks).is_some_and(|st| is_setup(&st))
+                || (l.toks[0].text.eq_ignore_ascii_case("server") && split_step(&l.toks).is_none())
+            {
+                continue; // pass 1
+            }
             if let Some(st) = split_step(&l.toks) {
                 let name = &st.name;
                 if name.text.is_empty() {
@@ -473,6 +553,8 @@ impl<'a> Parser<'a> {
             lines: out,
             sessions,
             dialect,
+            setup,
+            server,
         })
     }
 
@@ -1041,6 +1123,41 @@ mod tests {
             Item::Step { cmd, .. } => cmd,
             o => panic!("not a step: {o:?}"),
         }
+    }
+
+    #[test]
+    fn setup_and_server_lines() {
+        let s = ok("dialect mariadb\nserver 10.11.19-MariaDB\n\
+             setup: sql CREATE TABLE shop.t (a INT) ENGINE=MyISAM # made first\n\
+             setup:sql CREATE DATABASE x\n\
+             s1: sql SELECT * FROM t\n");
+        assert_eq!(s.sessions, vec!["s1".to_string()]);
+        assert_eq!(s.setup.len(), 2);
+        assert_eq!(s.setup[0].1, "CREATE TABLE shop.t (a INT) ENGINE=MyISAM");
+        assert_eq!((s.setup[0].0.line, s.setup[0].0.col), (3, 1));
+        assert_eq!(s.setup[1].1, "CREATE DATABASE x");
+        assert_eq!(s.server.as_ref().unwrap().1, "10.11.19-MariaDB");
+        assert_eq!(s.lines.len(), 1);
+        // A session named `setup` that does not run `sql` is an ordinary session.
+        let s = ok("setup: acquire TABLE a.b SR\n");
+        assert_eq!(s.sessions, vec!["setup".to_string()]);
+        assert!(s.setup.is_empty());
+        at(
+            "s1: sql SELECT 1\nsetup: sql SELECT 2\n",
+            2,
+            1,
+            "before the first step",
+        );
+        at("setup: sql  # nothing\n", 1, 11, "SQL statement");
+        at("server\n", 1, 7, "one server version");
+        at("server a b\n", 1, 10, "one server version");
+        at("server a\nserver b\n", 2, 1, "already set at line 1");
+        at(
+            "s1: sql SELECT 1\nserver a\n",
+            2,
+            1,
+            "before the first step",
+        );
     }
 
     #[test]

@@ -1,15 +1,33 @@
-//! `mdl conform`: SQL scenarios on a real MariaDB server and on our manager, compared;
-//! `--learn` regenerates the statement-to-lock table, `--matrix` the statement matrix.
+//! `mdl conform`: SQL scenarios on a real MariaDB server and on our model, compared;
+//! `--learn` regenerates the statement table, `--matrix` the statement matrix, `--random`
+//! compares random scenarios.
+//!
+//! Every file given is answered, in order, even after a bad one; the exit status is the
+//! worst of all files (2 > 1 > 0). With `--format json` each file gives one JSON document
+//! on a line of its own (`docs/json-output.md`, schema `mdl/1`, command `conform`).
 
-use mdl_conform::{self as conform, learn, mapping::Mapping, matrix, scenario, server::Server};
+use mdl_conform::scenario::Report;
+use mdl_conform::{
+    self as conform, learn, mapping::Mapping, matrix, random, scenario, server::Server,
+    ConformError,
+};
+use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Differences and a summary line per file.
+    Text,
+    /// One JSON document per file, one per line.
+    Json,
+}
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// SQL scenario files (`.mdl` with `SESSION: sql STATEMENT` steps).
     pub files: Vec<PathBuf>,
-    /// Learn the statement-to-lock table on the server and write it
+    /// Learn the statement table on the server and write it
     /// (default `models/conformance/statements.tsv`).
     #[arg(long)]
     pub learn: bool,
@@ -24,9 +42,29 @@ pub struct Args {
     /// Where --learn / --matrix write (default: the committed file).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Run N random scenarios on the server and on our model; shrink each difference to
+    /// a file under --found.
+    #[arg(long, value_name = "N")]
+    pub random: Option<usize>,
+    /// The first seed of --random (scenario i uses seed S + i).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Sessions per random scenario.
+    #[arg(long, default_value_t = 3)]
+    pub sessions: usize,
+    /// Lines per random scenario.
+    #[arg(long, default_value_t = 12)]
+    pub steps: usize,
+    /// Where --random keeps the shrunk differences (default
+    /// `models/conformance/found/`).
+    #[arg(long)]
+    pub found: Option<PathBuf>,
     /// Print every step, not only the differences.
     #[arg(long, short)]
     pub verbose: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
 }
 
 pub fn main(args: Args) -> i32 {
@@ -39,8 +77,13 @@ pub fn main(args: Args) -> i32 {
     }
 }
 
-fn run(args: Args) -> Result<i32, conform::ConformError> {
-    let io = |e: std::io::Error| conform::ConformError::Io(e.to_string());
+/// Warns when the running server is not the one the table was learned on.
+fn version_warning(map: &Mapping, server: &Server) -> Option<String> {
+    map.version_warning(server.version())
+}
+
+fn run(args: Args) -> Result<i32, ConformError> {
+    let io = |e: std::io::Error| ConformError::Io(e.to_string());
     if args.learn {
         let server = Server::start()?;
         let mut err = std::io::stderr();
@@ -57,17 +100,170 @@ fn run(args: Args) -> Result<i32, conform::ConformError> {
     if args.matrix {
         return matrix::main(&map, args.offline, args.out.clone());
     }
+    if let Some(n) = args.random {
+        let server = Server::start()?;
+        if let Some(w) = version_warning(&map, &server) {
+            eprintln!("mdl conform: warning: {w}");
+        }
+        let found = args
+            .found
+            .clone()
+            .unwrap_or_else(|| conform::data_dir().join("found"));
+        let mut err = std::io::stderr();
+        let t = std::time::Instant::now();
+        let opts = random::Options {
+            n,
+            seed: args.seed,
+            sessions: args.sessions,
+            steps: args.steps,
+            found_dir: found.clone(),
+            shrink: true,
+            stop_at_first: false,
+        };
+        let sum = random::run(&server, &map, &opts, &mut err)?;
+        let secs = t.elapsed().as_secs_f64();
+        match args.format {
+            Format::Text => println!(
+                "{} of {} random scenarios agree, {} explained outside MDL, {} agreed when run \
+                 again (races on the server), {} differences kept under {} ({:.0} s)",
+                sum.agreed,
+                sum.run,
+                sum.explained,
+                sum.raced,
+                sum.found.len(),
+                found.display(),
+                secs
+            ),
+            Format::Json => println!(
+                "{}",
+                json!({
+                    "schema": "mdl/1",
+                    "command": "conform",
+                    "file": null,
+                    "error": null,
+                    "mode": "random",
+                    "status": if sum.found.is_empty() { "pass" } else { "fail" },
+                    "exit": if sum.found.is_empty() { 0 } else { 1 },
+                    "seed": args.seed,
+                    "sessions": args.sessions,
+                    "run": sum.run,
+                    "agreed": sum.agreed,
+                    "explained": sum.explained,
+                    "raced": sum.raced,
+                    "found": sum.found.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+                })
+            ),
+        }
+        return Ok(if sum.found.is_empty() { 0 } else { 1 });
+    }
     if args.files.is_empty() {
-        eprintln!("mdl conform: no scenario files (or use --learn / --matrix)");
+        eprintln!("mdl conform: no scenario files (or use --learn / --matrix / --random)");
         return Ok(2);
     }
-    let server = Server::start()?;
-    let mut all_ok = true;
-    let mut out = std::io::stdout();
+    // Every file is answered: load each first (no server needed to refuse a bad one).
+    let mut server: Option<Server> = None;
+    let mut worst = 0;
     for f in &args.files {
-        let r = scenario::run_file(&server, &map, f, args.verbose, &mut out)?;
-        all_ok &= r.agrees();
-        let _ = writeln!(out, "{}: {}", f.display(), r.summary());
+        let name = f.display().to_string();
+        let res: Result<Report, ConformError> = (|| {
+            let sc = scenario::load(f, &map)?;
+            if server.is_none() {
+                let s = Server::start()?;
+                if let Some(w) = version_warning(&map, &s) {
+                    eprintln!("mdl conform: warning: {w}");
+                }
+                server = Some(s);
+            }
+            let s = server.as_ref().expect("started");
+            let mut out: Box<dyn Write> = match args.format {
+                Format::Text => Box::new(std::io::stdout()),
+                Format::Json => Box::new(std::io::sink()),
+            };
+            let mut r = scenario::run_scenario(s, &map, &sc, args.verbose, &mut out)?;
+            if let Some(w) = version_warning(&map, s) {
+                r.warnings.push(w);
+            }
+            Ok(r)
+        })();
+        let code = match &res {
+            Ok(r) if r.invalid.is_some() => 2,
+            Ok(r) if r.agrees() => 0,
+            Ok(_) => 1,
+            Err(_) => 2,
+        };
+        worst = worst.max(code);
+        match args.format {
+            Format::Text => match &res {
+                Ok(r) => println!("{name}: {}", r.summary()),
+                Err(e) => println!("{name}: {e}"),
+            },
+            Format::Json => println!("{}", document(&name, code, &res)),
+        }
+        let _ = std::io::stdout().flush();
     }
-    Ok(if all_ok { 0 } else { 1 })
+    Ok(worst)
+}
+
+/// The `error` member; an error of no file of its own (the server's) names the file being
+/// run.
+fn error_object(name: &str, e: &ConformError) -> serde_json::Value {
+    match e {
+        ConformError::Scenario {
+            file,
+            line,
+            col,
+            msg,
+        } => json!({"file": file, "line": line, "col": col, "message": msg}),
+        ConformError::Data { file, line, msg } => {
+            json!({"file": file, "line": line, "col": null, "message": msg})
+        }
+        other => json!({"file": name, "line": null, "col": null, "message": other.to_string()}),
+    }
+}
+
+/// One file's JSON document (`docs/json-output.md`).
+fn document(name: &str, code: i32, res: &Result<Report, ConformError>) -> serde_json::Value {
+    match res {
+        Ok(r) => {
+            let status = match code {
+                0 => "pass",
+                2 => "invalid",
+                _ => "fail",
+            };
+            json!({
+                "schema": "mdl/1",
+                "command": "conform",
+                "file": name,
+                "status": status,
+                "exit": code,
+                "error": r.invalid.as_ref().map(|e| error_object(name, e)),
+                "server_version": r.server_version,
+                "steps": r.steps,
+                "differences": r.diffs,
+                "failed_expects": r.expect_failures,
+                "diverged": r.diverged,
+                "warnings": r.warnings,
+            })
+        }
+        Err(e) => {
+            let status = match e {
+                ConformError::Scenario { .. } => "invalid",
+                _ => "error",
+            };
+            json!({
+                "schema": "mdl/1",
+                "command": "conform",
+                "file": name,
+                "status": status,
+                "exit": code,
+                "error": error_object(name, e),
+                "server_version": null,
+                "steps": 0,
+                "differences": [],
+                "failed_expects": [],
+                "diverged": null,
+                "warnings": [],
+            })
+        }
+    }
 }

@@ -1,0 +1,1622 @@
+//! The SQL classifier: one statement to what our model needs to play it.
+//!
+//! A statement the learned table covers becomes a [`Plan`]: the learned rows it is made
+//! of ([`Part`]s, each with the objects it names bound to the row's key templates), its
+//! own wait clause, GET_LOCK's timeout, and what it does to the catalog when it succeeds.
+//! Control statements (BEGIN, COMMIT, UNLOCK TABLES, HANDLER ... CLOSE, RELEASE_LOCK, SET
+//! lock_wait_timeout, USE) are their own variants of [`Stmt`]; their effects are written
+//! in [`crate::model`] from the server source.
+//!
+//! The classifier reads only what decides the locks: the statement's kind, the tables it
+//! names and the role of each (a table read, written, created, dropped, renamed), its
+//! `ALGORITHM`, `WAIT n` / `NOWAIT`. Anything it cannot decide is an error that names
+//! what is missing, never a guess: a statement outside the table, an `ALTER TABLE`
+//! without an algorithm it can tell, a view read by a statement, a temporary table.
+
+use super::catalog::{Catalog, Engine};
+
+/// A table (or view) name, schema-qualified.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Tbl {
+    pub db: String,
+    pub name: String,
+}
+
+impl std::fmt::Display for Tbl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.db, self.name)
+    }
+}
+
+/// The objects a learned row's key templates name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Bind {
+    /// `$t`, `$t2`
+    pub t: Option<Tbl>,
+    pub t2: Option<Tbl>,
+    /// `$n`, `$n2`: new table names.
+    pub n: Option<Tbl>,
+    pub n2: Option<Tbl>,
+    /// `$v`: a view.
+    pub v: Option<Tbl>,
+    /// `$tr`: a trigger (its schema and name).
+    pub tr: Option<Tbl>,
+    /// `$s`: a schema CREATE / DROP DATABASE names.
+    pub s: Option<String>,
+    /// `$lock`: a user lock.
+    pub lock: Option<String>,
+}
+
+impl Bind {
+    /// The tables (and views) the binding names, in slot order.
+    pub fn tables(&self) -> impl Iterator<Item = &Tbl> {
+        [&self.t, &self.t2, &self.n, &self.n2, &self.v]
+            .into_iter()
+            .flatten()
+    }
+}
+
+/// One learned row of a statement with its bindings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// The learned kind (with `.myisam` for a MyISAM table when the table has that row).
+    pub row: String,
+    /// The kind without the engine suffix (the key of the session rules).
+    pub kind: String,
+    pub bind: Bind,
+    /// For a table in a multi-table UPDATE's list: whether a SET column is its.
+    pub set_target: SetTarget,
+}
+
+/// Whether a table of a multi-table UPDATE's list is one whose columns it sets. Its
+/// metadata lock is SW either way (the parser's `set_lock_for_tables`), but
+/// `Multiupdate_prelocking_strategy::handle_end` (MariaDB `sql/sql_update.cc`) gives a
+/// table it only reads a read lock type before `lock_tables` checks it against the
+/// session's own LOCK TABLES (`check_lock_and_start_stmt`): locked READ is enough there
+/// (measured: found/seed-10008).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SetTarget {
+    /// Not a table of a multi-table UPDATE's list.
+    #[default]
+    NotInList,
+    /// A SET column is its.
+    Yes,
+    /// It is only read.
+    No,
+    /// Not known: a SET column is not qualified with its table (the catalog does not
+    /// know columns).
+    Unknown,
+}
+
+/// How LOCK TABLES locks a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LtMode {
+    Read,
+    Write,
+    /// WRITE CONCURRENT: SW, not SNRW.
+    WriteConcurrent,
+}
+
+/// What a successful statement changes in the catalog.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum Effect {
+    #[default]
+    None,
+    CreateTable {
+        t: Tbl,
+        engine: Engine,
+        if_not_exists: bool,
+        /// The tables it reads (LIKE, SELECT): they must exist.
+        src: Vec<Tbl>,
+    },
+    DropTables {
+        ts: Vec<Tbl>,
+        if_exists: bool,
+    },
+    Rename(Vec<(Tbl, Tbl)>),
+    CreateDb {
+        db: String,
+        if_not_exists: bool,
+    },
+    DropDb {
+        db: String,
+        if_exists: bool,
+    },
+    CreateView {
+        v: Tbl,
+        bases: Vec<Tbl>,
+        or_replace: bool,
+    },
+    DropView {
+        v: Tbl,
+        if_exists: bool,
+    },
+    CreateTrigger {
+        tr: Tbl,
+        on: Tbl,
+    },
+    DropTrigger {
+        tr: Tbl,
+        if_exists: bool,
+    },
+    /// The statement needs its tables to exist (DML, ALTER, TRUNCATE, ...).
+    NeedTables(Vec<Tbl>),
+    /// The statement fails with this error once its locks are taken.
+    Fail(u32),
+}
+
+/// A statement of the learned table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The statement's kind (a base kind name of the table: `select`, `drop`, ...).
+    pub kind: String,
+    pub parts: Vec<Part>,
+    /// LOCK TABLES: the tables and how each is locked.
+    pub lock_tables: Vec<(Tbl, LtMode)>,
+    /// `WAIT n` (seconds) / `NOWAIT` (0): the statement's own lock wait timeout.
+    pub wait: Option<u64>,
+    /// GET_LOCK's own timeout, in milliseconds.
+    pub user_lock_timeout: Option<u64>,
+    pub effect: Effect,
+    /// A table the statement names through an alias other than its name (`t1 AS x`):
+    /// under the session's own LOCK TABLES `open_table` matches a locked table by its
+    /// alias too, which the model does not follow (it refuses such a statement there).
+    pub aliased: Option<String>,
+}
+
+/// What a statement is, for our side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stmt {
+    Learned(Plan),
+    Begin,
+    Commit,
+    Rollback,
+    UnlockTables,
+    /// `HANDLER name CLOSE` (a table or its alias).
+    HandlerClose(String),
+    /// `HANDLER name READ ...` of an alias or a table.
+    HandlerRead(String),
+    ReleaseLock(String),
+    ReleaseAllLocks,
+    /// `SET [SESSION] lock_wait_timeout = N` (seconds).
+    SetTimeout(u64),
+    /// `SET [SESSION] autocommit = 0|1`.
+    SetAutocommit(bool),
+    /// `USE db`.
+    Use(String),
+    /// A statement that takes no metadata lock (`SELECT 1`, other `SET`s, `DO 1`).
+    NoLocks,
+}
+
+// --- the tokenizer --------------------------------------------------------------------
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Tok {
+    /// A word or a backtick-quoted identifier (`quoted`), as written.
+    Word {
+        text: String,
+        quoted: bool,
+    },
+    Str(String),
+    Num(String),
+    P(char),
+}
+
+fn tokens(sql: &str) -> Result<Vec<Tok>, String> {
+    let mut out = Vec::new();
+    let cs: Vec<char> = sql.trim().trim_end_matches(';').chars().collect();
+    let mut i = 0;
+    while i < cs.len() {
+        let c = cs[i];
+        if c.is_whitespace() {
+            i += 1;
+        } else if c == '\'' || c == '"' || c == '`' {
+            let mut s = String::new();
+            i += 1;
+            loop {
+                match cs.get(i) {
+                    None => return Err(format!("unterminated {c}quote{c}")),
+                    Some(&x) if x == c && cs.get(i + 1) == Some(&c) => {
+                        s.push(c);
+                        i += 2;
+                    }
+                    Some(&x) if x == c => {
+                        i += 1;
+                        break;
+                    }
+                    Some(&'\\') if c != '`' => {
+                        if let Some(&n) = cs.get(i + 1) {
+                            s.push(n);
+                        }
+                        i += 2;
+                    }
+                    Some(&x) => {
+                        s.push(x);
+                        i += 1;
+                    }
+                }
+            }
+            out.push(if c == '`' {
+                Tok::Word {
+                    text: s,
+                    quoted: true,
+                }
+            } else {
+                Tok::Str(s)
+            });
+        } else if c.is_ascii_digit() {
+            let mut s = String::new();
+            while i < cs.len() && (cs[i].is_ascii_alphanumeric() || cs[i] == '.' || cs[i] == '_') {
+                s.push(cs[i]);
+                i += 1;
+            }
+            out.push(Tok::Num(s));
+        } else if c.is_alphanumeric() || c == '_' || c == '$' || c == '@' {
+            let mut s = String::new();
+            while i < cs.len() && (cs[i].is_alphanumeric() || "_$@#".contains(cs[i])) {
+                s.push(cs[i]);
+                i += 1;
+            }
+            out.push(Tok::Word {
+                text: s,
+                quoted: false,
+            });
+        } else {
+            out.push(Tok::P(c));
+            i += 1;
+        }
+    }
+    Ok(out)
+}
+
+/// A cursor over the tokens of one statement.
+struct Cur<'a> {
+    t: &'a [Tok],
+    i: usize,
+    sql: &'a str,
+}
+
+impl<'a> Cur<'a> {
+    fn peek(&self) -> Option<&'a Tok> {
+        self.t.get(self.i)
+    }
+    fn is_kw(t: Option<&Tok>, kw: &str) -> bool {
+        matches!(t, Some(Tok::Word { text, quoted: false }) if text.eq_ignore_ascii_case(kw))
+    }
+    fn at(&self, kw: &str) -> bool {
+        Self::is_kw(self.peek(), kw)
+    }
+    fn eat(&mut self, kw: &str) -> bool {
+        if self.at(kw) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn eat_p(&mut self, p: char) -> bool {
+        if self.peek() == Some(&Tok::P(p)) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn expect(&mut self, kw: &str) -> Result<(), String> {
+        if self.eat(kw) {
+            Ok(())
+        } else {
+            Err(format!("expected `{kw}` in `{}`", self.sql))
+        }
+    }
+    fn done(&self) -> bool {
+        self.i >= self.t.len()
+    }
+    /// An identifier (plain or quoted).
+    fn ident(&mut self) -> Result<String, String> {
+        match self.peek() {
+            Some(Tok::Word { text, .. }) => {
+                self.i += 1;
+                Ok(text.clone())
+            }
+            _ => Err(format!("expected a name in `{}`", self.sql)),
+        }
+    }
+    /// `name` or `db.name`.
+    fn table(&mut self, db: &str) -> Result<Tbl, String> {
+        let a = self.ident()?;
+        if self.peek() == Some(&Tok::P('.')) {
+            self.i += 1;
+            let b = self.ident()?;
+            Ok(Tbl { db: a, name: b })
+        } else {
+            Ok(Tbl {
+                db: db.to_owned(),
+                name: a,
+            })
+        }
+    }
+    /// The rest of the statement's words, lower case (for clause searches).
+    fn rest_words(&self) -> Vec<String> {
+        self.t[self.i.min(self.t.len())..]
+            .iter()
+            .map(|t| match t {
+                Tok::Word { text, .. } => text.to_ascii_lowercase(),
+                Tok::Str(s) => format!("'{s}'"),
+                Tok::Num(n) => n.clone(),
+                Tok::P(c) => c.to_string(),
+            })
+            .collect()
+    }
+}
+
+fn kw_eq(t: &Tok, kw: &str) -> bool {
+    matches!(t, Tok::Word { text, quoted: false } if text.eq_ignore_ascii_case(kw))
+}
+
+/// Words that end a table reference in a FROM list.
+const TABLE_END: &[&str] = &[
+    "where",
+    "on",
+    "using",
+    "join",
+    "inner",
+    "left",
+    "right",
+    "cross",
+    "straight_join",
+    "natural",
+    "group",
+    "order",
+    "limit",
+    "for",
+    "lock",
+    "having",
+    "set",
+    "union",
+    "window",
+    "procedure",
+    "into",
+    "values",
+    "value",
+    "select",
+    "outer",
+    "partition",
+    "use",
+    "ignore",
+    "force",
+    "as",
+    "returning",
+    "wait",
+    "nowait",
+    "skip",
+];
+
+/// Every table named after FROM / JOIN / a comma in a FROM list, anywhere in the tokens
+/// (subqueries included), in order. Derived tables (`(SELECT ...)`) are entered, not named.
+fn from_tables(toks: &[Tok], db: &str) -> Result<Vec<Tbl>, String> {
+    Ok(from_tables_aliased(toks, db)?
+        .into_iter()
+        .map(|(t, _)| t)
+        .collect())
+}
+
+/// The tables (`[db.]table` or an alias) whose columns an UPDATE's SET list assigns,
+/// from the tokens after SET; `None` when a column is not qualified with its table.
+fn set_targets(toks: &[Tok]) -> Option<Vec<(Option<String>, String)>> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start = true;
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        if depth == 0 && ["where", "order", "limit"].iter().any(|k| kw_eq(t, k)) {
+            break;
+        }
+        if start {
+            // One assignment's column: `col`, `t.col` or `db.t.col`.
+            let word = |k: usize| match toks.get(k) {
+                Some(Tok::Word { text, .. }) => Some(text.clone()),
+                _ => None,
+            };
+            let dot = |k: usize| toks.get(k) == Some(&Tok::P('.'));
+            match (word(i), dot(i + 1), dot(i + 3)) {
+                (Some(a), true, true) => out.push((Some(a), word(i + 2)?)),
+                (Some(a), true, false) => out.push((None, a)),
+                _ => return None,
+            }
+            start = false;
+        }
+        match t {
+            Tok::P('(') => depth += 1,
+            Tok::P(')') => depth = depth.saturating_sub(1),
+            Tok::P(',') if depth == 0 => start = true,
+            _ => {}
+        }
+        i += 1;
+    }
+    Some(out)
+}
+
+/// As [`from_tables`], with each table's alias when it has one.
+fn from_tables_aliased(toks: &[Tok], db: &str) -> Result<Vec<(Tbl, Option<String>)>, String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let name_at = |i: usize| -> Option<(Tbl, usize)> {
+        let a = match toks.get(i)? {
+            Tok::Word { text, quoted } => {
+                if !quoted && TABLE_END.iter().any(|k| text.eq_ignore_ascii_case(k)) {
+                    return None;
+                }
+                if !quoted && text.eq_ignore_ascii_case("dual") {
+                    return None;
+                }
+                text.clone()
+            }
+            _ => return None,
+        };
+        if toks.get(i + 1) == Some(&Tok::P('.')) {
+            if let Some(Tok::Word { text, .. }) = toks.get(i + 2) {
+                return Some((
+                    Tbl {
+                        db: a,
+                        name: text.clone(),
+                    },
+                    i + 3,
+                ));
+            }
+        }
+        Some((
+            Tbl {
+                db: db.to_owned(),
+                name: a,
+            },
+            i + 1,
+        ))
+    };
+    while i < toks.len() {
+        let t = &toks[i];
+        let starts_list = kw_eq(t, "from")
+            || kw_eq(t, "join")
+            || kw_eq(t, "straight_join")
+            || (kw_eq(t, "update") && i == 0);
+        if !starts_list {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        // A list of table references separated by commas (FROM a, b).
+        while let Some((tb, next)) = name_at(i) {
+            i = next;
+            // An alias, up to a comma or a keyword.
+            let mut alias = None;
+            if kw_eq_at(toks, i, "as") {
+                if let Some(Tok::Word { text, .. }) = toks.get(i + 1) {
+                    alias = Some(text.clone());
+                }
+                i += 2;
+            } else if let Some(Tok::Word { text, quoted }) = toks.get(i) {
+                if *quoted || !TABLE_END.iter().any(|k| text.eq_ignore_ascii_case(k)) {
+                    alias = Some(text.clone());
+                    i += 1;
+                }
+            }
+            out.push((tb, alias));
+            if toks.get(i) == Some(&Tok::P(',')) && !kw_eq_at(toks, 0, "insert") {
+                i += 1;
+                continue;
+            }
+            break;
+        }
+    }
+    Ok(out)
+}
+
+fn kw_eq_at(toks: &[Tok], i: usize, kw: &str) -> bool {
+    toks.get(i).is_some_and(|t| kw_eq(t, kw))
+}
+
+/// `WAIT n` / `NOWAIT` anywhere in the statement.
+fn wait_clause(toks: &[Tok]) -> Result<Option<u64>, String> {
+    for (i, t) in toks.iter().enumerate() {
+        if kw_eq(t, "nowait") {
+            return Ok(Some(0));
+        }
+        if kw_eq(t, "wait") {
+            if let Some(Tok::Num(n)) = toks.get(i + 1) {
+                return n
+                    .parse()
+                    .map(Some)
+                    .map_err(|_| format!("WAIT takes whole seconds, not `{n}`"));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The classifier's view of one statement.
+struct Cx<'a> {
+    sql: &'a str,
+    db: &'a str,
+    cat: &'a Catalog,
+    has_row: &'a dyn Fn(&str) -> bool,
+}
+
+impl Cx<'_> {
+    /// The row for `kind` on table `t`: `kind.myisam` when `t` is a MyISAM table and that
+    /// row exists.
+    fn row(&self, kind: &str, t: Option<&Tbl>) -> String {
+        if let Some(t) = t {
+            if self.cat.engine(t) == Some(Engine::MyIsam) {
+                let r = format!("{kind}.myisam");
+                if (self.has_row)(&r) {
+                    return r;
+                }
+            }
+        }
+        kind.to_owned()
+    }
+
+    fn part(&self, kind: &str, bind: Bind) -> Part {
+        Part {
+            row: self.row(kind, bind.t.as_ref()),
+            kind: kind.to_owned(),
+            bind,
+            set_target: SetTarget::NotInList,
+        }
+    }
+
+    fn on_table(&self, kind: &str, t: &Tbl) -> Result<Part, String> {
+        self.no_view(t)?;
+        Ok(self.part(
+            kind,
+            Bind {
+                t: Some(t.clone()),
+                ..Bind::default()
+            },
+        ))
+    }
+
+    fn no_view(&self, t: &Tbl) -> Result<(), String> {
+        if self.cat.is_view(t) {
+            return Err(format!(
+                "`{}`: statements that read or write a view (`{t}`) are not in the learned \
+                 table",
+                self.sql
+            ));
+        }
+        Ok(())
+    }
+
+    fn plan(
+        &self,
+        kind: &str,
+        parts: Vec<Part>,
+        effect: Effect,
+        toks: &[Tok],
+    ) -> Result<Stmt, String> {
+        Ok(Stmt::Learned(Plan {
+            kind: kind.to_owned(),
+            parts,
+            lock_tables: Vec::new(),
+            wait: wait_clause(toks)?,
+            user_lock_timeout: None,
+            effect,
+            aliased: from_tables_aliased(toks, self.db)?
+                .into_iter()
+                .find_map(|(t, a)| a.filter(|a| *a != t.name).map(|a| format!("{t} AS {a}"))),
+        }))
+    }
+}
+
+/// Classifies one SQL statement. `db` is the session's default schema; `cat` the tables,
+/// views and triggers that exist; `has_row` says whether the learned table has a row.
+pub fn classify(
+    sql: &str,
+    db: &str,
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Result<Stmt, String> {
+    let toks = tokens(sql)?;
+    let cx = Cx {
+        sql,
+        db,
+        cat,
+        has_row,
+    };
+    let mut c = Cur {
+        t: &toks,
+        i: 0,
+        sql,
+    };
+    let Some(Tok::Word { text: first, .. }) = c.peek() else {
+        return Err(if toks.is_empty() {
+            "empty statement".into()
+        } else {
+            format!("statement not in the learned table: `{sql}`")
+        });
+    };
+    let first = first.to_ascii_lowercase();
+    let words: Vec<String> = c.rest_words();
+    let has = |w: &str| words.iter().any(|x| x == w);
+    let not_in = || format!("statement not in the learned table: `{sql}`");
+    match first.as_str() {
+        "begin" => Ok(Stmt::Begin),
+        "start" if words.get(1).is_some_and(|w| w == "transaction") => Ok(Stmt::Begin),
+        "commit" => Ok(Stmt::Commit),
+        "rollback" if has("to") => Err(format!(
+            "`{sql}`: ROLLBACK TO SAVEPOINT is not in the learned table"
+        )),
+        "rollback" => Ok(Stmt::Rollback),
+        "unlock" if words.get(1).is_some_and(|w| w == "tables" || w == "table") => {
+            Ok(Stmt::UnlockTables)
+        }
+        "use" => {
+            c.i = 1;
+            Ok(Stmt::Use(c.ident()?))
+        }
+        "do" => Ok(Stmt::NoLocks),
+        "set" => classify_set(&words, sql),
+        "handler" => {
+            c.i = 1;
+            let name = c.ident()?;
+            let name = if c.eat_p('.') { c.ident()? } else { name };
+            match c.peek() {
+                Some(t) if kw_eq(t, "close") => Ok(Stmt::HandlerClose(name)),
+                Some(t) if kw_eq(t, "read") => Ok(Stmt::HandlerRead(name)),
+                Some(t) if kw_eq(t, "open") => {
+                    c.i = 1;
+                    let t = c.table(db)?;
+                    cx.no_view(&t)?;
+                    let p = cx.on_table("handler_open", &t)?;
+                    cx.plan("handler_open", vec![p], Effect::NeedTables(vec![t]), &toks)
+                }
+                _ => Err(not_in()),
+            }
+        }
+        "select" => classify_select(&cx, &toks, &words),
+        "insert" | "replace" => {
+            c.i = 1;
+            while c.eat("low_priority")
+                || c.eat("delayed")
+                || c.eat("high_priority")
+                || c.eat("ignore")
+            {}
+            c.eat("into");
+            let target = c.table(db)?;
+            cx.no_view(&target)?;
+            let mut parts = vec![cx.on_table("insert", &target)?];
+            let mut need = vec![target.clone()];
+            for t in from_tables(&toks[c.i..], db)? {
+                cx.no_view(&t)?;
+                parts.push(cx.on_table("select", &t)?);
+                need.push(t);
+            }
+            cx.plan("insert", parts, Effect::NeedTables(need), &toks)
+        }
+        "update" => {
+            c.i = 1;
+            while c.eat("low_priority") || c.eat("ignore") {}
+            // UPDATE t1 [, t2 ...] SET ...: every table of the list is written (multi-update
+            // opens each for writing); tables in subqueries are read.
+            let set_at = toks
+                .iter()
+                .position(|t| kw_eq(t, "set"))
+                .ok_or_else(|| format!("no SET in `{sql}`"))?;
+            let mut list = vec![Tok::Word {
+                text: "update".into(),
+                quoted: false,
+            }];
+            list.extend(toks[c.i..set_at].iter().cloned());
+            let written = from_tables_aliased(&list, db)?;
+            if written.is_empty() {
+                return Err(format!("no table in `{sql}`"));
+            }
+            let targets = set_targets(&toks[set_at + 1..]);
+            let mut parts = Vec::new();
+            let mut need = Vec::new();
+            for (t, alias) in &written {
+                let mut p = cx.on_table("update", t)?;
+                if written.len() > 1 {
+                    p.set_target = match &targets {
+                        None => SetTarget::Unknown,
+                        Some(q)
+                            if q.iter().any(|(qd, qt)| match alias {
+                                Some(a) => qd.is_none() && qt == a,
+                                None => qt == &t.name && qd.as_ref().is_none_or(|d| d == &t.db),
+                            }) =>
+                        {
+                            SetTarget::Yes
+                        }
+                        Some(_) => SetTarget::No,
+                    };
+                }
+                parts.push(p);
+                need.push(t.clone());
+            }
+            for t in from_tables(&toks[set_at..], db)? {
+                parts.push(cx.on_table("select", &t)?);
+                need.push(t);
+            }
+            cx.plan("update", parts, Effect::NeedTables(need), &toks)
+        }
+        "delete" => {
+            c.i = 1;
+            while c.eat("low_priority") || c.eat("quick") || c.eat("ignore") {}
+            let (deleted, read): (Vec<Tbl>, Vec<Tbl>) = if c.eat("from") {
+                // DELETE FROM t [WHERE ... (subqueries)] or DELETE FROM t1 USING t1 JOIN t2.
+                let t = c.table(db)?;
+                let using = toks.iter().position(|t| kw_eq(t, "using"));
+                let read;
+                if let Some(u) = using {
+                    let mut list = vec![Tok::Word {
+                        text: "from".into(),
+                        quoted: false,
+                    }];
+                    list.extend(toks[u + 1..].iter().cloned());
+                    read = from_tables(&list, db)?
+                        .into_iter()
+                        .filter(|x| *x != t)
+                        .collect();
+                } else {
+                    read = from_tables(&toks[c.i..], db)?;
+                }
+                (vec![t], read)
+            } else {
+                // DELETE t1 [, t2] FROM t1 JOIN t2 ...: the names before FROM are tables or
+                // aliases of the FROM list.
+                let mut names = vec![c.table(db)?];
+                while c.eat_p(',') {
+                    names.push(c.table(db)?);
+                }
+                let list = from_tables_aliased(&toks[c.i..], db)?;
+                let del: Vec<Tbl> = names
+                    .into_iter()
+                    .map(|n| {
+                        list.iter()
+                            .find(|(_, a)| a.as_deref() == Some(n.name.as_str()))
+                            .map(|(t, _)| t.clone())
+                            .unwrap_or(n)
+                    })
+                    .collect();
+                let read = list
+                    .into_iter()
+                    .map(|(t, _)| t)
+                    .filter(|x| !del.contains(x))
+                    .collect();
+                (del, read)
+            };
+            let mut parts = Vec::new();
+            let mut need = Vec::new();
+            for t in &deleted {
+                parts.push(cx.on_table("delete", t)?);
+                need.push(t.clone());
+            }
+            for t in read {
+                parts.push(cx.on_table("select", &t)?);
+                need.push(t);
+            }
+            cx.plan("delete", parts, Effect::NeedTables(need), &toks)
+        }
+        "lock" => classify_lock(&cx, &mut c, &toks),
+        "alter" => classify_alter(&cx, &mut c, &toks, &words),
+        "create" => classify_create(&cx, &mut c, &toks, &words),
+        "drop" => classify_drop(&cx, &mut c, &toks, &words),
+        "truncate" => {
+            c.i = 1;
+            c.eat("table");
+            let t = c.table(db)?;
+            let p = cx.on_table("truncate", &t)?;
+            cx.plan("truncate", vec![p], Effect::NeedTables(vec![t]), &toks)
+        }
+        "rename" => {
+            c.i = 1;
+            if !c.eat("table") && !c.eat("tables") {
+                return Err(not_in());
+            }
+            let mut parts = Vec::new();
+            let mut pairs = Vec::new();
+            loop {
+                let a = c.table(db)?;
+                c.expect("to")?;
+                let b = c.table(db)?;
+                cx.no_view(&a)?;
+                parts.push(cx.part(
+                    "rename",
+                    Bind {
+                        t: Some(a.clone()),
+                        n: Some(b.clone()),
+                        ..Bind::default()
+                    },
+                ));
+                pairs.push((a, b));
+                if !c.eat_p(',') {
+                    break;
+                }
+            }
+            if c.eat("wait") || c.eat("nowait") {
+                // handled by wait_clause
+            }
+            cx.plan("rename", parts, Effect::Rename(pairs), &toks)
+        }
+        "analyze" | "optimize" | "check" | "repair" => {
+            c.i = 1;
+            c.eat("no_write_to_binlog");
+            c.eat("local");
+            if !c.eat("table") && !c.eat("tables") {
+                return Err(not_in());
+            }
+            let kind = match first.as_str() {
+                "check" => "check_table",
+                k => k,
+            };
+            let mut parts = Vec::new();
+            let mut ts = Vec::new();
+            loop {
+                let t = c.table(db)?;
+                if kind == "optimize" && cx.cat.engine(&t) != Some(Engine::MyIsam) {
+                    return Err(format!(
+                        "`{sql}`: OPTIMIZE TABLE of an InnoDB table (recreate + analyze: two \
+                         lock sequences, the first given back) is not in the learned table"
+                    ));
+                }
+                parts.push(cx.on_table(kind, &t)?);
+                ts.push(t);
+                if !c.eat_p(',') {
+                    break;
+                }
+            }
+            if !c.done() && !c.at("wait") && !c.at("nowait") {
+                return Err(format!(
+                    "`{sql}`: options after the table list are not in the learned table"
+                ));
+            }
+            cx.plan(kind, parts, Effect::NeedTables(ts), &toks)
+        }
+        "flush" => classify_flush(&cx, &mut c, &toks, &words),
+        "backup" => {
+            c.i = 1;
+            if c.eat("stage") {
+                let st = c.ident()?.to_ascii_lowercase();
+                let kind = format!("backup_{st}");
+                if !(cx.has_row)(&kind) {
+                    return Err(format!("unknown backup stage `{st}` in `{sql}`"));
+                }
+                return cx.plan(
+                    &kind,
+                    vec![cx.part(&kind, Bind::default())],
+                    Effect::None,
+                    &toks,
+                );
+            }
+            Err(format!("`{sql}`: BACKUP LOCK is not in the learned table"))
+        }
+        _ => Err(not_in()),
+    }
+}
+
+fn classify_set(words: &[String], sql: &str) -> Result<Stmt, String> {
+    // SET [SESSION|@@session.|LOCAL] var = value [, ...]
+    let mut w: Vec<&str> = words.iter().map(String::as_str).collect();
+    w.retain(|x| *x != "session" && *x != "local" && *x != "@@session" && *x != ".");
+    let var = w.get(1).copied().unwrap_or("");
+    let var = var.trim_start_matches("@@");
+    if w.contains(&",") && (w.contains(&"lock_wait_timeout") || w.contains(&"autocommit")) {
+        return Err(format!(
+            "`{sql}`: set lock_wait_timeout or autocommit in a SET of its own"
+        ));
+    }
+    let value = || w.get(3).copied().unwrap_or("");
+    match var {
+        "lock_wait_timeout" => value()
+            .parse()
+            .map(Stmt::SetTimeout)
+            .map_err(|_| format!("bad lock_wait_timeout `{}` (whole seconds)", value())),
+        "autocommit" => match value() {
+            "0" | "off" => Ok(Stmt::SetAutocommit(false)),
+            "1" | "on" => Ok(Stmt::SetAutocommit(true)),
+            v => Err(format!("bad autocommit `{v}`")),
+        },
+        "global" | "@@global" => Err(format!("`{sql}`: SET GLOBAL is not modelled")),
+        "transaction" => Err(format!("`{sql}`: SET TRANSACTION is not modelled")),
+        "statement" => Err(format!("`{sql}`: SET STATEMENT is not modelled")),
+        _ => Ok(Stmt::NoLocks),
+    }
+}
+
+fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    let funcs: Vec<(usize, String)> = toks
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| match t {
+            Tok::Word {
+                text,
+                quoted: false,
+            } if toks.get(i + 1) == Some(&Tok::P('(')) => Some((i, text.to_ascii_lowercase())),
+            _ => None,
+        })
+        .collect();
+    let user = funcs
+        .iter()
+        .filter(|(_, f)| {
+            matches!(
+                f.as_str(),
+                "get_lock" | "release_lock" | "release_all_locks"
+            )
+        })
+        .collect::<Vec<_>>();
+    if funcs.iter().any(|(_, f)| f == "sleep" || f == "benchmark") {
+        return Err(format!("`{sql}`: SLEEP and BENCHMARK are not modelled"));
+    }
+    if !user.is_empty() {
+        if user.len() > 1 || words.iter().any(|w| w == "from") {
+            return Err(format!(
+                "`{sql}`: a user-lock function is modelled only alone in a SELECT"
+            ));
+        }
+        let (i, f) = user[0];
+        let args: Vec<&Tok> = toks[i + 2..]
+            .iter()
+            .take_while(|t| **t != Tok::P(')'))
+            .filter(|t| **t != Tok::P(','))
+            .collect();
+        let name = || match args.first() {
+            Some(Tok::Str(s)) => Ok(s.clone()),
+            _ => Err(format!("`{sql}`: the lock name must be a string literal")),
+        };
+        return match f.as_str() {
+            "release_all_locks" => Ok(Stmt::ReleaseAllLocks),
+            "release_lock" => Ok(Stmt::ReleaseLock(name()?)),
+            _ => {
+                let n = name()?;
+                let secs: f64 = match args.get(1) {
+                    Some(Tok::Num(s)) => s
+                        .parse()
+                        .map_err(|_| format!("`{sql}`: bad GET_LOCK timeout `{s}`"))?,
+                    Some(Tok::P('-')) => -1.0,
+                    None => return Err(format!("`{sql}`: GET_LOCK needs a timeout")),
+                    Some(t) => return Err(format!("`{sql}`: bad GET_LOCK timeout {t:?}")),
+                };
+                // A negative timeout waits forever (Item_func_get_lock::val_int).
+                let ms = if secs < 0.0 {
+                    None
+                } else {
+                    Some((secs * 1000.0).round() as u64)
+                };
+                Ok(Stmt::Learned(Plan {
+                    kind: "get_lock".into(),
+                    parts: vec![cx.part(
+                        "get_lock",
+                        Bind {
+                            lock: Some(n),
+                            ..Bind::default()
+                        },
+                    )],
+                    lock_tables: Vec::new(),
+                    wait: None,
+                    user_lock_timeout: Some(ms.unwrap_or(u64::MAX)),
+                    effect: Effect::None,
+                    aliased: None,
+                }))
+            }
+        };
+    }
+    let tables = from_tables(toks, cx.db)?;
+    if tables.is_empty() {
+        return Ok(Stmt::NoLocks);
+    }
+    if words.iter().any(|w| w == "into") && words.iter().any(|w| w == "outfile" || w == "dumpfile")
+    {
+        return Err(format!("`{sql}`: SELECT ... INTO OUTFILE is not modelled"));
+    }
+    let for_update = words.windows(2).any(|w| w[0] == "for" && w[1] == "update");
+    let share = words
+        .windows(3)
+        .any(|w| w[0] == "lock" && w[1] == "in" && w[2] == "share");
+    let kind = if for_update {
+        "select_for_update"
+    } else if share {
+        "select_share"
+    } else {
+        "select"
+    };
+    let mut parts = Vec::new();
+    for t in &tables {
+        parts.push(cx.on_table(kind, t)?);
+    }
+    cx.plan(kind, parts, Effect::NeedTables(tables), toks)
+}
+
+fn classify_lock(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    c.i = 1;
+    if !c.eat("tables") && !c.eat("table") {
+        return Err(format!("statement not in the learned table: `{sql}`"));
+    }
+    let mut parts = Vec::new();
+    let mut lt = Vec::new();
+    loop {
+        let t = c.table(cx.db)?;
+        cx.no_view(&t)?;
+        if c.eat("as") {
+            c.ident()?;
+        } else if !c.at("read") && !c.at("write") && !c.at("low_priority") {
+            c.ident()?; // alias
+        }
+        let kind = if c.eat("read") {
+            if c.eat("local") {
+                "lock_read_local"
+            } else {
+                "lock_read"
+            }
+        } else {
+            c.eat("low_priority");
+            if !c.eat("write") {
+                return Err(format!("LOCK TABLES: expected READ or WRITE in `{sql}`"));
+            }
+            if c.eat("concurrent") {
+                "lock_write_concurrent"
+            } else {
+                "lock_write"
+            }
+        };
+        let mode = if kind.starts_with("lock_read") {
+            LtMode::Read
+        } else if kind == "lock_write_concurrent" {
+            LtMode::WriteConcurrent
+        } else {
+            LtMode::Write
+        };
+        // A table named twice (with aliases) is locked once, in its strongest mode.
+        let rank = |m: LtMode| match m {
+            LtMode::Read => 0,
+            LtMode::WriteConcurrent => 1,
+            LtMode::Write => 2,
+        };
+        match lt.iter_mut().find(|(x, _): &&mut (Tbl, LtMode)| *x == t) {
+            Some(e) => {
+                if rank(mode) > rank(e.1) {
+                    e.1 = mode;
+                }
+            }
+            None => lt.push((t.clone(), mode)),
+        }
+        parts.push(cx.on_table(kind, &t)?);
+        if !c.eat_p(',') {
+            break;
+        }
+    }
+    if !c.done() && !c.at("wait") && !c.at("nowait") {
+        return Err(format!(
+            "LOCK TABLES: unexpected words at the end of `{sql}`"
+        ));
+    }
+    let kind = if lt.iter().any(|(_, m)| *m != LtMode::Read) {
+        "lock_write"
+    } else {
+        "lock_read"
+    };
+    let need = lt.iter().map(|(t, _)| t.clone()).collect();
+    let Stmt::Learned(mut p) = cx.plan(kind, parts, Effect::NeedTables(need), toks)? else {
+        unreachable!()
+    };
+    p.lock_tables = lt;
+    Ok(Stmt::Learned(p))
+}
+
+fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    c.i = 1;
+    c.eat("online");
+    c.eat("ignore");
+    if !c.eat("table") {
+        return Err(format!("`{sql}`: only ALTER TABLE is in the learned table"));
+    }
+    let t = c.table(cx.db)?;
+    let algo = words
+        .windows(3)
+        .find(|w| w[0] == "algorithm" && w[1] == "=")
+        .map(|w| w[2].clone());
+    if words.windows(2).any(|w| w[0] == "lock" && w[1] == "=") {
+        return Err(format!(
+            "`{sql}`: ALTER TABLE ... LOCK= is not in the learned table"
+        ));
+    }
+    if words
+        .iter()
+        .any(|w| w == "rename" || w == "partition" || w == "discard" || w == "import")
+    {
+        return Err(format!(
+            "`{sql}`: this ALTER TABLE operation is not in the learned table"
+        ));
+    }
+    let myisam = cx.cat.engine(&t) == Some(Engine::MyIsam);
+    if myisam && matches!(algo.as_deref(), Some("inplace" | "instant" | "nocopy")) {
+        // MyISAM has no in-place ALTER: ER_ALTER_OPERATION_NOT_SUPPORTED once
+        // lock_table_names is through (measured).
+        let p = cx.on_table("alter_copy", &t)?;
+        return cx.plan(
+            "alter_copy",
+            vec![p],
+            Effect::Fail(super::catalog::ER_ALTER_OPERATION_NOT_SUPPORTED),
+            toks,
+        );
+    }
+    let kind = match algo.as_deref() {
+        Some("copy") => "alter_copy",
+        Some("inplace") | Some("nocopy") => "alter_inplace",
+        Some("instant") => "alter_instant",
+        Some("default") | None => {
+            if myisam || words.iter().any(|w| w == "engine" || w == "convert") {
+                "alter_copy"
+            } else if words.iter().any(|w| w == "force")
+                || words.windows(2).any(|w| {
+                    w[0] == "add" && (w[1] == "index" || w[1] == "key" || w[1] == "unique")
+                })
+                || words
+                    .windows(2)
+                    .any(|w| w[0] == "drop" && (w[1] == "index" || w[1] == "key"))
+            {
+                "alter_inplace"
+            } else if words.windows(2).any(|w| {
+                (w[0] == "add" || w[0] == "drop")
+                    && (w[1] == "column"
+                        || !matches!(
+                            w[1].as_str(),
+                            "index"
+                                | "key"
+                                | "unique"
+                                | "primary"
+                                | "constraint"
+                                | "foreign"
+                                | "fulltext"
+                                | "spatial"
+                                | "partition"
+                        ))
+            }) || words
+                .iter()
+                .any(|w| w == "auto_increment" || w == "comment")
+            {
+                "alter_instant"
+            } else {
+                return Err(format!(
+                    "`{sql}`: cannot tell the algorithm of this ALTER TABLE; add \
+                     ALGORITHM=COPY, INPLACE or INSTANT"
+                ));
+            }
+        }
+        Some(a) => return Err(format!("`{sql}`: unknown ALGORITHM={a}")),
+    };
+    let p = cx.on_table(kind, &t)?;
+    cx.plan(kind, vec![p], Effect::NeedTables(vec![t]), toks)
+}
+
+fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    let db = cx.db;
+    c.i = 1;
+    let or_replace = c.eat("or") && {
+        c.expect("replace")?;
+        true
+    };
+    if c.at("temporary") {
+        return Err(format!("`{sql}`: temporary tables are not modelled"));
+    }
+    while c.eat("algorithm")
+        || c.eat_p('=')
+        || c.eat("undefined")
+        || c.eat("merge")
+        || c.eat("temptable")
+    {}
+    if c.at("definer") || c.at("sql") {
+        return Err(format!(
+            "`{sql}`: CREATE VIEW/TRIGGER with DEFINER or SQL SECURITY is not modelled"
+        ));
+    }
+    if (c.eat("unique") || c.eat("fulltext") || c.eat("spatial")) && !c.at("index") {
+        return Err(format!("statement not in the learned table: `{sql}`"));
+    }
+    if c.eat("index") {
+        c.ident()?;
+        c.expect("on")?;
+        let t = c.table(db)?;
+        let algo = words
+            .windows(3)
+            .find(|w| w[0] == "algorithm" && w[1] == "=")
+            .map(|w| w[2].clone());
+        let kind = match algo.as_deref() {
+            None | Some("inplace") | Some("nocopy") | Some("default") => "create_index",
+            Some("copy") => "alter_copy",
+            Some(a) => {
+                return Err(format!(
+                    "`{sql}`: ALGORITHM={a} for CREATE INDEX is not in the learned table"
+                ))
+            }
+        };
+        if cx.cat.engine(&t) == Some(Engine::MyIsam) {
+            let p = cx.on_table("alter_copy", &t)?;
+            return cx.plan("alter_copy", vec![p], Effect::NeedTables(vec![t]), toks);
+        }
+        let p = cx.on_table(kind, &t)?;
+        return cx.plan(kind, vec![p], Effect::NeedTables(vec![t]), toks);
+    }
+    if c.eat("database") || c.eat("schema") {
+        let ine = c.eat("if") && {
+            c.expect("not")?;
+            c.expect("exists")?;
+            true
+        };
+        let s = c.ident()?;
+        let p = cx.part(
+            "create_db",
+            Bind {
+                s: Some(s.clone()),
+                ..Bind::default()
+            },
+        );
+        return cx.plan(
+            "create_db",
+            vec![p],
+            Effect::CreateDb {
+                db: s,
+                if_not_exists: ine,
+            },
+            toks,
+        );
+    }
+    if c.eat("view") {
+        let v = c.table(db)?;
+        let as_at = toks
+            .iter()
+            .position(|t| kw_eq(t, "as"))
+            .ok_or_else(|| format!("no AS in `{sql}`"))?;
+        let bases = from_tables(&toks[as_at..], db)?;
+        if bases.len() != 1 {
+            return Err(format!(
+                "`{sql}`: a view over {} tables is not in the learned table (one table)",
+                bases.len()
+            ));
+        }
+        cx.no_view(&bases[0])?;
+        let p = cx.part(
+            "create_view",
+            Bind {
+                v: Some(v.clone()),
+                t: Some(bases[0].clone()),
+                ..Bind::default()
+            },
+        );
+        return cx.plan(
+            "create_view",
+            vec![p],
+            Effect::CreateView {
+                v,
+                bases,
+                or_replace,
+            },
+            toks,
+        );
+    }
+    if c.eat("trigger") {
+        let tr = c.table(db)?;
+        let on_at = toks
+            .iter()
+            .position(|t| kw_eq(t, "on"))
+            .ok_or_else(|| format!("no ON in `{sql}`"))?;
+        let mut c2 = Cur {
+            t: toks,
+            i: on_at + 1,
+            sql,
+        };
+        let t = c2.table(db)?;
+        cx.no_view(&t)?;
+        let body_at = toks
+            .windows(2)
+            .position(|w| kw_eq(&w[0], "each") && kw_eq(&w[1], "row"))
+            .ok_or_else(|| format!("no FOR EACH ROW in `{sql}`"))?;
+        let body = &toks[body_at + 2..];
+        if body.iter().any(|x| {
+            [
+                "from", "insert", "update", "delete", "call", "select", "replace",
+            ]
+            .iter()
+            .any(|k| kw_eq(x, k))
+        }) {
+            return Err(format!(
+                "`{sql}`: a trigger whose body uses tables is not modelled"
+            ));
+        }
+        let tr = Tbl {
+            db: t.db.clone(),
+            name: tr.name,
+        };
+        let p = cx.part(
+            "create_trigger",
+            Bind {
+                t: Some(t.clone()),
+                tr: Some(tr.clone()),
+                ..Bind::default()
+            },
+        );
+        return cx.plan(
+            "create_trigger",
+            vec![p],
+            Effect::CreateTrigger { tr, on: t },
+            toks,
+        );
+    }
+    if or_replace {
+        return Err(format!(
+            "`{sql}`: CREATE OR REPLACE TABLE is not in the learned table"
+        ));
+    }
+    if !c.eat("table") {
+        return Err(format!("statement not in the learned table: `{sql}`"));
+    }
+    let ine = c.eat("if") && {
+        c.expect("not")?;
+        c.expect("exists")?;
+        true
+    };
+    let n = c.table(db)?;
+    if words.iter().any(|w| w == "foreign" || w == "references") {
+        return Err(format!("`{sql}`: foreign keys are not modelled"));
+    }
+    let engine = match words.windows(3).find(|w| w[0] == "engine" && w[1] == "=") {
+        Some(w) => Engine::parse(&w[2]).ok_or_else(|| {
+            format!(
+                "`{sql}`: engine `{}` is not modelled (InnoDB, MyISAM)",
+                w[2]
+            )
+        })?,
+        None => match words.windows(2).find(|w| w[0] == "engine") {
+            Some(w) => Engine::parse(&w[1]).ok_or_else(|| {
+                format!(
+                    "`{sql}`: engine `{}` is not modelled (InnoDB, MyISAM)",
+                    w[1]
+                )
+            })?,
+            None => Engine::InnoDb,
+        },
+    };
+    let bind_n = Bind {
+        n: Some(n.clone()),
+        ..Bind::default()
+    };
+    if c.eat("like") || (c.eat_p('(') && c.eat("like")) {
+        let src = c.table(db)?;
+        cx.no_view(&src)?;
+        let engine = cx.cat.engine(&src).unwrap_or(Engine::InnoDb);
+        let p = cx.part(
+            "create_like",
+            Bind {
+                n: Some(n.clone()),
+                t: Some(src.clone()),
+                ..Bind::default()
+            },
+        );
+        return cx.plan(
+            "create_like",
+            vec![p],
+            Effect::CreateTable {
+                t: n,
+                engine,
+                if_not_exists: ine,
+                src: vec![src],
+            },
+            toks,
+        );
+    }
+    let sel = toks.iter().position(|t| kw_eq(t, "select"));
+    if let Some(s) = sel {
+        // CREATE TABLE ... SELECT: the new table (lock_table_names), then the tables read
+        // (open_tables); the learned `create_select` row checks this composition.
+        let src = from_tables(&toks[s..], db)?;
+        let mut parts = vec![cx.part("create_table", bind_n)];
+        for t in &src {
+            parts.push(cx.on_table("select", t)?);
+        }
+        return cx.plan(
+            "create_select",
+            parts,
+            Effect::CreateTable {
+                t: n,
+                engine,
+                if_not_exists: ine,
+                src,
+            },
+            toks,
+        );
+    }
+    let p = cx.part("create_table", bind_n);
+    cx.plan(
+        "create_table",
+        vec![p],
+        Effect::CreateTable {
+            t: n,
+            engine,
+            if_not_exists: ine,
+            src: Vec::new(),
+        },
+        toks,
+    )
+}
+
+fn classify_drop(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    let db = cx.db;
+    c.i = 1;
+    if c.at("temporary") {
+        return Err(format!("`{sql}`: temporary tables are not modelled"));
+    }
+    let what = c.ident()?.to_ascii_lowercase();
+    let ie = c.eat("if") && {
+        c.expect("exists")?;
+        true
+    };
+    match what.as_str() {
+        "table" | "tables" => {
+            let mut ts = Vec::new();
+            loop {
+                let t = c.table(db)?;
+                cx.no_view(&t)?;
+                ts.push(t);
+                if !c.eat_p(',') {
+                    break;
+                }
+            }
+            let _ = words;
+            let parts = ts
+                .iter()
+                .map(|t| {
+                    cx.part(
+                        "drop",
+                        Bind {
+                            t: Some(t.clone()),
+                            ..Bind::default()
+                        },
+                    )
+                })
+                .collect();
+            cx.plan(
+                "drop",
+                parts,
+                Effect::DropTables { ts, if_exists: ie },
+                toks,
+            )
+        }
+        "database" | "schema" => {
+            let s = c.ident()?;
+            let p = cx.part(
+                "drop_db",
+                Bind {
+                    s: Some(s.clone()),
+                    ..Bind::default()
+                },
+            );
+            cx.plan(
+                "drop_db",
+                vec![p],
+                Effect::DropDb {
+                    db: s,
+                    if_exists: ie,
+                },
+                toks,
+            )
+        }
+        "view" => {
+            let v = c.table(db)?;
+            if c.eat_p(',') {
+                return Err(format!(
+                    "`{sql}`: DROP VIEW of several views is not in the learned table"
+                ));
+            }
+            let p = cx.part(
+                "drop_view",
+                Bind {
+                    v: Some(v.clone()),
+                    ..Bind::default()
+                },
+            );
+            cx.plan(
+                "drop_view",
+                vec![p],
+                Effect::DropView { v, if_exists: ie },
+                toks,
+            )
+        }
+        "trigger" => {
+            let tr = c.table(db)?;
+            let on = cx.cat.trigger_table(&tr);
+            let p = cx.part(
+                "drop_trigger",
+                Bind {
+                    tr: Some(tr.clone()),
+                    t: on,
+                    ..Bind::default()
+                },
+            );
+            cx.plan(
+                "drop_trigger",
+                vec![p],
+                Effect::DropTrigger { tr, if_exists: ie },
+                toks,
+            )
+        }
+        "index" | "key" => {
+            c.ident()?;
+            c.expect("on")?;
+            let t = c.table(db)?;
+            let kind = if cx.cat.engine(&t) == Some(Engine::MyIsam) {
+                "alter_copy"
+            } else {
+                "alter_inplace"
+            };
+            let p = cx.on_table(kind, &t)?;
+            cx.plan(kind, vec![p], Effect::NeedTables(vec![t]), toks)
+        }
+        _ => Err(format!("statement not in the learned table: `{sql}`")),
+    }
+}
+
+fn classify_flush(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    c.i = 1;
+    c.eat("no_write_to_binlog");
+    c.eat("local");
+    if !c.eat("tables") && !c.eat("table") {
+        return Err(format!(
+            "`{sql}`: only FLUSH TABLES is in the learned table"
+        ));
+    }
+    let mut ts = Vec::new();
+    while !c.done() && !c.at("with") && !c.at("for") {
+        ts.push(c.table(cx.db)?);
+        if !c.eat_p(',') {
+            break;
+        }
+    }
+    let rl = words
+        .windows(3)
+        .any(|w| w[0] == "with" && w[1] == "read" && w[2] == "lock");
+    if words.iter().any(|w| w == "export") {
+        return Err(format!(
+            "`{sql}`: FLUSH TABLES ... FOR EXPORT is not in the learned table"
+        ));
+    }
+    match (rl, ts.is_empty()) {
+        (true, true) => cx.plan(
+            "ftwrl",
+            vec![cx.part("ftwrl", Bind::default())],
+            Effect::None,
+            toks,
+        ),
+        (true, false) => {
+            let mut parts = Vec::new();
+            for t in &ts {
+                parts.push(cx.on_table("ftwrl_table", t)?);
+            }
+            let Stmt::Learned(mut p) =
+                cx.plan("ftwrl_table", parts, Effect::NeedTables(ts.clone()), toks)?
+            else {
+                unreachable!()
+            };
+            p.lock_tables = ts.into_iter().map(|t| (t, LtMode::Read)).collect();
+            Ok(Stmt::Learned(p))
+        }
+        (false, true) => cx.plan(
+            "flush_tables",
+            vec![cx.part("flush_tables", Bind::default())],
+            Effect::None,
+            toks,
+        ),
+        (false, false) => {
+            let mut parts = Vec::new();
+            for t in &ts {
+                parts.push(cx.on_table("flush_table", t)?);
+            }
+            cx.plan("flush_table", parts, Effect::None, toks)
+        }
+    }
+}

@@ -1,0 +1,407 @@
+//! A statement's lock requests, in the server's order: the learned rows of its parts
+//! (see [`crate::classify`]) with their templates bound, put together by the rule of the
+//! server's `open_tables` (MariaDB 10.11, `sql/sql_base.cc`):
+//!
+//! 1. locks a row takes before its `bulk` group (CREATE TRIGGER's TRIGGER X, taken by
+//!    `mysql_create_or_drop_trigger` before it opens the table), part by part;
+//! 2. the `bulk` ops of every part as one group: `lock_table_names` collects the tables
+//!    to be locked SU or stronger and an IX on each of their schemas, and
+//!    `MDL_context::acquire_locks` sorts them by key (`mdl_request_cmp`: key, then the
+//!    stronger type first) and takes them one by one;
+//! 3. the `backoff` op once (`lock_table_names`: BACKUP_DDL by `try_acquire_lock`; on a
+//!    conflict the group is given back, BACKUP_DDL is waited for alone, given back, and
+//!    the group is taken again);
+//! 4. the other `acquire` ops, part by part in statement order (`open_table` of each
+//!    table of the table list: its own MDL, then once per statement the BACKUP lock of the
+//!    first table opened for writing, `open_table`'s protection request);
+//! 5. the `upgrade` ops, part by part (LOCK TABLES' SR to SRO after the tables are
+//!    locked; ALTER's SU to SNW to X);
+//! 6. the `release` ops.
+//!
+//! The same lock (key and type) requested twice is requested once. A statement of one
+//! part plays its learned row exactly as learned. The rule is checked against the
+//! server by the learned rows of statements with several tables (`check` kinds): the
+//! test `conform_mapping` composes each and compares with what was measured.
+
+use super::catalog::Catalog;
+use super::classify::{Bind, Plan};
+use super::mapping::{Mapping, OpKind};
+use mdl_core::key::MdlKey;
+use mdl_core::table::{sort_bulk, BulkReq};
+use mdl_core::{Dialect, Duration, LockType};
+
+/// The admin statements (`mysql_admin_table`): several tables are done one by one.
+pub const ADMIN: &[&str] = &["analyze", "check_table", "optimize", "repair"];
+
+/// How a deadlock that picks this request's session as the victim ends (the server's
+/// error handler around the `acquire_lock` call).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ctx {
+    /// `open_table` with `MDL_deadlock_handler`: when the session held no lock when the
+    /// statement began (`Open_table_context::m_has_locks` false) the statement gives back
+    /// its locks and opens its tables again (`OT_BACKOFF_AND_RETRY`); otherwise
+    /// ER_LOCK_DEADLOCK and the transaction is rolled back
+    /// (`Open_table_context::request_backoff_action`).
+    OpenTable,
+    /// `Global_read_lock::lock_global_read_lock`: FTWRL waits again
+    /// (`MDL_deadlock_and_lock_abort_error_handler::need_reopen`); also LOCK TABLES
+    /// READ's upgrade to SRO (measured, see `SqlModel::ctx_of`).
+    Retry,
+    /// Any other call: ER_LOCK_DEADLOCK for the statement.
+    Plain,
+}
+
+/// One lock operation of a statement, with its key bound.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Step {
+    Acquire {
+        key: MdlKey,
+        ty: LockType,
+        dur: Duration,
+        ctx: Ctx,
+    },
+    /// An `acquire_locks` group, sorted; taken one by one (waits allowed).
+    Bulk(Vec<(MdlKey, LockType, Duration)>),
+    /// Try without waiting; on a conflict give back the group taken since the last
+    /// [`Step::Bulk`], wait for this lock alone, give it back and redo the group.
+    Backoff {
+        key: MdlKey,
+        ty: LockType,
+        dur: Duration,
+        group: Vec<(MdlKey, LockType, Duration)>,
+        /// Steps between the group and this one, done again with the group
+        /// (`upgrade_lock_if_not_exists`).
+        between: Vec<Step>,
+    },
+    Upgrade {
+        key: MdlKey,
+        ty: LockType,
+        dur: Duration,
+        /// The type the row took on this key before (the ticket the server upgrades),
+        /// when the row has one.
+        from: Option<LockType>,
+    },
+    Release {
+        key: MdlKey,
+        ty: LockType,
+    },
+    /// The statement fails here with this server error: the read-only protection check
+    /// of `open_table` (ER_CANT_UPDATE_WITH_READLOCK under the session's own FTWRL,
+    /// ER_BACKUP_LOCK_IS_ACTIVE under its own BACKUP STAGE), made right before its BACKUP
+    /// lock, after the tables opened so far.
+    Fail(u32),
+    /// The transaction's and the statement's locks are given back: an implicit commit
+    /// before a statement, or the end of one table of an admin statement
+    /// (`mysql_admin_table` in `sql/sql_admin.cc` opens, checks and closes the tables one
+    /// at a time, committing after each).
+    Commit,
+}
+
+impl Step {
+    pub fn key(&self) -> Option<&MdlKey> {
+        match self {
+            Step::Acquire { key, .. }
+            | Step::Backoff { key, .. }
+            | Step::Upgrade { key, .. }
+            | Step::Release { key, .. } => Some(key),
+            Step::Bulk(_) | Step::Commit | Step::Fail(_) => None,
+        }
+    }
+
+    /// The steps as flat `(op, key, type)` lines (a bulk group as its members), for
+    /// comparisons and messages.
+    pub fn flat(steps: &[Step], d: &Dialect) -> Vec<String> {
+        let name = |k: &MdlKey| {
+            let ns = &d.namespace(k.namespace()).name;
+            format!("{ns} {}", super::locks::key_text(ns, k.db(), k.name()))
+        };
+        let mut out = Vec::new();
+        for s in steps {
+            match s {
+                Step::Acquire { key, ty, .. } => out.push(format!("acquire {} {ty}", name(key))),
+                Step::Bulk(g) => {
+                    for (k, t, _) in g {
+                        out.push(format!("bulk {} {t}", name(k)));
+                    }
+                }
+                Step::Backoff { key, ty, .. } => out.push(format!("backoff {} {ty}", name(key))),
+                Step::Upgrade { key, ty, .. } => out.push(format!("upgrade {} {ty}", name(key))),
+                Step::Release { key, ty } => out.push(format!("release {} {ty}", name(key))),
+                Step::Commit => out.push("commit".into()),
+                Step::Fail(code) => out.push(format!("fail {code}")),
+            }
+        }
+        out
+    }
+}
+
+/// The keys a template names under a binding (several for `$db` and `$s.*`).
+pub fn keys(
+    d: &Dialect,
+    cat: &Catalog,
+    ns: &str,
+    tmpl: &str,
+    b: &Bind,
+) -> Result<Vec<MdlKey>, String> {
+    let n = d
+        .namespace_by_name(ns)
+        .ok_or_else(|| format!("unknown namespace {ns}"))?;
+    let missing = |v: &str| format!("the learned row names `{v}`, which the statement does not");
+    let table = |k: &str| -> Result<MdlKey, String> {
+        let t = match k {
+            "$t" => b.t.as_ref(),
+            "$t2" => b.t2.as_ref(),
+            "$n" => b.n.as_ref(),
+            "$n2" => b.n2.as_ref(),
+            "$v" => b.v.as_ref(),
+            "$tr" => b.tr.as_ref(),
+            lit => {
+                let (db, name) = lit
+                    .split_once('.')
+                    .ok_or_else(|| format!("bad key template `{lit}`"))?;
+                if db.starts_with('$') || name.starts_with('$') {
+                    return Err(format!("bad key template `{lit}`"));
+                }
+                return Ok(MdlKey::new(n, db, name));
+            }
+        }
+        .ok_or_else(|| missing(k))?;
+        Ok(MdlKey::new(n, &t.db, &t.name))
+    };
+    Ok(match (ns, tmpl) {
+        ("BACKUP", "-") => vec![MdlKey::singleton(n)],
+        ("SCHEMA", "$db") => {
+            let mut dbs: Vec<&str> = b.tables().map(|t| t.db.as_str()).collect();
+            dbs.sort();
+            dbs.dedup();
+            if dbs.is_empty() {
+                return Err(missing("$db"));
+            }
+            dbs.into_iter().map(|db| MdlKey::new(n, db, "")).collect()
+        }
+        ("SCHEMA", "$s") | ("USER_LOCK", "$lock") => {
+            let v = if ns == "SCHEMA" { &b.s } else { &b.lock };
+            vec![MdlKey::new(
+                n,
+                v.as_deref().ok_or_else(|| missing(tmpl))?,
+                "",
+            )]
+        }
+        ("SCHEMA", lit) => vec![MdlKey::new(n, lit, "")],
+        (_, "$s.*") => {
+            let s = b.s.as_deref().ok_or_else(|| missing("$s"))?;
+            cat.tables_of(s)
+                .iter()
+                .map(|t| MdlKey::new(n, &t.db, &t.name))
+                .collect()
+        }
+        (_, k) => vec![table(k)?],
+    })
+}
+
+/// How a deadlock during this row's plain acquires ends (the server function the row's
+/// statement goes through).
+fn ctx_of(row: &str) -> Ctx {
+    let base = row.split('.').next().unwrap_or(row);
+    match base {
+        "ftwrl" => Ctx::Retry,
+        "get_lock"
+        | "commit_write"
+        | "backup_start"
+        | "backup_flush"
+        | "backup_block_ddl"
+        | "backup_block_commit"
+        | "backup_end"
+        | "create_trigger"
+        | "drop_trigger"
+        | "flush_table"
+        | "ftwrl_table"
+        | "create_db"
+        | "drop_db" => Ctx::Plain,
+        _ => Ctx::OpenTable,
+    }
+}
+
+/// The steps of a plan (see the module documentation).
+pub fn compose(
+    map: &Mapping,
+    d: &Dialect,
+    cat: &Catalog,
+    plan: &Plan,
+) -> Result<Vec<Step>, String> {
+    if ADMIN.contains(&plan.kind.as_str()) && plan.parts.len() > 1 {
+        // One table after the other, each a statement of its own.
+        let mut out = Vec::new();
+        for (i, p) in plan.parts.iter().enumerate() {
+            if i > 0 {
+                out.push(Step::Commit);
+            }
+            let one = Plan {
+                parts: vec![p.clone()],
+                ..plan.clone()
+            };
+            out.extend(compose(map, d, cat, &one)?);
+        }
+        return Ok(out);
+    }
+    let mut rows = Vec::new();
+    for p in &plan.parts {
+        let r = map.kind(&p.row).ok_or_else(|| {
+            format!(
+                "the statement kind `{}` is not in the learned table (mdl conform --learn)",
+                p.row
+            )
+        })?;
+        rows.push((r, p));
+    }
+    let single = rows.len() == 1;
+    let mut pre = Vec::new();
+    let mut bulk: Vec<(MdlKey, LockType, Duration)> = Vec::new();
+    let mut between = Vec::new();
+    let mut backoff: Option<(MdlKey, LockType, Duration)> = None;
+    let mut seq = Vec::new();
+    let mut upg = Vec::new();
+    let mut rel = Vec::new();
+    // A single part keeps its learned order: `ordered` with `None` where the bulk group
+    // stands.
+    let mut ordered: Vec<Option<Step>> = Vec::new();
+    for (r, p) in &rows {
+        let ctx = ctx_of(&r.name);
+        let first_bulk = r.ops.iter().position(|o| o.op == OpKind::Bulk);
+        let backoff_at = r.ops.iter().position(|o| o.op == OpKind::Backoff);
+        for (i, o) in r.ops.iter().enumerate() {
+            for key in keys(d, cat, &o.ns, &o.key, &p.bind)? {
+                let step = match o.op {
+                    OpKind::Acquire => Step::Acquire {
+                        key: key.clone(),
+                        ty: o.ty,
+                        dur: o.dur,
+                        ctx,
+                    },
+                    OpKind::Bulk => {
+                        bulk.push((key.clone(), o.ty, o.dur));
+                        if single && !ordered.contains(&None) {
+                            ordered.push(None);
+                        }
+                        continue;
+                    }
+                    OpKind::Backoff => {
+                        backoff.get_or_insert((key.clone(), o.ty, o.dur));
+                        continue;
+                    }
+                    OpKind::Upgrade => Step::Upgrade {
+                        key: key.clone(),
+                        ty: o.ty,
+                        dur: o.dur,
+                        from: r.ops[..i]
+                            .iter()
+                            .rev()
+                            .find(|x| x.ns == o.ns && x.key == o.key)
+                            .map(|x| x.ty),
+                    },
+                    OpKind::Release => Step::Release {
+                        key: key.clone(),
+                        ty: o.ty,
+                    },
+                };
+                let before_backoff = backoff_at.is_some_and(|b| i < b);
+                match o.op {
+                    OpKind::Upgrade if before_backoff && first_bulk.is_some_and(|f| f < i) => {
+                        between.push(step)
+                    }
+                    _ if single => ordered.push(Some(step)),
+                    OpKind::Acquire if first_bulk.is_some_and(|b| i < b) => pre.push(step),
+                    OpKind::Acquire => seq.push(step),
+                    OpKind::Upgrade => upg.push(step),
+                    _ => rel.push(step),
+                }
+            }
+        }
+    }
+    sort_group(&mut bulk);
+    let mut out: Vec<Step> = Vec::new();
+    let backoff_step = |between: &Vec<Step>| {
+        backoff.clone().map(|(key, ty, dur)| Step::Backoff {
+            key,
+            ty,
+            dur,
+            group: bulk.clone(),
+            between: between.clone(),
+        })
+    };
+    if single {
+        // The learned order; the group (with what comes between it and the back-off)
+        // stands where its first member was.
+        for s in ordered {
+            match s {
+                None => {
+                    out.push(Step::Bulk(bulk.clone()));
+                    out.extend(between.iter().cloned());
+                    out.extend(backoff_step(&between));
+                }
+                Some(s) => out.push(s),
+            }
+        }
+    } else {
+        out.extend(pre);
+        if !bulk.is_empty() {
+            out.push(Step::Bulk(bulk.clone()));
+        }
+        out.extend(between.iter().cloned());
+        out.extend(backoff_step(&between));
+        out.extend(seq);
+        out.extend(upg);
+        out.extend(rel);
+    }
+    if let super::classify::Effect::Fail(_) = plan.effect {
+        // The statement fails once lock_table_names is through (ALTER ... ALGORITHM the
+        // engine does not support): nothing after the back-off.
+        if let Some(i) = out.iter().position(|s| matches!(s, Step::Backoff { .. })) {
+            out.truncate(i + 1);
+        }
+    }
+    // The same lock requested twice is requested once.
+    let mut seen: Vec<(MdlKey, LockType, bool)> = Vec::new();
+    let mut dedup = Vec::new();
+    for s in out {
+        // (Upgrades repeat on purpose: an in-place ALTER's X, SU, X.)
+        let id = match &s {
+            Step::Acquire { key, ty, .. } => Some((key.clone(), *ty, false)),
+            _ => None,
+        };
+        if let Some(id) = id {
+            if seen.contains(&id) {
+                continue;
+            }
+            seen.push(id);
+        }
+        dedup.push(s);
+    }
+    Ok(dedup)
+}
+
+/// `acquire_locks`' order: by key, the stronger type first on one key; one request per key
+/// and type.
+fn sort_group(g: &mut Vec<(MdlKey, LockType, Duration)>) {
+    let mut reqs: Vec<BulkReq> = g
+        .iter()
+        .map(|(k, t, _)| BulkReq {
+            key: k.clone(),
+            ty: *t,
+        })
+        .collect();
+    sort_bulk(&mut reqs);
+    let mut out: Vec<(MdlKey, LockType, Duration)> = Vec::new();
+    for r in reqs {
+        if out.iter().any(|(k, t, _)| *k == r.key && *t == r.ty) {
+            continue;
+        }
+        let dur = g
+            .iter()
+            .find(|(k, t, _)| *k == r.key && *t == r.ty)
+            .map(|x| x.2)
+            .unwrap_or(Duration::Statement);
+        out.push((r.key, r.ty, dur));
+    }
+    *g = out;
+}

@@ -1,0 +1,225 @@
+//! The SQL model as a library, without a server: the behaviours the server showed
+//! (`models/conformance/*.mdl`, `suite/*.mdl`) through the public API, so that other tools
+//! can drive it step by step.
+
+use mdl_conform::mapping::Mapping;
+use mdl_conform::model::SqlModel;
+use mdl_core::Outcome;
+
+fn model() -> SqlModel {
+    SqlModel::new(Mapping::load().expect("statements.tsv"))
+}
+
+#[test]
+fn the_module_example() {
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    assert_eq!(m.step(a, "LOCK TABLES t1 WRITE"), Ok(Outcome::Ok));
+    assert_eq!(m.step(b, "SELECT * FROM t1"), Ok(Outcome::Waiting));
+    assert!(m.is_waiting(b));
+    assert_eq!(m.step(a, "UNLOCK TABLES"), Ok(Outcome::Ok));
+    assert_eq!(m.take_events(), vec![(b, Outcome::Ok)]);
+    assert!(!m.is_waiting(b));
+}
+
+#[test]
+fn ddl_behind_ftwrl_backs_off_and_holds_nothing() {
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    m.step(a, "FLUSH TABLES WITH READ LOCK").unwrap();
+    assert_eq!(
+        m.step(b, "ALTER TABLE t1 FORCE, ALGORITHM=COPY"),
+        Ok(Outcome::Waiting)
+    );
+    let held: Vec<String> = m.locks_of(b).into_iter().collect();
+    assert_eq!(held, vec!["BACKUP - BACKUP_DDL (pending)".to_string()]);
+    m.step(a, "UNLOCK TABLES").unwrap();
+    assert_eq!(m.take_events(), vec![(b, Outcome::Ok)]);
+    assert!(m.locks_of(b).is_empty());
+}
+
+#[test]
+fn session_rules_give_the_server_errors() {
+    let mut m = model();
+    let a = m.add_session();
+    m.step(a, "LOCK TABLES t1 READ").unwrap();
+    assert_eq!(
+        m.step(a, "INSERT INTO t1 (b) VALUES (1)"),
+        Ok(Outcome::Error)
+    );
+    assert_eq!(m.session(a).last_error, Some(1099));
+    assert_eq!(m.step(a, "SELECT * FROM t2"), Ok(Outcome::Error));
+    assert_eq!(m.session(a).last_error, Some(1100));
+    assert_eq!(m.step(a, "FLUSH TABLES WITH READ LOCK"), Ok(Outcome::Error));
+    assert_eq!(m.session(a).last_error, Some(1192));
+    m.step(a, "UNLOCK TABLES").unwrap();
+    m.step(a, "FLUSH TABLES WITH READ LOCK").unwrap();
+    assert_eq!(m.step(a, "DROP TABLE t2"), Ok(Outcome::Error));
+    assert_eq!(m.session(a).last_error, Some(1223));
+}
+
+#[test]
+fn ftwrl_closes_the_sessions_handlers() {
+    let mut m = model();
+    let a = m.add_session();
+    m.step(a, "HANDLER t1 OPEN").unwrap();
+    assert!(m.locks_of(a).contains("TABLE test.t1 SR"));
+    m.step(a, "FLUSH TABLES WITH READ LOCK").unwrap();
+    assert!(!m.locks_of(a).contains("TABLE test.t1 SR"));
+    assert!(m.session(a).handlers.is_empty());
+}
+
+#[test]
+fn get_lock_counts_and_release_all_locks() {
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    m.step(a, "SELECT GET_LOCK('u1', 0)").unwrap();
+    m.step(a, "SELECT GET_LOCK('u1', 0)").unwrap();
+    m.step(a, "SELECT GET_LOCK('u2', 0)").unwrap();
+    m.step(a, "SELECT RELEASE_LOCK('u1')").unwrap();
+    // Still held once: another session times out at once (GET_LOCK(..., 0)).
+    assert_eq!(m.step(b, "SELECT GET_LOCK('u1', 0)"), Ok(Outcome::Timeout));
+    // GET_LOCK's own timeout: waits, then times out when the clock passes it.
+    assert_eq!(
+        m.step(b, "SELECT GET_LOCK('u1', 1.5)"),
+        Ok(Outcome::Waiting)
+    );
+    m.advance(1000);
+    assert!(m.is_waiting(b));
+    m.advance(600);
+    assert_eq!(m.take_events(), vec![(b, Outcome::Timeout)]);
+    // RELEASE_ALL_LOCKS gives back every user lock (it is not a lock-free SELECT).
+    m.step(a, "SELECT RELEASE_ALL_LOCKS()").unwrap();
+    assert!(m.locks_of(a).is_empty());
+}
+
+#[test]
+fn lock_wait_timeout_bounds_waits() {
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    m.step(a, "LOCK TABLES t1 WRITE").unwrap();
+    m.step(b, "SET lock_wait_timeout = 1").unwrap();
+    assert_eq!(
+        m.step(b, "INSERT INTO t1 (b) VALUES (1)"),
+        Ok(Outcome::Waiting)
+    );
+    m.advance(999);
+    assert!(m.is_waiting(b));
+    m.advance(1);
+    assert_eq!(m.take_events(), vec![(b, Outcome::Timeout)]);
+    // A statement's own NOWAIT: at once.
+    assert_eq!(
+        m.step(b, "LOCK TABLES t1 WRITE NOWAIT"),
+        Ok(Outcome::Timeout)
+    );
+}
+
+#[test]
+fn several_tables_in_key_order_for_ddl_and_statement_order_for_dml() {
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    m.step(a, "LOCK TABLES t1 WRITE").unwrap();
+    // DROP TABLE t2, t1 takes t1 first (key order): it waits with nothing on t2.
+    m.step(b, "DROP TABLE t2, t1").unwrap();
+    assert!(m.locks_of(b).contains("TABLE test.t1 X (pending)"));
+    assert!(!m.locks_of(b).iter().any(|l| l.contains("t2")));
+    m.step(a, "UNLOCK TABLES").unwrap();
+    m.take_events();
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    m.step(a, "LOCK TABLES t1 WRITE").unwrap();
+    // A join takes its tables in statement order: t2 first.
+    m.step(b, "SELECT * FROM t2 JOIN t1 ON t1.a=t2.a").unwrap();
+    assert!(m.locks_of(b).contains("TABLE test.t2 SR"));
+    assert!(m.locks_of(b).contains("TABLE test.t1 SR (pending)"));
+}
+
+#[test]
+fn a_statement_outside_the_table_changes_nothing() {
+    let mut m = model();
+    let a = m.add_session();
+    m.step(a, "BEGIN").unwrap();
+    m.step(a, "SELECT * FROM t1").unwrap();
+    let before = m.locks_of(a);
+    assert!(m.step(a, "GRANT ALL ON *.* TO x").is_err());
+    assert_eq!(m.locks_of(a), before);
+}
+
+#[test]
+fn deadlock_victims_follow_the_servers_weights() {
+    // found/seed-1794.mdl: FLUSH TABLES t1 WITH READ LOCK under the session's FTWRL closes
+    // a cycle with a DML waiting for the BACKUP lock; both waits weigh DDL, and the
+    // session that began the search is the victim.
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    m.step(a, "FLUSH TABLES WITH READ LOCK").unwrap();
+    let dml = "DELETE t1 FROM t1 JOIN t2 ON t1.a=t2.a WHERE t1.a=9";
+    assert_eq!(m.step(b, dml), Ok(Outcome::Waiting));
+    assert_eq!(
+        m.step(a, "FLUSH TABLES t1 WITH READ LOCK"),
+        Ok(Outcome::Deadlock)
+    );
+    assert!(m
+        .locks_of(b)
+        .contains("BACKUP - BACKUP_TRANS_DML (pending)"));
+    // found/seed-328.mdl: LOCK TABLES READ at the same place waits again, heavier, and
+    // the DML is the victim; it backs off and waits for its table again.
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    m.step(a, "FLUSH TABLES WITH READ LOCK").unwrap();
+    assert_eq!(
+        m.step(b, "INSERT INTO t1 (b) SELECT b FROM t2"),
+        Ok(Outcome::Waiting)
+    );
+    assert_eq!(m.step(a, "LOCK TABLES t1 READ"), Ok(Outcome::Ok));
+    assert!(m.locks_of(a).contains("TABLE test.t1 SRO"));
+    let held: Vec<String> = m.locks_of(b).into_iter().collect();
+    assert_eq!(held, vec!["TABLE test.t1 SW (pending)".to_string()]);
+}
+
+#[test]
+fn a_multi_table_update_needs_write_only_for_the_tables_it_sets() {
+    // found/seed-10008.mdl: under LOCK TABLES t1 WRITE, t2 READ [LOCAL] the server runs
+    // UPDATE t1, t2 SET t1.b=t2.b (t2 is only read: Multiupdate_prelocking_strategy
+    // gives it a read lock type before lock_tables checks it), and refuses SET t2.b=...
+    // with ER_TABLE_NOT_LOCKED_FOR_WRITE.
+    let mut m = model();
+    let a = m.add_session();
+    m.step(a, "LOCK TABLES t1 WRITE, t2 READ LOCAL").unwrap();
+    for q in [
+        "UPDATE t1, t2 SET t1.b=t2.b WHERE t1.a=t2.a",
+        "UPDATE t1 JOIN t2 ON t1.a=t2.a SET t1.b=t2.b",
+        "UPDATE test.t1, t2 SET test.t1.b=(SELECT 1) WHERE t1.a=t2.a",
+    ] {
+        assert_eq!(m.step(a, q), Ok(Outcome::Ok), "{q}");
+    }
+    assert_eq!(
+        m.step(a, "UPDATE t1, t2 SET t2.b=t1.b WHERE t1.a=t2.a"),
+        Ok(Outcome::Error)
+    );
+    assert_eq!(m.session(a).last_error, Some(1099));
+    // Which table an unqualified column belongs to is not known: a clear error.
+    let e = m
+        .step(a, "UPDATE t1, t2 SET b=1 WHERE t1.a=t2.a")
+        .unwrap_err();
+    assert!(e.contains("not qualified"), "{e}");
+    // Aliases under the session's own LOCK TABLES are refused, naming the alias.
+    let e = m
+        .step(a, "UPDATE t1 AS x, t2 AS y SET x.b=y.b WHERE x.a=y.a")
+        .unwrap_err();
+    assert!(e.contains("`test.t1 AS x`"), "{e}");
+    assert_eq!(m.step(a, "UNLOCK TABLES"), Ok(Outcome::Ok));
+    // Without LOCK TABLES both are fine.
+    assert_eq!(
+        m.step(a, "UPDATE t1 AS x, t2 AS y SET x.b=y.b WHERE x.a=y.a"),
+        Ok(Outcome::Ok)
+    );
+}

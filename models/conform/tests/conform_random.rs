@@ -1,0 +1,171 @@
+//! Random SQL scenarios on a real MariaDB server and on our model (`mdl conform
+//! --random`): a small budget here (`MDL_CONFORM_RANDOM`, default 30, from seed
+//! `MDL_CONFORM_SEED`, default 1); every scenario must agree, except differences
+//! explained outside MDL. Runs only with `MDL_CONFORM=1`.
+//!
+//! Seeded bug `mdl_bug="conform_skip_implicit_commit"`: DDL and LOCK TABLES no longer
+//! commit the session's open transaction first; the random comparison must catch it.
+//! Seeded bug `mdl_bug="conform_rerun_excuses_all"`: a difference counts as a race on the
+//! server without the rerun agreeing; a difference that always comes back must not be
+//! excused.
+
+use mdl_conform::mapping::Mapping;
+use mdl_conform::random::{self, Generated, Line, Options};
+use mdl_conform::server::Server;
+
+fn enabled() -> bool {
+    if std::env::var("MDL_CONFORM").as_deref() == Ok("1") {
+        return true;
+    }
+    println!("skipped: set MDL_CONFORM=1 to run the random SQL comparison");
+    false
+}
+
+fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn run(n: usize, stop_at_first: bool) -> random::Summary {
+    let map = Mapping::load().unwrap();
+    let server = Server::start().unwrap_or_else(|e| panic!("{e}"));
+    let dir = std::env::temp_dir().join(format!("mdl-random-found-{}", std::process::id()));
+    let o = Options {
+        n,
+        seed: env("MDL_CONFORM_SEED", 1),
+        sessions: 3,
+        steps: 12,
+        found_dir: dir.clone(),
+        shrink: false,
+        stop_at_first,
+    };
+    let mut out = std::io::stdout();
+    let sum = random::run(&server, &map, &o, &mut out).unwrap_or_else(|e| panic!("{e}"));
+    for f in &sum.found {
+        println!(
+            "--- {}\n{}",
+            f.display(),
+            std::fs::read_to_string(f).unwrap_or_default()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    sum
+}
+
+#[cfg(not(mdl_bug = "conform_skip_implicit_commit"))]
+#[test]
+fn random_scenarios_agree_with_the_server() {
+    if !enabled() {
+        return;
+    }
+    let t = std::time::Instant::now();
+    let n = env("MDL_CONFORM_RANDOM", 30) as usize;
+    let sum = run(n, false);
+    println!(
+        "{} of {} random scenarios agree, {} explained outside MDL, {} agreed when run again \
+         (races on the server) ({:.0} s)",
+        sum.agreed,
+        sum.run,
+        sum.explained,
+        sum.raced,
+        t.elapsed().as_secs_f64()
+    );
+    assert_eq!(sum.run, n);
+    assert!(sum.found.is_empty(), "{} differences", sum.found.len());
+}
+
+#[cfg(mdl_bug = "conform_skip_implicit_commit")]
+#[test]
+fn seeded_bug_conform_skip_implicit_commit_is_caught() {
+    if !enabled() {
+        return;
+    }
+    let sum = run(200, true);
+    assert!(
+        !sum.found.is_empty(),
+        "the random comparison missed the seeded bug in {} scenarios",
+        sum.run
+    );
+}
+
+/// Whether `agrees_on_rerun` excuses a difference that comes back on every run (an InnoDB
+/// row lock: the server blocks outside MDL, ours goes on) as a race.
+fn a_deterministic_difference_is_excused() -> bool {
+    let map = Mapping::load().unwrap();
+    let server = Server::start().unwrap_or_else(|e| panic!("{e}"));
+    let sql = |s: usize, q: &str| Line::Sql(s, q.to_string());
+    let g = Generated {
+        seed: 0,
+        sessions: 2,
+        lines: vec![
+            sql(0, "BEGIN"),
+            sql(0, "UPDATE t1 SET b=b+1 WHERE a=1"),
+            sql(1, "UPDATE t1 SET b=b+1 WHERE a=1"),
+            Line::Kill(1),
+        ],
+    };
+    assert!(!random::run_one(&server, &map, &g).unwrap().agrees());
+    random::agrees_on_rerun(&server, &map, &g)
+        .unwrap()
+        .is_some()
+}
+
+#[cfg(not(mdl_bug = "conform_rerun_excuses_all"))]
+#[test]
+fn a_difference_that_always_comes_back_is_not_a_race() {
+    if !enabled() {
+        return;
+    }
+    assert!(
+        !a_deterministic_difference_is_excused(),
+        "a deterministic difference excused as a race"
+    );
+}
+
+#[cfg(mdl_bug = "conform_rerun_excuses_all")]
+#[test]
+fn seeded_bug_conform_rerun_excuses_all_is_caught() {
+    if !enabled() {
+        return;
+    }
+    assert!(
+        a_deterministic_difference_is_excused(),
+        "the seeded bug did not excuse the deterministic difference"
+    );
+}
+
+/// The differences explained outside MDL, by their first difference (no server needed).
+#[test]
+fn explained_differences_are_those_outside_mdl() {
+    use mdl_conform::scenario::Report;
+    let rep = |diffs: &[&str]| Report {
+        diffs: diffs.iter().map(|d| d.to_string()).collect(),
+        ..Report::default()
+    };
+    let blocked = rep(&[
+        "f:3: s2: sql UPDATE t1 SET b=1: the server gave blocked (not on a metadata lock), ours ok",
+    ]);
+    assert!(random::explained(&blocked).is_some());
+    let no_row = rep(&[
+        "f:4: s3: sql BACKUP STAGE START: the server gave ok, ours waiting",
+        "f:4: s3: sql BACKUP STAGE START: s3 holds on the server {\"BACKUP - BACKUP_START\"}, ours {\"BACKUP - BACKUP_COMMIT (pending)\", \"TABLE test.t2 SW\"}",
+    ]);
+    assert!(random::explained(&no_row).is_some());
+    let def_changed = rep(&["f:5: s1: sql SELECT * FROM t2: the server gave error 1412, ours ok"]);
+    assert!(random::explained(&def_changed).is_some());
+    // Anything else is a difference: ours waiting for another lock, another error.
+    for d in [
+        "f:4: s3: sql DELETE FROM t1 WHERE a=1: the server gave ok, ours waiting",
+        "f:5: s1: sql SELECT * FROM t2: the server gave error 1100, ours ok",
+        "f:5: s1: sql SELECT * FROM t2: the server gave ok, ours error 1412",
+    ] {
+        assert!(random::explained(&rep(&[d])).is_none(), "{d}");
+    }
+    let other_wait = rep(&[
+        "f:4: s3: sql BACKUP STAGE START: the server gave ok, ours waiting",
+        "f:4: s3: sql BACKUP STAGE START: s3 holds on the server {}, ours {\"BACKUP - BACKUP_START (pending)\"}",
+    ]);
+    assert!(random::explained(&other_wait).is_none());
+}
