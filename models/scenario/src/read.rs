@@ -314,8 +314,8 @@ fn mib(n: usize) -> String {
     format!("{} MiB", n >> 20)
 }
 
-/// `16,777,216`.
-fn thousands(n: usize) -> String {
+/// `16,777,216`: a count for people (the reader's limits, the checker's state counts).
+pub fn thousands<N: ToString>(n: N) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {

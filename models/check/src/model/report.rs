@@ -7,6 +7,7 @@ use super::{graph, Action, MdlModel, PropKind, Record, State};
 use mdl_core::key::MdlKey;
 use mdl_core::{LockType, Outcome, OwnerId, WaitOption};
 use mdl_scenario::print::{command_text, command_text_with_wait, settings_text, wait_text};
+use mdl_scenario::read::thousands;
 use mdl_scenario::{Command, Settings};
 use std::fmt::Write;
 
@@ -675,18 +676,6 @@ pub fn replay_scenario(m: &MdlModel, t: &Trace, title: &str) -> String {
 }
 
 // --- text and JSON ----------------------------------------------------------------------
-
-fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
 
 /// A byte count for people (`12.3 MB`).
 pub fn bytes_text(b: u64) -> String {
