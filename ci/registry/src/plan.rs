@@ -63,6 +63,7 @@ pub const TEST_FILES: &[TestFile] = &[
     plain("mdl-core/tests/reference.rs"),
     plain("mdl-core/tests/table.rs"),
     plain("mdl-core/tests/type_universe.rs"),
+    plain("models/check/tests/sql_check.rs"),
     TestFile { path: "models/conform/tests/conform_mapping.rs", run_by: &["test", "conformance"], empty_in: &[], note: "" },
     TestFile { path: "models/conform/tests/conform_matrix.rs", run_by: &["test", "conformance"], empty_in: &[], note: "" },
     TestFile { path: "models/conform/tests/conform_model.rs", run_by: &["test"], empty_in: &[], note: "" },

@@ -161,6 +161,8 @@ pub struct SqlRecord {
     pub events: Vec<(usize, Outcome, Option<u32>)>,
     /// The model could not play the statement here.
     pub error: Option<String>,
+    /// For a statement that waits: the lock it waits for (`TABLE test.t1 SNRW`).
+    pub waits_for: Option<String>,
 }
 
 fn err(sc: &Scenario, pos: Pos, msg: impl Into<String>) -> ParseError {
@@ -392,6 +394,7 @@ impl SqlCheck {
             outcome: None,
             events: Vec::new(),
             error: None,
+            waits_for: None,
         };
         match a {
             SqlAction::Step(s) => {
@@ -404,6 +407,13 @@ impl SqlCheck {
                             .then(|| st.model.session(s).last_error)
                             .flatten();
                         rec.outcome = Some((o, code));
+                        if o == Outcome::Waiting {
+                            rec.waits_for = st
+                                .model
+                                .locks_of(s)
+                                .into_iter()
+                                .find_map(|l| l.strip_suffix(" (pending)").map(str::to_owned));
+                        }
                         st.last[s] = Some(Last {
                             outcome: o,
                             code,
@@ -449,6 +459,7 @@ impl SqlCheck {
             outcome: None,
             events: Vec::new(),
             error: None,
+            waits_for: None,
         };
         self.take_events(&mut st, &mut rec);
         (st.seal(), rec.events)

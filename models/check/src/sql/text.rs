@@ -37,6 +37,9 @@ pub fn record_text(m: &SqlCheck, r: &SqlRecord) -> String {
     let mut out = action_text(m, r.action, r.step);
     if let Some((o, c)) = r.outcome {
         let _ = write!(out, " -> {}", outcome_text(o, c));
+        if let Some(w) = &r.waits_for {
+            let _ = write!(out, " for {w}");
+        }
     }
     if let Some(e) = &r.error {
         let _ = write!(out, " -> not modelled: {e}");
