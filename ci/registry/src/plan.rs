@@ -77,6 +77,7 @@ pub const TEST_FILES: &[TestFile] = &[
     plain("models/mdl/tests/json_schema.rs"),
     plain("models/mdl/tests/reduction_verdicts.rs"),
     plain("models/mdl/tests/run_cli.rs"),
+    plain("models/mdl/tests/sql_cli.rs"),
     plain("models/mdl/tests/workflows.rs"),
     plain("models/mdl/tests/zoo.rs"),
     plain("models/scenario/tests/prop_findings.rs"),

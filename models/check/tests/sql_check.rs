@@ -103,16 +103,16 @@ fn ten_or_more_sql_scenarios_agree_with_the_server_and_hold_in_every_order() {
             "{}: does not start with the lines of {src}",
             sc.file
         );
-        assert_eq!(sc.setup, measured.setup, "{}: setup differs from {src}", sc.file);
+        assert_eq!(
+            sc.setup, measured.setup,
+            "{}: setup differs from {src}",
+            sc.file
+        );
         let m = model(&sc);
         let w = written::play(&m);
         assert_eq!(w.exit_code(), 0, "{}: {:?}", sc.file, w);
         let r = check(&m, DEFAULT_MAX_STATES);
-        assert!(
-            !r.any_violated() && !r.incomplete,
-            "{}",
-            text::text(&m, &r)
-        );
+        assert!(!r.any_violated() && !r.incomplete, "{}", text::text(&m, &r));
         assert!(!m.asserts.is_empty(), "{}: no assert line", sc.file);
     }
 }
@@ -144,7 +144,10 @@ fn the_search_finds_the_lock_tables_deadlock_in_an_order_not_written() {
     // Written order: no deadlock.
     let w = written::play(&m);
     assert_eq!(w.exit_code(), 0, "{w:?}");
-    assert!(!w.transcript.iter().any(|t| t.contains("deadlock")), "{w:?}");
+    assert!(
+        !w.transcript.iter().any(|t| t.contains("deadlock")),
+        "{w:?}"
+    );
     let r = check(&m, DEFAULT_MAX_STATES);
     let p = r
         .props
@@ -196,10 +199,7 @@ fn bad_sql_files_are_errors_at_their_line() {
             "dialect mariadb\ns1: sql BEGIN\ns1: acquire TABLE a.b SR\n",
             "t.mdl:3:1: a SQL scenario takes only `sql` steps",
         ),
-        (
-            "dialect mariadb\ns1: sql FROBNICATE t1\n",
-            "t.mdl:2:1:",
-        ),
+        ("dialect mariadb\ns1: sql FROBNICATE t1\n", "t.mdl:2:1:"),
         (
             "dialect mariadb\ns1: sql BEGIN\nassert eventually s1 granted\n",
             "t.mdl:3:1: a SQL scenario takes `assert never|sometimes",
@@ -209,7 +209,9 @@ fn bad_sql_files_are_errors_at_their_line() {
             "t.mdl:3:1: a SQL statement ends `ok`",
         ),
     ] {
-        let e = parse(text).err().unwrap_or_else(|| panic!("accepted: {text}"));
+        let e = parse(text)
+            .err()
+            .unwrap_or_else(|| panic!("accepted: {text}"));
         assert!(e.starts_with(want), "{text}: got {e}");
     }
 }
