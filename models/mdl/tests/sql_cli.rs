@@ -136,3 +136,27 @@ fn the_explorer_model_finds_what_check_finds() {
     );
     assert!(c.discovery("no stuck state").is_none());
 }
+
+#[test]
+fn the_replay_of_a_sql_counterexample_is_a_sql_scenario_run_passes() {
+    let out = tmp("sql-replay.mdl", "");
+    let _ = std::fs::remove_file(&out);
+    let o = mdl(&[
+        "check",
+        "--quiet",
+        "--replay",
+        &out.display().to_string(),
+        &path("examples/sql/lock-tables-order.mdl"),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).expect("replay written");
+    assert!(
+        text.contains(
+            "s2: sql LOCK TABLES t1 WRITE\nexpect s2 waiting\n\
+             s1: sql INSERT INTO t1 (b) VALUES (10)\nexpect s1 deadlock\nexpect s2 ok\n"
+        ),
+        "{text}"
+    );
+    let o = mdl(&["run", &out.display().to_string()]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+}

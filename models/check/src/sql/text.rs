@@ -143,3 +143,50 @@ pub fn text(m: &SqlCheck, r: &SqlResult) -> String {
     }
     out
 }
+
+/// A trace as a SQL scenario that `mdl run` replays and `mdl conform` plays on the
+/// server: the statements in the trace's order, each followed by the outcomes the model
+/// gave (`expect` lines), `kill` lines, and `advance` to a timed-out wait's deadline.
+pub fn replay_scenario(m: &SqlCheck, actions: &[SqlAction], title: &str) -> String {
+    let sc = &m.scenario;
+    let mut out = format!("# {title}\n# Written by `mdl check --replay`.\ndialect mariadb\n");
+    if let Some(ms) = sc.settings.lock_wait_timeout {
+        let _ = writeln!(out, "lock_wait_timeout {ms}");
+    }
+    for (_, q) in &sc.setup {
+        let _ = writeln!(out, "setup: sql {q}");
+    }
+    let mut st = m.initial();
+    for a in actions {
+        let s = a.session();
+        let name = m.session_name(s);
+        let before = st.model.now();
+        let (next, rec) = m.apply(&st, *a);
+        match a {
+            SqlAction::Step(_) => {
+                let k = rec.step.unwrap_or(0);
+                let _ = writeln!(out, "{name}: sql {}", m.programs[s][k].sql);
+                if let Some((o, _)) = rec.outcome {
+                    let _ = writeln!(out, "expect {name} {o}");
+                }
+            }
+            SqlAction::Kill(_) => {
+                let _ = writeln!(out, "kill {name}");
+            }
+            SqlAction::Timeout(_) => {
+                let _ = writeln!(
+                    out,
+                    "advance {}",
+                    next.model.now().saturating_sub(before).max(1)
+                );
+            }
+        }
+        for (i, o, _) in &rec.events {
+            if !(matches!(a, SqlAction::Step(_)) && *i == s) {
+                let _ = writeln!(out, "expect {} {o}", m.session_name(*i));
+            }
+        }
+        st = next;
+    }
+    out
+}

@@ -219,6 +219,22 @@ pub fn main(args: Args) -> i32 {
                         mdl_check::sql::text::text(&m, &r)
                     ));
                 }
+                if let Some(out) = replay_out.as_mut().filter(|o| !o.written()) {
+                    if let Some((p, actions)) = r
+                        .props
+                        .iter()
+                        .filter(|p| p.violated)
+                        .find_map(|p| p.trace.as_ref().map(|(t, _)| (p, t)))
+                    {
+                        let actions: Vec<_> = actions.iter().map(|x| x.action).collect();
+                        let title = format!("replay of {}: `{}` violated", m.scenario.file, p.name);
+                        let text = mdl_check::sql::text::replay_scenario(&m, &actions, &title);
+                        if let Err(e) = out.write(&text) {
+                            eprintln!("mdl check: {e}");
+                            code = worst(code, 2);
+                        }
+                    }
+                }
                 continue;
             }
             Err(e) => {
