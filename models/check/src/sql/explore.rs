@@ -138,12 +138,12 @@ impl Model for ExploreSql {
             Property::always(super::PROPS[2], p_builtin::<2> as PropFn),
             Property::always(super::PROPS[3], p_builtin::<3> as PropFn),
         ];
-        for i in 0..self.0.asserts.len().min(MAX_ASSERTS) {
+        for (i, f) in ASSERT_FNS.iter().enumerate().take(self.0.asserts.len()) {
             let name = self.1.get(i).copied().unwrap_or("assert");
             v.push(if self.0.is_sometimes(SqlProp::Assert(i)) {
-                Property::sometimes(name, ASSERT_FNS[i])
+                Property::sometimes(name, *f)
             } else {
-                Property::always(name, ASSERT_FNS[i])
+                Property::always(name, *f)
             });
         }
         v

@@ -245,6 +245,16 @@ impl SqlCheck {
                     outcome,
                     at_line,
                 } => {
+                    if asserts.len() >= crate::model::MAX_ASSERTS {
+                        return Err(err(
+                            sc,
+                            l.pos,
+                            format!(
+                                "mdl check takes at most {} assert lines",
+                                crate::model::MAX_ASSERTS
+                            ),
+                        ));
+                    }
                     if !matches!(kind, AssertKind::Never | AssertKind::Sometimes) {
                         return Err(err(
                             sc,
