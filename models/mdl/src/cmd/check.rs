@@ -195,6 +195,13 @@ pub fn main(args: Args) -> i32 {
         let m = match loaded {
             Ok(Loaded::Locks(m)) => m,
             Ok(Loaded::Sql(m)) => {
+                if args.dfs || args.max_depth.is_some() || args.max_memory.is_some() {
+                    eprintln!(
+                        "mdl check: {name}: SQL sessions are searched breadth-first and in \
+                         full, bounded by --max-states only: --dfs, --max-depth and \
+                         --max-memory do not apply"
+                    );
+                }
                 let r = mdl_check::sql::search::check(
                     &m,
                     args.max_states
