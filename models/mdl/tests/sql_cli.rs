@@ -160,3 +160,15 @@ fn the_replay_of_a_sql_counterexample_is_a_sql_scenario_run_passes() {
     let o = mdl(&["run", &out.display().to_string()]);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
 }
+
+#[test]
+fn a_sql_search_past_max_states_is_incomplete() {
+    let o = mdl(&[
+        "check",
+        "--max-states",
+        "3",
+        &path("models/scenarios/sql/pending-alter-blocks-select.mdl"),
+    ]);
+    assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
+    assert!(stdout(&o).contains("incomplete: stopped at the state limit"));
+}
