@@ -297,12 +297,25 @@ impl SqlModel {
     /// `mdl check`'s SQL search tells states apart by it.
     pub fn fingerprint(&self) -> u64 {
         use std::hash::{Hash, Hasher};
+        // Every field named: a new one does not compile here until it is either hashed or
+        // said to be left out.
+        let SqlModel {
+            d: _,
+            t,
+            map: _,
+            cat,
+            sess,
+            events,
+            now,
+            seq: _,
+            fg: _,
+        } = self;
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.t.hash(&mut h);
-        self.now.hash(&mut h);
+        t.hash(&mut h);
+        now.hash(&mut h);
         // The catalog and the sessions' statements are not `Hash`; their `Debug` text is
         // deterministic (ordered maps and vectors only).
-        format!("{:?}|{:?}|{:?}", self.cat, self.sess, self.events).hash(&mut h);
+        format!("{cat:?}|{sess:?}|{events:?}").hash(&mut h);
         h.finish()
     }
 
