@@ -4,5 +4,7 @@
 //! `mdl explore`), and the bug zoo ([`zoo`]: historical designs, each caught in its old
 //! form and proven in its new one).
 pub mod model;
+#[cfg(feature = "sql")]
+pub mod sql;
 #[cfg(feature = "stateright")]
 pub mod zoo;

@@ -222,7 +222,8 @@ const MAX_RETRIES: u32 = 50;
 pub struct SqlModel {
     pub d: Dialect,
     pub t: LockTable,
-    map: Mapping,
+    /// Shared: a model is cloned per state by `mdl check`'s SQL search.
+    map: std::sync::Arc<Mapping>,
     pub cat: Catalog,
     sess: Vec<Sess>,
     events: Vec<(usize, Outcome)>,
@@ -234,6 +235,11 @@ pub struct SqlModel {
 
 impl SqlModel {
     pub fn new(map: Mapping) -> SqlModel {
+        SqlModel::with_mapping(std::sync::Arc::new(map))
+    }
+
+    /// A model over a shared mapping (clones share it).
+    pub fn with_mapping(map: std::sync::Arc<Mapping>) -> SqlModel {
         SqlModel {
             d: Dialect::mariadb(),
             t: LockTable::new(std::sync::Arc::new(Dialect::mariadb()), Config::default()),
@@ -278,6 +284,39 @@ impl SqlModel {
     /// The model's clock, in milliseconds.
     pub fn now(&self) -> u64 {
         self.now
+    }
+
+    /// When session `s`'s wait times out (model time), if it waits with a timeout.
+    pub fn wait_deadline(&self, s: usize) -> Option<u64> {
+        self.sess[s].run.as_ref()?.waiting.as_ref()?.deadline
+    }
+
+    /// A fingerprint of everything that decides what the model does next: the lock
+    /// table, the catalog, the clock and each session's state with its statement in
+    /// progress (not the mapping, which never changes, nor the counter of waits).
+    /// `mdl check`'s SQL search tells states apart by it.
+    pub fn fingerprint(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        // Every field named: a new one does not compile here until it is either hashed or
+        // said to be left out.
+        let SqlModel {
+            d: _,
+            t,
+            map: _,
+            cat,
+            sess,
+            events,
+            now,
+            seq: _,
+            fg: _,
+        } = self;
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        t.hash(&mut h);
+        now.hash(&mut h);
+        // The catalog and the sessions' statements are not `Hash`; their `Debug` text is
+        // deterministic (ordered maps and vectors only).
+        format!("{cat:?}|{sess:?}|{events:?}").hash(&mut h);
+        h.finish()
     }
 
     /// Outcomes of other sessions' statements that the last call finished.

@@ -799,50 +799,7 @@ impl MdlModel {
     /// is read the right way round (a request against what was granted before it); two
     /// grants of one action are taken in queue order.
     pub fn new_conflict(&self, pre: &State, post: &State) -> Option<Conflict> {
-        // Both tables are in key order: walk them together (no lookups).
-        let mut old_locks = pre.table.locks().peekable();
-        for (k, l) in post.table.locks() {
-            while old_locks.peek().is_some_and(|(ok, _)| *ok != k && *ok < k) {
-                old_locks.next();
-            }
-            let before = match old_locks.peek() {
-                Some((ok, b)) if *ok == k => Some(*b),
-                _ => None,
-            };
-            if before.is_some_and(|b| b.granted() == l.granted()) {
-                continue;
-            }
-            let strat = self.dialect.strategy(k.namespace());
-            let old = |id, ty| {
-                before.is_some_and(|b| b.granted().iter().any(|t| t.id == id && t.ty == ty))
-            };
-            let g = l.granted();
-            for (i, t) in g.iter().enumerate() {
-                if old(t.id, t.ty) {
-                    continue;
-                }
-                for (j, h) in g.iter().enumerate() {
-                    if h.owner == t.owner {
-                        continue;
-                    }
-                    // A new grant `h` after `t` in the queue is checked as the request.
-                    let h_new = !old(h.id, h.ty);
-                    if h_new && j > i {
-                        continue;
-                    }
-                    if strat.conflicts(h.ty, t.ty) {
-                        return Some((
-                            k.clone(),
-                            h.owner.0 as usize,
-                            h.ty,
-                            t.owner.0 as usize,
-                            t.ty,
-                        ));
-                    }
-                }
-            }
-        }
-        None
+        new_conflict_between(&self.dialect, &pre.table, &post.table)
     }
 
     /// The conflicting grant the action into `st` made, if any.
@@ -930,4 +887,57 @@ impl MdlModel {
             }
         }
     }
+}
+
+/// [`MdlModel::new_conflict`] on two lock tables: a grant `post` has and `pre` had not
+/// that the dialect's granted matrix forbids next to another session's granted ticket
+/// (also used by the SQL search, [`crate::sql`]).
+pub fn new_conflict_between(
+    dialect: &Dialect,
+    pre: &LockTable,
+    post: &LockTable,
+) -> Option<Conflict> {
+    // Both tables are in key order: walk them together (no lookups).
+    let mut old_locks = pre.locks().peekable();
+    for (k, l) in post.locks() {
+        while old_locks.peek().is_some_and(|(ok, _)| *ok != k && *ok < k) {
+            old_locks.next();
+        }
+        let before = match old_locks.peek() {
+            Some((ok, b)) if *ok == k => Some(*b),
+            _ => None,
+        };
+        if before.is_some_and(|b| b.granted() == l.granted()) {
+            continue;
+        }
+        let strat = dialect.strategy(k.namespace());
+        let old =
+            |id, ty| before.is_some_and(|b| b.granted().iter().any(|t| t.id == id && t.ty == ty));
+        let g = l.granted();
+        for (i, t) in g.iter().enumerate() {
+            if old(t.id, t.ty) {
+                continue;
+            }
+            for (j, h) in g.iter().enumerate() {
+                if h.owner == t.owner {
+                    continue;
+                }
+                // A new grant `h` after `t` in the queue is checked as the request.
+                let h_new = !old(h.id, h.ty);
+                if h_new && j > i {
+                    continue;
+                }
+                if strat.conflicts(h.ty, t.ty) {
+                    return Some((
+                        k.clone(),
+                        h.owner.0 as usize,
+                        h.ty,
+                        t.owner.0 as usize,
+                        t.ty,
+                    ));
+                }
+            }
+        }
+    }
+    None
 }

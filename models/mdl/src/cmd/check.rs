@@ -14,6 +14,7 @@
 use super::{document, print_document, worst, OutPath, Status};
 use mdl_check::model::check::{check, CheckResult, Options};
 use mdl_check::model::{report, MdlModel};
+use mdl_check::sql::SqlCheck;
 use mdl_scenario::parse::ParseOptions;
 use mdl_scenario::read::{read_file_with, ReadError};
 use serde_json::Map;
@@ -89,6 +90,12 @@ pub fn load(path: &Path, opts: &ParseOptions) -> Result<MdlModel, ReadError> {
     MdlModel::new(&file.scenario).map_err(|e| file.error(&e))
 }
 
+/// A file read for checking: lock requests, or SQL sessions ([`mdl_check::sql`]).
+enum Loaded {
+    Locks(MdlModel),
+    Sql(SqlCheck),
+}
+
 /// The word of a result in `--quiet` text output.
 fn quiet_word(r: &CheckResult) -> &'static str {
     if r.any_violated() {
@@ -159,8 +166,84 @@ pub fn main(args: Args) -> i32 {
     for f in &args.files {
         let name = f.display().to_string();
         // Every file is answered, in order, even after a bad one.
-        let m = match load(f, &parse_opts) {
-            Ok(m) => m,
+        let json = args.format == Format::Json;
+        let loaded = read_file_with(f, &parse_opts).and_then(|file| {
+            if !mdl_check::sql::is_sql(&file.scenario) {
+                return MdlModel::new(&file.scenario)
+                    .map(Loaded::Locks)
+                    .map_err(|e| file.error(&e));
+            }
+            if json {
+                let pos = file
+                    .scenario
+                    .lines
+                    .first()
+                    .map(|l| l.pos)
+                    .unwrap_or_default();
+                return Err(file.error(&mdl_scenario::ParseError {
+                    file: file.scenario.file.clone(),
+                    pos,
+                    msg: "SQL scenarios are checked in text format only (--format json does \
+                          not cover them yet)"
+                        .into(),
+                }));
+            }
+            SqlCheck::new(&file.scenario)
+                .map(Loaded::Sql)
+                .map_err(|e| file.error(&e))
+        });
+        let m = match loaded {
+            Ok(Loaded::Locks(m)) => m,
+            Ok(Loaded::Sql(m)) => {
+                if args.dfs || args.max_depth.is_some() || args.max_memory.is_some() {
+                    eprintln!(
+                        "mdl check: {name}: SQL sessions are searched breadth-first and in \
+                         full, bounded by --max-states only: --dfs, --max-depth and \
+                         --max-memory do not apply"
+                    );
+                }
+                let r = mdl_check::sql::search::check(
+                    &m,
+                    args.max_states
+                        .unwrap_or(mdl_check::sql::search::DEFAULT_MAX_STATES),
+                );
+                let status = if r.any_violated() {
+                    Status::Fail
+                } else if r.incomplete {
+                    Status::Incomplete
+                } else {
+                    Status::Pass
+                };
+                code = worst(code, status.exit());
+                if args.quiet {
+                    println!("{name}: {} ({} states)", status.word(), r.unique);
+                } else {
+                    print!("{}", mdl_check::sql::text::text(&m, &r));
+                }
+                if report_out.is_some() {
+                    md.push_str(&format!(
+                        "## {name}\n\n```text\n{}```\n\n",
+                        mdl_check::sql::text::text(&m, &r)
+                    ));
+                }
+                if let Some(out) = replay_out.as_mut().filter(|o| !o.written()) {
+                    if let Some((p, actions)) = r
+                        .props
+                        .iter()
+                        .filter(|p| p.violated)
+                        .find_map(|p| p.trace.as_ref().map(|(t, _)| (p, t)))
+                    {
+                        let actions: Vec<_> = actions.iter().map(|x| x.action).collect();
+                        let title = format!("replay of {}: `{}` violated", m.scenario.file, p.name);
+                        let text = mdl_check::sql::text::replay_scenario(&m, &actions, &title);
+                        if let Err(e) = out.write(&text) {
+                            eprintln!("mdl check: {e}");
+                            code = worst(code, 2);
+                        }
+                    }
+                }
+                continue;
+            }
             Err(e) => {
                 let status = Status::of_read_error(&e);
                 match args.format {

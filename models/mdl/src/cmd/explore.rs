@@ -3,6 +3,7 @@
 
 use mdl_check::model::explore::ExploreModel;
 use mdl_check::model::MdlModel;
+use mdl_check::sql::explore::ExploreSql;
 use stateright::Model;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
@@ -47,7 +48,33 @@ pub fn main(args: Args) -> i32 {
         Ok(o) => o,
         Err(code) => return code,
     };
-    let m: MdlModel = match super::check::load(&args.file, &opts) {
+    let file = match mdl_scenario::read::read_file_with(&args.file, &opts) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("{e}");
+            return 2;
+        }
+    };
+    if mdl_check::sql::is_sql(&file.scenario) {
+        let m = match mdl_check::sql::SqlCheck::new(&file.scenario) {
+            Ok(m) => m,
+            Err(e) => {
+                eprintln!("{}", file.error(&e));
+                return 2;
+            }
+        };
+        if let Err(e) = std::net::TcpListener::bind(addr) {
+            eprintln!("mdl explore: cannot listen on {addr}: {e}");
+            return 2;
+        }
+        eprintln!(
+            "mdl explore: serving the SQL model of {} on http://{addr}/ (Ctrl-C to stop)",
+            args.file.display()
+        );
+        ExploreSql::new(m).checker().serve(addr);
+        return 0;
+    }
+    let m: MdlModel = match MdlModel::new(&file.scenario).map_err(|e| file.error(&e)) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("{e}");

@@ -80,6 +80,9 @@ pub fn run_file(
         Ok(f) => f,
         Err(e) => return refused(&name, &e, engine, format),
     };
+    if mdl_check::sql::is_sql(&file.scenario) {
+        return run_sql(&name, &file, engine, format);
+    }
     let t = runner::run_engine(&file.scenario, engine);
     let invalid = t.invalid.as_ref().map(|e| file.error(e));
     let status = status_of(&t);
@@ -112,6 +115,58 @@ pub fn run_file(
         eprintln!("{}", e.render());
     }
     status.exit()
+}
+
+/// A SQL scenario: its written order on the SQL model (`mdl_check::sql::written`), the
+/// same actions `mdl check` explores. Text only; both engines are the one SQL model.
+fn run_sql(
+    name: &str,
+    file: &mdl_scenario::read::ScenarioFile,
+    engine: Engine,
+    format: Format,
+) -> i32 {
+    let sc = &file.scenario;
+    let refuse = |e: &mdl_scenario::ParseError| refused(name, &file.error(e), engine, format);
+    if format == Format::Json {
+        let pos = sc.lines.first().map(|l| l.pos).unwrap_or_default();
+        return refuse(&mdl_scenario::ParseError {
+            file: sc.file.clone(),
+            pos,
+            msg: "SQL scenarios are played in text format only (--format json does not cover \
+                  them yet)"
+                .into(),
+        });
+    }
+    let m = match mdl_check::sql::SqlCheck::new(sc) {
+        Ok(m) => m,
+        Err(e) => return refuse(&e),
+    };
+    let w = mdl_check::sql::written::play(&m);
+    println!("{name}: SQL sessions on the SQL model (learned MariaDB statement table)");
+    for t in &w.transcript {
+        println!("{t}");
+    }
+    for f in &w.failures {
+        eprintln!("{f}");
+    }
+    for (line, s) in &w.left_waiting {
+        eprintln!(
+            "{name}:{line}: session `{s}` is still waiting at the end of the file (add `expect \
+             {s} waiting` after its step if the wait is meant to last)"
+        );
+    }
+    if let Some((line, col, msg)) = &w.invalid {
+        let e = file.error(&mdl_scenario::ParseError {
+            file: sc.file.clone(),
+            pos: mdl_scenario::Pos {
+                line: *line,
+                col: *col,
+            },
+            msg: msg.clone(),
+        });
+        eprintln!("{}", e.render());
+    }
+    w.exit_code()
 }
 
 /// A file that could not be read or parsed.

@@ -1,0 +1,589 @@
+//! SQL sessions in `mdl check`, `mdl run` and `mdl explore`: a file of
+//! `SESSION: sql STATEMENT` steps (the conformance set's kind) played on the SQL model of
+//! `mdl conform` ([`mdl_conform::model::SqlModel`], the learned MariaDB statement table).
+//! There is one mapping from SQL to lock requests, and it is that model's: this module
+//! only chooses which session runs its next statement, never what a statement locks.
+//!
+//! The state ([`SqlState`]) is the SQL model (lock table, catalog, sessions with their
+//! statements in progress) plus each session's program counter, its latest outcome and
+//! the kills still to come. The actions ([`SqlAction`]): a session that does not wait
+//! runs its next statement; a wait with a timeout times out (the clock moves to its
+//! deadline); a waiting session that a `kill` line names is killed. States are told apart
+//! by a fingerprint ([`SqlModel::fingerprint`] and the counters).
+//!
+//! - [`search`]: every interleaving, breadth-first (`mdl check`);
+//! - [`written`]: the written order, with the file's `expect` lines (`mdl run`);
+//! - [`text`]: traces as SQL statements per session, with outcomes and locks;
+//! - [`explore`]: the same model for stateright's Explorer (`mdl explore`).
+
+#[cfg(feature = "stateright")]
+pub mod explore;
+pub mod search;
+pub mod text;
+pub mod written;
+
+use crate::model::Conflict;
+use mdl_conform::mapping::Mapping;
+use mdl_conform::model::SqlModel;
+use mdl_core::Outcome;
+use mdl_scenario::{AssertKind, Command, Item, ParseError, Pos, Scenario};
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, OnceLock};
+
+/// At most this many sessions in a SQL file.
+pub const MAX_SESSIONS: usize = 16;
+
+/// Is this a SQL scenario (a `sql` step or a `setup: sql` line)?
+pub fn is_sql(sc: &Scenario) -> bool {
+    !sc.setup.is_empty()
+        || sc.lines.iter().any(|l| {
+            matches!(
+                l.item,
+                Item::Step {
+                    cmd: Command::Sql(_),
+                    ..
+                }
+            )
+        })
+}
+
+/// The learned statement table (`models/conformance/statements.tsv`), read once.
+pub fn mapping() -> Result<Arc<Mapping>, String> {
+    static MAP: OnceLock<Result<Arc<Mapping>, String>> = OnceLock::new();
+    MAP.get_or_init(|| Mapping::load().map(Arc::new).map_err(|e| e.to_string()))
+        .clone()
+}
+
+/// One statement of a session's program.
+#[derive(Clone, Debug)]
+pub struct SqlStep {
+    pub sql: String,
+    pub pos: Pos,
+}
+
+/// An `assert never|sometimes SESSION|* OUTCOME [at line N]` line.
+#[derive(Clone, Debug)]
+pub struct SqlAssert {
+    pub kind: AssertKind,
+    pub session: Option<usize>,
+    pub outcome: Outcome,
+    /// `at line N`: (session, step index) of that line.
+    pub at_step: Option<(usize, usize)>,
+    pub pos: Pos,
+    /// The line as written (`assert never * deadlock (line 14)`).
+    pub name: String,
+}
+
+/// The model of one SQL scenario.
+#[derive(Clone, Debug)]
+pub struct SqlCheck {
+    pub scenario: Scenario,
+    pub programs: Vec<Vec<SqlStep>>,
+    pub kills: Vec<u8>,
+    pub asserts: Vec<SqlAssert>,
+    /// The SQL model after the `setup` lines, with every session added.
+    pub init: SqlModel,
+}
+
+/// A session's latest outcome: the outcome, the server error code of a failed
+/// statement, and the step (index into its program) it belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Last {
+    pub outcome: Outcome,
+    pub code: Option<u32>,
+    pub step: usize,
+}
+
+/// A state of the search.
+#[derive(Clone, Debug)]
+pub struct SqlState {
+    pub model: SqlModel,
+    /// Each session's next step.
+    pub pc: Vec<u16>,
+    pub last: Vec<Option<Last>>,
+    pub kills_left: Vec<u8>,
+    /// The action into this state ran a statement the model cannot play in this state
+    /// (its session, step, the model's message).
+    pub unmodelled: Option<(usize, usize, String)>,
+    /// The action into this state granted a lock against another session's granted one.
+    pub bad_grant: Option<Conflict>,
+    fp: u64,
+}
+
+impl SqlState {
+    fn seal(mut self) -> SqlState {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.model.fingerprint().hash(&mut h);
+        self.pc.hash(&mut h);
+        self.last.hash(&mut h);
+        self.kills_left.hash(&mut h);
+        self.unmodelled.hash(&mut h);
+        self.bad_grant.hash(&mut h);
+        self.fp = h.finish();
+        self
+    }
+
+    /// The fingerprint the search tells states apart by.
+    pub fn fingerprint(&self) -> u64 {
+        self.fp
+    }
+}
+
+/// An action of the SQL model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SqlAction {
+    /// The session runs its next statement.
+    Step(usize),
+    /// The session's wait times out (the clock moves to its deadline).
+    Timeout(usize),
+    /// The session's wait is killed (`kill SESSION`).
+    Kill(usize),
+}
+
+impl SqlAction {
+    pub fn session(self) -> usize {
+        match self {
+            SqlAction::Step(s) | SqlAction::Timeout(s) | SqlAction::Kill(s) => s,
+        }
+    }
+}
+
+/// What one action did.
+#[derive(Clone, Debug)]
+pub struct SqlRecord {
+    pub action: SqlAction,
+    /// The statement (index into the session's program) for `Step`.
+    pub step: Option<usize>,
+    /// The statement's own outcome (with its error code) for `Step`.
+    pub outcome: Option<(Outcome, Option<u32>)>,
+    /// Statements of other sessions (or, for `Timeout`/`Kill`, of any) that the action
+    /// finished: session, outcome, error code.
+    pub events: Vec<(usize, Outcome, Option<u32>)>,
+    /// The model could not play the statement here.
+    pub error: Option<String>,
+    /// For a statement that waits: the lock it waits for (`TABLE test.t1 SNRW`).
+    pub waits_for: Option<String>,
+}
+
+fn err(sc: &Scenario, pos: Pos, msg: impl Into<String>) -> ParseError {
+    ParseError {
+        file: sc.file.clone(),
+        pos,
+        msg: msg.into(),
+    }
+}
+
+fn first_pos(sc: &Scenario) -> Pos {
+    sc.lines.first().map(|l| l.pos).unwrap_or_default()
+}
+
+impl SqlCheck {
+    /// Builds the model of a SQL scenario; errors at their line: a dialect other than
+    /// `mariadb`, a step that is not `sql`, a `setup` line or a statement (played in
+    /// written order) the model does not know, a liveness assert.
+    pub fn new(sc: &Scenario) -> Result<SqlCheck, ParseError> {
+        if sc.settings.dialect != "mariadb" || sc.settings.dialect_path.is_some() {
+            return Err(err(
+                sc,
+                first_pos(sc),
+                "SQL sessions are modelled with the learned MariaDB statement table: the \
+                 file needs `dialect mariadb` (a MySQL 8.0 statement table is not written yet)",
+            ));
+        }
+        let n = sc.sessions.len();
+        if n > MAX_SESSIONS {
+            return Err(err(
+                sc,
+                first_pos(sc),
+                format!("a SQL check takes at most {MAX_SESSIONS} sessions, the file has {n}"),
+            ));
+        }
+        let map = mapping().map_err(|e| err(sc, first_pos(sc), e))?;
+        let mut init = SqlModel::with_mapping(map);
+        for (pos, q) in &sc.setup {
+            init.setup(q).map_err(|m| err(sc, *pos, m))?;
+        }
+        for _ in 0..n {
+            init.add_session();
+        }
+        if let Some(ms) = sc.settings.lock_wait_timeout {
+            // As `mdl conform` does on each session's connection.
+            let secs = ms.div_ceil(1000);
+            for s in 0..n {
+                init.step(s, &format!("SET lock_wait_timeout = {secs}"))
+                    .map_err(|m| err(sc, first_pos(sc), m))?;
+            }
+        }
+        let mut programs: Vec<Vec<SqlStep>> = vec![Vec::new(); n];
+        let mut kills = vec![0u8; n];
+        let mut asserts = Vec::new();
+        let mut pending: Vec<(usize, Option<usize>)> = Vec::new();
+        for l in &sc.lines {
+            match &l.item {
+                Item::Step { session, cmd } => {
+                    let Command::Sql(q) = cmd else {
+                        return Err(err(
+                            sc,
+                            l.pos,
+                            "a SQL scenario takes only `sql` steps (lock requests and SQL \
+                             statements do not mix in one file)",
+                        ));
+                    };
+                    if programs[*session].len() >= u16::MAX as usize {
+                        return Err(err(sc, l.pos, "too many steps for one session"));
+                    }
+                    programs[*session].push(SqlStep {
+                        sql: q.clone(),
+                        pos: l.pos,
+                    });
+                }
+                Item::Kill { session } => kills[*session] = kills[*session].saturating_add(1),
+                Item::Advance { .. } | Item::Expect { .. } => {}
+                Item::Assert {
+                    kind,
+                    session,
+                    outcome,
+                    at_line,
+                } => {
+                    if asserts.len() >= crate::model::MAX_ASSERTS {
+                        return Err(err(
+                            sc,
+                            l.pos,
+                            format!(
+                                "mdl check takes at most {} assert lines",
+                                crate::model::MAX_ASSERTS
+                            ),
+                        ));
+                    }
+                    if !matches!(kind, AssertKind::Never | AssertKind::Sometimes) {
+                        return Err(err(
+                            sc,
+                            l.pos,
+                            "a SQL scenario takes `assert never|sometimes SESSION|* OUTCOME`; \
+                             `eventually` and `bounded` are for lock requests",
+                        ));
+                    }
+                    if *outcome == Outcome::Granted {
+                        return Err(err(
+                            sc,
+                            l.pos,
+                            "a SQL statement ends `ok`, not `granted` (outcomes: ok, error, \
+                             waiting, deadlock, timeout, killed)",
+                        ));
+                    }
+                    let word = match kind {
+                        AssertKind::Never => "never",
+                        _ => "sometimes",
+                    };
+                    let who = session.map(|s| sc.sessions[s].as_str()).unwrap_or("*");
+                    let at = at_line.map(|n| format!(" at line {n}")).unwrap_or_default();
+                    asserts.push(SqlAssert {
+                        kind: *kind,
+                        session: *session,
+                        outcome: *outcome,
+                        at_step: None,
+                        pos: l.pos,
+                        name: format!("assert {word} {who} {outcome}{at} (line {})", l.pos.line),
+                    });
+                    pending.push((asserts.len() - 1, *at_line));
+                }
+            }
+        }
+        // `at line N`: the line must be a step of the assert's session.
+        for (i, at) in pending {
+            let Some(line) = at else { continue };
+            let a = &asserts[i];
+            let found = programs
+                .iter()
+                .enumerate()
+                .find_map(|(s, p)| p.iter().position(|st| st.pos.line == line).map(|k| (s, k)));
+            match found {
+                Some((s, k)) if a.session.is_none_or(|x| x == s) => {
+                    asserts[i].at_step = Some((s, k));
+                }
+                _ => {
+                    return Err(err(
+                        sc,
+                        a.pos,
+                        format!("`at line {line}`: line {line} is not a step of that session"),
+                    ))
+                }
+            }
+        }
+        let m = SqlCheck {
+            scenario: sc.clone(),
+            programs,
+            kills,
+            asserts,
+            init,
+        };
+        m.check_statements()?;
+        Ok(m)
+    }
+
+    /// Every statement is one the model knows: played in written order (as `mdl
+    /// conform` checks a file before it starts a server).
+    fn check_statements(&self) -> Result<(), ParseError> {
+        let mut st = self.initial();
+        for l in &self.scenario.lines {
+            if let Item::Step { session, .. } = &l.item {
+                let s = *session;
+                if st.model.is_waiting(s) {
+                    // Not playable in this order: `mdl run` says so; here only the
+                    // statement's text is checked, by the search.
+                    st.pc[s] += 1;
+                    continue;
+                }
+                let (next, rec) = self.apply(&st, SqlAction::Step(s));
+                if let Some(e) = rec.error {
+                    return Err(err(&self.scenario, l.pos, e));
+                }
+                st = next;
+            }
+        }
+        Ok(())
+    }
+
+    pub fn sessions(&self) -> usize {
+        self.programs.len()
+    }
+
+    pub fn session_name(&self, s: usize) -> &str {
+        &self.scenario.sessions[s]
+    }
+
+    pub fn initial(&self) -> SqlState {
+        let n = self.sessions();
+        SqlState {
+            model: self.init.clone(),
+            pc: vec![0; n],
+            last: vec![None; n],
+            kills_left: self.kills.clone(),
+            unmodelled: None,
+            bad_grant: None,
+            fp: 0,
+        }
+        .seal()
+    }
+
+    /// The session has run every statement and does not wait.
+    pub fn finished(&self, st: &SqlState, s: usize) -> bool {
+        st.pc[s] as usize >= self.programs[s].len() && !st.model.is_waiting(s)
+    }
+
+    /// The actions enabled in `st`, in session order: steps, then kills, then timeouts.
+    pub fn enabled(&self, st: &SqlState, out: &mut Vec<SqlAction>) {
+        if st.unmodelled.is_some() {
+            return;
+        }
+        for s in 0..self.sessions() {
+            if !st.model.is_waiting(s) && (st.pc[s] as usize) < self.programs[s].len() {
+                out.push(SqlAction::Step(s));
+            }
+        }
+        for s in 0..self.sessions() {
+            if st.model.is_waiting(s) && st.kills_left[s] > 0 {
+                out.push(SqlAction::Kill(s));
+            }
+        }
+        for s in 0..self.sessions() {
+            if st.model.wait_deadline(s).is_some() {
+                out.push(SqlAction::Timeout(s));
+            }
+        }
+    }
+
+    /// Takes one action.
+    pub fn apply(&self, pre: &SqlState, a: SqlAction) -> (SqlState, SqlRecord) {
+        let mut st = pre.clone();
+        st.unmodelled = None;
+        st.bad_grant = None;
+        let mut rec = SqlRecord {
+            action: a,
+            step: None,
+            outcome: None,
+            events: Vec::new(),
+            error: None,
+            waits_for: None,
+        };
+        match a {
+            SqlAction::Step(s) => {
+                let k = st.pc[s] as usize;
+                rec.step = Some(k);
+                st.pc[s] += 1;
+                match st.model.step(s, &self.programs[s][k].sql) {
+                    Ok(o) => {
+                        let code = (o == Outcome::Error)
+                            .then(|| st.model.session(s).last_error)
+                            .flatten();
+                        rec.outcome = Some((o, code));
+                        if o == Outcome::Waiting {
+                            rec.waits_for = st
+                                .model
+                                .locks_of(s)
+                                .into_iter()
+                                .find_map(|l| l.strip_suffix(" (pending)").map(str::to_owned));
+                        }
+                        st.last[s] = Some(Last {
+                            outcome: o,
+                            code,
+                            step: k,
+                        });
+                    }
+                    Err(e) => {
+                        st.unmodelled = Some((s, k, e.clone()));
+                        rec.error = Some(e);
+                    }
+                }
+            }
+            SqlAction::Timeout(s) => {
+                if let Some(dl) = st.model.wait_deadline(s) {
+                    let now = st.model.now();
+                    st.model.advance(dl.saturating_sub(now));
+                }
+            }
+            SqlAction::Kill(s) => {
+                st.kills_left[s] = st.kills_left[s].saturating_sub(1);
+                st.model.kill(s);
+            }
+        }
+        self.take_events(&mut st, &mut rec);
+        st.bad_grant = crate::model::new_conflict_between(&st.model.d, &pre.model.t, &st.model.t);
+        (st.seal(), rec)
+    }
+
+    /// Moves the clock (`advance MS` of the written order): waits whose timeout passes
+    /// end.
+    pub fn advance(
+        &self,
+        pre: &SqlState,
+        ms: u64,
+    ) -> (SqlState, Vec<(usize, Outcome, Option<u32>)>) {
+        let mut st = pre.clone();
+        st.unmodelled = None;
+        st.bad_grant = None;
+        st.model.advance(ms);
+        let mut rec = SqlRecord {
+            action: SqlAction::Timeout(0),
+            step: None,
+            outcome: None,
+            events: Vec::new(),
+            error: None,
+            waits_for: None,
+        };
+        self.take_events(&mut st, &mut rec);
+        (st.seal(), rec.events)
+    }
+
+    /// The statements of waiting sessions that the action finished: each session's
+    /// latest outcome becomes theirs.
+    fn take_events(&self, st: &mut SqlState, rec: &mut SqlRecord) {
+        for (i, o) in st.model.take_events() {
+            let code = (o == Outcome::Error)
+                .then(|| st.model.session(i).last_error)
+                .flatten();
+            rec.events.push((i, o, code));
+            if cfg!(mdl_bug = "sql_ignore_woken") {
+                // Seeded bug: the woken session's outcome is lost (it looks waiting).
+                continue;
+            }
+            let step = (st.pc[i] as usize).saturating_sub(1);
+            st.last[i] = Some(Last {
+                outcome: o,
+                code,
+                step,
+            });
+        }
+    }
+
+    /// Some session has not finished, and nothing but a timeout can move any session on:
+    /// no session can run a statement, no wait can be killed.
+    pub fn stuck(&self, st: &SqlState) -> bool {
+        if st.unmodelled.is_some() {
+            return false;
+        }
+        let n = self.sessions();
+        if (0..n).all(|s| self.finished(st, s)) {
+            return false;
+        }
+        let mut v = Vec::new();
+        self.enabled(st, &mut v);
+        !v.iter()
+            .any(|a| matches!(a, SqlAction::Step(_) | SqlAction::Kill(_)))
+    }
+
+    /// A waiting request the lock table could grant now.
+    pub fn lost_wakeup(&self, st: &SqlState) -> bool {
+        !st.model.t.grantable_waiters().is_empty()
+    }
+
+    /// The state shows assert `i`'s outcome (for `never`: a violation; for `sometimes`:
+    /// a witness).
+    pub fn assert_occurs(&self, i: usize, st: &SqlState) -> bool {
+        let a = &self.asserts[i];
+        (0..self.sessions()).any(|s| {
+            a.session.is_none_or(|x| x == s)
+                && st.last[s].is_some_and(|l| {
+                    l.outcome == a.outcome && a.at_step.is_none_or(|(x, k)| x == s && k == l.step)
+                })
+        })
+    }
+}
+
+/// The built-in properties of a SQL check, in report order.
+pub const PROPS: [&str; 4] = [
+    crate::model::NO_CONFLICT,
+    crate::model::NO_LOST_WAKEUP,
+    crate::model::NO_STUCK,
+    "every statement modelled",
+];
+
+/// Which property a result is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SqlProp {
+    NoConflict,
+    NoLostWakeup,
+    NoStuck,
+    Modelled,
+    Assert(usize),
+}
+
+impl SqlCheck {
+    /// Every property, built-ins first.
+    pub fn props(&self) -> Vec<SqlProp> {
+        let mut v = vec![
+            SqlProp::NoConflict,
+            SqlProp::NoLostWakeup,
+            SqlProp::NoStuck,
+            SqlProp::Modelled,
+        ];
+        v.extend((0..self.asserts.len()).map(SqlProp::Assert));
+        v
+    }
+
+    pub fn prop_name(&self, p: SqlProp) -> String {
+        match p {
+            SqlProp::NoConflict => PROPS[0].into(),
+            SqlProp::NoLostWakeup => PROPS[1].into(),
+            SqlProp::NoStuck => PROPS[2].into(),
+            SqlProp::Modelled => PROPS[3].into(),
+            SqlProp::Assert(i) => self.asserts[i].name.clone(),
+        }
+    }
+
+    /// Is `p` a `sometimes` (holds when some state shows it)?
+    pub fn is_sometimes(&self, p: SqlProp) -> bool {
+        matches!(p, SqlProp::Assert(i) if self.asserts[i].kind == AssertKind::Sometimes)
+    }
+
+    /// Does `st` show `p`: a violation for the others, a witness for a `sometimes`.
+    pub fn occurs(&self, p: SqlProp, st: &SqlState) -> bool {
+        match p {
+            SqlProp::NoConflict => st.bad_grant.is_some(),
+            SqlProp::NoLostWakeup => self.lost_wakeup(st),
+            SqlProp::NoStuck => self.stuck(st),
+            SqlProp::Modelled => st.unmodelled.is_some(),
+            SqlProp::Assert(i) => self.assert_occurs(i, st),
+        }
+    }
+}

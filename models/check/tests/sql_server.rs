@@ -1,0 +1,58 @@
+//! Every interleaving of the bundled SQL scenarios (`models/scenarios/sql/`) on a real
+//! MariaDB server: each maximal path the SQL check explores (without timeouts, at most
+//! 300 per file) is written as a replay (`mdl check --replay`'s form: the statements in
+//! that order with the model's outcomes as `expect` lines) and played by `mdl conform`'s
+//! harness on the server and on the model; they must agree at every step. Runs only with
+//! `MDL_CONFORM=1`; otherwise it says why it skips and passes.
+
+use mdl_check::sql::search::maximal_paths;
+use mdl_check::sql::text::replay_scenario;
+use mdl_check::sql::SqlCheck;
+use mdl_conform::mapping::Mapping;
+use mdl_conform::{scenario, server::Server};
+use std::path::PathBuf;
+
+#[test]
+fn every_interleaving_of_the_sql_scenarios_agrees_with_the_server() {
+    if std::env::var("MDL_CONFORM").as_deref() != Ok("1") {
+        println!("skipped: set MDL_CONFORM=1 to play every interleaving on MariaDB");
+        return;
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("models/scenarios/sql"))
+        .expect("dir")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mdl"))
+        .collect();
+    files.sort();
+    let map = Mapping::load().expect("statement table");
+    let server = Server::start().unwrap_or_else(|e| panic!("{e}"));
+    let mut sink = std::io::sink();
+    let (mut played, mut bad) = (0, Vec::new());
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("read");
+        let name = f.file_name().expect("name").to_string_lossy().to_string();
+        let sc = mdl_scenario::read::read_bytes(&name, text.as_bytes())
+            .expect("parse")
+            .scenario;
+        let m = SqlCheck::new(&sc).expect("model");
+        for (i, path) in maximal_paths(&m, 300).iter().enumerate() {
+            let title = format!("{name}, interleaving {i}");
+            let replay = replay_scenario(&m, path, &title);
+            let file = format!("{name}#{i}");
+            let rsc = scenario::load_text(&file, &replay, &map).unwrap_or_else(|e| panic!("{e}"));
+            let rep = scenario::run_scenario(&server, &map, &rsc, false, &mut sink)
+                .unwrap_or_else(|e| panic!("{e}"));
+            played += 1;
+            if !rep.agrees() {
+                bad.push(format!("{title}: {}\n{replay}", rep.summary()));
+            }
+        }
+    }
+    println!(
+        "{played} interleavings of {} files played on the server",
+        files.len()
+    );
+    assert!(played >= files.len());
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
