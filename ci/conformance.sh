@@ -6,7 +6,8 @@
 # MDL_CONFORM=1), a small budget of random scenarios (tests/conform_random.rs:
 # MDL_CONFORM_RANDOM, default 30), plus the offline checks (the learned table parses, the
 # composition rule reproduces the learned statements, predictions match the measured
-# matrix). About three minutes warm.
+# matrix), and every interleaving of models/scenarios/sql/ that `mdl check` explores
+# (models/check/tests/sql_server.rs). About four minutes warm.
 # MDL_CONFORM_FULL=1 (the nightly tier) also runs `mdl conform --random` with a big budget
 # (MDL_CONFORM_RANDOM_FULL, default 2000, from seed MDL_CONFORM_SEED_FULL, default 1),
 # re-measures the statement matrix and re-learns the statement table into target/conform/
@@ -31,6 +32,11 @@ start=$(date +%s)
 if ! MDL_CONFORM=1 MDL_CONFORM_RANDOM="${MDL_CONFORM_RANDOM:-30}" cargo test -p mdl-conform \
     --test conform_server --test conform_mapping --test conform_matrix --test conform_random \
     -- --nocapture --test-threads=1; then
+  fail=1
+fi
+# Every interleaving of the SQL scenarios that `mdl check` explores, played on the server
+# (models/check/tests/sql_server.rs; about 70 s).
+if ! MDL_CONFORM=1 cargo test -p mdl-check --test sql_server -- --nocapture --test-threads=1; then
   fail=1
 fi
 echo "=== quick set took $(( $(date +%s) - start ))s"
