@@ -15,13 +15,79 @@
 use mdl_core::dialect::Dialect;
 use mdl_core::{Clock, Duration, LockType, Manager, MdlKey, Outcome, WaitOption};
 use shuttle::scheduler::{PctScheduler, RandomScheduler};
-use shuttle::sync::atomic::{AtomicBool, Ordering};
-use shuttle::sync::Arc;
+use shuttle::sync::mpsc::{channel, Receiver, Sender};
 use shuttle::thread;
 use shuttle::Runner;
 use std::sync::atomic::AtomicUsize;
 use std::sync::Arc as StdArc;
 use std::time::Instant;
+
+/// The manager's `tracing` events (requests, grants, waits, the ends of waits, deadlock
+/// victims; with `detector_nested_read` also the latch's holds and waits) of the running
+/// schedule, each with the shuttle task that emitted it: the trace printed when a
+/// schedule fails. (shuttle runs every task of a schedule on one OS thread, one at a
+/// time, so one buffer in schedule order is the trace.)
+mod trace {
+    use std::fmt::Write as _;
+    use std::sync::Mutex;
+    use tracing::field::{Field, Visit};
+    use tracing::span::{Attributes, Id, Record};
+    use tracing::{Event, Metadata, Subscriber};
+
+    static EVENTS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+    struct Recorder;
+
+    struct Fields(String);
+
+    impl Visit for Fields {
+        fn record_debug(&mut self, f: &Field, v: &dyn std::fmt::Debug) {
+            if f.name() == "message" {
+                let _ = write!(self.0, "{v:?}");
+            } else {
+                let _ = write!(self.0, " {}={v:?}", f.name());
+            }
+        }
+    }
+
+    impl Subscriber for Recorder {
+        fn enabled(&self, m: &Metadata<'_>) -> bool {
+            m.target().starts_with("mdl_core")
+        }
+        fn new_span(&self, _: &Attributes<'_>) -> Id {
+            Id::from_u64(1)
+        }
+        fn record(&self, _: &Id, _: &Record<'_>) {}
+        fn record_follows_from(&self, _: &Id, _: &Id) {}
+        fn event(&self, e: &Event<'_>) {
+            let mut f = Fields(String::new());
+            e.record(&mut f);
+            let who = shuttle::thread::current()
+                .name()
+                .unwrap_or("main")
+                .to_string();
+            let mut v = EVENTS.lock().unwrap_or_else(|e| e.into_inner());
+            v.push(format!("{who:>8} | {}", f.0));
+        }
+        fn enter(&self, _: &Id) {}
+        fn exit(&self, _: &Id) {}
+    }
+
+    pub fn install() {
+        let _ = tracing::subscriber::set_global_default(Recorder);
+    }
+
+    /// Starts a schedule's trace.
+    pub fn clear() {
+        EVENTS.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+
+    /// The trace of the last schedule run.
+    pub fn dump() -> String {
+        let v = EVENTS.lock().unwrap_or_else(|e| e.into_inner());
+        v.iter().map(|l| format!("    {l}\n")).collect()
+    }
+}
 
 /// Runs `f` under shuttle's random scheduler, then its PCT scheduler; prints
 /// `proof NAME: ...` lines (schedules, time, or the schedule number that failed).
@@ -31,11 +97,13 @@ fn explore(name: &'static str, f: fn()) {
     let seed = mdl_proofs::env_u64("MDL_SHUTTLE_SEED", 1)
         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
         .wrapping_add(name.len() as u64);
+    trace::install();
     let start = Instant::now();
     let runs = StdArc::new(AtomicUsize::new(0));
     let r2 = runs.clone();
     let f = move || {
         r2.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        trace::clear();
         f()
     };
     let mut cfg = shuttle::Config::new();
@@ -65,6 +133,10 @@ fn explore(name: &'static str, f: fn()) {
                 runs.load(std::sync::atomic::Ordering::SeqCst)
             ),
         );
+        eprintln!(
+            "proof {name}: the failing schedule's events (task | event):\n{}",
+            trace::dump()
+        );
         std::panic::resume_unwind(e);
     }
 }
@@ -85,6 +157,21 @@ fn until(cond: impl Fn() -> bool) {
     }
 }
 
+/// A session's thread, named for the trace.
+fn spawn(name: &str, f: impl FnOnce() + Send + 'static) -> thread::JoinHandle<()> {
+    thread::Builder::new()
+        .name(name.to_string())
+        .spawn(f)
+        .expect("spawn")
+}
+
+/// A go signal: the sessions that wait for it block (they do not spin, which PCT would
+/// take as a hint to run them last), while a driver thread spins until the state it
+/// waits for is reached.
+fn go() -> (Sender<()>, Receiver<()>) {
+    channel()
+}
+
 fn check(m: &Manager) {
     if let Err(e) = m.check_invariants() {
         panic!("invariant broken: {e}");
@@ -93,19 +180,24 @@ fn check(m: &Manager) {
 }
 
 /// MySQL bug #56405, "Deadlock in the MDL deadlock detector": MySQL 5.5's
-/// `MDL_lock::visit_subgraph` held the lock's `m_rwlock` (a `rw_lock_t`, writer-preferring
-/// on Linux) for read while it visited the subgraph behind it. When the search met the
-/// same lock again further down the path it read-locked it again; a thread that queued
-/// for the write lock in between (a release) waited for the first read, and the nested
-/// read waited behind it. The fix made `m_rwlock` a `mysql_prlock_t`, which prefers
-/// readers. Our detector never holds a lock's latch across a visit (it reads each
-/// lock's waiters under its mutex, then lets go, and validates a cycle under all of
-/// them in address order), so no nesting exists.
+/// `MDL_lock::visit_subgraph` (sql/mdl.cc) holds the lock's `m_rwlock` for read while it
+/// visits the subgraph behind it, and read-locks it again, nested, when the search meets
+/// the same lock further down the path. With a latch that does not prefer readers (the
+/// platform's rwlock on Windows and Solaris; the report's stack is in
+/// `pthread_rwlock_rdlock`), a thread that queued for the write lock in between (a
+/// release) waits for the first read, and the nested read waits behind it. The fix (5.5.8)
+/// made `m_rwlock` a reader-preferring `mysql_prlock_t` (mysys/thr_rwlock.c,
+/// `rw_pr_rdlock`). Our detector never holds a lock's latch across a visit (it reads each
+/// lock's waiters under its mutex, then lets go, and validates a cycle under all of them
+/// in address order), so no nesting exists.
 ///
 /// Here: A holds SU on t1 and waits to upgrade to X (behind B's SR); S asks for X, and
-/// its search goes S -> A (read t1's latch) -> A's wait is on t1 again (a nested read)
-/// while B releases its SR (a write on t1's latch). Old design (`detector_nested_read`):
-/// the three threads block on t1's latch, a shuttle deadlock. Current design: all finish.
+/// its search goes S -> A (a read hold on t1's latch) -> A's wait is on t1 again (a
+/// nested read hold) while B writes t1's state: three SH requests, each a clone of its SR
+/// ticket added to the lock's state and released at the statement's end, then the commit
+/// that ends A's wait. Old design (`detector_nested_read`): in the schedules where one of
+/// B's writes queues between S's two reads, the tasks block on t1's latch, a shuttle
+/// deadlock. Current design: all finish.
 fn search_meets_a_lock_twice_case() {
     let (m, t1) = manager();
     let mut a = m.context();
@@ -120,28 +212,41 @@ fn search_meets_a_lock_twice_case() {
         Ok(Outcome::Granted)
     );
     let ha = a.handle();
-    let releasing = Arc::new(AtomicBool::new(false));
+    let (go_s, s_go) = go();
+    let (go_b, b_go) = go();
     let ka = t1.clone();
-    let ta = thread::spawn(move || {
+    let ta = spawn("A", move || {
         assert_eq!(a.upgrade(&ka, LockType::X, FOREVER), Ok(Outcome::Granted));
         a.commit();
     });
-    let (ha2, rel2, ks) = (ha.clone(), releasing.clone(), t1.clone());
-    let ts = thread::spawn(move || {
-        // The search must meet A's wait: go once A waits (or once B is releasing).
-        until(|| ha2.is_waiting() || rel2.load(Ordering::SeqCst));
+    let td = spawn("driver", move || {
+        until(|| ha.is_waiting());
+        let _ = go_s.send(());
+        let _ = go_b.send(());
+    });
+    let ks = t1.clone();
+    let ts = spawn("S", move || {
+        s_go.recv().expect("go");
         assert_eq!(
             s.acquire(&ks, LockType::X, TX, FOREVER),
             Ok(Outcome::Granted)
         );
         s.commit();
     });
-    let tb = thread::spawn(move || {
-        until(|| ha.is_waiting());
-        releasing.store(true, Ordering::SeqCst);
+    let tb = spawn("B", move || {
+        b_go.recv().expect("go");
+        // Writes on t1's state while A still waits (SH is covered by B's SR: a clone of
+        // the ticket, no wait), then the release that ends A's wait.
+        for _ in 0..3 {
+            assert_eq!(
+                b.acquire(&t1, LockType::SH, Duration::Statement, FOREVER),
+                Ok(Outcome::Granted)
+            );
+            b.end_statement();
+        }
         b.commit();
     });
-    for t in [ta, ts, tb] {
+    for t in [ta, td, ts, tb] {
         t.join().expect("a session panicked");
     }
     check(&m);
@@ -181,16 +286,21 @@ fn granted_waiter_not_yet_awake_case() {
         Ok(Outcome::Granted)
     );
     let hd = dml.handle();
+    let (go_lt, lt_go) = go();
     let kd = t1.clone();
-    let td = thread::spawn(move || {
+    let td = spawn("dml", move || {
         assert_eq!(
             dml.acquire(&kd, LockType::SW, TX, FOREVER),
             Ok(Outcome::Granted)
         );
         dml.commit();
     });
-    let tl = thread::spawn(move || {
+    let tr = spawn("driver", move || {
         until(|| hd.is_waiting());
+        let _ = go_lt.send(());
+    });
+    let tl = spawn("lt", move || {
+        lt_go.recv().expect("go");
         lt.commit();
         assert_eq!(
             lt.acquire(&t1, LockType::SNRW, TX, FOREVER),
@@ -199,7 +309,7 @@ fn granted_waiter_not_yet_awake_case() {
         );
         lt.commit();
     });
-    for t in [td, tl] {
+    for t in [td, tr, tl] {
         t.join().expect("a session panicked");
     }
     check(&m);
@@ -235,14 +345,14 @@ fn held_lock_asked_again_case() {
         Ok(Outcome::Granted)
     );
     let kw = t1.clone();
-    let tw = thread::spawn(move || {
+    let tw = spawn("w", move || {
         assert_eq!(
             w.acquire(&kw, LockType::X, TX, FOREVER),
             Ok(Outcome::Granted)
         );
         w.commit();
     });
-    let th = thread::spawn(move || {
+    let th = spawn("h", move || {
         for dur in [TX, Duration::Statement] {
             assert_eq!(
                 h.acquire(&t1, LockType::SR, dur, FOREVER),

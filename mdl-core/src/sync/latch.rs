@@ -2,15 +2,16 @@
 //! [`Condvar`] so that loom and shuttle schedule it. Compiled only with the seeded bug
 //! `detector_nested_read` (the old design of MySQL bug #56405, see
 //! `manager/detect.rs`): it is then the latch of every lock object's state, as
-//! `MDL_lock::m_rwlock` was a `rw_lock_t` in MySQL 5.5 before that fix.
+//! `MDL_lock::m_rwlock` was before that fix, a platform read-write lock, which on
+//! Windows and Solaris (and std's futex `RwLock`) does not prefer readers.
 //!
-//! Writer preference is what glibc's (and std's futex) rwlocks do to keep writers from
-//! starving: a reader waits while a writer *waits*, not only while one holds the latch.
-//! So a thread that holds the latch for read and asks for it again for read blocks
-//! behind a writer that queued in between, and that writer waits for the first read to
-//! end: a deadlock on the latch. MySQL's fix was `mysql_prlock_t` (mysys/thr_rwlock.c,
-//! `rw_pr_rdlock`: a reader-preferring latch, nested reads allowed), declared as
-//! `MDL_lock::m_rwlock` in sql/mdl.cc.
+//! A writer-preferring latch makes a reader wait while a writer *waits*, not only while
+//! one holds the latch. So a thread that holds the latch for read and asks for it again
+//! for read blocks behind a writer that queued in between, and that writer waits for the
+//! first read to end: a deadlock on the latch. MySQL's fix (5.5.8) added a portable
+//! reader-preferring lock, `rw_pr_lock_t` (mysys/thr_rwlock.c, `rw_pr_rdlock`: nested
+//! reads allowed), and made `MDL_lock::m_rwlock` one (`mysql_prlock_t`, sql/mdl.cc, whose
+//! comment says the deadlock detector relies on readers being preferred).
 
 use super::{Condvar, Mutex};
 use std::cell::UnsafeCell;
@@ -51,8 +52,9 @@ impl<T> WriterPreferring<T> {
         s.writers_waiting += 1;
         if s.writer || s.readers > 0 {
             tracing::debug!(
+                held_by_writer = s.writer,
                 readers = s.readers,
-                "latch: a writer waits (readers hold it)"
+                "latch: a writer waits"
             );
         }
         while s.writer || s.readers > 0 {
@@ -87,6 +89,7 @@ impl<T> WriterPreferring<T> {
     pub fn unlock_read(&self) {
         let mut s = self.st.lock();
         s.readers -= 1;
+        tracing::debug!(readers = s.readers, "latch: read hold given back");
         if s.readers == 0 {
             self.cv.notify_all();
         }
