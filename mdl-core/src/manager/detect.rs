@@ -11,6 +11,13 @@
 //!   holding the state mutexes of all the cycle's locks (in address order: the only code
 //!   that holds more than one), so a graph that changed during the search never yields a
 //!   false deadlock.
+//! - (latches) The search holds no lock's state mutex across a visit: it reads a waiter's
+//!   blockers and lets go; only the validation holds several, each once, in address
+//!   order. (MySQL 5.5's search held each lock's latch for read over the visit of the
+//!   subgraph behind it, which deadlocked on a latch that does not prefer readers: bug
+//!   #56405, the seeded bug `detector_nested_read`. The status check above is what
+//!   `MDL_lock::visit_subgraph` adds against a grant published before the waiter clears
+//!   `m_waiting_for`: the seeded bug `detector_trusts_waiting_for`.)
 //! - (one victim) One search aborts one victim; the loop ([`step::resolve`]) searches
 //!   again only when that victim was not the requester.
 
