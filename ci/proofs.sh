@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # loom and shuttle over the real manager (proofs/README.md), with quick budgets that the
 # environment raises for the nightly tier: proofs/tests/loom.rs under --cfg loom,
-# proofs/tests/shuttle.rs and mdl-core/tests/manager_shuttle.rs (mdl-core's shuttle smoke
+# proofs/tests/shuttle.rs, proofs/tests/latch.rs and mdl-core/tests/manager_shuttle.rs (mdl-core's shuttle smoke
 # tests) with the `shuttle` feature. Exits non-zero when any model fails. (cargo without
 # -q: the step's check, `mdl-ci ran`, reads cargo's lines that name each test binary, and
 # fails the step when one of them ran no test.)
@@ -41,6 +41,11 @@ if [ "$part" = all ] || [ "$part" = shuttle ]; then
   start=$(date +%s)
   if ! cargo test -p mdl-proofs --release --features shuttle --test shuttle -- --nocapture; then
     echo "!!! shuttle failed (schedules under ${CARGO_TARGET_DIR:-target}/verify/artifacts/)"
+    fail=1
+  fi
+  # The latch-level zoo (the old designs are seeded bugs; ci/seeded-proofs.sh).
+  if ! cargo test -p mdl-proofs --release --features shuttle --test latch -- --nocapture; then
+    echo "!!! the latch-level shuttle harnesses failed"
     fail=1
   fi
   # mdl-core's own shuttle smoke tests (a fixed 3,000 random schedules each).

@@ -8,7 +8,10 @@
 //! Budgets (environment): `MDL_SHUTTLE_ITERS` (schedules per scheduler per test, default
 //! 300), `MDL_SHUTTLE_SEED` (base seed, default 1), `MDL_PCT_DEPTH` (default 2),
 //! `MDL_SHUTTLE_SHARD` / `MDL_SHUTTLE_SHARDS` (this process runs shard `k` of `n`: its
-//! seeds are distinct from the other shards').
+//! seeds are distinct from the other shards'). For investigations (not set by CI):
+//! `MDL_SHUTTLE_MAX_WRITE_LOCK_COUNT` (the mix's `max_write_lock_count`, default
+//! unlimited) and `MDL_SHUTTLE_DIALECT` (`mysql-8.0` or `mariadb`: the mix's dialect
+//! instead of the drawn one).
 //!
 //! A failing schedule is printed by shuttle and saved under
 //! `target/verify/artifacts/shuttle-TEST-N.schedule`; replay it with
@@ -139,7 +142,14 @@ fn explore(name: &'static str, f: fn()) {
 /// same): MySQL 8.0's (hog and piglet counters, symmetric matrices) or MariaDB's (hogs
 /// only, the asymmetric BACKUP matrix).
 fn dialect(rng: &mut impl Rng) -> Dialect {
-    if rng.gen_bool(0.5) {
+    // The draw is made whatever `MDL_SHUTTLE_DIALECT` says, so a schedule replays alike.
+    let mysql = rng.gen_bool(0.5);
+    let mysql = match std::env::var("MDL_SHUTTLE_DIALECT").as_deref() {
+        Ok("mysql-8.0") => true,
+        Ok("mariadb") => false,
+        _ => mysql,
+    };
+    if mysql {
         Dialect::mysql80()
     } else {
         Dialect::mariadb()
@@ -368,7 +378,10 @@ fn random_mix() {
         keys[n_keys - 1] = MdlKey::parse(&d, "BACKUP", "-").expect("the backup key");
     }
     let types: Vec<KeyTypes> = keys.iter().map(|k| KeyTypes::of(&d, k)).collect();
-    let m = Manager::new(d, Config::default(), Clock::manual());
+    let config = Config {
+        max_write_lock_count: mdl_proofs::env_u64("MDL_SHUTTLE_MAX_WRITE_LOCK_COUNT", u64::MAX),
+    };
+    let m = Manager::new(d, config, Clock::manual());
     let ctxs: Vec<Context> = (0..n_sessions).map(|_| m.context()).collect();
     let handles = StdArc::new(ctxs.iter().map(|c| c.handle()).collect::<Vec<_>>());
     let keys = StdArc::new(keys);

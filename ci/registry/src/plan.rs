@@ -87,6 +87,7 @@ pub const TEST_FILES: &[TestFile] = &[
     plain("models/scenario/tests/run_determinism.rs"),
     plain("models/scenario/tests/run_scenarios.rs"),
     plain("models/scenario/tests/scenario_dialects.rs"),
+    gated("proofs/tests/latch.rs", &["proofs", "shuttle-d*"], "feature `shuttle` (ci/proofs.sh)"),
     gated("proofs/tests/loom.rs", &["proofs", "loom"], "cfg(loom) (ci/proofs.sh)"),
     gated("proofs/tests/shuttle.rs", &["proofs", "shuttle-d*"], "feature `shuttle` (ci/proofs.sh)"),
 ];

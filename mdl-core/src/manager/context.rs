@@ -93,6 +93,20 @@ impl Context {
         plan: AcquirePlan,
     ) -> (Outcome, Option<TicketId>) {
         match plan {
+            // Seeded bug `reentrant_request_queued`: the old design of THR_LOCK's lost
+            // wakeup (mysys/thr_lock.c, `thr_lock`: a read request is granted beside a
+            // waiting writer only when `has_old_lock` finds the thread's own read lock;
+            // without that, it queues behind the writer that waits for it). Here a
+            // request that what the context holds already covers goes to the lock as a
+            // new ticket, so it queues behind a pending conflicting request. MySQL's MDL
+            // never asks the lock: sql/mdl.cc, `MDL_context::try_acquire_lock_impl`
+            // (`find_ticket`, then `clone_ticket` for another duration).
+            AcquirePlan::Reuse(_) | AcquirePlan::CloneOf(_)
+                if cfg!(mdl_bug = "reentrant_request_queued") =>
+            {
+                let id = self.new_ticket();
+                self.request(key, id, ty, dur, wait)
+            }
             AcquirePlan::Reuse(_) => (Outcome::Granted, None),
             AcquirePlan::CloneOf(_) => {
                 let id = self.new_ticket();

@@ -11,6 +11,13 @@
 //!   holding the state mutexes of all the cycle's locks (in address order: the only code
 //!   that holds more than one), so a graph that changed during the search never yields a
 //!   false deadlock.
+//! - (latches) The search holds no lock's state mutex across a visit: it reads a waiter's
+//!   blockers and lets go; only the validation holds several, each once, in address
+//!   order. (MySQL 5.5's search held each lock's latch for read over the visit of the
+//!   subgraph behind it, which deadlocked on a latch that does not prefer readers: bug
+//!   #56405, the seeded bug `detector_nested_read`. The status check above is what
+//!   `MDL_lock::visit_subgraph` adds against a grant published before the waiter clears
+//!   `m_waiting_for`: the seeded bug `detector_trusts_waiting_for`.)
 //! - (one victim) One search aborts one victim; the loop ([`step::resolve`]) searches
 //!   again only when that victim was not the requester.
 
@@ -75,10 +82,7 @@ impl Shared {
     pub(super) fn detect(&self, start: OwnerId, foreign_start: bool) -> bool {
         let _d = self.detector.lock();
         let mut shell = LiveShell {
-            g: LiveGraph {
-                m: self,
-                foreign: self.foreign.read().clone(),
-            },
+            g: LiveGraph::new(self),
             foreign_start,
             foreign_victims: Vec::new(),
         };
@@ -101,7 +105,7 @@ impl Shared {
             .map(|n| {
                 let cs = self.ctx(*n)?;
                 let s = cs.slot.lock();
-                if s.status.is_some() {
+                if s.status.is_some() && !TRUSTS_WAITING_FOR {
                     return None;
                 }
                 let w = s.waiting.as_ref()?;
@@ -113,7 +117,7 @@ impl Shared {
         let mut objs: Vec<Arc<LockObj>> = waits.iter().flatten().map(|w| w.0.clone()).collect();
         objs.sort_by_key(|o| Arc::as_ptr(o) as usize);
         objs.dedup_by(|a, b| Arc::ptr_eq(a, b));
-        let guards: Vec<MutexGuard<'_, LockInner>> = objs.iter().map(|o| o.state.lock()).collect();
+        let guards: Vec<_> = objs.iter().map(|o| o.state.lock()).collect();
         for (i, a) in cycle.iter().enumerate() {
             // A path the depth cap ended has no closing edge: its last node must still
             // wait (the search entered it), for anyone.
@@ -126,7 +130,8 @@ impl Shared {
             if let Some((o, t, cs)) = &waits[i] {
                 let still = {
                     let s = cs.slot.lock();
-                    s.status.is_none() && s.waiting.as_ref().is_some_and(|w| w.ticket.id == t.id)
+                    (s.status.is_none() || TRUSTS_WAITING_FOR)
+                        && s.waiting.as_ref().is_some_and(|w| w.ticket.id == t.id)
                 };
                 if still {
                     let gi = objs
@@ -135,8 +140,8 @@ impl Shared {
                         .expect("locked above");
                     let r = self.rules(&o.key);
                     let st = &guards[gi].st;
-                    ok =
-                        st.is_waiting(t.id) && b.is_none_or(|b| st.blockers(&r, t).any(|x| x == b));
+                    ok = (st.is_waiting(t.id) || TRUSTS_WAITING_FOR)
+                        && b.is_none_or(|b| st.blockers(&r, t).any(|x| x == b));
                 }
             }
             if !ok {
@@ -176,10 +181,53 @@ impl Shared {
     }
 }
 
+/// Seeded bug `detector_trusts_waiting_for`: the old design that
+/// `MDL_lock::visit_subgraph` guards against (MySQL: sql/mdl.cc, the comment there on a
+/// lock "already granted but m_waiting_for not updated yet", and its check of
+/// `MDL_wait::get_status()` under the lock's latch). The search and the validation
+/// trust the context's `waiting` without checking the wait slot's status (nor that the
+/// ticket is still queued): a waiter granted by a reschedule, not yet awake, still
+/// looks as waiting, and its old request's conflicts close a cycle that no longer
+/// exists (a false deadlock error).
+const TRUSTS_WAITING_FOR: bool = cfg!(mdl_bug = "detector_trusts_waiting_for");
+
 /// The wait-for graph over the live state.
 pub(super) struct LiveGraph<'a> {
     pub(super) m: &'a Shared,
     pub(super) foreign: Option<DataArc<dyn ForeignWaits>>,
+    /// Seeded bug `detector_nested_read` (the old design of MySQL bug #56405): the lock
+    /// objects whose state latch the search holds for read, from their visit until the
+    /// search ends (MySQL 5.5's `MDL_lock::visit_subgraph` held `m_rwlock` for read while
+    /// it visited the subgraph behind the lock, so a path that meets the lock again read-
+    /// locks it again, nested).
+    #[cfg(mdl_bug = "detector_nested_read")]
+    held: std::cell::RefCell<Vec<Arc<LockObj>>>,
+}
+
+impl<'a> LiveGraph<'a> {
+    pub(super) fn new(m: &'a Shared) -> LiveGraph<'a> {
+        LiveGraph {
+            m,
+            foreign: m.foreign.read().clone(),
+            #[cfg(mdl_bug = "detector_nested_read")]
+            held: Default::default(),
+        }
+    }
+
+    /// Gives back the read holds of the seeded bug `detector_nested_read` (before the
+    /// validation, which write-locks, and when the search ends).
+    fn release_held(&self) {
+        #[cfg(mdl_bug = "detector_nested_read")]
+        for o in self.held.borrow_mut().drain(..) {
+            o.state.unlock_read();
+        }
+    }
+}
+
+impl Drop for LiveGraph<'_> {
+    fn drop(&mut self) {
+        self.release_held();
+    }
 }
 
 impl WaitGraph for LiveGraph<'_> {
@@ -190,11 +238,30 @@ impl WaitGraph for LiveGraph<'_> {
                 let s = cs.slot.lock();
                 match (&s.status, &s.waiting) {
                     (None, Some(w)) => Some((w.lock.clone(), w.ticket)),
+                    (Some(_), Some(w)) if TRUSTS_WAITING_FOR => Some((w.lock.clone(), w.ticket)),
                     _ => None,
                 }
             };
             if let Some((o, t)) = w {
-                o.state.lock().st.wait_for(&self.m.rules(&o.key), &t, out);
+                let r = self.m.rules(&o.key);
+                #[cfg(mdl_bug = "detector_nested_read")]
+                {
+                    // Seeded bug (MySQL #56405's old design): a read hold on the state's
+                    // writer-preferring latch, kept while the search goes on.
+                    let inner = o.state.read_hold();
+                    inner.st.wait_for(&r, &t, out);
+                    self.held.borrow_mut().push(o);
+                }
+                #[cfg(not(mdl_bug = "detector_nested_read"))]
+                {
+                    let g = o.state.lock();
+                    if TRUSTS_WAITING_FOR {
+                        // Seeded bug: the ticket's conflicts, queued or not.
+                        out.extend(g.st.blockers(&r, &t));
+                    } else {
+                        g.st.wait_for(&r, &t, out);
+                    }
+                }
             }
         }
         if let Some(f) = &self.foreign {
@@ -204,7 +271,7 @@ impl WaitGraph for LiveGraph<'_> {
     fn is_waiting(&self, n: OwnerId) -> bool {
         let mdl = self.m.ctx(n).is_some_and(|cs| {
             let s = cs.slot.lock();
-            s.status.is_none() && s.waiting.is_some()
+            (s.status.is_none() || TRUSTS_WAITING_FOR) && s.waiting.is_some()
         });
         mdl || self.foreign.as_ref().is_some_and(|f| f.weight(n).is_some())
     }
@@ -215,7 +282,8 @@ impl WaitGraph for LiveGraph<'_> {
             let s = cs.slot.lock();
             victims = s.victim_count;
             force_dml = s.force_dml;
-            if let (None, Some(w)) = (&s.status, &s.waiting) {
+            let waits = s.status.is_none() || TRUSTS_WAITING_FOR;
+            if let (true, Some(w)) = (waits, &s.waiting) {
                 let mdl = Waiting::Mdl {
                     key_ns: w.lock.key.namespace(),
                     ty: w.ticket.ty,
@@ -255,6 +323,7 @@ impl<'a> DeadlockShell for LiveShell<'a> {
     }
     fn abort(&mut self, dl: &deadlock::Deadlock<OwnerId>, start: OwnerId) -> Abort {
         let m = self.g.m;
+        self.g.release_held();
         match m.validate_and_abort(&self.g, dl, start, self.foreign_start, &self.g.foreign) {
             Validation::Victim(v, true) if v != start => {
                 if self.foreign_victims.contains(&v) {

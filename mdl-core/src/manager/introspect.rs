@@ -155,10 +155,7 @@ pub(super) fn lock_waits(m: &Shared) -> Vec<LockWait> {
 
 /// (waiter, blocker) pairs of the live wait-for graph, MDL and foreign, sorted, unique.
 pub(super) fn wait_edges(m: &Shared) -> Vec<(OwnerId, OwnerId)> {
-    let g = LiveGraph {
-        m,
-        foreign: m.foreign.read().clone(),
-    };
+    let g = LiveGraph::new(m);
     let owners: Vec<OwnerId> = m.registry.read().live.keys().copied().collect();
     deadlock::edges(&g, owners)
 }

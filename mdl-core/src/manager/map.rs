@@ -69,8 +69,16 @@ pub(super) struct LockObj {
     /// materialisation), so contexts taking shared locks on one hot table write no
     /// common cache line.
     pub(super) fast: AtomicU64,
-    pub(super) state: Mutex<LockInner>,
+    pub(super) state: StateLatch<LockInner>,
 }
+
+/// The latch of a lock object's state: a mutex. (With the seeded bug
+/// `detector_nested_read`, the old design of MySQL bug #56405: a writer-preferring
+/// reader-writer latch, which the deadlock search holds for read; `detect.rs`.)
+#[cfg(not(mdl_bug = "detector_nested_read"))]
+pub(super) type StateLatch<T> = Mutex<T>;
+#[cfg(mdl_bug = "detector_nested_read")]
+pub(super) type StateLatch<T> = crate::sync::latch::WriterPreferring<T>;
 
 #[derive(Default)]
 pub(super) struct LockInner {
@@ -139,7 +147,7 @@ impl Shared {
         let o = Arc::new(LockObj {
             key: key.clone(),
             fast: AtomicU64::new(0),
-            state: Mutex::new(LockInner::default()),
+            state: StateLatch::new(LockInner::default()),
         });
         w.map.insert(key.clone(), o.clone());
         o

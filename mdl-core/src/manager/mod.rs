@@ -63,7 +63,7 @@ use crate::step::{self, Abort, DeadlockShell, Decision, Grant, Lock, Resolved, W
 use crate::sync::atomic::{AtomicU64, Ordering};
 use crate::sync::clock::Clock;
 use crate::sync::spin::SpinLock;
-use crate::sync::{Arc, Condvar, DataArc, Mutex, MutexGuard, RwLock};
+use crate::sync::{Arc, Condvar, DataArc, Mutex, RwLock};
 use crate::table::{self, BulkReq, Config};
 use crate::types::{Duration, LockType, Outcome, WaitOption, WaitStatus};
 use smallvec::SmallVec;

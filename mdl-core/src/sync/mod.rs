@@ -109,4 +109,6 @@ impl Condvar {
 }
 
 pub mod clock;
+#[cfg(mdl_bug = "detector_nested_read")]
+pub mod latch;
 pub mod spin;

@@ -211,7 +211,7 @@ fn fixes_report_deadlocks_at_once() {
 fn report_is_up_to_date() {
     let es = entries::all();
     let rs: Vec<_> = es.iter().map(zoo::run_entry).collect();
-    let text = zoo::report(&es, &rs);
+    let text = zoo::report(&es, &rs, &zoo::latch::all());
     for e in &es {
         assert!(text.contains(&format!("<a id=\"{}\"></a>", e.id)));
     }
@@ -385,4 +385,74 @@ fn states_are_equal_up_to_ticket_renaming() {
     assert_eq!(canon_table(&t1), canon_table(&t2));
     let _ = t2.acquire(s0, &a, LockType::SR, Duration::Statement, w);
     assert_ne!(canon_table(&t1), canon_table(&t2));
+}
+
+/// The latch-level entries: each names a seeded bug of the concurrent shell that the
+/// registry says its shuttle test catches, the test exists in `proofs/tests/latch.rs`,
+/// the recorded trace is a failure of that test, and `mdl zoo` lists them.
+#[test]
+fn latch_entries_name_registered_bugs_and_existing_tests() {
+    use mdl_ci::bugs::{self, Harness, Layer};
+    let latch = zoo::latch::all();
+    assert!(latch.len() >= 3, "three latch-level entries");
+    let protocol = entries::all();
+    assert!(protocol.len() + latch.len() >= 22, "at least 22 entries");
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let src = std::fs::read_to_string(format!("{root}/{}", zoo::latch::TEST_FILE))
+        .expect("proofs/tests/latch.rs");
+    let mut ids: HashSet<&str> = protocol.iter().map(|e| e.id).collect();
+    for e in &latch {
+        assert!(ids.insert(e.id), "{}: id used twice", e.id);
+        let b = bugs::find(e.seeded_bug)
+            .unwrap_or_else(|| panic!("{}: seeded bug {} not registered", e.id, e.seeded_bug));
+        assert_eq!(b.layer, Layer::ConcurrentShell, "{}", e.id);
+        assert!(
+            b.catches.iter().any(|c| c.harness == Harness::Shuttle
+                && c.file == zoo::latch::TEST_FILE
+                && c.test == e.test),
+            "{}: the registry does not say that shuttle `{}` catches {}",
+            e.id,
+            e.test,
+            e.seeded_bug
+        );
+        assert!(
+            src.contains(&format!("#[test]\nfn {}() {{", e.test)),
+            "{}: no test `{}` in {}",
+            e.id,
+            e.test,
+            zoo::latch::TEST_FILE
+        );
+        assert!(
+            e.trace
+                .contains(&format!("proof {}: FAILED at schedule", e.test)),
+            "{}: the recorded trace is not a failure of `{}` (models/zoo/latch/{}.txt)",
+            e.id,
+            e.test,
+            e.id
+        );
+        assert!(
+            e.trace.contains(" | mdl "),
+            "{}: no event in the trace",
+            e.id
+        );
+        assert!(e
+            .command_old()
+            .starts_with(&format!("MDL_BUG={} ", e.seeded_bug)));
+        assert!(e
+            .command_new()
+            .contains(&format!("--test latch {} ", e.test)));
+        assert!(!e.command_new().contains("MDL_BUG"));
+    }
+    let table = zoo::latch::table(&latch);
+    for e in &latch {
+        assert!(table.contains(&e.command_old()), "{}", e.id);
+    }
+    // `--entry` selects a latch entry too.
+    let code = mdl::cmd::zoo::main(mdl::cmd::zoo::Args {
+        format: mdl::cmd::zoo::Format::Text,
+        entry: Some(latch[0].id.into()),
+        report: None,
+        list: false,
+    });
+    assert_eq!(code, 0);
 }

@@ -11,6 +11,7 @@
 
 pub mod engine;
 pub mod entries;
+pub mod latch;
 
 use engine::{starving_lasso, Check, Design, Lasso, St, StepInfo};
 use entries::Entry;
@@ -477,8 +478,8 @@ const PROPERTY_DOCS: [(Check, &str); 18] = [
     (Check::TwoDeadlocks, "(sometimes) two deadlock errors are reported (both cycles of one wait broken)"),
 ];
 
-/// The zoo's README: a section per entry.
-pub fn report(es: &[Entry], rs: &[EntryResult]) -> String {
+/// The zoo's README: a section per entry, then the latch-level entries (`latch`).
+pub fn report(es: &[Entry], rs: &[EntryResult], latch: &[latch::LatchEntry]) -> String {
     let mut out = String::new();
     out.push_str(
         "# The bug zoo\n\n\
@@ -495,7 +496,9 @@ invisible in the fixed design too, and the fix has to keep the cycle from formin
 properties are computed on the ground-truth wait-for graph (MDL waits plus every foreign wait, \
 registered or not). Where an old design differs from the real lock table in something that is \
 not data (a detector that searches once, a statement that gives its locks back), the zoo \
-engine models it itself and the entry's page says so.\n\n\
+engine models it itself and the entry's page says so. The [latch-level entries](#latch-level) \
+at the end are not models: their old designs are seeded bugs of the real concurrent manager, \
+caught by shuttle.\n\n\
 This page is generated: `cargo run -p mdl --bin mdl -- zoo --report models/zoo/README.md`. \
 Run the zoo with `mdl zoo [--format json] [--entry NAME]`; `cargo test -p mdl --test zoo` \
 checks that every old design is caught and every new one holds.\n\n\
@@ -619,5 +622,6 @@ design to be caught and the new one to hold.\n\n",
             out.push('\n');
         }
     }
+    out.push_str(&latch::report(latch, es.len() + 1));
     out
 }
