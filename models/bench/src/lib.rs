@@ -6,7 +6,7 @@
 //! Nothing here asserts anything about speed; the only test runs it minuscule.
 
 pub mod baselines;
-mod ddl;
+pub mod ddl;
 pub mod graphs;
 pub mod oltp;
 pub mod plot;
@@ -640,32 +640,33 @@ fn target(
 }
 
 fn targets(r: &Report, o: &Options) -> Vec<Target> {
-    let mut v = vec![
-        target(
-            r,
-            "fast path SR within 3x of DashMap+RwLock",
-            ("single", "ours_sr"),
-            ("single", "dashmap_rwlock"),
-            Some(3.0),
-            None,
-        ),
-        target(
-            r,
-            "fast path SR 5x faster than naive",
-            ("single", "naive_sr"),
-            ("single", "ours_sr"),
-            None,
-            Some(5.0),
-        ),
-    ];
+    // Issue 18's targets: the fast path within 2x of DashMap + RwLock uncontended; on
+    // one table, at least 5x naive and at least DashMap + RwLock. (The old "5x faster
+    // than naive, uncontended" asked for less than a bare map lookup: retired.)
+    let mut v = vec![target(
+        r,
+        "fast path SR within 2x of DashMap+RwLock",
+        ("single", "ours_sr"),
+        ("single", "dashmap_rwlock"),
+        Some(2.0),
+        None,
+    )];
     let g = format!("{}threads", o.threads.max(1));
     v.push(target(
         r,
-        "same table SR/SW: 3x naive throughput",
+        "same table SR/SW: 5x naive throughput",
         (&g, "same_ours"),
         (&g, "same_naive"),
         None,
-        Some(3.0),
+        Some(5.0),
+    ));
+    v.push(target(
+        r,
+        "same table SR/SW: at least DashMap+RwLock",
+        (&g, "same_ours"),
+        (&g, "same_dashmap_rwlock"),
+        None,
+        Some(1.0),
     ));
     let (lo, hi) = (100usize, 10_000usize);
     if o.many.contains(&lo) && o.many.contains(&hi) {

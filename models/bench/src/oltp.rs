@@ -250,29 +250,38 @@ fn dash_stmt(
     }
 }
 
-/// The cases of the `oltp` group (ops/s) and, per case, where its latencies go.
-pub(crate) fn cases(
-    plan: Plan,
-    threads: &[usize],
-    ours: bool,
-) -> (Vec<Case<'static>>, Vec<(String, Arc<Mutex<Latencies>>)>) {
+/// An engine of the workload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    DashRw,
+    Naive,
+    Ours,
+}
+
+impl Engine {
+    pub const ALL: [Engine; 3] = [Engine::DashRw, Engine::Naive, Engine::Ours];
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::DashRw => "dashmap_rwlock",
+            Engine::Naive => "naive",
+            Engine::Ours => "ours",
+        }
+    }
+}
+
+/// A sampler of the workload on `engine` with `t` connections: each call runs `k`
+/// statements per connection and returns statements per second; the latencies go to
+/// `lat`. (Also the criterion bench's.)
+pub fn sampler(engine: Engine, t: usize, lat: Arc<Mutex<Latencies>>) -> Box<dyn FnMut(u64) -> f64> {
     let k = Arc::new(keys());
-    let per_thread = plan.ops(200_000);
-    let mut cases: Vec<Case<'static>> = Vec::new();
-    let mut lats = Vec::new();
-    for &t in threads {
-        let lat = Arc::new(Mutex::new(Latencies::default()));
-        lats.push((format!("dashmap_rwlock_t{t}"), lat.clone()));
-        let dm = Arc::new(DashRw::new());
-        k.tables.iter().for_each(|x| dm.insert(x));
-        let global = Arc::new(parking_lot::RwLock::new(()));
-        let kk = k.clone();
-        cases.push((
-            format!("dashmap_rwlock_t{t}"),
-            Box::new(move || {
+    match engine {
+        Engine::DashRw => {
+            let dm = Arc::new(DashRw::new());
+            k.tables.iter().for_each(|x| dm.insert(x));
+            let global = Arc::new(parking_lot::RwLock::new(()));
+            Box::new(move |per_thread| {
                 timing::sample_throughput(t, per_thread, &|i| {
-                    let (dm, global, k, lat) =
-                        (dm.clone(), global.clone(), kk.clone(), lat.clone());
+                    let (dm, global, k, lat) = (dm.clone(), global.clone(), k.clone(), lat.clone());
                     let mut mix = Mix::new(i, t);
                     move |n: u64| {
                         let mut mine = Latencies::default();
@@ -282,18 +291,13 @@ pub(crate) fn cases(
                         merge(&lat, mine);
                     }
                 })
-            }),
-        ));
-
-        let lat = Arc::new(Mutex::new(Latencies::default()));
-        lats.push((format!("naive_t{t}"), lat.clone()));
-        let nv = Naive::new();
-        let kk = k.clone();
-        cases.push((
-            format!("naive_t{t}"),
-            Box::new(move || {
+            })
+        }
+        Engine::Naive => {
+            let nv = Naive::new();
+            Box::new(move |per_thread| {
                 timing::sample_throughput(t, per_thread, &|i| {
-                    let (nv, k, lat) = (nv.clone(), kk.clone(), lat.clone());
+                    let (nv, k, lat) = (nv.clone(), k.clone(), lat.clone());
                     let mut c = nv.context();
                     let mut mix = Mix::new(i, t);
                     move |n: u64| {
@@ -304,21 +308,13 @@ pub(crate) fn cases(
                         merge(&lat, mine);
                     }
                 })
-            }),
-        ));
-
-        if !ours {
-            continue;
+            })
         }
-        let lat = Arc::new(Mutex::new(Latencies::default()));
-        lats.push((format!("ours_t{t}"), lat.clone()));
-        let m: Manager = new_manager();
-        let kk = k.clone();
-        cases.push((
-            format!("ours_t{t}"),
-            Box::new(move || {
+        Engine::Ours => {
+            let m: Manager = new_manager();
+            Box::new(move |per_thread| {
                 timing::sample_throughput(t, per_thread, &|i| {
-                    let (k, lat) = (kk.clone(), lat.clone());
+                    let (k, lat) = (k.clone(), lat.clone());
                     let mut c = m.context();
                     let mut mix = Mix::new(i, t);
                     move |n: u64| {
@@ -329,8 +325,31 @@ pub(crate) fn cases(
                         merge(&lat, mine);
                     }
                 })
-            }),
-        ));
+            })
+        }
+    }
+}
+
+/// The cases of the `oltp` group (ops/s) and, per case, where its latencies go.
+pub(crate) fn cases(
+    plan: Plan,
+    threads: &[usize],
+    ours: bool,
+) -> (Vec<Case<'static>>, Vec<(String, Arc<Mutex<Latencies>>)>) {
+    let per_thread = plan.ops(200_000);
+    let mut cases: Vec<Case<'static>> = Vec::new();
+    let mut lats = Vec::new();
+    for &t in threads {
+        for e in Engine::ALL {
+            if e == Engine::Ours && !ours {
+                continue;
+            }
+            let name = format!("{}_t{t}", e.name());
+            let lat = Arc::new(Mutex::new(Latencies::default()));
+            lats.push((name.clone(), lat.clone()));
+            let mut f = sampler(e, t, lat);
+            cases.push((name, Box::new(move || f(per_thread))));
+        }
     }
     (cases, lats)
 }
