@@ -92,7 +92,7 @@ impl Mix {
         let table = (self.rng % TABLES as u64) as usize;
         if self.i == 0 && self.n % ALTER_EVERY == ALTER_EVERY / 2 {
             Stmt::Alter(table)
-        } else if self.i + 1 == self.t && self.n % FTWRL_EVERY == 0 {
+        } else if self.i + 1 == self.t && self.n.is_multiple_of(FTWRL_EVERY) {
             Stmt::Ftwrl
         } else if (self.rng >> 32) % 100 < READ_PCT {
             Stmt::Read(table)
@@ -330,12 +330,15 @@ pub fn sampler(engine: Engine, t: usize, lat: Arc<Mutex<Latencies>>) -> Box<dyn 
     }
 }
 
+/// Where each case's latencies go, by case name.
+pub type LatencySinks = Vec<(String, Arc<Mutex<Latencies>>)>;
+
 /// The cases of the `oltp` group (ops/s) and, per case, where its latencies go.
 pub(crate) fn cases(
     plan: Plan,
     threads: &[usize],
     ours: bool,
-) -> (Vec<Case<'static>>, Vec<(String, Arc<Mutex<Latencies>>)>) {
+) -> (Vec<Case<'static>>, LatencySinks) {
     let per_thread = plan.ops(200_000);
     let mut cases: Vec<Case<'static>> = Vec::new();
     let mut lats = Vec::new();
