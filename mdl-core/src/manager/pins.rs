@@ -73,6 +73,8 @@ pub(super) struct Pin {
 pub(super) struct Pins {
     pub(super) map: HashMap<MdlKey, Pin, KeyHashBuilder>,
     pub(super) n: PinCounts,
+    /// Reused by [`Pins::evict_lru`]: empty between calls.
+    ticks: Vec<u64>,
 }
 
 /// How many pins are in use and idle, and how many idle ones to keep: the most pins the
@@ -126,6 +128,11 @@ impl PinCounts {
         self.idle += 1;
         self.tick += 1;
         p.last = self.tick;
+        self.over()
+    }
+
+    /// The idle pins exceed the cap by more than a quarter: time to evict.
+    pub(super) fn over(&self) -> bool {
         self.idle > self.cap + self.cap / 4
     }
 }
@@ -176,22 +183,23 @@ impl Pins {
         if self.n.idle <= cap {
             return;
         }
-        let mut ticks: Vec<u64> = self
-            .map
-            .values()
-            .filter(|p| p.uses == 0)
-            .map(|p| p.last)
-            .collect();
+        let mut ticks = std::mem::take(&mut self.ticks);
+        ticks.clear();
+        ticks.extend(self.map.values().filter(|p| p.uses == 0).map(|p| p.last));
         let drop_n = ticks.len() - cap.min(ticks.len());
-        if drop_n == 0 {
-            return;
+        if drop_n > 0 {
+            // The drop_n-th oldest tick: it and every older idle pin go.
+            let (_, newest_dropped, _) = ticks.select_nth_unstable(drop_n - 1);
+            let newest_dropped = *newest_dropped;
+            self.map
+                .retain(|_, p| p.uses > 0 || p.last > newest_dropped);
+            self.n.idle -= drop_n;
         }
-        // The drop_n-th oldest tick: it and every older idle pin go.
-        let (_, newest_dropped, _) = ticks.select_nth_unstable(drop_n - 1);
-        let newest_dropped = *newest_dropped;
-        self.map
-            .retain(|_, p| p.uses > 0 || p.last > newest_dropped);
-        self.n.idle -= drop_n;
+        // Kept for the next eviction unless a big round grew it (memory per context).
+        if ticks.capacity() <= 4 * IDLE_PINS {
+            ticks.clear();
+            self.ticks = ticks;
+        }
     }
 
     /// With no pin in use, a round ends: the idle pins to keep are those the round
@@ -202,7 +210,10 @@ impl Pins {
         }
         self.n.cap = self.n.peak.clamp(IDLE_PINS, MAX_IDLE_PINS);
         self.n.peak = 0;
-        self.evict_lru();
+        // Not at every commit past the cap: only past the quarter's slack (amortised).
+        if self.n.over() {
+            self.evict_lru();
+        }
         // Give back the table's room after a round much bigger than the ones now.
         if self.map.capacity() > 4 * (self.map.len() + IDLE_PINS) {
             self.map.shrink_to(2 * (self.map.len() + IDLE_PINS));

@@ -55,7 +55,7 @@ impl Context {
         }
         {
             let mut p = self.sh.locks.lock();
-            let Pins { map, n } = &mut *p;
+            let Pins { map, n, .. } = &mut *p;
             let mut evict = false;
             for h in rel.drain(..) {
                 let Some(pin) = map.get_mut(&h.key) else {
