@@ -202,6 +202,23 @@ impl LockState {
         self.granted.insert(i, t);
     }
 
+    /// [`LockState::grant_in_id_order`] of every ticket of `ts` (emptied; ids distinct),
+    /// as one merge: each goes before the first granted ticket with a higher id, which
+    /// is where inserting them one by one, in any order, puts them.
+    pub fn grant_all_in_id_order(&mut self, ts: &mut Vec<Ticket>) {
+        ts.sort_unstable_by_key(|t| t.id);
+        let old = std::mem::take(&mut self.granted);
+        self.granted.reserve(old.len() + ts.len());
+        let mut new = ts.drain(..).peekable();
+        for g in old {
+            while let Some(t) = new.next_if(|t| t.id < g.id) {
+                self.granted.push(t);
+            }
+            self.granted.push(g);
+        }
+        self.granted.extend(new);
+    }
+
     /// Appends a waiting ticket at the back of the queue.
     pub fn enqueue(&mut self, t: Ticket) {
         self.waiting.push(t);

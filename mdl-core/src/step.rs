@@ -108,6 +108,15 @@ impl Lock {
         self.state.grant_in_id_order(t);
     }
 
+    /// [`Lock::materialise`] of every ticket of `ts` (emptied), in one pass over the
+    /// granted list ([`LockState::grant_all_in_id_order`]): a DDL that materialises the
+    /// fast-path grants of n connections pays O(n log n), not O(n²).
+    pub fn materialise_all(&mut self, ts: &mut Vec<Ticket>) {
+        if !ts.is_empty() {
+            self.state.grant_all_in_id_order(ts);
+        }
+    }
+
     /// A request for a new ticket `t`; `upgrade` names the held ticket of `t`'s owner that
     /// takes `t`'s type once it is granted (an upgrade), `None` for an acquire.
     ///

@@ -613,3 +613,32 @@ fn grant_in_id_order_takes_the_place_of_its_id() {
     assert_eq!(owners(l.granted()), vec![1, 2, 4, 6, 9]);
     assert!(l.waiting().is_empty());
 }
+
+#[test]
+fn grant_all_in_id_order_is_one_by_one_in_any_order() {
+    // An unsorted granted list (grant order is not id order), then a batch in an order
+    // of its own: the merge puts each where one-by-one insertion would, whatever the
+    // batch's order.
+    let base = [t(7, 7, SR), t(2, 2, SW), t(12, 12, SR), t(5, 5, S)];
+    let batch = [
+        t(9, 9, SR),
+        t(1, 1, SH),
+        t(6, 6, SW),
+        t(14, 14, SR),
+        t(3, 3, S),
+    ];
+    let mut one = LockState::new();
+    let mut all = LockState::new();
+    for g in base {
+        one.grant(g);
+        all.grant(g);
+    }
+    for x in batch {
+        one.grant_in_id_order(x);
+    }
+    let mut rev: Vec<_> = batch.iter().rev().copied().collect();
+    all.grant_all_in_id_order(&mut rev);
+    assert!(rev.is_empty());
+    assert_eq!(all.granted(), one.granted());
+    assert_eq!(owners(all.granted()), vec![1, 3, 6, 7, 2, 9, 12, 5, 14]);
+}

@@ -2,33 +2,42 @@
 //! sql/mdl.cc, `MDL_context::try_acquire_lock_impl` with `m_fast_path_state`, and
 //! `MDL_lock::materialize_fast_path_locks`).
 //!
-//! `LockObj::fast` is an `AtomicU64` holding two flags, not a counter: `SLOW` (bit 63:
-//! an obtrusive ticket is granted or waiting) and `USED` (bit 62: fast-path grants may
-//! exist). The grants themselves are in their owners' pins (`pins.rs`).
+//! `LockObj::fast` is an `AtomicU64` holding a flag and a counter, as MySQL's
+//! `MDL_lock::m_fast_path_state`: `SLOW` (bit 63: an obtrusive ticket is granted or
+//! waiting) and, in the bits below, the number of fast-path grants not yet materialised
+//! (`COUNT`). The grants themselves are in their owners' pins (`pins.rs`).
 //!
 //! # Invariants
 //!
 //! - (fast path) While `SLOW` is clear, no obtrusive ticket is granted or waiting on the
 //!   lock, so an unobtrusive request (pairwise compatible with every other unobtrusive
 //!   type in every matrix) can be granted without asking the lock state. The requester
-//!   holds its own `locks` lock while it reads `fast`, sets `USED` if clear (by a
-//!   read-modify-write whose result must still show `SLOW` clear) and pushes the grant
-//!   into its pin (`try_fast`).
+//!   holds its own `locks` lock while it adds one to `fast` (a read-modify-write whose
+//!   result must show `SLOW` clear; otherwise it takes the one back and goes the slow
+//!   way) and pushes the grant into its pin (`try_fast`).
+//! - (count) Outside the `locks` lock of the context that changes it, `COUNT` is the
+//!   number of fast-path grants in the pins of the lock: one is added with each grant
+//!   and taken off, under the same `locks` lock, when the grant leaves its pin (released
+//!   there, or materialised). So a reader of `fast` that holds every registered
+//!   context's `locks` (`check_invariants`) sees it exact.
 //! - (materialisation) Whoever sets `SLOW` (`ensure_slow`, under the lock's state mutex)
-//!   and finds `USED` set first visits every registered context's pin of the lock, under
-//!   that context's `locks` lock, and moves its fast grants into the lock state as
-//!   ordinary granted tickets; then it clears `USED`, still under the state mutex. A
-//!   fast-path requester either held its `locks` before the visit (so the visit sees its
-//!   grant) or after it (so it sees `SLOW`, set before the visit, and goes the slow
-//!   way). So once anyone holds the state mutex with `SLOW` set, the lock state holds
-//!   every grant on the lock and every decision sees them. `USED` clear means no fast
-//!   grant exists: every one is made after setting or seeing `USED`, and `USED` is only
-//!   cleared after a visit of every context while `SLOW` forbids new ones. `SLOW` is
-//!   cleared (under the state mutex) when no obtrusive ticket is granted or waiting
-//!   (`clear_slow_if`).
+//!   and finds `COUNT` non-zero in the result visits the registered contexts' pins of the
+//!   lock, each under that context's `locks` lock, and moves their fast grants into the
+//!   lock state as ordinary granted tickets, until `COUNT` falls to zero (MySQL reads
+//!   its counters the same way: sql/mdl.cc, `MDL_context::try_acquire_lock_impl`, "fast
+//!   path" check of `m_fast_path_state`). A fast-path requester either added to `COUNT`
+//!   before `SLOW` was set (so `COUNT` shows it and the visits go on until its grant is
+//!   moved: its `locks` is held from the addition to the push) or after (so it sees
+//!   `SLOW` and goes the slow way). So once anyone holds the state mutex with `SLOW`
+//!   set, the lock state holds every grant on the lock and every decision sees them.
+//!   `COUNT` zero when `SLOW` is set means no fast grant exists: nothing is visited, so
+//!   the first obtrusive request after fast-path grants that were all released costs
+//!   the same with ten connections as with ten thousand. `SLOW` is cleared (under the
+//!   state mutex) when no obtrusive ticket is granted or waiting (`clear_slow_if`).
 //! - (fast release) A fast grant still in its owner's pin is released by removing it
-//!   under the owner's `locks` lock; one that is gone was materialised and is released
-//!   through the state mutex, with a reschedule (`release.rs`).
+//!   and taking one off `COUNT` under the owner's `locks` lock; one that is gone was
+//!   materialised and is released through the state mutex, with a reschedule
+//!   (`release.rs`).
 //!
 //! # Costs
 //!
@@ -37,65 +46,83 @@
 //! takes its own `locks` spin lock ([`crate::sync::spin`]) once to acquire (find the pin
 //! by the key's precomputed hash, read the lock's flags, push the grant) and once to
 //! release; ticket ids come from a per-context block of `ID_BLOCK`; the lock object's
-//! reference count and flags are not written while `USED` stays set. So connections
-//! taking SR/SW on one hot table share only cache lines that everybody reads. What it
-//! still pays: the two holds of its spin lock (a compare-and-swap each, the unlock a
-//! plain store, on a line of its own context) and a few hash-map probes (book filter,
-//! pin). The book's copy of the key is recycled through the pin (`Pin::spare`), so the
-//! key's reference count is not touched either. A request for a key not pinned adds the
+//! reference count is not written. The one line it shares with other connections on
+//! the same lock is `fast`: one atomic add at the grant and one subtraction at the
+//! release (MySQL: the compare-and-swaps on `m_fast_path_state`). What else it pays:
+//! the two holds of its spin lock (a compare-and-swap each, the unlock a plain store,
+//! on a line of its own context) and a few hash-map probes (book filter, pin). The
+//! book's copy of the key is recycled through the pin (`Pin::spare`), so the key's
+//! reference count is not touched either. A request for a key not pinned adds the
 //! shard's read lock and one lock-object reference. A release of n tickets is linear.
 //!
-//! The price is at the other end: the first obtrusive request after fast-path use
-//! (`SLOW` clear -> set, with `USED`) visits every registered context's pins (one hash
-//! probe each), where MySQL reads its counters of fast-path grants, packed in one word
-//! per lock. DDL is rare next to DML; while obtrusive locks stay granted or queued,
-//! later ones pay nothing.
+//! The first obtrusive request after fast-path use reads `COUNT`: zero (the usual case
+//! for a DDL: the readers have committed) costs nothing more, whatever the number of
+//! connections that used the lock; otherwise it visits registered contexts until the
+//! grants counted are all materialised (linear in the contexts visited; MySQL instead
+//! leaves other contexts' grants in its counters and has each context materialise its
+//! own before it waits: `MDL_context::materialize_fast_path_locks`). A deliberate
+//! difference (mdl-core/FIDELITY.md, fast-path row): our grant decisions and deadlock
+//! search read the lock state's granted list only.
 
 use super::*;
 
 /// `LockObj::fast`: an obtrusive ticket is granted or waiting (or being decided). Set and
 /// cleared only under the lock's state mutex.
 pub(super) const SLOW: u64 = 1 << 63;
-/// `LockObj::fast`: fast-path grants may exist on the lock. Set by a fast-path grant that
-/// finds it clear (before the grant is recorded); cleared by the materialisation, under
-/// the state mutex with `SLOW` set, after it has visited every context.
-pub(super) const USED: u64 = 1 << 62;
+/// `LockObj::fast`: the number of fast-path grants on the lock not yet materialised
+/// (see "(count)" above).
+pub(super) const COUNT: u64 = SLOW - 1;
 
-/// Tries the fast path on a pinned lock: `SLOW` clear, `USED` set (setting it if needed),
-/// then the grant is recorded in the pin. The caller holds its `locks` lock throughout,
-/// so a materialisation (which sets `SLOW` first, then takes that mutex) either sees the
-/// grant or makes this call see `SLOW`.
+/// Tries the fast path on a pinned lock: one more in `COUNT` while `SLOW` is clear, then
+/// the grant is recorded in the pin. The caller holds its `locks` lock throughout, so a
+/// materialisation (which sets `SLOW` first, then visits pins under their `locks`) either
+/// counts and moves the grant or makes this call see `SLOW`.
 pub(super) fn try_fast(pin: &mut Pin, grant: FastGrant) -> bool {
-    let v = pin.obj.fast.load(Ordering::SeqCst);
-    if v & SLOW != 0 {
+    if pin.obj.fast.load(Ordering::SeqCst) & SLOW != 0 {
         return false;
     }
-    // `USED` clear: the first fast grant since the last materialisation. Setting it with
-    // a read-modify-write tells us whether `SLOW` came meanwhile.
-    if v & USED == 0
-        && !cfg!(mdl_bug = "used_not_set")
-        && pin.obj.fast.fetch_or(USED, Ordering::SeqCst) & SLOW != 0
-    {
+    // Seeded bug: the grant is not counted, so an obtrusive request that finds the
+    // count at zero skips the materialisation.
+    let one = u64::from(!cfg!(mdl_bug = "used_not_set"));
+    if pin.obj.fast.fetch_add(one, Ordering::SeqCst) & SLOW != 0 {
+        // `SLOW` came meanwhile: take the one back (a materialisation that read it only
+        // visits more pins) and go the slow way.
+        pin.obj.fast.fetch_sub(one, Ordering::SeqCst);
         return false;
     }
     pin.fast.push(grant);
     true
 }
 
+/// Takes `n` fast-path grants that left their pins (released or materialised) off the
+/// lock's `COUNT`. The caller holds the `locks` lock of the pins' context.
+pub(super) fn uncount_fast(obj: &LockObj, n: usize) {
+    if n == 0 || cfg!(mdl_bug = "count_not_decremented") {
+        return;
+    }
+    obj.fast.fetch_sub(n as u64, Ordering::SeqCst);
+}
+
 impl Shared {
-    /// Sets SLOW; if it was clear and fast-path grants may exist (`USED`), materialises
-    /// them: visits every registered context's pin of this lock, moves its fast grants
-    /// into the lock state, then clears `USED`.
+    /// Sets SLOW; if it was clear and fast-path grants exist (`COUNT`), materialises
+    /// them: visits the registered contexts' pins of this lock, moving their fast grants
+    /// into the lock state, until none is left.
     pub(super) fn ensure_slow(&self, obj: &LockObj, g: &mut LockInner) {
         let prev = obj.fast.fetch_or(SLOW, Ordering::SeqCst);
-        if prev & SLOW != 0 || prev & USED == 0 {
+        if prev & SLOW != 0 || prev & COUNT == 0 {
             return;
         }
         if cfg!(mdl_bug = "no_materialize") {
             return;
         }
+        let mut moved: Vec<Ticket> = Vec::new();
         let reg = self.registry.read();
         for cs in reg.live.values() {
+            // Every grant counted has been moved (or released): no new one can come
+            // while SLOW is set, so the contexts not visited have none.
+            if obj.fast.load(Ordering::SeqCst) & COUNT == 0 {
+                break;
+            }
             let mut p = cs.locks.lock();
             let Some(pin) = p.map.get_mut(&obj.key) else {
                 continue;
@@ -105,8 +132,9 @@ impl Shared {
                 // object. Its grants are not on this lock.
                 continue;
             }
+            let n = pin.fast.len();
             for e in pin.fast.drain(..) {
-                g.st.materialise(Ticket {
+                moved.push(Ticket {
                     id: e.id,
                     owner: cs.id,
                     ty: e.ty,
@@ -114,10 +142,10 @@ impl Shared {
                 g.meta.insert(e.id, Meta::granted(e.dur));
                 debug!(owner = cs.id.0, key = ?obj.key, ty = %e.ty, "mdl fast-path grant materialised");
             }
+            uncount_fast(obj, n);
         }
-        // Every context registered now has been visited, and none can add a fast grant
-        // while SLOW is set: none is left.
-        obj.fast.fetch_and(!USED, Ordering::SeqCst);
+        drop(reg);
+        g.st.materialise_all(&mut moved);
     }
 
     /// Clears SLOW when nothing obtrusive is granted or waiting.

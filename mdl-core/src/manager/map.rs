@@ -65,9 +65,11 @@ pub(super) struct ShardMap {
 /// One lock (`MDL_lock`).
 pub(super) struct LockObj {
     pub(super) key: MdlKey,
-    /// `SLOW | USED`. A fast-path grant only reads it (and sets `USED` once after a
-    /// materialisation), so contexts taking shared locks on one hot table write no
-    /// common cache line.
+    /// `SLOW | COUNT` (`fast.rs`): the obtrusive flag and the number of fast-path grants
+    /// not yet materialised, which equals the fast grants in the pins of this object
+    /// outside their owners' `locks` (MySQL's `MDL_lock::m_fast_path_state`). A
+    /// fast-path grant adds one, its release takes one off: the one cache line that
+    /// contexts taking shared locks on one hot table write in common.
     pub(super) fast: AtomicU64,
     pub(super) state: StateLatch<LockInner>,
 }

@@ -6,7 +6,10 @@
 //! A pin with no use stays as a cache of the map lookup (as many as the context's last
 //! round used, at least `IDLE_PINS` = 64, at most `MAX_IDLE_PINS` = 16,384): a
 //! connection that keeps reading the same tables finds their objects without touching
-//! the map.
+//! the map. When more pins are idle than that, the least recently used go: each pin
+//! carries the tick at which it last fell idle, and once the idle pins exceed the cap
+//! by a quarter, those beyond the cap with the oldest ticks are dropped in one pass
+//! (`Pins::evict_lru`; amortised constant time per release).
 //!
 //! # Invariants
 //!
@@ -16,6 +19,9 @@
 //!   key.
 //! - (counts) `PinCounts::idle` + `in_use` is the number of pins in `Pins::map`;
 //!   `in_use` counts the pins with `uses > 0`.
+//! - (LRU) An idle pin's `last` is the value of `PinCounts::tick` when it fell idle;
+//!   ticks only grow, so no two idle pins share one, and the idle pins kept by an
+//!   eviction are exactly the `cap` most recently released.
 //! - The pins live in `CtxShared::locks` (lock order: after `registry`); other threads
 //!   take it only to materialise, check or introspect.
 
@@ -58,6 +64,8 @@ pub(super) struct Pin {
     /// again then moves one key value back and forth instead of touching its reference
     /// count (keys are values: equal keys are interchangeable).
     pub(super) spare: Option<MdlKey>,
+    /// `PinCounts::tick` when the pin last fell idle (the LRU order of idle pins).
+    pub(super) last: u64,
 }
 
 /// The lock objects a context uses, by key.
@@ -65,6 +73,8 @@ pub(super) struct Pin {
 pub(super) struct Pins {
     pub(super) map: HashMap<MdlKey, Pin, KeyHashBuilder>,
     pub(super) n: PinCounts,
+    /// Reused by [`Pins::evict_lru`]: empty between calls.
+    ticks: Vec<u64>,
 }
 
 /// How many pins are in use and idle, and how many idle ones to keep: the most pins the
@@ -79,6 +89,8 @@ pub(super) struct PinCounts {
     pub(super) peak: usize,
     /// Idle pins kept.
     pub(super) cap: usize,
+    /// Counts the pins falling idle (stamped into `Pin::last`).
+    pub(super) tick: u64,
 }
 
 impl Default for PinCounts {
@@ -88,6 +100,7 @@ impl Default for PinCounts {
             in_use: 0,
             peak: 0,
             cap: IDLE_PINS,
+            tick: 0,
         }
     }
 }
@@ -103,19 +116,24 @@ impl PinCounts {
         self.peak = self.peak.max(self.in_use);
     }
 
-    /// One use of `p` fewer: true when it fell idle and must go (the idle pins kept are
-    /// at the cap).
+    /// One use of `p` fewer; a pin that falls idle is stamped as the most recently
+    /// used. True when the idle pins are so many that the least recently used must go
+    /// (`Pins::evict_lru`).
     pub(super) fn release_pin(&mut self, p: &mut Pin) -> bool {
         p.uses = p.uses.saturating_sub(1);
         if p.uses != 0 {
             return false;
         }
         self.in_use -= 1;
-        if self.idle >= self.cap {
-            return true;
-        }
         self.idle += 1;
-        false
+        self.tick += 1;
+        p.last = self.tick;
+        self.over()
+    }
+
+    /// The idle pins exceed the cap by more than a quarter: time to evict.
+    pub(super) fn over(&self) -> bool {
+        self.idle > self.cap + self.cap / 4
     }
 }
 
@@ -139,6 +157,7 @@ impl Pins {
                     fast: SmallVec::new(),
                     uses: 0,
                     spare: None,
+                    last: 0,
                 })
             }
         };
@@ -152,30 +171,48 @@ impl Pins {
             return;
         };
         if self.n.release_pin(p) {
-            self.map.remove(key);
+            self.evict_lru();
         }
         self.end_round_if();
     }
 
+    /// Drops the least recently used idle pins beyond the cap: one pass to find the
+    /// tick of the newest pin to drop, one to drop it and the older ones.
+    pub(super) fn evict_lru(&mut self) {
+        let cap = self.n.cap;
+        if self.n.idle <= cap {
+            return;
+        }
+        let mut ticks = std::mem::take(&mut self.ticks);
+        ticks.clear();
+        ticks.extend(self.map.values().filter(|p| p.uses == 0).map(|p| p.last));
+        let drop_n = ticks.len() - cap.min(ticks.len());
+        if drop_n > 0 {
+            // The drop_n-th oldest tick: it and every older idle pin go.
+            let (_, newest_dropped, _) = ticks.select_nth_unstable(drop_n - 1);
+            let newest_dropped = *newest_dropped;
+            self.map
+                .retain(|_, p| p.uses > 0 || p.last > newest_dropped);
+            self.n.idle -= drop_n;
+        }
+        // Kept for the next eviction unless a big round grew it (memory per context).
+        if ticks.capacity() <= 4 * IDLE_PINS {
+            ticks.clear();
+            self.ticks = ticks;
+        }
+    }
+
     /// With no pin in use, a round ends: the idle pins to keep are those the round
-    /// needed (at least `IDLE_PINS`); the surplus goes.
+    /// needed (at least `IDLE_PINS`); the least recently used of the surplus go.
     pub(super) fn end_round_if(&mut self) {
         if self.n.in_use != 0 {
             return;
         }
         self.n.cap = self.n.peak.clamp(IDLE_PINS, MAX_IDLE_PINS);
         self.n.peak = 0;
-        if self.n.idle > self.n.cap {
-            let mut keep = self.n.cap;
-            self.map.retain(|_, p| {
-                if p.uses > 0 || keep > 0 {
-                    keep = keep.saturating_sub(usize::from(p.uses == 0));
-                    true
-                } else {
-                    false
-                }
-            });
-            self.n.idle = self.n.cap;
+        // Not at every commit past the cap: only past the quarter's slack (amortised).
+        if self.n.over() {
+            self.evict_lru();
         }
         // Give back the table's room after a round much bigger than the ones now.
         if self.map.capacity() > 4 * (self.map.len() + IDLE_PINS) {
@@ -205,5 +242,76 @@ impl Context {
     /// The object of a key we hold a ticket on (no new use).
     pub(super) fn pinned(&self, key: &MdlKey) -> Option<Arc<LockObj>> {
         self.sh.locks.lock().map.get(key).map(|p| p.obj.clone())
+    }
+}
+
+#[cfg(all(test, not(any(loom, feature = "shuttle"))))]
+mod tests {
+    use super::*;
+    use crate::dialect::Dialect;
+
+    fn obj(key: &MdlKey) -> Arc<LockObj> {
+        Arc::new(LockObj {
+            key: key.clone(),
+            fast: AtomicU64::new(0),
+            state: Mutex::new(LockInner::default()),
+        })
+    }
+
+    /// The idle pins kept are the most recently released ones: a table used again
+    /// survives a stream of new tables that pushes its older neighbours out.
+    #[test]
+    fn idle_pins_are_evicted_least_recently_used_first() {
+        let d = Dialect::mysql80();
+        let key = |i: usize| MdlKey::parse(&d, "TABLE", &format!("db.t{i}")).unwrap();
+        let mut pins = Pins::default();
+        // One round of IDLE_PINS tables, released in order t0, t1, ...: all kept.
+        for i in 0..IDLE_PINS {
+            pins.add(&key(i), obj(&key(i)));
+        }
+        for i in 0..IDLE_PINS {
+            pins.put(&key(i));
+        }
+        assert_eq!(pins.map.len(), IDLE_PINS);
+        // t0 is used again: now the most recently released.
+        assert!(pins.take(&key(0)).is_some());
+        pins.put(&key(0));
+        // New tables, one at a time, until an eviction has run.
+        let extra = IDLE_PINS / 4 + 1;
+        for i in IDLE_PINS..IDLE_PINS + extra {
+            pins.add(&key(i), obj(&key(i)));
+            pins.put(&key(i));
+        }
+        assert_eq!(pins.map.len(), IDLE_PINS);
+        assert_eq!(pins.n.idle, IDLE_PINS);
+        // The oldest (t1 .. t_extra) went; t0, used again, and every new one stayed.
+        assert!(
+            pins.map.contains_key(&key(0)),
+            "the table used again was evicted"
+        );
+        for i in 1..=extra {
+            assert!(!pins.map.contains_key(&key(i)), "t{i} (old) kept");
+        }
+        for i in extra + 1..IDLE_PINS + extra {
+            assert!(pins.map.contains_key(&key(i)), "t{i} (recent) evicted");
+        }
+    }
+
+    /// A pin in use is never evicted, however old.
+    #[test]
+    fn pins_in_use_are_kept() {
+        let d = Dialect::mysql80();
+        let key = |i: usize| MdlKey::parse(&d, "TABLE", &format!("db.u{i}")).unwrap();
+        let mut pins = Pins::default();
+        pins.add(&key(0), obj(&key(0)));
+        for i in 1..3 * IDLE_PINS {
+            pins.add(&key(i), obj(&key(i)));
+            pins.put(&key(i));
+        }
+        assert!(pins.map.get(&key(0)).is_some_and(|p| p.uses == 1));
+        assert!(pins.n.idle <= IDLE_PINS + IDLE_PINS / 4);
+        pins.put(&key(0));
+        assert_eq!(pins.n.in_use, 0);
+        assert_eq!(pins.n.idle + pins.n.in_use, pins.map.len());
     }
 }

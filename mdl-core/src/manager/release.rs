@@ -4,7 +4,8 @@
 //!
 //! # Invariants
 //!
-//! - A fast-path grant still in the pin is released there, under our `locks` lock; any
+//! - A fast-path grant still in the pin is released there, under our `locks` lock, and
+//!   taken off its lock's count of fast-path grants (`fast.rs`, "(count)"); any
 //!   other ticket through its lock's mutex with the step layer's `Lock::release`, one
 //!   ticket at a time, each followed by its reschedule (the servers' order).
 //! - The introspection copy of a ticket's duration (`Meta::dur`, `FastGrant::dur`)
@@ -54,7 +55,8 @@ impl Context {
         }
         {
             let mut p = self.sh.locks.lock();
-            let Pins { map, n } = &mut *p;
+            let Pins { map, n, .. } = &mut *p;
+            let mut evict = false;
             for h in rel.drain(..) {
                 let Some(pin) = map.get_mut(&h.key) else {
                     continue;
@@ -62,16 +64,17 @@ impl Context {
                 match pin.fast.iter().rposition(|e| e.id == h.id) {
                     Some(i) => {
                         pin.fast.swap_remove(i);
+                        uncount_fast(&pin.obj, 1);
                     }
                     // Not (or no longer) a fast grant: materialised or slow.
                     None => slow.push((pin.obj.clone(), h.id)),
                 }
-                // `Pins::put` without a second probe while the pin stays.
-                if n.release_pin(pin) {
-                    map.remove(&h.key);
-                } else {
-                    pin.spare = Some(h.key);
-                }
+                // `Pins::put` without a second probe; the eviction, if due, after the loop.
+                evict |= n.release_pin(pin);
+                pin.spare = Some(h.key);
+            }
+            if evict {
+                p.evict_lru();
             }
             p.end_round_if();
         }

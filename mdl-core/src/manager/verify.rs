@@ -9,7 +9,7 @@
 //! only under their owner's `locks`) and `SLOW` cannot move (it changes only under the
 //! state mutex), so every check below is exact, not a racy estimate.
 
-use super::{reclaimable, Manager, Pins, SLOW, SWEEP_MIN, USED};
+use super::{reclaimable, Manager, Pins, COUNT, SLOW, SWEEP_MIN};
 use crate::lock::{OwnerId, Ticket};
 use crate::sync::atomic::Ordering;
 use crate::sync::spin::SpinGuard;
@@ -35,7 +35,8 @@ impl Manager {
     ///   is not symmetric);
     /// - no waiting ticket whose owner's wait is still undecided would be granted by a
     ///   reschedule now ([`crate::lock::LockState::could_grant_waiter`]: a lost wakeup);
-    /// - fast-path grants on the object only while `SLOW` is clear and `USED` set;
+    /// - fast-path grants on the object only while `SLOW` is clear, and the object's
+    ///   `COUNT` equal to their number (`fast.rs`, "(count)");
     /// - `SLOW` clear implies no obtrusive ticket is granted or waiting;
     /// - the lock state's own invariants ([`crate::lock::LockState::check`]).
     ///
@@ -88,9 +89,12 @@ impl Manager {
             }
             let word = obj.fast.load(Ordering::SeqCst);
             drop(lists);
-            if !fast.is_empty() && word & USED == 0 {
+            if word & COUNT != fast.len() as u64 {
                 return Err(format!(
-                    "{key:?}: fast-path grants but USED is clear ({fast:?})"
+                    "{key:?}: the count of fast-path grants is {} but the pins hold {} \
+                     ({fast:?})",
+                    word & COUNT,
+                    fast.len()
                 ));
             }
             if !fast.is_empty() && slow {

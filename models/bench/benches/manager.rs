@@ -1,6 +1,8 @@
 //! Criterion benchmarks of the concurrent manager against the baselines (one run, side
 //! by side): uncontended acquire + commit (fast path SR/SW, slow path SU, IX on GLOBAL),
-//! N threads on one table and on distinct tables, and n locks in one context.
+//! N threads on one table and on distinct tables, n locks in one context, the first DDL
+//! after 10 .. 10,000 contexts used a table on the fast path (`first_ddl`), and the
+//! mixed OLTP workload on 1, 2, 4, 8 threads (`oltp`).
 //!
 //! `cargo bench -p mdl-bench --bench manager` (`-- --quick` for a short run). The
 //! baselines are the file `mdl bench` uses (`mdl_bench::baselines`). While the
@@ -224,5 +226,58 @@ fn many(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, uncontended, threads, many);
+/// The first DDL after n contexts used the table on the fast path (`mdl_bench::ddl`: the
+/// readers' rounds and a cache-evicting walk outside the clock).
+fn first_ddl(c: &mut Criterion) {
+    let ours = manager_works();
+    let mut g = c.benchmark_group("first_ddl");
+    g.sample_size(10);
+    for n in [10usize, 100, 1_000, 10_000] {
+        let mut engines = vec![("naive_released", mdl_bench::ddl::FirstDdl::naive(n))];
+        if ours {
+            engines.push(("ours_released", mdl_bench::ddl::FirstDdl::ours(n, false)));
+            engines.push(("ours_held", mdl_bench::ddl::FirstDdl::ours(n, true)));
+        }
+        for (name, mut e) in engines {
+            g.bench_with_input(BenchmarkId::new(name, n), &n, |b, _| {
+                b.iter_custom(|iters| {
+                    let ns: u128 = (0..iters).map(|_| e.round()).sum();
+                    std::time::Duration::from_nanos(ns as u64)
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
+/// The mixed OLTP workload (`mdl_bench::oltp`) on 1, 2, 4, 8 threads: time per
+/// statement (throughput = statements).
+fn oltp(c: &mut Criterion) {
+    use mdl_bench::oltp::{sampler, Engine, Latencies};
+    let ours = manager_works();
+    let mut g = c.benchmark_group("oltp");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(1));
+    for t in [1usize, 2, 4, 8] {
+        for e in Engine::ALL {
+            if e == Engine::Ours && !ours {
+                continue;
+            }
+            let lat = std::sync::Arc::new(std::sync::Mutex::new(Latencies::default()));
+            let mut f = sampler(e, t, lat.clone());
+            g.bench_with_input(BenchmarkId::new(e.name(), t), &t, |b, &t| {
+                b.iter_custom(|iters| {
+                    let per_thread = iters.div_ceil(t as u64).max(1);
+                    let ops_per_s = f(per_thread);
+                    // The latencies are `mdl bench`'s; here they only take memory.
+                    *lat.lock().unwrap_or_else(|e| e.into_inner()) = Latencies::default();
+                    std::time::Duration::from_secs_f64(iters as f64 / ops_per_s)
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, uncontended, threads, many, first_ddl, oltp);
 criterion_main!(benches);

@@ -1,6 +1,7 @@
 //! Memory of the manager, measured with a counting global allocator (this binary only):
 //! the sizes of the public per-lock and per-ticket types, the bytes allocated per lock
-//! held (100,000 distinct locks in one context, for ours and the baselines), and whether
+//! held (100,000 distinct locks in one context, for ours and the baselines), the bytes per
+//! connection (10,000 contexts, idle, each holding one lock, after commit), and whether
 //! memory stays flat while one million distinct keys are locked and released.
 //!
 //! `cargo bench -p mdl-bench --bench memory` (prints; no timing, no assertions).
@@ -85,6 +86,7 @@ fn manager_works() -> bool {
 
 const HELD: usize = 100_000;
 const STREAM: usize = 1_000_000;
+const CONNS: usize = 10_000;
 
 fn main() {
     // `cargo bench` passes `--bench`; under `cargo test --benches` (or `--all-targets`)
@@ -183,6 +185,48 @@ fn main() {
         );
     }
     drop(keys);
+
+    // Bytes per connection: CONNS contexts made (idle), then each takes SR on one table
+    // and keeps it (one lock held per connection, on the same table), then commits
+    // (each keeps its idle pin of the table: a connection's cache of map lookups).
+    println!("\nbytes per connection ({CONNS} connections, one table):");
+    let t = table_key(&d, "conn", 0);
+    {
+        let nv = baselines::Naive::new();
+        let before = live();
+        let mut cs: Vec<_> = (0..CONNS).map(|_| nv.context()).collect();
+        let made = live() - before;
+        for c in &mut cs {
+            nv.acquire(c, &t, baselines::Mode::Shared);
+        }
+        let held = live() - before - made;
+        cs.iter_mut().for_each(|c| nv.commit(c));
+        let after = live() - before;
+        println!(
+            "  naive            {:>8.1} B/connection idle, {:>8.1} B/lock held, {:>8.1} B/connection after commit",
+            made as f64 / CONNS as f64,
+            held as f64 / CONNS as f64,
+            after as f64 / CONNS as f64
+        );
+    }
+    {
+        let before = live();
+        let mut cs: Vec<_> = (0..CONNS).map(|_| m.context()).collect();
+        let made = live() - before;
+        for c in &mut cs {
+            let o = c.acquire(&t, LockType::SR, Duration::Transaction, WaitOption::Forever);
+            assert_eq!(o, Ok(Outcome::Granted));
+        }
+        let held = live() - before - made;
+        cs.iter_mut().for_each(|c| c.commit());
+        let after = live() - before;
+        println!(
+            "  ours             {:>8.1} B/connection idle, {:>8.1} B/lock held, {:>8.1} B/connection after commit (idle pin kept)",
+            made as f64 / CONNS as f64,
+            held as f64 / CONNS as f64,
+            after as f64 / CONNS as f64
+        );
+    }
 
     // One million distinct keys locked and released, one at a time, each key made and
     // dropped in the loop: live bytes and lock objects sampled every 100,000.

@@ -72,6 +72,28 @@ impl DashRw {
         }
     }
 
+    /// Runs `f` under `key`'s lock, shared or exclusive (the object made if missing).
+    #[inline]
+    pub fn with<R>(&self, key: &MdlKey, mode: Mode, f: impl FnOnce() -> R) -> R {
+        let l = match self.map.get(key) {
+            Some(l) => l,
+            None => {
+                self.insert(key);
+                return self.with(key, mode, f);
+            }
+        };
+        match mode {
+            Mode::Shared => {
+                let _g = l.read();
+                f()
+            }
+            Mode::Exclusive => {
+                let _g = l.write();
+                f()
+            }
+        }
+    }
+
     /// Objects in the map.
     pub fn len(&self) -> usize {
         self.map.len()

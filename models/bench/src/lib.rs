@@ -6,7 +6,10 @@
 //! Nothing here asserts anything about speed; the only test runs it minuscule.
 
 pub mod baselines;
+pub mod ddl;
 pub mod graphs;
+pub mod oltp;
+pub mod plot;
 pub mod timing;
 
 use baselines::{DashRw, Mode, Naive};
@@ -29,7 +32,13 @@ pub struct Options {
     pub many: &'static [usize],
     /// Waiter counts of the deadlock-search benchmark.
     pub waiters: &'static [usize],
-    /// Only these groups (`single`, `threads`, `many`, `deadlock`); empty: all.
+    /// Context counts of the first-DDL benchmark (contexts that used the lock on the
+    /// fast path).
+    pub pinners: &'static [usize],
+    /// Thread counts of the mixed OLTP workload (its curves).
+    pub oltp_threads: &'static [usize],
+    /// Only these groups (`single`, `threads`, `many`, `deadlock`, `ddl`, `oltp`); empty:
+    /// all.
     pub only: &'static [&'static str],
 }
 
@@ -40,6 +49,8 @@ impl Options {
             threads,
             many: &[1, 100, 10_000],
             waiters: &[10, 100, 1_000],
+            pinners: &[10, 100, 1_000, 10_000],
+            oltp_threads: &[1, 2, 4, 8],
             only: &[],
         }
     }
@@ -56,6 +67,8 @@ impl Options {
             threads: 2,
             many: &[1, 10],
             waiters: &[3, 5],
+            pinners: &[2, 5],
+            oltp_threads: &[1, 2],
             only: &[],
         }
     }
@@ -88,6 +101,12 @@ pub struct Target {
 pub struct Machine {
     pub nproc: usize,
     pub cpu: String,
+    /// The parallel speedup the machine gave during the run: a busy loop's throughput
+    /// on `threads` threads over one thread's (measured before and after the groups;
+    /// the lower figure). 2.0 on two idle cores; about 1 when the host gives less.
+    pub speedup: f64,
+    /// The load average (1 minute) when the run started, from /proc/loadavg.
+    pub load: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -126,7 +145,37 @@ fn machine() -> Machine {
                 .map(|(_, v)| v.trim().to_owned())
         })
         .unwrap_or_else(|| "unknown".into());
-    Machine { nproc, cpu }
+    Machine {
+        nproc,
+        cpu,
+        speedup: f64::NAN,
+        load: std::fs::read_to_string("/proc/loadavg")
+            .ok()
+            .and_then(|s| s.split_whitespace().next()?.parse().ok()),
+    }
+}
+
+/// A busy loop's throughput on `threads` threads over one thread's (about 30 ms each).
+pub fn parallel_speedup(threads: usize) -> f64 {
+    let spin = |n: u64| {
+        let mut x = 1u64;
+        for i in 0..n {
+            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(i));
+        }
+        x
+    };
+    let k = 20_000_000;
+    let one = timing::sample_throughput(1, k, &|_| {
+        move |n: u64| {
+            spin(n);
+        }
+    });
+    let many = timing::sample_throughput(threads.max(1), k, &|_| {
+        move |n: u64| {
+            spin(n);
+        }
+    });
+    many / one
 }
 
 /// Runs `f`, turning a panic into an error message (without printing it).
@@ -143,7 +192,7 @@ pub(crate) fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     })
 }
 
-fn new_manager() -> Manager {
+pub(crate) fn new_manager() -> Manager {
     Manager::new(Dialect::mysql80(), Config::default(), Clock::System)
 }
 
@@ -167,7 +216,7 @@ pub fn probe_manager() -> Result<(), String> {
     .and_then(|r| r)
 }
 
-fn table_key(d: &Dialect, db: &str, i: usize) -> MdlKey {
+pub(crate) fn table_key(d: &Dialect, db: &str, i: usize) -> MdlKey {
     let ns = d.namespace_by_name("TABLE").expect("TABLE namespace");
     MdlKey::new(ns, db, &format!("t{i}"))
 }
@@ -530,6 +579,37 @@ impl Runner {
         }
         self.group("deadlock", "ns/edge", cases);
     }
+
+    fn oltp(&mut self) {
+        let (cases, lats) = oltp::cases(self.opts.plan, self.opts.oltp_threads, self.ours);
+        self.group("oltp", "ops/s", cases);
+        for (name, lat) in lats {
+            let mut l = match lat.lock() {
+                Ok(l) => l,
+                Err(e) => e.into_inner(),
+            };
+            let oltp::Latencies { ddl, read } = &mut *l;
+            for (what, xs) in [("ddl", ddl), ("read", read)] {
+                let n = xs.len();
+                if let Some(p) = oltp::percentiles(xs) {
+                    for (q, v) in ["p50", "p99", "p999"].iter().zip(p) {
+                        let stats = Stats {
+                            median: v,
+                            min: v,
+                            max: v,
+                            runs: n,
+                        };
+                        self.push("oltp_wait", &format!("{name}_{what}_{q}"), "ns", stats);
+                    }
+                }
+            }
+        }
+    }
+
+    fn ddl(&mut self) {
+        let cases = ddl::cases(self.opts.plan, self.opts.pinners, self.ours);
+        self.group("ddl", "ns/op", cases);
+    }
 }
 
 fn target(
@@ -560,32 +640,33 @@ fn target(
 }
 
 fn targets(r: &Report, o: &Options) -> Vec<Target> {
-    let mut v = vec![
-        target(
-            r,
-            "fast path SR within 3x of DashMap+RwLock",
-            ("single", "ours_sr"),
-            ("single", "dashmap_rwlock"),
-            Some(3.0),
-            None,
-        ),
-        target(
-            r,
-            "fast path SR 5x faster than naive",
-            ("single", "naive_sr"),
-            ("single", "ours_sr"),
-            None,
-            Some(5.0),
-        ),
-    ];
+    // Issue 18's targets: the fast path within 2x of DashMap + RwLock uncontended; on
+    // one table, at least 5x naive and at least DashMap + RwLock. (The old "5x faster
+    // than naive, uncontended" asked for less than a bare map lookup: retired.)
+    let mut v = vec![target(
+        r,
+        "fast path SR within 2x of DashMap+RwLock",
+        ("single", "ours_sr"),
+        ("single", "dashmap_rwlock"),
+        Some(2.0),
+        None,
+    )];
     let g = format!("{}threads", o.threads.max(1));
     v.push(target(
         r,
-        "same table SR/SW: 3x naive throughput",
+        "same table SR/SW: 5x naive throughput",
         (&g, "same_ours"),
         (&g, "same_naive"),
         None,
-        Some(3.0),
+        Some(5.0),
+    ));
+    v.push(target(
+        r,
+        "same table SR/SW: at least DashMap+RwLock",
+        (&g, "same_ours"),
+        (&g, "same_dashmap_rwlock"),
+        None,
+        Some(1.0),
     ));
     let (lo, hi) = (100usize, 10_000usize);
     if o.many.contains(&lo) && o.many.contains(&hi) {
@@ -599,6 +680,16 @@ fn targets(r: &Report, o: &Options) -> Vec<Target> {
                 None,
             ));
         }
+    }
+    if let (Some(lo), Some(hi)) = (o.pinners.first(), o.pinners.last()) {
+        v.push(target(
+            r,
+            &format!("first DDL after fast-path use: {hi} contexts within 2x of {lo}"),
+            ("ddl", &format!("ours_released_n{hi}")),
+            ("ddl", &format!("ours_released_n{lo}")),
+            Some(2.0),
+            None,
+        ));
     }
     let (lo, hi) = (o.waiters.first().copied(), o.waiters.last().copied());
     if let (Some(lo), Some(hi)) = (lo, hi) {
@@ -621,6 +712,7 @@ fn targets(r: &Report, o: &Options) -> Vec<Target> {
 /// Runs every benchmark. `log` prints each result to stderr as it comes.
 pub fn run(opts: Options, log: bool) -> Report {
     let unavailable = probe_manager().err();
+    let speedup_before = parallel_speedup(2);
     let mut r = Runner {
         opts,
         rows: Vec::new(),
@@ -640,8 +732,18 @@ pub fn run(opts: Options, log: bool) -> Report {
     if on("deadlock") {
         r.deadlock();
     }
+    if on("ddl") {
+        r.ddl();
+    }
+    if on("oltp") {
+        r.oltp();
+    }
+    let speedup_after = parallel_speedup(2);
     let mut rep = Report {
-        machine: machine(),
+        machine: Machine {
+            speedup: speedup_before.min(speedup_after),
+            ..machine()
+        },
         warmup: opts.plan.warmup,
         runs: opts.plan.runs,
         scale: opts.plan.scale,
@@ -662,6 +764,12 @@ pub fn render(r: &Report) -> String {
         s,
         "machine: {} cpus, {}; {} warm-up + {} runs (median), scale {}",
         r.machine.nproc, r.machine.cpu, r.warmup, r.runs, r.scale
+    );
+    let _ = writeln!(
+        s,
+        "parallel speedup during the run (2 busy threads / 1): {:.2}; load average at start: {}",
+        r.machine.speedup,
+        r.machine.load.map_or("-".into(), |l| format!("{l:.2}"))
     );
     if let Some(e) = &r.manager_unavailable {
         let _ = writeln!(s, "our manager: NOT MEASURED ({e})");
@@ -707,6 +815,10 @@ mod tests {
         }
         assert!(r.median("2threads", "same_naive").is_some());
         assert!(r.median("many", "naive_n10").is_some());
+        assert!(r.median("ddl", "naive_released_n5").is_some());
+        assert!(r.median("oltp", "naive_t2").is_some());
+        assert!(r.median("oltp_wait", "naive_t2_read_p99").is_some());
+        assert!(r.machine.speedup.is_finite());
         for k in ["synthetic", "table", "step"] {
             for sh in ["chain", "cycle"] {
                 assert!(
@@ -717,6 +829,9 @@ mod tests {
         }
         if r.manager_unavailable.is_none() {
             assert!(r.median("single", "ours_sr").is_some());
+            assert!(r.median("ddl", "ours_released_n5").is_some());
+            assert!(r.median("ddl", "ours_held_n5").is_some());
+            assert!(r.median("oltp", "ours_t2").is_some());
         }
         let j = serde_json::to_string(&r).expect("json");
         assert!(j.contains("\"targets\""));

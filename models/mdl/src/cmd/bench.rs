@@ -23,6 +23,9 @@ pub struct Args {
     /// Run only these groups (repeatable).
     #[arg(long, value_enum)]
     pub only: Vec<Group>,
+    /// Write SVG plots of the DDL and OLTP groups into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub plots: Option<std::path::PathBuf>,
     /// Print each result on stderr as it is measured.
     #[arg(long, short)]
     pub verbose: bool,
@@ -39,6 +42,10 @@ pub enum Group {
     Many,
     /// Deadlock search in chains and cycles.
     Deadlock,
+    /// The first DDL on a table after 10 .. 10,000 contexts used it on the fast path.
+    Ddl,
+    /// A mixed OLTP workload (reads, writes, ALTER, FTWRL) on 1, 2, 4, 8 threads.
+    Oltp,
 }
 
 impl Group {
@@ -48,6 +55,8 @@ impl Group {
             Group::Threads => "threads",
             Group::Many => "many",
             Group::Deadlock => "deadlock",
+            Group::Ddl => "ddl",
+            Group::Oltp => "oltp",
         }
     }
 }
@@ -78,6 +87,19 @@ pub fn main(args: Args) -> i32 {
         }
     } else {
         print!("{}", bench::render(&report));
+    }
+    if let Some(dir) = &args.plots {
+        match bench::plot::write(&report, dir, opts.pinners, opts.oltp_threads) {
+            Ok(files) => {
+                for f in files {
+                    eprintln!("mdl bench: wrote {}", f.display());
+                }
+            }
+            Err(e) => {
+                eprintln!("mdl bench: plots: {e}");
+                return 1;
+            }
+        }
     }
     0
 }
