@@ -754,6 +754,30 @@ impl LockTable {
         }
     }
 
+    /// Soft-edge resolution of the edge `a -> b`: when `a` waits on an MDL lock behind
+    /// `b`'s pending request only (a soft edge) and the step layer finds the reordering
+    /// safe, `a` goes ahead of `b`; the grants it makes are booked. False when nothing
+    /// changed.
+    fn reorder(&mut self, a: OwnerId, b: OwnerId) -> bool {
+        let Some(w) = self.session(a).and_then(|x| x.wait.clone()) else {
+            return false;
+        };
+        let r = rules(&self.dialect, self.config, &w.key);
+        let Some(l) = self.locks.get_mut(&w.key) else {
+            return false;
+        };
+        let Some(bt) = l.soft_blocker(&r, &w.ticket, b) else {
+            return false;
+        };
+        match l.reorder(&r, w.ticket.id, bt, |_| true) {
+            Some(woken) => {
+                self.finish_grants(&w.key, woken);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Starts a wait of `s` in a foreign subsystem (for the bug zoo): `s` waits for
     /// `holders` with `weight`. Runs the detector; returns `Waiting` or `Deadlock`.
     pub fn foreign_wait(
@@ -894,8 +918,18 @@ impl DeadlockShell for TableShell<'_> {
     fn max_depth(&self) -> Option<u32> {
         self.t.dialect.max_search_depth
     }
-    /// The victim's MDL wait ends (`Deadlock`, as an event), or its foreign wait.
+    /// Soft-edge resolution first (when the dialect turns it on): the first edge of the
+    /// cycle that is soft and safe to reverse ([`step::reorder_candidates`],
+    /// [`Lock::soft_blocker`], [`Lock::reorder`]). Otherwise the victim's MDL wait ends
+    /// (`Deadlock`, as an event), or its foreign wait.
     fn abort(&mut self, dl: &Deadlock<OwnerId>, _start: OwnerId) -> Abort {
+        if self.t.dialect.soft_edges {
+            for (a, b) in step::reorder_candidates(dl) {
+                if self.t.reorder(a, b) {
+                    return Abort::Reordered;
+                }
+            }
+        }
         let v = dl.victim;
         self.t.sess(v).victim_count += 1;
         if self.t.session(v).is_some_and(|x| x.wait.is_some()) {
