@@ -521,6 +521,24 @@ pub fn violation_detail(m: &MdlModel, p: &PropResult) -> Option<String> {
             "{} got `deadlock` without a cycle through it in the wait-for graph",
             m.session_name(st.bad_deadlock? as usize)
         ),
+        super::PropKind::NoCycle => format!(
+            "{} is on a cycle of the wait-for graph that no deadlock search broke",
+            m.session_name(st.bad_cycle? as usize)
+        ),
+        super::PropKind::ReorderOnCycle => format!(
+            "{} was moved ahead in a wait queue, but it (or the request it passed) is not on \
+             the cycle being resolved",
+            m.session_name(st.bad_reorder? as usize)
+        ),
+        super::PropKind::ReorderBounded => {
+            let w = st.bad_jumps? as usize;
+            format!(
+                "{}'s wait was passed over by {} reorderings (max_write_lock_count {})",
+                m.session_name(w),
+                st.jumps[w],
+                m.config.max_write_lock_count
+            )
+        }
         super::PropKind::Assert(i) => {
             let a = &m.asserts[i];
             let w = a.session?;
