@@ -138,7 +138,14 @@ pub struct LockTable {
     /// Outcomes of other sessions' waits decided by the last call; drained by
     /// [`LockTable::take_events`].
     events: Vec<Event>,
+    /// Soft-edge reorderings made by the last call (key, the waiter moved ahead, the
+    /// owner of the request it passed); drained by [`LockTable::take_reorders`].
+    reorders: Vec<Reorder>,
 }
+
+/// A soft-edge reordering: on `key`, the waiting request of `.1` was moved ahead of the
+/// pending request of `.2`.
+pub type Reorder = (MdlKey, OwnerId, OwnerId);
 
 impl LockTable {
     /// An empty table deciding by `dialect` under `config`.
@@ -150,6 +157,7 @@ impl LockTable {
             next_ticket: 1,
             config,
             events: Vec::new(),
+            reorders: Vec::new(),
         }
     }
 
@@ -203,6 +211,7 @@ impl LockTable {
             next_ticket,
             config,
             events: Vec::new(),
+            reorders: Vec::new(),
         }
     }
 
@@ -241,6 +250,11 @@ impl LockTable {
     /// Outcomes of waits that other steps ended, in the order they were decided.
     pub fn take_events(&mut self) -> Vec<Event> {
         std::mem::take(&mut self.events)
+    }
+
+    /// Soft-edge reorderings that the last calls made, in order (see [`Reorder`]).
+    pub fn take_reorders(&mut self) -> Vec<Reorder> {
+        std::mem::take(&mut self.reorders)
     }
 
     pub fn rules(&self, key: &MdlKey) -> Rules<'_> {
@@ -771,6 +785,7 @@ impl LockTable {
         };
         match l.reorder(&r, w.ticket.id, bt, |_| true) {
             Some(woken) => {
+                self.reorders.push((w.key.clone(), a, b));
                 self.finish_grants(&w.key, woken);
                 true
             }
@@ -869,6 +884,10 @@ impl LockTable {
             .collect();
         for e in &mut t.events {
             e.0 = map(e.0);
+        }
+        for r in &mut t.reorders {
+            r.1 = map(r.1);
+            r.2 = map(r.2);
         }
         Some(t)
     }

@@ -739,8 +739,9 @@ impl MdlModel {
     }
 
     /// Soft-edge resolution's properties for the action from `pre` into `st`, with the
-    /// model's own graph code: every reordering the action made (a pair of waiting
-    /// tickets, a ahead of b, new in some lock) has its two waiters on a cycle through the
+    /// model's own graph code: every reordering the action made
+    /// ([`LockTable::take_reorders`]: a moved ahead of b's pending request) has its two
+    /// waiters on a cycle through the
     /// acting session in the step's graph (before it, plus the new request's edges) with
     /// the edge a -> b among them; it counts one pass of b's wait, at most
     /// `max_write_lock_count`; and no cycle is left in the wait-for graph after it.
@@ -755,25 +756,18 @@ impl MdlModel {
         }
         let mut g: Option<Vec<(usize, usize)>> = None;
         let s = action.session();
-        for (k, l) in st.table.locks() {
-            let old = pre.table.lock(k);
-            for (a, b) in l.ahead() {
-                if old.is_some_and(|o| o.ahead().contains(&(*a, *b))) {
-                    continue;
-                }
-                let owner = |id| l.waiting().iter().find(|t| t.id == id).map(|t| t.owner.0 as usize);
-                let (Some(oa), Some(ob)) = (owner(*a), owner(*b)) else {
-                    continue;
-                };
-                let g = g.get_or_insert_with(|| {
-                    let mut g = self.edges(pre);
-                    g.extend(self.new_request_edges(pre, action, step));
-                    g
-                });
-                let on = |v| v == s || (graph::reaches(n, g, s, v) && graph::reaches(n, g, v, s));
-                if !(g.contains(&(oa, ob)) && on(oa) && on(ob)) {
-                    st.bad_reorder = Some(oa as u8);
-                }
+        for (_, a, b) in st.table.take_reorders() {
+            let (oa, ob) = (a.0 as usize, b.0 as usize);
+            let g = g.get_or_insert_with(|| {
+                let mut g = self.edges(pre);
+                g.extend(self.new_request_edges(pre, action, step));
+                g
+            });
+            let on = |v| v == s || (graph::reaches(n, g, s, v) && graph::reaches(n, g, v, s));
+            if !(g.contains(&(oa, ob)) && on(oa) && on(ob)) {
+                st.bad_reorder = Some(oa as u8);
+            }
+            if ob < n {
                 st.jumps[ob] = st.jumps[ob].saturating_add(1);
                 if u64::from(st.jumps[ob]) > self.config.max_write_lock_count {
                     st.bad_jumps = Some(ob as u8);
