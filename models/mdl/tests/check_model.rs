@@ -468,6 +468,18 @@ fn seeded_wrong_victim_is_caught_by_an_assert() {
     assert!(violated("victim_dml.mdl", PropKind::Assert(0)));
 }
 
+#[cfg(mdl_bug = "soft_reorder_outside_cycle")]
+#[test]
+fn seeded_reordering_off_the_cycle_is_caught() {
+    assert!(violated("soft_outside_cycle.mdl", PropKind::ReorderOnCycle));
+}
+
+#[cfg(mdl_bug = "soft_reorder_unbounded")]
+#[test]
+fn seeded_unbounded_reordering_is_caught() {
+    assert!(violated("soft_unbounded.mdl", PropKind::ReorderBounded));
+}
+
 /// The ports of MySQL's MDL unit tests (`models/scenarios/mysql-unit/`): on every
 /// interleaving explored (depth first, up to 100,000 states each: the two long
 /// compatibility tests are not explored completely, see that folder's README) no built-in

@@ -135,8 +135,8 @@ pub struct State {
     pub jumps: PerSession<u8>,
     /// Soft-edge resolution: a session on a wait-for cycle after the last action.
     pub bad_cycle: Option<u8>,
-    /// Soft-edge resolution: a session the last action moved ahead in a queue although
-    /// it (or the request it passed) is not on the cycle being resolved.
+    /// Soft-edge resolution: a session that a reordering of the last action moved ahead
+    /// in a queue, or passed over, off the cycle being resolved.
     pub bad_reorder: Option<u8>,
     /// Soft-edge resolution: a session whose wait reorderings passed over more than
     /// `max_write_lock_count` times.
@@ -756,8 +756,47 @@ impl MdlModel {
         }
         let mut g: Option<Vec<(usize, usize)>> = None;
         let s = action.session();
-        for (_, a, b) in st.table.take_reorders() {
-            let (oa, ob) = (a.0 as usize, b.0 as usize);
+        let announced = st.table.take_reorders();
+        // What the locks show, whatever the detector announced: each new pair (a ahead of
+        // b) still in a queue, and each waiting ticket's pass count; a pass that no
+        // announced reordering explains is a reordering off the cycle.
+        let mut seen: Vec<(usize, usize)> = Vec::new();
+        for (k, l) in st.table.locks() {
+            let old = pre.table.lock(k);
+            let owner = |id| {
+                l.waiting()
+                    .iter()
+                    .find(|t| t.id == id)
+                    .map(|t| t.owner.0 as usize)
+            };
+            for (a, b) in l.ahead() {
+                if old.is_some_and(|o| o.ahead().contains(&(*a, *b))) {
+                    continue;
+                }
+                if let (Some(oa), Some(ob)) = (owner(*a), owner(*b)) {
+                    seen.push((oa, ob));
+                }
+            }
+            for (b, times) in l.jumped() {
+                let before = old.map_or(0, |o| o.times_jumped(*b));
+                let Some(ob) = owner(*b) else { continue };
+                let told = announced
+                    .iter()
+                    .filter(|(key, _, x)| key == k && x.0 as usize == ob)
+                    .count() as u32;
+                if times.saturating_sub(before) > told {
+                    st.bad_reorder = Some(ob as u8);
+                }
+            }
+        }
+        seen.extend(
+            announced
+                .iter()
+                .map(|(_, a, b)| (a.0 as usize, b.0 as usize)),
+        );
+        seen.sort_unstable();
+        seen.dedup();
+        for (oa, ob) in seen {
             let g = g.get_or_insert_with(|| {
                 let mut g = self.edges(pre);
                 g.extend(self.new_request_edges(pre, action, step));

@@ -526,8 +526,8 @@ pub fn violation_detail(m: &MdlModel, p: &PropResult) -> Option<String> {
             m.session_name(st.bad_cycle? as usize)
         ),
         super::PropKind::ReorderOnCycle => format!(
-            "{} was moved ahead in a wait queue, but it (or the request it passed) is not on \
-             the cycle being resolved",
+            "a reordering of a wait queue involving {} (moved ahead, or passed over) is not \
+             the reversal of an edge of the cycle being resolved",
             m.session_name(st.bad_reorder? as usize)
         ),
         super::PropKind::ReorderBounded => {
