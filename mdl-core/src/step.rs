@@ -474,3 +474,71 @@ pub fn resolve<S: DeadlockShell>(shell: &mut S, start: OwnerId) -> Resolved {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(id: u64, owner: u32, ty: LockType) -> Ticket {
+        Ticket {
+            id: TicketId(id),
+            owner: OwnerId(owner),
+            ty,
+        }
+    }
+
+    /// The #82204 lock: s1 holds SR, s2 waits SNRW (for s1), s1 waits SW (behind s2).
+    fn lock_82204(r: &Rules) -> Lock {
+        let mut l = Lock::new();
+        let always = |_: &Ticket| true;
+        assert_eq!(
+            l.request(r, t(1, 1, LockType::SR), None, WaitOption::Forever, always),
+            Decision::Granted { woken: vec![] }
+        );
+        assert_eq!(
+            l.request(
+                r,
+                t(2, 2, LockType::SNRW),
+                None,
+                WaitOption::Forever,
+                always
+            ),
+            Decision::Queued
+        );
+        assert_eq!(
+            l.request(r, t(3, 1, LockType::SW), None, WaitOption::Forever, always),
+            Decision::Queued
+        );
+        l
+    }
+
+    #[test]
+    fn a_soft_edge_is_reversed_once_within_the_limit() {
+        let d = Dialect::mysql80();
+        let key = MdlKey::new(d.namespace_by_name("TABLE").unwrap(), "db", "t");
+        let mut c = Config::default();
+        let r = rules(&d, c, &key);
+        let l = lock_82204(&r);
+        // s1's SW -> s2 is soft (s2's SNRW is pending); s2's SNRW -> s1 is hard.
+        assert_eq!(
+            l.soft_blocker(&r, &t(3, 1, LockType::SW), OwnerId(2)),
+            Some(TicketId(2))
+        );
+        assert_eq!(
+            l.soft_blocker(&r, &t(2, 2, LockType::SNRW), OwnerId(1)),
+            None
+        );
+        let mut a = l.clone();
+        let woken = a.reorder(&r, TicketId(3), TicketId(2), |_| true);
+        assert_eq!(woken.map(|w| w.len()), Some(1), "the SW is granted");
+        assert_eq!(a.times_jumped(TicketId(2)), 1);
+        assert!(a.ahead().is_empty(), "the pair leaves with the granted SW");
+        assert!(a.check(&r).is_ok());
+        // max_write_lock_count 0: the SNRW may not be passed over at all.
+        c.max_write_lock_count = 0;
+        let r0 = rules(&d, c, &key);
+        let mut b = l.clone();
+        assert_eq!(b.reorder(&r0, TicketId(3), TicketId(2), |_| true), None);
+        assert_eq!(b, l, "a refused reordering changes nothing");
+    }
+}
