@@ -1603,6 +1603,29 @@ mod tests {
             1,
             "already set",
         );
+        // `deadlock_resolution victim|soft_edges` (issue 19).
+        let s = parse("t.mdl", "deadlock_resolution soft_edges\ns1: commit\n").expect("parses");
+        assert_eq!(s.settings.soft_edges, Some(true));
+        let s = parse("t.mdl", "deadlock_resolution victim\ns1: commit\n").expect("parses");
+        assert_eq!(s.settings.soft_edges, Some(false));
+        at(
+            "deadlock_resolution soft\n",
+            1,
+            21,
+            "deadlock_resolution must be",
+        );
+        at(
+            "deadlock_resolution\n",
+            1,
+            20,
+            "expected `victim` or `soft_edges`",
+        );
+        assert!(crate::print::settings_text(
+            &parse("t.mdl", "deadlock_resolution soft_edges\ns1: commit\n")
+                .unwrap()
+                .settings
+        )
+        .contains("deadlock_resolution soft_edges\n"));
         // `expect SESSION tickets [NS KEY] N`.
         let s = parse(
             "t.mdl",

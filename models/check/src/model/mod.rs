@@ -198,6 +198,9 @@ pub struct Record {
     pub step_edges: Option<Vec<(usize, usize)>>,
     /// Why a step's outcome is `error`.
     pub error: Option<mdl_core::MdlError>,
+    /// Soft-edge reorderings the action made: (the session moved ahead, the session whose
+    /// pending request it passed).
+    pub reorders: Vec<(usize, usize)>,
 }
 
 /// The model of one scenario.
@@ -721,9 +724,11 @@ impl MdlModel {
             step_edges = Some(g);
         }
         st.bad_grant = self.new_conflict(pre, &st);
-        if self.dialect.soft_edges {
-            self.check_soft(pre, &mut st, action, step);
-        }
+        let reorders = if self.dialect.soft_edges {
+            self.check_soft(pre, &mut st, action, step)
+        } else {
+            Vec::new()
+        };
         if self.passed_cap.iter().any(|c| *c > 0) {
             self.track_passes(pre, &mut st, action);
         }
@@ -734,6 +739,7 @@ impl MdlModel {
             events,
             step_edges,
             error,
+            reorders,
         };
         Some((st, rec))
     }
@@ -745,7 +751,14 @@ impl MdlModel {
     /// acting session in the step's graph (before it, plus the new request's edges) with
     /// the edge a -> b among them; it counts one pass of b's wait, at most
     /// `max_write_lock_count`; and no cycle is left in the wait-for graph after it.
-    fn check_soft(&self, pre: &State, st: &mut State, action: Action, step: Option<usize>) {
+    /// Returns the reorderings the table announced, as (moved, passed) sessions.
+    fn check_soft(
+        &self,
+        pre: &State,
+        st: &mut State,
+        action: Action,
+        step: Option<usize>,
+    ) -> Vec<(usize, usize)> {
         let n = self.programs.len();
         for w in 0..n {
             let before = pre.table.sessions()[w].wait.as_ref().map(|x| x.ticket.id);
@@ -814,6 +827,10 @@ impl MdlModel {
             }
         }
         st.bad_cycle = graph::any_cycle(n, &self.edges(st)).map(|v| v as u8);
+        announced
+            .iter()
+            .map(|(_, a, b)| (a.0 as usize, b.0 as usize))
+            .collect()
     }
 
     /// The passed-over counters and the starvation bits of the liveness asserts, for the

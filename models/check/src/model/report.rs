@@ -78,6 +78,14 @@ pub fn trace_text(m: &MdlModel, t: &Trace) -> String {
             let _ = write!(out, " -> {o}");
         }
         out.push('\n');
+        for (a, b) in &r.reorders {
+            let _ = writeln!(
+                out,
+                "         => {} moved ahead of {}'s pending request (a soft edge reversed)",
+                m.session_name(*a),
+                m.session_name(*b)
+            );
+        }
         for e in &r.events {
             let _ = writeln!(out, "         => {}", event_text(m, e));
         }
