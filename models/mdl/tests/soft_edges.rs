@@ -1,5 +1,5 @@
 //! Soft-edge resolution (`deadlock_resolution soft_edges`, issue 19 item 3), checked on
-//! every bundled scenario (`models/scenarios/`, its subfolders included) and every
+//! every bundled lock scenario (`models/scenarios/`, its subfolders but `sql/` included) and every
 //! model-checker test scenario (`tests/check_scenarios/`) with the option turned on, once
 //! with the file's own `max_write_lock_count` and once with `max_write_lock_count 1`:
 //! every interleaving (up to a state bound per file) keeps the built-in properties (no
@@ -52,6 +52,9 @@ fn soft_edges_keep_every_builtin_property_on_every_scenario() {
     for d in ["models/scenarios", "models/mdl/tests/check_scenarios"] {
         mdl_files(&root().join(d), &mut files);
     }
+    // SQL sessions (`models/scenarios/sql/`) go through the conform SQL model's own
+    // search (`mdl_check::sql`), not this model: not swept here.
+    files.retain(|p| !p.components().any(|c| c.as_os_str() == "sql"));
     files.sort();
     assert!(files.len() >= 80, "{} scenario files", files.len());
     let o = Options {
@@ -59,7 +62,8 @@ fn soft_edges_keep_every_builtin_property_on_every_scenario() {
         ..Options::default()
     };
     let mut bad = Vec::new();
-    let (mut checked, mut cut, mut asserts_changed) = (0, 0, 0);
+    let (mut checked, mut cut) = (0, 0);
+    let mut asserts_changed: Vec<String> = Vec::new();
     for f in &files {
         let name = f.strip_prefix(root()).unwrap_or(f).display().to_string();
         for mwlc in [None, Some(1)] {
@@ -86,7 +90,10 @@ fn soft_edges_keep_every_builtin_property_on_every_scenario() {
                     ));
                 }
                 if !builtin(p.kind) && p.status == Status::Violated {
-                    asserts_changed += 1;
+                    asserts_changed.push(format!(
+                        "{name} (max_write_lock_count {mwlc:?}): {}",
+                        p.name
+                    ));
                 }
             }
         }
@@ -98,8 +105,10 @@ fn soft_edges_keep_every_builtin_property_on_every_scenario() {
     );
     eprintln!(
         "{} files x 2 settings = {checked} checks, every built-in property holds ({cut} cut by \
-         --max-states {MAX_STATES}); {asserts_changed} file asserts about the victim rule violated",
-        files.len()
+         --max-states {MAX_STATES}); file asserts violated with the option on: {}\n  {}",
+        files.len(),
+        asserts_changed.len(),
+        asserts_changed.join("\n  ")
     );
 }
 
