@@ -165,7 +165,10 @@ impl Shared {
         // Soft-edge resolution (dialect option): the step layer's candidates, carried out
         // on the validated cycle under the same guards.
         if self.dialect.soft_edges {
-            for (i, (_, b)) in step::reorder_candidates(dl).into_iter().enumerate() {
+            for (a, b) in step::reorder_candidates(dl) {
+                let Some(i) = cycle.iter().position(|n| *n == a) else {
+                    continue;
+                };
                 let Some((o, t, _)) = &waits[i] else { continue };
                 let gi = objs
                     .iter()
