@@ -173,6 +173,23 @@ pub struct Dialect {
     /// do with `MAX_SEARCH_DEPTH` = 32 (sql/mdl.cc,
     /// `Deadlock_detection_visitor::enter_node`). `None` (the default): exact search.
     pub max_search_depth: Option<u32>,
+    /// `deadlock_resolution soft_edges`: before a victim is chosen, try to break the
+    /// cycle by reordering pending requests of its locks (soft-edge resolution, after
+    /// PostgreSQL's `deadlock.c`; [`crate::step::Lock::reorder`]). `false` (the default,
+    /// `deadlock_resolution victim`): the servers' victim rule alone.
+    pub soft_edges: bool,
+}
+
+/// Parses the value of a `deadlock_resolution` setting (dialect.txt or a scenario):
+/// `victim` (the servers' rule) or `soft_edges`; true for `soft_edges`.
+pub fn parse_deadlock_resolution(word: &str) -> Result<bool, String> {
+    match word {
+        "victim" => Ok(false),
+        "soft_edges" => Ok(true),
+        _ => Err(format!(
+            "deadlock_resolution must be `victim` or `soft_edges`, not `{word}`"
+        )),
+    }
 }
 
 /// A dialect folder that does not parse: `FILE:LINE:COL: message` at the word or cell
@@ -431,6 +448,7 @@ impl Dialect {
         let mut pending_counts: Vec<(String, usize, usize, usize)> = Vec::new();
         let mut starvation = Starvation::Mysql;
         let mut max_search_depth = None;
+        let mut soft_edges = false;
         let mut weights = Weights {
             dml: 1,
             ull: 1,
@@ -568,6 +586,10 @@ impl Dialect {
                     max_search_depth = Some(
                         parse_max_search_depth(&w[1].text).map_err(|m| err(line, w[1].col, m))?,
                     );
+                }
+                ("deadlock_resolution", 2) => {
+                    soft_edges = parse_deadlock_resolution(&w[1].text)
+                        .map_err(|m| err(line, w[1].col, m))?;
                 }
                 ("victim_overweight", 2) => {
                     weights.victim_overweight = number(&w[1], "victim_overweight", line)?
@@ -762,6 +784,7 @@ impl Dialect {
             starvation,
             weights,
             max_search_depth,
+            soft_edges,
         };
         d.validate(&spots, &unobtrusive_at)?;
         Ok(d)

@@ -56,6 +56,16 @@ pub struct LockState {
     piglet_count: u32,
     /// The pending matrix in force (MySQL's `m_current_waiting_incompatible_idx`).
     idx: u8,
+    /// Soft-edge resolution (`deadlock_resolution soft_edges`, see [`crate::step`]):
+    /// pairs (a, b) of waiting tickets where a was moved ahead of b to break a deadlock
+    /// cycle, so a no longer yields to b's pending request. Invariant: both are waiting
+    /// tickets here, of different owners; a pair leaves with either ticket. Empty unless
+    /// the option is on.
+    ahead: Vec<(TicketId, TicketId)>,
+    /// Per waiting ticket that some reordering passed over: how many times (a reordering
+    /// passes a ticket over at most `max_write_lock_count` times). Invariant: each is a
+    /// waiting ticket here; an entry leaves with its ticket.
+    jumped: Vec<(TicketId, u32)>,
 }
 
 impl LockState {
@@ -80,6 +90,80 @@ impl LockState {
             hog_count,
             piglet_count,
             idx: pending_index,
+            ahead: Vec::new(),
+            jumped: Vec::new(),
+        }
+    }
+
+    /// The same state with the soft-edge reorderings in force, as [`LockState::ahead`]
+    /// and [`LockState::jumped`] return them (for the model checker's decoder).
+    pub fn with_reorders(
+        mut self,
+        ahead: Vec<(TicketId, TicketId)>,
+        jumped: Vec<(TicketId, u32)>,
+    ) -> LockState {
+        self.ahead = ahead;
+        self.jumped = jumped;
+        self
+    }
+
+    /// The reorderings in force: (a, b) when waiting ticket a was moved ahead of waiting
+    /// ticket b (a no longer yields to b).
+    pub fn ahead(&self) -> &[(TicketId, TicketId)] {
+        &self.ahead
+    }
+
+    /// Waiting tickets that reorderings passed over, with how many times.
+    pub fn jumped(&self) -> &[(TicketId, u32)] {
+        &self.jumped
+    }
+
+    /// How many times reorderings passed waiting ticket `id` over.
+    pub fn times_jumped(&self, id: TicketId) -> u32 {
+        self.jumped
+            .iter()
+            .find(|(t, _)| *t == id)
+            .map_or(0, |(_, n)| *n)
+    }
+
+    /// Was `owner`'s waiting ticket moved ahead of waiting ticket `other`?
+    fn is_ahead(&self, owner: OwnerId, other: TicketId) -> bool {
+        !self.ahead.is_empty()
+            && self.ahead.iter().any(|(a, b)| {
+                *b == other && self.waiting.iter().any(|w| w.id == *a && w.owner == owner)
+            })
+    }
+
+    /// Moves waiting ticket `a` ahead of waiting ticket `b`: `a` no longer yields to `b`'s
+    /// pending request, and `b` counts one more pass. The caller reschedules. False (and
+    /// nothing changes) when either is not waiting or they have one owner.
+    pub fn put_ahead(&mut self, a: TicketId, b: TicketId) -> bool {
+        let (Some(ta), Some(tb)) = (
+            self.waiting.iter().find(|t| t.id == a),
+            self.waiting.iter().find(|t| t.id == b),
+        ) else {
+            return false;
+        };
+        if ta.owner == tb.owner {
+            return false;
+        }
+        if !self.ahead.contains(&(a, b)) {
+            self.ahead.push((a, b));
+        }
+        match self.jumped.iter_mut().find(|(t, _)| *t == b) {
+            Some((_, n)) => *n = n.saturating_add(1),
+            None => self.jumped.push((b, 1)),
+        }
+        true
+    }
+
+    /// A waiting ticket left the queue: its reorderings go.
+    fn forget_reorders(&mut self, id: TicketId) {
+        if !self.ahead.is_empty() {
+            self.ahead.retain(|(a, b)| *a != id && *b != id);
+        }
+        if !self.jumped.is_empty() {
+            self.jumped.retain(|(t, _)| *t != id);
         }
     }
 
@@ -146,7 +230,7 @@ impl LockState {
             if self
                 .waiting
                 .iter()
-                .any(|w| w.owner != owner && yields.contains(w.ty))
+                .any(|w| w.owner != owner && yields.contains(w.ty) && !self.is_ahead(owner, w.id))
             {
                 return false;
             }
@@ -241,6 +325,7 @@ impl LockState {
     /// Removes a waiting ticket (timeout, kill, victim). The caller reschedules.
     pub fn remove_waiting(&mut self, id: TicketId) -> Option<Ticket> {
         let i = self.waiting.iter().position(|t| t.id == id)?;
+        self.forget_reorders(id);
         Some(self.waiting.remove(i))
     }
 
@@ -314,6 +399,7 @@ impl LockState {
             let t = self.waiting[i];
             if !bug_skip_grant(i) && self.can_grant(r, t.ty, t.owner, false) && try_grant(&t) {
                 self.waiting.remove(i);
+                self.forget_reorders(t.id);
                 self.granted.push(t);
                 out.push(t);
                 if affected && self.count_piglets_and_hogs(r, t.ty) {
@@ -415,6 +501,7 @@ impl LockState {
             }
             if !bug_skip_grant(i) && self.can_grant(r, t.ty, t.owner, skip_high) && try_grant(&t) {
                 self.waiting.remove(i);
+                self.forget_reorders(t.id);
                 self.granted.push(t);
                 out.push(t);
                 if s.hogs.contains(t.ty) {
@@ -476,7 +563,12 @@ impl LockState {
         let w = self
             .waiting
             .iter()
-            .filter(move |w| w.owner != waiter.owner && w.id != waiter.id && pi.contains(w.ty))
+            .filter(move |w| {
+                w.owner != waiter.owner
+                    && w.id != waiter.id
+                    && pi.contains(w.ty)
+                    && !self.ahead.contains(&(waiter.id, w.id))
+            })
             .map(|w| (w, false));
         g.chain(w)
     }
@@ -520,6 +612,19 @@ impl LockState {
         for (i, a) in self.waiting.iter().enumerate() {
             if self.waiting[i + 1..].iter().any(|b| b.owner == a.owner) {
                 return Err(format!("{:?} waits twice on one lock", a.owner));
+            }
+        }
+        for (a, b) in &self.ahead {
+            if !self.is_waiting(*a) || !self.is_waiting(*b) || a == b {
+                return Err(format!(
+                    "reordering of ticket {} ahead of ticket {}: not two waiting tickets",
+                    a.0, b.0
+                ));
+            }
+        }
+        for (t, _) in &self.jumped {
+            if !self.is_waiting(*t) {
+                return Err(format!("pass count of ticket {}: not waiting", t.0));
             }
         }
         Ok(())

@@ -262,6 +262,87 @@ impl Lock {
         out[from..].sort_unstable();
     }
 
+    /// The waiting ticket that makes waiting ticket `waiter`'s edge to `blocker` *soft*:
+    /// `waiter` waits for `blocker` only because it yields to `blocker`'s pending request
+    /// (the pending matrix in force), not because `blocker` holds a granted ticket that
+    /// conflicts with it (a *hard* edge). `None` for a hard edge or no edge.
+    /// PostgreSQL: src/backend/storage/lmgr/deadlock.c, `FindLockCycleRecurseMember`: an
+    /// edge to a process ahead in the wait queue whose request conflicts is soft.
+    pub fn soft_blocker(&self, r: &Rules, waiter: &Ticket, blocker: OwnerId) -> Option<TicketId> {
+        if !self.state.is_waiting(waiter.id) {
+            return None;
+        }
+        let mut pending = None;
+        for (t, granted) in self.state.blocking_tickets(r, waiter) {
+            if t.owner != blocker {
+                continue;
+            }
+            if granted {
+                return None;
+            }
+            pending = Some(t.id);
+        }
+        pending
+    }
+
+    /// Soft-edge resolution of one edge: moves waiting ticket `a` ahead of waiting ticket
+    /// `b` (`a` no longer yields to `b`'s pending request) and reschedules, when that is
+    /// safe; returns the grants, or `None` (and the lock is as it was) when it is not:
+    /// - `b` was passed over by reorderings `max_write_lock_count` times already (a
+    ///   reordering never starves a waiter past the limit that bounds the hogs);
+    /// - the reschedule would switch the pending matrix in force (new pending edges among
+    ///   the other waiters could close a new cycle that no search would see). Otherwise
+    ///   the reordering only removes the edge `a -> b`, and whoever it lets in stops
+    ///   waiting, so no new cycle forms.
+    ///
+    /// PostgreSQL: src/backend/storage/lmgr/deadlock.c, `DeadLockCheckRecurse` tries
+    /// reversing each soft edge of a cycle and keeps the first set of constraints under
+    /// which `TestConfiguration` finds no cycle; `ExpandConstraints` and `TopoSort`
+    /// rewrite the wait queues (`DS_SOFT_DEADLOCK`). Here a wait queue's order among
+    /// pending requests is the pending matrix, so the rewritten order is kept as the pair
+    /// (a, b) ([`LockState::ahead`]).
+    pub fn reorder(
+        &mut self,
+        r: &Rules,
+        a: TicketId,
+        b: TicketId,
+        try_grant: impl FnMut(&Ticket) -> bool,
+    ) -> Option<Vec<Grant>> {
+        #[cfg(not(mdl_bug = "soft_reorder_unbounded"))]
+        if u64::from(self.state.times_jumped(b)) >= r.max_write_lock_count {
+            return None;
+        }
+        let mut trial = self.clone();
+        if !trial.state.put_ahead(a, b) {
+            return None;
+        }
+        let idx = trial.state.pending_index();
+        trial.reschedule(r, |_| true);
+        if trial.state.pending_index() != idx {
+            return None;
+        }
+        self.state.put_ahead(a, b);
+        // Seeded bug `mdl_bug="soft_reorder_outside_cycle"`: every other waiter that
+        // yields to `b` is moved ahead of it too, on the cycle or not.
+        #[cfg(mdl_bug = "soft_reorder_outside_cycle")]
+        {
+            let others: Vec<Ticket> = self
+                .state
+                .waiting()
+                .iter()
+                .filter(|w| w.id != a && w.id != b)
+                .copied()
+                .collect();
+            for w in others {
+                let bt = self.state.waiting().iter().find(|t| t.id == b).copied();
+                if bt.is_some_and(|bt| self.state.blockers(r, &w).any(|o| o == bt.owner)) {
+                    self.state.put_ahead(w.id, b);
+                }
+            }
+        }
+        Some(self.reschedule(r, try_grant))
+    }
+
     /// Checks the invariants ([`LockState::check`], and the upgrades' own); returns a
     /// description of the first one broken.
     pub fn check(&self, r: &Rules) -> Result<(), String> {
@@ -327,8 +408,28 @@ pub trait DeadlockShell {
     fn graph(&self) -> Self::Graph<'_>;
     /// The dialect's depth cap (`None`: the exact search).
     fn max_depth(&self) -> Option<u32>;
-    /// Carries out the deadlock `dl` found from `start`: aborts its victim's wait.
+    /// Carries out the deadlock `dl` found from `start`: aborts its victim's wait, or
+    /// (soft-edge resolution on) first tries [`reorder_candidates`] in order with
+    /// [`Lock::soft_blocker`] and [`Lock::reorder`], and returns [`Abort::Reordered`] after
+    /// the first that succeeds.
     fn abort(&mut self, dl: &Deadlock<OwnerId>, start: OwnerId) -> Abort;
+}
+
+/// The edges of a deadlock that soft-edge resolution tries to reverse, in order: every
+/// edge of the cycle, (waiter, waited-for), from the start round to the closing edge.
+/// A shell reverses the first one that is soft and safe ([`Lock::soft_blocker`],
+/// [`Lock::reorder`]); only the waiter of that edge is moved, ahead of the other end's
+/// pending request, both on the cycle. Nothing for a path the depth cap ended (no
+/// cycle to break).
+pub fn reorder_candidates(dl: &Deadlock<OwnerId>) -> Vec<(OwnerId, OwnerId)> {
+    if dl.capped {
+        return Vec::new();
+    }
+    let n = dl.cycle.len();
+    (0..n)
+        .map(|i| (dl.cycle[i], dl.cycle[(i + 1) % n]))
+        .filter(|(a, b)| a != b)
+        .collect()
 }
 
 /// How a shell carried out a deadlock.
@@ -340,6 +441,9 @@ pub enum Abort {
     Again,
     /// Nothing more can be done (a foreign victim its subsystem would not abort).
     Stop,
+    /// Soft-edge resolution broke the cycle by reordering a wait queue; nobody was
+    /// aborted. Search again (another cycle through the start may remain).
+    Reordered,
 }
 
 /// How the victim loop ended.
@@ -357,7 +461,10 @@ pub enum Resolved {
 
 /// The victim loop (MySQL and MariaDB: sql/mdl.cc, `MDL_context::find_deadlock`): search
 /// from `start`, which has just started to wait; abort the victim; unless that was
-/// `start`, search again (a second cycle through the new edge may remain).
+/// `start`, search again (a second cycle through the new edge may remain). With
+/// soft-edge resolution the shell first tries to break the cycle by a reordering
+/// ([`Abort::Reordered`]); the loop ends because each reordering removes an edge for as
+/// long as both its ends wait.
 pub fn resolve<S: DeadlockShell>(shell: &mut S, start: OwnerId) -> Resolved {
     loop {
         let found = deadlock::detect_with(&shell.graph(), start, shell.max_depth());
@@ -370,7 +477,77 @@ pub fn resolve<S: DeadlockShell>(shell: &mut S, start: OwnerId) -> Resolved {
             // reschedules at once); a start that no longer waits has no cycle left.
             Abort::Victim(_) if !shell.graph().is_waiting(start) => return Resolved::Ended,
             Abort::Victim(_) | Abort::Again => {}
+            Abort::Reordered if !shell.graph().is_waiting(start) => return Resolved::Ended,
+            Abort::Reordered => {}
             Abort::Stop => return Resolved::Stopped,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(id: u64, owner: u32, ty: LockType) -> Ticket {
+        Ticket {
+            id: TicketId(id),
+            owner: OwnerId(owner),
+            ty,
+        }
+    }
+
+    /// The #82204 lock: s1 holds SR, s2 waits SNRW (for s1), s1 waits SW (behind s2).
+    fn lock_82204(r: &Rules) -> Lock {
+        let mut l = Lock::new();
+        let always = |_: &Ticket| true;
+        assert_eq!(
+            l.request(r, t(1, 1, LockType::SR), None, WaitOption::Forever, always),
+            Decision::Granted { woken: vec![] }
+        );
+        assert_eq!(
+            l.request(
+                r,
+                t(2, 2, LockType::SNRW),
+                None,
+                WaitOption::Forever,
+                always
+            ),
+            Decision::Queued
+        );
+        assert_eq!(
+            l.request(r, t(3, 1, LockType::SW), None, WaitOption::Forever, always),
+            Decision::Queued
+        );
+        l
+    }
+
+    #[test]
+    fn a_soft_edge_is_reversed_once_within_the_limit() {
+        let d = Dialect::mysql80();
+        let key = MdlKey::new(d.namespace_by_name("TABLE").unwrap(), "db", "t");
+        let mut c = Config::default();
+        let r = rules(&d, c, &key);
+        let l = lock_82204(&r);
+        // s1's SW -> s2 is soft (s2's SNRW is pending); s2's SNRW -> s1 is hard.
+        assert_eq!(
+            l.soft_blocker(&r, &t(3, 1, LockType::SW), OwnerId(2)),
+            Some(TicketId(2))
+        );
+        assert_eq!(
+            l.soft_blocker(&r, &t(2, 2, LockType::SNRW), OwnerId(1)),
+            None
+        );
+        let mut a = l.clone();
+        let woken = a.reorder(&r, TicketId(3), TicketId(2), |_| true);
+        assert_eq!(woken.map(|w| w.len()), Some(1), "the SW is granted");
+        assert_eq!(a.times_jumped(TicketId(2)), 1);
+        assert!(a.ahead().is_empty(), "the pair leaves with the granted SW");
+        assert!(a.check(&r).is_ok());
+        // max_write_lock_count 0: the SNRW may not be passed over at all.
+        c.max_write_lock_count = 0;
+        let r0 = rules(&d, c, &key);
+        let mut b = l.clone();
+        assert_eq!(b.reorder(&r0, TicketId(3), TicketId(2), |_| true), None);
+        assert_eq!(b, l, "a refused reordering changes nothing");
     }
 }

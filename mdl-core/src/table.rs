@@ -138,7 +138,14 @@ pub struct LockTable {
     /// Outcomes of other sessions' waits decided by the last call; drained by
     /// [`LockTable::take_events`].
     events: Vec<Event>,
+    /// Soft-edge reorderings made by the last call (key, the waiter moved ahead, the
+    /// owner of the request it passed); drained by [`LockTable::take_reorders`].
+    reorders: Vec<Reorder>,
 }
+
+/// A soft-edge reordering: on `key`, the waiting request of `.1` was moved ahead of the
+/// pending request of `.2`.
+pub type Reorder = (MdlKey, OwnerId, OwnerId);
 
 impl LockTable {
     /// An empty table deciding by `dialect` under `config`.
@@ -150,6 +157,7 @@ impl LockTable {
             next_ticket: 1,
             config,
             events: Vec::new(),
+            reorders: Vec::new(),
         }
     }
 
@@ -203,6 +211,7 @@ impl LockTable {
             next_ticket,
             config,
             events: Vec::new(),
+            reorders: Vec::new(),
         }
     }
 
@@ -241,6 +250,11 @@ impl LockTable {
     /// Outcomes of waits that other steps ended, in the order they were decided.
     pub fn take_events(&mut self) -> Vec<Event> {
         std::mem::take(&mut self.events)
+    }
+
+    /// Soft-edge reorderings that the last calls made, in order (see [`Reorder`]).
+    pub fn take_reorders(&mut self) -> Vec<Reorder> {
+        std::mem::take(&mut self.reorders)
     }
 
     pub fn rules(&self, key: &MdlKey) -> Rules<'_> {
@@ -754,6 +768,31 @@ impl LockTable {
         }
     }
 
+    /// Soft-edge resolution of the edge `a -> b`: when `a` waits on an MDL lock behind
+    /// `b`'s pending request only (a soft edge) and the step layer finds the reordering
+    /// safe, `a` goes ahead of `b`; the grants it makes are booked. False when nothing
+    /// changed.
+    fn reorder(&mut self, a: OwnerId, b: OwnerId) -> bool {
+        let Some(w) = self.session(a).and_then(|x| x.wait.clone()) else {
+            return false;
+        };
+        let r = rules(&self.dialect, self.config, &w.key);
+        let Some(l) = self.locks.get_mut(&w.key) else {
+            return false;
+        };
+        let Some(bt) = l.soft_blocker(&r, &w.ticket, b) else {
+            return false;
+        };
+        match l.reorder(&r, w.ticket.id, bt, |_| true) {
+            Some(woken) => {
+                self.reorders.push((w.key.clone(), a, b));
+                self.finish_grants(&w.key, woken);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Starts a wait of `s` in a foreign subsystem (for the bug zoo): `s` waits for
     /// `holders` with `weight`. Runs the detector; returns `Waiting` or `Deadlock`.
     pub fn foreign_wait(
@@ -846,6 +885,10 @@ impl LockTable {
         for e in &mut t.events {
             e.0 = map(e.0);
         }
+        for r in &mut t.reorders {
+            r.1 = map(r.1);
+            r.2 = map(r.2);
+        }
         Some(t)
     }
 
@@ -894,8 +937,18 @@ impl DeadlockShell for TableShell<'_> {
     fn max_depth(&self) -> Option<u32> {
         self.t.dialect.max_search_depth
     }
-    /// The victim's MDL wait ends (`Deadlock`, as an event), or its foreign wait.
+    /// Soft-edge resolution first (when the dialect turns it on): the first edge of the
+    /// cycle that is soft and safe to reverse ([`step::reorder_candidates`],
+    /// [`Lock::soft_blocker`], [`Lock::reorder`]). Otherwise the victim's MDL wait ends
+    /// (`Deadlock`, as an event), or its foreign wait.
     fn abort(&mut self, dl: &Deadlock<OwnerId>, _start: OwnerId) -> Abort {
+        if self.t.dialect.soft_edges {
+            for (a, b) in step::reorder_candidates(dl) {
+                if self.t.reorder(a, b) {
+                    return Abort::Reordered;
+                }
+            }
+        }
         let v = dl.victim;
         self.t.sess(v).victim_count += 1;
         if self.t.session(v).is_some_and(|x| x.wait.is_some()) {

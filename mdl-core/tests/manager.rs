@@ -222,6 +222,37 @@ fn lock_tables_deadlock() {
     assert_eq!(held_types(&s2, &t1), vec![LockType::SNRW]);
 }
 
+/// Soft-edge resolution on the manager (issue 19, MySQL #82204): the transaction's SW,
+/// held back only by the pending SNRW that waits for its own SR, is moved ahead of it
+/// instead of being the victim; the SNRW is granted at the commit.
+#[test]
+fn soft_edges_let_the_reader_write_ahead_of_a_pending_lock_tables() {
+    let mut d = Dialect::mysql80();
+    d.soft_edges = true;
+    let m = Manager::new(d, Config::default(), Clock::manual());
+    let t1 = t(&m, "t1");
+    let mut s1 = m.context();
+    let s2 = m.context();
+    assert_eq!(
+        s1.acquire(&t1, LockType::SR, TX, NOWAIT),
+        Ok(Outcome::Granted)
+    );
+    let k = t1.clone();
+    let (h2, j2) = spawn(s2, move |cx| cx.acquire(&k, LockType::SNRW, TX, FOREVER));
+    parked(&h2);
+    assert_eq!(
+        s1.acquire(&t1, LockType::SW, TX, FOREVER),
+        Ok(Outcome::Granted),
+        "no victim: the SW goes ahead of the pending SNRW"
+    );
+    assert_eq!(held_types(&s1, &t1), vec![LockType::SR, LockType::SW]);
+    assert_eq!(m.wait_edges(), vec![(OwnerId(1), OwnerId(0))]);
+    s1.commit();
+    let (out2, s2) = j2.join().unwrap();
+    assert_eq!(out2, Ok(Outcome::Granted));
+    assert_eq!(held_types(&s2, &t1), vec![LockType::SNRW]);
+}
+
 #[test]
 fn ring_of_200_has_exactly_one_victim() {
     let m = mysql();

@@ -268,3 +268,19 @@ fn max_search_depth_is_a_number_from_one_with_its_column_in_errors() {
     let e = with_line("max_search_depth 3 4").unwrap_err();
     assert_eq!(e.to_string(), format!("dialect.txt:4:1: {}", e.msg));
 }
+
+#[test]
+fn deadlock_resolution_is_victim_or_soft_edges_with_its_column_in_errors() {
+    // The built-ins keep the servers' victim rule.
+    assert!(!Dialect::mysql80().soft_edges);
+    assert!(!Dialect::mariadb().soft_edges);
+    assert!(
+        with_line("deadlock_resolution soft_edges")
+            .unwrap()
+            .soft_edges
+    );
+    assert!(!with_line("deadlock_resolution victim").unwrap().soft_edges);
+    let e = with_line("deadlock_resolution  soft").unwrap_err();
+    assert_eq!((e.file.as_str(), e.line, e.col), ("dialect.txt", 4, 22));
+    assert!(e.msg.contains("deadlock_resolution"), "{}", e.msg);
+}

@@ -235,6 +235,8 @@ const LATCH: &str = "proofs/tests/latch.rs";
 /// Every seeded bug. One row each; keep the rows grouped by layer.
 #[rustfmt::skip]
 pub const BUGS: &[Bug] = &[
+    bug("soft_reorder_outside_cycle", CoreDecision, "mdl-core/src/step.rs (Lock::reorder)", "soft-edge resolution stays on the cycle: every other waiter that yields to the passed request is moved ahead of it too", &[check("soft_outside_cycle.mdl", "reorderings stay on the cycle")]),
+    bug("soft_reorder_unbounded", CoreDecision, "mdl-core/src/step.rs (Lock::reorder)", "soft-edge resolution starves nobody: a waiter is passed over by reorderings with no limit (max_write_lock_count ignored)", &[check("soft_unbounded.mdl", "reorderings pass a waiter at most max_write_lock_count times")]),
     bug("grant_ignores_conflict", CoreDecision, "mdl-core/src/lock.rs (LockState::can_grant)", "no conflicting grants: an SR request ignores granted conflicts (SR and X held together)", &[check("two_readers_wake.mdl", "no conflicting grants")]),
     bug("skip_second_waiter", CoreDecision, "mdl-core/src/lock.rs (bug_skip_grant, in reschedule)", "no lost wakeup: a reschedule never grants the second waiter of the queue in one pass", &[check("lost_wakeup.mdl", "no lost wakeup")]),
     bug("fifo", CoreDecision, "mdl-core/src/lock.rs (LockState::reschedule)", "FIFO among equal priorities: the queue is served from the back", &[differential("events differ from the oracle's")]),

@@ -77,6 +77,7 @@ pub const TEST_FILES: &[TestFile] = &[
     plain("models/mdl/tests/dialects.rs"),
     plain("models/mdl/tests/json_schema.rs"),
     plain("models/mdl/tests/reduction_verdicts.rs"),
+    plain("models/mdl/tests/soft_edges.rs"),
     plain("models/mdl/tests/run_cli.rs"),
     plain("models/mdl/tests/sql_cli.rs"),
     plain("models/mdl/tests/workflows.rs"),

@@ -33,6 +33,8 @@ pub(super) enum Validation {
     Stale,
     /// The victim is a foreign waiter that its subsystem would not abort.
     ForeignRefused,
+    /// Soft-edge resolution reordered a wait queue of the validated cycle: no victim.
+    Reordered,
 }
 
 impl Shared {
@@ -117,7 +119,7 @@ impl Shared {
         let mut objs: Vec<Arc<LockObj>> = waits.iter().flatten().map(|w| w.0.clone()).collect();
         objs.sort_by_key(|o| Arc::as_ptr(o) as usize);
         objs.dedup_by(|a, b| Arc::ptr_eq(a, b));
-        let guards: Vec<_> = objs.iter().map(|o| o.state.lock()).collect();
+        let mut guards: Vec<_> = objs.iter().map(|o| o.state.lock()).collect();
         for (i, a) in cycle.iter().enumerate() {
             // A path the depth cap ended has no closing edge: its last node must still
             // wait (the search entered it), for anyone.
@@ -158,6 +160,36 @@ impl Shared {
             }
             if !ok {
                 return Validation::Stale;
+            }
+        }
+        // Soft-edge resolution (dialect option): the step layer's candidates, carried out
+        // on the validated cycle under the same guards.
+        if self.dialect.soft_edges {
+            for (a, b) in step::reorder_candidates(dl) {
+                let Some(i) = cycle.iter().position(|n| *n == a) else {
+                    continue;
+                };
+                let Some((o, t, _)) = &waits[i] else { continue };
+                let gi = objs
+                    .iter()
+                    .position(|x| Arc::ptr_eq(x, o))
+                    .expect("locked above");
+                let r = self.rules(&o.key);
+                let g = &mut *guards[gi];
+                let LockInner { st, meta } = g;
+                let Some(bt) = st.soft_blocker(&r, t, b) else {
+                    continue;
+                };
+                if let Some(woken) = st.reorder(&r, t.id, bt, try_grant(meta)) {
+                    self.granted(o, meta, woken);
+                    self.clear_slow_if(o, g);
+                    debug!(
+                        waiter = cycle[i].0,
+                        ahead_of = b.0,
+                        "mdl deadlock reordered"
+                    );
+                    return Validation::Reordered;
+                }
             }
         }
         let victim = deadlock::choose_victim(g, cycle);
@@ -335,6 +367,7 @@ impl<'a> DeadlockShell for LiveShell<'a> {
             Validation::Victim(v, _) => Abort::Victim(v),
             Validation::Stale => Abort::Again,
             Validation::ForeignRefused => Abort::Stop,
+            Validation::Reordered => Abort::Reordered,
         }
     }
 }

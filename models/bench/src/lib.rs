@@ -5,6 +5,7 @@
 //!
 //! Nothing here asserts anything about speed; the only test runs it minuscule.
 
+pub mod abort_mix;
 pub mod baselines;
 pub mod ddl;
 pub mod graphs;

@@ -416,7 +416,9 @@ fn explore_refuses_non_loopback_addresses() {
     mdl_bug = "heaviest_victim",
     mdl_bug = "hog_count_off",
     mdl_bug = "no_pending_priority",
-    mdl_bug = "por_release_independent"
+    mdl_bug = "por_release_independent",
+    mdl_bug = "soft_reorder_outside_cycle",
+    mdl_bug = "soft_reorder_unbounded"
 ))]
 use mdl_check::model::PropKind;
 
@@ -428,7 +430,9 @@ use mdl_check::model::PropKind;
     mdl_bug = "heaviest_victim",
     mdl_bug = "hog_count_off",
     mdl_bug = "no_pending_priority",
-    mdl_bug = "por_release_independent"
+    mdl_bug = "por_release_independent",
+    mdl_bug = "soft_reorder_outside_cycle",
+    mdl_bug = "soft_reorder_unbounded"
 ))]
 fn violated(file: &str, kind: PropKind) -> bool {
     let m = model(file);
@@ -466,6 +470,18 @@ fn seeded_undetected_deadlock_is_caught_as_stuck() {
 #[test]
 fn seeded_wrong_victim_is_caught_by_an_assert() {
     assert!(violated("victim_dml.mdl", PropKind::Assert(0)));
+}
+
+#[cfg(mdl_bug = "soft_reorder_outside_cycle")]
+#[test]
+fn seeded_reordering_off_the_cycle_is_caught() {
+    assert!(violated("soft_outside_cycle.mdl", PropKind::ReorderOnCycle));
+}
+
+#[cfg(mdl_bug = "soft_reorder_unbounded")]
+#[test]
+fn seeded_unbounded_reordering_is_caught() {
+    assert!(violated("soft_unbounded.mdl", PropKind::ReorderBounded));
 }
 
 /// The ports of MySQL's MDL unit tests (`models/scenarios/mysql-unit/`): on every

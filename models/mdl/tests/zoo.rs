@@ -65,6 +65,7 @@ fn old_designs_fail_for_the_intended_reason() {
         ("merge-children", Check::NoStuckCycle),
         ("create-database-mutex", Check::NoStuckCycle),
         ("alter-database-commits", Check::NoStuckCycle),
+        ("sr-then-sw-behind-snrw", Check::NoVictim),
     ];
     assert_eq!(
         want.len(),

@@ -48,6 +48,10 @@ pub struct Settings {
     /// `max_search_depth N` (version 2): the servers' deadlock-search depth cap; `None`
     /// (default): the dialect's setting, exact for the built-in dialects.
     pub max_search_depth: Option<u32>,
+    /// `deadlock_resolution victim|soft_edges` (version 3 addition): `Some(true)` turns
+    /// soft-edge resolution on; `None` (default): the dialect's setting, off for the
+    /// built-in dialects.
+    pub soft_edges: Option<bool>,
 }
 
 impl Default for Settings {
@@ -58,6 +62,7 @@ impl Default for Settings {
             max_write_lock_count: u64::MAX,
             lock_wait_timeout: None,
             max_search_depth: None,
+            soft_edges: None,
         }
     }
 }

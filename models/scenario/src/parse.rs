@@ -217,11 +217,12 @@ fn is_session_name(s: &str) -> bool {
     cs.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-const SETTINGS: [&str; 4] = [
+const SETTINGS: [&str; 5] = [
     "dialect",
     "max_write_lock_count",
     "lock_wait_timeout",
     "max_search_depth",
+    "deadlock_resolution",
 ];
 const TOP: [&str; 4] = ["kill", "advance", "expect", "assert"];
 const COMMANDS: &str = "acquire, acquire_all, upgrade, downgrade, clone, release, \
@@ -606,6 +607,18 @@ impl<'a> Parser<'a> {
                 })?;
                 s.max_search_depth = Some(
                     mdl_core::dialect::parse_max_search_depth(&t.text).map_err(|m| (t.col, m))?,
+                );
+            }
+            "deadlock_resolution" => {
+                let t = w.next().ok_or_else(|| {
+                    (
+                        w.here(),
+                        "expected `victim` or `soft_edges`, found end of line".into(),
+                    )
+                })?;
+                s.soft_edges = Some(
+                    mdl_core::dialect::parse_deadlock_resolution(&t.text)
+                        .map_err(|m| (t.col, m))?,
                 );
             }
             _ => s.lock_wait_timeout = Some(number(&mut w, "a number of milliseconds")?),
@@ -1590,6 +1603,29 @@ mod tests {
             1,
             "already set",
         );
+        // `deadlock_resolution victim|soft_edges` (issue 19).
+        let s = parse("t.mdl", "deadlock_resolution soft_edges\ns1: commit\n").expect("parses");
+        assert_eq!(s.settings.soft_edges, Some(true));
+        let s = parse("t.mdl", "deadlock_resolution victim\ns1: commit\n").expect("parses");
+        assert_eq!(s.settings.soft_edges, Some(false));
+        at(
+            "deadlock_resolution soft\n",
+            1,
+            21,
+            "deadlock_resolution must be",
+        );
+        at(
+            "deadlock_resolution\n",
+            1,
+            20,
+            "expected `victim` or `soft_edges`",
+        );
+        assert!(crate::print::settings_text(
+            &parse("t.mdl", "deadlock_resolution soft_edges\ns1: commit\n")
+                .unwrap()
+                .settings
+        )
+        .contains("deadlock_resolution soft_edges\n"));
         // `expect SESSION tickets [NS KEY] N`.
         let s = parse(
             "t.mdl",

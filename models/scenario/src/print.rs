@@ -127,5 +127,9 @@ pub fn settings_text(s: &Settings) -> String {
     if let Some(n) = s.max_search_depth {
         out.push_str(&format!("max_search_depth {n}\n"));
     }
+    if let Some(on) = s.soft_edges {
+        let v = if on { "soft_edges" } else { "victim" };
+        out.push_str(&format!("deadlock_resolution {v}\n"));
+    }
     out
 }

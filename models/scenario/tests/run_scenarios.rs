@@ -108,6 +108,9 @@ fn bundled_scenarios_use_the_whole_language() {
         if sc.settings.max_search_depth.is_some() {
             seen.insert("max_search_depth");
         }
+        if sc.settings.soft_edges == Some(true) {
+            seen.insert("deadlock_resolution soft_edges");
+        }
         for l in &sc.lines {
             let w = match &l.item {
                 Item::Step { cmd, .. } => match cmd {
@@ -153,6 +156,7 @@ fn bundled_scenarios_use_the_whole_language() {
         "max_write_lock_count",
         "lock_wait_timeout",
         "max_search_depth",
+        "deadlock_resolution soft_edges",
         "expect tickets",
         "expect tickets on a key",
         "acquire",

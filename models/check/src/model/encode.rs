@@ -354,6 +354,18 @@ impl Codec {
         put(out, st.kills_left[s]);
         put(out, st.passed[s]);
         var(out, st.shape0[s]);
+        put(out, st.jumps[s]);
+        let mut soft = 0u8;
+        if st.bad_cycle == Some(s as u8) {
+            soft |= 1;
+        }
+        if st.bad_reorder == Some(s as u8) {
+            soft |= 2;
+        }
+        if st.bad_jumps == Some(s as u8) {
+            soft |= 4;
+        }
+        put(out, soft);
         let mut f = 0u8;
         if x.force_dml {
             f |= F_FORCE_DML;
@@ -560,6 +572,23 @@ impl Codec {
             var(out, u64::from(l.hog_count()));
             var(out, u64::from(l.piglet_count()));
             put(out, l.pending_index() as u8);
+            // Soft-edge reorderings: waiting tickets by their place in the queue.
+            let place = |id| {
+                l.waiting()
+                    .iter()
+                    .position(|t| t.id == id)
+                    .map_or(u64::MAX, |p| p as u64)
+            };
+            var(out, l.ahead().len() as u64);
+            for (a, b) in l.ahead() {
+                var(out, place(*a));
+                var(out, place(*b));
+            }
+            var(out, l.jumped().len() as u64);
+            for (t, n) in l.jumped() {
+                var(out, place(*t));
+                var(out, u64::from(*n));
+            }
         }
         match &st.bad_grant {
             None => put(out, 0),
@@ -615,6 +644,8 @@ impl Codec {
         let mut shape0 = super::PerSession::with_capacity(n);
         let mut starved = 0u32;
         let mut bad_deadlock = None;
+        let mut jumps = super::PerSession::with_capacity(n);
+        let (mut bad_cycle, mut bad_reorder, mut bad_jumps) = (None, None, None);
         let mut sessions = Vec::with_capacity(n);
         // Ids of session s's book: bases[s] + place (place 1-based).
         let mut bases: Vec<u64> = Vec::with_capacity(n);
@@ -625,6 +656,17 @@ impl Codec {
             kills_left.push(r.u8());
             passed.push(r.u8());
             shape0.push(r.var());
+            jumps.push(r.u8());
+            let soft = r.u8();
+            if soft & 1 != 0 {
+                bad_cycle = Some(s as u8);
+            }
+            if soft & 2 != 0 {
+                bad_reorder = Some(s as u8);
+            }
+            if soft & 4 != 0 {
+                bad_jumps = Some(s as u8);
+            }
             let f = r.u8();
             if f & F_BAD_DEADLOCK != 0 {
                 bad_deadlock = Some(s as u8);
@@ -764,9 +806,29 @@ impl Codec {
             let hog = r.var() as u32;
             let piglet = r.var() as u32;
             let idx = r.u8();
+            let id_at = |p: u64| {
+                waiting
+                    .get(p as usize)
+                    .map_or(TicketId(u64::MAX), |t: &Ticket| t.id)
+            };
+            let na = r.var() as usize;
+            let ahead = (0..na)
+                .map(|_| {
+                    let a = id_at(r.var());
+                    (a, id_at(r.var()))
+                })
+                .collect();
+            let nj = r.var() as usize;
+            let jumped = (0..nj)
+                .map(|_| {
+                    let t = id_at(r.var());
+                    (t, r.var() as u32)
+                })
+                .collect();
             locks.push((
                 key,
-                LockState::from_parts(granted, waiting, hog, piglet, idx),
+                LockState::from_parts(granted, waiting, hog, piglet, idx)
+                    .with_reorders(ahead, jumped),
             ));
         }
         let bad_grant: Option<Conflict> = match r.u8() {
@@ -796,6 +858,10 @@ impl Codec {
             starved,
             bad_deadlock,
             bad_grant,
+            jumps,
+            bad_cycle,
+            bad_reorder,
+            bad_jumps,
         }
     }
 }

@@ -57,7 +57,10 @@ fn p_builtin<const K: u8>(m: &ExploreModel, s: &ExState) -> bool {
         0 => PropKind::NoConflict,
         1 => PropKind::NoLostWakeup,
         2 => PropKind::NoStuck,
-        _ => PropKind::NoFalseDeadlock,
+        3 => PropKind::NoFalseDeadlock,
+        4 => PropKind::NoCycle,
+        5 => PropKind::ReorderOnCycle,
+        _ => PropKind::ReorderBounded,
     };
     m.0.holds_in(k, &s.st)
 }
@@ -127,13 +130,21 @@ impl Model for ExploreModel {
     }
 
     fn properties(&self) -> Vec<Property<Self>> {
-        use super::{NO_CONFLICT, NO_FALSE_DEADLOCK, NO_LOST_WAKEUP, NO_STUCK};
+        use super::{
+            NO_CONFLICT, NO_CYCLE, NO_FALSE_DEADLOCK, NO_LOST_WAKEUP, NO_STUCK, REORDER_BOUNDED,
+            REORDER_ON_CYCLE,
+        };
         let mut v = vec![
             Property::always(NO_CONFLICT, p_builtin::<0> as PropFn),
             Property::always(NO_LOST_WAKEUP, p_builtin::<1> as PropFn),
             Property::always(NO_STUCK, p_builtin::<2> as PropFn),
             Property::always(NO_FALSE_DEADLOCK, p_builtin::<3> as PropFn),
         ];
+        if self.0.dialect.soft_edges {
+            v.push(Property::always(NO_CYCLE, p_builtin::<4> as PropFn));
+            v.push(Property::always(REORDER_ON_CYCLE, p_builtin::<5> as PropFn));
+            v.push(Property::always(REORDER_BOUNDED, p_builtin::<6> as PropFn));
+        }
         for (i, a) in self.0.asserts.iter().enumerate() {
             v.push(if a.is_sometimes() {
                 Property::sometimes(a.name, ASSERT_FNS[i])

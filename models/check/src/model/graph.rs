@@ -82,6 +82,32 @@ pub fn on_capped_walk(
     (0..depth).any(|k| fwd[k][v] && back[k][v])
 }
 
+/// Is there a path of one or more edges from `a` to `b`?
+pub fn reaches(n: usize, edges: &[(usize, usize)], a: usize, b: usize) -> bool {
+    if a >= n || b >= n {
+        return false;
+    }
+    let mut seen = vec![false; n];
+    let mut stack = vec![a];
+    while let Some(x) = stack.pop() {
+        for &(p, q) in edges {
+            if p == x && p != q && q < n && !seen[q] {
+                if q == b {
+                    return true;
+                }
+                seen[q] = true;
+                stack.push(q);
+            }
+        }
+    }
+    false
+}
+
+/// A node on some cycle, if the graph has one (self-loops ignored).
+pub fn any_cycle(n: usize, edges: &[(usize, usize)]) -> Option<usize> {
+    (0..n).find(|&v| edges.iter().any(|&(a, _)| a == v) && reaches(n, edges, v, v))
+}
+
 /// The nodes on some cycle (for the report's wait-for graph).
 pub fn on_cycles(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
     (0..n).filter(|&v| has_cycle_through(n, edges, v)).collect()
@@ -117,5 +143,9 @@ mod tests {
         assert!(!has_cycle_through(3, &[(0, 1), (1, 2), (2, 1)], 0));
         assert!(!has_cycle_through(1, &[(0, 0)], 0));
         assert_eq!(on_cycles(3, &[(0, 1), (1, 2), (2, 1)]), vec![1, 2]);
+        assert_eq!(any_cycle(3, &[(0, 1), (1, 2), (2, 1)]), Some(1));
+        assert_eq!(any_cycle(3, &[(0, 1), (1, 2)]), None);
+        assert!(reaches(3, &[(0, 1), (1, 2)], 0, 2));
+        assert!(!reaches(3, &[(0, 1), (1, 2)], 2, 0));
     }
 }

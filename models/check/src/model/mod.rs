@@ -82,6 +82,14 @@ pub enum PropKind {
     NoLostWakeup,
     NoStuck,
     NoFalseDeadlock,
+    /// Soft-edge resolution on: no state has a cycle in its wait-for graph.
+    NoCycle,
+    /// Soft-edge resolution on: every reordering moves a waiter of the cycle being
+    /// resolved ahead of another waiter of that cycle.
+    ReorderOnCycle,
+    /// Soft-edge resolution on: reorderings pass a wait over at most
+    /// `max_write_lock_count` times.
+    ReorderBounded,
     Assert(usize),
 }
 
@@ -89,6 +97,9 @@ pub const NO_CONFLICT: &str = "no conflicting grants";
 pub const NO_LOST_WAKEUP: &str = "no lost wakeup";
 pub const NO_STUCK: &str = "no stuck state";
 pub const NO_FALSE_DEADLOCK: &str = "no false deadlock";
+pub const NO_CYCLE: &str = "no wait-for cycle";
+pub const REORDER_ON_CYCLE: &str = "reorderings stay on the cycle";
+pub const REORDER_BOUNDED: &str = "reorderings pass a waiter at most max_write_lock_count times";
 
 /// A model state. Stored compactly by the search ([`encode`]); this is the form a step
 /// is taken in.
@@ -119,6 +130,17 @@ pub struct State {
     /// A grant the last action made against the granted matrix: the key, the holder
     /// and its type, the session granted and the type it got.
     pub bad_grant: Option<Conflict>,
+    /// Soft-edge resolution: per session, the reorderings that passed its current wait
+    /// over (counted by the model from the locks' reorderings, up to 255).
+    pub jumps: PerSession<u8>,
+    /// Soft-edge resolution: a session on a wait-for cycle after the last action.
+    pub bad_cycle: Option<u8>,
+    /// Soft-edge resolution: a session that a reordering of the last action moved ahead
+    /// in a queue, or passed over, off the cycle being resolved.
+    pub bad_reorder: Option<u8>,
+    /// Soft-edge resolution: a session whose wait reorderings passed over more than
+    /// `max_write_lock_count` times.
+    pub bad_jumps: Option<u8>,
 }
 
 /// Two sessions' conflicting granted locks on one key: (key, holder, its type, the
@@ -176,6 +198,9 @@ pub struct Record {
     pub step_edges: Option<Vec<(usize, usize)>>,
     /// Why a step's outcome is `error`.
     pub error: Option<mdl_core::MdlError>,
+    /// Soft-edge reorderings the action made: (the session moved ahead, the session whose
+    /// pending request it passed).
+    pub reorders: Vec<(usize, usize)>,
 }
 
 /// The model of one scenario.
@@ -449,6 +474,10 @@ impl MdlModel {
             starved: 0,
             bad_deadlock: None,
             bad_grant: None,
+            jumps: smallvec::smallvec![0; n],
+            bad_cycle: None,
+            bad_reorder: None,
+            bad_jumps: None,
         }
     }
 
@@ -460,6 +489,11 @@ impl MdlModel {
             (PropKind::NoStuck, NO_STUCK),
             (PropKind::NoFalseDeadlock, NO_FALSE_DEADLOCK),
         ];
+        if self.dialect.soft_edges {
+            v.push((PropKind::NoCycle, NO_CYCLE));
+            v.push((PropKind::ReorderOnCycle, REORDER_ON_CYCLE));
+            v.push((PropKind::ReorderBounded, REORDER_BOUNDED));
+        }
         for (i, a) in self.asserts.iter().enumerate() {
             v.push((PropKind::Assert(i), a.name));
         }
@@ -575,6 +609,9 @@ impl MdlModel {
         st.bad_deadlock = None;
         st.bad_grant = None;
         st.starved = 0;
+        st.bad_cycle = None;
+        st.bad_reorder = None;
+        st.bad_jumps = None;
         let mut step = None;
         let mut own = None;
         let mut error = None;
@@ -687,6 +724,11 @@ impl MdlModel {
             step_edges = Some(g);
         }
         st.bad_grant = self.new_conflict(pre, &st);
+        let reorders = if self.dialect.soft_edges {
+            self.check_soft(pre, &mut st, action, step)
+        } else {
+            Vec::new()
+        };
         if self.passed_cap.iter().any(|c| *c > 0) {
             self.track_passes(pre, &mut st, action);
         }
@@ -697,8 +739,98 @@ impl MdlModel {
             events,
             step_edges,
             error,
+            reorders,
         };
         Some((st, rec))
+    }
+
+    /// Soft-edge resolution's properties for the action from `pre` into `st`, with the
+    /// model's own graph code: every reordering the action made
+    /// ([`LockTable::take_reorders`]: a moved ahead of b's pending request) has its two
+    /// waiters on a cycle through the
+    /// acting session in the step's graph (before it, plus the new request's edges) with
+    /// the edge a -> b among them; it counts one pass of b's wait, at most
+    /// `max_write_lock_count`; and no cycle is left in the wait-for graph after it.
+    /// Returns the reorderings the table announced, as (moved, passed) sessions.
+    fn check_soft(
+        &self,
+        pre: &State,
+        st: &mut State,
+        action: Action,
+        step: Option<usize>,
+    ) -> Vec<(usize, usize)> {
+        let n = self.programs.len();
+        for w in 0..n {
+            let before = pre.table.sessions()[w].wait.as_ref().map(|x| x.ticket.id);
+            let after = st.table.sessions()[w].wait.as_ref().map(|x| x.ticket.id);
+            if after.is_none() || before != after {
+                st.jumps[w] = 0;
+            }
+        }
+        let mut g: Option<Vec<(usize, usize)>> = None;
+        let s = action.session();
+        let announced = st.table.take_reorders();
+        // What the locks show, whatever the detector announced: each new pair (a ahead of
+        // b) still in a queue, and each waiting ticket's pass count; a pass that no
+        // announced reordering explains is a reordering off the cycle.
+        let mut seen: Vec<(usize, usize)> = Vec::new();
+        for (k, l) in st.table.locks() {
+            let old = pre.table.lock(k);
+            let owner = |id| {
+                l.waiting()
+                    .iter()
+                    .find(|t| t.id == id)
+                    .map(|t| t.owner.0 as usize)
+            };
+            for (a, b) in l.ahead() {
+                if old.is_some_and(|o| o.ahead().contains(&(*a, *b))) {
+                    continue;
+                }
+                if let (Some(oa), Some(ob)) = (owner(*a), owner(*b)) {
+                    seen.push((oa, ob));
+                }
+            }
+            for (b, times) in l.jumped() {
+                let before = old.map_or(0, |o| o.times_jumped(*b));
+                let Some(ob) = owner(*b) else { continue };
+                let told = announced
+                    .iter()
+                    .filter(|(key, _, x)| key == k && x.0 as usize == ob)
+                    .count() as u32;
+                if times.saturating_sub(before) > told {
+                    st.bad_reorder = Some(ob as u8);
+                }
+            }
+        }
+        seen.extend(
+            announced
+                .iter()
+                .map(|(_, a, b)| (a.0 as usize, b.0 as usize)),
+        );
+        seen.sort_unstable();
+        seen.dedup();
+        for (oa, ob) in seen {
+            let g = g.get_or_insert_with(|| {
+                let mut g = self.edges(pre);
+                g.extend(self.new_request_edges(pre, action, step));
+                g
+            });
+            let on = |v| v == s || (graph::reaches(n, g, s, v) && graph::reaches(n, g, v, s));
+            if !(g.contains(&(oa, ob)) && on(oa) && on(ob)) {
+                st.bad_reorder = Some(oa as u8);
+            }
+            if ob < n {
+                st.jumps[ob] = st.jumps[ob].saturating_add(1);
+                if u64::from(st.jumps[ob]) > self.config.max_write_lock_count {
+                    st.bad_jumps = Some(ob as u8);
+                }
+            }
+        }
+        st.bad_cycle = graph::any_cycle(n, &self.edges(st)).map(|v| v as u8);
+        announced
+            .iter()
+            .map(|(_, a, b)| (a.0 as usize, b.0 as usize))
+            .collect()
     }
 
     /// The passed-over counters and the starvation bits of the liveness asserts, for the
@@ -878,6 +1010,9 @@ impl MdlModel {
             PropKind::NoLostWakeup => !self.lost_wakeup(st),
             PropKind::NoStuck => !self.stuck(st),
             PropKind::NoFalseDeadlock => st.bad_deadlock.is_none(),
+            PropKind::NoCycle => st.bad_cycle.is_none(),
+            PropKind::ReorderOnCycle => st.bad_reorder.is_none(),
+            PropKind::ReorderBounded => st.bad_jumps.is_none(),
             PropKind::Assert(i) => {
                 if self.asserts[i].is_sometimes() {
                     self.assert_occurs(i, st)

@@ -249,6 +249,9 @@ impl Por {
             || post.bad_grant.is_some()
             || post.bad_deadlock.is_some()
             || post.starved != 0
+            || post.bad_cycle.is_some()
+            || post.bad_reorder.is_some()
+            || post.bad_jumps.is_some()
         {
             return false;
         }

@@ -78,6 +78,14 @@ pub fn trace_text(m: &MdlModel, t: &Trace) -> String {
             let _ = write!(out, " -> {o}");
         }
         out.push('\n');
+        for (a, b) in &r.reorders {
+            let _ = writeln!(
+                out,
+                "         => {} moved ahead of {}'s pending request (a soft edge reversed)",
+                m.session_name(*a),
+                m.session_name(*b)
+            );
+        }
         for e in &r.events {
             let _ = writeln!(out, "         => {}", event_text(m, e));
         }
@@ -521,6 +529,24 @@ pub fn violation_detail(m: &MdlModel, p: &PropResult) -> Option<String> {
             "{} got `deadlock` without a cycle through it in the wait-for graph",
             m.session_name(st.bad_deadlock? as usize)
         ),
+        super::PropKind::NoCycle => format!(
+            "{} is on a cycle of the wait-for graph that no deadlock search broke",
+            m.session_name(st.bad_cycle? as usize)
+        ),
+        super::PropKind::ReorderOnCycle => format!(
+            "a reordering of a wait queue involving {} (moved ahead, or passed over) is not \
+             the reversal of an edge of the cycle being resolved",
+            m.session_name(st.bad_reorder? as usize)
+        ),
+        super::PropKind::ReorderBounded => {
+            let w = st.bad_jumps? as usize;
+            format!(
+                "{}'s wait was passed over by {} reorderings (max_write_lock_count {})",
+                m.session_name(w),
+                st.jumps[w],
+                m.config.max_write_lock_count
+            )
+        }
         super::PropKind::Assert(i) => {
             let a = &m.asserts[i];
             let w = a.session?;

@@ -621,6 +621,9 @@ pub struct StepInfo {
     pub outcome: String,
     /// Other sessions' waits ended by the step.
     pub events: Vec<(usize, Outcome)>,
+    /// Soft-edge reorderings the step made: (the waiter moved ahead, the owner of the
+    /// pending request it passed).
+    pub reorders: Vec<(usize, usize)>,
 }
 
 enum Try {
@@ -1332,6 +1335,11 @@ impl Design {
             n.starve = 0;
         }
         self.track_use(&mut n);
+        let reorders =
+            n.t.take_reorders()
+                .into_iter()
+                .map(|(_, a, b)| (a.0 as usize, b.0 as usize))
+                .collect();
         (
             n,
             StepInfo {
@@ -1340,6 +1348,7 @@ impl Design {
                 target,
                 outcome: text,
                 events,
+                reorders,
             },
         )
     }

@@ -29,6 +29,22 @@ pub struct Args {
     /// Print each result on stderr as it is measured.
     #[arg(long, short)]
     pub verbose: bool,
+    /// Instead of the timings: the abort rate of a random DDL/DML mix with the victim
+    /// rule and with soft-edge resolution, over this many runs (a count, deterministic).
+    #[arg(long, value_name = "RUNS", value_parser = clap::value_parser!(u32).range(1..))]
+    pub abort_mix: Option<u32>,
+    /// Sessions per run of `--abort-mix`.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub mix_sessions: u16,
+    /// Tables of `--abort-mix`.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub mix_tables: u16,
+    /// Percent of DDL transactions in `--abort-mix`.
+    #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub mix_ddl: u32,
+    /// First seed of `--abort-mix`.
+    #[arg(long, default_value_t = 1)]
+    pub mix_seed: u64,
 }
 
 /// A group of benchmarks.
@@ -62,6 +78,29 @@ impl Group {
 }
 
 pub fn main(args: Args) -> i32 {
+    if let Some(runs) = args.abort_mix {
+        let o = bench::abort_mix::MixOptions {
+            runs,
+            sessions: usize::from(args.mix_sessions),
+            tables: usize::from(args.mix_tables),
+            ddl_percent: args.mix_ddl,
+            seed: args.mix_seed,
+            ..Default::default()
+        };
+        let r = bench::abort_mix::run(o);
+        if args.json {
+            match serde_json::to_string_pretty(&r) {
+                Ok(s) => println!("{s}"),
+                Err(e) => {
+                    eprintln!("mdl bench: cannot write JSON: {e}");
+                    return 2;
+                }
+            }
+        } else {
+            print!("{}", bench::abort_mix::render(&r));
+        }
+        return 0;
+    }
     let threads = usize::from(args.threads);
     let only: Vec<&'static str> = args.only.iter().map(|g| g.name()).collect();
     let mut opts = if args.smoke {

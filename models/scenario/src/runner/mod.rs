@@ -309,6 +309,9 @@ pub fn dialect_of(sc: &Scenario) -> Dialect {
     if let Some(n) = sc.settings.max_search_depth {
         d.max_search_depth = Some(n);
     }
+    if let Some(on) = sc.settings.soft_edges {
+        d.soft_edges = on;
+    }
     d
 }
 

@@ -5,6 +5,7 @@
 mod detector;
 mod liveness;
 mod server;
+mod soft;
 mod thr_lock;
 
 pub use liveness::snrw_stream;
@@ -87,6 +88,7 @@ pub fn all() -> Vec<Entry> {
         thr_lock::merge_children(),
         server::create_database_mutex(),
         server::alter_database_commits(),
+        soft::sr_then_sw(),
     ]
 }
 
