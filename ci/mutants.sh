@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Mutation testing of mdl-core's decision code with cargo-mutants (configuration:
-# .cargo/mutants.toml; committed, explained report: mutants/REPORT.md).
+# .cargo/mutants.toml; committed, explained report: ci/mutants/REPORT.md).
 #
 #   MDL_MUTANTS_FILES="a.rs b.rs"  the files to mutate (default: the decision code,
 #                                  mdl-core/src/{lock,deadlock,book,table,dialect}.rs)
@@ -67,7 +67,7 @@ echo
 echo "mutants: $total tested: $caught caught, $missed missed, $timeout timeout, $unviable unviable"
 echo "details: $mo/{caught,missed,timeout,unviable}.txt, $mo/outcomes.json"
 if [ "$missed" != 0 ]; then
-  echo "missed mutants (each must be killed by a test or explained in mutants/REPORT.md):"
+  echo "missed mutants (each must be killed by a test or explained in ci/mutants/REPORT.md):"
   sed 's/^/  /' "$mo/missed.txt"
 fi
 for f in missed timeout caught unviable; do

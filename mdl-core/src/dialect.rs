@@ -5,7 +5,7 @@
 //! strategy, `STRATEGY.granted.tsv` plus `STRATEGY.pending.tsv` or
 //! `STRATEGY.pending0.tsv ...` (rows: requested type, columns: granted or pending type, `+`
 //! compatible, `-` incompatible), the layout of `shared/reference/`. The format is
-//! `docs/dialect-format.md`. The two built-in dialects are compiled in from those files;
+//! `models/docs/dialect-format.md`. The two built-in dialects are compiled in from those files;
 //! any other folder can be loaded with [`Dialect::from_dir`] or [`Dialect::load`]. Every
 //! error is a [`DialectError`] at `FILE:LINE:COL`, never a panic.
 

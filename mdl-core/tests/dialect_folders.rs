@@ -219,7 +219,7 @@ fn a_folder_on_disk_names_its_files_by_path() {
 #[test]
 fn the_bundled_example_and_the_built_in_folders_load() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let pg = Dialect::from_dir(&root.join("examples/postgresql/dialect")).unwrap();
+    let pg = Dialect::from_dir(&root.join("models/examples/postgresql/dialect")).unwrap();
     let names: Vec<&str> = pg.types.iter().map(|t| t.server_name()).collect();
     assert_eq!(
         names,
@@ -238,7 +238,7 @@ fn the_bundled_example_and_the_built_in_folders_load() {
     let x = pg.parse_type("X").unwrap();
     assert_ne!(x, LockType::X);
     assert_eq!(x.abbrev(), "X");
-    let bad = Dialect::from_dir(&root.join("examples/postgresql/dialect-bad")).unwrap();
+    let bad = Dialect::from_dir(&root.join("models/examples/postgresql/dialect-bad")).unwrap();
     assert_eq!(bad.types, pg.types);
     let srx = pg.parse_type("SRX").unwrap();
     assert!(pg.strategies[0].conflicts_granted(srx, srx));

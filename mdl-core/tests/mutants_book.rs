@@ -1,5 +1,5 @@
 //! Tests written to kill mutants of `book.rs` (a context's own bookkeeping) that
-//! cargo-mutants found surviving (see `mutants/REPORT.md`). The book is driven directly,
+//! cargo-mutants found surviving (see `ci/mutants/REPORT.md`). The book is driven directly,
 //! so each plan is pinned down without a lock table around it. Expected values come from
 //! the reference rules (`shared/reference/README.md`: durations, savepoints, "at least as
 //! strong", upgrades and downgrades) and the mysql-8.0 object matrix

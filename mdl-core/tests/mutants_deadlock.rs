@@ -1,5 +1,5 @@
 //! Tests written to kill mutants that cargo-mutants found surviving in `deadlock.rs`
-//! (see `mutants/REPORT.md`): the exact cycle, the victim rule and the linear cost.
+//! (see `ci/mutants/REPORT.md`): the exact cycle, the victim rule and the linear cost.
 
 use mdl_core::deadlock::{choose_victim, detect, find_cycle, WaitGraph};
 use std::collections::HashMap;

@@ -1,5 +1,5 @@
 //! Tests written to kill mutants of `dialect.rs` that cargo-mutants found surviving (see
-//! `mutants/REPORT.md`): the dialect format's error paths (each names the file and line),
+//! `ci/mutants/REPORT.md`): the dialect format's error paths (each names the file and line),
 //! its limits, `covers` on the asymmetric BACKUP matrix, the aliases of the built-ins.
 //! Expected values come from the dialect format (`mdl-core/dialects/mysql-8.0/dialect.txt`,
 //! the `.tsv` layout of `shared/reference/README.md`) and the reference matrices.

@@ -1,5 +1,5 @@
 //! Tests written to kill mutants that cargo-mutants found surviving in `lock.rs`
-//! (see `mutants/REPORT.md`). Each pins one decision of the per-lock state machine —
+//! (see `ci/mutants/REPORT.md`). Each pins one decision of the per-lock state machine —
 //! grants, FIFO queue order, priorities and the hog/piglet counters — to the value that
 //! the reference rules (`shared/reference/README.md`) give, worked out in the comments.
 

@@ -1,5 +1,5 @@
 //! Tests written to kill mutants of `table.rs` (the sequential lock table) that
-//! cargo-mutants found surviving (see `mutants/REPORT.md`): the victim that is not the
+//! cargo-mutants found surviving (see `ci/mutants/REPORT.md`): the victim that is not the
 //! requester, foreign waits, upgrades that may not wait, sessions that may take no step,
 //! durations, and the symmetry permutation. Expected outcomes are derived in the comments
 //! from the reference rules (`shared/reference/README.md`) and the dialect tables

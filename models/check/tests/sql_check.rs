@@ -139,7 +139,7 @@ fn seeded_sql_ignore_woken_is_caught() {
 
 #[test]
 fn the_search_finds_the_lock_tables_deadlock_in_an_order_not_written() {
-    let (_, sc) = read(&root().join("examples/sql/lock-tables-order.mdl"));
+    let (_, sc) = read(&root().join("models/examples/sql/lock-tables-order.mdl"));
     let m = model(&sc);
     // Written order: no deadlock.
     let w = written::play(&m);

@@ -1,5 +1,5 @@
 //! `mdl conform` answers every file given, in order, and exits with the worst status; with
-//! `--format json` one document per file per line (docs/json-output.md). Invalid files
+//! `--format json` one document per file per line (models/docs/json-output.md). Invalid files
 //! need no server; with `MDL_CONFORM=1` a valid file between two bad ones runs on a real
 //! MariaDB server.
 
@@ -15,7 +15,7 @@ fn tmp(name: &str, text: &str) -> std::path::PathBuf {
     p
 }
 
-/// One JSON document per line, each valid against `docs/json-output.schema.json`.
+/// One JSON document per line, each valid against `models/docs/json-output.schema.json`.
 fn docs(out: &[u8]) -> Vec<serde_json::Value> {
     common::json_lines(out)
 }

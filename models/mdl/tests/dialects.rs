@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 fn example(f: &str) -> String {
     root()
-        .join("examples/postgresql")
+        .join("models/examples/postgresql")
         .join(f)
         .display()
         .to_string()

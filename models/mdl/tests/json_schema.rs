@@ -1,4 +1,4 @@
-//! The JSON output contract (`docs/json-output.md`, `docs/json-output.schema.json`):
+//! The JSON output contract (`models/docs/json-output.md`, `models/docs/json-output.schema.json`):
 //! every member the schema names is documented on the page, the schema refuses documents
 //! that break it, and the documents of `mdl run` (both engines) and `mdl check` on every
 //! bundled scenario, every model-checker test scenario and a set of bad files all pass it.
@@ -35,10 +35,10 @@ fn member_names(v: &Value, out: &mut BTreeSet<String>) {
 #[test]
 fn every_member_of_the_schema_is_documented() {
     let schema: Value = serde_json::from_str(
-        &std::fs::read_to_string(root().join("docs/json-output.schema.json")).expect("schema"),
+        &std::fs::read_to_string(root().join("models/docs/json-output.schema.json")).expect("schema"),
     )
     .expect("JSON");
-    let page = std::fs::read_to_string(root().join("docs/json-output.md")).expect("page");
+    let page = std::fs::read_to_string(root().join("models/docs/json-output.md")).expect("page");
     let mut names = BTreeSet::new();
     member_names(&schema, &mut names);
     assert!(names.len() > 30, "{names:?}");
@@ -48,7 +48,7 @@ fn every_member_of_the_schema_is_documented() {
         .collect();
     assert!(
         missing.is_empty(),
-        "not in docs/json-output.md: {missing:?}"
+        "not in models/docs/json-output.md: {missing:?}"
     );
 }
 

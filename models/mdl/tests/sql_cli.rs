@@ -14,7 +14,7 @@ fn path(rel: &str) -> String {
 
 #[test]
 fn check_finds_the_deadlock_and_prints_the_statements() {
-    let o = mdl(&["check", &path("examples/sql/lock-tables-order.mdl")]);
+    let o = mdl(&["check", &path("models/examples/sql/lock-tables-order.mdl")]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let out = stdout(&o);
     for want in [
@@ -102,7 +102,7 @@ fn bad_sql_files_exit_2_with_file_line_col() {
 #[test]
 fn the_explorer_model_finds_what_check_finds() {
     let text =
-        std::fs::read_to_string(root().join("examples/sql/lock-tables-order.mdl")).expect("read");
+        std::fs::read_to_string(root().join("models/examples/sql/lock-tables-order.mdl")).expect("read");
     let sc = mdl_scenario::read::read_bytes("lock-tables-order.mdl", text.as_bytes())
         .expect("parse")
         .scenario;
@@ -146,7 +146,7 @@ fn the_replay_of_a_sql_counterexample_is_a_sql_scenario_run_passes() {
         "--quiet",
         "--replay",
         &out.display().to_string(),
-        &path("examples/sql/lock-tables-order.mdl"),
+        &path("models/examples/sql/lock-tables-order.mdl"),
     ]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let text = std::fs::read_to_string(&out).expect("replay written");

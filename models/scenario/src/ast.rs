@@ -102,7 +102,7 @@ pub enum AssertKind {
     Never,
     Sometimes,
     /// Each wait of the session ends in a grant while the others keep finishing
-    /// (`docs/scenario-format.md`, "Liveness asserts").
+    /// (`models/docs/scenario-format.md`, "Liveness asserts").
     Eventually,
     /// The session's request is passed over by at most this many grants to later
     /// arrivals while it waits.

@@ -26,7 +26,7 @@
 //!   (the built-ins once per process), unless [`ParseOptions::dialect`] (`--dialect`)
 //!   replaces it. A step's type word is one of the dialect's types, else a built-in type
 //!   (which its namespaces do not take: an `error` outcome), else a parse error.
-//! - Conformance extension (`docs/scenario-format.md`, "Changes since version 1"):
+//! - Conformance extension (`models/docs/scenario-format.md`, "Changes since version 1"):
 //!   `setup: sql STATEMENT` lines and one `server VERSION` line, both before the first
 //!   step; `setup` is then not a session name.
 

@@ -67,7 +67,7 @@ fn bundled() -> Vec<(String, Scenario)> {
 fn doc_examples() -> Vec<(String, Scenario)> {
     let mut out = Vec::new();
     let mut docs = vec![root().join("README.md")];
-    for dir in ["docs", "models"] {
+    for dir in ["models/docs", "models"] {
         let mut v: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
             .expect("docs")
             .map(|e| e.expect("entry").path())

@@ -15,7 +15,7 @@ fn root() -> PathBuf {
 /// The name the bundled PostgreSQL example's files have when given from the root.
 fn example(f: &str) -> String {
     root()
-        .join("examples/postgresql")
+        .join("models/examples/postgresql")
         .join(f)
         .display()
         .to_string()
@@ -126,7 +126,7 @@ fn a_folder_that_does_not_load_is_reported_at_the_line_with_its_own_position() {
     let bad = dir.join("bad");
     std::fs::create_dir_all(&bad).expect("dir");
     for f in ["dialect.txt", "table.granted.tsv", "table.pending.tsv"] {
-        let t = std::fs::read_to_string(root().join("examples/postgresql/dialect").join(f))
+        let t = std::fs::read_to_string(root().join("models/examples/postgresql/dialect").join(f))
             .expect("file");
         std::fs::write(bad.join(f), t).expect("write");
     }

@@ -906,7 +906,7 @@ impl MdlModel {
     /// granted ticket with a new type, an upgrade) of another session. Each passes `w`
     /// over, whether the other request came later (a higher-priority type, or one
     /// granted at once) or waited ahead of `w` (as the zoo's engine counts, and as
-    /// `docs/scenario-format.md` defines it).
+    /// `models/docs/scenario-format.md` defines it).
     pub fn later_grants(&self, pre: &State, post: &State, w: usize, wait: &Wait) -> usize {
         let Some(after) = post.table.lock(&wait.key) else {
             return 0;

@@ -944,7 +944,7 @@ fn trace_json(m: &MdlModel, t: &Trace) -> serde_json::Value {
     serde_json::Value::Array(steps)
 }
 
-/// The check result's members of the JSON document of one file (`docs/json-output.md`,
+/// The check result's members of the JSON document of one file (`models/docs/json-output.md`,
 /// `check`).
 pub fn json(m: &MdlModel, r: &CheckResult) -> serde_json::Value {
     let props: Vec<serde_json::Value> = r

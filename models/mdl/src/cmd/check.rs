@@ -9,7 +9,7 @@
 //! refused before any work), or `--deny-warnings` and a warning; 3: no violation was
 //! found but a limit (`--max-memory`, `--max-states`) stopped a search before it was
 //! complete. With `--format json`, one document per file per line
-//! (`docs/json-output.md`).
+//! (`models/docs/json-output.md`).
 
 use super::{document, print_document, worst, OutPath, Status};
 use mdl_check::model::check::{check, CheckResult, Options};
@@ -79,7 +79,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE.mdl")]
     pub replay: Option<PathBuf>,
     /// Read every file in this dialect: a built-in one (mysql-8.0, mariadb) or a dialect
-    /// folder (docs/dialect-format.md); it replaces the files' `dialect` lines.
+    /// folder (models/docs/dialect-format.md); it replaces the files' `dialect` lines.
     #[arg(long, value_name = "NAME|DIR")]
     pub dialect: Option<String>,
 }

@@ -4,7 +4,7 @@
 //!
 //! Every file given is answered, in order, even after a bad one; the exit status is the
 //! worst of all files (2 > 1 > 0). With `--format json` each file gives one JSON document
-//! on a line of its own (`docs/json-output.md`, schema `mdl/1`, command `conform`).
+//! on a line of its own (`models/docs/json-output.md`, schema `mdl/1`, command `conform`).
 
 use mdl_conform::scenario::Report;
 use mdl_conform::{
@@ -221,7 +221,7 @@ fn error_object(name: &str, e: &ConformError) -> serde_json::Value {
     }
 }
 
-/// One file's JSON document (`docs/json-output.md`).
+/// One file's JSON document (`models/docs/json-output.md`).
 fn document(name: &str, code: i32, res: &Result<Report, ConformError>) -> serde_json::Value {
     match res {
         Ok(r) => {

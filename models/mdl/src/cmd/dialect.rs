@@ -1,6 +1,6 @@
 //! `mdl dialect new DIR [--from mysql-8.0|mariadb]`: write a starting dialect folder, a
 //! commented copy of a built-in one whose `name` is DIR's last part, for a user to edit
-//! into a protocol of their own (docs/dialect-format.md). The folder must not exist or be
+//! into a protocol of their own (models/docs/dialect-format.md). The folder must not exist or be
 //! empty; the copy is loaded back before the command reports success.
 
 use mdl_core::dialect::{Dialect, BUILTIN};
@@ -32,7 +32,7 @@ fn header(name: &str, from: &str) -> String {
     format!(
         "# Dialect {name}: a starting folder written by `mdl dialect new` from the built-in\n\
          # {from} dialect. Everything below is {from}'s, with its comments: edit it into your\n\
-         # protocol. The format is docs/dialect-format.md. To see what you wrote:\n\
+         # protocol. The format is models/docs/dialect-format.md. To see what you wrote:\n\
          #   mdl matrix --dialect DIR\n\
          # To use it: `dialect DIR` in a scenario (relative to the scenario file), or\n\
          # `--dialect DIR` on mdl run, check and explore.\n\

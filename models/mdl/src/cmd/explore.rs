@@ -16,7 +16,7 @@ pub struct Args {
     #[arg(long, default_value = "127.0.0.1:3000")]
     pub addr: String,
     /// Read the file in this dialect: a built-in one (mysql-8.0, mariadb) or a dialect
-    /// folder (docs/dialect-format.md); it replaces the file's `dialect` line.
+    /// folder (models/docs/dialect-format.md); it replaces the file's `dialect` line.
     #[arg(long, value_name = "NAME|DIR")]
     pub dialect: Option<String>,
 }

@@ -4,7 +4,7 @@
 //! types (abbreviation, long name, server name), the granted matrix, every pending matrix,
 //! the type sets (unobtrusive, hogs, piglet, piglet waiter, downgrade) and the deadlock
 //! weights of every namespace of the strategy. D is a built-in dialect or a dialect folder
-//! (`docs/dialect-format.md`); a folder that does not load is its error at
+//! (`models/docs/dialect-format.md`); a folder that does not load is its error at
 //! `FILE:LINE:COL`, exit 2.
 
 use mdl_core::dialect::{Dialect, Strategy};
@@ -14,7 +14,7 @@ use std::fmt::Write;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// A built-in dialect (mysql-8.0, mariadb) or a dialect folder
-    /// (docs/dialect-format.md).
+    /// (models/docs/dialect-format.md).
     #[arg(long, default_value = "mysql-8.0")]
     pub dialect: String,
     /// Only this strategy (scoped, object, backup).

@@ -1,7 +1,7 @@
 //! The `mdl` subcommands, one module each: `pub struct Args` (clap) and
 //! `pub fn main(Args) -> i32` (the exit code).
 //!
-//! What the commands that take scenario files share (`docs/json-output.md`): each file
+//! What the commands that take scenario files share (`models/docs/json-output.md`): each file
 //! gets a [`Status`]; the exit status is the worst of them ([`worst`]); with
 //! `--format json` each file is one JSON document on one line ([`document`]).
 pub mod bench;

@@ -3,7 +3,7 @@
 //! status is the worst of them: 2 a file is invalid (`FILE:LINE:COL: message`) or
 //! unreadable, or the command line is wrong; 1 an expectation failed or a session was
 //! left waiting at the end without an `expect SESSION waiting`; 0 otherwise. With
-//! `--format json`, one document per file per line (`docs/json-output.md`).
+//! `--format json`, one document per file per line (`models/docs/json-output.md`).
 
 use super::{document, print_document, worst, Status};
 use mdl_scenario::parse::ParseOptions;
@@ -31,7 +31,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
     /// Read every file in this dialect: a built-in one (mysql-8.0, mariadb) or a dialect
-    /// folder (docs/dialect-format.md); it replaces the files' `dialect` lines.
+    /// folder (models/docs/dialect-format.md); it replaces the files' `dialect` lines.
     #[arg(long, value_name = "NAME|DIR")]
     pub dialect: Option<String>,
 }

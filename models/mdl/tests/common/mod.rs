@@ -1,5 +1,5 @@
 //! What the `mdl` command-line tests share: running the binary, temporary files, and the
-//! check of every JSON output against `docs/json-output.schema.json` (every test that
+//! check of every JSON output against `models/docs/json-output.schema.json` (every test that
 //! runs `mdl ... --format json` through [`mdl`] has its output validated).
 #![allow(dead_code)]
 
@@ -11,12 +11,12 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The schema of `docs/json-output.md`, compiled once.
+/// The schema of `models/docs/json-output.md`, compiled once.
 pub fn validator() -> &'static jsonschema::Validator {
     static V: OnceLock<jsonschema::Validator> = OnceLock::new();
     V.get_or_init(|| {
-        let text = std::fs::read_to_string(root().join("docs/json-output.schema.json"))
-            .expect("docs/json-output.schema.json");
+        let text = std::fs::read_to_string(root().join("models/docs/json-output.schema.json"))
+            .expect("models/docs/json-output.schema.json");
         let schema: serde_json::Value = serde_json::from_str(&text).expect("the schema is JSON");
         jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("the schema: {e}"))
     })
@@ -40,7 +40,7 @@ pub fn json_lines(stdout: &[u8]) -> Vec<serde_json::Value> {
             let errs = schema_errors(&v);
             assert!(
                 errs.is_empty(),
-                "a document against docs/json-output.schema.json:\n{}\n{l}",
+                "a document against models/docs/json-output.schema.json:\n{}\n{l}",
                 errs.join("\n")
             );
             v

@@ -286,7 +286,7 @@ impl Transcript {
     }
 
     /// The members that `mdl run --format json` adds to a file's document
-    /// (`docs/json-output.md`).
+    /// (`models/docs/json-output.md`).
     pub fn json_members(&self) -> serde_json::Map<String, serde_json::Value> {
         let v = serde_json::json!({
             "engine": self.engine,
