@@ -35,7 +35,8 @@ fn member_names(v: &Value, out: &mut BTreeSet<String>) {
 #[test]
 fn every_member_of_the_schema_is_documented() {
     let schema: Value = serde_json::from_str(
-        &std::fs::read_to_string(root().join("models/docs/json-output.schema.json")).expect("schema"),
+        &std::fs::read_to_string(root().join("models/docs/json-output.schema.json"))
+            .expect("schema"),
     )
     .expect("JSON");
     let page = std::fs::read_to_string(root().join("models/docs/json-output.md")).expect("page");

@@ -101,8 +101,8 @@ fn bad_sql_files_exit_2_with_file_line_col() {
 
 #[test]
 fn the_explorer_model_finds_what_check_finds() {
-    let text =
-        std::fs::read_to_string(root().join("models/examples/sql/lock-tables-order.mdl")).expect("read");
+    let text = std::fs::read_to_string(root().join("models/examples/sql/lock-tables-order.mdl"))
+        .expect("read");
     let sc = mdl_scenario::read::read_bytes("lock-tables-order.mdl", text.as_bytes())
         .expect("parse")
         .scenario;
