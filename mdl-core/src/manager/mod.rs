@@ -14,6 +14,8 @@
 //!   grants.
 //! - `fast.rs`: the fast path's flags, `try_fast`, the materialisation.
 //! - `wait.rs`: the wait slot (`MDL_wait`), parking, timeouts, kills, [`ContextHandle`].
+//! - `wait_async.rs`: the async waits (`Context::acquire_async` and its kin): the same
+//!   requests, a future instead of a parked thread, a dropped future withdrawn as a kill.
 //! - `detect.rs`: the live wait-for graph and the validation of a cycle before its victim
 //!   is aborted.
 //! - `context.rs`: [`Context`]'s requests (acquire, bulk, upgrade, downgrade, clone).
@@ -81,6 +83,7 @@ mod pins;
 mod release;
 mod verify;
 mod wait;
+mod wait_async;
 
 pub use context::Context;
 use context::ID_BLOCK;
