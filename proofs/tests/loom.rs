@@ -510,3 +510,129 @@ fn backup_dml_vs_flush() {
         },
     );
 }
+
+// Async waits (mdl-core/src/manager/wait_async.rs): the same requests, a future instead
+// of a parked thread. `loom::future::block_on` parks the loom thread while the future is
+// pending and runs it again when its waker is woken: a wake-up that never comes is a
+// loom deadlock.
+
+/// Polls `f` once with a waker that does nothing (a task that will not be polled again
+/// unless the test does it).
+fn poll_once<F: std::future::Future + Unpin>(f: &mut F) -> std::task::Poll<F::Output> {
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    std::pin::Pin::new(f).poll(&mut cx)
+}
+
+/// A release racing an async waiter's poll: the grant wakes its task (the waker is
+/// registered in the same hold of the wait slot as the status check).
+#[test]
+fn async_grant_wakes_waiter() {
+    model("async_grant_wakes_waiter", 3, |d| {
+        let (m, k) = manager(d);
+        let mut a = m.context();
+        assert_eq!(a.acquire(&k, LockType::X, T, F), Ok(Outcome::Granted));
+        let mut b = m.context();
+        let k2 = k.clone();
+        let h = thread::spawn(move || {
+            let o = loom::future::block_on(b.acquire_async(&k2, LockType::SR, T, F));
+            assert_eq!(o, Ok(Outcome::Granted));
+            b.commit();
+        });
+        a.commit();
+        h.join().unwrap();
+        assert!(m.snapshot().is_empty());
+    });
+}
+
+/// An async X waiter that an SR request queues behind (a pending X that SR yields to)
+/// is dropped while the SR request arrives: its withdrawal (a kill) reschedules the
+/// lock, so the SR request is granted, and it leaves nothing behind.
+#[test]
+fn async_drop_reschedules() {
+    model("async_drop_reschedules", 2, |d| {
+        let (m, k) = manager(d);
+        let mut a = m.context();
+        assert_eq!(a.acquire(&k, LockType::SR, T, F), Ok(Outcome::Granted));
+        let mut b = m.context();
+        let (kb, m2) = (k.clone(), m.clone());
+        let hb = thread::spawn(move || {
+            let mut f = Box::pin(b.acquire_async(&kb, LockType::X, T, F));
+            assert!(poll_once(&mut f).is_pending(), "X granted beside an SR");
+            drop(f);
+            assert!(b.held().is_empty());
+            assert_no_conflict(&m2);
+        });
+        let mut c = m.context();
+        assert_eq!(c.acquire(&k, LockType::SR, T, F), Ok(Outcome::Granted));
+        hb.join().unwrap();
+        c.commit();
+        a.commit();
+        assert!(m.snapshot().is_empty());
+        m.check_invariants().unwrap();
+    });
+}
+
+/// A grant racing the drop of the future it was for: either the drop withdraws the
+/// request first, or it finds the grant and releases it; nothing leaks either way.
+#[test]
+fn async_drop_vs_grant() {
+    model("async_drop_vs_grant", 2, |d| {
+        let (m, k) = manager(d);
+        let mut a = m.context();
+        assert_eq!(a.acquire(&k, LockType::X, T, F), Ok(Outcome::Granted));
+        let mut b = m.context();
+        let kb = k.clone();
+        let hb = thread::spawn(move || {
+            let mut f = Box::pin(b.acquire_async(&kb, LockType::SR, T, F));
+            let first = poll_once(&mut f);
+            drop(f);
+            if first.is_pending() {
+                assert!(b.held().is_empty(), "a dropped request left a ticket");
+            }
+            b.commit();
+        });
+        a.commit();
+        hb.join().unwrap();
+        let mut d = m.context();
+        assert_eq!(
+            d.acquire(&k, LockType::X, T, WaitOption::NoWait),
+            Ok(Outcome::Granted)
+        );
+    });
+}
+
+/// Two async waiters close a cycle: exactly one of them is the victim, and the other is
+/// granted (its task woken by the victim's leaving).
+#[test]
+fn async_deadlock_victim() {
+    model("async_deadlock_victim", 2, |d| {
+        let k1 = MdlKey::parse(&d, "TABLE", "db.t1").unwrap();
+        let k2 = MdlKey::parse(&d, "TABLE", "db.t2").unwrap();
+        let m = Manager::new(d, Config::default(), Clock::manual());
+        let mut a = m.context();
+        let mut b = m.context();
+        assert_eq!(a.acquire(&k1, LockType::X, T, F), Ok(Outcome::Granted));
+        assert_eq!(b.acquire(&k2, LockType::X, T, F), Ok(Outcome::Granted));
+        let victims = StdArc::new(AtomicUsize::new(0));
+        let (v2, k1b) = (victims.clone(), k1.clone());
+        let hb = thread::spawn(move || {
+            match loom::future::block_on(b.acquire_async(&k1b, LockType::SR, T, F)).unwrap() {
+                Outcome::Deadlock => {
+                    v2.fetch_add(1, Ordering::SeqCst);
+                }
+                o => assert_eq!(o, Outcome::Granted),
+            }
+            b.commit();
+        });
+        match loom::future::block_on(a.acquire_async(&k2, LockType::X, T, F)).unwrap() {
+            Outcome::Deadlock => {
+                victims.fetch_add(1, Ordering::SeqCst);
+            }
+            o => assert_eq!(o, Outcome::Granted),
+        }
+        a.commit();
+        hb.join().unwrap();
+        assert_eq!(victims.load(Ordering::SeqCst), 1, "exactly one victim");
+        m.check_invariants().unwrap();
+    });
+}
