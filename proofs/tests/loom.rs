@@ -11,7 +11,7 @@
 use loom::thread;
 use mdl_core::dialect::Dialect;
 use mdl_core::table::Config;
-use mdl_core::{Clock, Duration, LockType, Manager, MdlKey, Outcome, WaitOption};
+use mdl_core::{Clock, Context, Duration, LockType, Manager, MdlKey, Outcome, WaitOption};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc as StdArc, Mutex};
 use std::time::Instant;
@@ -125,20 +125,37 @@ fn assert_no_conflict(m: &Manager) {
 /// A release racing a new waiter on the same lock: the waiter is woken (no lost wakeup).
 #[test]
 fn release_vs_new_waiter() {
-    model("release_vs_new_waiter", 3, |d| {
-        let (m, k) = manager(d);
-        let mut a = m.context();
-        assert_eq!(a.acquire(&k, LockType::X, T, F), Ok(Outcome::Granted));
-        let mut b = m.context();
-        let k2 = k.clone();
-        let h = thread::spawn(move || {
-            assert_eq!(b.acquire(&k2, LockType::SR, T, F), Ok(Outcome::Granted));
-            b.commit();
-        });
-        a.commit();
-        h.join().unwrap();
-        assert!(m.snapshot().is_empty());
+    model("release_vs_new_waiter", 3, |d| release_vs_waiter(d, false));
+}
+
+/// The body of `release_vs_new_waiter` and `async_grant_wakes_waiter`.
+fn release_vs_waiter(d: Dialect, async_: bool) {
+    let (m, k) = manager(d);
+    let mut a = m.context();
+    assert_eq!(a.acquire(&k, LockType::X, T, F), Ok(Outcome::Granted));
+    let mut b = m.context();
+    let k2 = k.clone();
+    let h = thread::spawn(move || {
+        assert_eq!(
+            acquire_by(&mut b, &k2, LockType::SR, async_),
+            Outcome::Granted
+        );
+        b.commit();
     });
+    a.commit();
+    h.join().unwrap();
+    assert!(m.snapshot().is_empty());
+}
+
+/// An acquire (transaction, no timeout) by the blocking call, or by the async one driven
+/// by `loom::future::block_on`.
+fn acquire_by(c: &mut Context, k: &MdlKey, ty: LockType, async_: bool) -> Outcome {
+    let o = if async_ {
+        loom::future::block_on(c.acquire_async(k, ty, T, F))
+    } else {
+        c.acquire(k, ty, T, F)
+    };
+    o.unwrap()
 }
 
 /// Two releasers, one waiter: it is granted exactly once.
@@ -348,36 +365,39 @@ fn upgrade_vs_shared() {
 /// also when a's wait is the one that closes the cycle.
 #[test]
 fn two_waiters_close_a_cycle() {
-    model("two_waiters_close_a_cycle", 2, |d| {
-        let k1 = MdlKey::parse(&d, "TABLE", "db.t1").unwrap();
-        let k2 = MdlKey::parse(&d, "TABLE", "db.t2").unwrap();
-        let m = Manager::new(d, Config::default(), Clock::manual());
-        let mut a = m.context();
-        let mut b = m.context();
-        assert_eq!(a.acquire(&k1, LockType::X, T, F), Ok(Outcome::Granted));
-        assert_eq!(b.acquire(&k2, LockType::X, T, F), Ok(Outcome::Granted));
-        let victims = StdArc::new(AtomicUsize::new(0));
-        let (v2, k1b) = (victims.clone(), k1.clone());
-        let hb = thread::spawn(move || {
-            match b.acquire(&k1b, LockType::SR, T, F).unwrap() {
-                Outcome::Deadlock => {
-                    v2.fetch_add(1, Ordering::SeqCst);
-                }
-                o => assert_eq!(o, Outcome::Granted),
-            }
-            b.commit();
-        });
-        match a.acquire(&k2, LockType::X, T, F).unwrap() {
+    model("two_waiters_close_a_cycle", 2, |d| close_a_cycle(d, false));
+}
+
+/// The body of `two_waiters_close_a_cycle` and `async_deadlock_victim`.
+fn close_a_cycle(d: Dialect, async_: bool) {
+    let k1 = MdlKey::parse(&d, "TABLE", "db.t1").unwrap();
+    let k2 = MdlKey::parse(&d, "TABLE", "db.t2").unwrap();
+    let m = Manager::new(d, Config::default(), Clock::manual());
+    let mut a = m.context();
+    let mut b = m.context();
+    assert_eq!(a.acquire(&k1, LockType::X, T, F), Ok(Outcome::Granted));
+    assert_eq!(b.acquire(&k2, LockType::X, T, F), Ok(Outcome::Granted));
+    let victims = StdArc::new(AtomicUsize::new(0));
+    let (v2, k1b) = (victims.clone(), k1.clone());
+    let hb = thread::spawn(move || {
+        match acquire_by(&mut b, &k1b, LockType::SR, async_) {
             Outcome::Deadlock => {
-                victims.fetch_add(1, Ordering::SeqCst);
+                v2.fetch_add(1, Ordering::SeqCst);
             }
             o => assert_eq!(o, Outcome::Granted),
         }
-        a.commit();
-        hb.join().unwrap();
-        assert_eq!(victims.load(Ordering::SeqCst), 1, "exactly one victim");
-        m.check_invariants().unwrap();
+        b.commit();
     });
+    match acquire_by(&mut a, &k2, LockType::X, async_) {
+        Outcome::Deadlock => {
+            victims.fetch_add(1, Ordering::SeqCst);
+        }
+        o => assert_eq!(o, Outcome::Granted),
+    }
+    a.commit();
+    hb.join().unwrap();
+    assert_eq!(victims.load(Ordering::SeqCst), 1, "exactly one victim");
+    m.check_invariants().unwrap();
 }
 
 /// A waiter that others queue behind (a pending X that SR yields to) times out or is
@@ -528,19 +548,7 @@ fn poll_once<F: std::future::Future + Unpin>(f: &mut F) -> std::task::Poll<F::Ou
 #[test]
 fn async_grant_wakes_waiter() {
     model("async_grant_wakes_waiter", 3, |d| {
-        let (m, k) = manager(d);
-        let mut a = m.context();
-        assert_eq!(a.acquire(&k, LockType::X, T, F), Ok(Outcome::Granted));
-        let mut b = m.context();
-        let k2 = k.clone();
-        let h = thread::spawn(move || {
-            let o = loom::future::block_on(b.acquire_async(&k2, LockType::SR, T, F));
-            assert_eq!(o, Ok(Outcome::Granted));
-            b.commit();
-        });
-        a.commit();
-        h.join().unwrap();
-        assert!(m.snapshot().is_empty());
+        release_vs_waiter(d, true)
     });
 }
 
@@ -605,34 +613,5 @@ fn async_drop_vs_grant() {
 /// granted (its task woken by the victim's leaving).
 #[test]
 fn async_deadlock_victim() {
-    model("async_deadlock_victim", 2, |d| {
-        let k1 = MdlKey::parse(&d, "TABLE", "db.t1").unwrap();
-        let k2 = MdlKey::parse(&d, "TABLE", "db.t2").unwrap();
-        let m = Manager::new(d, Config::default(), Clock::manual());
-        let mut a = m.context();
-        let mut b = m.context();
-        assert_eq!(a.acquire(&k1, LockType::X, T, F), Ok(Outcome::Granted));
-        assert_eq!(b.acquire(&k2, LockType::X, T, F), Ok(Outcome::Granted));
-        let victims = StdArc::new(AtomicUsize::new(0));
-        let (v2, k1b) = (victims.clone(), k1.clone());
-        let hb = thread::spawn(move || {
-            match loom::future::block_on(b.acquire_async(&k1b, LockType::SR, T, F)).unwrap() {
-                Outcome::Deadlock => {
-                    v2.fetch_add(1, Ordering::SeqCst);
-                }
-                o => assert_eq!(o, Outcome::Granted),
-            }
-            b.commit();
-        });
-        match loom::future::block_on(a.acquire_async(&k2, LockType::X, T, F)).unwrap() {
-            Outcome::Deadlock => {
-                victims.fetch_add(1, Ordering::SeqCst);
-            }
-            o => assert_eq!(o, Outcome::Granted),
-        }
-        a.commit();
-        hb.join().unwrap();
-        assert_eq!(victims.load(Ordering::SeqCst), 1, "exactly one victim");
-        m.check_invariants().unwrap();
-    });
+    model("async_deadlock_victim", 2, |d| close_a_cycle(d, true));
 }

@@ -55,10 +55,8 @@ impl<'a> Bulk<'a> {
         dur: Duration,
         wait: WaitOption,
     ) -> Result<Begun, MdlError> {
-        let c = &mut *self.ctx;
-        c.waited = false;
-        let plan = c.book.plan_acquire(&c.mgr.sh.dialect, &r.key, r.ty, dur)?;
-        Ok(c.begin_planned(&r.key, r.ty, dur, wait, plan))
+        self.ctx.waited = false;
+        self.ctx.begin_acquire(&r.key, r.ty, dur, wait)
     }
 
     /// An element's outcome: `Some` when the bulk request fails with it.
@@ -145,21 +143,20 @@ impl Context {
         dur: Duration,
         wait: WaitOption,
     ) -> Result<Outcome, MdlError> {
-        let plan = self.book.plan_acquire(&self.mgr.sh.dialect, key, ty, dur)?;
-        Ok(self.acquire_planned(key, ty, dur, wait, plan).0)
+        let b = self.begin_acquire(key, ty, dur, wait)?;
+        Ok(self.wait_sync(b).0)
     }
 
-    /// Carries out an acquire plan; returns the outcome and the ticket added, if any.
-    pub(super) fn acquire_planned(
+    /// An acquire up to its wait, if it has one.
+    pub(super) fn begin_acquire(
         &mut self,
         key: &MdlKey,
         ty: LockType,
         dur: Duration,
         wait: WaitOption,
-        plan: AcquirePlan,
-    ) -> (Outcome, Option<TicketId>) {
-        let b = self.begin_planned(key, ty, dur, wait, plan);
-        self.wait_sync(b)
+    ) -> Result<Begun, MdlError> {
+        let plan = self.book.plan_acquire(&self.mgr.sh.dialect, key, ty, dur)?;
+        Ok(self.begin_planned(key, ty, dur, wait, plan))
     }
 
     /// Carries out an acquire plan up to its wait, if it has one.

@@ -144,8 +144,7 @@ impl Context {
         dur: Duration,
         wait: WaitOption,
     ) -> Result<Outcome, MdlError> {
-        let plan = self.book.plan_acquire(&self.mgr.sh.dialect, key, ty, dur)?;
-        let b = self.begin_planned(key, ty, dur, wait, plan);
+        let b = self.begin_acquire(key, ty, dur, wait)?;
         Ok(finish(self, b).await.0)
     }
 
