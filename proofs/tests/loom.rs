@@ -122,6 +122,15 @@ fn assert_no_conflict(m: &Manager) {
     }
 }
 
+/// Nothing is left on `k`: a new context takes X at once.
+fn assert_lock_free(m: &Manager, k: &MdlKey) {
+    let mut d = m.context();
+    assert_eq!(
+        d.acquire(k, LockType::X, T, WaitOption::NoWait),
+        Ok(Outcome::Granted)
+    );
+}
+
 /// A release racing a new waiter on the same lock: the waiter is woken (no lost wakeup).
 #[test]
 fn release_vs_new_waiter() {
@@ -295,11 +304,7 @@ fn timeout_vs_grant() {
         hb.join().unwrap();
         hc.join().unwrap();
         // Whatever happened, nothing is left behind.
-        let mut d = m.context();
-        assert_eq!(
-            d.acquire(&k, LockType::X, T, WaitOption::NoWait),
-            Ok(Outcome::Granted)
-        );
+        assert_lock_free(&m, &k);
     });
 }
 
@@ -330,11 +335,7 @@ fn kill_vs_grant() {
         hc.join().unwrap();
         // The kill may come before b parks (then it does nothing): end b's wait anyway.
         hb.join().unwrap();
-        let mut d = m.context();
-        assert_eq!(
-            d.acquire(&k, LockType::X, T, WaitOption::NoWait),
-            Ok(Outcome::Granted)
-        );
+        assert_lock_free(&m, &k);
     });
 }
 
@@ -601,11 +602,7 @@ fn async_drop_vs_grant() {
         });
         a.commit();
         hb.join().unwrap();
-        let mut d = m.context();
-        assert_eq!(
-            d.acquire(&k, LockType::X, T, WaitOption::NoWait),
-            Ok(Outcome::Granted)
-        );
+        assert_lock_free(&m, &k);
     });
 }
 

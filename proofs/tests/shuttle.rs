@@ -242,6 +242,19 @@ impl KeyTypes {
     }
 }
 
+/// `n` random elements of a bulk request (keys may repeat).
+fn random_bulk(rng: &mut impl Rng, keys: &[MdlKey], types: &[KeyTypes], n: usize) -> Vec<BulkReq> {
+    (0..n)
+        .map(|_| {
+            let i = rng.gen_range(0..keys.len());
+            BulkReq {
+                key: keys[i].clone(),
+                ty: pick(rng, &types[i].acquire),
+            }
+        })
+        .collect()
+}
+
 /// One session's random steps.
 fn session(
     m: Manager,
@@ -267,15 +280,7 @@ fn session(
             }
             35..=44 => {
                 let n = rng.gen_range(1..=keys.len().min(3));
-                let reqs: Vec<BulkReq> = (0..n)
-                    .map(|_| {
-                        let i = rng.gen_range(0..keys.len());
-                        BulkReq {
-                            key: keys[i].clone(),
-                            ty: pick(&mut rng, &types[i].acquire),
-                        }
-                    })
-                    .collect();
+                let reqs = random_bulk(&mut rng, &keys, &types, n);
                 let dur = pick(&mut rng, &DURS);
                 let w = wait_option(&mut rng);
                 what = format!("{me:?} acquire_all {reqs:?} {dur:?} {w:?}");
@@ -615,15 +620,7 @@ async fn async_session(m: Manager, mut ctx: Context, keys: StdArc<Vec<MdlKey>>, 
                 format!("{me:?} upgrade_async {key:?} {ty} {w:?} -> {o:?}")
             }
             7 => {
-                let reqs: Vec<BulkReq> = (0..2)
-                    .map(|_| {
-                        let i = rng.gen_range(0..keys.len());
-                        BulkReq {
-                            key: keys[i].clone(),
-                            ty: pick(&mut rng, &types[i].acquire),
-                        }
-                    })
-                    .collect();
+                let reqs = random_bulk(&mut rng, &keys, &types, 2);
                 let o = maybe_give_up(
                     &mut rng,
                     ctx.acquire_all_async(&reqs, Duration::Transaction, w),
