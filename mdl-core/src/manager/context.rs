@@ -19,7 +19,8 @@ use super::*;
 pub(super) enum Begun {
     /// The outcome, and the ticket added, if any.
     Done(Outcome, Option<TicketId>),
-    Queued(Queued),
+    /// Boxed: the fast path returns `Done` through several calls, and keeps it small.
+    Queued(Box<Queued>),
 }
 
 /// A queued request: what its wait needs, and what to do when it ends.
@@ -148,6 +149,7 @@ impl Context {
     }
 
     /// An acquire up to its wait, if it has one.
+    #[inline]
     pub(super) fn begin_acquire(
         &mut self,
         key: &MdlKey,
@@ -160,6 +162,7 @@ impl Context {
     }
 
     /// Carries out an acquire plan up to its wait, if it has one.
+    #[inline]
     pub(super) fn begin_planned(
         &mut self,
         key: &MdlKey,
@@ -197,12 +200,13 @@ impl Context {
     }
 
     /// Ends a request that began: blocks in its wait, if it has one.
+    #[inline]
     pub(super) fn wait_sync(&mut self, b: Begun) -> (Outcome, Option<TicketId>) {
         match b {
             Begun::Done(o, id) => (o, id),
             Begun::Queued(q) => {
                 let st = self.wait_ending(&q.obj, q.t);
-                self.end_wait(q, st)
+                self.end_wait(*q, st)
             }
         }
     }
@@ -293,12 +297,12 @@ impl Context {
         self.enqueue(&obj, &mut g, t, dur, timeout_of(wait));
         drop(g);
         self.waited = true;
-        Begun::Queued(Queued {
+        Begun::Queued(Box::new(Queued {
             obj,
             t,
             dur,
             upgrade: None,
-        })
+        }))
     }
 
     /// All or nothing, in key order, stronger type first on one key.
@@ -413,12 +417,12 @@ impl Context {
         }
         self.enqueue(&obj, &mut g, t, dur, timeout_of(wait));
         drop(g);
-        Ok(Begun::Queued(Queued {
+        Ok(Begun::Queued(Box::new(Queued {
             obj,
             t,
             dur,
             upgrade: Some((old, from)),
-        }))
+        })))
     }
 
     /// What a request whose wait ended with `st` leaves behind: a granted acquire joins

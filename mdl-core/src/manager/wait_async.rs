@@ -78,7 +78,7 @@ impl<'a> WaitFuture<'a> {
 async fn finish(ctx: &mut Context, b: Begun) -> (Outcome, Option<TicketId>) {
     match b {
         Begun::Done(o, id) => (o, id),
-        Begun::Queued(q) => WaitFuture::new(ctx, q).await,
+        Begun::Queued(q) => WaitFuture::new(ctx, *q).await,
     }
 }
 
