@@ -12,7 +12,9 @@
 //!   model checker and the fuzzers drive), carrying the step layer's plans out;
 //! - [`Manager`] and [`Context`] are the concurrent shell an engine embeds, carrying the
 //!   same plans out: per-lock mutexes, a fast path on two flags of an atomic word (not a
-//!   counter), wait slots, written against [`sync`].
+//!   counter), wait slots, written against [`sync`]. A wait blocks the thread
+//!   ([`Context::acquire`]) or is a future ([`Context::acquire_async`], executor-agnostic;
+//!   a dropped future withdraws the request as a kill does).
 //!
 //! ```
 //! use mdl_core::{Clock, Dialect, Duration, LockType, Manager, MdlKey, Outcome, WaitOption};

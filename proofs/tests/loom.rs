@@ -11,7 +11,7 @@
 use loom::thread;
 use mdl_core::dialect::Dialect;
 use mdl_core::table::Config;
-use mdl_core::{Clock, Duration, LockType, Manager, MdlKey, Outcome, WaitOption};
+use mdl_core::{Clock, Context, Duration, LockType, Manager, MdlKey, Outcome, WaitOption};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc as StdArc, Mutex};
 use std::time::Instant;
@@ -122,23 +122,49 @@ fn assert_no_conflict(m: &Manager) {
     }
 }
 
+/// Nothing is left on `k`: a new context takes X at once.
+fn assert_lock_free(m: &Manager, k: &MdlKey) {
+    let mut d = m.context();
+    assert_eq!(
+        d.acquire(k, LockType::X, T, WaitOption::NoWait),
+        Ok(Outcome::Granted)
+    );
+}
+
 /// A release racing a new waiter on the same lock: the waiter is woken (no lost wakeup).
 #[test]
 fn release_vs_new_waiter() {
-    model("release_vs_new_waiter", 3, |d| {
-        let (m, k) = manager(d);
-        let mut a = m.context();
-        assert_eq!(a.acquire(&k, LockType::X, T, F), Ok(Outcome::Granted));
-        let mut b = m.context();
-        let k2 = k.clone();
-        let h = thread::spawn(move || {
-            assert_eq!(b.acquire(&k2, LockType::SR, T, F), Ok(Outcome::Granted));
-            b.commit();
-        });
-        a.commit();
-        h.join().unwrap();
-        assert!(m.snapshot().is_empty());
+    model("release_vs_new_waiter", 3, |d| release_vs_waiter(d, false));
+}
+
+/// The body of `release_vs_new_waiter` and `async_grant_wakes_waiter`.
+fn release_vs_waiter(d: Dialect, async_: bool) {
+    let (m, k) = manager(d);
+    let mut a = m.context();
+    assert_eq!(a.acquire(&k, LockType::X, T, F), Ok(Outcome::Granted));
+    let mut b = m.context();
+    let k2 = k.clone();
+    let h = thread::spawn(move || {
+        assert_eq!(
+            acquire_by(&mut b, &k2, LockType::SR, async_),
+            Outcome::Granted
+        );
+        b.commit();
     });
+    a.commit();
+    h.join().unwrap();
+    assert!(m.snapshot().is_empty());
+}
+
+/// An acquire (transaction, no timeout) by the blocking call, or by the async one driven
+/// by `loom::future::block_on`.
+fn acquire_by(c: &mut Context, k: &MdlKey, ty: LockType, async_: bool) -> Outcome {
+    let o = if async_ {
+        loom::future::block_on(c.acquire_async(k, ty, T, F))
+    } else {
+        c.acquire(k, ty, T, F)
+    };
+    o.unwrap()
 }
 
 /// Two releasers, one waiter: it is granted exactly once.
@@ -278,11 +304,7 @@ fn timeout_vs_grant() {
         hb.join().unwrap();
         hc.join().unwrap();
         // Whatever happened, nothing is left behind.
-        let mut d = m.context();
-        assert_eq!(
-            d.acquire(&k, LockType::X, T, WaitOption::NoWait),
-            Ok(Outcome::Granted)
-        );
+        assert_lock_free(&m, &k);
     });
 }
 
@@ -313,11 +335,7 @@ fn kill_vs_grant() {
         hc.join().unwrap();
         // The kill may come before b parks (then it does nothing): end b's wait anyway.
         hb.join().unwrap();
-        let mut d = m.context();
-        assert_eq!(
-            d.acquire(&k, LockType::X, T, WaitOption::NoWait),
-            Ok(Outcome::Granted)
-        );
+        assert_lock_free(&m, &k);
     });
 }
 
@@ -348,36 +366,39 @@ fn upgrade_vs_shared() {
 /// also when a's wait is the one that closes the cycle.
 #[test]
 fn two_waiters_close_a_cycle() {
-    model("two_waiters_close_a_cycle", 2, |d| {
-        let k1 = MdlKey::parse(&d, "TABLE", "db.t1").unwrap();
-        let k2 = MdlKey::parse(&d, "TABLE", "db.t2").unwrap();
-        let m = Manager::new(d, Config::default(), Clock::manual());
-        let mut a = m.context();
-        let mut b = m.context();
-        assert_eq!(a.acquire(&k1, LockType::X, T, F), Ok(Outcome::Granted));
-        assert_eq!(b.acquire(&k2, LockType::X, T, F), Ok(Outcome::Granted));
-        let victims = StdArc::new(AtomicUsize::new(0));
-        let (v2, k1b) = (victims.clone(), k1.clone());
-        let hb = thread::spawn(move || {
-            match b.acquire(&k1b, LockType::SR, T, F).unwrap() {
-                Outcome::Deadlock => {
-                    v2.fetch_add(1, Ordering::SeqCst);
-                }
-                o => assert_eq!(o, Outcome::Granted),
-            }
-            b.commit();
-        });
-        match a.acquire(&k2, LockType::X, T, F).unwrap() {
+    model("two_waiters_close_a_cycle", 2, |d| close_a_cycle(d, false));
+}
+
+/// The body of `two_waiters_close_a_cycle` and `async_deadlock_victim`.
+fn close_a_cycle(d: Dialect, async_: bool) {
+    let k1 = MdlKey::parse(&d, "TABLE", "db.t1").unwrap();
+    let k2 = MdlKey::parse(&d, "TABLE", "db.t2").unwrap();
+    let m = Manager::new(d, Config::default(), Clock::manual());
+    let mut a = m.context();
+    let mut b = m.context();
+    assert_eq!(a.acquire(&k1, LockType::X, T, F), Ok(Outcome::Granted));
+    assert_eq!(b.acquire(&k2, LockType::X, T, F), Ok(Outcome::Granted));
+    let victims = StdArc::new(AtomicUsize::new(0));
+    let (v2, k1b) = (victims.clone(), k1.clone());
+    let hb = thread::spawn(move || {
+        match acquire_by(&mut b, &k1b, LockType::SR, async_) {
             Outcome::Deadlock => {
-                victims.fetch_add(1, Ordering::SeqCst);
+                v2.fetch_add(1, Ordering::SeqCst);
             }
             o => assert_eq!(o, Outcome::Granted),
         }
-        a.commit();
-        hb.join().unwrap();
-        assert_eq!(victims.load(Ordering::SeqCst), 1, "exactly one victim");
-        m.check_invariants().unwrap();
+        b.commit();
     });
+    match acquire_by(&mut a, &k2, LockType::X, async_) {
+        Outcome::Deadlock => {
+            victims.fetch_add(1, Ordering::SeqCst);
+        }
+        o => assert_eq!(o, Outcome::Granted),
+    }
+    a.commit();
+    hb.join().unwrap();
+    assert_eq!(victims.load(Ordering::SeqCst), 1, "exactly one victim");
+    m.check_invariants().unwrap();
 }
 
 /// A waiter that others queue behind (a pending X that SR yields to) times out or is
@@ -509,4 +530,85 @@ fn backup_dml_vs_flush() {
             assert!(m.snapshot().is_empty());
         },
     );
+}
+
+// Async waits (mdl-core/src/manager/wait_async.rs): the same requests, a future instead
+// of a parked thread. `loom::future::block_on` parks the loom thread while the future is
+// pending and runs it again when its waker is woken: a wake-up that never comes is a
+// loom deadlock.
+
+/// Polls `f` once with a waker that does nothing (a task that will not be polled again
+/// unless the test does it).
+fn poll_once<F: std::future::Future + Unpin>(f: &mut F) -> std::task::Poll<F::Output> {
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    std::pin::Pin::new(f).poll(&mut cx)
+}
+
+/// A release racing an async waiter's poll: the grant wakes its task (the waker is
+/// registered in the same hold of the wait slot as the status check).
+#[test]
+fn async_grant_wakes_waiter() {
+    model("async_grant_wakes_waiter", 3, |d| {
+        release_vs_waiter(d, true)
+    });
+}
+
+/// An async X waiter that an SR request queues behind (a pending X that SR yields to)
+/// is dropped while the SR request arrives: its withdrawal (a kill) reschedules the
+/// lock, so the SR request is granted, and it leaves nothing behind.
+#[test]
+fn async_drop_reschedules() {
+    model("async_drop_reschedules", 2, |d| {
+        let (m, k) = manager(d);
+        let mut a = m.context();
+        assert_eq!(a.acquire(&k, LockType::SR, T, F), Ok(Outcome::Granted));
+        let mut b = m.context();
+        let (kb, m2) = (k.clone(), m.clone());
+        let hb = thread::spawn(move || {
+            let mut f = Box::pin(b.acquire_async(&kb, LockType::X, T, F));
+            assert!(poll_once(&mut f).is_pending(), "X granted beside an SR");
+            drop(f);
+            assert!(b.held().is_empty());
+            assert_no_conflict(&m2);
+        });
+        let mut c = m.context();
+        assert_eq!(c.acquire(&k, LockType::SR, T, F), Ok(Outcome::Granted));
+        hb.join().unwrap();
+        c.commit();
+        a.commit();
+        assert!(m.snapshot().is_empty());
+        m.check_invariants().unwrap();
+    });
+}
+
+/// A grant racing the drop of the future it was for: either the drop withdraws the
+/// request first, or it finds the grant and releases it; nothing leaks either way.
+#[test]
+fn async_drop_vs_grant() {
+    model("async_drop_vs_grant", 2, |d| {
+        let (m, k) = manager(d);
+        let mut a = m.context();
+        assert_eq!(a.acquire(&k, LockType::X, T, F), Ok(Outcome::Granted));
+        let mut b = m.context();
+        let kb = k.clone();
+        let hb = thread::spawn(move || {
+            let mut f = Box::pin(b.acquire_async(&kb, LockType::SR, T, F));
+            let first = poll_once(&mut f);
+            drop(f);
+            if first.is_pending() {
+                assert!(b.held().is_empty(), "a dropped request left a ticket");
+            }
+            b.commit();
+        });
+        a.commit();
+        hb.join().unwrap();
+        assert_lock_free(&m, &k);
+    });
+}
+
+/// Two async waiters close a cycle: exactly one of them is the victim, and the other is
+/// granted (its task woken by the victim's leaving).
+#[test]
+fn async_deadlock_victim() {
+    model("async_deadlock_victim", 2, |d| close_a_cycle(d, true));
 }

@@ -27,9 +27,12 @@ use shuttle::rand::{thread_rng, Rng};
 use shuttle::scheduler::{PctScheduler, RandomScheduler};
 use shuttle::thread;
 use shuttle::{FailurePersistence, Runner};
+use std::future::Future;
 use std::path::PathBuf;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc as StdArc;
+use std::task::{Context as TaskCx, Poll};
 use std::time::Instant;
 
 fn artifacts() -> PathBuf {
@@ -239,6 +242,19 @@ impl KeyTypes {
     }
 }
 
+/// `n` random elements of a bulk request (keys may repeat).
+fn random_bulk(rng: &mut impl Rng, keys: &[MdlKey], types: &[KeyTypes], n: usize) -> Vec<BulkReq> {
+    (0..n)
+        .map(|_| {
+            let i = rng.gen_range(0..keys.len());
+            BulkReq {
+                key: keys[i].clone(),
+                ty: pick(rng, &types[i].acquire),
+            }
+        })
+        .collect()
+}
+
 /// One session's random steps.
 fn session(
     m: Manager,
@@ -264,15 +280,7 @@ fn session(
             }
             35..=44 => {
                 let n = rng.gen_range(1..=keys.len().min(3));
-                let reqs: Vec<BulkReq> = (0..n)
-                    .map(|_| {
-                        let i = rng.gen_range(0..keys.len());
-                        BulkReq {
-                            key: keys[i].clone(),
-                            ty: pick(&mut rng, &types[i].acquire),
-                        }
-                    })
-                    .collect();
+                let reqs = random_bulk(&mut rng, &keys, &types, n);
                 let dur = pick(&mut rng, &DURS);
                 let w = wait_option(&mut rng);
                 what = format!("{me:?} acquire_all {reqs:?} {dur:?} {w:?}");
@@ -546,6 +554,143 @@ fn queue_behind_a_waiter() {
 #[test]
 fn timeout_or_kill_wakes_the_queue() {
     explore("queue_behind_a_waiter", queue_behind_a_waiter);
+}
+
+/// Polls the inner future; after `polls` pending polls (each one yielding to the
+/// executor) it gives up and drops it: `None` (a caller that stops waiting). With
+/// `polls` `None` it waits for the inner future's own wake-up.
+struct GiveUp<F> {
+    inner: Pin<Box<F>>,
+    polls: Option<usize>,
+}
+
+impl<F: Future> Future for GiveUp<F> {
+    type Output = Option<F::Output>;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut TaskCx<'_>) -> Poll<Self::Output> {
+        match self.inner.as_mut().poll(cx) {
+            Poll::Ready(o) => Poll::Ready(Some(o)),
+            Poll::Pending => match self.polls {
+                None => Poll::Pending,
+                Some(0) => Poll::Ready(None),
+                Some(n) => {
+                    self.polls = Some(n - 1);
+                    cx.waker().wake_by_ref();
+                    Poll::Pending
+                }
+            },
+        }
+    }
+}
+
+/// Waits for `f`, or gives it up after a random number of polls (half of the waits
+/// never give up).
+async fn maybe_give_up<F: Future>(rng: &mut impl Rng, f: F) -> Option<F::Output> {
+    let polls = if rng.gen_bool(0.5) {
+        None
+    } else {
+        Some(rng.gen_range(0..3))
+    };
+    GiveUp {
+        inner: Box::pin(f),
+        polls,
+    }
+    .await
+}
+
+/// One async session: random async acquires, upgrades and bulk requests, some given up
+/// (the future dropped while it waits, or after its grant), and commits.
+async fn async_session(m: Manager, mut ctx: Context, keys: StdArc<Vec<MdlKey>>, steps: usize) {
+    let mut rng = thread_rng();
+    let me = ctx.id();
+    let types: Vec<KeyTypes> = keys.iter().map(|k| KeyTypes::of(m.dialect(), k)).collect();
+    for _ in 0..steps {
+        let ki = rng.gen_range(0..keys.len());
+        let key = &keys[ki];
+        let w = wait_option(&mut rng);
+        let what = match rng.gen_range(0..10) {
+            0..=4 => {
+                let ty = pick(&mut rng, &types[ki].acquire);
+                let dur = pick(&mut rng, &DURS);
+                let o = maybe_give_up(&mut rng, ctx.acquire_async(key, ty, dur, w)).await;
+                format!("{me:?} acquire_async {key:?} {ty} {dur:?} {w:?} -> {o:?}")
+            }
+            5 | 6 => {
+                let ty = pick(&mut rng, &types[ki].upgrade);
+                let o = maybe_give_up(&mut rng, ctx.upgrade_async(key, ty, w)).await;
+                format!("{me:?} upgrade_async {key:?} {ty} {w:?} -> {o:?}")
+            }
+            7 => {
+                let reqs = random_bulk(&mut rng, &keys, &types, 2);
+                let o = maybe_give_up(
+                    &mut rng,
+                    ctx.acquire_all_async(&reqs, Duration::Transaction, w),
+                )
+                .await;
+                format!("{me:?} acquire_all_async {reqs:?} {w:?} -> {o:?}")
+            }
+            _ => {
+                ctx.commit();
+                ctx.release_explicit();
+                format!("{me:?} commit")
+            }
+        };
+        check(&m, &what);
+    }
+}
+
+/// Async sessions as shuttle tasks (`shuttle::future::spawn`), one blocking session, time
+/// moving now and then, and a task aborted (its pending future dropped with it): no
+/// conflicting grant, no lost wake-up (a task never woken is a shuttle deadlock), and
+/// nothing left once every session is gone.
+fn async_mix() {
+    let mut rng = thread_rng();
+    let d = Dialect::mysql80();
+    let keys: Vec<MdlKey> = (0..2).map(|i| table_key(&d, i)).collect();
+    let m = Manager::new(d, Config::default(), Clock::manual());
+    let keys = StdArc::new(keys);
+    let n = rng.gen_range(2..=4);
+    let ctxs: Vec<Context> = (0..=n).map(|_| m.context()).collect();
+    // The blocking session may kill any session's wait, async ones included.
+    let handles = StdArc::new(ctxs.iter().map(|c| c.handle()).collect::<Vec<_>>());
+    let mut ctxs = ctxs.into_iter();
+    let c = ctxs.next().expect("n + 1 contexts");
+    let tasks: Vec<_> = ctxs
+        .map(|ctx| {
+            let steps = rng.gen_range(2..=5);
+            shuttle::future::spawn(async_session(m.clone(), ctx, keys.clone(), steps))
+        })
+        .collect();
+    // A blocking session beside them, from the random mix.
+    let (m2, k2) = (m.clone(), keys.clone());
+    let ts = StdArc::new(
+        k2.iter()
+            .map(|k| KeyTypes::of(m.dialect(), k))
+            .collect::<Vec<_>>(),
+    );
+    let blocking = thread::spawn(move || session(m2, c, k2, handles, ts, 3));
+    thread::yield_now();
+    m.advance_clock(10);
+    let abort = rng.gen_range(0..n + 1);
+    for (i, t) in tasks.into_iter().enumerate() {
+        if i == abort {
+            t.abort();
+        }
+        // Aborted or finished: either way its context is gone.
+        let _ = shuttle::future::block_on(t);
+        m.advance_clock(10);
+    }
+    blocking.join().expect("the blocking session panicked");
+    let left = m.snapshot();
+    assert!(
+        left.is_empty(),
+        "locks left after every session ended: {left:?}"
+    );
+    check(&m, "the end");
+}
+
+#[test]
+fn async_tasks_mix() {
+    explore("async_mix", async_mix);
 }
 
 /// Replays a saved schedule: `MDL_SHUTTLE_REPLAY` is a schedule string or a file (as

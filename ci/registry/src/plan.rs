@@ -52,6 +52,7 @@ pub const TEST_FILES: &[TestFile] = &[
     plain("mdl-core/tests/facade_lint.rs"),
     plain("mdl-core/tests/fidelity.rs"),
     plain("mdl-core/tests/manager.rs"),
+    plain("mdl-core/tests/manager_async.rs"),
     plain("mdl-core/tests/manager_diff.rs"),
     gated("mdl-core/tests/manager_shuttle.rs", &["proofs", "shuttle-d*"], "feature `shuttle` (ci/proofs.sh)"),
     plain("mdl-core/tests/manager_wait_diff.rs"),

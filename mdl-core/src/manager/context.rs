@@ -15,6 +15,71 @@
 
 use super::*;
 
+/// A request after its grant decision: decided, or queued with its wait slot ready.
+pub(super) enum Begun {
+    /// The outcome, and the ticket added, if any.
+    Done(Outcome, Option<TicketId>),
+    /// Boxed: the fast path returns `Done` through several calls, and keeps it small.
+    Queued(Box<Queued>),
+}
+
+/// A queued request: what its wait needs, and what to do when it ends.
+pub(super) struct Queued {
+    pub(super) obj: Arc<LockObj>,
+    /// The waiting ticket.
+    pub(super) t: Ticket,
+    pub(super) dur: Duration,
+    /// For an upgrade: the held ticket it upgrades, and that ticket's type before.
+    pub(super) upgrade: Option<(TicketId, LockType)>,
+}
+
+/// A bulk request under way: the tickets it took so far, given back (latest first) when
+/// it fails or is dropped before it is kept (MySQL: sql/mdl.cc,
+/// `MDL_context::acquire_locks`: rollback, latest first).
+pub(super) struct Bulk<'a> {
+    pub(super) ctx: &'a mut Context,
+    taken: Vec<TicketId>,
+}
+
+impl<'a> Bulk<'a> {
+    pub(super) fn new(ctx: &'a mut Context) -> Bulk<'a> {
+        Bulk {
+            ctx,
+            taken: Vec::new(),
+        }
+    }
+
+    /// The next element, up to its wait.
+    pub(super) fn begin(
+        &mut self,
+        r: &BulkReq,
+        dur: Duration,
+        wait: WaitOption,
+    ) -> Result<Begun, MdlError> {
+        self.ctx.waited = false;
+        self.ctx.begin_acquire(&r.key, r.ty, dur, wait)
+    }
+
+    /// An element's outcome: `Some` when the bulk request fails with it.
+    pub(super) fn took(&mut self, o: Outcome, new: Option<TicketId>) -> Option<Outcome> {
+        self.taken.extend(new);
+        (o != Outcome::Granted).then_some(o)
+    }
+
+    /// Every element was granted: keep them.
+    pub(super) fn keep(mut self) -> Outcome {
+        self.taken.clear();
+        Outcome::Granted
+    }
+}
+
+impl Drop for Bulk<'_> {
+    fn drop(&mut self) {
+        self.taken.reverse();
+        self.ctx.release_ids(&self.taken);
+    }
+}
+
 /// Ticket ids a context takes from the manager's counter at a time.
 #[cfg(not(any(loom, feature = "shuttle")))]
 pub(super) const ID_BLOCK: u64 = 1024;
@@ -79,19 +144,33 @@ impl Context {
         dur: Duration,
         wait: WaitOption,
     ) -> Result<Outcome, MdlError> {
-        let plan = self.book.plan_acquire(&self.mgr.sh.dialect, key, ty, dur)?;
-        Ok(self.acquire_planned(key, ty, dur, wait, plan).0)
+        let b = self.begin_acquire(key, ty, dur, wait)?;
+        Ok(self.wait_sync(b).0)
     }
 
-    /// Carries out an acquire plan; returns the outcome and the ticket added, if any.
-    pub(super) fn acquire_planned(
+    /// An acquire up to its wait, if it has one.
+    #[inline]
+    pub(super) fn begin_acquire(
+        &mut self,
+        key: &MdlKey,
+        ty: LockType,
+        dur: Duration,
+        wait: WaitOption,
+    ) -> Result<Begun, MdlError> {
+        let plan = self.book.plan_acquire(&self.mgr.sh.dialect, key, ty, dur)?;
+        Ok(self.begin_planned(key, ty, dur, wait, plan))
+    }
+
+    /// Carries out an acquire plan up to its wait, if it has one.
+    #[inline]
+    pub(super) fn begin_planned(
         &mut self,
         key: &MdlKey,
         ty: LockType,
         dur: Duration,
         wait: WaitOption,
         plan: AcquirePlan,
-    ) -> (Outcome, Option<TicketId>) {
+    ) -> Begun {
         match plan {
             // Seeded bug `reentrant_request_queued`: the old design of THR_LOCK's lost
             // wakeup (mysys/thr_lock.c, `thr_lock`: a read request is granted beside a
@@ -107,15 +186,27 @@ impl Context {
                 let id = self.new_ticket();
                 self.request(key, id, ty, dur, wait)
             }
-            AcquirePlan::Reuse(_) => (Outcome::Granted, None),
+            AcquirePlan::Reuse(_) => Begun::Done(Outcome::Granted, None),
             AcquirePlan::CloneOf(_) => {
                 let id = self.new_ticket();
                 self.grant_unchecked(key, id, ty, dur);
-                (Outcome::Granted, Some(id))
+                Begun::Done(Outcome::Granted, Some(id))
             }
             AcquirePlan::New => {
                 let id = self.new_ticket();
                 self.request(key, id, ty, dur, wait)
+            }
+        }
+    }
+
+    /// Ends a request that began: blocks in its wait, if it has one.
+    #[inline]
+    pub(super) fn wait_sync(&mut self, b: Begun) -> (Outcome, Option<TicketId>) {
+        match b {
+            Begun::Done(o, id) => (o, id),
+            Begun::Queued(q) => {
+                let st = self.wait_ending(&q.obj, q.t);
+                self.end_wait(*q, st)
             }
         }
     }
@@ -143,7 +234,8 @@ impl Context {
         self.book.add(id, key.clone(), ty, dur);
     }
 
-    /// A new ticket `id` on `key`: fast path, immediate grant, or wait.
+    /// A new ticket `id` on `key`: fast path, immediate grant, or queued (its wait is
+    /// the caller's: [`Context::wait_sync`] or the async waiter).
     pub(super) fn request(
         &mut self,
         key: &MdlKey,
@@ -151,7 +243,7 @@ impl Context {
         ty: LockType,
         dur: Duration,
         wait: WaitOption,
-    ) -> (Outcome, Option<TicketId>) {
+    ) -> Begun {
         let me = self.id();
         debug!(owner = me.0, key = ?key, ty = %ty, ?dur, ?wait, "mdl request");
         let unobtrusive = self.m().strategy(key).is_unobtrusive(ty);
@@ -169,7 +261,7 @@ impl Context {
                 self.book
                     .add(id, spare.unwrap_or_else(|| key.clone()), ty, dur);
                 debug!(owner = me.0, key = ?key, ty = %ty, "mdl grant (fast path)");
-                return (Outcome::Granted, Some(id));
+                return Begun::Done(Outcome::Granted, Some(id));
             }
             Err(obj) => obj,
         };
@@ -192,30 +284,25 @@ impl Context {
                 drop(g);
                 self.book.add(id, key.clone(), ty, dur);
                 debug!(owner = me.0, key = ?key, ty = %ty, "mdl grant");
-                return (Outcome::Granted, Some(id));
+                return Begun::Done(Outcome::Granted, Some(id));
             }
             Decision::Refused(out) => {
                 m.clear_slow_if(&obj, &g);
                 drop(g);
                 self.unpin(key);
-                return (out, None);
+                return Begun::Done(out, None);
             }
             Decision::Queued => {}
         }
         self.enqueue(&obj, &mut g, t, dur, timeout_of(wait));
         drop(g);
         self.waited = true;
-        match self.wait_ending(&obj, t) {
-            WaitStatus::Granted => {
-                self.book.add(id, key.clone(), ty, dur);
-                (Outcome::Granted, Some(id))
-            }
-            other => {
-                drop(obj);
-                self.unpin(key);
-                (other.outcome(), None)
-            }
-        }
+        Begun::Queued(Box::new(Queued {
+            obj,
+            t,
+            dur,
+            upgrade: None,
+        }))
     }
 
     /// All or nothing, in key order, stronger type first on one key.
@@ -240,6 +327,24 @@ impl Context {
         wait: WaitOption,
         pause: &mut dyn FnMut(),
     ) -> Result<Outcome, MdlError> {
+        let sorted = self.bulk_sorted(reqs)?;
+        let mut bulk = Bulk::new(self);
+        for (i, r) in sorted.iter().enumerate() {
+            let b = bulk.begin(r, dur, wait)?;
+            let (o, new) = bulk.ctx.wait_sync(b);
+            if let Some(failed) = bulk.took(o, new) {
+                return Ok(failed);
+            }
+            if bulk.ctx.waited && i + 1 < sorted.len() {
+                pause();
+            }
+        }
+        Ok(bulk.keep())
+    }
+
+    /// A bulk request checked (every type is one of its key's) and sorted: key order,
+    /// stronger type first on one key.
+    pub(super) fn bulk_sorted(&self, reqs: &[BulkReq]) -> Result<Vec<BulkReq>, MdlError> {
         if reqs.is_empty() {
             return Err(MdlError::EmptyBulk);
         }
@@ -249,36 +354,7 @@ impl Context {
         }
         let mut sorted = reqs.to_vec();
         table::sort_bulk(&mut sorted);
-        let mut taken: Vec<TicketId> = Vec::new();
-        for (i, r) in sorted.iter().enumerate() {
-            self.waited = false;
-            let plan = match self
-                .book
-                .plan_acquire(&self.mgr.sh.dialect, &r.key, r.ty, dur)
-            {
-                Ok(p) => p,
-                Err(e) => {
-                    taken.reverse();
-                    self.release_ids(&taken);
-                    return Err(e);
-                }
-            };
-            match self.acquire_planned(&r.key, r.ty, dur, wait, plan) {
-                (Outcome::Granted, new) => {
-                    taken.extend(new);
-                    if self.waited && i + 1 < sorted.len() {
-                        pause();
-                    }
-                }
-                (failed, _) => {
-                    // MySQL: sql/mdl.cc, MDL_context::acquire_locks: rollback, latest first.
-                    taken.reverse();
-                    self.release_ids(&taken);
-                    return Ok(failed);
-                }
-            }
-        }
-        Ok(Outcome::Granted)
+        Ok(sorted)
     }
 
     pub fn upgrade(
@@ -287,18 +363,32 @@ impl Context {
         ty: LockType,
         wait: WaitOption,
     ) -> Result<Outcome, MdlError> {
+        let b = self.upgrade_begin(key, ty, wait)?;
+        Ok(self.wait_sync(b).0)
+    }
+
+    /// An upgrade up to its wait, if it has one.
+    pub(super) fn upgrade_begin(
+        &mut self,
+        key: &MdlKey,
+        ty: LockType,
+        wait: WaitOption,
+    ) -> Result<Begun, MdlError> {
         let old = match self.book.plan_upgrade(&self.mgr.sh.dialect, key, ty)? {
-            UpgradePlan::NoOp(_) => return Ok(Outcome::Granted),
+            UpgradePlan::NoOp(_) => return Ok(Begun::Done(Outcome::Granted, None)),
             UpgradePlan::Retype(old) => {
                 // MySQL: sql/mdl.cc, MDL_context::upgrade_shared_lock: the acquire found a
                 // covering ticket (no grant decision); the merge retypes `old`.
                 self.retype(key, old, ty)?;
-                return Ok(Outcome::Granted);
+                return Ok(Begun::Done(Outcome::Granted, None));
             }
             UpgradePlan::Upgrade(old) => old,
         };
         let obj = self.pinned(key).ok_or(MdlError::NotHeld)?;
-        let dur = self.book.get(old).map_or(Duration::Transaction, |h| h.dur);
+        let (dur, from) = self
+            .book
+            .get(old)
+            .map_or((Duration::Transaction, ty), |h| (h.dur, h.ty));
         let id = self.new_ticket();
         let m: &Shared = &self.mgr.sh;
         let me = self.id();
@@ -317,21 +407,51 @@ impl Context {
                 drop(g);
                 self.book.set_type(old, ty);
                 debug!(owner = me.0, key = ?key, ty = %ty, "mdl grant (upgrade)");
-                return Ok(Outcome::Granted);
+                return Ok(Begun::Done(Outcome::Granted, None));
             }
             Decision::Refused(out) => {
                 m.clear_slow_if(&obj, &g);
-                return Ok(out);
+                return Ok(Begun::Done(out, None));
             }
             Decision::Queued => {}
         }
         self.enqueue(&obj, &mut g, t, dur, timeout_of(wait));
         drop(g);
-        let st = self.wait_ending(&obj, t);
-        if st == WaitStatus::Granted {
-            self.book.set_type(old, ty);
+        Ok(Begun::Queued(Box::new(Queued {
+            obj,
+            t,
+            dur,
+            upgrade: Some((old, from)),
+        })))
+    }
+
+    /// What a request whose wait ended with `st` leaves behind: a granted acquire joins
+    /// the book, a granted upgrade retypes its held ticket, a failed acquire lets go of
+    /// its pin. Returns the outcome and the ticket added, if any.
+    pub(super) fn end_wait(&mut self, q: Queued, st: WaitStatus) -> (Outcome, Option<TicketId>) {
+        let Queued {
+            obj,
+            t,
+            dur,
+            upgrade,
+        } = q;
+        match (upgrade, st) {
+            (None, WaitStatus::Granted) => {
+                self.book.add(t.id, obj.key.clone(), t.ty, dur);
+                (Outcome::Granted, Some(t.id))
+            }
+            (None, other) => {
+                let key = obj.key.clone();
+                drop(obj);
+                self.unpin(&key);
+                (other.outcome(), None)
+            }
+            (Some((old, _)), WaitStatus::Granted) => {
+                self.book.set_type(old, t.ty);
+                (Outcome::Granted, None)
+            }
+            (Some(_), other) => (other.outcome(), None),
         }
-        Ok(st.outcome())
     }
 
     pub fn downgrade(&mut self, key: &MdlKey, ty: LockType) -> Result<(), MdlError> {

@@ -53,8 +53,9 @@ impl Shared {
                 // An MDL wait: abort it, unless it has just ended some other way (then
                 // the cycle is gone all the same).
                 if s.status.is_none() {
-                    s.status = Some(WaitStatus::Deadlock);
-                    cs.cv.notify_all();
+                    let w = s.decide(WaitStatus::Deadlock, &cs.cv);
+                    drop(s);
+                    wake(w);
                     debug!(victim = v.0, requester = start.0, "mdl deadlock victim");
                 }
                 return true;

@@ -14,6 +14,8 @@
 //!   grants.
 //! - `fast.rs`: the fast path's flags, `try_fast`, the materialisation.
 //! - `wait.rs`: the wait slot (`MDL_wait`), parking, timeouts, kills, [`ContextHandle`].
+//! - `wait_async.rs`: the async waits (`Context::acquire_async` and its kin): the same
+//!   requests, a future instead of a parked thread, a dropped future withdrawn as a kill.
 //! - `detect.rs`: the live wait-for graph and the validation of a cycle before its victim
 //!   is aborted.
 //! - `context.rs`: [`Context`]'s requests (acquire, bulk, upgrade, downgrade, clone).
@@ -22,7 +24,8 @@
 //!
 //! A context is the [`TicketBook`] (owned by the connection's thread, not shared) and a
 //! shared part (`CtxShared`, registered in `Shared::registry` by owner id): `locks`, the
-//! context's pins, and the wait slot (`slot` + `cv`). `Shared` and `CtxShared` are shared
+//! context's pins, and the wait slot (`slot` + `cv`, and an async waiter's `Waker` in
+//! `slot`). `Shared` and `CtxShared` are shared
 //! through [`DataArc`] (std's `Arc`): their reference counts decide nothing, and loom's
 //! `Arc` would multiply its state space. Lock objects use the facade's [`Arc`], whose
 //! count decides reclamation.
@@ -42,8 +45,9 @@
 //! `tracing` events at debug level: request, grant (fast path, immediate, after a wait,
 //! materialised), wait, wait ended (with its status), timeout, kill, deadlock victim,
 //! downgrade, context gone. [`ContextHandle::is_waiting`] is true only once the waiter
-//! has parked, i.e. after the deadlock search its wait started: a driver that polls it
-//! sees every outcome that search decided already set.
+//! has parked (an async waiter: once its future registered its waker), i.e. after the
+//! deadlock search its wait started: a driver that polls it sees every outcome that
+//! search decided already set.
 //!
 //! # Seeded bugs
 //!
@@ -81,6 +85,7 @@ mod pins;
 mod release;
 mod verify;
 mod wait;
+mod wait_async;
 
 pub use context::Context;
 use context::ID_BLOCK;

@@ -13,9 +13,17 @@
 //!   own ticket, under the state mutex, with the step layer's `Lock::abandon` (which
 //!   reschedules).
 //! - `slot` is last in the lock order; `parked` is set only while the waiter is in
-//!   `CtxShared::park` (its deadlock search is over).
+//!   `CtxShared::park` (its deadlock search is over), or while an async waiter's
+//!   future (`wait_async.rs`) is registered in `waker` after its search.
+//! - (wake-ups) Whoever sets the status notifies `cv` and takes `waker` in the same hold
+//!   of `slot`, and wakes it after letting go of `slot`. An async waiter checks `status`
+//!   and registers its `waker` in one hold of `slot` ([`CtxShared::poll_status`]), so a
+//!   status set after the check finds the waker (no lost wake-up); `Waker::wake` is never
+//!   called under `slot` (it may be called under a lock's state mutex: a waker must only
+//!   schedule its task, as every executor's does).
 
 use super::*;
+use std::task::Waker;
 
 /// What a parked context waits for.
 pub(super) struct WaitFor {
@@ -37,6 +45,41 @@ pub(super) struct SlotState {
     pub(super) parked: bool,
     /// Times chosen as a deadlock victim (MariaDB's overweight).
     pub(super) victim_count: u32,
+    /// The task of an async waiter, woken (once) by whoever sets `status`.
+    pub(super) waker: Option<Waker>,
+}
+
+impl SlotState {
+    /// Sets `status` and notifies a parked thread; returns the async waiter's waker, to
+    /// be woken (with [`wake`]) once `slot` is let go.
+    pub(super) fn decide(&mut self, status: WaitStatus, cv: &Condvar) -> Option<Waker> {
+        self.status = Some(status);
+        cv.notify_all();
+        self.waker.take()
+    }
+
+    /// Consumes a decided status: the wait is over (the caller drops the returned
+    /// `WaitFor` after letting go of `slot`).
+    fn consume(&mut self) -> Option<(WaitStatus, Option<WaitFor>)> {
+        let st = self.status.take()?;
+        self.parked = false;
+        self.waker = None;
+        Some((st, self.waiting.take()))
+    }
+
+    /// With the system clock, the wait's deadline has passed (the manual clock's
+    /// deadlines are the business of [`Manager::advance_clock`]).
+    fn expired(&self, clock: &Clock) -> bool {
+        let deadline = self.waiting.as_ref().and_then(|w| w.deadline);
+        matches!((clock, deadline), (Clock::System, Some(dl)) if clock.now_ms() >= dl)
+    }
+}
+
+/// Wakes an async waiter's task (after the slot's mutex was let go).
+pub(super) fn wake(w: Option<Waker>) {
+    if let Some(w) = w {
+        w.wake();
+    }
 }
 
 /// The part of a context that other threads touch.
@@ -68,8 +111,9 @@ impl CtxShared {
         if s.status.is_some() || s.waiting.is_none() {
             return false;
         }
-        s.status = Some(status);
-        self.cv.notify_all();
+        let w = s.decide(status, &self.cv);
+        drop(s);
+        wake(w);
         true
     }
 
@@ -79,10 +123,15 @@ impl CtxShared {
         let mut s = self.slot.lock();
         if cfg!(mdl_bug = "grant_after_timeout") {
             // Seeded bug: the grant goes ahead even when a timeout or kill came first.
-            if s.status.is_none() {
-                s.status = Some(WaitStatus::Granted);
-            }
-            self.cv.notify_all();
+            let w = match s.status {
+                None => s.decide(WaitStatus::Granted, &self.cv),
+                Some(_) => {
+                    self.cv.notify_all();
+                    s.waker.take()
+                }
+            };
+            drop(s);
+            wake(w);
             return true;
         }
         // `waiting` is gone once the waiter has consumed a status: it is on its way out
@@ -90,10 +139,14 @@ impl CtxShared {
         if s.status.is_some() || s.waiting.is_none() {
             return false;
         }
-        s.status = Some(WaitStatus::Granted);
-        if !cfg!(mdl_bug = "lost_wakeup") {
-            self.cv.notify_all();
+        if cfg!(mdl_bug = "lost_wakeup") {
+            // Seeded bug: the status is set, nobody is told.
+            s.status = Some(WaitStatus::Granted);
+            return true;
         }
+        let w = s.decide(WaitStatus::Granted, &self.cv);
+        drop(s);
+        wake(w);
         true
     }
 
@@ -102,27 +155,64 @@ impl CtxShared {
         let mut s = self.slot.lock();
         s.parked = true;
         loop {
-            if let Some(st) = s.status.take() {
-                s.parked = false;
-                let w = s.waiting.take();
+            if let Some((st, w)) = s.consume() {
                 drop(s);
                 drop(w);
                 return st;
             }
-            let deadline = s.waiting.as_ref().and_then(|w| w.deadline);
-            match (clock, deadline) {
-                (Clock::System, Some(dl)) => {
-                    let now = clock.now_ms();
-                    if now >= dl {
-                        s.status = Some(WaitStatus::Timeout);
-                        debug!(owner = self.id.0, "mdl wait timed out");
-                        continue;
-                    }
-                    s = self.cv.wait_timeout_ms(s, dl - now);
+            if s.expired(clock) {
+                s.status = Some(WaitStatus::Timeout);
+                debug!(owner = self.id.0, "mdl wait timed out");
+                continue;
+            }
+            match s.waiting.as_ref().and_then(|w| w.deadline) {
+                Some(dl) if !clock.is_manual() => {
+                    s = self
+                        .cv
+                        .wait_timeout_ms(s, dl.saturating_sub(clock.now_ms()));
                 }
                 _ => s = self.cv.wait(s),
             }
         }
+    }
+
+    /// The async form of [`CtxShared::park`]: the wait's status if it is decided
+    /// (consumed: the wait is over), else `None` with `waker` registered, in the same
+    /// hold of `slot` as the check, so that whoever decides later wakes it.
+    pub(super) fn poll_status(&self, clock: &Clock, waker: &Waker) -> Option<WaitStatus> {
+        let mut s = self.slot.lock();
+        if s.status.is_none() && s.expired(clock) {
+            s.status = Some(WaitStatus::Timeout);
+            debug!(owner = self.id.0, "mdl wait timed out");
+        }
+        if let Some((st, w)) = s.consume() {
+            drop(s);
+            drop(w);
+            return Some(st);
+        }
+        if cfg!(mdl_bug = "async_waker_after_check") {
+            // Seeded bug: the waker is registered in a second hold of the slot, after
+            // the check: a status set in between finds no waker (a lost wake-up).
+            drop(s);
+            s = self.slot.lock();
+        }
+        match &s.waker {
+            Some(w) if w.will_wake(waker) => {}
+            _ => s.waker = Some(waker.clone()),
+        }
+        s.parked = true;
+        None
+    }
+
+    /// Ends an undecided wait with `Killed` (a dropped future) and consumes whatever
+    /// status the wait has now: `Killed`, or the one that came first.
+    pub(super) fn withdraw(&self) -> WaitStatus {
+        self.try_end(WaitStatus::Killed);
+        let mut s = self.slot.lock();
+        let (st, w) = s.consume().unwrap_or((WaitStatus::Killed, None));
+        drop(s);
+        drop(w);
+        st
     }
 }
 
@@ -201,8 +291,9 @@ impl Manager {
                     .and_then(|w| w.deadline)
                     .is_some_and(|d| d <= now);
             if expired {
-                s.status = Some(WaitStatus::Timeout);
-                cs.cv.notify_all();
+                let w = s.decide(WaitStatus::Timeout, &cs.cv);
+                drop(s);
+                wake(w);
                 debug!(owner = cs.id.0, now_ms = now, "mdl wait timed out");
             }
         }
@@ -245,6 +336,14 @@ impl Context {
         let m = self.m();
         m.detect(t.owner, false);
         let status = self.sh.park(&m.clock);
+        self.wait_ended(obj, t, status);
+        status
+    }
+
+    /// After a wait that ended with `status`: one that did not end in a grant removes its
+    /// ticket, which reschedules the lock.
+    pub(super) fn wait_ended(&self, obj: &Arc<LockObj>, t: Ticket, status: WaitStatus) {
+        let m = self.m();
         // MySQL: sql/mdl.cc, MDL_context::acquire_lock: a wait that ends without a grant
         // removes its ticket (MDL_lock::remove_ticket from m_waiting, which reschedules).
         if status != WaitStatus::Granted {
@@ -261,6 +360,5 @@ impl Context {
             m.clear_slow_if(obj, &g);
             debug!(owner = t.owner.0, key = ?obj.key, ty = %t.ty, ?status, "mdl wait ended");
         }
-        status
     }
 }

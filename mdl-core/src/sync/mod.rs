@@ -11,6 +11,12 @@
 //! `DataArc` is always std's `Arc`: it shares immutable data (keys, the dialect) whose
 //! reference count decides nothing, and keeping it out of the models keeps them small.
 //! [`Arc`] is the facade's: its reference count decides when a lock object is reclaimed.
+//!
+//! The async waits need no primitive of their own: a task's `std::task::Waker` is plain
+//! data kept in the wait slot under the facade's [`Mutex`] (registered in the same hold
+//! as the status check, taken in the same hold as the status is set), so loom and shuttle
+//! see its registration and its wake-up as the shared state they are, and their own
+//! executors (`loom::future::block_on`, `shuttle::future`) drive the futures.
 
 pub use std::sync::Arc as DataArc;
 

@@ -6,6 +6,7 @@
 //! Nothing here asserts anything about speed; the only test runs it minuscule.
 
 pub mod abort_mix;
+mod async_wait;
 pub mod baselines;
 pub mod ddl;
 pub mod graphs;
@@ -38,8 +39,8 @@ pub struct Options {
     pub pinners: &'static [usize],
     /// Thread counts of the mixed OLTP workload (its curves).
     pub oltp_threads: &'static [usize],
-    /// Only these groups (`single`, `threads`, `many`, `deadlock`, `ddl`, `oltp`); empty:
-    /// all.
+    /// Only these groups (`single`, `threads`, `many`, `deadlock`, `ddl`, `oltp`,
+    /// `async`); empty: all.
     pub only: &'static [&'static str],
 }
 
@@ -707,6 +708,7 @@ fn targets(r: &Report, o: &Options) -> Vec<Target> {
             }
         }
     }
+    v.extend(async_wait::targets(r));
     v
 }
 
@@ -738,6 +740,9 @@ pub fn run(opts: Options, log: bool) -> Report {
     }
     if on("oltp") {
         r.oltp();
+    }
+    if on("async") {
+        r.async_vs_sync();
     }
     let speedup_after = parallel_speedup(2);
     let mut rep = Report {
@@ -833,6 +838,7 @@ mod tests {
             assert!(r.median("ddl", "ours_released_n5").is_some());
             assert!(r.median("ddl", "ours_held_n5").is_some());
             assert!(r.median("oltp", "ours_t2").is_some());
+            assert!(r.median("async", "async_sr").is_some());
         }
         let j = serde_json::to_string(&r).expect("json");
         assert!(j.contains("\"targets\""));

@@ -62,6 +62,8 @@ pub enum Group {
     Ddl,
     /// A mixed OLTP workload (reads, writes, ALTER, FTWRL) on 1, 2, 4, 8 threads.
     Oltp,
+    /// Async against blocking acquire + commit, uncontended.
+    Async,
 }
 
 impl Group {
@@ -73,6 +75,7 @@ impl Group {
             Group::Deadlock => "deadlock",
             Group::Ddl => "ddl",
             Group::Oltp => "oltp",
+            Group::Async => "async",
         }
     }
 }

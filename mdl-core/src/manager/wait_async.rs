@@ -1,0 +1,182 @@
+//! Async waits: [`Context::acquire_async`], [`Context::upgrade_async`] and
+//! [`Context::acquire_all_async`], futures that resolve to the outcomes of the blocking
+//! calls, for engines whose sessions are tasks (a blocking wait would stall every other
+//! task of the executor's worker thread).
+//!
+//! The request, its grant decision, its queueing, the deadlock search and the end of the
+//! wait are the blocking calls' own code (`Context::request`, `upgrade_begin`,
+//! `Shared::detect`, `Context::wait_ended`, `Context::end_wait`); only the wait itself
+//! differs: instead of parking the thread on the slot's condition variable
+//! ([`CtxShared::park`]), the future registers its task's `Waker` in the wait slot
+//! ([`CtxShared::poll_status`]), and whoever decides the wait (a grant, the deadlock
+//! detector, a timeout, a kill) wakes it. The core names no executor.
+//!
+//! # The contract
+//!
+//! - The request is made when the future is first polled, as the blocking call would
+//!   make it, and its deadlock search runs there, on the polling thread (it takes mutexes
+//!   for short sections, as the blocking call does, and never waits). A request that is
+//!   decided at once (granted, `Busy`, a deadlock) resolves in that first poll.
+//! - A waiting future returns `Pending` and is woken once, when its wait is decided.
+//! - Timeouts: the deadline is a reading of the manager's [`Clock`], as for the blocking
+//!   call. With the manual clock, [`Manager::advance_clock`] times out every wait whose
+//!   deadline it passes and wakes it (tests, scenarios, loom, shuttle). With the system
+//!   clock the core owns no timer: the future times out when it is polled at or after
+//!   its deadline, and the engine makes sure it is polled then, either with a ticker that
+//!   calls `Manager::advance_clock(0)` (it times out every expired wait, blocking or
+//!   async, and wakes them: one timer for the server, as MySQL's waits all read one
+//!   `lock_wait_timeout`) or with a timer of its own per wait that calls
+//!   [`ContextHandle::time_out`]. Wrapping the future in an executor's timeout (e.g.
+//!   `tokio::time::timeout`) drops it: the request is then withdrawn as a kill, not a
+//!   timeout.
+//! - Dropping the future before it resolves withdraws the request exactly as a kill
+//!   does (MySQL: sql/mdl.cc, `MDL_wait::timed_wait` ends with `KILLED` when the
+//!   connection is killed, and `MDL_context::acquire_lock` then removes the ticket from
+//!   the waiting queue, which reschedules): its status becomes `Killed` unless another
+//!   came first, and its ticket leaves the queue with the step layer's `Lock::abandon`,
+//!   so the waiters behind it are granted. When the grant came first (the future was
+//!   woken but dropped before it was polled again), nobody saw it: a dropped acquire
+//!   releases the ticket it was granted, and a dropped upgrade retypes its ticket back
+//!   to the type it had (each rescheduling the lock, as a release or downgrade does).
+//!   A dropped bulk request also gives back the elements it was granted (as its failure
+//!   does).
+//! - `Waker::wake` is called after the slot's mutex is let go, but possibly under a
+//!   lock object's state mutex (a grant by a reschedule): a waker must only schedule its
+//!   task (as every executor's does), never poll it in place.
+//!
+//! # Invariants
+//!
+//! - `q` is `Some` until the wait is over: consumed by `poll`, or withdrawn by `drop`.
+//!   The wait's ticket is in its lock's queue (with the slot's `waiting` set) exactly
+//!   while `q` is `Some` and its status is not consumed.
+
+use super::*;
+use context::{Begun, Bulk, Queued};
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context as TaskCx, Poll};
+
+/// The wait of a queued request, as a future.
+pub(super) struct WaitFuture<'a> {
+    ctx: &'a mut Context,
+    q: Option<Queued>,
+    /// The wait's deadlock search has run (in the first poll).
+    searched: bool,
+}
+
+impl<'a> WaitFuture<'a> {
+    pub(super) fn new(ctx: &'a mut Context, q: Queued) -> WaitFuture<'a> {
+        WaitFuture {
+            ctx,
+            q: Some(q),
+            searched: false,
+        }
+    }
+}
+
+/// A request begun: its outcome, waiting for it if it was queued.
+async fn finish(ctx: &mut Context, b: Begun) -> (Outcome, Option<TicketId>) {
+    match b {
+        Begun::Done(o, id) => (o, id),
+        Begun::Queued(q) => WaitFuture::new(ctx, *q).await,
+    }
+}
+
+impl Future for WaitFuture<'_> {
+    type Output = (Outcome, Option<TicketId>);
+
+    fn poll(self: Pin<&mut Self>, cx: &mut TaskCx<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        let Some(q) = &this.q else {
+            panic!("mdl: a wait future was polled after it resolved");
+        };
+        let m: &Shared = &this.ctx.mgr.sh;
+        if !this.searched {
+            // As the blocking call: the waiter's own search, once its slot is ready.
+            this.searched = true;
+            m.detect(q.t.owner, false);
+        }
+        match this.ctx.sh.poll_status(&m.clock, cx.waker()) {
+            None => Poll::Pending,
+            Some(st) => {
+                let q = this.q.take().expect("checked above");
+                this.ctx.wait_ended(&q.obj, q.t, st);
+                Poll::Ready(this.ctx.end_wait(q, st))
+            }
+        }
+    }
+}
+
+impl Drop for WaitFuture<'_> {
+    fn drop(&mut self) {
+        let Some(q) = self.q.take() else {
+            return;
+        };
+        // A dropped wait is a kill (MDL_wait::KILLED), unless it was decided first.
+        let st = self.ctx.sh.withdraw();
+        debug!(owner = q.t.owner.0, key = ?q.obj.key, ty = %q.t.ty, ?st, "mdl wait dropped");
+        self.ctx.wait_ended(&q.obj, q.t, st);
+        let (id, upgrade) = (q.t.id, q.upgrade);
+        let key = q.obj.key.clone();
+        if self.ctx.end_wait(q, st).0 != Outcome::Granted {
+            return;
+        }
+        // Granted, and nobody saw it: undo it.
+        match upgrade {
+            None => self.ctx.release_ids(&[id]),
+            Some((old, from)) => {
+                // The ticket is held (it was just retyped): retype cannot fail here.
+                let _ = self.ctx.retype(&key, old, from);
+            }
+        }
+    }
+}
+
+impl Context {
+    /// [`Context::acquire`] as a future: the same outcomes, without blocking the thread
+    /// while it waits. Dropping it before it resolves withdraws the request as a kill
+    /// does; timeouts follow the manager's clock (the contract: `wait_async.rs`, and
+    /// `mdl-core/FIDELITY.md`, "Async waits").
+    pub async fn acquire_async(
+        &mut self,
+        key: &MdlKey,
+        ty: LockType,
+        dur: Duration,
+        wait: WaitOption,
+    ) -> Result<Outcome, MdlError> {
+        let b = self.begin_acquire(key, ty, dur, wait)?;
+        Ok(finish(self, b).await.0)
+    }
+
+    /// [`Context::upgrade`] as a future (see [`Context::acquire_async`]). A dropped
+    /// upgrade leaves the held ticket with the type it had.
+    pub async fn upgrade_async(
+        &mut self,
+        key: &MdlKey,
+        ty: LockType,
+        wait: WaitOption,
+    ) -> Result<Outcome, MdlError> {
+        let b = self.upgrade_begin(key, ty, wait)?;
+        Ok(finish(self, b).await.0)
+    }
+
+    /// [`Context::acquire_all`] as a future (see [`Context::acquire_async`]): all or
+    /// nothing, in key order; a dropped bulk request gives back what it was granted.
+    pub async fn acquire_all_async(
+        &mut self,
+        reqs: &[BulkReq],
+        dur: Duration,
+        wait: WaitOption,
+    ) -> Result<Outcome, MdlError> {
+        let sorted = self.bulk_sorted(reqs)?;
+        let mut bulk = Bulk::new(self);
+        for r in &sorted {
+            let b = bulk.begin(r, dur, wait)?;
+            let (o, new) = finish(bulk.ctx, b).await;
+            if let Some(failed) = bulk.took(o, new) {
+                return Ok(failed);
+            }
+        }
+        Ok(bulk.keep())
+    }
+}
