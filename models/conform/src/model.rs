@@ -1316,9 +1316,9 @@ impl SqlModel {
             // while a table is locked (they go with the last one, below).
             for l in &r.added {
                 for k in keys(&d, &self.cat, &l.ns, &l.key, b)? {
-                    let _ =
-                        self.t
-                            .acquire(id, &k, l.ty, Duration::Explicit, WaitOption::NoWait);
+                    let _ = self
+                        .t
+                        .acquire(id, &k, l.ty, Duration::Explicit, WaitOption::NoWait);
                     self.sess[s].st.lt_locks.push((k, l.ty));
                 }
             }
