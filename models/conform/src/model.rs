@@ -192,6 +192,8 @@ struct Run {
     /// `woke_at` (`SqlModel::step_seq`): its end closes only the HANDLERs that waits
     /// begun by then want (see `finish`).
     woke_at: Option<u64>,
+    /// It stood aside once already for the others of its batch (`SqlModel::copy_phase`).
+    stood_aside: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -246,9 +248,10 @@ pub struct SqlModel {
     fg: Option<usize>,
     /// `seq` when the current call (step, kill, advance) began.
     step_seq: u64,
-    /// Grants a session's step made that wait for `pump` while it stands aside.
+    /// The ends of waits `pump` has still to play (the batch one release let in).
     stash: Vec<(OwnerId, Outcome)>,
-    /// Sessions that stood aside for the ones their step let in (`pump` resumes them).
+    /// Sessions that stood aside for the ones their step let in, or the others of their
+    /// batch (`pump` resumes them).
     yielded: VecDeque<usize>,
 }
 
@@ -1425,6 +1428,7 @@ impl SqlModel {
             retries: 0,
             last_open: None,
             woke_at: None,
+            stood_aside: false,
         });
         self.run(s)
     }
@@ -1487,6 +1491,18 @@ impl SqlModel {
                     self.sess[s].st.last_error = Some(super::catalog::ER_NO_SUCH_TABLE);
                     return self.finish(s, Outcome::Error);
                 }
+            }
+            if self.copy_phase(s, &step) && !self.stash.is_empty() {
+                // A copying ALTER creates the new table (files) before it moves its lock up
+                // to SNW (mysql_alter_table, sql/sql_table.cc), which takes real time: the
+                // other sessions the same release let in make their requests first
+                // (measured: found/seed-61590, a RENAME let in with it asks for X on the
+                // table, and the ALTER's move to SNW, behind that pending X, is a deadlock).
+                let run = self.sess[s].run.as_mut().expect("running");
+                run.stood_aside = true;
+                run.steps.push_front(step);
+                self.yielded.push_back(s);
+                return Outcome::Waiting;
             }
             let timeout = self.sess[s].run.as_ref().and_then(|r| r.timeout);
             let wait = self.wait_option(timeout);
@@ -1748,6 +1764,19 @@ impl SqlModel {
             Some(Engine::InnoDb) => trans,
             None => ty,
         }
+    }
+
+    /// The step is a copying ALTER's move up to SNW (after it created the new table), and
+    /// the statement has not stood aside yet.
+    fn copy_phase(&self, s: usize, step: &Step) -> bool {
+        let Step::Upgrade { key, ty, .. } = step else {
+            return false;
+        };
+        *ty == LockType::parse("SNW").expect("SNW")
+            && self.d.namespace(key.namespace()).name == "TABLE"
+            && self.sess[s].run.as_ref().is_some_and(|r| {
+                !r.stood_aside && matches!(&r.then, Then::Plan(p) if p.kind == "alter_copy")
+            })
     }
 
     /// The step is an in-place ALTER's move down to SU before the engine's rebuild (the
@@ -2096,30 +2125,35 @@ impl SqlModel {
     /// Resolves the waits that the last call ended, until none is left.
     fn pump(&mut self) {
         loop {
-            let mut ev = std::mem::take(&mut self.stash);
-            ev.extend(self.t.take_events());
-            if ev.is_empty() {
-                // The sessions that stood aside (an in-place ALTER's rebuild) go on once
-                // the others are done.
-                let Some(y) = self.yielded.pop_front() else {
-                    return;
-                };
-                if self.sess[y].run.is_some() {
-                    let out = self.run(y);
-                    if out != Outcome::Waiting {
-                        self.events.push((y, out));
+            if self.stash.is_empty() {
+                let mut ev = self.t.take_events();
+                if ev.is_empty() {
+                    // The sessions that stood aside (an ALTER's slow phase) go on once the
+                    // others are done.
+                    let Some(y) = self.yielded.pop_front() else {
+                        return;
+                    };
+                    if self.sess[y].run.is_some() {
+                        let out = self.run(y);
+                        if out != Outcome::Waiting {
+                            self.events.push((y, out));
+                        }
                     }
+                    continue;
                 }
-                continue;
+                // Of the sessions one release lets in, the one whose step is being played
+                // goes on first: its next request follows at once, the others' after they
+                // wake (measured: found/seed-1632.mdl; a race on the server, see
+                // known-differences/woken-sessions-race.mdl).
+                if let Some(fg) = self.fg.and_then(|f| self.sess.get(f)).map(|x| x.id) {
+                    ev.sort_by_key(|(o, _)| *o != fg);
+                }
+                self.stash = ev;
             }
-            // Of the sessions one release lets in, the one whose step is being played
-            // goes on first: its next request follows at once, the others' after they
-            // wake (measured: found/seed-1632.mdl; a race on the server, see
-            // known-differences/woken-sessions-race.mdl).
-            if let Some(fg) = self.fg.and_then(|f| self.sess.get(f)).map(|x| x.id) {
-                ev.sort_by_key(|(o, _)| *o != fg);
-            }
-            for (owner, o) in ev {
+            // (The batch one release let in stays in `stash` while its sessions go on one
+            // by one: a session may stand aside for the rest, `run`.)
+            {
+                let (owner, o) = self.stash.remove(0);
                 let Some(s) = self.sess.iter().position(|x| x.id == owner) else {
                     continue;
                 };
