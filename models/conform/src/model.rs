@@ -1385,7 +1385,7 @@ impl SqlModel {
             let steps = self.commit_steps()?;
             return Ok(self.start_run(s, steps, Vec::new(), false, false, None, Then::LtCommit));
         }
-        return Ok(Outcome::Ok);
+        Ok(Outcome::Ok)
     }
 
     #[allow(clippy::too_many_arguments)]
