@@ -230,8 +230,12 @@ fn lock_table_names(map: &Mapping, plan: &Plan) -> bool {
     })
 }
 
-/// Retries of a deadlock victim before the model gives up (the server would loop).
-const MAX_RETRIES: u32 = 50;
+/// Retries of a deadlock victim before the model gives up (the server would loop). More
+/// than a DDL weight (100): a victim that waits again (FTWRL weighs 0) grows heavier by
+/// one each time (MariaDB's victim overweight) until the other waiter of the cycle is the
+/// lighter one (measured: found/seed-70252, GET_LOCK against FTWRL: GET_LOCK's SNW weighs
+/// DDL, and after 100 retries of FTWRL it is GET_LOCK that gets ER_LOCK_DEADLOCK).
+const MAX_RETRIES: u32 = 1000;
 
 #[derive(Clone, Debug)]
 pub struct SqlModel {
@@ -409,7 +413,12 @@ impl SqlModel {
         // before it waits: backup_start in sql/backup.cc calls no mysql_ha_flush; measured:
         // found/seed-51601, BACKUP STAGE START waiting behind another backup keeps the
         // HANDLER an ALTER waits for.)
-        let backup_stage = matches!(&st, Stmt::Learned(p) if p.kind.starts_with("backup_"));
+        // (CREATE/DROP TRIGGER take the trigger's X before open_tables, which flushes:
+        // mysql_create_or_drop_trigger; their flush follows that lock, `trigger_flush`.
+        // Measured: found/seed-71435, DROP TRIGGER waits for the trigger's X with its
+        // HANDLER open, a deadlock with the CREATE TRIGGER that waits for the HANDLER.)
+        let backup_stage = matches!(&st, Stmt::Learned(p)
+            if p.kind.starts_with("backup_") || matches!(p.kind.as_str(), "create_trigger" | "drop_trigger"));
         let flushed = if backup_stage {
             Vec::new()
         } else {
@@ -1110,11 +1119,14 @@ impl SqlModel {
             }
         }
 
-        if plan.kind == "backup_block_commit" {
-            // BACKUP STAGE BLOCK_COMMIT closes the session's own HANDLERs (measured:
-            // found/seed-41901; BACKUP STAGE FLUSH keeps them, seed-41480).
-            // (mysql_ha_cleanup_no_free, as backup_block_ddl in sql/backup.cc: closed,
-            // not forgotten.)
+        if matches!(
+            plan.kind.as_str(),
+            "backup_block_ddl" | "backup_block_commit"
+        ) {
+            // BACKUP STAGE BLOCK_DDL (and BLOCK_COMMIT, which passes through it) closes the
+            // session's own HANDLERs, keeping them: backup_block_ddl in sql/backup.cc
+            // calls mysql_ha_cleanup_no_free first (measured: found/seed-41901,
+            // seed-70348; BACKUP STAGE FLUSH keeps them, seed-41480).
             self.ha_close_no_free(s);
         }
         if plan.kind == "flush_tables" && self.sess[s].st.under_lock_tables() {
@@ -1289,6 +1301,9 @@ impl SqlModel {
             // IF EXISTS is a note, otherwise ER_TRG_DOES_NOT_EXIST; nothing else.
             own.truncate(1);
         }
+        if plan.kind.starts_with("backup_") && plan.kind != "backup_end" {
+            own = self.backup_stages(s, &plan.kind, own);
+        }
         let mut steps = pre;
         steps.extend(own.iter().cloned());
         Ok(self.start_run(
@@ -1386,6 +1401,51 @@ impl SqlModel {
             return Ok(self.start_run(s, steps, Vec::new(), false, false, None, Then::LtCommit));
         }
         Ok(Outcome::Ok)
+    }
+
+    /// BACKUP STAGE runs every stage between the session's and the one named
+    /// (`run_backup_stage`, sql/backup.cc; END jumps there at once), and BLOCK_DDL first
+    /// waits for the statements on non-transactional tables (`backup_block_ddl`: the
+    /// backup lock up to BACKUP_WAIT_FLUSH, then BACKUP_WAIT_DDL; the learned row shows
+    /// only the last). Measured: found/seed-70579 (BLOCK_DDL from START holds
+    /// BACKUP_FLUSH and waits for BACKUP_WAIT_FLUSH behind a LOCK TABLES of a MyISAM
+    /// table).
+    fn backup_stages(&self, s: usize, kind: &str, own: Vec<Step>) -> Vec<Step> {
+        const STAGES: &[&str] = &["backup_start", "backup_flush", "backup_block_ddl"];
+        let Some((cur, key, _)) = self.sess[s].st.backup.clone() else {
+            return own;
+        };
+        let (Some(from), Some(to)) = (
+            STAGES.iter().position(|x| *x == cur),
+            STAGES
+                .iter()
+                .position(|x| *x == kind)
+                .or((kind == "backup_block_commit").then_some(STAGES.len())),
+        ) else {
+            return own;
+        };
+        let up = |ty: &str| Step::Upgrade {
+            key: key.clone(),
+            ty: LockType::parse(ty).expect("a backup lock type"),
+            dur: Duration::Explicit,
+            from: None,
+        };
+        let mut out = Vec::new();
+        for stage in STAGES.iter().take(to).skip(from + 1) {
+            match *stage {
+                "backup_flush" => out.push(up("BACKUP_FLUSH")),
+                _ => {
+                    out.push(up("BACKUP_WAIT_FLUSH"));
+                    out.push(up("BACKUP_WAIT_DDL"));
+                }
+            }
+        }
+        if kind == "backup_block_ddl" {
+            // (Then the learned BACKUP_WAIT_DDL.)
+            out.push(up("BACKUP_WAIT_FLUSH"));
+        }
+        out.extend(own);
+        out
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1678,6 +1738,7 @@ impl SqlModel {
                     if let Some(o) = self.opened_missing(s, &step) {
                         return o;
                     }
+                    self.trigger_flush(s, &step);
                     if self.rebuild_step(s, &step) {
                         // An in-place ALTER goes down to SU while the engine rebuilds the
                         // table (mysql_inplace_alter_table, sql/sql_table.cc), which takes
@@ -1763,6 +1824,22 @@ impl SqlModel {
             Some(Engine::MyIsam) => dml,
             Some(Engine::InnoDb) => trans,
             None => ty,
+        }
+    }
+
+    /// CREATE/DROP TRIGGER once the trigger's X is granted: open_tables' mysql_ha_flush
+    /// (the HANDLERs another session waits for are closed).
+    fn trigger_flush(&mut self, s: usize, step: &Step) {
+        let Step::Acquire { key, .. } = step else {
+            return;
+        };
+        let trigger = self.d.namespace(key.namespace()).name == "TRIGGER"
+            && self.sess[s].run.as_ref().is_some_and(|r| {
+                matches!(&r.then, Then::Plan(p)
+                    if matches!(p.kind.as_str(), "create_trigger" | "drop_trigger"))
+            });
+        if trigger {
+            self.ha_flush(s);
         }
     }
 
@@ -2177,6 +2254,7 @@ impl SqlModel {
                                 let k = k.clone();
                                 self.note_new(s, &w.before, &k);
                                 self.set_last_open(s, &w.step);
+                                self.trigger_flush(s, &w.step);
                             }
                             match self.opened_missing(s, &w.step) {
                                 Some(o) => o,
