@@ -338,13 +338,18 @@ impl SqlModel {
             now,
             seq: _,
             fg: _,
+            // Set when a call begins, read only within it.
+            step_seq: _,
+            stash,
+            yielded,
         } = self;
         let mut h = std::collections::hash_map::DefaultHasher::new();
         t.hash(&mut h);
         now.hash(&mut h);
         // The catalog and the sessions' statements are not `Hash`; their `Debug` text is
-        // deterministic (ordered maps and vectors only).
-        format!("{cat:?}|{sess:?}|{events:?}").hash(&mut h);
+        // deterministic (ordered maps and vectors only). (`stash` and `yielded` are empty
+        // between calls: `pump` plays them out.)
+        format!("{cat:?}|{sess:?}|{events:?}|{stash:?}|{yielded:?}").hash(&mut h);
         h.finish()
     }
 
