@@ -1974,13 +1974,22 @@ impl SqlModel {
             // FLUSH TABLES t1 WITH READ LOCK, at the same place, is the victim itself
             // (found/seed-1794.mdl; ties go to the session that began the search:
             // Deadlock_detection_visitor::opt_change_victim_to, sql/mdl.cc).
+            // A session that held no lock before the statement backs off and opens its
+            // tables again instead (OT_BACKOFF_AND_RETRY, Open_table_context in
+            // sql/sql_base.cc; measured: found/seed-90532, LOCK TABLES t2 READ, t1 WRITE
+            // CONCURRENT gives way to the RENAME of t2 it deadlocked with, then finds no
+            // t2).
             Step::Upgrade { ty, .. }
                 if *ty == LockType::SRO
                     && self.sess[s].run.as_ref().is_some_and(
                         |r| matches!(&r.then, Then::Plan(p) if p.kind.starts_with("lock_")),
                     ) =>
             {
-                Ctx::Retry
+                if self.sess[s].run.as_ref().is_some_and(|r| r.had_locks) {
+                    Ctx::Retry
+                } else {
+                    Ctx::OpenTable
+                }
             }
             _ => Ctx::Plain,
         }
