@@ -107,6 +107,14 @@ impl Catalog {
         match e {
             Effect::None => None,
             Effect::Fail(c) => Some(*c),
+            Effect::InPlace(t) => {
+                if !self.exists(t) {
+                    Some(ER_NO_SUCH_TABLE)
+                } else {
+                    (self.engine(t) == Some(Engine::MyIsam))
+                        .then_some(ER_ALTER_OPERATION_NOT_SUPPORTED)
+                }
+            }
             Effect::NeedTables(ts) => ts
                 .iter()
                 .any(|t| !self.exists(t))
@@ -199,7 +207,7 @@ impl Catalog {
     /// list drops the tables that exist).
     pub fn apply(&mut self, e: &Effect) {
         match e {
-            Effect::None | Effect::NeedTables(_) | Effect::Fail(_) => {}
+            Effect::None | Effect::NeedTables(_) | Effect::Fail(_) | Effect::InPlace(_) => {}
             Effect::CreateTable { t, engine, .. } => {
                 if self.error_of(e).is_none() && !self.exists(t) {
                     self.objs.insert(t.clone(), Obj::Table(*engine));

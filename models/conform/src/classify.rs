@@ -143,6 +143,12 @@ pub enum Effect {
     NeedTables(Vec<Tbl>),
     /// The statement fails with this error once its locks are taken.
     Fail(u32),
+    /// ALTER TABLE ... ALGORITHM=INPLACE (INSTANT, NOCOPY) of a table that was MyISAM
+    /// when the statement began: ER_ALTER_OPERATION_NOT_SUPPORTED if it still is once its
+    /// locks are taken (the server decides it for the table it opened: a RENAME it
+    /// waited for may have put an InnoDB table under the name; measured:
+    /// found/seed-70735).
+    InPlace(Tbl),
 }
 
 /// A statement of the learned table.
@@ -1136,12 +1142,7 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
         // MyISAM has no in-place ALTER: ER_ALTER_OPERATION_NOT_SUPPORTED once
         // lock_table_names is through (measured).
         let p = cx.on_table("alter_copy", &t)?;
-        return cx.plan(
-            "alter_copy",
-            vec![p],
-            Effect::Fail(super::catalog::ER_ALTER_OPERATION_NOT_SUPPORTED),
-            toks,
-        );
+        return cx.plan("alter_copy", vec![p], Effect::InPlace(t), toks);
     }
     let kind = match algo.as_deref() {
         Some("copy") => "alter_copy",

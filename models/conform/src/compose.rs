@@ -353,9 +353,11 @@ pub fn compose(
         out.extend(upg);
         out.extend(rel);
     }
-    if let super::classify::Effect::Fail(_) = plan.effect {
+    if let super::classify::Effect::Fail(_) | super::classify::Effect::InPlace(_) = plan.effect {
         // The statement fails once lock_table_names is through (ALTER ... ALGORITHM the
-        // engine does not support): nothing after the back-off.
+        // engine does not support): nothing after the back-off. (`InPlace`: the engine of
+        // the table then decides; an InnoDB table put under the name meanwhile is altered
+        // and its later locks, gone at the statement's end, are not played.)
         if let Some(i) = out.iter().position(|s| matches!(s, Step::Backoff { .. })) {
             out.truncate(i + 1);
         }

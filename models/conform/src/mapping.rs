@@ -92,14 +92,15 @@ const fn kx(name: &'static str, sql: &'static str, setup: &'static [&'static str
     }
 }
 
-/// A statement with several tables: learned to check [`crate::compose`].
+/// A statement with several tables: learned to check [`crate::compose`], and a row and
+/// column of the statement matrix.
 const fn kc(name: &'static str, sql: &'static str) -> KindDef {
     KindDef {
         name,
         sql,
         prep: &[],
         setup: &[],
-        matrix: false,
+        matrix: true,
         check: true,
     }
 }

@@ -131,6 +131,38 @@ pub fn measure(server: &Server, progress: &mut dyn std::io::Write) -> Result<Mat
     Ok(m)
 }
 
+/// Measures again the rows `rows` (every column) of `base`, the other rows kept: for a
+/// row whose measurement the machine's load upset. An unknown row name is an error.
+pub fn measure_rows(
+    server: &Server,
+    base: &Matrix,
+    rows: &[String],
+    progress: &mut dyn std::io::Write,
+) -> Result<Matrix, ConformError> {
+    for r in rows {
+        if !base.kinds.contains(r) {
+            return Err(ConformError::Io(format!(
+                "--rows: `{r}` is not a row of the measured matrix"
+            )));
+        }
+    }
+    let mut mon = server.connect()?;
+    let mut m = base.clone();
+    m.header.push(format!(
+        "Rows {} measured again by `mdl conform --matrix --rows` on MariaDB {}.",
+        rows.join(", "),
+        server.version()
+    ));
+    for a in matrix_kinds().filter(|k| rows.iter().any(|r| r == k.name)) {
+        for b in matrix_kinds() {
+            let c = measure_cell(server, &mut mon, a, b)?;
+            m.cells.insert((a.name.into(), b.name.into()), c);
+        }
+        let _ = writeln!(progress, "measured row {}", a.name);
+    }
+    Ok(m)
+}
+
 /// Our prediction for one cell: `W` or `-`.
 pub fn predict_cell(map: &Mapping, a: &KindDef, b: &KindDef) -> Result<String, String> {
     let mut model = SqlModel::new(map.clone());
@@ -306,9 +338,24 @@ pub fn side_by_side(measured: &Matrix, predicted: &Matrix) -> String {
     s
 }
 
-pub fn main(map: &Mapping, offline: bool, out: Option<PathBuf>) -> Result<i32, ConformError> {
+pub fn main(
+    map: &Mapping,
+    offline: bool,
+    out: Option<PathBuf>,
+    rows: &[String],
+) -> Result<i32, ConformError> {
     let measured = if offline {
         Matrix::load()?
+    } else if !rows.is_empty() {
+        let p = out.unwrap_or_else(|| super::data_dir().join(MATRIX_FILE));
+        let t = std::fs::read_to_string(&p)
+            .map_err(|e| ConformError::Io(format!("{}: {e}", p.display())))?;
+        let base = Matrix::parse(&p.display().to_string(), &t)?;
+        let server = Server::start()?;
+        let m = measure_rows(&server, &base, rows, &mut std::io::stderr())?;
+        std::fs::write(&p, m.to_text()).map_err(|e| ConformError::Io(e.to_string()))?;
+        eprintln!("wrote {}", p.display());
+        m
     } else {
         let server = Server::start()?;
         let m = measure(&server, &mut std::io::stderr())?;

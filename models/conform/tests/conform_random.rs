@@ -155,6 +155,21 @@ fn explained_differences_are_those_outside_mdl() {
     assert!(random::explained(&no_row).is_some());
     let def_changed = rep(&["f:5: s1: sql SELECT * FROM t2: the server gave error 1412, ours ok"]);
     assert!(random::explained(&def_changed).is_some());
+    let wall_clock = rep(&[
+        "f:5: s3: sql FLUSH TABLES WITH READ LOCK: waits ended on the server: [s1 timeout], ours: []",
+    ]);
+    assert!(random::explained(&wall_clock).is_some());
+    // The step's own statement timing out at once (GET_LOCK(.., 0), NOWAIT) is no clock.
+    let own =
+        rep(&["f:5: s3: sql SELECT GET_LOCK('u1', 0): the server gave timeout, ours waiting"]);
+    assert!(random::explained(&own).is_none());
+    // A timeout at an `advance` is the model's clock: a difference.
+    let at_advance = rep(&["f:6: advance 1600: waits ended on the server: [s1 timeout], ours: []"]);
+    assert!(random::explained(&at_advance).is_none());
+    let same = rep(&[
+        "f:5: s3: sql COMMIT: waits ended on the server: [s1 timeout, s2 ok], ours: [s1 timeout]",
+    ]);
+    assert!(random::explained(&same).is_none());
     // Anything else is a difference: ours waiting for another lock, another error.
     for d in [
         "f:4: s3: sql DELETE FROM t1 WHERE a=1: the server gave ok, ours waiting",

@@ -42,6 +42,10 @@ pub struct Args {
     /// Where --learn / --matrix write (default: the committed file).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// With --matrix: measure again only these rows of the measured matrix (--out or the
+    /// committed file), keeping the others.
+    #[arg(long, value_delimiter = ',', requires = "matrix")]
+    pub rows: Vec<String>,
     /// Run N random scenarios on the server and on our model; shrink each difference to
     /// a file under --found.
     #[arg(long, value_name = "N")]
@@ -98,7 +102,7 @@ fn run(args: Args) -> Result<i32, ConformError> {
     }
     let map = Mapping::load()?;
     if args.matrix {
-        return matrix::main(&map, args.offline, args.out.clone());
+        return matrix::main(&map, args.offline, args.out.clone(), &args.rows);
     }
     if let Some(n) = args.random {
         let server = Server::start()?;
