@@ -460,6 +460,30 @@ impl SqlModel {
         Ok(out)
     }
 
+    /// Makes the running statement of `s` take `ty` on `key` next, then give back its
+    /// ticket of type `old`: how the model changes a ticket's type where the server's
+    /// `MDL_ticket::upgrade_shared_lock` takes any type and ours only a stronger one.
+    fn take_then_give_back(
+        &mut self,
+        s: usize,
+        key: &MdlKey,
+        ty: LockType,
+        dur: Duration,
+        old: LockType,
+    ) {
+        let run = self.sess[s].run.as_mut().expect("running");
+        run.steps.push_front(Step::Release {
+            key: key.clone(),
+            ty: old,
+        });
+        run.steps.push_front(Step::Acquire {
+            key: key.clone(),
+            ty,
+            dur,
+            ctx: Ctx::Plain,
+        });
+    }
+
     /// `KILL QUERY` of a session: ends its lock wait (`killed`). False when it does not
     /// wait.
     pub fn kill(&mut self, s: usize) -> bool {
@@ -1666,17 +1690,7 @@ impl SqlModel {
                     // the session's strongest one on the key: a ticket of the new type,
                     // then the old one given back.
                     let f = from.expect("checked");
-                    let run = self.sess[s].run.as_mut().expect("running");
-                    run.steps.push_front(Step::Release {
-                        key: key.clone(),
-                        ty: f,
-                    });
-                    run.steps.push_front(Step::Acquire {
-                        key: key.clone(),
-                        ty: *ty,
-                        dur: *dur,
-                        ctx: Ctx::Plain,
-                    });
+                    self.take_then_give_back(s, key, *ty, *dur, f);
                     continue;
                 }
                 Step::Upgrade { key, ty, dur, .. } => {
@@ -1707,17 +1721,7 @@ impl SqlModel {
                         Err(MdlError::UpgradeToWeaker { held, .. }) => {
                             // The server's upgrade takes any type; ours only a stronger one:
                             // take the new type, then give the old one back.
-                            let run = self.sess[s].run.as_mut().expect("running");
-                            run.steps.push_front(Step::Release {
-                                key: key.clone(),
-                                ty: held,
-                            });
-                            run.steps.push_front(Step::Acquire {
-                                key: key.clone(),
-                                ty: *ty,
-                                dur: *dur,
-                                ctx: Ctx::Plain,
-                            });
+                            self.take_then_give_back(s, key, *ty, *dur, held);
                             continue;
                         }
                         r => r,
