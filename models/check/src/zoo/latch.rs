@@ -257,23 +257,7 @@ it (recorded in `models/zoo/latch/`).\n\n",
     }
     out.push('\n');
     for (i, e) in es.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "<a id=\"{}\"></a>\n## {}. {}\n",
-            e.id,
-            first + i,
-            e.title
-        );
-        if e.link.is_empty() {
-            let _ = writeln!(out, "**Reference.** {} (`--entry {}`)\n", e.bug, e.id);
-        } else {
-            let _ = writeln!(
-                out,
-                "**Reference.** {}, <{}> (`--entry {}`)\n",
-                e.bug, e.link, e.id
-            );
-        }
-        let _ = writeln!(out, "**What happened.** {}\n", e.story);
+        super::page_head(&mut out, e.id, first + i, e.title, e.bug, e.link, e.story);
         let _ = writeln!(
             out,
             "**Old design (seeded bug `{}`).** {}\n",

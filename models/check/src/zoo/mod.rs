@@ -540,17 +540,7 @@ design to be caught and the new one to hold.\n\n",
     }
     out.push('\n');
     for (i, (e, r)) in es.iter().zip(rs).enumerate() {
-        let _ = writeln!(out, "<a id=\"{}\"></a>\n## {}. {}\n", e.id, i + 1, e.title);
-        if e.link.is_empty() {
-            let _ = writeln!(out, "**Reference.** {} (`--entry {}`)\n", e.bug, e.id);
-        } else {
-            let _ = writeln!(
-                out,
-                "**Reference.** {}, <{}> (`--entry {}`)\n",
-                e.bug, e.link, e.id
-            );
-        }
-        let _ = writeln!(out, "**What happened.** {}\n", e.story);
+        page_head(&mut out, e.id, i + 1, e.title, e.bug, e.link, e.story);
         let _ = writeln!(out, "**Old design (modelled).** {}\n", e.old_text);
         match &r.old.property {
             Some(p) => {
@@ -624,4 +614,24 @@ design to be caught and the new one to hold.\n\n",
     }
     out.push_str(&latch::report(latch, es.len() + 1));
     out
+}
+
+/// The head of an entry's page (anchor, title, reference, story), the same for the
+/// protocol-level and the latch-level entries.
+pub(crate) fn page_head(
+    out: &mut String,
+    id: &str,
+    n: usize,
+    title: &str,
+    bug: &str,
+    link: &str,
+    story: &str,
+) {
+    let _ = writeln!(out, "<a id=\"{id}\"></a>\n## {n}. {title}\n");
+    if link.is_empty() {
+        let _ = writeln!(out, "**Reference.** {bug} (`--entry {id}`)\n");
+    } else {
+        let _ = writeln!(out, "**Reference.** {bug}, <{link}> (`--entry {id}`)\n");
+    }
+    let _ = writeln!(out, "**What happened.** {story}\n");
 }
