@@ -657,6 +657,10 @@ pub fn classify(
         "unlock" if words.get(1).is_some_and(|w| w == "tables" || w == "table") => {
             Ok(Stmt::UnlockTables)
         }
+        // UNLOCK INSTANCE (MySQL 8.0: Sql_cmd_unlock_instance::execute).
+        "unlock" if words.get(1).is_some_and(|w| w == "instance") && words.len() == 2 => {
+            instance_plan(&cx, "instance_unlock", &toks)
+        }
         "use" => {
             c.i = 1;
             Ok(Stmt::Use(c.ident()?))
@@ -885,6 +889,12 @@ pub fn classify(
             if c.eat("stage") {
                 let st = c.ident()?.to_ascii_lowercase();
                 let kind = format!("backup_{st}");
+                if !(cx.has_row)("backup_start") {
+                    return Err(format!(
+                        "`{sql}`: BACKUP STAGE (MariaDB) is not in this dialect's statement \
+                         table"
+                    ));
+                }
                 if !(cx.has_row)(&kind) {
                     return Err(format!("unknown backup stage `{st}` in `{sql}`"));
                 }
@@ -1034,9 +1044,22 @@ fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, Stri
     cx.plan(kind, parts, Effect::NeedTables(tables), toks)
 }
 
+/// LOCK INSTANCE FOR BACKUP / UNLOCK INSTANCE: a kind of the MySQL 8.0 table (the
+/// learned MariaDB table has no such kind: the model says so).
+fn instance_plan(cx: &Cx, kind: &str, toks: &[Tok]) -> Result<Stmt, String> {
+    cx.plan(kind, vec![cx.part(kind, Bind::default())], Effect::None, toks)
+}
+
 fn classify_lock(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
     let sql = cx.sql;
     c.i = 1;
+    if c.eat("instance") {
+        // LOCK INSTANCE FOR BACKUP (MySQL 8.0: Sql_cmd_lock_instance::execute).
+        if !(c.eat("for") && c.eat("backup") && c.done()) {
+            return Err(format!("statement not in the learned table: `{sql}`"));
+        }
+        return instance_plan(cx, "instance_lock", toks);
+    }
     if !c.eat("tables") && !c.eat("table") {
         return Err(format!("statement not in the learned table: `{sql}`"));
     }

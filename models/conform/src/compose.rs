@@ -169,7 +169,14 @@ pub fn keys(
         Ok(MdlKey::new(n, &t.db, &t.name))
     };
     Ok(match (ns, tmpl) {
-        ("BACKUP", "-") => vec![MdlKey::singleton(n)],
+        // BACKUP (MariaDB); GLOBAL, BACKUP_LOCK, COMMIT (MySQL 8.0): one key.
+        (_, "-") => vec![MdlKey::singleton(n)],
+        // MySQL 8.0's user-level locks (MariaDB's are USER_LOCK, below).
+        ("USER_LEVEL_LOCK", "$lock") => vec![MdlKey::new(
+            n,
+            b.lock.as_deref().ok_or_else(|| missing(tmpl))?,
+            "",
+        )],
         ("SCHEMA", "$db") => {
             let mut dbs: Vec<&str> = b.tables().map(|t| t.db.as_str()).collect();
             dbs.sort();
@@ -217,7 +224,10 @@ fn ctx_of(row: &str) -> Ctx {
         | "flush_table"
         | "ftwrl_table"
         | "create_db"
-        | "drop_db" => Ctx::Plain,
+        | "drop_db"
+        // LOCK INSTANCE FOR BACKUP (MySQL 8.0, Sql_cmd_lock_instance::execute): one
+        // acquire_lock, an error on a deadlock.
+        | "instance_lock" => Ctx::Plain,
         _ => Ctx::OpenTable,
     }
 }
@@ -246,12 +256,7 @@ pub fn compose(
     }
     let mut rows = Vec::new();
     for p in &plan.parts {
-        let r = map.kind(&p.row).ok_or_else(|| {
-            format!(
-                "the statement kind `{}` is not in the learned table (mdl conform --learn)",
-                p.row
-            )
-        })?;
+        let r = map.kind(&p.row).ok_or_else(|| map.missing_kind(&p.row))?;
         rows.push((r, p));
     }
     let single = rows.len() == 1;

@@ -37,9 +37,10 @@ impl LockRow {
 
 pub fn key_text(ns: &str, db: &str, name: &str) -> String {
     match ns {
-        "BACKUP" => "-".into(),
+        // (GLOBAL, BACKUP_LOCK, COMMIT: MySQL 8.0's one-key namespaces.)
+        "BACKUP" | "GLOBAL" | "BACKUP_LOCK" | "COMMIT" => "-".into(),
         "SCHEMA" => db.into(),
-        "USER_LOCK" if name.is_empty() => db.into(),
+        "USER_LOCK" | "USER_LEVEL_LOCK" if name.is_empty() => db.into(),
         _ => format!("{db}.{name}"),
     }
 }

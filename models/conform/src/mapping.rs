@@ -418,6 +418,37 @@ pub struct Mapping {
 
 pub const STATEMENTS_FILE: &str = "statements.tsv";
 
+/// The MySQL 8.0 statement table, written from the server's source (not learned: no MySQL
+/// server is compared); see its header.
+pub const STATEMENTS_FILE_MYSQL80: &str = "statements-mysql80.tsv";
+
+/// The header line that names a table's dialect (`# dialect mysql-8.0`); a table without
+/// one is in the `mariadb` dialect (the learned table).
+const DIALECT_LINE: &str = "dialect ";
+
+/// The statement table of a built-in dialect (by its canonical name), if one is written.
+pub fn statements_file(dialect: &str) -> Option<&'static str> {
+    match dialect {
+        "mariadb" => Some(STATEMENTS_FILE),
+        "mysql-8.0" => Some(STATEMENTS_FILE_MYSQL80),
+        _ => None,
+    }
+}
+
+/// The dialect a table's text names in its header (see [`DIALECT_LINE`]).
+fn dialect_of_text(text: &str) -> Result<(String, mdl_core::Dialect), String> {
+    for l in text.lines() {
+        let Some(c) = l.strip_prefix('#') else { break };
+        if let Some(n) = c.trim().strip_prefix(DIALECT_LINE) {
+            let n = n.trim();
+            let d = mdl_core::Dialect::builtin(n)
+                .ok_or_else(|| format!("unknown dialect `{n}` (a built-in dialect's name)"))?;
+            return Ok((n.to_owned(), d));
+        }
+    }
+    Ok(("mariadb".into(), mdl_core::Dialect::mariadb()))
+}
+
 /// The header line that names the server version a table was learned on.
 const LEARNED_ON: &str = "Learned by `mdl conform --learn` on MariaDB ";
 
@@ -496,6 +527,64 @@ impl Mapping {
         ]
     }
 
+    /// The dialect the table is written in (its `# dialect NAME` header line; `mariadb`
+    /// when it has none).
+    pub fn dialect_name(&self) -> &str {
+        self.header
+            .iter()
+            .find_map(|h| h.strip_prefix(DIALECT_LINE))
+            .map(str::trim)
+            .unwrap_or("mariadb")
+    }
+
+    /// The dialect the table is written in, loaded.
+    pub fn dialect(&self) -> mdl_core::Dialect {
+        mdl_core::Dialect::builtin(self.dialect_name()).unwrap_or_else(mdl_core::Dialect::mariadb)
+    }
+
+    /// What the table is, for messages: `the learned MariaDB statement table` or `the MySQL
+    /// 8.0 statement table (written from source)`.
+    pub fn describe(&self) -> String {
+        match self.dialect_name() {
+            "mariadb" => "the learned MariaDB statement table (mdl conform --learn)".into(),
+            "mysql-8.0" => format!(
+                "the MySQL 8.0 statement table (models/conformance/{STATEMENTS_FILE_MYSQL80}, \
+                 written from the server's source)"
+            ),
+            d => format!("the `{d}` statement table"),
+        }
+    }
+
+    /// The error for a statement kind the table does not have.
+    pub fn missing_kind(&self, kind: &str) -> String {
+        format!("the statement kind `{kind}` is not in {}", self.describe())
+    }
+
+    /// The committed table of a built-in dialect (`mariadb`, `mysql-8.0`).
+    pub fn load_for(dialect: &str) -> Result<Mapping, ConformError> {
+        let f = statements_file(dialect).ok_or_else(|| {
+            ConformError::Io(format!(
+                "no statement table is written for dialect `{dialect}` (there are tables for \
+                 `mariadb`, learned, and `mysql-8.0`, written from source)"
+            ))
+        })?;
+        let p = super::data_dir().join(f);
+        let text = std::fs::read_to_string(&p)
+            .map_err(|e| ConformError::Io(format!("{}: {e}", p.display())))?;
+        let m = Mapping::parse(&p.display().to_string(), &text)?;
+        if m.dialect_name() != dialect {
+            return Err(ConformError::Data {
+                file: p.display().to_string(),
+                line: 1,
+                msg: format!(
+                    "the table is in dialect `{}`, expected `{dialect}`",
+                    m.dialect_name()
+                ),
+            });
+        }
+        Ok(m)
+    }
+
     /// The committed table.
     pub fn load() -> Result<Mapping, ConformError> {
         let p = super::data_dir().join(STATEMENTS_FILE);
@@ -506,12 +595,12 @@ impl Mapping {
 
     pub fn parse(file: &str, text: &str) -> Result<Mapping, ConformError> {
         let mut m = Mapping::default();
-        let d = mdl_core::Dialect::mariadb();
         let err = |line: usize, msg: String| ConformError::Data {
             file: file.into(),
             line,
             msg,
         };
+        let (_, d) = dialect_of_text(text).map_err(|e| err(1, e))?;
         for (i, raw) in text.lines().enumerate() {
             let line = i + 1;
             if let Some(c) = raw.strip_prefix('#') {

@@ -49,6 +49,8 @@
 //! what they name; `SET lock_wait_timeout` and a statement's own `WAIT n` / `NOWAIT` and
 //! GET_LOCK's timeout argument bound waits.
 
+mod dialect;
+
 use super::catalog::{Catalog, Engine};
 use super::classify::{classify, Effect, LtMode, Plan, SetTarget, Stmt, Tbl};
 use super::compose::{compose, keys, Ctx, Step};
@@ -266,9 +268,12 @@ impl SqlModel {
 
     /// A model over a shared mapping (clones share it).
     pub fn with_mapping(map: std::sync::Arc<Mapping>) -> SqlModel {
+        // The table's dialect (`mariadb` for the learned table; `mysql-8.0` for the one
+        // written from MySQL 8.0's source): see `mapping::Mapping::dialect`.
+        let d = map.dialect();
         SqlModel {
-            d: Dialect::mariadb(),
-            t: LockTable::new(std::sync::Arc::new(Dialect::mariadb()), Config::default()),
+            d: d.clone(),
+            t: LockTable::new(std::sync::Arc::new(d), Config::default()),
             map,
             cat: Catalog::fixture(),
             sess: Vec::new(),
@@ -595,6 +600,7 @@ impl SqlModel {
                 self.unlock_tables(s);
                 if let Some((k, t)) = self.sess[s].st.ftwrl.take() {
                     let _ = self.t.release(id, &k, Some(t));
+                    self.release_ftwrl_rest(s);
                 }
                 if had {
                     let _ = self.t.commit(id);
@@ -738,7 +744,7 @@ impl SqlModel {
     fn release_user_lock(&mut self, s: usize, n: &str) {
         let d = self.d.clone();
         let id = self.sess[s].id;
-        let ns = d.namespace_by_name("USER_LOCK").expect("USER_LOCK");
+        let ns = self.user_lock_namespace(&d);
         let _ = self.t.release(id, &MdlKey::new(ns, n, ""), None);
     }
 
@@ -895,12 +901,10 @@ impl SqlModel {
                  the table itself"
             ));
         }
-        let row0 = self.map.kind(&plan.parts[0].row).ok_or_else(|| {
-            format!(
-                "the statement kind `{}` is not in the learned table (mdl conform --learn)",
-                plan.parts[0].row
-            )
-        })?;
+        let row0 = self
+            .map
+            .kind(&plan.parts[0].row)
+            .ok_or_else(|| self.map.missing_kind(&plan.parts[0].row))?;
         // The implicit commit of a transaction that wrote, when its BACKUP_COMMIT would
         // wait: it is played as steps below, before the statement's own (and before the
         // error of a session rule: mysql_execute_command commits, trans_commit_implicit,
@@ -1206,12 +1210,10 @@ impl SqlModel {
             }
             return self.lt_apply(s, &plan, &lt_deltas);
         }
-        let row = self.map.kind(&plan.parts[0].row).ok_or_else(|| {
-            format!(
-                "the statement kind `{}` is not in the learned table (mdl conform --learn)",
-                plan.parts[0].row
-            )
-        })?;
+        let row = self
+            .map
+            .kind(&plan.parts[0].row)
+            .ok_or_else(|| self.map.missing_kind(&plan.parts[0].row))?;
         let implicit_commit = row.implicit_commit;
         let trigger_missing = matches!(&plan.effect,
             Effect::DropTrigger { tr, .. } if self.cat.trigger_table(tr).is_none());
@@ -1304,9 +1306,11 @@ impl SqlModel {
             let at = if lock_table_names(&self.map, &plan) {
                 own.iter().position(|st| matches!(st, Step::Bulk(_)))
             } else {
+                // (MySQL 8.0: before the GLOBAL IX it takes first, open_table.)
                 own.iter().position(|st| {
-                    st.key()
-                        .is_some_and(|k| d.namespace(k.namespace()).name == "BACKUP")
+                    st.key().is_some_and(|k| {
+                        matches!(d.namespace(k.namespace()).name.as_str(), "BACKUP" | "GLOBAL")
+                    })
                 })
             }
             .unwrap_or(own.len());

@@ -158,7 +158,10 @@ fn check_known(
             file,
             1,
             1,
-            "a conformance scenario needs `dialect mariadb`".into(),
+            "a conformance scenario needs `dialect mariadb`: `mdl conform` compares with a \
+             MariaDB server (a `dialect mysql-8.0` SQL file is checked offline by `mdl \
+             check`, `run` and `explore`, with the MySQL 8.0 table written from source)"
+                .into(),
         ));
     }
     let mut model = SqlModel::new(map.clone());

@@ -49,9 +49,33 @@ pub fn is_sql(sc: &Scenario) -> bool {
 
 /// The learned statement table (`models/conformance/statements.tsv`), read once.
 pub fn mapping() -> Result<Arc<Mapping>, String> {
-    static MAP: OnceLock<Result<Arc<Mapping>, String>> = OnceLock::new();
-    MAP.get_or_init(|| Mapping::load().map(Arc::new).map_err(|e| e.to_string()))
-        .clone()
+    mapping_for("mariadb")
+}
+
+/// The statement table of a built-in dialect, read once: `mariadb` (learned on the
+/// server) or `mysql-8.0` (`models/conformance/statements-mysql80.tsv`, written from
+/// MySQL 8.0's source, not checked against a server).
+pub fn mapping_for(dialect: &str) -> Result<Arc<Mapping>, String> {
+    type Cell = OnceLock<Result<Arc<Mapping>, String>>;
+    static MARIADB: Cell = OnceLock::new();
+    static MYSQL80: Cell = OnceLock::new();
+    let cell = match dialect {
+        "mariadb" => &MARIADB,
+        "mysql-8.0" => &MYSQL80,
+        d => {
+            return Err(format!(
+                "SQL sessions need a statement table, and dialect `{d}` has none: SQL files \
+                 take `dialect mariadb` (the learned MariaDB table) or `dialect mysql-8.0` \
+                 (the MySQL 8.0 table, written from source)"
+            ))
+        }
+    };
+    cell.get_or_init(|| {
+        Mapping::load_for(dialect)
+            .map(Arc::new)
+            .map_err(|e| e.to_string())
+    })
+    .clone()
 }
 
 /// One statement of a session's program.
@@ -178,16 +202,17 @@ fn first_pos(sc: &Scenario) -> Pos {
 }
 
 impl SqlCheck {
-    /// Builds the model of a SQL scenario; errors at their line: a dialect other than
-    /// `mariadb`, a step that is not `sql`, a `setup` line or a statement (played in
+    /// Builds the model of a SQL scenario; errors at their line: a dialect with no
+    /// statement table (a folder; a built-in other than `mariadb` and `mysql-8.0`), a step that is not `sql`, a `setup` line or a statement (played in
     /// written order) the model does not know, a liveness assert.
     pub fn new(sc: &Scenario) -> Result<SqlCheck, ParseError> {
-        if sc.settings.dialect != "mariadb" || sc.settings.dialect_path.is_some() {
+        if sc.settings.dialect_path.is_some() {
             return Err(err(
                 sc,
                 first_pos(sc),
-                "SQL sessions are modelled with the learned MariaDB statement table: the \
-                 file needs `dialect mariadb` (a MySQL 8.0 statement table is not written yet)",
+                "SQL sessions need a statement table, and a dialect folder has none: SQL \
+                 files take `dialect mariadb` (the learned MariaDB table) or `dialect \
+                 mysql-8.0` (the MySQL 8.0 table, written from source)",
             ));
         }
         let n = sc.sessions.len();
@@ -198,7 +223,7 @@ impl SqlCheck {
                 format!("a SQL check takes at most {MAX_SESSIONS} sessions, the file has {n}"),
             ));
         }
-        let map = mapping().map_err(|e| err(sc, first_pos(sc), e))?;
+        let map = mapping_for(&sc.settings.dialect).map_err(|e| err(sc, first_pos(sc), e))?;
         let mut init = SqlModel::with_mapping(map);
         for (pos, q) in &sc.setup {
             init.setup(q).map_err(|m| err(sc, *pos, m))?;
@@ -346,6 +371,20 @@ impl SqlCheck {
 
     pub fn sessions(&self) -> usize {
         self.programs.len()
+    }
+
+    /// The statement table the model plays, for reports: `learned MariaDB statement
+    /// table` or `MySQL 8.0 statement table, written from source`.
+    pub fn table_name(&self) -> &'static str {
+        match self.init.mapping().dialect_name() {
+            "mysql-8.0" => "MySQL 8.0 statement table, written from source",
+            _ => "learned MariaDB statement table",
+        }
+    }
+
+    /// The dialect of the statement table (`mariadb`, `mysql-8.0`).
+    pub fn dialect_name(&self) -> &str {
+        self.init.mapping().dialect_name()
     }
 
     pub fn session_name(&self, s: usize) -> &str {

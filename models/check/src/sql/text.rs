@@ -101,9 +101,12 @@ pub fn text(m: &SqlCheck, r: &SqlResult) -> String {
     let _ = writeln!(out, "  outcomes seen: {}", seen.join("; "));
     let _ = writeln!(
         out,
-        "  {} states ({} unique), max depth {}, {:.3} s; BFS over SQL statements (learned \
-         MariaDB statement table)",
-        r.states, r.unique, r.max_depth, r.secs
+        "  {} states ({} unique), max depth {}, {:.3} s; BFS over SQL statements ({})",
+        r.states,
+        r.unique,
+        r.max_depth,
+        r.secs,
+        m.table_name()
     );
     if r.incomplete {
         let _ = writeln!(
@@ -149,7 +152,10 @@ pub fn text(m: &SqlCheck, r: &SqlResult) -> String {
 /// gave (`expect` lines), `kill` lines, and `advance` to a timed-out wait's deadline.
 pub fn replay_scenario(m: &SqlCheck, actions: &[SqlAction], title: &str) -> String {
     let sc = &m.scenario;
-    let mut out = format!("# {title}\n# Written by `mdl check --replay`.\ndialect mariadb\n");
+    let mut out = format!(
+        "# {title}\n# Written by `mdl check --replay`.\ndialect {}\n",
+        m.dialect_name()
+    );
     if let Some(ms) = sc.settings.lock_wait_timeout {
         let _ = writeln!(out, "lock_wait_timeout {ms}");
     }

@@ -142,7 +142,7 @@ fn run_sql(
         Err(e) => return refuse(&e),
     };
     let w = mdl_check::sql::written::play(&m);
-    println!("{name}: SQL sessions on the SQL model (learned MariaDB statement table)");
+    println!("{name}: SQL sessions on the SQL model ({})", m.table_name());
     for t in &w.transcript {
         println!("{t}");
     }
