@@ -262,3 +262,59 @@ fn every_output_of_run_and_check_follows_the_schema() {
         assert!(seen.contains(want), "no document with {want}: {seen:?}");
     }
 }
+
+/// `mdl check --format json` of SQL sessions: the same document shape, the SQL statements
+/// in the trace steps (with the lock a waiting statement waits for), the statement table
+/// named; a violation carries a replay in the file's dialect.
+#[test]
+fn sql_check_json_follows_the_schema_with_sql_in_the_traces() {
+    let mut files = vec![root()
+        .join("models/examples/sql/lock-tables-order.mdl")
+        .display()
+        .to_string()];
+    files.extend(mdl_files("models/scenarios/sql-mysql8"));
+    let mut a: Vec<&str> = vec!["check", "--format", "json"];
+    a.extend(files.iter().map(String::as_str));
+    let o = mdl(&a);
+    assert_eq!(o.status.code(), Some(1), "the example violates its assert");
+    let docs = json_lines(&o.stdout);
+    assert_eq!(docs.len(), files.len(), "one document per file");
+    for (f, d) in files.iter().zip(&docs) {
+        let errs = schema_errors(d);
+        assert!(errs.is_empty(), "{f}: {errs:?}");
+        let want = if f.contains("sql-mysql8") && !f.ends_with(".mariadb.mdl") {
+            "mysql-8.0"
+        } else {
+            "mariadb"
+        };
+        assert_eq!(d["statement_table"]["dialect"], want, "{f}");
+    }
+    let ex = &docs[0];
+    assert_eq!(ex["status"], "fail");
+    let p = ex["properties"]
+        .as_array()
+        .expect("properties")
+        .iter()
+        .find(|p| p["status"] == "violated")
+        .expect("a violated property");
+    let trace = p["trace"].as_array().expect("trace");
+    assert!(trace
+        .iter()
+        .all(|s| s["command"].as_str().is_some_and(|c| c.starts_with("sql "))));
+    assert!(trace.iter().any(|s| s["outcome"] == "deadlock"));
+    assert!(trace.iter().any(|s| s["waits_for"].is_string()));
+    assert!(p["replay"]
+        .as_str()
+        .is_some_and(|r| r.contains("\ndialect mariadb\n")));
+    // The MySQL 8.0 files hold: examples of their `sometimes` asserts, in SQL.
+    for d in &docs[1..] {
+        assert_eq!(d["status"], "pass", "{}", d["file"]);
+        assert!(d["properties"]
+            .as_array()
+            .expect("properties")
+            .iter()
+            .filter_map(|p| p["example"].as_array())
+            .flatten()
+            .all(|s| s["command"].as_str().is_some_and(|c| c.starts_with("sql "))));
+    }
+}

@@ -14,10 +14,12 @@
 //! - [`search`]: every interleaving, breadth-first (`mdl check`);
 //! - [`written`]: the written order, with the file's `expect` lines (`mdl run`);
 //! - [`text`]: traces as SQL statements per session, with outcomes and locks;
+//! - [`json`]: the same as `mdl check --format json` members;
 //! - [`explore`]: the same model for stateright's Explorer (`mdl explore`).
 
 #[cfg(feature = "stateright")]
 pub mod explore;
+pub mod json;
 pub mod search;
 pub mod text;
 pub mod written;

@@ -174,21 +174,6 @@ pub fn main(args: Args) -> i32 {
                     .map(|m| Loaded::Locks(Box::new(m)))
                     .map_err(|e| file.error(&e));
             }
-            if json {
-                let pos = file
-                    .scenario
-                    .lines
-                    .first()
-                    .map(|l| l.pos)
-                    .unwrap_or_default();
-                return Err(file.error(&mdl_scenario::ParseError {
-                    file: file.scenario.file.clone(),
-                    pos,
-                    msg: "SQL scenarios are checked in text format only (--format json does \
-                          not cover them yet)"
-                        .into(),
-                }));
-            }
             SqlCheck::new(&file.scenario)
                 .map(|m| Loaded::Sql(Box::new(m)))
                 .map_err(|e| file.error(&e))
@@ -216,7 +201,13 @@ pub fn main(args: Args) -> i32 {
                     Status::Pass
                 };
                 code = worst(code, status.exit());
-                if args.quiet {
+                if json {
+                    let members = match mdl_check::sql::json::json(&m, &r) {
+                        serde_json::Value::Object(o) => o,
+                        _ => Map::new(),
+                    };
+                    print_document(&document("check", &name, status, None, members));
+                } else if args.quiet {
                     println!("{name}: {} ({} states)", status.word(), r.unique);
                 } else {
                     print!("{}", mdl_check::sql::text::text(&m, &r));
