@@ -69,7 +69,11 @@ fn five_or_more_mysql8_scenarios_give_their_expects_and_hold_in_every_order() {
         .iter()
         .filter(|p| !p.to_string_lossy().ends_with(".mariadb.mdl"))
         .collect();
-    assert!(eight.len() >= 5, "only {} MySQL 8.0 SQL scenarios", eight.len());
+    assert!(
+        eight.len() >= 5,
+        "only {} MySQL 8.0 SQL scenarios",
+        eight.len()
+    );
     for f in &fs {
         let sc = read(f);
         assert!(is_sql(&sc), "{}: not a SQL scenario", sc.file);
@@ -83,7 +87,9 @@ fn five_or_more_mysql8_scenarios_give_their_expects_and_hold_in_every_order() {
         let w = written::play(&m);
         assert_eq!(w.exit_code(), 0, "{}: {:?}", sc.file, w);
         assert!(
-            sc.lines.iter().any(|l| matches!(l.item, Item::Expect { .. })),
+            sc.lines
+                .iter()
+                .any(|l| matches!(l.item, Item::Expect { .. })),
             "{}: no expect line",
             sc.file
         );
@@ -150,7 +156,10 @@ fn ftwrl_is_two_locks_in_mysql8_and_unlock_tables_gives_both_back() {
 #[test]
 fn a_statement_outside_the_mysql8_table_names_what_is_missing() {
     for (sql, want) in [
-        ("BACKUP STAGE START", "BACKUP STAGE (MariaDB) is not in this dialect's"),
+        (
+            "BACKUP STAGE START",
+            "BACKUP STAGE (MariaDB) is not in this dialect's",
+        ),
         (
             "HANDLER t1 OPEN",
             "the statement kind `handler_open` is not in the MySQL 8.0 statement table",
@@ -173,9 +182,7 @@ fn a_statement_outside_the_mysql8_table_names_what_is_missing() {
         );
     }
     // LOCK INSTANCE is 8.0's: the learned MariaDB table has no such kind.
-    let e = parse("dialect mariadb\ns1: sql LOCK INSTANCE FOR BACKUP\n")
-        .err()
-        .expect("refused");
+    let e = parse("dialect mariadb\ns1: sql LOCK INSTANCE FOR BACKUP\n").expect_err("refused");
     assert!(
         e.contains("`instance_lock` is not in the learned MariaDB statement table"),
         "{e}"
@@ -235,10 +242,6 @@ fn mdl_conform_refuses_a_mysql8_sql_file() {
         &root().join("models/scenarios/sql-mysql8/lock-tables-deadlock.mdl"),
         &map,
     )
-    .err()
-    .expect("refused");
-    assert!(
-        e.to_string().contains("needs `dialect mariadb`"),
-        "{e}"
-    );
+    .expect_err("refused");
+    assert!(e.to_string().contains("needs `dialect mariadb`"), "{e}");
 }

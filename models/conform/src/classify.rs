@@ -1047,7 +1047,12 @@ fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, Stri
 /// LOCK INSTANCE FOR BACKUP / UNLOCK INSTANCE: a kind of the MySQL 8.0 table (the
 /// learned MariaDB table has no such kind: the model says so).
 fn instance_plan(cx: &Cx, kind: &str, toks: &[Tok]) -> Result<Stmt, String> {
-    cx.plan(kind, vec![cx.part(kind, Bind::default())], Effect::None, toks)
+    cx.plan(
+        kind,
+        vec![cx.part(kind, Bind::default())],
+        Effect::None,
+        toks,
+    )
 }
 
 fn classify_lock(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {

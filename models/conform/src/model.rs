@@ -1309,7 +1309,10 @@ impl SqlModel {
                 // (MySQL 8.0: before the GLOBAL IX it takes first, open_table.)
                 own.iter().position(|st| {
                     st.key().is_some_and(|k| {
-                        matches!(d.namespace(k.namespace()).name.as_str(), "BACKUP" | "GLOBAL")
+                        matches!(
+                            d.namespace(k.namespace()).name.as_str(),
+                            "BACKUP" | "GLOBAL"
+                        )
                     })
                 })
             }
