@@ -32,6 +32,10 @@ impl SqlModel {
         let Some(k) = self.map.kind("ftwrl") else {
             return;
         };
+        if cfg!(mdl_bug = "sql_ftwrl_one_lock") {
+            // Seeded bug: only the lock kept as the session's FTWRL goes.
+            return;
+        }
         let keys: Vec<(MdlKey, mdl_core::LockType)> = k
             .ops
             .iter()
