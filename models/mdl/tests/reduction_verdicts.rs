@@ -49,9 +49,12 @@ fn scenario_files() -> Vec<PathBuf> {
     for d in ["models/scenarios", "models/mdl/tests/check_scenarios"] {
         mdl_files(&root().join(d), &mut v);
     }
-    // SQL sessions (`models/scenarios/sql/`) are searched without these reductions
-    // (`mdl_check::sql`; models/check/tests/sql_check.rs).
-    v.retain(|p| !p.components().any(|c| c.as_os_str() == "sql"));
+    // SQL sessions (`models/scenarios/sql/`, `sql-mysql8/`) are searched without these
+    // reductions (`mdl_check::sql`; models/check/tests/sql_check.rs, sql_mysql8.rs).
+    v.retain(|p| {
+        !p.components()
+            .any(|c| c.as_os_str() == "sql" || c.as_os_str() == "sql-mysql8")
+    });
     v.sort();
     v
 }
