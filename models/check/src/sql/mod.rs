@@ -1,6 +1,8 @@
 //! SQL sessions in `mdl check`, `mdl run` and `mdl explore`: a file of
 //! `SESSION: sql STATEMENT` steps (the conformance set's kind) played on the SQL model of
-//! `mdl conform` ([`mdl_conform::model::SqlModel`], the learned MariaDB statement table).
+//! `mdl conform` ([`mdl_conform::model::SqlModel`], over the learned MariaDB statement
+//! table for `dialect mariadb`, the MySQL 8.0 table written from source for `dialect
+//! mysql-8.0`).
 //! There is one mapping from SQL to lock requests, and it is that model's: this module
 //! only chooses which session runs its next statement, never what a statement locks.
 //!
