@@ -1,6 +1,5 @@
 //! The SQL model: SQL statements of several sessions played on our deterministic lock
-//! table ([`LockTable`], in the statement table's dialect: `mariadb` for the learned
-//! table, `mysql-8.0` for the one written from MySQL 8.0's source), with no server. `mdl conform` checks it
+//! table ([`LockTable`], the mapping's dialect), with no server. `mdl conform` checks it
 //! against MariaDB step by step; it is a library so that other tools can drive it step
 //! by step too (one mapping, used by all).
 //!
