@@ -522,6 +522,18 @@ fn kw_eq_at(toks: &[Tok], i: usize, kw: &str) -> bool {
     toks.get(i).is_some_and(|t| kw_eq(t, kw))
 }
 
+/// The value of an `ALGORITHM [=] x` / `LOCK [=] x` clause (the `=` is optional in the
+/// server's grammar, `alter_algorithm_option` / `alter_lock_option` in MariaDB
+/// `sql/sql_yacc.yy`: mysql-test writes `algorithm copy`).
+fn option_value(words: &[String], name: &str) -> Option<String> {
+    let i = words.iter().position(|w| w == name)?;
+    let v = match words.get(i + 1)?.as_str() {
+        "=" => words.get(i + 2)?,
+        v => words.get(i + 1).filter(|_| v != ",")?,
+    };
+    Some(v.clone())
+}
+
 /// `WAIT n` / `NOWAIT` anywhere in the statement.
 fn wait_clause(toks: &[Tok]) -> Result<Option<u64>, String> {
     for (i, t) in toks.iter().enumerate() {
@@ -1120,11 +1132,8 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
         return Err(format!("`{sql}`: only ALTER TABLE is in the learned table"));
     }
     let t = c.table(cx.db)?;
-    let algo = words
-        .windows(3)
-        .find(|w| w[0] == "algorithm" && w[1] == "=")
-        .map(|w| w[2].clone());
-    if words.windows(2).any(|w| w[0] == "lock" && w[1] == "=") {
+    let algo = option_value(words, "algorithm");
+    if option_value(words, "lock").is_some() {
         return Err(format!(
             "`{sql}`: ALTER TABLE ... LOCK= is not in the learned table"
         ));
@@ -1222,10 +1231,7 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
         c.ident()?;
         c.expect("on")?;
         let t = c.table(db)?;
-        let algo = words
-            .windows(3)
-            .find(|w| w[0] == "algorithm" && w[1] == "=")
-            .map(|w| w[2].clone());
+        let algo = option_value(words, "algorithm");
         let kind = match algo.as_deref() {
             None | Some("inplace") | Some("nocopy") | Some("default") => "create_index",
             Some("copy") => "alter_copy",

@@ -168,6 +168,24 @@ fn statements_outside_the_table_are_refused_by_name() {
     let err = |q: &str| classify(q, "test", &cat, &has_row(&m)).unwrap_err();
     assert!(err("GRANT ALL ON *.* TO u").contains("not in the learned table"));
     assert!(err("ALTER TABLE t1 ADD INDEX (b), LOCK=NONE").contains("LOCK="));
+    // The `=` of ALGORITHM and LOCK is optional (mysql-test writes `algorithm copy`).
+    assert!(err("ALTER TABLE t1 ADD INDEX (b), LOCK NONE").contains("LOCK="));
+    for (q, kind) in [
+        (
+            "alter table t1 add column (j int), algorithm copy",
+            "alter_copy",
+        ),
+        (
+            "ALTER TABLE t1 ADD COLUMN j INT, ALGORITHM INPLACE",
+            "alter_inplace",
+        ),
+        ("CREATE INDEX ib ON t1 (b) ALGORITHM COPY", "alter_copy"),
+    ] {
+        match classify(q, "test", &cat, &has_row(&m)).unwrap() {
+            Stmt::Learned(p) => assert_eq!(p.kind, kind, "{q}"),
+            s => panic!("{q}: {s:?}"),
+        }
+    }
     assert!(err("CREATE TEMPORARY TABLE x (a INT)").contains("temporary"));
     assert!(err("OPTIMIZE TABLE t1").contains("OPTIMIZE"));
     assert!(err("SELECT SLEEP(1)").contains("SLEEP"));
