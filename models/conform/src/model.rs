@@ -723,6 +723,17 @@ impl SqlModel {
         }
     }
 
+    /// Closes the session's HANDLERs on `t` and keeps them (`mysql_ha_flush_tables`,
+    /// `sql/sql_handler.cc`): the next `HANDLER ... READ` opens the table again.
+    fn ha_close_keep_on(&mut self, s: usize, t: &Tbl) {
+        for i in 0..self.sess[s].st.handlers.len() {
+            if self.sess[s].st.handlers[i].open && self.sess[s].st.handlers[i].table == *t {
+                self.sess[s].st.handlers[i].open = false;
+                self.release_handler_lock(s, t);
+            }
+        }
+    }
+
     fn handler_key(&self, t: &Tbl) -> MdlKey {
         let n = self.d.namespace_by_name("TABLE").expect("TABLE");
         MdlKey::new(n, &t.db, &t.name)
@@ -1092,6 +1103,13 @@ impl SqlModel {
                     // mysql_ha_cleanup_no_free): a later HANDLER ... READ opens the table
                     // again. Measured: found/seed-51438.
                     self.ha_close_no_free(s);
+                } else if let (true, Some(t)) = (plan.kind == "flush_table", t.as_ref()) {
+                    // FLUSH TABLE t1 closes the session's HANDLERs of its tables and keeps
+                    // them (close_cached_tables, sql/sql_base.cc: mysql_ha_flush_tables;
+                    // outside LOCK TABLES mysql_ha_flush at the next statement): the
+                    // next HANDLER ... READ opens the table again. Measured:
+                    // suite/handler-kept-by-flush.mdl.
+                    self.ha_close_keep_on(s, t);
                 } else {
                     self.close_handlers_on(s, t.as_ref());
                 }
@@ -1166,7 +1184,9 @@ impl SqlModel {
             // FLUSH TABLES under LOCK TABLES, once it passed the session rules, reopens the
             // locked tables and closes the session's HANDLERs on them (measured:
             // found/seed-1433; found/seed-11266: a HANDLER on another table stays, and
-            // one refused with ER_TABLE_NOT_LOCKED_FOR_WRITE closes none).
+            // one refused with ER_TABLE_NOT_LOCKED_FOR_WRITE closes none). It keeps them
+            // (close_cached_tables, sql/sql_base.cc: mysql_ha_flush_tables; measured:
+            // suite/handler-closed-by-admin-under-lock-tables.mdl, FLUSH TABLE t1).
             let locked: Vec<Tbl> = self.sess[s]
                 .st
                 .lock_tables
@@ -1174,7 +1194,7 @@ impl SqlModel {
                 .map(|(t, _)| t.clone())
                 .collect();
             for t in locked {
-                self.close_handlers_on(s, Some(&t));
+                self.ha_close_keep_on(s, &t);
             }
         }
         // Under LOCK TABLES a statement on locked tables uses their locks: the learned
