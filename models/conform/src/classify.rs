@@ -932,7 +932,9 @@ fn classify_set(words: &[String], sql: &str) -> Result<Stmt, String> {
             .map_err(|_| format!("bad lock_wait_timeout `{}` (whole seconds)", value())),
         "autocommit" => match value() {
             "0" | "off" => Ok(Stmt::SetAutocommit(false)),
-            "1" | "on" => Ok(Stmt::SetAutocommit(true)),
+            // DEFAULT is the global value, ON unless the server was started otherwise
+            // (the throwaway server is not).
+            "1" | "on" | "default" => Ok(Stmt::SetAutocommit(true)),
             v => Err(format!("bad autocommit `{v}`")),
         },
         "global" | "@@global" => Err(format!("`{sql}`: SET GLOBAL is not modelled")),

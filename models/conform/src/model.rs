@@ -2258,7 +2258,22 @@ impl SqlModel {
         }
         let _ = self.t.end_statement(id);
         let st = &self.sess[s].st;
-        let autocommit_end = st.autocommit && !st.in_txn;
+        // With autocommit off and no BEGIN, the transaction becomes active only when a
+        // transactional engine takes part (trans_register_ha sets SERVER_STATUS_IN_TRANS);
+        // until then a statement's locks go at its end, as in autocommit mode
+        // (mysql_execute_command, sql/sql_parse.cc: release_transactional_locks unless
+        // thd->in_active_multi_stmt_transaction()). Measured: a MyISAM INSERT or SELECT
+        // with autocommit off holds nothing after it
+        // (suite/handler-and-ftwrl-statements.mdl).
+        let engine_less = match &run.then {
+            Then::Plan(p) if !st.autocommit && !st.in_txn => !p.parts.iter().any(|part| {
+                part.bind
+                    .tables()
+                    .any(|t| self.cat.engine(t) == Some(Engine::InnoDb))
+            }),
+            _ => false,
+        };
+        let autocommit_end = (st.autocommit || engine_less) && !st.in_txn;
         if matches!(run.then, Then::Plan(_)) && (run.implicit_commit || autocommit_end) {
             let _ = self.t.commit(id);
             self.sess[s].st.in_txn = false;
