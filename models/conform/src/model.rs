@@ -2154,8 +2154,19 @@ impl SqlModel {
             self.give_back(s, 0);
             self.sess[s].run = None;
             let _ = self.t.end_statement(id);
-            if !self.sess[s].st.in_txn || run.implicit_commit {
+            // A commit (COMMIT, or a statement's implicit commit) whose BACKUP_COMMIT
+            // wait failed rolls the transaction back (ha_commit_trans, sql/handler.cc:
+            // ha_rollback_trans when the backup lock cannot be taken): the transaction is
+            // over and its next commit takes no BACKUP_COMMIT. Measured:
+            // suite/backup-stage-block-commit.mdl, a second DROP TABLE waits for
+            // BACKUP_DDL, not BACKUP_COMMIT.
+            let commit_failed = run.steps.contains(&Step::Commit);
+            if !self.sess[s].st.in_txn || run.implicit_commit || commit_failed {
                 let _ = self.t.commit(id);
+            }
+            if commit_failed {
+                self.sess[s].st.in_txn = false;
+                self.sess[s].st.wrote = false;
             }
             // A statement that ends closes the session's HANDLERs another session waits
             // for (measured: a killed statement's session holds no HANDLER lock after).
