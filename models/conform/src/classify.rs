@@ -1149,6 +1149,27 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
         ));
     }
     let myisam = cx.cat.engine(&t) == Some(Engine::MyIsam);
+    if myisam
+        && algo.as_deref() != Some("copy")
+        && (words
+            .windows(2)
+            .any(|w| matches!(w[0].as_str(), "disable" | "enable") && w[1] == "keys")
+            || words
+                .windows(2)
+                .any(|w| matches!(w[0].as_str(), "set" | "drop") && w[1] == "default")
+            || words.iter().any(|w| w == "comment"))
+    {
+        // Of a MyISAM table these are no copies: DISABLE/ENABLE KEYS takes the simple
+        // path (mysql_alter_table: SU, then X with no SNW), a change of metadata only is
+        // done in place (handler::check_if_supported_inplace_alter; measured:
+        // suite/kill-alter-waiting-behind-lock-read.mdl, BACKUP_ALTER_COPY and X behind
+        // SU). Neither is a learned row: refused rather than played as a copy.
+        return Err(format!(
+            "`{sql}`: DISABLE/ENABLE KEYS and changes of metadata only (a column's \
+             DEFAULT, COMMENT) of a MyISAM table are not in the learned table (they are \
+             not copies); add ALGORITHM=COPY"
+        ));
+    }
     if myisam && matches!(algo.as_deref(), Some("inplace" | "instant" | "nocopy")) {
         // MyISAM has no in-place ALTER: ER_ALTER_OPERATION_NOT_SUPPORTED once
         // lock_table_names is through (measured).

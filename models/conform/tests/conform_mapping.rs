@@ -168,6 +168,9 @@ fn statements_outside_the_table_are_refused_by_name() {
     let err = |q: &str| classify(q, "test", &cat, &has_row(&m)).unwrap_err();
     assert!(err("GRANT ALL ON *.* TO u").contains("not in the learned table"));
     assert!(err("ALTER TABLE t1 ADD INDEX (b), LOCK=NONE").contains("LOCK="));
+    // MyISAM ALTERs that are not copies are refused, not played as one.
+    assert!(err("ALTER TABLE m1 DISABLE KEYS").contains("MyISAM"));
+    assert!(err("alter table m1 alter column a set default 100").contains("MyISAM"));
     // The `=` of ALGORITHM and LOCK is optional (mysql-test writes `algorithm copy`).
     assert!(err("ALTER TABLE t1 ADD INDEX (b), LOCK NONE").contains("LOCK="));
     for (q, kind) in [
