@@ -45,6 +45,9 @@ pub struct Bind {
     pub s: Option<String>,
     /// `$lock`: a user lock.
     pub lock: Option<String>,
+    /// `HANDLER t OPEN [AS] a`: the HANDLER's name, when it is not the table's (names no
+    /// lock).
+    pub alias: Option<String>,
 }
 
 impl Bind {
@@ -683,10 +686,18 @@ pub fn classify(
                 Some(t) if kw_eq(t, "close") => Ok(Stmt::HandlerClose(name)),
                 Some(t) if kw_eq(t, "read") => Ok(Stmt::HandlerRead(name)),
                 Some(t) if kw_eq(t, "open") => {
+                    c.i += 1;
+                    // HANDLER t OPEN [[AS] alias] (sql_yacc.yy: handler_tail).
+                    c.eat("as");
+                    let alias = if c.done() { None } else { Some(c.ident()?) };
+                    if !c.done() {
+                        return Err(not_in());
+                    }
                     c.i = 1;
                     let t = c.table(db)?;
                     cx.no_view(&t)?;
-                    let p = cx.on_table("handler_open", &t)?;
+                    let mut p = cx.on_table("handler_open", &t)?;
+                    p.bind.alias = alias;
                     cx.plan("handler_open", vec![p], Effect::NeedTables(vec![t]), &toks)
                 }
                 _ => Err(not_in()),

@@ -884,7 +884,8 @@ impl SqlModel {
             .any(|p| p.bind.t.is_some() || p.bind.v.is_some());
         if plan.kind == "handler_open" {
             if let Some(t) = &plan.parts[0].bind.t {
-                if self.sess[s].st.handlers.iter().any(|h| h.alias == t.name)
+                let name = plan.parts[0].bind.alias.as_ref().unwrap_or(&t.name);
+                if self.sess[s].st.handlers.iter().any(|h| h.alias == *name)
                     && !self.sess[s].st.under_lock_tables()
                 {
                     // Not unique table/alias (mysql_ha_open, after it refuses LOCK TABLES:
@@ -2238,7 +2239,11 @@ impl SqlModel {
                     "handler_open" => {
                         if let Some(t) = p.parts[0].bind.t.clone() {
                             st.handlers.push(Handler {
-                                alias: t.name.clone(),
+                                alias: p.parts[0]
+                                    .bind
+                                    .alias
+                                    .clone()
+                                    .unwrap_or_else(|| t.name.clone()),
                                 table: t,
                                 open: true,
                             });

@@ -168,6 +168,13 @@ fn statements_outside_the_table_are_refused_by_name() {
     let err = |q: &str| classify(q, "test", &cat, &has_row(&m)).unwrap_err();
     assert!(err("GRANT ALL ON *.* TO u").contains("not in the learned table"));
     assert!(err("ALTER TABLE t1 ADD INDEX (b), LOCK=NONE").contains("LOCK="));
+    // HANDLER t OPEN [AS] alias names the HANDLER.
+    for q in ["HANDLER t1 OPEN t", "handler t1 open as t"] {
+        match classify(q, "test", &cat, &has_row(&m)).unwrap() {
+            Stmt::Learned(p) => assert_eq!(p.parts[0].bind.alias.as_deref(), Some("t"), "{q}"),
+            s => panic!("{q}: {s:?}"),
+        }
+    }
     // MyISAM ALTERs that are not copies are refused, not played as one.
     assert!(err("ALTER TABLE m1 DISABLE KEYS").contains("MyISAM"));
     assert!(err("alter table m1 alter column a set default 100").contains("MyISAM"));
@@ -228,6 +235,7 @@ fn learned_flat(m: &Mapping, name: &str, cat: &Catalog) -> Vec<String> {
         tr: Some(t("tr1")),
         s: Some("db1".into()),
         lock: Some("u1".into()),
+        alias: None,
     };
     let row = m.kind(name).unwrap();
     let mut out = Vec::new();
