@@ -340,7 +340,7 @@ fn every_sql_scenario_parses_and_plays_on_our_model() {
     let mut files = scenario_files(&data_dir());
     assert!(files.len() >= 30, "the quick set has {} files", files.len());
     let suite = scenario_files(&data_dir().join("suite"));
-    assert!(suite.len() >= 40, "the suite has {} files", suite.len());
+    assert!(suite.len() >= 110, "the suite has {} files", suite.len());
     files.extend(suite);
     files.extend(scenario_files(&data_dir().join("known-differences")));
     files.extend(scenario_files(&data_dir().join("found")));
