@@ -187,6 +187,8 @@ pub enum Stmt {
     HandlerRead(String),
     ReleaseLock(String),
     ReleaseAllLocks,
+    /// `BACKUP UNLOCK`: gives back the session's BACKUP LOCK.
+    BackupUnlock,
     /// `SET [SESSION] lock_wait_timeout = N` (seconds).
     SetTimeout(u64),
     /// `SET [SESSION] autocommit = 0|1`.
@@ -918,7 +920,19 @@ pub fn classify(
                     &toks,
                 );
             }
-            Err(format!("`{sql}`: BACKUP LOCK is not in the learned table"))
+            if c.eat("lock") {
+                // BACKUP LOCK [db.]t: a lock on the table, held until BACKUP UNLOCK.
+                let t = c.table(db)?;
+                if !c.done() {
+                    return Err(not_in());
+                }
+                let p = cx.on_table("table_backup_lock", &t)?;
+                return cx.plan("table_backup_lock", vec![p], Effect::None, &toks);
+            }
+            if c.eat("unlock") && c.done() {
+                return Ok(Stmt::BackupUnlock);
+            }
+            Err(not_in())
         }
         _ => Err(not_in()),
     }

@@ -122,6 +122,7 @@ pub const STATES: &[(&str, &[&str])] = &[
         ],
     ),
     ("handler", &["HANDLER {t} OPEN"]),
+    ("backup_lock", &["BACKUP LOCK {t}"]),
 ];
 
 /// How a statement sent on a connection stands.

@@ -95,6 +95,8 @@ pub struct SqlSession {
     pub handlers: Vec<Handler>,
     /// User locks and how many times each was taken.
     pub user_locks: BTreeMap<String, u32>,
+    /// BACKUP LOCK's ticket (explicit), until BACKUP UNLOCK or the next BACKUP LOCK.
+    pub backup_lock: Option<(MdlKey, LockType)>,
     /// `lock_wait_timeout` in seconds; `None`: the server default (waits are unbounded
     /// here).
     pub lock_wait_timeout: Option<u64>,
@@ -115,6 +117,7 @@ impl SqlSession {
             backup: None,
             handlers: Vec::new(),
             user_locks: BTreeMap::new(),
+            backup_lock: None,
             lock_wait_timeout: None,
             last_error: None,
         }
@@ -680,8 +683,24 @@ impl SqlModel {
                 }
                 Outcome::Ok
             }
+            Stmt::BackupUnlock => {
+                // backup_unlock (sql/backup.cc): gives back the session's BACKUP LOCK.
+                self.backup_unlock(s);
+                Outcome::Ok
+            }
+            Stmt::Learned(plan) if plan.kind == "table_backup_lock" => {
+                // backup_lock (sql/backup.cc) gives back the previous BACKUP LOCK first.
+                self.backup_unlock(s);
+                self.run_plan(s, plan)?
+            }
             Stmt::Learned(plan) => self.run_plan(s, plan)?,
         })
+    }
+
+    fn backup_unlock(&mut self, s: usize) {
+        if let Some((k, t)) = self.sess[s].st.backup_lock.take() {
+            let _ = self.t.release(self.sess[s].id, &k, Some(t));
+        }
     }
 
     fn handler_index(&self, s: usize, name: &str) -> Option<usize> {
@@ -1003,6 +1022,10 @@ impl SqlModel {
                     } else {
                         states.push("ftwrl".into());
                     }
+                }
+                if st.backup_lock.is_some() {
+                    // The session's BACKUP LOCK (thd->mdl_backup_lock): its learned rules.
+                    states.push("backup_lock".into());
                 }
                 if let Some((b, _, _)) = &st.backup {
                     states.push(format!("bs_{}", b.trim_start_matches("backup_")));
@@ -2234,6 +2257,19 @@ impl SqlModel {
                                     .map(|h| (h.key.clone(), h.ty))
                             });
                             st.backup = l.map(|(k2, t)| (k.to_owned(), k2, t));
+                        }
+                    }
+                    "table_backup_lock" => {
+                        if let Some(t) = &p.parts[0].bind.t {
+                            let k = self.handler_key(t);
+                            let l = self.t.session(id).and_then(|x| {
+                                x.book
+                                    .held()
+                                    .iter()
+                                    .find(|h| h.key == k && h.dur == Duration::Explicit)
+                                    .map(|h| (h.key.clone(), h.ty))
+                            });
+                            self.sess[s].st.backup_lock = l;
                         }
                     }
                     "handler_open" => {

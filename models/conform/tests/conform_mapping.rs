@@ -168,6 +168,17 @@ fn statements_outside_the_table_are_refused_by_name() {
     let err = |q: &str| classify(q, "test", &cat, &has_row(&m)).unwrap_err();
     assert!(err("GRANT ALL ON *.* TO u").contains("not in the learned table"));
     assert!(err("ALTER TABLE t1 ADD INDEX (b), LOCK=NONE").contains("LOCK="));
+    // BACKUP LOCK t is a learned kind; BACKUP UNLOCK a control statement; BACKUP LOCK with
+    // no table is not a statement.
+    match classify("BACKUP LOCK test.t1", "test", &cat, &has_row(&m)).unwrap() {
+        Stmt::Learned(p) => assert_eq!(p.kind, "table_backup_lock"),
+        s => panic!("{s:?}"),
+    }
+    assert_eq!(
+        classify("BACKUP UNLOCK", "test", &cat, &has_row(&m)).unwrap(),
+        Stmt::BackupUnlock
+    );
+    assert!(classify("BACKUP LOCK", "test", &cat, &has_row(&m)).is_err());
     // HANDLER t OPEN [AS] alias names the HANDLER.
     for q in ["HANDLER t1 OPEN t", "handler t1 open as t"] {
         match classify(q, "test", &cat, &has_row(&m)).unwrap() {
