@@ -227,7 +227,9 @@ fn ctx_of(row: &str) -> Ctx {
         | "drop_db"
         // LOCK INSTANCE FOR BACKUP (MySQL 8.0, Sql_cmd_lock_instance::execute): one
         // acquire_lock, an error on a deadlock.
-        | "instance_lock" => Ctx::Plain,
+        | "instance_lock"
+        // backup_lock (sql/backup.cc): MDL_context::acquire_lock, no open_table.
+        | "table_backup_lock" => Ctx::Plain,
         _ => Ctx::OpenTable,
     }
 }

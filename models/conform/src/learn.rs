@@ -122,6 +122,7 @@ pub const STATES: &[(&str, &[&str])] = &[
         ],
     ),
     ("handler", &["HANDLER {t} OPEN"]),
+    ("backup_lock", &["BACKUP LOCK {t}"]),
 ];
 
 /// How a statement sent on a connection stands.
@@ -583,6 +584,32 @@ fn learn_kind(
             };
             ops.insert(x + 1, mk("SU"));
             ops.insert(x + 2, mk("X"));
+        }
+    }
+    if k.name == "alter_copy" {
+        // copy_data_between_tables (sql/sql_table.cc): once the table is SNW the BACKUP_DDL
+        // ticket moves down to BACKUP_ALTER_COPY while the rows are copied
+        // (backup_set_alter_copy_lock, sql/backup.cc), so BACKUP STAGE BLOCK_DDL is let in,
+        // and back up to BACKUP_DDL before the rename (backup_reset_alter_copy_lock),
+        // waiting for BLOCK_DDL. The probes end the statement at its first wait, so both
+        // are written from the source (suite/backup-lock-flush-vs-alter-copy.mdl shows
+        // them). The MyISAM row keeps what was measured: its backup ticket is not shown
+        // to move.
+        if let Some(snw) = ops
+            .iter()
+            .position(|o| o.op == OpKind::Upgrade && o.key == "$t" && o.ty.abbrev() == "SNW")
+        {
+            let dur = ops[snw].dur;
+            let mk = |ty: &str| Op {
+                op: OpKind::Upgrade,
+                ns: "BACKUP".into(),
+                key: "-".into(),
+                ty: LockType::parse(ty).expect("type"),
+                dur,
+                evidence: "source:sql_table.cc:copy_data_between_tables".into(),
+            };
+            ops.insert(snw + 1, mk("BACKUP_ALTER_COPY"));
+            ops.insert(snw + 2, mk("BACKUP_DDL"));
         }
     }
     Ok(KindRow {

@@ -175,6 +175,9 @@ pub const KINDS: &[KindDef] = &[
     k("ftwrl", "FLUSH TABLES WITH READ LOCK"),
     k("ftwrl_table", "FLUSH TABLES t1 WITH READ LOCK"),
     k("backup_start", "BACKUP STAGE START"),
+    // BACKUP LOCK t (MariaDB's per-table backup lock, `backup_lock` in sql/backup.cc):
+    // learned, not in the matrix.
+    kx("table_backup_lock", "BACKUP LOCK t1", &[]),
     ks("backup_flush", "BACKUP STAGE FLUSH", BACKUP_TO_FLUSH),
     ks(
         "backup_block_ddl",

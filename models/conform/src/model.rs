@@ -97,6 +97,8 @@ pub struct SqlSession {
     pub handlers: Vec<Handler>,
     /// User locks and how many times each was taken.
     pub user_locks: BTreeMap<String, u32>,
+    /// BACKUP LOCK's ticket (explicit), until BACKUP UNLOCK or the next BACKUP LOCK.
+    pub backup_lock: Option<(MdlKey, LockType)>,
     /// `lock_wait_timeout` in seconds; `None`: the server default (waits are unbounded
     /// here).
     pub lock_wait_timeout: Option<u64>,
@@ -117,6 +119,7 @@ impl SqlSession {
             backup: None,
             handlers: Vec::new(),
             user_locks: BTreeMap::new(),
+            backup_lock: None,
             lock_wait_timeout: None,
             last_error: None,
         }
@@ -686,8 +689,24 @@ impl SqlModel {
                 }
                 Outcome::Ok
             }
+            Stmt::BackupUnlock => {
+                // backup_unlock (sql/backup.cc): gives back the session's BACKUP LOCK.
+                self.backup_unlock(s);
+                Outcome::Ok
+            }
+            Stmt::Learned(plan) if plan.kind == "table_backup_lock" => {
+                // backup_lock (sql/backup.cc) gives back the previous BACKUP LOCK first.
+                self.backup_unlock(s);
+                self.run_plan(s, plan)?
+            }
             Stmt::Learned(plan) => self.run_plan(s, plan)?,
         })
+    }
+
+    fn backup_unlock(&mut self, s: usize) {
+        if let Some((k, t)) = self.sess[s].st.backup_lock.take() {
+            let _ = self.t.release(self.sess[s].id, &k, Some(t));
+        }
     }
 
     fn handler_index(&self, s: usize, name: &str) -> Option<usize> {
@@ -725,6 +744,17 @@ impl SqlModel {
                 let t = self.sess[s].st.handlers[i].table.clone();
                 self.sess[s].st.handlers[i].open = false;
                 self.release_handler_lock(s, &t);
+            }
+        }
+    }
+
+    /// Closes the session's HANDLERs on `t` and keeps them (`mysql_ha_flush_tables`,
+    /// `sql/sql_handler.cc`): the next `HANDLER ... READ` opens the table again.
+    fn ha_close_keep_on(&mut self, s: usize, t: &Tbl) {
+        for i in 0..self.sess[s].st.handlers.len() {
+            if self.sess[s].st.handlers[i].open && self.sess[s].st.handlers[i].table == *t {
+                self.sess[s].st.handlers[i].open = false;
+                self.release_handler_lock(s, t);
             }
         }
     }
@@ -879,7 +909,8 @@ impl SqlModel {
             .any(|p| p.bind.t.is_some() || p.bind.v.is_some());
         if plan.kind == "handler_open" {
             if let Some(t) = &plan.parts[0].bind.t {
-                if self.sess[s].st.handlers.iter().any(|h| h.alias == t.name)
+                let name = plan.parts[0].bind.alias.as_ref().unwrap_or(&t.name);
+                if self.sess[s].st.handlers.iter().any(|h| h.alias == *name)
                     && !self.sess[s].st.under_lock_tables()
                 {
                     // Not unique table/alias (mysql_ha_open, after it refuses LOCK TABLES:
@@ -996,6 +1027,10 @@ impl SqlModel {
                         states.push("ftwrl".into());
                     }
                 }
+                if st.backup_lock.is_some() {
+                    // The session's BACKUP LOCK (thd->mdl_backup_lock): its learned rules.
+                    states.push("backup_lock".into());
+                }
                 if let Some((b, _, _)) = &st.backup {
                     states.push(format!("bs_{}", b.trim_start_matches("backup_")));
                 } else if p.kind.starts_with("backup_") && p.kind != "backup_start" {
@@ -1078,6 +1113,14 @@ impl SqlModel {
                 }
             }
         }
+        // CREATE TABLE closes the session's HANDLERs on its name, even when the table
+        // exists and IF NOT EXISTS makes it do nothing (mysql_ha_rm_tables in
+        // Sql_cmd_create_table_like::execute, MariaDB sql/sql_table.cc; MySQL 5.5:
+        // sql_parse.cc, SQLCOM_CREATE_TABLE). Measured:
+        // suite/handler-closed-by-rename-and-create.mdl.
+        if let Effect::CreateTable { t, .. } = &plan.effect {
+            close_handlers.push(Some(t.clone()));
+        }
         // HANDLERs a statement closes are closed before its own checks (mysql_ha_rm_tables
         // comes first; measured: a CREATE TRIGGER refused under LOCK TABLES still closes
         // the HANDLER on its table).
@@ -1096,6 +1139,13 @@ impl SqlModel {
                     // mysql_ha_cleanup_no_free): a later HANDLER ... READ opens the table
                     // again. Measured: found/seed-51438.
                     self.ha_close_no_free(s);
+                } else if let (true, Some(t)) = (plan.kind == "flush_table", t.as_ref()) {
+                    // FLUSH TABLE t1 closes the session's HANDLERs of its tables and keeps
+                    // them (close_cached_tables, sql/sql_base.cc: mysql_ha_flush_tables;
+                    // outside LOCK TABLES mysql_ha_flush at the next statement): the
+                    // next HANDLER ... READ opens the table again. Measured:
+                    // suite/handler-kept-by-flush.mdl.
+                    self.ha_close_keep_on(s, t);
                 } else {
                     self.close_handlers_on(s, t.as_ref());
                 }
@@ -1170,7 +1220,9 @@ impl SqlModel {
             // FLUSH TABLES under LOCK TABLES, once it passed the session rules, reopens the
             // locked tables and closes the session's HANDLERs on them (measured:
             // found/seed-1433; found/seed-11266: a HANDLER on another table stays, and
-            // one refused with ER_TABLE_NOT_LOCKED_FOR_WRITE closes none).
+            // one refused with ER_TABLE_NOT_LOCKED_FOR_WRITE closes none). It keeps them
+            // (close_cached_tables, sql/sql_base.cc: mysql_ha_flush_tables; measured:
+            // suite/handler-closed-by-admin-under-lock-tables.mdl, FLUSH TABLE t1).
             let locked: Vec<Tbl> = self.sess[s]
                 .st
                 .lock_tables
@@ -1178,7 +1230,7 @@ impl SqlModel {
                 .map(|(t, _)| t.clone())
                 .collect();
             for t in locked {
-                self.close_handlers_on(s, Some(&t));
+                self.ha_close_keep_on(s, &t);
             }
         }
         // Under LOCK TABLES a statement on locked tables uses their locks: the learned
@@ -2133,8 +2185,19 @@ impl SqlModel {
             self.give_back(s, 0);
             self.sess[s].run = None;
             let _ = self.t.end_statement(id);
-            if !self.sess[s].st.in_txn || run.implicit_commit {
+            // A commit (COMMIT, or a statement's implicit commit) whose BACKUP_COMMIT
+            // wait failed rolls the transaction back (ha_commit_trans, sql/handler.cc:
+            // ha_rollback_trans when the backup lock cannot be taken): the transaction is
+            // over and its next commit takes no BACKUP_COMMIT. Measured:
+            // suite/backup-stage-block-commit.mdl, a second DROP TABLE waits for
+            // BACKUP_DDL, not BACKUP_COMMIT.
+            let commit_failed = run.steps.contains(&Step::Commit);
+            if !self.sess[s].st.in_txn || run.implicit_commit || commit_failed {
                 let _ = self.t.commit(id);
+            }
+            if commit_failed {
+                self.sess[s].st.in_txn = false;
+                self.sess[s].st.wrote = false;
             }
             // A statement that ends closes the session's HANDLERs another session waits
             // for (measured: a killed statement's session holds no HANDLER lock after).
@@ -2203,10 +2266,27 @@ impl SqlModel {
                             st.backup = l.map(|(k2, t)| (k.to_owned(), k2, t));
                         }
                     }
+                    "table_backup_lock" => {
+                        if let Some(t) = &p.parts[0].bind.t {
+                            let k = self.handler_key(t);
+                            let l = self.t.session(id).and_then(|x| {
+                                x.book
+                                    .held()
+                                    .iter()
+                                    .find(|h| h.key == k && h.dur == Duration::Explicit)
+                                    .map(|h| (h.key.clone(), h.ty))
+                            });
+                            self.sess[s].st.backup_lock = l;
+                        }
+                    }
                     "handler_open" => {
                         if let Some(t) = p.parts[0].bind.t.clone() {
                             st.handlers.push(Handler {
-                                alias: t.name.clone(),
+                                alias: p.parts[0]
+                                    .bind
+                                    .alias
+                                    .clone()
+                                    .unwrap_or_else(|| t.name.clone()),
                                 table: t,
                                 open: true,
                             });
@@ -2237,7 +2317,22 @@ impl SqlModel {
         }
         let _ = self.t.end_statement(id);
         let st = &self.sess[s].st;
-        let autocommit_end = st.autocommit && !st.in_txn;
+        // With autocommit off and no BEGIN, the transaction becomes active only when a
+        // transactional engine takes part (trans_register_ha sets SERVER_STATUS_IN_TRANS);
+        // until then a statement's locks go at its end, as in autocommit mode
+        // (mysql_execute_command, sql/sql_parse.cc: release_transactional_locks unless
+        // thd->in_active_multi_stmt_transaction()). Measured: a MyISAM INSERT or SELECT
+        // with autocommit off holds nothing after it
+        // (suite/handler-and-ftwrl-statements.mdl).
+        let engine_less = match &run.then {
+            Then::Plan(p) if !st.autocommit && !st.in_txn => !p.parts.iter().any(|part| {
+                part.bind
+                    .tables()
+                    .any(|t| self.cat.engine(t) == Some(Engine::InnoDb))
+            }),
+            _ => false,
+        };
+        let autocommit_end = (st.autocommit || engine_less) && !st.in_txn;
         if matches!(run.then, Then::Plan(_)) && (run.implicit_commit || autocommit_end) {
             let _ = self.t.commit(id);
             self.sess[s].st.in_txn = false;

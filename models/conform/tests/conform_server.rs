@@ -77,7 +77,7 @@ fn quick_set_agrees_with_the_server() {
             println!("{}: {}", r.file, r.summary());
         }
     }
-    assert!(reps.len() >= 130, "{} scenarios", reps.len());
+    assert!(reps.len() >= 250, "{} scenarios", reps.len());
     assert_eq!(agree, reps.len());
 }
 
