@@ -188,10 +188,6 @@ struct Run {
     /// failed statement", `rollback_to_savepoint`). Measured: found/seed-356, seed-899,
     /// seed-1074 vs seed-560, seed-580.
     keep_on_error: bool,
-    /// The statement's wait ended during the call that began after wait number
-    /// `woke_at` (`SqlModel::step_seq`): its end closes only the HANDLERs that waits
-    /// begun by then want (see `finish`).
-    woke_at: Option<u64>,
     /// It stood aside once already for the others of its batch (`SqlModel::copy_phase`).
     stood_aside: bool,
 }
@@ -250,8 +246,6 @@ pub struct SqlModel {
     seq: u64,
     /// The session whose step is being played (its woken waits run first).
     fg: Option<usize>,
-    /// `seq` when the current call (step, kill, advance) began.
-    step_seq: u64,
     /// The ends of waits `pump` has still to play (the batch one release let in).
     stash: Vec<(OwnerId, Outcome)>,
     /// Sessions that stood aside for the ones their step let in, or the others of their
@@ -276,7 +270,6 @@ impl SqlModel {
             now: 0,
             seq: 0,
             fg: None,
-            step_seq: 0,
             stash: Vec::new(),
             yielded: VecDeque::new(),
         }
@@ -338,8 +331,6 @@ impl SqlModel {
             now,
             seq: _,
             fg: _,
-            // Set when a call begins, read only within it.
-            step_seq: _,
             stash,
             yielded,
         } = self;
@@ -411,7 +402,6 @@ impl SqlModel {
             classify(sql, &db, &self.cat, &has)?
         };
         self.sess[s].st.last_error = None;
-        self.step_seq = self.seq;
         // Every statement first closes the session's HANDLERs that another session waits
         // for (mysql_ha_flush; measured: COMMIT and BACKUP STAGE do it too).
         // (BACKUP STAGE opens no table: its HANDLERs are closed at its end, `finish`, not
@@ -487,7 +477,6 @@ impl SqlModel {
     /// `KILL QUERY` of a session: ends its lock wait (`killed`). False when it does not
     /// wait.
     pub fn kill(&mut self, s: usize) -> bool {
-        self.step_seq = self.seq;
         let k = self.t.kill(self.sess[s].id);
         self.pump();
         k
@@ -497,7 +486,6 @@ impl SqlModel {
     /// deadline first (ties: the earlier wait first).
     pub fn advance(&mut self, ms: u64) {
         let end = self.now.saturating_add(ms);
-        self.step_seq = self.seq;
         loop {
             let next = self
                 .sess
@@ -756,12 +744,6 @@ impl SqlModel {
     /// `mysql_ha_flush`: closes the session's HANDLERs whose lock another session waits
     /// for with a conflicting request; returns the ones it closed.
     fn ha_flush(&mut self, s: usize) -> Vec<usize> {
-        self.ha_flush_for(s, u64::MAX)
-    }
-
-    /// `ha_flush` counting only the waits that began at or before wait number `upto`
-    /// (`Waiting::seq`).
-    fn ha_flush_for(&mut self, s: usize, upto: u64) -> Vec<usize> {
         let sr = LockType::parse("SR").expect("SR");
         let mut close = Vec::new();
         if cfg!(mdl_bug = "conform_no_ha_flush") {
@@ -774,11 +756,9 @@ impl SqlModel {
             let k = self.handler_key(&h.table);
             let st = self.d.strategy(k.namespace());
             let conflict = self.t.lock(&k).is_some_and(|l| {
-                l.waiting().iter().any(|w| {
-                    w.owner != self.sess[s].id
-                        && st.conflicts_granted(w.ty, sr)
-                        && self.wait_seq(w.owner).is_none_or(|q| q <= upto)
-                })
+                l.waiting()
+                    .iter()
+                    .any(|w| w.owner != self.sess[s].id && st.conflicts_granted(w.ty, sr))
             });
             if conflict {
                 close.push(i);
@@ -790,17 +770,6 @@ impl SqlModel {
             self.release_handler_lock(s, &t);
         }
         close
-    }
-
-    /// The number of the wait session `owner` is in (`Waiting::seq`), if it is one of
-    /// ours.
-    fn wait_seq(&self, owner: OwnerId) -> Option<u64> {
-        self.sess
-            .iter()
-            .find(|x| x.id == owner)
-            .and_then(|x| x.run.as_ref())
-            .and_then(|r| r.waiting.as_ref())
-            .map(|w| w.seq)
     }
 
     /// COMMIT (or BEGIN's implicit commit): BACKUP_COMMIT first when the transaction
@@ -1520,7 +1489,6 @@ impl SqlModel {
             then,
             retries: 0,
             last_open: None,
-            woke_at: None,
             stood_aside: false,
         });
         self.run(s)
@@ -1584,6 +1552,15 @@ impl SqlModel {
                     self.sess[s].st.last_error = Some(super::catalog::ER_NO_SUCH_TABLE);
                     return self.finish(s, Outcome::Error);
                 }
+            }
+            if self.copy_phase(s, &step) && self.stash.is_empty() {
+                // The sessions its own implicit commit let in (it is the session whose step
+                // is played) are of the same batch: the new table is created before they
+                // are done (measured: found/seed-51313, a TRUNCATE of another table let in
+                // by the ALTER's commit ends, keeping the HANDLER the ALTER's X waits for,
+                // before that X is asked for).
+                let ev = self.t.take_events();
+                self.stash.extend(ev);
             }
             if self.copy_phase(s, &step) && !self.stash.is_empty() {
                 // A copying ALTER creates the new table (files) before it moves its lock up
@@ -2241,14 +2218,13 @@ impl SqlModel {
         // A statement that ends closes the session's HANDLERs another session began to
         // wait for while it ran (measured: found/seed-10482, a DELETE that waited behind
         // FTWRL while REPAIR came to wait for its HANDLER; the failure path above too).
-        // A statement whose wait ended runs on by itself on the server while the session
-        // that let it in goes on too: the waits that session begins after the release
-        // come after this statement's end (measured: found/seed-51313, a TRUNCATE let in
-        // by an ALTER's implicit commit keeps the HANDLER the ALTER then waits for).
-        match run.woke_at {
-            Some(upto) => self.ha_flush_for(s, upto),
-            None => self.ha_flush(s),
-        };
+        // So does a statement whose wait ended: the session that let it in goes on at
+        // once, and the requests it makes right away (LOCK TABLES' next tables) come
+        // before the woken statement's end (measured: found/seed-110773, a SELECT let in
+        // by LOCK TABLES' release of its earlier tables closes the HANDLER the new LOCK
+        // TABLES waits for). A request made after a slow phase comes after it: a copying
+        // ALTER stands aside first (`copy_phase`; found/seed-51313).
+        self.ha_flush(s);
         Outcome::Ok
     }
 
@@ -2292,10 +2268,6 @@ impl SqlModel {
                 }
                 let out = match o {
                     Outcome::Granted => {
-                        let upto = self.step_seq;
-                        if let Some(r) = self.sess[s].run.as_mut() {
-                            r.woke_at.get_or_insert(upto);
-                        }
                         let w = self.sess[s].run.as_mut().and_then(|r| r.waiting.take());
                         if let Some(w) = w {
                             if w.release_after {
