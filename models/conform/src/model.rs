@@ -135,8 +135,9 @@ enum Then {
     /// HANDLER ... READ that opened its table again.
     Reopen(usize),
     /// A statement under LOCK TABLES that is done but for its commit's BACKUP_COMMIT
-    /// (ANALYZE of a transactional table: see `SqlModel::lt_apply`).
-    LtCommit,
+    /// (ANALYZE of a transactional table: see `SqlModel::lt_apply`); the table whose
+    /// commit waits.
+    LtCommit(Tbl),
     /// A statement under LOCK TABLES waiting for a lock it takes before it uses the
     /// locked tables (CREATE/DROP TRIGGER's X): then `SqlModel::lt_apply`.
     LtRest(
@@ -1391,16 +1392,15 @@ impl SqlModel {
         // BLOCK_COMMIT. Outside LOCK TABLES that request is the learned row's; here
         // the learned rule shows only what stays. Measured: found/seed-50018,
         // seed-51331, seed-51503.
-        let commits = plan.parts.iter().any(|p| {
-            p.kind == "analyze"
-                && p.bind
-                    .t
-                    .as_ref()
-                    .is_some_and(|t| self.cat.engine(t) == Some(Engine::InnoDb))
+        let commits = plan.parts.iter().find_map(|p| {
+            p.bind
+                .t
+                .clone()
+                .filter(|t| p.kind == "analyze" && self.cat.engine(t) == Some(Engine::InnoDb))
         });
-        if commits {
+        if let Some(t) = commits {
             let steps = self.commit_steps()?;
-            return Ok(self.start_run(s, steps, Vec::new(), false, false, None, Then::LtCommit));
+            return Ok(self.start_run(s, steps, Vec::new(), false, false, None, Then::LtCommit(t)));
         }
         Ok(Outcome::Ok)
     }
@@ -2079,6 +2079,19 @@ impl SqlModel {
             }
             return o;
         }
+        if let (Outcome::Killed, Then::LtCommit(t)) = (out, &run.then) {
+            // A killed commit of ANALYZE under LOCK TABLES: mysql_admin_table's `err:`
+            // marks the table for reopen (sql/sql_admin.cc), the reopen fails for a killed
+            // thread (open_table), so Locked_tables_list::unlink_all_closed_tables
+            // (sql/sql_base.cc) drops it from LOCK TABLES, keeping its lock, and ends LOCK
+            // TABLES when no table is left (unlock_locked_tables). Measured:
+            // found/seed-111355 (no table left: no lock left); with another table locked
+            // the analyzed one is ER_TABLE_NOT_LOCKED after; a timeout keeps it.
+            self.sess[s].st.lock_tables.retain(|(x, _)| x != t);
+            if self.sess[s].st.lock_tables.is_empty() {
+                self.unlock_tables(s);
+            }
+        }
         if out != Outcome::Ok {
             if self.sess[s].st.in_txn && !run.implicit_commit && run.keep_on_error {
                 // In a transaction a statement that failed after open_tables keeps the
@@ -2134,7 +2147,7 @@ impl SqlModel {
             Then::Reopen(i) => {
                 self.sess[s].st.handlers[*i].open = true;
             }
-            Then::LtCommit | Then::LtRest(..) => {}
+            Then::LtCommit(_) | Then::LtRest(..) => {}
             Then::Plan(p) => {
                 self.cat.apply(&p.effect);
                 let st = &mut self.sess[s].st;
