@@ -2233,10 +2233,11 @@ impl SqlModel {
         // FTWRL while REPAIR came to wait for its HANDLER; the failure path above too).
         // So does a statement whose wait ended: the session that let it in goes on at
         // once, and the requests it makes right away (LOCK TABLES' next tables) come
-        // before the woken statement's end (measured: found/seed-110773, a SELECT let in
-        // by LOCK TABLES' release of its earlier tables closes the HANDLER the new LOCK
-        // TABLES waits for). A request made after a slow phase comes after it: a copying
-        // ALTER stands aside first (`copy_phase`; found/seed-51313).
+        // before the woken statement's end (measured, a race on the server that mostly
+        // goes this way: known-differences/woken-race-110773.mdl, a SELECT let in by LOCK
+        // TABLES' release of its earlier tables closes the HANDLER the new LOCK TABLES
+        // waits for). A request made after a slow phase comes after it: a copying ALTER
+        // stands aside first (`copy_phase`; found/seed-51313).
         self.ha_flush(s);
         Outcome::Ok
     }
