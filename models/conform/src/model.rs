@@ -1748,9 +1748,12 @@ impl SqlModel {
                         // table (mysql_inplace_alter_table, sql/sql_table.cc), which takes
                         // real time: the sessions that lets in go on first, before it asks
                         // for X again (measured: found/seed-50056, LOCK TABLES t1 READ gets
-                        // SRO meanwhile, and the ALTER waits behind it, no deadlock).
+                        // SRO meanwhile, and the ALTER waits behind it, no deadlock); so do
+                        // the others of the batch it was let in with (found/seed-121011: a
+                        // SELECT let in with it ends, and the LOCK TABLES waiting for it gets
+                        // SRO on the ALTER's table before the ALTER's last X).
                         let ev = self.t.take_events();
-                        if !ev.is_empty() {
+                        if !ev.is_empty() || !self.stash.is_empty() {
                             self.stash.extend(ev);
                             self.yielded.push_back(s);
                             return Outcome::Waiting;
@@ -1873,16 +1876,38 @@ impl SqlModel {
         }
     }
 
-    /// The step is a copying ALTER's move up to SNW (after it created the new table), and
-    /// the statement has not stood aside yet.
+    /// The step is a copying ALTER's move up to SNW (after it created the new table), or
+    /// an in-place ALTER's first move up to X (after mysql_alter_table prepared the new
+    /// definition and asked the engine what it can do, sql/sql_table.cc, before
+    /// mysql_inplace_alter_table; measured: found/seed-120340, a LOCK TABLES and an INSERT
+    /// let in with CREATE INDEX are done before its X), and the statement has not stood
+    /// aside yet.
     fn copy_phase(&self, s: usize, step: &Step) -> bool {
         let Step::Upgrade { key, ty, .. } = step else {
             return false;
         };
-        *ty == LockType::parse("SNW").expect("SNW")
-            && self.d.namespace(key.namespace()).name == "TABLE"
+        let (snw, x, su) = (
+            LockType::parse("SNW").expect("SNW"),
+            LockType::parse("X").expect("X"),
+            LockType::parse("SU").expect("SU"),
+        );
+        self.d.namespace(key.namespace()).name == "TABLE"
             && self.sess[s].run.as_ref().is_some_and(|r| {
-                !r.stood_aside && matches!(&r.then, Then::Plan(p) if p.kind == "alter_copy")
+                !r.stood_aside
+                    && match &r.then {
+                        Then::Plan(p) if p.kind == "alter_copy" => *ty == snw,
+                        // (The first X: the move down to SU for the rebuild follows.)
+                        Then::Plan(p)
+                            if matches!(p.kind.as_str(), "alter_inplace" | "create_index") =>
+                        {
+                            *ty == x
+                                && r.steps.iter().any(|st| {
+                                    matches!(st, Step::Upgrade { key: k, ty: t, .. }
+                                        if k == key && *t == su)
+                                })
+                        }
+                        _ => false,
+                    }
             })
     }
 
