@@ -730,7 +730,25 @@ impl SqlModel {
         let id = self.sess[s].id;
         let k = self.handler_key(t);
         let sr = LockType::parse("SR").expect("SR");
-        let _ = self.t.release(id, &k, Some(sr));
+        // The HANDLER's own ticket (explicit), not the transaction's SR on the same table
+        // (mysql_ha_close_table gives MDL_context::release_lock the HANDLER's ticket;
+        // measured: found/seed-120193, the transaction's SR goes at its commit, the
+        // HANDLER's when another session's wait closes it).
+        let own = self.t.session(id).and_then(|x| {
+            x.book
+                .on_key(&k)
+                .filter(|h| h.ty == sr && h.dur == Duration::Explicit)
+                .last()
+                .map(|h| h.id)
+        });
+        match own {
+            Some(tid) => {
+                let _ = self.t.release_ticket(id, tid);
+            }
+            None => {
+                let _ = self.t.release(id, &k, Some(sr));
+            }
+        }
     }
 
     fn release_user_lock(&mut self, s: usize, n: &str) {
