@@ -247,6 +247,9 @@ pub struct SqlModel {
     seq: u64,
     /// The session whose step is being played (its woken waits run first).
     fg: Option<usize>,
+    /// That session, when its step's `mysql_ha_flush` closed a HANDLER (it held locks
+    /// when its statement began: `Run::had_locks`).
+    flushed_by: Option<usize>,
     /// The ends of waits `pump` has still to play (the batch one release let in).
     stash: Vec<(OwnerId, Outcome)>,
     /// Sessions that stood aside for the ones their step let in, or the others of their
@@ -271,6 +274,7 @@ impl SqlModel {
             now: 0,
             seq: 0,
             fg: None,
+            flushed_by: None,
             stash: Vec::new(),
             yielded: VecDeque::new(),
         }
@@ -332,6 +336,8 @@ impl SqlModel {
             now,
             seq: _,
             fg: _,
+            // Set and cleared within a step.
+            flushed_by: _,
             stash,
             yielded,
         } = self;
@@ -434,11 +440,13 @@ impl SqlModel {
             self.ha_flush(s)
         };
         self.fg = Some(s);
+        self.flushed_by = (!flushed.is_empty()).then_some(s);
         let out = self.statement(s, st, &flushed);
         let mut out = match out {
             Ok(o) => o,
             Err(e) => {
                 self.fg = None;
+                self.flushed_by = None;
                 return Err(e);
             }
         };
@@ -450,6 +458,7 @@ impl SqlModel {
             self.pump();
         }
         self.fg = None;
+        self.flushed_by = None;
         // A wait the same step ended (the other sessions' statements this one released
         // ran on and let it in): the statement's outcome is where it ended.
         if out == Outcome::Waiting {
@@ -1498,10 +1507,16 @@ impl SqlModel {
                     .map(|x| x.saturating_mul(1000))
             }
         });
+        // (A HANDLER the statement's own flush closed counts: open_tables makes its
+        // Open_table_context, whose m_has_locks is MDL_context::has_locks(), before it
+        // calls mysql_ha_flush, sql/sql_base.cc; measured: found/seed-130216, INSERT ...
+        // SELECT is the deadlock victim after its flush let a LOCK TABLES in, and fails
+        // with ER_LOCK_DEADLOCK rather than backing off.)
         let had_locks = self
             .t
             .session(self.sess[s].id)
-            .is_some_and(|x| !x.book.is_empty());
+            .is_some_and(|x| !x.book.is_empty())
+            || self.flushed_by == Some(s);
         self.sess[s].run = Some(Run {
             steps: steps.into(),
             own,
@@ -1560,7 +1575,8 @@ impl SqlModel {
                 let _ = self.t.commit(id);
                 self.sess[s].st.in_txn = false;
                 self.sess[s].st.wrote = false;
-                let has = self.t.session(id).is_some_and(|x| !x.book.is_empty());
+                let has = self.t.session(id).is_some_and(|x| !x.book.is_empty())
+                    || self.flushed_by == Some(s);
                 if let Some(r) = self.sess[s].run.as_mut() {
                     r.had_locks = has;
                     r.new.clear();
