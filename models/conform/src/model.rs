@@ -1509,9 +1509,10 @@ impl SqlModel {
         });
         // (A HANDLER the statement's own flush closed counts: open_tables makes its
         // Open_table_context, whose m_has_locks is MDL_context::has_locks(), before it
-        // calls mysql_ha_flush, sql/sql_base.cc; measured: found/seed-130216, INSERT ...
-        // SELECT is the deadlock victim after its flush let a LOCK TABLES in, and fails
-        // with ER_LOCK_DEADLOCK rather than backing off.)
+        // calls mysql_ha_flush, sql/sql_base.cc; measured: INSERT ... SELECT is the
+        // deadlock victim after its flush let a LOCK TABLES in, and fails with
+        // ER_LOCK_DEADLOCK rather than backing off, in the usual order of a race on the
+        // server, known-differences/woken-race-130216.mdl.)
         let had_locks = self
             .t
             .session(self.sess[s].id)
