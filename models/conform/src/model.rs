@@ -375,20 +375,84 @@ impl SqlModel {
             w.first().map(String::as_str),
             Some("create" | "drop" | "rename" | "alter" | "truncate")
         );
-        if !is_ddl {
-            // INSERT, SET, ...: data only.
+        let inserts = matches!(w.first().map(String::as_str), Some("insert" | "replace"));
+        if !is_ddl && !inserts {
+            // SET, ...: data only.
             return Ok(());
         }
         let has = |r: &str| self.map.kind(r).is_some();
-        match classify(sql, "test", &self.cat, &has)? {
-            Stmt::Learned(p) => {
+        match classify(sql, "test", &self.cat, &has) {
+            Ok(Stmt::Learned(p)) if inserts => {
+                // Data only, but the table has rows now (`note_rows`).
+                self.note_rows(&p);
+                Ok(())
+            }
+            // An INSERT the model does not classify still adds rows: its target may have
+            // them (`Catalog::has_no_row` is only ever sure of none).
+            _ if inserts => {
+                if let Some(t) = w
+                    .iter()
+                    .position(|x| x == "into")
+                    .and_then(|i| w.get(i + 1))
+                {
+                    let t = Tbl {
+                        db: "test".into(),
+                        name: t.trim_matches('`').to_owned(),
+                    };
+                    self.cat.set_no_row(&t, false);
+                }
+                Ok(())
+            }
+            Ok(Stmt::Learned(p)) => {
                 if let Some(e) = self.cat.error_of(&p.effect) {
                     return Err(format!("`{sql}` fails in the model with error {e}"));
                 }
                 self.cat.apply(&p.effect);
+                self.note_rows(&p);
                 Ok(())
             }
-            _ => Ok(()),
+            Ok(_) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// What a statement that succeeded did to the rows of its tables, as far as the
+    /// model knows them (`Catalog::has_no_row`): TRUNCATE empties its table; INSERT adds
+    /// rows (INSERT ... SELECT only from a table that may have rows); CREATE TABLE ...
+    /// SELECT of a table that may have rows makes a table with rows (a new table has
+    /// none: `Catalog::apply`).
+    fn note_rows(&mut self, p: &Plan) {
+        let tables = |kind: &str| -> Vec<Tbl> {
+            p.parts
+                .iter()
+                .filter(|x| x.kind == kind)
+                .filter_map(|x| x.bind.t.clone())
+                .collect()
+        };
+        let sources_have_rows = || tables("select").iter().any(|t| !self.cat.has_no_row(t));
+        match p.kind.as_str() {
+            "truncate" => {
+                for t in tables("truncate") {
+                    self.cat.set_no_row(&t, true);
+                }
+            }
+            "insert" => {
+                let rows = p.parts.len() == 1 || sources_have_rows();
+                if rows {
+                    for t in tables("insert") {
+                        self.cat.set_no_row(&t, false);
+                    }
+                }
+            }
+            "create_select" => {
+                if let Effect::CreateTable { t, .. } = &p.effect {
+                    let t = t.clone();
+                    if sources_have_rows() {
+                        self.cat.set_no_row(&t, false);
+                    }
+                }
+            }
+            _ => {}
         }
     }
 
@@ -1260,6 +1324,33 @@ impl SqlModel {
                 .map(|secs| secs.saturating_mul(1000))
         };
         let mut own = own;
+        if matches!(plan.kind.as_str(), "alter_inplace" | "create_index") {
+            // An in-place ALTER of an InnoDB table with no row keeps its X to the end: no
+            // move down to SU while the engine rebuilds (measured, 4 runs each way:
+            // known-differences/truncated-table-inplace-alter.mdl, after TRUNCATE or
+            // CREATE TABLE, also CREATE INDEX; a table with rows, after DELETE too, has the
+            // SU phase). The engine's reason was not found in the source read.
+            let empty: Vec<MdlKey> = plan
+                .parts
+                .iter()
+                .filter_map(|p| p.bind.t.as_ref())
+                .filter(|t| self.cat.has_no_row(t) && self.cat.engine(t) == Some(Engine::InnoDb))
+                .map(|t| self.handler_key(t))
+                .collect();
+            let su = LockType::parse("SU").expect("SU");
+            for k in empty {
+                let at = own.iter().position(
+                    |st| matches!(st, Step::Upgrade { key, ty, .. } if *key == k && *ty == su),
+                );
+                if let Some(at) = at {
+                    // The move down to SU and the X after it.
+                    own.remove(at);
+                    if matches!(own.get(at), Some(Step::Upgrade { key, .. }) if *key == k) {
+                        own.remove(at);
+                    }
+                }
+            }
+        }
         let st = &self.sess[s].st;
         if writes && !implicit_commit && st.autocommit && !st.in_txn {
             // The statement's own commit (autocommit) requests BACKUP_COMMIT while the
@@ -1413,6 +1504,7 @@ impl SqlModel {
             return Ok(self.fail(s, e));
         }
         self.cat.apply(&plan.effect);
+        self.note_rows(plan);
         if let Effect::DropTables { ts, .. } = &plan.effect {
             self.sess[s].st.lock_tables.retain(|(t, _)| !ts.contains(t));
             if self.sess[s].st.lock_tables.is_empty() {
@@ -2219,6 +2311,7 @@ impl SqlModel {
             Then::LtCommit(_) | Then::LtRest(..) => {}
             Then::Plan(p) => {
                 self.cat.apply(&p.effect);
+                self.note_rows(p);
                 let st = &mut self.sess[s].st;
                 match p.kind.as_str() {
                     k if k.starts_with("lock_") || k == "ftwrl_table" => {
