@@ -2277,6 +2277,17 @@ impl SqlModel {
             self.give_back(s, 0);
             self.sess[s].run = None;
             let _ = self.t.end_statement(id);
+            if matches!(run.then, Then::Commit | Then::Begin) {
+                // A COMMIT whose BACKUP_COMMIT wait failed (killed, timeout) has rolled the
+                // transaction back (ha_commit_trans: ha_rollback_trans) and gives back its
+                // locks all the same (mysql_execute_command, SQLCOM_COMMIT:
+                // release_transactional_locks whatever trans_commit returned, "COMMIT
+                // failed, MDL released"); so does BEGIN's commit (trans_begin clears
+                // OPTION_BEGIN). Measured: found/seed-130635 (kill), seed-130635-2
+                // (timeout), seed-130635-3 (autocommit off), seed-130635-4 (BEGIN).
+                self.sess[s].st.in_txn = false;
+                self.sess[s].st.wrote = false;
+            }
             if !self.sess[s].st.in_txn || run.implicit_commit {
                 let _ = self.t.commit(id);
             }
