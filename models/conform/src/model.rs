@@ -1246,6 +1246,21 @@ impl SqlModel {
             for t in locked {
                 self.close_handlers_on(s, Some(&t));
             }
+            // Then every locked table's ticket goes down to SNRW (close_cached_tables,
+            // sql/sql_base.cc, after reopen_tables: downgrade_lock(MDL_SHARED_NO_READ_WRITE)
+            // on each open table, which leaves shared ones as they are): the X an earlier
+            // REPAIR left (measured: found/seed-171569).
+            let (x, snrw) = (
+                LockType::parse("X").expect("X"),
+                LockType::parse("SNRW").expect("SNRW"),
+            );
+            for i in 0..self.sess[s].st.lt_locks.len() {
+                let (k, t) = self.sess[s].st.lt_locks[i].clone();
+                if t == x {
+                    let _ = self.t.downgrade(id, &k, snrw);
+                    self.sess[s].st.lt_locks[i].1 = snrw;
+                }
+            }
         }
         // Under LOCK TABLES a statement on locked tables uses their locks: the learned
         // change, no wait. CREATE/DROP TRIGGER take the trigger's X first, which may
