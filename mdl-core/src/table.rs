@@ -569,6 +569,20 @@ impl LockTable {
         Ok(Outcome::Ok)
     }
 
+    /// Gives back one ticket by its id (MySQL and MariaDB: sql/mdl.cc,
+    /// `MDL_context::release_lock(MDL_ticket *)`, which is given the ticket itself: a
+    /// HANDLER closes its own explicit ticket, not a transaction's ticket of the same type
+    /// on the same name, `mysql_ha_close_table`). `NotHeld` when the session has no such
+    /// ticket (nothing changes).
+    pub fn release_ticket(&mut self, s: OwnerId, id: TicketId) -> Result<Outcome, MdlError> {
+        self.live(s)?;
+        if self.sessions[s.0 as usize].book.get(id).is_none() {
+            return Err(MdlError::NotHeld);
+        }
+        self.release_ids(s, &[id]);
+        Ok(Outcome::Ok)
+    }
+
     /// MySQL: sql/mdl.cc, `MDL_context::release_statement_locks`.
     pub fn end_statement(&mut self, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;

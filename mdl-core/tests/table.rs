@@ -194,3 +194,39 @@ fn timeout_zero_and_kill() {
     assert_eq!(t.take_events(), vec![(s2, Outcome::Killed)]);
     t.check().unwrap();
 }
+
+/// `release_ticket` gives back the ticket it is given, not the latest of its type on the
+/// key (a HANDLER's explicit SR beside a transaction's SR: `MDL_context::release_lock`).
+#[test]
+fn release_ticket_gives_back_that_ticket() {
+    let d = Dialect::mariadb();
+    let mut t = LockTable::new(std::sync::Arc::new(d.clone()), Config::default());
+    let s1 = t.add_session();
+    let a = key(&d, "TABLE", "db.t1");
+    assert_eq!(
+        t.acquire(s1, &a, LockType::SR, Duration::Explicit, F),
+        Ok(Outcome::Granted)
+    );
+    assert_eq!(t.acquire(s1, &a, LockType::SR, T, F), Ok(Outcome::Granted));
+    let held = |t: &LockTable| -> Vec<(mdl_core::lock::TicketId, Duration)> {
+        t.session(s1)
+            .unwrap()
+            .book
+            .on_key(&a)
+            .map(|h| (h.id, h.dur))
+            .collect()
+    };
+    let explicit = held(&t)
+        .into_iter()
+        .find(|(_, du)| *du == Duration::Explicit)
+        .expect("the explicit ticket")
+        .0;
+    assert_eq!(held(&t).len(), 2, "two tickets: {:?}", held(&t));
+    assert_eq!(t.release_ticket(s1, explicit), Ok(Outcome::Ok));
+    assert_eq!(held(&t).iter().map(|x| x.1).collect::<Vec<_>>(), vec![T]);
+    let snapshot = t.clone();
+    assert_eq!(t.release_ticket(s1, explicit), Err(MdlError::NotHeld));
+    assert_eq!(t, snapshot, "a refused release changes nothing");
+    t.commit(s1).unwrap();
+    assert!(held(&t).is_empty());
+}

@@ -153,6 +153,18 @@ fn explained_differences_are_those_outside_mdl() {
         "f:4: s3: sql BACKUP STAGE START: s3 holds on the server {\"BACKUP - BACKUP_START\"}, ours {\"BACKUP - BACKUP_COMMIT (pending)\", \"TABLE test.t2 SW\"}",
     ]);
     assert!(random::explained(&no_row).is_some());
+    // Its implicit commit, then the statement's own error (seed 110698).
+    let no_row_error = rep(&[
+        "f:5: s1: sql BACKUP STAGE BLOCK_COMMIT: the server gave error 4146, ours waiting",
+        "f:5: s1: sql BACKUP STAGE BLOCK_COMMIT: s1 holds on the server {}, ours {\"BACKUP - BACKUP_COMMIT (pending)\", \"TABLE test.t1 SW\"}",
+    ]);
+    assert!(random::explained(&no_row_error).is_some());
+    // An error where ours waits for another lock is a difference.
+    let error_other = rep(&[
+        "f:5: s1: sql BACKUP STAGE BLOCK_COMMIT: the server gave error 4146, ours waiting",
+        "f:5: s1: sql BACKUP STAGE BLOCK_COMMIT: s1 holds on the server {}, ours {\"BACKUP - BACKUP_WAIT_COMMIT (pending)\"}",
+    ]);
+    assert!(random::explained(&error_other).is_none());
     let def_changed = rep(&["f:5: s1: sql SELECT * FROM t2: the server gave error 1412, ours ok"]);
     assert!(random::explained(&def_changed).is_some());
     let wall_clock = rep(&[
