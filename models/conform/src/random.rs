@@ -152,6 +152,9 @@ fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
         95 => format!("RENAME TABLE {t1} TO {n}, {t2} TO {t1}"),
         96 => format!("LOCK TABLES {t1} WRITE, {t2} READ"),
         97 => format!("ALTER TABLE {t1} FORCE, ALGORITHM=COPY"),
+        // BACKUP LOCK / BACKUP UNLOCK (sql/backup.cc backup_lock, backup_unlock).
+        98 => format!("BACKUP LOCK {t1}"),
+        99 => "BACKUP UNLOCK".into(),
         _ => format!("SELECT * FROM {t1}"),
     }
 }
