@@ -612,6 +612,27 @@ fn learn_kind(
             ops.insert(snw + 2, mk("BACKUP_DDL"));
         }
     }
+    if base == "repair" {
+        // mysql_admin_table (sql/sql_admin.cc): a table opened for TL_WRITE with a lock
+        // stronger than SW (REPAIR's SNRW) is upgraded to X by wait_while_table_is_used
+        // before the engine's operation, whatever the engine. The probes' SR holder
+        // blocks the SNRW first, so the X is written from the source (measured with a
+        // BACKUP LOCK's SH: found/seed-180432).
+        if let Some(last) = ops
+            .iter()
+            .rposition(|o| o.key == "$t" && o.ty.abbrev() == "SNRW")
+        {
+            let dur = ops[last].dur;
+            ops.push(Op {
+                op: OpKind::Upgrade,
+                ns: "TABLE".into(),
+                key: "$t".into(),
+                ty: LockType::parse("X").expect("type"),
+                dur,
+                evidence: "source:sql_admin.cc:mysql_admin_table".into(),
+            });
+        }
+    }
     Ok(KindRow {
         name: k.name.into(),
         implicit_commit,

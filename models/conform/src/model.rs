@@ -761,9 +761,14 @@ impl SqlModel {
                 Outcome::Ok
             }
             Stmt::BackupUnlock => {
-                // backup_unlock (sql/backup.cc): gives back the session's BACKUP LOCK.
+                // BACKUP UNLOCK is SQLCOM_BACKUP_LOCK, which commits implicitly
+                // (CF_AUTO_COMMIT_TRANS, sql_parse.cc init_update_queries; measured:
+                // found/seed-180864, seed-181136); then backup_unlock (sql/backup.cc) gives
+                // back the session's BACKUP LOCK. (When that commit waits for
+                // BACKUP_COMMIT, ours gives the BACKUP LOCK back as the wait begins.)
+                let o = self.start_commit(s, Then::Commit)?;
                 self.backup_unlock(s);
-                Outcome::Ok
+                o
             }
             Stmt::Learned(plan) if plan.kind == "table_backup_lock" => {
                 // backup_lock (sql/backup.cc) gives back the previous BACKUP LOCK first.
@@ -1097,15 +1102,27 @@ impl SqlModel {
                         states.push("ftwrl".into());
                     }
                 }
-                if st.backup_lock.is_some() {
-                    // The session's BACKUP LOCK (thd->mdl_backup_lock): its learned rules.
-                    states.push("backup_lock".into());
-                }
                 if let Some((b, _, _)) = &st.backup {
                     states.push(format!("bs_{}", b.trim_start_matches("backup_")));
                 } else if p.kind.starts_with("backup_") && p.kind != "backup_start" {
                     // A later stage with no backup running.
                     states.push("idle".into());
+                }
+                if st.backup_lock.is_some() {
+                    // The session's BACKUP LOCK (thd->mdl_backup_lock): its learned rules, after those
+                    // of its BACKUP STAGE (ER_BACKUP_LOCK_IS_ACTIVE first; measured:
+                    // found/seed-181999).
+                    // LOCK TABLES looks at it before the global read lock
+                    // (mysql_execute_command, SQLCOM_LOCK_TABLES: ER_LOCK_OR_ACTIVE_TRANSACTION
+                    // for thd->mdl_backup_lock before lock_tables_open_and_lock_tables meets
+                    // FTWRL; measured: found/seed-180461, seed-181401).
+                    let ftwrl_at = states.iter().position(|x| x == "ftwrl");
+                    match ftwrl_at {
+                        Some(i) if p.kind.starts_with("lock_") => {
+                            states.insert(i, "backup_lock".into())
+                        }
+                        _ => states.push("backup_lock".into()),
+                    }
                 }
                 let on_handler = st.handlers.iter().any(|h| {
                     h.open
