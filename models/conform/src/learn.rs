@@ -574,13 +574,14 @@ fn learn_kind(
             .rposition(|o| o.op == OpKind::Upgrade && o.key == "$t" && o.ty.abbrev() == "X")
         {
             let dur = ops[x].dur;
-            let mk = |ty: &str| Op {
-                op: OpKind::Upgrade,
-                ns: "TABLE".into(),
-                key: "$t".into(),
-                ty: LockType::parse(ty).expect("type"),
-                dur,
-                evidence: "source:sql_table.cc:mysql_inplace_alter_table".into(),
+            let mk = |ty| {
+                source_upgrade(
+                    "TABLE",
+                    "$t",
+                    ty,
+                    dur,
+                    "sql_table.cc:mysql_inplace_alter_table",
+                )
             };
             ops.insert(x + 1, mk("SU"));
             ops.insert(x + 2, mk("X"));
@@ -600,13 +601,14 @@ fn learn_kind(
             .position(|o| o.op == OpKind::Upgrade && o.key == "$t" && o.ty.abbrev() == "SNW")
         {
             let dur = ops[snw].dur;
-            let mk = |ty: &str| Op {
-                op: OpKind::Upgrade,
-                ns: "BACKUP".into(),
-                key: "-".into(),
-                ty: LockType::parse(ty).expect("type"),
-                dur,
-                evidence: "source:sql_table.cc:copy_data_between_tables".into(),
+            let mk = |ty| {
+                source_upgrade(
+                    "BACKUP",
+                    "-",
+                    ty,
+                    dur,
+                    "sql_table.cc:copy_data_between_tables",
+                )
             };
             ops.insert(snw + 1, mk("BACKUP_ALTER_COPY"));
             ops.insert(snw + 2, mk("BACKUP_DDL"));
@@ -623,14 +625,13 @@ fn learn_kind(
             .rposition(|o| o.key == "$t" && o.ty.abbrev() == "SNRW")
         {
             let dur = ops[last].dur;
-            ops.push(Op {
-                op: OpKind::Upgrade,
-                ns: "TABLE".into(),
-                key: "$t".into(),
-                ty: LockType::parse("X").expect("type"),
+            ops.push(source_upgrade(
+                "TABLE",
+                "$t",
+                "X",
                 dur,
-                evidence: "source:sql_admin.cc:mysql_admin_table".into(),
-            });
+                "sql_admin.cc:mysql_admin_table",
+            ));
         }
     }
     Ok(KindRow {
@@ -639,6 +640,19 @@ fn learn_kind(
         sql: k.sql.into(),
         ops,
     })
+}
+
+/// An upgrade the probes cannot see, written from the server's source (`FILE:FUNCTION`,
+/// kept as the op's evidence `source:FILE:FUNCTION`).
+fn source_upgrade(ns: &str, key: &str, ty: &str, dur: Duration, source: &str) -> Op {
+    Op {
+        op: OpKind::Upgrade,
+        ns: ns.into(),
+        key: key.into(),
+        ty: LockType::parse(ty).expect("a built-in lock type"),
+        dur,
+        evidence: format!("source:{source}"),
+    }
 }
 
 /// In-place ALTER kinds that take X twice (see `learn_kind`).
@@ -867,14 +881,13 @@ fn order_ops(
         if let Some(bk) = ops.iter().position(|o| o.op == OpKind::Backoff) {
             ops.insert(
                 bk,
-                Op {
-                    op: OpKind::Upgrade,
-                    ns: "TABLE".into(),
-                    key: "$n".into(),
-                    ty: LockType::parse("X").expect("X"),
-                    dur: Duration::Statement,
-                    evidence: "source:sql_base.cc:upgrade_lock_if_not_exists".into(),
-                },
+                source_upgrade(
+                    "TABLE",
+                    "$n",
+                    "X",
+                    Duration::Statement,
+                    "sql_base.cc:upgrade_lock_if_not_exists",
+                ),
             );
         }
     }

@@ -1113,24 +1113,24 @@ impl SqlModel {
                     states.push("idle".into());
                 }
                 if st.backup_lock.is_some() {
-                    // The session's BACKUP LOCK (thd->mdl_backup_lock): its learned rules, after those
-                    // of its BACKUP STAGE (ER_BACKUP_LOCK_IS_ACTIVE first; measured:
-                    // found/seed-181999).
-                    // LOCK TABLES looks at it before the global read lock
-                    // (mysql_execute_command, SQLCOM_LOCK_TABLES: ER_LOCK_OR_ACTIVE_TRANSACTION
-                    // for thd->mdl_backup_lock before lock_tables_open_and_lock_tables meets
-                    // FTWRL; measured: found/seed-180461, seed-181401).
-                    // (Its learned rules for the later BACKUP stages are those of a session
-                    // with no backup running, E4146: with a stage running, the stage's own
-                    // state decides. Measured: found/seed-191959, BACKUP STAGE END.)
-                    let ftwrl_at = states.iter().position(|x| x == "ftwrl");
+                    // The session's BACKUP LOCK (thd->mdl_backup_lock): its learned rules,
+                    // - after those of its BACKUP STAGE (ER_BACKUP_LOCK_IS_ACTIVE first;
+                    //   measured: found/seed-181999);
+                    // - for LOCK TABLES, before the global read lock's
+                    //   (mysql_execute_command, SQLCOM_LOCK_TABLES: ER_LOCK_OR_ACTIVE_TRANSACTION
+                    //   for thd->mdl_backup_lock before lock_tables_open_and_lock_tables
+                    //   meets FTWRL; measured: found/seed-180461, seed-181401);
+                    // - not for the later BACKUP stages while a stage runs: they were learned
+                    //   with no backup running (E4146), so the stage's own state decides
+                    //   (measured: found/seed-191959, BACKUP STAGE END).
                     let later_stage = p.kind.starts_with("backup_") && p.kind != "backup_start";
-                    match ftwrl_at {
-                        _ if later_stage && st.backup.is_some() => {}
-                        Some(i) if p.kind.starts_with("lock_") => {
-                            states.insert(i, "backup_lock".into())
-                        }
-                        _ => states.push("backup_lock".into()),
+                    let ftwrl_at = states.iter().position(|x| x == "ftwrl");
+                    if later_stage && st.backup.is_some() {
+                        // the stage's state decides
+                    } else if let (Some(i), true) = (ftwrl_at, p.kind.starts_with("lock_")) {
+                        states.insert(i, "backup_lock".into());
+                    } else {
+                        states.push("backup_lock".into());
                     }
                 }
                 let on_handler = st.handlers.iter().any(|h| {
