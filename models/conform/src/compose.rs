@@ -47,9 +47,19 @@ pub enum Ctx {
     /// (`MDL_deadlock_and_lock_abort_error_handler::need_reopen`); also LOCK TABLES
     /// READ's upgrade to SRO (measured, see `SqlModel::ctx_of`).
     Retry,
+    /// `backup_block_ddl` (sql/backup.cc): the upgrade to BACKUP_WAIT_DDL is tried again
+    /// after a deadlock, up to `MAX_RETRY_COUNT` (5) more times with a sleep of 0.1 s,
+    /// 0.5 s, ... between; the last deadlock moves the lock back to BACKUP_FLUSH and
+    /// fails the statement. The victim's next try weighs one more
+    /// (`MDL_context::find_deadlock`: `inc_deadlock_overweight`), so the other session
+    /// of a plain cycle is the victim then (measured: found/seed-150240).
+    BlockDdl,
     /// Any other call: ER_LOCK_DEADLOCK for the statement.
     Plain,
 }
+
+/// `MAX_RETRY_COUNT` of `backup_block_ddl` (sql/backup.cc): the tries after the first.
+pub const BLOCK_DDL_RETRIES: u32 = 5;
 
 /// One lock operation of a statement, with its key bound.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -2314,6 +2314,15 @@ impl SqlModel {
                     Ctx::OpenTable
                 }
             }
+            // BACKUP STAGE BLOCK_DDL's wait for the running DDL (`backup_block_ddl`).
+            Step::Upgrade { ty, .. }
+                if *ty == LockType::parse("BACKUP_WAIT_DDL").expect("a backup lock type")
+                    && self.sess[s].run.as_ref().is_some_and(
+                        |r| matches!(&r.then, Then::Plan(p) if p.kind.starts_with("backup_block_")),
+                    ) =>
+            {
+                Ctx::BlockDdl
+            }
             _ => Ctx::Plain,
         }
     }
@@ -2346,8 +2355,45 @@ impl SqlModel {
                 self.sess[s].st.wrote = false;
                 Some(o)
             }
+            Ctx::BlockDdl if run.retries <= super::compose::BLOCK_DDL_RETRIES => {
+                // (The server sleeps 0.1 s, 0.5 s, ... before it tries again; the model
+                // tries at once: nothing the cycle's other sessions do depends on it.)
+                None
+            }
+            Ctx::BlockDdl => {
+                // The last try failed: back to BACKUP_FLUSH (`downgrade_lock`), then the
+                // error.
+                if let Some((_, key, _)) = self.sess[s].st.backup.clone() {
+                    let flush = LockType::parse("BACKUP_FLUSH").expect("a backup lock type");
+                    let _ = self.t.downgrade(self.sess[s].id, &key, flush);
+                }
+                Some(self.finish(s, Outcome::Deadlock))
+            }
             Ctx::Plain => Some(self.finish(s, Outcome::Deadlock)),
         }
+    }
+
+    /// A victim whose statement backs off and opens its tables again (`Ctx::OpenTable`
+    /// with no lock held before it): gives back its locks now and sets its steps for the
+    /// retry; `false` (nothing done) for any other victim.
+    fn back_off_now(&mut self, owner: OwnerId) -> bool {
+        let Some(s) = self.sess.iter().position(|x| x.id == owner) else {
+            return false;
+        };
+        let Some(w) = self.sess[s].run.as_ref().and_then(|r| r.waiting.clone()) else {
+            return false;
+        };
+        let run = self.sess[s].run.as_ref().expect("running");
+        if w.release_after
+            || self.ctx_of(s, &w.step) != Ctx::OpenTable
+            || run.had_locks
+            || run.retries >= MAX_RETRIES
+        {
+            return false;
+        }
+        let out = self.deadlocked(s, Ctx::OpenTable);
+        debug_assert!(out.is_none(), "a back-off goes on");
+        true
     }
 
     /// Gives back the tickets the running statement made since `new[from]`.
@@ -2660,6 +2706,19 @@ impl SqlModel {
                 // known-differences/woken-sessions-race.mdl).
                 if let Some(fg) = self.fg.and_then(|f| self.sess.get(f)).map(|x| x.id) {
                     ev.sort_by_key(|(o, _)| *o != fg);
+                }
+                // The victims of one search that back off give back their locks before
+                // any of them opens its tables again: each releases as it wakes, and the
+                // reopen comes after (`open_tables`: `close_tables_for_reopen`, then
+                // `Open_table_context::recover_from_failed_open`, sql/sql_base.cc).
+                // Measured: found/seed-191826, two LOCK TABLES ... WRITE CONCURRENT both
+                // victims of the FTWRL holder's LOCK TABLES READ LOCAL, which gets SRO
+                // between their releases and their new SW requests; both then wait for SW.
+                for e in ev.iter_mut() {
+                    if e.1 == Outcome::Deadlock && self.back_off_now(e.0) {
+                        // Its retry runs in turn: a wait that ended with nothing pending.
+                        e.1 = Outcome::Granted;
+                    }
                 }
                 self.stash = ev;
             }

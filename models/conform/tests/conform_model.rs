@@ -191,6 +191,60 @@ fn deadlock_victims_follow_the_servers_weights() {
 }
 
 #[test]
+fn backup_block_ddl_tries_again_after_a_deadlock() {
+    // found/seed-150240.mdl: BACKUP STAGE BLOCK_COMMIT (through BLOCK_DDL) closes a cycle
+    // with a copying ALTER (X behind a reader) and that reader's GET_LOCK, every wait
+    // weighing DDL. BACKUP STAGE is the first victim; backup_block_ddl (sql/backup.cc)
+    // tries again, one heavier (inc_deadlock_overweight), and the ALTER is the victim.
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    let c = m.add_session();
+    assert_eq!(m.step(a, "BACKUP STAGE START"), Ok(Outcome::Ok));
+    m.step(c, "BEGIN").unwrap();
+    m.step(c, "SELECT * FROM t2").unwrap();
+    assert_eq!(m.step(a, "SELECT GET_LOCK('u2', 1)"), Ok(Outcome::Ok));
+    assert_eq!(
+        m.step(c, "SELECT GET_LOCK('u2', 100000)"),
+        Ok(Outcome::Waiting)
+    );
+    assert_eq!(
+        m.step(b, "ALTER TABLE t2 FORCE, ALGORITHM=COPY"),
+        Ok(Outcome::Waiting)
+    );
+    assert_eq!(m.step(a, "BACKUP STAGE BLOCK_COMMIT"), Ok(Outcome::Ok));
+    assert_eq!(m.take_events(), vec![(b, Outcome::Deadlock)]);
+    assert!(m.locks_of(b).is_empty());
+    assert!(m.locks_of(a).contains("BACKUP - BACKUP_WAIT_COMMIT"));
+}
+
+#[test]
+fn victims_that_back_off_give_back_before_either_opens_again() {
+    // found/seed-191826.mdl: the FTWRL holder's LOCK TABLES t2 READ LOCAL waits for SRO
+    // behind two LOCK TABLES ... WRITE CONCURRENT, each holding SW on t2 and waiting for
+    // the BACKUP lock behind the FTWRL. The reader is the first victim and waits again,
+    // heavier; both writers are then victims, back off, and find SRO granted when they
+    // open t2 again.
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    let c = m.add_session();
+    m.step(c, "FLUSH TABLES WITH READ LOCK").unwrap();
+    for (s, sql) in [
+        (b, "LOCK TABLES t2 WRITE CONCURRENT, t1 WRITE CONCURRENT"),
+        (a, "LOCK TABLES t2 WRITE CONCURRENT, t1 READ LOCAL"),
+    ] {
+        assert_eq!(m.step(s, sql), Ok(Outcome::Waiting));
+    }
+    assert_eq!(m.step(c, "LOCK TABLES t2 READ LOCAL"), Ok(Outcome::Ok));
+    assert!(m.locks_of(c).contains("TABLE test.t2 SRO"));
+    for s in [a, b] {
+        let held: Vec<String> = m.locks_of(s).into_iter().collect();
+        assert_eq!(held, vec!["TABLE test.t2 SW (pending)".to_string()]);
+    }
+}
+
+#[test]
 fn a_multi_table_update_needs_write_only_for_the_tables_it_sets() {
     // found/seed-10008.mdl: under LOCK TABLES t1 WRITE, t2 READ [LOCAL] the server runs
     // UPDATE t1, t2 SET t1.b=t2.b (t2 is only read: Multiupdate_prelocking_strategy
