@@ -245,6 +245,51 @@ fn victims_that_back_off_give_back_before_either_opens_again() {
 }
 
 #[test]
+fn a_victim_that_backs_off_asks_again_after_the_sessions_it_let_in() {
+    // known-differences/woken-race-201610.mdl (as 16 of 19 server runs): LOCK TABLES t1
+    // WRITE, t2 READ again lets in the other
+    // session's LOCK TABLES t2 WRITE, t1 READ, which is then the victim of a cycle over t1
+    // and t2; it backs off, and asks for SNRW on t2 again only after the first moved its
+    // t2 to SRO: it waits, no second deadlock.
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    assert_eq!(m.step(b, "LOCK TABLES t1 WRITE, t2 READ"), Ok(Outcome::Ok));
+    assert_eq!(
+        m.step(a, "LOCK TABLES t2 WRITE, t1 READ"),
+        Ok(Outcome::Waiting)
+    );
+    assert_eq!(m.step(b, "LOCK TABLES t1 WRITE, t2 READ"), Ok(Outcome::Ok));
+    assert!(m.take_events().is_empty());
+    assert!(m.locks_of(b).contains("TABLE test.t2 SRO"));
+    let held: Vec<String> = m.locks_of(a).into_iter().collect();
+    assert_eq!(
+        held,
+        vec![
+            "SCHEMA test IX".to_string(),
+            "TABLE test.t2 SNRW (pending)".to_string()
+        ]
+    );
+}
+
+#[test]
+fn truncate_forgets_a_handler_that_was_closed_and_kept() {
+    // found/seed-200108.mdl: the SELECT's start closes the HANDLER on m1 that a RENAME
+    // waits for, keeping it; TRUNCATE TABLE m1 forgets it (mysql_ha_rm_tables), so a new
+    // HANDLER m1 OPEN is no duplicate.
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    m.step(b, "HANDLER m1 OPEN").unwrap();
+    assert_eq!(m.step(a, "RENAME TABLE t4 TO m1"), Ok(Outcome::Waiting));
+    assert_eq!(m.step(b, "SELECT * FROM t2"), Ok(Outcome::Ok));
+    assert_eq!(m.take_events(), vec![(a, Outcome::Error)]);
+    assert_eq!(m.step(b, "TRUNCATE TABLE m1"), Ok(Outcome::Ok));
+    assert_eq!(m.step(b, "HANDLER m1 OPEN"), Ok(Outcome::Ok));
+    assert!(m.locks_of(b).contains("TABLE test.m1 SR"));
+}
+
+#[test]
 fn a_multi_table_update_needs_write_only_for_the_tables_it_sets() {
     // found/seed-10008.mdl: under LOCK TABLES t1 WRITE, t2 READ [LOCAL] the server runs
     // UPDATE t1, t2 SET t1.b=t2.b (t2 is only read: Multiupdate_prelocking_strategy
