@@ -260,6 +260,9 @@ pub struct SqlModel {
     /// Sessions that stood aside for the ones their step let in, or the others of their
     /// batch (`pump` resumes them).
     yielded: VecDeque<usize>,
+    /// Ends of waits a running statement's request decided that `pump` takes first, as if
+    /// still in the table's queue (`retry_victims_now` looks at them before).
+    held_back: Vec<(OwnerId, Outcome)>,
 }
 
 impl SqlModel {
@@ -285,6 +288,7 @@ impl SqlModel {
             flushed_by: None,
             stash: Vec::new(),
             yielded: VecDeque::new(),
+            held_back: Vec::new(),
         }
     }
 
@@ -348,14 +352,15 @@ impl SqlModel {
             flushed_by: _,
             stash,
             yielded,
+            held_back,
         } = self;
         let mut h = std::collections::hash_map::DefaultHasher::new();
         t.hash(&mut h);
         now.hash(&mut h);
         // The catalog and the sessions' statements are not `Hash`; their `Debug` text is
         // deterministic (ordered maps and vectors only). (`stash` and `yielded` are empty
-        // between calls: `pump` plays them out.)
-        format!("{cat:?}|{sess:?}|{events:?}|{stash:?}|{yielded:?}").hash(&mut h);
+        // between calls: `pump` plays them out; so is `held_back`.)
+        format!("{cat:?}|{sess:?}|{events:?}|{stash:?}|{yielded:?}|{held_back:?}").hash(&mut h);
         h.finish()
     }
 
@@ -530,7 +535,11 @@ impl SqlModel {
         // The sessions this step let in may have come to wait for one of its HANDLERs
         // after it ran (its implicit commit let a RENAME on to the HANDLER's table): its
         // end closes them (measured: found/seed-10970).
-        if !self.is_waiting(s) && !self.ha_flush(s).is_empty() {
+        // (Not for a copying ALTER's X after its copy, a slow phase: the flush of the
+        // step's own open_tables came first. Measured: found/seed-211382, LOCK TABLES
+        // and UNLOCK TABLES that let a waiting copying ALTER on keep the HANDLER its X
+        // then waits for, until the session's next statement.)
+        if !self.is_waiting(s) && !self.ha_flush_with(s, true).is_empty() {
             self.pump();
         }
         self.fg = None;
@@ -783,6 +792,44 @@ impl SqlModel {
         })
     }
 
+    /// A BACKUP STAGE that failed (killed, timeout, deadlock) leaves the session at the
+    /// last stage it finished (`run_backup_stage`, sql/backup.cc: `current_backup_stage=
+    /// previous_stage` for the stage that failed, after the stages before it in the same
+    /// statement ran), its lock where that stage left it: a failed upgrade keeps the old
+    /// type, and `backup_block_ddl` takes BACKUP_WAIT_FLUSH back down to BACKUP_FLUSH when
+    /// its wait for BACKUP_WAIT_DDL fails (`downgrade_lock`: "so that this function can be
+    /// called again"). Measured: found/seed-210158 (BLOCK_COMMIT from START killed while
+    /// BLOCK_DDL waits: BACKUP_FLUSH, and the session at FLUSH).
+    fn backup_stage_failed(&mut self, s: usize) {
+        let d = self.d.clone();
+        let id = self.sess[s].id;
+        let held = self.t.session(id).and_then(|x| {
+            x.book
+                .held()
+                .iter()
+                .find(|h| {
+                    d.namespace(h.key.namespace()).name == "BACKUP" && h.dur == Duration::Explicit
+                })
+                .map(|h| (h.key.clone(), h.ty))
+        });
+        let Some((key, mut ty)) = held else {
+            return;
+        };
+        if ty.abbrev() == "BACKUP_WAIT_FLUSH" {
+            let flush = LockType::parse("BACKUP_FLUSH").expect("a backup lock type");
+            let _ = self.t.downgrade(id, &key, flush);
+            ty = flush;
+        }
+        let stage = match ty.abbrev() {
+            "BACKUP_START" => "backup_start",
+            "BACKUP_FLUSH" => "backup_flush",
+            "BACKUP_WAIT_DDL" => "backup_block_ddl",
+            "BACKUP_WAIT_COMMIT" => "backup_block_commit",
+            _ => return,
+        };
+        self.sess[s].st.backup = Some((stage.to_string(), key, ty));
+    }
+
     fn backup_unlock(&mut self, s: usize) {
         if let Some((k, t)) = self.sess[s].st.backup_lock.take() {
             let _ = self.t.release(self.sess[s].id, &k, Some(t));
@@ -890,6 +937,26 @@ impl SqlModel {
     /// `mysql_ha_flush`: closes the session's HANDLERs whose lock another session waits
     /// for with a conflicting request; returns the ones it closed.
     fn ha_flush(&mut self, s: usize) -> Vec<usize> {
+        self.ha_flush_with(s, false)
+    }
+
+    /// A copying ALTER waiting for its X after the copy (a request that follows a slow
+    /// phase).
+    fn after_copy(&self, owner: OwnerId) -> bool {
+        let x = LockType::parse("X").expect("X");
+        self.sess.iter().find(|y| y.id == owner).is_some_and(|y| {
+            y.run.as_ref().is_some_and(|r| {
+                matches!(&r.then, Then::Plan(p) if p.kind == "alter_copy")
+                    && r.waiting
+                        .as_ref()
+                        .is_some_and(|w| matches!(w.step, Step::Upgrade { ty, .. } if ty == x))
+            })
+        })
+    }
+
+    /// `ha_flush`; with `skip_after_copy`, a copying ALTER's X after its copy does not
+    /// count (`after_copy`).
+    fn ha_flush_with(&mut self, s: usize, skip_after_copy: bool) -> Vec<usize> {
         let sr = LockType::parse("SR").expect("SR");
         let mut close = Vec::new();
         if cfg!(mdl_bug = "conform_no_ha_flush") {
@@ -902,9 +969,11 @@ impl SqlModel {
             let k = self.handler_key(&h.table);
             let st = self.d.strategy(k.namespace());
             let conflict = self.t.lock(&k).is_some_and(|l| {
-                l.waiting()
-                    .iter()
-                    .any(|w| w.owner != self.sess[s].id && st.conflicts_granted(w.ty, sr))
+                l.waiting().iter().any(|w| {
+                    w.owner != self.sess[s].id
+                        && st.conflicts_granted(w.ty, sr)
+                        && !(skip_after_copy && self.after_copy(w.owner))
+                })
             });
             if conflict {
                 close.push(i);
@@ -1353,21 +1422,21 @@ impl SqlModel {
             for t in locked {
                 self.ha_close_keep_on(s, &t);
             }
-            // Then every locked table's ticket goes down to SNRW (close_cached_tables,
-            // sql/sql_base.cc, after reopen_tables: downgrade_lock(MDL_SHARED_NO_READ_WRITE)
-            // on each open table, which leaves shared ones as they are): the X an earlier
-            // REPAIR left (measured: found/seed-171569).
-            let (x, snrw) = (
-                LockType::parse("X").expect("X"),
-                LockType::parse("SNRW").expect("SNRW"),
-            );
-            for i in 0..self.sess[s].st.lt_locks.len() {
-                let (k, t) = self.sess[s].st.lt_locks[i].clone();
-                if t == x {
-                    let _ = self.t.downgrade(id, &k, snrw);
-                    self.sess[s].st.lt_locks[i].1 = snrw;
-                }
+            // Then X on each locked table, and every one back down to SNRW (`lt_x_waits`,
+            // `lt_apply`).
+            let steps = self.lt_x_waits(s, &plan)?;
+            if steps.is_empty() {
+                return self.lt_apply(s, &plan, &[]);
             }
+            return Ok(self.start_run(
+                s,
+                steps,
+                Vec::new(),
+                false,
+                false,
+                plan.wait.map(|secs| secs.saturating_mul(1000)),
+                Then::LtRest(Box::new(plan), Vec::new()),
+            ));
         }
         // Under LOCK TABLES a statement on locked tables uses their locks: the learned
         // change, no wait. CREATE/DROP TRIGGER take the trigger's X first, which may
@@ -1375,26 +1444,30 @@ impl SqlModel {
         // the table's; measured: found/seed-50940, a deadlock with another session's
         // CREATE TRIGGER that holds it and waits for a table this session locked).
         if self.sess[s].st.under_lock_tables() && !is_lock && opens_tables && deferred.is_none() {
+            let mut steps = Vec::new();
             if matches!(plan.kind.as_str(), "create_trigger" | "drop_trigger") {
                 if let Some(tr) = plan.parts[0].bind.tr.clone() {
                     let n = d.namespace_by_name("TRIGGER").expect("TRIGGER");
-                    let steps = vec![Step::Acquire {
+                    steps.push(Step::Acquire {
                         key: MdlKey::new(n, &tr.db, &tr.name),
                         ty: LockType::parse("X").expect("X"),
                         dur: Duration::Statement,
                         ctx: Ctx::Plain,
-                    }];
-                    let timeout = plan.wait.map(|secs| secs.saturating_mul(1000));
-                    return Ok(self.start_run(
-                        s,
-                        steps,
-                        Vec::new(),
-                        false,
-                        false,
-                        timeout,
-                        Then::LtRest(Box::new(plan), lt_deltas),
-                    ));
+                    });
                 }
+            }
+            steps.extend(self.lt_x_waits(s, &plan)?);
+            if !steps.is_empty() {
+                let timeout = plan.wait.map(|secs| secs.saturating_mul(1000));
+                return Ok(self.start_run(
+                    s,
+                    steps,
+                    Vec::new(),
+                    false,
+                    false,
+                    timeout,
+                    Then::LtRest(Box::new(plan), lt_deltas),
+                ));
             }
             return self.lt_apply(s, &plan, &lt_deltas);
         }
@@ -1574,6 +1647,68 @@ impl SqlModel {
 
     /// A statement under the session's LOCK TABLES on tables it locked: the learned
     /// change of the session's locks (`lt_deltas`), no wait, and its effect.
+    /// Under the session's LOCK TABLES, the statements that change a table's definition
+    /// or files move its lock up to X first (`wait_while_table_is_used`, sql/sql_base.cc):
+    /// TRUNCATE (`Sql_cmd_truncate_table::lock_table`), ALTER and CREATE INDEX
+    /// (`mysql_alter_table`, `mysql_inplace_alter_table`), DROP TABLE
+    /// (`mysql_rm_table_no_locks`), REPAIR and OPTIMIZE (`mysql_admin_table`), FLUSH
+    /// TABLES of every locked table and FLUSH TABLE of its list (`close_cached_tables`),
+    /// CREATE/DROP TRIGGER after the trigger's lock (`mysql_create_or_drop_trigger`). The
+    /// learned rules show only where the locks end (SNRW again, or REPAIR's X); the move
+    /// up waits for the other sessions' locks that SNRW lets in, S and SH: another
+    /// session's BACKUP LOCK of the table. Measured: found/seed-210725 (FLUSH TABLES) and
+    /// `lock-tables-x-behind-backup-lock.mdl` (each of the others; ANALYZE and CHECK do
+    /// not wait). Each is a wait for X as a ticket of the statement's, given back at its
+    /// end, as the server's upgrade ends in a downgrade or in REPAIR's own X (shown
+    /// meanwhile as a pending X beside the SNRW, as the server shows it).
+    fn lt_x_waits(&self, s: usize, plan: &Plan) -> Result<Vec<Step>, String> {
+        const MOVE_UP: &[&str] = &[
+            "truncate",
+            "alter_copy",
+            "alter_inplace",
+            "alter_instant",
+            "create_index",
+            "drop",
+            "repair",
+            "optimize",
+            "flush_tables",
+            "flush_table",
+            "create_trigger",
+            "drop_trigger",
+        ];
+        if !MOVE_UP.contains(&plan.kind.as_str()) {
+            return Ok(Vec::new());
+        }
+        let st = &self.sess[s].st;
+        let tables: Vec<Tbl> = if plan.kind == "flush_tables" {
+            st.lock_tables.iter().map(|(t, _)| t.clone()).collect()
+        } else {
+            plan.parts.iter().filter_map(|p| p.bind.t.clone()).collect()
+        };
+        let x = LockType::parse("X").expect("X");
+        let mut keys_seen: Vec<MdlKey> = Vec::new();
+        for t in tables {
+            let write = st
+                .lock_tables
+                .iter()
+                .any(|(x, m)| *x == t && *m == LtMode::Write);
+            let k = self.handler_key(&t);
+            // (An X the session holds already, REPAIR's or OPTIMIZE's, needs no move up.)
+            if write && !keys_seen.contains(&k) && !self.holds_type(s, &k, x) {
+                keys_seen.push(k);
+            }
+        }
+        Ok(keys_seen
+            .into_iter()
+            .map(|key| Step::Acquire {
+                key,
+                ty: x,
+                dur: Duration::Statement,
+                ctx: Ctx::Plain,
+            })
+            .collect())
+    }
+
     fn lt_apply(
         &mut self,
         s: usize,
@@ -1602,6 +1737,24 @@ impl SqlModel {
                         .st
                         .lt_locks
                         .retain(|(x, y)| !(*x == k && *y == l.ty));
+                }
+            }
+        }
+        if matches!(plan.kind.as_str(), "flush_tables" | "flush_table") {
+            // FLUSH TABLES [list] under LOCK TABLES takes every locked table's ticket
+            // down to SNRW at its end (close_cached_tables, sql/sql_base.cc, after
+            // reopen_tables: downgrade_lock(MDL_SHARED_NO_READ_WRITE) on each open table,
+            // not only the flushed ones, which leaves shared ones as they are): the X an
+            // earlier REPAIR or OPTIMIZE left (measured: found/seed-171569, FLUSH TABLES;
+            // `lock-tables-x-behind-backup-lock.mdl`, FLUSH TABLE m1 after OPTIMIZE lets
+            // a waiting BACKUP LOCK of m1 in).
+            let x = LockType::parse("X").expect("X");
+            let snrw = LockType::parse("SNRW").expect("SNRW");
+            for i in 0..self.sess[s].st.lt_locks.len() {
+                let (k, t) = self.sess[s].st.lt_locks[i].clone();
+                if t == x {
+                    let _ = self.t.downgrade(id, &k, snrw);
+                    self.sess[s].st.lt_locks[i].1 = snrw;
                 }
             }
         }
@@ -1821,7 +1974,7 @@ impl SqlModel {
                 // are done (measured: found/seed-51313, a TRUNCATE of another table let in
                 // by the ALTER's commit ends, keeping the HANDLER the ALTER's X waits for,
                 // before that X is asked for).
-                let ev = self.t.take_events();
+                let ev = self.table_events();
                 self.stash.extend(ev);
             }
             if self.copy_phase(s, &step) && !self.stash.is_empty() {
@@ -1980,6 +2133,12 @@ impl SqlModel {
                     Ok(Outcome::Ok)
                 }
             };
+            if matches!(
+                step,
+                Step::Acquire { .. } | Step::Upgrade { .. } | Step::Backoff { .. }
+            ) {
+                self.retry_victims_now(s);
+            }
             match r {
                 Ok(Outcome::Granted) | Ok(Outcome::Ok) => {
                     if let Some(k) = step.key() {
@@ -2005,7 +2164,7 @@ impl SqlModel {
                         // the others of the batch it was let in with (found/seed-121011: a
                         // SELECT let in with it ends, and the LOCK TABLES waiting for it gets
                         // SRO on the ALTER's table before the ALTER's last X).
-                        let ev = self.t.take_events();
+                        let ev = self.table_events();
                         if !ev.is_empty() || !self.stash.is_empty() {
                             self.stash.extend(ev);
                             self.yielded.push_back(s);
@@ -2040,7 +2199,7 @@ impl SqlModel {
                             // SNRW on t2; the other LOCK TABLES, let in, moves its t2 to
                             // SRO before the victim asks for SNRW on t2 again, which then
                             // waits (ours asked first and was a victim again).
-                            let ev = self.t.take_events();
+                            let ev = self.table_events();
                             if ev.is_empty() && self.stash.is_empty() {
                                 continue;
                             }
@@ -2405,16 +2564,54 @@ impl SqlModel {
                 // tries at once: nothing the cycle's other sessions do depends on it.)
                 None
             }
-            Ctx::BlockDdl => {
-                // The last try failed: back to BACKUP_FLUSH (`downgrade_lock`), then the
-                // error.
-                if let Some((_, key, _)) = self.sess[s].st.backup.clone() {
-                    let flush = LockType::parse("BACKUP_FLUSH").expect("a backup lock type");
-                    let _ = self.t.downgrade(self.sess[s].id, &key, flush);
-                }
-                Some(self.finish(s, Outcome::Deadlock))
-            }
+            // The last try failed (`backup_stage_failed` takes the lock back down).
+            Ctx::BlockDdl => Some(self.finish(s, Outcome::Deadlock)),
             Ctx::Plain => Some(self.finish(s, Outcome::Deadlock)),
+        }
+    }
+
+    /// The ends of waits the table decided and `pump` has not played yet, in order.
+    fn table_events(&mut self) -> Vec<(OwnerId, Outcome)> {
+        let mut ev = std::mem::take(&mut self.held_back);
+        ev.extend(self.t.take_events());
+        ev
+    }
+
+    /// Another session that `s`'s request made a deadlock victim and whose statement
+    /// asks again at once (`Ctx::Retry`: FTWRL, `lock_global_read_lock`'s loop; LOCK
+    /// TABLES READ's move to SRO) asks now, before `s` goes on: the server wakes it at
+    /// once, and its new request is queued while `s` still works (measured:
+    /// found/seed-211601, FTWRL the victim of a copying ALTER's move from
+    /// BACKUP_ALTER_COPY back to BACKUP_DDL; it asks for BACKUP_FTWRL1 again before the
+    /// ALTER ends, so it is granted at that end, ahead of a LOCK TABLES waiting for the
+    /// ALTER's table). The other ends of waits stay for `pump`, in their order.
+    fn retry_victims_now(&mut self, s: usize) {
+        let ev = self.t.take_events(); // (only the new ones: `held_back` keeps the rest)
+        for (owner, o) in ev {
+            let v = self.sess.iter().position(|x| x.id == owner);
+            let retry = o == Outcome::Deadlock
+                && v.is_some_and(|v| {
+                    v != s
+                        && self.sess[v].run.as_ref().is_some_and(|r| {
+                            r.retries < MAX_RETRIES
+                                && r.waiting.as_ref().is_some_and(|w| {
+                                    !w.release_after && self.ctx_of(v, &w.step) == Ctx::Retry
+                                })
+                        })
+                });
+            let Some(v) = v.filter(|_| retry) else {
+                self.held_back.push((owner, o));
+                continue;
+            };
+            let run = self.sess[v].run.as_mut().expect("running");
+            let w = run.waiting.take().expect("waiting");
+            run.steps.push_front(w.step);
+            if self.deadlocked(v, Ctx::Retry).is_none() {
+                let out = self.run(v);
+                if out != Outcome::Waiting {
+                    self.events.push((v, out));
+                }
+            }
         }
     }
 
@@ -2545,6 +2742,11 @@ impl SqlModel {
             self.give_back(s, 0);
             self.sess[s].run = None;
             let _ = self.t.end_statement(id);
+            if matches!(&run.then, Then::Plan(p)
+                if matches!(p.kind.as_str(), "backup_flush" | "backup_block_ddl" | "backup_block_commit"))
+            {
+                self.backup_stage_failed(s);
+            }
             if matches!(run.then, Then::Commit | Then::Begin) {
                 // A COMMIT whose BACKUP_COMMIT wait failed (killed, timeout) has rolled the
                 // transaction back (ha_commit_trans: ha_rollback_trans) and gives back its
@@ -2730,7 +2932,7 @@ impl SqlModel {
     fn pump(&mut self) {
         loop {
             if self.stash.is_empty() {
-                let mut ev = self.t.take_events();
+                let mut ev = self.table_events();
                 if ev.is_empty() {
                     // The sessions that stood aside (an ALTER's slow phase) go on once the
                     // others are done.

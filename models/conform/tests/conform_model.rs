@@ -290,6 +290,89 @@ fn truncate_forgets_a_handler_that_was_closed_and_kept() {
 }
 
 #[test]
+fn ddl_under_lock_tables_waits_for_x_behind_a_backup_lock() {
+    // lock-tables-x-behind-backup-lock.mdl, found/seed-210725.mdl: TRUNCATE (and the
+    // other DDL, FLUSH TABLES) under LOCK TABLES ... WRITE move the table up to X, which
+    // waits for another session's BACKUP LOCK (SH); ANALYZE does not.
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    m.step(a, "LOCK TABLES t1 WRITE").unwrap();
+    assert_eq!(m.step(b, "BACKUP LOCK t1"), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "ANALYZE TABLE t1"), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "TRUNCATE TABLE t1"), Ok(Outcome::Waiting));
+    assert!(m.locks_of(a).contains("TABLE test.t1 X (pending)"));
+    m.step(b, "BACKUP UNLOCK").unwrap();
+    assert_eq!(m.take_events(), vec![(a, Outcome::Ok)]);
+    assert!(m.locks_of(a).contains("TABLE test.t1 SNRW"));
+    assert!(!m.locks_of(a).iter().any(|l| l.contains(" X")));
+    m.step(b, "BACKUP LOCK t1").unwrap();
+    assert_eq!(m.step(a, "FLUSH TABLES"), Ok(Outcome::Waiting));
+}
+
+#[test]
+fn a_failed_backup_stage_leaves_the_last_stage_it_finished() {
+    // found/seed-210158.mdl: BLOCK_COMMIT from START, killed in BLOCK_DDL's wait for
+    // BACKUP_WAIT_FLUSH: the session is at FLUSH with BACKUP_FLUSH (run_backup_stage).
+    let mut m = model();
+    let a = m.add_session();
+    let c = m.add_session();
+    m.step(a, "BACKUP STAGE START").unwrap();
+    m.step(c, "LOCK TABLES t1 WRITE, m1 READ").unwrap();
+    assert_eq!(m.step(a, "BACKUP STAGE BLOCK_COMMIT"), Ok(Outcome::Waiting));
+    assert!(m.kill(a));
+    let held: Vec<String> = m.locks_of(a).into_iter().collect();
+    assert_eq!(held, vec!["BACKUP - BACKUP_FLUSH".to_string()]);
+    assert_eq!(m.step(a, "BACKUP STAGE FLUSH"), Ok(Outcome::Error));
+    m.step(c, "UNLOCK TABLES").unwrap();
+    assert_eq!(m.step(a, "BACKUP STAGE BLOCK_DDL"), Ok(Outcome::Ok));
+}
+
+#[test]
+fn an_ftwrl_victim_asks_again_before_its_winner_goes_on() {
+    // found/seed-211601.mdl: FTWRL, the victim of the copying ALTER's move back to
+    // BACKUP_DDL, asks for BACKUP_FTWRL1 again before the ALTER ends, and gets it before
+    // the LOCK TABLES that waited for the ALTER's table tries BACKUP_DDL.
+    let mut m = model();
+    let s1 = m.add_session();
+    let s2 = m.add_session();
+    let s3 = m.add_session();
+    m.step(s3, "LOCK TABLES t1 WRITE CONCURRENT").unwrap();
+    assert_eq!(
+        m.step(s2, "ALTER TABLE t1 FORCE, ALGORITHM=COPY"),
+        Ok(Outcome::Waiting)
+    );
+    assert_eq!(
+        m.step(s1, "FLUSH TABLES WITH READ LOCK"),
+        Ok(Outcome::Waiting)
+    );
+    assert_eq!(m.step(s3, "LOCK TABLES t1 WRITE"), Ok(Outcome::Waiting));
+    assert_eq!(m.take_events(), vec![(s2, Outcome::Ok), (s1, Outcome::Ok)]);
+    let held: Vec<String> = m.locks_of(s3).into_iter().collect();
+    assert_eq!(held, vec!["BACKUP - BACKUP_DDL (pending)".to_string()]);
+}
+
+#[test]
+fn a_handler_stays_open_for_a_copying_alters_late_x() {
+    // found/seed-211382-2.mdl: UNLOCK TABLES lets a copying ALTER on; its X after the
+    // copy waits for the session's HANDLER, which the next statement closes.
+    let mut m = model();
+    let s1 = m.add_session();
+    let s3 = m.add_session();
+    m.step(s3, "HANDLER t1 OPEN").unwrap();
+    m.step(s3, "LOCK TABLES m1 WRITE, t1 WRITE").unwrap();
+    assert_eq!(
+        m.step(s1, "ALTER TABLE t1 FORCE, ALGORITHM=COPY"),
+        Ok(Outcome::Waiting)
+    );
+    assert_eq!(m.step(s3, "UNLOCK TABLES"), Ok(Outcome::Ok));
+    assert!(m.take_events().is_empty());
+    assert!(m.locks_of(s3).contains("TABLE test.t1 SR"));
+    assert_eq!(m.step(s3, "SELECT * FROM t2"), Ok(Outcome::Ok));
+    assert_eq!(m.take_events(), vec![(s1, Outcome::Ok)]);
+}
+
+#[test]
 fn a_multi_table_update_needs_write_only_for_the_tables_it_sets() {
     // found/seed-10008.mdl: under LOCK TABLES t1 WRITE, t2 READ [LOCAL] the server runs
     // UPDATE t1, t2 SET t1.b=t2.b (t2 is only read: Multiupdate_prelocking_strategy
