@@ -625,6 +625,19 @@ fn learn_kind(
             .rposition(|o| o.key == "$t" && o.ty.abbrev() == "SNRW")
         {
             let dur = ops[last].dur;
+            if k.name.ends_with(".myisam") {
+                // A MyISAM table opened for write takes BACKUP_DML as well (the BACKUP
+                // protection of a non-transactional table), before the X. The probes that
+                // block it (FTWRL, BLOCK_DDL) block the BACKUP_DDL before it: measured
+                // with a BACKUP LOCK's SH, found/seed-221930.
+                ops.push(measured_acquire(
+                    "BACKUP",
+                    "-",
+                    "BACKUP_DML",
+                    dur,
+                    "found/seed-221930",
+                ));
+            }
             ops.push(source_upgrade(
                 "TABLE",
                 "$t",
@@ -632,6 +645,27 @@ fn learn_kind(
                 dur,
                 "sql_admin.cc:mysql_admin_table",
             ));
+        }
+    }
+    if k.name == "optimize.myisam" {
+        // OPTIMIZE of a MyISAM table opens it SW, then moves it to SNRW; like REPAIR it is
+        // then upgraded to X (mysql_admin_table, wait_while_table_is_used), having taken
+        // BACKUP_DDL. The probes block it before either (their blockers hold SR or
+        // block BACKUP_DML first): measured with a BACKUP LOCK's SH, which SNRW lets in,
+        // found/seed-221930-2.
+        if let Some(last) = ops
+            .iter()
+            .rposition(|o| o.key == "$t" && o.ty.abbrev() == "SNRW")
+        {
+            let dur = ops[last].dur;
+            ops.insert(
+                last + 1,
+                measured_acquire("BACKUP", "-", "BACKUP_DDL", dur, "found/seed-221930-2"),
+            );
+            ops.insert(
+                last + 2,
+                source_upgrade("TABLE", "$t", "X", dur, "sql_admin.cc:mysql_admin_table"),
+            );
         }
     }
     Ok(KindRow {
@@ -652,6 +686,19 @@ fn source_upgrade(ns: &str, key: &str, ty: &str, dur: Duration, source: &str) ->
         ty: LockType::parse(ty).expect("a built-in lock type"),
         dur,
         evidence: format!("source:{source}"),
+    }
+}
+
+/// A request the probes cannot see apart, measured with another holder (the scenario
+/// that shows it, kept as the op's evidence `measured:FILE`).
+fn measured_acquire(ns: &str, key: &str, ty: &str, dur: Duration, file: &str) -> Op {
+    Op {
+        op: OpKind::Acquire,
+        ns: ns.into(),
+        key: key.into(),
+        ty: LockType::parse(ty).expect("a built-in lock type"),
+        dur,
+        evidence: format!("measured:{file}"),
     }
 }
 
