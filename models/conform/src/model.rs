@@ -225,6 +225,24 @@ const DEFERRED_PROTECTION: &[&str] = &[
 
 /// The plan's tables go through `lock_table_names` (a `bulk` group): its read-only
 /// protection check comes before any lock.
+/// A learned `handler` rule that gives back the HANDLER's SR: the statement closes the
+/// session's HANDLERs on its tables (`mysql_ha_rm_tables`).
+fn closes_handler(r: &super::mapping::RuleRow) -> bool {
+    r.removed
+        .iter()
+        .any(|l| l.ns == "TABLE" && l.key == "$t" && l.ty.abbrev() == "SR")
+}
+
+/// The tables whose HANDLERs a part's statement closes: `mysql_ha_rm_tables` is given
+/// every table the statement names (RENAME's targets too; measured: found/seed-1227).
+fn handler_tables(p: &super::classify::Part) -> Vec<Option<Tbl>> {
+    let mut v = vec![p.bind.t.clone()];
+    if p.bind.t.is_some() && p.bind.n.is_some() {
+        v.push(p.bind.n.clone());
+    }
+    v
+}
+
 fn lock_table_names(map: &Mapping, plan: &Plan) -> bool {
     plan.parts.iter().any(|p| {
         map.kind(&p.row)
@@ -1227,17 +1245,12 @@ impl SqlModel {
                                 || p.bind.n.as_ref() == Some(&h.table))
                     });
                 if on_closed
-                    && self.map.rule("handler", &p.row).is_some_and(|r| {
-                        r.error.is_none()
-                            && r.removed
-                                .iter()
-                                .any(|l| l.ns == "TABLE" && l.key == "$t" && l.ty.abbrev() == "SR")
-                    })
+                    && self
+                        .map
+                        .rule("handler", &p.row)
+                        .is_some_and(|r| r.error.is_none() && closes_handler(r))
                 {
-                    close_handlers.push(p.bind.t.clone());
-                    if p.bind.t.is_some() && p.bind.n.is_some() {
-                        close_handlers.push(p.bind.n.clone());
-                    }
+                    close_handlers.extend(handler_tables(p));
                 }
                 if cfg!(mdl_bug = "conform_no_session_rules") {
                     states.clear();
@@ -1267,17 +1280,8 @@ impl SqlModel {
                         errors.push(code);
                         continue;
                     }
-                    if stn == "handler"
-                        && r.removed
-                            .iter()
-                            .any(|l| l.ns == "TABLE" && l.key == "$t" && l.ty.abbrev() == "SR")
-                    {
-                        // mysql_ha_rm_tables is given every table the statement names
-                        // (RENAME's targets too; measured: found/seed-1227).
-                        close_handlers.push(p.bind.t.clone());
-                        if p.bind.t.is_some() && p.bind.n.is_some() {
-                            close_handlers.push(p.bind.n.clone());
-                        }
+                    if stn == "handler" && closes_handler(r) {
+                        close_handlers.extend(handler_tables(p));
                     }
                     if stn.starts_with("lt_") && !is_lock && opens_tables {
                         lt_deltas.push((r.clone(), p.bind.clone()));
