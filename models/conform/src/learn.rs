@@ -614,56 +614,39 @@ fn learn_kind(
             ops.insert(snw + 2, mk("BACKUP_DDL"));
         }
     }
-    if base == "repair" {
+    if base == "repair" || k.name == "optimize.myisam" {
         // mysql_admin_table (sql/sql_admin.cc): a table opened for TL_WRITE with a lock
-        // stronger than SW (REPAIR's SNRW) is upgraded to X by wait_while_table_is_used
-        // before the engine's operation, whatever the engine. The probes' SR holder
-        // blocks the SNRW first, so the X is written from the source (measured with a
-        // BACKUP LOCK's SH: found/seed-180432).
+        // stronger than SW (REPAIR's SNRW; OPTIMIZE of a MyISAM table opens it SW, then
+        // moves it to SNRW) is upgraded to X by wait_while_table_is_used before the
+        // engine's operation, whatever the engine. The probes' SR holder blocks the SNRW
+        // first, so the X is written from the source (measured with a BACKUP LOCK's SH,
+        // which SNRW lets in: found/seed-180432). Before the X, one more request the
+        // probes cannot see apart (their blockers, FTWRL and BLOCK_DDL, stop the
+        // statement at an earlier backup lock), measured behind that BACKUP LOCK: a
+        // MyISAM REPAIR takes BACKUP_DML after its BACKUP_DDL (found/seed-221930), a
+        // MyISAM OPTIMIZE BACKUP_DDL after its BACKUP_DML (found/seed-221930-2).
         if let Some(last) = ops
             .iter()
             .rposition(|o| o.key == "$t" && o.ty.abbrev() == "SNRW")
         {
             let dur = ops[last].dur;
-            if k.name.ends_with(".myisam") {
-                // A MyISAM table opened for write takes BACKUP_DML as well (the BACKUP
-                // protection of a non-transactional table), before the X. The probes that
-                // block it (FTWRL, BLOCK_DDL) block the BACKUP_DDL before it: measured
-                // with a BACKUP LOCK's SH, found/seed-221930.
-                ops.push(measured_acquire(
-                    "BACKUP",
-                    "-",
-                    "BACKUP_DML",
-                    dur,
-                    "found/seed-221930",
-                ));
+            let before = match k.name {
+                "repair.myisam" => Some(("BACKUP_DML", "found/seed-221930")),
+                "optimize.myisam" => Some(("BACKUP_DDL", "found/seed-221930-2")),
+                _ => None,
+            };
+            // REPAIR's back-off for BACKUP_DDL follows its SNRW: after it, at the end.
+            let mut at = if base == "repair" {
+                ops.len()
+            } else {
+                last + 1
+            };
+            if let Some((ty, file)) = before {
+                ops.insert(at, measured_acquire("BACKUP", "-", ty, dur, file));
+                at += 1;
             }
-            ops.push(source_upgrade(
-                "TABLE",
-                "$t",
-                "X",
-                dur,
-                "sql_admin.cc:mysql_admin_table",
-            ));
-        }
-    }
-    if k.name == "optimize.myisam" {
-        // OPTIMIZE of a MyISAM table opens it SW, then moves it to SNRW; like REPAIR it is
-        // then upgraded to X (mysql_admin_table, wait_while_table_is_used), having taken
-        // BACKUP_DDL. The probes block it before either (their blockers hold SR or
-        // block BACKUP_DML first): measured with a BACKUP LOCK's SH, which SNRW lets in,
-        // found/seed-221930-2.
-        if let Some(last) = ops
-            .iter()
-            .rposition(|o| o.key == "$t" && o.ty.abbrev() == "SNRW")
-        {
-            let dur = ops[last].dur;
             ops.insert(
-                last + 1,
-                measured_acquire("BACKUP", "-", "BACKUP_DDL", dur, "found/seed-221930-2"),
-            );
-            ops.insert(
-                last + 2,
+                at,
                 source_upgrade("TABLE", "$t", "X", dur, "sql_admin.cc:mysql_admin_table"),
             );
         }
