@@ -45,7 +45,20 @@ fn every_interleaving_of_the_sql_scenarios_agrees_with_the_server() {
                 .unwrap_or_else(|e| panic!("{e}"));
             played += 1;
             if !rep.agrees() {
-                bad.push(format!("{title}: {}\n{replay}", rep.summary()));
+                // What the server answered, not only how many steps differ.
+                let detail: Vec<String> = rep
+                    .diffs
+                    .iter()
+                    .chain(&rep.expect_failures)
+                    .chain(&rep.diverged)
+                    .cloned()
+                    .chain(rep.invalid.iter().map(|e| e.to_string()))
+                    .collect();
+                bad.push(format!(
+                    "{title}: {}\n  {}\n{replay}",
+                    rep.summary(),
+                    detail.join("\n  ")
+                ));
             }
         }
     }
