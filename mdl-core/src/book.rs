@@ -250,7 +250,12 @@ impl TicketBook {
             }
             return Ok(UpgradePlan::NoOp(h.id));
         }
-        if s.rank(ty) < s.rank(h.ty) {
+        // An upgrade to a type of lower rank that the ticket does not cover is our misuse
+        // rule (the servers have no such check). Not in MariaDB's BACKUP namespace, whose
+        // callers ask for one: sql/backup.cc, `backup_reset_alter_copy_lock` upgrades a
+        // copying ALTER's BACKUP_ALTER_COPY back to BACKUP_DDL, which waits for a granted
+        // BACKUP_WAIT_DDL and then retypes the ticket (MDL_context::upgrade_shared_lock).
+        if s.rank(ty) < s.rank(h.ty) && !s.upgrade_always {
             return Err(MdlError::UpgradeToWeaker {
                 held: h.ty,
                 requested: ty,

@@ -185,6 +185,31 @@ fn upgrade_is_a_no_op_when_covered_and_refused_towards_an_earlier_type() {
     assert!(b.strongest(&d, &key(&d, "db.t9")).is_none());
 }
 
+/// MariaDB's BACKUP namespace has no rank rule for upgrades: a copying ALTER's
+/// BACKUP_ALTER_COPY goes back up to BACKUP_DDL (sql/backup.cc,
+/// `backup_reset_alter_copy_lock`), although DDL comes first in enum order. ALTER_COPY does
+/// not cover DDL (DDL also conflicts with WAIT_DDL, WAIT_COMMIT and BLOCK_DDL), so it is a
+/// real upgrade; DDL covers ALTER_COPY, so the other way is a retype
+/// (`models/scenarios/backup-alter-copy.mdl` plays both).
+#[test]
+fn a_backup_upgrade_may_go_to_an_earlier_type() {
+    let d = Dialect::mariadb();
+    let k = MdlKey::parse(&d, "BACKUP", "-").unwrap();
+    let ty = |n: &str| LockType::parse(n).unwrap();
+    let mut b = TicketBook::default();
+    b.add(id(1), k.clone(), ty("BACKUP_ALTER_COPY"), STMT);
+    assert_eq!(
+        b.plan_upgrade(&d, &k, ty("BACKUP_DDL")),
+        Ok(UpgradePlan::Upgrade(id(1)))
+    );
+    let mut b = TicketBook::default();
+    b.add(id(2), k.clone(), ty("BACKUP_DDL"), STMT);
+    assert_eq!(
+        b.plan_upgrade(&d, &k, ty("BACKUP_ALTER_COPY")),
+        Ok(UpgradePlan::Retype(id(2)))
+    );
+}
+
 #[test]
 fn downgrade_only_from_x_or_snw_to_a_covered_type() {
     // Reference: "Downgrade (mysql-8.0): only from X or SNW" (dialect.txt
