@@ -552,7 +552,7 @@ impl SqlModel {
         self.pump();
         // The sessions this step let in may have come to wait for one of its HANDLERs
         // after it ran (its implicit commit let a RENAME on to the HANDLER's table): its
-        // end closes them (measured: found/seed-10970).
+        // end closes them (measured: known-differences/woken-race-10970, mostly so: a race).
         // (Not for a copying ALTER's X after its copy, a slow phase: the flush of the
         // step's own open_tables came first. Measured: found/seed-211382, LOCK TABLES
         // and UNLOCK TABLES that let a waiting copying ALTER on keep the HANDLER its X

@@ -410,3 +410,24 @@ fn a_multi_table_update_needs_write_only_for_the_tables_it_sets() {
         Ok(Outcome::Ok)
     );
 }
+
+#[test]
+fn a_statement_end_closes_a_handler_its_implicit_commit_let_a_waiter_ask_for() {
+    // known-differences/woken-race-10970.mdl (found by seed 10970; as the server answers
+    // when the woken RENAME runs first): REPAIR's implicit commit ends the DELETE's
+    // transaction, which lets the RENAME on from t1 to wait for t2, where the HANDLER holds
+    // SR; REPAIR's end closes the HANDLER (mysql_ha_flush), and the RENAME goes through.
+    let mut m = model();
+    let s1 = m.add_session();
+    let s3 = m.add_session();
+    m.step(s3, "HANDLER t2 OPEN").unwrap();
+    m.step(s3, "BEGIN").unwrap();
+    m.step(s3, "DELETE FROM t1 WHERE a=5").unwrap();
+    assert_eq!(
+        m.step(s1, "RENAME TABLE t2 TO t3, t1 TO t2"),
+        Ok(Outcome::Waiting)
+    );
+    assert_eq!(m.step(s3, "REPAIR TABLE m1"), Ok(Outcome::Ok));
+    assert_eq!(m.take_events(), vec![(s1, Outcome::Ok)]);
+    assert!(m.locks_of(s3).is_empty());
+}
