@@ -67,6 +67,27 @@ fn dfs() -> Options {
     }
 }
 
+/// MariaDB's `reschedule_waiters` skips every waiting hog in the pass that gives way to
+/// low-priority locks and never looks again: a compatible SNW stays waiting. The checker
+/// reports that real stall as a lost wakeup in `dialect mariadb`; the same program in
+/// `dialect mysql-8.0` (whose matrix switch keeps hogs in the pass) holds.
+#[cfg(not(any(mdl_bug = "skip_second_waiter", mdl_bug = "hog_count_off")))]
+#[test]
+fn mariadbs_skipped_hog_is_a_lost_wakeup_and_mysqls_is_not() {
+    let lost = |f: &str| {
+        check(&model(f), &bfs())
+            .props
+            .iter()
+            .find(|p| p.kind == mdl_check::model::PropKind::NoLostWakeup)
+            .map(|p| p.status)
+    };
+    assert_eq!(
+        lost("mariadb_skipped_hog_stall.mdl"),
+        Some(Status::Violated)
+    );
+    assert_eq!(lost("mysql_skipped_hog_no_stall.mdl"), Some(Status::Holds));
+}
+
 #[cfg(not(any(
     mdl_bug = "skip_second_waiter",
     mdl_bug = "grant_ignores_conflict",

@@ -597,7 +597,23 @@ impl<'a> Parser<'a> {
                     chosen = Some(c);
                 }
             }
-            "max_write_lock_count" => s.max_write_lock_count = number(&mut w, "a count")?,
+            "max_write_lock_count" => {
+                let col = w.here();
+                let n = number(&mut w, "a count")?;
+                // Both servers: sys_vars.cc, Sys_max_write_lock_count, VALID_RANGE(1,
+                // ULONG_MAX). A limit of 0 would turn every reschedule into a pass that
+                // gives way (MariaDB: `m_hog_lock_count >= max_write_lock_count` holds
+                // before any hog), which no server can run.
+                if n == 0 {
+                    return Err((
+                        col,
+                        "max_write_lock_count must be at least 1 (the servers' range is 1 to \
+                         ULONG_MAX)"
+                            .into(),
+                    ));
+                }
+                s.max_write_lock_count = n;
+            }
             "max_search_depth" => {
                 let t = w.next().ok_or_else(|| {
                     (
@@ -1440,6 +1456,7 @@ mod tests {
             "already set at line 1",
         );
         at("max_write_lock_count lots\n", 1, 22, "expected a count");
+        at("max_write_lock_count 0\n", 1, 22, "must be at least 1");
         at("lock_wait_timeout -1\n", 1, 19, "milliseconds");
         at("lock_wait_timeout 5 6\n", 1, 21, "expected end of line");
         at("s1: commit\nkill s9\n", 2, 6, "unknown session `s9`");
