@@ -431,3 +431,27 @@ fn a_statement_end_closes_a_handler_its_implicit_commit_let_a_waiter_ask_for() {
     assert_eq!(m.take_events(), vec![(s1, Outcome::Ok)]);
     assert!(m.locks_of(s3).is_empty());
 }
+
+#[test]
+fn an_alter_of_a_missing_table_fails_before_its_upgrade() {
+    // found/seed-250006: the failed UPDATE of a dropped table keeps its SW on the name for
+    // the transaction; ALTER TABLE of that name takes SU (compatible), then open_tables
+    // finds no table: ER_NO_SUCH_TABLE before the move up to SNW, which would wait.
+    let mut m = model();
+    let s1 = m.add_session();
+    let s2 = m.add_session();
+    m.step(s2, "DROP TABLE m1").unwrap();
+    m.step(s1, "BEGIN").unwrap();
+    assert_eq!(
+        m.step(s1, "UPDATE m1 SET b=b+1 WHERE a=1"),
+        Ok(Outcome::Error)
+    );
+    for alter in [
+        "ALTER TABLE m1 FORCE, ALGORITHM=COPY",
+        "ALTER TABLE m1 FORCE, ALGORITHM=INPLACE",
+    ] {
+        assert_eq!(m.step(s2, alter), Ok(Outcome::Error), "{alter}");
+        assert_eq!(m.session(s2).last_error, Some(1146), "{alter}");
+        assert!(m.locks_of(s2).is_empty(), "{alter}");
+    }
+}
