@@ -2164,6 +2164,7 @@ impl SqlModel {
                         if let Some(o) = self.group_missing(s) {
                             return o;
                         }
+                        self.lt_write_engines(s);
                     }
                     if self.rebuild_step(s, &step) {
                         // An in-place ALTER goes down to SU while the engine rebuilds the
@@ -2223,6 +2224,56 @@ impl SqlModel {
                 Ok(o) => return self.finish(s, o),
                 Err(_) => return self.finish(s, Outcome::Error),
             }
+        }
+    }
+
+    /// LOCK TABLES ... WRITE of a MyISAM table also takes BACKUP_DML once the table is
+    /// open (the learned `lock_write.myisam` row; InnoDB's `lock_write` takes none), by
+    /// the engine of the table it opened: a RENAME it waited for may have put a table of
+    /// the other engine under the name since the statement was classified (measured:
+    /// found/seed-251009, LOCK TABLES t1 WRITE, t2 READ LOCAL after a RENAME moved MyISAM
+    /// m1 to t1 holds BACKUP_DML). Called when the WRITE tables' group is granted; the
+    /// protection is asked for first among the steps left (the tables are opened in
+    /// statement order, so this is exact when the first table opened is the WRITE one).
+    /// A statement with WRITE CONCURRENT tables, which take their own protection, is left
+    /// as learned.
+    fn lt_write_engines(&mut self, s: usize) {
+        let Some(run) = self.sess[s].run.as_ref() else {
+            return;
+        };
+        let Then::Plan(p) = &run.then else {
+            return;
+        };
+        if !p.kind.starts_with("lock_")
+            || p.lock_tables
+                .iter()
+                .any(|(_, m)| *m == LtMode::WriteConcurrent)
+        {
+            return;
+        }
+        let dml = LockType::parse("BACKUP_DML").expect("type");
+        let myisam_write = p
+            .lock_tables
+            .iter()
+            .any(|(t, m)| *m == LtMode::Write && self.cat.engine(t) == Some(Engine::MyIsam));
+        let is_dml = |st: &Step| {
+            matches!(st, Step::Acquire { key, ty, .. }
+                if *ty == dml && self.d.namespace(key.namespace()).name == "BACKUP")
+        };
+        let planned = run.steps.iter().any(is_dml);
+        let backup = MdlKey::parse(&self.d, "BACKUP", "-").expect("BACKUP key");
+        if myisam_write && !planned && !self.holds_type(s, &backup, dml) {
+            let run = self.sess[s].run.as_mut().expect("running");
+            run.steps.push_front(Step::Acquire {
+                key: backup,
+                ty: dml,
+                dur: Duration::Explicit,
+                ctx: Ctx::Plain,
+            });
+        } else if !myisam_write && planned {
+            let run = self.sess[s].run.as_mut().expect("running");
+            let rest: VecDeque<Step> = run.steps.drain(..).filter(|st| !is_dml(st)).collect();
+            run.steps = rest;
         }
     }
 

@@ -455,3 +455,24 @@ fn an_alter_of_a_missing_table_fails_before_its_upgrade() {
         assert!(m.locks_of(s2).is_empty(), "{alter}");
     }
 }
+
+#[test]
+fn lock_tables_write_protects_by_the_engine_of_the_table_it_opened() {
+    // found/seed-251009: LOCK TABLES t1 WRITE, t2 READ LOCAL gives back the session's
+    // old LOCK TABLES, which lets in the RENAME that puts MyISAM m1 under the name t1;
+    // the WRITE table opened is MyISAM, so it takes BACKUP_DML (lock_write.myisam).
+    let mut m = model();
+    let s2 = m.add_session();
+    let s3 = m.add_session();
+    m.step(s2, "LOCK TABLES t2 READ, t1 READ").unwrap();
+    assert_eq!(
+        m.step(s3, "RENAME TABLE t1 TO t3, m1 TO t1"),
+        Ok(Outcome::Waiting)
+    );
+    assert_eq!(
+        m.step(s2, "LOCK TABLES t1 WRITE, t2 READ LOCAL"),
+        Ok(Outcome::Ok)
+    );
+    assert_eq!(m.take_events(), vec![(s3, Outcome::Ok)]);
+    assert!(m.locks_of(s2).contains("BACKUP - BACKUP_DML"));
+}
