@@ -476,3 +476,43 @@ fn lock_tables_write_protects_by_the_engine_of_the_table_it_opened() {
     assert_eq!(m.take_events(), vec![(s3, Outcome::Ok)]);
     assert!(m.locks_of(s2).contains("BACKUP - BACKUP_DML"));
 }
+
+#[test]
+fn drop_trigger_finds_the_table_of_a_trigger_made_while_it_waited() {
+    // known-differences/woken-race-251249.mdl (as 9 of 10 server runs): DROP TRIGGER IF EXISTS tr1 waits for the trigger's X behind a
+    // CREATE TRIGGER that waits for the HANDLER on t2; LOCK TABLES t2 WRITE CONCURRENT
+    // closes the HANDLER, the CREATE TRIGGER ends, and the DROP TRIGGER, which now finds
+    // tr1, asks for SNW on t2: it waits behind the LOCK TABLES' SW.
+    let mut m = model();
+    let s1 = m.add_session();
+    let s2 = m.add_session();
+    let s3 = m.add_session();
+    m.step(s2, "HANDLER t2 OPEN").unwrap();
+    assert_eq!(
+        m.step(
+            s3,
+            "CREATE TRIGGER tr1 BEFORE INSERT ON t2 FOR EACH ROW SET @x=1"
+        ),
+        Ok(Outcome::Waiting)
+    );
+    assert_eq!(
+        m.step(s1, "DROP TRIGGER IF EXISTS tr1"),
+        Ok(Outcome::Waiting)
+    );
+    assert_eq!(
+        m.step(s2, "LOCK TABLES t2 WRITE CONCURRENT"),
+        Ok(Outcome::Ok)
+    );
+    assert_eq!(m.take_events(), vec![(s3, Outcome::Ok)]);
+    let held: Vec<String> = m.locks_of(s1).into_iter().collect();
+    assert_eq!(
+        held,
+        vec![
+            "SCHEMA test IX".to_string(),
+            "TABLE test.t2 SNW (pending)".to_string(),
+            "TRIGGER test.tr1 X".to_string()
+        ]
+    );
+    m.step(s2, "UNLOCK TABLES").unwrap();
+    assert_eq!(m.take_events(), vec![(s1, Outcome::Ok)]);
+}
