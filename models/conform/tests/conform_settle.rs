@@ -28,6 +28,14 @@ fn session(server: &Server) -> Conn {
     c
 }
 
+/// A throwaway server with the fixture, and its monitor connection.
+fn start() -> (Server, Conn) {
+    let server = Server::start().unwrap_or_else(|e| panic!("{e}"));
+    let mut mon = server.connect().unwrap();
+    fresh(&mut mon).unwrap();
+    (server, mon)
+}
+
 fn kind(s: &Settled) -> &'static str {
     match s {
         Settled::Done(_) => "done",
@@ -39,9 +47,7 @@ fn kind(s: &Settled) -> &'static str {
 
 /// How a statement that runs for 1.5 s without waiting for anything (it sleeps) settles.
 fn slow_statement() -> Settled {
-    let server = Server::start().unwrap_or_else(|e| panic!("{e}"));
-    let mut mon = server.connect().unwrap();
-    fresh(&mut mon).unwrap();
+    let (server, mut mon) = start();
     let mut s1 = session(&server);
     s1.send("SELECT SLEEP(1.5)").unwrap();
     let got = settle(&mut mon, &mut s1).unwrap();
@@ -85,9 +91,7 @@ fn an_innodb_row_lock_wait_is_blocked() {
     if !enabled() {
         return;
     }
-    let server = Server::start().unwrap_or_else(|e| panic!("{e}"));
-    let mut mon = server.connect().unwrap();
-    fresh(&mut mon).unwrap();
+    let (server, mut mon) = start();
     let (mut s1, mut s2) = (session(&server), session(&server));
     // A read of INNODB_TRX before the wait begins fills InnoDB's cache.
     assert_eq!(
@@ -124,9 +128,7 @@ fn a_table_level_lock_wait_then_timeout_is_done_after_a_block() {
     if !enabled() {
         return;
     }
-    let server = Server::start().unwrap_or_else(|e| panic!("{e}"));
-    let mut mon = server.connect().unwrap();
-    fresh(&mut mon).unwrap();
+    let (server, mut mon) = start();
     let (mut s2, mut s3) = (session(&server), session(&server));
     s2.query("SET lock_wait_timeout = 1").unwrap();
     s3.query("LOCK TABLES t1 WRITE CONCURRENT").unwrap();
