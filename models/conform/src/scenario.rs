@@ -433,6 +433,23 @@ fn play(
                             ));
                         }
                     }
+                    Expectation::ErrorCode(c) => {
+                        let want = SrvOutcome::Out(Outcome::Error, Some(*c));
+                        if x.srv_last[s] != Some(want) {
+                            rep.expect_failures.push(format!(
+                                "{file}:{line}: expected {name} error {c}, the server gave {}",
+                                x.srv_last[s]
+                                    .map(|v| v.to_string())
+                                    .unwrap_or("nothing".into())
+                            ));
+                        }
+                        if x.our_last[s] != Some((Outcome::Error, Some(*c))) {
+                            rep.expect_failures.push(format!(
+                                "{file}:{line}: expected {name} error {c}, ours gave {}",
+                                show_ours(x.our_last[s])
+                            ));
+                        }
+                    }
                     Expectation::Holds { key, ty } | Expectation::NotHolds { key, ty } => {
                         let want = matches!(what, Expectation::Holds { .. });
                         let d = &model.d;

@@ -120,6 +120,9 @@ pub enum Expectation {
         key: MdlKey,
         ty: LockType,
     },
+    /// `expect SESSION error N` (version 5): the step ended in an error with the
+    /// server's error code N (SQL sessions only; `error` alone matches any code).
+    ErrorCode(u32),
     /// `expect SESSION tickets [NS KEY] N` (version 2): the session holds exactly N
     /// granted tickets (on KEY, or on any key).
     Tickets {

@@ -230,6 +230,13 @@ end_statement, commit, rollback, release_explicit, savepoint, rollback_to, set_d
 force_dml_weight, disconnect, sql";
 const OUTCOMES: &str = "granted, waiting, busy, deadlock, timeout, killed, ok, error";
 
+/// `expect SESSION error N` (version 5): the server's error code N after `error`.
+fn error_code(w: &mut Words) -> PResult<Expectation> {
+    let n = number(w, "an error code after `error`")?;
+    let code = u32::try_from(n).map_err(|_| (w.here(), "error code too large".to_owned()))?;
+    Ok(Expectation::ErrorCode(code))
+}
+
 /// A step line split into its session name and command words.
 struct StepSplit {
     name: Tok,
@@ -688,6 +695,7 @@ impl<'a> Parser<'a> {
                         }
                     }
                     _ => match t.and_then(|t| Outcome::parse(&t.text)) {
+                        Some(Outcome::Error) if w.peek().is_some() => error_code(&mut w)?,
                         Some(o) => Expectation::Outcome(o),
                         None => {
                             return Err((
@@ -1707,5 +1715,38 @@ mod tests {
         fn never_panics_on_lossy_bytes(b in proptest::collection::vec(proptest::num::u8::ANY, 0..200)) {
             let _ = parse("p.mdl", &String::from_utf8_lossy(&b));
         }
+    }
+    #[test]
+    fn version_5_error_codes() {
+        // `expect SESSION error N`: the server's error code; `error` alone any code.
+        let s = ok("s1: sql SELECT 1\nexpect s1 error 1064\nexpect s1 error\n");
+        let ex: Vec<&Expectation> = s
+            .lines
+            .iter()
+            .filter_map(|l| match &l.item {
+                Item::Expect { what, .. } => Some(what),
+                _ => None,
+            })
+            .collect();
+        assert!(matches!(ex[0], Expectation::ErrorCode(1064)));
+        assert!(matches!(ex[1], Expectation::Outcome(Outcome::Error)));
+        at(
+            "s1: sql SELECT 1\nexpect s1 error x\n",
+            2,
+            17,
+            "expected an error code after `error`",
+        );
+        at(
+            "s1: sql SELECT 1\nexpect s1 error 1064 2\n",
+            2,
+            22,
+            "expected end of line",
+        );
+        at(
+            "s1: sql SELECT 1\nexpect s1 error 99999999999\n",
+            2,
+            28,
+            "error code too large",
+        );
     }
 }

@@ -137,6 +137,7 @@ fn bundled_scenarios_use_the_whole_language() {
                 Item::Advance { .. } => "advance",
                 Item::Expect { what, .. } => match what {
                     Expectation::Outcome(_) => "expect outcome",
+                    Expectation::ErrorCode(_) => "expect error code",
                     Expectation::Holds { .. } => "expect holds",
                     Expectation::NotHolds { .. } => "expect not-holds",
                     Expectation::Tickets { key: None, .. } => "expect tickets",

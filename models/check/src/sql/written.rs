@@ -114,6 +114,18 @@ pub fn play(m: &SqlCheck) -> Written {
                             seen,
                         )
                     }
+                    Expectation::ErrorCode(c) => {
+                        let seen = st.last[s]
+                            .map(|x| outcome_text(x.outcome, x.code))
+                            .unwrap_or_else(|| "nothing".into());
+                        (
+                            st.last[s].is_some_and(|x| {
+                                x.outcome == mdl_core::Outcome::Error && x.code == Some(*c)
+                            }),
+                            format!("error {c}"),
+                            seen,
+                        )
+                    }
                     Expectation::Holds { key, ty } | Expectation::NotHolds { key, ty } => {
                         let want = matches!(what, Expectation::Holds { .. });
                         let d = &st.model.d;

@@ -466,6 +466,12 @@ fn play<B: Backend>(sc: &Scenario, b: &mut B) -> Transcript {
                             h == want,
                         )
                     }
+                    // Lock steps have no server error codes: fail closed.
+                    Expectation::ErrorCode(c) => (
+                        format!("error {c}"),
+                        "no error code (error codes are for SQL sessions)".to_owned(),
+                        false,
+                    ),
                     Expectation::Tickets { key, n } => {
                         let have = b.tickets(s, key.as_ref());
                         let on = key
