@@ -41,6 +41,8 @@ pub const ER_BAD_DB: u32 = 1049;
 pub const ER_TRG_ALREADY_EXISTS: u32 = 1359;
 pub const ER_TRG_DOES_NOT_EXIST: u32 = 1360;
 pub const ER_UNKNOWN_VIEW: u32 = 4092;
+/// ER_UNKNOWN_TABLE ("Unknown table .. in MULTI DELETE"; the same number as HANDLER's).
+pub const ER_UNKNOWN_TABLE: u32 = 1109;
 pub const ER_LOCK_OR_ACTIVE_TRANSACTION: u32 = 1192;
 pub const ER_ALTER_OPERATION_NOT_SUPPORTED: u32 = 1845;
 

@@ -197,6 +197,9 @@ pub enum Stmt {
     Use(String),
     /// A statement that takes no metadata lock (`SELECT 1`, other `SET`s, `DO 1`).
     NoLocks,
+    /// A statement the server refuses before it opens or locks anything (its parser, or
+    /// a check before `open_tables`): the server's error code.
+    Fails(u32),
 }
 
 // --- the tokenizer --------------------------------------------------------------------
@@ -682,8 +685,11 @@ pub fn classify(
             c.i = 1;
             Ok(Stmt::Use(c.ident()?))
         }
-        "do" => Ok(Stmt::NoLocks),
-        "set" => classify_set(&words, sql),
+        "do" => subquery_reads(&cx, &toks).unwrap_or(Ok(Stmt::NoLocks)),
+        "set" => match classify_set(&words, sql)? {
+            Stmt::NoLocks => subquery_reads(&cx, &toks).unwrap_or(Ok(Stmt::NoLocks)),
+            st => Ok(st),
+        },
         "handler" => {
             c.i = 1;
             let name = c.ident()?;
@@ -789,8 +795,13 @@ pub fn classify(
                         quoted: false,
                     }];
                     list.extend(toks[u + 1..].iter().cloned());
-                    read = from_tables(&list, db)?
+                    let listed = from_tables_aliased(&list, db)?;
+                    if let Some(code) = delete_targets_unknown(std::slice::from_ref(&t), &listed) {
+                        return Ok(Stmt::Fails(code));
+                    }
+                    read = listed
                         .into_iter()
+                        .map(|(x, _)| x)
                         .filter(|x| *x != t)
                         .collect();
                 } else {
@@ -805,6 +816,9 @@ pub fn classify(
                     names.push(c.table(db)?);
                 }
                 let list = from_tables_aliased(&toks[c.i..], db)?;
+                if let Some(code) = delete_targets_unknown(&names, &list) {
+                    return Ok(Stmt::Fails(code));
+                }
                 let del: Vec<Tbl> = names
                     .into_iter()
                     .map(|n| {
@@ -956,6 +970,24 @@ pub fn classify(
     }
 }
 
+/// The tables of the subqueries in an expression (`SET @a = (SELECT ... FROM t1)`, `DO
+/// (SELECT ...)`): read, SR, as a SELECT's. The server opens them with the statement's
+/// other tables (sql_parse.cc, mysql_execute_command: SQLCOM_SET_OPTION and SQLCOM_DO
+/// call open_and_lock_tables on `all_tables`, which holds the subqueries' tables with
+/// TL_READ, so MDL_SHARED_READ). None when the statement names no table.
+fn subquery_reads(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
+    let tables = match from_tables(toks, cx.db) {
+        Ok(t) => t,
+        Err(e) => return Some(Err(e)),
+    };
+    if tables.is_empty() {
+        return None;
+    }
+    let parts: Result<Vec<Part>, String> =
+        tables.iter().map(|t| cx.on_table("select", t)).collect();
+    Some(parts.and_then(|parts| cx.plan("select", parts, Effect::NeedTables(tables), toks)))
+}
+
 fn classify_set(words: &[String], sql: &str) -> Result<Stmt, String> {
     // SET [SESSION|@@session.|LOCAL] var = value [, ...]
     let mut w: Vec<&str> = words.iter().map(String::as_str).collect();
@@ -1073,22 +1105,120 @@ fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, Stri
     {
         return Err(format!("`{sql}`: SELECT ... INTO OUTFILE is not modelled"));
     }
-    let for_update = words.windows(2).any(|w| w[0] == "for" && w[1] == "update");
-    let share = words
-        .windows(3)
-        .any(|w| w[0] == "lock" && w[1] == "in" && w[2] == "share");
-    let kind = if for_update {
-        "select_for_update"
-    } else if share {
-        "select_share"
-    } else {
-        "select"
-    };
+    let (kind, inner) = locking_clauses(toks, cx.db)?;
     let mut parts = Vec::new();
     for t in &tables {
-        parts.push(cx.on_table(kind, t)?);
+        let k = inner
+            .iter()
+            .find(|(it, _)| it == t)
+            .map_or(kind, |(_, k)| *k);
+        parts.push(cx.on_table(k, t)?);
     }
     cx.plan(kind, parts, Effect::NeedTables(tables), toks)
+}
+
+/// The kind of a SELECT's own locking clause (`FOR UPDATE`, `LOCK IN SHARE MODE` outside
+/// every parenthesis), and the tables of the subqueries that have their own, with theirs.
+/// A locking clause locks the tables of its own SELECT only (sql_yacc.yy: `opt_select_lock_type`
+/// calls `Lex->current_select->set_lock_for_tables`, which sets the lock type of the
+/// current SELECT_LEX's tables): a subquery's `FOR UPDATE` gives its tables SW and leaves
+/// the outer tables SR (measured: models/conformance/subquery-for-update.mdl).
+fn locking_clauses(
+    toks: &[Tok],
+    db: &str,
+) -> Result<(&'static str, Vec<(Tbl, &'static str)>), String> {
+    let mut outer = "select";
+    let mut inner = Vec::new();
+    let mut opens: Vec<usize> = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        match t {
+            Tok::P('(') => opens.push(i),
+            Tok::P(')') => {
+                opens.pop();
+            }
+            _ => {
+                let k = if kw_eq(t, "for") && toks.get(i + 1).is_some_and(|n| kw_eq(n, "update")) {
+                    "select_for_update"
+                } else if kw_eq(t, "lock")
+                    && toks.get(i + 1).is_some_and(|n| kw_eq(n, "in"))
+                    && toks.get(i + 2).is_some_and(|n| kw_eq(n, "share"))
+                {
+                    "select_share"
+                } else {
+                    continue;
+                };
+                match opens.last() {
+                    None => outer = k,
+                    Some(&a) => {
+                        let end = toks[a..]
+                            .iter()
+                            .scan(0i32, |d, t| {
+                                *d += match t {
+                                    Tok::P('(') => 1,
+                                    Tok::P(')') => -1,
+                                    _ => 0,
+                                };
+                                Some(*d)
+                            })
+                            .position(|d| d == 0)
+                            .map_or(toks.len(), |e| a + e);
+                        for t in from_tables(&toks[a + 1..end], db)? {
+                            inner.push((t, k));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok((outer, inner))
+}
+
+/// ER_UNKNOWN_TABLE when a multi-table DELETE's target is neither an alias nor an
+/// unaliased table of its FROM (or USING) list: sql_parse.cc, multi_delete_precheck and
+/// multi_delete_table_match, which run before any table is opened or locked (measured:
+/// models/conformance/delete-target-not-in-from.mdl, error 1109 with no lock taken).
+fn delete_targets_unknown(names: &[Tbl], list: &[(Tbl, Option<String>)]) -> Option<u32> {
+    let known = |n: &Tbl| {
+        list.iter().any(|(t, a)| match a {
+            Some(a) => *a == n.name,
+            None => t == n,
+        })
+    };
+    (!names.iter().all(known)).then_some(super::catalog::ER_UNKNOWN_TABLE)
+}
+
+/// The object a CREATE makes, from the words after `CREATE [OR REPLACE]` (its
+/// modifiers skipped: DEFINER=..., SQL SECURITY ..., TEMPORARY, AGGREGATE, ...), so that a
+/// refusal names the statement family it saw.
+fn created_family(toks: &[Tok]) -> String {
+    const FAMILIES: [&str; 14] = [
+        "table",
+        "function",
+        "procedure",
+        "view",
+        "trigger",
+        "event",
+        "sequence",
+        "database",
+        "schema",
+        "index",
+        "user",
+        "role",
+        "server",
+        "package",
+    ];
+    toks.iter()
+        .find_map(|t| match t {
+            Tok::Word {
+                text,
+                quoted: false,
+            } => FAMILIES
+                .iter()
+                .find(|f| text.eq_ignore_ascii_case(f))
+                .map(|f| f.to_ascii_uppercase()),
+            _ => None,
+        })
+        .unwrap_or_else(|| "(an object it does not name)".into())
 }
 
 /// LOCK INSTANCE FOR BACKUP / UNLOCK INSTANCE: a kind of the MySQL 8.0 table (the
@@ -1439,7 +1569,8 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
     }
     if or_replace {
         return Err(format!(
-            "`{sql}`: CREATE OR REPLACE TABLE is not in the learned table"
+            "`{sql}`: CREATE OR REPLACE {} is not in the learned table",
+            created_family(&toks[c.i..])
         ));
     }
     if !c.eat("table") {

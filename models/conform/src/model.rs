@@ -533,7 +533,8 @@ impl SqlModel {
                     // open_and_lock_tables; measured: found/seed-191293, a deadlock with an
                     // in-place ALTER that waits for the session's HANDLER.
                     | "ftwrl_table"));
-        let flushed = if backup_stage {
+        // A statement refused before open_tables closes no HANDLER either.
+        let flushed = if backup_stage || matches!(st, Stmt::Fails(_)) {
             Vec::new()
         } else {
             self.ha_flush(s)
@@ -665,6 +666,7 @@ impl SqlModel {
         let id = self.sess[s].id;
         Ok(match st {
             Stmt::NoLocks => Outcome::Ok,
+            Stmt::Fails(code) => self.fail(s, code),
             Stmt::Use(db) => {
                 if !self.cat.has_schema(&db) {
                     return Ok(self.fail(s, ER_BAD_DB));
@@ -2112,10 +2114,17 @@ impl SqlModel {
                         *ty
                     };
                     match self.t.upgrade(id, key, *ty, wait) {
-                        Ok(Outcome::Granted) if !self.holds_type(s, key, *ty) => {
+                        Ok(Outcome::Granted)
+                            if !self.holds_type(s, key, *ty)
+                                && self.d.strategy(key.namespace()).upgrade_always =>
+                        {
                             // Our upgrade is a no-op when the held type covers the new one;
                             // the server changes the ticket's type (DDL -> ALTER_COPY,
-                            // BLOCK_DDL -> START): that is our downgrade.
+                            // BLOCK_DDL -> START): that is our downgrade. Only in the BACKUP
+                            // namespace: elsewhere MDL_ticket::upgrade_shared_lock (sql/mdl.cc)
+                            // does nothing when the ticket already has a stronger type, so
+                            // LOCK TABLES t1 WRITE, t1 AS x READ keeps SNRW (measured:
+                            // models/conformance/lock-tables-same-table-twice.mdl).
                             let _ = self.t.downgrade(id, key, *ty);
                             Ok(Outcome::Granted)
                         }
