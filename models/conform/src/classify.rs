@@ -1117,16 +1117,16 @@ fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, Stri
     cx.plan(kind, parts, Effect::NeedTables(tables), toks)
 }
 
+/// A subquery's table with the kind its own locking clause gives it.
+type Locked = (Tbl, &'static str);
+
 /// The kind of a SELECT's own locking clause (`FOR UPDATE`, `LOCK IN SHARE MODE` outside
 /// every parenthesis), and the tables of the subqueries that have their own, with theirs.
 /// A locking clause locks the tables of its own SELECT only (sql_yacc.yy: `opt_select_lock_type`
 /// calls `Lex->current_select->set_lock_for_tables`, which sets the lock type of the
 /// current SELECT_LEX's tables): a subquery's `FOR UPDATE` gives its tables SW and leaves
 /// the outer tables SR (measured: models/conformance/subquery-for-update.mdl).
-fn locking_clauses(
-    toks: &[Tok],
-    db: &str,
-) -> Result<(&'static str, Vec<(Tbl, &'static str)>), String> {
+fn locking_clauses(toks: &[Tok], db: &str) -> Result<(&'static str, Vec<Locked>), String> {
     let mut outer = "select";
     let mut inner = Vec::new();
     let mut opens: Vec<usize> = Vec::new();
