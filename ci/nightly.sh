@@ -15,8 +15,10 @@
 #   MDL_RUN_RANDOM=3000         random scenarios of the run-determinism test (tiny: 300)
 #   MDL_RUN_REPEAT=50           manager runs per scenario in that test (tiny: 10)
 #   MDL_CONFORM_RANDOM_FULL=2000  random SQL scenarios against MariaDB, from seed
-#                               MDL_CONFORM_SEED_FULL (1) (tiny: only the quick set's
-#                               MDL_CONFORM_RANDOM, 30); see ci/conformance.sh
+#                               MDL_CONFORM_SEED_FULL (default: a new one each night, the
+#                               day number times 10,000; printed, and the differences found
+#                               kept as the step's artifact found/) (tiny: only the quick
+#                               set's MDL_CONFORM_RANDOM, 30); see ci/conformance.sh
 #   MDL_FUZZ_SECONDS=1800       per fuzz target, then corpus merge (tiny: 5)
 #   MDL_FUZZ_SECONDS_cli=3600   the `cli` fuzz target's own budget (tiny: 5)
 #   MDL_FUZZ_TARGETS=a,b        only these fuzz targets (default: every [[bin]] of fuzz/)
