@@ -65,6 +65,22 @@ pub const ER_UNKNOWN_TABLE_HANDLER: u32 = 1109;
 pub const ER_NONUNIQ_TABLE: u32 = 1066;
 pub const ER_BAD_DB: u32 = 1049;
 
+/// A HANDLER OPEN under a name (alias) no HANDLER of the session has: the learned
+/// `handler` rule (E1066, learned opening the same table twice under its own name) is not
+/// its rule. mysql_ha_open (sql/sql_handler.cc) looks the new HANDLER's alias up in
+/// `thd->handler_tables_hash`; two HANDLERs on one table under different aliases are both
+/// open, each with its table's SR (measured: models/conformance/handler-two-aliases.mdl).
+fn handler_open_new_alias(p: &super::classify::Part, hs: &[Handler]) -> bool {
+    if !p.kind.starts_with("handler_open") {
+        return false;
+    }
+    let Some(t) = &p.bind.t else {
+        return false;
+    };
+    let name = p.bind.alias.as_ref().unwrap_or(&t.name);
+    !hs.iter().any(|h| h.alias == *name)
+}
+
 /// One HANDLER of a session.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Handler {
@@ -1227,7 +1243,7 @@ impl SqlModel {
                         && (p.bind.t.is_none()
                             || p.bind.t.as_ref() == Some(&h.table)
                             || p.bind.n.as_ref() == Some(&h.table))
-                });
+                }) && !handler_open_new_alias(p, &st.handlers);
                 // (The learned `handler` rules of the later BACKUP stages are those of a
                 // session with no backup running, E4146: the stage's own state decides.
                 // Measured: found/seed-41480, seed-41609.)
@@ -2116,12 +2132,14 @@ impl SqlModel {
                     match self.t.upgrade(id, key, *ty, wait) {
                         Ok(Outcome::Granted)
                             if !self.holds_type(s, key, *ty)
-                                && self.d.strategy(key.namespace()).upgrade_always =>
+                                && (*ty != LockType::SRO
+                                    || self.d.strategy(key.namespace()).upgrade_always) =>
                         {
                             // Our upgrade is a no-op when the held type covers the new one;
                             // the server changes the ticket's type (DDL -> ALTER_COPY,
-                            // BLOCK_DDL -> START): that is our downgrade. Only in the BACKUP
-                            // namespace: elsewhere MDL_ticket::upgrade_shared_lock (sql/mdl.cc)
+                            // BLOCK_DDL -> START; an ALTER's X down to SU): that is our
+                            // downgrade. Not LOCK TABLES READ's move to SRO: outside the
+                            // BACKUP namespace MDL_context::upgrade_shared_lock (sql/mdl.cc)
                             // does nothing when the ticket already has a stronger type, so
                             // LOCK TABLES t1 WRITE, t1 AS x READ keeps SNRW (measured:
                             // models/conformance/lock-tables-same-table-twice.mdl).
