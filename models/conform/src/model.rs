@@ -1052,6 +1052,25 @@ impl SqlModel {
         }))
     }
 
+    /// Under LOCK TABLES in autocommit mode, a statement that writes a transactional
+    /// table still ends with its own commit, which requests BACKUP_COMMIT while the
+    /// statement holds its locks: LOCK TABLES begins no transaction (OPTION_BEGIN is not
+    /// set), so trans_commit_stmt's ha_commit_trans is a real commit and takes
+    /// MDL_BACKUP_COMMIT (sql/handler.cc). Measured: found/lock-tables-concurrent-update-
+    /// behind-block-commit.mdl (from `mdl conform --random 150 --seed 20261203`), the
+    /// UPDATE under LOCK TABLES ... WRITE CONCURRENT waits behind BACKUP STAGE BLOCK_COMMIT.
+    fn lt_autocommit_steps(&self, s: usize, plan: &Plan) -> Result<Vec<Step>, String> {
+        let st = &self.sess[s].st;
+        let writes = plan.parts.iter().any(|p| {
+            matches!(p.kind.as_str(), "insert" | "update" | "delete") && !p.row.ends_with(".myisam")
+        });
+        if writes && st.autocommit && !st.in_txn {
+            self.commit_steps()
+        } else {
+            Ok(Vec::new())
+        }
+    }
+
     /// What COMMIT of a transaction that wrote requests (the `commit_write` kind).
     fn commit_steps(&self) -> Result<Vec<Step>, String> {
         let Some(r) = self.map.kind("commit_write") else {
@@ -1479,6 +1498,7 @@ impl SqlModel {
                 }
             }
             steps.extend(self.lt_x_waits(s, &plan)?);
+            steps.extend(self.lt_autocommit_steps(s, &plan)?);
             if !steps.is_empty() {
                 let timeout = plan.wait.map(|secs| secs.saturating_mul(1000));
                 return Ok(self.start_run(
