@@ -202,6 +202,19 @@ pub enum Stmt {
     Fails(u32),
 }
 
+mod syntax;
+
+/// ER_PARSE_ERROR.
+pub const ER_PARSE_ERROR: u32 = 1064;
+
+/// Why MariaDB's parser rejects `sql` as a syntax error (ER_PARSE_ERROR), for the
+/// statements the classifier would otherwise take: see `classify/syntax.rs`. None when
+/// none of its rules applies (or the statement does not tokenize: `classify` says why).
+pub fn mariadb_syntax_error(sql: &str) -> Option<&'static str> {
+    let toks = tokens(sql).ok()?;
+    syntax::mariadb_rejects(sql, &toks)
+}
+
 // --- the tokenizer --------------------------------------------------------------------
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -515,7 +515,12 @@ impl SqlModel {
             return Err("the session's previous statement is still waiting".into());
         }
         let db = self.sess[s].st.db.clone();
-        let st = {
+        let st = if self.map.dialect_name() == "mariadb"
+            && super::classify::mariadb_syntax_error(sql).is_some()
+        {
+            // A syntax error: the server's parser refuses it before anything runs.
+            Stmt::Fails(super::classify::ER_PARSE_ERROR)
+        } else {
             let has = self.has_row();
             classify(sql, &db, &self.cat, &has)?
         };
