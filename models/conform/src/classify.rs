@@ -1448,7 +1448,8 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
     {}
     if c.at("definer") || c.at("sql") {
         return Err(format!(
-            "`{sql}`: CREATE VIEW/TRIGGER with DEFINER or SQL SECURITY is not modelled"
+            "`{sql}`: CREATE {} with DEFINER or SQL SECURITY is not modelled",
+            created_family(&toks[c.i..])
         ));
     }
     if (c.eat("unique") || c.eat("fulltext") || c.eat("spatial")) && !c.at("index") {
@@ -1587,7 +1588,10 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
         ));
     }
     if !c.eat("table") {
-        return Err(format!("statement not in the learned table: `{sql}`"));
+        return Err(format!(
+            "`{sql}`: CREATE {} is not in the learned table",
+            created_family(&toks[c.i..])
+        ));
     }
     let ine = c.eat("if") && {
         c.expect("not")?;

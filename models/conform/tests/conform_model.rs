@@ -516,3 +516,37 @@ fn drop_trigger_finds_the_table_of_a_trigger_made_while_it_waited() {
     m.step(s2, "UNLOCK TABLES").unwrap();
     assert_eq!(m.take_events(), vec![(s1, Outcome::Ok)]);
 }
+
+/// Issue 26: a refusal names the statement family it saw (a CREATE OR REPLACE FUNCTION
+/// was refused with a message about CREATE OR REPLACE TABLE).
+#[test]
+fn refusals_name_the_family_they_saw() {
+    let mut m = model();
+    let a = m.add_session();
+    for (sql, family) in [
+        (
+            "CREATE OR REPLACE FUNCTION f1() RETURNS INT RETURN 1",
+            "CREATE OR REPLACE FUNCTION",
+        ),
+        (
+            "CREATE OR REPLACE PROCEDURE p1() SELECT 1",
+            "CREATE OR REPLACE PROCEDURE",
+        ),
+        (
+            "CREATE FUNCTION f1() RETURNS INT RETURN 1",
+            "CREATE FUNCTION",
+        ),
+        (
+            "CREATE DEFINER=root@localhost FUNCTION f1() RETURNS INT RETURN 1",
+            "CREATE FUNCTION with DEFINER",
+        ),
+        (
+            "CREATE EVENT e1 ON SCHEDULE EVERY 1 DAY DO SELECT 1",
+            "CREATE EVENT",
+        ),
+    ] {
+        let e = m.step(a, sql).expect_err(sql);
+        assert!(e.contains(family), "{sql}: {e}");
+        assert!(!e.contains("TABLE"), "{sql}: {e}");
+    }
+}
