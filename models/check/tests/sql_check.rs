@@ -258,3 +258,19 @@ fn a_statement_the_model_cannot_play_in_another_order_is_a_violation() {
         "{out}"
     );
 }
+
+/// `expect SESSION error N` (scenario format version 5) compares the error code: the
+/// right code passes, another code fails, `error` alone takes any code.
+#[test]
+fn expect_error_code_compares_the_code() {
+    let play = |code: &str| {
+        let text = format!("dialect mariadb\ns1: sql DELETE t2 FROM t1\nexpect s1 error{code}\n");
+        let sc = mdl_scenario::read::read_bytes("t.mdl", text.as_bytes())
+            .unwrap_or_else(|e| panic!("{e}"))
+            .scenario;
+        written::play(&model(&sc)).exit_code()
+    };
+    assert_eq!(play(" 1109"), 0);
+    assert_eq!(play(""), 0);
+    assert_eq!(play(" 1146"), 1);
+}
