@@ -162,3 +162,19 @@ fn valid_neighbours_are_not_syntax_errors() {
         assert_eq!(mariadb_syntax_error(sql), None, "{sql}");
     }
 }
+
+/// No statement `mdl conform --random` generates is taken for a syntax error (they all
+/// run on the server).
+#[test]
+fn generated_statements_are_not_syntax_errors() {
+    use mdl_conform::random::{generate, Line};
+    let map = Mapping::load().expect("statements.tsv");
+    for seed in 0..500 {
+        for l in generate(&map, seed, 3, 12).lines {
+            if let Line::Sql(_, q) = l {
+                let r = mdl_conform::classify::mariadb_syntax_error(&q);
+                assert_eq!(r, None, "seed {seed}: {q}");
+            }
+        }
+    }
+}
