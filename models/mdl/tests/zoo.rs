@@ -563,3 +563,36 @@ fn the_repass_design_changes_no_bundled_verdict_but_the_stall() {
         "only the stall's files change"
     );
 }
+
+/// Finding 2's lock-level scenario (`models/zoo/findings/mysql_switch_cycle.mdl`): `mdl
+/// check` finds the stuck cycle with `max_write_lock_count 1` and nothing without it.
+#[test]
+fn the_switch_cycle_scenario_is_stuck_only_with_the_limit() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let f = root.join("models/zoo/findings/mysql_switch_cycle.mdl");
+    let check = |p: &std::path::Path| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mdl"))
+            .arg("check")
+            .arg(p)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let with = check(&f);
+    assert!(with.contains("no stuck state         violated"), "{with}");
+    assert!(
+        with.contains("a waits for b on TABLE db.t (wants SNRW; b queued SW, pending"),
+        "{with}"
+    );
+    let text = std::fs::read_to_string(&f).unwrap();
+    let tmp = std::env::temp_dir().join(format!("mdl-switch-{}.mdl", std::process::id()));
+    let without: String = text
+        .lines()
+        .filter(|l| !l.starts_with("max_write_lock_count"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&tmp, without).unwrap();
+    let without = check(&tmp);
+    let _ = std::fs::remove_file(&tmp);
+    assert!(!without.contains("violated"), "{without}");
+}
