@@ -132,7 +132,36 @@ pub fn load_text(
     let sc = mdl_scenario::read::read_bytes(file, text.as_bytes())
         .map_err(read_error)?
         .scenario;
+    model_only_limit(file, text, &sc)?;
     check_known(file, sc, map)
+}
+
+/// A `max_write_lock_count` setting would set the model's limit and not the server's:
+/// refused, at the setting's line, in favour of `server_option` (which sets both).
+fn model_only_limit(
+    file: &str,
+    text: &str,
+    sc: &mdl_scenario::Scenario,
+) -> Result<(), ConformError> {
+    let by_option = sc
+        .server_options
+        .iter()
+        .any(|o| o.name == ServerOptionName::MaxWriteLockCount);
+    if sc.settings.max_write_lock_count == u64::MAX || by_option {
+        return Ok(());
+    }
+    let line = text
+        .lines()
+        .position(|l| l.trim_start().starts_with("max_write_lock_count"))
+        .map_or(1, |i| i + 1);
+    Err(serr(
+        file,
+        line,
+        1,
+        "`max_write_lock_count` sets the model's limit only: write `server_option \
+         max_write_lock_count N`, which starts the server with it too"
+            .into(),
+    ))
 }
 
 /// A read error as conform's error: a position makes it a scenario error.
