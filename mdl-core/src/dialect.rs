@@ -34,6 +34,12 @@ pub enum Starvation {
     Mysql,
     /// MariaDB: hogs only; past the limit non-hog waiters are served ignoring priority.
     Mariadb,
+    /// A design variant (models/FINDINGS.md, finding 1; the zoo's `mariadb-skipped-hog`):
+    /// MariaDB's rule, plus one more pass of `reschedule_waiters` whenever a pass changed
+    /// its own `skip_high_priority` decision (the count reset after skipped hogs, or a hog
+    /// granted in the pass reached the limit), so no waiter that the rule would grant is
+    /// left waiting. No server does this (dialect file: `starvation mariadb-repass`).
+    MariadbRepass,
 }
 
 #[derive(Clone, Debug)]
@@ -558,11 +564,15 @@ impl Dialect {
                     starvation = match text[1] {
                         "mysql" => Starvation::Mysql,
                         "mariadb" => Starvation::Mariadb,
+                        "mariadb-repass" => Starvation::MariadbRepass,
                         o => {
                             return Err(err(
                                 line,
                                 w[1].col,
-                                format!("unknown starvation rule `{o}` (mysql or mariadb)"),
+                                format!(
+                                    "unknown starvation rule `{o}` (mysql, mariadb or \
+                                     mariadb-repass)"
+                                ),
                             ))
                         }
                     }

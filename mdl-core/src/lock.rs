@@ -376,6 +376,19 @@ impl LockState {
         self.waiting.reverse();
         let out = match r.starvation {
             Some(Starvation::Mariadb) => self.reschedule_mariadb(r, &mut try_grant),
+            Some(Starvation::MariadbRepass) => {
+                // The design variant: one more pass whenever the pass changed its own
+                // decision (the count reset after skipped hogs, or a hog granted in the
+                // pass reached the limit). Each change needs a grant: it ends.
+                let mut out = Vec::new();
+                loop {
+                    let skip = self.mariadb_skips(r);
+                    out.extend(self.reschedule_mariadb(r, &mut try_grant));
+                    if self.waiting.is_empty() || self.mariadb_skips(r) == skip {
+                        break out;
+                    }
+                }
+            }
             _ => self.reschedule_mysql(r, &mut try_grant),
         };
         #[cfg(mdl_bug = "fifo")]
@@ -490,8 +503,7 @@ impl LockState {
         let s = r.strategy;
         let mut out = Vec::new();
         // Past the limit, give way to low-priority (non-hog) requests if any wait.
-        let skip_high = u64::from(self.hog_count) >= r.max_write_lock_count
-            && self.waiting_types().0 & !s.hogs.0 != 0;
+        let skip_high = self.mariadb_skips(r);
         let mut i = 0;
         while i < self.waiting.len() {
             let t = self.waiting[i];
@@ -517,14 +529,20 @@ impl LockState {
         out
     }
 
+    /// MariaDB's `skip_high_priority`, decided once before its pass: past the limit,
+    /// with a non-hog waiting (sql/mdl.cc, `MDL_lock::reschedule_waiters`).
+    fn mariadb_skips(&self, r: &Rules) -> bool {
+        u64::from(self.hog_count) >= r.max_write_lock_count
+            && self.waiting_types().0 & !r.strategy.hogs.0 != 0
+    }
+
     /// Would [`LockState::reschedule`] grant this waiting ticket now? (The lost-wakeup
     /// property: after every step no waiter satisfies this.)
     pub fn could_grant_waiter(&self, r: &Rules, w: &Ticket) -> bool {
         match r.starvation {
-            Some(Starvation::Mariadb) => {
+            Some(Starvation::Mariadb | Starvation::MariadbRepass) => {
                 let s = r.strategy;
-                let skip_high = u64::from(self.hog_count) >= r.max_write_lock_count
-                    && self.waiting_types().0 & !s.hogs.0 != 0;
+                let skip_high = self.mariadb_skips(r);
                 !(skip_high && s.hogs.contains(w.ty)) && self.can_grant(r, w.ty, w.owner, skip_high)
             }
             _ => self.can_grant(r, w.ty, w.owner, false),

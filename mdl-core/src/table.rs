@@ -782,6 +782,18 @@ impl LockTable {
         }
     }
 
+    /// Runs the deadlock search from `s`, which waits, as if its wait had just begun: a
+    /// design variant (the zoo's `mysql-switch-cycle`, models/FINDINGS.md finding 2: a
+    /// search when a switch of pending matrix adds wait-for edges; the servers search only
+    /// when a wait begins). Returns `s`'s outcome (`Waiting` when it still waits or does
+    /// not wait); other victims are events. Changes nothing when there is no cycle.
+    pub fn search_from(&mut self, s: OwnerId) -> Outcome {
+        if !self.is_waiting(s) {
+            return Outcome::Waiting;
+        }
+        self.detect(s)
+    }
+
     /// Soft-edge resolution of the edge `a -> b`: when `a` waits on an MDL lock behind
     /// `b`'s pending request only (a soft edge) and the step layer finds the reordering
     /// safe, `a` goes ahead of `b`; the grants it makes are booked. False when nothing

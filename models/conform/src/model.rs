@@ -330,6 +330,16 @@ impl SqlModel {
         &self.map
     }
 
+    /// The server's `max_write_lock_count` (a scenario's `server_option` or setting), for
+    /// the lock table; call before the first [`SqlModel::add_session`] (it starts a new,
+    /// empty table).
+    pub fn set_max_write_lock_count(&mut self, n: u64) {
+        let config = Config {
+            max_write_lock_count: n,
+        };
+        self.t = LockTable::new(std::sync::Arc::new(self.d.clone()), config);
+    }
+
     pub fn add_session(&mut self) -> usize {
         let id = self.t.add_session();
         self.sess.push(Sess {

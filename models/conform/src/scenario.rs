@@ -18,6 +18,7 @@ use super::model::SqlModel;
 use super::server::Server;
 use super::ConformError;
 use mdl_core::Outcome;
+use mdl_scenario::ServerOptionName;
 use mdl_scenario::{Command, Expectation, Item};
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -131,7 +132,36 @@ pub fn load_text(
     let sc = mdl_scenario::read::read_bytes(file, text.as_bytes())
         .map_err(read_error)?
         .scenario;
+    model_only_limit(file, text, &sc)?;
     check_known(file, sc, map)
+}
+
+/// A `max_write_lock_count` setting would set the model's limit and not the server's:
+/// refused, at the setting's line, in favour of `server_option` (which sets both).
+fn model_only_limit(
+    file: &str,
+    text: &str,
+    sc: &mdl_scenario::Scenario,
+) -> Result<(), ConformError> {
+    let by_option = sc
+        .server_options
+        .iter()
+        .any(|o| o.name == ServerOptionName::MaxWriteLockCount);
+    if sc.settings.max_write_lock_count == u64::MAX || by_option {
+        return Ok(());
+    }
+    let line = text
+        .lines()
+        .position(|l| l.trim_start().starts_with("max_write_lock_count"))
+        .map_or(1, |i| i + 1);
+    Err(serr(
+        file,
+        line,
+        1,
+        "`max_write_lock_count` sets the model's limit only: write `server_option \
+         max_write_lock_count N`, which starts the server with it too"
+            .into(),
+    ))
 }
 
 /// A read error as conform's error: a position makes it a scenario error.
@@ -165,6 +195,7 @@ fn check_known(
         ));
     }
     let mut model = SqlModel::new(map.clone());
+    model.set_max_write_lock_count(sc.settings.max_write_lock_count);
     for (pos, q) in &sc.setup {
         model
             .setup(q)
@@ -234,6 +265,53 @@ pub fn run_file(
     run_scenario(server, map, &sc, verbose, out)
 }
 
+/// Refuses a file whose `server_option` lines are not the options `server` was started
+/// with (a server option is set for the whole server: [`Server::start_with`]).
+fn same_options(sc: &mdl_scenario::Scenario, server: &Server) -> Result<(), ConformError> {
+    let want = options_of(sc);
+    if want == server.options() {
+        return Ok(());
+    }
+    let show = |v: &[(ServerOptionName, u64)]| {
+        if v.is_empty() {
+            "no options".to_string()
+        } else {
+            v.iter()
+                .map(|(n, x)| format!("--{}={x}", n.as_str()))
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+    };
+    let pos = sc
+        .server_options
+        .iter()
+        .find(|o| !server.options().contains(&(o.name, o.value)))
+        .map(|o| o.pos)
+        .unwrap_or(mdl_scenario::Pos { line: 1, col: 1 });
+    Err(serr(
+        &sc.file,
+        pos.line,
+        pos.col,
+        format!(
+            "this file needs a server started with {}, the running server has {}: run it \
+             alone (`mdl conform FILE` starts a server with the file's options)",
+            show(&want),
+            show(server.options())
+        ),
+    ))
+}
+
+/// A file's `server_option` lines, sorted by name: what [`Server::start_with`] takes.
+pub fn options_of(sc: &mdl_scenario::Scenario) -> Vec<(ServerOptionName, u64)> {
+    let mut v: Vec<_> = sc
+        .server_options
+        .iter()
+        .map(|o| (o.name, o.value))
+        .collect();
+    v.sort();
+    v
+}
+
 /// The server's and our outcome of one step, for the comparison.
 struct Sides {
     conns: Vec<Option<Conn>>,
@@ -266,9 +344,11 @@ pub fn run_scenario(
             ));
         }
     }
+    same_options(sc, server)?;
     let mut mon = server.connect()?;
     fresh(&mut mon)?;
     let mut model = SqlModel::new(map.clone());
+    model.set_max_write_lock_count(sc.settings.max_write_lock_count);
     for (pos, q) in &sc.setup {
         let r = mon.exec(q)?;
         if let Some((c, m)) = r.error {

@@ -17,6 +17,7 @@
 
 use super::client::Conn;
 use super::ConformError;
+use mdl_scenario::ServerOptionName;
 use std::io::Write;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -39,6 +40,8 @@ pub struct Server {
     socket: PathBuf,
     version: String,
     keep: bool,
+    /// The options it was started with, sorted by name ([`Server::start_with`]).
+    options: Vec<(ServerOptionName, u64)>,
 }
 
 fn find(bin: &str) -> Option<PathBuf> {
@@ -100,6 +103,15 @@ pub fn available() -> Result<(), ConformError> {
 impl Server {
     /// Makes a datadir, starts the server and waits until its socket answers.
     pub fn start() -> Result<Server, ConformError> {
+        Server::start_with(&[])
+    }
+
+    /// [`Server::start`] with `--NAME=VALUE` for each option (a scenario's `server_option`
+    /// lines), checked once the server answers (`SELECT @@NAME`).
+    pub fn start_with(options: &[(ServerOptionName, u64)]) -> Result<Server, ConformError> {
+        let mut options = options.to_vec();
+        options.sort();
+        options.dedup();
         available()?;
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
         let nanos = std::time::SystemTime::now()
@@ -168,6 +180,7 @@ impl Server {
                 "--skip-log-bin",
                 "--max-connections=64",
             ])
+            .args(options.iter().map(|(n, v)| format!("--{}={v}", n.as_str())))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -185,9 +198,31 @@ impl Server {
             socket,
             version: String::new(),
             keep,
+            options,
         };
         s.wait_ready()?;
+        s.check_options()?;
         Ok(s)
+    }
+
+    /// The server took every option with the value asked for.
+    fn check_options(&self) -> Result<(), ConformError> {
+        let mut c = self.connect()?;
+        for (n, v) in &self.options {
+            let got = c.query_one(&format!("SELECT @@GLOBAL.{}", n.as_str()))?;
+            if got != v.to_string() {
+                return Err(ConformError::Server(format!(
+                    "started with --{}={v}, the server has {got}",
+                    n.as_str()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The options the server was started with, sorted by name.
+    pub fn options(&self) -> &[(ServerOptionName, u64)] {
+        &self.options
     }
 
     fn wait_ready(&mut self) -> Result<(), ConformError> {

@@ -419,3 +419,25 @@ fn the_matrix_kinds_are_defined() {
         assert!(kind_def(k.name).is_some());
     }
 }
+
+/// A `max_write_lock_count` setting in a conformance file would limit only the model:
+/// refused at its line; `server_option max_write_lock_count` (server and model) is read.
+#[test]
+fn a_model_only_hog_limit_is_refused_and_the_server_option_is_read() {
+    let m = Mapping::load().unwrap();
+    let load = |t: &str| scenario::load_text("t.mdl", t, &m);
+    match load("dialect mariadb\nmax_write_lock_count 1\ns1: sql SELECT 1\n") {
+        Err(ConformError::Scenario { line, col, msg, .. }) => {
+            assert_eq!((line, col), (2, 1));
+            assert!(msg.contains("server_option max_write_lock_count"), "{msg}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let sc = load("dialect mariadb\nserver_option max_write_lock_count 1\ns1: sql SELECT 1\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(sc.settings.max_write_lock_count, 1);
+    assert_eq!(
+        scenario::options_of(&sc),
+        vec![(mdl_scenario::ServerOptionName::MaxWriteLockCount, 1)]
+    );
+}

@@ -43,12 +43,19 @@ fn quick_set() -> Vec<std::path::PathBuf> {
 
 fn run_all() -> Vec<scenario::Report> {
     let map = Mapping::load().unwrap();
-    let server = Server::start().unwrap_or_else(|e| panic!("{e}"));
+    let mut server = Server::start().unwrap_or_else(|e| panic!("{e}"));
     let mut out = std::io::stdout();
     quick_set()
         .iter()
         .map(|f| {
-            scenario::run_file(&server, &map, f, false, &mut out).unwrap_or_else(|e| panic!("{e}"))
+            let sc = scenario::load(f, &map).unwrap_or_else(|e| panic!("{e}"));
+            // A file with `server_option` lines gets a server of its own options.
+            let opts = scenario::options_of(&sc);
+            if server.options() != opts {
+                server = Server::start_with(&opts).unwrap_or_else(|e| panic!("{e}"));
+            }
+            scenario::run_scenario(&server, &map, &sc, false, &mut out)
+                .unwrap_or_else(|e| panic!("{e}"))
         })
         .collect()
 }
@@ -114,6 +121,35 @@ fn seeded_bug_conform_no_session_rules_is_caught() {
 #[test]
 fn seeded_bug_conform_no_ha_flush_is_caught() {
     the_comparison_catches_the_seeded_bug();
+}
+
+/// A file's `server_option` lines start the server with those options (the MariaDB stall
+/// of models/FINDINGS.md needs `max_write_lock_count 1`), and a server started with other
+/// options refuses the file at the option it lacks.
+#[test]
+fn server_options_start_the_server_and_refuse_other_servers() {
+    if !enabled() {
+        return;
+    }
+    let map = Mapping::load().unwrap();
+    let f = data_dir().join("skipped-hog-stall.mdl");
+    let sc = scenario::load(&f, &map).unwrap_or_else(|e| panic!("{e}"));
+    let plain = Server::start().unwrap_or_else(|e| panic!("{e}"));
+    let mut out = std::io::sink();
+    match scenario::run_scenario(&plain, &map, &sc, false, &mut out) {
+        Err(mdl_conform::ConformError::Scenario { line, col, msg, .. }) => {
+            assert_eq!((line, col), (12, 15), "{msg}");
+            assert!(msg.contains("--max_write_lock_count=1"), "{msg}");
+            assert!(msg.contains("no options"), "{msg}");
+        }
+        other => panic!("not refused: {other:?}"),
+    }
+    drop(plain);
+    let opts = scenario::options_of(&sc);
+    let s = Server::start_with(&opts).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.options(), &opts[..]);
+    let r = scenario::run_scenario(&s, &map, &sc, false, &mut out).unwrap();
+    assert!(r.agrees(), "{}", r.summary());
 }
 
 #[test]

@@ -66,6 +66,8 @@ fn old_designs_fail_for_the_intended_reason() {
         ("create-database-mutex", Check::NoStuckCycle),
         ("alter-database-commits", Check::NoStuckCycle),
         ("sr-then-sw-behind-snrw", Check::NoVictim),
+        ("mariadb-skipped-hog", Check::NoLostWakeup),
+        ("mysql-switch-cycle", Check::NoStuckCycle),
     ];
     assert_eq!(
         want.len(),
@@ -456,4 +458,141 @@ fn latch_entries_name_registered_bugs_and_existing_tests() {
         list: false,
     });
     assert_eq!(code, 0);
+}
+
+/// Finding 2's patch breaks the cycle the switch made with one victim, the lighter DML
+/// session `b`, and finding 1's leaves nobody waiting who could go.
+#[test]
+fn the_findings_patches_break_the_cycle_and_leave_no_stall() {
+    let new = entries::switch_cycle_design(true);
+    assert!(new.checks.contains(&Check::DeadlockReported));
+    let r = zoo::check_new(&new);
+    assert!(r.failed.is_empty(), "{:?}", r.failed);
+    let victims: HashSet<usize> = r
+        .example_steps
+        .iter()
+        .flat_map(|s| s.events.iter())
+        .filter(|(_, o)| *o == mdl_core::Outcome::Deadlock)
+        .map(|(w, _)| *w)
+        .collect();
+    assert_eq!(victims, HashSet::from([2]), "only b (DML) is a victim");
+    // Without the search, the same programs hang in the cycle.
+    let old = zoo::check_old(&entries::switch_cycle_design(false));
+    assert_eq!(old.property.as_deref(), Some(Check::NoStuckCycle.name()));
+    let old = zoo::check_old(&entries::skipped_hog_design(false));
+    assert_eq!(old.property.as_deref(), Some(Check::NoLostWakeup.name()));
+    assert!(zoo::check_new(&entries::skipped_hog_design(true))
+        .failed
+        .is_empty());
+}
+
+/// Finding 1's patch as a dialect folder (`models/zoo/designs/mariadb-repass`): over every
+/// bundled lock scenario that reads in mariadb, as written and with
+/// `max_write_lock_count 1`, `mdl check` gives the same verdicts as in `mariadb`, except
+/// that the skipped hog's lost wakeup is gone: no new victim (false deadlock), stall or
+/// stuck state.
+#[test]
+fn the_repass_design_changes_no_bundled_verdict_but_the_stall() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let design = root.join("models/zoo/designs/mariadb-repass");
+    let tmp = std::env::temp_dir().join(format!("mdl-zoo-repass-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let verdicts = |dialect: &std::path::Path, f: &std::path::Path| -> Vec<String> {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mdl"))
+            .args(["check", "--max-states", "300000", "--dialect"])
+            .arg(dialect)
+            .arg(f)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .take_while(|l| !l.trim_start().starts_with('`'))
+            .filter(|l| l.starts_with("  ") && (l.ends_with(" holds") || l.ends_with(" violated")))
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect()
+    };
+    let mut files = Vec::new();
+    for dir in ["models/scenarios", "models/mdl/tests/check_scenarios"] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "mdl") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let (mut compared, mut changed) = (0, Vec::new());
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        if text.lines().any(|l| l.contains(": sql ")) {
+            continue;
+        }
+        let limited = tmp.join(f.file_name().unwrap());
+        if text.lines().any(|l| l.starts_with("max_write_lock_count")) {
+            std::fs::write(&limited, &text).unwrap();
+        } else {
+            std::fs::write(&limited, format!("max_write_lock_count 1\n{text}")).unwrap();
+        }
+        for x in [f.clone(), limited] {
+            let a = verdicts(std::path::Path::new("mariadb"), &x);
+            if a.is_empty() {
+                continue; // not a mariadb file (GLOBAL, USER_LEVEL_LOCK)
+            }
+            compared += 1;
+            let b = verdicts(&design, &x);
+            if a != b {
+                let name = x.file_name().unwrap().to_string_lossy().to_string();
+                let gone = a.iter().zip(&b).all(|(p, q)| {
+                    p == q || (p == "no lost wakeup violated" && q == "no lost wakeup holds")
+                });
+                assert!(gone && a.len() == b.len(), "{name}: {a:?} -> {b:?}");
+                changed.push(name);
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    assert!(compared >= 80, "{compared} runs compared");
+    changed.sort();
+    changed.dedup();
+    assert_eq!(
+        changed,
+        [
+            "mariadb_skipped_hog_stall.mdl",
+            "mysql_skipped_hog_no_stall.mdl"
+        ],
+        "only the stall's files change"
+    );
+}
+
+/// Finding 2's lock-level scenario (`models/zoo/findings/mysql_switch_cycle.mdl`): `mdl
+/// check` finds the stuck cycle with `max_write_lock_count 1` and nothing without it.
+#[test]
+fn the_switch_cycle_scenario_is_stuck_only_with_the_limit() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let f = root.join("models/zoo/findings/mysql_switch_cycle.mdl");
+    let check = |p: &std::path::Path| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mdl"))
+            .arg("check")
+            .arg(p)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let with = check(&f);
+    assert!(with.contains("no stuck state         violated"), "{with}");
+    assert!(
+        with.contains("a waits for b on TABLE db.t (wants SNRW; b queued SW, pending"),
+        "{with}"
+    );
+    let text = std::fs::read_to_string(&f).unwrap();
+    let tmp = std::env::temp_dir().join(format!("mdl-switch-{}.mdl", std::process::id()));
+    let without: String = text
+        .lines()
+        .filter(|l| !l.starts_with("max_write_lock_count"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&tmp, without).unwrap();
+    let without = check(&tmp);
+    let _ = std::fs::remove_file(&tmp);
+    assert!(!without.contains("violated"), "{without}");
 }

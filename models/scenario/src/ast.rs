@@ -32,6 +32,76 @@ pub struct Scenario {
     /// `server VERSION` (conformance extension): the server version the file was last
     /// checked against.
     pub server: Option<(Pos, String)>,
+    /// `server_option NAME VALUE` lines (version 5): the options the throwaway server of
+    /// `mdl conform` starts with, in file order, each name at most once.
+    pub server_options: Vec<ServerOption>,
+}
+
+/// A server variable a scenario may set with `server_option` (version 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ServerOptionName {
+    /// `max_write_lock_count` (sys_vars.cc, `Sys_max_write_lock_count`): the hog limit;
+    /// also the model's.
+    MaxWriteLockCount,
+    /// `lock_wait_timeout`, in seconds: every session's metadata lock wait limit; also
+    /// the model's.
+    LockWaitTimeout,
+    /// `innodb_lock_wait_timeout`, in seconds: InnoDB's row lock wait limit (outside MDL:
+    /// the model has no row locks).
+    InnodbLockWaitTimeout,
+}
+
+impl ServerOptionName {
+    pub const ALL: [ServerOptionName; 3] = [
+        ServerOptionName::MaxWriteLockCount,
+        ServerOptionName::LockWaitTimeout,
+        ServerOptionName::InnodbLockWaitTimeout,
+    ];
+
+    /// The server variable's name, as `mariadbd --NAME=VALUE` and `SELECT @@NAME` take it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ServerOptionName::MaxWriteLockCount => "max_write_lock_count",
+            ServerOptionName::LockWaitTimeout => "lock_wait_timeout",
+            ServerOptionName::InnodbLockWaitTimeout => "innodb_lock_wait_timeout",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<ServerOptionName> {
+        Self::ALL
+            .into_iter()
+            .find(|n| n.as_str().eq_ignore_ascii_case(s))
+    }
+
+    /// The smallest value the servers accept (sys_vars.cc and ha_innodb.cc ranges).
+    pub fn min(self) -> u64 {
+        match self {
+            ServerOptionName::MaxWriteLockCount => 1,
+            ServerOptionName::LockWaitTimeout => 0,
+            ServerOptionName::InnodbLockWaitTimeout => 0,
+        }
+    }
+
+    /// The largest value the servers accept: `max_write_lock_count` ULONG_MAX,
+    /// `lock_wait_timeout` 31536000 (a year,
+    /// `Sys_lock_wait_timeout`), `innodb_lock_wait_timeout` 100000000
+    /// (`innodb_lock_wait_timeout`'s range).
+    pub fn max(self) -> u64 {
+        match self {
+            ServerOptionName::MaxWriteLockCount => u64::MAX,
+            ServerOptionName::LockWaitTimeout => 31_536_000,
+            ServerOptionName::InnodbLockWaitTimeout => 100_000_000,
+        }
+    }
+}
+
+/// `server_option NAME VALUE` (version 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ServerOption {
+    /// Where NAME is written.
+    pub pos: Pos,
+    pub name: ServerOptionName,
+    pub value: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -29,6 +29,9 @@
 //! - Conformance extension (`models/docs/scenario-format.md`, "Changes since version 1"):
 //!   `setup: sql STATEMENT` lines and one `server VERSION` line, both before the first
 //!   step; `setup` is then not a session name.
+//! - `server_option NAME VALUE` (version 5): options of the conformance server, before
+//!   the first step, each NAME once; `max_write_lock_count` and `lock_wait_timeout` set
+//!   the settings of those names too (a file giving both forms is refused).
 
 use super::ast::*;
 use mdl_core::dialect::Dialect;
@@ -199,6 +202,11 @@ fn split_commas(toks: &[Tok]) -> Vec<Tok> {
     out
 }
 
+/// `server_option ...` (version 5): not a step (`server_option: ...` is one).
+fn is_server_option(toks: &[Tok]) -> bool {
+    toks[0].text.eq_ignore_ascii_case("server_option") && split_step(toks).is_none()
+}
+
 /// `setup: sql ...`: a setup line, not a step of a session named `setup`.
 fn is_setup(st: &StepSplit) -> bool {
     st.name.text == "setup"
@@ -362,8 +370,23 @@ impl<'a> Parser<'a> {
         let mut chosen: Option<DialectChoice> = None;
         let mut setup = Vec::new();
         let mut server: Option<(Pos, String)> = None;
+        let mut server_options: Vec<ServerOption> = Vec::new();
         for l in &self.lines {
             if l.toks.is_empty() {
+                continue;
+            }
+            if is_server_option(&l.toks) {
+                if let Some(f) = first_step {
+                    return Err(self.err(
+                        l.no,
+                        l.toks[0].col,
+                        format!("settings must come before the first step (line {f})"),
+                    ));
+                }
+                let o = self
+                    .server_option(l, &server_options)
+                    .map_err(|(c, m)| self.err(l.no, c, m))?;
+                server_options.push(o);
                 continue;
             }
             if let Some(st) = split_step(&l.toks).filter(is_setup) {
@@ -468,6 +491,7 @@ impl<'a> Parser<'a> {
         };
         settings.dialect = chosen.dialect.name.clone();
         settings.dialect_path = chosen.path.clone();
+        self.apply_server_options(&server_options, &seen_setting, &mut settings)?;
         let dialect = chosen.dialect.clone();
         let index: HashMap<&str, usize> = sessions
             .iter()
@@ -488,6 +512,7 @@ impl<'a> Parser<'a> {
             };
             if split_step(&l.toks).is_some_and(|st| is_setup(&st))
                 || (l.toks[0].text.eq_ignore_ascii_case("server") && split_step(&l.toks).is_none())
+                || is_server_option(&l.toks)
             {
                 continue; // pass 1
             }
@@ -563,7 +588,95 @@ impl<'a> Parser<'a> {
             dialect,
             setup,
             server,
+            server_options,
         })
+    }
+
+    /// `server_option NAME VALUE` (version 5): NAME one of [`ServerOptionName::ALL`], each
+    /// at most once, VALUE within the servers' range.
+    fn server_option(&self, l: &SrcLine, prev: &[ServerOption]) -> PResult<ServerOption> {
+        let mut w = Words {
+            toks: &l.toks[1..],
+            i: 0,
+            end_col: l.end_col,
+        };
+        let names = ServerOptionName::ALL.map(|n| n.as_str()).join(", ");
+        let t = w.next().ok_or_else(|| {
+            (
+                w.here(),
+                format!("expected a server option ({names}), found end of line"),
+            )
+        })?;
+        let name = ServerOptionName::from_name(&t.text).ok_or_else(|| {
+            (
+                t.col,
+                format!("expected a server option ({names}), found `{}`", t.text),
+            )
+        })?;
+        if let Some(p) = prev.iter().find(|o| o.name == name) {
+            return Err((
+                t.col,
+                format!(
+                    "server option `{}` is already set at line {}",
+                    name.as_str(),
+                    p.pos.line
+                ),
+            ));
+        }
+        let col = w.here();
+        let value = number(&mut w, "a number")?;
+        if value < name.min() || value > name.max() {
+            return Err((
+                col,
+                format!(
+                    "{} must be from {} to {} (the server's range)",
+                    name.as_str(),
+                    name.min(),
+                    name.max()
+                ),
+            ));
+        }
+        done(&w)?;
+        Ok(ServerOption {
+            pos: Pos {
+                line: l.no,
+                col: t.col,
+            },
+            name,
+            value,
+        })
+    }
+
+    /// What the server options set in the model: `max_write_lock_count` the setting of
+    /// that name, `lock_wait_timeout` (seconds) the setting `lock_wait_timeout` (ms). A
+    /// file that also has that setting is refused (one value, said once).
+    fn apply_server_options(
+        &self,
+        opts: &[ServerOption],
+        seen: &HashMap<&'static str, usize>,
+        s: &mut Settings,
+    ) -> Result<(), ParseError> {
+        for o in opts {
+            if let Some(line) = seen.get(o.name.as_str()) {
+                return Err(self.err(
+                    o.pos.line,
+                    o.pos.col,
+                    format!(
+                        "`{}` is already set at line {line}: give it as a setting or as a \
+                         server option, not both",
+                        o.name.as_str()
+                    ),
+                ));
+            }
+            match o.name {
+                ServerOptionName::MaxWriteLockCount => s.max_write_lock_count = o.value,
+                ServerOptionName::LockWaitTimeout => {
+                    s.lock_wait_timeout = Some(o.value.saturating_mul(1000))
+                }
+                ServerOptionName::InnodbLockWaitTimeout => {}
+            }
+        }
+        Ok(())
     }
 
     /// Reads a setting line into `s`; a `dialect` line gives its dialect (unless the
@@ -1747,6 +1860,87 @@ mod tests {
             2,
             28,
             "error code too large",
+        );
+    }
+
+    #[test]
+    fn server_options_version_5() {
+        let s = ok("dialect mariadb\n\
+                    server_option max_write_lock_count 1\n\
+                    server_option LOCK_WAIT_TIMEOUT 5\n\
+                    server_option innodb_lock_wait_timeout 2\n\
+                    s1: sql SELECT 1\n");
+        let got: Vec<_> = s
+            .server_options
+            .iter()
+            .map(|o| (o.name, o.value, o.pos.line))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (ServerOptionName::MaxWriteLockCount, 1, 2),
+                (ServerOptionName::LockWaitTimeout, 5, 3),
+                (ServerOptionName::InnodbLockWaitTimeout, 2, 4),
+            ]
+        );
+        // The model runs with the same values.
+        assert_eq!(s.settings.max_write_lock_count, 1);
+        assert_eq!(s.settings.lock_wait_timeout, Some(5000));
+        assert_eq!(s.lines.len(), 1);
+        // Without the lines, nothing changes (earlier files keep their meaning).
+        let s = ok("s1: sql SELECT 1\n");
+        assert!(s.server_options.is_empty());
+        assert_eq!(s.settings.max_write_lock_count, u64::MAX);
+        // `server_option:` is a step of a session of that name, as before version 5.
+        let s = ok("server_option: acquire TABLE db.t SR\n");
+        assert_eq!(s.sessions, vec!["server_option".to_string()]);
+    }
+
+    #[test]
+    fn server_option_errors() {
+        at("server_option\n", 1, 14, "expected a server option");
+        at(
+            "server_option sort_buffer_size 1\n",
+            1,
+            15,
+            "found `sort_buffer_size`",
+        );
+        at(
+            "server_option max_write_lock_count\n",
+            1,
+            35,
+            "expected a number",
+        );
+        at("server_option max_write_lock_count 0\n", 1, 36, "from 1 to");
+        at(
+            "server_option lock_wait_timeout 31536001\n",
+            1,
+            33,
+            "from 0 to 31536000",
+        );
+        at(
+            "server_option lock_wait_timeout 1 2\n",
+            1,
+            35,
+            "expected end of line",
+        );
+        at(
+            "server_option lock_wait_timeout 1\nserver_option lock_wait_timeout 2\n",
+            2,
+            15,
+            "already set at line 1",
+        );
+        at(
+            "max_write_lock_count 2\nserver_option max_write_lock_count 1\n",
+            2,
+            15,
+            "not both",
+        );
+        at(
+            "s1: sql SELECT 1\nserver_option lock_wait_timeout 1\n",
+            2,
+            1,
+            "before the first step (line 1)",
         );
     }
 }

@@ -229,6 +229,7 @@ impl SqlCheck {
         }
         let map = mapping_for(&sc.settings.dialect).map_err(|e| err(sc, first_pos(sc), e))?;
         let mut init = SqlModel::with_mapping(map);
+        init.set_max_write_lock_count(sc.settings.max_write_lock_count);
         for (pos, q) in &sc.setup {
             init.setup(q).map_err(|m| err(sc, *pos, m))?;
         }

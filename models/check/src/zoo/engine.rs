@@ -290,6 +290,9 @@ pub enum Check {
     /// ever while the others keep taking steps: no reachable cycle of states along which
     /// it waits throughout ([`starving_lasso`]).
     Eventually,
+    /// always: no waiting MDL request could be granted now (a lost wakeup otherwise:
+    /// `LockTable::grantable_waiters`, the rule of the lock's own reschedule).
+    NoLostWakeup,
     /// sometimes: every session finished.
     AllDone,
     /// sometimes: a deadlock was reported (at once, by the detector).
@@ -318,6 +321,7 @@ impl Check {
             Check::NoVictim => "the protected session is never a deadlock victim",
             Check::Bounded => "bounded: the watched wait is passed over at most N times",
             Check::Eventually => "eventually: the watched wait ends while others go on",
+            Check::NoLostWakeup => "no request is left waiting once it could be granted",
             Check::AllDone => "every session finishes",
             Check::DeadlockReported => "a deadlock is reported at once",
             Check::WatchedGranted => "the watched request is granted after waiting",
@@ -389,6 +393,11 @@ pub struct Design {
     pub init_holds: Vec<(u8, u8, u8, Duration)>,
     /// The session [`Check::NoVictim`] protects.
     pub protect: u8,
+    /// A design variant (models/FINDINGS.md, finding 2): when a step switches a lock's
+    /// pending matrix (MySQL's `m_current_waiting_incompatible_idx`), every session that
+    /// waits on that lock is searched from again, in queue order
+    /// (`LockTable::search_from`); the servers search only when a wait begins.
+    pub search_on_switch: bool,
 }
 
 impl Design {
@@ -414,6 +423,7 @@ impl Design {
             tracked: Vec::new(),
             init_holds: Vec::new(),
             protect: 0,
+            search_on_switch: false,
             checks: vec![
                 Check::NoStuckCycle,
                 Check::NoStuckState,
@@ -1272,6 +1282,12 @@ impl Design {
                 }
             }
         }
+        // The design variant: a search from each waiter of a lock whose matrix switched.
+        let switch_graph = if self.search_on_switch {
+            self.search_after_switch(st, &mut n, &mut deadlocked)
+        } else {
+            BTreeSet::new()
+        };
         // Waits of other sessions ended by this step.
         let mut events = Vec::new();
         loop {
@@ -1325,6 +1341,8 @@ impl Design {
             for b in &self.hyp_blockers(st, s) {
                 g.insert((s, b.0 as usize));
             }
+            // A search after a switch of matrix sees the edges the switch made.
+            g.extend(switch_graph.iter().copied());
             for v in &deadlocked {
                 if !on_cycle(&g, *v) {
                     n.false_deadlock = true;
@@ -1351,6 +1369,40 @@ impl Design {
                 reorders,
             },
         )
+    }
+
+    /// [`Design::search_on_switch`]: after a step, for each lock whose pending matrix
+    /// index changed, a deadlock search from each session waiting on it (queue order).
+    /// Returns the wait-for graph as the searches found it (for the false-deadlock
+    /// oracle); victims are aborted here or come as events.
+    fn search_after_switch(
+        &self,
+        st: &St,
+        n: &mut St,
+        deadlocked: &mut Vec<usize>,
+    ) -> BTreeSet<(usize, usize)> {
+        let switched: Vec<MdlKey> =
+            n.t.locks()
+                .filter(|(k, l)| {
+                    st.t.lock(k).map(|b| b.pending_index()).unwrap_or(0) != l.pending_index()
+                })
+                .map(|(k, _)| k.clone())
+                .collect();
+        let graph = self.edges(n);
+        for k in switched {
+            let waiters: Vec<OwnerId> =
+                n.t.lock(&k)
+                    .map(|l| l.waiting().iter().map(|t| t.owner).collect())
+                    .unwrap_or_default();
+            for w in waiters {
+                let wi = w.0 as usize;
+                if n.t.search_from(w) == Outcome::Deadlock {
+                    deadlocked.push(wi);
+                    self.abort(n, wi);
+                }
+            }
+        }
+        graph
     }
 
     /// The one-pass detector's handling of an MDL request tried without waiting: granted,
@@ -1560,6 +1612,7 @@ impl Design {
             Check::WatchedGranted => st.watched_granted,
             Check::GrantedAfterPassedOver => st.passed_then_granted,
             Check::TwoDeadlocks => st.deadlocks >= 2,
+            Check::NoLostWakeup => st.t.grantable_waiters().is_empty(),
         }
     }
 }
@@ -1689,6 +1742,7 @@ impl Model for Design {
                     Check::WatchedGranted => prop!(WatchedGranted),
                     Check::GrantedAfterPassedOver => prop!(GrantedAfterPassedOver),
                     Check::TwoDeadlocks => prop!(TwoDeadlocks),
+                    Check::NoLostWakeup => prop!(NoLostWakeup),
                 }
             })
             .collect()

@@ -457,7 +457,7 @@ pub fn mermaid_lasso(
 }
 
 /// What each property means, for the zoo's page.
-const PROPERTY_DOCS: [(Check, &str); 18] = [
+const PROPERTY_DOCS: [(Check, &str); 19] = [
     (Check::NoStuckCycle, "the ground-truth wait-for graph (MDL and foreign waits) has no cycle; a cycle the detector cannot see is broken only by a lock wait timeout"),
     (Check::NoStuckState, "in a state where no session can take a step, every session has finished"),
     (Check::NoFalseDeadlock, "each deadlock error goes to a session on a real cycle (an oracle searches the graph before the step plus the new request's blockers)"),
@@ -471,6 +471,7 @@ const PROPERTY_DOCS: [(Check, &str); 18] = [
     (Check::NoStaleMeta, "dictionary metadata is never rewritten while another statement uses it"),
     (Check::ExactKeys, "sessions working on unrelated objects never wait for each other"),
     (Check::FairVictims, "the numbers of times sessions were chosen as deadlock victims differ by at most one"),
+    (Check::NoLostWakeup, "no MDL request waits while the lock's own rules would grant it now (the rule its reschedule applies: a lost wakeup otherwise)"),
     (Check::AllDone, "(sometimes) a state where every session has finished is reachable"),
     (Check::DeadlockReported, "(sometimes) a deadlock error is reported (by the detector, at the step that closes the cycle)"),
     (Check::WatchedGranted, "(sometimes) the watched request (FTWRL) is granted after it waited"),

@@ -171,8 +171,14 @@ fn run(args: Args) -> Result<i32, ConformError> {
         let name = f.display().to_string();
         let res: Result<Report, ConformError> = (|| {
             let sc = scenario::load(f, &map)?;
+            // A file's `server_option` lines need a server started with them: a new one
+            // whenever the options change from one file to the next.
+            let opts = scenario::options_of(&sc);
+            if server.as_ref().is_some_and(|s| s.options() != opts) {
+                server = None;
+            }
             if server.is_none() {
-                let s = Server::start()?;
+                let s = Server::start_with(&opts)?;
                 if let Some(w) = version_warning(&map, &s) {
                     eprintln!("mdl conform: warning: {w}");
                 }

@@ -3,11 +3,13 @@
 //! later ones are grouped by theme in the submodules.
 
 mod detector;
+mod findings;
 mod liveness;
 mod server;
 mod soft;
 mod thr_lock;
 
+pub use findings::{skipped_hog_design, switch_cycle_design};
 pub use liveness::snrw_stream;
 
 use super::engine::*;
@@ -89,6 +91,8 @@ pub fn all() -> Vec<Entry> {
         server::create_database_mutex(),
         server::alter_database_commits(),
         soft::sr_then_sw(),
+        findings::mariadb_skipped_hog(),
+        findings::mysql_switch_cycle(),
     ]
 }
 
