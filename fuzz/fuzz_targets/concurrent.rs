@@ -12,7 +12,7 @@ use mdl_scenario::oracle::{Cmd, Oracle};
 
 fn nonblocking(w: WaitOption) -> WaitOption {
     match w {
-        WaitOption::Timeout(_) => WaitOption::Timeout(0),
+        WaitOption::Timeout(_) => WaitOption::millis(0),
         _ => WaitOption::NoWait,
     }
 }
@@ -74,7 +74,7 @@ fuzz_target!(|p: FProgram| {
         let got = match &cmd {
             Cmd::Acquire {
                 key, ty, dur, wait, ..
-            } => c.acquire(key, *ty, *dur, *wait).unwrap_or(Outcome::Error),
+            } => c.acquire_outcome(key, *ty, *dur, *wait).unwrap_or(Outcome::Error),
             Cmd::AcquireAll {
                 reqs, dur, wait, ..
             } => {
@@ -85,10 +85,10 @@ fuzz_target!(|p: FProgram| {
                         ty: *ty,
                     })
                     .collect();
-                c.acquire_all(&r, *dur, *wait).unwrap_or(Outcome::Error)
+                c.acquire_all_outcome(&r, *dur, *wait).unwrap_or(Outcome::Error)
             }
             Cmd::Upgrade { key, ty, wait, .. } => {
-                c.upgrade(key, *ty, *wait).unwrap_or(Outcome::Error)
+                c.upgrade_outcome(key, *ty, *wait).unwrap_or(Outcome::Error)
             }
             Cmd::Downgrade { key, ty, .. } => ok(c.downgrade(key, *ty)),
             Cmd::Clone { key, ty, dur, .. } => ok(c.clone_ticket(key, *ty, *dur).map(|_| ())),

@@ -7,15 +7,14 @@
 //! readers of the other tables go on taking and committing SR locks on the same two
 //! worker threads. A blocking `acquire` in the DDL's task would have taken one of the
 //! two workers away from the readers for the whole wait; the future gives it back.
-//! Waits time out by the system clock, so a ticker calls `Manager::advance_clock(0)`
-//! (the async contract: `mdl-core/src/manager/wait_async.rs`).
+//! Waits time out by the system clock on their own (the manager's timer; no ticker).
 //!
 //! Run: `cargo run --release -p mdl-core --example tokio_readers` (exits 1 when the
 //! readers made no progress during the DDL's wait, or a wait did not end in a grant);
 //! `cargo test -p mdl-core --example tokio_readers` runs it as a test (the quick tier's
 //! `cargo test --workspace` does).
 
-use mdl_core::{Clock, Dialect, Duration, LockType, Manager, MdlKey, Outcome, WaitOption};
+use mdl_core::{Clock, Config, Dialect, LockDuration, LockType, Manager, MdlKey, WaitOption};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -25,8 +24,8 @@ const TABLES: usize = 10;
 /// Readers of the DDL's table (they wait behind it).
 const T0_READERS: usize = 10;
 const HOLD_MS: u64 = 300;
-const T: Duration = Duration::Transaction;
-const WAIT: WaitOption = WaitOption::Timeout(10_000);
+const T: LockDuration = LockDuration::Transaction;
+const WAIT: WaitOption = WaitOption::Timeout(std::time::Duration::from_secs(10));
 
 fn main() {
     let ok = runtime().block_on(run());
@@ -53,8 +52,8 @@ fn ms(t: Instant) -> f64 {
 }
 
 async fn run() -> bool {
-    let m = Manager::new(Dialect::mysql80(), Default::default(), Clock::System);
-    let key = |i: usize| MdlKey::parse(m.dialect(), "TABLE", &format!("db.t{i}")).unwrap();
+    let m = Manager::new(Dialect::mysql80(), Config::default(), Clock::System);
+    let key = |i: usize| m.dialect().table("db", &format!("t{i}")).expect("TABLE");
     let t0 = key(0);
     let rounds = Arc::new(AtomicU64::new(0));
     let stop = Arc::new(AtomicBool::new(false));
@@ -64,21 +63,15 @@ async fn run() -> bool {
         TABLES - 1
     );
 
-    // The ticker: times out expired waits (none expire here) and wakes them.
-    let m2 = m.clone();
-    let ticker = tokio::spawn(async move {
-        loop {
-            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-            m2.advance_clock(0);
-        }
-    });
-
     // The long transaction.
     let mut long = m.context();
-    assert_eq!(
-        long.acquire_async(&t0, LockType::SR, T, WAIT).await,
-        Ok(Outcome::Granted)
-    );
+    if long
+        .acquire_async(&t0, LockType::SR, T, WAIT)
+        .await
+        .is_err()
+    {
+        return false;
+    }
 
     // The DDL: it waits for the long transaction, as a future.
     let mut ddl = m.context();
@@ -124,7 +117,7 @@ async fn run() -> bool {
             let mut i = r;
             while !stop.load(Ordering::Relaxed) {
                 let k = &keys[i % keys.len()];
-                if ctx.acquire_async(k, LockType::SR, T, WAIT).await != Ok(Outcome::Granted) {
+                if ctx.acquire_async(k, LockType::SR, T, WAIT).await.is_err() {
                     return None;
                 }
                 tokio::task::yield_now().await;
@@ -145,10 +138,10 @@ async fn run() -> bool {
     });
     let (ddl_outcome, ddl_waited, during) = ddl_task.await.expect("the DDL task");
     let mut t0_waits = Vec::new();
-    let mut ok = ddl_outcome == Ok(Outcome::Granted);
+    let mut ok = ddl_outcome.is_ok();
     for t in t0_readers {
         let (o, w) = t.await.expect("a reader of db.t0");
-        ok &= o == Ok(Outcome::Granted);
+        ok &= o.is_ok();
         t0_waits.push(w);
     }
     tokio::time::sleep(std::time::Duration::from_millis(20)).await;
@@ -161,7 +154,6 @@ async fn run() -> bool {
         }
     }
     let held = holder.await.expect("the long transaction");
-    ticker.abort();
     let total: u64 = per_task.iter().sum();
     let idle = per_task.iter().filter(|n| **n == 0).count();
     t0_waits.sort_by(f64::total_cmp);

@@ -10,15 +10,15 @@ use crate::dialect::Dialect;
 use crate::error::MdlError;
 use crate::key::{KeyHashBuilder, MdlKey};
 use crate::lock::TicketId;
-use crate::types::{Duration, LockType};
+use crate::types::{LockDuration, LockType};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
 /// The durations in the servers' enum order (`enum_mdl_duration`).
-const DURATIONS: [Duration; 3] = [
-    Duration::Statement,
-    Duration::Transaction,
-    Duration::Explicit,
+const DURATIONS: [LockDuration; 3] = [
+    LockDuration::Statement,
+    LockDuration::Transaction,
+    LockDuration::Explicit,
 ];
 
 /// A ticket the context holds (granted).
@@ -27,7 +27,7 @@ pub struct Held {
     pub id: TicketId,
     pub key: MdlKey,
     pub ty: LockType,
-    pub dur: Duration,
+    pub dur: LockDuration,
     /// Position in the list of its duration: a ticket with a higher `seq` is nearer the
     /// front. MySQL's `MDL_ticket_store::push_front` (and MariaDB's `m_tickets[d]`) put
     /// every new ticket at the front of its duration's list, and `set_lock_duration`
@@ -184,7 +184,7 @@ impl TicketBook {
         d: &Dialect,
         key: &'a MdlKey,
         ty: LockType,
-        dur: Duration,
+        dur: LockDuration,
     ) -> Option<&'a Held> {
         if !self.may_hold(key) {
             // The common case, a key not held: one probe, not one per duration.
@@ -205,7 +205,7 @@ impl TicketBook {
         d: &Dialect,
         key: &MdlKey,
         ty: LockType,
-        dur: Duration,
+        dur: LockDuration,
     ) -> Result<AcquirePlan, MdlError> {
         TicketBook::check_type(d, key, ty)?;
         // MySQL: sql/mdl.cc, MDL_context::try_acquire_lock_impl: "if ((found_duration !=
@@ -213,7 +213,7 @@ impl TicketBook {
         // clone_ticket(mdl_request))": an explicit request never shares a ticket (a
         // HANDLER CLOSE must not release another alias's lock).
         Ok(match self.find_covering(d, key, ty, dur) {
-            Some(h) if h.dur == dur && dur != Duration::Explicit => AcquirePlan::Reuse(h.id),
+            Some(h) if h.dur == dur && dur != LockDuration::Explicit => AcquirePlan::Reuse(h.id),
             Some(h) => AcquirePlan::CloneOf(h.id),
             None => AcquirePlan::New,
         })
@@ -264,7 +264,7 @@ impl TicketBook {
         // upgrade_shared_lock acquires the new type with `acquire_lock`, whose
         // `find_ticket` takes any held ticket that covers it without asking the lock.
         if self
-            .find_covering(d, key, ty, Duration::Transaction)
+            .find_covering(d, key, ty, LockDuration::Transaction)
             .is_some()
         {
             return Ok(UpgradePlan::Retype(h.id));
@@ -352,7 +352,7 @@ impl TicketBook {
     /// that duration's list (the highest `seq` first). `held` is in acquisition order,
     /// which is list order until a `set_duration` moved tickets: read backwards it is
     /// then already front first, and nothing is allocated or sorted.
-    fn list_into(&self, dur: Duration, keep: impl Fn(&Held) -> bool, out: &mut Vec<TicketId>) {
+    fn list_into(&self, dur: LockDuration, keep: impl Fn(&Held) -> bool, out: &mut Vec<TicketId>) {
         let start = out.len();
         let mut last = u32::MAX;
         let mut in_order = true;
@@ -378,7 +378,7 @@ impl TicketBook {
     /// duration after the other, each list from its front (MySQL: sql/mdl.cc,
     /// `MDL_context::release_transactional_locks` = `release_locks_stored_before`
     /// statement, then transaction).
-    pub fn of_durations(&self, durs: &[Duration]) -> Vec<TicketId> {
+    pub fn of_durations(&self, durs: &[LockDuration]) -> Vec<TicketId> {
         let mut out = Vec::new();
         self.of_durations_into(durs, &mut out);
         out
@@ -386,7 +386,7 @@ impl TicketBook {
 
     /// Appends the tickets of the given durations to `out`, in release order (as
     /// [`TicketBook::of_durations`], into a reused vector).
-    pub fn of_durations_into(&self, durs: &[Duration], out: &mut Vec<TicketId>) {
+    pub fn of_durations_into(&self, durs: &[LockDuration], out: &mut Vec<TicketId>) {
         for d in durs {
             self.list_into(*d, |_| true, out);
         }
@@ -409,7 +409,7 @@ impl TicketBook {
             .map(|(_, m)| *m)
             .ok_or_else(|| MdlError::UnknownSavepoint(name.to_owned()))?;
         let mut out = Vec::new();
-        for du in [Duration::Statement, Duration::Transaction] {
+        for du in [LockDuration::Statement, LockDuration::Transaction] {
             self.list_into(du, |h| h.seq >= mark, &mut out);
         }
         Ok(out)
@@ -417,7 +417,7 @@ impl TicketBook {
 
     // --- changes, made by the manager once the lock side agrees -----------------------
 
-    pub fn add(&mut self, id: TicketId, key: MdlKey, ty: LockType, dur: Duration) {
+    pub fn add(&mut self, id: TicketId, key: MdlKey, ty: LockType, dur: LockDuration) {
         let seq = self.next_seq;
         self.next_seq += 1;
         *self.keys.entry(key.hash_value()).or_insert(0) += 1;
@@ -466,33 +466,33 @@ impl TicketBook {
     /// to its front one by one, each list from its front. Moving to the statement
     /// duration, which the servers never do, pushes the transaction then the explicit
     /// list the same way.
-    pub fn set_duration_all(&mut self, dur: Duration) {
-        let list = |b: &TicketBook, du: Duration| {
+    pub fn set_duration_all(&mut self, dur: LockDuration) {
+        let list = |b: &TicketBook, du: LockDuration| {
             let mut v = Vec::new();
             b.list_into(du, |_| true, &mut v);
             v
         };
         // The target list, front first, after the swap; then the lists pushed onto it.
         let (mut front_first, pushed): (Vec<TicketId>, Vec<Vec<TicketId>>) = match dur {
-            Duration::Explicit => (
-                list(self, Duration::Transaction),
+            LockDuration::Explicit => (
+                list(self, LockDuration::Transaction),
                 vec![
-                    list(self, Duration::Statement),
-                    list(self, Duration::Explicit),
+                    list(self, LockDuration::Statement),
+                    list(self, LockDuration::Explicit),
                 ],
             ),
-            Duration::Transaction => (
-                list(self, Duration::Explicit),
+            LockDuration::Transaction => (
+                list(self, LockDuration::Explicit),
                 vec![
-                    list(self, Duration::Transaction),
-                    list(self, Duration::Statement),
+                    list(self, LockDuration::Transaction),
+                    list(self, LockDuration::Statement),
                 ],
             ),
-            Duration::Statement => (
-                list(self, Duration::Statement),
+            LockDuration::Statement => (
+                list(self, LockDuration::Statement),
                 vec![
-                    list(self, Duration::Transaction),
-                    list(self, Duration::Explicit),
+                    list(self, LockDuration::Transaction),
+                    list(self, LockDuration::Explicit),
                 ],
             ),
         };
@@ -514,7 +514,7 @@ impl TicketBook {
 
     /// Moves one ticket to the front of another duration's list (MySQL: sql/mdl.cc,
     /// `MDL_context::set_lock_duration`).
-    pub fn set_duration(&mut self, id: TicketId, dur: Duration) {
+    pub fn set_duration(&mut self, id: TicketId, dur: LockDuration) {
         let seq = self.next_seq;
         if let Some(h) = self.held.iter_mut().find(|h| h.id == id) {
             h.dur = dur;

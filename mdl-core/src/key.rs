@@ -232,6 +232,58 @@ impl fmt::Debug for MdlKey {
     }
 }
 
+/// Typed key constructors: the key of an object in the namespace the dialect names so
+/// (`None` when the dialect has no such namespace; the built-in dialects have `TABLE`,
+/// `SCHEMA`, `FUNCTION`, `PROCEDURE`, `TRIGGER`, `EVENT`; `GLOBAL` and `COMMIT` are
+/// MySQL's, `BACKUP` MariaDB's).
+impl Dialect {
+    fn key_in(&self, ns: &str, db: &str, name: &str) -> Option<MdlKey> {
+        self.namespace_by_name(ns).map(|n| MdlKey::new(n, db, name))
+    }
+    /// `TABLE db.name` (tables and views).
+    pub fn table(&self, db: &str, name: &str) -> Option<MdlKey> {
+        self.key_in("TABLE", db, name)
+    }
+    /// `SCHEMA db`.
+    pub fn schema(&self, db: &str) -> Option<MdlKey> {
+        self.key_in("SCHEMA", db, "")
+    }
+    /// `FUNCTION db.name` (a stored function).
+    pub fn function(&self, db: &str, name: &str) -> Option<MdlKey> {
+        self.key_in("FUNCTION", db, name)
+    }
+    /// `PROCEDURE db.name` (a stored procedure).
+    pub fn procedure(&self, db: &str, name: &str) -> Option<MdlKey> {
+        self.key_in("PROCEDURE", db, name)
+    }
+    /// `TRIGGER db.name`.
+    pub fn trigger(&self, db: &str, name: &str) -> Option<MdlKey> {
+        self.key_in("TRIGGER", db, name)
+    }
+    /// `EVENT db.name`.
+    pub fn event(&self, db: &str, name: &str) -> Option<MdlKey> {
+        self.key_in("EVENT", db, name)
+    }
+    /// MySQL's `GLOBAL` read lock scope (`FLUSH TABLES WITH READ LOCK`).
+    pub fn global(&self) -> Option<MdlKey> {
+        self.key_in("GLOBAL", "", "")
+    }
+    /// MySQL's `COMMIT` scope.
+    pub fn commit(&self) -> Option<MdlKey> {
+        self.key_in("COMMIT", "", "")
+    }
+    /// MariaDB's `BACKUP` scope (`BACKUP STAGE`, `FLUSH TABLES WITH READ LOCK`).
+    pub fn backup(&self) -> Option<MdlKey> {
+        self.key_in("BACKUP", "", "")
+    }
+    /// A user-level lock (`GET_LOCK(name)`): MySQL's `USER_LEVEL_LOCK`, MariaDB's
+    /// `USER_LOCK`.
+    pub fn user_lock(&self, name: &str) -> Option<MdlKey> {
+        self.key_in("USER_LEVEL_LOCK", "", name)
+            .or_else(|| self.key_in("USER_LOCK", "", name))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

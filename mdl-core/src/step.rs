@@ -151,7 +151,7 @@ impl Lock {
         }
         match wait {
             WaitOption::NoWait => Decision::Refused(Outcome::Busy),
-            WaitOption::Timeout(0) => Decision::Refused(Outcome::Timeout),
+            _ if wait.timeout_ms() == Some(0) => Decision::Refused(Outcome::Timeout),
             WaitOption::Timeout(_) | WaitOption::Forever => {
                 self.state.enqueue(t);
                 if let Some(old) = upgrade {

@@ -17,7 +17,7 @@ use crate::key::MdlKey;
 use crate::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
 use crate::step::{self, Abort, DeadlockShell, Decision, Grant, Lock, Resolved, Waiting};
 use crate::sync::DataArc as Arc;
-use crate::types::{Duration, LockType, Outcome, WaitOption};
+use crate::types::{LockDuration, LockType, Outcome, WaitOption};
 use std::collections::BTreeMap;
 
 /// A table's dialect: shared between the clones of a table (the model checker keeps
@@ -76,7 +76,7 @@ pub fn sort_bulk(reqs: &mut [BulkReq]) {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum WaitKind {
     Acquire {
-        dur: Duration,
+        dur: LockDuration,
     },
     /// The held ticket that takes the new type once the wait is granted.
     Upgrade {
@@ -84,7 +84,7 @@ pub enum WaitKind {
     },
     /// A bulk acquire: the element waited for (duration `dur`), the ones still to do.
     Bulk {
-        dur: Duration,
+        dur: LockDuration,
         rest: Vec<BulkReq>,
         taken: Vec<TicketId>,
         wait: WaitOption,
@@ -105,7 +105,7 @@ pub struct Wait {
 /// partial grant. A session with `resume` set takes no other step until it resumes.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct BulkResume {
-    pub dur: Duration,
+    pub dur: LockDuration,
     pub rest: Vec<BulkReq>,
     pub taken: Vec<TicketId>,
     pub wait: WaitOption,
@@ -300,7 +300,7 @@ impl LockTable {
         s: OwnerId,
         key: &MdlKey,
         ty: LockType,
-        dur: Duration,
+        dur: LockDuration,
         wait: WaitOption,
     ) -> Result<Outcome, MdlError> {
         self.live(s)?;
@@ -316,7 +316,7 @@ impl LockTable {
         s: OwnerId,
         key: &MdlKey,
         ty: LockType,
-        dur: Duration,
+        dur: LockDuration,
         wait: WaitOption,
         plan: AcquirePlan,
         // Built only when the request waits: a bulk request's wait carries the rest of
@@ -392,7 +392,7 @@ impl LockTable {
         &mut self,
         s: OwnerId,
         reqs: &[BulkReq],
-        dur: Duration,
+        dur: LockDuration,
         wait: WaitOption,
     ) -> Result<Outcome, MdlError> {
         self.live(s)?;
@@ -422,7 +422,7 @@ impl LockTable {
         s: OwnerId,
         rest: Vec<BulkReq>,
         mut taken: Vec<TicketId>,
-        dur: Duration,
+        dur: LockDuration,
         wait: WaitOption,
     ) -> Outcome {
         let mut it = rest.into_iter();
@@ -539,7 +539,7 @@ impl LockTable {
         s: OwnerId,
         key: &MdlKey,
         ty: Option<LockType>,
-        dur: Duration,
+        dur: LockDuration,
     ) -> Result<Outcome, MdlError> {
         self.live(s)?;
         let (_, ty) = self.sessions[s.0 as usize]
@@ -586,12 +586,12 @@ impl LockTable {
     /// MySQL: sql/mdl.cc, `MDL_context::release_statement_locks`.
     pub fn end_statement(&mut self, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;
-        self.release_durations(s, &[Duration::Statement]);
+        self.release_durations(s, &[LockDuration::Statement]);
         Ok(Outcome::Ok)
     }
 
     /// Gives back every ticket of `durs`, each list from its front.
-    fn release_durations(&mut self, s: OwnerId, durs: &[Duration]) {
+    fn release_durations(&mut self, s: OwnerId, durs: &[LockDuration]) {
         let ids = self.sessions[s.0 as usize].book.of_durations(durs);
         self.release_ids(s, &ids);
     }
@@ -600,7 +600,7 @@ impl LockTable {
     /// the statement list, then the transaction list).
     pub fn commit(&mut self, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;
-        self.release_durations(s, &[Duration::Statement, Duration::Transaction]);
+        self.release_durations(s, &[LockDuration::Statement, LockDuration::Transaction]);
         self.sess(s).book.clear_savepoints();
         Ok(Outcome::Ok)
     }
@@ -609,7 +609,7 @@ impl LockTable {
     /// `MDL_context::release_explicit_locks`.
     pub fn release_explicit(&mut self, s: OwnerId) -> Result<Outcome, MdlError> {
         self.live(s)?;
-        self.release_durations(s, &[Duration::Explicit]);
+        self.release_durations(s, &[LockDuration::Explicit]);
         Ok(Outcome::Ok)
     }
 
@@ -630,7 +630,7 @@ impl LockTable {
 
     /// MySQL: sql/mdl.cc, `MDL_context::set_explicit_duration_for_all_locks` and
     /// `set_transaction_duration_for_all_locks` (list order: `TicketBook::set_duration_all`).
-    pub fn set_duration(&mut self, s: OwnerId, dur: Duration) -> Result<Outcome, MdlError> {
+    pub fn set_duration(&mut self, s: OwnerId, dur: LockDuration) -> Result<Outcome, MdlError> {
         self.live(s)?;
         self.sess(s).book.set_duration_all(dur);
         Ok(Outcome::Ok)

@@ -281,9 +281,9 @@ impl FromIterator<LockType> for TypeSet {
     }
 }
 
-/// How long a lock is held (`enum_mdl_duration`).
+/// How long a lock is held (`enum_mdl_duration`; the servers' three, a closed set).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub enum Duration {
+pub enum LockDuration {
     /// Released at the end of the statement (and at commit).
     Statement,
     /// Released at commit or rollback.
@@ -292,33 +292,39 @@ pub enum Duration {
     Explicit,
 }
 
-impl Duration {
-    pub fn parse(s: &str) -> Option<Duration> {
+impl LockDuration {
+    /// Parses `statement`, `transaction` or `explicit` (any case).
+    pub fn parse(s: &str) -> Option<LockDuration> {
         match s.to_ascii_lowercase().as_str() {
-            "statement" => Some(Duration::Statement),
-            "transaction" => Some(Duration::Transaction),
-            "explicit" => Some(Duration::Explicit),
+            "statement" => Some(LockDuration::Statement),
+            "transaction" => Some(LockDuration::Transaction),
+            "explicit" => Some(LockDuration::Explicit),
             _ => None,
         }
     }
+    /// The lower-case name (`statement`, `transaction`, `explicit`).
     pub fn name(self) -> &'static str {
         match self {
-            Duration::Statement => "statement",
-            Duration::Transaction => "transaction",
-            Duration::Explicit => "explicit",
+            LockDuration::Statement => "statement",
+            LockDuration::Transaction => "transaction",
+            LockDuration::Explicit => "explicit",
         }
     }
     /// The name `performance_schema.metadata_locks.LOCK_DURATION` shows.
     pub fn server_name(self) -> &'static str {
         match self {
-            Duration::Statement => "STATEMENT",
-            Duration::Transaction => "TRANSACTION",
-            Duration::Explicit => "EXPLICIT",
+            LockDuration::Statement => "STATEMENT",
+            LockDuration::Transaction => "TRANSACTION",
+            LockDuration::Explicit => "EXPLICIT",
         }
     }
 }
 
-impl fmt::Display for Duration {
+/// The former name of [`LockDuration`], kept for the workspace's own crates.
+#[doc(hidden)]
+pub use self::LockDuration as Duration;
+
+impl fmt::Display for LockDuration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
@@ -327,26 +333,48 @@ impl fmt::Display for Duration {
 /// What a request that could not be granted at once does.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum WaitOption {
-    /// Fail at once with [`Outcome::Busy`].
+    /// Fail at once with [`AcquireError::Busy`](crate::AcquireError::Busy).
     NoWait,
-    /// Wait at most this many milliseconds of the manager's clock; 0 fails a conflicting
-    /// request at once with [`Outcome::Timeout`] (no deadlock search), as a zero
-    /// `lock_wait_timeout` does.
-    Timeout(u64),
+    /// Wait at most this long, read on the manager's [`Clock`](crate::Clock) (whole
+    /// milliseconds; a fraction is dropped); zero fails a conflicting request at once
+    /// with [`AcquireError::Timeout`](crate::AcquireError::Timeout) (no deadlock
+    /// search), as a zero `lock_wait_timeout` does.
+    Timeout(std::time::Duration),
     /// Wait until granted, chosen as a deadlock victim, or killed.
     Forever,
 }
 
+impl WaitOption {
+    /// `Timeout` of `ms` milliseconds.
+    pub const fn millis(ms: u64) -> WaitOption {
+        WaitOption::Timeout(std::time::Duration::from_millis(ms))
+    }
+
+    /// The timeout in whole milliseconds (saturating), `None` for `NoWait` and `Forever`.
+    pub fn timeout_ms(self) -> Option<u64> {
+        match self {
+            WaitOption::Timeout(d) => Some(u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            WaitOption::NoWait | WaitOption::Forever => None,
+        }
+    }
+}
+
 /// How a wait ended; the first status set in a wait slot wins (`MDL_wait::enum_wait_status`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum WaitStatus {
+    /// The request was granted.
     Granted,
+    /// The context was chosen as a deadlock victim.
     Deadlock,
+    /// The wait's timeout passed.
     Timeout,
+    /// The wait was killed ([`ContextHandle::kill`](crate::ContextHandle::kill)).
     Killed,
 }
 
 impl WaitStatus {
+    /// The same word as an [`Outcome`].
     pub fn outcome(self) -> Outcome {
         match self {
             WaitStatus::Granted => Outcome::Granted,

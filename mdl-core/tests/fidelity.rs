@@ -154,15 +154,17 @@ fn a_release_reschedules_after_each_ticket() {
         // Manager: the same.
         let m = Manager::new(d.clone(), Default::default(), Clock::manual());
         let mut c2 = m.context();
-        c2.acquire(&k, LockType::SR, ST, F).unwrap();
-        c2.acquire(&k, LockType::SU, ST, F).unwrap();
+        c2.acquire_outcome(&k, LockType::SR, ST, F).unwrap();
+        c2.acquire_outcome(&k, LockType::SU, ST, F).unwrap();
         let k1 = k.clone();
         let (h1, j1) = spawn(m.context(), move |c| {
-            c.acquire(&k1, LockType::SNRW, T, WaitOption::Timeout(5_000))
+            c.acquire_outcome(&k1, LockType::SNRW, T, WaitOption::millis(5_000))
         });
         parked(&h1);
         let k0 = k.clone();
-        let (h0, j0) = spawn(m.context(), move |c| c.acquire(&k0, LockType::SU, T, F));
+        let (h0, j0) = spawn(m.context(), move |c| {
+            c.acquire_outcome(&k0, LockType::SU, T, F)
+        });
         parked(&h0);
         c2.commit();
         let (o0, mut c0) = j0.join().unwrap();
@@ -259,10 +261,10 @@ fn mariadb_backup_upgrade_retypes_a_covering_ticket() {
     let m = Manager::new(d.clone(), Default::default(), Clock::manual());
     let mut c0 = m.context();
     let mut c1 = m.context();
-    c0.acquire(&k, start, E, F).unwrap();
-    assert_eq!(c0.upgrade(&k, flush, F), Ok(Outcome::Granted));
+    c0.acquire_outcome(&k, start, E, F).unwrap();
+    assert_eq!(c0.upgrade_outcome(&k, flush, F), Ok(Outcome::Granted));
     assert_eq!(
-        c1.acquire(&k, LockType::BACKUP_DML, T, NW),
+        c1.acquire_outcome(&k, LockType::BACKUP_DML, T, NW),
         Ok(Outcome::Busy)
     );
     c0.release_explicit();
@@ -390,8 +392,8 @@ fn a_failed_bulk_gives_back_its_explicit_tickets_in_both_dialects() {
         let m = Manager::new(d.clone(), Default::default(), Clock::manual());
         let mut a = m.context();
         let mut b = m.context();
-        b.acquire(&k2, LockType::X, T, F).unwrap();
-        assert_eq!(a.acquire_all(&reqs, E, NW), Ok(Outcome::Busy));
+        b.acquire_outcome(&k2, LockType::X, T, F).unwrap();
+        assert_eq!(a.acquire_all_outcome(&reqs, E, NW), Ok(Outcome::Busy));
         assert!(a.held().is_empty());
     }
 }

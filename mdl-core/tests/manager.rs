@@ -3,7 +3,7 @@
 #![cfg(not(any(loom, feature = "shuttle")))]
 
 use mdl_core::deadlock::ForeignWaits;
-use mdl_core::table::{BulkReq, Config};
+use mdl_core::{BulkReq, Config};
 use mdl_core::{
     Clock, Context, ContextHandle, Dialect, Duration, LockType, Manager, MdlError, MdlKey, Outcome,
     OwnerId, WaitOption,
@@ -68,17 +68,22 @@ fn grant_wait_busy_timeout0_and_grant_after_release() {
     let s2 = m.context();
     assert_eq!((s1.id(), s2.id()), (OwnerId(0), OwnerId(1)));
     assert_eq!(
-        s1.acquire(&k, LockType::X, TX, NOWAIT),
+        s1.acquire_outcome(&k, LockType::X, TX, NOWAIT),
         Ok(Outcome::Granted)
     );
     let mut s2 = s2;
-    assert_eq!(s2.acquire(&k, LockType::SR, TX, NOWAIT), Ok(Outcome::Busy));
     assert_eq!(
-        s2.acquire(&k, LockType::SR, TX, WaitOption::Timeout(0)),
+        s2.acquire_outcome(&k, LockType::SR, TX, NOWAIT),
+        Ok(Outcome::Busy)
+    );
+    assert_eq!(
+        s2.acquire_outcome(&k, LockType::SR, TX, WaitOption::millis(0)),
         Ok(Outcome::Timeout)
     );
     assert!(s2.held().is_empty());
-    let (h2, j2) = spawn(s2, move |cx| cx.acquire(&k, LockType::SR, TX, FOREVER));
+    let (h2, j2) = spawn(s2, move |cx| {
+        cx.acquire_outcome(&k, LockType::SR, TX, FOREVER)
+    });
     parked(&h2);
     assert_eq!(m.lock_waits().len(), 1);
     s1.commit();
@@ -93,10 +98,10 @@ fn timeout_by_advancing_the_manual_clock() {
     let m = mysql();
     let k = t(&m, "t1");
     let mut s1 = m.context();
-    s1.acquire(&k, LockType::X, TX, NOWAIT).unwrap();
+    s1.acquire_outcome(&k, LockType::X, TX, NOWAIT).unwrap();
     let k2 = k.clone();
     let (h2, j2) = spawn(m.context(), move |cx| {
-        cx.acquire(&k2, LockType::SW, TX, WaitOption::Timeout(100))
+        cx.acquire_outcome(&k2, LockType::SW, TX, WaitOption::millis(100))
     });
     parked(&h2);
     m.advance_clock(99);
@@ -117,10 +122,10 @@ fn system_clock_timeout() {
     let m = Manager::new(Dialect::mysql80(), Config::default(), Clock::System);
     let k = t(&m, "t1");
     let mut s1 = m.context();
-    s1.acquire(&k, LockType::X, TX, NOWAIT).unwrap();
+    s1.acquire_outcome(&k, LockType::X, TX, NOWAIT).unwrap();
     let mut s2 = m.context();
     assert_eq!(
-        s2.acquire(&k, LockType::SR, TX, WaitOption::Timeout(2)),
+        s2.acquire_outcome(&k, LockType::SR, TX, WaitOption::millis(2)),
         Ok(Outcome::Timeout)
     );
 }
@@ -130,11 +135,13 @@ fn kill_ends_only_a_pending_wait() {
     let m = mysql();
     let k = t(&m, "t1");
     let mut s1 = m.context();
-    s1.acquire(&k, LockType::SNRW, TX, NOWAIT).unwrap();
+    s1.acquire_outcome(&k, LockType::SNRW, TX, NOWAIT).unwrap();
     let s2 = m.context();
     assert!(!s2.handle().kill(), "not waiting");
     let k2 = k.clone();
-    let (h2, j2) = spawn(s2, move |cx| cx.acquire(&k2, LockType::SR, TX, FOREVER));
+    let (h2, j2) = spawn(s2, move |cx| {
+        cx.acquire_outcome(&k2, LockType::SR, TX, FOREVER)
+    });
     parked(&h2);
     assert!(h2.kill());
     assert!(!h2.kill(), "already decided");
@@ -142,7 +149,7 @@ fn kill_ends_only_a_pending_wait() {
     assert_eq!(out, Ok(Outcome::Killed));
     s1.commit();
     assert_eq!(
-        s2.acquire(&k, LockType::SR, TX, NOWAIT),
+        s2.acquire_outcome(&k, LockType::SR, TX, NOWAIT),
         Ok(Outcome::Granted)
     );
 }
@@ -152,17 +159,23 @@ fn pending_x_holds_back_sr_and_sw_but_not_sh() {
     let m = mysql();
     let k = t(&m, "t1");
     let mut s1 = m.context();
-    s1.acquire(&k, LockType::SR, TX, NOWAIT).unwrap();
+    s1.acquire_outcome(&k, LockType::SR, TX, NOWAIT).unwrap();
     let k2 = k.clone();
     let (h2, j2) = spawn(m.context(), move |cx| {
-        cx.acquire(&k2, LockType::X, TX, FOREVER)
+        cx.acquire_outcome(&k2, LockType::X, TX, FOREVER)
     });
     parked(&h2);
     let mut s3 = m.context();
-    assert_eq!(s3.acquire(&k, LockType::SR, TX, NOWAIT), Ok(Outcome::Busy));
-    assert_eq!(s3.acquire(&k, LockType::SW, TX, NOWAIT), Ok(Outcome::Busy));
     assert_eq!(
-        s3.acquire(&k, LockType::SH, TX, NOWAIT),
+        s3.acquire_outcome(&k, LockType::SR, TX, NOWAIT),
+        Ok(Outcome::Busy)
+    );
+    assert_eq!(
+        s3.acquire_outcome(&k, LockType::SW, TX, NOWAIT),
+        Ok(Outcome::Busy)
+    );
+    assert_eq!(
+        s3.acquire_outcome(&k, LockType::SH, TX, NOWAIT),
         Ok(Outcome::Granted)
     );
     // X waits for s1 (SR) and s3 (SH).
@@ -193,18 +206,22 @@ fn lock_tables_deadlock() {
     let mut s1 = m.context();
     let mut s2 = m.context();
     assert_eq!(
-        s1.acquire(&t1, LockType::SW, TX, NOWAIT),
+        s1.acquire_outcome(&t1, LockType::SW, TX, NOWAIT),
         Ok(Outcome::Granted)
     );
     assert_eq!(
-        s2.acquire(&t2, LockType::SNRW, TX, NOWAIT),
+        s2.acquire_outcome(&t2, LockType::SNRW, TX, NOWAIT),
         Ok(Outcome::Granted)
     );
     let k = t2.clone();
-    let (h1, j1) = spawn(s1, move |cx| cx.acquire(&k, LockType::SW, TX, FOREVER));
+    let (h1, j1) = spawn(s1, move |cx| {
+        cx.acquire_outcome(&k, LockType::SW, TX, FOREVER)
+    });
     parked(&h1);
     let k = t1.clone();
-    let (h2, j2) = spawn(s2, move |cx| cx.acquire(&k, LockType::SNRW, TX, FOREVER));
+    let (h2, j2) = spawn(s2, move |cx| {
+        cx.acquire_outcome(&k, LockType::SNRW, TX, FOREVER)
+    });
     // s1 (DML, weight 25) is the victim; s2 (DDL, 100) goes on waiting for s1's SW.
     let (out1, mut s1) = j1.join().unwrap();
     assert_eq!(out1, Ok(Outcome::Deadlock));
@@ -234,14 +251,16 @@ fn soft_edges_let_the_reader_write_ahead_of_a_pending_lock_tables() {
     let mut s1 = m.context();
     let s2 = m.context();
     assert_eq!(
-        s1.acquire(&t1, LockType::SR, TX, NOWAIT),
+        s1.acquire_outcome(&t1, LockType::SR, TX, NOWAIT),
         Ok(Outcome::Granted)
     );
     let k = t1.clone();
-    let (h2, j2) = spawn(s2, move |cx| cx.acquire(&k, LockType::SNRW, TX, FOREVER));
+    let (h2, j2) = spawn(s2, move |cx| {
+        cx.acquire_outcome(&k, LockType::SNRW, TX, FOREVER)
+    });
     parked(&h2);
     assert_eq!(
-        s1.acquire(&t1, LockType::SW, TX, FOREVER),
+        s1.acquire_outcome(&t1, LockType::SW, TX, FOREVER),
         Ok(Outcome::Granted),
         "no victim: the SW goes ahead of the pending SNRW"
     );
@@ -260,13 +279,16 @@ fn ring_of_200_has_exactly_one_victim() {
     let keys: Vec<MdlKey> = (0..n).map(|i| t(&m, &format!("r{i}"))).collect();
     let mut cxs: Vec<Context> = (0..n).map(|_| m.context()).collect();
     for (cx, k) in cxs.iter_mut().zip(&keys) {
-        assert_eq!(cx.acquire(k, LockType::X, TX, NOWAIT), Ok(Outcome::Granted));
+        assert_eq!(
+            cx.acquire_outcome(k, LockType::X, TX, NOWAIT),
+            Ok(Outcome::Granted)
+        );
     }
     let mut joins = Vec::new();
     for (i, cx) in cxs.into_iter().enumerate() {
         let k = keys[(i + 1) % n].clone();
         joins.push(spawn(cx, move |cx| {
-            let out = cx.acquire(&k, LockType::X, TX, FOREVER);
+            let out = cx.acquire_outcome(&k, LockType::X, TX, FOREVER);
             cx.commit();
             out
         }));
@@ -288,20 +310,25 @@ fn fast_path_grants_are_materialised_by_an_obtrusive_request() {
     let k = t(&m, "t1");
     let mut s1 = m.context();
     let mut s2 = m.context();
-    s1.acquire(&k, LockType::SR, TX, NOWAIT).unwrap();
-    s2.acquire(&k, LockType::SW, Duration::Statement, NOWAIT)
+    s1.acquire_outcome(&k, LockType::SR, TX, NOWAIT).unwrap();
+    s2.acquire_outcome(&k, LockType::SW, Duration::Statement, NOWAIT)
         .unwrap();
     let snap = m.snapshot();
     assert_eq!(snap.len(), 2);
     assert!(snap.iter().all(|r| r.fast_path && r.granted));
     assert_eq!(snap[1].duration, Some(Duration::Statement));
     let mut s3 = m.context();
-    assert_eq!(s3.acquire(&k, LockType::X, TX, NOWAIT), Ok(Outcome::Busy));
+    assert_eq!(
+        s3.acquire_outcome(&k, LockType::X, TX, NOWAIT),
+        Ok(Outcome::Busy)
+    );
     let snap = m.snapshot();
     assert_eq!(snap.len(), 2);
     assert!(snap.iter().all(|r| !r.fast_path && r.granted), "{snap:?}");
     let k3 = k.clone();
-    let (h3, j3) = spawn(s3, move |cx| cx.acquire(&k3, LockType::X, TX, FOREVER));
+    let (h3, j3) = spawn(s3, move |cx| {
+        cx.acquire_outcome(&k3, LockType::X, TX, FOREVER)
+    });
     parked(&h3);
     let mut blockers: Vec<OwnerId> = m.lock_waits().iter().map(|w| w.blocker).collect();
     blockers.sort();
@@ -320,7 +347,7 @@ fn fast_path_grants_are_materialised_by_an_obtrusive_request() {
     assert_eq!((snap[0].ty, snap[0].waited_ms), (LockType::X, 7));
     s3.commit();
     // Nothing obtrusive is left: the fast path is open again.
-    s1.acquire(&k, LockType::SR, TX, NOWAIT).unwrap();
+    s1.acquire_outcome(&k, LockType::SR, TX, NOWAIT).unwrap();
     assert!(m.snapshot()[0].fast_path);
 }
 
@@ -330,21 +357,24 @@ fn upgrade_waits_then_takes_the_new_type() {
     let k = t(&m, "t1");
     let mut s1 = m.context();
     let mut s2 = m.context();
-    s1.acquire(&k, LockType::SU, TX, NOWAIT).unwrap();
-    s2.acquire(&k, LockType::SR, TX, NOWAIT).unwrap();
+    s1.acquire_outcome(&k, LockType::SU, TX, NOWAIT).unwrap();
+    s2.acquire_outcome(&k, LockType::SR, TX, NOWAIT).unwrap();
     assert_eq!(
-        s1.upgrade(&k, LockType::SR, NOWAIT),
+        s1.upgrade_outcome(&k, LockType::SR, NOWAIT),
         Ok(Outcome::Granted),
         "covered: no-op"
     );
     assert!(matches!(
-        s1.upgrade(&k, LockType::S, NOWAIT),
+        s1.upgrade_outcome(&k, LockType::S, NOWAIT),
         Ok(Outcome::Granted) | Err(MdlError::UpgradeToWeaker { .. })
     ));
-    assert_eq!(s1.upgrade(&k, LockType::X, NOWAIT), Ok(Outcome::Busy));
+    assert_eq!(
+        s1.upgrade_outcome(&k, LockType::X, NOWAIT),
+        Ok(Outcome::Busy)
+    );
     assert_eq!(held_types(&s1, &k), vec![LockType::SU]);
     let k1 = k.clone();
-    let (h1, j1) = spawn(s1, move |cx| cx.upgrade(&k1, LockType::X, FOREVER));
+    let (h1, j1) = spawn(s1, move |cx| cx.upgrade_outcome(&k1, LockType::X, FOREVER));
     parked(&h1);
     s2.commit();
     let (out, s1) = j1.join().unwrap();
@@ -357,7 +387,10 @@ fn upgrade_waits_then_takes_the_new_type() {
         "the upgrade ticket is folded into the old one"
     );
     assert_eq!(snap[0].ty, LockType::X);
-    assert_eq!(s2.acquire(&k, LockType::SH, TX, NOWAIT), Ok(Outcome::Busy));
+    assert_eq!(
+        s2.acquire_outcome(&k, LockType::SH, TX, NOWAIT),
+        Ok(Outcome::Busy)
+    );
 }
 
 #[test]
@@ -365,10 +398,10 @@ fn downgrade_wakes_waiters() {
     let m = mysql();
     let k = t(&m, "t1");
     let mut s1 = m.context();
-    s1.acquire(&k, LockType::X, TX, NOWAIT).unwrap();
+    s1.acquire_outcome(&k, LockType::X, TX, NOWAIT).unwrap();
     let k2 = k.clone();
     let (h2, j2) = spawn(m.context(), move |cx| {
-        cx.acquire(&k2, LockType::SR, TX, FOREVER)
+        cx.acquire_outcome(&k2, LockType::SR, TX, FOREVER)
     });
     parked(&h2);
     // MDL_ticket::downgrade_lock: "Do nothing if already downgraded".
@@ -385,10 +418,10 @@ fn savepoints_and_misuse_change_nothing() {
     let m = mysql();
     let (a, b, c) = (t(&m, "a"), t(&m, "b"), t(&m, "c"));
     let mut s = m.context();
-    s.acquire(&a, LockType::SR, TX, NOWAIT).unwrap();
+    s.acquire_outcome(&a, LockType::SR, TX, NOWAIT).unwrap();
     s.savepoint("sp");
-    s.acquire(&b, LockType::SW, TX, NOWAIT).unwrap();
-    s.acquire(&c, LockType::S, Duration::Explicit, NOWAIT)
+    s.acquire_outcome(&b, LockType::SW, TX, NOWAIT).unwrap();
+    s.acquire_outcome(&c, LockType::S, Duration::Explicit, NOWAIT)
         .unwrap();
     let before = s.held().to_vec();
     assert_eq!(
@@ -398,12 +431,15 @@ fn savepoints_and_misuse_change_nothing() {
     assert_eq!(s.release(&t(&m, "zz"), None), Err(MdlError::NotHeld));
     let g = key(&m, "GLOBAL", "-");
     assert!(matches!(
-        s.acquire(&g, LockType::SR, TX, NOWAIT),
+        s.acquire_outcome(&g, LockType::SR, TX, NOWAIT),
         Err(MdlError::TypeNotInNamespace { .. })
     ));
-    assert_eq!(s.acquire_all(&[], TX, NOWAIT), Err(MdlError::EmptyBulk));
+    assert_eq!(
+        s.acquire_all_outcome(&[], TX, NOWAIT),
+        Err(MdlError::EmptyBulk)
+    );
     assert!(matches!(
-        s.acquire_all(
+        s.acquire_all_outcome(
             &[
                 BulkReq {
                     key: a.clone(),
@@ -436,7 +472,7 @@ fn bulk_is_all_or_nothing() {
     let m = mysql();
     let (a, b) = (t(&m, "a"), t(&m, "b"));
     let mut s1 = m.context();
-    s1.acquire(&b, LockType::SR, TX, NOWAIT).unwrap();
+    s1.acquire_outcome(&b, LockType::SR, TX, NOWAIT).unwrap();
     let mut s2 = m.context();
     let reqs = [
         BulkReq {
@@ -448,9 +484,9 @@ fn bulk_is_all_or_nothing() {
             ty: LockType::X,
         },
     ];
-    assert_eq!(s2.acquire_all(&reqs, TX, NOWAIT), Ok(Outcome::Busy));
+    assert_eq!(s2.acquire_all_outcome(&reqs, TX, NOWAIT), Ok(Outcome::Busy));
     assert!(s2.held().is_empty(), "a was taken then given back");
-    let (h2, j2) = spawn(s2, move |cx| cx.acquire_all(&reqs, TX, FOREVER));
+    let (h2, j2) = spawn(s2, move |cx| cx.acquire_all_outcome(&reqs, TX, FOREVER));
     parked(&h2);
     s1.commit();
     let (out, s2) = j2.join().unwrap();
@@ -464,11 +500,11 @@ fn dropping_a_context_releases_and_wakes() {
     let m = mysql();
     let k = t(&m, "t1");
     let mut s1 = m.context();
-    s1.acquire(&k, LockType::X, Duration::Explicit, NOWAIT)
+    s1.acquire_outcome(&k, LockType::X, Duration::Explicit, NOWAIT)
         .unwrap();
     let k2 = k.clone();
     let (h2, j2) = spawn(m.context(), move |cx| {
-        cx.acquire(&k2, LockType::X, TX, FOREVER)
+        cx.acquire_outcome(&k2, LockType::X, TX, FOREVER)
     });
     parked(&h2);
     drop(s1);
@@ -481,7 +517,7 @@ fn clone_and_durations() {
     let m = mysql();
     let k = t(&m, "t1");
     let mut s = m.context();
-    s.acquire(&k, LockType::SNW, Duration::Statement, NOWAIT)
+    s.acquire_outcome(&k, LockType::SNW, Duration::Statement, NOWAIT)
         .unwrap();
     let id = s.clone_ticket(&k, None, Duration::Explicit).unwrap();
     assert!(matches!(
@@ -534,10 +570,12 @@ fn foreign_waits_join_the_graph() {
         let (t1, t2) = (t(&m, "t1"), t(&m, "t2"));
         let mut s0 = m.context();
         let mut s1 = m.context();
-        s0.acquire(&t1, LockType::X, TX, NOWAIT).unwrap();
-        s1.acquire(&t2, LockType::X, TX, NOWAIT).unwrap();
+        s0.acquire_outcome(&t1, LockType::X, TX, NOWAIT).unwrap();
+        s1.acquire_outcome(&t2, LockType::X, TX, NOWAIT).unwrap();
         let k = t2.clone();
-        let (h0, j0) = spawn(s0, move |cx| cx.acquire(&k, LockType::X, TX, FOREVER));
+        let (h0, j0) = spawn(s0, move |cx| {
+            cx.acquire_outcome(&k, LockType::X, TX, FOREVER)
+        });
         parked(&h0);
         // s1 starts to wait for s0 in the foreign subsystem: a cycle through both.
         f.waits
@@ -577,7 +615,7 @@ fn churn(n: usize) {
         } else {
             LockType::X
         };
-        assert_eq!(s.acquire(&k, ty, TX, NOWAIT), Ok(Outcome::Granted));
+        assert_eq!(s.acquire_outcome(&k, ty, TX, NOWAIT), Ok(Outcome::Granted));
         s.commit();
         if i % 1024 == 0 {
             max = max.max(m.lock_object_count());
@@ -619,7 +657,7 @@ fn last_release_races_new_acquire_on_one_key() {
                 } else {
                     LockType::SR
                 };
-                if s.acquire(&k, ty, TX, NOWAIT) == Ok(Outcome::Granted) {
+                if s.acquire_outcome(&k, ty, TX, NOWAIT) == Ok(Outcome::Granted) {
                     let (readers, writers) = (&c.0, &c.1);
                     if ty == LockType::X {
                         assert_eq!(writers.fetch_add(1, SeqCst), 0);
@@ -641,7 +679,7 @@ fn last_release_races_new_acquire_on_one_key() {
             let mut s = m.context();
             for i in 0..20_000 {
                 let k = t(&m, &format!("c{i}"));
-                s.acquire(&k, LockType::X, TX, NOWAIT).unwrap();
+                s.acquire_outcome(&k, LockType::X, TX, NOWAIT).unwrap();
                 s.commit();
             }
         }));
@@ -662,14 +700,20 @@ fn idle_pins_follow_the_last_round_and_go_with_the_context() {
     let mut s = m.context();
     let keys: Vec<MdlKey> = (0..200).map(|i| t(&m, &format!("p{i}"))).collect();
     for k in &keys {
-        assert_eq!(s.acquire(k, LockType::SR, TX, NOWAIT), Ok(Outcome::Granted));
+        assert_eq!(
+            s.acquire_outcome(k, LockType::SR, TX, NOWAIT),
+            Ok(Outcome::Granted)
+        );
     }
     s.commit();
     m.reclaim();
     // The first round ran with the default cap: 64 idle pins kept.
     assert_eq!(m.lock_object_count(), 64);
     for k in &keys {
-        assert_eq!(s.acquire(k, LockType::SR, TX, NOWAIT), Ok(Outcome::Granted));
+        assert_eq!(
+            s.acquire_outcome(k, LockType::SR, TX, NOWAIT),
+            Ok(Outcome::Granted)
+        );
     }
     s.commit();
     m.reclaim();
@@ -677,7 +721,7 @@ fn idle_pins_follow_the_last_round_and_go_with_the_context() {
     assert_eq!(m.lock_object_count(), 200);
     // A round of one lock: the cap falls back to 64 and the surplus goes.
     assert_eq!(
-        s.acquire(&keys[0], LockType::SW, TX, NOWAIT),
+        s.acquire_outcome(&keys[0], LockType::SW, TX, NOWAIT),
         Ok(Outcome::Granted)
     );
     s.commit();
@@ -687,16 +731,16 @@ fn idle_pins_follow_the_last_round_and_go_with_the_context() {
     // the one object of that key.
     let mut o = m.context();
     assert_eq!(
-        o.acquire(&keys[1], LockType::X, TX, NOWAIT),
+        o.acquire_outcome(&keys[1], LockType::X, TX, NOWAIT),
         Ok(Outcome::Granted)
     );
     assert_eq!(
-        s.acquire(&keys[1], LockType::SR, TX, NOWAIT),
+        s.acquire_outcome(&keys[1], LockType::SR, TX, NOWAIT),
         Ok(Outcome::Busy)
     );
     o.commit();
     assert_eq!(
-        s.acquire(&keys[1], LockType::SR, TX, NOWAIT),
+        s.acquire_outcome(&keys[1], LockType::SR, TX, NOWAIT),
         Ok(Outcome::Granted)
     );
     s.commit();

@@ -4,7 +4,7 @@
 //! `async_*` of `proofs/tests/loom.rs`.)
 
 use mdl_core::dialect::Dialect;
-use mdl_core::table::{BulkReq, Config};
+use mdl_core::{BulkReq, Config};
 use mdl_core::{Clock, Duration, LockType, Manager, MdlKey, Outcome, WaitOption};
 use std::future::Future;
 use std::pin::Pin;
@@ -48,7 +48,7 @@ fn owners_on(m: &Manager) -> Vec<(u32, LockType, bool)> {
 fn an_uncontended_acquire_resolves_in_its_first_poll() {
     let (m, k1, _) = manager(Clock::manual());
     let mut a = m.context();
-    let mut f = Box::pin(a.acquire_async(&k1, LockType::SR, T, F));
+    let mut f = Box::pin(a.acquire_outcome_async(&k1, LockType::SR, T, F));
     assert_eq!(poll_once(&mut f), Poll::Ready(Ok(Outcome::Granted)));
     drop(f);
     assert_eq!(a.held().len(), 1);
@@ -60,11 +60,14 @@ fn an_uncontended_acquire_resolves_in_its_first_poll() {
 async fn a_release_wakes_the_waiting_task() {
     let (m, k1, _) = manager(Clock::manual());
     let mut a = m.context();
-    assert_eq!(a.acquire(&k1, LockType::X, T, F), Ok(Outcome::Granted));
+    assert_eq!(
+        a.acquire_outcome(&k1, LockType::X, T, F),
+        Ok(Outcome::Granted)
+    );
     let (mut b, kb) = (m.context(), k1.clone());
     let bh = b.handle();
     let task = tokio::spawn(async move {
-        let o = b.acquire_async(&kb, LockType::SR, T, F).await;
+        let o = b.acquire_outcome_async(&kb, LockType::SR, T, F).await;
         (o, b.held().len())
     });
     while !bh.is_waiting() {
@@ -78,17 +81,20 @@ async fn a_release_wakes_the_waiting_task() {
 fn dropping_a_waiting_future_withdraws_it_and_reschedules() {
     let (m, k1, _) = manager(Clock::manual());
     let mut a = m.context();
-    assert_eq!(a.acquire(&k1, LockType::SR, T, F), Ok(Outcome::Granted));
+    assert_eq!(
+        a.acquire_outcome(&k1, LockType::SR, T, F),
+        Ok(Outcome::Granted)
+    );
     let mut b = m.context();
     let bh = b.handle();
-    let mut f = Box::pin(b.acquire_async(&k1, LockType::X, T, F));
+    let mut f = Box::pin(b.acquire_outcome_async(&k1, LockType::X, T, F));
     assert!(poll_once(&mut f).is_pending());
     assert!(bh.is_waiting());
     // A reader behind the pending X waits, in a thread.
     let (mut c, kc) = (m.context(), k1.clone());
     let ch = c.handle();
     let reader = std::thread::spawn(move || {
-        let o = c.acquire(&kc, LockType::SR, T, F);
+        let o = c.acquire_outcome(&kc, LockType::SR, T, F);
         c.commit();
         o
     });
@@ -107,9 +113,12 @@ fn dropping_a_waiting_future_withdraws_it_and_reschedules() {
 fn a_grant_nobody_saw_is_released_when_the_future_is_dropped() {
     let (m, k1, _) = manager(Clock::manual());
     let mut a = m.context();
-    assert_eq!(a.acquire(&k1, LockType::X, T, F), Ok(Outcome::Granted));
+    assert_eq!(
+        a.acquire_outcome(&k1, LockType::X, T, F),
+        Ok(Outcome::Granted)
+    );
     let mut b = m.context();
-    let mut f = Box::pin(b.acquire_async(&k1, LockType::SR, T, F));
+    let mut f = Box::pin(b.acquire_outcome_async(&k1, LockType::SR, T, F));
     assert!(poll_once(&mut f).is_pending());
     a.commit(); // grants b's SR; the future is not polled again
     assert_eq!(owners_on(&m), vec![(1, LockType::SR, true)]);
@@ -122,9 +131,12 @@ fn a_grant_nobody_saw_is_released_when_the_future_is_dropped() {
 fn the_manual_clock_times_out_a_waiting_future() {
     let (m, k1, _) = manager(Clock::manual());
     let mut a = m.context();
-    assert_eq!(a.acquire(&k1, LockType::X, T, F), Ok(Outcome::Granted));
+    assert_eq!(
+        a.acquire_outcome(&k1, LockType::X, T, F),
+        Ok(Outcome::Granted)
+    );
     let mut b = m.context();
-    let mut f = Box::pin(b.acquire_async(&k1, LockType::SR, T, WaitOption::Timeout(50)));
+    let mut f = Box::pin(b.acquire_outcome_async(&k1, LockType::SR, T, WaitOption::millis(50)));
     assert!(poll_once(&mut f).is_pending());
     m.advance_clock(49);
     assert!(poll_once(&mut f).is_pending());
@@ -139,7 +151,10 @@ async fn the_system_clock_times_out_a_future_polled_after_its_deadline() {
     // The contract: the engine's ticker (`advance_clock(0)`) wakes expired waits.
     let (m, k1, _) = manager(Clock::System);
     let mut a = m.context();
-    assert_eq!(a.acquire(&k1, LockType::X, T, F), Ok(Outcome::Granted));
+    assert_eq!(
+        a.acquire_outcome(&k1, LockType::X, T, F),
+        Ok(Outcome::Granted)
+    );
     let mut b = m.context();
     let m2 = m.clone();
     let ticker = tokio::spawn(async move {
@@ -149,11 +164,39 @@ async fn the_system_clock_times_out_a_future_polled_after_its_deadline() {
         }
     });
     let o = b
-        .acquire_async(&k1, LockType::SR, T, WaitOption::Timeout(30))
+        .acquire_outcome_async(&k1, LockType::SR, T, WaitOption::millis(30))
         .await;
     ticker.abort();
     assert_eq!(o, Ok(Outcome::Timeout));
     assert!(b.held().is_empty());
+}
+
+/// No ticker: the manager's timer times the wait out at its deadline and wakes the task
+/// (without it, nobody would poll the future again and the 10 s guard would fail).
+#[tokio::test(flavor = "current_thread")]
+async fn the_system_clock_times_out_a_waiting_future_without_a_ticker() {
+    let (m, k1, _) = manager(Clock::System);
+    let mut a = m.context();
+    a.acquire(&k1, LockType::X, T, F).expect("uncontended");
+    let mut b = m.context();
+    let wait = WaitOption::Timeout(std::time::Duration::from_millis(30));
+    let start = std::time::Instant::now();
+    // A guard against a hang: the test fails (not hangs) when the timer never fires.
+    let o = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        b.acquire_async(&k1, LockType::SR, T, wait),
+    )
+    .await
+    .expect("the wait timed out on its own, well before 10 s");
+    assert_eq!(o, Err(mdl_core::AcquireError::Timeout));
+    assert!(start.elapsed() >= std::time::Duration::from_millis(30));
+    assert!(b.held().is_empty());
+    // A wait granted before its deadline leaves no timeout behind.
+    let mut c = m.context();
+    let long = WaitOption::Timeout(std::time::Duration::from_millis(50));
+    let fut = c.acquire_async(&k1, LockType::SR, T, long);
+    a.commit();
+    assert!(fut.await.is_ok());
 }
 
 #[test]
@@ -161,12 +204,18 @@ fn async_waiters_that_close_a_cycle_lose_one_victim() {
     let (m, k1, k2) = manager(Clock::manual());
     let mut a = m.context();
     let mut b = m.context();
-    assert_eq!(a.acquire(&k1, LockType::X, T, F), Ok(Outcome::Granted));
-    assert_eq!(b.acquire(&k2, LockType::X, T, F), Ok(Outcome::Granted));
-    let mut fa = Box::pin(a.acquire_async(&k2, LockType::X, T, F));
+    assert_eq!(
+        a.acquire_outcome(&k1, LockType::X, T, F),
+        Ok(Outcome::Granted)
+    );
+    assert_eq!(
+        b.acquire_outcome(&k2, LockType::X, T, F),
+        Ok(Outcome::Granted)
+    );
+    let mut fa = Box::pin(a.acquire_outcome_async(&k2, LockType::X, T, F));
     assert!(poll_once(&mut fa).is_pending());
     // b's request closes the cycle; b (the requester, same weight) is chosen.
-    let mut fb = Box::pin(b.acquire_async(&k1, LockType::X, T, F));
+    let mut fb = Box::pin(b.acquire_outcome_async(&k1, LockType::X, T, F));
     let ob = poll_once(&mut fb);
     assert_eq!(ob, Poll::Ready(Ok(Outcome::Deadlock)));
     drop(fb);
@@ -179,15 +228,21 @@ fn upgrade_async_waits_and_a_dropped_upgrade_keeps_the_old_type() {
     let (m, k1, _) = manager(Clock::manual());
     let mut a = m.context();
     let mut b = m.context();
-    assert_eq!(a.acquire(&k1, LockType::SU, T, F), Ok(Outcome::Granted));
-    assert_eq!(b.acquire(&k1, LockType::SR, T, F), Ok(Outcome::Granted));
+    assert_eq!(
+        a.acquire_outcome(&k1, LockType::SU, T, F),
+        Ok(Outcome::Granted)
+    );
+    assert_eq!(
+        b.acquire_outcome(&k1, LockType::SR, T, F),
+        Ok(Outcome::Granted)
+    );
     // Dropped while waiting: a still holds SU.
-    let mut f = Box::pin(a.upgrade_async(&k1, LockType::X, F));
+    let mut f = Box::pin(a.upgrade_outcome_async(&k1, LockType::X, F));
     assert!(poll_once(&mut f).is_pending());
     drop(f);
     assert_eq!(a.held()[0].ty, LockType::SU);
     // Granted while not polled, then dropped: back to SU.
-    let mut f = Box::pin(a.upgrade_async(&k1, LockType::X, F));
+    let mut f = Box::pin(a.upgrade_outcome_async(&k1, LockType::X, F));
     assert!(poll_once(&mut f).is_pending());
     b.commit();
     drop(f);
@@ -195,7 +250,7 @@ fn upgrade_async_waits_and_a_dropped_upgrade_keeps_the_old_type() {
     assert_eq!(owners_on(&m), vec![(0, LockType::SU, true)]);
     // Awaited: X.
     assert_eq!(
-        block_on(a.upgrade_async(&k1, LockType::X, F)),
+        block_on(a.upgrade_outcome_async(&k1, LockType::X, F)),
         Ok(Outcome::Granted)
     );
     assert_eq!(owners_on(&m), vec![(0, LockType::X, true)]);
@@ -205,7 +260,10 @@ fn upgrade_async_waits_and_a_dropped_upgrade_keeps_the_old_type() {
 fn a_dropped_bulk_request_gives_back_what_it_took() {
     let (m, k1, k2) = manager(Clock::manual());
     let mut a = m.context();
-    assert_eq!(a.acquire(&k2, LockType::X, T, F), Ok(Outcome::Granted));
+    assert_eq!(
+        a.acquire_outcome(&k2, LockType::X, T, F),
+        Ok(Outcome::Granted)
+    );
     let mut b = m.context();
     let reqs = [
         BulkReq {
@@ -217,7 +275,7 @@ fn a_dropped_bulk_request_gives_back_what_it_took() {
             ty: LockType::X,
         },
     ];
-    let mut f = Box::pin(b.acquire_all_async(&reqs, T, F));
+    let mut f = Box::pin(b.acquire_all_outcome_async(&reqs, T, F));
     assert!(poll_once(&mut f).is_pending()); // holds t1, waits for t2
     assert_eq!(owners_on(&m).len(), 3);
     drop(f);
@@ -225,7 +283,7 @@ fn a_dropped_bulk_request_gives_back_what_it_took() {
     assert_eq!(owners_on(&m), vec![(0, LockType::X, true)]);
     a.commit();
     assert_eq!(
-        block_on(b.acquire_all_async(&reqs, T, F)),
+        block_on(b.acquire_all_outcome_async(&reqs, T, F)),
         Ok(Outcome::Granted)
     );
     assert_eq!(b.held().len(), 2);

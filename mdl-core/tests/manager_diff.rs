@@ -51,7 +51,7 @@ const DURS: [Duration; 3] = [
     Duration::Explicit,
 ];
 const NAMES: [&str; 3] = ["a", "b", "c"];
-const WAITS: [WaitOption; 2] = [WaitOption::NoWait, WaitOption::Timeout(0)];
+const WAITS: [WaitOption; 2] = [WaitOption::NoWait, WaitOption::millis(0)];
 
 fn keys(d: &Dialect) -> Vec<MdlKey> {
     let mut v = vec![
@@ -146,9 +146,9 @@ fn on_table(t: &mut LockTable, s: OwnerId, c: &Cmd) -> Result<Outcome, MdlError>
 fn on_manager(cx: &mut Context, c: &Cmd) -> Result<Outcome, MdlError> {
     let ok = |r: Result<(), MdlError>| r.map(|()| Outcome::Ok);
     match c.clone() {
-        Cmd::Acquire(k, ty, dur, w) => cx.acquire(&k, ty, dur, w),
-        Cmd::AcquireAll(reqs, dur, w) => cx.acquire_all(&reqs, dur, w),
-        Cmd::Upgrade(k, ty, w) => cx.upgrade(&k, ty, w),
+        Cmd::Acquire(k, ty, dur, w) => cx.acquire_outcome(&k, ty, dur, w),
+        Cmd::AcquireAll(reqs, dur, w) => cx.acquire_all_outcome(&reqs, dur, w),
+        Cmd::Upgrade(k, ty, w) => cx.upgrade_outcome(&k, ty, w),
         Cmd::Downgrade(k, ty) => ok(cx.downgrade(&k, ty)),
         Cmd::Clone(k, ty, dur) => cx.clone_ticket(&k, ty, dur).map(|_| Outcome::Ok),
         Cmd::Release(k, ty) => ok(cx.release(&k, ty)),
@@ -210,7 +210,7 @@ fn run(dialect: &Dialect, seed: u64, steps: usize, sessions: usize, config: Conf
     let ks = keys(d);
     let mut r = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut t = LockTable::new(std::sync::Arc::new(d.clone()), config);
-    let m = Manager::new(d.clone(), config, Clock::manual());
+    let m = Manager::new(d.clone(), config.into(), Clock::manual());
     let mut cxs: Vec<Context> = (0..sessions)
         .map(|_| {
             t.add_session();

@@ -29,21 +29,21 @@ fn lock_tables_deadlock() {
             let mut s1 = m.context();
             let mut s2 = m.context();
             assert_eq!(
-                s1.acquire(&t1, LockType::SW, TX, WaitOption::NoWait),
+                s1.acquire_outcome(&t1, LockType::SW, TX, WaitOption::NoWait),
                 Ok(Outcome::Granted)
             );
             assert_eq!(
-                s2.acquire(&t2, LockType::SNRW, TX, WaitOption::NoWait),
+                s2.acquire_outcome(&t2, LockType::SNRW, TX, WaitOption::NoWait),
                 Ok(Outcome::Granted)
             );
             let (a, b) = (t2.clone(), t1.clone());
             let j1 = thread::spawn(move || {
-                let o = s1.acquire(&a, LockType::SW, TX, WaitOption::Forever);
+                let o = s1.acquire_outcome(&a, LockType::SW, TX, WaitOption::Forever);
                 s1.commit();
                 o
             });
             let j2 = thread::spawn(move || {
-                let o = s2.acquire(&b, LockType::SNRW, TX, WaitOption::Forever);
+                let o = s2.acquire_outcome(&b, LockType::SNRW, TX, WaitOption::Forever);
                 s2.commit();
                 o
             });
@@ -66,7 +66,7 @@ fn fast_path_never_overlaps_x() {
                 js.push(thread::spawn(move || {
                     let mut c = m.context();
                     for _ in 0..2 {
-                        let o = c.acquire(&k, ty, TX, WaitOption::Forever).unwrap();
+                        let o = c.acquire_outcome(&k, ty, TX, WaitOption::Forever).unwrap();
                         assert_eq!(o, Outcome::Granted);
                         if ty == LockType::X {
                             let others = m
@@ -95,13 +95,14 @@ fn kill_races_grant() {
         || {
             let (m, t1, _) = setup();
             let mut a = m.context();
-            a.acquire(&t1, LockType::X, TX, WaitOption::NoWait).unwrap();
+            a.acquire_outcome(&t1, LockType::X, TX, WaitOption::NoWait)
+                .unwrap();
             let b = m.context();
             let hb = b.handle();
             let k = t1.clone();
             let jb = thread::spawn(move || {
                 let mut b = b;
-                let o = b.acquire(&k, LockType::SR, TX, WaitOption::Forever);
+                let o = b.acquire_outcome(&k, LockType::SR, TX, WaitOption::Forever);
                 b.commit();
                 o
             });
@@ -131,12 +132,13 @@ fn timeout_races_grant() {
         || {
             let (m, t1, _) = setup();
             let mut a = m.context();
-            a.acquire(&t1, LockType::X, TX, WaitOption::NoWait).unwrap();
+            a.acquire_outcome(&t1, LockType::X, TX, WaitOption::NoWait)
+                .unwrap();
             let b = m.context();
             let k = t1.clone();
             let jb = thread::spawn(move || {
                 let mut b = b;
-                let o = b.acquire(&k, LockType::SR, TX, WaitOption::Timeout(5));
+                let o = b.acquire_outcome(&k, LockType::SR, TX, WaitOption::millis(5));
                 b.commit();
                 o
             });
@@ -160,13 +162,14 @@ fn pending_waiters_are_all_woken() {
         || {
             let (m, t1, _) = setup();
             let mut a = m.context();
-            a.acquire(&t1, LockType::X, TX, WaitOption::NoWait).unwrap();
+            a.acquire_outcome(&t1, LockType::X, TX, WaitOption::NoWait)
+                .unwrap();
             let mut js = Vec::new();
             for ty in [LockType::SR, LockType::SNW, LockType::SR] {
                 let (m, k) = (m.clone(), t1.clone());
                 js.push(thread::spawn(move || {
                     let mut c = m.context();
-                    let o = c.acquire(&k, ty, TX, WaitOption::Forever);
+                    let o = c.acquire_outcome(&k, ty, TX, WaitOption::Forever);
                     c.commit();
                     o
                 }));
@@ -187,20 +190,20 @@ fn kill_wakes_those_it_held_back() {
         || {
             let (m, t1, _) = setup();
             let mut a = m.context();
-            a.acquire(&t1, LockType::SR, TX, WaitOption::NoWait)
+            a.acquire_outcome(&t1, LockType::SR, TX, WaitOption::NoWait)
                 .unwrap();
             let b = m.context();
             let hb = b.handle();
             let k = t1.clone();
             let jb = thread::spawn(move || {
                 let mut b = b;
-                b.acquire(&k, LockType::X, TX, WaitOption::Forever)
+                b.acquire_outcome(&k, LockType::X, TX, WaitOption::Forever)
             });
             let k = t1.clone();
             let m2 = m.clone();
             let jc = thread::spawn(move || {
                 let mut c = m2.context();
-                c.acquire(&k, LockType::SR, TX, WaitOption::Forever)
+                c.acquire_outcome(&k, LockType::SR, TX, WaitOption::Forever)
             });
             while !hb.kill() {
                 thread::yield_now();
@@ -222,14 +225,15 @@ fn reclamation_spares_fast_grants() {
         || {
             let (m, t1, _) = setup();
             let mut a = m.context();
-            a.acquire(&t1, LockType::SR, TX, WaitOption::NoWait)
+            a.acquire_outcome(&t1, LockType::SR, TX, WaitOption::NoWait)
                 .unwrap();
             let m2 = m.clone();
             let churn = thread::spawn(move || {
                 let mut c = m2.context();
                 for i in 0..8 {
                     let k = MdlKey::parse(m2.dialect(), "TABLE", &format!("db.c{i}")).unwrap();
-                    c.acquire(&k, LockType::X, TX, WaitOption::NoWait).unwrap();
+                    c.acquire_outcome(&k, LockType::X, TX, WaitOption::NoWait)
+                        .unwrap();
                     c.commit();
                 }
             });
@@ -238,7 +242,9 @@ fn reclamation_spares_fast_grants() {
             let reader = thread::spawn(move || {
                 let mut c = m3.context();
                 for _ in 0..3 {
-                    let o = c.acquire(&k, LockType::SR, TX, WaitOption::NoWait).unwrap();
+                    let o = c
+                        .acquire_outcome(&k, LockType::SR, TX, WaitOption::NoWait)
+                        .unwrap();
                     assert_eq!(o, Outcome::Granted);
                     c.commit();
                 }
@@ -246,11 +252,13 @@ fn reclamation_spares_fast_grants() {
             churn.join().unwrap();
             reader.join().unwrap();
             let mut c = m.context();
-            let o = c.acquire(&t1, LockType::X, TX, WaitOption::NoWait).unwrap();
+            let o = c
+                .acquire_outcome(&t1, LockType::X, TX, WaitOption::NoWait)
+                .unwrap();
             assert_eq!(o, Outcome::Busy, "X granted over a held SR");
             a.commit();
             assert_eq!(
-                c.acquire(&t1, LockType::X, TX, WaitOption::NoWait),
+                c.acquire_outcome(&t1, LockType::X, TX, WaitOption::NoWait),
                 Ok(Outcome::Granted)
             );
         },

@@ -56,9 +56,9 @@ fn worker(mut cx: mdl_core::Context, me: usize, rx: Receiver<Cmd>, tx: Sender<Re
     let ok = |r: Result<(), MdlError>| r.map(|()| Outcome::Ok);
     for c in rx {
         let out = match c {
-            Cmd::Acquire(k, ty, dur, w) => cx.acquire(&k, ty, dur, w),
-            Cmd::AcquireAll(reqs, dur) => cx.acquire_all(&reqs, dur, WaitOption::NoWait),
-            Cmd::Upgrade(k, ty, w) => cx.upgrade(&k, ty, w),
+            Cmd::Acquire(k, ty, dur, w) => cx.acquire_outcome(&k, ty, dur, w),
+            Cmd::AcquireAll(reqs, dur) => cx.acquire_all_outcome(&reqs, dur, WaitOption::NoWait),
+            Cmd::Upgrade(k, ty, w) => cx.upgrade_outcome(&k, ty, w),
             Cmd::Downgrade(k, ty) => ok(cx.downgrade(&k, ty)),
             Cmd::Release(k) => ok(cx.release(&k, None)),
             Cmd::EndStatement => {
@@ -153,7 +153,7 @@ fn run(d: &Dialect, seed: u64, steps: usize, n: usize, config: Config, seen: &mu
     }
     let mut r = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut t = LockTable::new(std::sync::Arc::new(d.clone()), config);
-    let m = Manager::new(d.clone(), config, Clock::manual());
+    let m = Manager::new(d.clone(), config.into(), Clock::manual());
     let (rtx, rrx) = channel::<Reply>();
     let mut txs = Vec::new();
     let mut handles: Vec<ContextHandle> = Vec::new();

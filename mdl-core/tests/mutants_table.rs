@@ -137,7 +137,7 @@ fn an_upgrade_that_may_not_wait_fails_and_changes_nothing() {
     assert_eq!(t.upgrade(a, &t1, X, WaitOption::NoWait), Ok(Outcome::Busy));
     assert!(same(&t));
     assert_eq!(
-        t.upgrade(a, &t1, X, WaitOption::Timeout(0)),
+        t.upgrade(a, &t1, X, WaitOption::millis(0)),
         Ok(Outcome::Timeout)
     );
     assert!(same(&t));
@@ -146,7 +146,7 @@ fn an_upgrade_that_may_not_wait_fails_and_changes_nothing() {
     assert!(t.take_events().is_empty());
     // With a timeout it waits.
     assert_eq!(
-        t.upgrade(a, &t1, X, WaitOption::Timeout(10)),
+        t.upgrade(a, &t1, X, WaitOption::millis(10)),
         Ok(Outcome::Waiting)
     );
     assert!(t.is_waiting(a));

@@ -178,11 +178,11 @@ fn timeout_zero_and_kill() {
         .unwrap();
     let dml = LockType::BACKUP_DML;
     assert_eq!(
-        t.acquire(s2, &bk, dml, T, WaitOption::Timeout(0)),
+        t.acquire(s2, &bk, dml, T, WaitOption::millis(0)),
         Ok(Outcome::Timeout)
     );
     assert_eq!(
-        t.acquire(s2, &bk, dml, T, WaitOption::Timeout(50)),
+        t.acquire(s2, &bk, dml, T, WaitOption::millis(50)),
         Ok(Outcome::Waiting)
     );
     assert_eq!(t.acquire(s2, &bk, dml, T, F), Err(MdlError::Busy));

@@ -204,11 +204,11 @@ fn search_meets_a_lock_twice_case() {
     let mut b = m.context();
     let mut s = m.context();
     assert_eq!(
-        a.acquire(&t1, LockType::SU, TX, FOREVER),
+        a.acquire_outcome(&t1, LockType::SU, TX, FOREVER),
         Ok(Outcome::Granted)
     );
     assert_eq!(
-        b.acquire(&t1, LockType::SR, TX, FOREVER),
+        b.acquire_outcome(&t1, LockType::SR, TX, FOREVER),
         Ok(Outcome::Granted)
     );
     let ha = a.handle();
@@ -216,7 +216,10 @@ fn search_meets_a_lock_twice_case() {
     let (go_b, b_go) = go();
     let ka = t1.clone();
     let ta = spawn("A", move || {
-        assert_eq!(a.upgrade(&ka, LockType::X, FOREVER), Ok(Outcome::Granted));
+        assert_eq!(
+            a.upgrade_outcome(&ka, LockType::X, FOREVER),
+            Ok(Outcome::Granted)
+        );
         a.commit();
     });
     let td = spawn("driver", move || {
@@ -228,7 +231,7 @@ fn search_meets_a_lock_twice_case() {
     let ts = spawn("S", move || {
         s_go.recv().expect("go");
         assert_eq!(
-            s.acquire(&ks, LockType::X, TX, FOREVER),
+            s.acquire_outcome(&ks, LockType::X, TX, FOREVER),
             Ok(Outcome::Granted)
         );
         s.commit();
@@ -239,7 +242,7 @@ fn search_meets_a_lock_twice_case() {
         // the ticket, no wait), then the release that ends A's wait.
         for _ in 0..3 {
             assert_eq!(
-                b.acquire(&t1, LockType::SH, Duration::Statement, FOREVER),
+                b.acquire_outcome(&t1, LockType::SH, Duration::Statement, FOREVER),
                 Ok(Outcome::Granted)
             );
             b.end_statement();
@@ -282,7 +285,7 @@ fn granted_waiter_not_yet_awake_case() {
     let mut dml = m.context();
     lt.force_dml_weight(true);
     assert_eq!(
-        lt.acquire(&t1, LockType::SNRW, TX, FOREVER),
+        lt.acquire_outcome(&t1, LockType::SNRW, TX, FOREVER),
         Ok(Outcome::Granted)
     );
     let hd = dml.handle();
@@ -290,7 +293,7 @@ fn granted_waiter_not_yet_awake_case() {
     let kd = t1.clone();
     let td = spawn("dml", move || {
         assert_eq!(
-            dml.acquire(&kd, LockType::SW, TX, FOREVER),
+            dml.acquire_outcome(&kd, LockType::SW, TX, FOREVER),
             Ok(Outcome::Granted)
         );
         dml.commit();
@@ -303,7 +306,7 @@ fn granted_waiter_not_yet_awake_case() {
         lt_go.recv().expect("go");
         lt.commit();
         assert_eq!(
-            lt.acquire(&t1, LockType::SNRW, TX, FOREVER),
+            lt.acquire_outcome(&t1, LockType::SNRW, TX, FOREVER),
             Ok(Outcome::Granted),
             "a deadlock error without a cycle: dml was granted already"
         );
@@ -341,13 +344,13 @@ fn held_lock_asked_again_case() {
     let mut h = m.context();
     let mut w = m.context();
     assert_eq!(
-        h.acquire(&t1, LockType::SR, TX, FOREVER),
+        h.acquire_outcome(&t1, LockType::SR, TX, FOREVER),
         Ok(Outcome::Granted)
     );
     let kw = t1.clone();
     let tw = spawn("w", move || {
         assert_eq!(
-            w.acquire(&kw, LockType::X, TX, FOREVER),
+            w.acquire_outcome(&kw, LockType::X, TX, FOREVER),
             Ok(Outcome::Granted)
         );
         w.commit();
@@ -355,7 +358,7 @@ fn held_lock_asked_again_case() {
     let th = spawn("h", move || {
         for dur in [TX, Duration::Statement] {
             assert_eq!(
-                h.acquire(&t1, LockType::SR, dur, FOREVER),
+                h.acquire_outcome(&t1, LockType::SR, dur, FOREVER),
                 Ok(Outcome::Granted),
                 "a request for a lock the context holds ({dur:?}) was not granted at once"
             );

@@ -126,7 +126,7 @@ fn assert_no_conflict(m: &Manager) {
 fn assert_lock_free(m: &Manager, k: &MdlKey) {
     let mut d = m.context();
     assert_eq!(
-        d.acquire(k, LockType::X, T, WaitOption::NoWait),
+        d.acquire_outcome(k, LockType::X, T, WaitOption::NoWait),
         Ok(Outcome::Granted)
     );
 }
@@ -141,7 +141,10 @@ fn release_vs_new_waiter() {
 fn release_vs_waiter(d: Dialect, async_: bool) {
     let (m, k) = manager(d);
     let mut a = m.context();
-    assert_eq!(a.acquire(&k, LockType::X, T, F), Ok(Outcome::Granted));
+    assert_eq!(
+        a.acquire_outcome(&k, LockType::X, T, F),
+        Ok(Outcome::Granted)
+    );
     let mut b = m.context();
     let k2 = k.clone();
     let h = thread::spawn(move || {
@@ -160,9 +163,9 @@ fn release_vs_waiter(d: Dialect, async_: bool) {
 /// by `loom::future::block_on`.
 fn acquire_by(c: &mut Context, k: &MdlKey, ty: LockType, async_: bool) -> Outcome {
     let o = if async_ {
-        loom::future::block_on(c.acquire_async(k, ty, T, F))
+        loom::future::block_on(c.acquire_outcome_async(k, ty, T, F))
     } else {
-        c.acquire(k, ty, T, F)
+        c.acquire_outcome(k, ty, T, F)
     };
     o.unwrap()
 }
@@ -174,12 +177,21 @@ fn two_releasers_one_waiter() {
         let (m, k) = manager(d);
         let mut a = m.context();
         let mut b = m.context();
-        assert_eq!(a.acquire(&k, LockType::SR, T, F), Ok(Outcome::Granted));
-        assert_eq!(b.acquire(&k, LockType::SR, T, F), Ok(Outcome::Granted));
+        assert_eq!(
+            a.acquire_outcome(&k, LockType::SR, T, F),
+            Ok(Outcome::Granted)
+        );
+        assert_eq!(
+            b.acquire_outcome(&k, LockType::SR, T, F),
+            Ok(Outcome::Granted)
+        );
         let mut c = m.context();
         let (m2, k2) = (m.clone(), k.clone());
         let hc = thread::spawn(move || {
-            assert_eq!(c.acquire(&k2, LockType::X, T, F), Ok(Outcome::Granted));
+            assert_eq!(
+                c.acquire_outcome(&k2, LockType::X, T, F),
+                Ok(Outcome::Granted)
+            );
             let mine = m2
                 .snapshot()
                 .into_iter()
@@ -209,7 +221,7 @@ fn fast_path_vs_obtrusive() {
         let (m2, k2, f2) = (m.clone(), k.clone(), a_holds.clone());
         let hb = thread::spawn(move || {
             let o = b
-                .acquire(&k2, LockType::X, T, WaitOption::Timeout(0))
+                .acquire_outcome(&k2, LockType::X, T, WaitOption::millis(0))
                 .unwrap();
             if o == Outcome::Granted {
                 assert!(
@@ -222,7 +234,10 @@ fn fast_path_vs_obtrusive() {
                 assert_eq!(o, Outcome::Timeout);
             }
         });
-        assert_eq!(a.acquire(&k, LockType::SR, T, F), Ok(Outcome::Granted));
+        assert_eq!(
+            a.acquire_outcome(&k, LockType::SR, T, F),
+            Ok(Outcome::Granted)
+        );
         a_holds.store(true, Ordering::SeqCst);
         assert_no_conflict(&m);
         a_holds.store(false, Ordering::SeqCst);
@@ -245,7 +260,7 @@ fn reclaim_vs_acquire() {
         let (k2, f2) = (k.clone(), a_holds.clone());
         let hb = thread::spawn(move || {
             let o = b
-                .acquire(&k2, LockType::X, T, WaitOption::Timeout(0))
+                .acquire_outcome(&k2, LockType::X, T, WaitOption::millis(0))
                 .unwrap();
             if o == Outcome::Granted {
                 assert!(
@@ -257,7 +272,10 @@ fn reclaim_vs_acquire() {
         });
         let m3 = m.clone();
         let hc = thread::spawn(move || m3.reclaim());
-        assert_eq!(a.acquire(&k, LockType::SR, T, F), Ok(Outcome::Granted));
+        assert_eq!(
+            a.acquire_outcome(&k, LockType::SR, T, F),
+            Ok(Outcome::Granted)
+        );
         a_holds.store(true, Ordering::SeqCst);
         thread::yield_now();
         a_holds.store(false, Ordering::SeqCst);
@@ -282,12 +300,15 @@ fn timeout_vs_grant() {
     model("timeout_vs_grant", 2, |d| {
         let (m, k) = manager(d);
         let mut a = m.context();
-        assert_eq!(a.acquire(&k, LockType::X, T, F), Ok(Outcome::Granted));
+        assert_eq!(
+            a.acquire_outcome(&k, LockType::X, T, F),
+            Ok(Outcome::Granted)
+        );
         let mut b = m.context();
         let k2 = k.clone();
         let hb = thread::spawn(move || {
             let o = b
-                .acquire(&k2, LockType::SR, T, WaitOption::Timeout(10))
+                .acquire_outcome(&k2, LockType::SR, T, WaitOption::millis(10))
                 .unwrap();
             let holds = b.owns_equal_or_stronger(&k2, LockType::SR);
             assert_eq!(
@@ -314,12 +335,15 @@ fn kill_vs_grant() {
     model("kill_vs_grant", 2, |d| {
         let (m, k) = manager(d);
         let mut a = m.context();
-        assert_eq!(a.acquire(&k, LockType::X, T, F), Ok(Outcome::Granted));
+        assert_eq!(
+            a.acquire_outcome(&k, LockType::X, T, F),
+            Ok(Outcome::Granted)
+        );
         let mut b = m.context();
         let hb_handle = b.handle();
         let k2 = k.clone();
         let hb = thread::spawn(move || {
-            let o = b.acquire(&k2, LockType::SR, T, F).unwrap();
+            let o = b.acquire_outcome(&k2, LockType::SR, T, F).unwrap();
             let holds = b.owns_equal_or_stronger(&k2, LockType::SR);
             assert_eq!(
                 o == Outcome::Granted,
@@ -345,15 +369,21 @@ fn upgrade_vs_shared() {
     model("upgrade_vs_shared", 2, |d| {
         let (m, k) = manager(d);
         let mut a = m.context();
-        assert_eq!(a.acquire(&k, LockType::SU, T, F), Ok(Outcome::Granted));
+        assert_eq!(
+            a.acquire_outcome(&k, LockType::SU, T, F),
+            Ok(Outcome::Granted)
+        );
         let mut b = m.context();
         let (m2, k2) = (m.clone(), k.clone());
         let hb = thread::spawn(move || {
-            assert_eq!(b.acquire(&k2, LockType::SR, T, F), Ok(Outcome::Granted));
+            assert_eq!(
+                b.acquire_outcome(&k2, LockType::SR, T, F),
+                Ok(Outcome::Granted)
+            );
             assert_no_conflict(&m2);
             b.commit();
         });
-        assert_eq!(a.upgrade(&k, LockType::X, F), Ok(Outcome::Granted));
+        assert_eq!(a.upgrade_outcome(&k, LockType::X, F), Ok(Outcome::Granted));
         assert_no_conflict(&m);
         a.commit();
         hb.join().unwrap();
@@ -376,8 +406,14 @@ fn close_a_cycle(d: Dialect, async_: bool) {
     let m = Manager::new(d, Config::default(), Clock::manual());
     let mut a = m.context();
     let mut b = m.context();
-    assert_eq!(a.acquire(&k1, LockType::X, T, F), Ok(Outcome::Granted));
-    assert_eq!(b.acquire(&k2, LockType::X, T, F), Ok(Outcome::Granted));
+    assert_eq!(
+        a.acquire_outcome(&k1, LockType::X, T, F),
+        Ok(Outcome::Granted)
+    );
+    assert_eq!(
+        b.acquire_outcome(&k2, LockType::X, T, F),
+        Ok(Outcome::Granted)
+    );
     let victims = StdArc::new(AtomicUsize::new(0));
     let (v2, k1b) = (victims.clone(), k1.clone());
     let hb = thread::spawn(move || {
@@ -406,7 +442,10 @@ fn close_a_cycle(d: Dialect, async_: bool) {
 fn wait_ends_wakes_queue(d: Dialect, kill: bool) {
     let (m, k) = manager(d);
     let mut a = m.context();
-    assert_eq!(a.acquire(&k, LockType::SR, T, F), Ok(Outcome::Granted));
+    assert_eq!(
+        a.acquire_outcome(&k, LockType::SR, T, F),
+        Ok(Outcome::Granted)
+    );
     let mut b = m.context();
     let bh = b.handle();
     let mut c = m.context();
@@ -414,7 +453,7 @@ fn wait_ends_wakes_queue(d: Dialect, kill: bool) {
     let kb = k.clone();
     let hb = thread::spawn(move || {
         let o = b
-            .acquire(&kb, LockType::X, T, WaitOption::Timeout(10))
+            .acquire_outcome(&kb, LockType::X, T, WaitOption::millis(10))
             .unwrap();
         assert!(matches!(o, Outcome::Timeout | Outcome::Killed), "{o}");
     });
@@ -423,7 +462,10 @@ fn wait_ends_wakes_queue(d: Dialect, kill: bool) {
     }
     let (kc, mc) = (k.clone(), m.clone());
     let hc = thread::spawn(move || {
-        assert_eq!(c.acquire(&kc, LockType::SR, T, F), Ok(Outcome::Granted));
+        assert_eq!(
+            c.acquire_outcome(&kc, LockType::SR, T, F),
+            Ok(Outcome::Granted)
+        );
         mc.check_invariants().unwrap();
         c.commit();
     });
@@ -466,17 +508,29 @@ fn detector_vs_grant() {
         let mut a = m.context();
         let mut b = m.context();
         let mut c = m.context();
-        assert_eq!(a.acquire(&k1, LockType::X, T, F), Ok(Outcome::Granted));
-        assert_eq!(b.acquire(&k2, LockType::X, T, F), Ok(Outcome::Granted));
+        assert_eq!(
+            a.acquire_outcome(&k1, LockType::X, T, F),
+            Ok(Outcome::Granted)
+        );
+        assert_eq!(
+            b.acquire_outcome(&k2, LockType::X, T, F),
+            Ok(Outcome::Granted)
+        );
         let k1b = k1.clone();
         // b waits for a; c waits for b; a releases: b is granted while c's search walks b.
         let hb = thread::spawn(move || {
-            assert_eq!(b.acquire(&k1b, LockType::X, T, F), Ok(Outcome::Granted));
+            assert_eq!(
+                b.acquire_outcome(&k1b, LockType::X, T, F),
+                Ok(Outcome::Granted)
+            );
             b.commit();
         });
         let k2c = k2.clone();
         let hc = thread::spawn(move || {
-            assert_eq!(c.acquire(&k2c, LockType::X, T, F), Ok(Outcome::Granted));
+            assert_eq!(
+                c.acquire_outcome(&k2c, LockType::X, T, F),
+                Ok(Outcome::Granted)
+            );
             c.commit();
         });
         a.commit();
@@ -506,14 +560,14 @@ fn backup_dml_vs_flush() {
             let (m2, k2, f2) = (m.clone(), k.clone(), flush.clone());
             let hb = thread::spawn(move || {
                 // Nothing it conflicts with as a request: granted at once.
-                assert_eq!(b.acquire(&k2, flush_ty, T, F), Ok(Outcome::Granted));
+                assert_eq!(b.acquire_outcome(&k2, flush_ty, T, F), Ok(Outcome::Granted));
                 f2.store(true, Ordering::SeqCst);
                 m2.check_invariants().unwrap();
                 f2.store(false, Ordering::SeqCst);
                 b.commit();
             });
             let o = a
-                .acquire(&k, LockType::BACKUP_DML, T, WaitOption::Timeout(0))
+                .acquire_outcome(&k, LockType::BACKUP_DML, T, WaitOption::millis(0))
                 .unwrap();
             if o == Outcome::Granted {
                 assert!(
@@ -561,18 +615,24 @@ fn async_drop_reschedules() {
     model("async_drop_reschedules", 2, |d| {
         let (m, k) = manager(d);
         let mut a = m.context();
-        assert_eq!(a.acquire(&k, LockType::SR, T, F), Ok(Outcome::Granted));
+        assert_eq!(
+            a.acquire_outcome(&k, LockType::SR, T, F),
+            Ok(Outcome::Granted)
+        );
         let mut b = m.context();
         let (kb, m2) = (k.clone(), m.clone());
         let hb = thread::spawn(move || {
-            let mut f = Box::pin(b.acquire_async(&kb, LockType::X, T, F));
+            let mut f = Box::pin(b.acquire_outcome_async(&kb, LockType::X, T, F));
             assert!(poll_once(&mut f).is_pending(), "X granted beside an SR");
             drop(f);
             assert!(b.held().is_empty());
             assert_no_conflict(&m2);
         });
         let mut c = m.context();
-        assert_eq!(c.acquire(&k, LockType::SR, T, F), Ok(Outcome::Granted));
+        assert_eq!(
+            c.acquire_outcome(&k, LockType::SR, T, F),
+            Ok(Outcome::Granted)
+        );
         hb.join().unwrap();
         c.commit();
         a.commit();
@@ -588,11 +648,14 @@ fn async_drop_vs_grant() {
     model("async_drop_vs_grant", 2, |d| {
         let (m, k) = manager(d);
         let mut a = m.context();
-        assert_eq!(a.acquire(&k, LockType::X, T, F), Ok(Outcome::Granted));
+        assert_eq!(
+            a.acquire_outcome(&k, LockType::X, T, F),
+            Ok(Outcome::Granted)
+        );
         let mut b = m.context();
         let kb = k.clone();
         let hb = thread::spawn(move || {
-            let mut f = Box::pin(b.acquire_async(&kb, LockType::SR, T, F));
+            let mut f = Box::pin(b.acquire_outcome_async(&kb, LockType::SR, T, F));
             let first = poll_once(&mut f);
             drop(f);
             if first.is_pending() {

@@ -182,8 +182,8 @@ const DURS: [Duration; 3] = [
 fn wait_option(rng: &mut impl Rng) -> WaitOption {
     match rng.gen_range(0..8) {
         0 => WaitOption::NoWait,
-        1 => WaitOption::Timeout(0),
-        2 | 3 => WaitOption::Timeout(10),
+        1 => WaitOption::millis(0),
+        2 | 3 => WaitOption::millis(10),
         _ => WaitOption::Forever,
     }
 }
@@ -276,7 +276,7 @@ fn session(
                 let dur = pick(&mut rng, &DURS);
                 let w = wait_option(&mut rng);
                 what = format!("{me:?} acquire {key:?} {ty} {dur:?} {w:?}");
-                ctx.acquire(&key, ty, dur, w).ok()
+                ctx.acquire_outcome(&key, ty, dur, w).ok()
             }
             35..=44 => {
                 let n = rng.gen_range(1..=keys.len().min(3));
@@ -284,7 +284,7 @@ fn session(
                 let dur = pick(&mut rng, &DURS);
                 let w = wait_option(&mut rng);
                 what = format!("{me:?} acquire_all {reqs:?} {dur:?} {w:?}");
-                ctx.acquire_all(&reqs, dur, w).ok()
+                ctx.acquire_all_outcome(&reqs, dur, w).ok()
             }
             45..=54 => {
                 let held: Vec<MdlKey> = ctx.held().iter().map(|h| h.key.clone()).collect();
@@ -297,7 +297,7 @@ fn session(
                 let ty = pick(&mut rng, &types[i].upgrade);
                 let w = wait_option(&mut rng);
                 what = format!("{me:?} upgrade {k:?} {ty} {w:?}");
-                ctx.upgrade(&k, ty, w).ok()
+                ctx.upgrade_outcome(&k, ty, w).ok()
             }
             55..=59 => {
                 let ty = pick(&mut rng, &types[ki].acquire);
@@ -440,7 +440,7 @@ fn cycle_ring() {
         .map(|k| {
             let mut c = m.context();
             assert_eq!(
-                c.acquire(k, LockType::X, Duration::Transaction, WaitOption::Forever),
+                c.acquire_outcome(k, LockType::X, Duration::Transaction, WaitOption::Forever),
                 Ok(Outcome::Granted)
             );
             c
@@ -461,7 +461,7 @@ fn cycle_ring() {
         );
         let (m, v) = (m.clone(), victims.clone());
         hs.push(thread::spawn(move || {
-            match c.acquire(&next, ty, Duration::Transaction, WaitOption::Forever) {
+            match c.acquire_outcome(&next, ty, Duration::Transaction, WaitOption::Forever) {
                 Ok(Outcome::Deadlock) => {
                     v.fetch_add(1, Ordering::SeqCst);
                 }
@@ -496,7 +496,7 @@ fn queue_behind_a_waiter() {
     let m = Manager::new(d, Config::default(), Clock::manual());
     let mut a = m.context();
     assert_eq!(
-        a.acquire(&k, LockType::SR, Duration::Transaction, WaitOption::Forever),
+        a.acquire_outcome(&k, LockType::SR, Duration::Transaction, WaitOption::Forever),
         Ok(Outcome::Granted)
     );
     let mut b = m.context();
@@ -505,11 +505,11 @@ fn queue_behind_a_waiter() {
     let use_kill = rng.gen_bool(0.5);
     let hb = thread::spawn(move || {
         let o = b
-            .acquire(
+            .acquire_outcome(
                 &kb,
                 LockType::X,
                 Duration::Transaction,
-                WaitOption::Timeout(10),
+                WaitOption::millis(10),
             )
             .unwrap();
         b.commit();
@@ -522,7 +522,7 @@ fn queue_behind_a_waiter() {
         let ty = pick(&mut rng, &[LockType::SR, LockType::SW, LockType::SH]);
         cs.push(thread::spawn(move || {
             assert_eq!(
-                c.acquire(&kc, ty, Duration::Transaction, WaitOption::Forever),
+                c.acquire_outcome(&kc, ty, Duration::Transaction, WaitOption::Forever),
                 Ok(Outcome::Granted)
             );
             check(&mc, "a queued request's grant");
@@ -611,19 +611,19 @@ async fn async_session(m: Manager, mut ctx: Context, keys: StdArc<Vec<MdlKey>>, 
             0..=4 => {
                 let ty = pick(&mut rng, &types[ki].acquire);
                 let dur = pick(&mut rng, &DURS);
-                let o = maybe_give_up(&mut rng, ctx.acquire_async(key, ty, dur, w)).await;
+                let o = maybe_give_up(&mut rng, ctx.acquire_outcome_async(key, ty, dur, w)).await;
                 format!("{me:?} acquire_async {key:?} {ty} {dur:?} {w:?} -> {o:?}")
             }
             5 | 6 => {
                 let ty = pick(&mut rng, &types[ki].upgrade);
-                let o = maybe_give_up(&mut rng, ctx.upgrade_async(key, ty, w)).await;
+                let o = maybe_give_up(&mut rng, ctx.upgrade_outcome_async(key, ty, w)).await;
                 format!("{me:?} upgrade_async {key:?} {ty} {w:?} -> {o:?}")
             }
             7 => {
                 let reqs = random_bulk(&mut rng, &keys, &types, 2);
                 let o = maybe_give_up(
                     &mut rng,
-                    ctx.acquire_all_async(&reqs, Duration::Transaction, w),
+                    ctx.acquire_all_outcome_async(&reqs, Duration::Transaction, w),
                 )
                 .await;
                 format!("{me:?} acquire_all_async {reqs:?} {w:?} -> {o:?}")

@@ -28,7 +28,7 @@ pub(super) struct Queued {
     pub(super) obj: Arc<LockObj>,
     /// The waiting ticket.
     pub(super) t: Ticket,
-    pub(super) dur: Duration,
+    pub(super) dur: LockDuration,
     /// For an upgrade: the held ticket it upgrades, and that ticket's type before.
     pub(super) upgrade: Option<(TicketId, LockType)>,
 }
@@ -53,7 +53,7 @@ impl<'a> Bulk<'a> {
     pub(super) fn begin(
         &mut self,
         r: &BulkReq,
-        dur: Duration,
+        dur: LockDuration,
         wait: WaitOption,
     ) -> Result<Begun, MdlError> {
         self.ctx.waited = false;
@@ -136,12 +136,43 @@ impl Context {
         TicketId(id)
     }
 
-    /// Granted, Busy (NoWait), Timeout, Deadlock or Killed. Blocks while it waits.
+    /// Acquires a lock of type `ty` on `key`, held for `dur`, blocking the thread while
+    /// it waits (as `wait` allows). MySQL: sql/mdl.cc, `MDL_context::acquire_lock`.
+    ///
+    /// A lock the context holds already that is as strong (of any duration) covers the
+    /// request. When the wait closes a cycle of waiters, the deadlock search picks a
+    /// victim (the lightest waiter; not necessarily this context), whose request fails
+    /// with [`AcquireError::Deadlock`].
+    ///
+    /// ```
+    /// use mdl_core::{Clock, Config, Dialect, LockDuration, LockType, Manager, WaitOption};
+    /// let mgr = Manager::new(Dialect::mysql80(), Config::default(), Clock::System);
+    /// let mut ctx = mgr.context();
+    /// let t1 = mgr.dialect().table("test", "t1").expect("mysql-8.0 has TABLE");
+    /// let granted = ctx.acquire(&t1, LockType::SR,
+    ///     LockDuration::Transaction, WaitOption::Timeout(std::time::Duration::from_secs(50)))?;
+    /// assert!(granted.ticket.is_some());
+    /// # Ok::<(), mdl_core::AcquireError>(())
+    /// ```
     pub fn acquire(
         &mut self,
         key: &MdlKey,
         ty: LockType,
-        dur: Duration,
+        dur: LockDuration,
+        wait: WaitOption,
+    ) -> Result<Granted, AcquireError> {
+        let b = self.begin_acquire(key, ty, dur, wait)?;
+        let (o, id) = self.wait_sync(b);
+        Granted::result(o, id)
+    }
+
+    /// [`Context::acquire`] with the step outcome (the scenario vocabulary).
+    #[doc(hidden)]
+    pub fn acquire_outcome(
+        &mut self,
+        key: &MdlKey,
+        ty: LockType,
+        dur: LockDuration,
         wait: WaitOption,
     ) -> Result<Outcome, MdlError> {
         let b = self.begin_acquire(key, ty, dur, wait)?;
@@ -154,7 +185,7 @@ impl Context {
         &mut self,
         key: &MdlKey,
         ty: LockType,
-        dur: Duration,
+        dur: LockDuration,
         wait: WaitOption,
     ) -> Result<Begun, MdlError> {
         let plan = self.book.plan_acquire(&self.mgr.sh.dialect, key, ty, dur)?;
@@ -167,7 +198,7 @@ impl Context {
         &mut self,
         key: &MdlKey,
         ty: LockType,
-        dur: Duration,
+        dur: LockDuration,
         wait: WaitOption,
         plan: AcquirePlan,
     ) -> Begun {
@@ -218,7 +249,7 @@ impl Context {
         key: &MdlKey,
         id: TicketId,
         ty: LockType,
-        dur: Duration,
+        dur: LockDuration,
     ) {
         let me = self.id();
         let obj = self.pin_with(key, |pin| pin.obj.clone());
@@ -241,7 +272,7 @@ impl Context {
         key: &MdlKey,
         id: TicketId,
         ty: LockType,
-        dur: Duration,
+        dur: LockDuration,
         wait: WaitOption,
     ) -> Begun {
         let me = self.id();
@@ -305,11 +336,25 @@ impl Context {
         }))
     }
 
-    /// All or nothing, in key order, stronger type first on one key.
+    /// Acquires every request or none, in key order and the stronger type first on one
+    /// key, as the servers sort them (MySQL: sql/mdl.cc, `MDL_context::acquire_locks`);
+    /// on failure the locks it took are given back, latest first.
     pub fn acquire_all(
         &mut self,
         reqs: &[BulkReq],
-        dur: Duration,
+        dur: LockDuration,
+        wait: WaitOption,
+    ) -> Result<Granted, AcquireError> {
+        let o = self.acquire_all_paced(reqs, dur, wait, &mut || {})?;
+        Granted::result(o, None)
+    }
+
+    /// [`Context::acquire_all`] with the step outcome.
+    #[doc(hidden)]
+    pub fn acquire_all_outcome(
+        &mut self,
+        reqs: &[BulkReq],
+        dur: LockDuration,
         wait: WaitOption,
     ) -> Result<Outcome, MdlError> {
         self.acquire_all_paced(reqs, dur, wait, &mut || {})
@@ -320,10 +365,11 @@ impl Context {
     /// must decide the order in which woken bulk requests go on (the scenario runner:
     /// two bulk requests woken by one release would otherwise race for their next keys)
     /// blocks in `pause` until it is this context's turn. It changes no decision.
+    #[doc(hidden)]
     pub fn acquire_all_paced(
         &mut self,
         reqs: &[BulkReq],
-        dur: Duration,
+        dur: LockDuration,
         wait: WaitOption,
         pause: &mut dyn FnMut(),
     ) -> Result<Outcome, MdlError> {
@@ -357,7 +403,23 @@ impl Context {
         Ok(sorted)
     }
 
+    /// Upgrades the lock held on `key` to the stronger type `ty` (e.g. `SU` to `X` for
+    /// an `ALTER TABLE`), waiting as `wait` allows; on failure the lock keeps its type.
+    /// MySQL: sql/mdl.cc, `MDL_context::upgrade_shared_lock`.
     pub fn upgrade(
+        &mut self,
+        key: &MdlKey,
+        ty: LockType,
+        wait: WaitOption,
+    ) -> Result<Granted, AcquireError> {
+        let b = self.upgrade_begin(key, ty, wait)?;
+        let (o, id) = self.wait_sync(b);
+        Granted::result(o, id)
+    }
+
+    /// [`Context::upgrade`] with the step outcome.
+    #[doc(hidden)]
+    pub fn upgrade_outcome(
         &mut self,
         key: &MdlKey,
         ty: LockType,
@@ -388,7 +450,7 @@ impl Context {
         let (dur, from) = self
             .book
             .get(old)
-            .map_or((Duration::Transaction, ty), |h| (h.dur, h.ty));
+            .map_or((LockDuration::Transaction, ty), |h| (h.dur, h.ty));
         let id = self.new_ticket();
         let m: &Shared = &self.mgr.sh;
         let me = self.id();
@@ -495,7 +557,7 @@ impl Context {
         &mut self,
         key: &MdlKey,
         ty: Option<LockType>,
-        dur: Duration,
+        dur: LockDuration,
     ) -> Result<TicketId, MdlError> {
         let (_src, ty) = self.book.plan_clone(&self.mgr.sh.dialect, key, ty)?;
         let id = self.new_ticket();

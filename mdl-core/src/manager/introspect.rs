@@ -9,18 +9,23 @@ use super::{LiveGraph, Shared};
 use crate::deadlock;
 use crate::key::MdlKey;
 use crate::lock::{OwnerId, TicketId};
-use crate::types::{Duration, LockType};
+use crate::types::{LockDuration, LockType};
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
 /// One row of the lock snapshot, as `performance_schema.metadata_locks`.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct LockRow {
+    /// The lock's key.
     pub key: MdlKey,
+    /// The type granted or requested.
     pub ty: LockType,
     /// `None` for a pending request.
-    pub duration: Option<Duration>,
+    pub duration: Option<LockDuration>,
+    /// Granted (true) or pending (false).
     pub granted: bool,
+    /// The context holding or requesting it.
     pub owner: OwnerId,
     /// How long it has waited (pending) or waited before its grant, in ms of the clock.
     pub waited_ms: u64,
@@ -30,14 +35,21 @@ pub struct LockRow {
 
 /// A real conflict: `waiter` waits for `blocker` on `key`.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct LockWait {
+    /// The lock waited on.
     pub key: MdlKey,
+    /// The context that waits.
     pub waiter: OwnerId,
+    /// The type it waits for.
     pub waiting_type: LockType,
+    /// The context it waits for.
     pub blocker: OwnerId,
+    /// The type that blocks it.
     pub blocking_type: LockType,
     /// true: the blocker's lock is granted; false: it is a pending request with priority.
     pub blocker_granted: bool,
+    /// How long the waiter has waited, in ms of the manager's clock.
     pub waited_ms: u64,
 }
 

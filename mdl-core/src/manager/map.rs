@@ -93,7 +93,7 @@ pub(super) struct LockInner {
 }
 
 pub(super) struct Meta {
-    pub(super) dur: Duration,
+    pub(super) dur: LockDuration,
     /// When the wait began (read only while the ticket waits; 0 for an immediate grant,
     /// so that no grant reads the clock).
     pub(super) since_ms: u64,
@@ -103,7 +103,7 @@ pub(super) struct Meta {
 
 impl Meta {
     /// A ticket granted without waiting.
-    pub(super) fn granted(dur: Duration) -> Meta {
+    pub(super) fn granted(dur: LockDuration) -> Meta {
         Meta {
             dur,
             since_ms: 0,

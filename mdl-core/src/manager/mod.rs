@@ -60,7 +60,7 @@
 use crate::book::{AcquirePlan, Held, TicketBook, UpgradePlan};
 use crate::deadlock::{self, ForeignWaits, WaitGraph};
 use crate::dialect::{Dialect, Strategy};
-use crate::error::MdlError;
+use crate::error::{AcquireError, Granted, MdlError};
 use crate::key::{KeyHashBuilder, MdlKey};
 use crate::lock::{OwnerId, Rules, Ticket, TicketId};
 use crate::step::{self, Abort, DeadlockShell, Decision, Grant, Lock, Resolved, Waiting};
@@ -68,8 +68,8 @@ use crate::sync::atomic::{AtomicU64, Ordering};
 use crate::sync::clock::Clock;
 use crate::sync::spin::SpinLock;
 use crate::sync::{Arc, Condvar, DataArc, Mutex, RwLock};
-use crate::table::{self, BulkReq, Config};
-use crate::types::{Duration, LockType, Outcome, WaitOption, WaitStatus};
+use crate::table::{self, BulkReq};
+use crate::types::{LockDuration, LockType, Outcome, WaitOption, WaitStatus};
 use smallvec::SmallVec;
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
@@ -102,8 +102,11 @@ struct Registry {
 }
 
 struct Shared {
+    /// The dialect with the configuration's deadlock settings applied.
     dialect: Dialect,
-    config: Config,
+    /// The lock table's part of `settings`.
+    config: table::Config,
+    settings: crate::config::Config,
     clock: Clock,
     shards: Vec<RwLock<ShardMap>>,
     /// Live contexts by owner id (lock order: after every lock state).
@@ -112,12 +115,26 @@ struct Shared {
     /// Serialises deadlock searches (lock order: first).
     detector: Mutex<()>,
     foreign: RwLock<Option<DataArc<dyn ForeignWaits>>>,
+    /// Times async waits out with the system clock (`wait_async.rs`).
+    timer: crate::sync::timer::Timer,
 }
 
-/// The lock manager. Cheap to clone (shared).
+/// The lock manager: one per server, shared by every connection's [`Context`]. Cheap to
+/// clone (a reference count); the last clone (with its contexts) frees it.
 #[derive(Clone)]
 pub struct Manager {
     sh: DataArc<Shared>,
+}
+
+impl std::fmt::Debug for Manager {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Manager")
+            .field("dialect", &self.sh.dialect.name)
+            .field("config", &self.sh.settings)
+            .field("clock", &self.sh.clock)
+            .field("contexts", &self.sh.registry.read().live.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Shared {
@@ -143,8 +160,11 @@ impl Shared {
 }
 
 impl Manager {
-    /// A manager for `dialect` with `config` (max_write_lock_count), timing waits by `clock`.
-    pub fn new(dialect: Dialect, config: Config, clock: Clock) -> Manager {
+    /// A manager for `dialect` with `config`, timing waits by `clock`
+    /// ([`Clock::System`] for an engine; a manual clock for tests).
+    pub fn new(dialect: Dialect, config: crate::config::Config, clock: Clock) -> Manager {
+        let settings = config;
+        let dialect = settings.apply(dialect);
         let shards = (0..SHARDS)
             .map(|_| {
                 RwLock::new(ShardMap {
@@ -156,7 +176,8 @@ impl Manager {
         Manager {
             sh: DataArc::new(Shared {
                 dialect,
-                config,
+                config: settings.table(),
+                settings,
                 clock,
                 shards,
                 registry: RwLock::new(Registry {
@@ -166,14 +187,17 @@ impl Manager {
                 next_ticket: AtomicU64::new(1),
                 detector: Mutex::new(()),
                 foreign: RwLock::new(None),
+                timer: Default::default(),
             }),
         }
     }
+    /// The dialect, with the configuration's deadlock settings applied.
     pub fn dialect(&self) -> &Dialect {
         &self.sh.dialect
     }
-    pub fn config(&self) -> Config {
-        self.sh.config
+    /// The configuration the manager was made with.
+    pub fn config(&self) -> crate::config::Config {
+        self.sh.settings
     }
     /// A new context (connection). Owner ids are 0, 1, 2, ... in creation order.
     pub fn context(&self) -> Context {
@@ -195,6 +219,7 @@ impl Manager {
             waited: false,
         }
     }
+    /// The clock that times waits.
     pub fn clock(&self) -> &Clock {
         &self.sh.clock
     }
@@ -215,6 +240,7 @@ impl Manager {
         introspect::wait_edges(&self.sh)
     }
     /// Lock objects currently in the map (for the reclamation test).
+    #[doc(hidden)]
     pub fn lock_object_count(&self) -> usize {
         self.sh.shards.iter().map(|s| s.read().map.len()).sum()
     }

@@ -45,7 +45,7 @@ pub(super) const MAX_IDLE_PINS: usize = 4;
 pub(super) struct FastGrant {
     pub(super) id: TicketId,
     pub(super) ty: LockType,
-    pub(super) dur: Duration,
+    pub(super) dur: LockDuration,
 }
 
 /// A context's reference to one lock object (MySQL keeps a ticket per lock; we keep one

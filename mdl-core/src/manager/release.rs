@@ -135,7 +135,7 @@ impl Context {
     }
 
     /// Releases the tickets of `durs` (latest first), through the reused scratch list.
-    pub(super) fn release_durations(&mut self, durs: &[Duration]) {
+    pub(super) fn release_durations(&mut self, durs: &[LockDuration]) {
         let mut ids = std::mem::take(&mut self.scratch);
         ids.clear();
         self.book.of_durations_into(durs, &mut ids);
@@ -146,18 +146,18 @@ impl Context {
 
     /// MySQL: sql/mdl.cc, `MDL_context::release_statement_locks`.
     pub fn end_statement(&mut self) {
-        self.release_durations(&[Duration::Statement]);
+        self.release_durations(&[LockDuration::Statement]);
     }
 
     /// Commit or rollback: statement and transaction locks go (MySQL: sql/mdl.cc,
     /// `MDL_context::release_transactional_locks`).
     pub fn commit(&mut self) {
-        self.release_durations(&[Duration::Statement, Duration::Transaction]);
+        self.release_durations(&[LockDuration::Statement, LockDuration::Transaction]);
         self.book.clear_savepoints();
     }
 
     pub fn release_explicit(&mut self) {
-        self.release_durations(&[Duration::Explicit]);
+        self.release_durations(&[LockDuration::Explicit]);
     }
 
     pub fn savepoint(&mut self, name: &str) {
@@ -174,7 +174,7 @@ impl Context {
 
     /// MySQL: sql/mdl.cc, `MDL_context::set_explicit_duration_for_all_locks` and
     /// `set_transaction_duration_for_all_locks`.
-    pub fn set_duration(&mut self, dur: Duration) {
+    pub fn set_duration(&mut self, dur: LockDuration) {
         self.book.set_duration_all(dur);
         let ids: Vec<TicketId> = self.book.held().iter().map(|h| h.id).collect();
         for id in ids {
@@ -182,7 +182,7 @@ impl Context {
         }
     }
 
-    pub fn set_ticket_duration(&mut self, id: TicketId, dur: Duration) -> Result<(), MdlError> {
+    pub fn set_ticket_duration(&mut self, id: TicketId, dur: LockDuration) -> Result<(), MdlError> {
         if self.book.get(id).is_none() {
             return Err(MdlError::NotHeld);
         }
@@ -192,7 +192,7 @@ impl Context {
     }
 
     /// Keeps the introspection copy of a ticket's duration in step with the book.
-    pub(super) fn note_duration(&self, id: TicketId, dur: Duration) {
+    pub(super) fn note_duration(&self, id: TicketId, dur: LockDuration) {
         let Some(key) = self.book.get(id).map(|h| h.key.clone()) else {
             return;
         };

@@ -250,11 +250,7 @@ impl ContextHandle {
     /// The deadline (a clock reading) of the context's undecided wait, if it waits with
     /// a timeout.
     pub fn wait_deadline(&self) -> Option<u64> {
-        let s = self.sh.slot.lock();
-        match (&s.status, &s.waiting) {
-            (None, Some(w)) => w.deadline,
-            _ => None,
-        }
+        self.sh.deadline()
     }
     /// The context is parked in a wait whose outcome is not decided yet. (Parked: the
     /// deadlock search its wait started is over, and every outcome that search decided
@@ -267,10 +263,7 @@ impl ContextHandle {
 
 /// The timeout of a wait, in ms (`None`: forever).
 pub(super) fn timeout_of(wait: WaitOption) -> Option<u64> {
-    match wait {
-        WaitOption::Timeout(ms) => Some(ms),
-        WaitOption::NoWait | WaitOption::Forever => None,
-    }
+    wait.timeout_ms()
 }
 
 impl Manager {
@@ -284,18 +277,34 @@ impl Manager {
         let now = self.sh.clock.now_ms();
         let reg = self.sh.registry.read();
         for cs in reg.live.values() {
-            let mut s = cs.slot.lock();
-            let expired = s.status.is_none()
-                && s.waiting
-                    .as_ref()
-                    .and_then(|w| w.deadline)
-                    .is_some_and(|d| d <= now);
-            if expired {
-                let w = s.decide(WaitStatus::Timeout, &cs.cv);
-                drop(s);
-                wake(w);
-                debug!(owner = cs.id.0, now_ms = now, "mdl wait timed out");
-            }
+            cs.expire(now);
+        }
+    }
+}
+
+impl CtxShared {
+    /// Times the undecided wait out when its deadline is `now` or earlier (and wakes it).
+    pub(super) fn expire(&self, now: u64) {
+        let mut s = self.slot.lock();
+        let expired = s.status.is_none()
+            && s.waiting
+                .as_ref()
+                .and_then(|w| w.deadline)
+                .is_some_and(|d| d <= now);
+        if expired {
+            let w = s.decide(WaitStatus::Timeout, &self.cv);
+            drop(s);
+            wake(w);
+            debug!(owner = self.id.0, now_ms = now, "mdl wait timed out");
+        }
+    }
+
+    /// The deadline of the undecided wait, if it has one.
+    pub(super) fn deadline(&self) -> Option<u64> {
+        let s = self.slot.lock();
+        match (&s.status, &s.waiting) {
+            (None, Some(w)) => w.deadline,
+            _ => None,
         }
     }
 }
@@ -308,7 +317,7 @@ impl Context {
         obj: &Arc<LockObj>,
         g: &mut LockInner,
         t: Ticket,
-        dur: Duration,
+        dur: LockDuration,
         timeout: Option<u64>,
     ) {
         let now = self.m().clock.now_ms();

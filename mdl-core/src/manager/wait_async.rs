@@ -21,11 +21,11 @@
 //! - Timeouts: the deadline is a reading of the manager's [`Clock`], as for the blocking
 //!   call. With the manual clock, [`Manager::advance_clock`] times out every wait whose
 //!   deadline it passes and wakes it (tests, scenarios, loom, shuttle). With the system
-//!   clock the core owns no timer: the future times out when it is polled at or after
-//!   its deadline, and the engine makes sure it is polled then, either with a ticker that
-//!   calls `Manager::advance_clock(0)` (it times out every expired wait, blocking or
-//!   async, and wakes them: one timer for the server, as MySQL's waits all read one
-//!   `lock_wait_timeout`) or with a timer of its own per wait that calls
+//!   clock the manager's timer (`sync/timer.rs`: one thread per manager, started by the
+//!   first timed async wait) times the wait out at its deadline and wakes it, so no
+//!   ticker is needed; the future also times out when it is polled at or after its
+//!   deadline. The timer entry is cancelled when the wait ends first. A driver may still
+//!   end a wait early with
 //!   [`ContextHandle::time_out`]. Wrapping the future in an executor's timeout (e.g.
 //!   `tokio::time::timeout`) drops it: the request is then withdrawn as a kill, not a
 //!   timeout.
@@ -51,6 +51,7 @@
 //!   while `q` is `Some` and its status is not consumed.
 
 use super::*;
+use crate::sync::timer::TimerKey;
 use context::{Begun, Bulk, Queued};
 use std::future::Future;
 use std::pin::Pin;
@@ -62,6 +63,8 @@ pub(super) struct WaitFuture<'a> {
     q: Option<Queued>,
     /// The wait's deadlock search has run (in the first poll).
     searched: bool,
+    /// The system clock's timer entry that times the wait out, once scheduled.
+    timer: Option<TimerKey>,
 }
 
 impl<'a> WaitFuture<'a> {
@@ -70,6 +73,7 @@ impl<'a> WaitFuture<'a> {
             ctx,
             q: Some(q),
             searched: false,
+            timer: None,
         }
     }
 }
@@ -97,8 +101,12 @@ impl Future for WaitFuture<'_> {
             m.detect(q.t.owner, false);
         }
         match this.ctx.sh.poll_status(&m.clock, cx.waker()) {
-            None => Poll::Pending,
+            None => {
+                this.schedule_timeout();
+                Poll::Pending
+            }
             Some(st) => {
+                this.cancel_timeout();
                 let q = this.q.take().expect("checked above");
                 this.ctx.wait_ended(&q.obj, q.t, st);
                 Poll::Ready(this.ctx.end_wait(q, st))
@@ -107,8 +115,36 @@ impl Future for WaitFuture<'_> {
     }
 }
 
+impl WaitFuture<'_> {
+    /// With the system clock: has the manager's timer time the wait out at its deadline
+    /// (once per wait), so the future resolves without a ticker.
+    fn schedule_timeout(&mut self) {
+        let m: &Shared = &self.ctx.mgr.sh;
+        if self.timer.is_some() || m.clock.is_manual() {
+            return;
+        }
+        let Some(deadline) = self.ctx.sh.deadline() else {
+            return;
+        };
+        let cs = DataArc::downgrade(&self.ctx.sh);
+        let fire = Box::new(move || {
+            if let Some(cs) = cs.upgrade() {
+                cs.expire(Clock::System.now_ms());
+            }
+        });
+        self.timer = Some(m.timer.schedule(deadline, fire));
+    }
+
+    fn cancel_timeout(&mut self) {
+        if let Some(k) = self.timer.take() {
+            self.ctx.mgr.sh.timer.cancel(k);
+        }
+    }
+}
+
 impl Drop for WaitFuture<'_> {
     fn drop(&mut self) {
+        self.cancel_timeout();
         let Some(q) = self.q.take() else {
             return;
         };
@@ -141,7 +177,21 @@ impl Context {
         &mut self,
         key: &MdlKey,
         ty: LockType,
-        dur: Duration,
+        dur: LockDuration,
+        wait: WaitOption,
+    ) -> Result<Granted, AcquireError> {
+        let b = self.begin_acquire(key, ty, dur, wait)?;
+        let (o, id) = finish(self, b).await;
+        Granted::result(o, id)
+    }
+
+    /// [`Context::acquire_async`] with the step outcome.
+    #[doc(hidden)]
+    pub async fn acquire_outcome_async(
+        &mut self,
+        key: &MdlKey,
+        ty: LockType,
+        dur: LockDuration,
         wait: WaitOption,
     ) -> Result<Outcome, MdlError> {
         let b = self.begin_acquire(key, ty, dur, wait)?;
@@ -151,6 +201,19 @@ impl Context {
     /// [`Context::upgrade`] as a future (see [`Context::acquire_async`]). A dropped
     /// upgrade leaves the held ticket with the type it had.
     pub async fn upgrade_async(
+        &mut self,
+        key: &MdlKey,
+        ty: LockType,
+        wait: WaitOption,
+    ) -> Result<Granted, AcquireError> {
+        let b = self.upgrade_begin(key, ty, wait)?;
+        let (o, id) = finish(self, b).await;
+        Granted::result(o, id)
+    }
+
+    /// [`Context::upgrade_async`] with the step outcome.
+    #[doc(hidden)]
+    pub async fn upgrade_outcome_async(
         &mut self,
         key: &MdlKey,
         ty: LockType,
@@ -165,7 +228,19 @@ impl Context {
     pub async fn acquire_all_async(
         &mut self,
         reqs: &[BulkReq],
-        dur: Duration,
+        dur: LockDuration,
+        wait: WaitOption,
+    ) -> Result<Granted, AcquireError> {
+        let o = self.acquire_all_outcome_async(reqs, dur, wait).await?;
+        Granted::result(o, None)
+    }
+
+    /// [`Context::acquire_all_async`] with the step outcome.
+    #[doc(hidden)]
+    pub async fn acquire_all_outcome_async(
+        &mut self,
+        reqs: &[BulkReq],
+        dur: LockDuration,
         wait: WaitOption,
     ) -> Result<Outcome, MdlError> {
         let sorted = self.bulk_sorted(reqs)?;

@@ -118,3 +118,4 @@ pub mod clock;
 #[cfg(mdl_bug = "detector_nested_read")]
 pub mod latch;
 pub mod spin;
+pub mod timer;

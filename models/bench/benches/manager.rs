@@ -12,7 +12,7 @@ use mdl_bench::baselines;
 
 use baselines::{DashRw, Mode, Naive};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use mdl_core::table::Config;
+use mdl_core::Config;
 use mdl_core::{Clock, Context, Dialect, Duration, LockType, Manager, MdlKey, Outcome, WaitOption};
 use std::hint::black_box;
 use std::sync::Barrier;
@@ -38,7 +38,7 @@ fn manager_works() -> bool {
         let d = Dialect::mysql80();
         let m = manager();
         let mut c = m.context();
-        let o = c.acquire(
+        let o = c.acquire_outcome(
             &table_key(&d, "probe", 0),
             LockType::SR,
             Duration::Transaction,
@@ -59,7 +59,7 @@ fn manager_works() -> bool {
 
 #[inline]
 fn ours_op(c: &mut Context, k: &MdlKey, ty: LockType) {
-    let o = c.acquire(k, ty, Duration::Transaction, WaitOption::Forever);
+    let o = c.acquire_outcome(k, ty, Duration::Transaction, WaitOption::Forever);
     black_box(o).ok();
     c.commit();
 }
@@ -214,8 +214,12 @@ fn many(c: &mut Criterion) {
             g.bench_with_input(BenchmarkId::new("ours", n), &n, |b, _| {
                 b.iter(|| {
                     for k in ks {
-                        let o =
-                            cx.acquire(k, LockType::SR, Duration::Transaction, WaitOption::Forever);
+                        let o = cx.acquire_outcome(
+                            k,
+                            LockType::SR,
+                            Duration::Transaction,
+                            WaitOption::Forever,
+                        );
                         black_box(o).ok();
                     }
                     cx.commit();

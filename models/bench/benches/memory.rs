@@ -8,7 +8,7 @@
 
 use mdl_bench::baselines;
 
-use mdl_core::table::Config;
+use mdl_core::Config;
 use mdl_core::{Clock, Dialect, Duration, LockType, Manager, MdlKey, Outcome, WaitOption};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering::Relaxed};
@@ -70,7 +70,7 @@ fn manager_works() -> bool {
     let ok = std::panic::catch_unwind(|| {
         let m = manager();
         let mut c = m.context();
-        let o = c.acquire(
+        let o = c.acquire_outcome(
             &table_key(&Dialect::mysql80(), "p", 0),
             LockType::SR,
             Duration::Transaction,
@@ -154,7 +154,7 @@ fn main() {
         let mut c = m.context();
         let before = live();
         for k in &keys {
-            let o = c.acquire(k, LockType::SR, Duration::Transaction, WaitOption::Forever);
+            let o = c.acquire_outcome(k, LockType::SR, Duration::Transaction, WaitOption::Forever);
             assert_eq!(o, Ok(Outcome::Granted));
         }
         let held = live() - before;
@@ -171,7 +171,7 @@ fn main() {
         let su: Vec<MdlKey> = (0..HELD / 10).map(|i| table_key(&d, "memsu", i)).collect();
         let before = live();
         for k in &su {
-            let o = c.acquire(k, LockType::SU, Duration::Transaction, WaitOption::Forever);
+            let o = c.acquire_outcome(k, LockType::SU, Duration::Transaction, WaitOption::Forever);
             assert_eq!(o, Ok(Outcome::Granted));
         }
         let held = live() - before;
@@ -214,7 +214,7 @@ fn main() {
         let mut cs: Vec<_> = (0..CONNS).map(|_| m.context()).collect();
         let made = live() - before;
         for c in &mut cs {
-            let o = c.acquire(&t, LockType::SR, Duration::Transaction, WaitOption::Forever);
+            let o = c.acquire_outcome(&t, LockType::SR, Duration::Transaction, WaitOption::Forever);
             assert_eq!(o, Ok(Outcome::Granted));
         }
         let held = live() - before - made;
@@ -242,7 +242,7 @@ fn main() {
         } else {
             LockType::SR
         };
-        let o = c.acquire(&k, ty, Duration::Transaction, WaitOption::Forever);
+        let o = c.acquire_outcome(&k, ty, Duration::Transaction, WaitOption::Forever);
         assert_eq!(o, Ok(Outcome::Granted));
         c.commit();
         if (i + 1) % 100_000 == 0 {

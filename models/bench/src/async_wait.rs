@@ -14,7 +14,12 @@ use std::task::{Context as TaskCx, Poll, Waker};
 fn ours_async_op(c: &mut Context, k: &MdlKey, ty: LockType) {
     let mut cx = TaskCx::from_waker(Waker::noop());
     let o = {
-        let f = std::pin::pin!(c.acquire_async(k, ty, Duration::Transaction, WaitOption::Forever));
+        let f = std::pin::pin!(c.acquire_outcome_async(
+            k,
+            ty,
+            Duration::Transaction,
+            WaitOption::Forever
+        ));
         match f.poll(&mut cx) {
             Poll::Ready(o) => o,
             Poll::Pending => panic!("an uncontended async acquire waited"),

@@ -113,7 +113,7 @@ impl FirstDdl {
                 _m,
             } => {
                 for c in readers.iter_mut() {
-                    let o = c.acquire(
+                    let o = c.acquire_outcome(
                         key,
                         LockType::SR,
                         Duration::Transaction,
@@ -126,7 +126,7 @@ impl FirstDdl {
                 }
                 evict();
                 let t = Instant::now();
-                let o = ddl.acquire(
+                let o = ddl.acquire_outcome(
                     black_box(key),
                     LockType::X,
                     Duration::Transaction,

@@ -16,8 +16,7 @@ pub mod timing;
 
 use baselines::{DashRw, Mode, Naive};
 use graphs::{Shape, Synthetic, TableSetup};
-use mdl_core::table::Config;
-use mdl_core::{Clock, Context, Dialect, Duration, LockType, Manager, MdlKey, WaitOption};
+use mdl_core::{Clock, Config, Context, Dialect, Duration, LockType, Manager, MdlKey, WaitOption};
 use serde::Serialize;
 use std::hint::black_box;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -205,7 +204,7 @@ pub fn probe_manager() -> Result<(), String> {
         let d = Dialect::mysql80();
         let mut c = m.context();
         let k = table_key(&d, "probe", 0);
-        match c.acquire(&k, LockType::SR, Duration::Transaction, WaitOption::Forever) {
+        match c.acquire_outcome(&k, LockType::SR, Duration::Transaction, WaitOption::Forever) {
             Ok(mdl_core::Outcome::Granted) => {}
             other => return Err(format!("acquire SR gave {other:?}")),
         }
@@ -230,7 +229,7 @@ fn global_key(d: &Dialect) -> MdlKey {
 /// Our acquire + commit of one lock; a refusal is a bug of the benchmark.
 #[inline]
 fn ours_op(c: &mut Context, k: &MdlKey, ty: LockType) {
-    let o = c.acquire(k, ty, Duration::Transaction, WaitOption::Forever);
+    let o = c.acquire_outcome(k, ty, Duration::Transaction, WaitOption::Forever);
     debug_assert_eq!(o, Ok(mdl_core::Outcome::Granted));
     black_box(o).ok();
     c.commit();
@@ -240,7 +239,7 @@ fn ours_op(c: &mut Context, k: &MdlKey, ty: LockType) {
 #[inline]
 fn acquire_sr_all(c: &mut Context, ks: &[MdlKey]) {
     for k in ks {
-        let o = c.acquire(k, LockType::SR, Duration::Transaction, WaitOption::Forever);
+        let o = c.acquire_outcome(k, LockType::SR, Duration::Transaction, WaitOption::Forever);
         black_box(o).ok();
     }
 }

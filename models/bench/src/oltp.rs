@@ -137,7 +137,7 @@ fn merge(into: &Mutex<Latencies>, mine: Latencies) {
 fn ours_stmt(c: &mut mdl_core::Context, k: &Keys, s: Stmt, lat: &mut Latencies) {
     use Duration::{Explicit, Statement, Transaction};
     let get = |c: &mut mdl_core::Context, key: &MdlKey, ty, dur| {
-        let o = c.acquire(key, ty, dur, WaitOption::Forever);
+        let o = c.acquire_outcome(key, ty, dur, WaitOption::Forever);
         debug_assert_eq!(o, Ok(Outcome::Granted));
     };
     match s {
@@ -158,7 +158,7 @@ fn ours_stmt(c: &mut mdl_core::Context, k: &Keys, s: Stmt, lat: &mut Latencies) 
             get(c, &k.global, LockType::IX, Statement);
             get(c, &k.schema, LockType::IX, Transaction);
             get(c, &k.tables[i], LockType::SU, Transaction);
-            let o = c.upgrade(&k.tables[i], LockType::X, WaitOption::Forever);
+            let o = c.upgrade_outcome(&k.tables[i], LockType::X, WaitOption::Forever);
             debug_assert_eq!(o, Ok(Outcome::Granted));
             lat.ddl.push(t.elapsed().as_nanos() as u64);
             busy(HOLD_US);

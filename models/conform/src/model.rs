@@ -1968,7 +1968,7 @@ impl SqlModel {
     fn wait_option(&self, timeout: Option<u64>) -> WaitOption {
         match timeout {
             None => WaitOption::Forever,
-            Some(ms) => WaitOption::Timeout(ms),
+            Some(ms) => WaitOption::millis(ms),
         }
     }
 

@@ -261,7 +261,7 @@ impl WaitSpec {
         match self {
             WaitSpec::Given(w) => w,
             WaitSpec::Default => match settings.lock_wait_timeout {
-                Some(ms) => WaitOption::Timeout(ms),
+                Some(ms) => WaitOption::millis(ms),
                 None => WaitOption::Forever,
             },
         }

@@ -1186,7 +1186,7 @@ fn wait_word(t: &Tok) -> Option<PResult<WaitOption>> {
         return Some(Ok(WaitOption::NoWait));
     }
     let ms = low.strip_prefix("timeout=")?;
-    Some(ms.parse::<u64>().map(WaitOption::Timeout).map_err(|_| {
+    Some(ms.parse::<u64>().map(WaitOption::millis).map_err(|_| {
         (
             t.col + "timeout=".len(),
             format!(
@@ -1361,7 +1361,7 @@ mod tests {
         match step(&s, 2) {
             Command::AcquireAll { dur, wait, reqs } => {
                 assert_eq!(*dur, Duration::Statement);
-                assert_eq!(*wait, WaitSpec::Given(WaitOption::Timeout(5)));
+                assert_eq!(*wait, WaitSpec::Given(WaitOption::millis(5)));
                 let tys: Vec<LockType> = reqs.iter().map(|r| r.1).collect();
                 assert_eq!(tys, [LockType::IX, LockType::X, LockType::SR, LockType::S]);
             }

@@ -10,7 +10,7 @@ use mdl_core::{Dialect, Duration, LockType, WaitOption};
 pub fn wait_text(w: WaitOption) -> Option<String> {
     match w {
         WaitOption::NoWait => Some("nowait".into()),
-        WaitOption::Timeout(ms) => Some(format!("timeout={ms}")),
+        WaitOption::Timeout(d) => Some(format!("timeout={}", d.as_millis())),
         WaitOption::Forever => None,
     }
 }

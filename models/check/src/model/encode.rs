@@ -151,9 +151,9 @@ fn put_wait_option(out: &mut Vec<u8>, w: WaitOption) {
     match w {
         WaitOption::NoWait => put(out, 0),
         WaitOption::Forever => put(out, 1),
-        WaitOption::Timeout(ms) => {
+        WaitOption::Timeout(_) => {
             put(out, 2);
-            var(out, ms);
+            var(out, w.timeout_ms().unwrap_or(0));
         }
     }
 }
@@ -200,7 +200,7 @@ impl Reader<'_> {
         match self.u8() {
             0 => WaitOption::NoWait,
             1 => WaitOption::Forever,
-            _ => WaitOption::Timeout(self.var()),
+            _ => WaitOption::millis(self.var()),
         }
     }
 }

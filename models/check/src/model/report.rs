@@ -680,7 +680,8 @@ pub fn replay_scenario(m: &MdlModel, t: &Trace, title: &str) -> String {
                 let text = if spec.cmd.is_request() {
                     let w = match (spec.wait, expire) {
                         (_, Some(at)) => Some(format!("timeout={}", at - start)),
-                        (WaitOption::NoWait, _) | (WaitOption::Timeout(0), _) => {
+                        (WaitOption::NoWait, _)
+                        | (WaitOption::Timeout(std::time::Duration::ZERO), _) => {
                             wait_text(spec.wait)
                         }
                         _ => None,

@@ -700,7 +700,7 @@ impl Oracle {
         }
         match wait {
             WaitOption::NoWait => (Outcome::Busy, None),
-            WaitOption::Timeout(0) => (Outcome::Timeout, None),
+            WaitOption::Timeout(std::time::Duration::ZERO) => (Outcome::Timeout, None),
             WaitOption::Timeout(_) | WaitOption::Forever => {
                 self.locks
                     .entry(key.clone())
@@ -800,7 +800,7 @@ impl Oracle {
         }
         match wait {
             WaitOption::NoWait => Outcome::Busy,
-            WaitOption::Timeout(0) => Outcome::Timeout,
+            WaitOption::Timeout(std::time::Duration::ZERO) => Outcome::Timeout,
             _ => {
                 let id = self.new_id();
                 let req = Req { id, owner: s, ty };

@@ -131,8 +131,8 @@ const DURS: [Duration; 3] = [
 const WAITS: [WaitOption; 4] = [
     WaitOption::Forever,
     WaitOption::NoWait,
-    WaitOption::Timeout(0),
-    WaitOption::Timeout(100),
+    WaitOption::millis(0),
+    WaitOption::millis(100),
 ];
 const SAVEPOINTS: [&str; 2] = ["a", "b"];
 

@@ -86,9 +86,9 @@ fn exec(
     };
     let ok = |r: Result<(), mdl_core::MdlError>| r.map(|_| Outcome::Ok).map_err(|e| e.to_string());
     match cmd {
-        Command::Acquire { key, ty, dur, .. } => {
-            c.acquire(key, *ty, *dur, wait).map_err(|e| e.to_string())
-        }
+        Command::Acquire { key, ty, dur, .. } => c
+            .acquire_outcome(key, *ty, *dur, wait)
+            .map_err(|e| e.to_string()),
         Command::AcquireAll { dur, reqs, .. } => {
             let reqs: Vec<BulkReq> = reqs
                 .iter()
@@ -100,7 +100,9 @@ fn exec(
             c.acquire_all_paced(&reqs, *dur, wait, pause)
                 .map_err(|e| e.to_string())
         }
-        Command::Upgrade { key, ty, .. } => c.upgrade(key, *ty, wait).map_err(|e| e.to_string()),
+        Command::Upgrade { key, ty, .. } => {
+            c.upgrade_outcome(key, *ty, wait).map_err(|e| e.to_string())
+        }
         Command::Downgrade { key, ty } => ok(c.downgrade(key, *ty)),
         Command::Clone { key, ty, dur } => ok(c.clone_ticket(key, *ty, *dur).map(|_| ())),
         Command::Release { key, ty } => ok(c.release(key, *ty)),
@@ -184,7 +186,7 @@ impl ManagerBackend {
             max_write_lock_count: sc.settings.max_write_lock_count,
         };
         let made = catch_unwind(AssertUnwindSafe(|| {
-            let mgr = Manager::new(d, cfg, Clock::manual());
+            let mgr = Manager::new(d, cfg.into(), Clock::manual());
             let ctxs: Vec<Context> = sc.sessions.iter().map(|_| mgr.context()).collect();
             (mgr, ctxs)
         }));

@@ -548,7 +548,7 @@ pub fn command_text(cmd: &Command, d: &Dialect) -> String {
     let wait = |w: &WaitSpec| match w {
         WaitSpec::Default => String::new(),
         WaitSpec::Given(WaitOption::NoWait) => " nowait".into(),
-        WaitSpec::Given(WaitOption::Timeout(ms)) => format!(" timeout={ms}"),
+        WaitSpec::Given(WaitOption::Timeout(d)) => format!(" timeout={}", d.as_millis()),
         WaitSpec::Given(WaitOption::Forever) => String::new(),
     };
     match cmd {

@@ -46,10 +46,9 @@ impl TableBackend {
     }
 
     fn started_wait(&mut self, s: usize) {
-        self.deadline[s] = match self.wait[s] {
-            WaitOption::Timeout(ms) => Some(self.now.saturating_add(ms)),
-            _ => None,
-        };
+        self.deadline[s] = self.wait[s]
+            .timeout_ms()
+            .map(|ms| self.now.saturating_add(ms));
     }
 
     /// Drains the table's events and resumes bulk acquires whose element was granted
