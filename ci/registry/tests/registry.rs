@@ -194,10 +194,19 @@ fn every_crate_takes_mdl_bug_from_the_registry() {
         if m == "mdl-core" {
             let build = read("mdl-core/build.rs");
             assert!(build.contains("MDL_BUG") && build.contains("'cfg(mdl_bug, values("));
-            assert!(build.contains("std::process::exit(1)"), "an unknown name must fail");
+            assert!(
+                build.contains("std::process::exit(1)"),
+                "an unknown name must fail"
+            );
             let manifest = read("mdl-core/Cargo.toml");
-            assert!(!manifest.contains("[build-dependencies]"), "mdl-core: no build deps");
-            assert!(!manifest.contains("mdl-ci"), "mdl-core must not depend on mdl-ci");
+            assert!(
+                !manifest.contains("[build-dependencies]"),
+                "mdl-core: no build deps"
+            );
+            assert!(
+                !manifest.contains("mdl-ci"),
+                "mdl-core must not depend on mdl-ci"
+            );
             continue;
         }
         let pkg = mdl_ci::package_of(&root(), &format!("{m}/Cargo.toml")).expect("package");

@@ -106,17 +106,31 @@ pub struct Context {
     pub(super) waited: bool,
 }
 
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Context")
+            .field("id", &self.sh.id)
+            .field("held", &self.book.held().len())
+            .finish_non_exhaustive()
+    }
+}
+
 impl Context {
+    /// The context's owner id (as in [`LockRow::owner`](crate::LockRow::owner) and the
+    /// wait-for edges).
     pub fn id(&self) -> OwnerId {
         self.sh.id
     }
 
+    /// A handle other threads may use to kill this context's wait or see whether it
+    /// waits.
     pub fn handle(&self) -> ContextHandle {
         ContextHandle {
             sh: self.sh.clone(),
         }
     }
 
+    /// The manager this context belongs to.
     pub fn manager(&self) -> &Manager {
         &self.mgr
     }

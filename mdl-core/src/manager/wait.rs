@@ -222,7 +222,16 @@ pub struct ContextHandle {
     pub(super) sh: DataArc<CtxShared>,
 }
 
+impl std::fmt::Debug for ContextHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContextHandle")
+            .field("id", &self.sh.id)
+            .finish_non_exhaustive()
+    }
+}
+
 impl ContextHandle {
+    /// The context's owner id.
     pub fn id(&self) -> OwnerId {
         self.sh.id
     }
