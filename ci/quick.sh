@@ -12,7 +12,7 @@
 #   MDL_CHECK_MAX_STATES=2000000  state limit per scenario for `mdl check`
 #   MDL_STEP_TIMEOUT=5400      hard limit of any one step, in seconds
 # Step selection: MDL_STEPS=a,b (only these) and MDL_SKIP_STEPS=a,b. Steps: fmt clippy
-# test check zoo explore proofs seeded-model seeded-fuzz seeded-proofs fuzz conformance
+# test publish docs outside check zoo explore proofs seeded-model seeded-fuzz seeded-proofs fuzz conformance
 # seeded-tests.
 # Nothing is skipped silently (ci/README.md): a missing script, an empty scenario list, a
 # stub subcommand, a test binary that ran no test, a seeded bug not caught, a tool that
@@ -45,6 +45,17 @@ fi
 if want_step test; then
   run_step test "cargo test --workspace --no-fail-fast" required '^test result:' \
     cargo test --workspace --no-fail-fast
+fi
+if want_step publish; then
+  run_step publish "cargo publish --dry-run -p mdl-core" required "" \
+    cargo publish --dry-run -p mdl-core --allow-dirty
+fi
+if want_step docs; then
+  run_step docs "cargo doc -p mdl-core, -D missing_docs" required "" \
+    env RUSTDOCFLAGS="-D missing_docs" cargo doc -p mdl-core --no-deps
+fi
+if want_step outside; then
+  run_script outside "mdl-core from outside the workspace" required ci/outside.sh
 fi
 if want_step check; then
   shopt -s nullglob
