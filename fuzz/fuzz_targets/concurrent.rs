@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mdl_core::table::{BulkReq, Config};
+use mdl_core::{BulkReq, Config};
 use mdl_core::{Clock, Dialect, Manager, MdlKey, Outcome, WaitOption};
 use mdl_fuzz::FProgram;
 use mdl_scenario::oracle::{Cmd, Oracle};
@@ -24,9 +24,9 @@ fuzz_target!(|p: FProgram| {
     let d = Dialect::builtin(p.dialect()).expect("dialect");
     let m = Manager::new(
         d,
-        Config {
-            max_write_lock_count: p.max_write_lock_count(),
-        },
+        Config::builder()
+            .max_write_lock_count(p.max_write_lock_count())
+            .build(),
         Clock::manual(),
     );
     let mut ctx: Vec<Option<mdl_core::Context>> = (0..n).map(|_| Some(m.context())).collect();

@@ -8,7 +8,7 @@
 //! `ci/seeded-proofs.sh` (`MDL_SEEDED_HARNESS=shuttle|both`) checks it.
 #![cfg(all(feature = "shuttle", not(loom)))]
 
-use mdl_core::table::Config;
+use mdl_core::Config;
 use mdl_core::{Clock, Dialect, Duration, LockType, Manager, MdlKey, Outcome, WaitOption};
 use shuttle::thread;
 

@@ -10,7 +10,7 @@
 
 use loom::thread;
 use mdl_core::dialect::Dialect;
-use mdl_core::table::Config;
+use mdl_core::Config;
 use mdl_core::{Clock, Context, Duration, LockType, Manager, MdlKey, Outcome, WaitOption};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc as StdArc, Mutex};

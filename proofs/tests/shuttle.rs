@@ -19,7 +19,7 @@
 #![cfg(feature = "shuttle")]
 
 use mdl_core::dialect::Dialect;
-use mdl_core::table::{BulkReq, Config};
+use mdl_core::{BulkReq, Config};
 use mdl_core::{
     Clock, Context, ContextHandle, Duration, LockType, Manager, MdlKey, Outcome, WaitOption,
 };
@@ -386,9 +386,12 @@ fn random_mix() {
         keys[n_keys - 1] = MdlKey::parse(&d, "BACKUP", "-").expect("the backup key");
     }
     let types: Vec<KeyTypes> = keys.iter().map(|k| KeyTypes::of(&d, k)).collect();
-    let config = Config {
-        max_write_lock_count: mdl_proofs::env_u64("MDL_SHUTTLE_MAX_WRITE_LOCK_COUNT", u64::MAX),
-    };
+    let config = Config::builder()
+        .max_write_lock_count(mdl_proofs::env_u64(
+            "MDL_SHUTTLE_MAX_WRITE_LOCK_COUNT",
+            u64::MAX,
+        ))
+        .build();
     let m = Manager::new(d, config, Clock::manual());
     let ctxs: Vec<Context> = (0..n_sessions).map(|_| m.context()).collect();
     let handles = StdArc::new(ctxs.iter().map(|c| c.handle()).collect::<Vec<_>>());

@@ -5,25 +5,24 @@
 //! deadline; it ends when the manager is dropped. Under loom and shuttle time does not
 //! exist (only the manual clock ends waits) and the timer never fires.
 
-use std::collections::BTreeMap;
-
 /// A scheduled callback, to cancel it: its deadline and a sequence number.
 pub type TimerKey = (u64, u64);
 
 type Callback = Box<dyn FnOnce() + Send>;
 
-#[derive(Default)]
-struct State {
-    due: BTreeMap<TimerKey, Callback>,
-    next: u64,
-    started: bool,
-    stop: bool,
-}
-
 #[cfg(all(not(loom), not(feature = "shuttle")))]
 mod imp {
     use super::*;
+    use std::collections::BTreeMap;
     use std::sync::{Arc, Condvar, Mutex};
+
+    #[derive(Default)]
+    struct State {
+        due: BTreeMap<TimerKey, Callback>,
+        next: u64,
+        started: bool,
+        stop: bool,
+    }
 
     #[derive(Default)]
     pub(super) struct Inner {
@@ -115,7 +114,6 @@ mod imp {
         /// Never runs `f` (there is no time under loom and shuttle).
         pub fn schedule(&self, deadline: u64, f: Callback) -> TimerKey {
             drop(f);
-            let _ = State::default();
             (deadline, 0)
         }
         /// Nothing to cancel.
