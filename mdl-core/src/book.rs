@@ -24,9 +24,13 @@ const DURATIONS: [LockDuration; 3] = [
 /// A ticket the context holds (granted).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Held {
+    /// The ticket.
     pub id: TicketId,
+    /// The lock's key.
     pub key: MdlKey,
+    /// The type held.
     pub ty: LockType,
+    /// The duration it is held for.
     pub dur: LockDuration,
     /// Position in the list of its duration: a ticket with a higher `seq` is nearer the
     /// front. MySQL's `MDL_ticket_store::push_front` (and MariaDB's `m_tickets[d]`) put

@@ -166,13 +166,18 @@ pub struct Weights {
 /// A dialect: everything that makes `mysql-8.0` differ from `mariadb`.
 #[derive(Clone, Debug)]
 pub struct Dialect {
+    /// The dialect's name (`mysql-8.0`, `mariadb`, or its `name` line).
     pub name: String,
     /// The lock types of this dialect, in declaration order: its `type` lines or, when it
     /// has none, the built-in types its strategies name. Scenarios name types from these.
     pub types: Vec<LockType>,
+    /// The namespaces, in the dialect's enum order (a [`Namespace`] indexes it).
     pub namespaces: Vec<NamespaceInfo>,
+    /// The lock strategies (compatibility and priority matrices).
     pub strategies: Vec<Strategy>,
+    /// How `max_write_lock_count` counts strong grants.
     pub starvation: Starvation,
+    /// The deadlock weights of the victim choice.
     pub weights: Weights,
     /// `max_search_depth N`: the deadlock search declares a deadlock when it enters the
     /// N-th waiting context on a path (the requester is the first), as MySQL and MariaDB
@@ -202,10 +207,13 @@ pub fn parse_deadlock_resolution(word: &str) -> Result<bool, String> {
 /// that is wrong; `FILE: message` (line 0) when the file itself cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DialectError {
+    /// The file, relative to the dialect folder.
     pub file: String,
+    /// 1-based line, 0 when the file itself is the error.
     pub line: usize,
     /// 1-based column of the offending word, 0 when not given.
     pub col: usize,
+    /// What is wrong.
     pub msg: String,
 }
 
@@ -292,10 +300,12 @@ impl Dialect {
         }
     }
 
+    /// The built-in `mysql-8.0` dialect (MySQL 8.0's `sql/mdl.cc`).
     pub fn mysql80() -> Dialect {
         Dialect::builtin("mysql-8.0").expect("built in")
     }
 
+    /// The built-in `mariadb` dialect (MariaDB 10.11's `sql/mdl.cc`).
     pub fn mariadb() -> Dialect {
         Dialect::builtin("mariadb").expect("built in")
     }
@@ -851,10 +861,12 @@ impl Dialect {
         Ok(())
     }
 
+    /// The namespace's declaration.
     pub fn namespace(&self, ns: Namespace) -> &NamespaceInfo {
         &self.namespaces[ns.0 as usize]
     }
 
+    /// The namespace of that name (`TABLE`, `SCHEMA`, ...), if the dialect has one.
     pub fn namespace_by_name(&self, name: &str) -> Option<Namespace> {
         self.namespaces
             .iter()
@@ -862,6 +874,7 @@ impl Dialect {
             .map(|i| Namespace(i as u8))
     }
 
+    /// The lock strategy of a namespace.
     pub fn strategy(&self, ns: Namespace) -> &Strategy {
         &self.strategies[self.namespaces[ns.0 as usize].strategy]
     }

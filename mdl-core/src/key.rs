@@ -33,6 +33,9 @@ fn fnv(ns: Namespace, db: &str, name: &str) -> u64 {
 }
 
 impl MdlKey {
+    /// The key of object `db`.`name` in namespace `ns` (`""` for a part the namespace
+    /// does not use). For the built-in namespaces, the dialect's typed constructors
+    /// ([`Dialect::table`] and friends) find `ns` by name.
     pub fn new(ns: Namespace, db: &str, name: &str) -> MdlKey {
         MdlKey(crate::sync::DataArc::new(KeyData {
             ns,
@@ -72,15 +75,19 @@ impl MdlKey {
         }
     }
 
+    /// The key's namespace.
     pub fn namespace(&self) -> Namespace {
         self.0.ns
     }
+    /// The database (schema) part, `""` when the namespace has none.
     pub fn db(&self) -> &str {
         &self.0.db
     }
+    /// The object name part, `""` when the namespace has none.
     pub fn name(&self) -> &str {
         &self.0.name
     }
+    /// The key's precomputed hash (FNV-1a over its `MDL_key` byte form).
     pub fn hash_value(&self) -> u64 {
         self.0.hash
     }

@@ -62,7 +62,9 @@ impl Default for Config {
 /// One request of a bulk acquire.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct BulkReq {
+    /// The key to lock.
     pub key: MdlKey,
+    /// The type asked for.
     pub ty: LockType,
 }
 

@@ -72,20 +72,35 @@ impl LockType {
     pub const COUNT: usize = NAMES.len();
     /// The size of the universe: built-in plus declared types, the bits of a [`TypeSet`].
     pub const MAX: usize = 64;
+    /// Intention exclusive (scoped locks: GLOBAL, SCHEMA, ...).
     pub const IX: LockType = LockType(0);
+    /// Shared (`MDL_SHARED`: table metadata only).
     pub const S: LockType = LockType(1);
+    /// Shared high priority (`MDL_SHARED_HIGH_PRIO`: INFORMATION_SCHEMA).
     pub const SH: LockType = LockType(2);
+    /// Shared read (`MDL_SHARED_READ`: SELECT).
     pub const SR: LockType = LockType(3);
+    /// Shared write (`MDL_SHARED_WRITE`: INSERT, UPDATE, DELETE).
     pub const SW: LockType = LockType(4);
+    /// Shared write low priority (`MDL_SHARED_WRITE_LOW_PRIO`).
     pub const SWLP: LockType = LockType(5);
+    /// Shared upgradable (`MDL_SHARED_UPGRADABLE`: ALTER TABLE before its upgrade).
     pub const SU: LockType = LockType(6);
+    /// Shared read only (`MDL_SHARED_READ_ONLY`: LOCK TABLES READ).
     pub const SRO: LockType = LockType(7);
+    /// Shared no write (`MDL_SHARED_NO_WRITE`).
     pub const SNW: LockType = LockType(8);
+    /// Shared no read write (`MDL_SHARED_NO_READ_WRITE`: LOCK TABLES WRITE).
     pub const SNRW: LockType = LockType(9);
+    /// Exclusive (`MDL_EXCLUSIVE`: DROP, RENAME, the end of ALTER).
     pub const X: LockType = LockType(10);
+    /// MariaDB's `MDL_BACKUP_START`.
     pub const BACKUP_START: LockType = LockType(11);
+    /// MariaDB's `MDL_BACKUP_FTWRL1`.
     pub const BACKUP_FTWRL1: LockType = LockType(16);
+    /// MariaDB's `MDL_BACKUP_FTWRL2`.
     pub const BACKUP_FTWRL2: LockType = LockType(17);
+    /// MariaDB's `MDL_BACKUP_DML`.
     pub const BACKUP_DML: LockType = LockType(18);
 
     /// Every built-in type in enum order.

@@ -530,6 +530,9 @@ impl Context {
         }
     }
 
+    /// Downgrades the lock held on `key` to the weaker type `ty` (an `X`, `SNW` or `SNRW`
+    /// after the work that needed it), waking the requests it no longer blocks. MySQL:
+    /// sql/mdl.cc, `MDL_ticket::downgrade_lock`.
     pub fn downgrade(&mut self, key: &MdlKey, ty: LockType) -> Result<(), MdlError> {
         let Some(id) = self.book.plan_downgrade(&self.mgr.sh.dialect, key, ty)? else {
             // MySQL: sql/mdl.cc, MDL_ticket::downgrade_lock: "Do nothing if already
@@ -567,6 +570,9 @@ impl Context {
         Ok(())
     }
 
+    /// A new ticket of type `ty` (as strong as the lock held on `key` at most) and
+    /// duration `dur`, granted without asking the lock. MySQL: sql/mdl.cc,
+    /// `MDL_context::clone_ticket`.
     pub fn clone_ticket(
         &mut self,
         key: &MdlKey,
@@ -579,6 +585,8 @@ impl Context {
         Ok(id)
     }
 
+    /// Makes the context weigh as DML in the deadlock victim choice whatever it holds
+    /// (MySQL's `MDL_context::set_force_dml_deadlock_weight`).
     pub fn force_dml_weight(&mut self, on: bool) {
         self.sh.slot.lock().force_dml = on;
     }
@@ -590,6 +598,7 @@ impl Context {
         self.book.on_key(key).any(|h| s.covers(h.ty, ty))
     }
 
+    /// The locks the context holds (granted tickets), in the order they were granted.
     pub fn held(&self) -> &[Held] {
         self.book.held()
     }

@@ -25,6 +25,7 @@ impl Context {
         Ok(())
     }
 
+    /// Releases one ticket (MySQL: sql/mdl.cc, `MDL_context::release_lock`).
     pub fn release_ticket(&mut self, id: TicketId) -> Result<(), MdlError> {
         if self.book.get(id).is_none() {
             return Err(MdlError::NotHeld);
@@ -156,10 +157,13 @@ impl Context {
         self.book.clear_savepoints();
     }
 
+    /// Releases every lock of [`LockDuration::Explicit`] duration (`UNLOCK TABLES`).
     pub fn release_explicit(&mut self) {
         self.release_durations(&[LockDuration::Explicit]);
     }
 
+    /// Marks a savepoint: [`Context::rollback_to`] releases the statement and transaction
+    /// locks taken after it (MySQL: sql/mdl.cc, `MDL_context::mdl_savepoint`).
     pub fn savepoint(&mut self, name: &str) {
         self.book.savepoint(name);
     }
@@ -182,6 +186,7 @@ impl Context {
         }
     }
 
+    /// Changes one ticket's duration (MySQL: sql/mdl.cc, `MDL_context::set_lock_duration`).
     pub fn set_ticket_duration(&mut self, id: TicketId, dur: LockDuration) -> Result<(), MdlError> {
         if self.book.get(id).is_none() {
             return Err(MdlError::NotHeld);

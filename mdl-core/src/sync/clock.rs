@@ -11,6 +11,7 @@
 use super::atomic::{AtomicU64, Ordering};
 use super::DataArc;
 
+/// The clock that times lock waits: the system's, or a manual one for tests.
 #[derive(Clone)]
 pub enum Clock {
     /// Real milliseconds since the first reading of any system clock in this process.
@@ -26,6 +27,7 @@ pub struct ManualClock {
 }
 
 impl ManualClock {
+    /// A manual clock reading 0.
     pub fn new() -> ManualClock {
         ManualClock {
             ms: AtomicU64::new(0),
@@ -65,6 +67,7 @@ fn system_ms() -> u64 {
 }
 
 impl Clock {
+    /// A new manual clock reading 0.
     pub fn manual() -> Clock {
         Clock::Manual(DataArc::new(ManualClock::new()))
     }
