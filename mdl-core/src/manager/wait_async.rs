@@ -120,7 +120,9 @@ impl WaitFuture<'_> {
     /// (once per wait), so the future resolves without a ticker.
     fn schedule_timeout(&mut self) {
         let m: &Shared = &self.ctx.mgr.sh;
-        if self.timer.is_some() || m.clock.is_manual() {
+        // Seeded bug `async_no_timer`: no timer, so a waiting future that nobody polls
+        // again never times out (the contract before issue 29: the engine's ticker).
+        if self.timer.is_some() || m.clock.is_manual() || cfg!(mdl_bug = "async_no_timer") {
             return;
         }
         let Some(deadline) = self.ctx.sh.deadline() else {
