@@ -55,6 +55,7 @@ pub mod types;
 
 pub use book::Held;
 pub use config::{Config, ConfigBuilder, DeadlockResolution};
+pub use deadlock::ForeignWaits;
 pub use dialect::{Dialect, DialectError, Namespace};
 pub use error::{AcquireError, Granted, MdlError};
 pub use key::MdlKey;
