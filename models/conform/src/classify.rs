@@ -142,6 +142,8 @@ pub enum Effect {
         tr: Tbl,
         if_exists: bool,
     },
+    /// An accounts statement: the users it needs, makes or drops.
+    Accounts(super::session_stmt::Accounts),
     /// The statement needs its tables to exist (DML, ALTER, TRUNCATE, ...).
     NeedTables(Vec<Tbl>),
     /// The statement fails with this error once its locks are taken.
@@ -197,6 +199,9 @@ pub enum Stmt {
     Use(String),
     /// A statement that takes no metadata lock (`SELECT 1`, other `SET`s, `DO 1`).
     NoLocks,
+    /// SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT, SET TRANSACTION
+    /// ([`crate::session_stmt`]).
+    Session(super::session_stmt::SessionStmt),
 }
 
 // --- the tokenizer --------------------------------------------------------------------
@@ -661,15 +666,14 @@ pub fn classify(
     };
     let first = first.to_ascii_lowercase();
     let words: Vec<String> = c.rest_words();
-    let has = |w: &str| words.iter().any(|x| x == w);
     let not_in = || format!("statement not in the learned table: `{sql}`");
+    if let Some(st) = super::session_stmt::classify_session(sql, db, cat, has_row) {
+        return st;
+    }
     match first.as_str() {
         "begin" => Ok(Stmt::Begin),
         "start" if words.get(1).is_some_and(|w| w == "transaction") => Ok(Stmt::Begin),
         "commit" => Ok(Stmt::Commit),
-        "rollback" if has("to") => Err(format!(
-            "`{sql}`: ROLLBACK TO SAVEPOINT is not in the learned table"
-        )),
         "rollback" => Ok(Stmt::Rollback),
         "unlock" if words.get(1).is_some_and(|w| w == "tables" || w == "table") => {
             Ok(Stmt::UnlockTables)
@@ -981,8 +985,6 @@ fn classify_set(words: &[String], sql: &str) -> Result<Stmt, String> {
             v => Err(format!("bad autocommit `{v}`")),
         },
         "global" | "@@global" => Err(format!("`{sql}`: SET GLOBAL is not modelled")),
-        "transaction" => Err(format!("`{sql}`: SET TRANSACTION is not modelled")),
-        "statement" => Err(format!("`{sql}`: SET STATEMENT is not modelled")),
         _ => Ok(Stmt::NoLocks),
     }
 }

@@ -23,6 +23,7 @@ pub mod model;
 pub mod random;
 pub mod scenario;
 pub mod server;
+pub mod session_stmt;
 
 use std::path::PathBuf;
 

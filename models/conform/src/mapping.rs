@@ -209,6 +209,23 @@ pub const KINDS: &[KindDef] = &[
         "COMMIT",
         &["BEGIN", "INSERT INTO t1 (b) VALUES (0)"],
     ),
+    // Read-only metadata (sql_show.cc): SHOW CREATE TABLE opens its table with
+    // MDL_SHARED_HIGH_PRIO and gives it back at its end (`mysqld_show_create`,
+    // `rollback_to_savepoint`); SHOW COLUMNS / DESCRIBE read information_schema.COLUMNS
+    // (`get_all_tables` → `fill_schema_table_by_open`). Learned, not in the matrix.
+    kx("show_create", "SHOW CREATE TABLE t1", &[]),
+    kx("show_columns", "SHOW COLUMNS FROM t1", &[]),
+    // Accounts (sql_acl.cc: `mysql_create_user`, `mysql_grant`, ... open the grant tables
+    // for writing with `open_grant_tables`; CF_AUTO_COMMIT_TRANS): GRANT stands for
+    // every accounts statement. Learned, not in the matrix.
+    KindDef {
+        name: "account",
+        sql: "GRANT SELECT ON test.* TO u1",
+        prep: &["CREATE USER IF NOT EXISTS u1"],
+        setup: &[],
+        matrix: false,
+        check: false,
+    },
     // The same statements on MyISAM tables.
     kx("select.myisam", "SELECT * FROM m1", &[]),
     kx(

@@ -50,6 +50,7 @@
 //! GET_LOCK's timeout argument bound waits.
 
 mod dialect;
+mod savepoint;
 
 use super::catalog::{Catalog, Engine};
 use super::classify::{classify, Effect, LtMode, Plan, SetTarget, Stmt, Tbl};
@@ -104,6 +105,11 @@ pub struct SqlSession {
     pub lock_wait_timeout: Option<u64>,
     /// The server error code of the last statement, when it failed with one.
     pub last_error: Option<u32>,
+    /// The savepoints set in the transaction, oldest first, each with whether InnoDB held
+    /// locks when it was set (`model::savepoint`).
+    pub savepoints: Vec<(String, bool)>,
+    /// The tickets of LOCK IN SHARE MODE reads of InnoDB tables (`model::savepoint`).
+    pub locking_reads: Vec<mdl_core::lock::TicketId>,
 }
 
 impl SqlSession {
@@ -122,6 +128,8 @@ impl SqlSession {
             backup_lock: None,
             lock_wait_timeout: None,
             last_error: None,
+            savepoints: Vec::new(),
+            locking_reads: Vec::new(),
         }
     }
 
@@ -665,6 +673,7 @@ impl SqlModel {
         let id = self.sess[s].id;
         Ok(match st {
             Stmt::NoLocks => Outcome::Ok,
+            Stmt::Session(x) => self.session_stmt(s, x),
             Stmt::Use(db) => {
                 if !self.cat.has_schema(&db) {
                     return Ok(self.fail(s, ER_BAD_DB));
@@ -3004,6 +3013,7 @@ impl SqlModel {
                     }
                     _ => {}
                 }
+                self.note_locking_read(s, &p.kind, &run.new);
                 if run.writes {
                     self.sess[s].st.wrote = true;
                 }

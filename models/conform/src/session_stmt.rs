@@ -1,0 +1,593 @@
+//! The statement families that take no metadata lock of their own but have session rules,
+//! and the read-only metadata statements, for the classifier ([`crate::classify`]):
+//!
+//! - `SAVEPOINT`, `ROLLBACK [WORK] TO [SAVEPOINT]`, `RELEASE SAVEPOINT` (MariaDB
+//!   `sql/transaction.cc`: `trans_savepoint`, `trans_rollback_to_savepoint`,
+//!   `trans_release_savepoint`), played by `crate::model::savepoint`;
+//! - `SET TRANSACTION ...` (the next transaction's characteristics: refused in an active
+//!   transaction, `Sys_var_tx_isolation::on_check`, sql/sys_vars.cc) and
+//!   `SET SESSION TRANSACTION ...` (no lock, no rule);
+//! - `SET STATEMENT var=value [, ...] FOR statement` (`sql_parse.cc`,
+//!   `mysql_execute_command`: the variables are set for the inner statement only): the
+//!   inner statement's locks, with its `lock_wait_timeout`;
+//! - `EXPLAIN SELECT ...`: the SELECT's locks (it opens its tables as the SELECT does;
+//!   measured: SR of transaction duration);
+//! - `SHOW CREATE TABLE`, `SHOW COLUMNS` / `SHOW FIELDS` / `SHOW INDEX` / `DESCRIBE` of a
+//!   table: the learned `show_create` / `show_columns` rows;
+//! - `SHOW` statements that open no table (`SHOW TABLES`, `SHOW DATABASES`, `SHOW
+//!   VARIABLES`, ...) and `SELECT`s of `information_schema` only: no lock the server
+//!   keeps past the statement (measured: none held after them in a transaction). The
+//!   `MDL_SHARED_HIGH_PRIO` that `get_all_tables` takes for a moment on each table it
+//!   opens conflicts only with X: it is not modelled (a statement that names such a
+//!   table's X holder is rare: DROP TABLE of a list holding X on one table while it
+//!   waits for the next);
+//! - accounts (`CREATE` / `DROP` / `ALTER` / `RENAME USER`, `GRANT`, `REVOKE`, `SET
+//!   PASSWORD`): the learned `account` row (the grant tables' locks are in the system
+//!   schema, which the comparison ignores; what shows is BACKUP_TRANS_DML and the
+//!   implicit commit), with the users they need or make ([`Accounts`]).
+//!
+//! Anything else of these families is refused by name.
+
+use super::catalog::Catalog;
+use super::classify::{classify, Bind, Effect, Part, Plan, SetTarget, Stmt, Tbl};
+
+/// A session statement played by the model's session rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SessionStmt {
+    /// `SAVEPOINT name` (lower case: savepoint names compare without case).
+    Savepoint(String),
+    /// `ROLLBACK TO SAVEPOINT name`.
+    RollbackTo(String),
+    /// `RELEASE SAVEPOINT name`.
+    Release(String),
+    /// `SET TRANSACTION ...` with no SESSION / GLOBAL: the next transaction's
+    /// characteristics.
+    SetNextTransaction,
+}
+
+/// What an accounts statement needs or changes: users as `name@host` (host `%` when not
+/// written).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Accounts {
+    /// CREATE USER [IF NOT EXISTS] / CREATE OR REPLACE USER.
+    Create {
+        users: Vec<String>,
+        if_not_exists: bool,
+        or_replace: bool,
+    },
+    /// DROP USER [IF EXISTS].
+    Drop { users: Vec<String>, if_exists: bool },
+    /// GRANT, REVOKE ALL, ALTER USER: the users must exist, else the error.
+    Need { users: Vec<String>, code: u32 },
+    /// RENAME USER a TO b.
+    Rename(Vec<(String, String)>),
+}
+
+/// ER_CANNOT_USER: CREATE USER of a user that exists, DROP / RENAME of one that does not.
+pub const ER_CANNOT_USER: u32 = 1396;
+/// ER_PASSWORD_NO_MATCH: GRANT / ALTER USER / SET PASSWORD of a user that does not exist.
+pub const ER_PASSWORD_NO_MATCH: u32 = 1133;
+
+/// Simple words of a statement: identifiers and keywords lower case (backticks and quotes
+/// taken off), punctuation on its own.
+fn words(sql: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let flush = |cur: &mut String, out: &mut Vec<String>| {
+        if !cur.is_empty() {
+            out.push(std::mem::take(cur));
+        }
+    };
+    for c in sql.trim().trim_end_matches(';').chars() {
+        match quote {
+            Some(q) if c == q => {
+                quote = None;
+                flush(&mut cur, &mut out);
+            }
+            Some(_) => cur.push(c),
+            None if c == '`' || c == '\'' || c == '"' => {
+                flush(&mut cur, &mut out);
+                quote = Some(c);
+            }
+            None if c.is_whitespace() => flush(&mut cur, &mut out),
+            None if c.is_alphanumeric() || "_$#.".contains(c) => cur.push(c.to_ascii_lowercase()),
+            None => {
+                flush(&mut cur, &mut out);
+                out.push(c.to_string());
+            }
+        }
+    }
+    flush(&mut cur, &mut out);
+    out
+}
+
+/// The byte offset just after the first `FOR` keyword outside quotes, parentheses
+/// included at any depth (SET STATEMENT's values are plain).
+fn after_for(sql: &str) -> Option<usize> {
+    let b = sql.as_bytes();
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == b'`' || c == b'\'' || c == b'"' => quote = Some(c),
+            None => {
+                let word_start = i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_');
+                if word_start
+                    && b.len() >= i + 3
+                    && b[i..i + 3].eq_ignore_ascii_case(b"for")
+                    && b.get(i + 3)
+                        .is_none_or(|x| !(x.is_ascii_alphanumeric() || *x == b'_'))
+                {
+                    return Some(i + 3);
+                }
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Classifies a statement of these families; `None` for any other statement.
+pub fn classify_session(
+    sql: &str,
+    db: &str,
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Option<Result<Stmt, String>> {
+    let w = words(sql);
+    let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
+    let one_name = |i: usize| -> Result<String, String> {
+        if w.len() != i + 1 {
+            return Err(format!("`{sql}`: expected one savepoint name at its end"));
+        }
+        Ok(w[i].clone())
+    };
+    let session = |x: Result<String, String>, f: fn(String) -> SessionStmt| {
+        Some(x.map(|n| Stmt::Session(f(n))))
+    };
+    match at(0) {
+        "savepoint" => session(one_name(1), SessionStmt::Savepoint),
+        "rollback" if w.iter().any(|x| x == "to") => {
+            let mut i = 1;
+            if at(i) == "work" {
+                i += 1;
+            }
+            i += 1; // TO
+            if at(i) == "savepoint" {
+                i += 1;
+            }
+            session(one_name(i), SessionStmt::RollbackTo)
+        }
+        "release" if at(1) == "savepoint" => session(one_name(2), SessionStmt::Release),
+        "set" => classify_set(sql, &w, db, cat, has_row),
+        "explain" | "describe" | "desc" => Some(explain(sql, &w, db, cat, has_row)),
+        "show" => Some(show(sql, &w, db, cat, has_row)),
+        "select" if reads_only_information_schema(&w) => Some(Ok(Stmt::NoLocks)),
+        "grant" | "revoke" => Some(accounts(sql, &w, has_row)),
+        "create" | "drop" | "alter" | "rename"
+            if at(1) == "user" || (at(1) == "or" && at(3) == "user") =>
+        {
+            Some(accounts(sql, &w, has_row))
+        }
+        _ => None,
+    }
+}
+
+fn classify_set(
+    sql: &str,
+    w: &[String],
+    db: &str,
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Option<Result<Stmt, String>> {
+    let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
+    let read_only = w.windows(2).any(|x| x[0] == "read" && x[1] == "only");
+    let refuse_read_only = || {
+        Err(format!(
+            "`{sql}`: a READ ONLY transaction (its writes fail with \
+             ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION) is not modelled"
+        ))
+    };
+    match (at(1), at(2)) {
+        ("transaction", _) if read_only => Some(refuse_read_only()),
+        ("transaction", _) => Some(Ok(Stmt::Session(SessionStmt::SetNextTransaction))),
+        ("session" | "local", "transaction") if read_only => Some(refuse_read_only()),
+        ("session" | "local", "transaction") => Some(Ok(Stmt::NoLocks)),
+        ("statement", _) => Some(set_statement(sql, w, db, cat, has_row)),
+        _ => None,
+    }
+}
+
+/// `SET STATEMENT var=value [, ...] FOR statement`.
+fn set_statement(
+    sql: &str,
+    w: &[String],
+    db: &str,
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Result<Stmt, String> {
+    let end = after_for(sql).ok_or_else(|| format!("`{sql}`: SET STATEMENT without FOR"))?;
+    let inner = &sql[end..];
+    let vars_end = w.iter().position(|x| x == "for").unwrap_or(w.len());
+    let mut timeout = None;
+    for var in w[2..vars_end].split(|x| x == ",") {
+        let name = var.first().map(String::as_str).unwrap_or("");
+        let name = name
+            .trim_start_matches("@@session.")
+            .trim_start_matches("@@");
+        let value = var.get(2).map(String::as_str).unwrap_or("");
+        match name {
+            "lock_wait_timeout" => {
+                timeout = Some(value.parse::<u64>().map_err(|_| {
+                    format!("`{sql}`: bad lock_wait_timeout `{value}` (whole seconds)")
+                })?)
+            }
+            "max_statement_time" | "autocommit" | "sql_log_bin" => {
+                return Err(format!("`{sql}`: SET STATEMENT {name} is not modelled"))
+            }
+            _ => {}
+        }
+    }
+    match classify(inner, db, cat, has_row)? {
+        Stmt::Learned(mut p) => {
+            if p.wait.is_none() {
+                p.wait = timeout;
+            }
+            Ok(Stmt::Learned(p))
+        }
+        Stmt::NoLocks => Ok(Stmt::NoLocks),
+        other if timeout.is_none() => Ok(other),
+        _ => Err(format!(
+            "`{sql}`: SET STATEMENT lock_wait_timeout for a control statement is not modelled"
+        )),
+    }
+}
+
+/// `schema.name` or `name` at `w[i]` (the words keep the dot inside a name).
+fn table_at(w: &[String], i: usize, db: &str) -> Option<Tbl> {
+    let x = w.get(i)?;
+    if x.is_empty()
+        || !x
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    {
+        return None;
+    }
+    Some(match x.split_once('.') {
+        Some((d, n)) => Tbl {
+            db: d.to_owned(),
+            name: n.to_owned(),
+        },
+        None => Tbl {
+            db: db.to_owned(),
+            name: x.clone(),
+        },
+    })
+}
+
+fn one_table_plan(kind: &str, t: Tbl, cat: &Catalog, has_row: &dyn Fn(&str) -> bool) -> Stmt {
+    let row = match cat.engine(&t) {
+        Some(super::catalog::Engine::MyIsam) if has_row(&format!("{kind}.myisam")) => {
+            format!("{kind}.myisam")
+        }
+        _ => kind.to_owned(),
+    };
+    Stmt::Learned(Plan {
+        kind: kind.to_owned(),
+        parts: vec![Part {
+            row,
+            kind: kind.to_owned(),
+            bind: Bind {
+                t: Some(t.clone()),
+                ..Bind::default()
+            },
+            set_target: SetTarget::NotInList,
+        }],
+        lock_tables: Vec::new(),
+        wait: None,
+        user_lock_timeout: None,
+        effect: Effect::NeedTables(vec![t]),
+        aliased: None,
+    })
+}
+
+/// `EXPLAIN SELECT ...` (the SELECT's locks), `DESCRIBE t` / `EXPLAIN t` (SHOW COLUMNS).
+fn explain(
+    sql: &str,
+    w: &[String],
+    db: &str,
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Result<Stmt, String> {
+    let mut i = 1;
+    while matches!(
+        w.get(i).map(String::as_str),
+        Some("extended" | "partitions")
+    ) {
+        i += 1;
+    }
+    match w.get(i).map(String::as_str) {
+        Some("select") => {
+            let start = sql
+                .to_ascii_lowercase()
+                .find("select")
+                .expect("the word is there");
+            match classify(&sql[start..], db, cat, has_row)? {
+                s @ (Stmt::Learned(_) | Stmt::NoLocks) => Ok(s),
+                _ => Err(format!("`{sql}`: EXPLAIN of this SELECT is not modelled")),
+            }
+        }
+        Some("insert" | "replace" | "update" | "delete" | "format" | "analyze") | None => Err(
+            format!("`{sql}`: EXPLAIN of a statement other than SELECT is not modelled"),
+        ),
+        Some(_) if i == 1 && w.len() <= 3 => {
+            let t = table_at(w, 1, db).ok_or_else(|| format!("`{sql}`: no table"))?;
+            no_view(sql, cat, &t)?;
+            Ok(one_table_plan("show_columns", t, cat, has_row))
+        }
+        Some(_) => Err(format!("`{sql}`: this EXPLAIN is not modelled")),
+    }
+}
+
+fn no_view(sql: &str, cat: &Catalog, t: &Tbl) -> Result<(), String> {
+    if cat.is_view(t) {
+        return Err(format!("`{sql}`: SHOW of a view (`{t}`) is not modelled"));
+    }
+    Ok(())
+}
+
+/// SHOW statements.
+fn show(
+    sql: &str,
+    w: &[String],
+    db: &str,
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Result<Stmt, String> {
+    let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
+    let mut i = 1;
+    if matches!(at(i), "full" | "extended") {
+        i += 1;
+    }
+    match at(i) {
+        "create" if at(i + 1) == "table" => {
+            let t = table_at(w, i + 2, db).ok_or_else(|| format!("`{sql}`: no table"))?;
+            if w.len() != i + 3 {
+                return Err(format!("`{sql}`: options of SHOW CREATE TABLE"));
+            }
+            no_view(sql, cat, &t)?;
+            Ok(one_table_plan("show_create", t, cat, has_row))
+        }
+        "columns" | "fields" | "index" | "indexes" | "keys" => {
+            if !matches!(at(i + 1), "from" | "in") {
+                return Err(format!("`{sql}`: expected FROM"));
+            }
+            let mut t = table_at(w, i + 2, db).ok_or_else(|| format!("`{sql}`: no table"))?;
+            let mut j = i + 3;
+            if matches!(at(j), "from" | "in") {
+                t.db = at(j + 1).to_owned();
+                j += 2;
+            }
+            if j < w.len() && !matches!(at(j), "like" | "where") {
+                return Err(format!("`{sql}`: unexpected `{}`", at(j)));
+            }
+            no_view(sql, cat, &t)?;
+            Ok(one_table_plan("show_columns", t, cat, has_row))
+        }
+        // Statements that open no table: nothing held past them (sql_show.cc).
+        "tables" | "databases" | "schemas" | "variables" | "status" | "processlist"
+        | "warnings" | "errors" | "engines" | "collation" | "character" | "charset" | "grants"
+        | "privileges" | "plugins" | "session" | "global" | "master" | "binary" | "triggers"
+        | "open" => Ok(Stmt::NoLocks),
+        "create" if matches!(at(i + 1), "database" | "schema" | "user") => Ok(Stmt::NoLocks),
+        _ => Err(format!("`{sql}`: this SHOW is not modelled")),
+    }
+}
+
+/// A SELECT whose every FROM / JOIN names an `information_schema` table.
+fn reads_only_information_schema(w: &[String]) -> bool {
+    let mut named = 0;
+    for (i, x) in w.iter().enumerate() {
+        if matches!(x.as_str(), "from" | "join") {
+            match w.get(i + 1) {
+                Some(t) if t.starts_with("information_schema.") => named += 1,
+                Some(t) if t == "(" => {}
+                _ => return false,
+            }
+        }
+    }
+    named > 0
+}
+
+/// `user`, `'user'@'host'`, `user@host` from the words at `w[i..]` until `,` or a word in
+/// `stop`; the index after it.
+fn user_at(w: &[String], mut i: usize) -> Option<(String, usize)> {
+    let name = w.get(i)?.clone();
+    i += 1;
+    let mut host = "%".to_owned();
+    if w.get(i).map(String::as_str) == Some("@") {
+        host = w.get(i + 1)?.clone();
+        i += 2;
+    } else if let Some((n, h)) = name.split_once('@') {
+        return Some((format!("{n}@{h}"), i));
+    }
+    Some((format!("{name}@{host}"), i))
+}
+
+/// The users of a list at `w[i..]` that ends at the end or at a word of `stop`.
+fn user_list(w: &[String], mut i: usize, stop: &[&str]) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    loop {
+        let (u, j) = user_at(w, i)?;
+        out.push(u);
+        i = j;
+        match w.get(i).map(String::as_str) {
+            Some(",") => i += 1,
+            None => return Some(out),
+            Some(x) if stop.contains(&x) => return Some(out),
+            Some(_) => return None,
+        }
+    }
+}
+
+const USER_OPTS: &[&str] = &[
+    "identified",
+    "require",
+    "with",
+    "password",
+    "account",
+    "default",
+];
+
+fn accounts(sql: &str, w: &[String], has_row: &dyn Fn(&str) -> bool) -> Result<Stmt, String> {
+    let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
+    let bad = || format!("`{sql}`: this accounts statement is not modelled");
+    if !has_row("account") {
+        return Err(format!(
+            "`{sql}`: accounts statements are not in this dialect's table"
+        ));
+    }
+    let effect = match at(0) {
+        "create" => {
+            let or_replace = at(1) == "or";
+            let mut i = if or_replace { 4 } else { 2 };
+            let if_not_exists = at(i) == "if";
+            if if_not_exists {
+                i += 3;
+            }
+            Accounts::Create {
+                users: user_list(w, i, USER_OPTS).ok_or_else(bad)?,
+                if_not_exists,
+                or_replace,
+            }
+        }
+        "drop" => {
+            let if_exists = at(2) == "if";
+            let i = if if_exists { 4 } else { 2 };
+            Accounts::Drop {
+                users: user_list(w, i, &[]).ok_or_else(bad)?,
+                if_exists,
+            }
+        }
+        "alter" => {
+            let i = if at(2) == "if" { return Err(bad()) } else { 2 };
+            Accounts::Need {
+                users: user_list(w, i, USER_OPTS).ok_or_else(bad)?,
+                code: ER_CANNOT_USER,
+            }
+        }
+        "rename" => {
+            let mut pairs = Vec::new();
+            let mut i = 2;
+            loop {
+                let (a, j) = user_at(w, i).ok_or_else(bad)?;
+                if at(j) != "to" {
+                    return Err(bad());
+                }
+                let (b, k) = user_at(w, j + 1).ok_or_else(bad)?;
+                pairs.push((a, b));
+                match at(k) {
+                    "," => i = k + 1,
+                    "" => break,
+                    _ => return Err(bad()),
+                }
+            }
+            Accounts::Rename(pairs)
+        }
+        // GRANT privs ON what TO users [WITH ...] (`mysql_grant`, `mysql_table_grant`).
+        "grant" => {
+            if w.iter().any(|x| x == "identified") || w.iter().all(|x| x != "on") {
+                // GRANT ... IDENTIFIED BY makes users; a role's grant has no ON.
+                return Err(bad());
+            }
+            let i = w.iter().position(|x| x == "to").ok_or_else(bad)?;
+            Accounts::Need {
+                users: user_list(w, i + 1, &["with", "require"]).ok_or_else(bad)?,
+                code: ER_PASSWORD_NO_MATCH,
+            }
+        }
+        // REVOKE ALL [PRIVILEGES], GRANT OPTION FROM users (`mysql_revoke_all`): other
+        // REVOKEs fail on a grant the user does not have, which the catalog does not keep.
+        "revoke" => {
+            let all = at(1) == "all" && w.windows(2).any(|x| x[0] == "grant" && x[1] == "option");
+            let i = w.iter().position(|x| x == "from").ok_or_else(bad)?;
+            if !all {
+                return Err(format!(
+                    "`{sql}`: REVOKE of some privileges (it fails on a grant the user does not \
+                     have, which the model does not keep) is not modelled; REVOKE ALL \
+                     PRIVILEGES, GRANT OPTION is"
+                ));
+            }
+            Accounts::Need {
+                users: user_list(w, i + 1, &[]).ok_or_else(bad)?,
+                code: ER_CANNOT_USER,
+            }
+        }
+        _ => return Err(bad()),
+    };
+    Ok(Stmt::Learned(Plan {
+        kind: "account".into(),
+        parts: vec![Part {
+            row: "account".into(),
+            kind: "account".into(),
+            bind: Bind::default(),
+            set_target: SetTarget::NotInList,
+        }],
+        lock_tables: Vec::new(),
+        wait: None,
+        user_lock_timeout: None,
+        effect: Effect::Accounts(effect),
+        aliased: None,
+    }))
+}
+
+impl Accounts {
+    /// The error the server gives now, or none.
+    pub fn error(&self, users: &std::collections::BTreeSet<String>) -> Option<u32> {
+        let has = |u: &String| users.contains(u);
+        match self {
+            Accounts::Create {
+                users: us,
+                if_not_exists,
+                or_replace,
+            } => (!if_not_exists && !or_replace && us.iter().any(has)).then_some(ER_CANNOT_USER),
+            Accounts::Drop {
+                users: us,
+                if_exists,
+            } => (!if_exists && !us.iter().all(has)).then_some(ER_CANNOT_USER),
+            Accounts::Need { users: us, code } => (!us.iter().all(has)).then_some(*code),
+            Accounts::Rename(pairs) => pairs
+                .iter()
+                .any(|(a, b)| !has(a) || has(b))
+                .then_some(ER_CANNOT_USER),
+        }
+    }
+
+    /// Applies it to the users (the users a list could make or drop are made or dropped
+    /// even when another of the list fails, as `mysql_create_user` / `mysql_drop_user`
+    /// go on past a failed user).
+    pub fn apply(&self, users: &mut std::collections::BTreeSet<String>) {
+        match self {
+            Accounts::Create { users: us, .. } => users.extend(us.iter().cloned()),
+            Accounts::Drop { users: us, .. } => {
+                for u in us {
+                    users.remove(u);
+                }
+            }
+            Accounts::Need { .. } => {}
+            Accounts::Rename(pairs) => {
+                for (a, b) in pairs {
+                    if users.contains(a) && !users.contains(b) {
+                        users.remove(a);
+                        users.insert(b.clone());
+                    }
+                }
+            }
+        }
+    }
+}
