@@ -505,6 +505,17 @@ fn accounts(sql: &str, w: &[String], has_row: &dyn Fn(&str) -> bool) -> Result<S
                 // GRANT ... IDENTIFIED BY makes users; a role's grant has no ON.
                 return Err(bad());
             }
+            // Of a schema or of everything (`*`, `*.*`, `db.*`): a grant on a table or a
+            // routine opens it (`mysql_table_grant`, `mysql_routine_grant`), which the
+            // learned row (a grant on `test.*`) does not show.
+            let on = w.iter().position(|x| x == "on").ok_or_else(bad)?;
+            let whole = at(on + 1) == "*" || (at(on + 1).ends_with('.') && at(on + 2) == "*");
+            if !whole {
+                return Err(format!(
+                    "`{sql}`: GRANT on a table or a routine (it opens the object) is not \
+                     modelled; GRANT on `*.*` or `db.*` is"
+                ));
+            }
             let i = w.iter().position(|x| x == "to").ok_or_else(bad)?;
             Accounts::Need {
                 users: user_list(w, i + 1, &["with", "require"]).ok_or_else(bad)?,
