@@ -51,6 +51,7 @@
 
 mod dialect;
 mod savepoint;
+mod temp;
 
 use super::catalog::{Catalog, Engine};
 use super::classify::{classify, Effect, LtMode, Plan, SetTarget, Stmt, Tbl};
@@ -110,6 +111,11 @@ pub struct SqlSession {
     pub savepoints: Vec<(String, bool)>,
     /// The tickets of LOCK IN SHARE MODE reads of InnoDB tables (`model::savepoint`).
     pub locking_reads: Vec<mdl_core::lock::TicketId>,
+    /// The session's temporary tables (`model::temp`).
+    pub temp_tables: Vec<(Tbl, Engine)>,
+    /// The temporary table the running CREATE TEMPORARY TABLE ... LIKE / SELECT makes
+    /// when it succeeds.
+    pub pending_temp: Option<(Tbl, Engine)>,
 }
 
 impl SqlSession {
@@ -130,6 +136,8 @@ impl SqlSession {
             last_error: None,
             savepoints: Vec::new(),
             locking_reads: Vec::new(),
+            temp_tables: Vec::new(),
+            pending_temp: None,
         }
     }
 
@@ -507,9 +515,12 @@ impl SqlModel {
             return Err("the session's previous statement is still waiting".into());
         }
         let db = self.sess[s].st.db.clone();
-        let st = {
-            let has = self.has_row();
-            classify(sql, &db, &self.cat, &has)?
+        let st = match self.temp_classify(s, sql) {
+            Some(st) => st?,
+            None => {
+                let has = self.has_row();
+                classify(sql, &db, &self.cat, &has)?
+            }
         };
         self.sess[s].st.last_error = None;
         // Every statement first closes the session's HANDLERs that another session waits
@@ -673,7 +684,7 @@ impl SqlModel {
         let id = self.sess[s].id;
         Ok(match st {
             Stmt::NoLocks => Outcome::Ok,
-            Stmt::Session(x) => self.session_stmt(s, x),
+            Stmt::Session(x) => self.session_stmt(s, x)?,
             Stmt::Use(db) => {
                 if !self.cat.has_schema(&db) {
                     return Ok(self.fail(s, ER_BAD_DB));
@@ -3013,7 +3024,7 @@ impl SqlModel {
                     }
                     _ => {}
                 }
-                self.note_locking_read(s, &p.kind, &run.new);
+                self.after_plan(s, &p.kind, &run.new);
                 if run.writes {
                     self.sess[s].st.wrote = true;
                 }

@@ -43,6 +43,34 @@ pub enum SessionStmt {
     /// `SET TRANSACTION ...` with no SESSION / GLOBAL: the next transaction's
     /// characteristics.
     SetNextTransaction,
+    /// A statement on the session's temporary tables only (`crate::model::temp`).
+    Temp(TempOp),
+}
+
+/// What a statement on temporary tables only does: no metadata lock (a temporary table
+/// has none: `open_temporary_table`, sql/temporary_tables.cc), its implicit commit, its
+/// change to the session's temporary tables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TempOp {
+    pub change: TempChange,
+    /// It commits implicitly: ALTER, CREATE INDEX, TRUNCATE, RENAME and DROP TABLE
+    /// without TEMPORARY of a temporary table (`stmt_causes_implicit_commit` skips only
+    /// CREATE / DROP TEMPORARY; measured: the transaction's SR is gone after them).
+    pub commit: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TempChange {
+    None,
+    /// DML: with autocommit off, a transactional temporary table starts the transaction.
+    Dml {
+        innodb: bool,
+    },
+    Create(Tbl, super::catalog::Engine),
+    Drop(Vec<Tbl>),
+    Rename(Vec<(Tbl, Tbl)>),
+    /// The statement fails with this error (and does nothing).
+    Fail(u32),
 }
 
 /// What an accounts statement needs or changes: users as `name@host` (host `%` when not
@@ -70,7 +98,7 @@ pub const ER_PASSWORD_NO_MATCH: u32 = 1133;
 
 /// Simple words of a statement: identifiers and keywords lower case (backticks and quotes
 /// taken off), punctuation on its own.
-fn words(sql: &str) -> Vec<String> {
+pub(crate) fn words(sql: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut quote: Option<char> = None;
@@ -248,7 +276,7 @@ fn set_statement(
 }
 
 /// `schema.name` or `name` at `w[i]` (the words keep the dot inside a name).
-fn table_at(w: &[String], i: usize, db: &str) -> Option<Tbl> {
+pub(crate) fn table_at(w: &[String], i: usize, db: &str) -> Option<Tbl> {
     let x = w.get(i)?;
     if x.is_empty()
         || !x

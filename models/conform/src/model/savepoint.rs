@@ -41,12 +41,13 @@ pub const ER_SP_DOES_NOT_EXIST: u32 = 1305;
 pub const ER_CANT_CHANGE_TX_CHARACTERISTICS: u32 = 1568;
 
 impl SqlModel {
-    pub(super) fn session_stmt(&mut self, s: usize, x: SessionStmt) -> Outcome {
+    pub(super) fn session_stmt(&mut self, s: usize, x: SessionStmt) -> Result<Outcome, String> {
         let id = self.sess[s].id;
-        match x {
+        Ok(match x {
+            SessionStmt::Temp(op) => return self.temp_stmt(s, op),
             SessionStmt::SetNextTransaction => {
                 if self.sess[s].st.in_txn {
-                    return self.fail(s, ER_CANT_CHANGE_TX_CHARACTERISTICS);
+                    return Ok(self.fail(s, ER_CANT_CHANGE_TX_CHARACTERISTICS));
                 }
                 Outcome::Ok
             }
@@ -54,7 +55,7 @@ impl SqlModel {
                 let st = &self.sess[s].st;
                 // in_multi_stmt_transaction_mode(): BEGIN, or autocommit off.
                 if !st.in_txn && st.autocommit {
-                    return Outcome::Ok;
+                    return Ok(Outcome::Ok);
                 }
                 let locked = self.innodb_locked(s);
                 let _ = self.t.savepoint(id, &n);
@@ -65,7 +66,7 @@ impl SqlModel {
             }
             SessionStmt::RollbackTo(n) => {
                 let Some(i) = self.savepoint_index(s, &n) else {
-                    return self.fail(s, ER_SP_DOES_NOT_EXIST);
+                    return Ok(self.fail(s, ER_SP_DOES_NOT_EXIST));
                 };
                 let locked = self.sess[s].st.savepoints[i].1;
                 self.sess[s].st.savepoints.truncate(i + 1);
@@ -80,12 +81,12 @@ impl SqlModel {
             }
             SessionStmt::Release(n) => {
                 let Some(i) = self.savepoint_index(s, &n) else {
-                    return self.fail(s, ER_SP_DOES_NOT_EXIST);
+                    return Ok(self.fail(s, ER_SP_DOES_NOT_EXIST));
                 };
                 self.sess[s].st.savepoints.truncate(i);
                 Outcome::Ok
             }
-        }
+        })
     }
 
     /// The position of savepoint `n` in the session's list, when the lock table knows it
@@ -125,10 +126,19 @@ impl SqlModel {
             }) == Some(Engine::InnoDb)
     }
 
+    /// At the end of a statement of the learned table that succeeded: the temporary
+    /// table it makes (`model::temp`), the locking reads it did.
+    pub(super) fn after_plan(&mut self, s: usize, kind: &str, new: &[(TicketId, MdlKey)]) {
+        if let Some(t) = self.sess[s].st.pending_temp.take() {
+            self.sess[s].st.temp_tables.push(t);
+        }
+        self.note_locking_read(s, kind, new);
+    }
+
     /// At the end of a LOCK IN SHARE MODE read: the tickets it took on InnoDB tables
     /// (InnoDB holds S locks for it until the transaction ends or a savepoint before it is
     /// rolled back to).
-    pub(super) fn note_locking_read(&mut self, s: usize, kind: &str, new: &[(TicketId, MdlKey)]) {
+    fn note_locking_read(&mut self, s: usize, kind: &str, new: &[(TicketId, MdlKey)]) {
         if kind != "select_share" {
             return;
         }
