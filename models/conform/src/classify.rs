@@ -144,6 +144,15 @@ pub enum Effect {
     },
     /// An accounts statement: the users it needs, makes or drops.
     Accounts(super::session_stmt::Accounts),
+    /// CREATE OR REPLACE TABLE of a table that exists: a new empty table, with no
+    /// trigger, of this engine.
+    Replace {
+        t: Tbl,
+        engine: Engine,
+    },
+    /// ALTER DATABASE: the schema must exist (else the server cannot write its
+    /// `db.opt`: error 1, ER_CANT_CREATE_FILE).
+    AlterDb(String),
     /// The statement needs its tables to exist (DML, ALTER, TRUNCATE, ...).
     NeedTables(Vec<Tbl>),
     /// The statement fails with this error once its locks are taken.

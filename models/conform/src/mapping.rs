@@ -226,6 +226,22 @@ pub const KINDS: &[KindDef] = &[
         matrix: false,
         check: false,
     },
+    // CREATE OR REPLACE TABLE of a table that exists (`mysql_create_table_no_lock` with
+    // `lex->create_info.or_replace()`: the old table dropped under its X), ALTER DATABASE
+    // (`mysql_alter_db`: BACKUP_DDL, then the schema's X). Learned, not in the matrix.
+    kx(
+        "create_or_replace",
+        "CREATE OR REPLACE TABLE t1 (a INT)",
+        &[],
+    ),
+    KindDef {
+        name: "alter_db",
+        sql: "ALTER DATABASE db1 CHARACTER SET latin1",
+        prep: &["CREATE DATABASE db1"],
+        setup: &[],
+        matrix: false,
+        check: false,
+    },
     // The same statements on MyISAM tables.
     kx("select.myisam", "SELECT * FROM m1", &[]),
     kx(

@@ -50,6 +50,7 @@
 //! GET_LOCK's timeout argument bound waits.
 
 mod dialect;
+mod prepared;
 mod savepoint;
 mod temp;
 
@@ -116,6 +117,9 @@ pub struct SqlSession {
     /// The temporary table the running CREATE TEMPORARY TABLE ... LIKE / SELECT makes
     /// when it succeeds.
     pub pending_temp: Option<(Tbl, Engine)>,
+    /// The session's prepared statements: name (lower case) and text
+    /// (`model::prepared`).
+    pub prepared: Vec<(String, String)>,
 }
 
 impl SqlSession {
@@ -138,6 +142,7 @@ impl SqlSession {
             locking_reads: Vec::new(),
             temp_tables: Vec::new(),
             pending_temp: None,
+            prepared: Vec::new(),
         }
     }
 
@@ -515,7 +520,7 @@ impl SqlModel {
             return Err("the session's previous statement is still waiting".into());
         }
         let db = self.sess[s].st.db.clone();
-        let st = match self.temp_classify(s, sql) {
+        let st = match self.session_classify(s, sql) {
             Some(st) => st?,
             None => {
                 let has = self.has_row();

@@ -45,6 +45,12 @@ pub enum SessionStmt {
     SetNextTransaction,
     /// A statement on the session's temporary tables only (`crate::model::temp`).
     Temp(TempOp),
+    /// `PREPARE name FROM 'text'` (`crate::model::prepared`).
+    Prepare(String, String),
+    /// `DEALLOCATE PREPARE name` / `DROP PREPARE name`.
+    Deallocate(String),
+    /// A statement that fails with this error and does nothing else.
+    Fail(u32),
 }
 
 /// What a statement on temporary tables only does: no metadata lock (a temporary table
@@ -196,6 +202,10 @@ pub fn classify_session(
         "show" => Some(show(sql, &w, db, cat, has_row)),
         "select" if reads_only_information_schema(&w) => Some(Ok(Stmt::NoLocks)),
         "grant" | "revoke" => Some(accounts(sql, &w, has_row)),
+        "create" if at(1) == "or" && at(3) == "table" => {
+            Some(create_or_replace(sql, &w, db, cat, has_row))
+        }
+        "alter" if matches!(at(1), "database" | "schema") => Some(alter_db(sql, &w, db, has_row)),
         "create" | "drop" | "alter" | "rename"
             if at(1) == "user" || (at(1) == "or" && at(3) == "user") =>
         {
@@ -629,4 +639,91 @@ impl Accounts {
             }
         }
     }
+}
+
+/// `CREATE OR REPLACE TABLE t (...)`: of a table that exists, the learned
+/// `create_or_replace` row; of one that does not, CREATE TABLE.
+fn create_or_replace(
+    sql: &str,
+    w: &[String],
+    db: &str,
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Result<Stmt, String> {
+    let t = table_at(w, 4, db).ok_or_else(|| format!("`{sql}`: no table name"))?;
+    if w.iter().any(|x| x == "like" || x == "select") {
+        return Err(format!(
+            "`{sql}`: CREATE OR REPLACE TABLE ... LIKE / SELECT is not modelled"
+        ));
+    }
+    let low = sql.to_ascii_lowercase();
+    let at = low.find("replace").expect("the word is there") + "replace".len();
+    let plain = format!("CREATE{}", &sql[at..]);
+    let mut p = match classify(&plain, db, cat, has_row)? {
+        Stmt::Learned(p) if p.kind == "create_table" => p,
+        _ => return Err(format!("`{sql}`: this CREATE OR REPLACE is not modelled")),
+    };
+    if !cat.exists(&t) {
+        return Ok(Stmt::Learned(p));
+    }
+    if cat.is_view(&t) || !has_row("create_or_replace") {
+        return Err(format!(
+            "`{sql}`: CREATE OR REPLACE of a view is not modelled"
+        ));
+    }
+    let engine = match &p.effect {
+        Effect::CreateTable { engine, .. } => *engine,
+        _ => return Err(format!("`{sql}`: no engine")),
+    };
+    if cat.engine(&t) != Some(engine) {
+        return Err(format!(
+            "`{sql}`: CREATE OR REPLACE with another engine is not in the learned table"
+        ));
+    }
+    p.kind = "create_or_replace".into();
+    p.parts = vec![Part {
+        row: "create_or_replace".into(),
+        kind: "create_or_replace".into(),
+        bind: Bind {
+            t: Some(t.clone()),
+            ..Bind::default()
+        },
+        set_target: SetTarget::NotInList,
+    }];
+    p.effect = Effect::Replace { t, engine };
+    Ok(Stmt::Learned(p))
+}
+
+/// `ALTER DATABASE|SCHEMA [db] options`: the learned `alter_db` row.
+fn alter_db(
+    sql: &str,
+    w: &[String],
+    db: &str,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Result<Stmt, String> {
+    const OPTS: &[&str] = &["default", "character", "charset", "collate", "comment"];
+    let (s, rest) = match w.get(2) {
+        Some(x) if !OPTS.contains(&x.as_str()) => (x.clone(), 3),
+        _ => (db.to_owned(), 2),
+    };
+    if !w.get(rest).is_some_and(|x| OPTS.contains(&x.as_str())) || !has_row("alter_db") {
+        return Err(format!("`{sql}`: this ALTER DATABASE is not modelled"));
+    }
+    Ok(Stmt::Learned(Plan {
+        kind: "alter_db".into(),
+        parts: vec![Part {
+            row: "alter_db".into(),
+            kind: "alter_db".into(),
+            bind: Bind {
+                s: Some(s.clone()),
+                ..Bind::default()
+            },
+            set_target: SetTarget::NotInList,
+        }],
+        lock_tables: Vec::new(),
+        wait: None,
+        user_lock_timeout: None,
+        effect: Effect::AlterDb(s),
+        aliased: None,
+    }))
 }

@@ -45,6 +45,22 @@ impl SqlModel {
         let id = self.sess[s].id;
         Ok(match x {
             SessionStmt::Temp(op) => return self.temp_stmt(s, op),
+            SessionStmt::Fail(code) => self.fail(s, code),
+            SessionStmt::Prepare(name, text) => {
+                let p = &mut self.sess[s].st.prepared;
+                p.retain(|(n, _)| *n != name);
+                p.push((name, text));
+                Outcome::Ok
+            }
+            SessionStmt::Deallocate(name) => {
+                let p = &mut self.sess[s].st.prepared;
+                let had = p.len();
+                p.retain(|(n, _)| *n != name);
+                if p.len() == had {
+                    return Ok(self.fail(s, super::prepared::ER_UNKNOWN_STMT_HANDLER));
+                }
+                Outcome::Ok
+            }
             SessionStmt::SetNextTransaction => {
                 if self.sess[s].st.in_txn {
                     return Ok(self.fail(s, ER_CANT_CHANGE_TX_CHARACTERISTICS));

@@ -53,7 +53,6 @@ impl SqlModel {
     /// Classifies a statement that names a temporary table of session `s` (or makes or
     /// drops one); `None` for any other statement.
     pub(super) fn temp_classify(&mut self, s: usize, sql: &str) -> Option<Result<Stmt, String>> {
-        self.sess[s].st.pending_temp = None;
         let w = words(sql);
         let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
         let db = self.sess[s].st.db.clone();
