@@ -184,6 +184,16 @@ fn check_known(
                         "a conformance scenario takes only `sql` steps".into(),
                     ));
                 };
+                if let Some(t) = kill_sql(q, &sc.sessions) {
+                    let t = t.map_err(|m| serr(file, l.pos.line, l.pos.col, m))?;
+                    if !model.is_waiting(*session) {
+                        model
+                            .step(*session, KILL_AS_MODEL)
+                            .map_err(|m| serr(file, l.pos.line, l.pos.col, m))?;
+                        model.kill(t);
+                    }
+                    continue;
+                }
                 if model.is_waiting(*session) {
                     // The run decides what happens here; only the statement is checked.
                     let has = |r: &str| map.kind(r).is_some();
@@ -391,11 +401,37 @@ fn play(
                     ));
                     return Ok(());
                 }
-                c.send(q)?;
-                x.running[s] = q.clone();
-                let o = model
-                    .step(s, q)
-                    .map_err(|m| serr(&file, line, l.pos.col, m))?;
+                let o = if let Some(t) = kill_sql(q, &sc.sessions) {
+                    // KILL QUERY of a session named in the file: its connection id on the
+                    // server; on ours, a statement with no lock, then the kill.
+                    let t = t.map_err(|m| serr(&file, line, l.pos.col, m))?;
+                    let id = match &x.conns[t] {
+                        Some(tc) => tc.id,
+                        None => {
+                            return Err(serr(
+                                &file,
+                                line,
+                                l.pos.col,
+                                format!("KILL of {}, which has not run anything", sc.sessions[t]),
+                            ))
+                        }
+                    };
+                    let c = x.conns[s].as_mut().expect("made");
+                    let sql = format!("KILL QUERY {id}");
+                    c.send(&sql)?;
+                    x.running[s] = sql;
+                    let o = model
+                        .step(s, KILL_AS_MODEL)
+                        .map_err(|m| serr(&file, line, l.pos.col, m))?;
+                    model.kill(t);
+                    o
+                } else {
+                    c.send(q)?;
+                    x.running[s] = q.clone();
+                    model
+                        .step(s, q)
+                        .map_err(|m| serr(&file, line, l.pos.col, m))?
+                };
                 step_sess = Some(s);
                 ours_step = Some((o, model.session(s).last_error));
                 label = format!("{}: sql {q}", sc.sessions[s]);
@@ -573,4 +609,40 @@ fn play(
         }
     }
     Ok(())
+}
+
+/// What the model plays for the killing session's own statement: `KILL` takes no
+/// metadata lock (`sql_kill`, sql/sql_parse.cc); like every statement it first closes the
+/// session's HANDLERs another session waits for.
+const KILL_AS_MODEL: &str = "DO 0";
+
+/// `KILL [HARD | SOFT] QUERY NAME` of a session of the file (`None`: not such a
+/// statement). The server gets `KILL QUERY` with that session's connection id; `KILL
+/// [CONNECTION]` (the session ends) and a numeric id are refused.
+fn kill_sql(q: &str, sessions: &[String]) -> Option<Result<usize, String>> {
+    let w: Vec<&str> = q.trim().trim_end_matches(';').split_whitespace().collect();
+    if !w.first()?.eq_ignore_ascii_case("kill") {
+        return None;
+    }
+    // KILL [HARD | SOFT] [CONNECTION | QUERY] id: with no QUERY it ends the connection.
+    let i = w
+        .iter()
+        .position(|x| x.eq_ignore_ascii_case("query"))
+        .map(|i| i + 1);
+    let Some(i) = i else {
+        return Some(Err(format!(
+            "`{q}`: KILL [CONNECTION] (the session ends) is not modelled; KILL QUERY is"
+        )));
+    };
+    if w.len() != i + 1 {
+        return Some(Err(format!(
+            "`{q}`: KILL QUERY SESSION, one session's name"
+        )));
+    }
+    Some(match sessions.iter().position(|n| n == w[i]) {
+        Some(t) => Ok(t),
+        None => Err(format!(
+            "`{q}`: name the session to kill (its connection id is given on the server)"
+        )),
+    })
 }
