@@ -1206,15 +1206,22 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
         return Err(format!("`{sql}`: only ALTER TABLE is in the learned table"));
     }
     let t = c.table(cx.db)?;
+    let spec = c.rest_words();
     let algo = option_value(words, "algorithm");
     if option_value(words, "lock").is_some() {
         return Err(format!(
             "`{sql}`: ALTER TABLE ... LOCK= is not in the learned table"
         ));
     }
-    if words
-        .iter()
-        .any(|w| w == "rename" || w == "partition" || w == "discard" || w == "import")
+    // RENAME COLUMN / INDEX / KEY are operations on the table; RENAME [TO|AS] renames it.
+    let renames_table = words
+        .windows(2)
+        .any(|w| w[0] == "rename" && !matches!(w[1].as_str(), "column" | "index" | "key"))
+        || words.last().is_some_and(|w| w == "rename");
+    if renames_table
+        || words
+            .iter()
+            .any(|w| w == "partition" || w == "discard" || w == "import")
     {
         return Err(format!(
             "`{sql}`: this ALTER TABLE operation is not in the learned table"
@@ -1253,43 +1260,10 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
         Some("inplace") | Some("nocopy") => "alter_inplace",
         Some("instant") => "alter_instant",
         Some("default") | None => {
-            if myisam || words.iter().any(|w| w == "engine" || w == "convert") {
-                "alter_copy"
-            } else if words.iter().any(|w| w == "force")
-                || words.windows(2).any(|w| {
-                    w[0] == "add" && (w[1] == "index" || w[1] == "key" || w[1] == "unique")
-                })
-                || words
-                    .windows(2)
-                    .any(|w| w[0] == "drop" && (w[1] == "index" || w[1] == "key"))
-            {
-                "alter_inplace"
-            } else if words.windows(2).any(|w| {
-                (w[0] == "add" || w[0] == "drop")
-                    && (w[1] == "column"
-                        || !matches!(
-                            w[1].as_str(),
-                            "index"
-                                | "key"
-                                | "unique"
-                                | "primary"
-                                | "constraint"
-                                | "foreign"
-                                | "fulltext"
-                                | "spatial"
-                                | "partition"
-                        ))
-            }) || words
-                .iter()
-                .any(|w| w == "auto_increment" || w == "comment")
-            {
-                "alter_instant"
-            } else {
-                return Err(format!(
-                    "`{sql}`: cannot tell the algorithm of this ALTER TABLE; add \
-                     ALGORITHM=COPY, INPLACE or INSTANT"
-                ));
-            }
+            // The server's choice per operation (measured): alter_algorithm.rs.
+            let engine = cx.cat.engine(&t).unwrap_or(Engine::InnoDb);
+            super::alter_algorithm::default_kind(&spec, engine)
+                .map_err(|e| format!("`{sql}`: {e}; add ALGORITHM=COPY, INPLACE or INSTANT"))?
         }
         Some(a) => return Err(format!("`{sql}`: unknown ALGORITHM={a}")),
     };
