@@ -12,7 +12,7 @@
 //! |---|---|---|
 //! | ADD / DROP COLUMN (any position), RENAME COLUMN, ALTER COLUMN SET / DROP DEFAULT, RENAME INDEX / KEY, AUTO_INCREMENT=, COMMENT=, DEFAULT CHARACTER SET | INSTANT | COPY (RENAME COLUMN, defaults, RENAME INDEX, COMMENT: in place, not a learned row) |
 //! | ADD / DROP INDEX / KEY / UNIQUE / FULLTEXT, ADD / DROP PRIMARY KEY, FORCE, ENGINE= the same engine, ROW_FORMAT= | INPLACE | COPY |
-//! | ENGINE= another engine | COPY | COPY |
+//! | ENGINE= another engine | COPY (refused: the catalog does not follow the change) | the same |
 //! | CONVERT TO CHARACTER SET | COPY with a character column, in place without | COPY |
 //! | MODIFY / CHANGE of a column | INSTANT, INPLACE or COPY by the column's old and new type | COPY, or in place for its default only |
 //!
@@ -60,7 +60,11 @@ fn operation(op: &[String], engine: Engine) -> Result<usize, String> {
             let v = if at(1) == "=" { at(2) } else { at(1) };
             match Engine::parse(v) {
                 Some(e) if e == engine && engine == Engine::InnoDb => Ok(inplace),
-                _ => Ok(copy),
+                Some(e) if e == engine => Ok(copy),
+                _ => Err(format!(
+                    "ALTER TABLE ... ENGINE={v} of a table of another engine (a copy the \
+                     catalog does not follow) is not modelled"
+                )),
             }
         }
         _ if engine == Engine::MyIsam
