@@ -302,6 +302,8 @@ pub struct SqlModel {
     /// Ends of waits a running statement's request decided that `pump` takes first, as if
     /// still in the table's queue (`retry_victims_now` looks at them before).
     held_back: Vec<(OwnerId, Outcome)>,
+    /// The sessions' names in the file (`name_sessions`): `KILL QUERY NAME` names one.
+    names: Vec<String>,
 }
 
 impl SqlModel {
@@ -328,7 +330,14 @@ impl SqlModel {
             stash: Vec::new(),
             yielded: VecDeque::new(),
             held_back: Vec::new(),
+            names: Vec::new(),
         }
+    }
+
+    /// Names the sessions, in order (a scenario's session names): `KILL QUERY NAME` sent
+    /// as SQL names its target so (`model::prepared`).
+    pub fn name_sessions(&mut self, names: &[String]) {
+        self.names = names.to_vec();
     }
 
     pub fn mapping(&self) -> &Mapping {
@@ -381,6 +390,8 @@ impl SqlModel {
             d: _,
             t,
             map: _,
+            // Fixed for a file's run.
+            names: _,
             cat,
             sess,
             events,

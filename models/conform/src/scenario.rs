@@ -173,6 +173,7 @@ fn check_known(
     for _ in &sc.sessions {
         model.add_session();
     }
+    model.name_sessions(&sc.sessions);
     for l in &sc.lines {
         match &l.item {
             Item::Step { session, cmd } => {
@@ -184,16 +185,6 @@ fn check_known(
                         "a conformance scenario takes only `sql` steps".into(),
                     ));
                 };
-                if let Some(t) = kill_sql(q, &sc.sessions) {
-                    let t = t.map_err(|m| serr(file, l.pos.line, l.pos.col, m))?;
-                    if !model.is_waiting(*session) {
-                        model
-                            .step(*session, KILL_AS_MODEL)
-                            .map_err(|m| serr(file, l.pos.line, l.pos.col, m))?;
-                        model.kill(t);
-                    }
-                    continue;
-                }
                 if model.is_waiting(*session) {
                     // The run decides what happens here; only the statement is checked.
                     let has = |r: &str| map.kind(r).is_some();
@@ -298,6 +289,7 @@ pub fn run_scenario(
     for _ in 0..n {
         model.add_session();
     }
+    model.name_sessions(&sc.sessions);
     let mut sides = Sides {
         conns: (0..n).map(|_| None).collect(),
         srv_last: vec![None; n],
@@ -403,7 +395,7 @@ fn play(
                 }
                 let o = if let Some(t) = kill_sql(q, &sc.sessions) {
                     // KILL QUERY of a session named in the file: its connection id on the
-                    // server; on ours, a statement with no lock, then the kill.
+                    // server; ours knows the names (`SqlModel::name_sessions`).
                     let t = t.map_err(|m| serr(&file, line, l.pos.col, m))?;
                     let id = match &x.conns[t] {
                         Some(tc) => tc.id,
@@ -420,11 +412,9 @@ fn play(
                     let sql = format!("KILL QUERY {id}");
                     c.send(&sql)?;
                     x.running[s] = sql;
-                    let o = model
-                        .step(s, KILL_AS_MODEL)
-                        .map_err(|m| serr(&file, line, l.pos.col, m))?;
-                    model.kill(t);
-                    o
+                    model
+                        .step(s, q)
+                        .map_err(|m| serr(&file, line, l.pos.col, m))?
                 } else {
                     c.send(q)?;
                     x.running[s] = q.clone();
@@ -611,14 +601,9 @@ fn play(
     Ok(())
 }
 
-/// What the model plays for the killing session's own statement: `KILL` takes no
-/// metadata lock (`sql_kill`, sql/sql_parse.cc); like every statement it first closes the
-/// session's HANDLERs another session waits for.
-const KILL_AS_MODEL: &str = "DO 0";
-
 /// `KILL [HARD | SOFT] QUERY NAME` of a session of the file (`None`: not such a
-/// statement). The server gets `KILL QUERY` with that session's connection id; `KILL
-/// [CONNECTION]` (the session ends) and a numeric id are refused.
+/// statement): the server gets `KILL QUERY` with that session's connection id (the model
+/// refuses the other forms: `model::prepared`).
 fn kill_sql(q: &str, sessions: &[String]) -> Option<Result<usize, String>> {
     let w: Vec<&str> = q.trim().trim_end_matches(';').split_whitespace().collect();
     if !w.first()?.eq_ignore_ascii_case("kill") {

@@ -51,6 +51,9 @@ pub enum SessionStmt {
     Deallocate(String),
     /// A statement that fails with this error and does nothing else.
     Fail(u32),
+    /// `KILL [HARD | SOFT] QUERY NAME`: ends that session's statement (`sql_kill`, no
+    /// lock of its own).
+    KillQuery(usize),
 }
 
 /// What a statement on temporary tables only does: no metadata lock (a temporary table

@@ -90,8 +90,36 @@ impl SqlModel {
             ("deallocate" | "drop", "prepare") if w.len() == 3 => {
                 Some(Ok(Stmt::Session(SessionStmt::Deallocate(at(2).to_owned()))))
             }
+            ("kill", _) => Some(
+                self.kill_target(sql, &w)
+                    .map(|t| Stmt::Session(SessionStmt::KillQuery(t))),
+            ),
             _ => self.temp_classify(s, sql),
         }
+    }
+
+    /// The session `KILL [HARD | SOFT] QUERY NAME` names (`SqlModel::name_sessions`).
+    /// `KILL [CONNECTION]` (the session ends) and a numeric id are refused.
+    fn kill_target(&self, sql: &str, w: &[String]) -> Result<usize, String> {
+        let Some(q) = w.iter().position(|x| x == "query") else {
+            return Err(format!(
+                "`{sql}`: KILL [CONNECTION] (the session ends) is not modelled; KILL QUERY is"
+            ));
+        };
+        if w.len() != q + 2 {
+            return Err(format!("`{sql}`: KILL QUERY SESSION, one session's name"));
+        }
+        // (`words` lowers the case; the file's names keep theirs.)
+        let raw = sql.trim().trim_end_matches(';').split_whitespace().last();
+        self.names
+            .iter()
+            .position(|n| Some(n.as_str()) == raw)
+            .ok_or_else(|| {
+                format!(
+                    "`{sql}`: name the session to kill (its connection id is given on the \
+                     server)"
+                )
+            })
     }
 
     /// Classifies `sql` as session `s` would run it.

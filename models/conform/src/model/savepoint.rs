@@ -46,6 +46,12 @@ impl SqlModel {
         Ok(match x {
             SessionStmt::Temp(op) => return self.temp_stmt(s, op),
             SessionStmt::Fail(code) => self.fail(s, code),
+            SessionStmt::KillQuery(t) => {
+                // Ends t's wait (`killed`) as a `kill` line does; the killer's statement
+                // takes no lock (`sql_kill`, sql/sql_parse.cc).
+                let _ = self.t.kill(self.sess[t].id);
+                Outcome::Ok
+            }
             SessionStmt::Prepare(name, text) => {
                 let p = &mut self.sess[s].st.prepared;
                 p.retain(|(n, _)| *n != name);
