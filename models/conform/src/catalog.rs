@@ -56,7 +56,7 @@ pub struct Catalog {
     /// rows (the fixture's have; DELETE leaves its delete-marked records).
     empty: BTreeSet<Tbl>,
     /// The accounts made since the fixture, as `name@host` (accounts statements,
-    /// [`crate::session_stmt::Accounts`]).
+    /// [`crate::accounts::Accounts`]).
     pub users: BTreeSet<String>,
 }
 

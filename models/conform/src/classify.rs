@@ -143,7 +143,7 @@ pub enum Effect {
         if_exists: bool,
     },
     /// An accounts statement: the users it needs, makes or drops.
-    Accounts(super::session_stmt::Accounts),
+    Accounts(super::accounts::Accounts),
     /// CREATE OR REPLACE TABLE of a table that exists: a new empty table, with no
     /// trigger, of this engine.
     Replace {

@@ -11,6 +11,7 @@
 //! - [`scenario`]: SQL scenarios (`SESSION: sql STATEMENT`) run on both and compared;
 //! - [`matrix`]: the statement compatibility matrix, measured and predicted.
 
+pub mod accounts;
 pub mod alter_algorithm;
 pub mod catalog;
 pub mod classify;
