@@ -334,7 +334,7 @@ fn explain(
             let start = sql
                 .to_ascii_lowercase()
                 .find("select")
-                .expect("the word is there");
+                .ok_or_else(|| format!("`{sql}`: expected SELECT"))?;
             match classify(&sql[start..], db, cat, has_row)? {
                 s @ (Stmt::Learned(_) | Stmt::NoLocks) => Ok(s),
                 _ => Err(format!("`{sql}`: EXPLAIN of this SELECT is not modelled")),
@@ -438,7 +438,10 @@ fn create_or_replace(
         ));
     }
     let low = sql.to_ascii_lowercase();
-    let at = low.find("replace").expect("the word is there") + "replace".len();
+    let at = low
+        .find("replace")
+        .ok_or_else(|| format!("`{sql}`: expected REPLACE"))?
+        + "replace".len();
     let plain = format!("CREATE{}", &sql[at..]);
     let mut p = match classify(&plain, db, cat, has_row)? {
         Stmt::Learned(p) if p.kind == "create_table" => p,
