@@ -142,6 +142,17 @@ pub enum Effect {
         tr: Tbl,
         if_exists: bool,
     },
+    /// An accounts statement: the users it needs, makes or drops.
+    Accounts(super::accounts::Accounts),
+    /// CREATE OR REPLACE TABLE of a table that exists: a new empty table, with no
+    /// trigger, of this engine.
+    Replace {
+        t: Tbl,
+        engine: Engine,
+    },
+    /// ALTER DATABASE: the schema must exist (else the server cannot write its
+    /// `db.opt`: error 1, ER_CANT_CREATE_FILE).
+    AlterDb(String),
     /// The statement needs its tables to exist (DML, ALTER, TRUNCATE, ...).
     NeedTables(Vec<Tbl>),
     /// The statement fails with this error once its locks are taken.
@@ -200,6 +211,9 @@ pub enum Stmt {
     /// A statement the server refuses before it opens or locks anything (its parser, or
     /// a check before `open_tables`): the server's error code.
     Fails(u32),
+    /// SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT, SET TRANSACTION
+    /// ([`crate::session_stmt`]).
+    Session(super::session_stmt::SessionStmt),
 }
 
 mod syntax;
@@ -677,15 +691,14 @@ pub fn classify(
     };
     let first = first.to_ascii_lowercase();
     let words: Vec<String> = c.rest_words();
-    let has = |w: &str| words.iter().any(|x| x == w);
     let not_in = || format!("statement not in the learned table: `{sql}`");
+    if let Some(st) = super::session_stmt::classify_session(sql, db, cat, has_row) {
+        return st;
+    }
     match first.as_str() {
         "begin" => Ok(Stmt::Begin),
         "start" if words.get(1).is_some_and(|w| w == "transaction") => Ok(Stmt::Begin),
         "commit" => Ok(Stmt::Commit),
-        "rollback" if has("to") => Err(format!(
-            "`{sql}`: ROLLBACK TO SAVEPOINT is not in the learned table"
-        )),
         "rollback" => Ok(Stmt::Rollback),
         "unlock" if words.get(1).is_some_and(|w| w == "tables" || w == "table") => {
             Ok(Stmt::UnlockTables)
@@ -1026,8 +1039,6 @@ fn classify_set(words: &[String], sql: &str) -> Result<Stmt, String> {
             v => Err(format!("bad autocommit `{v}`")),
         },
         "global" | "@@global" => Err(format!("`{sql}`: SET GLOBAL is not modelled")),
-        "transaction" => Err(format!("`{sql}`: SET TRANSACTION is not modelled")),
-        "statement" => Err(format!("`{sql}`: SET STATEMENT is not modelled")),
         _ => Ok(Stmt::NoLocks),
     }
 }
@@ -1338,15 +1349,22 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
         return Err(format!("`{sql}`: only ALTER TABLE is in the learned table"));
     }
     let t = c.table(cx.db)?;
+    let spec = c.rest_words();
     let algo = option_value(words, "algorithm");
     if option_value(words, "lock").is_some() {
         return Err(format!(
             "`{sql}`: ALTER TABLE ... LOCK= is not in the learned table"
         ));
     }
-    if words
-        .iter()
-        .any(|w| w == "rename" || w == "partition" || w == "discard" || w == "import")
+    // RENAME COLUMN / INDEX / KEY are operations on the table; RENAME [TO|AS] renames it.
+    let renames_table = words
+        .windows(2)
+        .any(|w| w[0] == "rename" && !matches!(w[1].as_str(), "column" | "index" | "key"))
+        || words.last().is_some_and(|w| w == "rename");
+    if renames_table
+        || words
+            .iter()
+            .any(|w| w == "partition" || w == "discard" || w == "import")
     {
         return Err(format!(
             "`{sql}`: this ALTER TABLE operation is not in the learned table"
@@ -1385,43 +1403,10 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
         Some("inplace") | Some("nocopy") => "alter_inplace",
         Some("instant") => "alter_instant",
         Some("default") | None => {
-            if myisam || words.iter().any(|w| w == "engine" || w == "convert") {
-                "alter_copy"
-            } else if words.iter().any(|w| w == "force")
-                || words.windows(2).any(|w| {
-                    w[0] == "add" && (w[1] == "index" || w[1] == "key" || w[1] == "unique")
-                })
-                || words
-                    .windows(2)
-                    .any(|w| w[0] == "drop" && (w[1] == "index" || w[1] == "key"))
-            {
-                "alter_inplace"
-            } else if words.windows(2).any(|w| {
-                (w[0] == "add" || w[0] == "drop")
-                    && (w[1] == "column"
-                        || !matches!(
-                            w[1].as_str(),
-                            "index"
-                                | "key"
-                                | "unique"
-                                | "primary"
-                                | "constraint"
-                                | "foreign"
-                                | "fulltext"
-                                | "spatial"
-                                | "partition"
-                        ))
-            }) || words
-                .iter()
-                .any(|w| w == "auto_increment" || w == "comment")
-            {
-                "alter_instant"
-            } else {
-                return Err(format!(
-                    "`{sql}`: cannot tell the algorithm of this ALTER TABLE; add \
-                     ALGORITHM=COPY, INPLACE or INSTANT"
-                ));
-            }
+            // The server's choice per operation (measured): alter_algorithm.rs.
+            let engine = cx.cat.engine(&t).unwrap_or(Engine::InnoDb);
+            super::alter_algorithm::default_kind(&spec, engine)
+                .map_err(|e| format!("`{sql}`: {e}; add ALGORITHM=COPY, INPLACE or INSTANT"))?
         }
         Some(a) => return Err(format!("`{sql}`: unknown ALGORITHM={a}")),
     };

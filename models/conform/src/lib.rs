@@ -11,6 +11,8 @@
 //! - [`scenario`]: SQL scenarios (`SESSION: sql STATEMENT`) run on both and compared;
 //! - [`matrix`]: the statement compatibility matrix, measured and predicted.
 
+pub mod accounts;
+pub mod alter_algorithm;
 pub mod catalog;
 pub mod classify;
 pub mod client;
@@ -23,6 +25,7 @@ pub mod model;
 pub mod random;
 pub mod scenario;
 pub mod server;
+pub mod session_stmt;
 
 use std::path::PathBuf;
 

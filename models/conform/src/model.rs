@@ -50,6 +50,9 @@
 //! GET_LOCK's timeout argument bound waits.
 
 mod dialect;
+mod prepared;
+mod savepoint;
+mod temp;
 
 use super::catalog::{Catalog, Engine};
 use super::classify::{classify, Effect, LtMode, Plan, SetTarget, Stmt, Tbl};
@@ -120,6 +123,19 @@ pub struct SqlSession {
     pub lock_wait_timeout: Option<u64>,
     /// The server error code of the last statement, when it failed with one.
     pub last_error: Option<u32>,
+    /// The savepoints set in the transaction, oldest first, each with whether InnoDB held
+    /// locks when it was set (`model::savepoint`).
+    pub savepoints: Vec<(String, bool)>,
+    /// The tickets of LOCK IN SHARE MODE reads of InnoDB tables (`model::savepoint`).
+    pub locking_reads: Vec<mdl_core::lock::TicketId>,
+    /// The session's temporary tables (`model::temp`).
+    pub temp_tables: Vec<(Tbl, Engine)>,
+    /// The temporary table the running CREATE TEMPORARY TABLE ... LIKE / SELECT makes
+    /// when it succeeds.
+    pub pending_temp: Option<(Tbl, Engine)>,
+    /// The session's prepared statements: name (lower case) and text
+    /// (`model::prepared`).
+    pub prepared: Vec<(String, String)>,
 }
 
 impl SqlSession {
@@ -138,6 +154,11 @@ impl SqlSession {
             backup_lock: None,
             lock_wait_timeout: None,
             last_error: None,
+            savepoints: Vec::new(),
+            locking_reads: Vec::new(),
+            temp_tables: Vec::new(),
+            pending_temp: None,
+            prepared: Vec::new(),
         }
     }
 
@@ -297,6 +318,8 @@ pub struct SqlModel {
     /// Ends of waits a running statement's request decided that `pump` takes first, as if
     /// still in the table's queue (`retry_victims_now` looks at them before).
     held_back: Vec<(OwnerId, Outcome)>,
+    /// The sessions' names in the file (`name_sessions`): `KILL QUERY NAME` names one.
+    names: Vec<String>,
 }
 
 impl SqlModel {
@@ -323,7 +346,14 @@ impl SqlModel {
             stash: Vec::new(),
             yielded: VecDeque::new(),
             held_back: Vec::new(),
+            names: Vec::new(),
         }
+    }
+
+    /// Names the sessions, in order (a scenario's session names): `KILL QUERY NAME` sent
+    /// as SQL names its target so (`model::prepared`).
+    pub fn name_sessions(&mut self, names: &[String]) {
+        self.names = names.to_vec();
     }
 
     pub fn mapping(&self) -> &Mapping {
@@ -386,6 +416,8 @@ impl SqlModel {
             d: _,
             t,
             map: _,
+            // Fixed for a file's run.
+            names: _,
             cat,
             sess,
             events,
@@ -532,8 +564,13 @@ impl SqlModel {
             // A syntax error: the server's parser refuses it before anything runs.
             Stmt::Fails(super::classify::ER_PARSE_ERROR)
         } else {
-            let has = self.has_row();
-            classify(sql, &db, &self.cat, &has)?
+            match self.session_classify(s, sql) {
+                Some(st) => st?,
+                None => {
+                    let has = self.has_row();
+                    classify(sql, &db, &self.cat, &has)?
+                }
+            }
         };
         self.sess[s].st.last_error = None;
         // Every statement first closes the session's HANDLERs that another session waits
@@ -699,6 +736,7 @@ impl SqlModel {
         Ok(match st {
             Stmt::NoLocks => Outcome::Ok,
             Stmt::Fails(code) => self.fail(s, code),
+            Stmt::Session(x) => self.session_stmt(s, x)?,
             Stmt::Use(db) => {
                 if !self.cat.has_schema(&db) {
                     return Ok(self.fail(s, ER_BAD_DB));
@@ -3067,6 +3105,7 @@ impl SqlModel {
                     }
                     _ => {}
                 }
+                self.after_plan(s, &p.kind, &run.new);
                 if run.writes {
                     self.sess[s].st.wrote = true;
                 }

@@ -204,6 +204,7 @@ fn check_known(
     for _ in &sc.sessions {
         model.add_session();
     }
+    model.name_sessions(&sc.sessions);
     for l in &sc.lines {
         match &l.item {
             Item::Step { session, cmd } => {
@@ -368,6 +369,7 @@ pub fn run_scenario(
     for _ in 0..n {
         model.add_session();
     }
+    model.name_sessions(&sc.sessions);
     let mut sides = Sides {
         conns: (0..n).map(|_| None).collect(),
         srv_last: vec![None; n],
@@ -471,11 +473,35 @@ fn play(
                     ));
                     return Ok(());
                 }
-                c.send(q)?;
-                x.running[s] = q.clone();
-                let o = model
-                    .step(s, q)
-                    .map_err(|m| serr(&file, line, l.pos.col, m))?;
+                let o = if let Some(t) = kill_sql(q, &sc.sessions) {
+                    // KILL QUERY of a session named in the file: its connection id on the
+                    // server; ours knows the names (`SqlModel::name_sessions`).
+                    let t = t.map_err(|m| serr(&file, line, l.pos.col, m))?;
+                    let id = match &x.conns[t] {
+                        Some(tc) => tc.id,
+                        None => {
+                            return Err(serr(
+                                &file,
+                                line,
+                                l.pos.col,
+                                format!("KILL of {}, which has not run anything", sc.sessions[t]),
+                            ))
+                        }
+                    };
+                    let c = x.conns[s].as_mut().expect("made");
+                    let sql = format!("KILL QUERY {id}");
+                    c.send(&sql)?;
+                    x.running[s] = sql;
+                    model
+                        .step(s, q)
+                        .map_err(|m| serr(&file, line, l.pos.col, m))?
+                } else {
+                    c.send(q)?;
+                    x.running[s] = q.clone();
+                    model
+                        .step(s, q)
+                        .map_err(|m| serr(&file, line, l.pos.col, m))?
+                };
                 step_sess = Some(s);
                 ours_step = Some((o, model.session(s).last_error));
                 label = format!("{}: sql {q}", sc.sessions[s]);
@@ -670,4 +696,35 @@ fn play(
         }
     }
     Ok(())
+}
+
+/// `KILL [HARD | SOFT] QUERY NAME` of a session of the file (`None`: not such a
+/// statement): the server gets `KILL QUERY` with that session's connection id (the model
+/// refuses the other forms: `model::prepared`).
+fn kill_sql(q: &str, sessions: &[String]) -> Option<Result<usize, String>> {
+    let w: Vec<&str> = q.trim().trim_end_matches(';').split_whitespace().collect();
+    if !w.first()?.eq_ignore_ascii_case("kill") {
+        return None;
+    }
+    // KILL [HARD | SOFT] [CONNECTION | QUERY] id: with no QUERY it ends the connection.
+    let i = w
+        .iter()
+        .position(|x| x.eq_ignore_ascii_case("query"))
+        .map(|i| i + 1);
+    let Some(i) = i else {
+        return Some(Err(format!(
+            "`{q}`: KILL [CONNECTION] (the session ends) is not modelled; KILL QUERY is"
+        )));
+    };
+    if w.len() != i + 1 {
+        return Some(Err(format!(
+            "`{q}`: KILL QUERY SESSION, one session's name"
+        )));
+    }
+    Some(match sessions.iter().position(|n| n == w[i]) {
+        Some(t) => Ok(t),
+        None => Err(format!(
+            "`{q}`: name the session to kill (its connection id is given on the server)"
+        )),
+    })
 }
