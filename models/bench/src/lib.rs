@@ -12,6 +12,7 @@ pub mod ddl;
 pub mod graphs;
 pub mod oltp;
 pub mod plot;
+pub mod scaling;
 pub mod timing;
 
 use baselines::{DashRw, Mode, Naive};
@@ -40,7 +41,7 @@ pub struct Options {
     /// Thread counts of the mixed OLTP workload (its curves).
     pub oltp_threads: &'static [usize],
     /// Only these groups (`single`, `threads`, `many`, `deadlock`, `ddl`, `oltp`,
-    /// `async`); empty: all.
+    /// `async`, `scaling`); empty: all.
     pub only: &'static [&'static str],
 }
 
@@ -621,6 +622,29 @@ impl Runner {
         }
     }
 
+    /// The simulation of `scaling.rs`: same-table throughput at 2, 16 and 64 threads with
+    /// one counter per lock object (before issue 30), 8 stripes (now) and one per core,
+    /// from this run's single-thread SR cost (120 ns when `single` did not run).
+    fn scaling(&mut self) {
+        let rows = self.rows.iter();
+        let t0 = rows
+            .filter(|r| r.group == "single" && r.name == "ours_sr")
+            .map(|r| r.stats.median)
+            .find(|x| x.is_finite())
+            .unwrap_or(120.0);
+        let ops = self.opts.plan.ops(2_000).max(10);
+        for n in [2usize, 16, 64] {
+            for (what, stripes) in [("one_count", 1), ("stripes8", 8), ("per_core", n)] {
+                let x = scaling::same_table(n, stripes, t0, scaling::TX, ops);
+                let stats = Stats {
+                    spread_pct: 0.0,
+                    ..Stats::spread_of(x, x, x, 1)
+                };
+                self.push("scaling", &format!("sim_same_{what}_n{n}"), "ops/s", stats);
+            }
+        }
+    }
+
     fn ddl(&mut self) {
         let cases = ddl::cases(self.opts.plan, self.opts.pinners, self.ours);
         self.group("ddl", "ns/op", cases);
@@ -778,6 +802,9 @@ pub fn run(opts: Options, log: bool) -> Report {
     }
     if on("async") {
         r.async_vs_sync();
+    }
+    if on("scaling") {
+        r.scaling();
     }
     let speedup_after = parallel_speedup(2);
     let mut rep = Report {
