@@ -256,9 +256,15 @@ fn two_stripes_vs_obtrusive() {
         });
         let (m3, k3, h3) = (m.clone(), k.clone(), holds.clone());
         let hc = thread::spawn(move || {
-            let o = c.acquire(&k3, LockType::X, T, WaitOption::Timeout(0)).unwrap();
+            let o = c
+                .acquire(&k3, LockType::X, T, WaitOption::Timeout(0))
+                .unwrap();
             if o == Outcome::Granted {
-                assert_eq!(h3.load(Ordering::SeqCst), 0, "X granted beside a fast-path SR");
+                assert_eq!(
+                    h3.load(Ordering::SeqCst),
+                    0,
+                    "X granted beside a fast-path SR"
+                );
                 assert_no_conflict(&m3);
                 c.commit();
             }
