@@ -248,9 +248,10 @@ impl Context {
         debug!(owner = me.0, key = ?key, ty = %ty, ?dur, ?wait, "mdl request");
         let unobtrusive = self.m().strategy(key).is_unobtrusive(ty);
         let fast = FastGrant { id, ty, dur };
+        let stripe = stripe_of(me);
         // The fast path, or the object to ask (our pin counts the request as a use).
         let slow = self.pin_with(key, |pin| {
-            if unobtrusive && try_fast(pin, fast) {
+            if unobtrusive && try_fast(pin, stripe, fast) {
                 Ok(pin.spare.take())
             } else {
                 Err(pin.obj.clone())

@@ -254,6 +254,7 @@ mod tests {
         Arc::new(LockObj {
             key: key.clone(),
             fast: AtomicU64::new(0),
+            counts: Counts::default(),
             state: Mutex::new(LockInner::default()),
         })
     }

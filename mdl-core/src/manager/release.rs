@@ -54,6 +54,7 @@ impl Context {
             }
         }
         {
+            let stripe = stripe_of(self.sh.id);
             let mut p = self.sh.locks.lock();
             let Pins { map, n, .. } = &mut *p;
             let mut evict = false;
@@ -64,7 +65,7 @@ impl Context {
                 match pin.fast.iter().rposition(|e| e.id == h.id) {
                     Some(i) => {
                         pin.fast.swap_remove(i);
-                        uncount_fast(&pin.obj, 1);
+                        uncount_fast(&pin.obj, stripe, 1);
                     }
                     // Not (or no longer) a fast grant: materialised or slow.
                     None => slow.push((pin.obj.clone(), h.id)),
