@@ -561,7 +561,7 @@ pub fn violation_detail(m: &MdlModel, p: &PropResult) -> Option<String> {
                 mdl_scenario::AssertKind::Eventually => {
                     if st.last[w] == Some(Outcome::Deadlock) {
                         format!("{name}'s request ended in `deadlock`, not in a grant")
-                    } else if st.starved & (1 << w) != 0 {
+                    } else if st.starved & (1u64 << w) != 0 {
                         format!(
                             "{name} was passed over and its lock came back to the configuration \
                              it had when {name} began to wait: the others can repeat that for \
@@ -733,9 +733,78 @@ fn reductions(r: &CheckResult) -> String {
     v.join(", ")
 }
 
+/// What a `--simulate` sample covered, one line.
+fn sample_text(r: &CheckResult, s: &super::simulate::Simulated) -> String {
+    let found = if r.any_violated() {
+        "a violation found"
+    } else {
+        "no violation found"
+    };
+    let cut = if s.timed_out {
+        format!(" (stopped at --max-time after {} of them)", thousands(s.paths))
+    } else {
+        String::new()
+    };
+    format!(
+        "sampled {} random paths{cut} (seed {}, at most {} actions each{}): {} states ({} \
+         distinct) to depth {}, {found}; a sample decides only what it finds, the check is \
+         incomplete",
+        thousands(s.asked),
+        s.seed,
+        s.depth_cap,
+        if s.capped { ", some cut there" } else { "" },
+        thousands(r.states),
+        thousands(r.unique_states),
+        r.max_depth
+    )
+}
+
+/// Which steps the search took, one line; `None` when it took every one.
+pub fn actions_text(r: &CheckResult) -> Option<String> {
+    let c = &r.coverage;
+    if c.taken == c.total {
+        return None;
+    }
+    const SHOWN: usize = 12;
+    let lines: Vec<String> = c
+        .untaken_lines
+        .iter()
+        .take(SHOWN)
+        .map(|l| l.to_string())
+        .collect();
+    Some(format!(
+        "actions covered: {} of {} steps taken at least once; never taken: line{} {}{}",
+        thousands(c.taken),
+        thousands(c.total),
+        if c.untaken_lines.len() == 1 { "" } else { "s" },
+        lines.join(", "),
+        if c.untaken_lines.len() > SHOWN {
+            format!(" and {} more", c.untaken_lines.len() - SHOWN)
+        } else {
+            String::new()
+        }
+    ))
+}
+
 /// What the search covered, one line; `None` for a complete search.
 pub fn coverage_text(r: &CheckResult) -> Option<String> {
+    if let Some(s) = &r.simulated {
+        return Some(sample_text(r, s));
+    }
+    let so_far = if r.any_violated() {
+        "violations so far as shown"
+    } else {
+        "no violation so far"
+    };
     match r.stop {
+        Some(Stop::Time) => Some(format!(
+            "stopped at --max-time ({:.0} s): explored {} states ({} unique) to depth {}, \
+             {so_far}; the check is incomplete",
+            r.search_seconds,
+            thousands(r.states),
+            thousands(r.unique_states),
+            r.max_depth
+        )),
         Some(Stop::Memory) => Some(format!(
             "stopped at --max-memory ({}): explored {} states ({} unique) to depth {}, no \
              violation so far; the check is incomplete",
@@ -766,12 +835,17 @@ pub fn text(m: &MdlModel, r: &CheckResult, show_replay: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}:", m.scenario.file);
     let w = r.props.iter().map(|p| p.name.len()).max().unwrap_or(0);
-    for p in &r.props {
+    for (i, p) in r.props.iter().enumerate() {
         let word = match (p.status, r.depth_bound) {
             (Status::HoldsToDepth, Some(d)) => format!("holds up to depth {d}"),
             (s, _) => s.word().to_string(),
         };
-        let _ = writeln!(out, "  {:<w$}  {word}", p.name);
+        // A sample says which path decided the property, and when.
+        let when = match r.simulated.as_ref().and_then(|s| s.found_at.get(i).copied().flatten()) {
+            Some((path, secs)) => format!(" (path {path}, after {secs:.3} s)"),
+            None => String::new(),
+        };
+        let _ = writeln!(out, "  {:<w$}  {word}{when}", p.name);
     }
     let red = reductions(r);
     let _ = writeln!(
@@ -782,7 +856,13 @@ pub fn text(m: &MdlModel, r: &CheckResult, show_replay: bool) -> String {
         r.max_depth,
         r.seconds,
         r.states_per_second(),
-        if r.dfs { "DFS" } else { "BFS" },
+        if r.simulated.is_some() {
+            "random paths"
+        } else if r.dfs {
+            "DFS"
+        } else {
+            "BFS"
+        },
         if red.is_empty() { "" } else { ", " },
         red
     );
@@ -809,6 +889,9 @@ pub fn text(m: &MdlModel, r: &CheckResult, show_replay: bool) -> String {
         let _ = writeln!(out, "  {why}");
     }
     if let Some(c) = coverage_text(r) {
+        let _ = writeln!(out, "  {c}");
+    }
+    if let Some(c) = actions_text(r).filter(|_| r.limited || r.simulated.is_some()) {
         let _ = writeln!(out, "  {c}");
     }
     for wn in &r.warnings {
@@ -998,8 +1081,22 @@ pub fn json(m: &MdlModel, r: &CheckResult) -> serde_json::Value {
         "states_per_second": r.states_per_second(),
         "complete": coverage_text(r).is_none(),
         "limited": r.limited,
-        "stop": r.stop.map(|s| match s { Stop::Memory => "max-memory", Stop::States => "max-states" }),
+        "stop": r.stop.map(|s| match s { Stop::Memory => "max-memory", Stop::States => "max-states", Stop::Time => "max-time" }),
         "coverage": coverage_text(r),
+        "actions_covered": {
+            "steps_taken": r.coverage.taken,
+            "steps": r.coverage.total,
+            "untaken_lines": r.coverage.untaken_lines,
+        },
+        "simulate": r.simulated.as_ref().map(|s| serde_json::json!({
+            "paths_asked": s.asked,
+            "paths": s.paths,
+            "seed": s.seed,
+            "depth_cap": s.depth_cap,
+            "capped": s.capped,
+            "timed_out": s.timed_out,
+            "found_at": s.found_at.iter().map(|f| f.map(|(p, t)| serde_json::json!({"path": p, "seconds": t}))).collect::<Vec<_>>(),
+        })),
         "search": if r.dfs { "dfs" } else { "bfs" },
         "threads": r.threads,
         "switched_to_dfs": r.switched_to_dfs.map(|(d, b)| serde_json::json!({"depth": d, "bytes": b})),

@@ -43,6 +43,8 @@ pub struct SearchOptions {
     pub progress: bool,
     /// Threads for breadth-first search (depth-first runs on one).
     pub threads: usize,
+    /// Stop after this much time (seconds of the search).
+    pub max_time: Option<f64>,
 }
 
 /// Why a search stopped before it was complete.
@@ -52,6 +54,8 @@ pub enum Stop {
     States,
     /// `--max-memory`.
     Memory,
+    /// `--max-time`.
+    Time,
 }
 
 /// What a search found and how it went.
@@ -720,6 +724,14 @@ impl<'m> Search<'m> {
             }
             if o.max_states.is_some_and(|x| s.fps.len() as u64 >= x) {
                 w.stop = Some(Stop::States);
+                break;
+            }
+            // The clock is read every 64 expansions (every batch on several threads): an
+            // expansion of a 30-session state takes well under a millisecond.
+            if (w.expansions.is_multiple_of(64) || threads > 1)
+                && o.max_time.is_some_and(|t| start.elapsed().as_secs_f64() >= t)
+            {
+                w.stop = Some(Stop::Time);
                 break;
             }
             if w.expansions.is_multiple_of(256) || threads > 1 {
