@@ -249,7 +249,10 @@ fn both_commands_read_files_the_same_way() {
     let text: String = (0..10_001).map(|i| format!("s{i}: commit\n")).collect();
     let (code, msg) = same_answer("sessions.mdl", text.as_bytes());
     assert_eq!(code, Some(2));
-    assert!(msg.contains("sessions.mdl:10001:1: too many sessions"), "{msg}");
+    assert!(
+        msg.contains("sessions.mdl:10001:1: too many sessions"),
+        "{msg}"
+    );
     assert!(msg.contains("the limit is 10,000"), "{msg}");
 }
 

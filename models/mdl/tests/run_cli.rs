@@ -225,7 +225,9 @@ fn a_pile_up_of_1000_readers_plays() {
          alter: upgrade TABLE db.t1 X\nexpect alter waiting\n",
     );
     for i in 0..1000 {
-        text.push_str(&format!("r{i}: acquire TABLE db.t1 SR\nexpect r{i} waiting\n"));
+        text.push_str(&format!(
+            "r{i}: acquire TABLE db.t1 SR\nexpect r{i} waiting\n"
+        ));
     }
     text.push_str("long: commit\nexpect alter granted\nalter: commit\n");
     for i in 0..1000 {

@@ -11,7 +11,8 @@
 //!   keeps to them so that a file one command takes the other takes too). Sessions are
 //!   the exception: `mdl run` and `mdl conform` take up to [`MAX_SESSIONS`] (10,000: a
 //!   server's connections, one thread each in `run`), and `mdl check` refuses a file
-//!   with more sessions than its model can represent (64) with a message that says so.
+//!   with more sessions than its model can represent (64) with a message that says so
+//!   (models/docs/scenario-format.md, "Sessions").
 //! - Messages are cut to a readable length ([`cut_message`]: a quoted word of the file
 //!   is shown up to [`MAX_QUOTED_CHARS`] characters, invisible characters are written as
 //!   escapes), and an error at a position carries an excerpt of its line (at most

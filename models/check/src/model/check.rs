@@ -133,6 +133,11 @@ pub struct CheckResult {
     pub coverage: Coverage,
     /// `--simulate`: the random paths taken and their seed.
     pub simulated: Option<super::simulate::Simulated>,
+    /// The search ran on stateright's checker (`--engine stateright`), not ours.
+    pub stateright: bool,
+    /// Every reachable state (under the reductions) was expanded: no limit, no depth
+    /// bound, and not stopped early because every property was decided.
+    pub complete: bool,
 }
 
 /// Which steps of the sessions' programs the search took at least once.
@@ -328,5 +333,7 @@ pub fn check(m: &MdlModel, o: &Options) -> CheckResult {
         warnings,
         coverage,
         simulated: None,
+        stateright: false,
+        complete: r.complete(),
     }
 }

@@ -15,6 +15,8 @@ pub mod explore;
 pub mod graph;
 pub mod mem;
 pub mod por;
+#[cfg(feature = "stateright")]
+pub mod reference;
 pub mod report;
 pub mod search;
 pub mod simulate;

@@ -741,7 +741,10 @@ fn sample_text(r: &CheckResult, s: &super::simulate::Simulated) -> String {
         "no violation found"
     };
     let cut = if s.timed_out {
-        format!(" (stopped at --max-time after {} of them)", thousands(s.paths))
+        format!(
+            " (stopped at --max-time after {} of them)",
+            thousands(s.paths)
+        )
     } else {
         String::new()
     };
@@ -759,31 +762,32 @@ fn sample_text(r: &CheckResult, s: &super::simulate::Simulated) -> String {
     )
 }
 
-/// Which steps the search took, one line; `None` when it took every one.
-pub fn actions_text(r: &CheckResult) -> Option<String> {
-    let c = &r.coverage;
-    if c.taken == c.total {
-        return None;
-    }
+/// Which steps the search took, one line (for a search cut short or a sample).
+pub fn actions_text(r: &CheckResult) -> String {
     const SHOWN: usize = 12;
-    let lines: Vec<String> = c
-        .untaken_lines
-        .iter()
-        .take(SHOWN)
-        .map(|l| l.to_string())
-        .collect();
-    Some(format!(
-        "actions covered: {} of {} steps taken at least once; never taken: line{} {}{}",
+    let c = &r.coverage;
+    let mut out = format!(
+        "actions covered: {} of {} steps taken at least once",
         thousands(c.taken),
-        thousands(c.total),
-        if c.untaken_lines.len() == 1 { "" } else { "s" },
-        lines.join(", "),
+        thousands(c.total)
+    );
+    if !c.untaken_lines.is_empty() {
+        let lines: Vec<String> = c
+            .untaken_lines
+            .iter()
+            .take(SHOWN)
+            .map(|l| l.to_string())
+            .collect();
+        out.push_str(&format!(
+            "; never taken: line{} {}",
+            if c.untaken_lines.len() == 1 { "" } else { "s" },
+            lines.join(", ")
+        ));
         if c.untaken_lines.len() > SHOWN {
-            format!(" and {} more", c.untaken_lines.len() - SHOWN)
-        } else {
-            String::new()
+            out.push_str(&format!(" and {} more", c.untaken_lines.len() - SHOWN));
         }
-    ))
+    }
+    out
 }
 
 /// What the search covered, one line; `None` for a complete search.
@@ -798,7 +802,7 @@ pub fn coverage_text(r: &CheckResult) -> Option<String> {
     };
     match r.stop {
         Some(Stop::Time) => Some(format!(
-            "stopped at --max-time ({:.0} s): explored {} states ({} unique) to depth {}, \
+            "stopped at --max-time (after {:.1} s): explored {} states ({} unique) to depth {}, \
              {so_far}; the check is incomplete",
             r.search_seconds,
             thousands(r.states),
@@ -841,7 +845,11 @@ pub fn text(m: &MdlModel, r: &CheckResult, show_replay: bool) -> String {
             (s, _) => s.word().to_string(),
         };
         // A sample says which path decided the property, and when.
-        let when = match r.simulated.as_ref().and_then(|s| s.found_at.get(i).copied().flatten()) {
+        let when = match r
+            .simulated
+            .as_ref()
+            .and_then(|s| s.found_at.get(i).copied().flatten())
+        {
             Some((path, secs)) => format!(" (path {path}, after {secs:.3} s)"),
             None => String::new(),
         };
@@ -856,27 +864,29 @@ pub fn text(m: &MdlModel, r: &CheckResult, show_replay: bool) -> String {
         r.max_depth,
         r.seconds,
         r.states_per_second(),
-        if r.simulated.is_some() {
-            "random paths"
-        } else if r.dfs {
-            "DFS"
-        } else {
-            "BFS"
+        match (r.simulated.is_some(), r.stateright, r.dfs) {
+            (true, _, _) => "random paths",
+            (_, true, true) => "stateright's DFS",
+            (_, true, false) => "stateright's BFS",
+            (_, _, true) => "DFS",
+            _ => "BFS",
         },
         if red.is_empty() { "" } else { ", " },
         red
     );
-    let _ = writeln!(
-        out,
-        "  memory: {:.0} bytes per state ({} for the states seen and the queue){}; bound {}",
-        r.bytes_per_state(),
-        bytes_text(r.search_bytes),
-        match r.peak_rss {
-            Some(p) => format!(", peak resident {}", bytes_text(p)),
-            None => String::new(),
-        },
-        bytes_text(r.max_memory)
-    );
+    if !r.stateright {
+        let _ = writeln!(
+            out,
+            "  memory: {:.0} bytes per state ({} for the states seen and the queue){}; bound {}",
+            r.bytes_per_state(),
+            bytes_text(r.search_bytes),
+            match r.peak_rss {
+                Some(p) => format!(", peak resident {}", bytes_text(p)),
+                None => String::new(),
+            },
+            bytes_text(r.max_memory)
+        );
+    }
     if let Some((d, b)) = r.switched_to_dfs {
         let _ = writeln!(
             out,
@@ -891,8 +901,8 @@ pub fn text(m: &MdlModel, r: &CheckResult, show_replay: bool) -> String {
     if let Some(c) = coverage_text(r) {
         let _ = writeln!(out, "  {c}");
     }
-    if let Some(c) = actions_text(r).filter(|_| r.limited || r.simulated.is_some()) {
-        let _ = writeln!(out, "  {c}");
+    if (r.limited || r.simulated.is_some()) && !r.stateright {
+        let _ = writeln!(out, "  {}", actions_text(r));
     }
     for wn in &r.warnings {
         let _ = writeln!(
@@ -926,7 +936,11 @@ pub fn text(m: &MdlModel, r: &CheckResult, show_replay: bool) -> String {
                     "\n  `{}` violated after {} actions{}:",
                     p.name,
                     t.records.len(),
-                    if r.dfs { "" } else { " (a shortest trace)" }
+                    if r.dfs || r.simulated.is_some() {
+                        ""
+                    } else {
+                        " (a shortest trace)"
+                    }
                 );
                 if let Some(d) = violation_detail(m, p) {
                     let _ = writeln!(out, "  {d}");
@@ -1098,6 +1112,7 @@ pub fn json(m: &MdlModel, r: &CheckResult) -> serde_json::Value {
             "found_at": s.found_at.iter().map(|f| f.map(|(p, t)| serde_json::json!({"path": p, "seconds": t}))).collect::<Vec<_>>(),
         })),
         "search": if r.dfs { "dfs" } else { "bfs" },
+        "search_engine": if r.stateright { "stateright" } else { "mdl" },
         "threads": r.threads,
         "switched_to_dfs": r.switched_to_dfs.map(|(d, b)| serde_json::json!({"depth": d, "bytes": b})),
         "depth_bound": r.depth_bound,

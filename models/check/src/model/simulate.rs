@@ -143,7 +143,9 @@ pub fn simulate(m: &MdlModel, o: &SimOptions) -> CheckResult {
     let mut enabled = Vec::new();
     let mut path = Vec::new();
     for n in 0..o.paths {
-        if o.max_time.is_some_and(|s| start.elapsed().as_secs_f64() >= s) {
+        if o.max_time
+            .is_some_and(|s| start.elapsed().as_secs_f64() >= s)
+        {
             timed_out = true;
             break;
         }
@@ -228,6 +230,8 @@ pub fn simulate(m: &MdlModel, o: &SimOptions) -> CheckResult {
             timed_out,
             found_at: t.found_at,
         }),
+        stateright: false,
+        complete: false,
     }
 }
 
@@ -261,7 +265,8 @@ mod tests {
         assert_eq!(x.states, y.states);
         assert_eq!(x.unique_states, y.unique_states);
         let at = |r: &CheckResult| r.simulated.as_ref().map(|s| s.found_at.clone());
-        let paths = |r: &CheckResult| at(r).map(|v| v.iter().map(|f| f.map(|p| p.0)).collect::<Vec<_>>());
+        let paths =
+            |r: &CheckResult| at(r).map(|v| v.iter().map(|f| f.map(|p| p.0)).collect::<Vec<_>>());
         assert_eq!(paths(&x), paths(&y));
         // The deadlock is met by some path of 50 (half of the orders reach it).
         let last = x.props.last().expect("the assert");

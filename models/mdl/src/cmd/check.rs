@@ -14,6 +14,7 @@
 
 use super::{document, print_document, worst, OutPath, Status};
 use mdl_check::model::check::{check, CheckResult, Options};
+use mdl_check::model::reference::{self, RefOptions};
 use mdl_check::model::simulate::{simulate, SimOptions};
 use mdl_check::model::{report, MdlModel};
 use mdl_check::sql::SqlCheck;
@@ -29,6 +30,17 @@ pub enum Format {
     Json,
 }
 
+/// The search engine of `mdl check`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// Ours (`mdl_check::model::search`): compact states, memory bound, partial-order
+    /// reduction, symmetry, two threads.
+    Mdl,
+    /// stateright's own checker (BFS, or DFS with --dfs) on the same model, without
+    /// reductions: the reference that ours is compared with.
+    Stateright,
+}
+
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Scenario files (`.mdl`).
@@ -37,6 +49,10 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// The search engine: ours, or stateright's checker as the reference (no
+    /// reductions; --max-states, --max-time, --dfs and --threads apply).
+    #[arg(long, value_enum, default_value = "mdl")]
+    pub engine: Engine,
     /// Search depth-first; traces are then not the shortest. The default is
     /// breadth-first (it goes on depth-first by itself past half of --max-memory).
     #[arg(long)]
@@ -190,6 +206,15 @@ pub fn main(args: Args) -> i32 {
         progress: !args.quiet && std::io::stderr().is_terminal(),
         max_time: args.max_time,
     };
+    if args.engine == Engine::Stateright
+        && (args.simulate.is_some() || args.max_depth.is_some() || args.max_memory.is_some())
+    {
+        eprintln!(
+            "mdl check: --engine stateright takes --dfs, --threads, --max-states and \
+             --max-time; --simulate, --max-depth and --max-memory are the mdl engine's"
+        );
+        return 2;
+    }
     let mut code = 0;
     let mut warned = false;
     let mut md = String::from("# mdl check report\n\n");
@@ -285,6 +310,16 @@ pub fn main(args: Args) -> i32 {
             }
         };
         let r = match args.simulate {
+            _ if args.engine == Engine::Stateright => reference::check(
+                &m,
+                &RefOptions {
+                    dfs: args.dfs,
+                    max_states: args.max_states,
+                    max_time: args.max_time,
+                    threads: opts.threads,
+                    exhaustive: false,
+                },
+            ),
             Some(paths) => simulate(
                 &m,
                 &SimOptions {
