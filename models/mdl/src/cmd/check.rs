@@ -240,11 +240,12 @@ pub fn main(args: Args) -> i32 {
                     || args.max_memory.is_some()
                     || args.max_time.is_some()
                     || args.simulate.is_some()
+                    || args.engine == Engine::Stateright
                 {
                     eprintln!(
                         "mdl check: {name}: SQL sessions are searched breadth-first and in \
                          full, bounded by --max-states only: --dfs, --max-depth, \
-                         --max-memory, --max-time and --simulate do not apply"
+                         --max-memory, --max-time, --simulate and --engine do not apply"
                     );
                 }
                 let r = mdl_check::sql::search::check(
