@@ -76,6 +76,8 @@ pub const TEST_FILES: &[TestFile] = &[
     TestFile { path: "models/conform/tests/conform_settle.rs", run_by: &["test", "conformance"], empty_in: &[], note: "the server tests return at once without MDL_CONFORM=1; ci/conformance.sh sets it" },
     plain("models/mdl/tests/check_model.rs"),
     plain("models/mdl/tests/check_scale.rs"),
+    plain("models/mdl/tests/check_bounded.rs"),
+    plain("models/mdl/tests/engines_agree.rs"),
     plain("models/mdl/tests/cli_files.rs"),
     plain("models/mdl/tests/conform_cli.rs"),
     plain("models/mdl/tests/dialects.rs"),
