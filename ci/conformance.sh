@@ -37,7 +37,7 @@ echo "=== quick SQL set and offline checks"
 start=$(date +%s)
 # Not -q: the step's check (mdl-ci ran) needs cargo's lines naming each test binary.
 if ! MDL_CONFORM=1 MDL_CONFORM_RANDOM="${MDL_CONFORM_RANDOM:-30}" cargo test -p mdl-conform \
-    --test conform_server --test conform_settle --test conform_mapping --test conform_matrix --test conform_random \
+    --test conform_server --test conform_settle --test conform_client --test conform_corpus --test conform_mapping --test conform_matrix --test conform_random \
     -- --nocapture --test-threads=1; then
   fail=1
 fi

@@ -134,6 +134,11 @@ fn run(c: &mut mysql::Conn, sql: &str, alive: &mut bool) -> Reply {
             }
         }
     }
+    drop(res);
+    if cfg!(mdl_bug = "conform_end_marker") && *alive {
+        // Seeded bug: the old harness's end marker, a statement the scenario did not say.
+        let _ = c.query_drop("SELECT 'MDLDONE'");
+    }
     reply
 }
 
