@@ -68,6 +68,7 @@ impl Reply {
     }
 }
 
+/// One session's connection; its statements run on the worker thread.
 pub struct Conn {
     to: Option<Sender<String>>,
     from: Receiver<Reply>,
@@ -127,6 +128,7 @@ fn run(c: &mut mysql::Conn, sql: &str, alive: &mut bool) -> Reply {
     while let Some(set) = res.iter() {
         for row in set {
             match row {
+                // `Row::unwrap`: the row's values (none taken before), not a panic.
                 Ok(r) => reply.rows.push(r.unwrap().into_iter().map(cell).collect()),
                 Err(e) => {
                     reply.error.get_or_insert(failed(e, alive));
