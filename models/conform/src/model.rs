@@ -260,8 +260,28 @@ const DEFERRED_PROTECTION: &[&str] = &[
     "drop_trigger",
 ];
 
-/// The plan's tables go through `lock_table_names` (a `bulk` group): its read-only
-/// protection check comes before any lock.
+/// Does the statement go through open_tables (sql/sql_base.cc), whose start calls
+/// `mysql_ha_flush`? Every statement the parser sends to open_and_lock_tables does, with
+/// an empty table list too (SELECT, SET, DO); the transaction and HANDLER control
+/// statements and USE do not (mysql_execute_command, sql/sql_parse.cc).
+fn flushes_handlers(st: &Stmt) -> bool {
+    !matches!(
+        st,
+        Stmt::Begin
+            | Stmt::Commit
+            | Stmt::Rollback
+            | Stmt::UnlockTables
+            | Stmt::HandlerClose(_)
+            | Stmt::HandlerRead(_)
+            | Stmt::BackupUnlock
+            | Stmt::Use(_)
+            // Refused before open_tables (a syntax error, ...).
+            | Stmt::Fails(_)
+            // SAVEPOINT, ROLLBACK TO, RELEASE SAVEPOINT, SET TRANSACTION open no table.
+            | Stmt::Session(_)
+    )
+}
+
 /// A learned `handler` rule that gives back the HANDLER's SR: the statement closes the
 /// session's HANDLERs on its tables (`mysql_ha_rm_tables`).
 fn closes_handler(r: &super::mapping::RuleRow) -> bool {
@@ -573,12 +593,14 @@ impl SqlModel {
             }
         };
         self.sess[s].st.last_error = None;
-        // Every statement first closes the session's HANDLERs that another session waits
-        // for (mysql_ha_flush; measured: COMMIT and BACKUP STAGE do it too).
-        // (BACKUP STAGE opens no table: its HANDLERs are closed at its end, `finish`, not
-        // before it waits: backup_start in sql/backup.cc calls no mysql_ha_flush; measured:
-        // found/seed-51601, BACKUP STAGE START waiting behind another backup keeps the
-        // HANDLER an ALTER waits for.)
+        // A statement that opens tables first closes the session's HANDLERs that another
+        // session waits for (mysql_ha_flush at the start of open_tables, sql/sql_base.cc;
+        // a statement without tables, `SELECT 1` or `SET`, opens its empty list too).
+        // Statements that open none keep them: BEGIN, COMMIT, ROLLBACK, UNLOCK TABLES,
+        // HANDLER ... READ / CLOSE, BACKUP UNLOCK, USE (`flushes_handlers`), and BACKUP
+        // STAGE (backup_start in sql/backup.cc calls no mysql_ha_flush; measured:
+        // found/seed-51601). Under the old `mariadb --batch` harness COMMIT and BACKUP
+        // STAGE seemed to flush: its end marker, a SELECT, did.
         // (CREATE/DROP TRIGGER take the trigger's X before open_tables, which flushes:
         // mysql_create_or_drop_trigger; their flush follows that lock, `trigger_flush`.
         // Measured: found/seed-71435, DROP TRIGGER waits for the trigger's X with its
@@ -602,8 +624,7 @@ impl SqlModel {
                     // open_and_lock_tables; measured: found/seed-191293, a deadlock with an
                     // in-place ALTER that waits for the session's HANDLER.
                     | "ftwrl_table"));
-        // A statement refused before open_tables closes no HANDLER either.
-        let flushed = if backup_stage || matches!(st, Stmt::Fails(_)) {
+        let flushed = if backup_stage || !flushes_handlers(&st) {
             Vec::new()
         } else {
             self.ha_flush(s)
@@ -620,16 +641,6 @@ impl SqlModel {
             }
         };
         self.pump();
-        // The sessions this step let in may have come to wait for one of its HANDLERs
-        // after it ran (its implicit commit let a RENAME on to the HANDLER's table): its
-        // end closes them (measured: known-differences/woken-race-10970, mostly so: a race).
-        // (Not for a copying ALTER's X after its copy, a slow phase: the flush of the
-        // step's own open_tables came first. Measured: found/seed-211382, LOCK TABLES
-        // and UNLOCK TABLES that let a waiting copying ALTER on keep the HANDLER its X
-        // then waits for, until the session's next statement.)
-        if !self.is_waiting(s) && !self.ha_flush_with(s, true).is_empty() {
-            self.pump();
-        }
         self.fg = None;
         self.flushed_by = None;
         // A wait the same step ended (the other sessions' statements this one released
@@ -2993,9 +3004,6 @@ impl SqlModel {
                 self.sess[s].st.in_txn = false;
                 self.sess[s].st.wrote = false;
             }
-            // A statement that ends closes the session's HANDLERs another session waits
-            // for (measured: a killed statement's session holds no HANDLER lock after).
-            self.ha_flush(s);
             return out;
         }
         self.sess[s].run = None;
@@ -3085,10 +3093,6 @@ impl SqlModel {
                                 table: t,
                                 open: true,
                             });
-                            // Opened under a pending conflicting request (its SR cloned
-                            // from the transaction's ticket): flushed at once (measured:
-                            // the transaction's COMMIT lets the waiting DDL through).
-                            self.ha_flush(s);
                         }
                     }
                     "get_lock" => {
@@ -3136,17 +3140,10 @@ impl SqlModel {
         } else if matches!(run.then, Then::Plan(_)) && !self.sess[s].st.autocommit {
             self.sess[s].st.in_txn = true;
         }
-        // A statement that ends closes the session's HANDLERs another session began to
-        // wait for while it ran (measured: found/seed-10482, a DELETE that waited behind
-        // FTWRL while REPAIR came to wait for its HANDLER; the failure path above too).
-        // So does a statement whose wait ended: the session that let it in goes on at
-        // once, and the requests it makes right away (LOCK TABLES' next tables) come
-        // before the woken statement's end (measured, a race on the server that mostly
-        // goes this way: known-differences/woken-race-110773.mdl, a SELECT let in by LOCK
-        // TABLES' release of its earlier tables closes the HANDLER the new LOCK TABLES
-        // waits for). A request made after a slow phase comes after it: a copying ALTER
-        // stands aside first (`copy_phase`; found/seed-51313).
-        self.ha_flush(s);
+        // (No `mysql_ha_flush` at a statement's end: only the next statement that opens
+        // tables closes the HANDLERs others came to wait for meanwhile. The old harness's
+        // end marker, a SELECT after every statement, did it at once; measured through
+        // the protocol client, found/seed-10482 and known-differences/woken-race-110773.)
         Outcome::Ok
     }
 
