@@ -50,6 +50,7 @@
 //! GET_LOCK's timeout argument bound waits.
 
 mod dialect;
+mod user_locks;
 
 use super::catalog::{Catalog, Engine};
 use super::classify::{classify, Effect, LtMode, Plan, SetTarget, Stmt, Tbl};
@@ -120,6 +121,9 @@ pub struct SqlSession {
     pub lock_wait_timeout: Option<u64>,
     /// The server error code of the last statement, when it failed with one.
     pub last_error: Option<u32>,
+    /// The result row of the last statement, when it was a SELECT of several user-lock
+    /// functions (`model/user_locks.rs`).
+    pub last_row: Option<Vec<String>>,
 }
 
 impl SqlSession {
@@ -138,6 +142,7 @@ impl SqlSession {
             backup_lock: None,
             lock_wait_timeout: None,
             last_error: None,
+            last_row: None,
         }
     }
 
@@ -219,6 +224,9 @@ struct Sess {
     id: OwnerId,
     st: SqlSession,
     run: Option<Run>,
+    /// A SELECT of several user-lock functions in progress (its GET_LOCK that waits is
+    /// `run`).
+    ul: Option<user_locks::UserLocksRun>,
 }
 
 /// ER_CANT_UPDATE_WITH_READLOCK, ER_BACKUP_LOCK_IS_ACTIVE: `THD::has_read_only_protection`.
@@ -336,6 +344,7 @@ impl SqlModel {
             id,
             st: SqlSession::new(),
             run: None,
+            ul: None,
         });
         self.sess.len() - 1
     }
@@ -526,6 +535,7 @@ impl SqlModel {
             classify(sql, &db, &self.cat, &has)?
         };
         self.sess[s].st.last_error = None;
+        self.sess[s].st.last_row = None;
         // Every statement first closes the session's HANDLERs that another session waits
         // for (mysql_ha_flush; measured: COMMIT and BACKUP STAGE do it too).
         // (BACKUP STAGE opens no table: its HANDLERs are closed at its end, `finish`, not
@@ -650,7 +660,10 @@ impl SqlModel {
                     r.waiting = None;
                 }
                 let o = self.finish(i, Outcome::Timeout);
-                self.events.push((i, o));
+                let o = self.user_locks_after(i, o);
+                if o != Outcome::Waiting {
+                    self.events.push((i, o));
+                }
             }
             self.pump();
         }
@@ -807,6 +820,7 @@ impl SqlModel {
                 }
                 Outcome::Ok
             }
+            Stmt::UserLocks(calls) => self.user_locks_start(s, calls),
             Stmt::ReleaseAllLocks => {
                 let names: Vec<String> = self.sess[s].st.user_locks.keys().cloned().collect();
                 self.sess[s].st.user_locks.clear();
@@ -2781,6 +2795,7 @@ impl SqlModel {
             run.steps.push_front(w.step);
             if self.deadlocked(v, Ctx::Retry).is_none() {
                 let out = self.run(v);
+                let out = self.user_locks_after(v, out);
                 if out != Outcome::Waiting {
                     self.events.push((v, out));
                 }
@@ -3114,6 +3129,7 @@ impl SqlModel {
                     };
                     if self.sess[y].run.is_some() {
                         let out = self.run(y);
+                        let out = self.user_locks_after(y, out);
                         if out != Outcome::Waiting {
                             self.events.push((y, out));
                         }
@@ -3213,6 +3229,7 @@ impl SqlModel {
                         self.finish(s, o)
                     }
                 };
+                let out = self.user_locks_after(s, out);
                 if out != Outcome::Waiting {
                     self.events.push((s, out));
                 }
