@@ -703,6 +703,10 @@ pub fn classify(
             c.i = 1;
             Ok(Stmt::Use(c.ident()?))
         }
+        "do" | "set" if user_locks::mentions(&toks) => Err(format!(
+            "`{sql}`: user-lock functions are modelled only as the columns of a SELECT with \
+             no FROM"
+        )),
         "do" => subquery_reads(&cx, &toks).unwrap_or(Ok(Stmt::NoLocks)),
         "set" => match classify_set(&words, sql)? {
             Stmt::NoLocks => subquery_reads(&cx, &toks).unwrap_or(Ok(Stmt::NoLocks)),

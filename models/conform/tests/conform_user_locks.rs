@@ -90,3 +90,20 @@ fn a_kill_gives_null_and_a_later_wait_ends_at_once() {
     let held: Vec<String> = m.locks_of(a).into_iter().collect();
     assert_eq!(held, ["USER_LOCK c SNW"]);
 }
+
+#[test]
+fn a_user_lock_outside_a_select_list_is_refused_not_played_without_a_lock() {
+    let mut m = model();
+    let a = m.add_session();
+    for sql in [
+        "DO GET_LOCK('a', 0)",
+        "SET @x = GET_LOCK('a', 0)",
+        "DO RELEASE_LOCK('a')",
+        "SELECT GET_LOCK('a', 0), GET_LOCK('b', 0) FROM t1",
+    ] {
+        assert!(m.step(a, sql).is_err(), "{sql}");
+    }
+    assert!(m.locks_of(a).is_empty());
+    assert_eq!(m.step(a, "DO 1"), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "SET @x = IS_FREE_LOCK('a')"), Ok(Outcome::Ok));
+}

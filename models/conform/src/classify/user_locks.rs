@@ -34,6 +34,17 @@ const FUNCS: [&str; 5] = [
     "is_used_lock",
 ];
 
+/// `toks` call a user-lock function: a statement other than the SELECT [`calls`] reads
+/// (DO, SET, a SELECT with FROM) is refused rather than played with no lock (`DO` goes on
+/// past a failed call and is always ok, `mysql_do`: not modelled).
+pub(super) fn mentions(toks: &[Tok]) -> bool {
+    toks.windows(2).any(|w| {
+        w[1] == Tok::P('(')
+            && matches!(&w[0], Tok::Word { text, quoted: false }
+                if FUNCS.iter().any(|f| text.eq_ignore_ascii_case(f)) && !text.to_ascii_lowercase().starts_with("is_"))
+    })
+}
+
 /// The calls of `SELECT f(...) [[AS] alias], ...` when every column is one user-lock
 /// function of literal arguments and there is no FROM: None when the statement is not such
 /// a SELECT (no user-lock function, or a shape the caller refuses). `get` makes a
