@@ -198,6 +198,9 @@ pub enum Stmt {
     HandlerRead(String),
     ReleaseLock(String),
     ReleaseAllLocks,
+    /// A SELECT of several user-lock functions, one per column, played in order
+    /// (`classify/user_locks.rs`).
+    UserLocks(Vec<UserLockCall>),
     /// `BACKUP UNLOCK`: gives back the session's BACKUP LOCK.
     BackupUnlock,
     /// `SET [SESSION] lock_wait_timeout = N` (seconds).
@@ -217,6 +220,8 @@ pub enum Stmt {
 }
 
 mod syntax;
+mod user_locks;
+pub use user_locks::{get_lock_columns, UserLockCall};
 
 /// ER_PARSE_ERROR.
 pub const ER_PARSE_ERROR: u32 = 1064;
@@ -711,6 +716,10 @@ pub fn classify(
             c.i = 1;
             Ok(Stmt::Use(c.ident()?))
         }
+        "do" | "set" if user_locks::mentions(&toks) => Err(format!(
+            "`{sql}`: user-lock functions are modelled only as the columns of a SELECT with \
+             no FROM"
+        )),
         "do" => subquery_reads(&cx, &toks).unwrap_or(Ok(Stmt::NoLocks)),
         "set" => match classify_set(&words, sql)? {
             Stmt::NoLocks => subquery_reads(&cx, &toks).unwrap_or(Ok(Stmt::NoLocks)),
@@ -1068,10 +1077,23 @@ fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, Stri
     if funcs.iter().any(|(_, f)| f == "sleep" || f == "benchmark") {
         return Err(format!("`{sql}`: SLEEP and BENCHMARK are not modelled"));
     }
+    let get = |n: String, ms: u64| get_lock_plan(cx, n, ms);
+    let all = funcs
+        .iter()
+        .filter(|(_, f)| f.ends_with("_lock") || f == "release_all_locks")
+        .count();
+    if all > 1 {
+        if let Some(calls) = user_locks::calls(toks, &get) {
+            return calls
+                .map(Stmt::UserLocks)
+                .map_err(|e| format!("`{sql}`: {e}"));
+        }
+    }
     if !user.is_empty() {
         if user.len() > 1 || words.iter().any(|w| w == "from") {
             return Err(format!(
-                "`{sql}`: a user-lock function is modelled only alone in a SELECT"
+                "`{sql}`: user-lock functions are modelled only as the columns of a SELECT \
+                 with no FROM"
             ));
         }
         let (i, f) = user[0];
@@ -1089,35 +1111,10 @@ fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, Stri
             "release_lock" => Ok(Stmt::ReleaseLock(name()?)),
             _ => {
                 let n = name()?;
-                let secs: f64 = match args.get(1) {
-                    Some(Tok::Num(s)) => s
-                        .parse()
-                        .map_err(|_| format!("`{sql}`: bad GET_LOCK timeout `{s}`"))?,
-                    Some(Tok::P('-')) => -1.0,
-                    None => return Err(format!("`{sql}`: GET_LOCK needs a timeout")),
-                    Some(t) => return Err(format!("`{sql}`: bad GET_LOCK timeout {t:?}")),
-                };
-                // A negative timeout waits forever (Item_func_get_lock::val_int).
-                let ms = if secs < 0.0 {
-                    None
-                } else {
-                    Some((secs * 1000.0).round() as u64)
-                };
-                Ok(Stmt::Learned(Plan {
-                    kind: "get_lock".into(),
-                    parts: vec![cx.part(
-                        "get_lock",
-                        Bind {
-                            lock: Some(n),
-                            ..Bind::default()
-                        },
-                    )],
-                    lock_tables: Vec::new(),
-                    wait: None,
-                    user_lock_timeout: Some(ms.unwrap_or(u64::MAX)),
-                    effect: Effect::None,
-                    aliased: None,
-                }))
+                match user_locks::timeout_ms(&args[1..]).map_err(|e| format!("`{sql}`: {e}"))? {
+                    Some(ms) => Ok(Stmt::Learned(get(n, ms))),
+                    None => Ok(Stmt::UserLocks(vec![UserLockCall::BadTimeout])),
+                }
             }
         };
     }
@@ -1139,6 +1136,26 @@ fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, Stri
         parts.push(cx.on_table(k, t)?);
     }
     cx.plan(kind, parts, Effect::NeedTables(tables), toks)
+}
+
+/// The plan of one GET_LOCK: the learned `get_lock` row on the lock's name, with its
+/// timeout (ms).
+fn get_lock_plan(cx: &Cx, n: String, ms: u64) -> Plan {
+    Plan {
+        kind: "get_lock".into(),
+        parts: vec![cx.part(
+            "get_lock",
+            Bind {
+                lock: Some(n),
+                ..Bind::default()
+            },
+        )],
+        lock_tables: Vec::new(),
+        wait: None,
+        user_lock_timeout: Some(ms),
+        effect: Effect::None,
+        aliased: None,
+    }
 }
 
 /// A subquery's table with the kind its own locking clause gives it.

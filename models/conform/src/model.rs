@@ -53,6 +53,7 @@ mod dialect;
 mod prepared;
 mod savepoint;
 mod temp;
+mod user_locks;
 
 use super::catalog::{Catalog, Engine};
 use super::classify::{classify, Effect, LtMode, Plan, SetTarget, Stmt, Tbl};
@@ -136,6 +137,9 @@ pub struct SqlSession {
     /// The session's prepared statements: name (lower case) and text
     /// (`model::prepared`).
     pub prepared: Vec<(String, String)>,
+    /// The result row of the last statement, when it was a SELECT of several user-lock
+    /// functions (`model/user_locks.rs`).
+    pub last_row: Option<Vec<String>>,
 }
 
 impl SqlSession {
@@ -159,6 +163,7 @@ impl SqlSession {
             temp_tables: Vec::new(),
             pending_temp: None,
             prepared: Vec::new(),
+            last_row: None,
         }
     }
 
@@ -240,6 +245,9 @@ struct Sess {
     id: OwnerId,
     st: SqlSession,
     run: Option<Run>,
+    /// A SELECT of several user-lock functions in progress (its GET_LOCK that waits is
+    /// `run`).
+    ul: Option<user_locks::UserLocksRun>,
 }
 
 /// ER_CANT_UPDATE_WITH_READLOCK, ER_BACKUP_LOCK_IS_ACTIVE: `THD::has_read_only_protection`.
@@ -396,6 +404,7 @@ impl SqlModel {
             id,
             st: SqlSession::new(),
             run: None,
+            ul: None,
         });
         self.sess.len() - 1
     }
@@ -593,6 +602,7 @@ impl SqlModel {
             }
         };
         self.sess[s].st.last_error = None;
+        self.sess[s].st.last_row = None;
         // A statement that opens tables first closes the session's HANDLERs that another
         // session waits for (mysql_ha_flush at the start of open_tables, sql/sql_base.cc;
         // a statement without tables, `SELECT 1` or `SET`, opens its empty list too).
@@ -708,7 +718,10 @@ impl SqlModel {
                     r.waiting = None;
                 }
                 let o = self.finish(i, Outcome::Timeout);
-                self.events.push((i, o));
+                let o = self.user_locks_after(i, o);
+                if o != Outcome::Waiting {
+                    self.events.push((i, o));
+                }
             }
             self.pump();
         }
@@ -866,6 +879,7 @@ impl SqlModel {
                 }
                 Outcome::Ok
             }
+            Stmt::UserLocks(calls) => self.user_locks_start(s, calls),
             Stmt::ReleaseAllLocks => {
                 let names: Vec<String> = self.sess[s].st.user_locks.keys().cloned().collect();
                 self.sess[s].st.user_locks.clear();
@@ -2840,6 +2854,7 @@ impl SqlModel {
             run.steps.push_front(w.step);
             if self.deadlocked(v, Ctx::Retry).is_none() {
                 let out = self.run(v);
+                let out = self.user_locks_after(v, out);
                 if out != Outcome::Waiting {
                     self.events.push((v, out));
                 }
@@ -3160,6 +3175,7 @@ impl SqlModel {
                     };
                     if self.sess[y].run.is_some() {
                         let out = self.run(y);
+                        let out = self.user_locks_after(y, out);
                         if out != Outcome::Waiting {
                             self.events.push((y, out));
                         }
@@ -3259,6 +3275,7 @@ impl SqlModel {
                         self.finish(s, o)
                     }
                 };
+                let out = self.user_locks_after(s, out);
                 if out != Outcome::Waiting {
                     self.events.push((s, out));
                 }

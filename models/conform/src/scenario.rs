@@ -55,6 +55,23 @@ pub fn outcome_of(sql: &str, r: &Reply) -> (Outcome, Option<u32>) {
         Some(c) => return (Outcome::Error, Some(c)),
     }
     let l = sql.to_ascii_lowercase();
+    if let Some(cols) = crate::classify::get_lock_columns(sql) {
+        // The GET_LOCK columns (model/user_locks.rs): a NULL is a kill, else a 0 a
+        // timeout (a GET_LOCK of a bad timeout, NULL too, is no column of these).
+        let row = r.rows.first().cloned().unwrap_or_default();
+        let vals: Vec<&str> = cols
+            .iter()
+            .filter_map(|c| row.get(*c))
+            .map(String::as_str)
+            .collect();
+        if vals.contains(&"NULL") {
+            return (Outcome::Killed, None);
+        }
+        if vals.contains(&"0") {
+            return (Outcome::Timeout, None);
+        }
+        return (Outcome::Ok, None);
+    }
     if l.contains("get_lock") {
         match r.rows.first().and_then(|x| x.first()).map(String::as_str) {
             Some("0") => return (Outcome::Timeout, None),
@@ -403,6 +420,16 @@ pub fn run_scenario(
     Ok(rep)
 }
 
+/// A user-lock SELECT's row (`model/user_locks.rs`): the same values, IS_USED_LOCK's
+/// connection id (`id` on our side) any id.
+fn rows_agree(srv: &[String], ours: &[String]) -> bool {
+    srv.len() == ours.len()
+        && srv
+            .iter()
+            .zip(ours)
+            .all(|(a, b)| a == b || (b == "id" && a.parse::<u64>().is_ok()))
+}
+
 fn show_ours(o: Option<(Outcome, Option<u32>)>) -> String {
     match o {
         None => "nothing".into(),
@@ -614,10 +641,14 @@ fn play(
         drop(refs);
         let mut srv_events: BTreeSet<(usize, String)> = BTreeSet::new();
         let mut srv_step: Option<SrvOutcome> = None;
+        let mut srv_rows: Vec<(usize, Vec<String>)> = Vec::new();
         for (k, i) in idx.iter().enumerate() {
             let Some(v) = &st[k] else { continue };
             let o = match v {
                 Settled::Done(r) => {
+                    if r.error.is_none() {
+                        srv_rows.push((*i, r.rows.first().cloned().unwrap_or_default()));
+                    }
                     let (o, c) = outcome_of(&x.running[*i], r);
                     SrvOutcome::Out(o, c)
                 }
@@ -661,6 +692,16 @@ fn play(
                     srv_step.map(|v| v.to_string()).unwrap_or("nothing".into()),
                     show_ours(Some(o))
                 ));
+            }
+        }
+        for (i, srv) in &srv_rows {
+            if let Some(ours) = &model.session(*i).last_row {
+                if !rows_agree(srv, ours) {
+                    rep.diffs.push(format!(
+                        "{file}:{line}: {label}: {}'s row on the server {srv:?}, ours {ours:?}",
+                        sc.sessions[*i]
+                    ));
+                }
             }
         }
         if srv_events != our_events {
