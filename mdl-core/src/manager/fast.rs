@@ -106,6 +106,7 @@ impl Default for Stripe {
 pub(super) type Counts = [Stripe; STRIPES];
 
 /// The stripe a context counts its fast-path grants in.
+#[inline]
 pub(super) fn stripe_of(owner: OwnerId) -> usize {
     owner.0 as usize % STRIPES
 }
@@ -122,6 +123,7 @@ fn read_stripe(c: &Stripe) -> u64 {
 /// `locks` lock throughout, so a materialisation (which sets `SLOW` first, then reads the
 /// stripes and visits pins under their `locks`) either counts and moves the grant or
 /// makes this call see `SLOW`.
+#[inline]
 pub(super) fn try_fast(pin: &mut Pin, stripe: usize, grant: FastGrant) -> bool {
     let obj = &*pin.obj;
     if obj.fast.load(Ordering::SeqCst) & SLOW != 0 {
@@ -145,6 +147,7 @@ pub(super) fn try_fast(pin: &mut Pin, stripe: usize, grant: FastGrant) -> bool {
 /// Takes `n` fast-path grants that left their pins (released or materialised) off the
 /// lock's counter of stripe `stripe`. The caller holds the `locks` lock of the pins'
 /// context.
+#[inline]
 pub(super) fn uncount_fast(obj: &LockObj, stripe: usize, n: usize) {
     if n == 0 || cfg!(mdl_bug = "count_not_decremented") {
         return;
