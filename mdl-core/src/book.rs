@@ -471,7 +471,7 @@ impl TicketBook {
 
     // --- changes, made by the manager once the lock side agrees -----------------------
 
-    #[inline]
+    #[inline(always)]
     pub fn add(&mut self, id: TicketId, key: MdlKey, ty: LockType, dur: Duration) {
         let seq = self.next_seq;
         self.next_seq += 1;
@@ -489,7 +489,7 @@ impl TicketBook {
         self.index_if_many();
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn remove(&mut self, id: TicketId) -> Option<Held> {
         // Releases come latest first (commit, rollback): search from the back, so giving
         // back n tickets costs O(n), not O(n^2).
