@@ -72,6 +72,7 @@ impl MdlKey {
         }
     }
 
+    #[inline]
     pub fn namespace(&self) -> Namespace {
         self.0.ns
     }
@@ -81,6 +82,7 @@ impl MdlKey {
     pub fn name(&self) -> &str {
         &self.0.name
     }
+    #[inline]
     pub fn hash_value(&self) -> u64 {
         self.0.hash
     }
@@ -174,6 +176,7 @@ pub fn split_key(key: &str) -> Result<Vec<String>, String> {
 pub struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
+    #[inline]
     fn finish(&self) -> u64 {
         self.0
     }
@@ -182,6 +185,7 @@ impl Hasher for KeyHasher {
             self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
         }
     }
+    #[inline]
     fn write_u64(&mut self, v: u64) {
         self.0 = v;
     }
@@ -191,6 +195,7 @@ impl Hasher for KeyHasher {
 pub type KeyHashBuilder = BuildHasherDefault<KeyHasher>;
 
 impl PartialEq for MdlKey {
+    #[inline]
     fn eq(&self, o: &Self) -> bool {
         crate::sync::DataArc::ptr_eq(&self.0, &o.0)
             || (self.0.hash == o.0.hash
@@ -202,6 +207,7 @@ impl PartialEq for MdlKey {
 impl Eq for MdlKey {}
 
 impl Hash for MdlKey {
+    #[inline]
     fn hash<H: Hasher>(&self, h: &mut H) {
         h.write_u64(self.0.hash)
     }

@@ -61,8 +61,9 @@
 //! it (a line every core may keep shared). Contexts whose owner ids are equal modulo
 //! `STRIPES` share their stripe's line (MySQL: every context writes
 //! `m_fast_path_state`). What else it pays: the two holds of its spin lock (a
-//! compare-and-swap each, the unlock a plain store, on a line of its own context) and a
-//! few hash-map probes (book filter, pin). The book's copy of the key is recycled
+//! compare-and-swap each, the unlock a plain store, on a line of its own context) and
+//! one probe of the context's pin map each way (the book scans its tickets while it holds
+//! a few, `book.rs`, `SCAN`). The book's copy of the key is recycled
 //! through the pin (`Pin::spare`), so the key's reference count is not touched either.
 //! A request for a key not pinned adds the shard's read lock and one lock-object
 //! reference. A release of n tickets is linear.
@@ -106,6 +107,7 @@ impl Default for Stripe {
 pub(super) type Counts = [Stripe; STRIPES];
 
 /// The stripe a context counts its fast-path grants in.
+#[inline]
 pub(super) fn stripe_of(owner: OwnerId) -> usize {
     owner.0 as usize % STRIPES
 }
@@ -122,6 +124,7 @@ fn read_stripe(c: &Stripe) -> u64 {
 /// `locks` lock throughout, so a materialisation (which sets `SLOW` first, then reads the
 /// stripes and visits pins under their `locks`) either counts and moves the grant or
 /// makes this call see `SLOW`.
+#[inline]
 pub(super) fn try_fast(pin: &mut Pin, stripe: usize, grant: FastGrant) -> bool {
     let obj = &*pin.obj;
     if obj.fast.load(Ordering::SeqCst) & SLOW != 0 {
@@ -145,6 +148,7 @@ pub(super) fn try_fast(pin: &mut Pin, stripe: usize, grant: FastGrant) -> bool {
 /// Takes `n` fast-path grants that left their pins (released or materialised) off the
 /// lock's counter of stripe `stripe`. The caller holds the `locks` lock of the pins'
 /// context.
+#[inline]
 pub(super) fn uncount_fast(obj: &LockObj, stripe: usize, n: usize) {
     if n == 0 || cfg!(mdl_bug = "count_not_decremented") {
         return;
