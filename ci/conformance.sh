@@ -16,6 +16,13 @@
 # re-measures the statement matrix and re-learns the statement table into target/conform/
 # and diffs them against the committed files. (The harness's seeded bugs are run by
 # ci/seeded-tests.sh, from the registry.)
+# The corpus (`mdl conform --corpus`, MariaDB's own test suite from the package
+# mariadb-test-data, fetched by ci/lib/mariadb.sh ensure_corpus; no package, no pass):
+# the quick tier plays a sample of MDL_CORPUS_SAMPLE (default 100) statements of the
+# files models/conformance/corpus-files.txt lists, the nightly tier all of them, offline
+# and against the server. Its differences are a measurement, printed and kept under
+# target/conform/corpus-differences/ (not yet a gate: models/conformance/README.md gives
+# the figures); a run that cannot extract, start the server or play fails the step.
 #
 # Installs mariadb-server with apt-get when mariadbd is missing (ci/lib/mariadb.sh); when
 # that is impossible it exits 77, which fails the step unless MDL_ALLOW_SKIP=conformance.
@@ -33,7 +40,7 @@ echo "=== quick SQL set and offline checks"
 start=$(date +%s)
 # Not -q: the step's check (mdl-ci ran) needs cargo's lines naming each test binary.
 if ! MDL_CONFORM=1 MDL_CONFORM_RANDOM="${MDL_CONFORM_RANDOM:-30}" cargo test -p mdl-conform \
-    --test conform_server --test conform_settle --test conform_mapping --test conform_matrix --test conform_random \
+    --test conform_server --test conform_settle --test conform_client --test conform_corpus --test conform_mapping --test conform_matrix --test conform_random \
     -- --nocapture --test-threads=1; then
   fail=1
 fi
@@ -44,11 +51,22 @@ if ! MDL_CONFORM=1 cargo test -p mdl-check --test sql_server -- --nocapture --te
 fi
 echo "=== quick set took $(( $(date +%s) - start ))s"
 
+# shellcheck source=ci/lib/mdl.sh
+. "$root/ci/lib/mdl.sh" || exit 2
+corpus=$(ensure_corpus "$target/corpus") || { echo "!!! no MariaDB test suite to play"; exit 1; }
+sample=(--sample "${MDL_CORPUS_SAMPLE:-100}")
+[ "${MDL_CONFORM_FULL:-0}" = 1 ] && sample=()
+echo "=== the test suite's statements (mdl conform --corpus ${sample[*]})"
+mdl=$(mdl_bin debug) || exit 1
+rm -rf "$target/conform/corpus-differences"
+"$mdl" conform --corpus "$corpus" "${sample[@]}" --out "$target/conform/corpus-differences"
+rc=$?
+if [ "$rc" -gt 1 ]; then
+  echo "!!! mdl conform --corpus failed ($rc)"; fail=1
+fi
+
 if [ "${MDL_CONFORM_FULL:-0}" = 1 ]; then
   mkdir -p "$target/conform"
-  # shellcheck source=ci/lib/mdl.sh
-  . "$root/ci/lib/mdl.sh" || exit 2
-  mdl=$(mdl_bin debug) || exit 1
   n=${MDL_CONFORM_RANDOM_FULL:-2000}
   # Seeds nobody ran before still find faults (issue 26: --seed 20261203): a new one each night.
   seed=${MDL_CONFORM_SEED_FULL:-$(( $(date -u +%s) / 86400 * 10000 ))}

@@ -21,6 +21,10 @@ const DURATIONS: [LockDuration; 3] = [
     LockDuration::Explicit,
 ];
 
+/// Up to this many held tickets, the book finds a key's tickets by scanning them; beyond,
+/// through its per-key counts (`TicketBook::keys`).
+const SCAN: usize = 8;
+
 /// A ticket the context holds (granted).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Held {
@@ -78,18 +82,24 @@ pub struct TicketBook {
     /// In acquisition order.
     held: Vec<Held>,
     /// How many tickets are held per key, so that a request for a key not held (the
-    /// common case) is planned without walking every ticket.
+    /// common case) is planned without walking every ticket: kept only while more than
+    /// `SCAN` tickets are held (`indexed`); with fewer, `held` itself is scanned by the
+    /// keys' precomputed hashes, which costs less than a probe (a connection holds a
+    /// few tickets most of the time).
     /// (Keyed by the key's precomputed hash, a filter: a key with no count or a count of
     /// 0 is not held, one with a count is looked for in `held`. So a lookup costs one
     /// hash, no string comparison and no key reference count. A count that falls to 0
     /// stays, so that a connection that takes and gives back the same locks again and
     /// again does not insert and erase map entries each time; the zeros are swept when
-    /// they outnumber the held tickets. Apart from those zeros it is a function of
-    /// `held`, so `Hash` and `PartialEq` skip it.)
+    /// they outnumber the held tickets. While not `indexed` every count is 0. Apart from
+    /// those zeros it is a function of `held`, so `Hash` and `PartialEq` skip it.)
     keys: HashMap<u64, u32, KeyHashBuilder>,
-    /// Most tickets held since the book was last empty: the zeros of `keys` are kept up
-    /// to that many (or 64), so a connection that repeats one big transaction finds its
-    /// keys' entries in place. (A cache, like `keys`' zeros: `Hash`/`PartialEq` skip it.)
+    /// `keys` counts the held tickets (set when more than `SCAN` are held, cleared when
+    /// none is: a cache, `Hash`/`PartialEq` skip it).
+    indexed: bool,
+    /// Most tickets held since the book was last empty (kept while `indexed`, the only
+    /// time it is read): the zeros of `keys` are kept up to that many (or 64), so a
+    /// connection that repeats one big transaction finds its keys' entries in place. (A cache, like `keys`' zeros: `Hash`/`PartialEq` skip it.)
     round_peak: usize,
     savepoints: Vec<(String, u32)>,
     next_seq: u32,
@@ -121,16 +131,30 @@ impl TicketBook {
     /// [`TicketBook::next_seq`] return them (for the model checker, which stores states
     /// compactly and rebuilds them to take a step). The key filter is rebuilt.
     pub fn from_parts(held: Vec<Held>, savepoints: Vec<(String, u32)>, next_seq: u32) -> Self {
-        let mut keys: HashMap<u64, u32, KeyHashBuilder> = HashMap::default();
-        for h in &held {
-            *keys.entry(h.key.hash_value()).or_insert(0) += 1;
-        }
-        TicketBook {
-            round_peak: held.len(),
+        let mut b = TicketBook {
+            round_peak: 0,
             held,
-            keys,
+            keys: HashMap::default(),
+            indexed: false,
             savepoints,
             next_seq,
+        };
+        b.index_if_many();
+        b
+    }
+
+    /// Starts counting the held tickets per key in `keys` once more than `SCAN` are held
+    /// (its counts are all 0 until then).
+    #[inline]
+    fn index_if_many(&mut self) {
+        if self.indexed || self.held.len() <= SCAN {
+            return;
+        }
+        // Until now the round held at most `SCAN`: its peak is now.
+        self.indexed = true;
+        self.round_peak = self.held.len();
+        for h in &self.held {
+            *self.keys.entry(h.key.hash_value()).or_insert(0) += 1;
         }
     }
 
@@ -162,11 +186,18 @@ impl TicketBook {
     }
 
     /// False when no held ticket is on `key` (true: maybe, look in `held`).
+    #[inline]
     fn may_hold(&self, key: &MdlKey) -> bool {
-        self.keys.get(&key.hash_value()).is_some_and(|n| *n > 0)
+        let hv = key.hash_value();
+        if self.indexed {
+            self.keys.get(&hv).is_some_and(|n| *n > 0)
+        } else {
+            self.held.iter().any(|h| h.key.hash_value() == hv)
+        }
     }
 
     /// Checks that the namespace of `key` takes `ty`.
+    #[inline]
     pub fn check_type(d: &Dialect, key: &MdlKey, ty: LockType) -> Result<(), MdlError> {
         if d.allows(key.namespace(), ty) {
             Ok(())
@@ -183,6 +214,7 @@ impl TicketBook {
     /// the lists of durations `dur`, `dur + 1`, `dur + 2` (mod 3, in the order statement,
     /// transaction, explicit), each from its front (the highest `seq`); the first ticket
     /// of at least the requested strength.
+    #[inline]
     pub fn find_covering<'a>(
         &'a self,
         d: &Dialect,
@@ -204,6 +236,7 @@ impl TicketBook {
         })
     }
 
+    #[inline]
     pub fn plan_acquire(
         &self,
         d: &Dialect,
@@ -356,6 +389,7 @@ impl TicketBook {
     /// that duration's list (the highest `seq` first). `held` is in acquisition order,
     /// which is list order until a `set_duration` moved tickets: read backwards it is
     /// then already front first, and nothing is allocated or sorted.
+    #[inline]
     fn list_into(&self, dur: LockDuration, keep: impl Fn(&Held) -> bool, out: &mut Vec<TicketId>) {
         let start = out.len();
         let mut last = u32::MAX;
@@ -390,7 +424,27 @@ impl TicketBook {
 
     /// Appends the tickets of the given durations to `out`, in release order (as
     /// [`TicketBook::of_durations`], into a reused vector).
+    #[inline]
     pub fn of_durations_into(&self, durs: &[LockDuration], out: &mut Vec<TicketId>) {
+        // The common case (a commit): every ticket held is of one of `durs`, the same
+        // one, and in its list's order; then the order is `held` from the back.
+        if let Some(last) = self.held.last() {
+            let d = last.dur;
+            if durs.contains(&d) {
+                let start = out.len();
+                let mut prev = u32::MAX;
+                let one_list = self.held.iter().rev().all(|h| {
+                    let ok = h.dur == d && h.seq <= prev;
+                    prev = h.seq;
+                    out.push(h.id);
+                    ok
+                });
+                if one_list {
+                    return;
+                }
+                out.truncate(start);
+            }
+        }
         for d in durs {
             self.list_into(*d, |_| true, out);
         }
@@ -421,11 +475,14 @@ impl TicketBook {
 
     // --- changes, made by the manager once the lock side agrees -----------------------
 
+    #[inline(always)]
     pub fn add(&mut self, id: TicketId, key: MdlKey, ty: LockType, dur: LockDuration) {
         let seq = self.next_seq;
         self.next_seq += 1;
-        *self.keys.entry(key.hash_value()).or_insert(0) += 1;
-        self.round_peak = self.round_peak.max(self.held.len() + 1);
+        if self.indexed {
+            *self.keys.entry(key.hash_value()).or_insert(0) += 1;
+            self.round_peak = self.round_peak.max(self.held.len() + 1);
+        }
         self.held.push(Held {
             id,
             key,
@@ -433,18 +490,29 @@ impl TicketBook {
             dur,
             seq,
         });
+        self.index_if_many();
     }
 
+    #[inline(always)]
     pub fn remove(&mut self, id: TicketId) -> Option<Held> {
         // Releases come latest first (commit, rollback): search from the back, so giving
         // back n tickets costs O(n), not O(n^2).
         let i = self.held.iter().rposition(|h| h.id == id)?;
-        let h = self.held.remove(i);
+        let h = if i + 1 == self.held.len() {
+            self.held.pop()?
+        } else {
+            self.held.remove(i)
+        };
+        if !self.indexed {
+            return Some(h);
+        }
         if let Some(n) = self.keys.get_mut(&h.key.hash_value()) {
             *n = n.saturating_sub(1);
         }
         if self.held.is_empty() {
-            // The end of a round: keep the zeros if they are no more than it needed.
+            // The end of a round: every count is 0 again; keep the zeros if they are no
+            // more than the round needed.
+            self.indexed = false;
             if self.keys.len() > self.round_peak.max(64) {
                 self.keys.clear();
             }
@@ -543,5 +611,51 @@ impl TicketBook {
     /// At commit or rollback every savepoint is gone.
     pub fn clear_savepoints(&mut self) {
         self.savepoints.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The key filter, scanned or indexed, answers as a walk of `held` would: through
+    /// rounds that cross `SCAN` both ways, with tickets given back out of order.
+    #[test]
+    fn the_key_filter_agrees_with_held_across_scan() {
+        let d = Dialect::mysql80();
+        let keys: Vec<MdlKey> = (0..6)
+            .map(|i| MdlKey::parse(&d, "TABLE", &format!("db.t{i}")).unwrap())
+            .collect();
+        let mut b = TicketBook::new();
+        let mut next = 0u64;
+        let mut r = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = |n: usize| {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            (r % n as u64) as usize
+        };
+        for step in 0..4000 {
+            // Rounds grow to about 3 * SCAN, then drain.
+            let grow = (step / 40) % 2 == 0;
+            if grow || b.is_empty() {
+                next += 1;
+                let k = keys[rnd(keys.len())].clone();
+                b.add(TicketId(next), k, LockType::SR, LockDuration::Transaction);
+            } else {
+                let i = rnd(b.held().len());
+                let id = b.held()[i].id;
+                assert!(b.remove(id).is_some());
+            }
+            for k in &keys {
+                let n = b.held().iter().filter(|h| &h.key == k).count();
+                assert_eq!(b.may_hold(k), n > 0, "step {step}");
+                assert_eq!(b.on_key(k).count(), n, "step {step}");
+                let counted = b.keys.get(&k.hash_value()).copied().unwrap_or(0);
+                let want = if b.indexed { n as u32 } else { 0 };
+                assert_eq!(counted, want, "step {step}: counts of {k:?}");
+            }
+            assert!(b.indexed || b.held().len() <= SCAN, "step {step}");
+        }
     }
 }

@@ -139,6 +139,7 @@ impl Strategy {
     /// BACKUP_START covers BACKUP_FLUSH though a granted FLUSH blocks DML and START does
     /// not (which is why MariaDB's upgrade in that namespace always retypes the ticket,
     /// see `upgrade_always`).
+    #[inline]
     pub fn covers(&self, held: LockType, req: LockType) -> bool {
         held == req || self.granted[req.0 as usize].is_subset(self.granted[held.0 as usize])
     }
@@ -148,6 +149,7 @@ impl Strategy {
         self.types.iter().position(|x| *x == t)
     }
 
+    #[inline]
     pub fn is_unobtrusive(&self, t: LockType) -> bool {
         self.unobtrusive.contains(t)
     }
@@ -875,11 +877,13 @@ impl Dialect {
     }
 
     /// The lock strategy of a namespace.
+    #[inline]
     pub fn strategy(&self, ns: Namespace) -> &Strategy {
         &self.strategies[self.namespaces[ns.0 as usize].strategy]
     }
 
     /// `ty` is a type that namespace `ns` takes.
+    #[inline]
     pub fn allows(&self, ns: Namespace, ty: LockType) -> bool {
         self.strategy(ns).allowed.contains(ty)
     }

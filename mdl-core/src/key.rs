@@ -76,6 +76,7 @@ impl MdlKey {
     }
 
     /// The key's namespace.
+    #[inline]
     pub fn namespace(&self) -> Namespace {
         self.0.ns
     }
@@ -88,6 +89,7 @@ impl MdlKey {
         &self.0.name
     }
     /// The key's precomputed hash (FNV-1a over its `MDL_key` byte form).
+    #[inline]
     pub fn hash_value(&self) -> u64 {
         self.0.hash
     }
@@ -181,6 +183,7 @@ pub fn split_key(key: &str) -> Result<Vec<String>, String> {
 pub struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
+    #[inline]
     fn finish(&self) -> u64 {
         self.0
     }
@@ -189,6 +192,7 @@ impl Hasher for KeyHasher {
             self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
         }
     }
+    #[inline]
     fn write_u64(&mut self, v: u64) {
         self.0 = v;
     }
@@ -198,6 +202,7 @@ impl Hasher for KeyHasher {
 pub type KeyHashBuilder = BuildHasherDefault<KeyHasher>;
 
 impl PartialEq for MdlKey {
+    #[inline]
     fn eq(&self, o: &Self) -> bool {
         crate::sync::DataArc::ptr_eq(&self.0, &o.0)
             || (self.0.hash == o.0.hash
@@ -209,6 +214,7 @@ impl PartialEq for MdlKey {
 impl Eq for MdlKey {}
 
 impl Hash for MdlKey {
+    #[inline]
     fn hash<H: Hasher>(&self, h: &mut H) {
         h.write_u64(self.0.hash)
     }

@@ -249,6 +249,52 @@ fn fast_path_vs_obtrusive() {
     });
 }
 
+/// Two fast-path readers counted in different stripes (owner ids 0 and 1; loom builds
+/// have 2 stripes) against an obtrusive request from a third context (stripe 0 again):
+/// the materialiser reads each stripe and visits only the contexts of non-zero ones,
+/// and still never grants X beside a fast-path SR (mdl-core/src/manager/fast.rs,
+/// "(materialisation)").
+#[test]
+fn two_stripes_vs_obtrusive() {
+    model_on("two_stripes_vs_obtrusive", 2, &DIALECTS[..1], |d| {
+        let (m, k) = manager(d);
+        let mut a = m.context();
+        let mut b = m.context();
+        let mut c = m.context();
+        let holds = StdArc::new(AtomicUsize::new(0));
+        let (k2, h2) = (k.clone(), holds.clone());
+        let hb = thread::spawn(move || {
+            assert_eq!(b.acquire(&k2, LockType::SR, T, F), Ok(Outcome::Granted));
+            h2.fetch_add(1, Ordering::SeqCst);
+            h2.fetch_sub(1, Ordering::SeqCst);
+            b.commit();
+        });
+        let (m3, k3, h3) = (m.clone(), k.clone(), holds.clone());
+        let hc = thread::spawn(move || {
+            let o = c
+                .acquire(&k3, LockType::X, T, WaitOption::Timeout(0))
+                .unwrap();
+            if o == Outcome::Granted {
+                assert_eq!(
+                    h3.load(Ordering::SeqCst),
+                    0,
+                    "X granted beside a fast-path SR"
+                );
+                assert_no_conflict(&m3);
+                c.commit();
+            }
+        });
+        assert_eq!(a.acquire(&k, LockType::SR, T, F), Ok(Outcome::Granted));
+        holds.fetch_add(1, Ordering::SeqCst);
+        holds.fetch_sub(1, Ordering::SeqCst);
+        a.commit();
+        hb.join().unwrap();
+        hc.join().unwrap();
+        assert!(m.snapshot().is_empty());
+        m.check_invariants().unwrap();
+    });
+}
+
 /// The last release racing a new acquire while the lock object is being reclaimed.
 #[test]
 fn reclaim_vs_acquire() {

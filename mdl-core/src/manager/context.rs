@@ -11,7 +11,7 @@
 //!   pin.
 //! - Ticket ids come from the context's block `next_id..end_id` of `ID_BLOCK` ids, taken
 //!   from the manager's counter: unique in the manager, increasing in the context.
-//! - `rel` and `slow` are empty between calls (scratch space of `release_ids`).
+//! - `slow` is empty between calls (scratch space of `release_ids`).
 
 use super::*;
 
@@ -98,8 +98,6 @@ pub struct Context {
     /// Reused by [`Context::release_ids`]'s callers (no allocation per commit).
     pub(super) scratch: Vec<TicketId>,
     /// Reused by [`Context::release_ids`]: empty between calls.
-    pub(super) rel: Vec<Held>,
-    /// Reused by [`Context::release_ids`]: empty between calls.
     pub(super) slow: Vec<(Arc<LockObj>, TicketId)>,
     /// The last request waited before it was granted (read by
     /// [`Context::acquire_all_paced`]).
@@ -140,6 +138,7 @@ impl Context {
     }
 
     /// A new ticket id: unique in the manager, increasing within the context.
+    #[inline]
     pub(super) fn new_ticket(&mut self) -> TicketId {
         if self.next_id == self.end_id {
             self.next_id = self.mgr.sh.ticket_block();
@@ -189,8 +188,11 @@ impl Context {
         dur: LockDuration,
         wait: WaitOption,
     ) -> Result<Outcome, MdlError> {
-        let b = self.begin_acquire(key, ty, dur, wait)?;
-        Ok(self.wait_sync(b).0)
+        match self.begin_acquire(key, ty, dur, wait)? {
+            // Decided at once (the fast path among others): no wait to end.
+            Begun::Done(o, _) => Ok(o),
+            b => Ok(self.wait_sync(b).0),
+        }
     }
 
     /// An acquire up to its wait, if it has one.
@@ -281,6 +283,7 @@ impl Context {
 
     /// A new ticket `id` on `key`: fast path, immediate grant, or queued (its wait is
     /// the caller's: [`Context::wait_sync`] or the async waiter).
+    #[inline]
     pub(super) fn request(
         &mut self,
         key: &MdlKey,
@@ -293,9 +296,10 @@ impl Context {
         debug!(owner = me.0, key = ?key, ty = %ty, ?dur, ?wait, "mdl request");
         let unobtrusive = self.m().strategy(key).is_unobtrusive(ty);
         let fast = FastGrant { id, ty, dur };
+        let stripe = stripe_of(me);
         // The fast path, or the object to ask (our pin counts the request as a use).
         let slow = self.pin_with(key, |pin| {
-            if unobtrusive && try_fast(pin, fast) {
+            if unobtrusive && try_fast(pin, stripe, fast) {
                 Ok(pin.spare.take())
             } else {
                 Err(pin.obj.clone())
@@ -310,6 +314,23 @@ impl Context {
             }
             Err(obj) => obj,
         };
+        self.request_slow(key, obj, id, ty, dur, wait)
+    }
+
+    /// [`Context::request`] past the fast path: the lock state decides, under the lock
+    /// object's mutex (kept out of line: the fast path is the common case).
+    #[inline(never)]
+    fn request_slow(
+        &mut self,
+        key: &MdlKey,
+        obj: Arc<LockObj>,
+        id: TicketId,
+        ty: LockType,
+        dur: LockDuration,
+        wait: WaitOption,
+    ) -> Begun {
+        let me = self.id();
+        let unobtrusive = self.m().strategy(key).is_unobtrusive(ty);
         // Borrows `self.mgr` only: no reference count traffic on the manager.
         let m: &Shared = &self.mgr.sh;
         let t = Ticket { id, owner: me, ty };

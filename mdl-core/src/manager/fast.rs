@@ -1,93 +1,144 @@
-//! The fast path: unobtrusive requests granted without the lock's mutex (MySQL:
-//! sql/mdl.cc, `MDL_context::try_acquire_lock_impl` with `m_fast_path_state`, and
+//! The fast path: unobtrusive requests granted without the lock's mutex (MySQL: sql/mdl.cc,
+//! `MDL_context::try_acquire_lock_impl` with `m_fast_path_state`, and
 //! `MDL_lock::materialize_fast_path_locks`).
 //!
-//! `LockObj::fast` is an `AtomicU64` holding a flag and a counter, as MySQL's
-//! `MDL_lock::m_fast_path_state`: `SLOW` (bit 63: an obtrusive ticket is granted or
-//! waiting) and, in the bits below, the number of fast-path grants not yet materialised
-//! (`COUNT`). The grants themselves are in their owners' pins (`pins.rs`).
+//! `LockObj::fast` is an `AtomicU64` holding the flag `SLOW` (bit 63: an obtrusive ticket
+//! is granted or waiting), as MySQL's `MDL_lock::m_fast_path_state`. The number of
+//! fast-path grants not yet materialised (MySQL keeps it in the same word) is split into
+//! `STRIPES` counters, `LockObj::counts`, each on a cache line of its own: a context
+//! counts its grants in the stripe of its owner id (`stripe_of`). So two connections
+//! with different stripes that take compatible locks on one table write no common cache
+//! line (`models/BENCH.md`, "Issue 30": the one shared word was the line two cores passed
+//! back and forth). The grants themselves are in their owners' pins (`pins.rs`).
 //!
 //! # Invariants
 //!
 //! - (fast path) While `SLOW` is clear, no obtrusive ticket is granted or waiting on the
 //!   lock, so an unobtrusive request (pairwise compatible with every other unobtrusive
 //!   type in every matrix) can be granted without asking the lock state. The requester
-//!   holds its own `locks` lock while it adds one to `fast` (a read-modify-write whose
-//!   result must show `SLOW` clear; otherwise it takes the one back and goes the slow
-//!   way) and pushes the grant into its pin (`try_fast`).
-//! - (count) Outside the `locks` lock of the context that changes it, `COUNT` is the
-//!   number of fast-path grants in the pins of the lock: one is added with each grant
-//!   and taken off, under the same `locks` lock, when the grant leaves its pin (released
-//!   there, or materialised). So a reader of `fast` that holds every registered
-//!   context's `locks` (`check_invariants`) sees it exact.
-//! - (materialisation) Whoever sets `SLOW` (`ensure_slow`, under the lock's state mutex)
-//!   and finds `COUNT` non-zero in the result visits the registered contexts' pins of the
-//!   lock, each under that context's `locks` lock, and moves their fast grants into the
-//!   lock state as ordinary granted tickets, until `COUNT` falls to zero (MySQL reads
-//!   its counters the same way: sql/mdl.cc, `MDL_context::try_acquire_lock_impl`, "fast
-//!   path" check of `m_fast_path_state`). A fast-path requester either added to `COUNT`
-//!   before `SLOW` was set (so `COUNT` shows it and the visits go on until its grant is
-//!   moved: its `locks` is held from the addition to the push) or after (so it sees
-//!   `SLOW` and goes the slow way). So once anyone holds the state mutex with `SLOW`
-//!   set, the lock state holds every grant on the lock and every decision sees them.
-//!   `COUNT` zero when `SLOW` is set means no fast grant exists: nothing is visited, so
-//!   the first obtrusive request after fast-path grants that were all released costs
-//!   the same with ten connections as with ten thousand. `SLOW` is cleared (under the
-//!   state mutex) when no obtrusive ticket is granted or waiting (`clear_slow_if`).
+//!   holds its own `locks` lock while it adds one to its stripe (a read-modify-write),
+//!   then reads `fast`: `SLOW` clear, it pushes the grant into its pin; set, it takes the
+//!   one back and goes the slow way (`try_fast`).
+//! - (count) Outside the `locks` lock of the contexts of a stripe, the stripe's counter is
+//!   the number of fast-path grants in those contexts' pins of the lock: one is added
+//!   with each grant and taken off, under the same `locks` lock, when the grant leaves
+//!   its pin (released there, or materialised). So a reader that holds every registered
+//!   context's `locks` (`check_invariants`) sees every stripe exact.
+//! - (materialisation) Whoever sets `SLOW` (`ensure_slow`, under the lock's state mutex:
+//!   a read-modify-write of `fast`) then reads every stripe by a read-modify-write (it
+//!   reads the newest value in the stripe's modification order) and visits the
+//!   registered contexts of the stripes found non-zero, each under that context's
+//!   `locks`, moving their fast grants into the lock state as ordinary granted tickets,
+//!   until every stripe reads zero. A fast-path requester's addition to its stripe is
+//!   either before the materialiser's read of that stripe in the stripe's modification
+//!   order (so the read counts it, and the visits go on until its grant is moved: its
+//!   `locks` is held from the addition to the push) or after it: then the addition
+//!   (acquire) reads from the materialiser's read-modify-write (release) or from a later
+//!   one in its release sequence, so the setting of `SLOW` happens before the
+//!   requester's read of `fast`, which sees it and goes the slow way. (The same holds
+//!   with every access `SeqCst`, as they are.) A stripe read zero after `SLOW` is set
+//!   stays zero but for the passing one of a requester that will see `SLOW`. So once
+//!   anyone holds the state mutex with `SLOW` set, the lock state holds every grant on
+//!   the lock and every decision sees them. All stripes zero means no fast grant exists:
+//!   nothing is visited, so the first obtrusive request after fast-path grants that were
+//!   all released costs the same with ten connections as with ten thousand. `SLOW` is
+//!   cleared (under the state mutex) when no obtrusive ticket is granted or waiting
+//!   (`clear_slow_if`).
 //! - (fast release) A fast grant still in its owner's pin is released by removing it
-//!   and taking one off `COUNT` under the owner's `locks` lock; one that is gone was
-//!   materialised and is released through the state mutex, with a reschedule
+//!   and taking one off the owner's stripe under the owner's `locks` lock; one that is
+//!   gone was materialised and is released through the state mutex, with a reschedule
 //!   (`release.rs`).
 //!
 //! # Costs
 //!
 //! An uncontended fast-path acquire + commit does no allocation once the context's
-//! vectors and maps have grown, and writes no memory that another context writes: it
-//! takes its own `locks` spin lock ([`crate::sync::spin`]) once to acquire (find the pin
-//! by the key's precomputed hash, read the lock's flags, push the grant) and once to
-//! release; ticket ids come from a per-context block of `ID_BLOCK`; the lock object's
-//! reference count is not written. The one line it shares with other connections on
-//! the same lock is `fast`: one atomic add at the grant and one subtraction at the
-//! release (MySQL: the compare-and-swaps on `m_fast_path_state`). What else it pays:
-//! the two holds of its spin lock (a compare-and-swap each, the unlock a plain store,
-//! on a line of its own context) and a few hash-map probes (book filter, pin). The
-//! book's copy of the key is recycled through the pin (`Pin::spare`), so the key's
-//! reference count is not touched either. A request for a key not pinned adds the
-//! shard's read lock and one lock-object reference. A release of n tickets is linear.
+//! vectors and maps have grown, and writes no memory that a context of another stripe
+//! writes: it takes its own `locks` spin lock ([`crate::sync::spin`]) once to acquire
+//! (find the pin by the key's precomputed hash, add to its stripe, read the lock's flag,
+//! push the grant) and once to release (take one off its stripe); ticket ids come from a
+//! per-context block of `ID_BLOCK`; the lock object's reference count is not written.
+//! `fast` is written only when an obtrusive request comes or goes: the fast path reads
+//! it (a line every core may keep shared). Contexts whose owner ids are equal modulo
+//! `STRIPES` share their stripe's line (MySQL: every context writes
+//! `m_fast_path_state`). What else it pays: the two holds of its spin lock (a
+//! compare-and-swap each, the unlock a plain store, on a line of its own context) and
+//! one probe of the context's pin map each way (the book scans its tickets while it holds
+//! a few, `book.rs`, `SCAN`). The book's copy of the key is recycled
+//! through the pin (`Pin::spare`), so the key's reference count is not touched either.
+//! A request for a key not pinned adds the shard's read lock and one lock-object
+//! reference. A release of n tickets is linear.
 //!
-//! The first obtrusive request after fast-path use reads `COUNT`: zero (the usual case
-//! for a DDL: the readers have committed) costs nothing more, whatever the number of
-//! connections that used the lock; otherwise it visits registered contexts until the
-//! grants counted are all materialised (linear in the contexts visited; MySQL instead
-//! leaves other contexts' grants in its counters and has each context materialise its
-//! own before it waits: `MDL_context::materialize_fast_path_locks`). A deliberate
-//! difference (mdl-core/FIDELITY.md, fast-path row): our grant decisions and deadlock
-//! search read the lock state's granted list only.
+//! The first obtrusive request after fast-path use reads the `STRIPES` counters: all
+//! zero (the usual case for a DDL: the readers have committed) costs nothing more,
+//! whatever the number of connections that used the lock; otherwise it visits the
+//! registered contexts of the non-zero stripes until the grants counted are all
+//! materialised (linear in the contexts visited; MySQL instead leaves other contexts'
+//! grants in its counters and has each context materialise its own before it waits:
+//! `MDL_context::materialize_fast_path_locks`). A deliberate difference
+//! (mdl-core/FIDELITY.md, fast-path row): our grant decisions and deadlock search read
+//! the lock state's granted list only.
 
 use super::*;
 
 /// `LockObj::fast`: an obtrusive ticket is granted or waiting (or being decided). Set and
 /// cleared only under the lock's state mutex.
 pub(super) const SLOW: u64 = 1 << 63;
-/// `LockObj::fast`: the number of fast-path grants on the lock not yet materialised
-/// (see "(count)" above).
-pub(super) const COUNT: u64 = SLOW - 1;
 
-/// Tries the fast path on a pinned lock: one more in `COUNT` while `SLOW` is clear, then
-/// the grant is recorded in the pin. The caller holds its `locks` lock throughout, so a
-/// materialisation (which sets `SLOW` first, then visits pins under their `locks`) either
-/// counts and moves the grant or makes this call see `SLOW`.
-pub(super) fn try_fast(pin: &mut Pin, grant: FastGrant) -> bool {
-    if pin.obj.fast.load(Ordering::SeqCst) & SLOW != 0 {
+/// The number of counters of fast-path grants per lock object (`LockObj::counts`). Two
+/// contexts share one when their owner ids are equal modulo `STRIPES`. Fewer under loom
+/// and shuttle, so that their few contexts share stripes too.
+#[cfg(not(any(loom, feature = "shuttle")))]
+pub(super) const STRIPES: usize = 8;
+#[cfg(any(loom, feature = "shuttle"))]
+pub(super) const STRIPES: usize = 2;
+
+/// One counter of fast-path grants, alone on its cache line (64 bytes: the coherence
+/// unit of the x86-64 and most AArch64 cores the project runs on).
+#[repr(align(64))]
+pub(super) struct Stripe(pub(super) AtomicU64);
+
+impl Default for Stripe {
+    fn default() -> Stripe {
+        Stripe(AtomicU64::new(0))
+    }
+}
+
+/// A lock object's counters of fast-path grants not yet materialised, by stripe.
+pub(super) type Counts = [Stripe; STRIPES];
+
+/// The stripe a context counts its fast-path grants in.
+#[inline]
+pub(super) fn stripe_of(owner: OwnerId) -> usize {
+    owner.0 as usize % STRIPES
+}
+
+/// Reads a stripe by a read-modify-write that changes nothing: it reads the newest value
+/// in the stripe's modification order and, being a release, orders the caller's setting
+/// of `SLOW` before any later addition (see "(materialisation)").
+fn read_stripe(c: &Stripe) -> u64 {
+    c.0.fetch_add(0, Ordering::SeqCst)
+}
+
+/// Tries the fast path on a pinned lock: one more in our stripe, then `SLOW` read clear,
+/// then the grant is recorded in the pin. The caller (of stripe `stripe`) holds its
+/// `locks` lock throughout, so a materialisation (which sets `SLOW` first, then reads the
+/// stripes and visits pins under their `locks`) either counts and moves the grant or
+/// makes this call see `SLOW`.
+#[inline]
+pub(super) fn try_fast(pin: &mut Pin, stripe: usize, grant: FastGrant) -> bool {
+    let obj = &*pin.obj;
+    if obj.fast.load(Ordering::SeqCst) & SLOW != 0 {
         return false;
     }
     // Seeded bug: the grant is not counted, so an obtrusive request that finds the
-    // count at zero skips the materialisation.
+    // stripes at zero skips the materialisation.
     let one = u64::from(!cfg!(mdl_bug = "used_not_set"));
-    if pin.obj.fast.fetch_add(one, Ordering::SeqCst) & SLOW != 0 {
+    let count = &obj.counts[stripe].0;
+    count.fetch_add(one, Ordering::SeqCst);
+    if obj.fast.load(Ordering::SeqCst) & SLOW != 0 {
         // `SLOW` came meanwhile: take the one back (a materialisation that read it only
         // visits more pins) and go the slow way.
-        pin.obj.fast.fetch_sub(one, Ordering::SeqCst);
+        count.fetch_sub(one, Ordering::SeqCst);
         return false;
     }
     pin.fast.push(grant);
@@ -95,33 +146,41 @@ pub(super) fn try_fast(pin: &mut Pin, grant: FastGrant) -> bool {
 }
 
 /// Takes `n` fast-path grants that left their pins (released or materialised) off the
-/// lock's `COUNT`. The caller holds the `locks` lock of the pins' context.
-pub(super) fn uncount_fast(obj: &LockObj, n: usize) {
+/// lock's counter of stripe `stripe`. The caller holds the `locks` lock of the pins'
+/// context.
+#[inline]
+pub(super) fn uncount_fast(obj: &LockObj, stripe: usize, n: usize) {
     if n == 0 || cfg!(mdl_bug = "count_not_decremented") {
         return;
     }
-    obj.fast.fetch_sub(n as u64, Ordering::SeqCst);
+    obj.counts[stripe].0.fetch_sub(n as u64, Ordering::SeqCst);
 }
 
 impl Shared {
-    /// Sets SLOW; if it was clear and fast-path grants exist (`COUNT`), materialises
-    /// them: visits the registered contexts' pins of this lock, moving their fast grants
-    /// into the lock state, until none is left.
+    /// Sets SLOW; if it was clear and fast-path grants exist (a stripe is not zero),
+    /// materialises them: visits the registered contexts' pins of this lock (those of
+    /// the non-zero stripes), moving their fast grants into the lock state, until none
+    /// is left.
     pub(super) fn ensure_slow(&self, obj: &LockObj, g: &mut LockInner) {
         let prev = obj.fast.fetch_or(SLOW, Ordering::SeqCst);
-        if prev & SLOW != 0 || prev & COUNT == 0 {
+        if prev & SLOW != 0 {
             return;
         }
-        if cfg!(mdl_bug = "no_materialize") {
+        let mut left = [0u64; STRIPES];
+        for (l, c) in left.iter_mut().zip(&obj.counts) {
+            *l = read_stripe(c);
+        }
+        if left.iter().all(|&l| l == 0) || cfg!(mdl_bug = "no_materialize") {
             return;
         }
         let mut moved: Vec<Ticket> = Vec::new();
         let reg = self.registry.read();
         for cs in reg.live.values() {
-            // Every grant counted has been moved (or released): no new one can come
-            // while SLOW is set, so the contexts not visited have none.
-            if obj.fast.load(Ordering::SeqCst) & COUNT == 0 {
-                break;
+            // A stripe read zero stays zero while SLOW is set (no new grant can come):
+            // its contexts have no grant on this lock.
+            let s = stripe_of(cs.id);
+            if left[s] == 0 {
+                continue;
             }
             let mut p = cs.locks.lock();
             let Some(pin) = p.map.get_mut(&obj.key) else {
@@ -142,7 +201,12 @@ impl Shared {
                 g.meta.insert(e.id, Meta::granted(e.dur));
                 debug!(owner = cs.id.0, key = ?obj.key, ty = %e.ty, "mdl fast-path grant materialised");
             }
-            uncount_fast(obj, n);
+            uncount_fast(obj, s, n);
+            drop(p);
+            left[s] = read_stripe(&obj.counts[s]);
+            if left.iter().all(|&l| l == 0) {
+                break;
+            }
         }
         drop(reg);
         g.st.materialise_all(&mut moved);
@@ -155,5 +219,36 @@ impl Shared {
         {
             obj.fast.fetch_and(!SLOW, Ordering::SeqCst);
         }
+    }
+}
+
+#[cfg(all(test, not(any(loom, feature = "shuttle"))))]
+mod tests {
+    use super::*;
+
+    /// The line of a byte address (64-byte lines).
+    fn line(p: *const AtomicU64) -> usize {
+        p as usize / 64
+    }
+
+    /// The fast path's writes of two contexts of different stripes land on different
+    /// cache lines, neither of them the line of `fast`, which every fast path reads.
+    #[test]
+    fn stripes_have_lines_of_their_own() {
+        let d = crate::dialect::Dialect::mysql80();
+        let key = MdlKey::parse(&d, "TABLE", "db.t").unwrap();
+        let obj = Arc::new(LockObj {
+            key,
+            fast: AtomicU64::new(0),
+            counts: Counts::default(),
+            state: StateLatch::new(LockInner::default()),
+        });
+        let (a, b) = (stripe_of(OwnerId(0)), stripe_of(OwnerId(1)));
+        assert_ne!(a, b);
+        let la = line(&obj.counts[a].0);
+        let lb = line(&obj.counts[b].0);
+        assert_ne!(la, lb);
+        assert_ne!(la, line(&obj.fast));
+        assert_ne!(lb, line(&obj.fast));
     }
 }

@@ -65,12 +65,15 @@ pub(super) struct ShardMap {
 /// One lock (`MDL_lock`).
 pub(super) struct LockObj {
     pub(super) key: MdlKey,
-    /// `SLOW | COUNT` (`fast.rs`): the obtrusive flag and the number of fast-path grants
-    /// not yet materialised, which equals the fast grants in the pins of this object
-    /// outside their owners' `locks` (MySQL's `MDL_lock::m_fast_path_state`). A
-    /// fast-path grant adds one, its release takes one off: the one cache line that
-    /// contexts taking shared locks on one hot table write in common.
+    /// `SLOW` (`fast.rs`): an obtrusive ticket is granted or waiting (MySQL's
+    /// `MDL_lock::m_fast_path_state`). Written only when obtrusive requests come and go;
+    /// the fast path reads it.
     pub(super) fast: AtomicU64,
+    /// The fast-path grants not yet materialised, by stripe of their owners (`fast.rs`,
+    /// "(count)"): a grant adds one to its owner's stripe, its release takes one off.
+    /// Each stripe on a cache line of its own, so that contexts of different stripes
+    /// taking shared locks on one hot table write no line in common.
+    pub(super) counts: Counts,
     pub(super) state: StateLatch<LockInner>,
 }
 
@@ -149,6 +152,7 @@ impl Shared {
         let o = Arc::new(LockObj {
             key: key.clone(),
             fast: AtomicU64::new(0),
+            counts: Counts::default(),
             state: StateLatch::new(LockInner::default()),
         });
         w.map.insert(key.clone(), o.clone());

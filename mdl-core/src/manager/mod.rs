@@ -214,7 +214,6 @@ impl Manager {
             next_id: 0,
             end_id: 0,
             scratch: Vec::new(),
-            rel: Vec::new(),
             slow: Vec::new(),
             waited: false,
         }

@@ -107,6 +107,7 @@ impl Default for PinCounts {
 
 impl PinCounts {
     /// One more use of `p`.
+    #[inline]
     pub(super) fn use_pin(&mut self, p: &mut Pin) {
         if p.uses == 0 {
             self.idle -= 1;
@@ -119,6 +120,7 @@ impl PinCounts {
     /// One use of `p` fewer; a pin that falls idle is stamped as the most recently
     /// used. True when the idle pins are so many that the least recently used must go
     /// (`Pins::evict_lru`).
+    #[inline]
     pub(super) fn release_pin(&mut self, p: &mut Pin) -> bool {
         p.uses = p.uses.saturating_sub(1);
         if p.uses != 0 {
@@ -132,6 +134,7 @@ impl PinCounts {
     }
 
     /// The idle pins exceed the cap by more than a quarter: time to evict.
+    #[inline]
     pub(super) fn over(&self) -> bool {
         self.idle > self.cap + self.cap / 4
     }
@@ -139,6 +142,7 @@ impl PinCounts {
 
 impl Pins {
     /// One more use of the pin of `key`, if there is one.
+    #[inline]
     pub(super) fn take(&mut self, key: &MdlKey) -> Option<&mut Pin> {
         let p = self.map.get_mut(key)?;
         self.n.use_pin(p);
@@ -204,6 +208,7 @@ impl Pins {
 
     /// With no pin in use, a round ends: the idle pins to keep are those the round
     /// needed (at least `IDLE_PINS`); the least recently used of the surplus go.
+    #[inline]
     pub(super) fn end_round_if(&mut self) {
         if self.n.in_use != 0 {
             return;
@@ -223,6 +228,7 @@ impl Pins {
 
 impl Context {
     /// Runs `f` on our pin of `key` (made if missing) with one more use counted.
+    #[inline]
     pub(super) fn pin_with<R>(&self, key: &MdlKey, f: impl FnOnce(&mut Pin) -> R) -> R {
         let mut p = self.sh.locks.lock();
         if let Some(pin) = p.take(key) {
@@ -254,6 +260,7 @@ mod tests {
         Arc::new(LockObj {
             key: key.clone(),
             fast: AtomicU64::new(0),
+            counts: Counts::default(),
             state: Mutex::new(LockInner::default()),
         })
     }

@@ -42,107 +42,31 @@ impl Context {
     /// key; slow tickets are grouped by lock through an index once there are more than
     /// a few locks.
     pub(super) fn release_ids(&mut self, ids: &[TicketId]) {
-        if ids.is_empty() {
-            return;
-        }
-        let mut rel = std::mem::take(&mut self.rel);
-        let mut slow = std::mem::take(&mut self.slow);
-        rel.clear();
-        slow.clear();
-        for id in ids {
-            if let Some(h) = self.book.remove(*id) {
-                rel.push(h);
-            }
-        }
-        {
-            let mut p = self.sh.locks.lock();
-            let Pins { map, n, .. } = &mut *p;
-            let mut evict = false;
-            for h in rel.drain(..) {
-                let Some(pin) = map.get_mut(&h.key) else {
-                    continue;
-                };
-                match pin.fast.iter().rposition(|e| e.id == h.id) {
-                    Some(i) => {
-                        pin.fast.swap_remove(i);
-                        uncount_fast(&pin.obj, 1);
-                    }
-                    // Not (or no longer) a fast grant: materialised or slow.
-                    None => slow.push((pin.obj.clone(), h.id)),
-                }
-                // `Pins::put` without a second probe; the eviction, if due, after the loop.
-                evict |= n.release_pin(pin);
-                pin.spare = Some(h.key);
-            }
-            if evict {
-                p.evict_lru();
-            }
-            p.end_round_if();
-        }
-        rel.clear();
-        self.rel = rel;
-        let m = &self.mgr.sh;
-        // MySQL: sql/mdl.cc, MDL_context::release_lock -> MDL_lock::remove_ticket: one
-        // ticket at a time, each followed by reschedule_waiters (under one hold of the
-        // lock's mutex here; other locks do not see the difference).
-        let give_back = |o: &LockObj, ids: &mut dyn Iterator<Item = TicketId>| {
-            let mut g = o.state.lock();
-            let r = m.rules(&o.key);
-            for id in ids {
-                g.meta.remove(&id);
-                let LockInner { st, meta } = &mut *g;
-                let woken = st.release(&r, id, try_grant(meta));
-                m.granted(o, meta, woken);
-            }
-            m.clear_slow_if(o, &g);
-        };
-        if let [(o, id)] = slow.as_slice() {
-            give_back(o, &mut std::iter::once(*id));
-        } else if !slow.is_empty() {
-            // Group by lock, in the order of first appearance: a linear search among a
-            // few groups, an index (object address -> group) beyond.
-            let mut groups: Vec<(Arc<LockObj>, Vec<TicketId>)> = Vec::new();
-            let mut index: HashMap<usize, usize> = HashMap::new();
-            for (o, id) in slow.drain(..) {
-                let addr = Arc::as_ptr(&o) as usize;
-                let gi = if groups.len() <= FEW {
-                    groups
-                        .iter()
-                        .position(|(x, _)| Arc::as_ptr(x) as usize == addr)
-                } else {
-                    if index.is_empty() {
-                        for (i, (x, _)) in groups.iter().enumerate() {
-                            index.insert(Arc::as_ptr(x) as usize, i);
-                        }
-                    }
-                    index.get(&addr).copied()
-                };
-                match gi {
-                    Some(i) => groups[i].1.push(id),
-                    None => {
-                        if !index.is_empty() {
-                            index.insert(addr, groups.len());
-                        }
-                        groups.push((o, vec![id]));
-                    }
-                }
-            }
-            for (o, ids) in groups {
-                give_back(&o, &mut ids.into_iter());
-            }
-        }
-        slow.clear();
-        self.slow = slow;
+        let Context {
+            book,
+            sh,
+            slow,
+            mgr,
+            ..
+        } = self;
+        release_from(book, sh, slow, &mgr.sh, ids);
     }
 
     /// Releases the tickets of `durs` (latest first), through the reused scratch list.
+    #[inline]
     pub(super) fn release_durations(&mut self, durs: &[LockDuration]) {
-        let mut ids = std::mem::take(&mut self.scratch);
-        ids.clear();
-        self.book.of_durations_into(durs, &mut ids);
-        self.release_ids(&ids);
-        ids.clear();
-        self.scratch = ids;
+        let Context {
+            book,
+            sh,
+            slow,
+            mgr,
+            scratch,
+            ..
+        } = self;
+        scratch.clear();
+        book.of_durations_into(durs, scratch);
+        release_from(book, sh, slow, &mgr.sh, scratch);
+        scratch.clear();
     }
 
     /// MySQL: sql/mdl.cc, `MDL_context::release_statement_locks`.
@@ -228,4 +152,109 @@ impl Drop for Context {
         self.mgr.sh.registry.write().live.remove(&self.sh.id);
         debug!(owner = self.sh.id.0, "mdl context gone");
     }
+}
+
+/// [`Context::release_ids`] on the context's parts (so that a caller may pass a list the
+/// context owns): tickets leave the book, then their pins; the slow ones (`slow`, empty
+/// between calls) are given back to their locks after.
+fn release_from(
+    book: &mut TicketBook,
+    sh: &CtxShared,
+    slow: &mut Vec<(Arc<LockObj>, TicketId)>,
+    m: &Shared,
+    ids: &[TicketId],
+) {
+    if ids.is_empty() {
+        return;
+    }
+    {
+        let stripe = stripe_of(sh.id);
+        let mut p = sh.locks.lock();
+        let Pins { map, n, .. } = &mut *p;
+        let mut evict = false;
+        // One pass: each ticket leaves the book (our own, under our `locks` lock for no
+        // other reason than to save a second pass) and then its pin.
+        for id in ids {
+            let Some(h) = book.remove(*id) else {
+                continue;
+            };
+            let Some(pin) = map.get_mut(&h.key) else {
+                continue;
+            };
+            match pin.fast.iter().rposition(|e| e.id == h.id) {
+                Some(i) => {
+                    pin.fast.swap_remove(i);
+                    uncount_fast(&pin.obj, stripe, 1);
+                }
+                // Not (or no longer) a fast grant: materialised or slow.
+                None => slow.push((pin.obj.clone(), h.id)),
+            }
+            // `Pins::put` without a second probe; the eviction, if due, after the loop.
+            evict |= n.release_pin(pin);
+            pin.spare = Some(h.key);
+        }
+        if evict {
+            p.evict_lru();
+        }
+        p.end_round_if();
+    }
+    if !slow.is_empty() {
+        give_back_slow(m, slow);
+    }
+}
+
+/// Gives the slow tickets of a release back to their locks, lock by lock in the order of
+/// their first ticket (removal and a reschedule after each, under one hold of the
+/// lock's mutex); leaves `slow` empty.
+fn give_back_slow(m: &Shared, slow: &mut Vec<(Arc<LockObj>, TicketId)>) {
+    // MySQL: sql/mdl.cc, MDL_context::release_lock -> MDL_lock::remove_ticket: one
+    // ticket at a time, each followed by reschedule_waiters (under one hold of the
+    // lock's mutex here; other locks do not see the difference).
+    let give_back = |o: &LockObj, ids: &mut dyn Iterator<Item = TicketId>| {
+        let mut g = o.state.lock();
+        let r = m.rules(&o.key);
+        for id in ids {
+            g.meta.remove(&id);
+            let LockInner { st, meta } = &mut *g;
+            let woken = st.release(&r, id, try_grant(meta));
+            m.granted(o, meta, woken);
+        }
+        m.clear_slow_if(o, &g);
+    };
+    if let [(o, id)] = slow.as_slice() {
+        give_back(o, &mut std::iter::once(*id));
+    } else if !slow.is_empty() {
+        // Group by lock, in the order of first appearance: a linear search among a
+        // few groups, an index (object address -> group) beyond.
+        let mut groups: Vec<(Arc<LockObj>, Vec<TicketId>)> = Vec::new();
+        let mut index: HashMap<usize, usize> = HashMap::new();
+        for (o, id) in slow.drain(..) {
+            let addr = Arc::as_ptr(&o) as usize;
+            let gi = if groups.len() <= FEW {
+                groups
+                    .iter()
+                    .position(|(x, _)| Arc::as_ptr(x) as usize == addr)
+            } else {
+                if index.is_empty() {
+                    for (i, (x, _)) in groups.iter().enumerate() {
+                        index.insert(Arc::as_ptr(x) as usize, i);
+                    }
+                }
+                index.get(&addr).copied()
+            };
+            match gi {
+                Some(i) => groups[i].1.push(id),
+                None => {
+                    if !index.is_empty() {
+                        index.insert(addr, groups.len());
+                    }
+                    groups.push((o, vec![id]));
+                }
+            }
+        }
+        for (o, ids) in groups {
+            give_back(&o, &mut ids.into_iter());
+        }
+    }
+    slow.clear();
 }

@@ -9,7 +9,7 @@
 //! only under their owner's `locks`) and `SLOW` cannot move (it changes only under the
 //! state mutex), so every check below is exact, not a racy estimate.
 
-use super::{reclaimable, Manager, Pins, COUNT, SLOW, SWEEP_MIN};
+use super::{reclaimable, stripe_of, Manager, Pins, SLOW, STRIPES, SWEEP_MIN};
 use crate::lock::{OwnerId, Ticket};
 use crate::sync::atomic::Ordering;
 use crate::sync::spin::SpinGuard;
@@ -35,8 +35,9 @@ impl Manager {
     ///   is not symmetric);
     /// - no waiting ticket whose owner's wait is still undecided would be granted by a
     ///   reschedule now ([`crate::lock::LockState::could_grant_waiter`]: a lost wakeup);
-    /// - fast-path grants on the object only while `SLOW` is clear, and the object's
-    ///   `COUNT` equal to their number (`fast.rs`, "(count)");
+    /// - fast-path grants on the object only while `SLOW` is clear, and each of the
+    ///   object's stripes equal to the number of its contexts' grants (`fast.rs`,
+    ///   "(count)");
     /// - `SLOW` clear implies no obtrusive ticket is granted or waiting;
     /// - the lock state's own invariants ([`crate::lock::LockState::check`]).
     ///
@@ -70,6 +71,7 @@ impl Manager {
                 .map(|cs| (cs.id, cs.locks.lock()))
                 .collect();
             let mut fast: Vec<Ticket> = Vec::new();
+            let mut per_stripe = [0u64; STRIPES];
             for (owner, l) in &lists {
                 let Some(pin) = l.map.get(&obj.key) else {
                     continue;
@@ -79,6 +81,7 @@ impl Manager {
                         "{key:?}: {owner:?} pins a lock object that is not the map's"
                     ));
                 }
+                per_stripe[stripe_of(*owner)] += pin.fast.len() as u64;
                 for e in &pin.fast {
                     fast.push(Ticket {
                         id: e.id,
@@ -87,14 +90,16 @@ impl Manager {
                     });
                 }
             }
-            let word = obj.fast.load(Ordering::SeqCst);
+            let counts: Vec<u64> = obj
+                .counts
+                .iter()
+                .map(|c| c.0.load(Ordering::SeqCst))
+                .collect();
             drop(lists);
-            if word & COUNT != fast.len() as u64 {
+            if counts != per_stripe {
                 return Err(format!(
-                    "{key:?}: the count of fast-path grants is {} but the pins hold {} \
-                     ({fast:?})",
-                    word & COUNT,
-                    fast.len()
+                    "{key:?}: the counts of fast-path grants by stripe are {counts:?} but \
+                     the pins hold {per_stripe:?} ({fast:?})"
                 ));
             }
             if !fast.is_empty() && slow {

@@ -12,6 +12,7 @@ pub mod ddl;
 pub mod graphs;
 pub mod oltp;
 pub mod plot;
+pub mod scaling;
 pub mod timing;
 
 use baselines::{DashRw, Mode, Naive};
@@ -39,7 +40,7 @@ pub struct Options {
     /// Thread counts of the mixed OLTP workload (its curves).
     pub oltp_threads: &'static [usize],
     /// Only these groups (`single`, `threads`, `many`, `deadlock`, `ddl`, `oltp`,
-    /// `async`); empty: all.
+    /// `async`, `scaling`); empty: all.
     pub only: &'static [&'static str],
 }
 
@@ -96,12 +97,26 @@ pub struct Target {
     pub limit: String,
     /// None when a side was not measured (the manager unavailable).
     pub ok: Option<bool>,
+    /// Why the verdict cannot be trusted, if it cannot: the host's parallel speedup
+    /// under `MIN_SPEEDUP` (for a target over a contended group) or a side's spread
+    /// between rounds over `MAX_SPREAD_PCT`.
+    pub not_trustworthy: Option<String>,
 }
+
+/// Below this parallel speedup (2 busy threads over 1), the host did not give two real
+/// cores: contended figures measure its scheduler.
+pub const MIN_SPEEDUP: f64 = 1.6;
+/// Above this spread between rounds ((max - min) / median), a median is not a figure.
+pub const MAX_SPREAD_PCT: f64 = 20.0;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Machine {
     pub nproc: usize,
+    /// `model name` and `vendor_id` of /proc/cpuinfo.
     pub cpu: String,
+    pub vendor: String,
+    /// Benchmark threads are pinned to distinct CPUs (`sched_setaffinity` accepted).
+    pub pinned: bool,
     /// The parallel speedup the machine gave during the run: a busy loop's throughput
     /// on `threads` threads over one thread's (measured before and after the groups;
     /// the lower figure). 2.0 on two idle cores; about 1 when the host gives less.
@@ -137,18 +152,18 @@ fn machine() -> Machine {
     let nproc = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, v)| v.trim().to_owned())
-        })
-        .unwrap_or_else(|| "unknown".into());
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |name: &str| {
+        info.lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_once(':'))
+            .map_or_else(|| "unknown".into(), |(_, v)| v.trim().to_owned())
+    };
     Machine {
         nproc,
-        cpu,
+        cpu: field("model name"),
+        vendor: field("vendor_id"),
+        pinned: timing::pinning_works(),
         speedup: f64::NAN,
         load: std::fs::read_to_string("/proc/loadavg")
             .ok()
@@ -594,15 +609,37 @@ impl Runner {
                 let n = xs.len();
                 if let Some(p) = oltp::percentiles(xs) {
                     for (q, v) in ["p50", "p99", "p999"].iter().zip(p) {
+                        // A percentile over every round: no spread between rounds.
                         let stats = Stats {
-                            median: v,
-                            min: v,
-                            max: v,
-                            runs: n,
+                            spread_pct: 0.0,
+                            ..Stats::spread_of(v, v, v, n)
                         };
                         self.push("oltp_wait", &format!("{name}_{what}_{q}"), "ns", stats);
                     }
                 }
+            }
+        }
+    }
+
+    /// The simulation of `scaling.rs`: same-table throughput at 2, 16 and 64 threads with
+    /// one counter per lock object (before issue 30), 8 stripes (now) and one per core,
+    /// from this run's single-thread SR cost (120 ns when `single` did not run).
+    fn scaling(&mut self) {
+        let rows = self.rows.iter();
+        let t0 = rows
+            .filter(|r| r.group == "single" && r.name == "ours_sr")
+            .map(|r| r.stats.median)
+            .find(|x| x.is_finite())
+            .unwrap_or(120.0);
+        let ops = self.opts.plan.ops(2_000).max(10);
+        for n in [2usize, 16, 64] {
+            for (what, stripes) in [("one_count", 1), ("stripes8", 8), ("per_core", n)] {
+                let x = scaling::same_table(n, stripes, t0, scaling::TX, ops);
+                let stats = Stats {
+                    spread_pct: 0.0,
+                    ..Stats::spread_of(x, x, x, 1)
+                };
+                self.push("scaling", &format!("sim_same_{what}_n{n}"), "ops/s", stats);
             }
         }
     }
@@ -626,6 +663,26 @@ fn target(
         .zip(r.median(den.0, den.1))
         .map(|(a, b)| a / b);
     let ok = ratio.map(|x| le.is_none_or(|l| x <= l) && ge.is_none_or(|g| x >= g));
+    let mut doubts = Vec::new();
+    let contended = [num.0, den.0]
+        .iter()
+        .any(|g| g.ends_with("threads") || *g == "oltp");
+    if contended && r.machine.speedup.is_finite() && r.machine.speedup < MIN_SPEEDUP {
+        doubts.push(format!(
+            "host speedup {:.2} < {MIN_SPEEDUP}",
+            r.machine.speedup
+        ));
+    }
+    for (g, n) in [num, den] {
+        if let Some(row) = r.rows.iter().find(|x| x.group == g && x.name == n) {
+            if row.stats.spread_pct > MAX_SPREAD_PCT {
+                doubts.push(format!(
+                    "{n} spread {:.0}% > {MAX_SPREAD_PCT}%",
+                    row.stats.spread_pct
+                ));
+            }
+        }
+    }
     let limit = match (le, ge) {
         (Some(l), _) => format!("<= {l}"),
         (_, Some(g)) => format!(">= {g}"),
@@ -637,13 +694,15 @@ fn target(
         ratio,
         limit,
         ok,
+        not_trustworthy: (!doubts.is_empty()).then(|| doubts.join(", ")),
     }
 }
 
 fn targets(r: &Report, o: &Options) -> Vec<Target> {
-    // Issue 18's targets: the fast path within 2x of DashMap + RwLock uncontended; on
-    // one table, at least 5x naive and at least DashMap + RwLock. (The old "5x faster
-    // than naive, uncontended" asked for less than a bare map lookup: retired.)
+    // Issues 18 and 30's targets: the fast path within 2x of DashMap + RwLock
+    // uncontended; on one table, at least 3x naive and at least DashMap + RwLock. (The
+    // old "5x faster than naive, uncontended" asked for less than a bare map lookup:
+    // retired.)
     let mut v = vec![target(
         r,
         "fast path SR within 2x of DashMap+RwLock",
@@ -655,11 +714,11 @@ fn targets(r: &Report, o: &Options) -> Vec<Target> {
     let g = format!("{}threads", o.threads.max(1));
     v.push(target(
         r,
-        "same table SR/SW: 5x naive throughput",
+        "same table SR/SW: 3x naive throughput",
         (&g, "same_ours"),
         (&g, "same_naive"),
         None,
-        Some(5.0),
+        Some(3.0),
     ));
     v.push(target(
         r,
@@ -743,6 +802,9 @@ pub fn run(opts: Options, log: bool) -> Report {
     if on("async") {
         r.async_vs_sync();
     }
+    if on("scaling") {
+        r.scaling();
+    }
     let speedup_after = parallel_speedup(2);
     let mut rep = Report {
         machine: Machine {
@@ -767,8 +829,15 @@ pub fn render(r: &Report) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "machine: {} cpus, {}; {} warm-up + {} runs (median), scale {}",
-        r.machine.nproc, r.machine.cpu, r.warmup, r.runs, r.scale
+        "machine: {} cpus, {} ({}); threads pinned to distinct cpus: {}; {} warm-up + {} \
+         runs (median), scale {}",
+        r.machine.nproc,
+        r.machine.cpu,
+        r.machine.vendor,
+        if r.machine.pinned { "yes" } else { "no" },
+        r.warmup,
+        r.runs,
+        r.scale
     );
     let _ = writeln!(
         s,
@@ -781,14 +850,20 @@ pub fn render(r: &Report) -> String {
     }
     let _ = writeln!(
         s,
-        "{:<10} {:<28} {:>14} {:<8} {:>14} {:>14}",
-        "group", "name", "median", "unit", "min", "max"
+        "{:<10} {:<28} {:>14} {:<8} {:>14} {:>14} {:>7}",
+        "group", "name", "median", "unit", "min", "max", "spread"
     );
     for row in &r.rows {
         let _ = writeln!(
             s,
-            "{:<10} {:<28} {:>14.1} {:<8} {:>14.1} {:>14.1}",
-            row.group, row.name, row.stats.median, row.unit, row.stats.min, row.stats.max
+            "{:<10} {:<28} {:>14.1} {:<8} {:>14.1} {:>14.1} {:>6.0}%",
+            row.group,
+            row.name,
+            row.stats.median,
+            row.unit,
+            row.stats.min,
+            row.stats.max,
+            row.stats.spread_pct
         );
     }
     let _ = writeln!(s, "\ntargets:");
@@ -799,9 +874,13 @@ pub fn render(r: &Report) -> String {
             None => "n/a ",
         };
         let ratio = t.ratio.map_or("-".into(), |x| format!("{x:.2}"));
+        let trust = t
+            .not_trustworthy
+            .as_ref()
+            .map_or(String::new(), |why| format!(" NOT TRUSTWORTHY ({why})"));
         let _ = writeln!(
             s,
-            "  {verdict} {:<52} ratio {ratio:>7} (want {})",
+            "  {verdict} {:<52} ratio {ratio:>7} (want {}){trust}",
             t.name, t.limit
         );
     }

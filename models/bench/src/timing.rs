@@ -48,6 +48,8 @@ pub struct Stats {
     pub min: f64,
     pub max: f64,
     pub runs: usize,
+    /// The spread between rounds: (max - min) / median, in percent (NaN without runs).
+    pub spread_pct: f64,
 }
 
 impl Stats {
@@ -59,6 +61,7 @@ impl Stats {
                 min: f64::NAN,
                 max: f64::NAN,
                 runs: 0,
+                spread_pct: f64::NAN,
             };
         }
         xs.sort_by(|a, b| a.total_cmp(b));
@@ -68,11 +71,17 @@ impl Stats {
         } else {
             (xs[n / 2 - 1] + xs[n / 2]) / 2.0
         };
+        Stats::spread_of(median, xs[0], xs[n - 1], n)
+    }
+
+    /// Stats from their parts, the spread computed.
+    pub fn spread_of(median: f64, min: f64, max: f64, runs: usize) -> Stats {
         Stats {
             median,
-            min: xs[0],
-            max: xs[n - 1],
-            runs: n,
+            min,
+            max,
+            runs,
+            spread_pct: 100.0 * (max - min) / median,
         }
     }
 }
@@ -131,12 +140,18 @@ where
 {
     let workers: Vec<W> = (0..threads).map(make).collect();
     let start = Barrier::new(threads);
+    let cpus = allowed_cpus();
     let spans: Vec<(Instant, Instant)> = std::thread::scope(|s| {
         let hs: Vec<_> = workers
             .into_iter()
-            .map(|mut w| {
+            .enumerate()
+            .map(|(i, mut w)| {
                 let start = &start;
+                let cpu = (!cpus.is_empty()).then(|| cpus[i % cpus.len()]);
                 s.spawn(move || {
+                    if let Some(c) = cpu {
+                        pin_to(c);
+                    }
                     start.wait();
                     let t0 = Instant::now();
                     w(k);
@@ -157,4 +172,54 @@ where
         (Some(a), Some(b)) => (threads as u64 * k) as f64 / (b - a).as_secs_f64(),
         _ => f64::NAN,
     }
+}
+
+/// The CPUs this process may run on (empty where the OS does not say).
+#[cfg(target_os = "linux")]
+pub fn allowed_cpus() -> Vec<usize> {
+    // SAFETY: `cpu_set_t` is a plain bit array (all zeroes is a valid empty set), and
+    // `sched_getaffinity` writes at most `size_of::<cpu_set_t>()` bytes into the set we
+    // own; `CPU_ISSET` only reads it, with an index below `CPU_SETSIZE`.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return Vec::new();
+        }
+        (0..libc::CPU_SETSIZE as usize)
+            .filter(|&c| libc::CPU_ISSET(c, &set))
+            .collect()
+    }
+}
+#[cfg(not(target_os = "linux"))]
+pub fn allowed_cpus() -> Vec<usize> {
+    Vec::new()
+}
+
+/// Pins the calling thread to CPU `cpu`; false when the OS refused (or cannot).
+#[cfg(target_os = "linux")]
+pub fn pin_to(cpu: usize) -> bool {
+    // SAFETY: as in `allowed_cpus`: a zeroed `cpu_set_t` we own, `CPU_SET` with an index
+    // that `allowed_cpus` read from a set of `CPU_SETSIZE` bits, and `sched_setaffinity`
+    // (thread 0: the caller) only reads the set.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut set);
+        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) == 0
+    }
+}
+#[cfg(not(target_os = "linux"))]
+pub fn pin_to(_cpu: usize) -> bool {
+    false
+}
+
+/// Whether threads can be pinned to distinct CPUs here: two CPUs allowed and a thread
+/// pinned to each of the first two.
+pub fn pinning_works() -> bool {
+    let cpus = allowed_cpus();
+    cpus.len() >= 2
+        && std::thread::scope(|s| {
+            let a = s.spawn(|| pin_to(cpus[0]));
+            let b = s.spawn(|| pin_to(cpus[1]));
+            a.join().unwrap_or(false) && b.join().unwrap_or(false)
+        })
 }

@@ -57,6 +57,9 @@ pub struct Catalog {
     /// known-differences/truncated-table-inplace-alter.mdl). A table not listed may have
     /// rows (the fixture's have; DELETE leaves its delete-marked records).
     empty: BTreeSet<Tbl>,
+    /// The accounts made since the fixture, as `name@host` (accounts statements,
+    /// [`crate::accounts::Accounts`]).
+    pub users: BTreeSet<String>,
 }
 
 impl Catalog {
@@ -114,6 +117,9 @@ impl Catalog {
         match e {
             Effect::None => None,
             Effect::Fail(c) => Some(*c),
+            Effect::Accounts(a) => a.error(&self.users),
+            Effect::Replace { .. } => None,
+            Effect::AlterDb(db) => (!self.has_schema(db)).then_some(1),
             Effect::InPlace(t) => {
                 if !self.exists(t) {
                     Some(ER_NO_SUCH_TABLE)
@@ -232,6 +238,13 @@ impl Catalog {
     pub fn apply(&mut self, e: &Effect) {
         match e {
             Effect::None | Effect::NeedTables(_) | Effect::Fail(_) | Effect::InPlace(_) => {}
+            Effect::Accounts(a) => a.apply(&mut self.users),
+            Effect::AlterDb(_) => {}
+            Effect::Replace { t, engine } => {
+                self.objs.insert(t.clone(), Obj::Table(*engine));
+                self.empty.insert(t.clone());
+                self.triggers.retain(|_, on| on != t);
+            }
             Effect::CreateTable { t, engine, .. } => {
                 if self.error_of(e).is_none() && !self.exists(t) {
                     self.objs.insert(t.clone(), Obj::Table(*engine));

@@ -142,6 +142,17 @@ pub enum Effect {
         tr: Tbl,
         if_exists: bool,
     },
+    /// An accounts statement: the users it needs, makes or drops.
+    Accounts(super::accounts::Accounts),
+    /// CREATE OR REPLACE TABLE of a table that exists: a new empty table, with no
+    /// trigger, of this engine.
+    Replace {
+        t: Tbl,
+        engine: Engine,
+    },
+    /// ALTER DATABASE: the schema must exist (else the server cannot write its
+    /// `db.opt`: error 1, ER_CANT_CREATE_FILE).
+    AlterDb(String),
     /// The statement needs its tables to exist (DML, ALTER, TRUNCATE, ...).
     NeedTables(Vec<Tbl>),
     /// The statement fails with this error once its locks are taken.
@@ -187,6 +198,9 @@ pub enum Stmt {
     HandlerRead(String),
     ReleaseLock(String),
     ReleaseAllLocks,
+    /// A SELECT of several user-lock functions, one per column, played in order
+    /// (`classify/user_locks.rs`).
+    UserLocks(Vec<UserLockCall>),
     /// `BACKUP UNLOCK`: gives back the session's BACKUP LOCK.
     BackupUnlock,
     /// `SET [SESSION] lock_wait_timeout = N` (seconds).
@@ -200,9 +214,14 @@ pub enum Stmt {
     /// A statement the server refuses before it opens or locks anything (its parser, or
     /// a check before `open_tables`): the server's error code.
     Fails(u32),
+    /// SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT, SET TRANSACTION
+    /// ([`crate::session_stmt`]).
+    Session(super::session_stmt::SessionStmt),
 }
 
 mod syntax;
+mod user_locks;
+pub use user_locks::{get_lock_columns, UserLockCall};
 
 /// ER_PARSE_ERROR.
 pub const ER_PARSE_ERROR: u32 = 1064;
@@ -677,15 +696,14 @@ pub fn classify(
     };
     let first = first.to_ascii_lowercase();
     let words: Vec<String> = c.rest_words();
-    let has = |w: &str| words.iter().any(|x| x == w);
     let not_in = || format!("statement not in the learned table: `{sql}`");
+    if let Some(st) = super::session_stmt::classify_session(sql, db, cat, has_row) {
+        return st;
+    }
     match first.as_str() {
         "begin" => Ok(Stmt::Begin),
         "start" if words.get(1).is_some_and(|w| w == "transaction") => Ok(Stmt::Begin),
         "commit" => Ok(Stmt::Commit),
-        "rollback" if has("to") => Err(format!(
-            "`{sql}`: ROLLBACK TO SAVEPOINT is not in the learned table"
-        )),
         "rollback" => Ok(Stmt::Rollback),
         "unlock" if words.get(1).is_some_and(|w| w == "tables" || w == "table") => {
             Ok(Stmt::UnlockTables)
@@ -698,6 +716,10 @@ pub fn classify(
             c.i = 1;
             Ok(Stmt::Use(c.ident()?))
         }
+        "do" | "set" if user_locks::mentions(&toks) => Err(format!(
+            "`{sql}`: user-lock functions are modelled only as the columns of a SELECT with \
+             no FROM"
+        )),
         "do" => subquery_reads(&cx, &toks).unwrap_or(Ok(Stmt::NoLocks)),
         "set" => match classify_set(&words, sql)? {
             Stmt::NoLocks => subquery_reads(&cx, &toks).unwrap_or(Ok(Stmt::NoLocks)),
@@ -1026,8 +1048,6 @@ fn classify_set(words: &[String], sql: &str) -> Result<Stmt, String> {
             v => Err(format!("bad autocommit `{v}`")),
         },
         "global" | "@@global" => Err(format!("`{sql}`: SET GLOBAL is not modelled")),
-        "transaction" => Err(format!("`{sql}`: SET TRANSACTION is not modelled")),
-        "statement" => Err(format!("`{sql}`: SET STATEMENT is not modelled")),
         _ => Ok(Stmt::NoLocks),
     }
 }
@@ -1057,10 +1077,23 @@ fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, Stri
     if funcs.iter().any(|(_, f)| f == "sleep" || f == "benchmark") {
         return Err(format!("`{sql}`: SLEEP and BENCHMARK are not modelled"));
     }
+    let get = |n: String, ms: u64| get_lock_plan(cx, n, ms);
+    let all = funcs
+        .iter()
+        .filter(|(_, f)| f.ends_with("_lock") || f == "release_all_locks")
+        .count();
+    if all > 1 {
+        if let Some(calls) = user_locks::calls(toks, &get) {
+            return calls
+                .map(Stmt::UserLocks)
+                .map_err(|e| format!("`{sql}`: {e}"));
+        }
+    }
     if !user.is_empty() {
         if user.len() > 1 || words.iter().any(|w| w == "from") {
             return Err(format!(
-                "`{sql}`: a user-lock function is modelled only alone in a SELECT"
+                "`{sql}`: user-lock functions are modelled only as the columns of a SELECT \
+                 with no FROM"
             ));
         }
         let (i, f) = user[0];
@@ -1078,35 +1111,10 @@ fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, Stri
             "release_lock" => Ok(Stmt::ReleaseLock(name()?)),
             _ => {
                 let n = name()?;
-                let secs: f64 = match args.get(1) {
-                    Some(Tok::Num(s)) => s
-                        .parse()
-                        .map_err(|_| format!("`{sql}`: bad GET_LOCK timeout `{s}`"))?,
-                    Some(Tok::P('-')) => -1.0,
-                    None => return Err(format!("`{sql}`: GET_LOCK needs a timeout")),
-                    Some(t) => return Err(format!("`{sql}`: bad GET_LOCK timeout {t:?}")),
-                };
-                // A negative timeout waits forever (Item_func_get_lock::val_int).
-                let ms = if secs < 0.0 {
-                    None
-                } else {
-                    Some((secs * 1000.0).round() as u64)
-                };
-                Ok(Stmt::Learned(Plan {
-                    kind: "get_lock".into(),
-                    parts: vec![cx.part(
-                        "get_lock",
-                        Bind {
-                            lock: Some(n),
-                            ..Bind::default()
-                        },
-                    )],
-                    lock_tables: Vec::new(),
-                    wait: None,
-                    user_lock_timeout: Some(ms.unwrap_or(u64::MAX)),
-                    effect: Effect::None,
-                    aliased: None,
-                }))
+                match user_locks::timeout_ms(&args[1..]).map_err(|e| format!("`{sql}`: {e}"))? {
+                    Some(ms) => Ok(Stmt::Learned(get(n, ms))),
+                    None => Ok(Stmt::UserLocks(vec![UserLockCall::BadTimeout])),
+                }
             }
         };
     }
@@ -1128,6 +1136,26 @@ fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, Stri
         parts.push(cx.on_table(k, t)?);
     }
     cx.plan(kind, parts, Effect::NeedTables(tables), toks)
+}
+
+/// The plan of one GET_LOCK: the learned `get_lock` row on the lock's name, with its
+/// timeout (ms).
+fn get_lock_plan(cx: &Cx, n: String, ms: u64) -> Plan {
+    Plan {
+        kind: "get_lock".into(),
+        parts: vec![cx.part(
+            "get_lock",
+            Bind {
+                lock: Some(n),
+                ..Bind::default()
+            },
+        )],
+        lock_tables: Vec::new(),
+        wait: None,
+        user_lock_timeout: Some(ms),
+        effect: Effect::None,
+        aliased: None,
+    }
 }
 
 /// A subquery's table with the kind its own locking clause gives it.
@@ -1338,15 +1366,22 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
         return Err(format!("`{sql}`: only ALTER TABLE is in the learned table"));
     }
     let t = c.table(cx.db)?;
+    let spec = c.rest_words();
     let algo = option_value(words, "algorithm");
     if option_value(words, "lock").is_some() {
         return Err(format!(
             "`{sql}`: ALTER TABLE ... LOCK= is not in the learned table"
         ));
     }
-    if words
-        .iter()
-        .any(|w| w == "rename" || w == "partition" || w == "discard" || w == "import")
+    // RENAME COLUMN / INDEX / KEY are operations on the table; RENAME [TO|AS] renames it.
+    let renames_table = words
+        .windows(2)
+        .any(|w| w[0] == "rename" && !matches!(w[1].as_str(), "column" | "index" | "key"))
+        || words.last().is_some_and(|w| w == "rename");
+    if renames_table
+        || words
+            .iter()
+            .any(|w| w == "partition" || w == "discard" || w == "import")
     {
         return Err(format!(
             "`{sql}`: this ALTER TABLE operation is not in the learned table"
@@ -1385,43 +1420,10 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
         Some("inplace") | Some("nocopy") => "alter_inplace",
         Some("instant") => "alter_instant",
         Some("default") | None => {
-            if myisam || words.iter().any(|w| w == "engine" || w == "convert") {
-                "alter_copy"
-            } else if words.iter().any(|w| w == "force")
-                || words.windows(2).any(|w| {
-                    w[0] == "add" && (w[1] == "index" || w[1] == "key" || w[1] == "unique")
-                })
-                || words
-                    .windows(2)
-                    .any(|w| w[0] == "drop" && (w[1] == "index" || w[1] == "key"))
-            {
-                "alter_inplace"
-            } else if words.windows(2).any(|w| {
-                (w[0] == "add" || w[0] == "drop")
-                    && (w[1] == "column"
-                        || !matches!(
-                            w[1].as_str(),
-                            "index"
-                                | "key"
-                                | "unique"
-                                | "primary"
-                                | "constraint"
-                                | "foreign"
-                                | "fulltext"
-                                | "spatial"
-                                | "partition"
-                        ))
-            }) || words
-                .iter()
-                .any(|w| w == "auto_increment" || w == "comment")
-            {
-                "alter_instant"
-            } else {
-                return Err(format!(
-                    "`{sql}`: cannot tell the algorithm of this ALTER TABLE; add \
-                     ALGORITHM=COPY, INPLACE or INSTANT"
-                ));
-            }
+            // The server's choice per operation (measured): alter_algorithm.rs.
+            let engine = cx.cat.engine(&t).unwrap_or(Engine::InnoDb);
+            super::alter_algorithm::default_kind(&spec, engine)
+                .map_err(|e| format!("`{sql}`: {e}; add ALGORITHM=COPY, INPLACE or INSTANT"))?
         }
         Some(a) => return Err(format!("`{sql}`: unknown ALGORITHM={a}")),
     };

@@ -1,7 +1,7 @@
 //! Conformance with a real MariaDB server.
 //!
 //! - [`server`]: a throwaway `mariadbd` on a fresh datadir, stopped in `Drop`;
-//! - [`client`]: one connection per session (a `mariadb` client subprocess);
+//! - [`client`]: one connection per session (the client/server protocol, over the socket);
 //! - [`locks`]: the server's lock tables as lock rows;
 //! - [`mapping`]: statement kinds, the SQL classifier and the learned statement-to-lock
 //!   table (`models/conformance/statements.tsv`);
@@ -9,12 +9,16 @@
 //! - [`model`]: SQL statements played on our deterministic engine
 //!   ([`mdl_core::table::LockTable`], mariadb dialect) through the mapping;
 //! - [`scenario`]: SQL scenarios (`SESSION: sql STATEMENT`) run on both and compared;
-//! - [`matrix`]: the statement compatibility matrix, measured and predicted.
+//! - [`matrix`]: the statement compatibility matrix, measured and predicted;
+//! - [`corpus`]: MariaDB's own test suite, statement by statement (`mdl conform --corpus`).
 
+pub mod accounts;
+pub mod alter_algorithm;
 pub mod catalog;
 pub mod classify;
 pub mod client;
 pub mod compose;
+pub mod corpus;
 pub mod learn;
 pub mod locks;
 pub mod mapping;
@@ -23,6 +27,7 @@ pub mod model;
 pub mod random;
 pub mod scenario;
 pub mod server;
+pub mod session_stmt;
 
 use std::path::PathBuf;
 

@@ -209,6 +209,39 @@ pub const KINDS: &[KindDef] = &[
         "COMMIT",
         &["BEGIN", "INSERT INTO t1 (b) VALUES (0)"],
     ),
+    // Read-only metadata (sql_show.cc): SHOW CREATE TABLE opens its table with
+    // MDL_SHARED_HIGH_PRIO and gives it back at its end (`mysqld_show_create`,
+    // `rollback_to_savepoint`); SHOW COLUMNS / DESCRIBE read information_schema.COLUMNS
+    // (`get_all_tables` → `fill_schema_table_by_open`). Learned, not in the matrix.
+    kx("show_create", "SHOW CREATE TABLE t1", &[]),
+    kx("show_columns", "SHOW COLUMNS FROM t1", &[]),
+    // Accounts (sql_acl.cc: `mysql_create_user`, `mysql_grant`, ... open the grant tables
+    // for writing with `open_grant_tables`; CF_AUTO_COMMIT_TRANS): GRANT stands for
+    // every accounts statement. Learned, not in the matrix.
+    KindDef {
+        name: "account",
+        sql: "GRANT SELECT ON test.* TO u1",
+        prep: &["CREATE USER IF NOT EXISTS u1"],
+        setup: &[],
+        matrix: false,
+        check: false,
+    },
+    // CREATE OR REPLACE TABLE of a table that exists (`mysql_create_table_no_lock` with
+    // `lex->create_info.or_replace()`: the old table dropped under its X), ALTER DATABASE
+    // (`mysql_alter_db`: BACKUP_DDL, then the schema's X). Learned, not in the matrix.
+    kx(
+        "create_or_replace",
+        "CREATE OR REPLACE TABLE t1 (a INT)",
+        &[],
+    ),
+    KindDef {
+        name: "alter_db",
+        sql: "ALTER DATABASE db1 CHARACTER SET latin1",
+        prep: &["CREATE DATABASE db1"],
+        setup: &[],
+        matrix: false,
+        check: false,
+    },
     // The same statements on MyISAM tables.
     kx("select.myisam", "SELECT * FROM m1", &[]),
     kx(

@@ -50,6 +50,10 @@
 //! GET_LOCK's timeout argument bound waits.
 
 mod dialect;
+mod prepared;
+mod savepoint;
+mod temp;
+mod user_locks;
 
 use super::catalog::{Catalog, Engine};
 use super::classify::{classify, Effect, LtMode, Plan, SetTarget, Stmt, Tbl};
@@ -120,6 +124,22 @@ pub struct SqlSession {
     pub lock_wait_timeout: Option<u64>,
     /// The server error code of the last statement, when it failed with one.
     pub last_error: Option<u32>,
+    /// The savepoints set in the transaction, oldest first, each with whether InnoDB held
+    /// locks when it was set (`model::savepoint`).
+    pub savepoints: Vec<(String, bool)>,
+    /// The tickets of LOCK IN SHARE MODE reads of InnoDB tables (`model::savepoint`).
+    pub locking_reads: Vec<mdl_core::lock::TicketId>,
+    /// The session's temporary tables (`model::temp`).
+    pub temp_tables: Vec<(Tbl, Engine)>,
+    /// The temporary table the running CREATE TEMPORARY TABLE ... LIKE / SELECT makes
+    /// when it succeeds.
+    pub pending_temp: Option<(Tbl, Engine)>,
+    /// The session's prepared statements: name (lower case) and text
+    /// (`model::prepared`).
+    pub prepared: Vec<(String, String)>,
+    /// The result row of the last statement, when it was a SELECT of several user-lock
+    /// functions (`model/user_locks.rs`).
+    pub last_row: Option<Vec<String>>,
 }
 
 impl SqlSession {
@@ -138,6 +158,12 @@ impl SqlSession {
             backup_lock: None,
             lock_wait_timeout: None,
             last_error: None,
+            savepoints: Vec::new(),
+            locking_reads: Vec::new(),
+            temp_tables: Vec::new(),
+            pending_temp: None,
+            prepared: Vec::new(),
+            last_row: None,
         }
     }
 
@@ -219,6 +245,9 @@ struct Sess {
     id: OwnerId,
     st: SqlSession,
     run: Option<Run>,
+    /// A SELECT of several user-lock functions in progress (its GET_LOCK that waits is
+    /// `run`).
+    ul: Option<user_locks::UserLocksRun>,
 }
 
 /// ER_CANT_UPDATE_WITH_READLOCK, ER_BACKUP_LOCK_IS_ACTIVE: `THD::has_read_only_protection`.
@@ -239,8 +268,28 @@ const DEFERRED_PROTECTION: &[&str] = &[
     "drop_trigger",
 ];
 
-/// The plan's tables go through `lock_table_names` (a `bulk` group): its read-only
-/// protection check comes before any lock.
+/// Does the statement go through open_tables (sql/sql_base.cc), whose start calls
+/// `mysql_ha_flush`? Every statement the parser sends to open_and_lock_tables does, with
+/// an empty table list too (SELECT, SET, DO); the transaction and HANDLER control
+/// statements and USE do not (mysql_execute_command, sql/sql_parse.cc).
+fn flushes_handlers(st: &Stmt) -> bool {
+    !matches!(
+        st,
+        Stmt::Begin
+            | Stmt::Commit
+            | Stmt::Rollback
+            | Stmt::UnlockTables
+            | Stmt::HandlerClose(_)
+            | Stmt::HandlerRead(_)
+            | Stmt::BackupUnlock
+            | Stmt::Use(_)
+            // Refused before open_tables (a syntax error, ...).
+            | Stmt::Fails(_)
+            // SAVEPOINT, ROLLBACK TO, RELEASE SAVEPOINT, SET TRANSACTION open no table.
+            | Stmt::Session(_)
+    )
+}
+
 /// A learned `handler` rule that gives back the HANDLER's SR: the statement closes the
 /// session's HANDLERs on its tables (`mysql_ha_rm_tables`).
 fn closes_handler(r: &super::mapping::RuleRow) -> bool {
@@ -297,6 +346,8 @@ pub struct SqlModel {
     /// Ends of waits a running statement's request decided that `pump` takes first, as if
     /// still in the table's queue (`retry_victims_now` looks at them before).
     held_back: Vec<(OwnerId, Outcome)>,
+    /// The sessions' names in the file (`name_sessions`): `KILL QUERY NAME` names one.
+    names: Vec<String>,
 }
 
 impl SqlModel {
@@ -323,7 +374,14 @@ impl SqlModel {
             stash: Vec::new(),
             yielded: VecDeque::new(),
             held_back: Vec::new(),
+            names: Vec::new(),
         }
+    }
+
+    /// Names the sessions, in order (a scenario's session names): `KILL QUERY NAME` sent
+    /// as SQL names its target so (`model::prepared`).
+    pub fn name_sessions(&mut self, names: &[String]) {
+        self.names = names.to_vec();
     }
 
     pub fn mapping(&self) -> &Mapping {
@@ -346,6 +404,7 @@ impl SqlModel {
             id,
             st: SqlSession::new(),
             run: None,
+            ul: None,
         });
         self.sess.len() - 1
     }
@@ -386,6 +445,8 @@ impl SqlModel {
             d: _,
             t,
             map: _,
+            // Fixed for a file's run.
+            names: _,
             cat,
             sess,
             events,
@@ -532,16 +593,24 @@ impl SqlModel {
             // A syntax error: the server's parser refuses it before anything runs.
             Stmt::Fails(super::classify::ER_PARSE_ERROR)
         } else {
-            let has = self.has_row();
-            classify(sql, &db, &self.cat, &has)?
+            match self.session_classify(s, sql) {
+                Some(st) => st?,
+                None => {
+                    let has = self.has_row();
+                    classify(sql, &db, &self.cat, &has)?
+                }
+            }
         };
         self.sess[s].st.last_error = None;
-        // Every statement first closes the session's HANDLERs that another session waits
-        // for (mysql_ha_flush; measured: COMMIT and BACKUP STAGE do it too).
-        // (BACKUP STAGE opens no table: its HANDLERs are closed at its end, `finish`, not
-        // before it waits: backup_start in sql/backup.cc calls no mysql_ha_flush; measured:
-        // found/seed-51601, BACKUP STAGE START waiting behind another backup keeps the
-        // HANDLER an ALTER waits for.)
+        self.sess[s].st.last_row = None;
+        // A statement that opens tables first closes the session's HANDLERs that another
+        // session waits for (mysql_ha_flush at the start of open_tables, sql/sql_base.cc;
+        // a statement without tables, `SELECT 1` or `SET`, opens its empty list too).
+        // Statements that open none keep them: BEGIN, COMMIT, ROLLBACK, UNLOCK TABLES,
+        // HANDLER ... READ / CLOSE, BACKUP UNLOCK, USE (`flushes_handlers`), and BACKUP
+        // STAGE (backup_start in sql/backup.cc calls no mysql_ha_flush; measured:
+        // found/seed-51601). Under the old `mariadb --batch` harness COMMIT and BACKUP
+        // STAGE seemed to flush: its end marker, a SELECT, did.
         // (CREATE/DROP TRIGGER take the trigger's X before open_tables, which flushes:
         // mysql_create_or_drop_trigger; their flush follows that lock, `trigger_flush`.
         // Measured: found/seed-71435, DROP TRIGGER waits for the trigger's X with its
@@ -565,8 +634,7 @@ impl SqlModel {
                     // open_and_lock_tables; measured: found/seed-191293, a deadlock with an
                     // in-place ALTER that waits for the session's HANDLER.
                     | "ftwrl_table"));
-        // A statement refused before open_tables closes no HANDLER either.
-        let flushed = if backup_stage || matches!(st, Stmt::Fails(_)) {
+        let flushed = if backup_stage || !flushes_handlers(&st) {
             Vec::new()
         } else {
             self.ha_flush(s)
@@ -583,16 +651,6 @@ impl SqlModel {
             }
         };
         self.pump();
-        // The sessions this step let in may have come to wait for one of its HANDLERs
-        // after it ran (its implicit commit let a RENAME on to the HANDLER's table): its
-        // end closes them (measured: known-differences/woken-race-10970, mostly so: a race).
-        // (Not for a copying ALTER's X after its copy, a slow phase: the flush of the
-        // step's own open_tables came first. Measured: found/seed-211382, LOCK TABLES
-        // and UNLOCK TABLES that let a waiting copying ALTER on keep the HANDLER its X
-        // then waits for, until the session's next statement.)
-        if !self.is_waiting(s) && !self.ha_flush_with(s, true).is_empty() {
-            self.pump();
-        }
         self.fg = None;
         self.flushed_by = None;
         // A wait the same step ended (the other sessions' statements this one released
@@ -660,7 +718,10 @@ impl SqlModel {
                     r.waiting = None;
                 }
                 let o = self.finish(i, Outcome::Timeout);
-                self.events.push((i, o));
+                let o = self.user_locks_after(i, o);
+                if o != Outcome::Waiting {
+                    self.events.push((i, o));
+                }
             }
             self.pump();
         }
@@ -699,6 +760,7 @@ impl SqlModel {
         Ok(match st {
             Stmt::NoLocks => Outcome::Ok,
             Stmt::Fails(code) => self.fail(s, code),
+            Stmt::Session(x) => self.session_stmt(s, x)?,
             Stmt::Use(db) => {
                 if !self.cat.has_schema(&db) {
                     return Ok(self.fail(s, ER_BAD_DB));
@@ -817,6 +879,7 @@ impl SqlModel {
                 }
                 Outcome::Ok
             }
+            Stmt::UserLocks(calls) => self.user_locks_start(s, calls),
             Stmt::ReleaseAllLocks => {
                 let names: Vec<String> = self.sess[s].st.user_locks.keys().cloned().collect();
                 self.sess[s].st.user_locks.clear();
@@ -2791,6 +2854,7 @@ impl SqlModel {
             run.steps.push_front(w.step);
             if self.deadlocked(v, Ctx::Retry).is_none() {
                 let out = self.run(v);
+                let out = self.user_locks_after(v, out);
                 if out != Outcome::Waiting {
                     self.events.push((v, out));
                 }
@@ -2955,9 +3019,6 @@ impl SqlModel {
                 self.sess[s].st.in_txn = false;
                 self.sess[s].st.wrote = false;
             }
-            // A statement that ends closes the session's HANDLERs another session waits
-            // for (measured: a killed statement's session holds no HANDLER lock after).
-            self.ha_flush(s);
             return out;
         }
         self.sess[s].run = None;
@@ -3047,10 +3108,6 @@ impl SqlModel {
                                 table: t,
                                 open: true,
                             });
-                            // Opened under a pending conflicting request (its SR cloned
-                            // from the transaction's ticket): flushed at once (measured:
-                            // the transaction's COMMIT lets the waiting DDL through).
-                            self.ha_flush(s);
                         }
                     }
                     "get_lock" => {
@@ -3067,6 +3124,7 @@ impl SqlModel {
                     }
                     _ => {}
                 }
+                self.after_plan(s, &p.kind, &run.new);
                 if run.writes {
                     self.sess[s].st.wrote = true;
                 }
@@ -3097,17 +3155,10 @@ impl SqlModel {
         } else if matches!(run.then, Then::Plan(_)) && !self.sess[s].st.autocommit {
             self.sess[s].st.in_txn = true;
         }
-        // A statement that ends closes the session's HANDLERs another session began to
-        // wait for while it ran (measured: found/seed-10482, a DELETE that waited behind
-        // FTWRL while REPAIR came to wait for its HANDLER; the failure path above too).
-        // So does a statement whose wait ended: the session that let it in goes on at
-        // once, and the requests it makes right away (LOCK TABLES' next tables) come
-        // before the woken statement's end (measured, a race on the server that mostly
-        // goes this way: known-differences/woken-race-110773.mdl, a SELECT let in by LOCK
-        // TABLES' release of its earlier tables closes the HANDLER the new LOCK TABLES
-        // waits for). A request made after a slow phase comes after it: a copying ALTER
-        // stands aside first (`copy_phase`; found/seed-51313).
-        self.ha_flush(s);
+        // (No `mysql_ha_flush` at a statement's end: only the next statement that opens
+        // tables closes the HANDLERs others came to wait for meanwhile. The old harness's
+        // end marker, a SELECT after every statement, did it at once; measured through
+        // the protocol client, found/seed-10482 and known-differences/woken-race-110773.)
         Outcome::Ok
     }
 
@@ -3124,6 +3175,7 @@ impl SqlModel {
                     };
                     if self.sess[y].run.is_some() {
                         let out = self.run(y);
+                        let out = self.user_locks_after(y, out);
                         if out != Outcome::Waiting {
                             self.events.push((y, out));
                         }
@@ -3223,6 +3275,7 @@ impl SqlModel {
                         self.finish(s, o)
                     }
                 };
+                let out = self.user_locks_after(s, out);
                 if out != Outcome::Waiting {
                     self.events.push((s, out));
                 }

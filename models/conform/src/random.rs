@@ -8,7 +8,8 @@
 //! `kill`, an `advance` past its timeout): every kind of the table over the fixture tables
 //! (`t1`, `t2`, the MyISAM `m1`, new names `t3`, `t4`, a view, a trigger, schema `db1`),
 //! several tables per statement, transactions, LOCK TABLES, FTWRL, BACKUP STAGE, HANDLER,
-//! user locks, `lock_wait_timeout`, kills and timeouts. Scenario `i` of a run with seed
+//! user locks, `lock_wait_timeout`, kills and timeouts, savepoints, SHOW CREATE TABLE,
+//! EXPLAIN, temporary tables, SET STATEMENT, EXECUTE IMMEDIATE, CREATE OR REPLACE. Scenario `i` of a run with seed
 //! `S` is generated from seed `S + i` alone, so one scenario can be made again
 //! ([`generate`]).
 
@@ -82,7 +83,7 @@ fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
     let n = pick(r, NEW);
     let lock = pick(r, &["u1", "u2"]);
     let mode = |r: &mut ChaCha8Rng| pick(r, &["READ", "WRITE", "READ LOCAL", "WRITE CONCURRENT"]);
-    let w = r.random_range(0..100u32);
+    let w = r.random_range(0..110u32);
     match w {
         0..=7 => format!("SELECT * FROM {t1}"),
         8..=10 => format!("SELECT * FROM {t1} JOIN {t2} ON {t1}.a={t2}.a"),
@@ -155,6 +156,18 @@ fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
         // BACKUP LOCK / BACKUP UNLOCK (sql/backup.cc backup_lock, backup_unlock).
         98 => format!("BACKUP LOCK {t1}"),
         99 => "BACKUP UNLOCK".into(),
+        // Session statements and read-only metadata (crate::session_stmt), temporary
+        // tables (model::temp), prepared statements (model::prepared).
+        100 => "SAVEPOINT sp1".into(),
+        101 => "ROLLBACK TO SAVEPOINT sp1".into(),
+        102 => "RELEASE SAVEPOINT sp1".into(),
+        103 => format!("SHOW CREATE TABLE {t1}"),
+        104 => format!("EXPLAIN SELECT * FROM {t1}"),
+        105 => format!("CREATE TEMPORARY TABLE {n} LIKE {t1}"),
+        106 => format!("DROP TEMPORARY TABLE IF EXISTS {n}"),
+        107 => format!("SET STATEMENT lock_wait_timeout={TIMEOUT_S} FOR SELECT * FROM {t1}"),
+        108 => format!("EXECUTE IMMEDIATE 'INSERT INTO {t1} (b) VALUES (7)'"),
+        109 => format!("CREATE OR REPLACE TABLE {n} (a INT)"),
         _ => format!("SELECT * FROM {t1}"),
     }
 }

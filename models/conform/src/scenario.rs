@@ -55,6 +55,23 @@ pub fn outcome_of(sql: &str, r: &Reply) -> (Outcome, Option<u32>) {
         Some(c) => return (Outcome::Error, Some(c)),
     }
     let l = sql.to_ascii_lowercase();
+    if let Some(cols) = crate::classify::get_lock_columns(sql) {
+        // The GET_LOCK columns (model/user_locks.rs): a NULL is a kill, else a 0 a
+        // timeout (a GET_LOCK of a bad timeout, NULL too, is no column of these).
+        let row = r.rows.first().cloned().unwrap_or_default();
+        let vals: Vec<&str> = cols
+            .iter()
+            .filter_map(|c| row.get(*c))
+            .map(String::as_str)
+            .collect();
+        if vals.contains(&"NULL") {
+            return (Outcome::Killed, None);
+        }
+        if vals.contains(&"0") {
+            return (Outcome::Timeout, None);
+        }
+        return (Outcome::Ok, None);
+    }
     if l.contains("get_lock") {
         match r.rows.first().and_then(|x| x.first()).map(String::as_str) {
             Some("0") => return (Outcome::Timeout, None),
@@ -204,6 +221,7 @@ fn check_known(
     for _ in &sc.sessions {
         model.add_session();
     }
+    model.name_sessions(&sc.sessions);
     for l in &sc.lines {
         match &l.item {
             Item::Step { session, cmd } => {
@@ -368,6 +386,7 @@ pub fn run_scenario(
     for _ in 0..n {
         model.add_session();
     }
+    model.name_sessions(&sc.sessions);
     let mut sides = Sides {
         conns: (0..n).map(|_| None).collect(),
         srv_last: vec![None; n],
@@ -399,6 +418,16 @@ pub fn run_scenario(
         let _ = writeln!(out, "{e}");
     }
     Ok(rep)
+}
+
+/// A user-lock SELECT's row (`model/user_locks.rs`): the same values, IS_USED_LOCK's
+/// connection id (`id` on our side) any id.
+fn rows_agree(srv: &[String], ours: &[String]) -> bool {
+    srv.len() == ours.len()
+        && srv
+            .iter()
+            .zip(ours)
+            .all(|(a, b)| a == b || (b == "id" && a.parse::<u64>().is_ok()))
 }
 
 fn show_ours(o: Option<(Outcome, Option<u32>)>) -> String {
@@ -471,11 +500,35 @@ fn play(
                     ));
                     return Ok(());
                 }
-                c.send(q)?;
-                x.running[s] = q.clone();
-                let o = model
-                    .step(s, q)
-                    .map_err(|m| serr(&file, line, l.pos.col, m))?;
+                let o = if let Some(t) = kill_sql(q, &sc.sessions) {
+                    // KILL QUERY of a session named in the file: its connection id on the
+                    // server; ours knows the names (`SqlModel::name_sessions`).
+                    let t = t.map_err(|m| serr(&file, line, l.pos.col, m))?;
+                    let id = match &x.conns[t] {
+                        Some(tc) => tc.id,
+                        None => {
+                            return Err(serr(
+                                &file,
+                                line,
+                                l.pos.col,
+                                format!("KILL of {}, which has not run anything", sc.sessions[t]),
+                            ))
+                        }
+                    };
+                    let c = x.conns[s].as_mut().expect("made");
+                    let sql = format!("KILL QUERY {id}");
+                    c.send(&sql)?;
+                    x.running[s] = sql;
+                    model
+                        .step(s, q)
+                        .map_err(|m| serr(&file, line, l.pos.col, m))?
+                } else {
+                    c.send(q)?;
+                    x.running[s] = q.clone();
+                    model
+                        .step(s, q)
+                        .map_err(|m| serr(&file, line, l.pos.col, m))?
+                };
                 step_sess = Some(s);
                 ours_step = Some((o, model.session(s).last_error));
                 label = format!("{}: sql {q}", sc.sessions[s]);
@@ -588,10 +641,14 @@ fn play(
         drop(refs);
         let mut srv_events: BTreeSet<(usize, String)> = BTreeSet::new();
         let mut srv_step: Option<SrvOutcome> = None;
+        let mut srv_rows: Vec<(usize, Vec<String>)> = Vec::new();
         for (k, i) in idx.iter().enumerate() {
             let Some(v) = &st[k] else { continue };
             let o = match v {
                 Settled::Done(r) => {
+                    if r.error.is_none() {
+                        srv_rows.push((*i, r.rows.first().cloned().unwrap_or_default()));
+                    }
                     let (o, c) = outcome_of(&x.running[*i], r);
                     SrvOutcome::Out(o, c)
                 }
@@ -637,6 +694,16 @@ fn play(
                 ));
             }
         }
+        for (i, srv) in &srv_rows {
+            if let Some(ours) = &model.session(*i).last_row {
+                if !rows_agree(srv, ours) {
+                    rep.diffs.push(format!(
+                        "{file}:{line}: {label}: {}'s row on the server {srv:?}, ours {ours:?}",
+                        sc.sessions[*i]
+                    ));
+                }
+            }
+        }
         if srv_events != our_events {
             let show = |e: &BTreeSet<(usize, String)>| {
                 e.iter()
@@ -670,4 +737,35 @@ fn play(
         }
     }
     Ok(())
+}
+
+/// `KILL [HARD | SOFT] QUERY NAME` of a session of the file (`None`: not such a
+/// statement): the server gets `KILL QUERY` with that session's connection id (the model
+/// refuses the other forms: `model::prepared`).
+fn kill_sql(q: &str, sessions: &[String]) -> Option<Result<usize, String>> {
+    let w: Vec<&str> = q.trim().trim_end_matches(';').split_whitespace().collect();
+    if !w.first()?.eq_ignore_ascii_case("kill") {
+        return None;
+    }
+    // KILL [HARD | SOFT] [CONNECTION | QUERY] id: with no QUERY it ends the connection.
+    let i = w
+        .iter()
+        .position(|x| x.eq_ignore_ascii_case("query"))
+        .map(|i| i + 1);
+    let Some(i) = i else {
+        return Some(Err(format!(
+            "`{q}`: KILL [CONNECTION] (the session ends) is not modelled; KILL QUERY is"
+        )));
+    };
+    if w.len() != i + 1 {
+        return Some(Err(format!(
+            "`{q}`: KILL QUERY SESSION, one session's name"
+        )));
+    }
+    Some(match sessions.iter().position(|n| n == w[i]) {
+        Some(t) => Ok(t),
+        None => Err(format!(
+            "`{q}`: name the session to kill (its connection id is given on the server)"
+        )),
+    })
 }

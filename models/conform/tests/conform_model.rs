@@ -152,7 +152,7 @@ fn a_statement_outside_the_table_changes_nothing() {
     m.step(a, "BEGIN").unwrap();
     m.step(a, "SELECT * FROM t1").unwrap();
     let before = m.locks_of(a);
-    assert!(m.step(a, "GRANT ALL ON *.* TO x").is_err());
+    assert!(m.step(a, "CREATE PROCEDURE p() SELECT 1").is_err());
     assert_eq!(m.locks_of(a), before);
 }
 
@@ -412,11 +412,13 @@ fn a_multi_table_update_needs_write_only_for_the_tables_it_sets() {
 }
 
 #[test]
-fn a_statement_end_closes_a_handler_its_implicit_commit_let_a_waiter_ask_for() {
-    // known-differences/woken-race-10970.mdl (found by seed 10970; as the server answers
-    // when the woken RENAME runs first): REPAIR's implicit commit ends the DELETE's
+fn a_statement_end_keeps_a_handler_its_implicit_commit_let_a_waiter_ask_for() {
+    // known-differences/woken-race-10970.mdl: REPAIR's implicit commit ends the DELETE's
     // transaction, which lets the RENAME on from t1 to wait for t2, where the HANDLER holds
-    // SR; REPAIR's end closes the HANDLER (mysql_ha_flush), and the RENAME goes through.
+    // SR. REPAIR's flush (mysql_ha_flush, at the start of its open_tables) came before
+    // that request, and nothing flushes at a statement's end: the HANDLER stays, the
+    // RENAME waits (through the protocol client, every run; the old harness's end marker,
+    // a SELECT, flushed it in a race with the woken RENAME).
     let mut m = model();
     let s1 = m.add_session();
     let s3 = m.add_session();
@@ -428,8 +430,9 @@ fn a_statement_end_closes_a_handler_its_implicit_commit_let_a_waiter_ask_for() {
         Ok(Outcome::Waiting)
     );
     assert_eq!(m.step(s3, "REPAIR TABLE m1"), Ok(Outcome::Ok));
-    assert_eq!(m.take_events(), vec![(s1, Outcome::Ok)]);
-    assert!(m.locks_of(s3).is_empty());
+    assert_eq!(m.take_events(), vec![]);
+    assert_eq!(m.locks_of(s3).len(), 1);
+    assert!(m.is_waiting(s1));
 }
 
 #[test]

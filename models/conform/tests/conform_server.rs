@@ -10,7 +10,10 @@
 //! - `conform_no_session_rules`: the model ignores the learned session rules (no error
 //!   for a statement its own LOCK TABLES, FTWRL or BACKUP STAGE forbids);
 //! - `conform_no_ha_flush`: a statement no longer closes the session's HANDLERs that
-//!   another session waits for (`mysql_ha_flush`).
+//!   another session waits for (`mysql_ha_flush`);
+//! - `conform_user_lock_rows`: RELEASE_ALL_LOCKS in a SELECT of several user-lock
+//!   functions counts the lock names, not their counts (the row comparison catches it:
+//!   `get-lock-several.mdl`).
 
 use mdl_conform::mapping::Mapping;
 use mdl_conform::{data_dir, scenario, server::Server};
@@ -63,7 +66,8 @@ fn run_all() -> Vec<scenario::Report> {
 #[cfg(not(any(
     mdl_bug = "conform_skip_backoff",
     mdl_bug = "conform_no_session_rules",
-    mdl_bug = "conform_no_ha_flush"
+    mdl_bug = "conform_no_ha_flush",
+    mdl_bug = "conform_user_lock_rows"
 )))]
 #[test]
 fn quick_set_agrees_with_the_server() {
@@ -92,7 +96,8 @@ fn quick_set_agrees_with_the_server() {
 #[cfg(any(
     mdl_bug = "conform_skip_backoff",
     mdl_bug = "conform_no_session_rules",
-    mdl_bug = "conform_no_ha_flush"
+    mdl_bug = "conform_no_ha_flush",
+    mdl_bug = "conform_user_lock_rows"
 ))]
 fn the_comparison_catches_the_seeded_bug() {
     if !enabled() {
@@ -150,6 +155,12 @@ fn server_options_start_the_server_and_refuse_other_servers() {
     assert_eq!(s.options(), &opts[..]);
     let r = scenario::run_scenario(&s, &map, &sc, false, &mut out).unwrap();
     assert!(r.agrees(), "{}", r.summary());
+}
+
+#[cfg(mdl_bug = "conform_user_lock_rows")]
+#[test]
+fn seeded_bug_conform_user_lock_rows_is_caught() {
+    the_comparison_catches_the_seeded_bug();
 }
 
 #[test]

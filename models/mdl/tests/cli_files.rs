@@ -245,11 +245,33 @@ fn both_commands_read_files_the_same_way() {
         msg.contains("steps.mdl:65536:1: too many steps for session `s1`: the limit is 65,535"),
         "{msg}"
     );
-    // Too many sessions.
-    let text: String = (0..33).map(|i| format!("s{i}: commit\n")).collect();
+    // Too many sessions for any command: the reader's limit, the same in both.
+    let text: String = (0..10_001).map(|i| format!("s{i}: commit\n")).collect();
     let (code, msg) = same_answer("sessions.mdl", text.as_bytes());
     assert_eq!(code, Some(2));
-    assert!(msg.contains("the limit is 32"), "{msg}");
+    assert!(
+        msg.contains("sessions.mdl:10001:1: too many sessions"),
+        "{msg}"
+    );
+    assert!(msg.contains("the limit is 10,000"), "{msg}");
+}
+
+#[test]
+fn run_takes_more_sessions_than_check_and_check_says_so() {
+    // 64 sessions: both take the file.
+    let text: String = (0..64).map(|i| format!("s{i}: commit\n")).collect();
+    let p = tmp("s64.mdl", text.as_bytes()).display().to_string();
+    assert_eq!(mdl(&["run", &p]).status.code(), Some(0));
+    assert_eq!(mdl(&["check", "--quiet", &p]).status.code(), Some(0));
+    // 65: run plays it; check names its own limit and says that run takes the file.
+    let text: String = (0..65).map(|i| format!("s{i}: commit\n")).collect();
+    let p = tmp("s65.mdl", text.as_bytes()).display().to_string();
+    assert_eq!(mdl(&["run", &p]).status.code(), Some(0));
+    let c = mdl(&["check", "--quiet", &p]);
+    assert_eq!(c.status.code(), Some(2));
+    let msg = stderr(&c);
+    assert!(msg.contains("check's model takes at most 64"), "{msg}");
+    assert!(msg.contains("`mdl run` takes the file"), "{msg}");
 }
 
 #[test]

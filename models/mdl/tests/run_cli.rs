@@ -214,3 +214,26 @@ fn matrix_prints_the_dialect_tables() {
     assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
     assert_eq!(a.stdout, b.stdout);
 }
+
+/// A pile-up of 1,000 readers behind a pending ALTER (a server's ordinary load) plays on
+/// the real manager: every reader waits behind the pending X and is granted after the
+/// ALTER commits. (Its time is measured with the release build, models/MODEL.md.)
+#[test]
+fn a_pile_up_of_1000_readers_plays() {
+    let mut text = String::from(
+        "long: acquire TABLE db.t1 SR\nalter: acquire TABLE db.t1 SU\n\
+         alter: upgrade TABLE db.t1 X\nexpect alter waiting\n",
+    );
+    for i in 0..1000 {
+        text.push_str(&format!(
+            "r{i}: acquire TABLE db.t1 SR\nexpect r{i} waiting\n"
+        ));
+    }
+    text.push_str("long: commit\nexpect alter granted\nalter: commit\n");
+    for i in 0..1000 {
+        text.push_str(&format!("expect r{i} granted\n"));
+    }
+    let p = tmp("pileup1000.mdl", text.as_bytes());
+    let out = mdl(&["run", "--format", "json", &p.display().to_string()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}

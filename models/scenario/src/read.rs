@@ -7,8 +7,12 @@
 //!   of the first bad byte.
 //! - The same limits for every command, each named in its message: [`MAX_FILE_BYTES`],
 //!   [`MAX_LINE_BYTES`], [`MAX_SESSIONS`], [`MAX_STEPS_PER_SESSION`], [`MAX_ASSERTS`],
-//!   [`MAX_KILLS_PER_SESSION`] (the last four are what `mdl check`'s model can hold; `run`
-//!   keeps to them so that a file one command takes the other takes too).
+//!   [`MAX_KILLS_PER_SESSION`] (the last three are what `mdl check`'s model can hold; `run`
+//!   keeps to them so that a file one command takes the other takes too). Sessions are
+//!   the exception: `mdl run` and `mdl conform` take up to [`MAX_SESSIONS`] (10,000: a
+//!   server's connections, one thread each in `run`), and `mdl check` refuses a file
+//!   with more sessions than its model can represent (64) with a message that says so
+//!   (models/docs/scenario-format.md, "Sessions").
 //! - Messages are cut to a readable length ([`cut_message`]: a quoted word of the file
 //!   is shown up to [`MAX_QUOTED_CHARS`] characters, invisible characters are written as
 //!   escapes), and an error at a position carries an excerpt of its line (at most
@@ -25,8 +29,9 @@ use std::path::Path;
 pub const MAX_FILE_BYTES: usize = 16 << 20;
 /// A line is at most 4 MiB (a bulk request of about 200,000 keys).
 pub const MAX_LINE_BYTES: usize = 4 << 20;
-/// At most 32 sessions in a file.
-pub const MAX_SESSIONS: usize = 32;
+/// At most 10,000 sessions in a file (`mdl run` plays each on a thread of its own;
+/// `mdl check` takes fewer, see `mdl_check::model::MAX_SESSIONS`).
+pub const MAX_SESSIONS: usize = 10_000;
 /// At most 65,535 steps for one session.
 pub const MAX_STEPS_PER_SESSION: usize = u16::MAX as usize;
 /// At most 64 `assert` lines in a file.
@@ -261,9 +266,10 @@ pub fn check_limits(sc: &Scenario) -> Result<(), ParseError> {
                     return Err(err(
                         l.pos,
                         format!(
-                            "too many sessions: `{}` is session {}, the limit is {MAX_SESSIONS}",
+                            "too many sessions: `{}` is session {}, the limit is {}",
                             sc.sessions[s],
-                            s + 1
+                            thousands(s + 1),
+                            thousands(MAX_SESSIONS)
                         ),
                     ));
                 }
@@ -487,7 +493,7 @@ mod tests {
         }
         let e = err(text.as_bytes());
         assert_eq!(e.pos.map(|p| p.line), Some(MAX_SESSIONS + 1));
-        assert!(e.msg.contains("the limit is 32"), "{e}");
+        assert!(e.msg.contains("the limit is 10,000"), "{e}");
 
         let text = "s1: commit\n".repeat(MAX_STEPS_PER_SESSION + 1);
         let e = err(text.as_bytes());

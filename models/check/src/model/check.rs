@@ -22,6 +22,8 @@ pub struct Options {
     pub max_memory: u64,
     /// A live progress line on stderr.
     pub progress: bool,
+    /// Stop (incomplete) after this many seconds of search.
+    pub max_time: Option<f64>,
 }
 
 impl Default for Options {
@@ -35,6 +37,7 @@ impl Default for Options {
             max_states: None,
             max_memory: mem::default_max_memory(),
             progress: false,
+            max_time: None,
         }
     }
 }
@@ -101,7 +104,8 @@ pub struct CheckResult {
     pub search_seconds: f64,
     /// CPU time of the search (user and system), when it can be read.
     pub search_cpu_seconds: Option<f64>,
-    /// A limit (`--max-states`, `--max-memory`) stopped the search before it was done.
+    /// A limit (`--max-states`, `--max-memory`, `--max-time`) stopped the search before
+    /// it was done.
     pub limited: bool,
     pub stop: Option<Stop>,
     pub symmetry_used: bool,
@@ -125,6 +129,45 @@ pub struct CheckResult {
     /// Threads that expanded states.
     pub threads: usize,
     pub warnings: Vec<Warning>,
+    /// The coverage of actions: which steps of the programs were taken at least once.
+    pub coverage: Coverage,
+    /// `--simulate`: the random paths taken and their seed.
+    pub simulated: Option<super::simulate::Simulated>,
+    /// The search ran on stateright's checker (`--engine stateright`), not ours.
+    pub stateright: bool,
+    /// Every reachable state (under the reductions) was expanded: no limit, no depth
+    /// bound, and not stopped early because every property was decided.
+    pub complete: bool,
+}
+
+/// Which steps of the sessions' programs the search took at least once.
+#[derive(Clone, Debug, Default)]
+pub struct Coverage {
+    /// Steps taken at least once.
+    pub taken: usize,
+    /// Steps in the programs.
+    pub total: usize,
+    /// The lines of the steps never taken, in file order.
+    pub untaken_lines: Vec<usize>,
+}
+
+impl Coverage {
+    /// From the search's per-step bits (bit 1: taken).
+    pub fn of(m: &MdlModel, seen: &[Vec<u8>]) -> Coverage {
+        let mut c = Coverage::default();
+        for (s, bits) in seen.iter().enumerate() {
+            for (i, b) in bits.iter().enumerate() {
+                c.total += 1;
+                if b & 1 != 0 {
+                    c.taken += 1;
+                } else {
+                    c.untaken_lines.push(m.programs[s][i].pos.line);
+                }
+            }
+        }
+        c.untaken_lines.sort_unstable();
+        c
+    }
 }
 
 impl CheckResult {
@@ -234,6 +277,7 @@ pub fn check(m: &MdlModel, o: &Options) -> CheckResult {
         max_memory: o.max_memory,
         progress: o.progress,
         threads: o.threads,
+        max_time: o.max_time,
     };
     let cpu0 = mem::cpu_seconds();
     let (search, r) = Search::run(m, &so);
@@ -263,6 +307,7 @@ pub fn check(m: &MdlModel, o: &Options) -> CheckResult {
         });
     }
     let warnings = warnings(m, &r);
+    let coverage = Coverage::of(m, &r.steps_seen);
     CheckResult {
         props,
         states: r.states,
@@ -286,5 +331,9 @@ pub fn check(m: &MdlModel, o: &Options) -> CheckResult {
         max_memory: o.max_memory,
         threads: r.threads,
         warnings,
+        coverage,
+        simulated: None,
+        stateright: false,
+        complete: r.complete(),
     }
 }

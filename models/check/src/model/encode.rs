@@ -382,7 +382,7 @@ impl Codec {
         if st.bad_deadlock == Some(s as u8) {
             f |= F_BAD_DEADLOCK;
         }
-        if st.starved & (1 << s) != 0 {
+        if st.starved & (1u64 << s) != 0 {
             f |= F_STARVED;
         }
         put(out, f);
@@ -642,7 +642,7 @@ impl Codec {
         let mut kills_left = super::PerSession::with_capacity(n);
         let mut passed = super::PerSession::with_capacity(n);
         let mut shape0 = super::PerSession::with_capacity(n);
-        let mut starved = 0u32;
+        let mut starved = 0u64;
         let mut bad_deadlock = None;
         let mut jumps = super::PerSession::with_capacity(n);
         let (mut bad_cycle, mut bad_reorder, mut bad_jumps) = (None, None, None);
@@ -672,7 +672,7 @@ impl Codec {
                 bad_deadlock = Some(s as u8);
             }
             if f & F_STARVED != 0 {
-                starved |= 1 << s;
+                starved |= 1u64 << s;
             }
             let victim_count = r.var() as u32;
             let nh = r.var() as usize;

@@ -15,8 +15,11 @@ pub mod explore;
 pub mod graph;
 pub mod mem;
 pub mod por;
+#[cfg(feature = "stateright")]
+pub mod reference;
 pub mod report;
 pub mod search;
+pub mod simulate;
 
 use mdl_core::key::MdlKey;
 use mdl_core::lock::{Ticket, TicketId};
@@ -32,8 +35,10 @@ pub type PerSession<T> = SmallVec<[T; 8]>;
 /// At most this many `assert` lines per file (each is a property with a function of its
 /// own in the Explorer, see [`explore`]).
 pub const MAX_ASSERTS: usize = 64;
-/// At most this many sessions per file.
-pub const MAX_SESSIONS: usize = 32;
+/// At most this many sessions per file: what the model's state can represent (a bit
+/// per session in [`State::starved`]). `mdl run` takes files up to the reader's limit
+/// ([`mdl_scenario::read::MAX_SESSIONS`]).
+pub const MAX_SESSIONS: usize = 64;
 /// The largest N of `assert bounded SESSION N`.
 pub const MAX_BOUND: u32 = 200;
 
@@ -124,7 +129,7 @@ pub struct State {
     /// came back to the configuration it had when their wait began: the others can
     /// repeat that for ever, a starvation for `eventually`. Set by the action, like
     /// `bad_deadlock`.
-    pub starved: u32,
+    pub starved: u64,
     /// A session that the last action gave `deadlock` without a cycle through it.
     pub bad_deadlock: Option<u8>,
     /// A grant the last action made against the granted matrix: the key, the holder
@@ -264,7 +269,10 @@ impl MdlModel {
             return Err(err(
                 sc,
                 sc.lines.first().map(|l| l.pos).unwrap_or_default(),
-                format!("mdl check takes at most {MAX_SESSIONS} sessions, the file has {n}"),
+                format!(
+                    "too many sessions for `mdl check`: the file has {n}, check's model \
+                     takes at most {MAX_SESSIONS} (`mdl run` takes the file)"
+                ),
             ));
         }
         let mut programs: Vec<Vec<StepSpec>> = vec![Vec::new(); n];
@@ -856,7 +864,7 @@ impl MdlModel {
                         // Only an action that changed the lock can bring it back.
                         let shape = self.lock_shape(st, w);
                         if shape == st.shape0[w] && (n > 0 || self.lock_shape(pre, w) != shape) {
-                            st.starved |= 1 << w;
+                            st.starved |= 1u64 << w;
                         }
                     }
                 }
@@ -993,7 +1001,7 @@ impl MdlModel {
                 if !self.wait_counts(a, st, w) {
                     return false;
                 }
-                st.starved & (1 << w) != 0 || (Self::waiting(st, w) && self.stuck(st))
+                st.starved & (1u64 << w) != 0 || (Self::waiting(st, w) && self.stuck(st))
             }
             AssertKind::Bounded(n) => {
                 let Some(w) = a.session else { return false };

@@ -561,7 +561,7 @@ pub fn violation_detail(m: &MdlModel, p: &PropResult) -> Option<String> {
                 mdl_scenario::AssertKind::Eventually => {
                     if st.last[w] == Some(Outcome::Deadlock) {
                         format!("{name}'s request ended in `deadlock`, not in a grant")
-                    } else if st.starved & (1 << w) != 0 {
+                    } else if st.starved & (1u64 << w) != 0 {
                         format!(
                             "{name} was passed over and its lock came back to the configuration \
                              it had when {name} began to wait: the others can repeat that for \
@@ -734,9 +734,82 @@ fn reductions(r: &CheckResult) -> String {
     v.join(", ")
 }
 
+/// What a `--simulate` sample covered, one line.
+fn sample_text(r: &CheckResult, s: &super::simulate::Simulated) -> String {
+    let found = if r.any_violated() {
+        "a violation found"
+    } else {
+        "no violation found"
+    };
+    let cut = if s.timed_out {
+        format!(
+            " (stopped at --max-time after {} of them)",
+            thousands(s.paths)
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "sampled {} random paths{cut} (seed {}, at most {} actions each{}): {} states ({} \
+         distinct) to depth {}, {found}; a sample decides only what it finds, the check is \
+         incomplete",
+        thousands(s.asked),
+        s.seed,
+        s.depth_cap,
+        if s.capped { ", some cut there" } else { "" },
+        thousands(r.states),
+        thousands(r.unique_states),
+        r.max_depth
+    )
+}
+
+/// Which steps the search took, one line (for a search cut short or a sample).
+pub fn actions_text(r: &CheckResult) -> String {
+    const SHOWN: usize = 12;
+    let c = &r.coverage;
+    let mut out = format!(
+        "actions covered: {} of {} steps taken at least once",
+        thousands(c.taken),
+        thousands(c.total)
+    );
+    if !c.untaken_lines.is_empty() {
+        let lines: Vec<String> = c
+            .untaken_lines
+            .iter()
+            .take(SHOWN)
+            .map(|l| l.to_string())
+            .collect();
+        out.push_str(&format!(
+            "; never taken: line{} {}",
+            if c.untaken_lines.len() == 1 { "" } else { "s" },
+            lines.join(", ")
+        ));
+        if c.untaken_lines.len() > SHOWN {
+            out.push_str(&format!(" and {} more", c.untaken_lines.len() - SHOWN));
+        }
+    }
+    out
+}
+
 /// What the search covered, one line; `None` for a complete search.
 pub fn coverage_text(r: &CheckResult) -> Option<String> {
+    if let Some(s) = &r.simulated {
+        return Some(sample_text(r, s));
+    }
+    let so_far = if r.any_violated() {
+        "violations so far as shown"
+    } else {
+        "no violation so far"
+    };
     match r.stop {
+        Some(Stop::Time) => Some(format!(
+            "stopped at --max-time (after {:.1} s): explored {} states ({} unique) to depth {}, \
+             {so_far}; the check is incomplete",
+            r.search_seconds,
+            thousands(r.states),
+            thousands(r.unique_states),
+            r.max_depth
+        )),
         Some(Stop::Memory) => Some(format!(
             "stopped at --max-memory ({}): explored {} states ({} unique) to depth {}, no \
              violation so far; the check is incomplete",
@@ -767,12 +840,21 @@ pub fn text(m: &MdlModel, r: &CheckResult, show_replay: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}:", m.scenario.file);
     let w = r.props.iter().map(|p| p.name.len()).max().unwrap_or(0);
-    for p in &r.props {
+    for (i, p) in r.props.iter().enumerate() {
         let word = match (p.status, r.depth_bound) {
             (Status::HoldsToDepth, Some(d)) => format!("holds up to depth {d}"),
             (s, _) => s.word().to_string(),
         };
-        let _ = writeln!(out, "  {:<w$}  {word}", p.name);
+        // A sample says which path decided the property, and when.
+        let when = match r
+            .simulated
+            .as_ref()
+            .and_then(|s| s.found_at.get(i).copied().flatten())
+        {
+            Some((path, secs)) => format!(" (path {path}, after {secs:.3} s)"),
+            None => String::new(),
+        };
+        let _ = writeln!(out, "  {:<w$}  {word}{when}", p.name);
     }
     let red = reductions(r);
     let _ = writeln!(
@@ -783,21 +865,29 @@ pub fn text(m: &MdlModel, r: &CheckResult, show_replay: bool) -> String {
         r.max_depth,
         r.seconds,
         r.states_per_second(),
-        if r.dfs { "DFS" } else { "BFS" },
+        match (r.simulated.is_some(), r.stateright, r.dfs) {
+            (true, _, _) => "random paths",
+            (_, true, true) => "stateright's DFS",
+            (_, true, false) => "stateright's BFS",
+            (_, _, true) => "DFS",
+            _ => "BFS",
+        },
         if red.is_empty() { "" } else { ", " },
         red
     );
-    let _ = writeln!(
-        out,
-        "  memory: {:.0} bytes per state ({} for the states seen and the queue){}; bound {}",
-        r.bytes_per_state(),
-        bytes_text(r.search_bytes),
-        match r.peak_rss {
-            Some(p) => format!(", peak resident {}", bytes_text(p)),
-            None => String::new(),
-        },
-        bytes_text(r.max_memory)
-    );
+    if !r.stateright {
+        let _ = writeln!(
+            out,
+            "  memory: {:.0} bytes per state ({} for the states seen and the queue){}; bound {}",
+            r.bytes_per_state(),
+            bytes_text(r.search_bytes),
+            match r.peak_rss {
+                Some(p) => format!(", peak resident {}", bytes_text(p)),
+                None => String::new(),
+            },
+            bytes_text(r.max_memory)
+        );
+    }
     if let Some((d, b)) = r.switched_to_dfs {
         let _ = writeln!(
             out,
@@ -811,6 +901,9 @@ pub fn text(m: &MdlModel, r: &CheckResult, show_replay: bool) -> String {
     }
     if let Some(c) = coverage_text(r) {
         let _ = writeln!(out, "  {c}");
+    }
+    if (r.limited || r.simulated.is_some()) && !r.stateright {
+        let _ = writeln!(out, "  {}", actions_text(r));
     }
     for wn in &r.warnings {
         let _ = writeln!(
@@ -844,7 +937,11 @@ pub fn text(m: &MdlModel, r: &CheckResult, show_replay: bool) -> String {
                     "\n  `{}` violated after {} actions{}:",
                     p.name,
                     t.records.len(),
-                    if r.dfs { "" } else { " (a shortest trace)" }
+                    if r.dfs || r.simulated.is_some() {
+                        ""
+                    } else {
+                        " (a shortest trace)"
+                    }
                 );
                 if let Some(d) = violation_detail(m, p) {
                     let _ = writeln!(out, "  {d}");
@@ -999,9 +1096,24 @@ pub fn json(m: &MdlModel, r: &CheckResult) -> serde_json::Value {
         "states_per_second": r.states_per_second(),
         "complete": coverage_text(r).is_none(),
         "limited": r.limited,
-        "stop": r.stop.map(|s| match s { Stop::Memory => "max-memory", Stop::States => "max-states" }),
+        "stop": r.stop.map(|s| match s { Stop::Memory => "max-memory", Stop::States => "max-states", Stop::Time => "max-time" }),
         "coverage": coverage_text(r),
+        "actions_covered": {
+            "steps_taken": r.coverage.taken,
+            "steps": r.coverage.total,
+            "untaken_lines": r.coverage.untaken_lines,
+        },
+        "simulate": r.simulated.as_ref().map(|s| serde_json::json!({
+            "paths_asked": s.asked,
+            "paths": s.paths,
+            "seed": s.seed,
+            "depth_cap": s.depth_cap,
+            "capped": s.capped,
+            "timed_out": s.timed_out,
+            "found_at": s.found_at.iter().map(|f| f.map(|(p, t)| serde_json::json!({"path": p, "seconds": t}))).collect::<Vec<_>>(),
+        })),
         "search": if r.dfs { "dfs" } else { "bfs" },
+        "search_engine": if r.stateright { "stateright" } else { "mdl" },
         "threads": r.threads,
         "switched_to_dfs": r.switched_to_dfs.map(|(d, b)| serde_json::json!({"depth": d, "bytes": b})),
         "depth_bound": r.depth_bound,

@@ -43,6 +43,8 @@ pub struct SearchOptions {
     pub progress: bool,
     /// Threads for breadth-first search (depth-first runs on one).
     pub threads: usize,
+    /// Stop after this much time (seconds of the search).
+    pub max_time: Option<f64>,
 }
 
 /// Why a search stopped before it was complete.
@@ -52,6 +54,8 @@ pub enum Stop {
     States,
     /// `--max-memory`.
     Memory,
+    /// `--max-time`.
+    Time,
 }
 
 /// What a search found and how it went.
@@ -253,6 +257,18 @@ impl Queue {
 
 /// States expanded per thread in one batch of the parallel breadth-first search.
 const BATCH: usize = 512;
+
+/// Seeded bug `mdl_bug="search_drops_state"`: every 7th new state is marked as seen but
+/// never put on the queue, so nothing behind it is explored. The comparison with
+/// stateright's checker (models/mdl/tests/engines_agree.rs) catches it.
+#[cfg(mdl_bug = "search_drops_state")]
+fn dropped(idx: u32) -> bool {
+    idx % 7 == 6
+}
+#[cfg(not(mdl_bug = "search_drops_state"))]
+fn dropped(_: u32) -> bool {
+    false
+}
 
 /// The live heap when the counting allocator is installed, else the search's own count.
 fn used(own: u64) -> u64 {
@@ -515,7 +531,9 @@ impl Walk {
                     }
                 }
             }
-            self.queue.push(idx, x.depth, enc);
+            if !dropped(idx) {
+                self.queue.push(idx, x.depth, enc);
+            }
         }
     }
 }
@@ -715,11 +733,22 @@ impl<'m> Search<'m> {
                             w.undecided -= 1;
                         }
                     }
-                    w.queue.push(idx, (depth + 1) as u32, &enc);
+                    if !dropped(idx) {
+                        w.queue.push(idx, (depth + 1) as u32, &enc);
+                    }
                 }
             }
             if o.max_states.is_some_and(|x| s.fps.len() as u64 >= x) {
                 w.stop = Some(Stop::States);
+                break;
+            }
+            // The clock is read every 64 expansions (every batch on several threads): an
+            // expansion of a 30-session state takes well under a millisecond.
+            if (w.expansions.is_multiple_of(64) || threads > 1)
+                && o.max_time
+                    .is_some_and(|t| start.elapsed().as_secs_f64() >= t)
+            {
+                w.stop = Some(Stop::Time);
                 break;
             }
             if w.expansions.is_multiple_of(256) || threads > 1 {

@@ -236,6 +236,8 @@ impl SqlCheck {
         for _ in 0..n {
             init.add_session();
         }
+        // `KILL QUERY NAME` names a session of the file.
+        init.name_sessions(&sc.sessions);
         if let Some(ms) = sc.settings.lock_wait_timeout {
             // As `mdl conform` does on each session's connection.
             let secs = ms.div_ceil(1000);

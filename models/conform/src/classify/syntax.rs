@@ -9,8 +9,13 @@
 
 use super::{kw_eq, Tok};
 
+mod more;
+
 /// Why MariaDB's parser rejects `sql` (tokens `toks`), or None when no rule applies.
 pub(super) fn mariadb_rejects(sql: &str, toks: &[Tok]) -> Option<&'static str> {
+    if let Some(r) = more::text(sql) {
+        return Some(r);
+    }
     if compound(toks) {
         return None;
     }
@@ -28,6 +33,7 @@ pub(super) fn mariadb_rejects(sql: &str, toks: &[Tok]) -> Option<&'static str> {
         .or_else(|| table_options(toks))
         .or_else(|| column_definitions(toks))
         .or_else(|| statement_shape(toks))
+        .or_else(|| more::rules(toks))
 }
 
 /// `PERCENTILE_CONT(x) WITHIN GROUP (ORDER BY one_key)`: one argument, one sort key

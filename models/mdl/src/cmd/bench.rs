@@ -64,6 +64,8 @@ pub enum Group {
     Oltp,
     /// Async against blocking acquire + commit, uncontended.
     Async,
+    /// A simulation of same-table throughput at 2, 16 and 64 cores (no measurement).
+    Scaling,
 }
 
 impl Group {
@@ -76,6 +78,7 @@ impl Group {
             Group::Ddl => "ddl",
             Group::Oltp => "oltp",
             Group::Async => "async",
+            Group::Scaling => "scaling",
         }
     }
 }

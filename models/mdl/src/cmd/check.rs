@@ -7,12 +7,15 @@
 //! property is violated; 2: a file is invalid (`FILE:LINE:COL: message`) or unreadable,
 //! the command line is wrong (a `--report`/`--replay` path that cannot be written is
 //! refused before any work), or `--deny-warnings` and a warning; 3: no violation was
-//! found but a limit (`--max-memory`, `--max-states`) stopped a search before it was
-//! complete. With `--format json`, one document per file per line
+//! found but a limit (`--max-memory`, `--max-states`, `--max-time`) stopped a search
+//! before it was complete, or `--simulate` sampled paths and found no violation (a sample
+//! decides only what it finds). With `--format json`, one document per file per line
 //! (`models/docs/json-output.md`).
 
 use super::{document, print_document, worst, OutPath, Status};
 use mdl_check::model::check::{check, CheckResult, Options};
+use mdl_check::model::reference::{self, RefOptions};
+use mdl_check::model::simulate::{simulate, SimOptions};
 use mdl_check::model::{report, MdlModel};
 use mdl_check::sql::SqlCheck;
 use mdl_scenario::parse::ParseOptions;
@@ -27,6 +30,17 @@ pub enum Format {
     Json,
 }
 
+/// The search engine of `mdl check`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// Ours (`mdl_check::model::search`): compact states, memory bound, partial-order
+    /// reduction, symmetry, two threads.
+    Mdl,
+    /// stateright's own checker (BFS, or DFS with --dfs) on the same model, without
+    /// reductions: the reference that ours is compared with.
+    Stateright,
+}
+
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Scenario files (`.mdl`).
@@ -35,6 +49,10 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// The search engine: ours, or stateright's checker as the reference (no
+    /// reductions; --max-states, --max-time, --dfs and --threads apply).
+    #[arg(long, value_enum, default_value = "mdl")]
+    pub engine: Engine,
     /// Search depth-first; traces are then not the shortest. The default is
     /// breadth-first (it goes on depth-first by itself past half of --max-memory).
     #[arg(long)]
@@ -64,6 +82,19 @@ pub struct Args {
     /// size (`512M`, `2G`; default: half of the machine's memory).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub max_memory: Option<u64>,
+    /// Stop with an "incomplete" result (exit 3) after this many seconds of search, with
+    /// what it found so far (states, depth, violations, the steps it took).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub max_time: Option<f64>,
+    /// Instead of every interleaving, take N random paths (uniform over the enabled
+    /// actions, seeded by --seed) and check the same properties on them: for files too
+    /// big to search. A violation found is a real counterexample; nothing found is exit
+    /// 3 (incomplete), never "holds".
+    #[arg(long, value_name = "N")]
+    pub simulate: Option<u64>,
+    /// The seed of --simulate (path i of seed S is the same on any machine).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
     /// Warnings (a step whose outcome is `error` on every path) fail the check (exit 2).
     #[arg(long)]
     pub deny_warnings: bool,
@@ -118,13 +149,26 @@ fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
 }
 
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}
+
 fn parse_size(s: &str) -> Result<u64, String> {
     mdl_check::model::mem::parse_size(s)
 }
 
 pub fn main(args: Args) -> i32 {
-    if args.threads == Some(0) || args.max_states == Some(0) || args.max_depth == Some(0) {
-        eprintln!("mdl check: --threads, --max-states and --max-depth must be at least 1");
+    if args.threads == Some(0)
+        || args.max_states == Some(0)
+        || args.max_depth == Some(0)
+        || args.simulate == Some(0)
+    {
+        eprintln!(
+            "mdl check: --threads, --max-states, --max-depth and --simulate must be at least 1"
+        );
         return 2;
     }
     let parse_opts = match super::dialect_option("check", args.dialect.as_deref()) {
@@ -160,7 +204,17 @@ pub fn main(args: Args) -> i32 {
             .max_memory
             .unwrap_or_else(mdl_check::model::mem::default_max_memory),
         progress: !args.quiet && std::io::stderr().is_terminal(),
+        max_time: args.max_time,
     };
+    if args.engine == Engine::Stateright
+        && (args.simulate.is_some() || args.max_depth.is_some() || args.max_memory.is_some())
+    {
+        eprintln!(
+            "mdl check: --engine stateright takes --dfs, --threads, --max-states and \
+             --max-time; --simulate, --max-depth and --max-memory are the mdl engine's"
+        );
+        return 2;
+    }
     let mut code = 0;
     let mut warned = false;
     let mut md = String::from("# mdl check report\n\n");
@@ -181,11 +235,17 @@ pub fn main(args: Args) -> i32 {
         let m = match loaded {
             Ok(Loaded::Locks(m)) => *m,
             Ok(Loaded::Sql(m)) => {
-                if args.dfs || args.max_depth.is_some() || args.max_memory.is_some() {
+                if args.dfs
+                    || args.max_depth.is_some()
+                    || args.max_memory.is_some()
+                    || args.max_time.is_some()
+                    || args.simulate.is_some()
+                    || args.engine == Engine::Stateright
+                {
                     eprintln!(
                         "mdl check: {name}: SQL sessions are searched breadth-first and in \
-                         full, bounded by --max-states only: --dfs, --max-depth and \
-                         --max-memory do not apply"
+                         full, bounded by --max-states only: --dfs, --max-depth, \
+                         --max-memory, --max-time, --simulate and --engine do not apply"
                     );
                 }
                 let r = mdl_check::sql::search::check(
@@ -250,7 +310,29 @@ pub fn main(args: Args) -> i32 {
                 continue;
             }
         };
-        let r = check(&m, &opts);
+        let r = match args.simulate {
+            _ if args.engine == Engine::Stateright => reference::check(
+                &m,
+                &RefOptions {
+                    dfs: args.dfs,
+                    max_states: args.max_states,
+                    max_time: args.max_time,
+                    threads: opts.threads,
+                    exhaustive: false,
+                },
+            ),
+            Some(paths) => simulate(
+                &m,
+                &SimOptions {
+                    paths,
+                    seed: args.seed,
+                    max_depth: args.max_depth,
+                    max_time: args.max_time,
+                    max_memory: opts.max_memory,
+                },
+            ),
+            None => check(&m, &opts),
+        };
         let status = if r.any_violated() {
             Status::Fail
         } else if r.incomplete() {

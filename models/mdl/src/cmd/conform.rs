@@ -36,7 +36,7 @@ pub struct Args {
     #[arg(long)]
     pub matrix: bool,
     /// With --matrix: do not start a server; compare the committed measured matrix with
-    /// our prediction.
+    /// our prediction. With --corpus: play the statements on the model only.
     #[arg(long)]
     pub offline: bool,
     /// Where --learn / --matrix write (default: the committed file).
@@ -63,6 +63,20 @@ pub struct Args {
     /// `models/conformance/found/`).
     #[arg(long)]
     pub found: Option<PathBuf>,
+    /// Play the statements of MariaDB's test suite (the `mysql-test/` directory of
+    /// `mariadb-test-data`) one by one: accepted or refused offline, and with a server
+    /// (unless --offline) each accepted statement's locks compared with the server's.
+    /// Differences are written as one-statement scenarios under --out (default
+    /// `corpus-differences/`).
+    #[arg(long, value_name = "DIR")]
+    pub corpus: Option<PathBuf>,
+    /// With --corpus: the list of test files, relative to DIR (default
+    /// `models/conformance/corpus-files.txt`).
+    #[arg(long, value_name = "FILE", requires = "corpus")]
+    pub corpus_list: Option<PathBuf>,
+    /// With --corpus: play only N statements, spread evenly over the whole list.
+    #[arg(long, value_name = "N", requires = "corpus")]
+    pub sample: Option<usize>,
     /// Print every step, not only the differences.
     #[arg(long, short)]
     pub verbose: bool,
@@ -103,6 +117,9 @@ fn run(args: Args) -> Result<i32, ConformError> {
     let map = Mapping::load()?;
     if args.matrix {
         return matrix::main(&map, args.offline, args.out.clone(), &args.rows);
+    }
+    if let Some(dir) = &args.corpus {
+        return corpus(&map, dir, &args);
     }
     if let Some(n) = args.random {
         let server = Server::start()?;
@@ -212,6 +229,41 @@ fn run(args: Args) -> Result<i32, ConformError> {
         let _ = std::io::stdout().flush();
     }
     Ok(worst)
+}
+
+/// `--corpus DIR`: the suite's statements, offline and (without --offline) compared.
+fn corpus(map: &Mapping, dir: &std::path::Path, args: &Args) -> Result<i32, ConformError> {
+    use conform::corpus;
+    let list = args
+        .corpus_list
+        .clone()
+        .unwrap_or_else(|| conform::data_dir().join(corpus::LIST_FILE));
+    let files = corpus::files(dir, &list)?;
+    let entries = corpus::statements(dir, &files)?;
+    let server = if args.offline {
+        None
+    } else {
+        let s = Server::start()?;
+        if let Some(w) = version_warning(map, &s) {
+            eprintln!("mdl conform: warning: {w}");
+        }
+        Some(s)
+    };
+    let opts = corpus::Options {
+        sample: args.sample,
+        out_dir: args
+            .out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("corpus-differences")),
+        server: server.as_ref(),
+    };
+    let t = std::time::Instant::now();
+    let sum = corpus::run(map, &entries, &opts, &mut std::io::stderr())?;
+    let mut out = std::io::stdout();
+    corpus::report(&sum, server.as_ref().map(|s| s.version()), &mut out)
+        .map_err(|e| ConformError::Io(e.to_string()))?;
+    println!("({:.0} s)", t.elapsed().as_secs_f64());
+    Ok(if sum.differences.is_empty() { 0 } else { 1 })
 }
 
 /// The `error` member; an error of no file of its own (the server's) names the file being

@@ -259,19 +259,20 @@ impl ManagerBackend {
         }
     }
 
-    /// Every session is idle, paused or in an undecided wait, and no deadlock decision
-    /// is pending. (`ContextHandle::is_waiting` turns true once the waiter has parked,
-    /// after its deadlock search; while the wait-for graph has a cycle, a decision may
-    /// still be on its way all the same.)
-    fn quiet_once(&self) -> bool {
-        let idle_or_parked = self.sessions.iter().all(|s| {
+    /// Every session is idle, paused or in an undecided wait.
+    fn idle_or_parked(&self) -> bool {
+        self.sessions.iter().all(|s| {
             !s.slot.busy.load(Ordering::SeqCst)
                 || s.slot.paused.load(Ordering::SeqCst)
                 || self.is_parked(s)
-        });
-        if !idle_or_parked {
-            return false;
-        }
+        })
+    }
+
+    /// No deadlock decision is pending. (`ContextHandle::is_waiting` turns true once the
+    /// waiter has parked, after its deadlock search; while the wait-for graph has a
+    /// cycle, a decision may still be on its way all the same.) The graph costs a scan of
+    /// every waiter's queue, so it is asked once a line looks quiet, not at every poll.
+    fn no_cycle(&self) -> bool {
         let Some(m) = &self.mgr else { return true };
         if !self
             .sessions
@@ -320,7 +321,8 @@ impl ManagerBackend {
         }
     }
 
-    /// Polls until two passes in a row find every session idle, paused or parked.
+    /// Polls until two passes in a row find every session idle, paused or parked, and
+    /// then no cycle in the wait-for graph.
     fn wait_quiet(&mut self) {
         if self.broken.is_some() {
             return;
@@ -328,8 +330,12 @@ impl ManagerBackend {
         let start = std::time::Instant::now();
         let mut streak = 0;
         while streak < 2 {
-            if self.quiet_once() {
+            if self.idle_or_parked() {
                 streak += 1;
+                // Two quiet polls in a row: quiet if no decision is on its way.
+                if streak == 2 && !(self.idle_or_parked() && self.no_cycle()) {
+                    streak = 0;
+                }
             } else {
                 streak = 0;
             }

@@ -1,0 +1,134 @@
+//! Prepared statements: `PREPARE name FROM 'text'`, `EXECUTE name [USING ...]`,
+//! `EXECUTE IMMEDIATE 'text'`, `DEALLOCATE PREPARE name` (MariaDB `sql/sql_prepare.cc`).
+//!
+//! - PREPARE checks the statement and keeps it; it changes no data (compatible with FTWRL:
+//!   `main/flush_read_lock.test` 9.1) and holds no lock after it, in a transaction too
+//!   (`Prepared_statement::prepare` gives back what it took with
+//!   `rollback_to_savepoint`). Measured on 10.11: PREPARE of `SELECT * FROM t1` does not
+//!   wait for another session's LOCK TABLES t1 WRITE, and PREPARE of DDL does not commit.
+//!   A table that does not exist fails it (ER_NO_SUCH_TABLE). The model takes no lock
+//!   for it: the moment it opens its tables it conflicts only with X (as SHOW CREATE
+//!   TABLE, `crate::session_stmt`).
+//! - EXECUTE plays the kept statement: its locks, implicit commit, session rules and
+//!   errors are the statement's (`main/flush_read_lock.test` 9.2); an unknown name is
+//!   ER_UNKNOWN_STMT_HANDLER.
+//! - DEALLOCATE forgets it (ER_UNKNOWN_STMT_HANDLER for an unknown name).
+
+use super::SqlModel;
+use crate::catalog::ER_NO_SUCH_TABLE;
+use crate::classify::{classify, Effect, Stmt};
+use crate::session_stmt::{words, SessionStmt};
+
+/// ER_UNKNOWN_STMT_HANDLER.
+pub const ER_UNKNOWN_STMT_HANDLER: u32 = 1243;
+
+/// The text of the single-quoted string that ends `sql` after its word `kw`.
+fn quoted_after(sql: &str, kw: &str) -> Option<String> {
+    let low = sql.to_ascii_lowercase();
+    let at = low.find(&format!(" {kw} "))? + kw.len() + 2;
+    let rest = sql[at..].trim().trim_end_matches(';').trim_end();
+    let q = rest.chars().next().filter(|c| *c == '\'' || *c == '"')?;
+    let body = rest.strip_prefix(q)?.strip_suffix(q)?;
+    let dq = format!("{q}{q}");
+    if body.replace(&dq, "").contains(q) {
+        return None;
+    }
+    Some(body.replace(&dq, &q.to_string()))
+}
+
+impl SqlModel {
+    /// The session statements the model classifies with the session's state: prepared
+    /// statements (here), then temporary tables (`model::temp`); `None` for any other.
+    pub(super) fn session_classify(&mut self, s: usize, sql: &str) -> Option<Result<Stmt, String>> {
+        self.sess[s].st.pending_temp = None;
+        let w = words(sql);
+        let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
+        let fail = |code| Some(Ok(Stmt::Session(SessionStmt::Fail(code))));
+        match (at(0), at(1)) {
+            ("prepare", name) if at(2) == "from" => {
+                let Some(text) = quoted_after(sql, "from") else {
+                    return Some(Err(format!(
+                        "`{sql}`: PREPARE from anything but a string literal is not modelled"
+                    )));
+                };
+                let checked = self.classify_in(s, &text);
+                // (Only EXECUTE makes a temporary table.)
+                self.sess[s].st.pending_temp = None;
+                match checked {
+                    Err(e) => Some(Err(format!("`{sql}`: {e}"))),
+                    Ok(Stmt::Learned(p))
+                        if matches!(&p.effect, Effect::NeedTables(_))
+                            && self.cat.error_of(&p.effect) == Some(ER_NO_SUCH_TABLE) =>
+                    {
+                        fail(ER_NO_SUCH_TABLE)
+                    }
+                    Ok(_) => Some(Ok(Stmt::Session(SessionStmt::Prepare(
+                        name.to_owned(),
+                        text,
+                    )))),
+                }
+            }
+            ("execute", "immediate") => match quoted_after(sql, "immediate") {
+                Some(text) => Some(self.classify_in(s, &text)),
+                None => Some(Err(format!(
+                    "`{sql}`: EXECUTE IMMEDIATE of anything but a string literal is not \
+                     modelled"
+                ))),
+            },
+            ("execute", name) => {
+                let text = self.sess[s]
+                    .st
+                    .prepared
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, t)| t.clone());
+                match text {
+                    Some(t) => Some(self.classify_in(s, &t)),
+                    None => fail(ER_UNKNOWN_STMT_HANDLER),
+                }
+            }
+            ("deallocate" | "drop", "prepare") if w.len() == 3 => {
+                Some(Ok(Stmt::Session(SessionStmt::Deallocate(at(2).to_owned()))))
+            }
+            ("kill", _) => Some(
+                self.kill_target(sql, &w)
+                    .map(|t| Stmt::Session(SessionStmt::KillQuery(t))),
+            ),
+            _ => self.temp_classify(s, sql),
+        }
+    }
+
+    /// The session `KILL [HARD | SOFT] QUERY NAME` names (`SqlModel::name_sessions`).
+    /// `KILL [CONNECTION]` (the session ends) and a numeric id are refused.
+    fn kill_target(&self, sql: &str, w: &[String]) -> Result<usize, String> {
+        let Some(q) = w.iter().position(|x| x == "query") else {
+            return Err(format!(
+                "`{sql}`: KILL [CONNECTION] (the session ends) is not modelled; KILL QUERY is"
+            ));
+        };
+        if w.len() != q + 2 {
+            return Err(format!("`{sql}`: KILL QUERY SESSION, one session's name"));
+        }
+        // (`words` lowers the case; the file's names keep theirs.)
+        let raw = sql.trim().trim_end_matches(';').split_whitespace().last();
+        self.names
+            .iter()
+            .position(|n| Some(n.as_str()) == raw)
+            .ok_or_else(|| {
+                format!(
+                    "`{sql}`: name the session to kill (its connection id is given on the \
+                     server)"
+                )
+            })
+    }
+
+    /// Classifies `sql` as session `s` would run it.
+    fn classify_in(&mut self, s: usize, sql: &str) -> Result<Stmt, String> {
+        if let Some(r) = self.session_classify(s, sql) {
+            return r;
+        }
+        let db = self.sess[s].st.db.clone();
+        let has = |r: &str| self.map.kind(r).is_some();
+        classify(sql, &db, &self.cat, &has)
+    }
+}

@@ -1,0 +1,513 @@
+//! The statement families that take no metadata lock of their own but have session rules,
+//! and the read-only metadata statements, for the classifier ([`crate::classify`]):
+//!
+//! - `SAVEPOINT`, `ROLLBACK [WORK] TO [SAVEPOINT]`, `RELEASE SAVEPOINT` (MariaDB
+//!   `sql/transaction.cc`: `trans_savepoint`, `trans_rollback_to_savepoint`,
+//!   `trans_release_savepoint`), played by `crate::model::savepoint`;
+//! - `SET TRANSACTION ...` (the next transaction's characteristics: refused in an active
+//!   transaction, `Sys_var_tx_isolation::on_check`, sql/sys_vars.cc) and
+//!   `SET SESSION TRANSACTION ...` (no lock, no rule);
+//! - `SET STATEMENT var=value [, ...] FOR statement` (`sql_parse.cc`,
+//!   `mysql_execute_command`: the variables are set for the inner statement only): the
+//!   inner statement's locks, with its `lock_wait_timeout`;
+//! - `EXPLAIN SELECT ...`: the SELECT's locks (it opens its tables as the SELECT does;
+//!   measured: SR of transaction duration);
+//! - `SHOW CREATE TABLE`, `SHOW COLUMNS` / `SHOW FIELDS` / `SHOW INDEX` / `DESCRIBE` of a
+//!   table: the learned `show_create` / `show_columns` rows;
+//! - `SHOW` statements that open no table (`SHOW TABLES`, `SHOW DATABASES`, `SHOW
+//!   VARIABLES`, ...) and `SELECT`s of `information_schema` only: no lock the server
+//!   keeps past the statement (measured: none held after them in a transaction). The
+//!   `MDL_SHARED_HIGH_PRIO` that `get_all_tables` takes for a moment on each table it
+//!   opens conflicts only with X: it is not modelled (a statement that names such a
+//!   table's X holder is rare: DROP TABLE of a list holding X on one table while it
+//!   waits for the next);
+//! - accounts (`CREATE` / `DROP` / `ALTER` / `RENAME USER`, `GRANT`, `REVOKE`, `SET
+//!   PASSWORD`): the learned `account` row (the grant tables' locks are in the system
+//!   schema, which the comparison ignores; what shows is BACKUP_TRANS_DML and the
+//!   implicit commit), with the users they need or make ([`crate::accounts::Accounts`]).
+//!
+//! Anything else of these families is refused by name.
+
+use super::catalog::Catalog;
+use super::classify::{classify, Bind, Effect, Part, Plan, SetTarget, Stmt, Tbl};
+
+/// A session statement played by the model's session rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SessionStmt {
+    /// `SAVEPOINT name` (lower case: savepoint names compare without case).
+    Savepoint(String),
+    /// `ROLLBACK TO SAVEPOINT name`.
+    RollbackTo(String),
+    /// `RELEASE SAVEPOINT name`.
+    Release(String),
+    /// `SET TRANSACTION ...` with no SESSION / GLOBAL: the next transaction's
+    /// characteristics.
+    SetNextTransaction,
+    /// A statement on the session's temporary tables only (`crate::model::temp`).
+    Temp(TempOp),
+    /// `PREPARE name FROM 'text'` (`crate::model::prepared`).
+    Prepare(String, String),
+    /// `DEALLOCATE PREPARE name` / `DROP PREPARE name`.
+    Deallocate(String),
+    /// A statement that fails with this error and does nothing else.
+    Fail(u32),
+    /// `KILL [HARD | SOFT] QUERY NAME`: ends that session's statement (`sql_kill`, no
+    /// lock of its own).
+    KillQuery(usize),
+}
+
+/// What a statement on temporary tables only does: no metadata lock (a temporary table
+/// has none: `open_temporary_table`, sql/temporary_tables.cc), its implicit commit, its
+/// change to the session's temporary tables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TempOp {
+    pub change: TempChange,
+    /// It commits implicitly: ALTER, CREATE INDEX, TRUNCATE, RENAME and DROP TABLE
+    /// without TEMPORARY of a temporary table (`stmt_causes_implicit_commit` skips only
+    /// CREATE / DROP TEMPORARY; measured: the transaction's SR is gone after them).
+    pub commit: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TempChange {
+    None,
+    /// DML: with autocommit off, a transactional temporary table starts the transaction.
+    Dml {
+        innodb: bool,
+    },
+    Create(Tbl, super::catalog::Engine),
+    Drop(Vec<Tbl>),
+    Rename(Vec<(Tbl, Tbl)>),
+    /// The statement fails with this error (and does nothing).
+    Fail(u32),
+}
+
+/// Simple words of a statement: identifiers and keywords lower case (backticks and quotes
+/// taken off), punctuation on its own.
+pub(crate) fn words(sql: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let flush = |cur: &mut String, out: &mut Vec<String>| {
+        if !cur.is_empty() {
+            out.push(std::mem::take(cur));
+        }
+    };
+    for c in sql.trim().trim_end_matches(';').chars() {
+        match quote {
+            Some(q) if c == q => {
+                quote = None;
+                flush(&mut cur, &mut out);
+            }
+            Some(_) => cur.push(c),
+            None if c == '`' || c == '\'' || c == '"' => {
+                flush(&mut cur, &mut out);
+                quote = Some(c);
+            }
+            None if c.is_whitespace() => flush(&mut cur, &mut out),
+            None if c.is_alphanumeric() || "_$#.".contains(c) => cur.push(c.to_ascii_lowercase()),
+            None => {
+                flush(&mut cur, &mut out);
+                out.push(c.to_string());
+            }
+        }
+    }
+    flush(&mut cur, &mut out);
+    out
+}
+
+/// The byte offset just after the first `FOR` keyword outside quotes, parentheses
+/// included at any depth (SET STATEMENT's values are plain).
+fn after_for(sql: &str) -> Option<usize> {
+    let b = sql.as_bytes();
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == b'`' || c == b'\'' || c == b'"' => quote = Some(c),
+            None => {
+                let word_start = i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_');
+                if word_start
+                    && b.len() >= i + 3
+                    && b[i..i + 3].eq_ignore_ascii_case(b"for")
+                    && b.get(i + 3)
+                        .is_none_or(|x| !(x.is_ascii_alphanumeric() || *x == b'_'))
+                {
+                    return Some(i + 3);
+                }
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Classifies a statement of these families; `None` for any other statement.
+pub fn classify_session(
+    sql: &str,
+    db: &str,
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Option<Result<Stmt, String>> {
+    let w = words(sql);
+    let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
+    let one_name = |i: usize| -> Result<String, String> {
+        if w.len() != i + 1 {
+            return Err(format!("`{sql}`: expected one savepoint name at its end"));
+        }
+        Ok(w[i].clone())
+    };
+    let session = |x: Result<String, String>, f: fn(String) -> SessionStmt| {
+        Some(x.map(|n| Stmt::Session(f(n))))
+    };
+    match at(0) {
+        "savepoint" => session(one_name(1), SessionStmt::Savepoint),
+        "rollback" if w.iter().any(|x| x == "to") => {
+            let mut i = 1;
+            if at(i) == "work" {
+                i += 1;
+            }
+            i += 1; // TO
+            if at(i) == "savepoint" {
+                i += 1;
+            }
+            session(one_name(i), SessionStmt::RollbackTo)
+        }
+        "release" if at(1) == "savepoint" => session(one_name(2), SessionStmt::Release),
+        "set" => classify_set(sql, &w, db, cat, has_row),
+        "explain" | "describe" | "desc" => Some(explain(sql, &w, db, cat, has_row)),
+        "show" => Some(show(sql, &w, db, cat, has_row)),
+        "select" if reads_only_information_schema(&w) => Some(Ok(Stmt::NoLocks)),
+        "grant" | "revoke" => Some(super::accounts::classify_accounts(sql, &w, has_row)),
+        "create" if at(1) == "or" && at(3) == "table" => {
+            Some(create_or_replace(sql, &w, db, cat, has_row))
+        }
+        "alter" if matches!(at(1), "database" | "schema") => Some(alter_db(sql, &w, db, has_row)),
+        "create" | "drop" | "alter" | "rename"
+            if at(1) == "user" || (at(1) == "or" && at(3) == "user") =>
+        {
+            Some(super::accounts::classify_accounts(sql, &w, has_row))
+        }
+        _ => None,
+    }
+}
+
+fn classify_set(
+    sql: &str,
+    w: &[String],
+    db: &str,
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Option<Result<Stmt, String>> {
+    let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
+    let read_only = w.windows(2).any(|x| x[0] == "read" && x[1] == "only");
+    let refuse_read_only = || {
+        Err(format!(
+            "`{sql}`: a READ ONLY transaction (its writes fail with \
+             ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION) is not modelled"
+        ))
+    };
+    match (at(1), at(2)) {
+        ("transaction", _) if read_only => Some(refuse_read_only()),
+        ("transaction", _) => Some(Ok(Stmt::Session(SessionStmt::SetNextTransaction))),
+        ("session" | "local", "transaction") if read_only => Some(refuse_read_only()),
+        ("session" | "local", "transaction") => Some(Ok(Stmt::NoLocks)),
+        ("statement", _) => Some(set_statement(sql, w, db, cat, has_row)),
+        _ => None,
+    }
+}
+
+/// `SET STATEMENT var=value [, ...] FOR statement`.
+fn set_statement(
+    sql: &str,
+    w: &[String],
+    db: &str,
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Result<Stmt, String> {
+    let end = after_for(sql).ok_or_else(|| format!("`{sql}`: SET STATEMENT without FOR"))?;
+    let inner = &sql[end..];
+    let vars_end = w.iter().position(|x| x == "for").unwrap_or(w.len());
+    let mut timeout = None;
+    for var in w[2..vars_end].split(|x| x == ",") {
+        let name = var.first().map(String::as_str).unwrap_or("");
+        let name = name
+            .trim_start_matches("@@session.")
+            .trim_start_matches("@@");
+        let value = var.get(2).map(String::as_str).unwrap_or("");
+        match name {
+            "lock_wait_timeout" => {
+                timeout = Some(value.parse::<u64>().map_err(|_| {
+                    format!("`{sql}`: bad lock_wait_timeout `{value}` (whole seconds)")
+                })?)
+            }
+            "max_statement_time" | "autocommit" | "sql_log_bin" => {
+                return Err(format!("`{sql}`: SET STATEMENT {name} is not modelled"))
+            }
+            _ => {}
+        }
+    }
+    match classify(inner, db, cat, has_row)? {
+        Stmt::Learned(mut p) => {
+            if p.wait.is_none() {
+                p.wait = timeout;
+            }
+            Ok(Stmt::Learned(p))
+        }
+        Stmt::NoLocks => Ok(Stmt::NoLocks),
+        other if timeout.is_none() => Ok(other),
+        _ => Err(format!(
+            "`{sql}`: SET STATEMENT lock_wait_timeout for a control statement is not modelled"
+        )),
+    }
+}
+
+/// `schema.name` or `name` at `w[i]` (the words keep the dot inside a name).
+pub(crate) fn table_at(w: &[String], i: usize, db: &str) -> Option<Tbl> {
+    let x = w.get(i)?;
+    if x.is_empty()
+        || !x
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    {
+        return None;
+    }
+    Some(match x.split_once('.') {
+        Some((d, n)) => Tbl {
+            db: d.to_owned(),
+            name: n.to_owned(),
+        },
+        None => Tbl {
+            db: db.to_owned(),
+            name: x.clone(),
+        },
+    })
+}
+
+fn one_table_plan(kind: &str, t: Tbl, cat: &Catalog, has_row: &dyn Fn(&str) -> bool) -> Stmt {
+    let row = match cat.engine(&t) {
+        Some(super::catalog::Engine::MyIsam) if has_row(&format!("{kind}.myisam")) => {
+            format!("{kind}.myisam")
+        }
+        _ => kind.to_owned(),
+    };
+    Stmt::Learned(Plan {
+        kind: kind.to_owned(),
+        parts: vec![Part {
+            row,
+            kind: kind.to_owned(),
+            bind: Bind {
+                t: Some(t.clone()),
+                ..Bind::default()
+            },
+            set_target: SetTarget::NotInList,
+        }],
+        lock_tables: Vec::new(),
+        wait: None,
+        user_lock_timeout: None,
+        effect: Effect::NeedTables(vec![t]),
+        aliased: None,
+    })
+}
+
+/// `EXPLAIN SELECT ...` (the SELECT's locks), `DESCRIBE t` / `EXPLAIN t` (SHOW COLUMNS).
+fn explain(
+    sql: &str,
+    w: &[String],
+    db: &str,
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Result<Stmt, String> {
+    let mut i = 1;
+    while matches!(
+        w.get(i).map(String::as_str),
+        Some("extended" | "partitions")
+    ) {
+        i += 1;
+    }
+    match w.get(i).map(String::as_str) {
+        Some("select") => {
+            let start = sql
+                .to_ascii_lowercase()
+                .find("select")
+                .ok_or_else(|| format!("`{sql}`: expected SELECT"))?;
+            match classify(&sql[start..], db, cat, has_row)? {
+                s @ (Stmt::Learned(_) | Stmt::NoLocks) => Ok(s),
+                _ => Err(format!("`{sql}`: EXPLAIN of this SELECT is not modelled")),
+            }
+        }
+        Some("insert" | "replace" | "update" | "delete" | "format" | "analyze") | None => Err(
+            format!("`{sql}`: EXPLAIN of a statement other than SELECT is not modelled"),
+        ),
+        Some(_) if i == 1 && w.len() <= 3 => {
+            let t = table_at(w, 1, db).ok_or_else(|| format!("`{sql}`: no table"))?;
+            no_view(sql, cat, &t)?;
+            Ok(one_table_plan("show_columns", t, cat, has_row))
+        }
+        Some(_) => Err(format!("`{sql}`: this EXPLAIN is not modelled")),
+    }
+}
+
+fn no_view(sql: &str, cat: &Catalog, t: &Tbl) -> Result<(), String> {
+    if cat.is_view(t) {
+        return Err(format!("`{sql}`: SHOW of a view (`{t}`) is not modelled"));
+    }
+    Ok(())
+}
+
+/// SHOW statements.
+fn show(
+    sql: &str,
+    w: &[String],
+    db: &str,
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Result<Stmt, String> {
+    let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
+    let mut i = 1;
+    if matches!(at(i), "full" | "extended") {
+        i += 1;
+    }
+    match at(i) {
+        "create" if at(i + 1) == "table" => {
+            let t = table_at(w, i + 2, db).ok_or_else(|| format!("`{sql}`: no table"))?;
+            if w.len() != i + 3 {
+                return Err(format!("`{sql}`: options of SHOW CREATE TABLE"));
+            }
+            no_view(sql, cat, &t)?;
+            Ok(one_table_plan("show_create", t, cat, has_row))
+        }
+        "columns" | "fields" | "index" | "indexes" | "keys" => {
+            if !matches!(at(i + 1), "from" | "in") {
+                return Err(format!("`{sql}`: expected FROM"));
+            }
+            let mut t = table_at(w, i + 2, db).ok_or_else(|| format!("`{sql}`: no table"))?;
+            let mut j = i + 3;
+            if matches!(at(j), "from" | "in") {
+                t.db = at(j + 1).to_owned();
+                j += 2;
+            }
+            if j < w.len() && !matches!(at(j), "like" | "where") {
+                return Err(format!("`{sql}`: unexpected `{}`", at(j)));
+            }
+            no_view(sql, cat, &t)?;
+            Ok(one_table_plan("show_columns", t, cat, has_row))
+        }
+        // Statements that open no table: nothing held past them (sql_show.cc).
+        "tables" | "databases" | "schemas" | "variables" | "status" | "processlist"
+        | "warnings" | "errors" | "engines" | "collation" | "character" | "charset" | "grants"
+        | "privileges" | "plugins" | "session" | "global" | "master" | "binary" | "triggers"
+        | "open" => Ok(Stmt::NoLocks),
+        "create" if matches!(at(i + 1), "database" | "schema" | "user") => Ok(Stmt::NoLocks),
+        _ => Err(format!("`{sql}`: this SHOW is not modelled")),
+    }
+}
+
+/// A SELECT whose every FROM / JOIN names an `information_schema` table.
+fn reads_only_information_schema(w: &[String]) -> bool {
+    let mut named = 0;
+    for (i, x) in w.iter().enumerate() {
+        if matches!(x.as_str(), "from" | "join") {
+            match w.get(i + 1) {
+                Some(t) if t.starts_with("information_schema.") => named += 1,
+                Some(t) if t == "(" => {}
+                _ => return false,
+            }
+        }
+    }
+    named > 0
+}
+
+/// `CREATE OR REPLACE TABLE t (...)`: of a table that exists, the learned
+/// `create_or_replace` row; of one that does not, CREATE TABLE.
+fn create_or_replace(
+    sql: &str,
+    w: &[String],
+    db: &str,
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Result<Stmt, String> {
+    let t = table_at(w, 4, db).ok_or_else(|| format!("`{sql}`: no table name"))?;
+    if w.iter().any(|x| x == "like" || x == "select") {
+        return Err(format!(
+            "`{sql}`: CREATE OR REPLACE TABLE ... LIKE / SELECT is not modelled"
+        ));
+    }
+    let low = sql.to_ascii_lowercase();
+    let at = low
+        .find("replace")
+        .ok_or_else(|| format!("`{sql}`: expected REPLACE"))?
+        + "replace".len();
+    let plain = format!("CREATE{}", &sql[at..]);
+    let mut p = match classify(&plain, db, cat, has_row)? {
+        Stmt::Learned(p) if p.kind == "create_table" => p,
+        _ => return Err(format!("`{sql}`: this CREATE OR REPLACE is not modelled")),
+    };
+    if !cat.exists(&t) {
+        return Ok(Stmt::Learned(p));
+    }
+    if cat.is_view(&t) || !has_row("create_or_replace") {
+        return Err(format!(
+            "`{sql}`: CREATE OR REPLACE of a view is not modelled"
+        ));
+    }
+    let engine = match &p.effect {
+        Effect::CreateTable { engine, .. } => *engine,
+        _ => return Err(format!("`{sql}`: no engine")),
+    };
+    if cat.engine(&t) != Some(engine) {
+        return Err(format!(
+            "`{sql}`: CREATE OR REPLACE with another engine is not in the learned table"
+        ));
+    }
+    p.kind = "create_or_replace".into();
+    p.parts = vec![Part {
+        row: "create_or_replace".into(),
+        kind: "create_or_replace".into(),
+        bind: Bind {
+            t: Some(t.clone()),
+            ..Bind::default()
+        },
+        set_target: SetTarget::NotInList,
+    }];
+    p.effect = Effect::Replace { t, engine };
+    Ok(Stmt::Learned(p))
+}
+
+/// `ALTER DATABASE|SCHEMA [db] options`: the learned `alter_db` row.
+fn alter_db(
+    sql: &str,
+    w: &[String],
+    db: &str,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Result<Stmt, String> {
+    const OPTS: &[&str] = &["default", "character", "charset", "collate", "comment"];
+    let (s, rest) = match w.get(2) {
+        Some(x) if !OPTS.contains(&x.as_str()) => (x.clone(), 3),
+        _ => (db.to_owned(), 2),
+    };
+    if !w.get(rest).is_some_and(|x| OPTS.contains(&x.as_str())) || !has_row("alter_db") {
+        return Err(format!("`{sql}`: this ALTER DATABASE is not modelled"));
+    }
+    Ok(Stmt::Learned(Plan {
+        kind: "alter_db".into(),
+        parts: vec![Part {
+            row: "alter_db".into(),
+            kind: "alter_db".into(),
+            bind: Bind {
+                s: Some(s.clone()),
+                ..Bind::default()
+            },
+            set_target: SetTarget::NotInList,
+        }],
+        lock_tables: Vec::new(),
+        wait: None,
+        user_lock_timeout: None,
+        effect: Effect::AlterDb(s),
+        aliased: None,
+    }))
+}

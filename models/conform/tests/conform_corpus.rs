@@ -1,0 +1,139 @@
+//! `mdl conform --corpus` on a small made-up mysql-test directory: extraction, offline
+//! play (accepted / refused with the reason), families, and with a server
+//! (`MDL_CONFORM=1`) the comparison, whose differences are one-statement scenario files
+//! that load and differ again.
+
+use mdl_conform::corpus::{self, Options};
+use mdl_conform::mapping::Mapping;
+use mdl_conform::server::Server;
+use std::path::PathBuf;
+
+const TEST: &str = "--source include/have_innodb.inc
+connect (con1,localhost,root,,);
+connection default;
+LOCK TABLES t1 READ;
+UNLOCK TABLES;
+--error ER_NO_SUCH_TABLE
+SELECT * FROM
+  t1;
+let $n = 3;
+SELECT $n;
+if ($n)
+{
+  DROP TABLE t1;
+}
+--send
+ALTER TABLE t1 FORCE, ALGORITHM=COPY;
+connection con1;
+--reap
+CREATE EVENT e ON SCHEDULE EVERY 1 HOUR DO SELECT 1;
+select * from t1;
+HANDLER t1 OPEN;
+DROP TABLE t1, t1;
+";
+
+/// A mysql-test directory with one file and its list, under the temporary directory.
+fn suite() -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("mdl-corpus-test-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("main")).unwrap();
+    std::fs::write(dir.join("main/lock_x.test"), TEST).unwrap();
+    let list = dir.join("list.txt");
+    std::fs::write(&list, "# a comment\nmain/lock_x.test\n").unwrap();
+    (dir, list)
+}
+
+#[test]
+fn the_committed_list_names_enough_files() {
+    let text = std::fs::read_to_string(mdl_conform::data_dir().join(corpus::LIST_FILE)).unwrap();
+    let n = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .count();
+    assert!(n >= 139, "{n} files");
+}
+
+#[test]
+fn a_missing_listed_file_fails_closed() {
+    let (dir, list) = suite();
+    std::fs::write(&list, "main/nope.test\n").unwrap();
+    let e = corpus::files(&dir, &list).unwrap_err().to_string();
+    assert!(e.contains("list.txt:1") && e.contains("nope.test"), "{e}");
+}
+
+#[test]
+fn offline_the_statements_are_played_alone() {
+    let (dir, list) = suite();
+    let files = corpus::files(&dir, &list).unwrap();
+    let entries = corpus::statements(&dir, &files).unwrap();
+    let sqls: Vec<&str> = entries.iter().map(|e| e.sql.as_str()).collect();
+    assert_eq!(
+        sqls,
+        vec![
+            "LOCK TABLES t1 READ",
+            "UNLOCK TABLES",
+            "SELECT * FROM t1",
+            "ALTER TABLE t1 FORCE, ALGORITHM=COPY",
+            "CREATE EVENT e ON SCHEDULE EVERY 1 HOUR DO SELECT 1",
+            "HANDLER t1 OPEN",
+            "DROP TABLE t1, t1",
+        ]
+    );
+    assert_eq!(entries[2].line, 7);
+    let map = Mapping::load().unwrap();
+    let opts = Options {
+        sample: None,
+        out_dir: dir.join("diffs"),
+        server: None,
+    };
+    let sum = corpus::run(&map, &entries, &opts, &mut std::io::sink()).unwrap();
+    let t = sum.total();
+    assert_eq!((t.total, t.accepted, t.compared), (7, 6, 0));
+    assert_eq!(sum.by_family["LOCK TABLES"].accepted, 1);
+    assert_eq!(sum.by_family["CREATE EVENT"].accepted, 0);
+    assert!(
+        sum.reasons.keys().any(|r| r.contains("CREATE EVENT")),
+        "{:?}",
+        sum.reasons
+    );
+    let mut out = Vec::new();
+    corpus::report(&sum, None, &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.starts_with("7 distinct statements from 1 files: 6 accepted (85.7 %)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn with_a_server_differences_are_scenario_files() {
+    if std::env::var("MDL_CONFORM").as_deref() != Ok("1") {
+        println!("skipped: set MDL_CONFORM=1 to compare with MariaDB");
+        return;
+    }
+    let (dir, list) = suite();
+    let files = corpus::files(&dir, &list).unwrap();
+    let entries = corpus::statements(&dir, &files).unwrap();
+    let map = Mapping::load().unwrap();
+    let server = Server::start().unwrap_or_else(|e| panic!("{e}"));
+    let out_dir = dir.join("diffs");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let opts = Options {
+        sample: None,
+        out_dir: out_dir.clone(),
+        server: Some(&server),
+    };
+    let sum = corpus::run(&map, &entries, &opts, &mut std::io::sink()).unwrap();
+    let t = sum.total();
+    assert_eq!(t.compared, 6, "{sum:?}");
+    // DROP TABLE t1, t1: the server refuses it (ER_NONUNIQ_TABLE) before any lock.
+    // Until the model does the same, it is a difference, kept as a scenario that differs
+    // again when run; every other statement agrees.
+    assert_eq!(t.agreed + t.explained + sum.differences.len(), 6, "{sum:?}");
+    assert_eq!(sum.differences.len(), 1, "{sum:?}");
+    for f in &sum.differences {
+        let rep =
+            mdl_conform::scenario::run_file(&server, &map, f, false, &mut std::io::sink()).unwrap();
+        assert!(!rep.agrees(), "{} agrees when run again", f.display());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
