@@ -77,7 +77,7 @@ pub struct Scratch {
     order: Vec<usize>,
     new_of_old: Vec<u8>,
     ranks: Vec<u32>,
-    entries: Vec<(u8, u32, u8)>,
+    entries: Vec<(u8, u32, u8, u8)>,
     /// Per session: its first place in the lock table's lists (`u32::MAX`: none).
     first: Vec<u32>,
 }
@@ -553,16 +553,21 @@ impl Codec {
             for t in l.granted() {
                 let o = t.owner.0 as usize;
                 let p = Self::place_in(sc, o, t.id);
-                sc.entries.push((sc.new_of_old[o], p as u32, t.ty.0));
+                // A fast-path grant not yet materialised (`LockState::unplaced`): its
+                // place in the list changes when its owner materialises it.
+                let unplaced = u8::from(l.unplaced().contains(&t.id));
+                sc.entries
+                    .push((sc.new_of_old[o], p as u32, t.ty.0, unplaced));
             }
             if self.quiet[ki] {
                 sc.entries.sort_unstable();
             }
             var(out, sc.entries.len() as u64);
-            for (o, p, ty) in &sc.entries {
+            for (o, p, ty, unplaced) in &sc.entries {
                 put(out, *o);
                 var(out, u64::from(*p));
                 put(out, *ty);
+                put(out, *unplaced);
             }
             var(out, l.waiting().len() as u64);
             for t in l.waiting() {
@@ -766,10 +771,12 @@ impl Codec {
             let key = self.keys[r.var() as usize].clone();
             let ng = r.var() as usize;
             let mut granted = Vec::with_capacity(ng);
+            let mut unplaced = Vec::new();
             for _ in 0..ng {
                 let o = r.u8() as usize;
                 let p = r.var();
                 let ty = LockType(r.u8());
+                let is_unplaced = r.u8() != 0;
                 let id = if p == 0 {
                     // Not in its owner's book (only a bug makes one): an id of its own.
                     next += 1;
@@ -782,6 +789,9 @@ impl Codec {
                     owner: OwnerId(o as u32),
                     ty,
                 });
+                if is_unplaced {
+                    unplaced.push(TicketId(id));
+                }
             }
             let nw = r.var() as usize;
             let mut waiting = Vec::with_capacity(nw);
@@ -828,7 +838,8 @@ impl Codec {
             locks.push((
                 key,
                 LockState::from_parts(granted, waiting, hog, piglet, idx)
-                    .with_reorders(ahead, jumped),
+                    .with_reorders(ahead, jumped)
+                    .with_unplaced(unplaced),
             ));
         }
         let bad_grant: Option<Conflict> = match r.u8() {
