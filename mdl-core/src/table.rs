@@ -765,6 +765,9 @@ impl LockTable {
     /// `try_acquire_lock_impl` and `MDL_context::will_wait_for`); each lock it holds
     /// grants on places them ([`Lock::place_own`]). Nothing without the fast path.
     fn place_own(&mut self, s: OwnerId) {
+        if !self.dialect.strategies.iter().any(|st| st.fast_path) {
+            return;
+        }
         let Self {
             locks, sessions, ..
         } = self;

@@ -76,6 +76,13 @@
 //! `MDL_context::materialize_fast_path_locks`). A deliberate difference
 //! (mdl-core/FIDELITY.md, fast-path row): our grant decisions and deadlock search read
 //! the lock state's granted list only.
+//!
+//! An obtrusive request and a wait first place the context's own fast-path grants in
+//! the server's list order (`Shared::place_own`, FIDELITY.md fast-path row): a scan of
+//! the context's pins (in use and idle: about the working set of its recent rounds, as
+//! MySQL's `materialize_fast_path_locks` scans the context's tickets), then one hold of
+//! each lock's state mutex where a grant of ours is still in our pin or was moved by
+//! another context's obtrusive request. Nothing on the fast path itself.
 
 use super::*;
 
