@@ -22,6 +22,10 @@
 //!   types the scenario ever requests conflict (granted matrix) or yield to each other
 //!   (any pending matrix) never has a waiter, so nobody ever looks at its order: its
 //!   granted list is written sorted by owner and book place.
+//! - **Where unplaced grants lie.** A fast-path grant its owner has not materialised
+//!   (`LockState::unplaced`, mysql-8.0) is written after the other granted tickets,
+//!   sorted by owner and book place, with a flag: its owner does not wait, so no search
+//!   enters it, and when it is placed it goes to the back of the list.
 //! - **Symmetry** (when on): sessions of one class ([`MdlModel::classes`]: identical
 //!   programs and kill counts, named by no assert or kill) are sorted by the bytes of their
 //!   own part of the state (which name no session and no ticket), ties broken by where
@@ -561,6 +565,12 @@ impl Codec {
             }
             if self.quiet[ki] {
                 sc.entries.sort_unstable();
+            } else {
+                // Unplaced grants last, sorted: their place never matters. Their owners do
+                // not wait (a wait places them first), so no search enters them, and
+                // placing moves them to the back (`LockState::place_own`).
+                sc.entries
+                    .sort_by_key(|e| (e.3, if e.3 == 1 { *e } else { (0, 0, 0, 1) }));
             }
             var(out, sc.entries.len() as u64);
             for (o, p, ty, unplaced) in &sc.entries {
