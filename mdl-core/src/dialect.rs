@@ -69,6 +69,14 @@ pub struct Strategy {
     pub pending: Vec<[TypeSet; LockType::MAX]>,
     /// Types granted by the fast path while nothing obtrusive is granted or waiting.
     pub unobtrusive: TypeSet,
+    /// The server has the fast path (the dialect's `fast_path` line; MySQL 8.0, not
+    /// MariaDB): an unobtrusive grant made while nothing obtrusive is granted or waiting
+    /// enters the lock's granted list only when its owner materialises it (MySQL:
+    /// sql/mdl.cc, `MDL_context::materialize_fast_path_locks`, called from
+    /// `try_acquire_lock_impl` for an obtrusive request and from `will_wait_for`). Without
+    /// it every grant enters the list when it is made. Only the deadlock search's order
+    /// reads it ([`crate::step::Lock::wait_for`]).
+    pub fast_path: bool,
     /// "Hog" types (strong, high priority): SNW, SNRW, X.
     pub hogs: TypeSet,
     /// The "piglet" type (SW) and the waiter it can starve (SRO).
@@ -467,6 +475,7 @@ impl Dialect {
         let mut starvation = Starvation::Mysql;
         let mut max_search_depth = None;
         let mut soft_edges = false;
+        let mut fast_path = false;
         let mut weights = Weights {
             dml: 1,
             ull: 1,
@@ -555,6 +564,7 @@ impl Dialect {
                         granted: [TypeSet::EMPTY; LockType::MAX],
                         pending: Vec::new(),
                         unobtrusive: TypeSet::EMPTY,
+                        fast_path: false,
                         hogs: TypeSet::EMPTY,
                         piglet: TypeSet::EMPTY,
                         piglet_waiter: TypeSet::EMPTY,
@@ -609,6 +619,7 @@ impl Dialect {
                         parse_max_search_depth(&w[1].text).map_err(|m| err(line, w[1].col, m))?,
                     );
                 }
+                ("fast_path", 1) => fast_path = true,
                 ("deadlock_resolution", 2) => {
                     soft_edges = parse_deadlock_resolution(&w[1].text)
                         .map_err(|m| err(line, w[1].col, m))?;
@@ -798,6 +809,9 @@ impl Dialect {
         } else {
             declared.iter().map(|(t, _)| *t).collect()
         };
+        for s in &mut strategies {
+            s.fast_path = fast_path;
+        }
         let d = Dialect {
             name,
             types,

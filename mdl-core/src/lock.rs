@@ -66,6 +66,15 @@ pub struct LockState {
     /// passes a ticket over at most `max_write_lock_count` times). Invariant: each is a
     /// waiting ticket here; an entry leaves with its ticket.
     jumped: Vec<(TicketId, u32)>,
+    /// Granted tickets that the server would still count in its fast path (MySQL:
+    /// `m_fast_path_state`), not yet in its granted list: granted by the fast path and not
+    /// yet materialised by their owner (`MDL_context::materialize_fast_path_locks`).
+    /// Their place in `granted` is provisional; [`LockState::place_own`] moves them to
+    /// the back when their owner materialises them. Their owners do not wait (a wait
+    /// materialises first), so the deadlock search, which enters waiting owners only,
+    /// never depends on that place. Invariant: each is a granted ticket here. Empty unless
+    /// the strategy has the fast path ([`Strategy::fast_path`]).
+    unplaced: Vec<TicketId>,
 }
 
 impl LockState {
@@ -92,7 +101,54 @@ impl LockState {
             idx: pending_index,
             ahead: Vec::new(),
             jumped: Vec::new(),
+            unplaced: Vec::new(),
         }
+    }
+
+    /// The same state with `unplaced` as [`LockState::unplaced`] (for the model
+    /// checker's decoder).
+    pub fn with_unplaced(mut self, unplaced: Vec<TicketId>) -> LockState {
+        self.unplaced = unplaced;
+        self
+    }
+
+    /// Granted tickets not yet in the server's granted list (fast-path grants that their
+    /// owner has not materialised).
+    pub fn unplaced(&self) -> &[TicketId] {
+        &self.unplaced
+    }
+
+    /// Granted ticket `id` (not yet marked) is a fast-path grant of the server: not in
+    /// its list until its owner materialises it.
+    pub fn mark_unplaced(&mut self, id: TicketId) {
+        self.unplaced.push(id);
+    }
+
+    /// `owner` materialises its fast-path grants here (MySQL: sql/mdl.cc,
+    /// `MDL_context::materialize_fast_path_locks`, `MDL_lock::Ticket_list::add_ticket`):
+    /// its unplaced tickets go to the back of the granted list, in their order.
+    pub fn place_own(&mut self, owner: OwnerId) {
+        if self.unplaced.is_empty() {
+            return;
+        }
+        // Linear in the list plus, per ticket of `owner`, the unplaced ones: a lock where
+        // a DDL materialised n connections' grants is not quadratic per owner.
+        let mut moved = Vec::new();
+        let mut i = 0;
+        while i < self.granted.len() {
+            let t = self.granted[i];
+            if t.owner == owner {
+                if let Some(k) = self.unplaced.iter().position(|u| *u == t.id) {
+                    // `remove`, not `swap_remove`: the table keeps `unplaced` in list
+                    // order (the model checker's decoder rebuilds it so).
+                    self.unplaced.remove(k);
+                    moved.push(self.granted.remove(i));
+                    continue;
+                }
+            }
+            i += 1;
+        }
+        self.granted.extend(moved);
     }
 
     /// The same state with the soft-edge reorderings in force, as [`LockState::ahead`]
@@ -319,6 +375,9 @@ impl LockState {
     /// Removes a granted ticket. The caller reschedules afterwards.
     pub fn remove_granted(&mut self, id: TicketId) -> Option<Ticket> {
         let i = self.granted.iter().position(|t| t.id == id)?;
+        if !self.unplaced.is_empty() {
+            self.unplaced.retain(|u| *u != id);
+        }
         Some(self.granted.remove(i))
     }
 
@@ -354,6 +413,11 @@ impl LockState {
                 let mut t = self.granted.remove(i);
                 t.ty = ty;
                 self.granted.push(t);
+                // Back in the list, where a retype puts it (an upgrade's obtrusive
+                // request materialised the owner's fast-path grants first).
+                if !self.unplaced.is_empty() {
+                    self.unplaced.retain(|u| *u != id);
+                }
                 true
             }
             None => false,
@@ -630,6 +694,11 @@ impl LockState {
         for (i, a) in self.waiting.iter().enumerate() {
             if self.waiting[i + 1..].iter().any(|b| b.owner == a.owner) {
                 return Err(format!("{:?} waits twice on one lock", a.owner));
+            }
+        }
+        for u in &self.unplaced {
+            if self.find_granted(*u).is_none() {
+                return Err(format!("unplaced ticket {} is not granted", u.0));
             }
         }
         for (a, b) in &self.ahead {

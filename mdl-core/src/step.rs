@@ -104,16 +104,52 @@ impl Lock {
     /// materialises (it was granted while nothing obtrusive was granted or waiting, so no
     /// decision here could differ), placed by its ticket id
     /// ([`LockState::grant_in_id_order`]). No reschedule: nothing waits.
-    pub fn materialise(&mut self, t: Ticket) {
+    pub fn materialise(&mut self, r: &Rules, t: Ticket) {
         self.state.grant_in_id_order(t);
+        if r.strategy.fast_path {
+            self.state.mark_unplaced(t.id);
+        }
     }
 
     /// [`Lock::materialise`] of every ticket of `ts` (emptied), in one pass over the
     /// granted list ([`LockState::grant_all_in_id_order`]): a DDL that materialises the
     /// fast-path grants of n connections pays O(n log n), not O(n²).
-    pub fn materialise_all(&mut self, ts: &mut Vec<Ticket>) {
-        if !ts.is_empty() {
-            self.state.grant_all_in_id_order(ts);
+    pub fn materialise_all(&mut self, r: &Rules, ts: &mut Vec<Ticket>) {
+        if ts.is_empty() {
+            return;
+        }
+        if r.strategy.fast_path {
+            // Still the server's fast-path grants: their owners have not materialised them.
+            for t in ts.iter() {
+                self.state.mark_unplaced(t.id);
+            }
+        }
+        self.state.grant_all_in_id_order(ts);
+    }
+
+    /// Would the server grant `ty` by its fast path here now (MySQL: sql/mdl.cc,
+    /// `MDL_context::try_acquire_lock_impl`: an unobtrusive type while
+    /// `MDL_lock::HAS_OBTRUSIVE` is clear, i.e. nothing obtrusive granted or waiting)?
+    /// Such a grant enters the server's granted list only when its owner materialises it
+    /// ([`Lock::place_own`]). Always false for a dialect without the fast path.
+    pub fn is_fast_path(&self, r: &Rules, ty: LockType) -> bool {
+        r.strategy.fast_path
+            && r.strategy.is_unobtrusive(ty)
+            && self.state.obtrusive_count(r.strategy) == 0
+    }
+
+    /// `owner` materialises its fast-path grants on this lock: they enter the granted
+    /// list at its back (MySQL: sql/mdl.cc, `MDL_context::materialize_fast_path_locks`,
+    /// which `try_acquire_lock_impl` runs before an obtrusive request and
+    /// `MDL_context::will_wait_for` before a wait; `MDL_lock::Ticket_list::add_ticket`
+    /// appends). `ts`: grants still outside the lock state (the manager's pins),
+    /// appended after the owner's unplaced ones (one owner's order among its own tickets
+    /// is no edge order). The shells call this for every lock the owner holds grants on,
+    /// at the two moments above.
+    pub fn place_own(&mut self, owner: OwnerId, ts: &mut Vec<Ticket>) {
+        self.state.place_own(owner);
+        for t in ts.drain(..) {
+            self.state.grant(t);
         }
     }
 
@@ -136,8 +172,13 @@ impl Lock {
         mut try_grant: impl FnMut(&Ticket) -> bool,
     ) -> Decision {
         if self.state.can_grant(r, t.ty, t.owner, false) {
+            let fast = upgrade.is_none() && self.is_fast_path(r, t.ty);
             let mut woken = Vec::new();
-            if self.state.grant_counted(r, t) {
+            let switched = self.state.grant_counted(r, t);
+            if fast {
+                self.state.mark_unplaced(t.id);
+            }
+            if switched {
                 woken = self.reschedule(r, &mut try_grant);
             }
             if let Some(old) = upgrade {
@@ -249,17 +290,25 @@ impl Lock {
     }
 
     /// Appends the owners waiting ticket `t` waits for (the detector's edges:
-    /// [`LockState::blockers`]), in owner order: the granted list's order is the grant
-    /// order in the table but depends on when fast-path grants were materialised in the
-    /// manager, and the search's order picks which cycle is broken first when a wait
-    /// closes several. Nothing when `t` no longer waits here.
+    /// [`LockState::blockers`]), in the servers' order: the granted list, then the
+    /// waiting queue (MySQL and MariaDB: sql/mdl.cc, `MDL_lock::visit_subgraph`). The
+    /// granted list is in the order tickets entered the server's `m_granted`: grants
+    /// when made, fast-path grants when their owner materialises them
+    /// ([`Lock::place_own`]); unplaced ones (whose owners do not wait) where they lie.
+    /// The search's order picks which cycle is broken first when a wait closes several.
+    /// Nothing when `t` no longer waits here.
     pub fn wait_for(&self, r: &Rules, t: &Ticket, out: &mut Vec<OwnerId>) {
         if !self.state.is_waiting(t.id) {
             return;
         }
         let from = out.len();
         out.extend(self.state.blockers(r, t));
-        out[from..].sort_unstable();
+        // Seeded bug `blockers_in_owner_order`: the old design (issue 17): blockers in
+        // owner order, so a wait that closes two cycles in mysql-8.0 with fast-path
+        // grants finds another cycle than MySQL and gets an extra victim.
+        if cfg!(mdl_bug = "blockers_in_owner_order") {
+            out[from..].sort_unstable();
+        }
     }
 
     /// The waiting ticket that makes waiting ticket `waiter`'s edge to `blocker` *soft*:

@@ -342,6 +342,9 @@ impl LockTable {
                     owner: s,
                     ty,
                 };
+                if !self.dialect.strategy(key.namespace()).is_unobtrusive(ty) {
+                    self.place_own(s);
+                }
                 let r = rules(&self.dialect, self.config, key);
                 let decision =
                     self.locks
@@ -377,6 +380,7 @@ impl LockTable {
                 out
             }
             Decision::Queued => {
+                self.place_own(s);
                 self.sess(s).wait = Some(Wait {
                     key: key.clone(),
                     ticket: t,
@@ -490,6 +494,9 @@ impl LockTable {
             owner: s,
             ty,
         };
+        if !self.dialect.strategy(key.namespace()).is_unobtrusive(ty) {
+            self.place_own(s);
+        }
         let r = rules(&self.dialect, self.config, key);
         let decision = self.locks.get_mut(key).expect("held lock exists").request(
             &r,
@@ -755,6 +762,25 @@ impl LockTable {
         }
     }
 
+    /// `s` materialises its fast-path grants: before an obtrusive request and before a
+    /// wait (MySQL: sql/mdl.cc, `MDL_context::materialize_fast_path_locks`, from
+    /// `try_acquire_lock_impl` and `MDL_context::will_wait_for`); each lock it holds
+    /// grants on places them ([`Lock::place_own`]). Nothing without the fast path.
+    fn place_own(&mut self, s: OwnerId) {
+        if !self.dialect.strategies.iter().any(|st| st.fast_path) {
+            return;
+        }
+        let Self {
+            locks, sessions, ..
+        } = self;
+        let mut none = Vec::new();
+        for h in sessions[s.0 as usize].book.held() {
+            if let Some(l) = locks.get_mut(&h.key) {
+                l.place_own(s, &mut none);
+            }
+        }
+    }
+
     fn drop_if_idle(&mut self, key: &MdlKey) {
         if self.locks.get(key).is_some_and(|l| l.is_idle()) {
             self.locks.remove(key);
@@ -830,6 +856,7 @@ impl LockTable {
         weight: u32,
     ) -> Result<Outcome, MdlError> {
         self.live(s)?;
+        self.place_own(s);
         self.sess(s).foreign = Some((holders, weight));
         Ok(match step::resolve(&mut TableShell { t: self }, s) {
             Resolved::StartIsVictim => {

@@ -296,6 +296,55 @@ fn the_search_looks_at_the_direct_edges_first() {
     assert!(t.take_events().is_empty());
 }
 
+/// MDL_lock::visit_subgraph walks `m_granted` in list order, and in MySQL 8.0 a fast-path
+/// grant enters that list when its owner materialises it
+/// (MDL_context::materialize_fast_path_locks: before an obtrusive request, from
+/// try_acquire_lock_impl, and in will_wait_for before a wait), at its back
+/// (MDL_lock::Ticket_list::add_ticket). p then q take SR on t (fast path); q asks for SU
+/// on a (obtrusive: its SR enters t's list) and waits for d's X; p waits for SR on a (its
+/// SR enters after q's); d's X on t closes d -> q -> d and d -> p -> d. MySQL finds the
+/// first (t's list: q, p) and aborts only d (a DDL tie with q). MariaDB, without the fast
+/// path, lists t in grant order (p, q): it finds d -> p -> d, aborts p (DML), then d.
+/// (models/scenarios/fast-path-search-order.mdl plays the mysql-8.0 case on both engines.)
+#[test]
+fn the_search_walks_the_granted_list_with_fast_path_grants_placed_when_materialised() {
+    for d in [Dialect::mysql80(), Dialect::mariadb()] {
+        let mysql = d.name == "mysql-8.0";
+        let (mut t, s) = table(&d, 3, u64::MAX);
+        let (dd, p, q) = (s[0], s[1], s[2]);
+        let (a, tt) = (key(&d, "TABLE", "db.a"), key(&d, "TABLE", "db.t"));
+        t.acquire(dd, &a, LockType::X, T, F).unwrap();
+        t.acquire(p, &tt, LockType::SR, T, F).unwrap();
+        t.acquire(q, &tt, LockType::SR, T, F).unwrap();
+        assert_eq!(t.acquire(q, &a, LockType::SU, T, F), Ok(Outcome::Waiting));
+        assert_eq!(t.acquire(p, &a, LockType::SR, T, F), Ok(Outcome::Waiting));
+        let order: Vec<OwnerId> = t
+            .lock(&tt)
+            .unwrap()
+            .granted()
+            .iter()
+            .map(|g| g.owner)
+            .collect();
+        assert_eq!(
+            order,
+            if mysql { vec![q, p] } else { vec![p, q] },
+            "{}",
+            d.name
+        );
+        assert_eq!(t.acquire(dd, &tt, LockType::X, T, F), Ok(Outcome::Deadlock));
+        let events = t.take_events();
+        if mysql {
+            assert!(
+                events.is_empty(),
+                "mysql-8.0: only the requester: {events:?}"
+            );
+        } else {
+            assert_eq!(events, vec![(p, Outcome::Deadlock)], "mariadb");
+        }
+        t.check().unwrap();
+    }
+}
+
 /// Deadlock_detection_visitor::enter_node: with the servers' cap a wait chain of 32
 /// waiting contexts is taken for a deadlock (the victim the lowest weight on the path,
 /// the requester on a tie); the exact search lets it wait.

@@ -335,6 +335,10 @@ impl Context {
         let m: &Shared = &self.mgr.sh;
         let t = Ticket { id, owner: me, ty };
         let r = m.rules(key);
+        if !unobtrusive {
+            // MySQL: try_acquire_lock_impl materialises our fast-path grants first.
+            m.place_own(&self.sh);
+        }
         let mut g = obj.state.lock();
         if !unobtrusive {
             m.ensure_slow(&obj, &mut g);
@@ -492,6 +496,9 @@ impl Context {
         let t = Ticket { id, owner: me, ty };
         let r = m.rules(key);
         debug!(owner = me.0, key = ?key, ty = %ty, ?wait, "mdl upgrade request");
+        if !m.strategy(key).is_unobtrusive(ty) {
+            m.place_own(&self.sh);
+        }
         let mut g = obj.state.lock();
         if !m.strategy(key).is_unobtrusive(ty) || g.st.find_granted(old).is_none() {
             m.ensure_slow(&obj, &mut g);

@@ -385,6 +385,11 @@ impl Manager {
     /// [`ForeignWaits::abort_wait`]: the caller ends it). Call it holding none of the
     /// locks that the [`ForeignWaits`] methods take: the search calls them.
     pub fn detect_from(&self, owner: OwnerId) -> bool {
+        // MySQL: MDL_context::will_wait_for, before any wait, materialises the context's
+        // fast-path grants.
+        if let Some(cs) = self.sh.ctx(owner) {
+            self.sh.place_own(&cs);
+        }
         self.sh.detect(owner, true)
     }
 }

@@ -77,6 +77,13 @@
 //! `MDL_context::materialize_fast_path_locks`). A deliberate difference
 //! (mdl-core/FIDELITY.md, fast-path row): our grant decisions and deadlock search read
 //! the lock state's granted list only.
+//!
+//! An obtrusive request and a wait first place the context's own fast-path grants in
+//! the server's list order (`Shared::place_own`, FIDELITY.md fast-path row): a scan of
+//! the context's pins (in use and idle: about the working set of its recent rounds, as
+//! MySQL's `materialize_fast_path_locks` scans the context's tickets), then one hold of
+//! each lock's state mutex where a grant of ours is still in our pin or was moved by
+//! another context's obtrusive request. Nothing on the fast path itself.
 
 use super::*;
 
@@ -202,6 +209,7 @@ impl Shared {
                 debug!(owner = cs.id.0, key = ?obj.key, ty = %e.ty, "mdl fast-path grant materialised");
             }
             uncount_fast(obj, s, n);
+            pin.moved = true;
             drop(p);
             left[s] = read_stripe(&obj.counts[s]);
             if left.iter().all(|&l| l == 0) {
@@ -209,7 +217,57 @@ impl Shared {
             }
         }
         drop(reg);
-        g.st.materialise_all(&mut moved);
+        g.st.materialise_all(&self.rules(&obj.key), &mut moved);
+    }
+
+    /// Context `cs` materialises its fast-path grants, as the server's context does before
+    /// an obtrusive request and before a wait (MySQL: sql/mdl.cc,
+    /// `MDL_context::materialize_fast_path_locks`, from `try_acquire_lock_impl` and
+    /// `MDL_context::will_wait_for`): on each lock where it has grants in its pin, or
+    /// grants another context's obtrusive request moved into the lock state (`moved`),
+    /// they take their place at the back of the granted list ([`step::Lock::place_own`]),
+    /// as `MDL_lock::Ticket_list::add_ticket` appends. Only the deadlock search reads that
+    /// order. Like the server's, it takes each such lock's latch once; SLOW is left as it
+    /// is (MySQL sets `HAS_SLOW_PATH`, not `HAS_OBTRUSIVE`: unobtrusive requests keep the
+    /// fast path). Nothing for a dialect without the fast path.
+    pub(super) fn place_own(&self, cs: &CtxShared) {
+        if !self.dialect.strategies.iter().any(|s| s.fast_path) {
+            return;
+        }
+        // Lock order: a lock's state before a context's `locks` (as `ensure_slow`), so
+        // the objects are collected first and each visited under its state mutex.
+        let objs: Vec<Arc<LockObj>> = {
+            let p = cs.locks.lock();
+            p.map
+                .values()
+                .filter(|pin| !pin.fast.is_empty() || pin.moved)
+                .map(|pin| pin.obj.clone())
+                .collect()
+        };
+        let stripe = stripe_of(cs.id);
+        let mut own: Vec<Ticket> = Vec::new();
+        for obj in objs {
+            let mut g = obj.state.lock();
+            {
+                let mut p = cs.locks.lock();
+                if let Some(pin) = p.map.get_mut(&obj.key) {
+                    if std::ptr::eq(&*pin.obj, &*obj) {
+                        let n = pin.fast.len();
+                        for e in pin.fast.drain(..) {
+                            own.push(Ticket {
+                                id: e.id,
+                                owner: cs.id,
+                                ty: e.ty,
+                            });
+                            g.meta.insert(e.id, Meta::granted(e.dur));
+                        }
+                        uncount_fast(&obj, stripe, n);
+                        pin.moved = false;
+                    }
+                }
+            }
+            g.st.place_own(cs.id, &mut own);
+        }
     }
 
     /// Clears SLOW when nothing obtrusive is granted or waiting.

@@ -66,6 +66,10 @@ pub(super) struct Pin {
     pub(super) spare: Option<MdlKey>,
     /// `PinCounts::tick` when the pin last fell idle (the LRU order of idle pins).
     pub(super) last: u64,
+    /// Another context's obtrusive request moved fast-path grants of ours into the lock
+    /// state (`Shared::ensure_slow`) since we last materialised our own: they are still
+    /// unplaced there (`LockState::unplaced`) until `Shared::place_own`.
+    pub(super) moved: bool,
 }
 
 /// The lock objects a context uses, by key.
@@ -162,6 +166,7 @@ impl Pins {
                     uses: 0,
                     spare: None,
                     last: 0,
+                    moved: false,
                 })
             }
         };

@@ -352,6 +352,8 @@ impl Context {
     /// Runs the detector, parks, and cleans up a wait that did not end in a grant.
     pub(super) fn wait_ending(&self, obj: &Arc<LockObj>, t: Ticket) -> WaitStatus {
         let m = self.m();
+        // MySQL: MDL_context::will_wait_for materialises our fast-path grants first.
+        m.place_own(&self.sh);
         m.detect(t.owner, false);
         let status = self.sh.park(&m.clock);
         self.wait_ended(obj, t, status);

@@ -98,6 +98,7 @@ impl Future for WaitFuture<'_> {
         if !this.searched {
             // As the blocking call: the waiter's own search, once its slot is ready.
             this.searched = true;
+            m.place_own(&this.ctx.sh);
             m.detect(q.t.owner, false);
         }
         match this.ctx.sh.poll_status(&m.clock, cx.waker()) {

@@ -284,3 +284,41 @@ fn mysql_unit_ports_pass_on_both_engines() {
         }
     }
 }
+
+/// `fast-path-search-order.mdl` on one engine: did every `expect` hold?
+fn fast_path_search_order_holds(engine: Engine) -> bool {
+    let p =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenarios/fast-path-search-order.mdl");
+    let text = std::fs::read_to_string(&p).expect("read");
+    let sc = parse(&p.display().to_string(), &text).unwrap_or_else(|e| panic!("{e}"));
+    let t = runner::run_engine(&sc, engine)
+        .valid()
+        .unwrap_or_else(|e| panic!("{e}"));
+    if !t.ok() {
+        eprintln!("{}", t.text());
+    }
+    t.ok()
+}
+
+/// Issue 31: the deadlock search visits a wait's blockers in the servers' granted-list
+/// order, a fast-path grant placed when its owner materialises it (mysql-8.0): one wait
+/// that closes two cycles gets the requester as its only victim, as in MySQL, on both
+/// engines.
+#[cfg(not(mdl_bug = "blockers_in_owner_order"))]
+#[test]
+fn the_search_follows_the_servers_list_order_on_both_engines() {
+    assert!(fast_path_search_order_holds(Engine::Table), "table");
+    assert!(manager_ready());
+    assert!(fast_path_search_order_holds(Engine::Manager), "manager");
+}
+
+/// Seeded bug `blockers_in_owner_order` (the old design: blockers in owner order): the
+/// same scenario fails on both engines (p is aborted as well). Run with
+/// `MDL_BUG=blockers_in_owner_order`.
+#[cfg(mdl_bug = "blockers_in_owner_order")]
+#[test]
+fn seeded_blockers_in_owner_order_is_caught() {
+    assert!(!fast_path_search_order_holds(Engine::Table), "table");
+    assert!(manager_ready());
+    assert!(!fast_path_search_order_holds(Engine::Manager), "manager");
+}

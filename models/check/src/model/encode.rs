@@ -22,6 +22,10 @@
 //!   types the scenario ever requests conflict (granted matrix) or yield to each other
 //!   (any pending matrix) never has a waiter, so nobody ever looks at its order: its
 //!   granted list is written sorted by owner and book place.
+//! - **Where unplaced grants lie.** A fast-path grant its owner has not materialised
+//!   (`LockState::unplaced`, mysql-8.0) is written after the other granted tickets,
+//!   sorted by owner and book place, with a flag: its owner does not wait, so no search
+//!   enters it, and when it is placed it goes to the back of the list.
 //! - **Symmetry** (when on): sessions of one class ([`MdlModel::classes`]: identical
 //!   programs and kill counts, named by no assert or kill) are sorted by the bytes of their
 //!   own part of the state (which name no session and no ticket), ties broken by where
@@ -77,7 +81,7 @@ pub struct Scratch {
     order: Vec<usize>,
     new_of_old: Vec<u8>,
     ranks: Vec<u32>,
-    entries: Vec<(u8, u32, u8)>,
+    entries: Vec<(u8, u32, u8, u8)>,
     /// Per session: its first place in the lock table's lists (`u32::MAX`: none).
     first: Vec<u32>,
 }
@@ -553,16 +557,27 @@ impl Codec {
             for t in l.granted() {
                 let o = t.owner.0 as usize;
                 let p = Self::place_in(sc, o, t.id);
-                sc.entries.push((sc.new_of_old[o], p as u32, t.ty.0));
+                // A fast-path grant not yet materialised (`LockState::unplaced`): its
+                // place in the list changes when its owner materialises it.
+                let unplaced = u8::from(l.unplaced().contains(&t.id));
+                sc.entries
+                    .push((sc.new_of_old[o], p as u32, t.ty.0, unplaced));
             }
             if self.quiet[ki] {
                 sc.entries.sort_unstable();
+            } else {
+                // Unplaced grants last, sorted: their place never matters. Their owners do
+                // not wait (a wait places them first), so no search enters them, and
+                // placing moves them to the back (`LockState::place_own`).
+                sc.entries
+                    .sort_by_key(|e| (e.3, if e.3 == 1 { *e } else { (0, 0, 0, 1) }));
             }
             var(out, sc.entries.len() as u64);
-            for (o, p, ty) in &sc.entries {
+            for (o, p, ty, unplaced) in &sc.entries {
                 put(out, *o);
                 var(out, u64::from(*p));
                 put(out, *ty);
+                put(out, *unplaced);
             }
             var(out, l.waiting().len() as u64);
             for t in l.waiting() {
@@ -766,10 +781,12 @@ impl Codec {
             let key = self.keys[r.var() as usize].clone();
             let ng = r.var() as usize;
             let mut granted = Vec::with_capacity(ng);
+            let mut unplaced = Vec::new();
             for _ in 0..ng {
                 let o = r.u8() as usize;
                 let p = r.var();
                 let ty = LockType(r.u8());
+                let is_unplaced = r.u8() != 0;
                 let id = if p == 0 {
                     // Not in its owner's book (only a bug makes one): an id of its own.
                     next += 1;
@@ -782,6 +799,9 @@ impl Codec {
                     owner: OwnerId(o as u32),
                     ty,
                 });
+                if is_unplaced {
+                    unplaced.push(TicketId(id));
+                }
             }
             let nw = r.var() as usize;
             let mut waiting = Vec::with_capacity(nw);
@@ -828,7 +848,8 @@ impl Codec {
             locks.push((
                 key,
                 LockState::from_parts(granted, waiting, hog, piglet, idx)
-                    .with_reorders(ahead, jumped),
+                    .with_reorders(ahead, jumped)
+                    .with_unplaced(unplaced),
             ));
         }
         let bad_grant: Option<Conflict> = match r.u8() {

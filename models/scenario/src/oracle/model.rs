@@ -34,6 +34,10 @@ pub struct OLock {
     pub hog: u32,
     pub piglet: u32,
     pub idx: usize,
+    /// Ids of granted requests that MySQL 8.0 still counts in its fast path: not in its
+    /// granted list until their owner materialises them (`materialise_own`). Ids of
+    /// released requests may linger (ids are never reused).
+    pub fast: Vec<u64>,
 }
 
 /// A ticket a session holds.
@@ -624,6 +628,45 @@ impl Oracle {
                 let g = l.granted.remove(i);
                 l.granted.push(g);
             }
+            l.fast.retain(|f| *f != id);
+        }
+    }
+
+    fn is_unobtrusive(&self, key: &MdlKey, ty: LockType) -> bool {
+        self.strategy(key).unobtrusive.contains(&ty)
+    }
+
+    /// MySQL 8.0 grants `ty` on `key` by its fast path now (try_acquire_lock_impl: an
+    /// unobtrusive type while nothing obtrusive is granted or waiting: HAS_OBTRUSIVE
+    /// clear). MariaDB has no fast path.
+    fn is_fast_path(&self, key: &MdlKey, ty: LockType) -> bool {
+        if !self.tables.fast_path || !self.is_unobtrusive(key, ty) {
+            return false;
+        }
+        let st = self.strategy(key);
+        self.locks.get(key).is_none_or(|l| {
+            l.granted
+                .iter()
+                .chain(&l.waiting)
+                .all(|r| st.unobtrusive.contains(&r.ty))
+        })
+    }
+
+    /// `s` materialises its fast-path grants (MySQL: sql/mdl.cc,
+    /// MDL_context::materialize_fast_path_locks): each enters its lock's granted list at
+    /// the back (MDL_lock::Ticket_list::add_ticket).
+    fn materialise_own(&mut self, s: usize) {
+        for l in self.locks.values_mut() {
+            let mut moved = Vec::new();
+            l.granted.retain(|g| {
+                let own = g.owner == s && l.fast.contains(&g.id);
+                if own {
+                    moved.push(g.clone());
+                }
+                !own
+            });
+            l.fast.retain(|f| !moved.iter().any(|g| g.id == *f));
+            l.granted.extend(moved);
         }
     }
 
@@ -688,8 +731,18 @@ impl Oracle {
             self.add_ticket(s, id, key, ty, dur);
             return (Outcome::Granted, Some(id));
         }
+        if !self.is_unobtrusive(key, ty) {
+            // try_acquire_lock_impl: "if (!unobtrusive_lock_increment)
+            // materialize_fast_path_locks()".
+            self.materialise_own(s);
+        }
         if self.can_grant(key, s, ty, false) {
-            self.locks.entry(key.clone()).or_default().granted.push(req);
+            let fast = self.is_fast_path(key, ty);
+            let l = self.locks.entry(key.clone()).or_default();
+            l.granted.push(req);
+            if fast {
+                l.fast.push(id);
+            }
             self.add_ticket(s, id, key, ty, dur);
             // try_acquire_lock_impl: "if (lock->count_piglets_and_hogs(type))
             // lock->reschedule_waiters()" (MySQL; MariaDB does not count here).
@@ -713,6 +766,8 @@ impl Oracle {
                     what,
                     timed: matches!(wait, WaitOption::Timeout(_)),
                 });
+                // will_wait_for: materialize_fast_path_locks, then the search.
+                self.materialise_own(s);
                 let o = self.detect(s);
                 let g = self.self_grant.take();
                 (o, if o == Outcome::Granted { g } else { None })
@@ -783,6 +838,9 @@ impl Oracle {
             self.retype_and_reschedule(s, key, h.id, ty);
             return Outcome::Granted;
         }
+        if !self.is_unobtrusive(key, ty) {
+            self.materialise_own(s);
+        }
         if self.can_grant(key, s, ty, false) {
             // The new-type ticket is granted (and counted, MySQL) next to the old one; a
             // switch of matrices reschedules then; the merge drops it and retypes.
@@ -815,6 +873,7 @@ impl Oracle {
                     what: WaitFor::Upgrade { old: h.id },
                     timed: matches!(wait, WaitOption::Timeout(_)),
                 });
+                self.materialise_own(s);
                 self.detect(s)
             }
         }
@@ -1108,10 +1167,9 @@ impl Oracle {
                     g.succ[x].push(q.owner);
                 }
             }
-            // The search visits the sessions a wait is blocked by in session order (the
-            // project's rule: the concurrent manager's queue order depends on when its
-            // fast-path grants were materialised; issue 17).
-            g.succ[x].sort_unstable();
+            // The search visits the sessions a wait is blocked by in the granted list's
+            // order, then the queue's (MDL_lock::visit_subgraph); a fast-path grant has
+            // its place in that list from its owner's materialisation on.
             g.weight[x] = self.weight_of(&w.key, w.req.ty, sess.force_dml, sess.victims);
         }
         g

@@ -17,6 +17,9 @@ pub struct OStrategy {
     pub types: Vec<LockType>,
     pub granted: Matrix,
     pub pending: Vec<Matrix>,
+    /// The `unobtrusive` types (granted by MySQL's fast path while nothing obtrusive is
+    /// granted or waiting).
+    pub unobtrusive: Vec<LockType>,
 }
 
 /// One namespace, in dialect file order (its index is `Namespace.0`).
@@ -35,6 +38,9 @@ pub struct Tables {
     pub strategies: Vec<OStrategy>,
     /// Types a downgrade may start from, per strategy (mariadb: from `dialect.txt`).
     pub downgrade_from: Vec<Vec<LockType>>,
+    /// The `fast_path` line: a fast-path grant enters the granted list only when its
+    /// owner materialises it (MySQL 8.0's `MDL_context::materialize_fast_path_locks`).
+    pub fast_path: bool,
 }
 
 fn read(dialect: &str, file: &str) -> Result<&'static str, String> {
@@ -90,6 +96,8 @@ impl Tables {
         let mut namespaces = Vec::new();
         let mut strat_names: Vec<String> = Vec::new();
         let mut downgrade: Vec<(String, Vec<LockType>)> = Vec::new();
+        let mut unobtrusive: Vec<(String, Vec<LockType>)> = Vec::new();
+        let mut fast_path = false;
         for line in main.lines() {
             let line = line.split('#').next().unwrap_or("").trim();
             let w: Vec<&str> = line.split_whitespace().collect();
@@ -104,6 +112,11 @@ impl Tables {
                     w[1].to_owned(),
                     w[2..].iter().filter_map(|t| LockType::parse(t)).collect(),
                 )),
+                Some(&"unobtrusive") => unobtrusive.push((
+                    w[1].to_owned(),
+                    w[2..].iter().filter_map(|t| LockType::parse(t)).collect(),
+                )),
+                Some(&"fast_path") => fast_path = true,
                 _ => {}
             }
         }
@@ -124,6 +137,11 @@ impl Tables {
                 types,
                 granted,
                 pending,
+                unobtrusive: unobtrusive
+                    .iter()
+                    .filter(|(n, _)| n == s)
+                    .flat_map(|(_, t)| t.iter().copied())
+                    .collect(),
             });
         }
         let downgrade_from = strategies
@@ -154,6 +172,7 @@ impl Tables {
             namespaces,
             strategies,
             downgrade_from,
+            fast_path,
         })
     }
 
