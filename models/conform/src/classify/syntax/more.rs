@@ -277,6 +277,10 @@ fn parenthesised_joins(toks: &[Tok]) -> Option<&'static str> {
         if !(kw_eq(t, "join") && toks.get(i + 1) == Some(&Tok::P('('))) {
             continue;
         }
+        // `USE|FORCE|IGNORE INDEX FOR JOIN (i)`: an index hint (`index_hint_clause`).
+        if i > 0 && kw_eq(&toks[i - 1], "for") {
+            continue;
+        }
         let close = closing(toks, i + 1);
         let mut inner = i + 2;
         while toks.get(inner) == Some(&Tok::P('(')) {
