@@ -264,7 +264,10 @@ fn two_stripes_vs_obtrusive() {
         let holds = StdArc::new(AtomicUsize::new(0));
         let (k2, h2) = (k.clone(), holds.clone());
         let hb = thread::spawn(move || {
-            assert_eq!(b.acquire(&k2, LockType::SR, T, F), Ok(Outcome::Granted));
+            assert_eq!(
+                b.acquire_outcome(&k2, LockType::SR, T, F),
+                Ok(Outcome::Granted)
+            );
             h2.fetch_add(1, Ordering::SeqCst);
             h2.fetch_sub(1, Ordering::SeqCst);
             b.commit();
@@ -272,7 +275,7 @@ fn two_stripes_vs_obtrusive() {
         let (m3, k3, h3) = (m.clone(), k.clone(), holds.clone());
         let hc = thread::spawn(move || {
             let o = c
-                .acquire(&k3, LockType::X, T, WaitOption::Timeout(0))
+                .acquire_outcome(&k3, LockType::X, T, WaitOption::millis(0))
                 .unwrap();
             if o == Outcome::Granted {
                 assert_eq!(
@@ -284,7 +287,10 @@ fn two_stripes_vs_obtrusive() {
                 c.commit();
             }
         });
-        assert_eq!(a.acquire(&k, LockType::SR, T, F), Ok(Outcome::Granted));
+        assert_eq!(
+            a.acquire_outcome(&k, LockType::SR, T, F),
+            Ok(Outcome::Granted)
+        );
         holds.fetch_add(1, Ordering::SeqCst);
         holds.fetch_sub(1, Ordering::SeqCst);
         a.commit();
