@@ -32,9 +32,10 @@ HANDLER t1 OPEN;
 DROP TABLE t1, t1;
 ";
 
-/// A mysql-test directory with one file and its list, under the temporary directory.
-fn suite() -> (PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("mdl-corpus-test-{}", std::process::id()));
+/// A mysql-test directory with one file and its list, under the temporary directory: one
+/// per test (`name`), since the tests run in parallel and one of them rewrites the list.
+fn suite(name: &str) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("mdl-corpus-test-{}-{name}", std::process::id()));
     std::fs::create_dir_all(dir.join("main")).unwrap();
     std::fs::write(dir.join("main/lock_x.test"), TEST).unwrap();
     let list = dir.join("list.txt");
@@ -54,7 +55,7 @@ fn the_committed_list_names_enough_files() {
 
 #[test]
 fn a_missing_listed_file_fails_closed() {
-    let (dir, list) = suite();
+    let (dir, list) = suite("a_missing_listed_file_fails_closed");
     std::fs::write(&list, "main/nope.test\n").unwrap();
     let e = corpus::files(&dir, &list).unwrap_err().to_string();
     assert!(e.contains("list.txt:1") && e.contains("nope.test"), "{e}");
@@ -62,7 +63,7 @@ fn a_missing_listed_file_fails_closed() {
 
 #[test]
 fn offline_the_statements_are_played_alone() {
-    let (dir, list) = suite();
+    let (dir, list) = suite("offline_the_statements_are_played_alone");
     let files = corpus::files(&dir, &list).unwrap();
     let entries = corpus::statements(&dir, &files).unwrap();
     let sqls: Vec<&str> = entries.iter().map(|e| e.sql.as_str()).collect();
@@ -110,7 +111,7 @@ fn with_a_server_differences_are_scenario_files() {
         println!("skipped: set MDL_CONFORM=1 to compare with MariaDB");
         return;
     }
-    let (dir, list) = suite();
+    let (dir, list) = suite("with_a_server_differences_are_scenario_files");
     let files = corpus::files(&dir, &list).unwrap();
     let entries = corpus::statements(&dir, &files).unwrap();
     let map = Mapping::load().unwrap();
