@@ -85,15 +85,18 @@ mod imp {
                 s = inner.cv.wait(s).unwrap_or_else(|e| e.into_inner());
                 continue;
             };
-            if deadline > now {
-                let wait = std::time::Duration::from_millis(deadline - now);
+            // The clock reads whole milliseconds, floored: a wait asked at x.9 ms with a
+            // deadline of x + 30 reaches it 29.1 ms later. Firing once the clock has passed
+            // the deadline (reads deadline + 1) keeps every timeout at least as long as asked.
+            if deadline >= now {
+                let wait = std::time::Duration::from_millis((deadline - now).saturating_add(1));
                 s = match inner.cv.wait_timeout(s, wait) {
                     Ok((g, _)) => g,
                     Err(e) => e.into_inner().0,
                 };
                 continue;
             }
-            let later = s.due.split_off(&(now + 1, 0));
+            let later = s.due.split_off(&(now, 0));
             let fire = std::mem::replace(&mut s.due, later);
             drop(s);
             fire.into_values().for_each(|f| f());
