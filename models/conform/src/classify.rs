@@ -111,6 +111,8 @@ pub enum Effect {
         if_not_exists: bool,
         /// The tables it reads (LIKE, SELECT): they must exist.
         src: Vec<Tbl>,
+        /// Partitioned (`PARTITION BY`, or LIKE of a partitioned table).
+        partitioned: bool,
     },
     DropTables {
         ts: Vec<Tbl>,
@@ -149,6 +151,7 @@ pub enum Effect {
     Replace {
         t: Tbl,
         engine: Engine,
+        partitioned: bool,
     },
     /// ALTER DATABASE: the schema must exist (else the server cannot write its
     /// `db.opt`: error 1, ER_CANT_CREATE_FILE).
@@ -163,6 +166,10 @@ pub enum Effect {
     /// waited for may have put an InnoDB table under the name; measured:
     /// found/seed-70735).
     InPlace(Tbl),
+    /// Partition maintenance of a table that was not partitioned when the statement
+    /// began: ER_NO_SUCH_TABLE if it is gone once the locks are taken, else
+    /// ER_PARTITION_MGMT_ON_NONPARTITIONED (`classify/partition.rs`).
+    NotPartitioned(Tbl),
 }
 
 /// A statement of the learned table.
@@ -219,6 +226,7 @@ pub enum Stmt {
     Session(super::session_stmt::SessionStmt),
 }
 
+mod partition;
 mod syntax;
 mod user_locks;
 pub use user_locks::{get_lock_columns, UserLockCall};
@@ -1373,6 +1381,9 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
             "`{sql}`: ALTER TABLE ... LOCK= is not in the learned table"
         ));
     }
+    if partition::mentions_partitions(&spec) {
+        return partition::classify(cx, &t, &spec, words, toks);
+    }
     // RENAME COLUMN / INDEX / KEY are operations on the table; RENAME [TO|AS] renames it.
     let renames_table = words
         .windows(2)
@@ -1644,6 +1655,7 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
                 t: n,
                 engine,
                 if_not_exists: ine,
+                partitioned: cx.cat.is_partitioned(&src),
                 src: vec![src],
             },
             toks,
@@ -1666,6 +1678,7 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
                 engine,
                 if_not_exists: ine,
                 src,
+                partitioned: partition::partitioned_by(words),
             },
             toks,
         );
@@ -1679,6 +1692,7 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
             engine,
             if_not_exists: ine,
             src: Vec::new(),
+            partitioned: partition::partitioned_by(words),
         },
         toks,
     )
