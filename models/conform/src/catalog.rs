@@ -60,6 +60,9 @@ pub struct Catalog {
     empty: BTreeSet<Tbl>,
     /// The partitioned tables (`CREATE TABLE ... PARTITION BY`, or LIKE of one).
     partitioned: BTreeSet<Tbl>,
+    /// The primary key's columns of the tables whose key the model knows (the fixture's:
+    /// `a`; CREATE TABLE's, `alter_algorithm::primary_key`).
+    pk: BTreeMap<Tbl, Vec<String>>,
     /// The accounts made since the fixture, as `name@host` (accounts statements,
     /// [`crate::accounts::Accounts`]).
     pub users: BTreeSet<String>,
@@ -77,6 +80,14 @@ impl Catalog {
                     name: (*t).into(),
                 },
                 Obj::Table(Engine::parse(e).expect("fixture engine")),
+            );
+            // FIXTURE: every table's key is `a`.
+            c.pk.insert(
+                Tbl {
+                    db: "test".into(),
+                    name: (*t).into(),
+                },
+                vec!["a".into()],
             );
         }
         c
@@ -108,6 +119,11 @@ impl Catalog {
     /// The tables (and views) of a schema, in key order.
     pub fn tables_of(&self, db: &str) -> Vec<Tbl> {
         self.objs.keys().filter(|t| t.db == db).cloned().collect()
+    }
+
+    /// The table's primary key columns, when known (`Some(&[])`: none).
+    pub fn primary_key(&self, t: &Tbl) -> Option<&[String]> {
+        self.pk.get(t).map(Vec::as_slice)
     }
 
     /// The table was created partitioned.
@@ -144,6 +160,7 @@ impl Catalog {
                         .then_some(ER_ALTER_OPERATION_NOT_SUPPORTED)
                 }
             }
+            Effect::Alter { t, .. } => (!self.exists(t)).then_some(ER_NO_SUCH_TABLE),
             Effect::NeedTables(ts) => ts
                 .iter()
                 .any(|t| !self.exists(t))
@@ -249,6 +266,9 @@ impl Catalog {
         if self.partitioned.remove(a) {
             self.partitioned.insert(b.clone());
         }
+        if let Some(k) = self.pk.remove(a) {
+            self.pk.insert(b.clone(), k);
+        }
         let moved: Vec<Tbl> = self
             .triggers
             .iter()
@@ -269,6 +289,11 @@ impl Catalog {
             | Effect::Fail(_)
             | Effect::InPlace(_)
             | Effect::NotPartitioned(_) => {}
+            Effect::Alter { t, forget_pk } => {
+                if *forget_pk {
+                    self.pk.remove(t);
+                }
+            }
             Effect::Accounts(a) => a.apply(&mut self.users),
             Effect::AlterDb(_) => {}
             Effect::Replace {
@@ -278,6 +303,7 @@ impl Catalog {
             } => {
                 self.objs.insert(t.clone(), Obj::Table(*engine));
                 self.set_partitioned(t, *partitioned);
+                self.pk.remove(t);
                 self.empty.insert(t.clone());
                 self.triggers.retain(|_, on| on != t);
             }
@@ -285,11 +311,16 @@ impl Catalog {
                 t,
                 engine,
                 partitioned,
+                pk,
                 ..
             } => {
                 if self.error_of(e).is_none() && !self.exists(t) {
                     self.objs.insert(t.clone(), Obj::Table(*engine));
                     self.set_partitioned(t, *partitioned);
+                    match pk {
+                        Some(k) => self.pk.insert(t.clone(), k.clone()),
+                        None => self.pk.remove(t),
+                    };
                     // (CREATE TABLE ... SELECT of rows: `SqlModel::note_rows`.)
                     self.empty.insert(t.clone());
                 }
@@ -300,6 +331,7 @@ impl Catalog {
                         self.objs.remove(t);
                         self.empty.remove(t);
                         self.partitioned.remove(t);
+                        self.pk.remove(t);
                         self.triggers.retain(|_, on| on != t);
                     }
                 }
@@ -319,6 +351,7 @@ impl Catalog {
                 self.objs.retain(|t, _| t.db != *db);
                 self.empty.retain(|t| t.db != *db);
                 self.partitioned.retain(|t| t.db != *db);
+                self.pk.retain(|t, _| t.db != *db);
                 self.triggers.retain(|t, _| t.db != *db);
             }
             Effect::CreateView { v, bases, .. } => {
