@@ -332,16 +332,6 @@ pub const KINDS: &[KindDef] = &[
         "ALTER TABLE m1 CHECK PARTITION p1",
         &[],
     ),
-    kx(
-        "nopart_optimize.myisam",
-        "ALTER TABLE m1 OPTIMIZE PARTITION p1",
-        &[],
-    ),
-    kx(
-        "nopart_repair.myisam",
-        "ALTER TABLE m1 REPAIR PARTITION p1",
-        &[],
-    ),
     // Several tables in one statement (and the same with the tables swapped: the order
     // of the locks follows the statement or the keys).
     kc("select_join", "SELECT * FROM t1 JOIN t2 ON t1.a=t2.a"),
