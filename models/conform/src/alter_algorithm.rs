@@ -14,6 +14,9 @@
 //! | ADD / DROP INDEX / KEY / UNIQUE / FULLTEXT, ADD / DROP PRIMARY KEY, FORCE, ENGINE= the same engine, ROW_FORMAT= | INPLACE | COPY |
 //! | ENGINE= another engine | COPY (refused: the catalog does not follow the change) | the same |
 //! | CONVERT TO CHARACTER SET | COPY with a character column, in place without | COPY |
+//! | PACK_KEYS=, MAX_ROWS=, CHECKSUM= | INSTANT | COPY |
+//! | MIN_ROWS=, AVG_ROW_LENGTH=, DELAY_KEY_WRITE=, STATS_PERSISTENT= | INSTANT | in place (metadata only, refused) |
+//! | KEY_BLOCK_SIZE= | INPLACE | in place (metadata only, refused) |
 //! | MODIFY / CHANGE of a column | INSTANT, INPLACE or COPY by the column's old and new type | COPY, or in place for its default only |
 //!
 //! A statement's choice is the most expensive of its operations'. MODIFY, CHANGE and
@@ -67,6 +70,16 @@ fn operation(op: &[String], engine: Engine) -> Result<usize, String> {
                 )),
             }
         }
+        // Table options, measured on the fixture's t1 and m1 (README): of InnoDB INSTANT
+        // (KEY_BLOCK_SIZE: INPLACE); of MyISAM PACK_KEYS, MAX_ROWS, CHECKSUM copy, the
+        // others change metadata only.
+        ("pack_keys" | "max_rows" | "checksum", _) if engine == Engine::MyIsam => Ok(copy),
+        ("pack_keys" | "max_rows" | "checksum", _) => Ok(instant),
+        ("min_rows" | "avg_row_length" | "delay_key_write" | "stats_persistent", _) => {
+            metadata_only()
+        }
+        ("key_block_size", _) if engine == Engine::InnoDb => Ok(inplace),
+        ("key_block_size", _) => metadata_only(),
         _ if engine == Engine::MyIsam
             && !matches!((at(0), at(1)), ("rename" | "alter", _) | ("comment", _)) =>
         {
@@ -111,6 +124,63 @@ fn operations(words: &[String]) -> Vec<Vec<String>> {
     out
 }
 
+/// What the model cannot play in an ALTER TABLE whatever its algorithm, `words` the
+/// statement's (lower case), `spec` its words after the table name: the reason, or none.
+/// Each of these was a wrong answer on MariaDB 10.11.19 (`mdl conform --corpus`, files
+/// main/alter_table*.test): the server takes SU and then finds nothing to do, or fails
+/// before it changes anything, where the model played the whole ALTER.
+/// - `IF [NOT] EXISTS` of a column, index or key: `handle_if_exists_options`
+///   (sql/sql_table.cc) drops the operation when the object is (not) there, which the
+///   model does not know; with nothing left the ALTER ends after SU.
+/// - No operation (`ALTER TABLE t1 ALGORITHM=INPLACE`), a RENAME COLUMN to its own name:
+///   nothing to do (`mysql_alter_table`'s "no changes" path).
+/// - A subquery (`SET DEFAULT (SELECT ...)`): ER_GENERATED_COLUMN_FUNCTION_IS_NOT_ALLOWED
+///   (1901) before any upgrade.
+pub fn not_modelled(words: &[String], spec: &[String]) -> Option<String> {
+    if words
+        .windows(2)
+        .any(|w| w[0] == "if" && matches!(w[1].as_str(), "exists" | "not"))
+    {
+        return Some(
+            "IF [NOT] EXISTS in ALTER TABLE depends on whether the column or index exists, \
+             which the model does not know"
+                .into(),
+        );
+    }
+    if words
+        .iter()
+        .any(|w| w == "sequence" || w == "nextval" || w == "lastval")
+        || words.windows(2).any(|w| w[0] == "value" && w[1] == "for")
+    {
+        // SEQUENCE=1 of a table fails (4086); a default NEXT VALUE FOR a sequence opens
+        // it (1146 when missing) before the table's upgrade.
+        return Some("sequences in ALTER TABLE are not modelled".into());
+    }
+    if words.iter().any(|w| w == "select") {
+        return Some("a subquery in ALTER TABLE is not modelled".into());
+    }
+    let spec = match spec.first().map(String::as_str) {
+        Some("wait") => spec.get(2..).unwrap_or_default(),
+        Some("nowait") => spec.get(1..).unwrap_or_default(),
+        _ => spec,
+    };
+    let ops = operations(spec);
+    if ops.is_empty() {
+        return Some(
+            "an ALTER TABLE with no operation (the server finds nothing to do) is not \
+             modelled"
+                .into(),
+        );
+    }
+    let same_name = ops.iter().any(|op| {
+        op.len() >= 5 && op[0] == "rename" && op[1] == "column" && op[3] == "to" && op[2] == op[4]
+    });
+    if same_name {
+        return Some("RENAME COLUMN to its own name (nothing to do) is not modelled".into());
+    }
+    None
+}
+
 /// The learned kind for `ALTER TABLE t SPEC` with no algorithm named, `spec` its words
 /// after the table name, `engine` the table's.
 pub fn default_kind(spec: &[String], engine: Engine) -> Result<&'static str, String> {
@@ -129,4 +199,175 @@ pub fn default_kind(spec: &[String], engine: Engine) -> Result<&'static str, Str
         worst = worst.max(operation(op, engine)?);
     }
     Ok(ORDER[worst])
+}
+
+/// The primary key's columns of `CREATE TABLE t (DEFINITIONS) ...` (its words, lower
+/// case): `Some(vec![])` when it has no PRIMARY KEY and no UNIQUE key (InnoDB's hidden
+/// row id is the clustered index); `None` when the model cannot tell (a UNIQUE key may
+/// become the clustered index, `dict_index_t` of the first UNIQUE NOT NULL key).
+pub fn primary_key(words: &[String]) -> Option<Vec<String>> {
+    let start = words.iter().position(|w| w == "(")?;
+    let mut depth = 0;
+    let mut first: Option<&str> = None;
+    let mut at_start = true;
+    let mut pk: Option<Vec<String>> = None;
+    let mut unique = false;
+    let mut i = start;
+    while i < words.len() {
+        let w = words[i].as_str();
+        match w {
+            "(" => depth += 1,
+            ")" => depth -= 1,
+            "," if depth == 1 => at_start = true,
+            _ if depth == 1 => {
+                if at_start {
+                    first = Some(w);
+                    at_start = false;
+                }
+                if w == "unique" {
+                    unique = true;
+                }
+                if w == "primary" && words.get(i + 1).is_some_and(|k| k == "key") {
+                    if pk.is_some() {
+                        return None;
+                    }
+                    pk = Some(match first {
+                        Some("primary" | "constraint") => key_parts(&words[i + 2..])?,
+                        Some(col) => vec![col.to_owned()],
+                        None => return None,
+                    });
+                }
+            }
+            _ => {}
+        }
+        if depth == 0 {
+            break;
+        }
+        i += 1;
+    }
+    match pk {
+        Some(p) => Some(p),
+        None if !unique => Some(Vec::new()),
+        None => None,
+    }
+}
+
+/// The column names of a key's part list `[name] [USING ...] ( a [(n)] [ASC|DESC], ... )`.
+fn key_parts(words: &[String]) -> Option<Vec<String>> {
+    let open = words.iter().position(|w| w == "(")?;
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut expect_name = true;
+    for w in &words[open..] {
+        match w.as_str() {
+            "(" => depth += 1,
+            ")" => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(out);
+                }
+            }
+            "," if depth == 1 => expect_name = true,
+            n if depth == 1 && expect_name => {
+                out.push(n.to_owned());
+                expect_name = false;
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The columns an ALTER TABLE's operations drop (`DROP [COLUMN] name`).
+fn dropped_columns(ops: &[Vec<String>]) -> Vec<String> {
+    const NOT_COLUMNS: &[&str] = &[
+        "index",
+        "key",
+        "primary",
+        "foreign",
+        "constraint",
+        "check",
+        "partition",
+        "period",
+        "system",
+        "unique",
+        "fulltext",
+        "spatial",
+    ];
+    ops.iter()
+        .filter(|op| op.first().is_some_and(|w| w == "drop"))
+        .filter_map(|op| {
+            let name = if op.get(1).is_some_and(|w| w == "column") {
+                op.get(2)
+            } else {
+                op.get(1).filter(|w| !NOT_COLUMNS.contains(&w.as_str()))
+            };
+            name.cloned()
+        })
+        .collect()
+}
+
+/// An InnoDB ALTER that drops a column of the primary key drops the key: the clustered
+/// index is rebuilt by a copy (measured: `ALTER TABLE t1 DROP COLUMN a` of the fixture's
+/// t1, `a INT AUTO_INCREMENT PRIMARY KEY`, takes SNW and BACKUP_DDL on MariaDB 10.11.19;
+/// `ha_innobase::check_if_supported_inplace_alter`, storage/innobase/handler/
+/// handler0alter.cc, does not drop a primary key in place without a new one). `pk` the
+/// table's primary key columns when the catalog knows them. `Ok(true)`: a copy;
+/// `Ok(false)`: no primary key column dropped; `Err`: the model cannot tell.
+pub fn drops_primary_key(spec: &[String], pk: Option<&[String]>) -> Result<bool, String> {
+    let ops = operations(spec);
+    let dropped = dropped_columns(&ops);
+    if dropped.is_empty() {
+        return Ok(false);
+    }
+    let Some(pk) = pk else {
+        return Err(
+            "DROP COLUMN of an InnoDB table whose primary key the model does not know (a \
+             key column dropped makes a copy)"
+                .into(),
+        );
+    };
+    let hit = dropped.iter().any(|c| pk.contains(c));
+    // `DROP a, ADD a ...`: the key stays on the new column (measured: in place).
+    let readded = ops.iter().any(|op| {
+        op.first().is_some_and(|w| w == "add")
+            && (op.get(1).is_some_and(|w| dropped.contains(w))
+                || (op.get(1).is_some_and(|w| w == "column")
+                    && op.get(2).is_some_and(|w| dropped.contains(w))))
+    });
+    if hit && readded {
+        return Err(
+            "DROP COLUMN and ADD COLUMN of a primary key column's name is not \
+                    modelled"
+                .into(),
+        );
+    }
+    if hit && spec.windows(2).any(|w| w[0] == "primary" && w[1] == "key") {
+        return Err(
+            "DROP COLUMN of a primary key column with a new primary key is not measured".into(),
+        );
+    }
+    Ok(hit)
+}
+
+/// Whether an ALTER TABLE may change the primary key whose columns are `pk` (then the
+/// catalog forgets it): a PRIMARY KEY clause, or a key column dropped, changed, modified
+/// or renamed.
+pub fn may_change_pk(spec: &[String], pk: Option<&[String]>) -> bool {
+    let Some(pk) = pk else { return true };
+    if spec.iter().any(|w| w == "primary") {
+        return true;
+    }
+    operations(spec).iter().any(|op| {
+        let verb = op.first().map(String::as_str).unwrap_or("");
+        if !matches!(verb, "drop" | "change" | "modify" | "rename") {
+            return false;
+        }
+        let name = if op.get(1).is_some_and(|w| w == "column") {
+            op.get(2)
+        } else {
+            op.get(1)
+        };
+        name.is_some_and(|n| pk.contains(n))
+    })
 }

@@ -45,6 +45,7 @@ pub const ER_UNKNOWN_VIEW: u32 = 4092;
 pub const ER_UNKNOWN_TABLE: u32 = 1109;
 pub const ER_LOCK_OR_ACTIVE_TRANSACTION: u32 = 1192;
 pub const ER_ALTER_OPERATION_NOT_SUPPORTED: u32 = 1845;
+pub const ER_PARTITION_MGMT_ON_NONPARTITIONED: u32 = 1505;
 
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Catalog {
@@ -57,6 +58,11 @@ pub struct Catalog {
     /// known-differences/truncated-table-inplace-alter.mdl). A table not listed may have
     /// rows (the fixture's have; DELETE leaves its delete-marked records).
     empty: BTreeSet<Tbl>,
+    /// The partitioned tables (`CREATE TABLE ... PARTITION BY`, or LIKE of one).
+    partitioned: BTreeSet<Tbl>,
+    /// The primary key's columns of the tables whose key the model knows (the fixture's:
+    /// `a`; CREATE TABLE's, `alter_algorithm::primary_key`).
+    pk: BTreeMap<Tbl, Vec<String>>,
     /// The accounts made since the fixture, as `name@host` (accounts statements,
     /// [`crate::accounts::Accounts`]).
     pub users: BTreeSet<String>,
@@ -74,6 +80,14 @@ impl Catalog {
                     name: (*t).into(),
                 },
                 Obj::Table(Engine::parse(e).expect("fixture engine")),
+            );
+            // FIXTURE: every table's key is `a`.
+            c.pk.insert(
+                Tbl {
+                    db: "test".into(),
+                    name: (*t).into(),
+                },
+                vec!["a".into()],
             );
         }
         c
@@ -107,6 +121,16 @@ impl Catalog {
         self.objs.keys().filter(|t| t.db == db).cloned().collect()
     }
 
+    /// The table's primary key columns, when known (`Some(&[])`: none).
+    pub fn primary_key(&self, t: &Tbl) -> Option<&[String]> {
+        self.pk.get(t).map(Vec::as_slice)
+    }
+
+    /// The table was created partitioned.
+    pub fn is_partitioned(&self, t: &Tbl) -> bool {
+        self.partitioned.contains(t)
+    }
+
     pub fn trigger_table(&self, tr: &Tbl) -> Option<Tbl> {
         self.triggers.get(tr).cloned()
     }
@@ -120,6 +144,14 @@ impl Catalog {
             Effect::Accounts(a) => a.error(&self.users),
             Effect::Replace { .. } => None,
             Effect::AlterDb(db) => (!self.has_schema(db)).then_some(1),
+            // Measured: ALTER TABLE t1 COALESCE PARTITION 2 etc. of the fixture's tables
+            // (learned rows `nopart_*`). A table made partitioned under the name while the
+            // statement waited is not followed (the model has no row for its work).
+            Effect::NotPartitioned(t) => Some(if self.exists(t) {
+                ER_PARTITION_MGMT_ON_NONPARTITIONED
+            } else {
+                ER_NO_SUCH_TABLE
+            }),
             Effect::InPlace(t) => {
                 if !self.exists(t) {
                     Some(ER_NO_SUCH_TABLE)
@@ -128,6 +160,7 @@ impl Catalog {
                         .then_some(ER_ALTER_OPERATION_NOT_SUPPORTED)
                 }
             }
+            Effect::Alter { t, .. } => (!self.exists(t)).then_some(ER_NO_SUCH_TABLE),
             Effect::NeedTables(ts) => ts
                 .iter()
                 .any(|t| !self.exists(t))
@@ -215,12 +248,26 @@ impl Catalog {
         }
     }
 
+    fn set_partitioned(&mut self, t: &Tbl, on: bool) {
+        if on {
+            self.partitioned.insert(t.clone());
+        } else {
+            self.partitioned.remove(t);
+        }
+    }
+
     fn rename(&mut self, a: &Tbl, b: &Tbl) {
         if let Some(o) = self.objs.remove(a) {
             self.objs.insert(b.clone(), o);
         }
         if self.empty.remove(a) {
             self.empty.insert(b.clone());
+        }
+        if self.partitioned.remove(a) {
+            self.partitioned.insert(b.clone());
+        }
+        if let Some(k) = self.pk.remove(a) {
+            self.pk.insert(b.clone(), k);
         }
         let moved: Vec<Tbl> = self
             .triggers
@@ -237,17 +284,43 @@ impl Catalog {
     /// list drops the tables that exist).
     pub fn apply(&mut self, e: &Effect) {
         match e {
-            Effect::None | Effect::NeedTables(_) | Effect::Fail(_) | Effect::InPlace(_) => {}
+            Effect::None
+            | Effect::NeedTables(_)
+            | Effect::Fail(_)
+            | Effect::InPlace(_)
+            | Effect::NotPartitioned(_) => {}
+            Effect::Alter { t, forget_pk } => {
+                if *forget_pk {
+                    self.pk.remove(t);
+                }
+            }
             Effect::Accounts(a) => a.apply(&mut self.users),
             Effect::AlterDb(_) => {}
-            Effect::Replace { t, engine } => {
+            Effect::Replace {
+                t,
+                engine,
+                partitioned,
+            } => {
                 self.objs.insert(t.clone(), Obj::Table(*engine));
+                self.set_partitioned(t, *partitioned);
+                self.pk.remove(t);
                 self.empty.insert(t.clone());
                 self.triggers.retain(|_, on| on != t);
             }
-            Effect::CreateTable { t, engine, .. } => {
+            Effect::CreateTable {
+                t,
+                engine,
+                partitioned,
+                pk,
+                ..
+            } => {
                 if self.error_of(e).is_none() && !self.exists(t) {
                     self.objs.insert(t.clone(), Obj::Table(*engine));
+                    self.set_partitioned(t, *partitioned);
+                    match pk {
+                        Some(k) => self.pk.insert(t.clone(), k.clone()),
+                        None => self.pk.remove(t),
+                    };
                     // (CREATE TABLE ... SELECT of rows: `SqlModel::note_rows`.)
                     self.empty.insert(t.clone());
                 }
@@ -257,6 +330,8 @@ impl Catalog {
                     if self.is_table(t) {
                         self.objs.remove(t);
                         self.empty.remove(t);
+                        self.partitioned.remove(t);
+                        self.pk.remove(t);
                         self.triggers.retain(|_, on| on != t);
                     }
                 }
@@ -275,6 +350,8 @@ impl Catalog {
                 self.schemas.remove(db);
                 self.objs.retain(|t, _| t.db != *db);
                 self.empty.retain(|t| t.db != *db);
+                self.partitioned.retain(|t| t.db != *db);
+                self.pk.retain(|t, _| t.db != *db);
                 self.triggers.retain(|t, _| t.db != *db);
             }
             Effect::CreateView { v, bases, .. } => {

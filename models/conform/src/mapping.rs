@@ -296,6 +296,42 @@ pub const KINDS: &[KindDef] = &[
         "COMMIT",
         &["BEGIN", "INSERT INTO m1 (b) VALUES (0)"],
     ),
+    // Partition maintenance of a table that is not partitioned: each path's locks up to
+    // ER_PARTITION_MGMT_ON_NONPARTITIONED (classify/partition.rs).
+    kx("nopart_alter", "ALTER TABLE t1 COALESCE PARTITION 2", &[]),
+    kx(
+        "nopart_truncate",
+        "ALTER TABLE t1 TRUNCATE PARTITION p1",
+        &[],
+    ),
+    kx("nopart_analyze", "ALTER TABLE t1 ANALYZE PARTITION p1", &[]),
+    kx("nopart_check", "ALTER TABLE t1 CHECK PARTITION p1", &[]),
+    kx(
+        "nopart_optimize",
+        "ALTER TABLE t1 OPTIMIZE PARTITION p1",
+        &[],
+    ),
+    kx("nopart_repair", "ALTER TABLE t1 REPAIR PARTITION p1", &[]),
+    kx(
+        "nopart_alter.myisam",
+        "ALTER TABLE m1 COALESCE PARTITION 2",
+        &[],
+    ),
+    kx(
+        "nopart_truncate.myisam",
+        "ALTER TABLE m1 TRUNCATE PARTITION p1",
+        &[],
+    ),
+    kx(
+        "nopart_analyze.myisam",
+        "ALTER TABLE m1 ANALYZE PARTITION p1",
+        &[],
+    ),
+    kx(
+        "nopart_check.myisam",
+        "ALTER TABLE m1 CHECK PARTITION p1",
+        &[],
+    ),
     // Several tables in one statement (and the same with the tables swapped: the order
     // of the locks follows the statement or the keys).
     kc("select_join", "SELECT * FROM t1 JOIN t2 ON t1.a=t2.a"),

@@ -83,7 +83,7 @@ fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
     let n = pick(r, NEW);
     let lock = pick(r, &["u1", "u2"]);
     let mode = |r: &mut ChaCha8Rng| pick(r, &["READ", "WRITE", "READ LOCAL", "WRITE CONCURRENT"]);
-    let w = r.random_range(0..110u32);
+    let w = r.random_range(0..112u32);
     match w {
         0..=7 => format!("SELECT * FROM {t1}"),
         8..=10 => format!("SELECT * FROM {t1} JOIN {t2} ON {t1}.a={t2}.a"),
@@ -168,6 +168,32 @@ fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
         107 => format!("SET STATEMENT lock_wait_timeout={TIMEOUT_S} FOR SELECT * FROM {t1}"),
         108 => format!("EXECUTE IMMEDIATE 'INSERT INTO {t1} (b) VALUES (7)'"),
         109 => format!("CREATE OR REPLACE TABLE {n} (a INT)"),
+        // ALTER TABLE as the server decides (alter_algorithm.rs) and partition
+        // maintenance of a table that is not partitioned (classify/partition.rs).
+        110 => format!(
+            "ALTER TABLE {t1} {}",
+            pick(
+                r,
+                &[
+                    "COALESCE PARTITION 2",
+                    "TRUNCATE PARTITION p1",
+                    "ANALYZE PARTITION p1",
+                    "OPTIMIZE PARTITION p1",
+                ]
+            )
+        ),
+        111 => format!(
+            "ALTER TABLE {t1} {}",
+            pick(
+                r,
+                &[
+                    "PACK_KEYS=1",
+                    "MAX_ROWS=100",
+                    "ADD COLUMN c INT",
+                    "DROP COLUMN a"
+                ]
+            )
+        ),
         _ => format!("SELECT * FROM {t1}"),
     }
 }

@@ -455,8 +455,12 @@ fn create_or_replace(
             "`{sql}`: CREATE OR REPLACE of a view is not modelled"
         ));
     }
-    let engine = match &p.effect {
-        Effect::CreateTable { engine, .. } => *engine,
+    let (engine, partitioned) = match &p.effect {
+        Effect::CreateTable {
+            engine,
+            partitioned,
+            ..
+        } => (*engine, *partitioned),
         _ => return Err(format!("`{sql}`: no engine")),
     };
     if cat.engine(&t) != Some(engine) {
@@ -474,7 +478,11 @@ fn create_or_replace(
         },
         set_target: SetTarget::NotInList,
     }];
-    p.effect = Effect::Replace { t, engine };
+    p.effect = Effect::Replace {
+        t,
+        engine,
+        partitioned,
+    };
     Ok(Stmt::Learned(p))
 }
 

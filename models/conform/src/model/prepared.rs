@@ -57,7 +57,7 @@ impl SqlModel {
                 match checked {
                     Err(e) => Some(Err(format!("`{sql}`: {e}"))),
                     Ok(Stmt::Learned(p))
-                        if matches!(&p.effect, Effect::NeedTables(_))
+                        if matches!(&p.effect, Effect::NeedTables(_) | Effect::Alter { .. })
                             && self.cat.error_of(&p.effect) == Some(ER_NO_SUCH_TABLE) =>
                     {
                         fail(ER_NO_SUCH_TABLE)

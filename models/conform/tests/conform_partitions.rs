@@ -1,0 +1,114 @@
+//! Partition maintenance in ALTER TABLE, in the SQL model without a server: what the
+//! server showed (learned rows `nopart_*`; suite/partition-maintenance-*.mdl).
+
+use mdl_conform::mapping::Mapping;
+use mdl_conform::model::SqlModel;
+use mdl_core::Outcome;
+
+fn model() -> SqlModel {
+    SqlModel::new(Mapping::load().expect("statements.tsv"))
+}
+
+const ER_PARTITION_MGMT_ON_NONPARTITIONED: u32 = 1505;
+
+#[test]
+fn maintenance_of_a_table_that_is_not_partitioned_fails_after_its_locks() {
+    for sql in [
+        "ALTER TABLE t1 ADD PARTITION (PARTITION p1 VALUES LESS THAN (10))",
+        "ALTER TABLE t1 DROP PARTITION p1, p2",
+        "ALTER TABLE t1 COALESCE PARTITION 2",
+        "ALTER TABLE t1 REORGANIZE PARTITION p1 INTO (PARTITION p2 VALUES LESS THAN (10))",
+        "ALTER TABLE t1 REBUILD PARTITION p1",
+        "ALTER TABLE t1 REMOVE PARTITIONING",
+        "ALTER TABLE t1 TRUNCATE PARTITION ALL",
+        "ALTER TABLE t1 ANALYZE PARTITION p1",
+        "ALTER TABLE t1 CHECK PARTITION p1",
+        "ALTER TABLE t1 OPTIMIZE PARTITION p1",
+        "ALTER TABLE t1 REPAIR PARTITION p1",
+        "ALTER TABLE m1 ANALYZE PARTITION p1",
+        "ALTER TABLE m1 TRUNCATE PARTITION p1",
+    ] {
+        let mut m = model();
+        let a = m.add_session();
+        assert_eq!(m.step(a, sql), Ok(Outcome::Error), "{sql}");
+        assert_eq!(
+            m.session(a).last_error,
+            Some(ER_PARTITION_MGMT_ON_NONPARTITIONED),
+            "{sql}"
+        );
+        assert!(m.locks_of(a).is_empty(), "{sql}");
+    }
+}
+
+#[test]
+fn truncate_partition_asks_for_x_and_the_alter_path_for_su() {
+    // Measured (learned rows): TRUNCATE PARTITION waits behind a reader's SR for X; the
+    // ALTER path takes SU, compatible, and fails at once.
+    let mut m = model();
+    let r = m.add_session();
+    let a = m.add_session();
+    let b = m.add_session();
+    m.step(r, "BEGIN").unwrap();
+    m.step(r, "SELECT * FROM t1").unwrap();
+    assert_eq!(
+        m.step(a, "ALTER TABLE t1 COALESCE PARTITION 2"),
+        Ok(Outcome::Error)
+    );
+    assert_eq!(
+        m.step(b, "ALTER TABLE t1 TRUNCATE PARTITION p1"),
+        Ok(Outcome::Waiting)
+    );
+    assert_eq!(m.step(r, "COMMIT"), Ok(Outcome::Ok));
+    assert_eq!(
+        m.session(b).last_error,
+        Some(ER_PARTITION_MGMT_ON_NONPARTITIONED)
+    );
+}
+
+#[test]
+fn maintenance_of_a_missing_table_fails_with_no_such_table() {
+    let mut m = model();
+    let a = m.add_session();
+    for sql in [
+        "ALTER TABLE t9 ADD PARTITION (PARTITION p1 VALUES LESS THAN (10))",
+        "ALTER TABLE t9 TRUNCATE PARTITION p1",
+    ] {
+        assert_eq!(m.step(a, sql), Ok(Outcome::Error), "{sql}");
+        assert_eq!(m.session(a).last_error, Some(1146), "{sql}");
+    }
+}
+
+#[test]
+fn what_the_model_does_not_know_is_refused() {
+    let mut m = model();
+    let a = m.add_session();
+    m.step(
+        a,
+        "CREATE TABLE tp (a INT) PARTITION BY HASH (a) PARTITIONS 2",
+    )
+    .unwrap();
+    m.step(a, "CREATE TABLE tq LIKE tp").unwrap();
+    m.step(a, "RENAME TABLE tq TO tr").unwrap();
+    for sql in [
+        // Partitioned tables: their maintenance is not measured.
+        "ALTER TABLE tp COALESCE PARTITION 1",
+        "ALTER TABLE tr TRUNCATE PARTITION ALL",
+        // Two tables; a repartitioning copy; other operations beside.
+        "ALTER TABLE t1 EXCHANGE PARTITION p1 WITH TABLE t2",
+        "ALTER TABLE t1 PARTITION BY HASH (a) PARTITIONS 2",
+        "ALTER TABLE t1 ADD PARTITION PARTITIONS 2, ALGORITHM=INPLACE",
+        "ALTER TABLE t1 DISCARD PARTITION p1 TABLESPACE",
+        // MyISAM OPTIMIZE / REPAIR PARTITION: the learned row disagreed (seed 27123).
+        "ALTER TABLE m1 OPTIMIZE PARTITION p1",
+        "ALTER TABLE t9 REPAIR PARTITION p1",
+    ] {
+        assert!(m.step(a, sql).is_err(), "{sql}");
+    }
+    // Dropped and created again without partitions: maintenance fails as the server's.
+    m.step(a, "DROP TABLE tp").unwrap();
+    m.step(a, "CREATE TABLE tp (a INT)").unwrap();
+    assert_eq!(
+        m.step(a, "ALTER TABLE tp COALESCE PARTITION 1"),
+        Ok(Outcome::Error)
+    );
+}
