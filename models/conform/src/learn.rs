@@ -722,12 +722,20 @@ const INPLACE_TWICE: &[&str] = &["alter_inplace", "create_index"];
 
 /// Kinds whose locks one `acquire_locks` call takes in key order, with no back-off
 /// (read from the server source, `sql/*.cc`): `FLUSH TABLES t1, ...` and `FLUSH TABLES
-/// t1, ... WITH READ LOCK` (`reload_acl_and_cache` / `flush_tables_with_read_lock` call
+/// t1, ... WITH READ LOCK` / `FOR EXPORT` (`reload_acl_and_cache` /
+/// `flush_tables_with_read_lock` call
 /// `lock_table_names` with `MYSQL_OPEN_SKIP_SCOPED_MDL_LOCK`: no IX, no BACKUP_DDL),
 /// `CREATE DATABASE` and `DROP DATABASE` (`lock_schema_name`: BACKUP_DDL and the schema's
 /// X in one `acquire_locks`). Their measured ops are marked `bulk`; the `check` kinds
 /// with the tables swapped verify the key order.
-pub const SORTED_GROUP: &[&str] = &["flush_table", "ftwrl_table", "create_db", "drop_db"];
+pub const SORTED_GROUP: &[&str] = &[
+    "flush_table",
+    "ftwrl_table",
+    "flush_export",
+    "flush_export.myisam",
+    "create_db",
+    "drop_db",
+];
 
 /// Orders the observed locks of a kind into ops (see the module documentation).
 fn order_ops(
