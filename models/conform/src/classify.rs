@@ -217,12 +217,16 @@ pub enum Stmt {
     /// SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT, SET TRANSACTION
     /// ([`crate::session_stmt`]).
     Session(super::session_stmt::SessionStmt),
+    /// An XA statement (`classify/xa.rs`, played by `crate::model::xa`).
+    Xa(XaStmt),
 }
 
 mod misc;
 mod syntax;
 mod user_locks;
+mod xa;
 pub use user_locks::{get_lock_columns, UserLockCall};
+pub use xa::{XaOp, XaStmt};
 
 /// ER_PARSE_ERROR.
 pub const ER_PARSE_ERROR: u32 = 1064;
