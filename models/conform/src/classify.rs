@@ -230,6 +230,10 @@ pub use xa::{XaOp, XaStmt};
 
 /// ER_PARSE_ERROR.
 pub const ER_PARSE_ERROR: u32 = 1064;
+/// ER_DBACCESS_DENIED_ERROR.
+pub const ER_DBACCESS_DENIED: u32 = 1044;
+/// ER_TABLEACCESS_DENIED_ERROR.
+pub const ER_TABLEACCESS_DENIED: u32 = 1142;
 
 /// Why MariaDB's parser rejects `sql` as a syntax error (ER_PARSE_ERROR), for the
 /// statements the classifier would otherwise take: see `classify/syntax.rs`. None when
@@ -1839,6 +1843,19 @@ fn classify_flush(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
         || rest.iter().any(|t| kw_eq(t, "export") || kw_eq(t, "for"))
     {
         return Ok(Stmt::Fails(ER_PARSE_ERROR));
+    }
+    // WITH READ LOCK / FOR EXPORT of a system schema's table: check_table_access
+    // (sql_parse.cc, SQLCOM_FLUSH, before flush_tables_with_read_lock) refuses LOCK TABLES
+    // there, before any lock (measured: ER_DBACCESS_DENIED_ERROR for information_schema,
+    // ER_TABLEACCESS_DENIED_ERROR for performance_schema).
+    if rl || export {
+        let db = |n: &str| ts.iter().any(|t| t.db.eq_ignore_ascii_case(n));
+        if db("information_schema") {
+            return Ok(Stmt::Fails(ER_DBACCESS_DENIED));
+        }
+        if db("performance_schema") {
+            return Ok(Stmt::Fails(ER_TABLEACCESS_DENIED));
+        }
     }
     match (rl || export, ts.is_empty()) {
         (true, true) => cx.plan(

@@ -66,6 +66,14 @@ fn misc_statements_take_their_learned_rows() {
         ("FLUSH TABLES FOR EXPORT", "fails 1064"),
         ("FLUSH TABLES t1 WITH EXPORT", "fails 1064"),
         ("BACKUP STAGE not_existing", "fails 4149"),
+        (
+            "FLUSH TABLE information_schema.collations FOR EXPORT",
+            "fails 1044",
+        ),
+        (
+            "FLUSH TABLE performance_schema.accounts WITH READ LOCK",
+            "fails 1142",
+        ),
         ("BACKUP STAGE LOCK", "fails 1064"),
         ("BACKUP LOG", "fails 1064"),
         ("XA START 'a','b', 3", "xa Start 'a','b' false"),
