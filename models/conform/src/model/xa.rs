@@ -141,14 +141,20 @@ impl SqlModel {
             }
             (XaOp::Prepare, Some(XaState::Idle)) => ER_XAER_NOTA,
             (XaOp::Prepare, _) => ER_XAER_RMFAIL,
-            // (ONE PHASE of no XA transaction: measured, found by --random seed 7002.)
-            (XaOp::Commit { one_phase: true }, None) => ER_XAER_INVAL,
-            (XaOp::Commit { .. } | XaOp::Rollback, None) => {
-                if st.in_txn || st.under_lock_tables() || other(self) {
-                    return refuse("XA COMMIT / ROLLBACK outside the session's XA transaction");
-                }
-                ER_XAER_NOTA
+            // No XA transaction: in a multi-statement transaction (BEGIN, or autocommit
+            // off: `in_multi_stmt_transaction_mode`) ER_XAER_OUTSIDE first (measured,
+            // --random seed 9080), then ONE PHASE is ER_XAER_INVAL (seed 7002), else the
+            // xid is unknown.
+            (XaOp::Commit { .. } | XaOp::Rollback, None)
+                if st.under_lock_tables() || other(self) =>
+            {
+                return refuse("XA COMMIT / ROLLBACK outside the session's XA transaction");
             }
+            (XaOp::Commit { .. } | XaOp::Rollback, None) if st.in_txn || !st.autocommit => {
+                ER_XAER_OUTSIDE
+            }
+            (XaOp::Commit { one_phase: true }, None) => ER_XAER_INVAL,
+            (XaOp::Commit { .. } | XaOp::Rollback, None) => ER_XAER_NOTA,
             (XaOp::Commit { .. } | XaOp::Rollback, Some(_)) if mine == Some(false) => {
                 ER_XAER_OUTSIDE
             }
