@@ -60,6 +60,9 @@ pub struct Catalog {
     /// The accounts made since the fixture, as `name@host` (accounts statements,
     /// [`crate::accounts::Accounts`]).
     pub users: BTreeSet<String>,
+    /// The named key caches made since the fixture (`SET GLOBAL name.key_buffer_size =
+    /// N`, N > 0; `classify/misc.rs`); `default` always exists.
+    pub key_caches: BTreeSet<String>,
 }
 
 impl Catalog {
@@ -120,6 +123,7 @@ impl Catalog {
             Effect::Accounts(a) => a.error(&self.users),
             Effect::Replace { .. } => None,
             Effect::AlterDb(db) => (!self.has_schema(db)).then_some(1),
+            Effect::KeyCache(_) => None,
             Effect::InPlace(t) => {
                 if !self.exists(t) {
                     Some(ER_NO_SUCH_TABLE)
@@ -240,6 +244,9 @@ impl Catalog {
             Effect::None | Effect::NeedTables(_) | Effect::Fail(_) | Effect::InPlace(_) => {}
             Effect::Accounts(a) => a.apply(&mut self.users),
             Effect::AlterDb(_) => {}
+            Effect::KeyCache(name) => {
+                self.key_caches.insert(name.clone());
+            }
             Effect::Replace { t, engine } => {
                 self.objs.insert(t.clone(), Obj::Table(*engine));
                 self.empty.insert(t.clone());

@@ -105,6 +105,9 @@ pub enum LtMode {
 pub enum Effect {
     #[default]
     None,
+    /// `SET GLOBAL name.key_buffer_size = N` (N > 0): the named key cache exists from
+    /// then on (`classify/misc.rs`).
+    KeyCache(String),
     CreateTable {
         t: Tbl,
         engine: Engine,

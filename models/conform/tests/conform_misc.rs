@@ -64,6 +64,7 @@ fn misc_statements_take_their_learned_rows() {
             "ftwrl_table:flush_export,flush_export",
         ),
         ("FLUSH TABLES FOR EXPORT", "fails 1064"),
+        ("CACHE INDEX t1 PARTITION (p0) IN hot_cache", "fails 1284"),
         ("FLUSH TABLES t1 WITH EXPORT", "fails 1064"),
         ("BACKUP STAGE not_existing", "fails 4149"),
         (
@@ -87,12 +88,12 @@ fn misc_statements_take_their_learned_rows() {
         assert_eq!(kind_of(&m, q).as_deref(), Ok(want), "{q}");
     }
     for (q, why) in [
-        ("CACHE INDEX t1 IN hot_cache", "key cache"),
         ("LOAD INDEX INTO CACHE t1 PARTITION (p1)", "PARTITION"),
         ("CHECKSUM TABLE t1, t9", "does not exist"),
         ("SET GLOBAL read_only = 1", "read_only"),
         ("SET GLOBAL lock_wait_timeout = 1", "lock_wait_timeout"),
         ("SET GLOBAL x = (SELECT a FROM t1)", "subquery"),
+        ("SET GLOBAL hot.key_buffer_size = @size", "cannot compute"),
         ("XA START 0x1234", "string literals"),
         ("XA RECOVER FORMAT='PLAIN'", "XA RECOVER"),
     ] {

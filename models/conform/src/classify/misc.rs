@@ -1,12 +1,14 @@
 //! Statement families of their own that take the learned rows of `misc` kinds
 //! ([`crate::mapping::KINDS`], measured by `mdl conform --learn`):
 //!
-//! - `CACHE INDEX t [, ...] IN default` and `LOAD INDEX INTO CACHE t [, ...]`
+//! - `CACHE INDEX t [, ...] IN cache` and `LOAD INDEX INTO CACHE t [, ...]`
 //!   (sql/sql_admin.cc: `mysql_assign_to_keycache`, `mysql_preload_keys`, both through
 //!   `mysql_admin_table`; measured: SR of transaction duration on each table, no implicit
-//!   commit). A key cache other than `default` exists only after `SET GLOBAL
-//!   name.key_buffer_size = N`, which the model does not keep (the server fails with
-//!   ER_UNKNOWN_KEY_CACHE before it opens anything): refused;
+//!   commit). A key cache other than `default` exists once `SET GLOBAL
+//!   name.key_buffer_size = N` (N > 0) made it (the catalog's `key_caches`); before, the
+//!   server fails with ER_UNKNOWN_KEY_CACHE before it opens anything. (A key cache is the
+//!   server's, not the scenario's: one an earlier scenario on the same server made is
+//!   not known here);
 //! - `CHECKSUM TABLE t [, ...] [QUICK | EXTENDED]` (sql/sql_table.cc:
 //!   `mysql_checksum_table`, one `open_n_lock_single_table` per table; measured: SR of
 //!   transaction duration on each, in the statement's order);
@@ -37,6 +39,8 @@
 
 use super::{from_tables, Bind, Cur, Cx, Effect, Stmt, Tbl, Tok, ER_PARSE_ERROR};
 
+/// ER_UNKNOWN_KEY_CACHE.
+pub const ER_UNKNOWN_KEY_CACHE: u32 = 1284;
 /// ER_BACKUP_UNKNOWN_STAGE.
 pub const ER_BACKUP_UNKNOWN_STAGE: u32 = 4149;
 
@@ -117,11 +121,17 @@ fn cursor<'a>(cx: &Cx<'a>, toks: &'a [Tok], i: usize) -> Cur<'a> {
     }
 }
 
-/// `CACHE INDEX t [, ...] IN cache`.
+/// `CACHE INDEX t [, ...] IN cache`. A key cache other than `default` that the scenario
+/// did not make fails before any table is opened (`mysql_assign_to_keycache`:
+/// `get_key_cache`, ER_UNKNOWN_KEY_CACHE; measured: the name compares with its case).
 fn cache_index(cx: &Cx, toks: &[Tok]) -> Result<Stmt, String> {
-    let mut c = cursor(cx, toks, 2);
-    let ts = admin_tables(cx, &mut c, &["in"])?;
-    c.expect("in")?;
+    let at = toks
+        .iter()
+        .rposition(
+            |t| matches!(t, Tok::Word { text, quoted: false } if text.eq_ignore_ascii_case("in")),
+        )
+        .ok_or_else(|| format!("`{}`: no IN", cx.sql))?;
+    let mut c = cursor(cx, toks, at + 1);
     let cache = c.ident()?;
     if !c.done() {
         return Err(format!(
@@ -129,14 +139,71 @@ fn cache_index(cx: &Cx, toks: &[Tok]) -> Result<Stmt, String> {
             cx.sql
         ));
     }
-    if !cache.eq_ignore_ascii_case("default") {
+    if !cache.eq_ignore_ascii_case("default") && !cx.cat.key_caches.contains(&cache) {
+        return Ok(Stmt::Fails(ER_UNKNOWN_KEY_CACHE));
+    }
+    let mut c = cursor(cx, &toks[..at], 2);
+    let ts = admin_tables(cx, &mut c, &[])?;
+    on_tables(cx, "cache_index", ts, toks)
+}
+
+/// The key cache a `SET GLOBAL [@@global.]name.key_buffer_size = N` makes: Some(name)
+/// when N > 0 (a size of 0 leaves an existing cache usable, measured), None for the
+/// default cache or another variable; Err when the model cannot tell (several
+/// assignments, a value it cannot compute).
+fn key_cache_made(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Option<String>, String> {
+    const VARS: &[&str] = &[
+        "key_buffer_size",
+        "key_cache_block_size",
+        "key_cache_division_limit",
+        "key_cache_age_threshold",
+        "key_cache_file_hash_size",
+        "key_cache_segments",
+    ];
+    let is_var = |t: &Tok| matches!(t, Tok::Word { text, .. } if VARS.contains(&text.to_ascii_lowercase().as_str()));
+    let Some(v) = toks.iter().position(is_var) else {
+        return Ok(None);
+    };
+    let sql = cx.sql;
+    if words.iter().any(|w| w == ",") {
         return Err(format!(
-            "`{}`: key cache `{cache}` (made by SET GLOBAL {cache}.key_buffer_size, which the \
-             model does not keep) is not modelled; `default` is",
-            cx.sql
+            "`{sql}`: a key cache variable in a SET of several is not modelled"
         ));
     }
-    on_tables(cx, "cache_index", ts, toks)
+    let name = match (
+        v.checked_sub(2).map(|i| &toks[i]),
+        v.checked_sub(1).map(|i| &toks[i]),
+    ) {
+        (Some(Tok::Word { text, .. }), Some(Tok::P('.')))
+            if !matches!(text.to_ascii_lowercase().as_str(), "global" | "@@global") =>
+        {
+            text.clone()
+        }
+        _ => return Ok(None),
+    };
+    let var = match &toks[v] {
+        Tok::Word { text, .. } => text.to_ascii_lowercase(),
+        _ => String::new(),
+    };
+    if name.eq_ignore_ascii_case("default") || var != "key_buffer_size" {
+        return Ok(None);
+    }
+    let mut size: u64 = 1;
+    for t in toks.get(v + 2..).unwrap_or_default() {
+        match t {
+            Tok::Num(n) => {
+                let n: u64 = n.parse().map_err(|_| format!("`{sql}`: size `{n}`"))?;
+                size = size.saturating_mul(n);
+            }
+            Tok::P('*') => {}
+            _ => {
+                return Err(format!(
+                    "`{sql}`: a key cache size the model cannot compute"
+                ))
+            }
+        }
+    }
+    Ok((size > 0).then_some(name))
 }
 
 /// `LOAD INDEX INTO CACHE t [, ...]`.
@@ -205,10 +272,14 @@ fn set_global(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
             "`{sql}`: SET GLOBAL with a subquery is not modelled"
         ));
     }
+    let effect = match key_cache_made(cx, toks, words)? {
+        Some(name) => Effect::KeyCache(name),
+        None => Effect::None,
+    };
     cx.plan(
         "set_global",
         vec![cx.part("set_global", Bind::default())],
-        Effect::None,
+        effect,
         toks,
     )
 }
