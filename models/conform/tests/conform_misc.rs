@@ -65,6 +65,16 @@ fn misc_statements_take_their_learned_rows() {
         ),
         ("FLUSH TABLES FOR EXPORT", "fails 1064"),
         ("CACHE INDEX t1 PARTITION (p0) IN hot_cache", "fails 1284"),
+        (
+            "CACHE INDEX t1 PARTITIONS (p0) KEY (`inx_b`) IN cold_cache",
+            "fails 1064",
+        ),
+        (
+            "CACHE INDEX t1,t2 PARTITION (p0) KEY (`inx_b`) IN default",
+            "fails 1064",
+        ),
+        ("LOAD INDEX INTO CACHE t2 PARTITION (p0), t1", "fails 1064"),
+        ("LOAD INDEX INTO CACHE t1 PARTITIONS ALL", "fails 1064"),
         ("FLUSH TABLES t1 WITH EXPORT", "fails 1064"),
         ("BACKUP STAGE not_existing", "fails 4149"),
         (

@@ -139,6 +139,9 @@ fn cache_index(cx: &Cx, toks: &[Tok]) -> Result<Stmt, String> {
             cx.sql
         ));
     }
+    if let Some(st) = partition_syntax(&toks[..at]) {
+        return Ok(st);
+    }
     if !cache.eq_ignore_ascii_case("default") && !cx.cat.key_caches.contains(&cache) {
         return Ok(Stmt::Fails(ER_UNKNOWN_KEY_CACHE));
     }
@@ -206,8 +209,32 @@ fn key_cache_made(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Option<Stri
     Ok((size > 0).then_some(name))
 }
 
+/// The parser's errors of an admin list's PARTITION clause (sql_yacc.yy,
+/// `keycache_list_or_parts`, `preload_list_or_parts`; measured, main/partition_key_cache.test):
+/// `PARTITIONS`, and PARTITION with more than one table.
+fn partition_syntax(toks: &[Tok]) -> Option<Stmt> {
+    let kw = |k: &str| {
+        toks.iter()
+            .any(|t| matches!(t, Tok::Word { text, quoted: false } if text.eq_ignore_ascii_case(k)))
+    };
+    let mut depth = 0i32;
+    let mut lists = false;
+    for t in toks {
+        match t {
+            Tok::P('(') => depth += 1,
+            Tok::P(')') => depth -= 1,
+            Tok::P(',') if depth == 0 => lists = true,
+            _ => {}
+        }
+    }
+    (kw("partitions") || (kw("partition") && lists)).then_some(Stmt::Fails(ER_PARSE_ERROR))
+}
+
 /// `LOAD INDEX INTO CACHE t [, ...]`.
 fn load_index(cx: &Cx, toks: &[Tok]) -> Result<Stmt, String> {
+    if let Some(st) = partition_syntax(toks) {
+        return Ok(st);
+    }
     let mut c = cursor(cx, toks, 2);
     c.expect("into")?;
     c.expect("cache")?;
