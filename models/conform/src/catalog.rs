@@ -66,6 +66,9 @@ pub struct Catalog {
     /// The accounts made since the fixture, as `name@host` (accounts statements,
     /// [`crate::accounts::Accounts`]).
     pub users: BTreeSet<String>,
+    /// The named key caches made since the fixture (`SET GLOBAL name.key_buffer_size =
+    /// N`, N > 0; `classify/misc.rs`); `default` always exists.
+    pub key_caches: BTreeSet<String>,
 }
 
 impl Catalog {
@@ -152,6 +155,7 @@ impl Catalog {
             } else {
                 ER_NO_SUCH_TABLE
             }),
+            Effect::KeyCache(_) => None,
             Effect::InPlace(t) => {
                 if !self.exists(t) {
                     Some(ER_NO_SUCH_TABLE)
@@ -296,6 +300,9 @@ impl Catalog {
             }
             Effect::Accounts(a) => a.apply(&mut self.users),
             Effect::AlterDb(_) => {}
+            Effect::KeyCache(name) => {
+                self.key_caches.insert(name.clone());
+            }
             Effect::Replace {
                 t,
                 engine,

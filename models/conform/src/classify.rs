@@ -105,6 +105,9 @@ pub enum LtMode {
 pub enum Effect {
     #[default]
     None,
+    /// `SET GLOBAL name.key_buffer_size = N` (N > 0): the named key cache exists from
+    /// then on (`classify/misc.rs`).
+    KeyCache(String),
     CreateTable {
         t: Tbl,
         engine: Engine,
@@ -233,15 +236,24 @@ pub enum Stmt {
     /// SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT, SET TRANSACTION
     /// ([`crate::session_stmt`]).
     Session(super::session_stmt::SessionStmt),
+    /// An XA statement (`classify/xa.rs`, played by `crate::model::xa`).
+    Xa(XaStmt),
 }
 
 mod partition;
+mod misc;
 mod syntax;
 mod user_locks;
+mod xa;
 pub use user_locks::{get_lock_columns, UserLockCall};
+pub use xa::{XaOp, XaStmt};
 
 /// ER_PARSE_ERROR.
 pub const ER_PARSE_ERROR: u32 = 1064;
+/// ER_DBACCESS_DENIED_ERROR.
+pub const ER_DBACCESS_DENIED: u32 = 1044;
+/// ER_TABLEACCESS_DENIED_ERROR.
+pub const ER_TABLEACCESS_DENIED: u32 = 1142;
 
 /// Why MariaDB's parser rejects `sql` as a syntax error (ER_PARSE_ERROR), for the
 /// statements the classifier would otherwise take: see `classify/syntax.rs`. None when
@@ -715,6 +727,9 @@ pub fn classify(
     let words: Vec<String> = c.rest_words();
     let not_in = || format!("statement not in the learned table: `{sql}`");
     if let Some(st) = super::session_stmt::classify_session(sql, db, cat, has_row) {
+        return st;
+    }
+    if let Some(st) = misc::classify_misc(&cx, &toks, &words) {
         return st;
     }
     match first.as_str() {
@@ -1875,12 +1890,31 @@ fn classify_flush(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
     let rl = words
         .windows(3)
         .any(|w| w[0] == "with" && w[1] == "read" && w[2] == "lock");
-    if words.iter().any(|w| w == "export") {
-        return Err(format!(
-            "`{sql}`: FLUSH TABLES ... FOR EXPORT is not in the learned table"
-        ));
+    // FOR EXPORT: `flush_tables_with_read_lock` as WITH READ LOCK (`classify/misc.rs`);
+    // the parser takes it only after a table list (sql_yacc.yy, `flush_lock`).
+    // Measured (main/flush-innodb.test): `FLUSH TABLES FOR EXPORT`, `... WITH EXPORT`
+    // are ER_PARSE_ERROR.
+    let export = c.eat("for") && c.eat("export");
+    let rest = &toks[c.i.min(toks.len())..];
+    if (export && (ts.is_empty() || !c.done()))
+        || rest.iter().any(|t| kw_eq(t, "export") || kw_eq(t, "for"))
+    {
+        return Ok(Stmt::Fails(ER_PARSE_ERROR));
     }
-    match (rl, ts.is_empty()) {
+    // WITH READ LOCK / FOR EXPORT of a system schema's table: check_table_access
+    // (sql_parse.cc, SQLCOM_FLUSH, before flush_tables_with_read_lock) refuses LOCK TABLES
+    // there, before any lock (measured: ER_DBACCESS_DENIED_ERROR for information_schema,
+    // ER_TABLEACCESS_DENIED_ERROR for performance_schema).
+    if rl || export {
+        let db = |n: &str| ts.iter().any(|t| t.db.eq_ignore_ascii_case(n));
+        if db("information_schema") {
+            return Ok(Stmt::Fails(ER_DBACCESS_DENIED));
+        }
+        if db("performance_schema") {
+            return Ok(Stmt::Fails(ER_TABLEACCESS_DENIED));
+        }
+    }
+    match (rl || export, ts.is_empty()) {
         (true, true) => cx.plan(
             "ftwrl",
             vec![cx.part("ftwrl", Bind::default())],
@@ -1888,9 +1922,16 @@ fn classify_flush(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
             toks,
         ),
         (true, false) => {
+            // FOR EXPORT: its own learned rows (the same as WITH READ LOCK's), played as
+            // WITH READ LOCK (the plan's kind).
+            let row = if export {
+                "flush_export"
+            } else {
+                "ftwrl_table"
+            };
             let mut parts = Vec::new();
             for t in &ts {
-                parts.push(cx.on_table("ftwrl_table", t)?);
+                parts.push(cx.on_table(row, t)?);
             }
             let Stmt::Learned(mut p) =
                 cx.plan("ftwrl_table", parts, Effect::NeedTables(ts.clone()), toks)?

@@ -233,6 +233,8 @@ fn ctx_of(row: &str) -> Ctx {
         | "drop_trigger"
         | "flush_table"
         | "ftwrl_table"
+        // FLUSH TABLES ... FOR EXPORT: flush_tables_with_read_lock, as WITH READ LOCK.
+        | "flush_export"
         | "create_db"
         | "drop_db"
         // LOCK INSTANCE FOR BACKUP (MySQL 8.0, Sql_cmd_lock_instance::execute): one

@@ -242,6 +242,39 @@ pub const KINDS: &[KindDef] = &[
         matrix: false,
         check: false,
     },
+    // Statements of their own families (`classify/misc.rs`), learned, not in the
+    // matrix: CACHE INDEX / LOAD INDEX INTO CACHE and CHECKSUM TABLE (sql/sql_admin.cc:
+    // `mysql_assign_to_keycache`, `mysql_preload_keys` through `mysql_admin_table`;
+    // sql/sql_table.cc: `mysql_checksum_table`), FLUSH TABLES ... FOR EXPORT
+    // (sql/sql_reload.cc: `flush_tables_with_read_lock` with `lex->type &
+    // REFRESH_FOR_EXPORT`), LOAD DATA (sql/sql_load.cc: `mysql_load`, DML).
+    kx("cache_index", "CACHE INDEX t1 IN default", &[]),
+    kx("load_index", "LOAD INDEX INTO CACHE t1", &[]),
+    kx("checksum", "CHECKSUM TABLE t1", &[]),
+    kx("flush_export", "FLUSH TABLES t1 FOR EXPORT", &[]),
+    kx(
+        "load_data",
+        "LOAD DATA INFILE '/etc/passwd' INTO TABLE t1 LINES STARTING BY '#mdl#'",
+        &[],
+    ),
+    // Checks the composition of CHECKSUM's per-table rows (not in the matrix).
+    KindDef {
+        name: "checksum_multi",
+        sql: "CHECKSUM TABLE t1, t2",
+        prep: &[],
+        setup: &[],
+        matrix: false,
+        check: true,
+    },
+    // SET GLOBAL (sql_parse.cc, SQLCOM_SET_OPTION: `sql_set_variables`; the implicit
+    // commit of CF_AUTO_COMMIT_TRANS is skipped unless autocommit is set,
+    // `stmt_causes_implicit_commit`): the global value it writes is the default one, so
+    // that learning changes nothing. FLUSH of no table (sql_reload.cc,
+    // `reload_acl_and_cache`).
+    kx("set_global", "SET GLOBAL concurrent_insert = DEFAULT", &[]),
+    kx("flush_privileges", "FLUSH PRIVILEGES", &[]),
+    kx("flush_status", "FLUSH STATUS", &[]),
+    kx("flush_logs", "FLUSH LOGS", &[]),
     // The same statements on MyISAM tables.
     kx("select.myisam", "SELECT * FROM m1", &[]),
     kx(
@@ -291,6 +324,15 @@ pub const KINDS: &[KindDef] = &[
         matrix: false,
         check: false,
     },
+    kx("cache_index.myisam", "CACHE INDEX m1 IN default", &[]),
+    kx("load_index.myisam", "LOAD INDEX INTO CACHE m1", &[]),
+    kx("checksum.myisam", "CHECKSUM TABLE m1", &[]),
+    kx("flush_export.myisam", "FLUSH TABLES m1 FOR EXPORT", &[]),
+    kx(
+        "load_data.myisam",
+        "LOAD DATA INFILE '/etc/passwd' INTO TABLE m1 LINES STARTING BY '#mdl#'",
+        &[],
+    ),
     kx(
         "commit_write.myisam",
         "COMMIT",

@@ -54,6 +54,7 @@ mod prepared;
 mod savepoint;
 mod temp;
 mod user_locks;
+mod xa;
 
 use super::catalog::{Catalog, Engine};
 use super::classify::{classify, Effect, LtMode, Plan, SetTarget, Stmt, Tbl};
@@ -140,6 +141,8 @@ pub struct SqlSession {
     /// The result row of the last statement, when it was a SELECT of several user-lock
     /// functions (`model/user_locks.rs`).
     pub last_row: Option<Vec<String>>,
+    /// The session's XA transaction: its xid and state (`model::xa`).
+    pub xa: Option<(String, xa::XaState)>,
 }
 
 impl SqlSession {
@@ -164,6 +167,7 @@ impl SqlSession {
             pending_temp: None,
             prepared: Vec::new(),
             last_row: None,
+            xa: None,
         }
     }
 
@@ -191,6 +195,8 @@ enum Then {
         Box<Plan>,
         Vec<(super::mapping::RuleRow, super::classify::Bind)>,
     ),
+    /// An XA statement (`model::xa`).
+    Xa(xa::XaThen),
 }
 
 /// A wait in progress.
@@ -287,6 +293,8 @@ fn flushes_handlers(st: &Stmt) -> bool {
             | Stmt::Fails(_)
             // SAVEPOINT, ROLLBACK TO, RELEASE SAVEPOINT, SET TRANSACTION open no table.
             | Stmt::Session(_)
+            // XA statements open no table (sql/xa.cc).
+            | Stmt::Xa(_)
     )
 }
 
@@ -603,6 +611,9 @@ impl SqlModel {
         };
         self.sess[s].st.last_error = None;
         self.sess[s].st.last_row = None;
+        if let Some(out) = self.xa_gate(s, &st)? {
+            return Ok(out);
+        }
         // A statement that opens tables first closes the session's HANDLERs that another
         // session waits for (mysql_ha_flush at the start of open_tables, sql/sql_base.cc;
         // a statement without tables, `SELECT 1` or `SET`, opens its empty list too).
@@ -761,6 +772,7 @@ impl SqlModel {
             Stmt::NoLocks => Outcome::Ok,
             Stmt::Fails(code) => self.fail(s, code),
             Stmt::Session(x) => self.session_stmt(s, x)?,
+            Stmt::Xa(x) => self.xa_stmt(s, x)?,
             Stmt::Use(db) => {
                 if !self.cat.has_schema(&db) {
                     return Ok(self.fail(s, ER_BAD_DB));
@@ -3041,6 +3053,7 @@ impl SqlModel {
                 self.sess[s].st.in_txn = false;
                 self.sess[s].st.wrote = false;
             }
+            Then::Xa(x) => self.xa_then(s, *x),
             Then::Reopen(i) => {
                 self.sess[s].st.handlers[*i].open = true;
             }

@@ -9,7 +9,8 @@
 //! (`t1`, `t2`, the MyISAM `m1`, new names `t3`, `t4`, a view, a trigger, schema `db1`),
 //! several tables per statement, transactions, LOCK TABLES, FTWRL, BACKUP STAGE, HANDLER,
 //! user locks, `lock_wait_timeout`, kills and timeouts, savepoints, SHOW CREATE TABLE,
-//! EXPLAIN, temporary tables, SET STATEMENT, EXECUTE IMMEDIATE, CREATE OR REPLACE. Scenario `i` of a run with seed
+//! EXPLAIN, temporary tables, SET STATEMENT, EXECUTE IMMEDIATE, CREATE OR REPLACE, XA,
+//! LOAD DATA, CHECKSUM / CACHE INDEX / LOAD INDEX, FLUSH ... FOR EXPORT. Scenario `i` of a run with seed
 //! `S` is generated from seed `S + i` alone, so one scenario can be made again
 //! ([`generate`]).
 
@@ -83,7 +84,8 @@ fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
     let n = pick(r, NEW);
     let lock = pick(r, &["u1", "u2"]);
     let mode = |r: &mut ChaCha8Rng| pick(r, &["READ", "WRITE", "READ LOCAL", "WRITE CONCURRENT"]);
-    let w = r.random_range(0..112u32);
+    let xid = pick(r, &["'x1'", "'x2'"]);
+    let w = r.random_range(0..120u32);
     match w {
         0..=7 => format!("SELECT * FROM {t1}"),
         8..=10 => format!("SELECT * FROM {t1} JOIN {t2} ON {t1}.a={t2}.a"),
@@ -194,6 +196,20 @@ fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
                 ]
             )
         ),
+        // XA transactions (model::xa), LOAD DATA, the admin statements of
+        // classify/misc.rs and FLUSH TABLES ... FOR EXPORT.
+        112 => format!("XA START {xid}"),
+        113 => format!("XA END {xid}"),
+        114 => format!("XA PREPARE {xid}"),
+        115 => format!("XA COMMIT {xid}{}", pick(r, &["", " ONE PHASE"])),
+        116 => format!("XA ROLLBACK {xid}"),
+        117 => format!("LOAD DATA INFILE '/etc/passwd' INTO TABLE {t1} LINES STARTING BY '#mdl#'"),
+        118 => match r.random_range(0..3u32) {
+            0 => format!("CHECKSUM TABLE {t1}"),
+            1 => format!("CACHE INDEX {t1} IN default"),
+            _ => format!("LOAD INDEX INTO CACHE {t1}"),
+        },
+        119 => format!("FLUSH TABLES {t1} FOR EXPORT"),
         _ => format!("SELECT * FROM {t1}"),
     }
 }

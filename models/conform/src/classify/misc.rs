@@ -1,0 +1,359 @@
+//! Statement families of their own that take the learned rows of `misc` kinds
+//! ([`crate::mapping::KINDS`], measured by `mdl conform --learn`):
+//!
+//! - `CACHE INDEX t [, ...] IN cache` and `LOAD INDEX INTO CACHE t [, ...]`
+//!   (sql/sql_admin.cc: `mysql_assign_to_keycache`, `mysql_preload_keys`, both through
+//!   `mysql_admin_table`; measured: SR of transaction duration on each table, no implicit
+//!   commit). A key cache other than `default` exists once `SET GLOBAL
+//!   name.key_buffer_size = N` (N > 0) made it (the catalog's `key_caches`); before, the
+//!   server fails with ER_UNKNOWN_KEY_CACHE before it opens anything. (A key cache is the
+//!   server's, not the scenario's: one an earlier scenario on the same server made is
+//!   not known here);
+//! - `CHECKSUM TABLE t [, ...] [QUICK | EXTENDED]` (sql/sql_table.cc:
+//!   `mysql_checksum_table`, one `open_n_lock_single_table` per table; measured: SR of
+//!   transaction duration on each, in the statement's order);
+//! - `LOAD DATA [LOCAL] INFILE 'file' [REPLACE | IGNORE] INTO TABLE t ...` (sql/sql_load.cc:
+//!   `mysql_load`, DML: SW on the table and BACKUP_TRANS_DML, as INSERT). Whether the file
+//!   exists is outside MDL: the server opens the file after the table is locked, so the
+//!   locks are the same either way;
+//! - `SET GLOBAL var = value [, ...]` (sql/sql_parse.cc, SQLCOM_SET_OPTION:
+//!   `sql_set_variables`, no table; `stmt_causes_implicit_commit` skips the commit unless
+//!   autocommit is set). Refused: `read_only` (sql/sys_vars.cc, `Sys_var_readonly`'s
+//!   update takes the global read lock), the variables that become a new session's default
+//!   and that the model reads (`lock_wait_timeout`, `autocommit`, `max_statement_time`),
+//!   `gtid_*` and `debug*`;
+//! - `FLUSH PRIVILEGES | STATUS | LOGS` (sql/sql_reload.cc, `reload_acl_and_cache`;
+//!   CF_AUTO_COMMIT_TRANS; FLUSH PRIVILEGES re-reads the grant tables, so it fails under
+//!   LOCK TABLES, learned).
+//!
+//! - the BACKUP statements the parser refuses (sql/sql_yacc.yy, `backup_statements`:
+//!   `BACKUP LOG`, `BACKUP LOCK` and `BACKUP STAGE` with no name, a reserved word as the
+//!   stage) and `BACKUP STAGE name` of an unknown stage (sql/backup.cc,
+//!   `backup_stage_names` lookup in the parser's action: ER_BACKUP_UNKNOWN_STAGE); measured
+//!   in main/backup_syntax.test.
+//!
+//! `FLUSH TABLES t [, ...] FOR EXPORT` is in [`super::classify_flush`]: the server runs
+//! it as `FLUSH TABLES ... WITH READ LOCK` (sql/sql_reload.cc,
+//! `flush_tables_with_read_lock`, with `REFRESH_FOR_EXPORT` only adding the engine's
+//! HA_CAN_EXPORT check, which InnoDB and MyISAM pass).
+
+use super::{from_tables, Bind, Cur, Cx, Effect, Stmt, Tbl, Tok, ER_PARSE_ERROR};
+
+/// ER_UNKNOWN_KEY_CACHE.
+pub const ER_UNKNOWN_KEY_CACHE: u32 = 1284;
+/// ER_BACKUP_UNKNOWN_STAGE.
+pub const ER_BACKUP_UNKNOWN_STAGE: u32 = 4149;
+
+/// The statement if it is one of this file's families, else None.
+pub(super) fn classify_misc(
+    cx: &Cx,
+    toks: &[Tok],
+    words: &[String],
+) -> Option<Result<Stmt, String>> {
+    let at = |i: usize| words.get(i).map(String::as_str).unwrap_or("");
+    match (at(0), at(1)) {
+        ("cache", "index") => Some(cache_index(cx, toks)),
+        ("load", "index") => Some(load_index(cx, toks)),
+        ("load", "data") => Some(load_data(cx, toks, words)),
+        ("checksum", "table" | "tables") => Some(checksum(cx, toks)),
+        ("set", "global" | "@@global") => Some(set_global(cx, toks, words)),
+        ("flush", _) => flush_other(cx, toks, words),
+        ("backup", _) => backup_syntax(toks, words),
+        ("xa", _) => Some(super::xa::classify_xa(cx.sql, toks)),
+        _ => None,
+    }
+}
+
+/// The tables of an admin list at `c`: `t [PARTITION ...] [INDEX|KEY (...)] [IGNORE
+/// LEAVES], ...` until a word of `stop` or the end. A table the catalog does not have is
+/// refused (the server answers it in a result row, not with an error).
+fn admin_tables(cx: &Cx, c: &mut Cur, stop: &[&str]) -> Result<Vec<Tbl>, String> {
+    let sql = cx.sql;
+    let mut ts = Vec::new();
+    loop {
+        let t = c.table(cx.db)?;
+        if c.at("partition") || c.at("partitions") {
+            return Err(format!(
+                "`{sql}`: a PARTITION clause (partitioned tables) is not modelled here"
+            ));
+        }
+        if c.eat("index") || c.eat("key") || c.peek() == Some(&Tok::P('(')) {
+            if !c.eat_p('(') {
+                return Err(format!("`{sql}`: expected `(` after INDEX"));
+            }
+            while !c.done() && !c.eat_p(')') {
+                c.i += 1;
+            }
+        }
+        if c.eat("ignore") {
+            c.expect("leaves")?;
+        }
+        if !cx.cat.exists(&t) {
+            return Err(format!(
+                "`{sql}`: `{t}` does not exist (the server answers in a result row); not \
+                 modelled"
+            ));
+        }
+        ts.push(t);
+        if !c.eat_p(',') {
+            break;
+        }
+    }
+    if !c.done() && !stop.iter().any(|s| c.at(s)) {
+        return Err(format!("`{sql}`: unexpected words after the table list"));
+    }
+    Ok(ts)
+}
+
+fn on_tables(cx: &Cx, kind: &str, ts: Vec<Tbl>, toks: &[Tok]) -> Result<Stmt, String> {
+    let parts = ts
+        .iter()
+        .map(|t| cx.on_table(kind, t))
+        .collect::<Result<Vec<_>, _>>()?;
+    cx.plan(kind, parts, Effect::NeedTables(ts), toks)
+}
+
+fn cursor<'a>(cx: &Cx<'a>, toks: &'a [Tok], i: usize) -> Cur<'a> {
+    Cur {
+        t: toks,
+        i,
+        sql: cx.sql,
+    }
+}
+
+/// `CACHE INDEX t [, ...] IN cache`. A key cache other than `default` that the scenario
+/// did not make fails before any table is opened (`mysql_assign_to_keycache`:
+/// `get_key_cache`, ER_UNKNOWN_KEY_CACHE; measured: the name compares with its case).
+fn cache_index(cx: &Cx, toks: &[Tok]) -> Result<Stmt, String> {
+    let at = toks
+        .iter()
+        .rposition(
+            |t| matches!(t, Tok::Word { text, quoted: false } if text.eq_ignore_ascii_case("in")),
+        )
+        .ok_or_else(|| format!("`{}`: no IN", cx.sql))?;
+    let mut c = cursor(cx, toks, at + 1);
+    let cache = c.ident()?;
+    if !c.done() {
+        return Err(format!(
+            "`{}`: unexpected words after the key cache",
+            cx.sql
+        ));
+    }
+    if let Some(st) = partition_syntax(&toks[..at]) {
+        return Ok(st);
+    }
+    if !cache.eq_ignore_ascii_case("default") && !cx.cat.key_caches.contains(&cache) {
+        return Ok(Stmt::Fails(ER_UNKNOWN_KEY_CACHE));
+    }
+    let mut c = cursor(cx, &toks[..at], 2);
+    let ts = admin_tables(cx, &mut c, &[])?;
+    on_tables(cx, "cache_index", ts, toks)
+}
+
+/// The key cache a `SET GLOBAL [@@global.]name.key_buffer_size = N` makes: Some(name)
+/// when N > 0 (a size of 0 leaves an existing cache usable, measured), None for the
+/// default cache or another variable; Err when the model cannot tell (several
+/// assignments, a value it cannot compute).
+fn key_cache_made(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Option<String>, String> {
+    const VARS: &[&str] = &[
+        "key_buffer_size",
+        "key_cache_block_size",
+        "key_cache_division_limit",
+        "key_cache_age_threshold",
+        "key_cache_file_hash_size",
+        "key_cache_segments",
+    ];
+    let is_var = |t: &Tok| matches!(t, Tok::Word { text, .. } if VARS.contains(&text.to_ascii_lowercase().as_str()));
+    let Some(v) = toks.iter().position(is_var) else {
+        return Ok(None);
+    };
+    let sql = cx.sql;
+    if words.iter().any(|w| w == ",") {
+        return Err(format!(
+            "`{sql}`: a key cache variable in a SET of several is not modelled"
+        ));
+    }
+    let name = match (
+        v.checked_sub(2).map(|i| &toks[i]),
+        v.checked_sub(1).map(|i| &toks[i]),
+    ) {
+        (Some(Tok::Word { text, .. }), Some(Tok::P('.')))
+            if !matches!(text.to_ascii_lowercase().as_str(), "global" | "@@global") =>
+        {
+            text.clone()
+        }
+        _ => return Ok(None),
+    };
+    let var = match &toks[v] {
+        Tok::Word { text, .. } => text.to_ascii_lowercase(),
+        _ => String::new(),
+    };
+    if name.eq_ignore_ascii_case("default") || var != "key_buffer_size" {
+        return Ok(None);
+    }
+    let mut size: u64 = 1;
+    for t in toks.get(v + 2..).unwrap_or_default() {
+        match t {
+            Tok::Num(n) => {
+                let n: u64 = n.parse().map_err(|_| format!("`{sql}`: size `{n}`"))?;
+                size = size.saturating_mul(n);
+            }
+            Tok::P('*') => {}
+            _ => {
+                return Err(format!(
+                    "`{sql}`: a key cache size the model cannot compute"
+                ))
+            }
+        }
+    }
+    Ok((size > 0).then_some(name))
+}
+
+/// The parser's errors of an admin list's PARTITION clause (sql_yacc.yy,
+/// `keycache_list_or_parts`, `preload_list_or_parts`; measured, main/partition_key_cache.test):
+/// `PARTITIONS`, and PARTITION with more than one table.
+fn partition_syntax(toks: &[Tok]) -> Option<Stmt> {
+    let kw = |k: &str| {
+        toks.iter()
+            .any(|t| matches!(t, Tok::Word { text, quoted: false } if text.eq_ignore_ascii_case(k)))
+    };
+    let mut depth = 0i32;
+    let mut lists = false;
+    for t in toks {
+        match t {
+            Tok::P('(') => depth += 1,
+            Tok::P(')') => depth -= 1,
+            Tok::P(',') if depth == 0 => lists = true,
+            _ => {}
+        }
+    }
+    (kw("partitions") || (kw("partition") && lists)).then_some(Stmt::Fails(ER_PARSE_ERROR))
+}
+
+/// `LOAD INDEX INTO CACHE t [, ...]`.
+fn load_index(cx: &Cx, toks: &[Tok]) -> Result<Stmt, String> {
+    if let Some(st) = partition_syntax(toks) {
+        return Ok(st);
+    }
+    let mut c = cursor(cx, toks, 2);
+    c.expect("into")?;
+    c.expect("cache")?;
+    let ts = admin_tables(cx, &mut c, &[])?;
+    on_tables(cx, "load_index", ts, toks)
+}
+
+/// `CHECKSUM TABLE t [, ...] [QUICK | EXTENDED]`.
+fn checksum(cx: &Cx, toks: &[Tok]) -> Result<Stmt, String> {
+    let mut c = cursor(cx, toks, 2);
+    let ts = admin_tables(cx, &mut c, &["quick", "extended"])?;
+    let _ = c.eat("quick") || c.eat("extended");
+    if !c.done() {
+        return Err(format!("`{}`: unexpected words at the end", cx.sql));
+    }
+    on_tables(cx, "checksum", ts, toks)
+}
+
+/// `LOAD DATA [LOW_PRIORITY | CONCURRENT] [LOCAL] INFILE 'f' [REPLACE | IGNORE] INTO TABLE
+/// t ...` (and `LOAD XML`, the same `mysql_load`).
+fn load_data(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    let Some(into) = words.iter().position(|w| w == "into") else {
+        return Err(format!("`{sql}`: no INTO TABLE"));
+    };
+    let mut c = cursor(cx, toks, into + 1);
+    c.expect("table")?;
+    let t = c.table(cx.db)?;
+    if c.at("partition") {
+        return Err(format!(
+            "`{sql}`: a PARTITION clause (partitioned tables) is not modelled here"
+        ));
+    }
+    if words.iter().any(|w| w == "select") {
+        return Err(format!("`{sql}`: a subquery in LOAD DATA is not modelled"));
+    }
+    cx.no_view(&t)?;
+    let p = cx.on_table("load_data", &t)?;
+    cx.plan("load_data", vec![p], Effect::NeedTables(vec![t]), toks)
+}
+
+/// `SET GLOBAL var = value [, ...]`: the learned `set_global` row (no lock).
+fn set_global(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    const REFUSED: &[&str] = &[
+        "read_only",
+        "lock_wait_timeout",
+        "autocommit",
+        "max_statement_time",
+        "session",
+        "@@session",
+        "local",
+    ];
+    if let Some(w) = words
+        .iter()
+        .find(|w| REFUSED.contains(&w.as_str()) || w.starts_with("gtid_") || w.contains("debug"))
+    {
+        return Err(format!("`{sql}`: SET GLOBAL of `{w}` is not modelled"));
+    }
+    if !from_tables(toks, cx.db)?.is_empty() || words.iter().any(|w| w == "select") {
+        return Err(format!(
+            "`{sql}`: SET GLOBAL with a subquery is not modelled"
+        ));
+    }
+    let effect = match key_cache_made(cx, toks, words)? {
+        Some(name) => Effect::KeyCache(name),
+        None => Effect::None,
+    };
+    cx.plan(
+        "set_global",
+        vec![cx.part("set_global", Bind::default())],
+        effect,
+        toks,
+    )
+}
+
+/// `FLUSH [NO_WRITE_TO_BINLOG | LOCAL] PRIVILEGES | STATUS | LOGS` alone; None for the
+/// other FLUSH statements.
+fn flush_other(cx: &Cx, toks: &[Tok], words: &[String]) -> Option<Result<Stmt, String>> {
+    let mut w: &[String] = &words[1..];
+    if matches!(
+        w.first().map(String::as_str),
+        Some("no_write_to_binlog" | "local")
+    ) {
+        w = &w[1..];
+    }
+    let kind = match w {
+        [x] if x == "privileges" => "flush_privileges",
+        [x] if x == "status" => "flush_status",
+        [x] if x == "logs" => "flush_logs",
+        _ => return None,
+    };
+    Some(cx.plan(
+        kind,
+        vec![cx.part(kind, Bind::default())],
+        Effect::None,
+        toks,
+    ))
+}
+
+/// The BACKUP statements that fail in the parser; None for the others.
+fn backup_syntax(toks: &[Tok], words: &[String]) -> Option<Result<Stmt, String>> {
+    const STAGES: &[&str] = &["start", "flush", "block_ddl", "block_commit", "end"];
+    // Reserved words (sql/lex.h) a stage name could be written as: the parser's `ident`
+    // does not take them.
+    const RESERVED: &[&str] = &[
+        "lock", "select", "table", "read", "write", "key", "index", "for", "with", "from",
+    ];
+    let w: Vec<&str> = words.iter().map(String::as_str).collect();
+    match w.as_slice() {
+        ["backup"] | ["backup", "log" | "lock" | "stage"] => Some(Ok(Stmt::Fails(ER_PARSE_ERROR))),
+        ["backup", "stage", x] if RESERVED.contains(x) => Some(Ok(Stmt::Fails(ER_PARSE_ERROR))),
+        ["backup", "stage", x]
+            if !STAGES.contains(x)
+                && matches!(toks.get(2), Some(Tok::Word { .. }))
+                && x.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+        {
+            Some(Ok(Stmt::Fails(ER_BACKUP_UNKNOWN_STAGE)))
+        }
+        _ => None,
+    }
+}
