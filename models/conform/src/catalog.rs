@@ -6,7 +6,7 @@
 //! `DROP DATABASE` locks, and the errors of a statement on a table that does not exist
 //! (or already does), which the server raises after it took the locks.
 
-use super::classify::{Effect, Tbl};
+use super::classify::{Effect, Tbl, ViewDef, ViewMode};
 use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -28,7 +28,7 @@ impl Engine {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Obj {
     Table(Engine),
-    View(Vec<Tbl>),
+    View(ViewDef),
 }
 
 /// Server errors of statements on missing or existing objects.
@@ -41,6 +41,9 @@ pub const ER_BAD_DB: u32 = 1049;
 pub const ER_TRG_ALREADY_EXISTS: u32 = 1359;
 pub const ER_TRG_DOES_NOT_EXIST: u32 = 1360;
 pub const ER_UNKNOWN_VIEW: u32 = 4092;
+/// ER_WRONG_OBJECT ("'db.t' is not of type 'VIEW'": `mysql_register_view`,
+/// `mysqld_show_create`).
+pub const ER_WRONG_OBJECT: u32 = 1347;
 /// ER_UNKNOWN_TABLE ("Unknown table .. in MULTI DELETE"; the same number as HANDLER's).
 pub const ER_UNKNOWN_TABLE: u32 = 1109;
 pub const ER_LOCK_OR_ACTIVE_TRANSACTION: u32 = 1192;
@@ -93,6 +96,19 @@ impl Catalog {
 
     pub fn is_view(&self, t: &Tbl) -> bool {
         matches!(self.objs.get(t), Some(Obj::View(_)))
+    }
+
+    /// A view's definition.
+    pub fn view_def(&self, t: &Tbl) -> Option<&ViewDef> {
+        match self.objs.get(t) {
+            Some(Obj::View(d)) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The table has a trigger.
+    pub fn has_triggers(&self, t: &Tbl) -> bool {
+        self.triggers.values().any(|on| on == t)
     }
 
     pub fn engine(&self, t: &Tbl) -> Option<Engine> {
@@ -170,21 +186,25 @@ impl Catalog {
             Effect::DropDb { db, if_exists } => {
                 (!self.has_schema(db) && !if_exists).then_some(ER_DB_DROP_EXISTS)
             }
-            Effect::CreateView {
-                v,
-                bases,
-                or_replace,
-            } => {
-                if bases.iter().any(|t| !self.exists(t)) {
+            Effect::CreateView { v, def, mode } => {
+                // mysql_create_view: the tables read are opened first (ER_NO_SUCH_TABLE),
+                // then ALTER reads the view (fill_defined_view_parts) and
+                // mysql_register_view checks the name.
+                if def.bases.iter().any(|t| !self.exists(t)) {
                     Some(ER_NO_SUCH_TABLE)
-                } else if self.exists(v) && !(*or_replace && self.is_view(v)) {
-                    Some(ER_TABLE_EXISTS)
                 } else {
-                    None
+                    match (mode, self.exists(v), self.is_view(v)) {
+                        (ViewMode::Alter, false, _) => Some(ER_NO_SUCH_TABLE),
+                        (ViewMode::Create, true, _) => Some(ER_TABLE_EXISTS),
+                        (_, true, false) => Some(ER_WRONG_OBJECT),
+                        _ => None,
+                    }
                 }
             }
-            Effect::DropView { v, if_exists } => {
-                (!self.is_view(v) && !if_exists).then_some(ER_UNKNOWN_VIEW)
+            Effect::DropView { vs, if_exists } => {
+                // mysql_drop_view: every name that is not a view (a table too, measured
+                // on 10.11: views-drop-several.mdl) is in ER_UNKNOWN_VIEW's list.
+                (!if_exists && vs.iter().any(|v| !self.is_view(v))).then_some(ER_UNKNOWN_VIEW)
             }
             Effect::CreateTrigger { tr, on } => {
                 if !self.is_table(on) {
@@ -277,14 +297,17 @@ impl Catalog {
                 self.empty.retain(|t| t.db != *db);
                 self.triggers.retain(|t, _| t.db != *db);
             }
-            Effect::CreateView { v, bases, .. } => {
+            Effect::CreateView { v, def, .. } => {
                 if self.error_of(e).is_none() {
-                    self.objs.insert(v.clone(), Obj::View(bases.clone()));
+                    self.objs.insert(v.clone(), Obj::View(def.clone()));
                 }
             }
-            Effect::DropView { v, .. } => {
-                if self.is_view(v) {
-                    self.objs.remove(v);
+            Effect::DropView { vs, .. } => {
+                // The views that exist are dropped even when the statement fails.
+                for v in vs {
+                    if self.is_view(v) {
+                        self.objs.remove(v);
+                    }
                 }
             }
             Effect::CreateTrigger { tr, on } => {

@@ -127,11 +127,12 @@ pub enum Effect {
     },
     CreateView {
         v: Tbl,
-        bases: Vec<Tbl>,
-        or_replace: bool,
+        def: ViewDef,
+        mode: ViewMode,
     },
+    /// DROP VIEW of one or several views.
     DropView {
-        v: Tbl,
+        vs: Vec<Tbl>,
         if_exists: bool,
     },
     CreateTrigger {
@@ -221,7 +222,9 @@ pub enum Stmt {
 
 mod syntax;
 mod user_locks;
+mod views;
 pub use user_locks::{get_lock_columns, UserLockCall};
+pub use views::{ViewDef, ViewMode};
 
 /// ER_PARSE_ERROR.
 pub const ER_PARSE_ERROR: u32 = 1064;
@@ -625,6 +628,9 @@ impl Cx<'_> {
     }
 
     fn on_table(&self, kind: &str, t: &Tbl) -> Result<Part, String> {
+        if self.cat.is_view(t) && matches!(kind, "select" | "insert" | "update" | "delete") {
+            return views::dml_part(self, kind, t);
+        }
         self.no_view(t)?;
         Ok(self.part(
             kind,
@@ -760,11 +766,9 @@ pub fn classify(
             {}
             c.eat("into");
             let target = c.table(db)?;
-            cx.no_view(&target)?;
             let mut parts = vec![cx.on_table("insert", &target)?];
             let mut need = vec![target.clone()];
             for t in from_tables(&toks[c.i..], db)? {
-                cx.no_view(&t)?;
                 parts.push(cx.on_table("select", &t)?);
                 need.push(t);
             }
@@ -1362,6 +1366,9 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
     c.i = 1;
     c.eat("online");
     c.eat("ignore");
+    if let Some(st) = views::alter_view(cx, c, toks) {
+        return st;
+    }
     if !c.eat("table") {
         return Err(format!("`{sql}`: only ALTER TABLE is in the learned table"));
     }
@@ -1442,12 +1449,12 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
     if c.at("temporary") {
         return Err(format!("`{sql}`: temporary tables are not modelled"));
     }
-    while c.eat("algorithm")
-        || c.eat_p('=')
-        || c.eat("undefined")
-        || c.eat("merge")
-        || c.eat("temptable")
-    {}
+    let mut temptable = false;
+    while c.eat("algorithm") || c.eat_p('=') || c.eat("undefined") || c.eat("merge") {
+        temptable |= c.eat("temptable");
+    }
+    temptable |= c.eat("temptable");
+    views::skip_view_definer(c);
     if c.at("definer") || c.at("sql") {
         return Err(format!(
             "`{sql}`: CREATE {} with DEFINER or SQL SECURITY is not modelled",
@@ -1503,37 +1510,12 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
         );
     }
     if c.eat("view") {
-        let v = c.table(db)?;
-        let as_at = toks
-            .iter()
-            .position(|t| kw_eq(t, "as"))
-            .ok_or_else(|| format!("no AS in `{sql}`"))?;
-        let bases = from_tables(&toks[as_at..], db)?;
-        if bases.len() != 1 {
-            return Err(format!(
-                "`{sql}`: a view over {} tables is not in the learned table (one table)",
-                bases.len()
-            ));
-        }
-        cx.no_view(&bases[0])?;
-        let p = cx.part(
-            "create_view",
-            Bind {
-                v: Some(v.clone()),
-                t: Some(bases[0].clone()),
-                ..Bind::default()
-            },
-        );
-        return cx.plan(
-            "create_view",
-            vec![p],
-            Effect::CreateView {
-                v,
-                bases,
-                or_replace,
-            },
-            toks,
-        );
+        let mode = if or_replace {
+            views::ViewMode::OrReplace
+        } else {
+            views::ViewMode::Create
+        };
+        return views::create_view(cx, c, toks, mode, temptable);
     }
     if c.eat("trigger") {
         let tr = c.table(db)?;
@@ -1746,27 +1728,7 @@ fn classify_drop(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Result
                 toks,
             )
         }
-        "view" => {
-            let v = c.table(db)?;
-            if c.eat_p(',') {
-                return Err(format!(
-                    "`{sql}`: DROP VIEW of several views is not in the learned table"
-                ));
-            }
-            let p = cx.part(
-                "drop_view",
-                Bind {
-                    v: Some(v.clone()),
-                    ..Bind::default()
-                },
-            );
-            cx.plan(
-                "drop_view",
-                vec![p],
-                Effect::DropView { v, if_exists: ie },
-                toks,
-            )
-        }
+        "view" => views::drop_views(cx, c, toks, ie),
         "trigger" => {
             let tr = c.table(db)?;
             let on = cx.cat.trigger_table(&tr);

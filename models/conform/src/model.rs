@@ -2935,8 +2935,12 @@ impl SqlModel {
                 self.sess[s].st.last_error = Some(code);
                 out = Outcome::Error;
                 if let Then::Plan(p) = &run.then {
-                    // DROP TABLE of a list drops the tables that exist.
-                    if matches!(p.effect, Effect::DropTables { .. }) {
+                    // DROP TABLE / DROP VIEW of a list drops the tables (views) that
+                    // exist (mysql_rm_table_no_locks, mysql_drop_view).
+                    if matches!(
+                        p.effect,
+                        Effect::DropTables { .. } | Effect::DropView { .. }
+                    ) {
                         self.cat.apply(&p.effect);
                     }
                 }
