@@ -6,7 +6,7 @@
 //! `DROP DATABASE` locks, and the errors of a statement on a table that does not exist
 //! (or already does), which the server raises after it took the locks.
 
-use super::classify::{Effect, Tbl, ViewDef, ViewMode};
+use super::classify::{Effect, ForeignKey, Tbl, ViewDef, ViewMode};
 use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -63,6 +63,8 @@ pub struct Catalog {
     /// The accounts made since the fixture, as `name@host` (accounts statements,
     /// [`crate::accounts::Accounts`]).
     pub users: BTreeSet<String>,
+    /// InnoDB foreign keys (`classify/fk.rs`).
+    fks: Vec<ForeignKey>,
 }
 
 impl Catalog {
@@ -106,6 +108,25 @@ impl Catalog {
         }
     }
 
+    /// The table is a parent or a child of a foreign key.
+    pub fn has_fk(&self, t: &Tbl) -> bool {
+        self.fks.iter().any(|f| f.child == *t || f.parent == *t)
+    }
+
+    /// The table is referenced by a foreign key.
+    pub fn is_parent(&self, t: &Tbl) -> bool {
+        self.fks.iter().any(|f| f.parent == *t)
+    }
+
+    /// The foreign keys that reference `t`.
+    pub fn children_of(&self, t: &Tbl) -> Vec<ForeignKey> {
+        self.fks
+            .iter()
+            .filter(|f| f.parent == *t)
+            .cloned()
+            .collect()
+    }
+
     /// The table has a trigger.
     pub fn has_triggers(&self, t: &Tbl) -> bool {
         self.triggers.values().any(|on| on == t)
@@ -132,6 +153,7 @@ impl Catalog {
     pub fn error_of(&self, e: &Effect) -> Option<u32> {
         match e {
             Effect::None => None,
+            Effect::WithFks(e, _) => self.error_of(e),
             Effect::Fail(c) => Some(*c),
             Effect::Accounts(a) => a.error(&self.users),
             Effect::Replace { .. } => None,
@@ -259,6 +281,16 @@ impl Catalog {
         match e {
             Effect::None | Effect::NeedTables(_) | Effect::Fail(_) | Effect::InPlace(_) => {}
             Effect::Accounts(a) => a.apply(&mut self.users),
+            Effect::WithFks(inner, fks) => {
+                let made = match inner.as_ref() {
+                    Effect::CreateTable { t, .. } => !self.exists(t),
+                    _ => false,
+                };
+                self.apply(inner);
+                if made {
+                    self.fks.extend(fks.iter().cloned());
+                }
+            }
             Effect::AlterDb(_) => {}
             Effect::Replace { t, engine } => {
                 self.objs.insert(t.clone(), Obj::Table(*engine));
@@ -275,6 +307,7 @@ impl Catalog {
             Effect::DropTables { ts, .. } => {
                 for t in ts {
                     if self.is_table(t) {
+                        self.fks.retain(|f| f.child != *t && f.parent != *t);
                         self.objs.remove(t);
                         self.empty.remove(t);
                         self.triggers.retain(|_, on| on != t);
@@ -294,6 +327,7 @@ impl Catalog {
             Effect::DropDb { db, .. } => {
                 self.schemas.remove(db);
                 self.objs.retain(|t, _| t.db != *db);
+                self.fks.retain(|f| f.child.db != *db && f.parent.db != *db);
                 self.empty.retain(|t| t.db != *db);
                 self.triggers.retain(|t, _| t.db != *db);
             }

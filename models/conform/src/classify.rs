@@ -143,6 +143,8 @@ pub enum Effect {
         tr: Tbl,
         if_exists: bool,
     },
+    /// CREATE TABLE (the effect inside) with InnoDB foreign keys (`classify/fk.rs`).
+    WithFks(Box<Effect>, Vec<ForeignKey>),
     /// An accounts statement: the users it needs, makes or drops.
     Accounts(super::accounts::Accounts),
     /// CREATE OR REPLACE TABLE of a table that exists: a new empty table, with no
@@ -164,6 +166,16 @@ pub enum Effect {
     /// waited for may have put an InnoDB table under the name; measured:
     /// found/seed-70735).
     InPlace(Tbl),
+}
+
+impl Effect {
+    /// The effect a wrapper ([`Effect::WithFks`]) holds, or this one.
+    pub fn inner(&self) -> &Effect {
+        match self {
+            Effect::WithFks(e, _) => e,
+            e => e,
+        }
+    }
 }
 
 /// A statement of the learned table.
@@ -220,9 +232,11 @@ pub enum Stmt {
     Session(super::session_stmt::SessionStmt),
 }
 
+mod fk;
 mod syntax;
 mod user_locks;
 mod views;
+pub use fk::ForeignKey;
 pub use user_locks::{get_lock_columns, UserLockCall};
 pub use views::{ViewDef, ViewMode};
 
@@ -676,6 +690,16 @@ impl Cx<'_> {
 /// Classifies one SQL statement. `db` is the session's default schema; `cat` the tables,
 /// views and triggers that exist; `has_row` says whether the learned table has a row.
 pub fn classify(
+    sql: &str,
+    db: &str,
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Result<Stmt, String> {
+    let st = classify_inner(sql, db, cat, has_row)?;
+    fk::apply(sql, &tokens(sql)?, db, cat, st)
+}
+
+fn classify_inner(
     sql: &str,
     db: &str,
     cat: &Catalog,
@@ -1583,9 +1607,6 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
         true
     };
     let n = c.table(db)?;
-    if words.iter().any(|w| w == "foreign" || w == "references") {
-        return Err(format!("`{sql}`: foreign keys are not modelled"));
-    }
     let engine = match words.windows(3).find(|w| w[0] == "engine" && w[1] == "=") {
         Some(w) => Engine::parse(&w[2]).ok_or_else(|| {
             format!(

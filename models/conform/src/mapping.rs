@@ -118,6 +118,11 @@ const BACKUP_TO_END: &[&str] = &[
     "BACKUP STAGE BLOCK_DDL",
     "BACKUP STAGE BLOCK_COMMIT",
 ];
+const FK: &[&str] = &["CREATE TABLE t3 (a INT PRIMARY KEY, b INT, \
+    FOREIGN KEY (b) REFERENCES t1 (a)) ENGINE=InnoDB"];
+const FK_CASCADE: &[&str] = &["CREATE TABLE t3 (a INT PRIMARY KEY, b INT, \
+    FOREIGN KEY (b) REFERENCES t1 (a) ON DELETE CASCADE ON UPDATE CASCADE) ENGINE=InnoDB"];
+const FK_NONE: &[&str] = &["CREATE TABLE t3 (a INT PRIMARY KEY, b INT) ENGINE=InnoDB"];
 const VIEW: &[&str] = &["CREATE VIEW v1 AS SELECT * FROM t1"];
 const VIEW_TEMPTABLE: &[&str] = &["CREATE ALGORITHM=TEMPTABLE VIEW v1 AS SELECT * FROM t1"];
 
@@ -204,6 +209,37 @@ pub const KINDS: &[KindDef] = &[
     kv("lock_write_view", "LOCK TABLES v1 WRITE", VIEW),
     kv("select_view_temptable", "SELECT * FROM v1", VIEW_TEMPTABLE),
     kv("show_create_view", "SHOW CREATE VIEW v1", VIEW),
+    // Foreign keys (MariaDB sql/sql_base.cc: `DML_prelocking_strategy::handle_table`
+    // prelocks the children of a parent opened for writing, `prepare_fk_prelocking_list`:
+    // SR for RESTRICT / NO ACTION, SW for CASCADE / SET NULL of the statement's
+    // operation). The child is t3 (`$n`), its parent t1. Learned, not in the matrix.
+    kv("fk_insert_parent", "INSERT INTO t1 (b) VALUES (0)", FK),
+    kv("fk_update_parent", "UPDATE t1 SET b=b+1 WHERE a=1", FK),
+    kv("fk_delete_parent", "DELETE FROM t1 WHERE a=2", FK),
+    kv(
+        "fk_insert_parent_cascade",
+        "INSERT INTO t1 (b) VALUES (0)",
+        FK_CASCADE,
+    ),
+    kv(
+        "fk_update_parent_cascade",
+        "UPDATE t1 SET b=b+1 WHERE a=1",
+        FK_CASCADE,
+    ),
+    kv(
+        "fk_delete_parent_cascade",
+        "DELETE FROM t1 WHERE a=2",
+        FK_CASCADE,
+    ),
+    kv("fk_insert_child", "INSERT INTO t3 VALUES (1, 1)", FK),
+    kv("fk_update_child", "UPDATE t3 SET b=2 WHERE a=1", FK),
+    kv("fk_delete_child", "DELETE FROM t3 WHERE a=1", FK),
+    kv("fk_drop_parent", "DROP TABLE t1", FK),
+    kv(
+        "fk_add_copy",
+        "ALTER TABLE t3 ADD FOREIGN KEY (b) REFERENCES t1 (a), ALGORITHM=COPY",
+        FK_NONE,
+    ),
     k("flush_tables", "FLUSH TABLES"),
     k("flush_table", "FLUSH TABLES t1"),
     // Global and backup locks.
