@@ -9,7 +9,8 @@
 //! (`t1`, `t2`, the MyISAM `m1`, new names `t3`, `t4`, a view, a trigger, schema `db1`),
 //! several tables per statement, transactions, LOCK TABLES, FTWRL, BACKUP STAGE, HANDLER,
 //! user locks, `lock_wait_timeout`, kills and timeouts, savepoints, SHOW CREATE TABLE,
-//! EXPLAIN, temporary tables, SET STATEMENT, EXECUTE IMMEDIATE, CREATE OR REPLACE. Scenario `i` of a run with seed
+//! EXPLAIN, temporary tables, SET STATEMENT, EXECUTE IMMEDIATE, CREATE OR REPLACE, DML
+//! through views and view DDL, tables with foreign keys. Scenario `i` of a run with seed
 //! `S` is generated from seed `S + i` alone, so one scenario can be made again
 //! ([`generate`]).
 
@@ -83,7 +84,7 @@ fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
     let n = pick(r, NEW);
     let lock = pick(r, &["u1", "u2"]);
     let mode = |r: &mut ChaCha8Rng| pick(r, &["READ", "WRITE", "READ LOCAL", "WRITE CONCURRENT"]);
-    let w = r.random_range(0..110u32);
+    let w = r.random_range(0..118u32);
     match w {
         0..=7 => format!("SELECT * FROM {t1}"),
         8..=10 => format!("SELECT * FROM {t1} JOIN {t2} ON {t1}.a={t2}.a"),
@@ -168,6 +169,21 @@ fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
         107 => format!("SET STATEMENT lock_wait_timeout={TIMEOUT_S} FOR SELECT * FROM {t1}"),
         108 => format!("EXECUTE IMMEDIATE 'INSERT INTO {t1} (b) VALUES (7)'"),
         109 => format!("CREATE OR REPLACE TABLE {n} (a INT)"),
+        // Views (classify/views.rs) and foreign keys (classify/fk.rs).
+        110..=111 => "SELECT * FROM v1".into(),
+        112 => format!("INSERT INTO v1 (b) VALUES ({})", r.random_range(0..9)),
+        113 => "UPDATE v1 SET b=b+1 WHERE a=2".into(),
+        114 => format!("CREATE OR REPLACE VIEW v1 AS SELECT * FROM {t1}"),
+        115 => format!(
+            "{} VIEW v2 AS SELECT {t1}.a FROM {t1}, {t2}",
+            pick(r, &["CREATE", "ALTER"])
+        ),
+        116 => "DROP VIEW IF EXISTS v1, v2".into(),
+        117 => format!(
+            "CREATE TABLE {n} (a INT PRIMARY KEY, b INT, FOREIGN KEY (b) REFERENCES {t1} (a) \
+             {}) ENGINE=InnoDB",
+            pick(r, &["", "ON DELETE CASCADE", "ON UPDATE CASCADE"])
+        ),
         _ => format!("SELECT * FROM {t1}"),
     }
 }
