@@ -189,9 +189,11 @@ pub(super) fn apply(
             plan.effect = Effect::Fail(ER_ROW_IS_REFERENCED_2);
             Ok(Stmt::Learned(plan))
         }
-        // LOCK TABLES of a child: no prelocking (only a parent opened for writing
-        // prelocks its children); of a parent: not modelled.
-        k if k.starts_with("lock_") && !named.iter().any(|t| cat.is_parent(t)) => {
+        // LOCK TABLES / FLUSH TABLES ... WITH READ LOCK of a child: no prelocking (only
+        // a parent opened for writing prelocks its children); of a parent: not modelled.
+        k if (k.starts_with("lock_") || k == "ftwrl_table")
+            && !named.iter().any(|t| cat.is_parent(t)) =>
+        {
             Ok(Stmt::Learned(plan))
         }
         k => refuse(&k.to_ascii_uppercase()),
