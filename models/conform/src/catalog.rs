@@ -214,6 +214,10 @@ impl Catalog {
                 // mysql_register_view checks the name.
                 if def.bases.iter().any(|t| !self.exists(t)) {
                     Some(ER_NO_SUCH_TABLE)
+                } else if !self.has_schema(&v.db) {
+                    // check_db_dir_existence (measured: lock_view.test's view of a
+                    // schema that does not exist).
+                    Some(ER_BAD_DB)
                 } else {
                     match (mode, self.exists(v), self.is_view(v)) {
                         (ViewMode::Alter, false, _) => Some(ER_NO_SUCH_TABLE),
