@@ -1161,6 +1161,10 @@ fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, Stri
             .iter()
             .find(|(it, _)| it == t)
             .map_or(kind, |(_, k)| *k);
+        if k == "select" && cx.cat.is_view(t) {
+            parts.extend(views::select_parts(cx, t)?);
+            continue;
+        }
         parts.push(cx.on_table(k, t)?);
     }
     cx.plan(kind, parts, Effect::NeedTables(tables), toks)

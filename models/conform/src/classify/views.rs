@@ -440,3 +440,53 @@ pub(super) fn alter_view(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Option<Result<St
     }
     Some(create_view(cx, c, toks, ViewMode::Alter, temptable))
 }
+
+/// The parts of a plain SELECT of `v`: a view of several InnoDB tables (no view among
+/// them) is `select_view` (or `select_view_temptable`) on its first table, then each
+/// other table's SR in the view's order (`mysql_make_view` puts the view's tables after
+/// it; measured: views-select-two-tables.mdl); any other view, [`dml_part`].
+pub(super) fn select_parts(cx: &Cx, v: &Tbl) -> Result<Vec<Part>, String> {
+    let Some(def) = cx.cat.view_def(v) else {
+        return Ok(vec![dml_part(cx, "select", v)?]);
+    };
+    let [first, rest @ ..] = def.bases.as_slice() else {
+        return Ok(vec![dml_part(cx, "select", v)?]);
+    };
+    if rest.is_empty() {
+        return Ok(vec![dml_part(cx, "select", v)?]);
+    }
+    for t in &def.bases {
+        if cx.cat.engine(t) != Some(super::Engine::InnoDb) {
+            return Err(format!(
+                "`{}`: a SELECT of the view `{v}` of `{t}`, not an InnoDB table of the \
+                 catalog, is not in the learned table",
+                cx.sql
+            ));
+        }
+    }
+    let row = if def.merge {
+        "select_view"
+    } else {
+        "select_view_temptable"
+    };
+    let mut parts = vec![Part {
+        row: row.to_owned(),
+        kind: row.to_owned(),
+        bind: Bind {
+            v: Some(v.clone()),
+            t: Some(first.clone()),
+            ..Bind::default()
+        },
+        set_target: super::SetTarget::NotInList,
+    }];
+    for t in rest {
+        parts.push(cx.part(
+            "select",
+            Bind {
+                t: Some(t.clone()),
+                ..Bind::default()
+            },
+        ));
+    }
+    Ok(parts)
+}
