@@ -134,11 +134,12 @@ pub enum Effect {
     },
     CreateView {
         v: Tbl,
-        bases: Vec<Tbl>,
-        or_replace: bool,
+        def: ViewDef,
+        mode: ViewMode,
     },
+    /// DROP VIEW of one or several views.
     DropView {
-        v: Tbl,
+        vs: Vec<Tbl>,
         if_exists: bool,
     },
     CreateTrigger {
@@ -149,6 +150,8 @@ pub enum Effect {
         tr: Tbl,
         if_exists: bool,
     },
+    /// CREATE TABLE (the effect inside) with InnoDB foreign keys (`classify/fk.rs`).
+    WithFks(Box<Effect>, Vec<ForeignKey>),
     /// An accounts statement: the users it needs, makes or drops.
     Accounts(super::accounts::Accounts),
     /// CREATE OR REPLACE TABLE of a table that exists: a new empty table, with no
@@ -182,6 +185,16 @@ pub enum Effect {
         t: Tbl,
         forget_pk: bool,
     },
+}
+
+impl Effect {
+    /// The effect a wrapper ([`Effect::WithFks`]) holds, or this one.
+    pub fn inner(&self) -> &Effect {
+        match self {
+            Effect::WithFks(e, _) => e,
+            e => e,
+        }
+    }
 }
 
 /// A statement of the learned table.
@@ -240,12 +253,16 @@ pub enum Stmt {
     Xa(XaStmt),
 }
 
-mod partition;
+mod fk;
 mod misc;
+mod partition;
 mod syntax;
 mod user_locks;
+mod views;
 mod xa;
+pub use fk::ForeignKey;
 pub use user_locks::{get_lock_columns, UserLockCall};
+pub use views::{ViewDef, ViewMode};
 pub use xa::{XaOp, XaStmt};
 
 /// ER_PARSE_ERROR.
@@ -654,6 +671,9 @@ impl Cx<'_> {
     }
 
     fn on_table(&self, kind: &str, t: &Tbl) -> Result<Part, String> {
+        if self.cat.is_view(t) && matches!(kind, "select" | "insert" | "update" | "delete") {
+            return views::dml_part(self, kind, t);
+        }
         self.no_view(t)?;
         Ok(self.part(
             kind,
@@ -699,6 +719,16 @@ impl Cx<'_> {
 /// Classifies one SQL statement. `db` is the session's default schema; `cat` the tables,
 /// views and triggers that exist; `has_row` says whether the learned table has a row.
 pub fn classify(
+    sql: &str,
+    db: &str,
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Result<Stmt, String> {
+    let st = classify_inner(sql, db, cat, has_row)?;
+    fk::apply(sql, &tokens(sql)?, db, cat, st)
+}
+
+fn classify_inner(
     sql: &str,
     db: &str,
     cat: &Catalog,
@@ -792,11 +822,9 @@ pub fn classify(
             {}
             c.eat("into");
             let target = c.table(db)?;
-            cx.no_view(&target)?;
             let mut parts = vec![cx.on_table("insert", &target)?];
             let mut need = vec![target.clone()];
             for t in from_tables(&toks[c.i..], db)? {
-                cx.no_view(&t)?;
                 parts.push(cx.on_table("select", &t)?);
                 need.push(t);
             }
@@ -1165,6 +1193,10 @@ fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, Stri
             .iter()
             .find(|(it, _)| it == t)
             .map_or(kind, |(_, k)| *k);
+        if k == "select" && cx.cat.is_view(t) {
+            parts.extend(views::select_parts(cx, t)?);
+            continue;
+        }
         parts.push(cx.on_table(k, t)?);
     }
     cx.plan(kind, parts, Effect::NeedTables(tables), toks)
@@ -1394,6 +1426,9 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
     c.i = 1;
     c.eat("online");
     c.eat("ignore");
+    if let Some(st) = views::alter_view(cx, c, toks) {
+        return st;
+    }
     if !c.eat("table") {
         return Err(format!("`{sql}`: only ALTER TABLE is in the learned table"));
     }
@@ -1501,12 +1536,12 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
     if c.at("temporary") {
         return Err(format!("`{sql}`: temporary tables are not modelled"));
     }
-    while c.eat("algorithm")
-        || c.eat_p('=')
-        || c.eat("undefined")
-        || c.eat("merge")
-        || c.eat("temptable")
-    {}
+    let mut temptable = false;
+    while c.eat("algorithm") || c.eat_p('=') || c.eat("undefined") || c.eat("merge") {
+        temptable |= c.eat("temptable");
+    }
+    temptable |= c.eat("temptable");
+    views::skip_view_definer(c);
     if c.at("definer") || c.at("sql") {
         return Err(format!(
             "`{sql}`: CREATE {} with DEFINER or SQL SECURITY is not modelled",
@@ -1562,37 +1597,12 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
         );
     }
     if c.eat("view") {
-        let v = c.table(db)?;
-        let as_at = toks
-            .iter()
-            .position(|t| kw_eq(t, "as"))
-            .ok_or_else(|| format!("no AS in `{sql}`"))?;
-        let bases = from_tables(&toks[as_at..], db)?;
-        if bases.len() != 1 {
-            return Err(format!(
-                "`{sql}`: a view over {} tables is not in the learned table (one table)",
-                bases.len()
-            ));
-        }
-        cx.no_view(&bases[0])?;
-        let p = cx.part(
-            "create_view",
-            Bind {
-                v: Some(v.clone()),
-                t: Some(bases[0].clone()),
-                ..Bind::default()
-            },
-        );
-        return cx.plan(
-            "create_view",
-            vec![p],
-            Effect::CreateView {
-                v,
-                bases,
-                or_replace,
-            },
-            toks,
-        );
+        let mode = if or_replace {
+            views::ViewMode::OrReplace
+        } else {
+            views::ViewMode::Create
+        };
+        return views::create_view(cx, c, toks, mode, temptable);
     }
     if c.eat("trigger") {
         let tr = c.table(db)?;
@@ -1660,9 +1670,6 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
         true
     };
     let n = c.table(db)?;
-    if words.iter().any(|w| w == "foreign" || w == "references") {
-        return Err(format!("`{sql}`: foreign keys are not modelled"));
-    }
     let engine = match words.windows(3).find(|w| w[0] == "engine" && w[1] == "=") {
         Some(w) => Engine::parse(&w[2]).ok_or_else(|| {
             format!(
@@ -1811,27 +1818,7 @@ fn classify_drop(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Result
                 toks,
             )
         }
-        "view" => {
-            let v = c.table(db)?;
-            if c.eat_p(',') {
-                return Err(format!(
-                    "`{sql}`: DROP VIEW of several views is not in the learned table"
-                ));
-            }
-            let p = cx.part(
-                "drop_view",
-                Bind {
-                    v: Some(v.clone()),
-                    ..Bind::default()
-                },
-            );
-            cx.plan(
-                "drop_view",
-                vec![p],
-                Effect::DropView { v, if_exists: ie },
-                toks,
-            )
-        }
+        "view" => views::drop_views(cx, c, toks, ie),
         "trigger" => {
             let tr = c.table(db)?;
             let on = cx.cat.trigger_table(&tr);

@@ -118,6 +118,26 @@ const BACKUP_TO_END: &[&str] = &[
     "BACKUP STAGE BLOCK_DDL",
     "BACKUP STAGE BLOCK_COMMIT",
 ];
+const FK: &[&str] = &["CREATE TABLE t3 (a INT PRIMARY KEY, b INT, \
+    FOREIGN KEY (b) REFERENCES t1 (a)) ENGINE=InnoDB"];
+const FK_CASCADE: &[&str] = &["CREATE TABLE t3 (a INT PRIMARY KEY, b INT, \
+    FOREIGN KEY (b) REFERENCES t1 (a) ON DELETE CASCADE ON UPDATE CASCADE) ENGINE=InnoDB"];
+const FK_NONE: &[&str] = &["CREATE TABLE t3 (a INT PRIMARY KEY, b INT) ENGINE=InnoDB"];
+const VIEW: &[&str] = &["CREATE VIEW v1 AS SELECT * FROM t1"];
+const VIEW_TEMPTABLE: &[&str] = &["CREATE ALGORITHM=TEMPTABLE VIEW v1 AS SELECT * FROM t1"];
+
+/// A kind with a preparation, learned but not in the matrix.
+const fn kv(name: &'static str, sql: &'static str, prep: &'static [&'static str]) -> KindDef {
+    KindDef {
+        name,
+        sql,
+        prep,
+        setup: &[],
+        matrix: false,
+        check: false,
+    }
+}
+
 const TRIGGER: &str = "CREATE TRIGGER tr1 BEFORE INSERT ON t1 FOR EACH ROW SET @x=1";
 
 pub const KINDS: &[KindDef] = &[
@@ -168,6 +188,57 @@ pub const KINDS: &[KindDef] = &[
         "drop_view",
         "DROP VIEW v1",
         &["CREATE VIEW v1 AS SELECT * FROM t1"],
+    ),
+    // Views (MariaDB sql/sql_view.cc): a view's own MDL, then its tables'
+    // (`mysql_make_view` puts them after the view in the table list and gives a mergeable
+    // view's tables the view's lock type); CREATE / ALTER of a view with no table;
+    // CREATE OR REPLACE and ALTER of one that exists (`mysql_create_view`). Learned, not
+    // in the matrix.
+    kv("create_view_const", "CREATE VIEW v1 AS SELECT 1 AS a", &[]),
+    kv(
+        "create_or_replace_view",
+        "CREATE OR REPLACE VIEW v1 AS SELECT * FROM t1",
+        VIEW,
+    ),
+    kv("alter_view", "ALTER VIEW v1 AS SELECT * FROM t1", VIEW),
+    kv("select_view", "SELECT * FROM v1", VIEW),
+    kv("insert_view", "INSERT INTO v1 (b) VALUES (0)", VIEW),
+    kv("update_view", "UPDATE v1 SET b=b+1 WHERE a=1", VIEW),
+    kv("delete_view", "DELETE FROM v1 WHERE a=2", VIEW),
+    kv("lock_read_view", "LOCK TABLES v1 READ", VIEW),
+    kv("lock_write_view", "LOCK TABLES v1 WRITE", VIEW),
+    kv("select_view_temptable", "SELECT * FROM v1", VIEW_TEMPTABLE),
+    kv("show_create_view", "SHOW CREATE VIEW v1", VIEW),
+    // Foreign keys (MariaDB sql/sql_base.cc: `DML_prelocking_strategy::handle_table`
+    // prelocks the children of a parent opened for writing, `prepare_fk_prelocking_list`:
+    // SR for RESTRICT / NO ACTION, SW for CASCADE / SET NULL of the statement's
+    // operation). The child is t3 (`$n`), its parent t1. Learned, not in the matrix.
+    kv("fk_insert_parent", "INSERT INTO t1 (b) VALUES (0)", FK),
+    kv("fk_update_parent", "UPDATE t1 SET b=b+1 WHERE a=1", FK),
+    kv("fk_delete_parent", "DELETE FROM t1 WHERE a=2", FK),
+    kv(
+        "fk_insert_parent_cascade",
+        "INSERT INTO t1 (b) VALUES (0)",
+        FK_CASCADE,
+    ),
+    kv(
+        "fk_update_parent_cascade",
+        "UPDATE t1 SET b=b+1 WHERE a=1",
+        FK_CASCADE,
+    ),
+    kv(
+        "fk_delete_parent_cascade",
+        "DELETE FROM t1 WHERE a=2",
+        FK_CASCADE,
+    ),
+    kv("fk_insert_child", "INSERT INTO t3 VALUES (1, 1)", FK),
+    kv("fk_update_child", "UPDATE t3 SET b=2 WHERE a=1", FK),
+    kv("fk_delete_child", "DELETE FROM t3 WHERE a=1", FK),
+    kv("fk_drop_parent", "DROP TABLE t1", FK),
+    kv(
+        "fk_add_copy",
+        "ALTER TABLE t3 ADD FOREIGN KEY (b) REFERENCES t1 (a), ALGORITHM=COPY",
+        FK_NONE,
     ),
     k("flush_tables", "FLUSH TABLES"),
     k("flush_table", "FLUSH TABLES t1"),
@@ -428,9 +499,12 @@ pub const FIXTURE_TABLES: &[(&str, &str)] = &[
     ("m2", "MyISAM"),
 ];
 
-/// The fixture every learner probe, matrix cell and SQL scenario starts from.
+/// The fixture every learner probe, matrix cell and SQL scenario starts from. (A
+/// scenario may leave a foreign key between fixture tables, t2 a child of t1: the DROP
+/// runs without foreign key checks, which are on again after it.)
 pub const FIXTURE: &str = "DROP DATABASE IF EXISTS db1; DROP VIEW IF EXISTS v1, v2; \
-DROP TABLE IF EXISTS t0, t1, t2, t3, t4, m1, m2; \
+SET FOREIGN_KEY_CHECKS=0; DROP TABLE IF EXISTS t0, t1, t2, t3, t4, m1, m2; \
+SET FOREIGN_KEY_CHECKS=1; \
 CREATE TABLE t0 (a INT PRIMARY KEY) ENGINE=InnoDB; \
 CREATE TABLE t1 (a INT AUTO_INCREMENT PRIMARY KEY, b INT) ENGINE=InnoDB; \
 INSERT INTO t1 VALUES (1,1),(2,2),(3,3),(4,4); \

@@ -492,11 +492,6 @@ impl SqlModel {
         if w.first().is_some_and(|x| x == "use") {
             return Err("`USE` in a setup line: name the schema in each statement".into());
         }
-        if w.iter()
-            .any(|x| x.contains("foreign") || x.contains("references"))
-        {
-            return Err(format!("`{sql}`: foreign keys are not modelled"));
-        }
         let is_ddl = matches!(
             w.first().map(String::as_str),
             Some("create" | "drop" | "rename" | "alter" | "truncate")
@@ -1440,7 +1435,7 @@ impl SqlModel {
         // Sql_cmd_create_table_like::execute, MariaDB sql/sql_table.cc; MySQL 5.5:
         // sql_parse.cc, SQLCOM_CREATE_TABLE). Measured:
         // suite/handler-closed-by-rename-and-create.mdl.
-        if let Effect::CreateTable { t, .. } = &plan.effect {
+        if let Effect::CreateTable { t, .. } = plan.effect.inner() {
             close_handlers.push(Some(t.clone()));
         }
         // HANDLERs a statement closes are closed before its own checks (mysql_ha_rm_tables
@@ -1743,7 +1738,7 @@ impl SqlModel {
         }
         if let Effect::CreateTable {
             t, if_not_exists, ..
-        } = &plan.effect
+        } = plan.effect.inner()
         {
             if self.cat.exists(t) {
                 // lock_table_names, upgrade_lock_if_not_exists: the new name exists:
@@ -2947,8 +2942,12 @@ impl SqlModel {
                 self.sess[s].st.last_error = Some(code);
                 out = Outcome::Error;
                 if let Then::Plan(p) = &run.then {
-                    // DROP TABLE of a list drops the tables that exist.
-                    if matches!(p.effect, Effect::DropTables { .. }) {
+                    // DROP TABLE / DROP VIEW of a list drops the tables (views) that
+                    // exist (mysql_rm_table_no_locks, mysql_drop_view).
+                    if matches!(
+                        p.effect,
+                        Effect::DropTables { .. } | Effect::DropView { .. }
+                    ) {
                         self.cat.apply(&p.effect);
                     }
                 }

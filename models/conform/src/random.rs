@@ -9,8 +9,10 @@
 //! (`t1`, `t2`, the MyISAM `m1`, new names `t3`, `t4`, a view, a trigger, schema `db1`),
 //! several tables per statement, transactions, LOCK TABLES, FTWRL, BACKUP STAGE, HANDLER,
 //! user locks, `lock_wait_timeout`, kills and timeouts, savepoints, SHOW CREATE TABLE,
-//! EXPLAIN, temporary tables, SET STATEMENT, EXECUTE IMMEDIATE, CREATE OR REPLACE, XA,
-//! LOAD DATA, CHECKSUM / CACHE INDEX / LOAD INDEX, FLUSH ... FOR EXPORT. Scenario `i` of a run with seed
+//! EXPLAIN, temporary tables, SET STATEMENT, EXECUTE IMMEDIATE, CREATE OR REPLACE, ALTER
+//! TABLE without ALGORITHM, partition maintenance, XA, LOAD DATA, CHECKSUM / CACHE INDEX /
+//! LOAD INDEX, FLUSH ... FOR EXPORT, DML through views and view DDL, tables with foreign
+//! keys. Scenario `i` of a run with seed
 //! `S` is generated from seed `S + i` alone, so one scenario can be made again
 //! ([`generate`]).
 
@@ -85,7 +87,7 @@ fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
     let lock = pick(r, &["u1", "u2"]);
     let mode = |r: &mut ChaCha8Rng| pick(r, &["READ", "WRITE", "READ LOCAL", "WRITE CONCURRENT"]);
     let xid = pick(r, &["'x1'", "'x2'"]);
-    let w = r.random_range(0..120u32);
+    let w = r.random_range(0..128u32);
     match w {
         0..=7 => format!("SELECT * FROM {t1}"),
         8..=10 => format!("SELECT * FROM {t1} JOIN {t2} ON {t1}.a={t2}.a"),
@@ -210,6 +212,21 @@ fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
             _ => format!("LOAD INDEX INTO CACHE {t1}"),
         },
         119 => format!("FLUSH TABLES {t1} FOR EXPORT"),
+        // Views (classify/views.rs) and foreign keys (classify/fk.rs).
+        120..=121 => "SELECT * FROM v1".into(),
+        122 => format!("INSERT INTO v1 (b) VALUES ({})", r.random_range(0..9)),
+        123 => "UPDATE v1 SET b=b+1 WHERE a=2".into(),
+        124 => format!("CREATE OR REPLACE VIEW v1 AS SELECT * FROM {t1}"),
+        125 => format!(
+            "{} VIEW v2 AS SELECT {t1}.a FROM {t1}, {t2}",
+            pick(r, &["CREATE", "ALTER"])
+        ),
+        126 => "DROP VIEW IF EXISTS v1, v2".into(),
+        127 => format!(
+            "CREATE TABLE {n} (a INT PRIMARY KEY, b INT, FOREIGN KEY (b) REFERENCES {t1} (a) \
+             {}) ENGINE=InnoDB",
+            pick(r, &["", "ON DELETE CASCADE", "ON UPDATE CASCADE"])
+        ),
         _ => format!("SELECT * FROM {t1}"),
     }
 }

@@ -381,6 +381,30 @@ fn show(
             no_view(sql, cat, &t)?;
             Ok(one_table_plan("show_create", t, cat, has_row))
         }
+        // SHOW CREATE VIEW (mysqld_show_create): the view's SH for the statement, no
+        // table of it (learned: `show_create_view`); a table gives ER_WRONG_OBJECT once
+        // opened.
+        "create" if at(i + 1) == "view" && w.len() == i + 3 => {
+            let v = table_at(w, i + 2, db).ok_or_else(|| format!("`{sql}`: no view"))?;
+            if !has_row("show_create_view") {
+                return Err(format!(
+                    "`{sql}`: SHOW CREATE VIEW is not in the learned table"
+                ));
+            }
+            let Stmt::Learned(mut p) = one_table_plan("show_create_view", v.clone(), cat, has_row)
+            else {
+                return Err(format!("`{sql}`: SHOW CREATE VIEW"));
+            };
+            p.parts[0].row = "show_create_view".into();
+            p.parts[0].bind = Bind {
+                v: Some(v.clone()),
+                ..Bind::default()
+            };
+            if cat.is_table(&v) {
+                p.effect = Effect::Fail(super::catalog::ER_WRONG_OBJECT);
+            }
+            Ok(Stmt::Learned(p))
+        }
         "columns" | "fields" | "index" | "indexes" | "keys" => {
             if !matches!(at(i + 1), "from" | "in") {
                 return Err(format!("`{sql}`: expected FROM"));
@@ -402,6 +426,12 @@ fn show(
         | "warnings" | "errors" | "engines" | "collation" | "character" | "charset" | "grants"
         | "privileges" | "plugins" | "session" | "global" | "master" | "binary" | "triggers"
         | "open" => Ok(Stmt::NoLocks),
+        // SHOW ENGINE ... STATUS / MUTEX (ha_show_status) and SHOW [ALL] SLAVE(S) STATUS
+        // (show_master_info / show_all_master_info): no table opened (measured:
+        // show-engine-slave-status.mdl).
+        "engine" | "slave" | "replica" if w.last().is_some_and(|x| x == "status") => {
+            Ok(Stmt::NoLocks)
+        }
         "create" if matches!(at(i + 1), "database" | "schema" | "user") => Ok(Stmt::NoLocks),
         _ => Err(format!("`{sql}`: this SHOW is not modelled")),
     }

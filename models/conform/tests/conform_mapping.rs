@@ -145,11 +145,44 @@ fn has_row(m: &Mapping) -> impl Fn(&str) -> bool + '_ {
     |r: &str| m.kind(r).is_some()
 }
 
+/// LOCK TABLES of a view: learned, not played (a table locked through a view is usable
+/// only through it; the model refuses LOCK TABLES of a view).
+const LOCK_VIEW: &[&str] = &["lock_read_view", "lock_write_view"];
+
+/// DML through a view: a part of the DML statement (its plan's kind is the DML's).
+const VIEW_DML: &[&str] = &[
+    "select_view",
+    "insert_view",
+    "update_view",
+    "delete_view",
+    "select_view_temptable",
+];
+
+/// Foreign-key kinds that are not a parent's DML or are played as another: INSERT into a
+/// parent whose key cascades is `fk_insert_parent` (learned equal), a child's DML is the
+/// plain DML's rows
+/// (learned to show it), DROP TABLE of a parent the plain DROP's with its error, and
+/// ALTER TABLE ... ADD FOREIGN KEY is refused (its learned row shows the parent's SNW,
+/// not the child's upgrades).
+const FK_OTHER: &[&str] = &[
+    "fk_insert_parent_cascade",
+    "fk_insert_child",
+    "fk_update_child",
+    "fk_delete_child",
+    "fk_drop_parent",
+    "fk_add_copy",
+];
+
 #[test]
 fn classifier_knows_every_kind() {
     let m = Mapping::load().unwrap();
     for k in KINDS.iter().filter(|k| !k.check) {
-        if k.name == "commit_write" || k.name.ends_with(".myisam") || k.name == "optimize" {
+        if k.name == "commit_write"
+            || k.name.ends_with(".myisam")
+            || k.name == "optimize"
+            || LOCK_VIEW.contains(&k.name)
+            || FK_OTHER.contains(&k.name)
+        {
             continue;
         }
         let mut cat = Catalog::fixture();
@@ -160,7 +193,12 @@ fn classifier_knows_every_kind() {
         cat.clone_from(&model.cat);
         match classify(k.sql, "test", &cat, &has_row(&m)) {
             // FOR EXPORT is played as WITH READ LOCK with its own rows.
-            Ok(Stmt::Learned(p)) if k.name.starts_with("lock_") || k.name == "flush_export" => {
+            Ok(Stmt::Learned(p))
+                if k.name.starts_with("lock_")
+                    || k.name == "flush_export"
+                    || VIEW_DML.contains(&k.name)
+                    || k.name.starts_with("fk_") =>
+            {
                 assert_eq!(p.parts[0].kind, k.name, "{}", k.sql)
             }
             Ok(Stmt::Learned(p)) => assert_eq!(p.kind, k.name, "{}", k.sql),
@@ -315,7 +353,10 @@ fn composition_reproduces_every_learned_row() {
     let d = Dialect::mariadb();
     let mut failures = Vec::new();
     for k in KINDS {
-        if NOT_COMPOSED.iter().any(|(n, _)| *n == k.name) {
+        if NOT_COMPOSED.iter().any(|(n, _)| *n == k.name)
+            || LOCK_VIEW.contains(&k.name)
+            || k.name == "fk_add_copy"
+        {
             continue;
         }
         let mut model = SqlModel::new(m.clone());
@@ -395,10 +436,11 @@ fn a_non_sql_step_is_refused_with_its_position() {
         Err(ConformError::Scenario { .. })
     ));
     // A setup line the model cannot follow is refused at its line.
-    match load("dialect mariadb\nsetup: sql CREATE TABLE x (a INT, FOREIGN KEY (a) REFERENCES t1 (a))\ns1: sql SELECT 1\n") {
+    // (Foreign keys are modelled since, but not ON DELETE SET DEFAULT.)
+    match load("dialect mariadb\nsetup: sql CREATE TABLE x (a INT, FOREIGN KEY (a) REFERENCES t1 (a) ON DELETE SET DEFAULT)\ns1: sql SELECT 1\n") {
         Err(ConformError::Scenario { line, msg, .. }) => {
             assert_eq!(line, 2);
-            assert!(msg.contains("foreign keys"), "{msg}");
+            assert!(msg.contains("foreign key action"), "{msg}");
         }
         other => panic!("{other:?}"),
     }

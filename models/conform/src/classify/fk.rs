@@ -1,0 +1,255 @@
+//! Foreign keys (InnoDB's, as MariaDB 10.11 locks them).
+//!
+//! - `CREATE TABLE child (..., FOREIGN KEY (c) REFERENCES parent (p) [ON DELETE a] [ON
+//!   UPDATE a])` of an InnoDB child and parent records the key in the catalog
+//!   ([`ForeignKey`]; a MyISAM child's clause is parsed and ignored by the server).
+//! - DML that writes a parent prelocks each child (`sql/sql_base.cc`:
+//!   `DML_prelocking_strategy::handle_table` → `prepare_fk_prelocking_list`): SR when the
+//!   statement's operation only checks the child (RESTRICT / NO ACTION, and every INSERT),
+//!   SW when it changes it (CASCADE / SET NULL of its DELETE or UPDATE). Learned rows
+//!   `fk_{insert,update,delete}_parent[_cascade]` (child `$n`). DML on a child takes no
+//!   lock on its parent (learned: `fk_*_child` equal to the plain rows).
+//! - `DROP TABLE` of a parent alone: the plain DROP's locks, then
+//!   ER_ROW_IS_REFERENCED_2 (learned: `fk_drop_parent`).
+//!
+//! Not modelled (refused by name): a parent in a statement writing several tables, REPLACE
+//! or ON DUPLICATE KEY UPDATE of a parent, a parent with several children or whose child
+//! is a parent, a self-reference, LOCK TABLES / ALTER / TRUNCATE / RENAME of a table with
+//! a foreign key, DROP TABLE of a parent with other tables, ALTER TABLE ... ADD FOREIGN KEY.
+
+use super::{kw_eq, Catalog, Effect, Plan, Stmt, Tbl, Tok};
+
+/// A foreign key: `child` references `parent`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ForeignKey {
+    pub child: Tbl,
+    pub parent: Tbl,
+    /// ON DELETE CASCADE / SET NULL (`fk_modifies_child`).
+    pub delete_modifies: bool,
+    /// ON UPDATE CASCADE / SET NULL.
+    pub update_modifies: bool,
+}
+
+/// ER_ROW_IS_REFERENCED_2: DROP TABLE of a parent.
+pub const ER_ROW_IS_REFERENCED_2: u32 = 1451;
+
+/// The foreign keys of `CREATE TABLE child ...` (its tokens), none when it has none.
+pub(super) fn create_fks(
+    sql: &str,
+    toks: &[Tok],
+    child: &Tbl,
+    db: &str,
+    cat: &Catalog,
+) -> Result<Vec<ForeignKey>, String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        if !kw_eq(&toks[i], "references") {
+            i += 1;
+            continue;
+        }
+        let name = |k: usize| match toks.get(k) {
+            Some(Tok::Word { text, .. }) => Some(text.clone()),
+            _ => None,
+        };
+        let a = name(i + 1).ok_or_else(|| format!("`{sql}`: no table after REFERENCES"))?;
+        let (parent, mut j) = if toks.get(i + 2) == Some(&Tok::P('.')) {
+            let b = name(i + 3).ok_or_else(|| format!("`{sql}`: no table after REFERENCES"))?;
+            (Tbl { db: a, name: b }, i + 4)
+        } else {
+            (
+                Tbl {
+                    db: db.to_owned(),
+                    name: a,
+                },
+                i + 2,
+            )
+        };
+        // (cols)
+        while j < toks.len() && toks[j] != Tok::P(')') {
+            j += 1;
+        }
+        j += 1;
+        let mut fk = ForeignKey {
+            child: child.clone(),
+            parent: parent.clone(),
+            delete_modifies: false,
+            update_modifies: false,
+        };
+        while kw_eq_at(toks, j, "on") {
+            let on_delete = kw_eq_at(toks, j + 1, "delete");
+            if !on_delete && !kw_eq_at(toks, j + 1, "update") {
+                break;
+            }
+            let modifies = if kw_eq_at(toks, j + 2, "cascade") {
+                j += 3;
+                true
+            } else if kw_eq_at(toks, j + 2, "set") && kw_eq_at(toks, j + 3, "null") {
+                j += 4;
+                true
+            } else if kw_eq_at(toks, j + 2, "restrict") {
+                j += 3;
+                false
+            } else if kw_eq_at(toks, j + 2, "no") && kw_eq_at(toks, j + 3, "action") {
+                j += 4;
+                false
+            } else {
+                return Err(format!("`{sql}`: this foreign key action is not modelled"));
+            };
+            if on_delete {
+                fk.delete_modifies = modifies;
+            } else {
+                fk.update_modifies = modifies;
+            }
+        }
+        if parent == *child {
+            return Err(format!(
+                "`{sql}`: a self-referencing foreign key is not modelled"
+            ));
+        }
+        if cat.engine(&parent) != Some(super::Engine::InnoDb) {
+            return Err(format!(
+                "`{sql}`: a foreign key to `{parent}`, which is not an InnoDB table of the \
+                 catalog, is not modelled"
+            ));
+        }
+        out.push(fk);
+        i = j;
+    }
+    Ok(out)
+}
+
+fn kw_eq_at(toks: &[Tok], i: usize, kw: &str) -> bool {
+    toks.get(i).is_some_and(|t| kw_eq(t, kw))
+}
+
+/// A table with a foreign key (parent or child) in a statement that is not modelled for
+/// them; DML writing a parent gets its child's prelocking row.
+pub(super) fn apply(
+    sql: &str,
+    toks: &[Tok],
+    db: &str,
+    cat: &Catalog,
+    st: Stmt,
+) -> Result<Stmt, String> {
+    let Stmt::Learned(mut plan) = st else {
+        return Ok(st);
+    };
+    if toks.iter().any(|t| kw_eq(t, "references")) {
+        let Effect::CreateTable { t, engine, .. } = &plan.effect else {
+            return Err(format!(
+                "`{sql}`: foreign keys outside CREATE TABLE are not modelled"
+            ));
+        };
+        if plan.kind != "create_table" {
+            return Err(format!(
+                "`{sql}`: foreign keys in CREATE TABLE ... LIKE / SELECT are not modelled"
+            ));
+        }
+        if *engine != super::Engine::InnoDb {
+            // The server parses a MyISAM table's foreign keys and ignores them.
+            return Ok(Stmt::Learned(plan));
+        }
+        let fks = create_fks(sql, toks, t, db, cat)?;
+        plan.effect = Effect::WithFks(Box::new(plan.effect), fks);
+        return Ok(Stmt::Learned(plan));
+    }
+    let named: Vec<Tbl> = plan
+        .parts
+        .iter()
+        .flat_map(|p| p.bind.tables())
+        .cloned()
+        .collect();
+    if !named.iter().any(|t| cat.has_fk(t)) {
+        return Ok(Stmt::Learned(plan));
+    }
+    let refuse = |what: &str| -> Result<Stmt, String> {
+        Err(format!(
+            "`{sql}`: {what} of a table with a foreign key is not modelled"
+        ))
+    };
+    match plan.kind.as_str() {
+        "select" | "select_share" | "select_for_update" | "handler_open" | "show_create"
+        | "show_columns" | "create_select" | "create_like" => Ok(Stmt::Learned(plan)),
+        "insert" | "update" | "delete" => {
+            dml(sql, cat, &mut plan)?;
+            Ok(Stmt::Learned(plan))
+        }
+        "drop" => {
+            let Effect::DropTables { ts, .. } = &plan.effect else {
+                return refuse("DROP");
+            };
+            let parents: Vec<&Tbl> = ts.iter().filter(|t| cat.is_parent(t)).collect();
+            if parents.is_empty() {
+                return Ok(Stmt::Learned(plan));
+            }
+            if ts.len() > 1 {
+                return refuse("DROP TABLE of several tables, one a parent,");
+            }
+            plan.effect = Effect::Fail(ER_ROW_IS_REFERENCED_2);
+            Ok(Stmt::Learned(plan))
+        }
+        // LOCK TABLES / FLUSH TABLES ... WITH READ LOCK of a child: no prelocking (only
+        // a parent opened for writing prelocks its children); of a parent: not modelled.
+        k if (k.starts_with("lock_") || k == "ftwrl_table")
+            && !named.iter().any(|t| cat.is_parent(t)) =>
+        {
+            Ok(Stmt::Learned(plan))
+        }
+        k => refuse(&k.to_ascii_uppercase()),
+    }
+}
+
+/// INSERT / UPDATE / DELETE: a written parent's part becomes its `fk_*_parent` row.
+fn dml(sql: &str, cat: &Catalog, plan: &mut Plan) -> Result<(), String> {
+    let kind = plan.kind.clone();
+    let words = sql.to_ascii_lowercase();
+    let written: Vec<usize> = plan
+        .parts
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.kind == kind)
+        .map(|(i, _)| i)
+        .collect();
+    for &i in &written {
+        let Some(t) = plan.parts[i].bind.t.clone() else {
+            continue;
+        };
+        if !cat.is_parent(&t) {
+            continue;
+        }
+        if written.len() > 1 {
+            return Err(format!(
+                "`{sql}`: a statement writing several tables, one a parent of a foreign \
+                 key, is not modelled"
+            ));
+        }
+        if words.starts_with("replace") || words.contains("duplicate") {
+            return Err(format!(
+                "`{sql}`: REPLACE / ON DUPLICATE KEY UPDATE of a parent of a foreign key \
+                 is not modelled"
+            ));
+        }
+        let kids = cat.children_of(&t);
+        let [fk] = kids.as_slice() else {
+            return Err(format!(
+                "`{sql}`: a parent with {} foreign keys is not modelled (one)",
+                kids.len()
+            ));
+        };
+        if cat.is_parent(&fk.child) || cat.engine(&t) != Some(super::Engine::InnoDb) {
+            return Err(format!("`{sql}`: a chain of foreign keys is not modelled"));
+        }
+        let modifies = match kind.as_str() {
+            "update" => fk.update_modifies,
+            "delete" => fk.delete_modifies,
+            _ => false,
+        };
+        let row = format!("fk_{kind}_parent{}", if modifies { "_cascade" } else { "" });
+        let p = &mut plan.parts[i];
+        p.row = row.clone();
+        p.kind = row;
+        p.bind.n = Some(fk.child.clone());
+    }
+    Ok(())
+}

@@ -1,0 +1,492 @@
+//! Views (MariaDB 10.11, `sql/sql_view.cc`).
+//!
+//! - `CREATE [OR REPLACE] VIEW` / `ALTER VIEW` (`mysql_create_view`): the view's name is
+//!   locked X by `open_and_lock_tables`' `lock_table_names` (with its schema's IX and the
+//!   BACKUP_DDL back-off), then the tables its SELECT reads are opened SR one after the
+//!   other; a view it reads is opened with its own tables after it (`mysql_make_view`
+//!   puts a view's tables right after the view in the table list). Learned rows:
+//!   `create_view` (one table), `create_view_const` (none), `create_or_replace_view`,
+//!   `alter_view`; several tables are composed from `create_view` parts (one per table:
+//!   [`crate::compose`] requests the view's X once).
+//! - `DROP VIEW v1, v2, ...` (`mysql_drop_view`): one `lock_table_names` call for every
+//!   name, then each is dropped if it is a view; names that are not views (tables too,
+//!   on 10.11) give ER_UNKNOWN_VIEW, the views that exist are dropped all the same; IF
+//!   EXISTS makes it notes.
+//! - DML through a view (`open_table` → `mysql_make_view`): the view's own MDL of the
+//!   statement's type, then its tables with the same type for a mergeable view
+//!   (`tbl->mdl_request.set_type(table->mdl_request.type)`), SR for a TEMPTABLE one.
+//!   Learned rows `select_view`, `insert_view`, `update_view`, `delete_view`,
+//!   `select_view_temptable` on a view of one table; a view of several tables, or of a
+//!   view, is refused for DML (not measured).
+
+use super::{from_tables, kw_eq, Bind, Cur, Cx, Effect, Part, Stmt, Tbl, Tok};
+
+/// How a statement creates a view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ViewMode {
+    Create,
+    OrReplace,
+    Alter,
+}
+
+/// A view's definition as the catalog keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ViewDef {
+    /// The tables and views its SELECT reads, in order, each once.
+    pub bases: Vec<Tbl>,
+    /// Not `ALGORITHM=TEMPTABLE` and nothing that stops a merge (`LEX::can_be_merged`:
+    /// aggregates, DISTINCT, GROUP BY, HAVING, LIMIT, UNION, a subquery in the select
+    /// list). Only a mergeable view passes the statement's lock type to its tables.
+    pub merge: bool,
+}
+
+/// Words of a view's SELECT that stop a merge (`LEX::can_be_merged`, sql_lex.cc) or
+/// that this model cannot see through.
+const NO_MERGE: &[&str] = &[
+    "distinct", "group", "having", "limit", "union", "count", "sum", "min", "max", "avg", "window",
+    "over",
+];
+
+/// Functions a view's SELECT may call without naming a stored routine or a sequence.
+const BUILTIN: &[&str] = &[
+    "concat",
+    "if",
+    "ifnull",
+    "coalesce",
+    "cast",
+    "convert",
+    "substr",
+    "substring",
+    "length",
+    "abs",
+    "upper",
+    "lower",
+    "now",
+    "count",
+    "sum",
+    "min",
+    "max",
+    "avg",
+    "round",
+    "char",
+    "trim",
+    "date",
+    "year",
+    "md5",
+    "floor",
+    "ceil",
+    "greatest",
+    "least",
+    "nullif",
+    "hex",
+    "default",
+];
+
+/// Words after which `(` opens a list or a subquery, not a call.
+const NOT_CALL: &[&str] = &[
+    "as",
+    "in",
+    "exists",
+    "from",
+    "select",
+    "join",
+    "on",
+    "and",
+    "or",
+    "not",
+    "where",
+    "using",
+    "values",
+    "any",
+    "all",
+    "some",
+    "view",
+    "like",
+    "partition",
+];
+
+/// DROP VIEW [IF EXISTS] v1 [, v2 ...] [RESTRICT | CASCADE], after IF EXISTS.
+pub(super) fn drop_views(cx: &Cx, c: &mut Cur, toks: &[Tok], ie: bool) -> Result<Stmt, String> {
+    let mut vs: Vec<Tbl> = Vec::new();
+    loop {
+        let v = c.table(cx.db)?;
+        if vs.contains(&v) {
+            return Err(format!(
+                "`{}`: DROP VIEW naming `{v}` twice is not modelled",
+                cx.sql
+            ));
+        }
+        vs.push(v);
+        if !c.eat_p(',') {
+            break;
+        }
+    }
+    // sql_yacc.yy: opt_restrict, parsed and ignored.
+    let _ = c.eat("restrict") || c.eat("cascade");
+    if !c.done() {
+        return Err(format!("statement not in the learned table: `{}`", cx.sql));
+    }
+    let parts = vs
+        .iter()
+        .map(|v| {
+            cx.part(
+                "drop_view",
+                Bind {
+                    v: Some(v.clone()),
+                    ..Bind::default()
+                },
+            )
+        })
+        .collect();
+    cx.plan(
+        "drop_view",
+        parts,
+        Effect::DropView { vs, if_exists: ie },
+        toks,
+    )
+}
+
+/// The rest of `CREATE [OR REPLACE] [ALGORITHM=...] VIEW` / `ALTER [...] VIEW`, the
+/// cursor after VIEW. `temptable`: the statement said ALGORITHM=TEMPTABLE.
+pub(super) fn create_view(
+    cx: &Cx,
+    c: &mut Cur,
+    toks: &[Tok],
+    mode: ViewMode,
+    temptable: bool,
+) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    let v = c.table(cx.db)?;
+    let as_at = toks
+        .iter()
+        .position(|t| kw_eq(t, "as"))
+        .ok_or_else(|| format!("no AS in `{sql}`"))?;
+    let body = &toks[as_at + 1..];
+    // `SELECT ... INTO` in a view is a syntax error (sql_yacc.yy: view_select has no
+    // INTO; main/view.test expects ER_PARSE_ERROR): refused, not played.
+    if body.iter().any(|t| kw_eq(t, "into")) {
+        return Err(format!(
+            "`{sql}`: SELECT ... INTO in a view is a syntax error"
+        ));
+    }
+    refuse_calls(sql, body)?;
+    let mut bases: Vec<Tbl> = Vec::new();
+    for t in from_tables(body, cx.db)? {
+        if matches!(
+            t.db.to_ascii_lowercase().as_str(),
+            "information_schema" | "performance_schema" | "mysql"
+        ) {
+            return Err(format!(
+                "`{sql}`: a view of `{}` (a system schema) is not modelled",
+                t.db
+            ));
+        }
+        if !bases.contains(&t) {
+            bases.push(t);
+        }
+    }
+    let merge = !temptable
+        && !body.iter().any(|t| NO_MERGE.iter().any(|w| kw_eq(t, w)))
+        && !select_list_subquery(body);
+    let kind = match (mode, bases.is_empty()) {
+        // Of no table: the view's X group alone, as CREATE (the learned OR REPLACE and
+        // ALTER rows are CREATE's; measured: views-or-replace-const.mdl).
+        (_, true) => "create_view_const",
+        (ViewMode::Create, false) => "create_view",
+        (ViewMode::OrReplace, false) => "create_or_replace_view",
+        (ViewMode::Alter, false) => "alter_view",
+    };
+    if !(cx.has_row)(kind) {
+        return Err(format!("`{sql}`: `{kind}` is not in the learned table"));
+    }
+    // The tables opened after the view's X: each base, a view followed by its own.
+    let mut opened: Vec<Tbl> = Vec::new();
+    for b in &bases {
+        expand(cx, b, &mut opened, 0)?;
+    }
+    let mut parts: Vec<Part> = Vec::new();
+    if opened.is_empty() {
+        parts.push(cx.part(
+            kind,
+            Bind {
+                v: Some(v.clone()),
+                ..Bind::default()
+            },
+        ));
+    }
+    for t in &opened {
+        // The first table with the statement's own row; the others' SR from
+        // `create_view` rows (the view's X and the back-off are requested once). A table
+        // of another schema: its SR alone (a `select` row; the statement commits at its
+        // end, so its transaction duration ends there too), as `lock_table_names` locks
+        // only the view's schema IX, not the tables'.
+        if t.db != v.db {
+            if parts.is_empty() {
+                if mode != ViewMode::Create {
+                    return Err(format!(
+                        "`{sql}`: CREATE OR REPLACE / ALTER VIEW of a table of another \
+                         schema (`{t}`) first is not in the learned table"
+                    ));
+                }
+                parts.push(cx.part(
+                    "create_view_const",
+                    Bind {
+                        v: Some(v.clone()),
+                        ..Bind::default()
+                    },
+                ));
+            }
+            parts.push(cx.part(
+                "select",
+                Bind {
+                    t: Some(t.clone()),
+                    ..Bind::default()
+                },
+            ));
+            continue;
+        }
+        let k = if parts.is_empty() {
+            kind
+        } else {
+            "create_view"
+        };
+        parts.push(cx.part(
+            k,
+            Bind {
+                v: Some(v.clone()),
+                t: Some(t.clone()),
+                ..Bind::default()
+            },
+        ));
+    }
+    cx.plan(
+        kind,
+        parts,
+        Effect::CreateView {
+            v,
+            def: ViewDef { bases, merge },
+            mode,
+        },
+        toks,
+    )
+}
+
+/// `t`, and when it is a view, the tables it reads after it (recursively).
+fn expand(cx: &Cx, t: &Tbl, out: &mut Vec<Tbl>, depth: usize) -> Result<(), String> {
+    if depth > 8 {
+        return Err(format!("`{}`: views nested too deep", cx.sql));
+    }
+    if !out.contains(t) {
+        out.push(t.clone());
+    }
+    if let Some(def) = cx.cat.view_def(t) {
+        for b in &def.bases {
+            expand(cx, b, out, depth + 1)?;
+        }
+    }
+    Ok(())
+}
+
+/// A call of a function that may be a stored one (its MDL is not modelled here), or a
+/// sequence's NEXT VALUE / NEXTVAL: refused.
+fn refuse_calls(sql: &str, body: &[Tok]) -> Result<(), String> {
+    for w in body.windows(2) {
+        if let (
+            Tok::Word {
+                text,
+                quoted: false,
+            },
+            Tok::P('('),
+        ) = (&w[0], &w[1])
+        {
+            let l = text.to_ascii_lowercase();
+            if !BUILTIN.contains(&l.as_str()) && !NOT_CALL.contains(&l.as_str()) {
+                return Err(format!(
+                    "`{sql}`: a view calling `{text}` (a stored function?) is not modelled"
+                ));
+            }
+        }
+        if kw_eq(&w[0], "next") && kw_eq(&w[1], "value")
+            || kw_eq(&w[0], "nextval")
+            || kw_eq(&w[0], "lastval")
+            || kw_eq(&w[0], "setval")
+        {
+            return Err(format!("`{sql}`: a view using a sequence is not modelled"));
+        }
+    }
+    Ok(())
+}
+
+/// A subquery in the select list (before the first FROM): stops a merge.
+fn select_list_subquery(body: &[Tok]) -> bool {
+    let end = body
+        .iter()
+        .position(|t| kw_eq(t, "from"))
+        .unwrap_or(body.len());
+    body[..end]
+        .windows(2)
+        .any(|w| w[0] == Tok::P('(') && kw_eq(&w[1], "select"))
+}
+
+/// The part of a DML statement's `kind` (`select`, `insert`, `update`, `delete`) on a
+/// view `v`: the learned `KIND_view` row with the view and its one table.
+pub(super) fn dml_part(cx: &Cx, kind: &str, v: &Tbl) -> Result<Part, String> {
+    let sql = cx.sql;
+    let def = cx
+        .cat
+        .view_def(v)
+        .ok_or_else(|| format!("`{sql}`: `{v}` is not a view"))?;
+    let row = match (kind, def.merge) {
+        ("select", true) => "select_view",
+        ("select", false) => "select_view_temptable",
+        ("insert" | "update" | "delete", true) => match kind {
+            "insert" => "insert_view",
+            "update" => "update_view",
+            _ => "delete_view",
+        },
+        _ => {
+            return Err(format!(
+                "`{sql}`: {} through the view `{v}` is not in the learned table",
+                kind.to_ascii_uppercase()
+            ))
+        }
+    };
+    let [t] = def.bases.as_slice() else {
+        return Err(format!(
+            "`{sql}`: a statement on the view `{v}` of {} tables is not in the learned \
+             table (one table)",
+            def.bases.len()
+        ));
+    };
+    if cx.cat.is_view(t) || !cx.cat.exists(t) {
+        return Err(format!(
+            "`{sql}`: a statement on the view `{v}` of a view or of a missing table is not \
+             in the learned table"
+        ));
+    }
+    if cx.cat.engine(t) != Some(super::Engine::InnoDb) {
+        return Err(format!(
+            "`{sql}`: a statement on the view `{v}` of a table not InnoDB is not in the \
+             learned table"
+        ));
+    }
+    if cx.cat.has_triggers(t) {
+        return Err(format!(
+            "`{sql}`: a statement on the view `{v}` of a table with triggers is not modelled"
+        ));
+    }
+    if !(cx.has_row)(row) {
+        return Err(format!("`{sql}`: `{row}` is not in the learned table"));
+    }
+    Ok(Part {
+        row: row.to_owned(),
+        kind: row.to_owned(),
+        bind: Bind {
+            v: Some(v.clone()),
+            t: Some(t.clone()),
+            ..Bind::default()
+        },
+        set_target: super::SetTarget::NotInList,
+    })
+}
+
+/// `DEFINER = user` and `SQL SECURITY {DEFINER | INVOKER}` before VIEW: skipped (the
+/// definer decides privileges, not locks; an unknown definer is a note, ER_NO_SUCH_USER
+/// as a warning in `mysql_create_view`). Other objects keep their refusal.
+pub(super) fn skip_view_definer(c: &mut Cur) {
+    let start = c.i;
+    let mut i = c.i;
+    let t = c.t;
+    if t.get(i).is_some_and(|x| kw_eq(x, "definer")) {
+        i += 1;
+        if t.get(i) == Some(&Tok::P('=')) {
+            i += 1;
+        }
+        // user, user@host, 'user'@'host', CURRENT_USER[()]
+        while let Some(x) = t.get(i) {
+            if kw_eq(x, "sql") || kw_eq(x, "view") {
+                break;
+            }
+            i += 1;
+        }
+    }
+    if t.get(i).is_some_and(|x| kw_eq(x, "sql"))
+        && t.get(i + 1).is_some_and(|x| kw_eq(x, "security"))
+        && t.get(i + 2)
+            .is_some_and(|x| kw_eq(x, "definer") || kw_eq(x, "invoker"))
+    {
+        i += 3;
+    }
+    if t.get(i).is_some_and(|x| kw_eq(x, "view")) {
+        c.i = i;
+    } else {
+        c.i = start;
+    }
+}
+
+/// `ALTER [ALGORITHM=...] [DEFINER=...] [SQL SECURITY ...] VIEW v [(cols)] AS SELECT ...`
+/// (`mysql_create_view`, VIEW_ALTER): None when the statement is not an ALTER VIEW.
+pub(super) fn alter_view(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Option<Result<Stmt, String>> {
+    let start = c.i;
+    let mut temptable = false;
+    while c.eat("algorithm") || c.eat_p('=') || c.eat("undefined") || c.eat("merge") {
+        temptable |= c.eat("temptable");
+    }
+    temptable |= c.eat("temptable");
+    skip_view_definer(c);
+    if !c.eat("view") {
+        c.i = start;
+        return None;
+    }
+    Some(create_view(cx, c, toks, ViewMode::Alter, temptable))
+}
+
+/// The parts of a plain SELECT of `v`: a view of several InnoDB tables (no view among
+/// them) is `select_view` (or `select_view_temptable`) on its first table, then each
+/// other table's SR in the view's order (`mysql_make_view` puts the view's tables after
+/// it; measured: views-select-two-tables.mdl); any other view, [`dml_part`].
+pub(super) fn select_parts(cx: &Cx, v: &Tbl) -> Result<Vec<Part>, String> {
+    let Some(def) = cx.cat.view_def(v) else {
+        return Ok(vec![dml_part(cx, "select", v)?]);
+    };
+    let [first, rest @ ..] = def.bases.as_slice() else {
+        return Ok(vec![dml_part(cx, "select", v)?]);
+    };
+    if rest.is_empty() {
+        return Ok(vec![dml_part(cx, "select", v)?]);
+    }
+    for t in &def.bases {
+        if cx.cat.engine(t) != Some(super::Engine::InnoDb) {
+            return Err(format!(
+                "`{}`: a SELECT of the view `{v}` of `{t}`, not an InnoDB table of the \
+                 catalog, is not in the learned table",
+                cx.sql
+            ));
+        }
+    }
+    let row = if def.merge {
+        "select_view"
+    } else {
+        "select_view_temptable"
+    };
+    let mut parts = vec![Part {
+        row: row.to_owned(),
+        kind: row.to_owned(),
+        bind: Bind {
+            v: Some(v.clone()),
+            t: Some(first.clone()),
+            ..Bind::default()
+        },
+        set_target: super::SetTarget::NotInList,
+    }];
+    for t in rest {
+        parts.push(cx.part(
+            "select",
+            Bind {
+                t: Some(t.clone()),
+                ..Bind::default()
+            },
+        ));
+    }
+    Ok(parts)
+}
