@@ -60,6 +60,8 @@ pub struct Catalog {
     /// The accounts made since the fixture, as `name@host` (accounts statements,
     /// [`crate::accounts::Accounts`]).
     pub users: BTreeSet<String>,
+    /// The stored routines and events made since the fixture.
+    pub routines: super::routines::Routines,
 }
 
 impl Catalog {
@@ -118,6 +120,7 @@ impl Catalog {
             Effect::None => None,
             Effect::Fail(c) => Some(*c),
             Effect::Accounts(a) => a.error(&self.users),
+            Effect::Routine(op) => self.routines.error(op, self.has_schema(&op.target().db)),
             Effect::Replace { .. } => None,
             Effect::AlterDb(db) => (!self.has_schema(db)).then_some(1),
             Effect::InPlace(t) => {
@@ -239,6 +242,10 @@ impl Catalog {
         match e {
             Effect::None | Effect::NeedTables(_) | Effect::Fail(_) | Effect::InPlace(_) => {}
             Effect::Accounts(a) => a.apply(&mut self.users),
+            Effect::Routine(op) => {
+                let has = self.has_schema(&op.target().db);
+                self.routines.apply(op, has)
+            }
             Effect::AlterDb(_) => {}
             Effect::Replace { t, engine } => {
                 self.objs.insert(t.clone(), Obj::Table(*engine));
@@ -276,6 +283,7 @@ impl Catalog {
                 self.objs.retain(|t, _| t.db != *db);
                 self.empty.retain(|t| t.db != *db);
                 self.triggers.retain(|t, _| t.db != *db);
+                self.routines.drop_schema(db);
             }
             Effect::CreateView { v, bases, .. } => {
                 if self.error_of(e).is_none() {

@@ -41,6 +41,8 @@ pub struct Bind {
     pub v: Option<Tbl>,
     /// `$tr`: a trigger (its schema and name).
     pub tr: Option<Tbl>,
+    /// `$r`: a stored routine or event (`classify/routine.rs`).
+    pub r: Option<Tbl>,
     /// `$s`: a schema CREATE / DROP DATABASE names.
     pub s: Option<String>,
     /// `$lock`: a user lock.
@@ -142,6 +144,8 @@ pub enum Effect {
         tr: Tbl,
         if_exists: bool,
     },
+    /// Routine or event DDL ([`crate::routines`]).
+    Routine(super::routines::RoutineOp),
     /// An accounts statement: the users it needs, makes or drops.
     Accounts(super::accounts::Accounts),
     /// CREATE OR REPLACE TABLE of a table that exists: a new empty table, with no
@@ -219,6 +223,8 @@ pub enum Stmt {
     Session(super::session_stmt::SessionStmt),
 }
 
+mod routine;
+mod routine_body;
 mod syntax;
 mod user_locks;
 pub use user_locks::{get_lock_columns, UserLockCall};
@@ -698,6 +704,12 @@ pub fn classify(
     let words: Vec<String> = c.rest_words();
     let not_in = || format!("statement not in the learned table: `{sql}`");
     if let Some(st) = super::session_stmt::classify_session(sql, db, cat, has_row) {
+        return st;
+    }
+    if let Some(st) = routine::classify_routine(&cx, &toks) {
+        return st;
+    }
+    if let Some(st) = routine::function_calls(&cx, &toks) {
         return st;
     }
     match first.as_str() {
