@@ -11,9 +11,37 @@ use super::{kw_eq, Tok};
 
 /// Words a plain body statement may start with.
 const STATEMENT_WORDS: &[&str] = &[
-    "select", "insert", "update", "delete", "replace", "set", "do", "call", "commit", "rollback",
-    "lock", "unlock", "create", "drop", "alter", "truncate", "flush", "rename",
+    "select",
+    "insert",
+    "update",
+    "delete",
+    "replace",
+    "set",
+    "do",
+    "call",
+    "commit",
+    "rollback",
+    "lock",
+    "unlock",
+    "create",
+    "drop",
+    "alter",
+    "truncate",
+    "flush",
+    "rename",
+    "backup",
+    "start",
+    "savepoint",
+    "release",
+    "prepare",
+    "execute",
+    "deallocate",
+    "kill",
 ];
+
+/// The reserved words of one or two letters (sql/lex.h): every other name that short is
+/// not reserved.
+const RESERVED_SHORT: &[&str] = &["as", "by", "if", "in", "is", "on", "or", "to"];
 
 /// Words that make a body not plain (control flow, handlers, diagnostics, cursors).
 const NOT_PLAIN: &[&str] = &[
@@ -100,6 +128,10 @@ const RESERVED_UNDERSCORED: &[&str] = &[
 pub(super) fn safe_name(t: &Tok) -> bool {
     match t {
         Tok::Word { quoted: true, .. } => true,
+        Tok::Word { text, .. } if text.chars().count() <= 2 => {
+            text.chars().all(|c| c.is_alphanumeric() || c == '_')
+                && !RESERVED_SHORT.iter().any(|r| text.eq_ignore_ascii_case(r))
+        }
         Tok::Word { text, .. } => {
             text.chars().any(|c| c.is_ascii_digit() || c == '_')
                 && !text.starts_with('@')
@@ -229,7 +261,7 @@ fn params(t: &[Tok], function: bool) -> Option<usize> {
         if !function && ["in", "out", "inout"].iter().any(|w| kw_eq(&inner[i], w)) {
             i += 1;
         }
-        matches!(inner.get(i)?, Tok::Word { .. }).then_some(())?;
+        safe_name(inner.get(i)?).then_some(())?;
         i = field_type(inner, i + 1)?;
         match inner.get(i) {
             None => return Some(end),
@@ -255,6 +287,9 @@ fn chistics(t: &[Tok], mut i: usize) -> usize {
 /// A plain statement: it starts with a statement word (or RETURN, in a function) and
 /// holds no control flow.
 fn plain(stmt: &[Tok], function: bool) -> bool {
+    if declare_variable(stmt) {
+        return true;
+    }
     stmt.first().is_some_and(|f| {
         STATEMENT_WORDS.iter().any(|w| kw_eq(f, w)) || (function && kw_eq(f, "return"))
     }) && !stmt.iter().any(|x| {
@@ -265,6 +300,37 @@ fn plain(stmt: &[Tok], function: bool) -> bool {
         .windows(2)
         // `"t1".*`: a string is no qualifier (unless sql_mode has ANSI_QUOTES).
         .any(|w| matches!(w[0], Tok::Str(_)) && w[1] == Tok::P('.'))
+}
+
+/// `DECLARE v[, w] type [DEFAULT literal]`: a local variable (`sp_decl_variable_list`);
+/// not a cursor, handler or condition.
+fn declare_variable(stmt: &[Tok]) -> bool {
+    let [d, rest @ ..] = stmt else {
+        return false;
+    };
+    if !kw_eq(d, "declare") {
+        return false;
+    }
+    let mut i = 0;
+    loop {
+        if !rest.get(i).is_some_and(safe_name) {
+            return false;
+        }
+        if rest.get(i + 1) == Some(&Tok::P(',')) {
+            i += 2;
+        } else {
+            break;
+        }
+    }
+    let Some(j) = field_type(rest, i + 1) else {
+        return false;
+    };
+    match &rest[j..] {
+        [] => true,
+        [x, Tok::Num(_) | Tok::Str(_)] => kw_eq(x, "default"),
+        [x, y] => kw_eq(x, "default") && kw_eq(y, "null"),
+        _ => false,
+    }
 }
 
 /// A body: one plain statement, or `BEGIN [plain; ...] END`.
@@ -337,6 +403,17 @@ mod tests {
         assert!(!def("() begin SIGNAL; end", false));
         assert!(!def("() returns serial return 1", true));
         assert!(!def("() SET @=1", false));
+        assert!(def(
+            "() BEGIN DECLARE a, b INT DEFAULT 0; SET a = 1; END",
+            false
+        ));
+        assert!(!def("() BEGIN DECLARE c CURSOR FOR SELECT 1; END", false));
+        assert!(!def(
+            "() BEGIN DECLARE CONTINUE HANDLER FOR SQLEXCEPTION SET @a = 1; END",
+            false
+        ));
+        assert!(safe_name(&tokens("f").unwrap()[0]));
+        assert!(!safe_name(&tokens("if").unwrap()[0]));
         assert!(!def("(f1 year(f1 3) ) returns year(3) return f1", true));
         assert!(!def("(IN a INT  OUT x CHAR(16)) SET a=1", false));
         assert!(def(
