@@ -83,7 +83,7 @@ fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
     let n = pick(r, NEW);
     let lock = pick(r, &["u1", "u2"]);
     let mode = |r: &mut ChaCha8Rng| pick(r, &["READ", "WRITE", "READ LOCAL", "WRITE CONCURRENT"]);
-    let w = r.random_range(0..110u32);
+    let w = r.random_range(0..116u32);
     match w {
         0..=7 => format!("SELECT * FROM {t1}"),
         8..=10 => format!("SELECT * FROM {t1} JOIN {t2} ON {t1}.a={t2}.a"),
@@ -168,6 +168,21 @@ fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
         107 => format!("SET STATEMENT lock_wait_timeout={TIMEOUT_S} FOR SELECT * FROM {t1}"),
         108 => format!("EXECUTE IMMEDIATE 'INSERT INTO {t1} (b) VALUES (7)'"),
         109 => format!("CREATE OR REPLACE TABLE {n} (a INT)"),
+        // Stored routines and events (classify/routine.rs): their DDL, and CALL (no
+        // lock on its procedure; of none: ER_SP_DOES_NOT_EXIST).
+        110 => "CREATE PROCEDURE p1() SET @x = 1".into(),
+        111 => "DROP PROCEDURE IF EXISTS p1".into(),
+        112 => "CALL p1()".into(),
+        113 => "CREATE FUNCTION f1() RETURNS INT RETURN 1".into(),
+        114 => "DROP FUNCTION IF EXISTS f1".into(),
+        115 => pick(
+            r,
+            &[
+                "CREATE EVENT e1 ON SCHEDULE EVERY 1 DAY DO SET @x = 1",
+                "DROP EVENT IF EXISTS e1",
+            ],
+        )
+        .into(),
         _ => format!("SELECT * FROM {t1}"),
     }
 }
