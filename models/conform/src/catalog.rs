@@ -60,6 +60,9 @@ pub struct Catalog {
     /// The accounts made since the fixture, as `name@host` (accounts statements,
     /// [`crate::accounts::Accounts`]).
     pub users: BTreeSet<String>,
+    /// The triggers whose body uses tables (`classify.rs`: statements on their table are
+    /// refused).
+    prelocking: BTreeSet<Tbl>,
     /// The stored routines and events made since the fixture.
     pub routines: super::routines::Routines,
 }
@@ -107,6 +110,13 @@ impl Catalog {
     /// The tables (and views) of a schema, in key order.
     pub fn tables_of(&self, db: &str) -> Vec<Tbl> {
         self.objs.keys().filter(|t| t.db == db).cloned().collect()
+    }
+
+    /// Table `t` has a trigger whose body uses tables.
+    pub fn has_prelocking_trigger(&self, t: &Tbl) -> bool {
+        self.triggers
+            .iter()
+            .any(|(tr, on)| on == t && self.prelocking.contains(tr))
     }
 
     pub fn trigger_table(&self, tr: &Tbl) -> Option<Tbl> {
@@ -189,7 +199,7 @@ impl Catalog {
             Effect::DropView { v, if_exists } => {
                 (!self.is_view(v) && !if_exists).then_some(ER_UNKNOWN_VIEW)
             }
-            Effect::CreateTrigger { tr, on } => {
+            Effect::CreateTrigger { tr, on, .. } => {
                 if !self.is_table(on) {
                     Some(ER_NO_SUCH_TABLE)
                 } else if self.triggers.contains_key(tr) {
@@ -295,9 +305,18 @@ impl Catalog {
                     self.objs.remove(v);
                 }
             }
-            Effect::CreateTrigger { tr, on } => {
+            Effect::CreateTrigger {
+                tr,
+                on,
+                uses_tables,
+            } => {
                 if self.error_of(e).is_none() {
                     self.triggers.insert(tr.clone(), on.clone());
+                    if *uses_tables {
+                        self.prelocking.insert(tr.clone());
+                    } else {
+                        self.prelocking.remove(tr);
+                    }
                 }
             }
             Effect::DropTrigger { tr, .. } => {

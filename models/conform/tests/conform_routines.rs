@@ -103,3 +103,22 @@ fn routine_ddl_in_a_missing_schema_fails_after_its_locks() {
     assert_eq!(m.step(a, "DROP EVENT db9.e1"), Ok(Outcome::Error));
     assert_eq!(m.session(a).last_error, Some(1539));
 }
+
+#[test]
+fn a_trigger_whose_body_uses_tables_is_created_and_its_table_then_refused() {
+    let mut m = model();
+    let a = m.add_session();
+    let create =
+        "CREATE TRIGGER tr1 AFTER INSERT ON t1 FOR EACH ROW INSERT INTO t2 (b) VALUES (NEW.b)";
+    assert_eq!(m.step(a, create), Ok(Outcome::Ok));
+    // INSERT into t1 would prelock t2, which the model does not play: refused.
+    assert!(m.step(a, "INSERT INTO t1 (b) VALUES (1)").is_err());
+    assert!(m.step(a, "LOCK TABLES t1 WRITE").is_err());
+    assert_eq!(m.step(a, "SELECT * FROM t2"), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "DROP TRIGGER tr1"), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "INSERT INTO t1 (b) VALUES (1)"), Ok(Outcome::Ok));
+    // A body the model cannot read is refused.
+    assert!(m
+        .step(a, "CREATE TRIGGER tr2 AFTER INSERT ON t1 FOR EACH ROW BEGIN IF NEW.b THEN INSERT INTO t2 VALUES (1, 1); END IF; END")
+        .is_err());
+}
