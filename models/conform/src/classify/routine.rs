@@ -128,7 +128,7 @@ fn ddl(
     }
     if kind == RoutineKind::Event && verb != "drop" {
         if let Some(why) = event_refusal(rest) {
-            return refuse(cx, why);
+            return refuse(cx, &format!("{} EVENT: {why}", verb.to_uppercase()));
         }
     }
     if let Some(why) = shape_refusal(verb, kind, rest) {
