@@ -74,6 +74,11 @@ pub struct Catalog {
     pub key_caches: BTreeSet<String>,
     /// InnoDB foreign keys (`classify/fk.rs`).
     fks: Vec<ForeignKey>,
+    /// The triggers whose body uses tables (`classify.rs`: statements on their table are
+    /// refused).
+    prelocking: BTreeSet<Tbl>,
+    /// The stored routines and events made since the fixture.
+    pub routines: super::routines::Routines,
 }
 
 impl Catalog {
@@ -171,6 +176,13 @@ impl Catalog {
         self.partitioned.contains(t)
     }
 
+    /// Table `t` has a trigger whose body uses tables.
+    pub fn has_prelocking_trigger(&self, t: &Tbl) -> bool {
+        self.triggers
+            .iter()
+            .any(|(tr, on)| on == t && self.prelocking.contains(tr))
+    }
+
     pub fn trigger_table(&self, tr: &Tbl) -> Option<Tbl> {
         self.triggers.get(tr).cloned()
     }
@@ -183,6 +195,7 @@ impl Catalog {
             Effect::WithFks(e, _) => self.error_of(e),
             Effect::Fail(c) => Some(*c),
             Effect::Accounts(a) => a.error(&self.users),
+            Effect::Routine(op) => self.routines.error(op, self.has_schema(&op.target().db)),
             Effect::Replace { .. } => None,
             Effect::AlterDb(db) => (!self.has_schema(db)).then_some(1),
             // Measured: ALTER TABLE t1 COALESCE PARTITION 2 etc. of the fixture's tables
@@ -269,7 +282,7 @@ impl Catalog {
                 // on 10.11: views-drop-several.mdl) is in ER_UNKNOWN_VIEW's list.
                 (!if_exists && vs.iter().any(|v| !self.is_view(v))).then_some(ER_UNKNOWN_VIEW)
             }
-            Effect::CreateTrigger { tr, on } => {
+            Effect::CreateTrigger { tr, on, .. } => {
                 if !self.is_table(on) {
                     Some(ER_NO_SUCH_TABLE)
                 } else if self.triggers.contains_key(tr) {
@@ -355,6 +368,10 @@ impl Catalog {
                     self.fks.extend(fks.iter().cloned());
                 }
             }
+            Effect::Routine(op) => {
+                let has = self.has_schema(&op.target().db);
+                self.routines.apply(op, has)
+            }
             Effect::AlterDb(_) => {}
             Effect::KeyCache(name) => {
                 self.key_caches.insert(name.clone());
@@ -418,6 +435,7 @@ impl Catalog {
                 self.partitioned.retain(|t| t.db != *db);
                 self.pk.retain(|t, _| t.db != *db);
                 self.triggers.retain(|t, _| t.db != *db);
+                self.routines.drop_schema(db);
             }
             Effect::CreateView { v, def, .. } => {
                 if self.error_of(e).is_none() {
@@ -432,9 +450,18 @@ impl Catalog {
                     }
                 }
             }
-            Effect::CreateTrigger { tr, on } => {
+            Effect::CreateTrigger {
+                tr,
+                on,
+                uses_tables,
+            } => {
                 if self.error_of(e).is_none() {
                     self.triggers.insert(tr.clone(), on.clone());
+                    if *uses_tables {
+                        self.prelocking.insert(tr.clone());
+                    } else {
+                        self.prelocking.remove(tr);
+                    }
                 }
             }
             Effect::DropTrigger { tr, .. } => {

@@ -165,6 +165,7 @@ pub fn keys(
             "$n2" => b.n2.as_ref(),
             "$v" => b.v.as_ref(),
             "$tr" => b.tr.as_ref(),
+            "$r" => b.r.as_ref(),
             lit => {
                 let (db, name) = lit
                     .split_once('.')
@@ -188,7 +189,11 @@ pub fn keys(
             "",
         )],
         ("SCHEMA", "$db") => {
-            let mut dbs: Vec<&str> = b.tables().map(|t| t.db.as_str()).collect();
+            let mut dbs: Vec<&str> = b
+                .tables()
+                .chain(b.r.as_ref())
+                .map(|t| t.db.as_str())
+                .collect();
             dbs.sort();
             dbs.dedup();
             if dbs.is_empty() {

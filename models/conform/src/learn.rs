@@ -92,6 +92,25 @@ pub const BLOCKERS: &[Blocker] = &[
     b("backup_start", &[&["BACKUP STAGE START"]]),
     b("get_lock", &[&["SELECT GET_LOCK('u1', 0)"]]),
     b("open_select_db1", &[&["BEGIN", "SELECT * FROM db1.t1"]]),
+    // Sessions that hold X on the routines `p1`, `f1` and the event `e1`: their CREATE
+    // took it (`lock_object_name`, sql/sp.cc and sql/events.cc) and then waits, outside
+    // MDL, to write `mysql.proc` / `mysql.event`, which the first session locked (the
+    // `hold_` blockers may end `Blocked`, not waiting for a metadata lock).
+    b(
+        "hold_routines",
+        &[
+            &["LOCK TABLES mysql.proc WRITE"],
+            &["CREATE PROCEDURE p1() SET @x=1"],
+            &["CREATE FUNCTION f1() RETURNS INT RETURN 1"],
+        ],
+    ),
+    b(
+        "hold_event",
+        &[
+            &["LOCK TABLES mysql.event WRITE"],
+            &["CREATE EVENT e1 ON SCHEDULE EVERY 1 DAY DO SET @x=1"],
+        ],
+    ),
 ];
 
 /// The states of the session rules: what the session runs first.
@@ -294,8 +313,8 @@ const SYSTEM_SCHEMAS: &[&str] = &[
     "test",
 ];
 
-/// What exists: schemas, tables with their columns and indexes, views, triggers. Equal
-/// to the value right after the fixture was made, nothing needs making again (rows may
+/// What exists: schemas, tables with their columns and indexes, views, triggers, stored
+/// routines and events. Equal to the value right after the fixture was made, nothing needs making again (rows may
 /// differ; they decide no metadata lock).
 const SIGNATURE: &str = "SELECT CONCAT_WS('|', \
 (SELECT GROUP_CONCAT(SCHEMA_NAME ORDER BY SCHEMA_NAME) FROM information_schema.SCHEMATA), \
@@ -306,7 +325,9 @@ const SIGNATURE: &str = "SELECT CONCAT_WS('|', \
  FROM information_schema.COLUMNS WHERE TABLE_SCHEMA='test'), \
 (SELECT GROUP_CONCAT(CONCAT(TABLE_NAME,'.',INDEX_NAME) ORDER BY TABLE_NAME, INDEX_NAME) \
  FROM information_schema.STATISTICS WHERE TABLE_SCHEMA='test'), \
-(SELECT COUNT(*) FROM information_schema.TRIGGERS))";
+(SELECT COUNT(*) FROM information_schema.TRIGGERS), \
+(SELECT COUNT(*) FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA='test'), \
+(SELECT COUNT(*) FROM information_schema.EVENTS))";
 
 thread_local! {
     /// The signature right after the fixture was last made (per monitor connection id).
@@ -350,7 +371,9 @@ pub fn fresh(mon: &mut Conn) -> Result<(), ConformError> {
         .query(
             "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA='test' \
              UNION ALL SELECT TRIGGER_NAME FROM information_schema.TRIGGERS \
-             WHERE TRIGGER_SCHEMA='test'",
+             WHERE TRIGGER_SCHEMA='test' UNION ALL SELECT ROUTINE_NAME FROM \
+             information_schema.ROUTINES WHERE ROUTINE_SCHEMA='test' UNION ALL SELECT \
+             EVENT_NAME FROM information_schema.EVENTS WHERE EVENT_SCHEMA='test'",
         )?
         .into_iter()
         .any(|r| r.first().is_none_or(|t| !fixture.contains(&t.as_str())));
@@ -423,6 +446,10 @@ pub fn template(ns: &str, db: &str, name: &str) -> String {
         ("SCHEMA", d, _) => d.into(),
         ("USER_LOCK", "u1", _) => "$lock".into(),
         ("TRIGGER", "test", "tr1") => "$tr".into(),
+        // A stored routine or event of the routine kinds (`p1`, `f1`, `e1`).
+        ("PROCEDURE", "test", "p1") | ("FUNCTION", "test", "f1") | ("EVENT", "test", "e1") => {
+            "$r".into()
+        }
         (_, "test", "t1" | "m1") => "$t".into(),
         (_, "test", "t2" | "m2") => "$t2".into(),
         (_, "test", "t3") => "$n".into(),
@@ -460,6 +487,7 @@ fn start_blocker(
             match settle(mon, &mut c)? {
                 Settled::Done(r) | Settled::DoneAfterBlock(r) if r.error.is_none() => {}
                 Settled::Waiting if i + 1 == stmts.len() => {}
+                Settled::Blocked if i + 1 == stmts.len() && bl.name.starts_with("hold_") => {}
                 _ => {
                     conns.push(c);
                     for c in conns.into_iter().rev() {

@@ -25,6 +25,7 @@ pub mod mapping;
 pub mod matrix;
 pub mod model;
 pub mod random;
+pub mod routines;
 pub mod scenario;
 pub mod server;
 pub mod session_stmt;

@@ -87,7 +87,7 @@ fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
     let lock = pick(r, &["u1", "u2"]);
     let mode = |r: &mut ChaCha8Rng| pick(r, &["READ", "WRITE", "READ LOCAL", "WRITE CONCURRENT"]);
     let xid = pick(r, &["'x1'", "'x2'"]);
-    let w = r.random_range(0..128u32);
+    let w = r.random_range(0..134u32);
     match w {
         0..=7 => format!("SELECT * FROM {t1}"),
         8..=10 => format!("SELECT * FROM {t1} JOIN {t2} ON {t1}.a={t2}.a"),
@@ -227,6 +227,21 @@ fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
              {}) ENGINE=InnoDB",
             pick(r, &["", "ON DELETE CASCADE", "ON UPDATE CASCADE"])
         ),
+        // Stored routines and events (classify/routine.rs): their DDL, and CALL (no
+        // lock on its procedure; of none: ER_SP_DOES_NOT_EXIST).
+        128 => "CREATE PROCEDURE p1() SET @x = 1".into(),
+        129 => "DROP PROCEDURE IF EXISTS p1".into(),
+        130 => "CALL p1()".into(),
+        131 => "CREATE FUNCTION f1() RETURNS INT RETURN 1".into(),
+        132 => "DROP FUNCTION IF EXISTS f1".into(),
+        133 => pick(
+            r,
+            &[
+                "CREATE EVENT e1 ON SCHEDULE EVERY 1 DAY DO SET @x = 1",
+                "DROP EVENT IF EXISTS e1",
+            ],
+        )
+        .into(),
         _ => format!("SELECT * FROM {t1}"),
     }
 }

@@ -1,0 +1,349 @@
+//! Stored routine and event statements (MariaDB `sql/sql_yacc.yy`): `CREATE [OR REPLACE]
+//! [DEFINER = user] [AGGREGATE] PROCEDURE | FUNCTION | EVENT [IF NOT EXISTS] name ...`,
+//! `DROP PROCEDURE | FUNCTION | EVENT [IF EXISTS] name`, `ALTER PROCEDURE | FUNCTION |
+//! EVENT name ...`, `CALL name[(args)]`, and the statements that call a stored function
+//! the catalog has.
+//!
+//! Routine DDL plays the learned rows (`lock_object_name`: BACKUP_DDL, the schema's IX,
+//! the routine's X; [`crate::routines`]). A top-level `CALL` takes no lock on its
+//! procedure (`open_and_process_routine`, sql/sql_base.cc: "we do not take locks on
+//! top-level CALLs"), so a CALL of a procedure that does not exist fails with
+//! ER_SP_DOES_NOT_EXIST having locked nothing (measured, whether its schema exists or
+//! not); a CALL of one that exists runs its body's statements, each with its own locks
+//! (`sp_instr_stmt::execute`), which the model plays only for a body that locks nothing
+//! (others are refused). A stored function named in
+//! a statement is locked S until the transaction ends (the `select_function` row); its
+//! body's tables would be prelocked (`DML_prelocking_strategy::handle_routine`), which is
+//! not modelled: only `SELECT f()` / `DO f()` of a function whose body uses no table is
+//! played.
+
+use super::{kw_eq, routine_body, Bind, Cur, Cx, Effect, Plan, Stmt, Tbl, Tok};
+use crate::routines::{Body, RoutineKind, RoutineOp, ER_SP_DOES_NOT_EXIST};
+
+/// Words that make a routine body use tables (or run statements that may).
+const TABLE_WORDS: &[&str] = &[
+    "from", "into", "insert", "update", "delete", "replace", "select", "call", "table", "lock",
+    "truncate", "alter", "drop", "create", "rename", "handler", "load", "flush", "optimize",
+    "analyze", "repair", "check", "cursor", "execute", "prepare", "show", "describe", "explain",
+    "values", "nextval", "setval", "lastval",
+];
+
+fn kind_word(t: Option<&Tok>) -> Option<RoutineKind> {
+    match t {
+        Some(t) if kw_eq(t, "procedure") => Some(RoutineKind::Procedure),
+        Some(t) if kw_eq(t, "function") => Some(RoutineKind::Function),
+        Some(t) if kw_eq(t, "event") => Some(RoutineKind::Event),
+        _ => None,
+    }
+}
+
+/// Skips `DEFINER = user` (`user`, `'u'@'h'`, `u@h`, `CURRENT_USER[()]`).
+fn skip_definer(c: &mut Cur) -> Result<(), String> {
+    if !c.eat("definer") {
+        return Ok(());
+    }
+    if !c.eat_p('=') {
+        return Err(format!("expected `=` after DEFINER in `{}`", c.sql));
+    }
+    c.i += 1;
+    if let Some(Tok::Word {
+        text,
+        quoted: false,
+    }) = c.peek()
+    {
+        if text.starts_with('@') {
+            c.i += 1;
+            if text == "@" {
+                c.i += 1;
+            }
+        }
+    }
+    if c.peek() == Some(&Tok::P('(')) {
+        c.i += 1;
+        c.eat_p(')');
+    }
+    Ok(())
+}
+
+/// The routine statement `toks` is, or None when it is not one.
+pub(super) fn classify_routine(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
+    let first = toks.first()?;
+    let mut c = Cur {
+        t: toks,
+        i: 1,
+        sql: cx.sql,
+    };
+    if kw_eq(first, "call") {
+        return Some(call(cx, &mut c));
+    }
+    let verb = ["create", "drop", "alter"]
+        .into_iter()
+        .find(|v| kw_eq(first, v))?;
+    let or_replace = verb == "create" && c.eat("or") && c.eat("replace");
+    if let Err(e) = skip_definer(&mut c) {
+        return Some(Err(e));
+    }
+    c.eat("aggregate");
+    let kind = kind_word(c.peek())?;
+    c.i += 1;
+    Some(ddl(cx, &mut c, verb, kind, or_replace))
+}
+
+fn refuse<T>(cx: &Cx, why: &str) -> Result<T, String> {
+    Err(format!("`{}`: {why}", cx.sql))
+}
+
+fn ddl(
+    cx: &Cx,
+    c: &mut Cur,
+    verb: &str,
+    kind: RoutineKind,
+    or_replace: bool,
+) -> Result<Stmt, String> {
+    let if_not_exists = verb == "create" && c.eat("if") && {
+        c.expect("not")?;
+        c.expect("exists")?;
+        true
+    };
+    let if_exists = verb == "drop" && c.eat("if") && {
+        c.expect("exists")?;
+        true
+    };
+    if or_replace && if_not_exists {
+        return refuse(cx, "CREATE OR REPLACE ... IF NOT EXISTS is not modelled");
+    }
+    let r = c.table(cx.db)?;
+    let name_tok = &c.t[c.i - 1];
+    let rest = &c.t[c.i..];
+    if verb == "create" && !routine_body::safe_name(name_tok) {
+        return refuse(
+            cx,
+            "a routine or event name the model cannot tell from a reserved word (quote it, \
+             or give it a digit)",
+        );
+    }
+    let has = |w: &str| rest.iter().any(|t| kw_eq(t, w));
+    if kind == RoutineKind::Function && verb == "create" && has("soname") {
+        return refuse(cx, "CREATE FUNCTION ... SONAME (a UDF) is not modelled");
+    }
+    if kind == RoutineKind::Event && verb != "drop" {
+        if let Some(why) = event_refusal(rest) {
+            return refuse(cx, &format!("{} EVENT: {why}", verb.to_uppercase()));
+        }
+    }
+    if let Some(why) = shape_refusal(verb, kind, rest) {
+        return refuse(cx, why);
+    }
+    let op = match verb {
+        "create" => RoutineOp::Create {
+            kind,
+            r: r.clone(),
+            body: Body {
+                uses_tables: body_uses_tables(
+                    kind,
+                    match kind {
+                        RoutineKind::Event => rest,
+                        k => routine_body::definition(rest, k == RoutineKind::Function)
+                            .unwrap_or(rest),
+                    },
+                ),
+            },
+            if_not_exists,
+            or_replace,
+        },
+        "drop" => {
+            if !c.done() {
+                return refuse(cx, "a routine DROP of several names is not modelled");
+            }
+            RoutineOp::Drop {
+                kind,
+                r: r.clone(),
+                if_exists,
+            }
+        }
+        _ => RoutineOp::Alter { kind, r: r.clone() },
+    };
+    let row = format!("{verb}_{}", kind.word());
+    if !(cx.has_row)(&row) {
+        return refuse(
+            cx,
+            &format!("`{row}` is not in this dialect's statement table"),
+        );
+    }
+    Ok(learned(cx, &row, r, Effect::Routine(op)))
+}
+
+/// Why a definition is refused: not of the plain shapes `routine_body.rs` recognises
+/// (the server's parser would have to say whether it is a syntax error).
+fn shape_refusal(verb: &str, kind: RoutineKind, rest: &[Tok]) -> Option<&'static str> {
+    let ok = match (verb, kind) {
+        ("create", RoutineKind::Event) => {
+            rest.len() > 2
+                && kw_eq(&rest[0], "on")
+                && kw_eq(&rest[1], "schedule")
+                && rest
+                    .iter()
+                    .position(|t| kw_eq(t, "do"))
+                    .is_some_and(|i| routine_body::plain_body(&rest[i + 1..], false))
+        }
+        ("create", k) => routine_body::definition(rest, k == RoutineKind::Function).is_some(),
+        ("alter", RoutineKind::Event) => rest
+            .iter()
+            .position(|t| kw_eq(t, "do"))
+            .is_none_or(|i| routine_body::plain_body(&rest[i + 1..], false)),
+        ("alter", _) => routine_body::only_chistics(rest),
+        _ => true,
+    };
+    (!ok).then_some(
+        "a routine or event definition outside the plain shapes the model recognises \
+         (classify/routine_body.rs)",
+    )
+}
+
+/// Why an event's CREATE / ALTER is refused: a schedule that may lie in the past makes
+/// the server drop (or not create) the event without its locks
+/// (`Event_parse_data::check_if_in_the_past`, `Events::create_event`'s `do_not_create`),
+/// which depends on the clock; a RENAME names a second event.
+fn event_refusal(rest: &[Tok]) -> Option<&'static str> {
+    let before_do = rest
+        .iter()
+        .position(|t| kw_eq(t, "do"))
+        .map_or(rest, |i| &rest[..i]);
+    // ON COMPLETION PRESERVE keeps an event whose time has passed (measured: created,
+    // after its locks).
+    let preserve = before_do
+        .windows(2)
+        .any(|w| kw_eq(&w[1], "preserve") && !kw_eq(&w[0], "not"));
+    if !preserve && before_do.iter().any(|t| kw_eq(t, "at") || kw_eq(t, "ends")) {
+        return Some(
+            "an event scheduled AT a time or with ENDS (maybe past) without ON COMPLETION \
+             PRESERVE is not modelled",
+        );
+    }
+    if before_do.iter().any(|t| kw_eq(t, "rename")) {
+        return Some("ALTER EVENT ... RENAME TO is not modelled");
+    }
+    None
+}
+
+/// Whether the body (after the parameter list, or after DO for an event) may use tables.
+fn body_uses_tables(kind: RoutineKind, rest: &[Tok]) -> bool {
+    let body = if kind == RoutineKind::Event {
+        rest.iter()
+            .position(|t| kw_eq(t, "do"))
+            .map_or(rest, |i| &rest[i + 1..])
+    } else {
+        rest
+    };
+    // A body that calls anything (`name(`: a stored function, or a type's length in
+    // the parameters) counts as using tables: its stored functions would be locked.
+    body.iter().any(|t| TABLE_WORDS.iter().any(|w| kw_eq(t, w)))
+        || body
+            .windows(2)
+            .any(|w| matches!(w[0], Tok::Word { .. }) && w[1] == Tok::P('('))
+}
+
+fn learned(cx: &Cx, row: &str, r: Tbl, effect: Effect) -> Stmt {
+    let part = cx.part(
+        row,
+        Bind {
+            r: Some(r),
+            ..Bind::default()
+        },
+    );
+    Stmt::Learned(Plan {
+        kind: row.to_owned(),
+        parts: vec![part],
+        lock_tables: Vec::new(),
+        wait: None,
+        user_lock_timeout: None,
+        effect,
+        aliased: None,
+    })
+}
+
+/// `CALL name[(args)]`.
+fn call(cx: &Cx, c: &mut Cur) -> Result<Stmt, String> {
+    let p = c.table(cx.db)?;
+    let rest = &c.t[c.i..];
+    if rest
+        .iter()
+        .any(|t| TABLE_WORDS.iter().any(|w| kw_eq(t, w)) || calls_function(cx, t))
+    {
+        return refuse(
+            cx,
+            "CALL with a subquery or a stored function in its arguments",
+        );
+    }
+    match cx.cat.routines.get(RoutineKind::Procedure, &p) {
+        // Its body runs no statement that locks (`BEGIN END`, `SET @x = 1`).
+        Some(b) if !b.uses_tables => return Ok(Stmt::NoLocks),
+        Some(_) => {
+            return refuse(
+                cx,
+                "CALL of a stored procedure whose body uses tables or calls routines: its \
+                 body's statements are not played",
+            )
+        }
+        None => {}
+    }
+    Ok(Stmt::Fails(ER_SP_DOES_NOT_EXIST))
+}
+
+fn calls_function(cx: &Cx, t: &Tok) -> bool {
+    matches!(t, Tok::Word { text, .. }
+        if cx.cat.routines.functions().any(|f| f.name == text.to_lowercase()))
+}
+
+/// A statement that names a stored function of the catalog: `SELECT f()` / `DO f()` of
+/// one whose body uses no table plays the `select_function` row (S on the function until
+/// the transaction ends); any other is refused. None when it names none.
+pub(super) fn function_calls(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
+    let named: Vec<Tbl> = cx
+        .cat
+        .routines
+        .functions()
+        .filter(|f| {
+            toks.windows(2).any(|w| {
+                matches!(&w[0], Tok::Word { text, .. } if f.name == text.to_lowercase())
+                    && w[1] == Tok::P('(')
+            })
+        })
+        .cloned()
+        .collect();
+    let f = named.first()?;
+    let simple = named.len() == 1
+        && f.db == cx.db
+        && toks.len() == 4
+        && (kw_eq(&toks[0], "select") || kw_eq(&toks[0], "do"))
+        && toks[2] == Tok::P('(')
+        && toks[3] == Tok::P(')')
+        && cx
+            .cat
+            .routines
+            .get(RoutineKind::Function, f)
+            .is_some_and(|b| !b.uses_tables);
+    if !simple || !(cx.has_row)("select_function") {
+        return Some(refuse(
+            cx,
+            &format!(
+                "a statement calling the stored function `{f}` (other than `SELECT {}()` \
+                 of a function whose body uses no table) is not modelled",
+                f.name
+            ),
+        ));
+    }
+    // The key is the name as this statement writes it (see `crate::routines`).
+    let Tok::Word { text, .. } = &toks[1] else {
+        return Some(refuse(cx, "expected a function name"));
+    };
+    let r = Tbl {
+        db: cx.db.to_owned(),
+        name: text.clone(),
+    };
+    let op = RoutineOp::Use {
+        kind: RoutineKind::Function,
+        r: r.clone(),
+    };
+    Some(Ok(learned(cx, "select_function", r, Effect::Routine(op))))
+}

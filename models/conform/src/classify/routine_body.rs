@@ -1,0 +1,439 @@
+//! The part of a routine's definition after its name, as far as the model recognises it
+//! (MariaDB `sql/sql_yacc.yy`: `sp_parenthesized_fdparam_list`, `sf_return_type`,
+//! `sp_c_chistics`, `sp_proc_stmt`). The server parses the whole body at CREATE and
+//! refuses a syntax error before any lock (ER_PARSE_ERROR); the model cannot parse SQL,
+//! so it plays only definitions of a small, plain shape and refuses the rest: a
+//! parameter list, a known return type, characteristics, and a body that is one plain
+//! statement or `BEGIN` plain statements `END` (no control flow, no DECLARE, no SIGNAL /
+//! GET DIAGNOSTICS: the suite's syntax errors are mostly there).
+
+use super::{kw_eq, Tok};
+
+/// Words a plain body statement may start with.
+const STATEMENT_WORDS: &[&str] = &[
+    "select",
+    "insert",
+    "update",
+    "delete",
+    "replace",
+    "set",
+    "do",
+    "call",
+    "commit",
+    "rollback",
+    "lock",
+    "unlock",
+    "create",
+    "drop",
+    "alter",
+    "truncate",
+    "flush",
+    "rename",
+    "backup",
+    "start",
+    "savepoint",
+    "release",
+    "prepare",
+    "execute",
+    "deallocate",
+    "kill",
+];
+
+/// The reserved words of one or two letters (sql/lex.h): every other name that short is
+/// not reserved.
+const RESERVED_SHORT: &[&str] = &["as", "by", "if", "in", "is", "on", "or", "to"];
+
+/// Words that make a body not plain (control flow, handlers, diagnostics, cursors).
+const NOT_PLAIN: &[&str] = &[
+    "begin",
+    "declare",
+    "if",
+    "while",
+    "repeat",
+    "loop",
+    "case",
+    "leave",
+    "iterate",
+    "signal",
+    "resignal",
+    "get",
+    "open",
+    "fetch",
+    "close",
+    "cursor",
+    "handler",
+    "label",
+    "goto",
+    "for",
+    "end",
+    "view",
+    "sequence",
+    "dumpfile",
+    "outfile",
+    "analyse",
+    "procedure",
+    "function",
+    "event",
+    "trigger",
+];
+
+/// Reserved words with a digit or an underscore (sql/lex.h): no unquoted routine name.
+const RESERVED_UNDERSCORED: &[&str] = &[
+    "current_date",
+    "current_time",
+    "current_timestamp",
+    "current_user",
+    "current_role",
+    "day_hour",
+    "day_microsecond",
+    "day_minute",
+    "day_second",
+    "hour_microsecond",
+    "hour_minute",
+    "hour_second",
+    "minute_microsecond",
+    "minute_second",
+    "second_microsecond",
+    "year_month",
+    "utc_date",
+    "utc_time",
+    "utc_timestamp",
+    "sql_big_result",
+    "sql_small_result",
+    "sql_calc_found_rows",
+    "no_write_to_binlog",
+    "read_write",
+    "master_ssl_verify_server_cert",
+    "straight_join",
+    "page_checksum",
+    "ref_system_id",
+    "mariadb_schema",
+    "high_priority",
+    "low_priority",
+    "int1",
+    "int2",
+    "int3",
+    "int4",
+    "int8",
+    "float4",
+    "float8",
+    "sql_cache",
+    "sql_no_cache",
+];
+
+/// A routine name the model can tell is not a reserved word (which MariaDB's parser
+/// refuses unquoted): quoted, or with a digit or an underscore and not one of the
+/// reserved words that have one. Other names are refused (the model has no list of
+/// every reserved word).
+pub(super) fn safe_name(t: &Tok) -> bool {
+    match t {
+        Tok::Word { quoted: true, .. } => true,
+        Tok::Word { text, .. } if text.chars().count() <= 2 => {
+            text.chars().all(|c| c.is_alphanumeric() || c == '_')
+                && !RESERVED_SHORT.iter().any(|r| text.eq_ignore_ascii_case(r))
+        }
+        Tok::Word { text, .. } => {
+            text.chars().any(|c| c.is_ascii_digit() || c == '_')
+                && !text.starts_with('@')
+                && !RESERVED_UNDERSCORED
+                    .iter()
+                    .any(|r| text.eq_ignore_ascii_case(r))
+        }
+        _ => false,
+    }
+}
+
+/// Return types a stored function may name (`sf_return_type`: a field type).
+const TYPES: &[&str] = &[
+    "int",
+    "integer",
+    "bigint",
+    "smallint",
+    "tinyint",
+    "mediumint",
+    "char",
+    "varchar",
+    "text",
+    "tinytext",
+    "mediumtext",
+    "longtext",
+    "decimal",
+    "numeric",
+    "double",
+    "float",
+    "real",
+    "date",
+    "datetime",
+    "timestamp",
+    "time",
+    "year",
+    "blob",
+    "bit",
+    "binary",
+    "varbinary",
+    "bool",
+    "boolean",
+];
+
+/// Characteristic words (`sp_chistic`).
+const CHISTICS: &[&str] = &[
+    "comment",
+    "language",
+    "sql",
+    "not",
+    "deterministic",
+    "contains",
+    "no",
+    "reads",
+    "modifies",
+    "data",
+    "security",
+    "definer",
+    "invoker",
+];
+
+/// `( ... )` balanced from `t[0]`: the index after it.
+fn parens(t: &[Tok]) -> Option<usize> {
+    if t.first() != Some(&Tok::P('(')) {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (i, x) in t.iter().enumerate() {
+        match x {
+            Tok::P('(') => depth += 1,
+            Tok::P(')') => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A type with its length (`CHAR(10)`, `DECIMAL(5,2)`) and attributes from `t[i..]`: the
+/// index after it.
+fn field_type(t: &[Tok], mut i: usize) -> Option<usize> {
+    let ty = t.get(i)?;
+    if !TYPES.iter().any(|w| kw_eq(ty, w)) {
+        return None;
+    }
+    i += 1;
+    if t.get(i) == Some(&Tok::P('(')) {
+        let n = parens(&t[i..])?;
+        let inside = &t[i + 1..i + n - 1];
+        if !inside
+            .iter()
+            .all(|x| matches!(x, Tok::Num(_)) || *x == Tok::P(','))
+        {
+            return None;
+        }
+        i += n;
+    }
+    loop {
+        match t.get(i) {
+            Some(x)
+                if ["unsigned", "signed", "zerofill", "binary"]
+                    .iter()
+                    .any(|w| kw_eq(x, w)) =>
+            {
+                i += 1
+            }
+            Some(x) if kw_eq(x, "charset") || kw_eq(x, "collate") => i += 2,
+            Some(x) if kw_eq(x, "character") => i += 3,
+            _ => return Some(i),
+        }
+    }
+}
+
+/// A parameter list `(p type, ...)`, with IN / OUT / INOUT for a procedure: the index
+/// after it.
+fn params(t: &[Tok], function: bool) -> Option<usize> {
+    let end = parens(t)?;
+    let inner = &t[1..end - 1];
+    if inner.is_empty() {
+        return Some(end);
+    }
+    let mut i = 0;
+    loop {
+        if !function && ["in", "out", "inout"].iter().any(|w| kw_eq(&inner[i], w)) {
+            i += 1;
+        }
+        safe_name(inner.get(i)?).then_some(())?;
+        i = field_type(inner, i + 1)?;
+        match inner.get(i) {
+            None => return Some(end),
+            Some(Tok::P(',')) if i + 1 < inner.len() => i += 1,
+            _ => return None,
+        }
+    }
+}
+
+/// Characteristics from `t[i..]`: the index after them.
+fn chistics(t: &[Tok], mut i: usize) -> usize {
+    while let Some(x) = t.get(i) {
+        let is_chistic = CHISTICS.iter().any(|w| kw_eq(x, w))
+            || (matches!(x, Tok::Str(_)) && i > 0 && kw_eq(&t[i - 1], "comment"));
+        if !is_chistic {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// A plain statement: it starts with a statement word (or RETURN, in a function) and
+/// holds no control flow.
+fn plain(stmt: &[Tok], function: bool) -> bool {
+    if declare_variable(stmt) {
+        return true;
+    }
+    stmt.first().is_some_and(|f| {
+        STATEMENT_WORDS.iter().any(|w| kw_eq(f, w)) || (function && kw_eq(f, "return"))
+    }) && !stmt.iter().any(|x| {
+        NOT_PLAIN.iter().any(|w| kw_eq(x, w))
+            // `@` with no name (`SET @=1`, `SELECT @`).
+            || matches!(x, Tok::Word { text, quoted: false } if text == "@")
+    }) && !stmt
+        .windows(2)
+        // `"t1".*`: a string is no qualifier (unless sql_mode has ANSI_QUOTES).
+        .any(|w| matches!(w[0], Tok::Str(_)) && w[1] == Tok::P('.'))
+}
+
+/// `DECLARE v[, w] type [DEFAULT literal]`: a local variable (`sp_decl_variable_list`);
+/// not a cursor, handler or condition.
+fn declare_variable(stmt: &[Tok]) -> bool {
+    let [d, rest @ ..] = stmt else {
+        return false;
+    };
+    if !kw_eq(d, "declare") {
+        return false;
+    }
+    let mut i = 0;
+    loop {
+        if !rest.get(i).is_some_and(safe_name) {
+            return false;
+        }
+        if rest.get(i + 1) == Some(&Tok::P(',')) {
+            i += 2;
+        } else {
+            break;
+        }
+    }
+    let Some(j) = field_type(rest, i + 1) else {
+        return false;
+    };
+    match &rest[j..] {
+        [] => true,
+        [x, Tok::Num(_) | Tok::Str(_)] => kw_eq(x, "default"),
+        [x, y] => kw_eq(x, "default") && kw_eq(y, "null"),
+        _ => false,
+    }
+}
+
+/// A body: one plain statement, or `BEGIN [plain; ...] END`.
+pub(super) fn plain_body(body: &[Tok], function: bool) -> bool {
+    match body {
+        [b, inner @ .., e] if kw_eq(b, "begin") && kw_eq(e, "end") => inner
+            .split(|x| *x == Tok::P(';'))
+            .all(|s| s.is_empty() || plain(s, function)),
+        _ => !body.contains(&Tok::P(';')) && plain(body, function),
+    }
+}
+
+/// Only characteristics (ALTER PROCEDURE / FUNCTION's `sp_a_chistics`).
+pub(super) fn only_chistics(t: &[Tok]) -> bool {
+    chistics(t, 0) == t.len()
+}
+
+/// The definition after a procedure's (`function` false) or function's name: the body
+/// when it has the plain shape.
+pub(super) fn definition(t: &[Tok], function: bool) -> Option<&[Tok]> {
+    let mut i = params(t, function)?;
+    if function {
+        if !kw_eq(t.get(i)?, "returns") {
+            return None;
+        }
+        i = field_type(t, i + 1)?;
+    }
+    i = chistics(t, i);
+    let body = &t[i..];
+    let returns = !function
+        || body
+            .first()
+            .is_some_and(|f| kw_eq(f, "return") || kw_eq(f, "begin"));
+    (returns && plain_body(body, function)).then_some(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tokens;
+    use super::*;
+
+    fn def(sql: &str, function: bool) -> bool {
+        definition(&tokens(sql).unwrap(), function).is_some()
+    }
+
+    #[test]
+    fn plain_definitions_are_recognised() {
+        assert!(def("() BEGIN END", false));
+        assert!(def("() SET @x = 1", false));
+        assert!(def(
+            "(a INT) BEGIN SELECT 1; INSERT INTO t1 VALUES (a); END",
+            false
+        ));
+        assert!(def("() RETURNS INT RETURN 1", true));
+        assert!(def("() RETURNS VARCHAR(10) DETERMINISTIC RETURN 'a'", true));
+        assert!(def("() COMMENT 'c' NO SQL BEGIN END", false));
+        assert!(safe_name(&tokens("p1").unwrap()[0]));
+        assert!(safe_name(&tokens("`add`").unwrap()[0]));
+        assert!(safe_name(&tokens("my_proc").unwrap()[0]));
+        assert!(!safe_name(&tokens("add").unwrap()[0]));
+        assert!(!safe_name(&tokens("current_user").unwrap()[0]));
+    }
+
+    #[test]
+    fn the_suites_syntax_errors_are_not() {
+        assert!(!def(
+            "() BEGIN DECLARE var INT; GET DIAGNOSTICS var; END",
+            false
+        ));
+        assert!(!def("() begin SIGNAL; end", false));
+        assert!(!def("() returns serial return 1", true));
+        assert!(!def("() SET @=1", false));
+        assert!(def(
+            "() BEGIN DECLARE a, b INT DEFAULT 0; SET a = 1; END",
+            false
+        ));
+        assert!(!def("() BEGIN DECLARE c CURSOR FOR SELECT 1; END", false));
+        assert!(!def(
+            "() BEGIN DECLARE CONTINUE HANDLER FOR SQLEXCEPTION SET @a = 1; END",
+            false
+        ));
+        assert!(safe_name(&tokens("f").unwrap()[0]));
+        assert!(!safe_name(&tokens("if").unwrap()[0]));
+        assert!(!def("(f1 year(f1 3) ) returns year(3) return f1", true));
+        assert!(!def("(IN a INT  OUT x CHAR(16)) SET a=1", false));
+        assert!(def(
+            "(IN a INT, OUT x CHAR(16) CHARACTER SET utf8) SET a=1",
+            false
+        ));
+        assert!(def("(a DECIMAL(5,2) UNSIGNED) RETURNS INT RETURN 1", true));
+        assert!(!def("() CREATE VIEW v AS SELECT 1 INTO @a", false));
+        assert!(!def(
+            "(s char(20) RETURNS CHAR(50) RETURN CONCAT('a', ,s)",
+            true
+        ));
+        assert!(!def(
+            "(a INT , b INT) RETURNS INT x=SELECT COUNT(*) FROM t",
+            true
+        ));
+        assert!(def("() RETURNS INT BEGIN RETURN 1; END", true));
+        assert!(!def("() RETURNS INT SET @x = 1", true));
+        assert!(!def("() RETURN 1", false));
+        assert!(only_chistics(&tokens("COMMENT 'c' CONTAINS SQL").unwrap()));
+        assert!(!only_chistics(&tokens("aggregate none").unwrap()));
+    }
+}

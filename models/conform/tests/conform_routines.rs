@@ -1,0 +1,124 @@
+//! Stored routines and events in the SQL model, without a server: what the server showed
+//! in `models/conformance/suite/sp-lock-routine-ddl.mdl` and the corpus
+//! (`classify/routine.rs`, `routines.rs`).
+
+use mdl_conform::mapping::Mapping;
+use mdl_conform::model::SqlModel;
+use mdl_core::Outcome;
+
+fn model() -> SqlModel {
+    SqlModel::new(Mapping::load().expect("statements.tsv"))
+}
+
+fn held(m: &SqlModel, s: usize) -> Vec<String> {
+    m.locks_of(s).into_iter().collect()
+}
+
+#[test]
+fn a_called_function_is_locked_until_the_transaction_ends_and_blocks_its_drop() {
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    m.step(a, "CREATE FUNCTION f1() RETURNS INT RETURN 1")
+        .unwrap();
+    m.step(a, "BEGIN").unwrap();
+    assert_eq!(m.step(a, "SELECT f1()"), Ok(Outcome::Ok));
+    assert_eq!(held(&m, a), vec!["FUNCTION test.f1 S"]);
+    assert_eq!(m.step(b, "DROP FUNCTION f1"), Ok(Outcome::Waiting));
+    m.step(a, "COMMIT").unwrap();
+    assert!(held(&m, a).is_empty());
+    // Dropped: a second DROP fails after its locks, IF EXISTS does not.
+    assert_eq!(m.step(a, "DROP FUNCTION f1"), Ok(Outcome::Error));
+    assert_eq!(m.session(a).last_error, Some(1305));
+    assert_eq!(m.step(a, "DROP FUNCTION IF EXISTS f1"), Ok(Outcome::Ok));
+}
+
+#[test]
+fn routine_names_are_case_insensitive_but_keys_are_as_written() {
+    let mut m = model();
+    let a = m.add_session();
+    m.step(a, "CREATE FUNCTION Fa1() RETURNS INT RETURN 1")
+        .unwrap();
+    assert_eq!(
+        m.step(a, "CREATE FUNCTION FA1() RETURNS INT RETURN 1"),
+        Ok(Outcome::Error)
+    );
+    assert_eq!(m.session(a).last_error, Some(1304));
+    m.step(a, "BEGIN").unwrap();
+    m.step(a, "SELECT fa1()").unwrap();
+    m.step(a, "SELECT FA1()").unwrap();
+    assert_eq!(
+        held(&m, a),
+        vec!["FUNCTION test.FA1 S", "FUNCTION test.fa1 S"]
+    );
+}
+
+#[test]
+fn call_takes_no_lock_on_its_procedure() {
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    assert_eq!(m.step(a, "CALL p9()"), Ok(Outcome::Error));
+    assert_eq!(m.session(a).last_error, Some(1305));
+    m.step(a, "CREATE PROCEDURE p1() BEGIN END").unwrap();
+    m.step(a, "BEGIN").unwrap();
+    assert_eq!(m.step(a, "CALL p1()"), Ok(Outcome::Ok));
+    assert!(held(&m, a).is_empty());
+    assert_eq!(m.step(b, "DROP PROCEDURE p1"), Ok(Outcome::Ok));
+}
+
+#[test]
+fn what_the_model_cannot_play_is_refused() {
+    let mut m = model();
+    let a = m.add_session();
+    m.step(a, "CREATE PROCEDURE p2() INSERT INTO t1 VALUES (1, 1)")
+        .unwrap();
+    m.step(
+        a,
+        "CREATE FUNCTION f2() RETURNS INT RETURN (SELECT COUNT(*) FROM t1)",
+    )
+    .unwrap();
+    for sql in [
+        // A body that uses tables: its statements (or its prelocking) are not played.
+        "CALL p2()",
+        "SELECT f2()",
+        "SELECT f2() FROM t2",
+        // An event that may be dropped at once (AT, no PRESERVE), a UDF.
+        "CREATE EVENT e1 ON SCHEDULE AT '2000-01-01 00:00:00' DO SET @x = 1",
+        "CREATE FUNCTION u1 RETURNS INTEGER SONAME 'udf.so'",
+    ] {
+        assert!(m.step(a, sql).is_err(), "{sql}");
+    }
+}
+
+#[test]
+fn routine_ddl_in_a_missing_schema_fails_after_its_locks() {
+    let mut m = model();
+    let a = m.add_session();
+    assert_eq!(
+        m.step(a, "CREATE PROCEDURE db9.p1() SET @x = 1"),
+        Ok(Outcome::Error)
+    );
+    assert_eq!(m.session(a).last_error, Some(1049));
+    assert_eq!(m.step(a, "DROP EVENT db9.e1"), Ok(Outcome::Error));
+    assert_eq!(m.session(a).last_error, Some(1539));
+}
+
+#[test]
+fn a_trigger_whose_body_uses_tables_is_created_and_its_table_then_refused() {
+    let mut m = model();
+    let a = m.add_session();
+    let create =
+        "CREATE TRIGGER tr1 AFTER INSERT ON t1 FOR EACH ROW INSERT INTO t2 (b) VALUES (NEW.b)";
+    assert_eq!(m.step(a, create), Ok(Outcome::Ok));
+    // INSERT into t1 would prelock t2, which the model does not play: refused.
+    assert!(m.step(a, "INSERT INTO t1 (b) VALUES (1)").is_err());
+    assert!(m.step(a, "LOCK TABLES t1 WRITE").is_err());
+    assert_eq!(m.step(a, "SELECT * FROM t2"), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "DROP TRIGGER tr1"), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "INSERT INTO t1 (b) VALUES (1)"), Ok(Outcome::Ok));
+    // A body the model cannot read is refused.
+    assert!(m
+        .step(a, "CREATE TRIGGER tr2 AFTER INSERT ON t1 FOR EACH ROW BEGIN IF NEW.b THEN INSERT INTO t2 VALUES (1, 1); END IF; END")
+        .is_err());
+}
