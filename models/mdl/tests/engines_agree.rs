@@ -127,6 +127,7 @@ fn compare(name: &str, m: &MdlModel) -> Option<(Vec<String>, bool)> {
     let plain = Options {
         symmetry: false,
         por: false,
+        dynamic_quiet: false,
         max_states: Some(MAX_STATES),
         threads: 1,
         ..Options::default()
@@ -302,7 +303,15 @@ fn the_command_line_runs_both_engines() {
         )
     };
     let (a, ta) = run(&["check", "--engine", "stateright", "--format", "json", &f]);
-    let (b, tb) = run(&["check", "--no-por", "--no-symmetry", "--format", "json", &f]);
+    let (b, tb) = run(&[
+        "check",
+        "--no-por",
+        "--no-symmetry",
+        "--no-dynamic-quiet",
+        "--format",
+        "json",
+        &f,
+    ]);
     assert_eq!(a, b);
     let ja: serde_json::Value = serde_json::from_str(ta.trim()).expect("json");
     let jb: serde_json::Value = serde_json::from_str(tb.trim()).expect("json");

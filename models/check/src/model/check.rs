@@ -13,6 +13,9 @@ pub struct Options {
     pub symmetry: bool,
     /// Partial-order reduction.
     pub por: bool,
+    /// Keys quiet from a state on ([`super::quiet`]): their grant order not kept, and
+    /// left out of the partial-order reduction's footprints.
+    pub dynamic_quiet: bool,
     pub max_depth: Option<usize>,
     /// Threads of the breadth-first search (depth-first runs on one).
     pub threads: usize,
@@ -32,6 +35,7 @@ impl Default for Options {
             dfs: false,
             symmetry: true,
             por: true,
+            dynamic_quiet: true,
             max_depth: None,
             threads: 1,
             max_states: None,
@@ -272,6 +276,7 @@ pub fn check(m: &MdlModel, o: &Options) -> CheckResult {
         dfs: o.dfs,
         symmetry: o.symmetry,
         por: o.por,
+        dynamic_quiet: o.dynamic_quiet,
         max_depth: o.max_depth,
         max_states: o.max_states,
         max_memory: o.max_memory,

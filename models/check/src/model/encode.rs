@@ -69,6 +69,9 @@ pub struct Codec {
     config: mdl_core::table::Config,
     /// The model's dialect, shared by every decoded table.
     dialect: std::sync::Arc<mdl_core::dialect::Dialect>,
+    /// Keys quiet from a state on and sessions that may still wait ([`super::quiet`]).
+    /// `None`: off.
+    dynamic: Option<super::quiet::Quiet>,
 }
 
 /// Buffers reused from one encoding to the next.
@@ -293,7 +296,23 @@ impl Codec {
             n: m.programs.len(),
             config: m.config,
             dialect: std::sync::Arc::new(m.dialect.clone()),
+            dynamic: None,
         }
+    }
+
+    /// Turns on the state-dependent part of the encoding ([`super::quiet`]): the granted
+    /// list of a key quiet from the state on is written sorted, like the scenario-wide
+    /// quiet keys, and in the other lists the tickets of sessions that will never wait
+    /// again are written after the others, sorted. Off for scenarios that name more than
+    /// [`super::por::MAX_KEYS`] keys.
+    pub fn with_dynamic_quiet(mut self, m: &MdlModel) -> Codec {
+        self.dynamic = super::quiet::Quiet::new(m, &self);
+        self
+    }
+
+    /// The dynamic quiet test, when on.
+    pub fn dynamic_quiet(&self) -> Option<&super::quiet::Quiet> {
+        self.dynamic.as_ref()
     }
 
     /// Is any renaming of sessions done?
@@ -549,6 +568,22 @@ impl Codec {
 
     /// The lock table (owners renamed by `sc.new_of_old`) and the conflict flag.
     fn put_locks(&self, st: &State, sc: &mut Scratch, out: &mut Vec<u8>) {
+        let dynamic = self.dynamic.as_ref().map(|q| q.scan(self, st));
+        // Sessions (renamed) that may still wait: the others' places in a granted list
+        // are never read again (see `super::quiet`).
+        let may_wait = dynamic.map_or(u64::MAX, |(_, w)| {
+            let mut r = 0u64;
+            for (old, &new) in sc.new_of_old.iter().enumerate() {
+                if old >= 64 || w & (1 << old) != 0 {
+                    r |= 1u64.checked_shl(u32::from(new)).unwrap_or(0);
+                }
+            }
+            if sc.new_of_old.len() > 64 {
+                u64::MAX
+            } else {
+                r
+            }
+        });
         var(out, st.table.locks().count() as u64);
         for (k, l) in st.table.locks() {
             let ki = self.key_index(k);
@@ -563,14 +598,28 @@ impl Codec {
                 sc.entries
                     .push((sc.new_of_old[o], p as u32, t.ty.0, unplaced));
             }
-            if self.quiet[ki] {
+            if self.quiet[ki] || dynamic.is_some_and(|(q, _)| super::quiet::contains(&q, ki)) {
                 sc.entries.sort_unstable();
             } else {
                 // Unplaced grants last, sorted: their place never matters. Their owners do
                 // not wait (a wait places them first), so no search enters them, and
-                // placing moves them to the back (`LockState::place_own`).
-                sc.entries
-                    .sort_by_key(|e| (e.3, if e.3 == 1 { *e } else { (0, 0, 0, 1) }));
+                // placing moves them to the back (`LockState::place_own`). Before them,
+                // the tickets of sessions that will never wait again, sorted: the
+                // deadlock detector enters no session that does not wait, so only the
+                // order of the others' tickets is ever read.
+                let waits = |e: &(u8, u32, u8, u8)| may_wait & (1u64 << (e.0 & 63)) != 0;
+                sc.entries.sort_by_key(|e| {
+                    let settled = u8::from(!waits(e));
+                    (
+                        e.3,
+                        settled,
+                        if e.3 == 1 || settled == 1 {
+                            *e
+                        } else {
+                            (0, 0, 0, 1)
+                        },
+                    )
+                });
             }
             var(out, sc.entries.len() as u64);
             for (o, p, ty, unplaced) in &sc.entries {

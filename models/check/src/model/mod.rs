@@ -15,6 +15,7 @@ pub mod explore;
 pub mod graph;
 pub mod mem;
 pub mod por;
+pub mod quiet;
 #[cfg(feature = "stateright")]
 pub mod reference;
 pub mod report;

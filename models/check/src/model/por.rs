@@ -224,13 +224,21 @@ impl Por {
         let ff: smallvec::SmallVec<[KeySet; 8]> = (0..n)
             .map(|q| self.future_footprint(codec, st, q))
             .collect();
+        // Keys quiet from this state on commute like the scenario-wide quiet ones
+        // (`super::quiet`): left out of footprints too.
+        let dq = codec.dynamic_quiet().map(|q| q.keys(codec, st));
         for &a in enabled {
             let p = a.session();
             if !matches!(a, Action::Step(_) | Action::Resume(_)) {
                 continue;
             }
             // A session with a step or resume enabled has no other action.
-            let fp = self.footprint(codec, st, p, a);
+            let mut fp = self.footprint(codec, st, p, a);
+            if let Some(q) = &dq {
+                for (x, y) in fp.iter_mut().zip(q) {
+                    *x &= !y;
+                }
+            }
             if (0..n).all(|q| q == p || disjoint(&fp, &ff[q])) {
                 out.push(a);
             }

@@ -33,6 +33,8 @@ pub struct SearchOptions {
     pub symmetry: bool,
     /// Partial-order reduction.
     pub por: bool,
+    /// Keys quiet from a state on ([`super::quiet`]).
+    pub dynamic_quiet: bool,
     /// Explore at most this many actions deep.
     pub max_depth: Option<usize>,
     /// Stop after this many unique states.
@@ -566,7 +568,10 @@ impl<'m> Search<'m> {
     pub fn run(m: &'m MdlModel, o: &SearchOptions) -> (Search<'m>, SearchResult) {
         let start = Instant::now();
         let symmetry = o.symmetry && m.has_symmetry();
-        let codec = Codec::new(m, symmetry);
+        let mut codec = Codec::new(m, symmetry);
+        if o.dynamic_quiet {
+            codec = codec.with_dynamic_quiet(m);
+        }
         let (por, por_off) = if o.por {
             match Por::new(m, &codec) {
                 Some(p) => (Some(p), None),

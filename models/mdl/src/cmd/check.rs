@@ -65,6 +65,11 @@ pub struct Args {
     /// one else touches are explored in one order only).
     #[arg(long)]
     pub no_por: bool,
+    /// Keep the grant order of locks that can no longer have a waiter (by default a
+    /// lock none of whose types from a state on conflict is written in one order, and
+    /// its steps commute for the partial-order reduction).
+    #[arg(long)]
+    pub no_dynamic_quiet: bool,
     /// Explore at most this many actions deep (a bounded check: "complete up to depth
     /// N").
     #[arg(long, value_name = "N")]
@@ -197,6 +202,7 @@ pub fn main(args: Args) -> i32 {
         dfs: args.dfs,
         symmetry: !args.no_symmetry,
         por: !args.no_por,
+        dynamic_quiet: !args.no_dynamic_quiet,
         max_depth: args.max_depth,
         threads: args.threads.unwrap_or_else(default_threads),
         max_states: args.max_states,
