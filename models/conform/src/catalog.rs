@@ -60,6 +60,18 @@ pub struct Catalog {
     /// The accounts made since the fixture, as `name@host` (accounts statements,
     /// [`crate::accounts::Accounts`]).
     pub users: BTreeSet<String>,
+    /// The tables that are sequences (`classify/sequence.rs`).
+    sequences: BTreeSet<Tbl>,
+}
+
+/// What a statement needs of an object it opens (`Effect::NeedSequences`): that it
+/// exists (else the error `missing`; `None`: IF EXISTS, no error) and, when `sequence`,
+/// that it is a sequence (else ER_NOT_SEQUENCE).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeqNeed {
+    pub t: Tbl,
+    pub missing: Option<u32>,
+    pub sequence: bool,
 }
 
 impl Catalog {
@@ -93,6 +105,10 @@ impl Catalog {
 
     pub fn is_view(&self, t: &Tbl) -> bool {
         matches!(self.objs.get(t), Some(Obj::View(_)))
+    }
+
+    pub fn is_sequence(&self, t: &Tbl) -> bool {
+        self.sequences.contains(t)
     }
 
     pub fn engine(&self, t: &Tbl) -> Option<Engine> {
@@ -198,6 +214,42 @@ impl Catalog {
             Effect::DropTrigger { tr, if_exists } => {
                 (!self.triggers.contains_key(tr) && !if_exists).then_some(ER_TRG_DOES_NOT_EXIST)
             }
+            Effect::CreateSequence {
+                t,
+                if_not_exists,
+                replace,
+                ..
+            } => {
+                if !self.has_schema(&t.db) {
+                    Some(ER_BAD_DB)
+                } else if self.exists(t) && !if_not_exists && !replace {
+                    Some(ER_TABLE_EXISTS)
+                } else {
+                    None
+                }
+            }
+            // mysql_rm_table_no_locks (sql_table.cc): ER_NOT_SEQUENCE2 for a table of the
+            // list before ER_UNKNOWN_SEQUENCES (measured).
+            Effect::DropSequences { ts, if_exists } => {
+                if *if_exists {
+                    None
+                } else if ts.iter().any(|t| self.exists(t) && !self.is_sequence(t)) {
+                    Some(crate::classify::ER_NOT_SEQUENCE2)
+                } else {
+                    ts.iter()
+                        .any(|t| !self.exists(t))
+                        .then_some(crate::classify::ER_UNKNOWN_SEQUENCES)
+                }
+            }
+            Effect::NeedSequences(needs) => needs.iter().find_map(|n| {
+                if !self.exists(&n.t) {
+                    n.missing
+                } else if n.sequence && !self.is_sequence(&n.t) {
+                    Some(crate::classify::ER_NOT_SEQUENCE)
+                } else {
+                    None
+                }
+            }),
         }
     }
 
@@ -219,6 +271,9 @@ impl Catalog {
         if let Some(o) = self.objs.remove(a) {
             self.objs.insert(b.clone(), o);
         }
+        if self.sequences.remove(a) {
+            self.sequences.insert(b.clone());
+        }
         if self.empty.remove(a) {
             self.empty.insert(b.clone());
         }
@@ -237,11 +292,36 @@ impl Catalog {
     /// list drops the tables that exist).
     pub fn apply(&mut self, e: &Effect) {
         match e {
-            Effect::None | Effect::NeedTables(_) | Effect::Fail(_) | Effect::InPlace(_) => {}
+            Effect::None
+            | Effect::NeedTables(_)
+            | Effect::Fail(_)
+            | Effect::InPlace(_)
+            | Effect::NeedSequences(_) => {}
+            Effect::CreateSequence {
+                t, engine, replace, ..
+            } => {
+                if self.error_of(e).is_none() && (*replace || !self.exists(t)) {
+                    // (OR REPLACE: the old table, its triggers with it, dropped first.)
+                    self.objs.insert(t.clone(), Obj::Table(*engine));
+                    self.sequences.insert(t.clone());
+                    self.empty.remove(t);
+                    self.triggers.retain(|_, on| on != t);
+                }
+            }
+            Effect::DropSequences { ts, .. } => {
+                for t in ts {
+                    if self.is_sequence(t) {
+                        self.objs.remove(t);
+                        self.sequences.remove(t);
+                        self.triggers.retain(|_, on| on != t);
+                    }
+                }
+            }
             Effect::Accounts(a) => a.apply(&mut self.users),
             Effect::AlterDb(_) => {}
             Effect::Replace { t, engine } => {
                 self.objs.insert(t.clone(), Obj::Table(*engine));
+                self.sequences.remove(t);
                 self.empty.insert(t.clone());
                 self.triggers.retain(|_, on| on != t);
             }
@@ -256,6 +336,7 @@ impl Catalog {
                 for t in ts {
                     if self.is_table(t) {
                         self.objs.remove(t);
+                        self.sequences.remove(t);
                         self.empty.remove(t);
                         self.triggers.retain(|_, on| on != t);
                     }
@@ -274,6 +355,7 @@ impl Catalog {
             Effect::DropDb { db, .. } => {
                 self.schemas.remove(db);
                 self.objs.retain(|t, _| t.db != *db);
+                self.sequences.retain(|t| t.db != *db);
                 self.empty.retain(|t| t.db != *db);
                 self.triggers.retain(|t, _| t.db != *db);
             }

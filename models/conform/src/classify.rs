@@ -163,6 +163,22 @@ pub enum Effect {
     /// waited for may have put an InnoDB table under the name; measured:
     /// found/seed-70735).
     InPlace(Tbl),
+    /// CREATE [OR REPLACE] SEQUENCE (`classify/sequence.rs`): `replace` when it replaces
+    /// a sequence that exists.
+    CreateSequence {
+        t: Tbl,
+        engine: Engine,
+        if_not_exists: bool,
+        replace: bool,
+    },
+    /// DROP SEQUENCE: drops the sequences of the list (not its tables).
+    DropSequences {
+        ts: Vec<Tbl>,
+        if_exists: bool,
+    },
+    /// A statement that opens tables and sequences, in this order
+    /// ([`crate::catalog::SeqNeed`]).
+    NeedSequences(Vec<super::catalog::SeqNeed>),
 }
 
 /// A statement of the learned table.
@@ -219,8 +235,10 @@ pub enum Stmt {
     Session(super::session_stmt::SessionStmt),
 }
 
+mod sequence;
 mod syntax;
 mod user_locks;
+pub use sequence::{ER_NOT_SEQUENCE, ER_NOT_SEQUENCE2, ER_UNKNOWN_SEQUENCES};
 pub use user_locks::{get_lock_columns, UserLockCall};
 
 /// ER_PARSE_ERROR.
@@ -697,6 +715,9 @@ pub fn classify(
     let first = first.to_ascii_lowercase();
     let words: Vec<String> = c.rest_words();
     let not_in = || format!("statement not in the learned table: `{sql}`");
+    if let Some(st) = sequence::classify_sequence(sql, db, cat, has_row) {
+        return st;
+    }
     if let Some(st) = super::session_stmt::classify_session(sql, db, cat, has_row) {
         return st;
     }
@@ -882,9 +903,9 @@ pub fn classify(
             }
             cx.plan("delete", parts, Effect::NeedTables(need), &toks)
         }
-        "lock" => classify_lock(&cx, &mut c, &toks),
+        "lock" => classify_lock(&cx, &mut c, &toks).and_then(|st| sequence::lock_rows(st, cat)),
         "alter" => classify_alter(&cx, &mut c, &toks, &words),
-        "create" => classify_create(&cx, &mut c, &toks, &words),
+        "create" => classify_create(&cx, &mut c, &toks, &words).map(|st| sequence::like(st, cat)),
         "drop" => classify_drop(&cx, &mut c, &toks, &words),
         "truncate" => {
             c.i = 1;

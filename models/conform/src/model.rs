@@ -52,6 +52,7 @@
 mod dialect;
 mod prepared;
 mod savepoint;
+mod sequence;
 mod temp;
 mod user_locks;
 
@@ -1731,6 +1732,13 @@ impl SqlModel {
         }
         if let Effect::CreateTable {
             t, if_not_exists, ..
+        }
+        // (CREATE SEQUENCE is a CREATE TABLE: Sql_cmd_create_table, sql_table.cc.)
+        | Effect::CreateSequence {
+            t,
+            if_not_exists,
+            replace: false,
+            ..
         } = &plan.effect
         {
             if self.cat.exists(t) {
@@ -1904,7 +1912,7 @@ impl SqlModel {
         }
         self.cat.apply(&plan.effect);
         self.note_rows(plan);
-        if let Effect::DropTables { ts, .. } = &plan.effect {
+        if let Effect::DropTables { ts, .. } | Effect::DropSequences { ts, .. } = &plan.effect {
             self.sess[s].st.lock_tables.retain(|(t, _)| !ts.contains(t));
             if self.sess[s].st.lock_tables.is_empty() {
                 self.unlock_tables(s);
@@ -2715,7 +2723,9 @@ impl SqlModel {
         if self.cat.exists(&t) {
             return None;
         }
-        self.sess[s].st.last_error = Some(super::catalog::ER_NO_SUCH_TABLE);
+        // (A sequence's own error: `model/sequence.rs`.)
+        let code = self.missing_code(s, &t)?;
+        self.sess[s].st.last_error = Some(code);
         Some(self.finish(s, Outcome::Error))
     }
 
@@ -2936,7 +2946,10 @@ impl SqlModel {
                 out = Outcome::Error;
                 if let Then::Plan(p) = &run.then {
                     // DROP TABLE of a list drops the tables that exist.
-                    if matches!(p.effect, Effect::DropTables { .. }) {
+                    if matches!(
+                        p.effect,
+                        Effect::DropTables { .. } | Effect::DropSequences { .. }
+                    ) {
                         self.cat.apply(&p.effect);
                     }
                 }
