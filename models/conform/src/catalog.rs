@@ -60,8 +60,9 @@ pub struct Catalog {
     /// The accounts made since the fixture, as `name@host` (accounts statements,
     /// [`crate::accounts::Accounts`]).
     pub users: BTreeSet<String>,
-    /// The tables that are sequences (`classify/sequence.rs`).
-    sequences: BTreeSet<Tbl>,
+    /// The tables that are sequences (`classify/sequence.rs`), with their MINVALUE and
+    /// MAXVALUE when known.
+    sequences: BTreeMap<Tbl, Option<(i64, i64)>>,
 }
 
 /// What a statement needs of an object it opens (`Effect::NeedSequences`): that it
@@ -108,7 +109,11 @@ impl Catalog {
     }
 
     pub fn is_sequence(&self, t: &Tbl) -> bool {
-        self.sequences.contains(t)
+        self.sequences.contains_key(t)
+    }
+
+    pub fn sequence_bounds(&self, t: &Tbl) -> Option<(i64, i64)> {
+        self.sequences.get(t).copied().flatten()
     }
 
     pub fn engine(&self, t: &Tbl) -> Option<Engine> {
@@ -271,8 +276,8 @@ impl Catalog {
         if let Some(o) = self.objs.remove(a) {
             self.objs.insert(b.clone(), o);
         }
-        if self.sequences.remove(a) {
-            self.sequences.insert(b.clone());
+        if let Some(x) = self.sequences.remove(a) {
+            self.sequences.insert(b.clone(), x);
         }
         if self.empty.remove(a) {
             self.empty.insert(b.clone());
@@ -298,12 +303,16 @@ impl Catalog {
             | Effect::InPlace(_)
             | Effect::NeedSequences(_) => {}
             Effect::CreateSequence {
-                t, engine, replace, ..
+                t,
+                engine,
+                replace,
+                bounds,
+                ..
             } => {
                 if self.error_of(e).is_none() && (*replace || !self.exists(t)) {
                     // (OR REPLACE: the old table, its triggers with it, dropped first.)
                     self.objs.insert(t.clone(), Obj::Table(*engine));
-                    self.sequences.insert(t.clone());
+                    self.sequences.insert(t.clone(), *bounds);
                     self.empty.remove(t);
                     self.triggers.retain(|_, on| on != t);
                 }
@@ -355,7 +364,7 @@ impl Catalog {
             Effect::DropDb { db, .. } => {
                 self.schemas.remove(db);
                 self.objs.retain(|t, _| t.db != *db);
-                self.sequences.retain(|t| t.db != *db);
+                self.sequences.retain(|t, _| t.db != *db);
                 self.empty.retain(|t| t.db != *db);
                 self.triggers.retain(|t, _| t.db != *db);
             }

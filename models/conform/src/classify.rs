@@ -170,6 +170,8 @@ pub enum Effect {
         engine: Engine,
         if_not_exists: bool,
         replace: bool,
+        /// Its MINVALUE and MAXVALUE, when known.
+        bounds: Option<(i64, i64)>,
     },
     /// DROP SEQUENCE: drops the sequences of the list (not its tables).
     DropSequences {

@@ -132,6 +132,8 @@ pub struct SqlSession {
     pub locking_reads: Vec<mdl_core::lock::TicketId>,
     /// The session's temporary tables (`model::temp`).
     pub temp_tables: Vec<(Tbl, Engine)>,
+    /// Those of them that are sequences (`model/sequence.rs`).
+    pub temp_sequences: Vec<Tbl>,
     /// The temporary table the running CREATE TEMPORARY TABLE ... LIKE / SELECT makes
     /// when it succeeds.
     pub pending_temp: Option<(Tbl, Engine)>,
@@ -162,6 +164,7 @@ impl SqlSession {
             savepoints: Vec::new(),
             locking_reads: Vec::new(),
             temp_tables: Vec::new(),
+            temp_sequences: Vec::new(),
             pending_temp: None,
             prepared: Vec::new(),
             last_row: None,

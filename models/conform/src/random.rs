@@ -9,7 +9,9 @@
 //! (`t1`, `t2`, the MyISAM `m1`, new names `t3`, `t4`, a view, a trigger, schema `db1`),
 //! several tables per statement, transactions, LOCK TABLES, FTWRL, BACKUP STAGE, HANDLER,
 //! user locks, `lock_wait_timeout`, kills and timeouts, savepoints, SHOW CREATE TABLE,
-//! EXPLAIN, temporary tables, SET STATEMENT, EXECUTE IMMEDIATE, CREATE OR REPLACE. Scenario `i` of a run with seed
+//! EXPLAIN, temporary tables, SET STATEMENT, EXECUTE IMMEDIATE, CREATE OR REPLACE,
+//! sequences (CREATE / ALTER / DROP SEQUENCE, NEXTVAL, LASTVAL, SETVAL, LOCK TABLES of
+//! one, a temporary one). Scenario `i` of a run with seed
 //! `S` is generated from seed `S + i` alone, so one scenario can be made again
 //! ([`generate`]).
 
@@ -83,7 +85,7 @@ fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
     let n = pick(r, NEW);
     let lock = pick(r, &["u1", "u2"]);
     let mode = |r: &mut ChaCha8Rng| pick(r, &["READ", "WRITE", "READ LOCAL", "WRITE CONCURRENT"]);
-    let w = r.random_range(0..110u32);
+    let w = r.random_range(0..118u32);
     match w {
         0..=7 => format!("SELECT * FROM {t1}"),
         8..=10 => format!("SELECT * FROM {t1} JOIN {t2} ON {t1}.a={t2}.a"),
@@ -168,6 +170,19 @@ fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
         107 => format!("SET STATEMENT lock_wait_timeout={TIMEOUT_S} FOR SELECT * FROM {t1}"),
         108 => format!("EXECUTE IMMEDIATE 'INSERT INTO {t1} (b) VALUES (7)'"),
         109 => format!("CREATE OR REPLACE TABLE {n} (a INT)"),
+        // Sequences (classify/sequence.rs, model/sequence.rs).
+        110 => "CREATE SEQUENCE IF NOT EXISTS s1".into(),
+        111 => "SELECT NEXTVAL(s1)".into(),
+        112 => pick(r, &["SELECT LASTVAL(s1)", "SELECT SETVAL(s1, 100)"]).into(),
+        113 => format!("INSERT INTO {t1} (b) VALUES (NEXT VALUE FOR s1)"),
+        114 => pick(
+            r,
+            &["ALTER SEQUENCE s1 RESTART", "ALTER SEQUENCE s1 CACHE 10"],
+        )
+        .into(),
+        115 => format!("LOCK TABLES s1 {}", pick(r, &["READ", "WRITE"])),
+        116 => "DROP SEQUENCE IF EXISTS s1".into(),
+        117 => "CREATE TEMPORARY SEQUENCE IF NOT EXISTS s2".into(),
         _ => format!("SELECT * FROM {t1}"),
     }
 }

@@ -132,3 +132,118 @@ fn sequence_functions_in_table_ddl_are_refused() {
         "{e}"
     );
 }
+
+#[test]
+fn invalid_values_fail_in_the_parser_without_locks() {
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    m.step(b, "LOCK TABLES t1 WRITE").unwrap();
+    for sql in [
+        "CREATE SEQUENCE t1 START WITH 10 MAXVALUE=9",
+        "CREATE SEQUENCE t1 START WITH 1 CACHE -1",
+        "CREATE SEQUENCE t1 MAXVALUE=9223372036854775807",
+        "CREATE SEQUENCE t1 START WITH 1 INCREMENT BY 123456789012345678",
+    ] {
+        assert_eq!(m.step(a, sql), Ok(Outcome::Error), "{sql}");
+        assert_eq!(m.session(a).last_error, Some(4085), "{sql}");
+        assert!(held(&m, a).is_empty(), "{sql}");
+    }
+    // A syntax the grammar does not have is refused, not played.
+    assert!(m
+        .step(a, "CREATE SEQUENCE s9 MAXVALUE=13, INCREMENT BY -1")
+        .is_err());
+    assert!(m.step(a, "ALTER SEQUENCE s9").is_err());
+}
+
+#[test]
+fn alter_of_an_existing_sequences_values_is_refused() {
+    let mut m = model();
+    let a = m.add_session();
+    m.setup("CREATE SEQUENCE s1").unwrap();
+    assert!(m.step(a, "ALTER SEQUENCE s1 MINVALUE 5").is_err());
+    assert_eq!(
+        m.step(a, "ALTER SEQUENCE s1 CACHE 10 CYCLE"),
+        Ok(Outcome::Ok)
+    );
+    assert_eq!(m.step(a, "ALTER SEQUENCE s1 RESTART"), Ok(Outcome::Ok));
+    // Of a sequence that does not exist: ER_UNKNOWN_SEQUENCES whatever the values.
+    assert_eq!(
+        m.step(a, "ALTER SEQUENCE s2 MINVALUE 5"),
+        Ok(Outcome::Error)
+    );
+    assert_eq!(m.session(a).last_error, Some(4091));
+}
+
+#[test]
+fn a_temporary_sequence_takes_no_lock_and_its_create_commits() {
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    m.setup("CREATE SEQUENCE s1").unwrap();
+    m.step(b, "LOCK TABLES s1 WRITE").unwrap();
+    m.step(a, "BEGIN").unwrap();
+    m.step(a, "SELECT * FROM t0").unwrap();
+    assert_eq!(m.step(a, "CREATE TEMPORARY SEQUENCE s1"), Ok(Outcome::Ok));
+    assert!(held(&m, a).is_empty());
+    assert_eq!(m.step(a, "SELECT NEXTVAL(s1)"), Ok(Outcome::Ok));
+    m.step(a, "BEGIN").unwrap();
+    m.step(a, "SELECT * FROM t0").unwrap();
+    assert_eq!(m.step(a, "DROP TEMPORARY SEQUENCE s1"), Ok(Outcome::Ok));
+    assert_eq!(held(&m, a), vec!["TABLE test.t0 SR"]);
+    m.step(a, "CREATE TEMPORARY TABLE tt (a INT)").unwrap();
+    assert_eq!(m.step(a, "SELECT NEXTVAL(tt)"), Ok(Outcome::Error));
+    assert_eq!(m.session(a).last_error, Some(4089));
+    assert_eq!(m.step(a, "DROP TEMPORARY SEQUENCE tt"), Ok(Outcome::Error));
+    assert_eq!(m.session(a).last_error, Some(4091));
+}
+
+#[test]
+fn the_sequence_engines_tables_are_refused() {
+    let mut m = model();
+    let a = m.add_session();
+    let e = m.step(a, "SELECT * FROM seq_1_to_10").unwrap_err();
+    assert!(e.contains("Sequence engine"), "{e}");
+}
+
+#[test]
+fn a_missing_sequence_beside_tables_is_no_such_table() {
+    let mut m = model();
+    let a = m.add_session();
+    let mut err = |sql: &str| {
+        assert_eq!(m.step(a, sql), Ok(Outcome::Error), "{sql}");
+        m.session(a).last_error
+    };
+    assert_eq!(
+        err("INSERT INTO t1 (b) VALUES (NEXTVAL(nosuch))"),
+        Some(1146)
+    );
+    assert_eq!(err("SELECT NEXTVAL(nosuch) FROM t0"), Some(1146));
+    assert_eq!(err("DO NEXTVAL(nosuch)"), Some(4091));
+    assert_eq!(err("CREATE SEQUENCE s9 CYCLE NOCYCLE"), Some(1225));
+}
+
+#[test]
+fn an_option_twice_is_the_parsers_error() {
+    let mut m = model();
+    let a = m.add_session();
+    for (opts, dup) in [
+        ("NO MINVALUE MINVALUE 1", false),
+        ("NOMINVALUE MINVALUE 1", false),
+        ("MINVALUE 1 NO MINVALUE", true),
+        ("NO MINVALUE NOMINVALUE", true),
+        ("NO MAXVALUE MAXVALUE 5", true),
+        ("NOCACHE CACHE 5", true),
+        ("NOCYCLE CYCLE", true),
+    ] {
+        let sql = format!("CREATE SEQUENCE s9 {opts}");
+        let o = m.step(a, &sql);
+        if dup {
+            assert_eq!(o, Ok(Outcome::Error), "{sql}");
+            assert_eq!(m.session(a).last_error, Some(1225), "{sql}");
+        } else {
+            assert_eq!(o, Ok(Outcome::Ok), "{sql}");
+            m.step(a, "DROP SEQUENCE s9").unwrap();
+        }
+    }
+}

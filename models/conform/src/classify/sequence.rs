@@ -32,6 +32,10 @@ pub const ER_UNKNOWN_SEQUENCES: u32 = 4091;
 pub const ER_NOT_SEQUENCE: u32 = 4089;
 /// ER_NOT_SEQUENCE2 (DROP SEQUENCE of a table).
 pub const ER_NOT_SEQUENCE2: u32 = 4090;
+/// ER_DUP_ARGUMENT (an option twice).
+pub const ER_DUP_ARGUMENT: u32 = 1225;
+/// ER_SEQUENCE_INVALID_DATA.
+pub const ER_SEQUENCE_INVALID_DATA: u32 = 4085;
 
 /// The DML whose expressions may call sequence functions.
 const DML: &[&str] = &[
@@ -76,6 +80,11 @@ pub(super) fn classify_sequence(
 ) -> Option<Result<Stmt, String>> {
     let toks = tokens(sql).ok()?;
     let kw = |i: usize, k: &str| toks.get(i).is_some_and(|t| kw_eq(t, k));
+    if let Some(t) = toks.iter().find(|t| seq_engine_table(t)) {
+        return Some(Err(format!(
+            "`{sql}`: the Sequence engine's virtual tables ({t:?}) are not modelled"
+        )));
+    }
     let ddl = (kw(0, "create") || kw(0, "drop") || kw(0, "alter"))
         && (1..5).any(|i| kw(i, "sequence"))
         && !(1..5).any(|i| kw(i, "table"));
@@ -106,6 +115,15 @@ pub(super) fn classify_sequence(
         && !(1..4).any(|i| kw(i, "temporary"));
     if !dml && !table_ddl {
         return None;
+    }
+    let sequence_option = toks
+        .windows(2)
+        .any(|w| kw_eq(&w[0], "sequence") && matches!(w[1], Tok::P('=') | Tok::Num(_)));
+    if table_ddl && sequence_option {
+        return Some(Err(format!(
+            "`{sql}`: CREATE / ALTER TABLE ... SEQUENCE= (a table made a sequence or back) is \
+             not modelled"
+        )));
     }
     let calls = match calls(&toks, db) {
         Ok(c) if c.is_empty() => return None,
@@ -274,17 +292,35 @@ fn with_calls(
             ));
         }
     }
+    if toks.iter().any(|t| kw_eq(t, "with")) {
+        return Err(format!(
+            "`{sql}`: sequence functions with a WITH clause (a CTE's name may be the \
+             sequence's) are not modelled"
+        ));
+    }
     let seq_parts = calls.iter().map(|c| part(c.kind, &c.seq));
-    let seq_needs = calls.iter().map(|c| SeqNeed {
-        t: c.seq.clone(),
-        missing: Some(ER_UNKNOWN_SEQUENCES),
-        sequence: true,
-    });
+    // A sequence that does not exist: ER_UNKNOWN_SEQUENCES when the statement opens
+    // nothing else, ER_NO_SUCH_TABLE when it has tables too (measured:
+    // `SELECT NEXTVAL(x)` and `SELECT NEXTVAL(x) FROM t0`).
+    let seq_needs = |missing: u32| {
+        calls.iter().map(move |c| SeqNeed {
+            t: c.seq.clone(),
+            missing: Some(missing),
+            sequence: true,
+        })
+    };
     match classify(&render(&rest), db, cat, has_row)? {
+        // A FROM with no base table (a derived table, information_schema): the server
+        // answers a missing sequence there with ER_NO_SUCH_TABLE (measured), its locks
+        // are not those of a SELECT with no FROM.
+        Stmt::NoLocks if rest.iter().any(|t| kw_eq(t, "from")) => Err(format!(
+            "`{sql}`: sequence functions in a statement whose FROM names no base table are \
+             not modelled"
+        )),
         Stmt::NoLocks => Ok(plan(
             calls[0].kind,
             seq_parts.collect(),
-            Effect::NeedSequences(seq_needs.collect()),
+            Effect::NeedSequences(seq_needs(ER_UNKNOWN_SEQUENCES).collect()),
             None,
         )),
         Stmt::Learned(mut p) if DML.contains(&p.kind.as_str()) && p.lock_tables.is_empty() => {
@@ -301,7 +337,12 @@ fn with_calls(
                     sequence: false,
                 })
                 .collect();
-            needs.extend(seq_needs);
+            let missing = if ts.is_empty() {
+                ER_UNKNOWN_SEQUENCES
+            } else {
+                ER_NO_SUCH_TABLE
+            };
+            needs.extend(seq_needs(missing));
             p.parts.extend(seq_parts);
             p.effect = Effect::NeedSequences(needs);
             Ok(Stmt::Learned(p))
@@ -347,12 +388,27 @@ fn ddl_statement(mut c: Cur, db: &str, cat: &Catalog) -> Result<Stmt, String> {
     };
     view(&s)?;
     let wait = super::wait_clause(c.t)?;
+    let mut bounds = None;
     if first == "create" || first == "alter" {
-        options(&c.t[c.i..], first == "alter")
+        let def = options(&c.t[c.i..], first == "alter")
             .map_err(|e| format!("`{sql}`: {e} (not modelled: refused)"))?;
+        if def.duplicate {
+            return Ok(Stmt::Fails(ER_DUP_ARGUMENT));
+        }
+        if first == "create" && !def.valid() {
+            return Ok(Stmt::Fails(ER_SEQUENCE_INVALID_DATA));
+        }
+        bounds = Some(def.bounds());
+        if first == "alter" && cat.is_sequence(&s) && def.changes_values(cat.sequence_bounds(&s)) {
+            return Err(format!(
+                "`{sql}`: ALTER SEQUENCE of bounds, start or increment of a sequence that \
+                 exists (the server checks them against its values, which the model does \
+                 not know) is not modelled"
+            ));
+        }
     }
     match first.as_str() {
-        "create" => create(&mut c, s, if_exists, or_replace, cat, wait),
+        "create" => create(&mut c, s, if_exists, or_replace, cat, wait, bounds),
         "drop" => {
             let mut ts = vec![s];
             while c.eat_p(',') {
@@ -412,6 +468,7 @@ fn create(
     or_replace: bool,
     cat: &Catalog,
     wait: Option<u64>,
+    bounds: Option<(i64, i64)>,
 ) -> Result<Stmt, String> {
     let sql = c.sql;
     let rest = c.rest_words();
@@ -471,6 +528,7 @@ fn create(
         engine,
         if_not_exists,
         replace,
+        bounds,
     };
     Ok(plan(kind, vec![p], effect, wait))
 }
@@ -495,6 +553,7 @@ pub(super) fn like(st: Stmt, cat: &Catalog) -> Stmt {
                 engine: *engine,
                 if_not_exists: *if_not_exists,
                 replace: false,
+                bounds: cat.sequence_bounds(&src[0]),
             };
         }
     }
@@ -531,40 +590,88 @@ pub(super) fn lock_rows(st: Stmt, cat: &Catalog) -> Result<Stmt, String> {
 /// RESTART only in ALTER; no comma between them; ALTER needs at least one), then CREATE's
 /// table options. Anything else is an error (a syntax error on the server, or an option
 /// the model does not know), so the statement is refused rather than played.
-fn options(toks: &[Tok], alter: bool) -> Result<(), String> {
+fn options(toks: &[Tok], alter: bool) -> Result<Def, String> {
+    let mut def = Def::default();
     let mut i = 0;
     let kw = |i: usize, k: &str| toks.get(i).is_some_and(|t| kw_eq(t, k));
-    let num = |i: usize| -> Option<usize> {
-        let j = if toks.get(i) == Some(&Tok::P('-')) || toks.get(i) == Some(&Tok::P('+')) {
+    // A number: where it ends and its value.
+    let num = |i: usize| -> Option<(usize, i64)> {
+        let neg = toks.get(i) == Some(&Tok::P('-'));
+        let j = if neg || toks.get(i) == Some(&Tok::P('+')) {
             i + 1
         } else {
             i
         };
         match toks.get(j) {
-            Some(Tok::Num(n)) if n.parse::<i64>().is_ok() => Some(j + 1),
+            Some(Tok::Num(n)) => {
+                let v = n.parse::<i64>().ok()?;
+                Some((j + 1, if neg { -v } else { v }))
+            }
             _ => None,
         }
     };
     let eq = |i: usize| usize::from(toks.get(i) == Some(&Tok::P('=')));
     let bad = |i: usize| format!("unexpected `{:?}` in the sequence's options", toks.get(i));
     let mut seen = 0;
+    let mut groups: Vec<&str> = Vec::new();
     while i < toks.len() {
-        let next = if kw(i, "minvalue") || kw(i, "maxvalue") || kw(i, "cache") {
-            num(i + 1 + eq(i + 1))
+        // Each option once (the parser's ER_DUP_ARGUMENT; measured for every group).
+        let group = [
+            ("minvalue", "min"),
+            ("nominvalue", "min"),
+            ("maxvalue", "max"),
+            ("nomaxvalue", "max"),
+            ("cache", "cache"),
+            ("nocache", "cache"),
+            ("cycle", "cycle"),
+            ("nocycle", "cycle"),
+            ("start", "start"),
+            ("increment", "increment"),
+            ("restart", "restart"),
+        ]
+        .iter()
+        .find(|(k, _)| kw(i, k) || (kw(i, "no") && kw(i + 1, k)))
+        .map(|(_, g)| *g);
+        if let Some(g) = group {
+            // MINVALUE n after NO MINVALUE / NOMINVALUE is no duplicate, every other
+            // pair of one group is (measured, both orders, each group).
+            let min_value = g == "min" && kw(i, "minvalue");
+            let g = if min_value { "min_value" } else { g };
+            def.duplicate |= groups.contains(&g) || (g == "min" && groups.contains(&"min_value"));
+            groups.push(g);
+        }
+        let set = |v: &mut Option<i64>, r: Option<(usize, i64)>| {
+            r.map(|(j, x)| {
+                *v = Some(x);
+                j
+            })
+        };
+        let next = if kw(i, "minvalue") {
+            set(&mut def.min, num(i + 1 + eq(i + 1)))
+        } else if kw(i, "maxvalue") {
+            set(&mut def.max, num(i + 1 + eq(i + 1)))
+        } else if kw(i, "cache") {
+            set(&mut def.cache, num(i + 1 + eq(i + 1)))
         } else if kw(i, "no") && (kw(i + 1, "minvalue") || kw(i + 1, "maxvalue")) {
             Some(i + 2)
-        } else if ["nominvalue", "nomaxvalue", "nocache", "cycle", "nocycle"]
+        } else if kw(i, "nocache") {
+            def.cache = Some(0);
+            Some(i + 1)
+        } else if ["nominvalue", "nomaxvalue", "cycle", "nocycle"]
             .iter()
             .any(|k| kw(i, k))
         {
             Some(i + 1)
         } else if kw(i, "start") {
-            num(i + 1 + usize::from(kw(i + 1, "with")).max(eq(i + 1)))
+            let j = i + 1 + usize::from(kw(i + 1, "with")).max(eq(i + 1));
+            set(&mut def.start, num(j))
         } else if kw(i, "increment") {
-            num(i + 1 + usize::from(kw(i + 1, "by")).max(eq(i + 1)))
+            let j = i + 1 + usize::from(kw(i + 1, "by")).max(eq(i + 1));
+            set(&mut def.increment, num(j))
         } else if alter && kw(i, "restart") {
             let j = i + 1 + usize::from(kw(i + 1, "with")).max(eq(i + 1));
-            num(j).or((j == i + 1).then_some(j))
+            def.restart = num(j).map(|(_, v)| v);
+            num(j).map(|(k, _)| k).or((j == i + 1).then_some(j))
         } else {
             break;
         };
@@ -575,7 +682,7 @@ fn options(toks: &[Tok], alter: bool) -> Result<(), String> {
         return if seen == 0 || i < toks.len() {
             Err(bad(i))
         } else {
-            Ok(())
+            Ok(def)
         };
     }
     // CREATE's table options: NAME [=] value, separated by spaces or commas.
@@ -606,5 +713,91 @@ fn options(toks: &[Tok], alter: bool) -> Result<(), String> {
             i += 1;
         }
     }
-    Ok(())
+    Ok(def)
+}
+
+/// The values a CREATE / ALTER SEQUENCE sets (`sequence_definition`, `sql_sequence.h`).
+#[derive(Default)]
+struct Def {
+    min: Option<i64>,
+    max: Option<i64>,
+    start: Option<i64>,
+    increment: Option<i64>,
+    cache: Option<i64>,
+    /// ALTER ... RESTART WITH n.
+    restart: Option<i64>,
+    /// An option given twice (ER_DUP_ARGUMENT).
+    duplicate: bool,
+}
+
+impl Def {
+    /// `sequence_definition::check_and_adjust` (`sql/sql_sequence.cc`) of a new sequence,
+    /// which the parser calls for CREATE SEQUENCE (ER_SEQUENCE_INVALID_DATA before
+    /// anything runs; measured: no lock, no commit). An increment of 0 is the server's
+    /// `auto_increment_increment`, 1 unless set globally (not followed).
+    fn valid(&self) -> bool {
+        let inc = self.real_increment();
+        let (min, max) = self.bounds();
+        let start = self.start.unwrap_or(if inc < 0 { max } else { min });
+        let cache = self.cache.unwrap_or(1000);
+        let max_inc = inc.unsigned_abs().min(i64::MAX as u64) as i64;
+        max >= start
+            && max > min
+            && start >= min
+            && max != i64::MAX
+            && min != i64::MIN
+            && cache >= 0
+            && cache < (i64::MAX - max_inc) / max_inc
+    }
+
+    fn real_increment(&self) -> i64 {
+        match self.increment {
+            None | Some(0) => 1,
+            Some(x) => x,
+        }
+    }
+
+    /// MINVALUE and MAXVALUE, or their defaults.
+    fn bounds(&self) -> (i64, i64) {
+        let inc = self.real_increment();
+        let min = self.min.unwrap_or(if inc < 0 { i64::MIN + 1 } else { 1 });
+        let max = self.max.unwrap_or(if inc < 0 { -1 } else { i64::MAX - 1 });
+        (min, max)
+    }
+
+    /// An ALTER that sets a value the server checks against the sequence's own (its
+    /// bounds, start, increment, current value: `Sql_cmd_alter_sequence::execute` calls
+    /// `check_and_adjust` once it has the table), which the catalog does not know; RESTART
+    /// WITH a value within the bounds the catalog knows is valid (measured).
+    fn changes_values(&self, bounds: Option<(i64, i64)>) -> bool {
+        let restart_ok = match (self.restart, bounds) {
+            (None, _) => true,
+            (Some(n), Some((min, max))) => min <= n && n <= max,
+            (Some(_), None) => false,
+        };
+        self.min.is_some()
+            || self.max.is_some()
+            || self.start.is_some()
+            || self.increment.is_some()
+            || !restart_ok
+    }
+}
+
+/// `seq_1_to_10`, `seq_1_to_10_step_2`: the Sequence storage engine's tables, which exist
+/// on the server whatever the catalog says.
+fn seq_engine_table(t: &Tok) -> bool {
+    let Tok::Word { text, .. } = t else {
+        return false;
+    };
+    let low = text.to_ascii_lowercase();
+    let Some(rest) = low.strip_prefix("seq_") else {
+        return false;
+    };
+    let parts: Vec<&str> = rest.split('_').collect();
+    let digits = |x: &str| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit());
+    match parts.as_slice() {
+        [a, "to", b] => digits(a) && digits(b),
+        [a, "to", b, "step", c] => digits(a) && digits(b) && digits(c),
+        _ => false,
+    }
 }
