@@ -247,3 +247,27 @@ fn an_option_twice_is_the_parsers_error() {
         }
     }
 }
+
+/// What NEXTVAL holds in a transaction (SW on the server).
+fn nextval_lock() -> Vec<String> {
+    let mut m = model();
+    let a = m.add_session();
+    m.setup("CREATE SEQUENCE s1").unwrap();
+    m.step(a, "BEGIN").unwrap();
+    m.step(a, "SELECT NEXTVAL(s1)").unwrap();
+    held(&m, a)
+}
+
+#[cfg(not(mdl_bug = "conform_nextval_reads"))]
+#[test]
+fn nextval_holds_sw() {
+    assert_eq!(nextval_lock(), vec!["TABLE test.s1 SW"]);
+}
+
+/// Seeded bug `conform_nextval_reads`: NEXTVAL played as LASTVAL; the check above sees
+/// SR.
+#[cfg(mdl_bug = "conform_nextval_reads")]
+#[test]
+fn seeded_bug_conform_nextval_reads_is_caught() {
+    assert_ne!(nextval_lock(), vec!["TABLE test.s1 SW"]);
+}

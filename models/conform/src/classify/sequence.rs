@@ -203,6 +203,8 @@ fn calls(toks: &[Tok], db: &str) -> Result<Vec<Call>, String> {
                 return Err("unbalanced parentheses".into());
             }
             let kind = match f {
+                // Seeded bug `conform_nextval_reads`: NEXTVAL played as LASTVAL (SR).
+                "nextval" if cfg!(mdl_bug = "conform_nextval_reads") => "lastval",
                 "nextval" => "nextval",
                 "setval" => "setval",
                 _ => "lastval",
