@@ -394,6 +394,9 @@ fn ddl_statement(mut c: Cur, db: &str, cat: &Catalog) -> Result<Stmt, String> {
     if first == "create" || first == "alter" {
         let def = options(&c.t[c.i..], first == "alter")
             .map_err(|e| format!("`{sql}`: {e} (not modelled: refused)"))?;
+        if def.syntax {
+            return Ok(Stmt::Fails(super::ER_PARSE_ERROR));
+        }
         if def.duplicate {
             return Ok(Stmt::Fails(ER_DUP_ARGUMENT));
         }
@@ -677,15 +680,26 @@ fn options(toks: &[Tok], alter: bool) -> Result<Def, String> {
         } else {
             break;
         };
-        i = next.ok_or_else(|| bad(i))?;
+        let Some(next) = next else {
+            // (`longlong_num` after the option: anything else, a number out of range,
+            // `WITH =`, is the parser's error.)
+            def.syntax = true;
+            return Ok(def);
+        };
+        i = next;
         seen += 1;
     }
+    // A comma, a parenthesis (a column list) or a sequence option where the grammar
+    // has none: the parser's error.
+    let misplaced = |i: usize| {
+        matches!(toks.get(i), Some(Tok::P(',' | '('))) || SEQ_KW.iter().any(|k| kw(i, k))
+    };
     if alter {
-        return if seen == 0 || i < toks.len() {
-            Err(bad(i))
-        } else {
-            Ok(def)
-        };
+        if seen == 0 || misplaced(i) {
+            def.syntax = true;
+            return Ok(def);
+        }
+        return if i < toks.len() { Err(bad(i)) } else { Ok(def) };
     }
     // CREATE's table options: NAME [=] value, separated by spaces or commas.
     const TABLE_OPTS: &[&str] = &[
@@ -703,6 +717,10 @@ fn options(toks: &[Tok], alter: bool) -> Result<Def, String> {
         "stats_persistent",
     ];
     while i < toks.len() {
+        if misplaced(i) {
+            def.syntax = true;
+            return Ok(def);
+        }
         if !TABLE_OPTS.iter().any(|k| kw(i, k)) {
             return Err(bad(i));
         }
@@ -730,6 +748,8 @@ struct Def {
     restart: Option<i64>,
     /// An option given twice (ER_DUP_ARGUMENT).
     duplicate: bool,
+    /// Not in the grammar (ER_PARSE_ERROR).
+    syntax: bool,
 }
 
 impl Def {
@@ -803,3 +823,19 @@ fn seq_engine_table(t: &Tok) -> bool {
         _ => false,
     }
 }
+
+/// The words that start a sequence option (`sequence_def`, `sql_yacc.yy`).
+const SEQ_KW: &[&str] = &[
+    "minvalue",
+    "maxvalue",
+    "nominvalue",
+    "nomaxvalue",
+    "no",
+    "cache",
+    "nocache",
+    "cycle",
+    "nocycle",
+    "start",
+    "increment",
+    "restart",
+];
