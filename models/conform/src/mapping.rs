@@ -265,6 +265,17 @@ pub const KINDS: &[KindDef] = &[
     kq("lock_read_sequence", "LOCK TABLES t1 READ", SEQ_T1),
     kq("lock_write_sequence", "LOCK TABLES t1 WRITE", SEQ_T1),
     kq("create_sequence", "CREATE SEQUENCE t3", &[]),
+    // CREATE TABLE with a column DEFAULT of a sequence function: the sequence opened too.
+    kq(
+        "create_table_nextval",
+        "CREATE TABLE t3 (a INT DEFAULT NEXTVAL(t1))",
+        SEQ_T1,
+    ),
+    kq(
+        "create_table_lastval",
+        "CREATE TABLE t3 (a INT DEFAULT LASTVAL(t1))",
+        SEQ_T1,
+    ),
     kq(
         "create_or_replace_sequence",
         "CREATE OR REPLACE SEQUENCE t1",

@@ -120,12 +120,21 @@ fn own_ftwrl_refuses_nextval_and_not_lastval() {
 }
 
 #[test]
-fn sequence_functions_in_table_ddl_are_refused() {
+fn sequence_functions_in_table_ddl_take_the_sequences_lock_or_are_refused() {
     let mut m = model();
     let a = m.add_session();
+    let b = m.add_session();
     m.setup("CREATE SEQUENCE s1").unwrap();
+    m.step(b, "LOCK TABLES s1 WRITE").unwrap();
+    assert_eq!(
+        m.step(a, "CREATE TABLE t3 (a INT DEFAULT NEXTVAL(s1))"),
+        Ok(Outcome::Waiting)
+    );
+    assert!(held(&m, a).contains(&"TABLE test.s1 SW (pending)".to_string()));
+    m.step(b, "UNLOCK TABLES").unwrap();
+    assert!(!m.is_waiting(a));
     let e = m
-        .step(a, "CREATE TABLE t3 (a INT DEFAULT NEXTVAL(s1))")
+        .step(a, "ALTER TABLE t1 ADD COLUMN c INT DEFAULT NEXTVAL(s1)")
         .unwrap_err();
     assert!(
         e.contains("sequence function in CREATE / ALTER TABLE"),

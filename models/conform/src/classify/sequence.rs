@@ -127,6 +127,9 @@ pub(super) fn classify_sequence(
     }
     let calls = match calls(&toks, db) {
         Ok(c) if c.is_empty() => return None,
+        Ok(c) if table_ddl && kw(0, "create") && kw(1, "table") => {
+            return Some(create_with_default(sql, &toks, c, db, cat, has_row))
+        }
         Ok(_) if table_ddl => {
             return Some(Err(format!(
                 "`{sql}`: a sequence function in CREATE / ALTER TABLE (the server opens the \
@@ -839,3 +842,73 @@ const SEQ_KW: &[&str] = &[
     "increment",
     "restart",
 ];
+
+/// `CREATE TABLE t (... DEFAULT NEXTVAL(s) ...)`: the learned `create_table_nextval` /
+/// `create_table_lastval` row (CREATE TABLE's locks, then the sequence's SW / SR for the
+/// statement: measured), for one sequence named in column DEFAULTs only. The sequence
+/// must exist (ER_NO_SUCH_TABLE once the locks are taken, measured) and be one (a table:
+/// ER_NOT_SEQUENCE, not followed: refused).
+fn create_with_default(
+    sql: &str,
+    toks: &[Tok],
+    calls: Vec<Call>,
+    db: &str,
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Result<Stmt, String> {
+    let refuse = |why: &str| Err(format!("`{sql}`: {why} is not modelled"));
+    if ["check", "as", "select", "like", "generated", "temporary"]
+        .iter()
+        .any(|k| toks.iter().any(|t| kw_eq(t, k)))
+    {
+        return refuse("a sequence function in CREATE TABLE outside a column DEFAULT");
+    }
+    let seq = &calls[0].seq;
+    if calls.iter().any(|c| c.seq != *seq) {
+        return refuse("CREATE TABLE with DEFAULTs of several sequences");
+    }
+    let reads = calls.iter().all(|c| c.kind == "lastval");
+    if !reads && calls.iter().any(|c| c.kind == "lastval") {
+        return refuse("CREATE TABLE with DEFAULTs of NEXTVAL and LASTVAL together");
+    }
+    if cat.exists(seq) && !cat.is_sequence(seq) {
+        return refuse("a DEFAULT of a sequence function of a table that is not a sequence");
+    }
+    let kind = if reads {
+        "create_table_lastval"
+    } else {
+        "create_table_nextval"
+    };
+    if !has_row(kind) {
+        return refuse("a sequence function in CREATE TABLE");
+    }
+    let mut rest = Vec::new();
+    let mut i = 0;
+    for c in &calls {
+        rest.extend(toks[i..c.span.start].iter().cloned());
+        rest.push(Tok::Num("0".into()));
+        i = c.span.end;
+    }
+    rest.extend(toks[i..].iter().cloned());
+    let mut p = match classify(&render(&rest), db, cat, has_row)? {
+        Stmt::Learned(p) if p.kind == "create_table" => p,
+        _ => return refuse("this CREATE TABLE with a sequence function"),
+    };
+    let Effect::CreateTable { t, src, .. } = &mut p.effect else {
+        return refuse("this CREATE TABLE with a sequence function");
+    };
+    let new = t.clone();
+    src.push(seq.clone());
+    p.kind = kind.to_owned();
+    p.parts = vec![Part {
+        row: kind.to_owned(),
+        kind: kind.to_owned(),
+        bind: Bind {
+            n: Some(new),
+            t: Some(seq.clone()),
+            ..Bind::default()
+        },
+        set_target: SetTarget::NotInList,
+    }];
+    Ok(Stmt::Learned(p))
+}
