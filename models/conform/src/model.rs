@@ -1501,6 +1501,7 @@ impl SqlModel {
             if trigger_lt
                 || (READ_ONLY_PROTECTION.contains(&code)
                     && (DEFERRED_PROTECTION.contains(&plan.kind.as_str())
+                        || super::model::sequence::writes_sequence(&plan)
                         || (code == 1223 && is_lock)))
             {
                 // open_table checks the read-only protection right before the BACKUP lock
