@@ -79,6 +79,7 @@ pub const TEST_FILES: &[TestFile] = &[
     TestFile { path: "models/conform/tests/conform_partitions.rs", run_by: &["test"], empty_in: &[], note: "" },
     TestFile { path: "models/conform/tests/conform_misc.rs", run_by: &["test"], empty_in: &[], note: "" },
     TestFile { path: "models/conform/tests/conform_routines.rs", run_by: &["test"], empty_in: &[], note: "" },
+    TestFile { path: "models/conform/tests/conform_sequences.rs", run_by: &["test"], empty_in: &[], note: "" },
     TestFile { path: "models/conform/tests/conform_settle.rs", run_by: &["test", "conformance"], empty_in: &[], note: "the server tests return at once without MDL_CONFORM=1; ci/conformance.sh sets it" },
     TestFile { path: "models/conform/tests/conform_client.rs", run_by: &["test", "conformance"], empty_in: &[], note: "the server tests return at once without MDL_CONFORM=1; ci/conformance.sh sets it" },
     TestFile { path: "models/conform/tests/conform_corpus.rs", run_by: &["test", "conformance"], empty_in: &[], note: "offline on a made-up suite; the server test returns at once without MDL_CONFORM=1; ci/conformance.sh sets it" },

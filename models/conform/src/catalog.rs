@@ -79,6 +79,19 @@ pub struct Catalog {
     prelocking: BTreeSet<Tbl>,
     /// The stored routines and events made since the fixture.
     pub routines: super::routines::Routines,
+    /// The tables that are sequences (`classify/sequence.rs`), with their MINVALUE and
+    /// MAXVALUE when known.
+    sequences: BTreeMap<Tbl, Option<(i64, i64)>>,
+}
+
+/// What a statement needs of an object it opens (`Effect::NeedSequences`): that it
+/// exists (else the error `missing`; `None`: IF EXISTS, no error) and, when `sequence`,
+/// that it is a sequence (else ER_NOT_SEQUENCE).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeqNeed {
+    pub t: Tbl,
+    pub missing: Option<u32>,
+    pub sequence: bool,
 }
 
 impl Catalog {
@@ -152,6 +165,14 @@ impl Catalog {
     /// The table has a trigger.
     pub fn has_triggers(&self, t: &Tbl) -> bool {
         self.triggers.values().any(|on| on == t)
+    }
+
+    pub fn is_sequence(&self, t: &Tbl) -> bool {
+        self.sequences.contains_key(t)
+    }
+
+    pub fn sequence_bounds(&self, t: &Tbl) -> Option<(i64, i64)> {
+        self.sequences.get(t).copied().flatten()
     }
 
     pub fn engine(&self, t: &Tbl) -> Option<Engine> {
@@ -294,6 +315,42 @@ impl Catalog {
             Effect::DropTrigger { tr, if_exists } => {
                 (!self.triggers.contains_key(tr) && !if_exists).then_some(ER_TRG_DOES_NOT_EXIST)
             }
+            Effect::CreateSequence {
+                t,
+                if_not_exists,
+                replace,
+                ..
+            } => {
+                if !self.has_schema(&t.db) {
+                    Some(ER_BAD_DB)
+                } else if self.exists(t) && !if_not_exists && !replace {
+                    Some(ER_TABLE_EXISTS)
+                } else {
+                    None
+                }
+            }
+            // mysql_rm_table_no_locks (sql_table.cc): ER_NOT_SEQUENCE2 for a table of the
+            // list before ER_UNKNOWN_SEQUENCES (measured).
+            Effect::DropSequences { ts, if_exists } => {
+                if *if_exists {
+                    None
+                } else if ts.iter().any(|t| self.exists(t) && !self.is_sequence(t)) {
+                    Some(crate::classify::ER_NOT_SEQUENCE2)
+                } else {
+                    ts.iter()
+                        .any(|t| !self.exists(t))
+                        .then_some(crate::classify::ER_UNKNOWN_SEQUENCES)
+                }
+            }
+            Effect::NeedSequences(needs) => needs.iter().find_map(|n| {
+                if !self.exists(&n.t) {
+                    n.missing
+                } else if n.sequence && !self.is_sequence(&n.t) {
+                    Some(crate::classify::ER_NOT_SEQUENCE)
+                } else {
+                    None
+                }
+            }),
         }
     }
 
@@ -323,6 +380,9 @@ impl Catalog {
         if let Some(o) = self.objs.remove(a) {
             self.objs.insert(b.clone(), o);
         }
+        if let Some(x) = self.sequences.remove(a) {
+            self.sequences.insert(b.clone(), x);
+        }
         if self.empty.remove(a) {
             self.empty.insert(b.clone());
         }
@@ -351,10 +411,35 @@ impl Catalog {
             | Effect::NeedTables(_)
             | Effect::Fail(_)
             | Effect::InPlace(_)
-            | Effect::NotPartitioned(_) => {}
+            | Effect::NotPartitioned(_)
+            | Effect::NeedSequences(_) => {}
             Effect::Alter { t, forget_pk } => {
                 if *forget_pk {
                     self.pk.remove(t);
+                }
+            }
+            Effect::CreateSequence {
+                t,
+                engine,
+                replace,
+                bounds,
+                ..
+            } => {
+                if self.error_of(e).is_none() && (*replace || !self.exists(t)) {
+                    // (OR REPLACE: the old table, its triggers with it, dropped first.)
+                    self.objs.insert(t.clone(), Obj::Table(*engine));
+                    self.sequences.insert(t.clone(), *bounds);
+                    self.empty.remove(t);
+                    self.triggers.retain(|_, on| on != t);
+                }
+            }
+            Effect::DropSequences { ts, .. } => {
+                for t in ts {
+                    if self.is_sequence(t) {
+                        self.objs.remove(t);
+                        self.sequences.remove(t);
+                        self.triggers.retain(|_, on| on != t);
+                    }
                 }
             }
             Effect::Accounts(a) => a.apply(&mut self.users),
@@ -384,6 +469,7 @@ impl Catalog {
                 self.objs.insert(t.clone(), Obj::Table(*engine));
                 self.set_partitioned(t, *partitioned);
                 self.pk.remove(t);
+                self.sequences.remove(t);
                 self.empty.insert(t.clone());
                 self.triggers.retain(|_, on| on != t);
             }
@@ -410,6 +496,7 @@ impl Catalog {
                     if self.is_table(t) {
                         self.fks.retain(|f| f.child != *t && f.parent != *t);
                         self.objs.remove(t);
+                        self.sequences.remove(t);
                         self.empty.remove(t);
                         self.partitioned.remove(t);
                         self.pk.remove(t);
@@ -431,6 +518,7 @@ impl Catalog {
                 self.schemas.remove(db);
                 self.objs.retain(|t, _| t.db != *db);
                 self.fks.retain(|f| f.child.db != *db && f.parent.db != *db);
+                self.sequences.retain(|t, _| t.db != *db);
                 self.empty.retain(|t| t.db != *db);
                 self.partitioned.retain(|t| t.db != *db);
                 self.pk.retain(|t, _| t.db != *db);

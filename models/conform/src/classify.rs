@@ -180,6 +180,24 @@ pub enum Effect {
     /// waited for may have put an InnoDB table under the name; measured:
     /// found/seed-70735).
     InPlace(Tbl),
+    /// CREATE [OR REPLACE] SEQUENCE (`classify/sequence.rs`): `replace` when it replaces
+    /// a sequence that exists.
+    CreateSequence {
+        t: Tbl,
+        engine: Engine,
+        if_not_exists: bool,
+        replace: bool,
+        /// Its MINVALUE and MAXVALUE, when known.
+        bounds: Option<(i64, i64)>,
+    },
+    /// DROP SEQUENCE: drops the sequences of the list (not its tables).
+    DropSequences {
+        ts: Vec<Tbl>,
+        if_exists: bool,
+    },
+    /// A statement that opens tables and sequences, in this order
+    /// ([`crate::catalog::SeqNeed`]).
+    NeedSequences(Vec<super::catalog::SeqNeed>),
     /// Partition maintenance of a table that was not partitioned when the statement
     /// began: ER_NO_SUCH_TABLE if it is gone once the locks are taken, else
     /// ER_PARTITION_MGMT_ON_NONPARTITIONED (`classify/partition.rs`).
@@ -264,11 +282,13 @@ mod misc;
 mod partition;
 mod routine;
 mod routine_body;
+mod sequence;
 mod syntax;
 mod user_locks;
 mod views;
 mod xa;
 pub use fk::ForeignKey;
+pub use sequence::{ER_NOT_SEQUENCE, ER_NOT_SEQUENCE2, ER_UNKNOWN_SEQUENCES};
 pub use user_locks::{get_lock_columns, UserLockCall};
 pub use views::{ViewDef, ViewMode};
 pub use xa::{XaOp, XaStmt};
@@ -771,6 +791,9 @@ fn classify_inner(
     let first = first.to_ascii_lowercase();
     let words: Vec<String> = c.rest_words();
     let not_in = || format!("statement not in the learned table: `{sql}`");
+    if let Some(st) = sequence::classify_sequence(sql, db, cat, has_row) {
+        return st;
+    }
     if let Some(st) = super::session_stmt::classify_session(sql, db, cat, has_row) {
         return st;
     }
@@ -963,9 +986,9 @@ fn classify_inner(
             }
             cx.plan("delete", parts, Effect::NeedTables(need), &toks)
         }
-        "lock" => classify_lock(&cx, &mut c, &toks),
+        "lock" => classify_lock(&cx, &mut c, &toks).and_then(|st| sequence::lock_rows(st, cat)),
         "alter" => classify_alter(&cx, &mut c, &toks, &words),
-        "create" => classify_create(&cx, &mut c, &toks, &words),
+        "create" => classify_create(&cx, &mut c, &toks, &words).map(|st| sequence::like(st, cat)),
         "drop" => classify_drop(&cx, &mut c, &toks, &words),
         "truncate" => {
             c.i = 1;

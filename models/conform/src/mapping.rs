@@ -105,6 +105,21 @@ const fn kc(name: &'static str, sql: &'static str) -> KindDef {
     }
 }
 
+/// A kind learned with a prep, not in the matrix (the sequence kinds).
+const fn kq(name: &'static str, sql: &'static str, prep: &'static [&'static str]) -> KindDef {
+    KindDef {
+        name,
+        sql,
+        prep,
+        setup: &[],
+        matrix: false,
+        check: false,
+    }
+}
+
+/// The fixture's `t1` made a sequence.
+const SEQ_T1: &[&str] = &["DROP TABLE t1", "CREATE SEQUENCE t1"];
+
 const BACKUP_TO_FLUSH: &[&str] = &["BACKUP STAGE START"];
 const BACKUP_TO_BLOCK_DDL: &[&str] = &["BACKUP STAGE START", "BACKUP STAGE FLUSH"];
 const BACKUP_TO_BLOCK_COMMIT: &[&str] = &[
@@ -392,6 +407,37 @@ pub const KINDS: &[KindDef] = &[
     kr("drop_event", "DROP EVENT e1", &[EVENT]),
     kr("alter_event", "ALTER EVENT e1 COMMENT 'c'", &[EVENT]),
     kr("select_function", "SELECT f1()", &[FUNCTION]),
+    // Sequences (sql/sql_sequence.cc; `t1` made a sequence by the prep). Learned, not in
+    // the matrix: `classify/sequence.rs` plays them.
+    kq("nextval", "SELECT NEXTVAL(t1)", SEQ_T1),
+    kq("setval", "SELECT SETVAL(t1, 100)", SEQ_T1),
+    kq("lastval", "SELECT LASTVAL(t1)", SEQ_T1),
+    kq("lock_read_sequence", "LOCK TABLES t1 READ", SEQ_T1),
+    kq("lock_write_sequence", "LOCK TABLES t1 WRITE", SEQ_T1),
+    kq("create_sequence", "CREATE SEQUENCE t3", &[]),
+    // CREATE TABLE with a column DEFAULT of a sequence function: the sequence opened too.
+    kq(
+        "create_table_nextval",
+        "CREATE TABLE t3 (a INT DEFAULT NEXTVAL(t1))",
+        SEQ_T1,
+    ),
+    kq(
+        "create_table_lastval",
+        "CREATE TABLE t3 (a INT DEFAULT LASTVAL(t1))",
+        SEQ_T1,
+    ),
+    kq(
+        "create_or_replace_sequence",
+        "CREATE OR REPLACE SEQUENCE t1",
+        SEQ_T1,
+    ),
+    kq(
+        "create_or_replace_sequence_table",
+        "CREATE OR REPLACE SEQUENCE t1",
+        &[],
+    ),
+    kq("drop_sequence", "DROP SEQUENCE t1", SEQ_T1),
+    kq("alter_sequence", "ALTER SEQUENCE t1 RESTART 5", SEQ_T1),
     // The same statements on MyISAM tables.
     kx("select.myisam", "SELECT * FROM m1", &[]),
     kx(

@@ -52,6 +52,7 @@
 mod dialect;
 mod prepared;
 mod savepoint;
+mod sequence;
 mod temp;
 mod user_locks;
 mod xa;
@@ -132,6 +133,8 @@ pub struct SqlSession {
     pub locking_reads: Vec<mdl_core::lock::TicketId>,
     /// The session's temporary tables (`model::temp`).
     pub temp_tables: Vec<(Tbl, Engine)>,
+    /// Those of them that are sequences (`model/sequence.rs`).
+    pub temp_sequences: Vec<Tbl>,
     /// The temporary table the running CREATE TEMPORARY TABLE ... LIKE / SELECT makes
     /// when it succeeds.
     pub pending_temp: Option<(Tbl, Engine)>,
@@ -164,6 +167,7 @@ impl SqlSession {
             savepoints: Vec::new(),
             locking_reads: Vec::new(),
             temp_tables: Vec::new(),
+            temp_sequences: Vec::new(),
             pending_temp: None,
             prepared: Vec::new(),
             last_row: None,
@@ -1504,6 +1508,7 @@ impl SqlModel {
             if trigger_lt
                 || (READ_ONLY_PROTECTION.contains(&code)
                     && (DEFERRED_PROTECTION.contains(&plan.kind.as_str())
+                        || super::model::sequence::writes_sequence(&plan)
                         || (code == 1223 && is_lock)))
             {
                 // open_table checks the read-only protection right before the BACKUP lock
@@ -1738,6 +1743,13 @@ impl SqlModel {
         }
         if let Effect::CreateTable {
             t, if_not_exists, ..
+        }
+        // (CREATE SEQUENCE is a CREATE TABLE: Sql_cmd_create_table, sql_table.cc.)
+        | Effect::CreateSequence {
+            t,
+            if_not_exists,
+            replace: false,
+            ..
         } = plan.effect.inner()
         {
             if self.cat.exists(t) {
@@ -1911,7 +1923,7 @@ impl SqlModel {
         }
         self.cat.apply(&plan.effect);
         self.note_rows(plan);
-        if let Effect::DropTables { ts, .. } = &plan.effect {
+        if let Effect::DropTables { ts, .. } | Effect::DropSequences { ts, .. } = &plan.effect {
             self.sess[s].st.lock_tables.retain(|(t, _)| !ts.contains(t));
             if self.sess[s].st.lock_tables.is_empty() {
                 self.unlock_tables(s);
@@ -2722,7 +2734,9 @@ impl SqlModel {
         if self.cat.exists(&t) {
             return None;
         }
-        self.sess[s].st.last_error = Some(super::catalog::ER_NO_SUCH_TABLE);
+        // (A sequence's own error: `model/sequence.rs`.)
+        let code = self.missing_code(s, &t)?;
+        self.sess[s].st.last_error = Some(code);
         Some(self.finish(s, Outcome::Error))
     }
 
@@ -2942,11 +2956,14 @@ impl SqlModel {
                 self.sess[s].st.last_error = Some(code);
                 out = Outcome::Error;
                 if let Then::Plan(p) = &run.then {
-                    // DROP TABLE / DROP VIEW of a list drops the tables (views) that
-                    // exist (mysql_rm_table_no_locks, mysql_drop_view).
+                    // DROP TABLE / DROP VIEW / DROP SEQUENCE of a list drops the tables
+                    // (views, sequences) that exist (mysql_rm_table_no_locks,
+                    // mysql_drop_view).
                     if matches!(
                         p.effect,
-                        Effect::DropTables { .. } | Effect::DropView { .. }
+                        Effect::DropTables { .. }
+                            | Effect::DropView { .. }
+                            | Effect::DropSequences { .. }
                     ) {
                         self.cat.apply(&p.effect);
                     }

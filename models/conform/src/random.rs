@@ -13,6 +13,9 @@
 //! TABLE without ALGORITHM, partition maintenance, XA, LOAD DATA, CHECKSUM / CACHE INDEX /
 //! LOAD INDEX, FLUSH ... FOR EXPORT, DML through views and view DDL, tables with foreign
 //! keys. Scenario `i` of a run with seed
+//! EXPLAIN, temporary tables, SET STATEMENT, EXECUTE IMMEDIATE, CREATE OR REPLACE,
+//! sequences (CREATE / ALTER / DROP SEQUENCE, NEXTVAL, LASTVAL, SETVAL, LOCK TABLES of
+//! one, a temporary one). Scenario `i` of a run with seed
 //! `S` is generated from seed `S + i` alone, so one scenario can be made again
 //! ([`generate`]).
 
@@ -87,7 +90,7 @@ fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
     let lock = pick(r, &["u1", "u2"]);
     let mode = |r: &mut ChaCha8Rng| pick(r, &["READ", "WRITE", "READ LOCAL", "WRITE CONCURRENT"]);
     let xid = pick(r, &["'x1'", "'x2'"]);
-    let w = r.random_range(0..134u32);
+    let w = r.random_range(0..142u32);
     match w {
         0..=7 => format!("SELECT * FROM {t1}"),
         8..=10 => format!("SELECT * FROM {t1} JOIN {t2} ON {t1}.a={t2}.a"),
@@ -242,6 +245,19 @@ fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
             ],
         )
         .into(),
+        // Sequences (classify/sequence.rs, model/sequence.rs).
+        134 => "CREATE SEQUENCE IF NOT EXISTS s1".into(),
+        135 => "SELECT NEXTVAL(s1)".into(),
+        136 => pick(r, &["SELECT LASTVAL(s1)", "SELECT SETVAL(s1, 100)"]).into(),
+        137 => format!("INSERT INTO {t1} (b) VALUES (NEXT VALUE FOR s1)"),
+        138 => pick(
+            r,
+            &["ALTER SEQUENCE s1 RESTART", "ALTER SEQUENCE s1 CACHE 10"],
+        )
+        .into(),
+        139 => format!("LOCK TABLES s1 {}", pick(r, &["READ", "WRITE"])),
+        140 => "DROP SEQUENCE IF EXISTS s1".into(),
+        141 => "CREATE TEMPORARY SEQUENCE IF NOT EXISTS s2".into(),
         _ => format!("SELECT * FROM {t1}"),
     }
 }

@@ -76,6 +76,8 @@ pub enum TempChange {
         innodb: bool,
     },
     Create(Tbl, super::catalog::Engine),
+    /// CREATE TEMPORARY SEQUENCE (`model/sequence.rs`).
+    CreateSequence(Tbl, super::catalog::Engine),
     Drop(Vec<Tbl>),
     Rename(Vec<(Tbl, Tbl)>),
     /// The statement fails with this error (and does nothing).

@@ -29,6 +29,9 @@ use mdl_core::Outcome;
 
 /// The kinds of DML whose tables may be temporary.
 const DML: &[&str] = &[
+    "nextval",
+    "setval",
+    "lastval",
     "select",
     "select_for_update",
     "select_share",
@@ -56,8 +59,14 @@ impl SqlModel {
         let w = words(sql);
         let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
         let db = self.sess[s].st.db.clone();
+        if at(0) == "create" && at(1) == "temporary" && at(2) == "sequence" {
+            return self.temp_create_sequence(s, sql);
+        }
         if at(0) == "create" && at(1) == "temporary" {
             return self.temp_create(s, sql, &w, &db);
+        }
+        if at(0) == "drop" && at(1) == "temporary" && at(2) == "sequence" {
+            return self.temp_drop_sequence(s, &w, &db, true);
         }
         if at(0) == "drop" && at(1) == "temporary" {
             return self.temp_drop(s, &w, &db, true);
@@ -68,6 +77,12 @@ impl SqlModel {
         let is_temp = |i: usize| table_at(&w, i, &db).and_then(|t| self.temp_engine(s, &t));
         match (at(0), at(1)) {
             ("drop", "table" | "tables") => return self.temp_drop(s, &w, &db, false),
+            ("drop", "sequence") => return self.temp_drop_sequence(s, &w, &db, false),
+            ("alter", "sequence") if is_temp(2).is_some() || is_temp(4).is_some() => {
+                return Some(Err(format!(
+                    "`{sql}`: ALTER SEQUENCE of a temporary sequence is not modelled"
+                )))
+            }
             ("alter", "table") | ("truncate", "table") if is_temp(2).is_some() => {
                 return temp(TempChange::None, true)
             }
@@ -94,6 +109,9 @@ impl SqlModel {
             .collect();
         if !tables.iter().any(|t| self.temp_engine(s, t).is_some()) {
             return None;
+        }
+        if let Some(r) = self.temp_sequence_check(s, &p) {
+            return Some(r);
         }
         if !DML.contains(&p.kind.as_str()) {
             return Some(Err(format!(
@@ -130,6 +148,7 @@ impl SqlModel {
                 .collect();
             p2.effect = Effect::NeedTables(ts);
         }
+        p2.effect = self.temp_needs(s, p2.effect);
         Some(Ok(Stmt::Learned(p2)))
     }
 
@@ -306,9 +325,19 @@ impl SqlModel {
                 }
             }
             TempChange::Create(t, e) => st.temp_tables.push((t, e)),
-            TempChange::Drop(ts) => st.temp_tables.retain(|(x, _)| !ts.contains(x)),
+            TempChange::CreateSequence(t, e) => {
+                st.temp_tables.push((t.clone(), e));
+                st.temp_sequences.push(t);
+            }
+            TempChange::Drop(ts) => {
+                st.temp_tables.retain(|(x, _)| !ts.contains(x));
+                st.temp_sequences.retain(|x| !ts.contains(x));
+            }
             TempChange::Rename(pairs) => {
                 for (a, b) in pairs {
+                    if let Some(x) = st.temp_sequences.iter_mut().find(|x| **x == a) {
+                        *x = b.clone();
+                    }
                     if let Some(x) = st.temp_tables.iter_mut().find(|(x, _)| *x == a) {
                         x.0 = b;
                     }
