@@ -111,6 +111,9 @@ pub enum Effect {
         if_not_exists: bool,
         /// The tables it reads (LIKE, SELECT): they must exist.
         src: Vec<Tbl>,
+        /// No column list, no LIKE, no SELECT (`CREATE TABLE t9`): ER_TABLE_MUST_HAVE_COLUMNS
+        /// once its locks are taken, unless the table exists (`catalog::Catalog::error_of`).
+        no_columns: bool,
     },
     DropTables {
         ts: Vec<Tbl>,
@@ -1135,6 +1138,16 @@ fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, Stri
     if tables.is_empty() {
         return Ok(Stmt::NoLocks);
     }
+    if let Some(t) = tables
+        .iter()
+        .find(|t| SYSTEM_SCHEMAS.iter().any(|x| t.db.eq_ignore_ascii_case(x)))
+    {
+        // A SELECT of information_schema alone is `session_stmt`'s; with other tables,
+        // or of the other system schemas, the catalog does not know the table.
+        return Err(format!(
+            "`{sql}`: the system schema's table `{t}` is not in the catalog"
+        ));
+    }
     if words.iter().any(|w| w == "into") && words.iter().any(|w| w == "outfile" || w == "dumpfile")
     {
         return Err(format!("`{sql}`: SELECT ... INTO OUTFILE is not modelled"));
@@ -1622,6 +1635,8 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
         true
     };
     let n = c.table(db)?;
+    // No `(` after the name: no column (mysql_prepare_create_table, sql/sql_table.cc).
+    let no_columns = !toks[c.i..].contains(&Tok::P('('));
     if words.iter().any(|w| w == "foreign" || w == "references") {
         return Err(format!("`{sql}`: foreign keys are not modelled"));
     }
@@ -1666,6 +1681,7 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
                 engine,
                 if_not_exists: ine,
                 src: vec![src],
+                no_columns: false,
             },
             toks,
         );
@@ -1687,6 +1703,7 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
                 engine,
                 if_not_exists: ine,
                 src,
+                no_columns: false,
             },
             toks,
         );
@@ -1700,6 +1717,7 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
             engine,
             if_not_exists: ine,
             src: Vec::new(),
+            no_columns,
         },
         toks,
     )
