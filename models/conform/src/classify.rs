@@ -120,6 +120,9 @@ pub enum Effect {
         partitioned: bool,
         /// Its primary key's columns, when the model can tell (`alter_algorithm.rs`).
         pk: Option<Vec<String>>,
+        /// No column list, no LIKE, no SELECT (`CREATE TABLE t9`): ER_TABLE_MUST_HAVE_COLUMNS
+        /// once its locks are taken, unless the table exists (`catalog::Catalog::error_of`).
+        no_columns: bool,
     },
     DropTables {
         ts: Vec<Tbl>,
@@ -279,6 +282,7 @@ pub enum Stmt {
 
 mod fk;
 mod misc;
+mod parse_errors;
 mod partition;
 mod routine;
 mod routine_body;
@@ -288,10 +292,14 @@ mod user_locks;
 mod views;
 mod xa;
 pub use fk::ForeignKey;
+pub use parse_errors::mariadb_parse_error;
 pub use sequence::{ER_NOT_SEQUENCE, ER_NOT_SEQUENCE2, ER_UNKNOWN_SEQUENCES};
 pub use user_locks::{get_lock_columns, UserLockCall};
 pub use views::{ViewDef, ViewMode};
 pub use xa::{XaOp, XaStmt};
+
+/// The schemas every server has, whose tables the catalog does not know.
+const SYSTEM_SCHEMAS: [&str; 4] = ["information_schema", "mysql", "performance_schema", "sys"];
 
 /// ER_PARSE_ERROR.
 pub const ER_PARSE_ERROR: u32 = 1064;
@@ -820,7 +828,15 @@ fn classify_inner(
         }
         "use" => {
             c.i = 1;
-            Ok(Stmt::Use(c.ident()?))
+            let d = c.ident()?;
+            if SYSTEM_SCHEMAS.iter().any(|x| d.eq_ignore_ascii_case(x)) {
+                // The server's own schemas exist (USE takes no lock), but their tables
+                // are not in the catalog: the statements after it would meet none.
+                return Err(format!(
+                    "`{sql}`: the tables of the system schema `{d}` are not in the catalog"
+                ));
+            }
+            Ok(Stmt::Use(d))
         }
         "do" | "set" if user_locks::mentions(&toks) => Err(format!(
             "`{sql}`: user-lock functions are modelled only as the columns of a SELECT with \
@@ -1226,6 +1242,16 @@ fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, Stri
     if tables.is_empty() {
         return Ok(Stmt::NoLocks);
     }
+    if let Some(t) = tables
+        .iter()
+        .find(|t| SYSTEM_SCHEMAS.iter().any(|x| t.db.eq_ignore_ascii_case(x)))
+    {
+        // A SELECT of information_schema alone is `session_stmt`'s; with other tables,
+        // or of the other system schemas, the catalog does not know the table.
+        return Err(format!(
+            "`{sql}`: the system schema's table `{t}` is not in the catalog"
+        ));
+    }
     if words.iter().any(|w| w == "into") && words.iter().any(|w| w == "outfile" || w == "dumpfile")
     {
         return Err(format!("`{sql}`: SELECT ... INTO OUTFILE is not modelled"));
@@ -1399,6 +1425,14 @@ fn classify_lock(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
     loop {
         let t = c.table(cx.db)?;
         cx.no_view(&t)?;
+        if t.db.eq_ignore_ascii_case("information_schema") {
+            // lock_tables_precheck (sql_parse.cc) refuses it with ER_DBACCESS_DENIED_ERROR
+            // after the statement's implicit commit and UNLOCK TABLES: not modelled.
+            return Err(format!(
+                "`{sql}`: LOCK TABLES of an information_schema table (error 1044 after the \
+                 implicit commit) is not modelled"
+            ));
+        }
         if c.eat("as") {
             c.ident()?;
         } else if !c.at("read") && !c.at("write") && !c.at("low_priority") {
@@ -1725,6 +1759,8 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
         true
     };
     let n = c.table(db)?;
+    // No `(` after the name: no column (mysql_prepare_create_table, sql/sql_table.cc).
+    let no_columns = !toks[c.i..].contains(&Tok::P('('));
     let engine = match words.windows(3).find(|w| w[0] == "engine" && w[1] == "=") {
         Some(w) => Engine::parse(&w[2]).ok_or_else(|| {
             format!(
@@ -1768,6 +1804,7 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
                 partitioned: cx.cat.is_partitioned(&src),
                 pk: cx.cat.primary_key(&src).map(<[String]>::to_vec),
                 src: vec![src],
+                no_columns: false,
             },
             toks,
         );
@@ -1791,6 +1828,7 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
                 src,
                 partitioned: partition::partitioned_by(words),
                 pk: None,
+                no_columns: false,
             },
             toks,
         );
@@ -1806,6 +1844,7 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
             src: Vec::new(),
             partitioned: partition::partitioned_by(words),
             pk: super::alter_algorithm::primary_key(words),
+            no_columns,
         },
         toks,
     )

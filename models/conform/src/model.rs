@@ -599,6 +599,9 @@ impl SqlModel {
         {
             // A syntax error: the server's parser refuses it before anything runs.
             Stmt::Fails(super::classify::ER_PARSE_ERROR)
+        } else if let Some(code) = super::classify::mariadb_parse_error(sql, &db) {
+            // Refused before any lock, the transaction kept (classify/parse_errors.rs).
+            Stmt::Fails(code)
         } else {
             match self.session_classify(s, sql) {
                 Some(st) => st?,

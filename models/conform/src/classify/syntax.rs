@@ -10,6 +10,7 @@
 use super::{kw_eq, Tok};
 
 mod ddl;
+mod handler;
 mod more;
 
 /// Why MariaDB's parser rejects `sql` (tokens `toks`), or None when no rule applies.
@@ -36,6 +37,7 @@ pub(super) fn mariadb_rejects(sql: &str, toks: &[Tok]) -> Option<&'static str> {
         .or_else(|| statement_shape(toks))
         .or_else(|| more::rules(toks))
         .or_else(|| ddl::rules(toks))
+        .or_else(|| handler::rules(toks))
 }
 
 /// `PERCENTILE_CONT(x) WITHIN GROUP (ORDER BY one_key)`: one argument, one sort key

@@ -56,6 +56,13 @@ impl SqlModel {
                 self.sess[s].st.pending_temp = None;
                 match checked {
                     Err(e) => Some(Err(format!("`{sql}`: {e}"))),
+                    // mysql_test_handler_read (sql_prepare.cc) looks for the HANDLER when
+                    // the statement is prepared: ER_UNKNOWN_TABLE for one not open
+                    // (measured: suite/handler/interface.test's `PREPARE h_r FROM 'HANDLER
+                    // t1 READ ...'`, handler-syntax-errors.mdl).
+                    Ok(Stmt::HandlerRead(h)) if self.handler_index(s, &h).is_none() => {
+                        fail(crate::model::ER_UNKNOWN_TABLE_HANDLER)
+                    }
                     Ok(Stmt::Learned(p))
                         if matches!(&p.effect, Effect::NeedTables(_) | Effect::Alter { .. })
                             && self.cat.error_of(&p.effect) == Some(ER_NO_SUCH_TABLE) =>
