@@ -22,7 +22,10 @@ fn docs(out: &[u8]) -> Vec<serde_json::Value> {
 
 #[test]
 fn every_file_answered_in_json_with_the_worst_status() {
-    let bad = tmp("bad.mdl", "dialect mariadb\ns1: sql XA START 'x'\n");
+    let bad = tmp(
+        "bad.mdl",
+        "dialect mariadb\ns1: sql INSTALL PLUGIN foo SONAME 'bar.so'\n",
+    );
     let nondialect = tmp("nodialect.mdl", "s1: sql SELECT 1\n");
     let missing = std::env::temp_dir().join("mdl-conform-cli-no-such-file.mdl");
     let out = Command::new(env!("CARGO_BIN_EXE_mdl"))
@@ -76,7 +79,10 @@ fn a_good_file_between_bad_ones_runs_on_the_server() {
         println!("skipped: set MDL_CONFORM=1 to run against a MariaDB server");
         return;
     }
-    let bad = tmp("bad3.mdl", "dialect mariadb\ns1: sql XA START 'x'\n");
+    let bad = tmp(
+        "bad3.mdl",
+        "dialect mariadb\ns1: sql INSTALL PLUGIN foo SONAME 'bar.so'\n",
+    );
     let good = tmp(
         "good.mdl",
         "dialect mariadb\ns1: sql LOCK TABLES t1 WRITE\ns2: sql SELECT * FROM t1\nexpect s2 waiting\ns1: sql UNLOCK TABLES\nexpect s2 ok\n",

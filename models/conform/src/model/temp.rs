@@ -27,9 +27,6 @@ use crate::classify::{classify, Effect, Stmt, Tbl};
 use crate::session_stmt::{table_at, words, SessionStmt, TempChange, TempOp};
 use mdl_core::Outcome;
 
-/// ER_UNKNOWN_SEQUENCES.
-pub const ER_UNKNOWN_SEQUENCES: u32 = 4091;
-
 /// The kinds of DML whose tables may be temporary.
 const DML: &[&str] = &[
     "nextval",
