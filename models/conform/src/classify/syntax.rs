@@ -294,7 +294,11 @@ fn table_definition(toks: &[Tok]) -> Option<&'static str> {
         {
             return Some("CHECK takes a parenthesised expression");
         }
-        if kw_eq(t, "constraint") && matches!(toks.get(i + 2), Some(Tok::P(')' | ','))) {
+        // (`DROP CONSTRAINT name,` names the one it drops: valid.)
+        if kw_eq(t, "constraint")
+            && !(i > 0 && kw_eq(&toks[i - 1], "drop"))
+            && matches!(toks.get(i + 2), Some(Tok::P(')' | ',')))
+        {
             return Some("CONSTRAINT name names no constraint");
         }
     }

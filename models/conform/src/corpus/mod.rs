@@ -225,6 +225,11 @@ pub const OUTSIDE: &[u32] = &[
     1074, 1075, 1089, 1091, 1101, 1102, 1103, 1118, 1136, 1163, 1166, 1170, 1171, 1176, 1178, 1215,
     1216, 1217, 1221, 1235, 1253, 1264, 1265, 1280, 1292, 1305, 1364, 1366, 1406, 1451, 1452, 1690,
     1747, 1846, 4025, 4089, 4091,
+    // Columns and data the fixture does not have: 1052 (a column name two tables have),
+    // 1242 (a subquery gave several rows), 1659 (a column type a partition function
+    // refuses), 4078 (a function's argument of the wrong data type); 1298: the server's
+    // time zone tables are not loaded (its configuration, not MDL).
+    1052, 1242, 1298, 1659, 4078,
 ];
 
 /// Is the report's difference only the server's error of [`OUTSIDE`]?

@@ -69,6 +69,16 @@ impl SqlModel {
                     {
                         fail(ER_NO_SUCH_TABLE)
                     }
+                    // mysql_test_create_table (sql_prepare.cc) opens CREATE TABLE's
+                    // source tables (LIKE, SELECT) when it is prepared (the corpus's
+                    // sql_sequence/concurrent_create.test: PREPARE of `CREATE TABLE s2
+                    // LIKE s1` with no s1 fails with 1146).
+                    Ok(Stmt::Learned(p))
+                        if matches!(p.effect.inner(), Effect::CreateTable { src, .. }
+                            if src.iter().any(|t| !self.cat.exists(t))) =>
+                    {
+                        fail(ER_NO_SUCH_TABLE)
+                    }
                     Ok(_) => Some(Ok(Stmt::Session(SessionStmt::Prepare(
                         name.to_owned(),
                         text,
