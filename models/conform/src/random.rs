@@ -196,8 +196,10 @@ fn statement(r: &mut ChaCha8Rng, serial: &mut u32) -> String {
                 &[
                     "PACK_KEYS=1",
                     "MAX_ROWS=100",
+                    // (Not DROP COLUMN a: the fixture's later statements name `a`, and
+                    // the server's 1054 for them is no MDL difference; seeds 290115,
+                    // 290189.)
                     "ADD COLUMN c INT",
-                    "DROP COLUMN a"
                 ]
             )
         ),
