@@ -5,7 +5,7 @@
 use super::{SqlModel, Then};
 use crate::catalog::{ER_NO_SUCH_TABLE, ER_TABLE_EXISTS};
 use crate::classify::{classify, Effect, Plan, Stmt, Tbl, ER_NOT_SEQUENCE, ER_UNKNOWN_SEQUENCES};
-use crate::session_stmt::{table_at, SessionStmt, TempChange, TempOp};
+use crate::session_stmt::{SessionStmt, TempChange, TempOp};
 
 impl SqlModel {
     /// The error of session `s`'s statement once it has the lock of `t`, which does not
@@ -111,20 +111,7 @@ impl SqlModel {
         db: &str,
         temporary: bool,
     ) -> Option<Result<Stmt, String>> {
-        let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
-        let mut i = if temporary { 3 } else { 2 };
-        let if_exists = at(i) == "if";
-        if if_exists {
-            i += 2;
-        }
-        let mut ts = Vec::new();
-        while let Some(t) = table_at(w, i, db) {
-            ts.push(t);
-            if at(i + 1) != "," {
-                break;
-            }
-            i += 2;
-        }
+        let (if_exists, ts) = super::temp::drop_list(w, db, temporary);
         let st = &self.sess[s].st;
         let is_seq = |t: &Tbl| st.temp_sequences.contains(t);
         let is_temp = |t: &Tbl| st.temp_tables.iter().any(|(x, _)| x == t);

@@ -241,20 +241,7 @@ impl SqlModel {
         db: &str,
         temporary: bool,
     ) -> Option<Result<Stmt, String>> {
-        let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
-        let mut i = if temporary { 3 } else { 2 };
-        let if_exists = at(i) == "if";
-        if if_exists {
-            i += 2;
-        }
-        let mut ts = Vec::new();
-        while let Some(t) = table_at(w, i, db) {
-            ts.push(t);
-            if at(i + 1) != "," {
-                break;
-            }
-            i += 2;
-        }
+        let (if_exists, ts) = drop_list(w, db, temporary);
         let (mine, other): (Vec<Tbl>, Vec<Tbl>) = ts
             .into_iter()
             .partition(|t| self.temp_engine(s, t).is_some());
@@ -349,4 +336,24 @@ impl SqlModel {
         }
         Ok(Outcome::Ok)
     }
+}
+
+/// `DROP [TEMPORARY] TABLE | SEQUENCE [IF EXISTS] a, b, ...` from its words: whether IF
+/// EXISTS was given, and the names of the list.
+pub(super) fn drop_list(w: &[String], db: &str, temporary: bool) -> (bool, Vec<Tbl>) {
+    let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
+    let mut i = if temporary { 3 } else { 2 };
+    let if_exists = at(i) == "if";
+    if if_exists {
+        i += 2;
+    }
+    let mut ts = Vec::new();
+    while let Some(t) = table_at(w, i, db) {
+        ts.push(t);
+        if at(i + 1) != "," {
+            break;
+        }
+        i += 2;
+    }
+    (if_exists, ts)
 }
