@@ -6,7 +6,8 @@
 //! `DROP DATABASE` locks, and the errors of a statement on a table that does not exist
 //! (or already does), which the server raises after it took the locks.
 
-use super::classify::{Effect, ForeignKey, Tbl, ViewDef, ViewMode};
+use super::classify::columns::TableDef;
+use super::classify::{AlterCols, Effect, ForeignKey, Tbl, ViewDef, ViewMode};
 use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -68,6 +69,10 @@ pub struct Catalog {
     /// The primary key's columns of the tables whose key the model knows (the fixture's:
     /// `a`; CREATE TABLE's, `alter_algorithm::primary_key`).
     pk: BTreeMap<Tbl, Vec<String>>,
+    /// The columns and keys of the tables whose definition the model knows (the
+    /// fixture's, CREATE TABLE's that `classify/columns.rs` reads, as ALTER TABLE
+    /// changes them: `alter_columns.rs`).
+    cols: BTreeMap<Tbl, TableDef>,
     /// The accounts made since the fixture, as `name@host` (accounts statements,
     /// [`crate::accounts::Accounts`]).
     pub users: BTreeSet<String>,
@@ -109,14 +114,13 @@ impl Catalog {
                 },
                 Obj::Table(Engine::parse(e).expect("fixture engine")),
             );
+            let tbl = Tbl {
+                db: "test".into(),
+                name: (*t).into(),
+            };
             // FIXTURE: every table's key is `a`.
-            c.pk.insert(
-                Tbl {
-                    db: "test".into(),
-                    name: (*t).into(),
-                },
-                vec!["a".into()],
-            );
+            c.pk.insert(tbl.clone(), vec!["a".into()]);
+            c.cols.insert(tbl, TableDef::fixture(t));
         }
         c
     }
@@ -194,6 +198,11 @@ impl Catalog {
         self.pk.get(t).map(Vec::as_slice)
     }
 
+    /// The table's columns and keys, when known.
+    pub fn columns(&self, t: &Tbl) -> Option<&TableDef> {
+        self.cols.get(t)
+    }
+
     /// The table was created partitioned.
     pub fn is_partitioned(&self, t: &Tbl) -> bool {
         self.partitioned.contains(t)
@@ -238,7 +247,11 @@ impl Catalog {
                         .then_some(ER_ALTER_OPERATION_NOT_SUPPORTED)
                 }
             }
-            Effect::Alter { t, .. } => (!self.exists(t)).then_some(ER_NO_SUCH_TABLE),
+            Effect::Alter { t, cols, .. } => match cols {
+                _ if !self.exists(t) => Some(ER_NO_SUCH_TABLE),
+                AlterCols::Fail(code) => Some(*code),
+                _ => None,
+            },
             Effect::NeedTables(ts) => ts
                 .iter()
                 .any(|t| !self.exists(t))
@@ -402,6 +415,9 @@ impl Catalog {
         if let Some(k) = self.pk.remove(a) {
             self.pk.insert(b.clone(), k);
         }
+        if let Some(k) = self.cols.remove(a) {
+            self.cols.insert(b.clone(), k);
+        }
         let moved: Vec<Tbl> = self
             .triggers
             .iter()
@@ -423,9 +439,18 @@ impl Catalog {
             | Effect::InPlace(_)
             | Effect::NotPartitioned(_)
             | Effect::NeedSequences(_) => {}
-            Effect::Alter { t, forget_pk } => {
+            Effect::Alter { t, forget_pk, cols } => {
                 if *forget_pk {
                     self.pk.remove(t);
+                }
+                match cols {
+                    AlterCols::Forget => {
+                        self.cols.remove(t);
+                    }
+                    AlterCols::Set(def) => {
+                        self.cols.insert(t.clone(), def.as_ref().clone());
+                    }
+                    AlterCols::Nothing | AlterCols::Fail(_) => {}
                 }
             }
             Effect::CreateSequence {
@@ -439,6 +464,7 @@ impl Catalog {
                     // (OR REPLACE: the old table, its triggers with it, dropped first.)
                     self.objs.insert(t.clone(), Obj::Table(*engine));
                     self.sequences.insert(t.clone(), *bounds);
+                    self.cols.remove(t);
                     self.empty.remove(t);
                     self.triggers.retain(|_, on| on != t);
                 }
@@ -479,6 +505,7 @@ impl Catalog {
                 self.objs.insert(t.clone(), Obj::Table(*engine));
                 self.set_partitioned(t, *partitioned);
                 self.pk.remove(t);
+                self.cols.remove(t);
                 self.sequences.remove(t);
                 self.empty.insert(t.clone());
                 self.triggers.retain(|_, on| on != t);
@@ -488,6 +515,7 @@ impl Catalog {
                 engine,
                 partitioned,
                 pk,
+                cols,
                 ..
             } => {
                 if self.error_of(e).is_none() && !self.exists(t) {
@@ -496,6 +524,10 @@ impl Catalog {
                     match pk {
                         Some(k) => self.pk.insert(t.clone(), k.clone()),
                         None => self.pk.remove(t),
+                    };
+                    match cols {
+                        Some(k) => self.cols.insert(t.clone(), k.as_ref().clone()),
+                        None => self.cols.remove(t),
                     };
                     // (CREATE TABLE ... SELECT of rows: `SqlModel::note_rows`.)
                     self.empty.insert(t.clone());
@@ -510,6 +542,7 @@ impl Catalog {
                         self.empty.remove(t);
                         self.partitioned.remove(t);
                         self.pk.remove(t);
+                        self.cols.remove(t);
                         self.triggers.retain(|_, on| on != t);
                     }
                 }
@@ -532,6 +565,7 @@ impl Catalog {
                 self.empty.retain(|t| t.db != *db);
                 self.partitioned.retain(|t| t.db != *db);
                 self.pk.retain(|t, _| t.db != *db);
+                self.cols.retain(|t, _| t.db != *db);
                 self.triggers.retain(|t, _| t.db != *db);
                 self.routines.drop_schema(db);
             }

@@ -123,6 +123,8 @@ pub enum Effect {
         /// No column list, no LIKE, no SELECT (`CREATE TABLE t9`): ER_TABLE_MUST_HAVE_COLUMNS
         /// once its locks are taken, unless the table exists (`catalog::Catalog::error_of`).
         no_columns: bool,
+        /// Its columns and keys, when the model can tell (`classify/columns.rs`).
+        cols: Option<Box<columns::TableDef>>,
     },
     DropTables {
         ts: Vec<Tbl>,
@@ -211,7 +213,24 @@ pub enum Effect {
     Alter {
         t: Tbl,
         forget_pk: bool,
+        /// What it does with the table's columns (`alter_columns.rs`).
+        cols: AlterCols,
     },
+}
+
+/// An ALTER TABLE's outcome for the catalog's columns of its table.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum AlterCols {
+    /// The model no longer claims to know them.
+    #[default]
+    Forget,
+    /// The table's columns and keys after it.
+    Set(Box<columns::TableDef>),
+    /// Nothing to do (every operation dropped by IF [NOT] EXISTS): ends after IX, SU and
+    /// BACKUP_DDL.
+    Nothing,
+    /// The server's error after IX, SU and BACKUP_DDL.
+    Fail(u32),
 }
 
 impl Effect {
@@ -280,6 +299,8 @@ pub enum Stmt {
     Xa(XaStmt),
 }
 
+mod alter_cols;
+pub mod columns;
 mod fk;
 mod misc;
 mod parse_errors;
@@ -1547,6 +1568,9 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
     if !c.eat("table") {
         return Err(format!("`{sql}`: only ALTER TABLE is in the learned table"));
     }
+    if c.at("if") {
+        return Err(format!("`{sql}`: ALTER TABLE IF EXISTS is not modelled"));
+    }
     let t = c.table(cx.db)?;
     let spec = c.rest_words();
     let algo = option_value(words, "algorithm");
@@ -1558,7 +1582,9 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
     if partition::mentions_partitions(&spec) {
         return partition::classify(cx, &t, &spec, words, toks);
     }
-    if let Some(why) = super::alter_algorithm::not_modelled(words, &spec) {
+    // (A table that is not there fails at open, 1146, whatever its operations.)
+    let known = alter_cols::known(cx, &t) || !cx.cat.exists(&t);
+    if let Some(why) = super::alter_algorithm::not_modelled(words, &spec, known) {
         return Err(format!("`{sql}`: {why}"));
     }
     // RENAME COLUMN / INDEX / KEY are operations on the table; RENAME [TO|AS] renames it.
@@ -1616,6 +1642,12 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
              (not measured)"
         ));
     }
+    if known {
+        let st = alter_cols::classify(cx, &t, &spec, algo.as_deref(), pk_copy, online, toks);
+        if let Some(st) = st {
+            return st.map_err(|e| format!("`{sql}`: {e}"));
+        }
+    }
     let kind = match algo.as_deref() {
         Some("copy") => "alter_copy",
         _ if pk_copy => "alter_copy",
@@ -1637,7 +1669,8 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
     }
     let p = cx.on_table(kind, &t)?;
     let forget_pk = super::alter_algorithm::may_change_pk(&spec, cx.cat.primary_key(&t));
-    cx.plan(kind, vec![p], Effect::Alter { t, forget_pk }, toks)
+    let cols = AlterCols::Forget;
+    cx.plan(kind, vec![p], Effect::Alter { t, forget_pk, cols }, toks)
 }
 
 fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
@@ -1866,6 +1899,7 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
                 if_not_exists: ine,
                 partitioned: cx.cat.is_partitioned(&src),
                 pk: cx.cat.primary_key(&src).map(<[String]>::to_vec),
+                cols: cx.cat.columns(&src).cloned().map(Box::new),
                 src: vec![src],
                 no_columns: false,
             },
@@ -1892,6 +1926,7 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
                 partitioned: partition::partitioned_by(words),
                 pk: None,
                 no_columns: false,
+                cols: None,
             },
             toks,
         );
@@ -1908,6 +1943,7 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
             partitioned: partition::partitioned_by(words),
             pk: super::alter_algorithm::primary_key(words),
             no_columns,
+            cols: columns::create_table(words).map(Box::new),
         },
         toks,
     )

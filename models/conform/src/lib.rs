@@ -14,6 +14,7 @@
 
 pub mod accounts;
 pub mod alter_algorithm;
+pub mod alter_columns;
 pub mod catalog;
 pub mod classify;
 pub mod client;

@@ -58,7 +58,7 @@ mod user_locks;
 mod xa;
 
 use super::catalog::{Catalog, Engine};
-use super::classify::{classify, Effect, LtMode, Plan, SetTarget, Stmt, Tbl};
+use super::classify::{classify, AlterCols, Effect, LtMode, Plan, SetTarget, Stmt, Tbl};
 use super::compose::{compose, keys, Ctx, Step};
 use super::mapping::{Mapping, OpKind};
 use mdl_core::key::MdlKey;
@@ -1765,6 +1765,20 @@ impl SqlModel {
                         own.push(Step::Fail(super::catalog::ER_TABLE_EXISTS));
                     }
                 }
+            }
+        }
+        if let Effect::Alter {
+            t,
+            cols: AlterCols::Nothing | AlterCols::Fail(_),
+            ..
+        } = &plan.effect
+        {
+            // alter_columns.rs: nothing to do, or an error about the columns, once IX, SU
+            // and BACKUP_DDL are taken (mysql_alter_table); the error comes from
+            // `Catalog::error_of` at the end.
+            let backoff = own.iter().position(|st| matches!(st, Step::Backoff { .. }));
+            if let (true, Some(at)) = (self.cat.exists(t), backoff) {
+                own.truncate(at + 1);
             }
         }
         if trigger_missing {

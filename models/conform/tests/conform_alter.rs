@@ -89,10 +89,10 @@ fn what_does_nothing_or_fails_early_is_refused() {
         "alter table t1 add column c int default next value for s1",
     ] {
         let words = w(sql);
-        assert!(not_modelled(&words, &words[3..]).is_some(), "{sql}");
+        assert!(not_modelled(&words, &words[3..], false).is_some(), "{sql}");
     }
     let words = w("alter table t1 add column c int");
-    assert_eq!(not_modelled(&words, &words[3..]), None);
+    assert_eq!(not_modelled(&words, &words[3..], false), None);
 }
 
 #[test]
