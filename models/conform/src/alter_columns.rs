@@ -310,9 +310,8 @@ impl Run<'_> {
         if !rename && at(op, i + 2) != "default" {
             return Err(format!("`{}` is not modelled", op.join(" ")));
         }
-        if if_exists {
-            return Err("IF EXISTS of ALTER COLUMN / RENAME COLUMN is not measured".into());
-        }
+        // (Measured: ALTER COLUMN / RENAME COLUMN IF EXISTS of a column that is not there
+        // do nothing, as DROP COLUMN IF EXISTS.)
         if self.old_col(&name)?.is_none() {
             if !if_exists {
                 self.errors.push(ER_BAD_FIELD_ERROR);

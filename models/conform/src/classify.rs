@@ -1568,10 +1568,17 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
     if !c.eat("table") {
         return Err(format!("`{sql}`: only ALTER TABLE is in the learned table"));
     }
-    if c.at("if") {
-        return Err(format!("`{sql}`: ALTER TABLE IF EXISTS is not modelled"));
-    }
+    // ALTER TABLE IF EXISTS of a table that is there is the ALTER without it.
+    let if_exists = c.eat("if") && {
+        c.expect("exists")?;
+        true
+    };
     let t = c.table(cx.db)?;
+    if if_exists && !cx.cat.is_table(&t) {
+        return Err(format!(
+            "`{sql}`: ALTER TABLE IF EXISTS of a table that is not there is not modelled"
+        ));
+    }
     let spec = c.rest_words();
     let algo = option_value(words, "algorithm");
     if option_value(words, "lock").is_some() {

@@ -107,6 +107,15 @@ const MEASURED: &[(&str, &str)] = &[
         "nothing",
     ),
     ("ALTER TABLE t1 ALGORITHM=INPLACE", "nothing"),
+    (
+        "ALTER TABLE t1 ALTER COLUMN IF EXISTS zz SET DEFAULT 1",
+        "nothing",
+    ),
+    ("ALTER TABLE t1 RENAME COLUMN IF EXISTS zz TO m", "nothing"),
+    (
+        "ALTER TABLE t1 ALTER COLUMN IF EXISTS b SET DEFAULT 1",
+        "alter_instant",
+    ),
     ("ALTER TABLE t1 RENAME COLUMN b TO b", "nothing"),
     (
         "ALTER TABLE t1 ADD COLUMN IF NOT EXISTS b INT, ADD COLUMN c INT",

@@ -55,6 +55,14 @@ fn parser_refuses(spec: &[String]) -> Option<String> {
     })
 }
 
+/// `alter_algorithm.rs` plays the statement (an ALGORITHM named, or one it can tell).
+fn old_way_plays(spec: &[String], algo: Option<&str>, engine: Engine) -> bool {
+    match algo {
+        Some("default") | None => super::super::alter_algorithm::default_kind(spec, engine).is_ok(),
+        Some(_) => true,
+    }
+}
+
 /// The plan of ALTER TABLE `t` (columns known) with `spec` (its words after the table
 /// name); `None` to go the old way (what `resolve` cannot tell, where the old way can).
 pub(super) fn classify(
@@ -102,8 +110,9 @@ pub(super) fn classify(
         .any(|w| w[0] == "if" && matches!(w[1].as_str(), "exists" | "not"));
     let resolved = match resolve(def, &operations(spec), engine) {
         Ok(r) => r,
-        // The old way refuses IF [NOT] EXISTS, MODIFY, CHANGE, CONVERT itself.
-        Err(_) if !has_if => return None,
+        // The old way, where it plays the statement (it refuses IF [NOT] EXISTS, MODIFY,
+        // CHANGE, CONVERT itself): then this reason is the one to give.
+        Err(_) if !has_if && old_way_plays(spec, algo, engine) => return None,
         Err(e) => return Some(Err(e)),
     };
     let asked = algo.and_then(rank);
