@@ -76,6 +76,7 @@ pub const TEST_FILES: &[TestFile] = &[
     TestFile { path: "models/conform/tests/conform_families.rs", run_by: &["test"], empty_in: &[], note: "" },
     TestFile { path: "models/conform/tests/conform_user_locks.rs", run_by: &["test"], empty_in: &[], note: "" },
     TestFile { path: "models/conform/tests/conform_alter.rs", run_by: &["test"], empty_in: &[], note: "" },
+    TestFile { path: "models/conform/tests/conform_alter_columns.rs", run_by: &["test"], empty_in: &[], note: "" },
     TestFile { path: "models/conform/tests/conform_partitions.rs", run_by: &["test"], empty_in: &[], note: "" },
     TestFile { path: "models/conform/tests/conform_misc.rs", run_by: &["test"], empty_in: &[], note: "" },
     TestFile { path: "models/conform/tests/conform_routines.rs", run_by: &["test"], empty_in: &[], note: "" },
