@@ -38,10 +38,10 @@ impl Engine {
         }
     }
 
-    /// The engine whose learned rows a table of this one follows: InnoDB's (a
-    /// transactional engine), or MyISAM's (`.myisam`: the engines without transactions,
-    /// whose DML takes BACKUP_DML and whose ALTER copies: `handler`'s default
-    /// `check_if_supported_inplace_alter`, which Aria, MEMORY, CSV and MERGE keep).
+    /// The engine whose learned rows a table of this one follows: InnoDB's, or MyISAM's
+    /// (`.myisam`: CSV's DML takes BACKUP_DML and its ALTER copies, `handler`'s default
+    /// `check_if_supported_inplace_alter`). The statements that open an Aria, MEMORY or
+    /// MERGE table are refused (`classify/engines.rs`): their class only names them.
     pub fn class(self) -> Engine {
         match self {
             Engine::InnoDb => Engine::InnoDb,

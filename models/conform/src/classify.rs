@@ -817,7 +817,7 @@ pub fn classify(
     has_row: &dyn Fn(&str) -> bool,
 ) -> Result<Stmt, String> {
     let st = classify_inner(sql, db, cat, has_row)?;
-    engines::no_merge(sql, cat, &st)?;
+    engines::not_opened(sql, cat, &st)?;
     fk::apply(sql, &tokens(sql)?, db, cat, st)
 }
 
@@ -1562,6 +1562,9 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
     }
     let t = c.table(cx.db)?;
     let spec = c.rest_words();
+    if let Some(st) = engines::unknown_engine(cx, toks, &spec, ("alter_unknown_engine", &t)) {
+        return st;
+    }
     let algo = option_value(words, "algorithm");
     let lock = super::alter_algorithm::lock_clause(&spec)
         .map_err(|v| format!("`{sql}`: ALTER TABLE ... LOCK={v} is not in the learned table"))?;
@@ -1869,6 +1872,9 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
     }
     // No `(` after the name: no column (mysql_prepare_create_table, sql/sql_table.cc).
     let no_columns = !toks[c.i..].contains(&Tok::P('('));
+    if let Some(st) = engines::unknown_engine(cx, toks, words, ("create_unknown_engine", &n)) {
+        return st;
+    }
     let engine = engines::create_engine(sql, words)?;
     let bind_n = Bind {
         n: Some(n.clone()),

@@ -374,6 +374,14 @@ pub const KINDS: &[KindDef] = &[
         "ALTER TABLE m1 FORCE, ALGORITHM=COPY, LOCK=EXCLUSIVE",
         &[],
     ),
+    // ENGINE= an engine the server does not load (ER_UNKNOWN_STORAGE_ENGINE, 1286):
+    // after the implicit commit, before any lock (`classify/engines.rs`).
+    kx(
+        "create_unknown_engine",
+        "CREATE TABLE t3 (a INT) ENGINE=ARCHIVE",
+        &[],
+    ),
+    kx("alter_unknown_engine", "ALTER TABLE t1 ENGINE=ARCHIVE", &[]),
     kx(
         "create_or_replace_like",
         "CREATE OR REPLACE TABLE t1 LIKE t2",

@@ -67,36 +67,52 @@ fn loaded_engines_make_tables_of_their_class() {
     assert_eq!(m.cat.engine_exact(&tbl("e1")), Some(Engine::InnoDb));
     let map = Mapping::load().unwrap();
     let has = |r: &str| map.kind(r).is_some();
-    match classify("INSERT INTO a1 VALUES (1)", "test", &m.cat, &has).unwrap() {
+    match classify("INSERT INTO c1 VALUES (1)", "test", &m.cat, &has).unwrap() {
         Stmt::Learned(p) => assert_eq!(p.parts[0].row, "insert.myisam"),
         s => panic!("{s:?}"),
+    }
+    for q in ["INSERT INTO a1 VALUES (1)", "ALTER TABLE h1 FORCE"] {
+        let e = classify(q, "test", &m.cat, &has).unwrap_err();
+        assert!(e.contains("Aria or MEMORY"), "{e}");
     }
 }
 
 #[test]
-fn engines_not_loaded_fail_in_the_parser() {
+fn engines_not_loaded_fail_after_the_implicit_commit() {
+    let mut m = SqlModel::new(Mapping::load().unwrap());
+    let s = m.add_session();
+    for q in ["BEGIN", "SELECT * FROM t1"] {
+        m.step(s, q).unwrap();
+    }
+    assert!(!m.locks_of(s).is_empty());
     for q in [
         "CREATE TABLE x1 (a INT) ENGINE=ARCHIVE",
         "CREATE TABLE x1 (a INT) ENGINE BLACKHOLE",
         "ALTER TABLE t1 ENGINE=nonexistentengine",
     ] {
-        assert_eq!(mariadb_parse_error(q, "test"), Some(1286), "{q}");
+        assert_eq!(m.step(s, q), Ok(Outcome::Error), "{q}");
+        assert_eq!(m.session(s).last_error, Some(1286), "{q}");
+        assert!(m.locks_of(s).is_empty(), "{q}: {:?}", m.locks_of(s));
     }
-    for q in [
-        "CREATE TABLE x1 (engine INT)",
-        "CREATE TABLE x1 (a INT) ENGINE=MEMORY",
-        "ALTER TABLE t1 DROP engine",
-        "CREATE TEMPORARY TABLE x1 (a INT) ENGINE=ARCHIVE",
-    ] {
-        assert_eq!(mariadb_parse_error(q, "test"), None, "{q}");
-    }
-    let m = Mapping::load().unwrap();
+    let got = play(
+        &mut m,
+        &[
+            "CREATE TABLE x1 (engine INT)",
+            "ALTER TABLE x1 DROP engine, ADD b INT",
+        ],
+    );
+    assert_eq!(got, ["Ok", "Ok"]);
+    let map = Mapping::load().unwrap();
     let e = kind_of(
-        &m,
+        &map,
         &Catalog::fixture(),
         "CREATE TABLE x1 (a INT) ENGINE=SEQUENCE",
     );
     assert!(e.unwrap_err().contains("not modelled"));
+    assert_eq!(
+        mariadb_parse_error("CREATE TABLE x1 (a INT) ENGINE=ARCHIVE", "test"),
+        None
+    );
 }
 
 #[test]

@@ -30,12 +30,6 @@ pub fn mariadb_parse_error(sql: &str, db: &str) -> Option<u32> {
     if kw_eq(first, "drop") {
         return duplicate(&drop_list(&toks, db)?);
     }
-    if kw_eq(first, "create") || kw_eq(first, "alter") {
-        // ER_UNKNOWN_STORAGE_ENGINE: `classify/engines.rs`.
-        if let Some(e) = super::engines::unknown_engine_error(&toks) {
-            return Some(e);
-        }
-    }
     if kw_eq(first, "create") {
         return create_like_itself(&toks, db);
     }
