@@ -291,6 +291,7 @@ pub enum Stmt {
     Xa(XaStmt),
 }
 
+mod alter_rename;
 mod engines;
 mod fk;
 mod misc;
@@ -1562,6 +1563,11 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
     }
     let t = c.table(cx.db)?;
     let spec = c.rest_words();
+    if c.at("rename") {
+        if let Some(st) = alter_rename::classify(cx, toks, &t, c.i) {
+            return st;
+        }
+    }
     if let Some(st) = engines::unknown_engine(cx, toks, &spec, ("alter_unknown_engine", &t)) {
         return st;
     }

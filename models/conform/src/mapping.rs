@@ -382,6 +382,9 @@ pub const KINDS: &[KindDef] = &[
         &[],
     ),
     kx("alter_unknown_engine", "ALTER TABLE t1 ENGINE=ARCHIVE", &[]),
+    // ALTER TABLE t RENAME [TO|AS] n alone: mysql_alter_table's simple rename (sql/sql_table.cc,
+    // `simple_rename_or_index_change`).
+    kx("alter_rename", "ALTER TABLE t1 RENAME TO t3", &[]),
     kx(
         "create_or_replace_like",
         "CREATE OR REPLACE TABLE t1 LIKE t2",

@@ -255,3 +255,20 @@ fn create_or_replace_like_and_select_replace_the_table() {
     assert_eq!(got, ["error 1146", "Ok"]);
     assert!(model.cat.exists(&tbl("t1")));
 }
+
+#[test]
+fn alter_rename_alone_takes_its_row() {
+    let m = Mapping::load().unwrap();
+    let cat = Catalog::fixture();
+    assert_eq!(
+        kind_of(&m, &cat, "ALTER TABLE t1 RENAME TO t3").as_deref(),
+        Ok("alter_rename:alter_rename")
+    );
+    let mut model = SqlModel::new(m);
+    let got = play(
+        &mut model,
+        &["ALTER TABLE t1 RENAME TO t3", "ALTER TABLE t3 RENAME t2"],
+    );
+    assert_eq!(got, ["Ok", "error 1050"]);
+    assert!(model.cat.exists(&tbl("t3")) && !model.cat.exists(&tbl("t1")));
+}
