@@ -199,10 +199,12 @@ fn alter_engine_copies_and_the_catalog_follows() {
             "ALTER TABLE t1 ENGINE=MyISAM",
             "ALTER TABLE m1 ENGINE=Aria",
             "ALTER TABLE t2 ENGINE=MEMORY, ALGORITHM=INPLACE",
+            "alter table t2 engine=csv",
         ],
     );
     assert_eq!(got[..2], ["Ok", "Ok"]);
     assert!(got[2].starts_with("refused"), "{got:?}");
+    assert!(got[3].contains("ENGINE=CSV"), "{got:?}");
     assert_eq!(m.cat.engine_exact(&tbl("t1")), Some(Engine::MyIsam));
     assert_eq!(m.cat.engine_exact(&tbl("m1")), Some(Engine::Aria));
 }

@@ -179,6 +179,15 @@ pub fn alter_engine(
         return None;
     }
     let sql = cx.sql;
+    if e == Engine::Csv {
+        // CSV takes no index, no nullable and no AUTO_INCREMENT column: the server's
+        // error before the copy (1164, 1178, 1069: measured, `alter table t1
+        // engine=csv` of the fixture's t1) depends on the columns.
+        return Some(Err(format!(
+            "`{sql}`: ALTER TABLE ... ENGINE=CSV (its errors depend on the columns) is not \
+             modelled"
+        )));
+    }
     if kind != "alter_copy" || e == Engine::Merge || old == Engine::Merge {
         // An in-place ALGORITHM cannot change the engine (1845); a MERGE table has no rows
         // of its own.
