@@ -1574,6 +1574,14 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
     let algo = option_value(words, "algorithm");
     let lock = super::alter_algorithm::lock_clause(&spec)
         .map_err(|v| format!("`{sql}`: ALTER TABLE ... LOCK={v} is not in the learned table"))?;
+    if words.iter().any(|w| w == "sequence")
+        && (cx.cat.is_sequence(&t) || !matches!(algo.as_deref(), None | Some("copy" | "default")))
+    {
+        // (SEQUENCE=0 of a sequence makes it a table; in place: 1846.)
+        return Err(format!(
+            "`{sql}`: ALTER TABLE ... SEQUENCE=0 of a sequence, or in place, is not modelled"
+        ));
+    }
     if partition::mentions_partitions(&spec) {
         return partition::classify(cx, &t, &spec, words, toks);
     }

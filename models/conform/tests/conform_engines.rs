@@ -274,3 +274,25 @@ fn alter_rename_alone_takes_its_row() {
     assert_eq!(got, ["Ok", "error 1050"]);
     assert!(model.cat.exists(&tbl("t3")) && !model.cat.exists(&tbl("t1")));
 }
+
+#[test]
+fn sequence_off_of_a_table_is_a_copy() {
+    let m = Mapping::load().unwrap();
+    let cat = Catalog::fixture();
+    for q in [
+        "alter table t1 sequence=0",
+        "alter table t1 sequence=0, algorithm=copy",
+    ] {
+        assert_eq!(
+            kind_of(&m, &cat, q).as_deref(),
+            Ok("alter_copy:alter_copy"),
+            "{q}"
+        );
+    }
+    for q in [
+        "alter table t1 sequence=1",
+        "alter table t1 sequence=0, algorithm=inplace",
+    ] {
+        assert!(kind_of(&m, &cat, q).is_err(), "{q}");
+    }
+}
