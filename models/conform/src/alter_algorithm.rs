@@ -12,7 +12,7 @@
 //! |---|---|---|
 //! | ADD / DROP COLUMN (any position), RENAME COLUMN, ALTER COLUMN SET / DROP DEFAULT, RENAME INDEX / KEY, AUTO_INCREMENT=, COMMENT=, DEFAULT CHARACTER SET | INSTANT | COPY (RENAME COLUMN, defaults, RENAME INDEX, COMMENT: in place, not a learned row) |
 //! | ADD / DROP INDEX / KEY / UNIQUE / FULLTEXT, ADD / DROP PRIMARY KEY, FORCE, ENGINE= the same engine, ROW_FORMAT= | INPLACE | COPY |
-//! | ENGINE= another engine | COPY (refused: the catalog does not follow the change) | the same |
+//! | ENGINE= another engine (the catalog follows it: `Effect::AlterEngine`) | COPY | the same |
 //! | CONVERT TO CHARACTER SET | COPY with a character column, in place without | COPY |
 //! | PACK_KEYS=, MAX_ROWS=, CHECKSUM= | INSTANT | COPY |
 //! | MIN_ROWS=, AVG_ROW_LENGTH=, DELAY_KEY_WRITE=, STATS_PERSISTENT= | INSTANT | in place (metadata only, refused) |
@@ -61,18 +61,21 @@ pub(crate) fn operation(op: &[String], engine: Engine) -> Result<usize, String> 
         ),
         ("engine", _) => {
             let v = if at(1) == "=" { at(2) } else { at(1) };
+            // `engine` is the table's class (`catalog::Engine::class`): InnoDB to InnoDB
+            // rebuilds in place; any other engine, or another engine's class, copies
+            // (`mysql_alter_table`: a new engine is always ALTER_RECREATE by copy).
             match Engine::parse(v) {
                 Some(e) if e == engine && engine == Engine::InnoDb => Ok(inplace),
-                Some(e) if e == engine => Ok(copy),
-                _ => Err(format!(
-                    "ALTER TABLE ... ENGINE={v} of a table of another engine (a copy the \
-                     catalog does not follow) is not modelled"
-                )),
+                Some(_) => Ok(copy),
+                None => Err(format!("ALTER TABLE ... ENGINE={v} is not modelled")),
             }
         }
         // Table options, measured on the fixture's t1 and m1 (README): of InnoDB INSTANT
         // (KEY_BLOCK_SIZE: INPLACE); of MyISAM PACK_KEYS, MAX_ROWS, CHECKSUM copy, the
         // others change metadata only.
+        // SEQUENCE=0 of a table that is not a sequence: a copy (measured: SNW, then X,
+        // behind a reader; ALGORITHM=INPLACE fails with 1846, "Reason: SEQUENCE").
+        ("sequence", _) => Ok(copy),
         ("pack_keys" | "max_rows" | "checksum", _) if engine == Engine::MyIsam => Ok(copy),
         ("pack_keys" | "max_rows" | "checksum", _) => Ok(instant),
         ("min_rows" | "avg_row_length" | "delay_key_write" | "stats_persistent", _) => {
@@ -154,9 +157,13 @@ pub fn not_modelled(words: &[String], spec: &[String], known: bool) -> Option<St
                 .into(),
         );
     }
+    // `SEQUENCE=0` alone of a table that is not a sequence: a copy (below).
+    let sequence_off = words
+        .windows(3)
+        .any(|w| w[0] == "sequence" && w[1] == "=" && w[2] == "0");
     if words
         .iter()
-        .any(|w| w == "sequence" || w == "nextval" || w == "lastval")
+        .any(|w| (w == "sequence" && !sequence_off) || w == "nextval" || w == "lastval")
         || words.windows(2).any(|w| w[0] == "value" && w[1] == "for")
     {
         // SEQUENCE=1 of a table fails (4086); a default NEXT VALUE FOR a sequence opens
@@ -381,4 +388,63 @@ pub fn may_change_pk(spec: &[String], pk: Option<&[String]>) -> bool {
         };
         name.is_some_and(|n| pk.contains(n))
     })
+}
+
+/// ER_ALTER_OPERATION_NOT_SUPPORTED_REASON: "LOCK=NONE is not supported. Reason: COPY
+/// algorithm requires a lock".
+pub const ER_ALTER_OPERATION_NOT_SUPPORTED_REASON: u32 = 1846;
+
+/// An ALTER TABLE's `LOCK [=] NONE | SHARED | EXCLUSIVE` (`Alter_info::requested_lock`);
+/// `LOCK=DEFAULT` is no clause.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lock {
+    None,
+    Shared,
+    Exclusive,
+}
+
+/// The LOCK clause of an ALTER TABLE's specification `spec` (its words after the table
+/// name, lower case): `Ok(None)` for none or DEFAULT, `Err` with the name the parser
+/// refuses (ER_UNKNOWN_ALTER_LOCK, `classify/parse_errors.rs`).
+pub fn lock_clause(spec: &[String]) -> Result<Option<Lock>, String> {
+    // An operation of its own: first, or after a comma.
+    let Some(i) = spec
+        .iter()
+        .enumerate()
+        .position(|(i, w)| w == "lock" && (i == 0 || spec[i - 1] == ","))
+    else {
+        return Ok(None);
+    };
+    let v = match spec.get(i + 1).map(String::as_str) {
+        Some("=") => spec.get(i + 2),
+        _ => spec.get(i + 1),
+    };
+    match v.map(String::as_str) {
+        Some("default") => Ok(None),
+        Some("none") => Ok(Some(Lock::None)),
+        Some("shared") => Ok(Some(Lock::Shared)),
+        Some("exclusive") => Ok(Some(Lock::Exclusive)),
+        other => Err(other.unwrap_or("").to_owned()),
+    }
+}
+
+/// The learned row of an ALTER TABLE of `kind` (`alter_copy`, `alter_inplace`,
+/// `alter_instant`) with LOCK=`lock`, and the error it ends with. Measured on MariaDB
+/// 10.11.19 (`models/conformance/README.md`): COPY with SHARED takes what COPY takes
+/// (SNW for the copy), INPLACE with NONE what INPLACE takes, INSTANT the same with any
+/// LOCK; COPY with EXCLUSIVE takes X before the copy (`mysql_alter_table`), INPLACE with
+/// SHARED moves down to SNW after the prepare phase and with EXCLUSIVE keeps X
+/// (`mysql_inplace_alter_table`, sql/sql_table.cc); COPY with NONE fails (1846) once its
+/// SU and BACKUP_DDL are taken.
+pub fn lock_row(kind: &'static str, lock: Lock) -> (&'static str, Option<u32>) {
+    match (kind, lock) {
+        ("alter_copy", Lock::None) => (
+            "alter_copy_lock_none",
+            Some(ER_ALTER_OPERATION_NOT_SUPPORTED_REASON),
+        ),
+        ("alter_copy", Lock::Exclusive) => ("alter_copy_lock_exclusive", None),
+        ("alter_inplace", Lock::Shared) => ("alter_inplace_lock_shared", None),
+        ("alter_inplace", Lock::Exclusive) => ("alter_inplace_lock_exclusive", None),
+        _ => (kind, None),
+    }
 }

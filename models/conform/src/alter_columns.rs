@@ -207,7 +207,8 @@ impl Run<'_> {
         self.added.push(d.col.name.clone());
         self.new.cols.push(d.col);
         self.cost(match self.engine {
-            Engine::MyIsam => COPY,
+            // (Only InnoDB and MyISAM tables come here: alter_cols::known.)
+            Engine::MyIsam | Engine::Aria | Engine::Memory | Engine::Csv | Engine::Merge => COPY,
             Engine::InnoDb if keyed => INPLACE,
             Engine::InnoDb => INSTANT,
         });
@@ -235,7 +236,8 @@ impl Run<'_> {
         }
         // (A primary key column dropped is a copy: alter_algorithm::drops_primary_key.)
         self.cost(match self.engine {
-            Engine::MyIsam => COPY,
+            // (Only InnoDB and MyISAM tables come here: alter_cols::known.)
+            Engine::MyIsam | Engine::Aria | Engine::Memory | Engine::Csv | Engine::Merge => COPY,
             Engine::InnoDb if indexed => INPLACE,
             Engine::InnoDb => INSTANT,
         });
@@ -511,7 +513,8 @@ impl Run<'_> {
         }
         self.new.charset = cs.to_owned();
         self.cost(match self.engine {
-            Engine::MyIsam => COPY,
+            // (Only InnoDB and MyISAM tables come here: alter_cols::known.)
+            Engine::MyIsam | Engine::Aria | Engine::Memory | Engine::Csv | Engine::Merge => COPY,
             Engine::InnoDb if changes => COPY,
             Engine::InnoDb => INSTANT,
         });

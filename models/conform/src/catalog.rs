@@ -10,18 +10,43 @@ use super::classify::columns::TableDef;
 use super::classify::{AlterCols, Effect, ForeignKey, Tbl, ViewDef, ViewMode};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// A table's storage engine: the engines MariaDB 10.11.19 loads by default
+/// (`information_schema.ENGINES`: InnoDB, MyISAM, Aria, MEMORY, CSV, MRG_MyISAM; also
+/// SEQUENCE and PERFORMANCE_SCHEMA, which make no table of CREATE TABLE's). Their names
+/// and the errors of the others: `classify/engines.rs`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Engine {
     InnoDb,
     MyIsam,
+    Aria,
+    Memory,
+    Csv,
+    /// MRG_MyISAM (MERGE): opens its children (`ha_myisammrg::add_children_list`).
+    Merge,
 }
 
 impl Engine {
+    /// The engine named `s` (case-insensitive, with the server's aliases), when loaded.
     pub fn parse(s: &str) -> Option<Engine> {
         match s.to_ascii_lowercase().as_str() {
             "innodb" => Some(Engine::InnoDb),
             "myisam" => Some(Engine::MyIsam),
+            "aria" | "maria" => Some(Engine::Aria),
+            "memory" | "heap" => Some(Engine::Memory),
+            "csv" => Some(Engine::Csv),
+            "mrg_myisam" | "merge" | "mrg_isam" => Some(Engine::Merge),
             _ => None,
+        }
+    }
+
+    /// The engine whose learned rows a table of this one follows: InnoDB's, or MyISAM's
+    /// (`.myisam`: CSV's DML takes BACKUP_DML and its ALTER copies, `handler`'s default
+    /// `check_if_supported_inplace_alter`). The statements that open an Aria, MEMORY or
+    /// MERGE table are refused (`classify/engines.rs`): their class only names them.
+    pub fn class(self) -> Engine {
+        match self {
+            Engine::InnoDb => Engine::InnoDb,
+            _ => Engine::MyIsam,
         }
     }
 }
@@ -181,7 +206,14 @@ impl Catalog {
         self.sequences.get(t).copied().flatten()
     }
 
+    /// The class of a table's engine (`Engine::class`: InnoDB or MyISAM), which selects
+    /// its learned rows.
     pub fn engine(&self, t: &Tbl) -> Option<Engine> {
+        self.engine_exact(t).map(Engine::class)
+    }
+
+    /// A table's engine itself.
+    pub fn engine_exact(&self, t: &Tbl) -> Option<Engine> {
         match self.objs.get(t) {
             Some(Obj::Table(e)) => Some(*e),
             _ => None,
@@ -228,7 +260,10 @@ impl Catalog {
             Effect::Fail(c) => Some(*c),
             Effect::Accounts(a) => a.error(&self.users),
             Effect::Routine(op) => self.routines.error(op, self.has_schema(&op.target().db)),
-            Effect::Replace { .. } => None,
+            Effect::Replace { src, .. } => src
+                .iter()
+                .any(|s| !self.is_table(s))
+                .then_some(ER_NO_SUCH_TABLE),
             Effect::AlterDb(db) => (!self.has_schema(db)).then_some(1),
             // Measured: ALTER TABLE t1 COALESCE PARTITION 2 etc. of the fixture's tables
             // (learned rows `nopart_*`). A table made partitioned under the name while the
@@ -252,6 +287,7 @@ impl Catalog {
                 AlterCols::Fail(code) => Some(*code),
                 _ => None,
             },
+            Effect::AlterEngine { t, .. } => (!self.exists(t)).then_some(ER_NO_SUCH_TABLE),
             Effect::NeedTables(ts) => ts
                 .iter()
                 .any(|t| !self.exists(t))
@@ -439,6 +475,11 @@ impl Catalog {
             | Effect::InPlace(_)
             | Effect::NotPartitioned(_)
             | Effect::NeedSequences(_) => {}
+            Effect::AlterEngine { t, engine } => {
+                if self.is_table(t) {
+                    self.objs.insert(t.clone(), Obj::Table(*engine));
+                }
+            }
             Effect::Alter { t, forget_pk, cols } => {
                 if *forget_pk {
                     self.pk.remove(t);
@@ -501,13 +542,22 @@ impl Catalog {
                 t,
                 engine,
                 partitioned,
+                empty,
+                ..
             } => {
+                if self.error_of(e).is_some() {
+                    return;
+                }
                 self.objs.insert(t.clone(), Obj::Table(*engine));
                 self.set_partitioned(t, *partitioned);
                 self.pk.remove(t);
                 self.cols.remove(t);
                 self.sequences.remove(t);
-                self.empty.insert(t.clone());
+                if *empty {
+                    self.empty.insert(t.clone());
+                } else {
+                    self.empty.remove(t);
+                }
                 self.triggers.retain(|_, on| on != t);
             }
             Effect::CreateTable {

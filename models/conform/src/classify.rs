@@ -165,12 +165,23 @@ pub enum Effect {
     Routine(super::routines::RoutineOp),
     /// An accounts statement: the users it needs, makes or drops.
     Accounts(super::accounts::Accounts),
-    /// CREATE OR REPLACE TABLE of a table that exists: a new empty table, with no
-    /// trigger, of this engine.
+    /// CREATE OR REPLACE TABLE of a table that exists: a new table, with no trigger, of
+    /// this engine; of LIKE / SELECT, once `src` exist (else ER_NO_SUCH_TABLE, the old
+    /// table kept: `open_tables` fails before the drop).
     Replace {
         t: Tbl,
         engine: Engine,
         partitioned: bool,
+        /// The table LIKE or SELECT reads.
+        src: Vec<Tbl>,
+        /// No row in it (no SELECT).
+        empty: bool,
+    },
+    /// ALTER TABLE ... ENGINE= another engine: the table (which must exist) is of that
+    /// engine from then on (`classify/engines.rs`).
+    AlterEngine {
+        t: Tbl,
+        engine: Engine,
     },
     /// ALTER DATABASE: the schema must exist (else the server cannot write its
     /// `db.opt`: error 1, ER_CANT_CREATE_FILE).
@@ -300,7 +311,9 @@ pub enum Stmt {
 }
 
 mod alter_cols;
+mod alter_rename;
 pub mod columns;
+mod engines;
 mod fk;
 mod misc;
 mod parse_errors;
@@ -826,6 +839,7 @@ pub fn classify(
     has_row: &dyn Fn(&str) -> bool,
 ) -> Result<Stmt, String> {
     let st = classify_inner(sql, db, cat, has_row)?;
+    engines::not_opened(sql, cat, &st)?;
     fk::apply(sql, &tokens(sql)?, db, cat, st)
 }
 
@@ -1580,10 +1594,23 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
         ));
     }
     let spec = c.rest_words();
+    if c.at("rename") {
+        if let Some(st) = alter_rename::classify(cx, toks, &t, c.i) {
+            return st;
+        }
+    }
+    if let Some(st) = engines::unknown_engine(cx, toks, &spec, ("alter_unknown_engine", &t)) {
+        return st;
+    }
     let algo = option_value(words, "algorithm");
-    if option_value(words, "lock").is_some() {
+    let lock = super::alter_algorithm::lock_clause(&spec)
+        .map_err(|v| format!("`{sql}`: ALTER TABLE ... LOCK={v} is not in the learned table"))?;
+    if words.iter().any(|w| w == "sequence")
+        && (cx.cat.is_sequence(&t) || !matches!(algo.as_deref(), None | Some("copy" | "default")))
+    {
+        // (SEQUENCE=0 of a sequence makes it a table; in place: 1846.)
         return Err(format!(
-            "`{sql}`: ALTER TABLE ... LOCK= is not in the learned table"
+            "`{sql}`: ALTER TABLE ... SEQUENCE=0 of a sequence, or in place, is not modelled"
         ));
     }
     if partition::mentions_partitions(&spec) {
@@ -1649,7 +1676,8 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
              (not measured)"
         ));
     }
-    if known {
+    // (LOCK= clauses follow the learned rows of alter_algorithm::lock_row.)
+    if known && lock.is_none() {
         let st = alter_cols::classify(cx, &t, &spec, algo.as_deref(), pk_copy, online, toks);
         if let Some(st) = st {
             return st.map_err(|e| format!("`{sql}`: {e}"));
@@ -1674,8 +1702,51 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
              modelled"
         ));
     }
-    let p = cx.on_table(kind, &t)?;
     let forget_pk = super::alter_algorithm::may_change_pk(&spec, cx.cat.primary_key(&t));
+    if let Some(st) = engines::alter_engine(cx, toks, words, &t, kind) {
+        return st;
+    }
+    if let Some(lock) = lock {
+        return alter_with_lock(cx, toks, words, (t, forget_pk), kind, lock);
+    }
+    let p = cx.on_table(kind, &t)?;
+    let cols = AlterCols::Forget;
+    cx.plan(kind, vec![p], Effect::Alter { t, forget_pk, cols }, toks)
+}
+
+/// ALTER TABLE ... LOCK=NONE | SHARED | EXCLUSIVE of the algorithm `kind`: its learned
+/// row (`alter_algorithm::lock_row`), played as that algorithm's ALTER.
+fn alter_with_lock(
+    cx: &Cx,
+    toks: &[Tok],
+    words: &[String],
+    (t, forget_pk): (Tbl, bool),
+    kind: &'static str,
+    lock: super::alter_algorithm::Lock,
+) -> Result<Stmt, String> {
+    use super::alter_algorithm::Lock;
+    let sql = cx.sql;
+    if lock == Lock::None
+        && kind == "alter_inplace"
+        && words.iter().any(|w| w == "fulltext" || w == "spatial")
+    {
+        // InnoDB builds these under a shared lock at least (1846 for LOCK=NONE).
+        return Err(format!(
+            "`{sql}`: LOCK=NONE of a FULLTEXT / SPATIAL index is not in the learned table"
+        ));
+    }
+    let (row, fail) = super::alter_algorithm::lock_row(kind, lock);
+    let mut p = cx.on_table(row, &t)?;
+    if let Some(code) = fail {
+        let effect = if cx.cat.exists(&t) {
+            Effect::Fail(code)
+        } else {
+            Effect::NeedTables(vec![t])
+        };
+        return cx.plan(row, vec![p], effect, toks);
+    }
+    // The model's rules of the algorithm (its steps, LOCK TABLES) are the plan's kind's.
+    p.kind = kind.to_owned();
     let cols = AlterCols::Forget;
     cx.plan(kind, vec![p], Effect::Alter { t, forget_pk, cols }, toks)
 }
@@ -1857,23 +1928,10 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
     }
     // No `(` after the name: no column (mysql_prepare_create_table, sql/sql_table.cc).
     let no_columns = !toks[c.i..].contains(&Tok::P('('));
-    let engine = match words.windows(3).find(|w| w[0] == "engine" && w[1] == "=") {
-        Some(w) => Engine::parse(&w[2]).ok_or_else(|| {
-            format!(
-                "`{sql}`: engine `{}` is not modelled (InnoDB, MyISAM)",
-                w[2]
-            )
-        })?,
-        None => match words.windows(2).find(|w| w[0] == "engine") {
-            Some(w) => Engine::parse(&w[1]).ok_or_else(|| {
-                format!(
-                    "`{sql}`: engine `{}` is not modelled (InnoDB, MyISAM)",
-                    w[1]
-                )
-            })?,
-            None => Engine::InnoDb,
-        },
-    };
+    if let Some(st) = engines::unknown_engine(cx, toks, words, ("create_unknown_engine", &n)) {
+        return st;
+    }
+    let engine = engines::create_engine(sql, words)?;
     let bind_n = Bind {
         n: Some(n.clone()),
         ..Bind::default()
@@ -1888,7 +1946,7 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
             ));
         }
         cx.no_view(&src)?;
-        let engine = cx.cat.engine(&src).unwrap_or(Engine::InnoDb);
+        let engine = cx.cat.engine_exact(&src).unwrap_or(Engine::InnoDb);
         let p = cx.part(
             "create_like",
             Bind {

@@ -246,7 +246,10 @@ fn ctx_of(row: &str) -> Ctx {
         // acquire_lock, an error on a deadlock.
         | "instance_lock"
         // backup_lock (sql/backup.cc): MDL_context::acquire_lock, no open_table.
-        | "table_backup_lock" => Ctx::Plain,
+        | "table_backup_lock"
+        // ALTER TABLE ... RENAME: the new name's X by MDL_context::acquire_locks in
+        // mysql_alter_table (sql/sql_table.cc), no open_table.
+        | "alter_rename" => Ctx::Plain,
         _ => Ctx::OpenTable,
     }
 }

@@ -656,7 +656,30 @@ fn learn_kind(
             ops.insert(x + 2, mk("X"));
         }
     }
-    if k.name == "alter_copy" {
+    if k.name == "alter_inplace_lock_shared" {
+        // mysql_inplace_alter_table (sql/sql_table.cc): after the prepare phase's X, a
+        // requested LOCK=SHARED moves the table down to SNW (not SU) while the engine
+        // rebuilds, then X again to commit; LOCK=EXCLUSIVE keeps the X (no move down).
+        // Written from the source, as INPLACE_TWICE's.
+        if let Some(x) = ops
+            .iter()
+            .rposition(|o| o.op == OpKind::Upgrade && o.key == "$t" && o.ty.abbrev() == "X")
+        {
+            let dur = ops[x].dur;
+            let mk = |ty| {
+                source_upgrade(
+                    "TABLE",
+                    "$t",
+                    ty,
+                    dur,
+                    "sql_table.cc:mysql_inplace_alter_table",
+                )
+            };
+            ops.insert(x + 1, mk("SNW"));
+            ops.insert(x + 2, mk("X"));
+        }
+    }
+    if k.name == "alter_copy" || k.name == "alter_copy_lock_exclusive" {
         // copy_data_between_tables (sql/sql_table.cc): once the table is SNW the BACKUP_DDL
         // ticket moves down to BACKUP_ALTER_COPY while the rows are copied
         // (backup_set_alter_copy_lock, sql/backup.cc), so BACKUP STAGE BLOCK_DDL is let in,
@@ -664,10 +687,12 @@ fn learn_kind(
         // waiting for BLOCK_DDL. The probes end the statement at its first wait, so both
         // are written from the source (suite/backup-lock-flush-vs-alter-copy.mdl shows
         // them). The MyISAM row keeps what was measured: its backup ticket is not shown
-        // to move.
+        // to move. With LOCK=EXCLUSIVE the table is X (wait_while_table_is_used in
+        // mysql_alter_table) before the copy instead of SNW.
+        let copy_lock = if k.name == "alter_copy" { "SNW" } else { "X" };
         if let Some(snw) = ops
             .iter()
-            .position(|o| o.op == OpKind::Upgrade && o.key == "$t" && o.ty.abbrev() == "SNW")
+            .position(|o| o.op == OpKind::Upgrade && o.key == "$t" && o.ty.abbrev() == copy_lock)
         {
             let dur = ops[snw].dur;
             let mk = |ty| {

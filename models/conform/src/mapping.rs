@@ -336,6 +336,65 @@ pub const KINDS: &[KindDef] = &[
         "CREATE OR REPLACE TABLE t1 (a INT)",
         &[],
     ),
+    // CREATE OR REPLACE TABLE ... LIKE / SELECT of a table that exists
+    // (`mysql_create_like_table`, `select_create::create_table_from_items`, sql/sql_table.cc
+    // and sql/sql_insert.cc: the old table dropped under its X, then the source read).
+    // ALTER TABLE ... LOCK=NONE | SHARED | EXCLUSIVE (`Alter_info::requested_lock`:
+    // mysql_alter_table and mysql_inplace_alter_table, sql/sql_table.cc; COPY with
+    // LOCK=NONE is ER_ALTER_OPERATION_NOT_SUPPORTED_REASON, 1846). The others were
+    // measured equal to the rows without LOCK= (COPY with SHARED, INPLACE with NONE,
+    // INSTANT with any): `alter_algorithm::lock_row`. Learned, not in the matrix.
+    kx(
+        "alter_copy_lock_none",
+        "ALTER TABLE t1 FORCE, ALGORITHM=COPY, LOCK=NONE",
+        &[],
+    ),
+    kx(
+        "alter_copy_lock_exclusive",
+        "ALTER TABLE t1 FORCE, ALGORITHM=COPY, LOCK=EXCLUSIVE",
+        &[],
+    ),
+    kx(
+        "alter_inplace_lock_shared",
+        "ALTER TABLE t1 FORCE, ALGORITHM=INPLACE, LOCK=SHARED",
+        &[],
+    ),
+    kx(
+        "alter_inplace_lock_exclusive",
+        "ALTER TABLE t1 FORCE, ALGORITHM=INPLACE, LOCK=EXCLUSIVE",
+        &[],
+    ),
+    kx(
+        "alter_copy_lock_none.myisam",
+        "ALTER TABLE m1 FORCE, ALGORITHM=COPY, LOCK=NONE",
+        &[],
+    ),
+    kx(
+        "alter_copy_lock_exclusive.myisam",
+        "ALTER TABLE m1 FORCE, ALGORITHM=COPY, LOCK=EXCLUSIVE",
+        &[],
+    ),
+    // ENGINE= an engine the server does not load (ER_UNKNOWN_STORAGE_ENGINE, 1286):
+    // after the implicit commit, before any lock (`classify/engines.rs`).
+    kx(
+        "create_unknown_engine",
+        "CREATE TABLE t3 (a INT) ENGINE=ARCHIVE",
+        &[],
+    ),
+    kx("alter_unknown_engine", "ALTER TABLE t1 ENGINE=ARCHIVE", &[]),
+    // ALTER TABLE t RENAME [TO|AS] n alone: mysql_alter_table's simple rename (sql/sql_table.cc,
+    // `simple_rename_or_index_change`).
+    kx("alter_rename", "ALTER TABLE t1 RENAME TO t3", &[]),
+    kx(
+        "create_or_replace_like",
+        "CREATE OR REPLACE TABLE t1 LIKE t2",
+        &[],
+    ),
+    kx(
+        "create_or_replace_select",
+        "CREATE OR REPLACE TABLE t1 AS SELECT * FROM t2",
+        &[],
+    ),
     KindDef {
         name: "alter_db",
         sql: "ALTER DATABASE db1 CHARACTER SET latin1",

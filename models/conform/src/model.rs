@@ -2470,7 +2470,7 @@ impl SqlModel {
                     let was_myisam = part.row.ends_with(".myisam");
                     match self.cat.engine(t) {
                         Some(Engine::InnoDb) => was_myisam,
-                        Some(Engine::MyIsam) => !was_myisam,
+                        Some(_) => !was_myisam,
                         None => false,
                     }
                 })
@@ -2546,8 +2546,8 @@ impl SqlModel {
             _ => None,
         };
         match owner.and_then(|t| self.cat.engine(&t)) {
-            Some(Engine::MyIsam) => dml,
             Some(Engine::InnoDb) => trans,
+            Some(_) => dml,
             None => ty,
         }
     }

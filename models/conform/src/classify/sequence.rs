@@ -119,7 +119,13 @@ pub(super) fn classify_sequence(
     let sequence_option = toks
         .windows(2)
         .any(|w| kw_eq(&w[0], "sequence") && matches!(w[1], Tok::P('=') | Tok::Num(_)));
-    if table_ddl && sequence_option {
+    // ALTER TABLE t SEQUENCE=0 of a table that is not a sequence: a copy
+    // (`alter_algorithm.rs`).
+    let sequence_off = kw(0, "alter")
+        && toks.windows(3).any(|w| {
+            kw_eq(&w[0], "sequence") && w[1] == Tok::P('=') && w[2] == Tok::Num("0".into())
+        });
+    if table_ddl && sequence_option && !sequence_off {
         return Some(Err(format!(
             "`{sql}`: CREATE / ALTER TABLE ... SEQUENCE= (a table made a sequence or back) is \
              not modelled"
