@@ -285,6 +285,7 @@ mod misc;
 mod parse_errors;
 mod partition;
 mod routine;
+mod routine_block;
 mod routine_body;
 mod sequence;
 mod syntax;
@@ -338,6 +339,16 @@ fn tokens(sql: &str) -> Result<Vec<Tok>, String> {
         let c = cs[i];
         if c.is_whitespace() {
             i += 1;
+        } else if c == '#'
+            || (c == '-'
+                && cs.get(i + 1) == Some(&'-')
+                && cs.get(i + 2).is_none_or(|x| x.is_whitespace()))
+        {
+            // A comment to the end of the line (sql_lex.cc, `MY_LEX_COMMENT`): mysql-test
+            // keeps them inside multi-line statements.
+            while i < cs.len() && cs[i] != '\n' {
+                i += 1;
+            }
         } else if c == '\'' || c == '"' || c == '`' {
             let mut s = String::new();
             i += 1;
@@ -379,9 +390,13 @@ fn tokens(sql: &str) -> Result<Vec<Tok>, String> {
                 i += 1;
             }
             out.push(Tok::Num(s));
-        } else if c.is_alphanumeric() || c == '_' || c == '$' || c == '@' {
+        } else if c.is_alphanumeric() || !c.is_ascii() || c == '_' || c == '$' || c == '@' {
+            // Every non-ASCII character is an identifier character (sql_lex.cc's
+            // `ident_map` for a multi-byte client character set).
             let mut s = String::new();
-            while i < cs.len() && (cs[i].is_alphanumeric() || "_$@#".contains(cs[i])) {
+            while i < cs.len()
+                && (cs[i].is_alphanumeric() || !cs[i].is_ascii() || "_$@#".contains(cs[i]))
+            {
                 s.push(cs[i]);
                 i += 1;
             }
@@ -1731,7 +1746,6 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
             sql,
         };
         let t = c2.table(db)?;
-        cx.no_view(&t)?;
         let body_at = toks
             .windows(2)
             .position(|w| kw_eq(&w[0], "each") && kw_eq(&w[1], "row"))
@@ -1748,13 +1762,16 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
         // mysql_create_or_drop_trigger, Table_triggers_list::create_trigger): the same
         // locks. A statement that would fire it prelocks them, which is not modelled:
         // the catalog marks the table (`Cx::no_view` refuses it from then on). The
-        // body must have a shape `classify/routine_body.rs` recognises.
-        if uses_tables && !routine_body::plain_body(body, false) {
-            return Err(format!(
-                "`{sql}`: a trigger whose body uses tables outside the plain shapes the \
-                 model recognises is not modelled"
-            ));
+        // body must be one `classify/routine_block.rs` reads (its parse errors fail the
+        // statement before any lock).
+        match routine_block::read(body, routine_block::Ctx::Trigger) {
+            Err(routine_block::Why::Fails(code)) => return Ok(Stmt::Fails(code)),
+            Err(routine_block::Why::Refused(why)) if uses_tables => {
+                return Err(format!("`{sql}`: a trigger whose body uses tables: {why}"))
+            }
+            _ => {}
         }
+        cx.no_view(&t)?;
         let tr = Tbl {
             db: t.db.clone(),
             name: tr.name,

@@ -119,6 +119,13 @@ fn a_trigger_whose_body_uses_tables_is_created_and_its_table_then_refused() {
     assert_eq!(m.step(a, "INSERT INTO t1 (b) VALUES (1)"), Ok(Outcome::Ok));
     // A body the model cannot read is refused.
     assert!(m
-        .step(a, "CREATE TRIGGER tr2 AFTER INSERT ON t1 FOR EACH ROW BEGIN IF NEW.b THEN INSERT INTO t2 VALUES (1, 1); END IF; END")
+        .step(a, "CREATE TRIGGER tr2 AFTER INSERT ON t1 FOR EACH ROW BEGIN GET DIAGNOSTICS @n = ROW_COUNT; INSERT INTO t2 VALUES (1, 1); END")
         .is_err());
+    // Control flow is read (classify/routine_block.rs).
+    let flow = "CREATE TRIGGER tr2 AFTER INSERT ON t1 FOR EACH ROW BEGIN IF NEW.b THEN INSERT INTO t2 VALUES (1, 1); END IF; END";
+    assert_eq!(m.step(a, flow), Ok(Outcome::Ok));
+    // A parse error of the body fails before any lock (ER_SP_NO_RETSET).
+    let retset = "CREATE TRIGGER tr3 AFTER INSERT ON t1 FOR EACH ROW SELECT 1";
+    assert_eq!(m.step(a, retset), Ok(Outcome::Error));
+    assert_eq!(m.session(a).last_error, Some(1415));
 }

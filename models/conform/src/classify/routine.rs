@@ -17,6 +17,7 @@
 //! not modelled: only `SELECT f()` / `DO f()` of a function whose body uses no table is
 //! played.
 
+use super::routine_block::{read, Ctx, Why};
 use super::{kw_eq, routine_body, Bind, Cur, Cx, Effect, Plan, Stmt, Tbl, Tok};
 use crate::routines::{Body, RoutineKind, RoutineOp, ER_SP_DOES_NOT_EXIST};
 
@@ -126,27 +127,22 @@ fn ddl(
     if kind == RoutineKind::Function && verb == "create" && has("soname") {
         return refuse(cx, "CREATE FUNCTION ... SONAME (a UDF) is not modelled");
     }
+    let body = match read_definition(verb, kind, rest) {
+        Ok(b) => b,
+        Err(Why::Refused(why)) => return refuse(cx, &why),
+        Err(Why::Fails(code)) => return Ok(Stmt::Fails(code)),
+    };
     if kind == RoutineKind::Event && verb != "drop" {
         if let Some(why) = event_refusal(rest) {
             return refuse(cx, &format!("{} EVENT: {why}", verb.to_uppercase()));
         }
-    }
-    if let Some(why) = shape_refusal(verb, kind, rest) {
-        return refuse(cx, why);
     }
     let op = match verb {
         "create" => RoutineOp::Create {
             kind,
             r: r.clone(),
             body: Body {
-                uses_tables: body_uses_tables(
-                    kind,
-                    match kind {
-                        RoutineKind::Event => rest,
-                        k => routine_body::definition(rest, k == RoutineKind::Function)
-                            .unwrap_or(rest),
-                    },
-                ),
+                uses_tables: body_uses_tables(body.unwrap_or(rest)),
             },
             if_not_exists,
             or_replace,
@@ -173,31 +169,45 @@ fn ddl(
     Ok(learned(cx, &row, r, Effect::Routine(op)))
 }
 
-/// Why a definition is refused: not of the plain shapes `routine_body.rs` recognises
-/// (the server's parser would have to say whether it is a syntax error).
-fn shape_refusal(verb: &str, kind: RoutineKind, rest: &[Tok]) -> Option<&'static str> {
-    let ok = match (verb, kind) {
-        ("create", RoutineKind::Event) => {
-            rest.len() > 2
-                && kw_eq(&rest[0], "on")
-                && kw_eq(&rest[1], "schedule")
-                && rest
-                    .iter()
-                    .position(|t| kw_eq(t, "do"))
-                    .is_some_and(|i| routine_body::plain_body(&rest[i + 1..], false))
-        }
-        ("create", k) => routine_body::definition(rest, k == RoutineKind::Function).is_some(),
-        ("alter", RoutineKind::Event) => rest
-            .iter()
+const SHAPE: &str = "a routine or event definition outside the shapes the model \
+                     recognises (classify/routine_body.rs)";
+
+/// The body of a CREATE (an ALTER EVENT's DO), read by `classify/routine_block.rs`: the
+/// server parses it before any lock, so a parse error it gives fails the statement
+/// without locks; a shape the model does not follow is refused.
+fn read_definition<'a>(
+    verb: &str,
+    kind: RoutineKind,
+    rest: &'a [Tok],
+) -> Result<Option<&'a [Tok]>, Why> {
+    let after_do = || {
+        rest.iter()
             .position(|t| kw_eq(t, "do"))
-            .is_none_or(|i| routine_body::plain_body(&rest[i + 1..], false)),
-        ("alter", _) => routine_body::only_chistics(rest),
-        _ => true,
+            .map(|i| &rest[i + 1..])
     };
-    (!ok).then_some(
-        "a routine or event definition outside the plain shapes the model recognises \
-         (classify/routine_body.rs)",
-    )
+    let shape = || Why::Refused(SHAPE.to_owned());
+    let body = match (verb, kind) {
+        ("create", RoutineKind::Event) => {
+            let on_schedule =
+                rest.len() > 2 && kw_eq(&rest[0], "on") && kw_eq(&rest[1], "schedule");
+            Some(after_do().filter(|_| on_schedule).ok_or_else(shape)?)
+        }
+        ("create", k) => {
+            Some(routine_body::definition(rest, k == RoutineKind::Function).ok_or_else(shape)?)
+        }
+        ("alter", RoutineKind::Event) => after_do(),
+        ("alter", _) if !routine_body::only_chistics(rest) => return Err(shape()),
+        _ => None,
+    };
+    if let Some(b) = body {
+        let ctx = match kind {
+            RoutineKind::Procedure => Ctx::Procedure,
+            RoutineKind::Function => Ctx::Function,
+            RoutineKind::Event => Ctx::Event,
+        };
+        read(b, ctx)?;
+    }
+    Ok(body)
 }
 
 /// Why an event's CREATE / ALTER is refused: a schedule that may lie in the past makes
@@ -226,17 +236,10 @@ fn event_refusal(rest: &[Tok]) -> Option<&'static str> {
     None
 }
 
-/// Whether the body (after the parameter list, or after DO for an event) may use tables.
-fn body_uses_tables(kind: RoutineKind, rest: &[Tok]) -> bool {
-    let body = if kind == RoutineKind::Event {
-        rest.iter()
-            .position(|t| kw_eq(t, "do"))
-            .map_or(rest, |i| &rest[i + 1..])
-    } else {
-        rest
-    };
+/// Whether the body may use tables.
+fn body_uses_tables(body: &[Tok]) -> bool {
     // A body that calls anything (`name(`: a stored function, or a type's length in
-    // the parameters) counts as using tables: its stored functions would be locked.
+    // its declarations) counts as using tables: its stored functions would be locked.
     body.iter().any(|t| TABLE_WORDS.iter().any(|w| kw_eq(t, w)))
         || body
             .windows(2)
