@@ -287,6 +287,7 @@ mod partition;
 mod routine;
 mod routine_block;
 mod routine_body;
+mod routine_prelock;
 mod sequence;
 mod syntax;
 mod user_locks;

@@ -53,6 +53,10 @@ pub struct Body {
     /// The body names a table or calls a statement that may (its prelocking is not
     /// modelled: a statement that runs it is refused).
     pub uses_tables: bool,
+    /// Its statements and expressions as SQL text (`classify/routine_block.rs`), whose
+    /// tables a statement calling a stored function prelocks
+    /// (`classify/routine_prelock.rs`).
+    pub stmts: Vec<String>,
 }
 
 /// A routine DDL statement's effect on the catalog.
@@ -194,7 +198,10 @@ mod tests {
         RoutineOp::Create {
             kind: RoutineKind::Procedure,
             r: p1(),
-            body: Body { uses_tables: false },
+            body: Body {
+                uses_tables: false,
+                stmts: Vec::new(),
+            },
             if_not_exists,
             or_replace,
         }

@@ -5,20 +5,20 @@
 //! the catalog has.
 //!
 //! Routine DDL plays the learned rows (`lock_object_name`: BACKUP_DDL, the schema's IX,
-//! the routine's X; [`crate::routines`]). A top-level `CALL` takes no lock on its
-//! procedure (`open_and_process_routine`, sql/sql_base.cc: "we do not take locks on
-//! top-level CALLs"), so a CALL of a procedure that does not exist fails with
-//! ER_SP_DOES_NOT_EXIST having locked nothing (measured, whether its schema exists or
-//! not); a CALL of one that exists runs its body's statements, each with its own locks
-//! (`sp_instr_stmt::execute`), which the model plays only for a body that locks nothing
-//! (others are refused). A stored function named in
-//! a statement is locked S until the transaction ends (the `select_function` row); its
-//! body's tables would be prelocked (`DML_prelocking_strategy::handle_routine`), which is
-//! not modelled: only `SELECT f()` / `DO f()` of a function whose body uses no table is
-//! played.
+//! the routine's X; [`crate::routines`]) once `classify/routine_block.rs` has read the
+//! body (a parse error it finds fails the statement before any lock). A top-level
+//! `CALL` takes no lock on its procedure (`open_and_process_routine`, sql/sql_base.cc:
+//! "we do not take locks on top-level CALLs"), so a CALL of a procedure that does not
+//! exist fails with ER_SP_DOES_NOT_EXIST having locked nothing (measured, whether its
+//! schema exists or not); a CALL of one that exists runs its body's statements, each
+//! with its own locks (`sp_instr_stmt::execute`), which the model plays only for a body
+//! that locks nothing (others are refused). A stored function named in a statement is
+//! locked S until the transaction ends (the `select_function` row), and its body's
+//! tables are prelocked with it (`DML_prelocking_strategy::handle_routine`,
+//! `classify/routine_prelock.rs`): `SELECT f()` / `DO f()` are played.
 
 use super::routine_block::{read, Ctx, Why};
-use super::{kw_eq, routine_body, Bind, Cur, Cx, Effect, Plan, Stmt, Tbl, Tok};
+use super::{kw_eq, routine_body, routine_prelock, Bind, Cur, Cx, Effect, Plan, Stmt, Tbl, Tok};
 use crate::routines::{Body, RoutineKind, RoutineOp, ER_SP_DOES_NOT_EXIST};
 
 /// Words that make a routine body use tables (or run statements that may).
@@ -142,7 +142,11 @@ fn ddl(
             kind,
             r: r.clone(),
             body: Body {
-                uses_tables: body_uses_tables(body.unwrap_or(rest)),
+                uses_tables: body_uses_tables(body.as_ref().map_or(rest, |b| b.0)),
+                stmts: body
+                    .as_ref()
+                    .map(|b| b.1.iter().map(|s| routine_prelock::text(s)).collect())
+                    .unwrap_or_default(),
             },
             if_not_exists,
             or_replace,
@@ -169,6 +173,9 @@ fn ddl(
     Ok(learned(cx, &row, r, Effect::Routine(op)))
 }
 
+/// A definition's body and its statements and expressions (`routine_block::read`).
+type ReadBody<'a> = (&'a [Tok], Vec<&'a [Tok]>);
+
 const SHAPE: &str = "a routine or event definition outside the shapes the model \
                      recognises (classify/routine_body.rs)";
 
@@ -179,7 +186,7 @@ fn read_definition<'a>(
     verb: &str,
     kind: RoutineKind,
     rest: &'a [Tok],
-) -> Result<Option<&'a [Tok]>, Why> {
+) -> Result<Option<ReadBody<'a>>, Why> {
     let after_do = || {
         rest.iter()
             .position(|t| kw_eq(t, "do"))
@@ -199,15 +206,14 @@ fn read_definition<'a>(
         ("alter", _) if !routine_body::only_chistics(rest) => return Err(shape()),
         _ => None,
     };
-    if let Some(b) = body {
-        let ctx = match kind {
-            RoutineKind::Procedure => Ctx::Procedure,
-            RoutineKind::Function => Ctx::Function,
-            RoutineKind::Event => Ctx::Event,
-        };
-        read(b, ctx)?;
-    }
-    Ok(body)
+    let Some(b) = body else { return Ok(None) };
+    let ctx = match kind {
+        RoutineKind::Procedure => Ctx::Procedure,
+        RoutineKind::Function => Ctx::Function,
+        RoutineKind::Event => Ctx::Event,
+    };
+    let stmts = read(b, ctx)?;
+    Ok(Some((b, stmts)))
 }
 
 /// Why an event's CREATE / ALTER is refused: a schedule that may lie in the past makes
@@ -320,22 +326,26 @@ pub(super) fn function_calls(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, Strin
         && toks.len() == 4
         && (kw_eq(&toks[0], "select") || kw_eq(&toks[0], "do"))
         && toks[2] == Tok::P('(')
-        && toks[3] == Tok::P(')')
-        && cx
-            .cat
-            .routines
-            .get(RoutineKind::Function, f)
-            .is_some_and(|b| !b.uses_tables);
+        && toks[3] == Tok::P(')');
     if !simple || !(cx.has_row)("select_function") {
         return Some(refuse(
             cx,
             &format!(
-                "a statement calling the stored function `{f}` (other than `SELECT {}()` \
-                 of a function whose body uses no table) is not modelled",
+                "a statement calling the stored function `{f}` (other than `SELECT {}()`) \
+                 is not modelled",
                 f.name
             ),
         ));
     }
+    let body = cx.cat.routines.get(RoutineKind::Function, f)?;
+    let prelocked = if body.uses_tables {
+        match routine_prelock::body_parts(f, &body.stmts, cx.cat, cx.has_row) {
+            Ok(p) => p,
+            Err(e) => return Some(refuse(cx, &e)),
+        }
+    } else {
+        Vec::new()
+    };
     // The key is the name as this statement writes it (see `crate::routines`).
     let Tok::Word { text, .. } = &toks[1] else {
         return Some(refuse(cx, "expected a function name"));
@@ -348,5 +358,9 @@ pub(super) fn function_calls(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, Strin
         kind: RoutineKind::Function,
         r: r.clone(),
     };
-    Some(Ok(learned(cx, "select_function", r, Effect::Routine(op))))
+    let mut st = learned(cx, "select_function", r, Effect::Routine(op));
+    if let Stmt::Learned(p) = &mut st {
+        p.parts.extend(prelocked);
+    }
+    Some(Ok(st))
 }

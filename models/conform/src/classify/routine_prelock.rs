@@ -1,0 +1,171 @@
+//! Prelocking of a stored function's body: a statement that calls a stored function
+//! opens, at its start, every table the function's body uses, with the lock its body
+//! statement needs (SR for a read, SW for a write), besides the function's own S
+//! (MariaDB `sql/sql_base.cc`: `open_tables` → `open_and_process_routine` →
+//! `DML_prelocking_strategy::handle_routine` → `sp_head::add_used_tables_to_table_list`,
+//! the body's tables appended to the statement's table list; `sp_head::merge_table_list`
+//! gives each its lock type from the body statement that uses it).
+//!
+//! The model classifies each body statement as a statement of its own (in the routine's
+//! schema) and takes the parts of its plan: the same tables, lock types and durations as
+//! those statements run alone (transaction-long table locks; measured in
+//! `suite/sp-prelocking-function.mdl`). An expression (a RETURN value, a SET, a
+//! condition) contributes the tables of its subqueries. A body statement of any other
+//! kind (CALL, DDL, a nested stored function) is refused.
+
+use super::{classify, kw_eq, Part, Stmt, Tbl, Tok};
+use crate::catalog::Catalog;
+
+/// Body statement kinds whose plan's parts are the prelocked tables.
+const DML: &[&str] = &[
+    "select",
+    "select_for_update",
+    "select_share",
+    "insert",
+    "update",
+    "delete",
+    "select_join",
+    "select_join_rev",
+    "select_subquery",
+    "insert_select",
+    "insert_select_rev",
+    "update_multi",
+    "update_subquery",
+    "delete_multi",
+];
+
+/// Body statements the model does not prelock (the rest are expressions, SET, DO, KILL,
+/// SAVEPOINT: the tables of their subqueries).
+const NOT_PRELOCKED: &[&str] = &[
+    "call",
+    "create",
+    "drop",
+    "alter",
+    "rename",
+    "truncate",
+    "commit",
+    "rollback",
+    "start",
+    "prepare",
+    "execute",
+    "deallocate",
+    "flush",
+    "reset",
+    "lock",
+    "unlock",
+    "grant",
+    "revoke",
+    "show",
+    "analyze",
+    "check",
+    "optimize",
+    "repair",
+    "checksum",
+    "load",
+    "handler",
+    "backup",
+    "xa",
+    "with",
+];
+
+/// The tokens back as SQL text (enough for the classifier).
+pub(super) fn text(t: &[Tok]) -> String {
+    t.iter()
+        .map(|x| match x {
+            Tok::Word { text, quoted: true } => format!("`{}`", text.replace('`', "``")),
+            Tok::Word { text, .. } | Tok::Num(text) => text.clone(),
+            Tok::Str(s) => format!("'{}'", s.replace('\\', "\\\\").replace('\'', "''")),
+            Tok::P(c) => c.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The parts the body statements `stmts` of function `f` add to a statement calling it.
+pub(super) fn body_parts(
+    f: &Tbl,
+    stmts: &[String],
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Result<Vec<Part>, String> {
+    let mut parts = Vec::new();
+    for s in stmts {
+        let toks = super::tokens(s)?;
+        let Some(first) = toks.first() else { continue };
+        let is_dml = ["select", "insert", "update", "delete", "replace"]
+            .iter()
+            .any(|w| kw_eq(first, w));
+        if is_dml {
+            parts.extend(statement_parts(f, s, cat, has_row)?);
+            continue;
+        }
+        if NOT_PRELOCKED.iter().any(|w| kw_eq(first, w)) {
+            return Err(format!(
+                "a body statement `{s}` of the stored function `{f}`: its prelocking is not \
+                 modelled"
+            ));
+        }
+        for q in subqueries(&toks) {
+            parts.extend(statement_parts(f, &text(q), cat, has_row)?);
+        }
+    }
+    Ok(parts)
+}
+
+/// A body statement classified alone in the function's schema: its parts.
+fn statement_parts(
+    f: &Tbl,
+    sql: &str,
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Result<Vec<Part>, String> {
+    let calls_function = cat.routines.functions().any(|g| {
+        sql.to_lowercase()
+            .contains(&format!("{}(", g.name.to_lowercase()))
+            || sql
+                .to_lowercase()
+                .contains(&format!("{} (", g.name.to_lowercase()))
+    });
+    if calls_function {
+        return Err(format!(
+            "the stored function `{f}` calls a stored function in `{sql}`: nested \
+             prelocking is not modelled"
+        ));
+    }
+    match classify(sql, &f.db, cat, has_row) {
+        Ok(Stmt::Learned(p)) if DML.contains(&p.kind.as_str()) && p.lock_tables.is_empty() => {
+            Ok(p.parts)
+        }
+        Ok(Stmt::NoLocks) => Ok(Vec::new()),
+        Ok(_) => Err(format!(
+            "the stored function `{f}`'s body statement `{sql}` is not a DML statement the \
+             model prelocks"
+        )),
+        Err(e) => Err(format!("the stored function `{f}`'s body: {e}")),
+    }
+}
+
+/// The `( SELECT ... )` subqueries of an expression, outermost first.
+fn subqueries(t: &[Tok]) -> Vec<&[Tok]> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 1 < t.len() {
+        if t[i] == Tok::P('(') && kw_eq(&t[i + 1], "select") {
+            let mut depth = 0usize;
+            let end = (i..t.len()).find(|&j| {
+                match t[j] {
+                    Tok::P('(') => depth += 1,
+                    Tok::P(')') => depth -= 1,
+                    _ => {}
+                }
+                depth == 0
+            });
+            if let Some(e) = end {
+                out.push(&t[i + 1..e]);
+                i = e;
+            }
+        }
+        i += 1;
+    }
+    out
+}
