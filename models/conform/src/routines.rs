@@ -57,6 +57,9 @@ pub struct Body {
     /// tables a statement calling a stored function prelocks
     /// (`classify/routine_prelock.rs`).
     pub stmts: Vec<String>,
+    /// It has control flow (IF, loops, handlers, cursors, RETURN): which of its
+    /// statements run depends on the data.
+    pub flow: bool,
 }
 
 /// A routine DDL statement's effect on the catalog.
@@ -201,6 +204,7 @@ mod tests {
             body: Body {
                 uses_tables: false,
                 stmts: Vec::new(),
+                flow: false,
             },
             if_not_exists,
             or_replace,

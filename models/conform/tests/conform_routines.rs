@@ -71,15 +71,18 @@ fn call_takes_no_lock_on_its_procedure() {
 fn what_the_model_cannot_play_is_refused() {
     let mut m = model();
     let a = m.add_session();
-    m.step(a, "CREATE PROCEDURE p2() INSERT INTO t1 VALUES (1, 1)")
-        .unwrap();
+    m.step(
+        a,
+        "CREATE PROCEDURE p2() BEGIN INSERT INTO t1 VALUES (1, 1); DELETE FROM t2; END",
+    )
+    .unwrap();
     m.step(
         a,
         "CREATE FUNCTION f2() RETURNS INT RETURN (SELECT COUNT(*) FROM t1)",
     )
     .unwrap();
     for sql in [
-        // A procedure whose body uses tables: its statements are not played; a stored
+        // A procedure whose body runs several statements: they are not played; a stored
         // function in a statement with tables of its own is not prelocked.
         "CALL p2()",
         "SELECT f2() FROM t2",
@@ -146,4 +149,19 @@ fn a_function_whose_body_uses_tables_is_prelocked() {
     assert_eq!(m.step(a, call), Ok(Outcome::Ok));
     // A body statement the model does not prelock: refused.
     assert!(m.step(a, "SELECT f4()").is_err());
+}
+
+#[test]
+fn a_call_of_a_one_statement_procedure_plays_that_statement() {
+    let mut m = model();
+    let (a, b) = (m.add_session(), m.add_session());
+    let create = "create procedure p3() begin set @y = 1; insert into t2 (b) values (1); end";
+    assert_eq!(m.step(a, create), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "BEGIN"), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "CALL p3()"), Ok(Outcome::Ok));
+    assert_eq!(m.step(b, "LOCK TABLES t2 WRITE"), Ok(Outcome::Waiting));
+    assert_eq!(m.step(a, "COMMIT"), Ok(Outcome::Ok));
+    let flow = "create procedure p5() begin if @y then delete from t2; end if; end";
+    assert_eq!(m.step(a, flow), Ok(Outcome::Ok));
+    assert!(m.step(a, "CALL p5()").is_err());
 }

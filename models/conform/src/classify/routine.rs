@@ -12,7 +12,8 @@
 //! exist fails with ER_SP_DOES_NOT_EXIST having locked nothing (measured, whether its
 //! schema exists or not); a CALL of one that exists runs its body's statements, each
 //! with its own locks (`sp_instr_stmt::execute`), which the model plays only for a body
-//! that locks nothing (others are refused). A stored function named in a statement is
+//! that locks nothing or runs one DML statement (played as that statement; others are
+//! refused). A stored function named in a statement is
 //! locked S until the transaction ends (the `select_function` row), and its body's
 //! tables are prelocked with it (`DML_prelocking_strategy::handle_routine`,
 //! `classify/routine_prelock.rs`): `SELECT f()` / `DO f()` are played.
@@ -143,6 +144,7 @@ fn ddl(
             r: r.clone(),
             body: Body {
                 uses_tables: body_uses_tables(body.as_ref().map_or(rest, |b| b.0)),
+                flow: body.as_ref().is_none_or(|b| routine_prelock::has_flow(b.0)),
                 stmts: body
                     .as_ref()
                     .map(|b| b.1.iter().map(|s| routine_prelock::text(s)).collect())
@@ -287,12 +289,9 @@ fn call(cx: &Cx, c: &mut Cur) -> Result<Stmt, String> {
     match cx.cat.routines.get(RoutineKind::Procedure, &p) {
         // Its body runs no statement that locks (`BEGIN END`, `SET @x = 1`).
         Some(b) if !b.uses_tables => return Ok(Stmt::NoLocks),
-        Some(_) => {
-            return refuse(
-                cx,
-                "CALL of a stored procedure whose body uses tables or calls routines: its \
-                 body's statements are not played",
-            )
+        Some(b) => {
+            return routine_prelock::call_one_statement(&p, b, cx.cat, cx.has_row)
+                .map_err(|e| format!("`{}`: {e}", cx.sql))
         }
         None => {}
     }

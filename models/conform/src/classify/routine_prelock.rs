@@ -15,6 +15,7 @@
 
 use super::{classify, kw_eq, Part, Stmt, Tbl, Tok};
 use crate::catalog::Catalog;
+use crate::routines::Body;
 
 /// Body statement kinds whose plan's parts are the prelocked tables.
 const DML: &[&str] = &[
@@ -110,6 +111,63 @@ pub(super) fn body_parts(
         }
     }
     Ok(parts)
+}
+
+/// Words that make a procedure's body other than straight-line (the statements a CALL
+/// runs would depend on its data).
+const FLOW: &[&str] = &[
+    "if", "case", "while", "loop", "repeat", "leave", "iterate", "handler", "cursor", "signal",
+    "resignal", "open", "fetch", "close", "return",
+];
+
+/// Whether a body (its tokens) has control flow.
+pub(super) fn has_flow(body: &[Tok]) -> bool {
+    body.iter().any(|t| FLOW.iter().any(|w| kw_eq(t, w)))
+}
+
+/// `CALL p()` of a procedure whose straight-line body runs one DML statement (the rest
+/// SET / DO / KILL without tables): each body statement runs as a statement of its own,
+/// with its own locks (`sp_instr_stmt::execute` → `sp_lex_keeper::reset_lex_and_exec_core`,
+/// sql/sp_head.cc; the CALL itself locks nothing), so the CALL plays as that statement,
+/// classified in the procedure's schema. Other bodies are refused.
+pub(super) fn call_one_statement(
+    p: &Tbl,
+    body: &Body,
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Result<Stmt, String> {
+    let refuse = |why: &str| {
+        Err(format!(
+            "CALL of the stored procedure `{p}`: {why}; its body's statements are not played"
+        ))
+    };
+    if body.flow {
+        return refuse("a body with control flow");
+    }
+    let mut dml = Vec::new();
+    for s in &body.stmts {
+        let toks = super::tokens(s)?;
+        let Some(first) = toks.first() else { continue };
+        if ["select", "insert", "update", "delete", "replace"]
+            .iter()
+            .any(|w| kw_eq(first, w))
+        {
+            dml.push(s);
+        } else if NOT_PRELOCKED.iter().any(|w| kw_eq(first, w)) || !subqueries(&toks).is_empty() {
+            return refuse(&format!("a body statement `{s}`"));
+        }
+    }
+    let [one] = dml.as_slice() else {
+        return refuse("a body of several DML statements");
+    };
+    let parts = statement_parts(p, one, cat, has_row)?;
+    if parts.is_empty() {
+        return refuse("a body statement that locks no table");
+    }
+    match classify(one, &p.db, cat, has_row) {
+        Ok(st @ Stmt::Learned(_)) => Ok(st),
+        _ => refuse("a body statement the model does not play"),
+    }
 }
 
 /// A body statement classified alone in the function's schema: its parts.
