@@ -13,7 +13,7 @@
 //! condition) contributes the tables of its subqueries. A body statement of any other
 //! kind (CALL, DDL, a nested stored function) is refused.
 
-use super::{classify, kw_eq, Part, Stmt, Tbl, Tok};
+use super::{classify, kw_eq, Cx, Part, Stmt, Tbl, Tok};
 use crate::catalog::Catalog;
 use crate::routines::Body;
 
@@ -226,4 +226,108 @@ fn subqueries(t: &[Tok]) -> Vec<&[Tok]> {
         i += 1;
     }
     out
+}
+
+/// A single-table INSERT / REPLACE / UPDATE / DELETE on a table with triggers whose
+/// bodies use tables: the statement as if the table had none, plus the tables of the
+/// bodies of the triggers its event fires, prelocked
+/// (`DML_prelocking_strategy::handle_table` → `Table_triggers_list::add_tables_and_routines_for_triggers`,
+/// sql/sql_base.cc, sql/sql_trigger.cc: only the triggers of the statement's events,
+/// `TABLE_LIST::trg_event_map`). None when the statement is not one of these or its
+/// table has no such trigger (other statements on it are refused by `Cx::no_view`).
+pub(super) fn triggers(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
+    let (t, events) = target(toks, cx.db)?;
+    let bodies = cx.cat.prelocking_triggers(&t);
+    if bodies.is_empty() {
+        return None;
+    }
+    let cat = cx.cat.without_prelocking(&t);
+    let mut st = match super::classify_inner(cx.sql, cx.db, &cat, cx.has_row) {
+        Ok(st @ Stmt::Learned(_)) => st,
+        Ok(_) => return None,
+        Err(e) => return Some(Err(e)),
+    };
+    let Stmt::Learned(plan) = &mut st else {
+        return None;
+    };
+    for b in bodies
+        .into_iter()
+        .filter(|b| events.contains(&b.event.as_str()))
+    {
+        match body_parts(&t, &b.stmts, cx.cat, cx.has_row) {
+            Ok(parts) => plan.parts.extend(parts),
+            Err(e) => return Some(Err(format!("`{}`: a trigger on `{t}`: {e}", cx.sql))),
+        }
+    }
+    Some(Ok(st))
+}
+
+/// The table a single-table DML statement changes, and the trigger events it fires.
+fn target(toks: &[Tok], db: &str) -> Option<(Tbl, Vec<&'static str>)> {
+    let first = toks.first()?;
+    let verb = ["insert", "replace", "update", "delete"]
+        .into_iter()
+        .find(|w| kw_eq(first, w))?;
+    let mut i = 1;
+    let skip = [
+        "low_priority",
+        "delayed",
+        "high_priority",
+        "ignore",
+        "quick",
+    ];
+    while toks
+        .get(i)
+        .is_some_and(|t| skip.iter().any(|w| kw_eq(t, w)))
+    {
+        i += 1;
+    }
+    let into = match verb {
+        "delete" => "from",
+        "update" => "",
+        _ => "into",
+    };
+    if !into.is_empty() && toks.get(i).is_some_and(|t| kw_eq(t, into)) {
+        i += 1;
+    } else if verb == "delete" {
+        return None;
+    }
+    let Some(Tok::Word { text: a, .. }) = toks.get(i) else {
+        return None;
+    };
+    let t = match (toks.get(i + 1), toks.get(i + 2)) {
+        (Some(Tok::P('.')), Some(Tok::Word { text: b, .. })) => {
+            i += 3;
+            Tbl {
+                db: a.clone(),
+                name: b.clone(),
+            }
+        }
+        _ => {
+            i += 1;
+            Tbl {
+                db: db.to_owned(),
+                name: a.clone(),
+            }
+        }
+    };
+    let next_ok = match verb {
+        "update" => toks.get(i).is_some_and(|x| kw_eq(x, "set")),
+        "delete" => toks
+            .get(i)
+            .is_none_or(|x| ["where", "order", "limit"].iter().any(|w| kw_eq(x, w))),
+        _ => true,
+    };
+    if !next_ok {
+        return None;
+    }
+    let duplicate = toks.iter().any(|x| kw_eq(x, "duplicate"));
+    let events = match verb {
+        "replace" => vec!["insert", "delete"],
+        "insert" if duplicate => vec!["insert", "update"],
+        "insert" => vec!["insert"],
+        "update" => vec!["update"],
+        _ => vec!["delete"],
+    };
+    Some((t, events))
 }
