@@ -90,6 +90,10 @@ pub(super) fn body_parts(
     has_row: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<Part>, String> {
     let mut parts = Vec::new();
+    // Seeded bug `conform_no_prelocking`: the body's tables are not prelocked.
+    if cfg!(mdl_bug = "conform_no_prelocking") {
+        return Ok(parts);
+    }
     for s in stmts {
         let toks = super::tokens(s)?;
         let Some(first) = toks.first() else { continue };
