@@ -188,3 +188,18 @@ fn a_call_of_a_one_statement_procedure_plays_that_statement() {
     assert_eq!(m.step(a, flow), Ok(Outcome::Ok));
     assert!(m.step(a, "CALL p5()").is_err());
 }
+
+#[cfg(not(mdl_bug = "conform_no_prelocking"))]
+#[test]
+fn a_function_called_by_a_function_is_locked_with_its_tables() {
+    let mut m = model();
+    let (a, b, c) = (m.add_session(), m.add_session(), m.add_session());
+    let f3 = "create function f3() returns int return (select count(*) from t0)";
+    assert_eq!(m.step(a, f3), Ok(Outcome::Ok));
+    let f5 = "create function f5() returns int return f3() + 1";
+    assert_eq!(m.step(a, f5), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "BEGIN"), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "SELECT f5()"), Ok(Outcome::Ok));
+    assert_eq!(m.step(b, "DROP FUNCTION f3"), Ok(Outcome::Waiting));
+    assert_eq!(m.step(c, "LOCK TABLES t0 WRITE"), Ok(Outcome::Waiting));
+}

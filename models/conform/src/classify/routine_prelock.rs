@@ -10,12 +10,13 @@
 //! schema) and takes the parts of its plan: the same tables, lock types and durations as
 //! those statements run alone (transaction-long table locks; measured in
 //! `suite/sp-prelocking-function.mdl`). An expression (a RETURN value, a SET, a
-//! condition) contributes the tables of its subqueries. A body statement of any other
-//! kind (CALL, DDL, a nested stored function) is refused.
+//! condition) contributes the tables of its subqueries and the stored functions it
+//! calls (their S and their bodies' tables, each function once). A body statement of any
+//! other kind (CALL, DDL), or a DML statement that calls a stored function, is refused.
 
 use super::{classify, kw_eq, Cx, Part, Stmt, Tbl, Tok};
 use crate::catalog::Catalog;
-use crate::routines::Body;
+use crate::routines::{Body, RoutineKind};
 
 /// Body statement kinds whose plan's parts are the prelocked tables.
 const DML: &[&str] = &[
@@ -94,6 +95,22 @@ pub(super) fn body_parts(
     if cfg!(mdl_bug = "conform_no_prelocking") {
         return Ok(parts);
     }
+    let mut seen = vec![f.name.to_lowercase()];
+    nested_parts(f, stmts, cat, has_row, &mut seen, &mut parts)?;
+    Ok(parts)
+}
+
+/// The parts of one body, and of the stored functions its expressions call: each such
+/// function's S (`select_function`) and its own body's parts, once per function (the
+/// statement's routine set, `Sroutine_hash_entry`: recursion adds nothing).
+fn nested_parts(
+    f: &Tbl,
+    stmts: &[String],
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+    seen: &mut Vec<String>,
+    parts: &mut Vec<Part>,
+) -> Result<(), String> {
     for s in stmts {
         let toks = super::tokens(s)?;
         let Some(first) = toks.first() else { continue };
@@ -106,15 +123,45 @@ pub(super) fn body_parts(
         }
         if NOT_PRELOCKED.iter().any(|w| kw_eq(first, w)) {
             return Err(format!(
-                "a body statement `{s}` of the stored function `{f}`: its prelocking is not \
+                "a body statement `{s}` of the stored program `{f}`: its prelocking is not \
                  modelled"
             ));
         }
         for q in subqueries(&toks) {
             parts.extend(statement_parts(f, &text(q), cat, has_row)?);
         }
+        for w in toks.windows(2) {
+            let (Tok::Word { text, .. }, Tok::P('(')) = (&w[0], &w[1]) else {
+                continue;
+            };
+            let g = Tbl {
+                db: f.db.clone(),
+                name: text.clone(),
+            };
+            let Some(body) = cat.routines.get(RoutineKind::Function, &g) else {
+                continue;
+            };
+            if seen.contains(&text.to_lowercase()) || !has_row("select_function") {
+                continue;
+            }
+            seen.push(text.to_lowercase());
+            let cx = super::Cx {
+                sql: s,
+                db: &f.db,
+                cat,
+                has_row,
+            };
+            let bind = super::Bind {
+                r: Some(g.clone()),
+                ..super::Bind::default()
+            };
+            parts.push(cx.part("select_function", bind));
+            if body.uses_tables {
+                nested_parts(&g, &body.stmts, cat, has_row, seen, parts)?;
+            }
+        }
     }
-    Ok(parts)
+    Ok(())
 }
 
 /// Words that make a procedure's body other than straight-line (the statements a CALL
