@@ -78,6 +78,14 @@ pub const ER_LOCK_OR_ACTIVE_TRANSACTION: u32 = 1192;
 pub const ER_ALTER_OPERATION_NOT_SUPPORTED: u32 = 1845;
 pub const ER_PARTITION_MGMT_ON_NONPARTITIONED: u32 = 1505;
 
+/// A trigger whose body uses tables: what fires it and its body's statements.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TriggerBody {
+    /// `insert`, `update` or `delete`.
+    pub event: String,
+    pub stmts: Vec<String>,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Catalog {
     schemas: BTreeSet<String>,
@@ -106,9 +114,9 @@ pub struct Catalog {
     pub key_caches: BTreeSet<String>,
     /// InnoDB foreign keys (`classify/fk.rs`).
     fks: Vec<ForeignKey>,
-    /// The triggers whose body uses tables (`classify.rs`: statements on their table are
-    /// refused).
-    prelocking: BTreeSet<Tbl>,
+    /// The triggers whose body uses tables, with their event and body statements (a DML
+    /// statement firing them prelocks their tables: `classify/routine_prelock.rs`).
+    prelocking: BTreeMap<Tbl, TriggerBody>,
     /// The stored routines and events made since the fixture.
     pub routines: super::routines::Routines,
     /// The tables that are sequences (`classify/sequence.rs`), with their MINVALUE and
@@ -244,7 +252,32 @@ impl Catalog {
     pub fn has_prelocking_trigger(&self, t: &Tbl) -> bool {
         self.triggers
             .iter()
-            .any(|(tr, on)| on == t && self.prelocking.contains(tr))
+            .any(|(tr, on)| on == t && self.prelocking.contains_key(tr))
+    }
+
+    /// The triggers of table `t` whose body uses tables.
+    pub fn prelocking_triggers(&self, t: &Tbl) -> Vec<&TriggerBody> {
+        self.triggers
+            .iter()
+            .filter(|(_, on)| *on == t)
+            .filter_map(|(tr, _)| self.prelocking.get(tr))
+            .collect()
+    }
+
+    /// The catalog without table `t`'s prelocking triggers (to classify the statement
+    /// that fires them as if it had none).
+    pub fn without_prelocking(&self, t: &Tbl) -> Catalog {
+        let mut c = self.clone();
+        let trs: Vec<Tbl> = c
+            .triggers
+            .iter()
+            .filter(|(_, on)| *on == t)
+            .map(|(tr, _)| tr.clone())
+            .collect();
+        for tr in trs {
+            c.prelocking.remove(&tr);
+        }
+        c
     }
 
     pub fn trigger_table(&self, tr: &Tbl) -> Option<Tbl> {
@@ -632,18 +665,13 @@ impl Catalog {
                     }
                 }
             }
-            Effect::CreateTrigger {
-                tr,
-                on,
-                uses_tables,
-            } => {
+            Effect::CreateTrigger { tr, on, prelock } => {
                 if self.error_of(e).is_none() {
                     self.triggers.insert(tr.clone(), on.clone());
-                    if *uses_tables {
-                        self.prelocking.insert(tr.clone());
-                    } else {
-                        self.prelocking.remove(tr);
-                    }
+                    match prelock {
+                        Some(b) => self.prelocking.insert(tr.clone(), (**b).clone()),
+                        None => self.prelocking.remove(tr),
+                    };
                 }
             }
             Effect::DropTrigger { tr, .. } => {

@@ -53,6 +53,13 @@ pub struct Body {
     /// The body names a table or calls a statement that may (its prelocking is not
     /// modelled: a statement that runs it is refused).
     pub uses_tables: bool,
+    /// Its statements and expressions as SQL text (`classify/routine_block.rs`), whose
+    /// tables a statement calling a stored function prelocks
+    /// (`classify/routine_prelock.rs`).
+    pub stmts: Vec<String>,
+    /// It has control flow (IF, loops, handlers, cursors, RETURN): which of its
+    /// statements run depends on the data.
+    pub flow: bool,
 }
 
 /// A routine DDL statement's effect on the catalog.
@@ -194,7 +201,11 @@ mod tests {
         RoutineOp::Create {
             kind: RoutineKind::Procedure,
             r: p1(),
-            body: Body { uses_tables: false },
+            body: Body {
+                uses_tables: false,
+                stmts: Vec::new(),
+                flow: false,
+            },
             if_not_exists,
             or_replace,
         }

@@ -5,19 +5,21 @@
 //! the catalog has.
 //!
 //! Routine DDL plays the learned rows (`lock_object_name`: BACKUP_DDL, the schema's IX,
-//! the routine's X; [`crate::routines`]). A top-level `CALL` takes no lock on its
-//! procedure (`open_and_process_routine`, sql/sql_base.cc: "we do not take locks on
-//! top-level CALLs"), so a CALL of a procedure that does not exist fails with
-//! ER_SP_DOES_NOT_EXIST having locked nothing (measured, whether its schema exists or
-//! not); a CALL of one that exists runs its body's statements, each with its own locks
-//! (`sp_instr_stmt::execute`), which the model plays only for a body that locks nothing
-//! (others are refused). A stored function named in
-//! a statement is locked S until the transaction ends (the `select_function` row); its
-//! body's tables would be prelocked (`DML_prelocking_strategy::handle_routine`), which is
-//! not modelled: only `SELECT f()` / `DO f()` of a function whose body uses no table is
-//! played.
+//! the routine's X; [`crate::routines`]) once `classify/routine_block.rs` has read the
+//! body (a parse error it finds fails the statement before any lock). A top-level
+//! `CALL` takes no lock on its procedure (`open_and_process_routine`, sql/sql_base.cc:
+//! "we do not take locks on top-level CALLs"), so a CALL of a procedure that does not
+//! exist fails with ER_SP_DOES_NOT_EXIST having locked nothing (measured, whether its
+//! schema exists or not); a CALL of one that exists runs its body's statements, each
+//! with its own locks (`sp_instr_stmt::execute`), which the model plays only for a body
+//! that locks nothing or runs one DML statement (played as that statement; others are
+//! refused). A stored function named in a statement is
+//! locked S until the transaction ends (the `select_function` row), and its body's
+//! tables are prelocked with it (`DML_prelocking_strategy::handle_routine`,
+//! `classify/routine_prelock.rs`): `SELECT f()` / `DO f()` are played.
 
-use super::{kw_eq, routine_body, Bind, Cur, Cx, Effect, Plan, Stmt, Tbl, Tok};
+use super::routine_block::{read, Ctx, Why};
+use super::{kw_eq, routine_body, routine_prelock, Bind, Cur, Cx, Effect, Plan, Stmt, Tbl, Tok};
 use crate::routines::{Body, RoutineKind, RoutineOp, ER_SP_DOES_NOT_EXIST};
 
 /// Words that make a routine body use tables (or run statements that may).
@@ -126,27 +128,27 @@ fn ddl(
     if kind == RoutineKind::Function && verb == "create" && has("soname") {
         return refuse(cx, "CREATE FUNCTION ... SONAME (a UDF) is not modelled");
     }
+    let body = match read_definition(verb, kind, rest) {
+        Ok(b) => b,
+        Err(Why::Refused(why)) => return refuse(cx, &why),
+        Err(Why::Fails(code)) => return Ok(Stmt::Fails(code)),
+    };
     if kind == RoutineKind::Event && verb != "drop" {
         if let Some(why) = event_refusal(rest) {
             return refuse(cx, &format!("{} EVENT: {why}", verb.to_uppercase()));
         }
-    }
-    if let Some(why) = shape_refusal(verb, kind, rest) {
-        return refuse(cx, why);
     }
     let op = match verb {
         "create" => RoutineOp::Create {
             kind,
             r: r.clone(),
             body: Body {
-                uses_tables: body_uses_tables(
-                    kind,
-                    match kind {
-                        RoutineKind::Event => rest,
-                        k => routine_body::definition(rest, k == RoutineKind::Function)
-                            .unwrap_or(rest),
-                    },
-                ),
+                uses_tables: body_uses_tables(body.as_ref().map_or(rest, |b| b.0)),
+                flow: body.as_ref().is_none_or(|b| routine_prelock::has_flow(b.0)),
+                stmts: body
+                    .as_ref()
+                    .map(|b| b.1.iter().map(|s| routine_prelock::text(s)).collect())
+                    .unwrap_or_default(),
             },
             if_not_exists,
             or_replace,
@@ -173,31 +175,47 @@ fn ddl(
     Ok(learned(cx, &row, r, Effect::Routine(op)))
 }
 
-/// Why a definition is refused: not of the plain shapes `routine_body.rs` recognises
-/// (the server's parser would have to say whether it is a syntax error).
-fn shape_refusal(verb: &str, kind: RoutineKind, rest: &[Tok]) -> Option<&'static str> {
-    let ok = match (verb, kind) {
-        ("create", RoutineKind::Event) => {
-            rest.len() > 2
-                && kw_eq(&rest[0], "on")
-                && kw_eq(&rest[1], "schedule")
-                && rest
-                    .iter()
-                    .position(|t| kw_eq(t, "do"))
-                    .is_some_and(|i| routine_body::plain_body(&rest[i + 1..], false))
-        }
-        ("create", k) => routine_body::definition(rest, k == RoutineKind::Function).is_some(),
-        ("alter", RoutineKind::Event) => rest
-            .iter()
+/// A definition's body and its statements and expressions (`routine_block::read`).
+type ReadBody<'a> = (&'a [Tok], Vec<&'a [Tok]>);
+
+const SHAPE: &str = "a routine or event definition outside the shapes the model \
+                     recognises (classify/routine_body.rs)";
+
+/// The body of a CREATE (an ALTER EVENT's DO), read by `classify/routine_block.rs`: the
+/// server parses it before any lock, so a parse error it gives fails the statement
+/// without locks; a shape the model does not follow is refused.
+fn read_definition<'a>(
+    verb: &str,
+    kind: RoutineKind,
+    rest: &'a [Tok],
+) -> Result<Option<ReadBody<'a>>, Why> {
+    let after_do = || {
+        rest.iter()
             .position(|t| kw_eq(t, "do"))
-            .is_none_or(|i| routine_body::plain_body(&rest[i + 1..], false)),
-        ("alter", _) => routine_body::only_chistics(rest),
-        _ => true,
+            .map(|i| &rest[i + 1..])
     };
-    (!ok).then_some(
-        "a routine or event definition outside the plain shapes the model recognises \
-         (classify/routine_body.rs)",
-    )
+    let shape = || Why::Refused(SHAPE.to_owned());
+    let body = match (verb, kind) {
+        ("create", RoutineKind::Event) => {
+            let on_schedule =
+                rest.len() > 2 && kw_eq(&rest[0], "on") && kw_eq(&rest[1], "schedule");
+            Some(after_do().filter(|_| on_schedule).ok_or_else(shape)?)
+        }
+        ("create", k) => {
+            Some(routine_body::definition(rest, k == RoutineKind::Function).ok_or_else(shape)?)
+        }
+        ("alter", RoutineKind::Event) => after_do(),
+        ("alter", _) if !routine_body::only_chistics(rest) => return Err(shape()),
+        _ => None,
+    };
+    let Some(b) = body else { return Ok(None) };
+    let ctx = match kind {
+        RoutineKind::Procedure => Ctx::Procedure,
+        RoutineKind::Function => Ctx::Function,
+        RoutineKind::Event => Ctx::Event,
+    };
+    let stmts = read(b, ctx)?;
+    Ok(Some((b, stmts)))
 }
 
 /// Why an event's CREATE / ALTER is refused: a schedule that may lie in the past makes
@@ -226,17 +244,10 @@ fn event_refusal(rest: &[Tok]) -> Option<&'static str> {
     None
 }
 
-/// Whether the body (after the parameter list, or after DO for an event) may use tables.
-fn body_uses_tables(kind: RoutineKind, rest: &[Tok]) -> bool {
-    let body = if kind == RoutineKind::Event {
-        rest.iter()
-            .position(|t| kw_eq(t, "do"))
-            .map_or(rest, |i| &rest[i + 1..])
-    } else {
-        rest
-    };
+/// Whether the body may use tables.
+fn body_uses_tables(body: &[Tok]) -> bool {
     // A body that calls anything (`name(`: a stored function, or a type's length in
-    // the parameters) counts as using tables: its stored functions would be locked.
+    // its declarations) counts as using tables: its stored functions would be locked.
     body.iter().any(|t| TABLE_WORDS.iter().any(|w| kw_eq(t, w)))
         || body
             .windows(2)
@@ -278,12 +289,9 @@ fn call(cx: &Cx, c: &mut Cur) -> Result<Stmt, String> {
     match cx.cat.routines.get(RoutineKind::Procedure, &p) {
         // Its body runs no statement that locks (`BEGIN END`, `SET @x = 1`).
         Some(b) if !b.uses_tables => return Ok(Stmt::NoLocks),
-        Some(_) => {
-            return refuse(
-                cx,
-                "CALL of a stored procedure whose body uses tables or calls routines: its \
-                 body's statements are not played",
-            )
+        Some(b) => {
+            return routine_prelock::call_one_statement(&p, b, cx.cat, cx.has_row)
+                .map_err(|e| format!("`{}`: {e}", cx.sql))
         }
         None => {}
     }
@@ -317,22 +325,26 @@ pub(super) fn function_calls(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, Strin
         && toks.len() == 4
         && (kw_eq(&toks[0], "select") || kw_eq(&toks[0], "do"))
         && toks[2] == Tok::P('(')
-        && toks[3] == Tok::P(')')
-        && cx
-            .cat
-            .routines
-            .get(RoutineKind::Function, f)
-            .is_some_and(|b| !b.uses_tables);
+        && toks[3] == Tok::P(')');
     if !simple || !(cx.has_row)("select_function") {
         return Some(refuse(
             cx,
             &format!(
-                "a statement calling the stored function `{f}` (other than `SELECT {}()` \
-                 of a function whose body uses no table) is not modelled",
+                "a statement calling the stored function `{f}` (other than `SELECT {}()`) \
+                 is not modelled",
                 f.name
             ),
         ));
     }
+    let body = cx.cat.routines.get(RoutineKind::Function, f)?;
+    let prelocked = if body.uses_tables {
+        match routine_prelock::body_parts(f, &body.stmts, cx.cat, cx.has_row) {
+            Ok(p) => p,
+            Err(e) => return Some(refuse(cx, &e)),
+        }
+    } else {
+        Vec::new()
+    };
     // The key is the name as this statement writes it (see `crate::routines`).
     let Tok::Word { text, .. } = &toks[1] else {
         return Some(refuse(cx, "expected a function name"));
@@ -345,5 +357,9 @@ pub(super) fn function_calls(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, Strin
         kind: RoutineKind::Function,
         r: r.clone(),
     };
-    Some(Ok(learned(cx, "select_function", r, Effect::Routine(op))))
+    let mut st = learned(cx, "select_function", r, Effect::Routine(op));
+    if let Stmt::Learned(p) = &mut st {
+        p.parts.extend(prelocked);
+    }
+    Some(Ok(st))
 }

@@ -223,6 +223,11 @@ pub fn extract(text: &str) -> Vec<Stmt> {
             }
             start = n + 1;
         }
+        if !buf.is_empty() && line.starts_with('#') {
+            // A comment line inside a statement: the server skips it, and joined to
+            // one line it would swallow the rest.
+            continue;
+        }
         if !buf.is_empty() {
             buf.push(' ');
         }
@@ -291,5 +296,11 @@ mod tests {
             sqls(t),
             vec!["CREATE PROCEDURE p() BEGIN SELECT 1; END", "SELECT 4"]
         );
+    }
+
+    #[test]
+    fn comment_lines_inside_a_statement_are_dropped() {
+        let t = "delimiter |;\nCREATE PROCEDURE p() BEGIN\n# why\nSELECT 1;\nEND|\n";
+        assert_eq!(sqls(t), vec!["CREATE PROCEDURE p() BEGIN SELECT 1; END"]);
     }
 }
