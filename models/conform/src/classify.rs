@@ -287,6 +287,7 @@ mod partition;
 mod routine;
 mod routine_body;
 mod sequence;
+pub(crate) mod show;
 mod syntax;
 mod user_locks;
 mod views;

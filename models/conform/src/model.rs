@@ -50,6 +50,7 @@
 //! GET_LOCK's timeout argument bound waits.
 
 mod dialect;
+mod kill;
 mod prepared;
 mod savepoint;
 mod sequence;
@@ -146,6 +147,9 @@ pub struct SqlSession {
     pub last_row: Option<Vec<String>>,
     /// The session's XA transaction: its xid and state (`model::xa`).
     pub xa: Option<(String, xa::XaState)>,
+    /// The session named a user variable: the model no longer knows its value
+    /// (`model::kill`).
+    pub user_vars: bool,
 }
 
 impl SqlSession {
@@ -170,6 +174,7 @@ impl SqlSession {
             temp_sequences: Vec::new(),
             pending_temp: None,
             prepared: Vec::new(),
+            user_vars: false,
             last_row: None,
             xa: None,
         }

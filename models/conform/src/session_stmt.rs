@@ -374,6 +374,9 @@ fn show(
     if matches!(at(i), "full" | "extended") {
         i += 1;
     }
+    if let Some(st) = super::classify::show::classify_show(sql, w, i, db, cat) {
+        return st;
+    }
     match at(i) {
         "create" if at(i + 1) == "table" => {
             let t = table_at(w, i + 2, db).ok_or_else(|| format!("`{sql}`: no table"))?;

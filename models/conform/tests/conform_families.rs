@@ -139,3 +139,45 @@ fn kill_as_sql_names_a_session_of_the_file() {
         }
     }
 }
+
+#[test]
+fn kill_of_no_connection_fails_and_keeps_the_transaction() {
+    let mut m = model();
+    let a = m.add_session();
+    m.step(a, "BEGIN").unwrap();
+    m.step(a, "SELECT * FROM t1").unwrap();
+    for (sql, code) in [
+        ("KILL @id", 1094),
+        ("KILL CONNECTION @id", 1094),
+        ("KILL QUERY ID 0", 1957),
+        ("KILL (SELECT COUNT(*) FROM mysql.user)", 1970),
+        ("kill query id user 'foo'", 1054),
+    ] {
+        assert_eq!(m.step(a, sql), Ok(Outcome::Error), "{sql}");
+        assert_eq!(m.session(a).last_error, Some(code), "{sql}");
+    }
+    assert_eq!(m.step(a, "kill hard query user u2@nohost"), Ok(Outcome::Ok));
+    assert_eq!(held(&m, a), vec!["TABLE test.t1 SR"]);
+    assert!(m.step(a, "KILL USER root").is_err());
+    assert!(m.step(a, "KILL 12").is_err());
+    // Once the session named @id, its value is not known.
+    let b = m.add_session();
+    m.step(b, "SELECT @id := 1").ok();
+    assert!(m.step(b, "KILL @id").is_err());
+}
+
+#[test]
+fn show_create_routine_takes_no_lock_and_fails_on_a_missing_one() {
+    let mut m = model();
+    let a = m.add_session();
+    m.step(a, "CREATE PROCEDURE p1() SET @x=1").unwrap();
+    m.step(a, "BEGIN").unwrap();
+    m.step(a, "SELECT * FROM t1").unwrap();
+    assert_eq!(m.step(a, "SHOW CREATE PROCEDURE P1"), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "SHOW CREATE FUNCTION p1"), Ok(Outcome::Error));
+    assert_eq!(m.session(a).last_error, Some(1305));
+    assert_eq!(m.step(a, "SHOW CREATE EVENT e1"), Ok(Outcome::Error));
+    assert_eq!(m.session(a).last_error, Some(1539));
+    assert_eq!(m.step(a, "SHOW TABLE STATUS LIKE 't1'"), Ok(Outcome::Ok));
+    assert_eq!(held(&m, a), vec!["TABLE test.t1 SR"]);
+}
