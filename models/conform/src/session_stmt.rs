@@ -183,7 +183,9 @@ pub fn classify_session(
         "explain" | "describe" | "desc" => Some(explain(sql, &w, db, cat, has_row)),
         "show" => Some(show(sql, &w, db, cat, has_row)),
         "select" if reads_only_information_schema(&w) => Some(Ok(Stmt::NoLocks)),
-        "grant" | "revoke" => Some(super::accounts::classify_accounts(sql, &w, has_row)),
+        "grant" | "revoke" => Some(super::accounts::classify_accounts(
+            sql, &w, db, cat, has_row,
+        )),
         "create" if at(1) == "or" && at(3) == "table" => {
             Some(create_or_replace(sql, &w, db, cat, has_row))
         }
@@ -191,7 +193,9 @@ pub fn classify_session(
         "create" | "drop" | "alter" | "rename"
             if at(1) == "user" || (at(1) == "or" && at(3) == "user") =>
         {
-            Some(super::accounts::classify_accounts(sql, &w, has_row))
+            Some(super::accounts::classify_accounts(
+                sql, &w, db, cat, has_row,
+            ))
         }
         _ => None,
     }

@@ -101,7 +101,9 @@ fn accounts_statements_commit_and_know_their_users() {
         Ok(Outcome::Error)
     );
     assert_eq!(m.session(a).last_error, Some(1133));
-    assert!(m.step(a, "GRANT SELECT ON t1 TO u1").is_err());
+    // A table's grant checks the table, then the user (`crate::grants`).
+    assert_eq!(m.step(a, "GRANT SELECT ON t1 TO u1"), Ok(Outcome::Ok));
+    assert!(m.step(a, "GRANT SELECT (a) ON t1 TO u1").is_err());
 }
 
 #[test]
@@ -180,4 +182,27 @@ fn show_create_routine_takes_no_lock_and_fails_on_a_missing_one() {
     assert_eq!(m.session(a).last_error, Some(1539));
     assert_eq!(m.step(a, "SHOW TABLE STATUS LIKE 't1'"), Ok(Outcome::Ok));
     assert_eq!(held(&m, a), vec!["TABLE test.t1 SR"]);
+}
+
+#[test]
+fn revoke_needs_the_row_its_grant_made() {
+    let mut m = model();
+    let a = m.add_session();
+    let err = |m: &mut SqlModel, sql: &str| {
+        assert_eq!(m.step(a, sql), Ok(Outcome::Error), "{sql}");
+        m.session(a).last_error
+    };
+    assert_eq!(err(&mut m, "grant select on t9 to u5"), Some(1146));
+    assert_eq!(err(&mut m, "grant select on t1 to u5"), Some(1133));
+    assert_eq!(err(&mut m, "revoke reload on *.* from u5"), Some(1141));
+    assert_eq!(
+        m.step(a, "grant select on test.t1 to u5 identified by 'p'"),
+        Ok(Outcome::Ok)
+    );
+    assert_eq!(m.step(a, "revoke reload on *.* from u5"), Ok(Outcome::Ok));
+    assert_eq!(err(&mut m, "revoke select on test.* from u5"), Some(1141));
+    assert_eq!(m.step(a, "revoke insert on t1 from u5"), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "revoke select on t1 from u5"), Ok(Outcome::Ok));
+    assert_eq!(err(&mut m, "revoke select on t1 from u5"), Some(1147));
+    assert!(m.step(a, "grant select (a) on t1 to u5").is_err());
 }
