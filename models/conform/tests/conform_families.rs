@@ -206,3 +206,23 @@ fn revoke_needs_the_row_its_grant_made() {
     assert_eq!(err(&mut m, "revoke select on t1 from u5"), Some(1147));
     assert!(m.step(a, "grant select (a) on t1 to u5").is_err());
 }
+
+#[test]
+fn a_partition_clause_of_a_table_without_partitions_fails_after_its_lock() {
+    let mut m = model();
+    let a = m.add_session();
+    m.step(a, "BEGIN").unwrap();
+    for sql in [
+        "SELECT * FROM t1 PARTITION (p2)",
+        "DELETE FROM t1 PARTITION (pNeg) WHERE a = -1",
+        "LOAD DATA INFILE 'f' INTO TABLE t1 PARTITION (p0)",
+    ] {
+        assert_eq!(m.step(a, sql), Ok(Outcome::Error), "{sql}");
+        assert_eq!(m.session(a).last_error, Some(1747), "{sql}");
+        assert!(held(&m, a).is_empty(), "{sql}");
+    }
+    // A multi-table DELETE with a selection is still refused.
+    assert!(m
+        .step(a, "DELETE FROM t1, t2 USING t1 PARTITION (p1), t2")
+        .is_err());
+}
