@@ -1931,6 +1931,8 @@ impl SqlModel {
         }
         self.cat.apply(&plan.effect);
         self.note_rows(plan);
+        // (CREATE TEMPORARY TABLE ... LIKE / SELECT under LOCK TABLES: its table.)
+        self.after_plan(s, &plan.kind, &[]);
         if let Effect::DropTables { ts, .. } | Effect::DropSequences { ts, .. } = &plan.effect {
             self.sess[s].st.lock_tables.retain(|(t, _)| !ts.contains(t));
             if self.sess[s].st.lock_tables.is_empty() {

@@ -226,3 +226,21 @@ fn a_partition_clause_of_a_table_without_partitions_fails_after_its_lock() {
         .step(a, "DELETE FROM t1, t2 USING t1 PARTITION (p1), t2")
         .is_err());
 }
+
+#[test]
+fn create_or_replace_temporary_replaces_the_sessions_table() {
+    let mut m = model();
+    let a = m.add_session();
+    m.step(a, "BEGIN").unwrap();
+    m.step(a, "SELECT * FROM t1").unwrap();
+    for sql in [
+        "CREATE OR REPLACE TEMPORARY TABLE t3 (a INT)",
+        "CREATE OR REPLACE TEMPORARY TABLE t3 (a INT, b INT)",
+        "CREATE OR REPLACE TEMPORARY TABLE t3 LIKE t2",
+    ] {
+        assert_eq!(m.step(a, sql), Ok(Outcome::Ok), "{sql}");
+    }
+    assert_eq!(held(&m, a), vec!["TABLE test.t1 SR", "TABLE test.t2 SR"]);
+    assert_eq!(m.step(a, "DROP TEMPORARY TABLE t3"), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "DROP TEMPORARY TABLE t3"), Ok(Outcome::Error));
+}
