@@ -1424,6 +1424,7 @@ impl SqlModel {
                 }
             }
         }
+        close_handlers.extend(self.temp_ha_close(s, &plan));
         // A statement made of other kinds' rows (CREATE TABLE ... SELECT) has its own
         // learned rule too: the HANDLERs it closes on the tables it reads.
         if !plan.parts.iter().any(|p| p.kind == plan.kind)

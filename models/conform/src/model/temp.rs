@@ -255,6 +255,20 @@ impl SqlModel {
         }
     }
 
+    /// The tables whose HANDLERs a CREATE [OR REPLACE] TEMPORARY TABLE ... LIKE / SELECT
+    /// of base tables (played as its SELECT, `pending_temp`) closes first: every table
+    /// the statement names (sql/sql_parse.cc, `mysql_execute_command`: SQLCOM_CREATE_TABLE
+    /// has CF_HA_CLOSE, `mysql_ha_rm_tables(thd, all_tables)` before anything else;
+    /// measured: found/seed-300253.mdl).
+    pub(super) fn temp_ha_close(&self, s: usize, plan: &crate::classify::Plan) -> Vec<Option<Tbl>> {
+        let Some((t, _)) = &self.sess[s].st.pending_temp else {
+            return Vec::new();
+        };
+        let mut v = vec![Some(t.clone())];
+        v.extend(plan.parts.iter().filter_map(|p| p.bind.t.clone()).map(Some));
+        v
+    }
+
     fn temp_drop(
         &self,
         s: usize,
