@@ -887,6 +887,14 @@ fn classify_inner(
         }
         "use" => {
             c.i = 1;
+            if c.peek() == Some(&Tok::P('/')) && toks.get(2) == Some(&Tok::P('*')) {
+                // A comment (`USE /* 1 */ test`, main/partition_csv.test): whitespace to
+                // the server's lexer.
+                let end = (3..toks.len())
+                    .find(|&j| toks[j] == Tok::P('*') && toks.get(j + 1) == Some(&Tok::P('/')))
+                    .ok_or_else(|| format!("`{sql}`: an unterminated comment"))?;
+                c.i = end + 2;
+            }
             let d = c.ident()?;
             if SYSTEM_SCHEMAS.iter().any(|x| d.eq_ignore_ascii_case(x)) {
                 // The server's own schemas exist (USE takes no lock), but their tables

@@ -2049,7 +2049,9 @@ impl SqlModel {
             timeout,
             implicit_commit,
             writes,
-            keep_on_error: matches!(&then, Then::Plan(p) if p.kind == "update"),
+            keep_on_error: matches!(&then, Then::Plan(p) if p.kind == "update"
+                || (matches!(p.effect, Effect::NotPartitioned(_))
+                    && matches!(p.kind.as_str(), "load_index" | "cache_index"))),
             then,
             retries: 0,
             last_open: None,
