@@ -285,6 +285,7 @@ mod misc;
 mod parse_errors;
 mod partition;
 mod partition_select;
+mod reload;
 mod routine;
 mod routine_body;
 mod sequence;

@@ -22,9 +22,7 @@
 //!   update takes the global read lock), the variables that become a new session's default
 //!   and that the model reads (`lock_wait_timeout`, `autocommit`, `max_statement_time`),
 //!   `gtid_*` and `debug*`;
-//! - `FLUSH PRIVILEGES | STATUS | LOGS` (sql/sql_reload.cc, `reload_acl_and_cache`;
-//!   CF_AUTO_COMMIT_TRANS; FLUSH PRIVILEGES re-reads the grant tables, so it fails under
-//!   LOCK TABLES, learned).
+//! - FLUSH / RESET of no table, RENAME DATABASE: [`super::reload`].
 //!
 //! - the BACKUP statements the parser refuses (sql/sql_yacc.yy, `backup_statements`:
 //!   `BACKUP LOG`, `BACKUP LOCK` and `BACKUP STAGE` with no name, a reserved word as the
@@ -57,7 +55,8 @@ pub(super) fn classify_misc(
         ("load", "data") => Some(load_data(cx, toks, words)),
         ("checksum", "table" | "tables") => Some(checksum(cx, toks)),
         ("set", "global" | "@@global") => Some(set_global(cx, toks, words)),
-        ("flush", _) => flush_other(cx, toks, words),
+        ("flush" | "reset", _) => super::reload::classify_reload(cx, toks, words),
+        ("rename", "database" | "schema") => super::reload::classify_reload(cx, toks, words),
         ("backup", _) => backup_syntax(toks, words),
         ("xa", _) => Some(super::xa::classify_xa(cx.sql, toks)),
         _ => None,
@@ -416,30 +415,6 @@ fn assignments_are_simple(toks: &[Tok]) -> bool {
             || (matches!(a.get(i), Some(Tok::Word { .. } | Tok::Str(_) | Tok::Num(_)))
                 && a.len() == i + 1)
     })
-}
-
-/// `FLUSH [NO_WRITE_TO_BINLOG | LOCAL] PRIVILEGES | STATUS | LOGS` alone; None for the
-/// other FLUSH statements.
-fn flush_other(cx: &Cx, toks: &[Tok], words: &[String]) -> Option<Result<Stmt, String>> {
-    let mut w: &[String] = &words[1..];
-    if matches!(
-        w.first().map(String::as_str),
-        Some("no_write_to_binlog" | "local")
-    ) {
-        w = &w[1..];
-    }
-    let kind = match w {
-        [x] if x == "privileges" => "flush_privileges",
-        [x] if x == "status" => "flush_status",
-        [x] if x == "logs" => "flush_logs",
-        _ => return None,
-    };
-    Some(cx.plan(
-        kind,
-        vec![cx.part(kind, Bind::default())],
-        Effect::None,
-        toks,
-    ))
 }
 
 /// The BACKUP statements that fail in the parser; None for the others.
