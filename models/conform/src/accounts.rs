@@ -92,6 +92,17 @@ pub(crate) fn classify_accounts(
             "`{sql}`: accounts statements are not in this dialect's table"
         ));
     }
+    // CREATE / DROP ROLE (`mysql_create_user`, `mysql_drop_user` with `handle_as_role`):
+    // a role is an account of host '' (measured: CREATE OR REPLACE ROLE twice is OK).
+    let role = at(1) == "role" || (at(1) == "or" && at(3) == "role");
+    let as_role = |us: Vec<String>| -> Vec<String> {
+        if !role {
+            return us;
+        }
+        us.into_iter()
+            .map(|u| format!("{}@", u.strip_suffix("@%").unwrap_or(&u)))
+            .collect()
+    };
     let effect = match at(0) {
         "create" => {
             let or_replace = at(1) == "or";
@@ -101,7 +112,7 @@ pub(crate) fn classify_accounts(
                 i += 3;
             }
             Accounts::Create {
-                users: user_list(w, i, USER_OPTS).ok_or_else(bad)?,
+                users: as_role(user_list(w, i, USER_OPTS).ok_or_else(bad)?),
                 if_not_exists,
                 or_replace,
             }
@@ -110,7 +121,7 @@ pub(crate) fn classify_accounts(
             let if_exists = at(2) == "if";
             let i = if if_exists { 4 } else { 2 };
             Accounts::Drop {
-                users: user_list(w, i, &[]).ok_or_else(bad)?,
+                users: as_role(user_list(w, i, &[]).ok_or_else(bad)?),
                 if_exists,
             }
         }

@@ -191,7 +191,8 @@ pub fn classify_session(
         }
         "alter" if matches!(at(1), "database" | "schema") => Some(alter_db(sql, &w, db, has_row)),
         "create" | "drop" | "alter" | "rename"
-            if at(1) == "user" || (at(1) == "or" && at(3) == "user") =>
+            if matches!(at(1), "user" | "role")
+                || (at(1) == "or" && matches!(at(3), "user" | "role")) =>
         {
             Some(super::accounts::classify_accounts(
                 sql, &w, db, cat, has_row,
