@@ -304,6 +304,12 @@ pub use xa::{XaOp, XaStmt};
 /// The schemas every server has, whose tables the catalog does not know.
 const SYSTEM_SCHEMAS: [&str; 4] = ["information_schema", "mysql", "performance_schema", "sys"];
 
+/// One of the server's own schemas (they always exist; their tables are not in the
+/// catalog).
+pub fn is_system_schema(db: &str) -> bool {
+    SYSTEM_SCHEMAS.iter().any(|x| db.eq_ignore_ascii_case(x))
+}
+
 /// ER_PARSE_ERROR.
 pub const ER_PARSE_ERROR: u32 = 1064;
 /// ER_DBACCESS_DENIED_ERROR.
@@ -827,6 +833,24 @@ pub fn classify(
     cat: &Catalog,
     has_row: &dyn Fn(&str) -> bool,
 ) -> Result<Stmt, String> {
+    if SYSTEM_SCHEMAS.iter().any(|x| db.eq_ignore_ascii_case(x)) {
+        // After `USE mysql` (the server's own schemas exist; USE takes no lock): their
+        // tables are not in the catalog, so only statements that name none are played.
+        let first = sql
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if !matches!(
+            first.as_str(),
+            "use" | "begin" | "start" | "commit" | "rollback" | "unlock" | "xa"
+        ) {
+            return Err(format!(
+                "`{sql}`: the session's default schema `{db}` is a system schema, whose \
+                 tables are not in the catalog"
+            ));
+        }
+    }
     let st = classify_inner(sql, db, cat, has_row)?;
     fk::apply(sql, &tokens(sql)?, db, cat, st)
 }
@@ -898,11 +922,10 @@ fn classify_inner(
             }
             let d = c.ident()?;
             if SYSTEM_SCHEMAS.iter().any(|x| d.eq_ignore_ascii_case(x)) {
-                // The server's own schemas exist (USE takes no lock), but their tables
-                // are not in the catalog: the statements after it would meet none.
-                return Err(format!(
-                    "`{sql}`: the tables of the system schema `{d}` are not in the catalog"
-                ));
+                // The server's own schemas exist and USE takes no lock (sql_db.cc,
+                // `mysql_change_db`); their tables are not in the catalog, so the
+                // statements after it that name tables are refused (`classify`).
+                return Ok(Stmt::Use(d.to_ascii_lowercase()));
             }
             Ok(Stmt::Use(d))
         }

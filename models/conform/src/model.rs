@@ -781,7 +781,7 @@ impl SqlModel {
             Stmt::Session(x) => self.session_stmt(s, x)?,
             Stmt::Xa(x) => self.xa_stmt(s, x)?,
             Stmt::Use(db) => {
-                if !self.cat.has_schema(&db) {
+                if !self.cat.has_schema(&db) && !super::classify::is_system_schema(&db) {
                     return Ok(self.fail(s, ER_BAD_DB));
                 }
                 self.sess[s].st.db = db;
