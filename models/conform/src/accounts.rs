@@ -24,7 +24,7 @@ pub enum Accounts {
     /// GRANT / REVOKE ... ON (`crate::grants`).
     Grant {
         users: Vec<String>,
-        op: super::grants::GrantOp,
+        op: Box<super::grants::GrantOp>,
     },
     /// REVOKE ALL PRIVILEGES, GRANT OPTION FROM users (`mysql_revoke_all`): every row of
     /// theirs goes.
@@ -157,7 +157,10 @@ pub(crate) fn classify_accounts(
         // no ON.
         "grant" | "revoke" if w.iter().any(|x| x == "on") => {
             let (op, users) = super::grants::parse(sql, w, db, cat)?;
-            Accounts::Grant { users, op }
+            Accounts::Grant {
+                users,
+                op: Box::new(op),
+            }
         }
         // REVOKE ALL [PRIVILEGES], GRANT OPTION FROM users (`mysql_revoke_all`).
         "revoke" if at(1) == "all" && w.windows(2).any(|x| x[0] == "grant" && x[1] == "option") => {
