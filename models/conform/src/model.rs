@@ -52,6 +52,7 @@
 mod dialect;
 mod kill;
 mod prepared;
+mod replication;
 mod savepoint;
 mod sequence;
 mod temp;

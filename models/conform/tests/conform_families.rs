@@ -244,3 +244,19 @@ fn create_or_replace_temporary_replaces_the_sessions_table() {
     assert_eq!(m.step(a, "DROP TEMPORARY TABLE t3"), Ok(Outcome::Ok));
     assert_eq!(m.step(a, "DROP TEMPORARY TABLE t3"), Ok(Outcome::Error));
 }
+
+#[test]
+fn stop_slave_is_refused_in_a_transaction_and_change_master_keeps_it() {
+    let mut m = model();
+    let a = m.add_session();
+    assert_eq!(m.step(a, "STOP SLAVE SQL_THREAD"), Ok(Outcome::Ok));
+    m.step(a, "BEGIN").unwrap();
+    m.step(a, "SELECT * FROM t1").unwrap();
+    assert_eq!(m.step(a, "STOP SLAVE SQL_THREAD"), Ok(Outcome::Error));
+    assert_eq!(m.session(a).last_error, Some(1192));
+    assert_eq!(
+        m.step(a, "CHANGE MASTER TO master_host='h', master_user='root'"),
+        Ok(Outcome::Ok)
+    );
+    assert_eq!(held(&m, a), vec!["TABLE test.t1 SR"]);
+}

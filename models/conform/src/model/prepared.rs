@@ -109,6 +109,9 @@ impl SqlModel {
                 Some(Ok(Stmt::Session(SessionStmt::Deallocate(at(2).to_owned()))))
             }
             ("kill", _) => Some(self.classify_kill(s, sql, &w)),
+            ("stop" | "change", _) if self.classify_replication(s, &w).is_some() => {
+                self.classify_replication(s, &w).map(Ok)
+            }
             _ => self.temp_classify(s, sql),
         }
     }
