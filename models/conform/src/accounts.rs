@@ -19,8 +19,16 @@ pub enum Accounts {
     },
     /// DROP USER [IF EXISTS].
     Drop { users: Vec<String>, if_exists: bool },
-    /// GRANT, REVOKE ALL, ALTER USER: the users must exist, else the error.
+    /// ALTER USER: the users must exist, else the error.
     Need { users: Vec<String>, code: u32 },
+    /// GRANT / REVOKE ... ON (`crate::grants`).
+    Grant {
+        users: Vec<String>,
+        op: Box<super::grants::GrantOp>,
+    },
+    /// REVOKE ALL PRIVILEGES, GRANT OPTION FROM users (`mysql_revoke_all`): every row of
+    /// theirs goes.
+    RevokeAll(Vec<String>),
     /// RENAME USER a TO b.
     Rename(Vec<(String, String)>),
 }
@@ -32,7 +40,7 @@ pub const ER_PASSWORD_NO_MATCH: u32 = 1133;
 
 /// `user`, `'user'@'host'`, `user@host` from the words at `w[i..]` until `,` or a word in
 /// `stop`; the index after it.
-fn user_at(w: &[String], mut i: usize) -> Option<(String, usize)> {
+pub(crate) fn user_at(w: &[String], mut i: usize) -> Option<(String, usize)> {
     let name = w.get(i)?.clone();
     i += 1;
     let mut host = "%".to_owned();
@@ -73,6 +81,8 @@ const USER_OPTS: &[&str] = &[
 pub(crate) fn classify_accounts(
     sql: &str,
     w: &[String],
+    db: &str,
+    cat: &super::catalog::Catalog,
     has_row: &dyn Fn(&str) -> bool,
 ) -> Result<Stmt, String> {
     let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
@@ -82,6 +92,17 @@ pub(crate) fn classify_accounts(
             "`{sql}`: accounts statements are not in this dialect's table"
         ));
     }
+    // CREATE / DROP ROLE (`mysql_create_user`, `mysql_drop_user` with `handle_as_role`):
+    // a role is an account of host '' (measured: CREATE OR REPLACE ROLE twice is OK).
+    let role = at(1) == "role" || (at(1) == "or" && at(3) == "role");
+    let as_role = |us: Vec<String>| -> Vec<String> {
+        if !role {
+            return us;
+        }
+        us.into_iter()
+            .map(|u| format!("{}@", u.strip_suffix("@%").unwrap_or(&u)))
+            .collect()
+    };
     let effect = match at(0) {
         "create" => {
             let or_replace = at(1) == "or";
@@ -91,7 +112,7 @@ pub(crate) fn classify_accounts(
                 i += 3;
             }
             Accounts::Create {
-                users: user_list(w, i, USER_OPTS).ok_or_else(bad)?,
+                users: as_role(user_list(w, i, USER_OPTS).ok_or_else(bad)?),
                 if_not_exists,
                 or_replace,
             }
@@ -100,14 +121,16 @@ pub(crate) fn classify_accounts(
             let if_exists = at(2) == "if";
             let i = if if_exists { 4 } else { 2 };
             Accounts::Drop {
-                users: user_list(w, i, &[]).ok_or_else(bad)?,
+                users: as_role(user_list(w, i, &[]).ok_or_else(bad)?),
                 if_exists,
             }
         }
         "alter" => {
-            let i = if at(2) == "if" { return Err(bad()) } else { 2 };
+            // ALTER USER IF EXISTS of one that does not exist is a note (measured).
+            let if_exists = at(2) == "if";
+            let users = user_list(w, if if_exists { 4 } else { 2 }, USER_OPTS).ok_or_else(bad)?;
             Accounts::Need {
-                users: user_list(w, i, USER_OPTS).ok_or_else(bad)?,
+                users: if if_exists { Vec::new() } else { users },
                 code: ER_CANNOT_USER,
             }
         }
@@ -129,45 +152,20 @@ pub(crate) fn classify_accounts(
             }
             Accounts::Rename(pairs)
         }
-        // GRANT privs ON what TO users [WITH ...] (`mysql_grant`, `mysql_table_grant`).
-        "grant" => {
-            if w.iter().any(|x| x == "identified") || w.iter().all(|x| x != "on") {
-                // GRANT ... IDENTIFIED BY makes users; a role's grant has no ON.
-                return Err(bad());
-            }
-            // Of a schema or of everything (`*`, `*.*`, `db.*`): a grant on a table or a
-            // routine opens it (`mysql_table_grant`, `mysql_routine_grant`), which the
-            // learned row (a grant on `test.*`) does not show.
-            let on = w.iter().position(|x| x == "on").ok_or_else(bad)?;
-            let whole = at(on + 1) == "*" || (at(on + 1).ends_with('.') && at(on + 2) == "*");
-            if !whole {
-                return Err(format!(
-                    "`{sql}`: GRANT on a table or a routine (it opens the object) is not \
-                     modelled; GRANT on `*.*` or `db.*` is"
-                ));
-            }
-            let i = w.iter().position(|x| x == "to").ok_or_else(bad)?;
-            Accounts::Need {
-                users: user_list(w, i + 1, &["with", "require"]).ok_or_else(bad)?,
-                code: ER_PASSWORD_NO_MATCH,
+        // GRANT / REVOKE privs ON what TO | FROM users (`mysql_grant`,
+        // `mysql_table_grant`, `mysql_routine_grant`: `crate::grants`); a role's grant has
+        // no ON.
+        "grant" | "revoke" if w.iter().any(|x| x == "on") => {
+            let (op, users) = super::grants::parse(sql, w, db, cat)?;
+            Accounts::Grant {
+                users,
+                op: Box::new(op),
             }
         }
-        // REVOKE ALL [PRIVILEGES], GRANT OPTION FROM users (`mysql_revoke_all`): other
-        // REVOKEs fail on a grant the user does not have, which the catalog does not keep.
-        "revoke" => {
-            let all = at(1) == "all" && w.windows(2).any(|x| x[0] == "grant" && x[1] == "option");
+        // REVOKE ALL [PRIVILEGES], GRANT OPTION FROM users (`mysql_revoke_all`).
+        "revoke" if at(1) == "all" && w.windows(2).any(|x| x[0] == "grant" && x[1] == "option") => {
             let i = w.iter().position(|x| x == "from").ok_or_else(bad)?;
-            if !all {
-                return Err(format!(
-                    "`{sql}`: REVOKE of some privileges (it fails on a grant the user does not \
-                     have, which the model does not keep) is not modelled; REVOKE ALL \
-                     PRIVILEGES, GRANT OPTION is"
-                ));
-            }
-            Accounts::Need {
-                users: user_list(w, i + 1, &[]).ok_or_else(bad)?,
-                code: ER_CANNOT_USER,
-            }
+            Accounts::RevokeAll(user_list(w, i + 1, &[]).ok_or_else(bad)?)
         }
         _ => return Err(bad()),
     };
@@ -189,7 +187,7 @@ pub(crate) fn classify_accounts(
 
 impl Accounts {
     /// The error the server gives now, or none.
-    pub fn error(&self, users: &std::collections::BTreeSet<String>) -> Option<u32> {
+    pub fn error(&self, users: &super::grants::Users) -> Option<u32> {
         let has = |u: &String| users.contains(u);
         match self {
             Accounts::Create {
@@ -202,6 +200,8 @@ impl Accounts {
                 if_exists,
             } => (!if_exists && !us.iter().all(has)).then_some(ER_CANNOT_USER),
             Accounts::Need { users: us, code } => (!us.iter().all(has)).then_some(*code),
+            Accounts::RevokeAll(us) => (!us.iter().all(has)).then_some(ER_CANNOT_USER),
+            Accounts::Grant { users: us, op } => users.error(op, us),
             Accounts::Rename(pairs) => pairs
                 .iter()
                 .any(|(a, b)| !has(a) || has(b))
@@ -212,20 +212,35 @@ impl Accounts {
     /// Applies it to the users (the users a list could make or drop are made or dropped
     /// even when another of the list fails, as `mysql_create_user` / `mysql_drop_user`
     /// go on past a failed user).
-    pub fn apply(&self, users: &mut std::collections::BTreeSet<String>) {
+    pub fn apply(&self, users: &mut super::grants::Users) {
         match self {
-            Accounts::Create { users: us, .. } => users.extend(us.iter().cloned()),
-            Accounts::Drop { users: us, .. } => {
+            Accounts::Create {
+                users: us,
+                or_replace,
+                ..
+            } => {
+                for u in us {
+                    if *or_replace {
+                        users.remove(u);
+                    }
+                    users.names.insert(u.clone());
+                }
+            }
+            Accounts::Drop { users: us, .. } | Accounts::RevokeAll(us) => {
+                let drop = matches!(self, Accounts::Drop { .. });
                 for u in us {
                     users.remove(u);
+                    if !drop {
+                        users.names.insert(u.clone());
+                    }
                 }
             }
             Accounts::Need { .. } => {}
+            Accounts::Grant { users: us, op } => users.apply(op, us),
             Accounts::Rename(pairs) => {
                 for (a, b) in pairs {
                     if users.contains(a) && !users.contains(b) {
-                        users.remove(a);
-                        users.insert(b.clone());
+                        users.rename(a, b);
                     }
                 }
             }

@@ -108,7 +108,7 @@ pub struct Catalog {
     cols: BTreeMap<Tbl, TableDef>,
     /// The accounts made since the fixture, as `name@host` (accounts statements,
     /// [`crate::accounts::Accounts`]).
-    pub users: BTreeSet<String>,
+    pub users: super::grants::Users,
     /// The named key caches made since the fixture (`SET GLOBAL name.key_buffer_size =
     /// N`, N > 0; `classify/misc.rs`); `default` always exists.
     pub key_caches: BTreeSet<String>,

@@ -20,6 +20,7 @@ pub mod classify;
 pub mod client;
 pub mod compose;
 pub mod corpus;
+pub mod grants;
 pub mod learn;
 pub mod locks;
 pub mod mapping;

@@ -50,7 +50,9 @@
 //! GET_LOCK's timeout argument bound waits.
 
 mod dialect;
+mod kill;
 mod prepared;
+mod replication;
 mod savepoint;
 mod sequence;
 mod temp;
@@ -146,6 +148,9 @@ pub struct SqlSession {
     pub last_row: Option<Vec<String>>,
     /// The session's XA transaction: its xid and state (`model::xa`).
     pub xa: Option<(String, xa::XaState)>,
+    /// The session named a user variable: the model no longer knows its value
+    /// (`model::kill`).
+    pub user_vars: bool,
 }
 
 impl SqlSession {
@@ -170,6 +175,7 @@ impl SqlSession {
             temp_sequences: Vec::new(),
             pending_temp: None,
             prepared: Vec::new(),
+            user_vars: false,
             last_row: None,
             xa: None,
         }
@@ -776,7 +782,7 @@ impl SqlModel {
             Stmt::Session(x) => self.session_stmt(s, x)?,
             Stmt::Xa(x) => self.xa_stmt(s, x)?,
             Stmt::Use(db) => {
-                if !self.cat.has_schema(&db) {
+                if !self.cat.has_schema(&db) && !super::classify::is_system_schema(&db) {
                     return Ok(self.fail(s, ER_BAD_DB));
                 }
                 self.sess[s].st.db = db;
@@ -1419,6 +1425,7 @@ impl SqlModel {
                 }
             }
         }
+        close_handlers.extend(self.temp_ha_close(s, &plan));
         // A statement made of other kinds' rows (CREATE TABLE ... SELECT) has its own
         // learned rule too: the HANDLERs it closes on the tables it reads.
         if !plan.parts.iter().any(|p| p.kind == plan.kind)
@@ -1940,6 +1947,8 @@ impl SqlModel {
         }
         self.cat.apply(&plan.effect);
         self.note_rows(plan);
+        // (CREATE TEMPORARY TABLE ... LIKE / SELECT under LOCK TABLES: its table.)
+        self.after_plan(s, &plan.kind, &[]);
         if let Effect::DropTables { ts, .. } | Effect::DropSequences { ts, .. } = &plan.effect {
             self.sess[s].st.lock_tables.retain(|(t, _)| !ts.contains(t));
             if self.sess[s].st.lock_tables.is_empty() {
@@ -2055,7 +2064,9 @@ impl SqlModel {
             timeout,
             implicit_commit,
             writes,
-            keep_on_error: matches!(&then, Then::Plan(p) if p.kind == "update"),
+            keep_on_error: matches!(&then, Then::Plan(p) if p.kind == "update"
+                || (matches!(p.effect, Effect::NotPartitioned(_))
+                    && matches!(p.kind.as_str(), "load_index" | "cache_index"))),
             then,
             retries: 0,
             last_open: None,

@@ -747,6 +747,16 @@ fn kill_sql(q: &str, sessions: &[String]) -> Option<Result<usize, String>> {
     if !w.first()?.eq_ignore_ascii_case("kill") {
         return None;
     }
+    // A KILL that names no session of the file (an unknown id, a user variable, USER u)
+    // goes to the server as written (`model::kill`); not one of root, the harness's own
+    // user, which would end the server's side of the scenario.
+    if !w.iter().any(|x| sessions.iter().any(|n| n == x)) {
+        let root = w.windows(2).any(|x| {
+            x[0].eq_ignore_ascii_case("user")
+                && (x[1] == "root" || x[1].starts_with("root@") || x[1].starts_with("'root'"))
+        });
+        return root.then(|| Err(format!("`{q}`: KILL USER root is not modelled")));
+    }
     // KILL [HARD | SOFT] [CONNECTION | QUERY] id: with no QUERY it ends the connection.
     let i = w
         .iter()

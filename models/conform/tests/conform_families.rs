@@ -101,7 +101,9 @@ fn accounts_statements_commit_and_know_their_users() {
         Ok(Outcome::Error)
     );
     assert_eq!(m.session(a).last_error, Some(1133));
-    assert!(m.step(a, "GRANT SELECT ON t1 TO u1").is_err());
+    // A table's grant checks the table, then the user (`crate::grants`).
+    assert_eq!(m.step(a, "GRANT SELECT ON t1 TO u1"), Ok(Outcome::Ok));
+    assert!(m.step(a, "GRANT SELECT (a) ON t1 TO u1").is_err());
 }
 
 #[test]
@@ -138,4 +140,123 @@ fn kill_as_sql_names_a_session_of_the_file() {
             other => panic!("{bad}: {other:?}"),
         }
     }
+}
+
+#[test]
+fn kill_of_no_connection_fails_and_keeps_the_transaction() {
+    let mut m = model();
+    let a = m.add_session();
+    m.step(a, "BEGIN").unwrap();
+    m.step(a, "SELECT * FROM t1").unwrap();
+    for (sql, code) in [
+        ("KILL @id", 1094),
+        ("KILL CONNECTION @id", 1094),
+        ("KILL QUERY ID 0", 1957),
+        ("KILL (SELECT COUNT(*) FROM mysql.user)", 1970),
+        ("kill query id user 'foo'", 1054),
+    ] {
+        assert_eq!(m.step(a, sql), Ok(Outcome::Error), "{sql}");
+        assert_eq!(m.session(a).last_error, Some(code), "{sql}");
+    }
+    assert_eq!(m.step(a, "kill hard query user u2@nohost"), Ok(Outcome::Ok));
+    assert_eq!(held(&m, a), vec!["TABLE test.t1 SR"]);
+    assert!(m.step(a, "KILL USER root").is_err());
+    assert!(m.step(a, "KILL 12").is_err());
+    // Once the session named @id, its value is not known.
+    let b = m.add_session();
+    m.step(b, "SELECT @id := 1").ok();
+    assert!(m.step(b, "KILL @id").is_err());
+}
+
+#[test]
+fn show_create_routine_takes_no_lock_and_fails_on_a_missing_one() {
+    let mut m = model();
+    let a = m.add_session();
+    m.step(a, "CREATE PROCEDURE p1() SET @x=1").unwrap();
+    m.step(a, "BEGIN").unwrap();
+    m.step(a, "SELECT * FROM t1").unwrap();
+    assert_eq!(m.step(a, "SHOW CREATE PROCEDURE P1"), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "SHOW CREATE FUNCTION p1"), Ok(Outcome::Error));
+    assert_eq!(m.session(a).last_error, Some(1305));
+    assert_eq!(m.step(a, "SHOW CREATE EVENT e1"), Ok(Outcome::Error));
+    assert_eq!(m.session(a).last_error, Some(1539));
+    assert_eq!(m.step(a, "SHOW TABLE STATUS LIKE 't1'"), Ok(Outcome::Ok));
+    assert_eq!(held(&m, a), vec!["TABLE test.t1 SR"]);
+}
+
+#[test]
+fn revoke_needs_the_row_its_grant_made() {
+    let mut m = model();
+    let a = m.add_session();
+    let err = |m: &mut SqlModel, sql: &str| {
+        assert_eq!(m.step(a, sql), Ok(Outcome::Error), "{sql}");
+        m.session(a).last_error
+    };
+    assert_eq!(err(&mut m, "grant select on t9 to u5"), Some(1146));
+    assert_eq!(err(&mut m, "grant select on t1 to u5"), Some(1133));
+    assert_eq!(err(&mut m, "revoke reload on *.* from u5"), Some(1141));
+    assert_eq!(
+        m.step(a, "grant select on test.t1 to u5 identified by 'p'"),
+        Ok(Outcome::Ok)
+    );
+    assert_eq!(m.step(a, "revoke reload on *.* from u5"), Ok(Outcome::Ok));
+    assert_eq!(err(&mut m, "revoke select on test.* from u5"), Some(1141));
+    assert_eq!(m.step(a, "revoke insert on t1 from u5"), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "revoke select on t1 from u5"), Ok(Outcome::Ok));
+    assert_eq!(err(&mut m, "revoke select on t1 from u5"), Some(1147));
+    assert!(m.step(a, "grant select (a) on t1 to u5").is_err());
+}
+
+#[test]
+fn a_partition_clause_of_a_table_without_partitions_fails_after_its_lock() {
+    let mut m = model();
+    let a = m.add_session();
+    m.step(a, "BEGIN").unwrap();
+    for sql in [
+        "SELECT * FROM t1 PARTITION (p2)",
+        "DELETE FROM t1 PARTITION (pNeg) WHERE a = -1",
+        "LOAD DATA INFILE 'f' INTO TABLE t1 PARTITION (p0)",
+    ] {
+        assert_eq!(m.step(a, sql), Ok(Outcome::Error), "{sql}");
+        assert_eq!(m.session(a).last_error, Some(1747), "{sql}");
+        assert!(held(&m, a).is_empty(), "{sql}");
+    }
+    // A multi-table DELETE with a selection is still refused.
+    assert!(m
+        .step(a, "DELETE FROM t1, t2 USING t1 PARTITION (p1), t2")
+        .is_err());
+}
+
+#[test]
+fn create_or_replace_temporary_replaces_the_sessions_table() {
+    let mut m = model();
+    let a = m.add_session();
+    m.step(a, "BEGIN").unwrap();
+    m.step(a, "SELECT * FROM t1").unwrap();
+    for sql in [
+        "CREATE OR REPLACE TEMPORARY TABLE t3 (a INT)",
+        "CREATE OR REPLACE TEMPORARY TABLE t3 (a INT, b INT)",
+        "CREATE OR REPLACE TEMPORARY TABLE t3 LIKE t2",
+    ] {
+        assert_eq!(m.step(a, sql), Ok(Outcome::Ok), "{sql}");
+    }
+    assert_eq!(held(&m, a), vec!["TABLE test.t1 SR", "TABLE test.t2 SR"]);
+    assert_eq!(m.step(a, "DROP TEMPORARY TABLE t3"), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "DROP TEMPORARY TABLE t3"), Ok(Outcome::Error));
+}
+
+#[test]
+fn stop_slave_is_refused_in_a_transaction_and_change_master_keeps_it() {
+    let mut m = model();
+    let a = m.add_session();
+    assert_eq!(m.step(a, "STOP SLAVE SQL_THREAD"), Ok(Outcome::Ok));
+    m.step(a, "BEGIN").unwrap();
+    m.step(a, "SELECT * FROM t1").unwrap();
+    assert_eq!(m.step(a, "STOP SLAVE SQL_THREAD"), Ok(Outcome::Error));
+    assert_eq!(m.session(a).last_error, Some(1192));
+    assert_eq!(
+        m.step(a, "CHANGE MASTER TO master_host='h', master_user='root'"),
+        Ok(Outcome::Ok)
+    );
+    assert_eq!(held(&m, a), vec!["TABLE test.t1 SR"]);
 }

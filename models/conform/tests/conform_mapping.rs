@@ -219,7 +219,7 @@ fn statements_outside_the_table_are_refused_by_name() {
     let m = Mapping::load().unwrap();
     let cat = Catalog::fixture();
     let err = |q: &str| classify(q, "test", &cat, &has_row(&m)).unwrap_err();
-    assert!(err("GRANT ALL ON *.* TO u IDENTIFIED BY 'x'").contains("accounts statement"));
+    assert!(err("GRANT PROXY ON u1 TO u2").contains("accounts statement"));
     assert!(err("ALTER TABLE t1 ADD INDEX (b), LOCK=INVALID").contains("LOCK="));
     // BACKUP LOCK t is a learned kind; BACKUP UNLOCK a control statement; BACKUP LOCK with
     // no table is the parser's error (main/backup_syntax.test).
@@ -268,7 +268,7 @@ fn statements_outside_the_table_are_refused_by_name() {
     assert!(err("OPTIMIZE TABLE t1").contains("OPTIMIZE"));
     assert!(err("SELECT SLEEP(1)").contains("SLEEP"));
     assert!(err("SET TRANSACTION READ ONLY").contains("READ ONLY"));
-    assert!(err("REVOKE SELECT ON test.* FROM u").contains("REVOKE"));
+    assert!(err("REVOKE EXECUTE ON PROCEDURE p1 FROM u").contains("REVOKE"));
     assert!(err("SELECT GET_LOCK('a')").contains("timeout"));
     // RELEASE_ALL_LOCKS is not a lock-free SELECT.
     assert_eq!(

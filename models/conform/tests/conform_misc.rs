@@ -98,7 +98,7 @@ fn misc_statements_take_their_learned_rows() {
         assert_eq!(kind_of(&m, q).as_deref(), Ok(want), "{q}");
     }
     for (q, why) in [
-        ("LOAD INDEX INTO CACHE t1 PARTITION (p1)", "PARTITION"),
+        ("CHECKSUM TABLE t1 PARTITION (p1)", "PARTITION"),
         ("CHECKSUM TABLE t1, t9", "does not exist"),
         ("SET GLOBAL read_only = 1", "read_only"),
         ("SET GLOBAL lock_wait_timeout = 1", "lock_wait_timeout"),

@@ -42,6 +42,7 @@ impl SqlModel {
     pub(super) fn session_classify(&mut self, s: usize, sql: &str) -> Option<Result<Stmt, String>> {
         self.sess[s].st.pending_temp = None;
         let w = words(sql);
+        self.note_user_vars(s, &w);
         let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
         let fail = |code| Some(Ok(Stmt::Session(SessionStmt::Fail(code))));
         match (at(0), at(1)) {
@@ -107,17 +108,17 @@ impl SqlModel {
             ("deallocate" | "drop", "prepare") if w.len() == 3 => {
                 Some(Ok(Stmt::Session(SessionStmt::Deallocate(at(2).to_owned()))))
             }
-            ("kill", _) => Some(
-                self.kill_target(sql, &w)
-                    .map(|t| Stmt::Session(SessionStmt::KillQuery(t))),
-            ),
+            ("kill", _) => Some(self.classify_kill(s, sql, &w)),
+            ("stop" | "change", _) if self.classify_replication(s, &w).is_some() => {
+                self.classify_replication(s, &w).map(Ok)
+            }
             _ => self.temp_classify(s, sql),
         }
     }
 
     /// The session `KILL [HARD | SOFT] QUERY NAME` names (`SqlModel::name_sessions`).
     /// `KILL [CONNECTION]` (the session ends) and a numeric id are refused.
-    fn kill_target(&self, sql: &str, w: &[String]) -> Result<usize, String> {
+    pub(super) fn kill_target(&self, sql: &str, w: &[String]) -> Result<usize, String> {
         let Some(q) = w.iter().position(|x| x == "query") else {
             return Err(format!(
                 "`{sql}`: KILL [CONNECTION] (the session ends) is not modelled; KILL QUERY is"

@@ -152,6 +152,8 @@ impl SqlModel {
     /// table it makes (`model::temp`), the locking reads it did.
     pub(super) fn after_plan(&mut self, s: usize, kind: &str, new: &[(TicketId, MdlKey)]) {
         if let Some(t) = self.sess[s].st.pending_temp.take() {
+            // (CREATE OR REPLACE TEMPORARY: the old one of the name goes.)
+            self.sess[s].st.temp_tables.retain(|(x, _)| *x != t.0);
             self.sess[s].st.temp_tables.push(t);
         }
         self.note_locking_read(s, kind, new);

@@ -1,0 +1,69 @@
+//! SHOW statements of their own that open no table through MDL (the others are in
+//! [`crate::session_stmt`]):
+//!
+//! - `SHOW CREATE PROCEDURE | FUNCTION name` (sql/sp.cc,
+//!   `Sp_handler::sp_show_create_routine`: "a dirty read of the data dictionary, i.e.
+//!   takes no metadata locks"; it reads `mysql.proc` through `sp_cache_routine`, a system
+//!   table the comparison ignores): no lock, ER_SP_DOES_NOT_EXIST when the routine does
+//!   not exist. Measured on 10.11.19: nothing held after it in a transaction, and it runs
+//!   under LOCK TABLES (suite/show-create-routine.mdl);
+//! - `SHOW CREATE EVENT name` (sql/events.cc, `Events::show_create_event`: the event is
+//!   loaded from `mysql.event` by `Event_db_repository::load_named_event`, no MDL on the
+//!   event): no lock, ER_EVENT_DOES_NOT_EXIST when it does not exist;
+//! - `SHOW TABLE STATUS [FROM db] [LIKE ... | WHERE ...]` (sql/sql_show.cc,
+//!   `get_all_tables` → `fill_schema_table_by_open`, the same path as SHOW TABLES: each
+//!   table opened for a moment with MDL_SHARED_HIGH_PRIO, nothing kept; measured).
+//!
+//! None of them commits (no CF_AUTO_COMMIT_TRANS in sql_parse.cc's `sql_command_flags`).
+
+use super::super::catalog::Catalog;
+use super::super::routines::{RoutineKind, ER_EVENT_DOES_NOT_EXIST, ER_SP_DOES_NOT_EXIST};
+use super::Stmt;
+
+/// The statement if it is one of this file's SHOW forms (`w[i]` is the word after SHOW
+/// [FULL | EXTENDED]), else None.
+pub(crate) fn classify_show(
+    sql: &str,
+    w: &[String],
+    i: usize,
+    db: &str,
+    cat: &Catalog,
+) -> Option<Result<Stmt, String>> {
+    let at = |j: usize| w.get(j).map(String::as_str).unwrap_or("");
+    match (at(i), at(i + 1)) {
+        ("create", "procedure" | "function" | "event") => {
+            let kind = match at(i + 1) {
+                "procedure" => RoutineKind::Procedure,
+                "function" => RoutineKind::Function,
+                _ => RoutineKind::Event,
+            };
+            Some(show_create_routine(sql, w, i + 2, db, cat, kind))
+        }
+        ("table", "status") => Some(Ok(Stmt::NoLocks)),
+        _ => None,
+    }
+}
+
+/// `SHOW CREATE PROCEDURE | FUNCTION | EVENT [db.]name`: no lock; the error when it does
+/// not exist.
+fn show_create_routine(
+    sql: &str,
+    w: &[String],
+    i: usize,
+    db: &str,
+    cat: &Catalog,
+    kind: RoutineKind,
+) -> Result<Stmt, String> {
+    let r = crate::session_stmt::table_at(w, i, db)
+        .ok_or_else(|| format!("`{sql}`: expected a name"))?;
+    if w.len() != i + 1 {
+        return Err(format!("`{sql}`: unexpected words after the name"));
+    }
+    if cat.routines.get(kind, &r).is_some() {
+        return Ok(Stmt::NoLocks);
+    }
+    Ok(Stmt::Fails(match kind {
+        RoutineKind::Event => ER_EVENT_DOES_NOT_EXIST,
+        _ => ER_SP_DOES_NOT_EXIST,
+    }))
+}

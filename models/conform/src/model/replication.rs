@@ -1,0 +1,37 @@
+//! Replication statements on the harness's server, which has no replication configured
+//! (MariaDB sql/sql_parse.cc, `mysql_execute_command`; measured on 10.11.19:
+//! suite/replication-statements.mdl):
+//!
+//! - `STOP SLAVE | REPLICA [SQL_THREAD | IO_THREAD]` (SQLCOM_SLAVE_STOP): refused with
+//!   ER_LOCK_OR_ACTIVE_TRANSACTION under LOCK TABLES, in an active transaction and while
+//!   the session holds FTWRL (`locked_tables_mode ||
+//!   in_active_multi_stmt_transaction() || global_read_lock.is_acquired()`); otherwise
+//!   it stops nothing (a note), with no lock and no commit;
+//! - `CHANGE MASTER TO ...` (SQLCOM_CHANGE_MASTER, `change_master`): no table, no lock, no
+//!   implicit commit (the transaction's SR stays), also under LOCK TABLES and beside
+//!   another session's FTWRL.
+
+use super::SqlModel;
+use crate::catalog::ER_LOCK_OR_ACTIVE_TRANSACTION;
+use crate::classify::Stmt;
+use crate::session_stmt::SessionStmt;
+
+impl SqlModel {
+    /// The statement of session `s` if it is one of these (`w`: its words), else None.
+    pub(super) fn classify_replication(&self, s: usize, w: &[String]) -> Option<Stmt> {
+        let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
+        match (at(0), at(1)) {
+            ("stop", "slave" | "replica") => {
+                let st = &self.sess[s].st;
+                if st.in_txn || !st.lock_tables.is_empty() || st.ftwrl.is_some() {
+                    return Some(Stmt::Session(SessionStmt::Fail(
+                        ER_LOCK_OR_ACTIVE_TRANSACTION,
+                    )));
+                }
+                Some(Stmt::NoLocks)
+            }
+            ("change", "master") if at(2) == "to" => Some(Stmt::NoLocks),
+            _ => None,
+        }
+    }
+}
