@@ -11,7 +11,7 @@
 //!   its trace shows the SQL statements;
 //! - the seeded bug `sql_ignore_woken` is caught.
 
-use mdl_check::sql::search::{check, DEFAULT_MAX_STATES};
+use mdl_check::sql::check::{check, DEFAULT_MAX_STATES};
 use mdl_check::sql::{is_sql, text, written, SqlCheck};
 use mdl_scenario::{Item, Scenario};
 use std::path::{Path, PathBuf};
