@@ -11,7 +11,7 @@
 //!   its trace shows the SQL statements;
 //! - the seeded bug `sql_ignore_woken` is caught.
 
-use mdl_check::sql::search::{check, DEFAULT_MAX_STATES};
+use mdl_check::sql::check::{check, DEFAULT_MAX_STATES};
 use mdl_check::sql::{is_sql, text, written, SqlCheck};
 use mdl_scenario::{Item, Scenario};
 use std::path::{Path, PathBuf};
@@ -273,4 +273,54 @@ fn expect_error_code_compares_the_code() {
     assert_eq!(play(" 1109"), 0);
     assert_eq!(play(""), 0);
     assert_eq!(play(" 1146"), 1);
+}
+
+/// SQL scenarios run on the one search engine with its bounds and modes: depth-first and
+/// the parallel breadth-first search give the verdicts and unique states of the
+/// one-thread breadth-first search (the SQL model has no reductions, so a complete
+/// search sees every state in any order).
+#[test]
+fn every_search_mode_of_the_engine_gives_the_same_sql_verdicts_and_states() {
+    use mdl_check::sql::check::{check_with, options};
+    for f in mdl_files("models/scenarios/sql") {
+        let (_, sc) = read(&f);
+        let m = model(&sc);
+        let bfs = check(&m, DEFAULT_MAX_STATES);
+        assert!(bfs.complete, "{}: not complete", sc.file);
+        let verdicts = |r: &mdl_check::sql::check::SqlResult| {
+            r.props.iter().map(|p| p.violated).collect::<Vec<_>>()
+        };
+        for (mode, dfs, threads) in [("dfs", true, 1), ("two threads", false, 2)] {
+            let o = mdl_check::model::search::SearchOptions {
+                dfs,
+                threads,
+                ..options(DEFAULT_MAX_STATES)
+            };
+            let r = check_with(&m, &o);
+            assert_eq!(verdicts(&r), verdicts(&bfs), "{} ({mode})", sc.file);
+            assert_eq!(r.unique, bfs.unique, "{} ({mode}): unique states", sc.file);
+            assert_eq!(r.outcomes, bfs.outcomes, "{} ({mode}): outcomes", sc.file);
+            assert!(r.complete, "{} ({mode}): not complete", sc.file);
+        }
+    }
+}
+
+/// A depth bound and a time bound cut a SQL search the way they cut a lock search: the
+/// result is incomplete and says which bound stopped it.
+#[test]
+fn bounds_of_the_engine_cut_a_sql_search() {
+    use mdl_check::model::search::Stop;
+    use mdl_check::sql::check::{check_with, options};
+    let f = root().join("models/scenarios/sql/orm-migration.mdl");
+    let (_, sc) = read(&f);
+    let m = model(&sc);
+    let o = mdl_check::model::search::SearchOptions {
+        max_depth: Some(2),
+        ..options(DEFAULT_MAX_STATES)
+    };
+    let r = check_with(&m, &o);
+    assert!(r.incomplete && r.stop.is_none() && !r.complete, "{r:?}");
+    assert!(text::text(&m, &r).contains("--max-depth"));
+    let r = check(&m, 3);
+    assert!(r.incomplete && r.stop == Some(Stop::States), "{r:?}");
 }

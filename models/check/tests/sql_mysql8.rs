@@ -11,7 +11,7 @@
 //!   says in its header that it is written from source and not checked on a server;
 //! - `mdl conform` refuses a mysql-8.0 SQL file.
 
-use mdl_check::sql::search::{check, DEFAULT_MAX_STATES};
+use mdl_check::sql::check::{check, DEFAULT_MAX_STATES};
 use mdl_check::sql::{is_sql, text, written, SqlAction, SqlCheck};
 use mdl_scenario::{Command, Item, Scenario};
 use std::collections::BTreeSet;

@@ -5,7 +5,7 @@
 //! harness on the server and on the model; they must agree at every step. Runs only with
 //! `MDL_CONFORM=1`; otherwise it says why it skips and passes.
 
-use mdl_check::sql::search::maximal_paths;
+use mdl_check::sql::paths::maximal_paths;
 use mdl_check::sql::text::replay_scenario;
 use mdl_check::sql::SqlCheck;
 use mdl_conform::mapping::Mapping;

@@ -1,6 +1,7 @@
 //! Our search against stateright's checker (`mdl check --engine stateright`) on the same
 //! model: every bundled scenario (`models/scenarios/*.mdl`, `tests/check_scenarios/`) and
-//! a few hundred random scenarios (kills, timeouts, bulk requests, upgrades and every
+//! the SQL scenarios (`models/scenarios/sql/*.mdl`, on the SQL model: verdicts, unique
+//! states and the outcomes statements reached) and a few hundred random scenarios (kills, timeouts, bulk requests, upgrades and every
 //! assert kind). Without reductions, every property gets the same verdict and a complete
 //! search the same number of unique states; with the reductions (our default), the same
 //! verdicts. A file whose search is cut by the state bound in either engine is not
@@ -13,6 +14,8 @@
 use mdl_check::model::check::{check, CheckResult, Options};
 use mdl_check::model::reference::{self, RefOptions};
 use mdl_check::model::MdlModel;
+use mdl_check::sql::check::SqlResult;
+use mdl_check::sql::SqlCheck;
 use mdl_scenario::parse::parse;
 use std::path::PathBuf;
 
@@ -27,7 +30,11 @@ fn root() -> PathBuf {
 
 fn files() -> Vec<PathBuf> {
     let mut v = Vec::new();
-    for d in ["models/scenarios", "models/mdl/tests/check_scenarios"] {
+    for d in [
+        "models/scenarios",
+        "models/scenarios/sql",
+        "models/mdl/tests/check_scenarios",
+    ] {
         for e in std::fs::read_dir(root().join(d)).expect("folder") {
             let p = e.expect("entry").path();
             if p.extension().is_some_and(|x| x == "mdl") {
@@ -42,6 +49,57 @@ fn files() -> Vec<PathBuf> {
 fn model(name: &str, text: &str) -> Option<MdlModel> {
     let sc = parse(name, text).ok()?;
     MdlModel::new(&sc).ok()
+}
+
+/// A file of `sql` steps: the SQL model, which both engines run too.
+fn sql_model(name: &str, text: &str) -> Option<SqlCheck> {
+    let sc = parse(name, text).ok()?;
+    mdl_check::sql::is_sql(&sc).then(|| SqlCheck::new(&sc).ok())?
+}
+
+/// The two engines on a SQL scenario: the differences found, or `None` when a bound cut
+/// a search.
+fn compare_sql(name: &str, m: &SqlCheck) -> Option<(Vec<String>, bool)> {
+    let ours = mdl_check::sql::check::check(m, MAX_STATES);
+    let theirs = mdl_check::sql::reference::check(
+        m,
+        &RefOptions {
+            max_states: Some(MAX_STATES * 4),
+            threads: 1,
+            ..RefOptions::default()
+        },
+    );
+    if ours.incomplete || theirs.incomplete {
+        return None;
+    }
+    let verdicts = |r: &SqlResult| {
+        r.props
+            .iter()
+            .map(|p| (p.name.clone(), p.violated))
+            .collect::<Vec<_>>()
+    };
+    let mut diffs = Vec::new();
+    if verdicts(&ours) != verdicts(&theirs) {
+        diffs.push(format!(
+            "{name}: verdicts differ: ours {:?}, stateright's {:?}",
+            verdicts(&ours),
+            verdicts(&theirs)
+        ));
+    }
+    let both = ours.complete && theirs.complete;
+    if both && ours.unique != theirs.unique {
+        diffs.push(format!(
+            "{name}: unique states differ: ours {}, stateright's {}",
+            ours.unique, theirs.unique
+        ));
+    }
+    if both && ours.outcomes != theirs.outcomes {
+        diffs.push(format!(
+            "{name}: outcomes seen differ: ours {:?}, stateright's {:?}",
+            ours.outcomes, theirs.outcomes
+        ));
+    }
+    Some((diffs, both))
 }
 
 /// splitmix64, for the random scenarios.
@@ -187,6 +245,8 @@ struct Tally {
     both_complete: usize,
     skipped: Vec<String>,
     counted: usize,
+    /// SQL scenarios compared (models/scenarios/sql/).
+    sql: usize,
     differences: Vec<String>,
 }
 
@@ -196,9 +256,10 @@ fn run_all() -> Tally {
         both_complete: 0,
         skipped: Vec::new(),
         counted: 0,
+        sql: 0,
         differences: Vec::new(),
     };
-    let mut one = |name: &str, m: &MdlModel| match compare(name, m) {
+    let mut tally = |name: &str, r: Option<(Vec<String>, bool)>| match r {
         Some((d, counted)) => {
             t.compared += 1;
             t.both_complete += usize::from(counted);
@@ -206,12 +267,15 @@ fn run_all() -> Tally {
         }
         None => t.skipped.push(name.to_owned()),
     };
+    let mut sql_files = 0;
     for f in files() {
         let text = std::fs::read_to_string(&f).expect("file");
         let name = f.display().to_string();
-        // A file of `sql` steps is the SQL search's (models/check/tests/sql_check.rs).
         if let Some(m) = model(&name, &text) {
-            one(&name, &m);
+            tally(&name, compare(&name, &m));
+        } else if let Some(m) = sql_model(&name, &text) {
+            sql_files += 1;
+            tally(&name, compare_sql(&name, &m));
         }
     }
     let random = std::env::var("MDL_ENGINES_RANDOM")
@@ -228,9 +292,11 @@ fn run_all() -> Tally {
             continue;
         };
         made += 1;
-        one(&format!("{name}:\n{text}"), &m);
+        let name = format!("{name}:\n{text}");
+        tally(&name, compare(&name, &m));
     }
     t.counted = made;
+    t.sql = sql_files;
     t
 }
 
@@ -239,13 +305,15 @@ fn run_all() -> Tally {
 fn the_engines_agree_on_every_bundled_file_and_random_scenarios() {
     let t = run_all();
     eprintln!(
-        "{} compared ({} random), {} cut by the state bound, {} complete in both engines \
+        "{} compared ({} random, {} SQL), {} cut by the state bound, {} complete in both engines \
          (unique states compared)",
         t.compared,
         t.counted,
+        t.sql,
         t.skipped.len(),
         t.both_complete
     );
+    assert!(t.sql >= 10, "only {} SQL scenarios compared", t.sql);
     assert!(
         t.counted >= RANDOM.min(200),
         "only {} random scenarios",

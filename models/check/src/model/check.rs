@@ -1,5 +1,6 @@
 //! Running a check of a model: options, results, traces, warnings.
 
+use super::lock_space::LockSpace;
 use super::search::{Search, SearchOptions, SearchResult, Stop};
 use super::{mem, Action, MdlModel, PropKind, Record, State};
 use std::time::Instant;
@@ -220,7 +221,7 @@ fn warnings(m: &MdlModel, r: &SearchResult) -> Vec<Warning> {
     if !r.complete() {
         return out;
     }
-    for (s, seen) in r.steps_seen.iter().enumerate() {
+    for (s, seen) in r.notes.iter().enumerate() {
         for (i, bits) in seen.iter().enumerate() {
             let spec = &m.programs[s][i];
             if *bits != 1 || spec.expects_error {
@@ -285,7 +286,10 @@ pub fn check(m: &MdlModel, o: &Options) -> CheckResult {
         max_time: o.max_time,
     };
     let cpu0 = mem::cpu_seconds();
-    let (search, r) = Search::run(m, &so);
+    let space = LockSpace::new(m, &so);
+    let (search, mut r) = Search::run(&space, &so);
+    r.symmetry = space.symmetry;
+    r.por_off = space.por_off.clone();
     let cpu = mem::cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
     let limited = r.stop.is_some();
     let mut props = Vec::new();
@@ -312,7 +316,7 @@ pub fn check(m: &MdlModel, o: &Options) -> CheckResult {
         });
     }
     let warnings = warnings(m, &r);
-    let coverage = Coverage::of(m, &r.steps_seen);
+    let coverage = Coverage::of(m, &r.notes);
     CheckResult {
         props,
         states: r.states,

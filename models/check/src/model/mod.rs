@@ -13,6 +13,7 @@ pub mod encode;
 #[cfg(feature = "stateright")]
 pub mod explore;
 pub mod graph;
+pub mod lock_space;
 pub mod mem;
 pub mod por;
 pub mod quiet;
@@ -21,6 +22,7 @@ pub mod reference;
 pub mod report;
 pub mod search;
 pub mod simulate;
+pub mod space;
 
 use mdl_core::key::MdlKey;
 use mdl_core::lock::{Ticket, TicketId};

@@ -16,10 +16,10 @@
 //! search that passes half of it goes on depth-first (from the same queue, keeping every
 //! state seen), and any search stops before passing it, with what it has found so far.
 
-use super::encode::{fingerprint, Codec, Scratch};
+use super::encode::fingerprint;
 use super::mem;
-use super::por::{Por, PorStats};
-use super::{Action, MdlModel, PropKind, Record, State};
+use super::por::PorStats;
+use super::space::Space;
 use std::collections::VecDeque;
 use std::io::Write;
 use std::time::Instant;
@@ -62,8 +62,8 @@ pub enum Stop {
 
 /// What a search found and how it went.
 #[derive(Debug)]
-pub struct SearchResult {
-    /// Per property (the model's [`MdlModel::prop_kinds`] order): the first state found
+pub struct SearchResult<N = Vec<Vec<u8>>> {
+    /// Per property (the model's [`Space::fires`] order): the first state found
     /// that violates it (`always` properties) or satisfies it (`sometimes` asserts).
     pub found: Vec<Option<u32>>,
     /// States generated (every successor computed, revisits included, and the initial
@@ -84,21 +84,23 @@ pub struct SearchResult {
     pub search_bytes: u64,
     /// The largest live heap of the process seen during the search (counting allocator).
     pub heap_peak: Option<u64>,
+    /// Symmetry reduction was on (set by the model's caller: [`super::lock_space`]).
     pub symmetry: bool,
     /// `None` when the reduction was off.
     pub por: Option<PorStats>,
     /// Why the reduction was off although asked for.
     pub por_off: Option<String>,
-    /// Per session, per step: bit 1 the step was taken, bit 2 with an outcome other
-    /// than `error` (symmetric sessions share their bits).
-    pub steps_seen: Vec<Vec<u8>>,
+    /// What the model kept of the actions taken ([`Space::Notes`]: for lock scenarios,
+    /// per session, per step: bit 1 the step was taken, bit 2 with an outcome other than
+    /// `error`, symmetric sessions sharing their bits).
+    pub notes: N,
     /// The queue was expanded depth-first (from the start or after the switch).
     pub dfs: bool,
     /// Threads that expanded states (breadth-first only; depth-first uses one).
     pub threads: usize,
 }
 
-impl SearchResult {
+impl<N> SearchResult<N> {
     /// Nothing cut the search short: every reachable state (under the reductions) was
     /// expanded.
     pub fn complete(&self) -> bool {
@@ -277,58 +279,6 @@ fn used(own: u64) -> u64 {
     mem::heap_bytes().map_or(own, |h| h as u64)
 }
 
-/// Records what a step did, for the warnings: bit 1 taken, bit 2 not `error`.
-fn note_step(seen: &mut [Vec<u8>], rec: &Record) {
-    if let (Action::Step(p), Some(i)) = (rec.action, rec.step) {
-        seen[p as usize][i] |= if rec.outcome == Some(mdl_core::Outcome::Error) {
-            1
-        } else {
-            3
-        };
-    }
-}
-
-/// The successors of an expanded state: one action's if partial-order reduction finds an
-/// invisible, independent one, every enabled action's otherwise.
-#[allow(clippy::too_many_arguments)]
-fn successors(
-    m: &MdlModel,
-    por: Option<&Por>,
-    codec: &Codec,
-    st: &State,
-    enabled: &[Action],
-    cands: &mut Vec<Action>,
-    stats: &mut PorStats,
-    out: &mut Vec<(State, Record)>,
-) {
-    out.clear();
-    if let Some(p) = por {
-        p.candidates(codec, st, enabled, cands);
-        for &a in cands.iter() {
-            if let Some((next, rec)) = m.apply(st, a) {
-                if Por::invisible(m, st, &next, &rec) {
-                    stats.reduced += 1;
-                    stats.skipped += enabled.len() as u64 - 1;
-                    out.clear();
-                    out.push((next, rec));
-                    return;
-                }
-                // Not chosen: kept, so the full expansion need not take it again.
-                out.push((next, rec));
-            }
-        }
-    }
-    let tried = out.len();
-    for &a in enabled {
-        if out[..tried].iter().any(|(_, r)| r.action == a) {
-            continue;
-        }
-        if let Some(x) = m.apply(st, a) {
-            out.push(x);
-        }
-    }
-}
-
 /// A successor found by a worker of the parallel search.
 struct Succ {
     parent: u32,
@@ -339,51 +289,78 @@ struct Succ {
     /// The properties whose predicate the state satisfies (an `always` one violated, a
     /// `sometimes` one met).
     fire: u128,
-    /// The step it took, for the warnings: (session, step, bits).
-    step: Option<(u8, u32, u8)>,
 }
 
 /// One worker's part of a batch.
-#[derive(Default)]
-struct Batch {
+struct Batch<S: Space> {
     bytes: Vec<u8>,
     succs: Vec<Succ>,
+    /// The successors themselves, when the model's queue keeps states
+    /// ([`Space::STORES_STATES`]).
+    states: Vec<Option<S::State>>,
+    notes: S::Notes,
     stats: PorStats,
     expansions: u64,
     depth_cut: bool,
     max_depth: usize,
-    scratch: Scratch,
+    scratch: S::Scratch,
+}
+
+impl<S: Space> Batch<S> {
+    fn new(space: &S) -> Batch<S> {
+        Batch {
+            bytes: Vec::new(),
+            succs: Vec::new(),
+            states: Vec::new(),
+            notes: space.new_notes(),
+            stats: PorStats::default(),
+            expansions: 0,
+            depth_cut: false,
+            max_depth: 0,
+            scratch: S::Scratch::default(),
+        }
+    }
+}
+
+/// The properties a state fires.
+fn fires<S: Space>(space: &S, st: &S::State) -> u128 {
+    (0..space.props()).fold(
+        0u128,
+        |f, i| {
+            if space.fires(i, st) {
+                f | 1 << i
+            } else {
+                f
+            }
+        },
+    )
 }
 
 /// What the workers share.
-struct Ctx<'a> {
-    m: &'a MdlModel,
-    codec: &'a Codec,
-    por: Option<&'a Por>,
-    props: &'a [(PropKind, &'static str)],
-    sometimes: &'a [bool],
+struct Ctx<'a, S: Space> {
+    space: &'a S,
     max_depth: Option<usize>,
 }
 
-impl Ctx<'_> {
+impl<S: Space> Ctx<'_, S> {
     /// Expands a slice of a batch into `b`.
-    fn expand(&self, slice: &[(u32, u32, usize, usize)], bytes: &[u8], b: &mut Batch) {
+    fn expand(&self, slice: &[(u32, u32, usize, usize)], bytes: &[u8], b: &mut Batch<S>) {
         b.bytes.clear();
         b.succs.clear();
+        b.states.clear();
         b.stats = PorStats::default();
         b.expansions = 0;
         b.depth_cut = false;
         b.max_depth = 0;
         let mut enabled = Vec::new();
-        let mut cands = Vec::new();
         let mut succs = Vec::new();
         let mut enc = Vec::new();
         for &(node, depth, a, e) in slice {
             let depth = depth as usize;
             b.max_depth = b.max_depth.max(depth);
-            let st = self.codec.decode(&bytes[a..e]);
+            let st = self.space.load(&bytes[a..e]);
             enabled.clear();
-            self.m.enabled(&st, &mut enabled);
+            self.space.enabled(&st, &mut enabled);
             if enabled.is_empty() {
                 continue;
             }
@@ -392,36 +369,12 @@ impl Ctx<'_> {
                 continue;
             }
             b.expansions += 1;
-            successors(
-                self.m,
-                self.por,
-                self.codec,
-                &st,
-                &enabled,
-                &mut cands,
-                &mut b.stats,
-                &mut succs,
-            );
+            self.space
+                .successors(&st, &enabled, &mut b.stats, &mut succs);
             for (next, rec) in succs.drain(..) {
-                self.codec.encode(&next, &mut b.scratch, &mut enc);
-                let mut fire = 0u128;
-                for (i, (k, _)) in self.props.iter().enumerate() {
-                    if self.m.holds_in(*k, &next) == self.sometimes[i] {
-                        fire |= 1 << i;
-                    }
-                }
-                let step = match (rec.action, rec.step) {
-                    (Action::Step(p), Some(i)) => Some((
-                        p,
-                        i as u32,
-                        if rec.outcome == Some(mdl_core::Outcome::Error) {
-                            1
-                        } else {
-                            3
-                        },
-                    )),
-                    _ => None,
-                };
+                self.space.note(&rec, &mut b.notes);
+                self.space.encode(&next, &mut b.scratch, &mut enc);
+                let fire = fires(self.space, &next);
                 let at = (b.bytes.len(), b.bytes.len() + enc.len());
                 b.bytes.extend_from_slice(&enc);
                 b.succs.push(Succ {
@@ -430,18 +383,18 @@ impl Ctx<'_> {
                     fp: fingerprint(&enc),
                     at,
                     fire,
-                    step,
                 });
+                b.states.push(S::STORES_STATES.then_some(next));
             }
         }
     }
 }
 
 /// The state of a search in progress.
-struct Walk {
+struct Walk<S: Space> {
     found: Vec<Option<u32>>,
     undecided: usize,
-    steps_seen: Vec<Vec<u8>>,
+    notes: S::Notes,
     table: FpTable,
     queue: Queue,
     stats: PorStats,
@@ -452,11 +405,13 @@ struct Walk {
     expansions: u64,
     search_bytes: u64,
     heap_peak: Option<u64>,
+    /// A new state's queue entry.
+    stored: Vec<u8>,
 }
 
-impl Walk {
+impl<S: Space> Walk<S> {
     /// What the search's own structures take.
-    fn own(&self, s: &Search) -> u64 {
+    fn own(&self, s: &Search<S>) -> u64 {
         (s.fps.capacity() * 8 + s.parents.capacity() * 4) as u64
             + self.table.bytes()
             + self.queue.bytes()
@@ -466,7 +421,7 @@ impl Walk {
     /// before, or no room: then `stop` is set).
     fn insert(
         &mut self,
-        s: &mut Search,
+        s: &mut Search<S>,
         fp: u64,
         parent: u32,
         enc_len: usize,
@@ -506,18 +461,44 @@ impl Walk {
         Some(idx)
     }
 
+    /// Notes the properties a new state fires.
+    fn fire(&mut self, idx: u32, fire: u128) {
+        if fire == 0 {
+            return;
+        }
+        for (i, f) in self.found.iter_mut().enumerate() {
+            if f.is_none() && fire & (1 << i) != 0 {
+                *f = Some(idx);
+                self.undecided -= 1;
+            }
+        }
+    }
+
+    /// Puts a new state on the queue (what the model keeps of it).
+    fn push(&mut self, s: &Search<S>, idx: u32, depth: u32, st: Option<S::State>, enc: &[u8]) {
+        if dropped(idx) {
+            return;
+        }
+        if S::STORES_STATES {
+            let mut stored = std::mem::take(&mut self.stored);
+            s.space.store(st, enc, &mut stored);
+            self.queue.push(idx, depth, &stored);
+            self.stored = stored;
+        } else {
+            self.queue.push(idx, depth, enc);
+        }
+    }
+
     /// Merges a worker's successors, in order.
-    fn merge_batch(&mut self, s: &mut Search, b: &mut Batch, limit: u64) {
+    fn merge_batch(&mut self, s: &mut Search<S>, b: &mut Batch<S>, limit: u64) {
         self.stats.reduced += b.stats.reduced;
         self.stats.skipped += b.stats.skipped;
         self.expansions += b.expansions;
         self.depth_cut |= b.depth_cut;
         self.max_depth = self.max_depth.max(b.max_depth);
-        for x in &b.succs {
+        s.space.merge_notes(&mut self.notes, &b.notes);
+        for (x, st) in b.succs.iter().zip(b.states.iter_mut()) {
             self.states += 1;
-            if let Some((p, i, bits)) = x.step {
-                self.steps_seen[p as usize][i as usize] |= bits;
-            }
             let enc = &b.bytes[x.at.0..x.at.1];
             let Some(idx) = self.insert(s, x.fp, x.parent, enc.len(), limit) else {
                 if self.stop.is_some() {
@@ -525,25 +506,15 @@ impl Walk {
                 }
                 continue;
             };
-            if x.fire != 0 {
-                for (i, f) in self.found.iter_mut().enumerate() {
-                    if f.is_none() && x.fire & (1 << i) != 0 {
-                        *f = Some(idx);
-                        self.undecided -= 1;
-                    }
-                }
-            }
-            if !dropped(idx) {
-                self.queue.push(idx, x.depth, enc);
-            }
+            self.fire(idx, x.fire);
+            self.push(s, idx, x.depth, st.take(), enc);
         }
     }
 }
 
 /// A search over one model; keeps the states seen so that traces can be rebuilt.
-pub struct Search<'m> {
-    pub m: &'m MdlModel,
-    pub codec: Codec,
+pub struct Search<'s, S: Space> {
+    pub space: &'s S,
     fps: Vec<u64>,
     parents: Vec<u32>,
 }
@@ -563,44 +534,22 @@ fn progress_line(states: u64, unique: u64, depth: usize, queue: u64, secs: f64) 
     let _ = std::io::stderr().flush();
 }
 
-impl<'m> Search<'m> {
-    /// Runs a search.
-    pub fn run(m: &'m MdlModel, o: &SearchOptions) -> (Search<'m>, SearchResult) {
+impl<'s, S: Space> Search<'s, S> {
+    /// Runs a search. (`o.symmetry`, `o.por` and `o.dynamic_quiet` are the model's to
+    /// apply: [`super::lock_space::LockSpace::new`]; the result's `symmetry` and
+    /// `por_off` are its caller's to fill in.)
+    pub fn run(space: &'s S, o: &SearchOptions) -> (Search<'s, S>, SearchResult<S::Notes>) {
         let start = Instant::now();
-        let symmetry = o.symmetry && m.has_symmetry();
-        let mut codec = Codec::new(m, symmetry);
-        if o.dynamic_quiet {
-            codec = codec.with_dynamic_quiet(m);
-        }
-        let (por, por_off) = if o.por {
-            match Por::new(m, &codec) {
-                Some(p) => (Some(p), None),
-                None => (
-                    None,
-                    Some(format!(
-                        "partial-order reduction off: the scenario names more than {} keys",
-                        super::por::MAX_KEYS
-                    )),
-                ),
-            }
-        } else {
-            (None, None)
-        };
         let mut s = Search {
-            m,
-            codec,
+            space,
             fps: Vec::new(),
             parents: Vec::new(),
         };
-        let props = m.prop_kinds();
-        let sometimes: Vec<bool> = props
-            .iter()
-            .map(|(k, _)| matches!(k, PropKind::Assert(i) if m.asserts[*i].is_sometimes()))
-            .collect();
-        let mut w = Walk {
-            found: vec![None; props.len()],
-            undecided: props.len(),
-            steps_seen: m.programs.iter().map(|p| vec![0; p.len()]).collect(),
+        let nprops = space.props();
+        let mut w: Walk<S> = Walk {
+            found: vec![None; nprops],
+            undecided: nprops,
+            notes: space.new_notes(),
             table: FpTable::new(),
             queue: Queue::new(),
             stats: PorStats::default(),
@@ -611,13 +560,13 @@ impl<'m> Search<'m> {
             expansions: 0,
             search_bytes: 0,
             heap_peak: None,
+            stored: Vec::new(),
         };
-        let mut scratch = Scratch::default();
+        let mut scratch = S::Scratch::default();
         let mut enc = Vec::new();
         let mut popped = Vec::new();
         let mut enabled = Vec::new();
-        let mut cands = Vec::new();
-        let mut succs: Vec<(State, Record)> = Vec::new();
+        let mut succs: Vec<(S::State, S::Record)> = Vec::new();
         let mut decided_early = false;
         let mut dfs = o.dfs;
         let mut switched = None;
@@ -626,8 +575,8 @@ impl<'m> Search<'m> {
         let threads = o.threads.max(1);
 
         // The initial state.
-        let init = m.initial();
-        s.codec.encode(&init, &mut scratch, &mut enc);
+        let init = space.initial();
+        space.encode(&init, &mut scratch, &mut enc);
         let fp0 = fingerprint(&enc);
         s.fps.push(fp0);
         s.parents.push(ROOT);
@@ -635,17 +584,12 @@ impl<'m> Search<'m> {
             w.table.fill(slot, 0, fp0);
         }
         w.states += 1;
-        for (i, (k, _)) in props.iter().enumerate() {
-            if m.holds_in(*k, &init) == sometimes[i] {
-                w.found[i] = Some(0);
-                w.undecided -= 1;
-            }
-        }
-        w.queue.push(0, 0, &enc);
+        w.fire(0, fires(space, &init));
+        w.push(&s, 0, 0, Some(init), &enc);
 
         let mut batch_in: Vec<(u32, u32, usize, usize)> = Vec::new();
         let mut batch_bytes: Vec<u8> = Vec::new();
-        let mut batches: Vec<Batch> = (0..threads).map(|_| Batch::default()).collect();
+        let mut batches: Vec<Batch<S>> = (0..threads).map(|_| Batch::new(space)).collect();
         'search: loop {
             if w.undecided == 0 {
                 decided_early = w.queue.len > 0;
@@ -670,11 +614,7 @@ impl<'m> Search<'m> {
                 }
                 let per = batch_in.len().div_ceil(threads);
                 let ctx = Ctx {
-                    m,
-                    codec: &s.codec,
-                    por: por.as_ref(),
-                    props: &props,
-                    sometimes: &sometimes,
+                    space,
                     max_depth: o.max_depth,
                 };
                 std::thread::scope(|sc| {
@@ -700,9 +640,9 @@ impl<'m> Search<'m> {
                 let Some((node, depth)) = next else { break };
                 let depth = depth as usize;
                 w.max_depth = w.max_depth.max(depth);
-                let st = s.codec.decode(&popped);
+                let st = space.load(&popped);
                 enabled.clear();
-                m.enabled(&st, &mut enabled);
+                space.enabled(&st, &mut enabled);
                 if enabled.is_empty() {
                     continue;
                 }
@@ -711,20 +651,11 @@ impl<'m> Search<'m> {
                     continue;
                 }
                 w.expansions += 1;
-                successors(
-                    m,
-                    por.as_ref(),
-                    &s.codec,
-                    &st,
-                    &enabled,
-                    &mut cands,
-                    &mut w.stats,
-                    &mut succs,
-                );
+                space.successors(&st, &enabled, &mut w.stats, &mut succs);
                 for (next, rec) in succs.drain(..) {
                     w.states += 1;
-                    note_step(&mut w.steps_seen, &rec);
-                    s.codec.encode(&next, &mut scratch, &mut enc);
+                    space.note(&rec, &mut w.notes);
+                    space.encode(&next, &mut scratch, &mut enc);
                     let fp = fingerprint(&enc);
                     let Some(idx) = w.insert(&mut s, fp, node, enc.len(), limit) else {
                         if w.stop.is_some() {
@@ -732,15 +663,8 @@ impl<'m> Search<'m> {
                         }
                         continue;
                     };
-                    for (i, (k, _)) in props.iter().enumerate() {
-                        if w.found[i].is_none() && m.holds_in(*k, &next) == sometimes[i] {
-                            w.found[i] = Some(idx);
-                            w.undecided -= 1;
-                        }
-                    }
-                    if !dropped(idx) {
-                        w.queue.push(idx, (depth + 1) as u32, &enc);
-                    }
+                    w.fire(idx, fires(space, &next));
+                    w.push(&s, idx, (depth + 1) as u32, Some(next), &enc);
                 }
             }
             if o.max_states.is_some_and(|x| s.fps.len() as u64 >= x) {
@@ -791,22 +715,7 @@ impl<'m> Search<'m> {
         if let Some(h) = mem::heap_bytes() {
             w.heap_peak = Some(w.heap_peak.unwrap_or(0).max(h as u64));
         }
-        // Interchangeable sessions share what their steps did.
-        if symmetry {
-            let mut by: std::collections::BTreeMap<u8, Vec<usize>> = Default::default();
-            for (x, c) in m.classes.iter().enumerate() {
-                by.entry(*c).or_default().push(x);
-            }
-            for g in by.values().filter(|g| g.len() > 1) {
-                let len = w.steps_seen[g[0]].len();
-                for i in 0..len {
-                    let bits = g.iter().fold(0, |b, &x| b | w.steps_seen[x][i]);
-                    for &x in g {
-                        w.steps_seen[x][i] = bits;
-                    }
-                }
-            }
-        }
+        space.finish_notes(&mut w.notes);
         let unique = s.fps.len() as u64;
         let r = SearchResult {
             found: w.found,
@@ -820,10 +729,10 @@ impl<'m> Search<'m> {
             seconds: start.elapsed().as_secs_f64(),
             search_bytes: w.search_bytes,
             heap_peak: w.heap_peak,
-            symmetry,
-            por: por.as_ref().map(|_| w.stats),
-            por_off,
-            steps_seen: w.steps_seen,
+            symmetry: false,
+            por: space.reduces().then_some(w.stats),
+            por_off: None,
+            notes: w.notes,
             dfs,
             threads: if o.dfs { 1 } else { threads },
         };
@@ -835,7 +744,7 @@ impl<'m> Search<'m> {
     /// at each the action whose successor has the next fingerprint, exactly as the search
     /// did; with symmetry it keeps track of which real session each representative's
     /// session stands for, and returns the actions of the real sessions.
-    pub fn path(&self, node: u32) -> Option<Vec<Action>> {
+    pub fn path(&self, node: u32) -> Option<Vec<S::Action>> {
         let mut chain = vec![node];
         let mut at = node;
         while self.parents[at as usize] != ROOT {
@@ -843,32 +752,39 @@ impl<'m> Search<'m> {
             chain.push(at);
         }
         chain.reverse();
-        let mut scratch = Scratch::default();
+        let space = self.space;
+        let mut scratch = S::Scratch::default();
         let mut enc = Vec::new();
-        let init = self.m.initial();
-        self.codec.encode(&init, &mut scratch, &mut enc);
+        let mut st = space.initial();
+        space.encode(&st, &mut scratch, &mut enc);
         // real[j]: the real session that session j of the representative stands for.
-        let mut real: Vec<usize> = self.codec.last_order(&scratch).to_vec();
-        let mut st = self.codec.decode(&enc);
+        let mut real: Vec<usize> = space.order(&scratch);
+        if !S::STORES_STATES {
+            st = space.load(&enc);
+        }
         let mut acts = Vec::new();
         let mut out = Vec::new();
         for w in chain.windows(2) {
             let want = self.fps[w[1] as usize];
             acts.clear();
-            self.m.enabled(&st, &mut acts);
+            space.enabled(&st, &mut acts);
             let mut found = false;
             for &a in &acts {
-                let Some((x, _)) = self.m.apply(&st, a) else {
+                let Some((x, _)) = space.apply(&st, a) else {
                     continue;
                 };
-                self.codec.encode(&x, &mut scratch, &mut enc);
+                space.encode(&x, &mut scratch, &mut enc);
                 if fingerprint(&enc) != want {
                     continue;
                 }
-                out.push(a.with_session(real[a.session()]));
-                let order = self.codec.last_order(&scratch);
+                out.push(space.relabel(a, &real));
+                let order = space.order(&scratch);
                 real = order.iter().map(|&o| real[o]).collect();
-                st = self.codec.decode(&enc);
+                st = if S::STORES_STATES {
+                    x
+                } else {
+                    space.load(&enc)
+                };
                 found = true;
                 break;
             }

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 /// The model for the Explorer, with its asserts' names.
 #[derive(Clone, Debug)]
-pub struct ExploreSql(pub Arc<SqlCheck>, Arc<[&'static str]>);
+pub struct ExploreSql(pub Arc<SqlCheck>, pub Arc<[&'static str]>);
 
 impl ExploreSql {
     pub fn new(m: SqlCheck) -> ExploreSql {

@@ -1,11 +1,12 @@
 //! The JSON of a SQL check (`mdl check --format json` of a file of SQL sessions): the
 //! same document members as a check of lock requests (`model::report::json`,
 //! `models/docs/json-output.md`), with the SQL statements in the trace steps. Members
-//! about reductions, threads and memory, which the SQL search does not have, say so:
-//! `search` `bfs`, one thread, no symmetry or partial-order reduction, no memory bound.
+//! about reductions, which a SQL search does not have, say so: no symmetry or
+//! partial-order reduction.
 
-use super::search::SqlResult;
+use super::check::SqlResult;
 use super::{text, SqlAction, SqlCheck, SqlRecord};
+use crate::model::search::Stop;
 use serde_json::{json, Value};
 
 fn step_json(m: &SqlCheck, r: &SqlRecord) -> Value {
@@ -96,13 +97,18 @@ pub fn json(m: &SqlCheck, r: &SqlResult) -> Value {
         "states_per_second": states_per_second,
         "complete": !r.incomplete,
         "limited": r.incomplete,
-        "stop": if r.incomplete { Some("max-states") } else { None },
+        "stop": r.stop.map(|s| match s {
+            Stop::States => "max-states",
+            Stop::Memory => "max-memory",
+            Stop::Time => "max-time",
+        }),
         "coverage": r.incomplete.then(|| format!(
             "explored {} states ({} unique) to depth {}, no violation so far",
             r.states, r.unique, r.max_depth
         )),
-        "search": "bfs",
-        "threads": 1,
+        "search": if r.dfs { "dfs" } else { "bfs" },
+        "search_engine": if r.stateright { "stateright" } else { "mdl" },
+        "threads": r.threads,
         "switched_to_dfs": null,
         "depth_bound": null,
         "depth_cut": false,

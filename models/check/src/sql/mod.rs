@@ -13,16 +13,23 @@
 //! deadline); a waiting session that a `kill` line names is killed. States are told apart
 //! by a fingerprint ([`SqlModel::fingerprint`] and the counters).
 //!
-//! - [`search`]: every interleaving, breadth-first (`mdl check`);
+//! - [`space`]: the model for our search engine ([`crate::model::search`], the one lock
+//!   scenarios run on), and [`check`]: `mdl check`'s result from it;
+//! - [`reference`]: stateright's checker on the same model (`--engine stateright`);
+//! - [`paths`]: every maximal path, for replays on a server (tests);
 //! - [`written`]: the written order, with the file's `expect` lines (`mdl run`);
 //! - [`text`]: traces as SQL statements per session, with outcomes and locks;
 //! - [`json`]: the same as `mdl check --format json` members;
 //! - [`explore`]: the same model for stateright's Explorer (`mdl explore`).
 
+pub mod check;
 #[cfg(feature = "stateright")]
 pub mod explore;
 pub mod json;
-pub mod search;
+pub mod paths;
+#[cfg(feature = "stateright")]
+pub mod reference;
+pub mod space;
 pub mod text;
 pub mod written;
 

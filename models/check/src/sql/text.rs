@@ -2,8 +2,9 @@
 //! `sometimes` example) as SQL statements per session with their outcomes, the
 //! statements the step finished in other sessions, and every session's locks at the end.
 
-use super::search::SqlResult;
+use super::check::SqlResult;
 use super::{SqlAction, SqlCheck, SqlRecord, SqlState};
+use crate::model::search::Stop;
 use mdl_core::Outcome;
 use std::fmt::Write;
 
@@ -101,18 +102,27 @@ pub fn text(m: &SqlCheck, r: &SqlResult) -> String {
     let _ = writeln!(out, "  outcomes seen: {}", seen.join("; "));
     let _ = writeln!(
         out,
-        "  {} states ({} unique), max depth {}, {:.3} s; BFS over SQL statements ({})",
+        "  {} states ({} unique), max depth {}, {:.3} s; {} over SQL statements ({}){}",
         r.states,
         r.unique,
         r.max_depth,
         r.secs,
-        m.table_name()
+        if r.dfs { "DFS" } else { "BFS" },
+        m.table_name(),
+        if r.stateright {
+            ", stateright's checker"
+        } else {
+            ""
+        }
     );
     if r.incomplete {
-        let _ = writeln!(
-            out,
-            "  incomplete: stopped at the state limit (--max-states)"
-        );
+        let why = match r.stop {
+            Some(Stop::States) => "stopped at the state limit (--max-states)",
+            Some(Stop::Memory) => "stopped at the memory bound (--max-memory)",
+            Some(Stop::Time) => "stopped at the time bound (--max-time)",
+            None => "the depth bound (--max-depth) cut it",
+        };
+        let _ = writeln!(out, "  incomplete: {why}");
     }
     for p in &r.props {
         let Some((recs, st)) = &p.trace else { continue };

@@ -241,24 +241,43 @@ pub fn main(args: Args) -> i32 {
         let m = match loaded {
             Ok(Loaded::Locks(m)) => *m,
             Ok(Loaded::Sql(m)) => {
-                if args.dfs
-                    || args.max_depth.is_some()
-                    || args.max_memory.is_some()
-                    || args.max_time.is_some()
-                    || args.simulate.is_some()
-                    || args.engine == Engine::Stateright
-                {
+                if args.simulate.is_some() {
                     eprintln!(
-                        "mdl check: {name}: SQL sessions are searched breadth-first and in \
-                         full, bounded by --max-states only: --dfs, --max-depth, \
-                         --max-memory, --max-time, --simulate and --engine do not apply"
+                        "mdl check: {name}: --simulate is for lock requests; SQL sessions are \
+                         searched in full"
                     );
                 }
-                let r = mdl_check::sql::search::check(
-                    &m,
-                    args.max_states
-                        .unwrap_or(mdl_check::sql::search::DEFAULT_MAX_STATES),
-                );
+                let max_states = args
+                    .max_states
+                    .unwrap_or(mdl_check::sql::check::DEFAULT_MAX_STATES);
+                let r = if args.engine == Engine::Stateright {
+                    mdl_check::sql::reference::check(
+                        &m,
+                        &RefOptions {
+                            dfs: args.dfs,
+                            max_states: Some(max_states),
+                            max_time: args.max_time,
+                            threads: opts.threads,
+                            exhaustive: false,
+                        },
+                    )
+                } else {
+                    mdl_check::sql::check::check_with(
+                        &m,
+                        &mdl_check::model::search::SearchOptions {
+                            dfs: opts.dfs,
+                            symmetry: false,
+                            por: false,
+                            dynamic_quiet: false,
+                            max_depth: opts.max_depth,
+                            max_states: Some(max_states),
+                            max_memory: opts.max_memory,
+                            progress: opts.progress,
+                            threads: opts.threads,
+                            max_time: opts.max_time,
+                        },
+                    )
+                };
                 let status = if r.any_violated() {
                     Status::Fail
                 } else if r.incomplete {

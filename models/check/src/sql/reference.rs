@@ -1,0 +1,188 @@
+//! `mdl check --engine stateright` on a SQL scenario: stateright's own checker (its BFS
+//! or DFS) on the SQL model as a stateright `Model` ([`super::explore::ExploreSql`], the
+//! Explorer's), as the reference for our engine ([`super::check`]). A state's identity
+//! is the same fingerprint in both, so a complete search counts the same unique states
+//! (models/mdl/tests/engines_agree.rs). The outcomes statements reached are gathered as
+//! stateright takes each step.
+
+use super::check::{replay, PropResult, SqlResult};
+use super::explore::{ExSqlAction, ExSqlState, ExploreSql};
+use super::{SqlCheck, SqlProp};
+use crate::model::reference::RefOptions;
+use crate::model::search::Stop;
+use mdl_core::Outcome;
+use stateright::{Checker, HasDiscoveries, Model, Property};
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The Explorer's model, noting the outcomes of the steps the checker takes.
+#[derive(Clone)]
+struct RefSql {
+    ex: ExploreSql,
+    conds: Arc<[Cond]>,
+    seen: Arc<Mutex<BTreeSet<(usize, Outcome)>>>,
+}
+
+impl Model for RefSql {
+    type State = ExSqlState;
+    type Action = ExSqlAction;
+
+    fn init_states(&self) -> Vec<ExSqlState> {
+        self.ex.init_states()
+    }
+    fn actions(&self, s: &ExSqlState, out: &mut Vec<ExSqlAction>) {
+        self.ex.actions(s, out)
+    }
+    fn next_state(&self, s: &ExSqlState, a: ExSqlAction) -> Option<ExSqlState> {
+        let (st, rec) = self.ex.0.apply(&s.st, a.action);
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((o, _)) = rec.outcome {
+            seen.insert((a.action.session(), o));
+        }
+        for (x, o, _) in &rec.events {
+            seen.insert((*x, *o));
+        }
+        Some(ExSqlState { st, m: s.m.clone() })
+    }
+    fn properties(&self) -> Vec<Property<Self>> {
+        // The Explorer's properties, on this model: the same predicates and names.
+        self.ex
+            .properties()
+            .into_iter()
+            .enumerate()
+            .map(|(i, p)| Property {
+                expectation: p.expectation,
+                name: p.name,
+                condition: PROP_FNS[i],
+            })
+            .collect()
+    }
+}
+
+type Cond = fn(&ExploreSql, &ExSqlState) -> bool;
+
+/// stateright takes plain `fn`s: property `I` of the Explorer's model.
+fn p<const I: usize>(m: &RefSql, s: &ExSqlState) -> bool {
+    m.conds.get(I).is_none_or(|f| f(&m.ex, s))
+}
+
+type PropFn = fn(&RefSql, &ExSqlState) -> bool;
+
+macro_rules! prop_fns {
+    ($($i:literal)*) => { [$(p::<$i> as PropFn),*] };
+}
+
+/// The 4 built-in properties and at most [`crate::model::MAX_ASSERTS`] asserts.
+const PROP_FNS: [PropFn; 68] = prop_fns!(
+    0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+    32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60
+    61 62 63 64 65 66 67
+);
+
+/// A name no property has: waiting for its discovery explores every state.
+const NEVER: &str = "(every state)";
+
+/// Checks a SQL scenario with stateright's checker; the result in the SQL report's form.
+pub fn check(m: &SqlCheck, o: &RefOptions) -> SqlResult {
+    let start = Instant::now();
+    let ex = ExploreSql::new(m.clone());
+    let conds = ex.properties().iter().map(|p| p.condition).collect();
+    let model = RefSql {
+        ex,
+        conds,
+        seen: Arc::default(),
+    };
+    let names: Vec<&'static str> = model.ex.properties().iter().map(|p| p.name).collect();
+    let seen = model.seen.clone();
+    let mut b = model.checker().threads(o.threads.max(1));
+    if o.exhaustive {
+        b = b.finish_when(HasDiscoveries::AllOf([NEVER].into_iter().collect()));
+    }
+    if let Some(n) = o.max_states {
+        b = b.target_state_count(n as usize);
+    }
+    if let Some(t) = o.max_time {
+        b = b.timeout(Duration::from_secs_f64(t));
+    }
+    let (found, states, unique, depth) = if o.dfs {
+        outcome(&names, b.spawn_dfs().join())
+    } else {
+        outcome(&names, b.spawn_bfs().join())
+    };
+    let all_found = found.iter().all(Option::is_some);
+    let stop = if all_found {
+        None
+    } else if o.max_states.is_some_and(|n| states >= n) {
+        Some(Stop::States)
+    } else if o
+        .max_time
+        .is_some_and(|t| start.elapsed().as_secs_f64() >= t)
+    {
+        Some(Stop::Time)
+    } else {
+        None
+    };
+    let incomplete = stop.is_some();
+    let props = m
+        .props()
+        .into_iter()
+        .zip(found)
+        .map(|(p, f)| {
+            let violated = if m.is_sometimes(p) {
+                f.is_none() && !incomplete
+            } else {
+                f.is_some()
+            };
+            prop_result(m, p, violated, f)
+        })
+        .collect();
+    let outcomes = std::mem::take(&mut *seen.lock().unwrap_or_else(|e| e.into_inner()));
+    SqlResult {
+        props,
+        states,
+        unique,
+        max_depth: depth,
+        secs: start.elapsed().as_secs_f64(),
+        incomplete,
+        stop,
+        complete: !all_found && !incomplete,
+        outcomes,
+        dfs: o.dfs,
+        threads: o.threads.max(1),
+        stateright: true,
+    }
+}
+
+type Found = Vec<Option<Vec<ExSqlAction>>>;
+
+/// Per property its discovery's actions; the states, unique states and depth.
+fn outcome(names: &[&'static str], c: impl Checker<RefSql>) -> (Found, u64, u64, usize) {
+    let found = names
+        .iter()
+        .map(|n| c.discovery(n).map(|p| p.into_actions()))
+        .collect();
+    (
+        found,
+        c.state_count() as u64,
+        c.unique_state_count() as u64,
+        c.max_depth(),
+    )
+}
+
+fn prop_result(
+    m: &SqlCheck,
+    p: SqlProp,
+    violated: bool,
+    f: Option<Vec<ExSqlAction>>,
+) -> PropResult {
+    PropResult {
+        prop: p,
+        name: m.prop_name(p),
+        violated,
+        trace: f.map(|acts| {
+            let acts: Vec<_> = acts.into_iter().map(|a| a.action).collect();
+            replay(m, &acts)
+        }),
+    }
+}
