@@ -103,6 +103,21 @@ pub(crate) fn classify_accounts(
             .map(|u| format!("{}@", u.strip_suffix("@%").unwrap_or(&u)))
             .collect()
     };
+    // A role name has no host, and CURRENT_USER / CURRENT_ROLE / NONE / PUBLIC are not
+    // role names (sql_yacc.yy `role_name`: 1064 or ER_INVALID_ROLE): refused, not guessed.
+    if role
+        && w.iter().skip(2).any(|x| {
+            x.contains('@')
+                || matches!(
+                    x.as_str(),
+                    "@" | "current_user" | "current_role" | "none" | "public"
+                )
+        })
+    {
+        return Err(format!(
+            "`{sql}`: a role name with a host, or a reserved role name, is not modelled"
+        ));
+    }
     let effect = match at(0) {
         "create" => {
             let or_replace = at(1) == "or";

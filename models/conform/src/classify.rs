@@ -1767,8 +1767,10 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
              (not measured)"
         ));
     }
-    // (LOCK= clauses follow the learned rows of alter_algorithm::lock_row.)
-    if known && lock.is_none() {
+    // (LOCK= clauses follow the learned rows of alter_algorithm::lock_row, ENGINE= the
+    // engines' rows of classify/engines.rs.)
+    let engine_clause = !matches!(engines::clause(words), engines::Clause::Absent);
+    if known && lock.is_none() && !engine_clause {
         let st = alter_cols::classify(cx, &t, &spec, algo.as_deref(), pk_copy, online, toks);
         if let Some(st) = st {
             return st.map_err(|e| format!("`{sql}`: {e}"));
