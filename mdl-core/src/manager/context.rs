@@ -247,15 +247,20 @@ impl Context {
     }
 
     /// Ends a request that began: blocks in its wait, if it has one.
-    #[inline]
+    #[inline(always)]
     pub(super) fn wait_sync(&mut self, b: Begun) -> (Outcome, Option<TicketId>) {
         match b {
             Begun::Done(o, id) => (o, id),
-            Begun::Queued(q) => {
-                let st = self.wait_ending(&q.obj, q.t);
-                self.end_wait(*q, st)
-            }
+            Begun::Queued(q) => self.wait_queued(*q),
         }
+    }
+
+    /// [`Context::wait_sync`] of a queued request (out of line: the decided request is
+    /// the common case).
+    #[inline(never)]
+    fn wait_queued(&mut self, q: Queued) -> (Outcome, Option<TicketId>) {
+        let st = self.wait_ending(&q.obj, q.t);
+        self.end_wait(q, st)
     }
 
     /// Adds a granted ticket without asking the lock (a clone of a held one; MySQL:

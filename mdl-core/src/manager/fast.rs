@@ -190,7 +190,7 @@ impl Shared {
                 continue;
             }
             let mut p = cs.locks.lock();
-            let Some(pin) = p.map.get_mut(&obj.key) else {
+            let Some(pin) = p.get_mut(&obj.key) else {
                 continue;
             };
             if !std::ptr::eq(&*pin.obj, obj) {
@@ -238,8 +238,7 @@ impl Shared {
         // the objects are collected first and each visited under its state mutex.
         let objs: Vec<Arc<LockObj>> = {
             let p = cs.locks.lock();
-            p.map
-                .values()
+            p.iter()
                 .filter(|pin| !pin.fast.is_empty() || pin.moved)
                 .map(|pin| pin.obj.clone())
                 .collect()
@@ -250,7 +249,7 @@ impl Shared {
             let mut g = obj.state.lock();
             {
                 let mut p = cs.locks.lock();
-                if let Some(pin) = p.map.get_mut(&obj.key) {
+                if let Some(pin) = p.get_mut(&obj.key) {
                     if std::ptr::eq(&*pin.obj, &*obj) {
                         let n = pin.fast.len();
                         for e in pin.fast.drain(..) {
