@@ -214,7 +214,7 @@ impl TicketBook {
     /// the lists of durations `dur`, `dur + 1`, `dur + 2` (mod 3, in the order statement,
     /// transaction, explicit), each from its front (the highest `seq`); the first ticket
     /// of at least the requested strength.
-    #[inline]
+    #[inline(always)]
     pub fn find_covering<'a>(
         &'a self,
         d: &Dialect,
@@ -236,7 +236,7 @@ impl TicketBook {
         })
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn plan_acquire(
         &self,
         d: &Dialect,
@@ -629,6 +629,7 @@ impl TicketBook {
     }
 
     /// At commit or rollback every savepoint is gone.
+    #[inline]
     pub fn clear_savepoints(&mut self) {
         self.savepoints.clear();
     }

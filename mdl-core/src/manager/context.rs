@@ -195,8 +195,9 @@ impl Context {
         }
     }
 
-    /// An acquire up to its wait, if it has one.
-    #[inline]
+    /// An acquire up to its wait, if it has one (inlined into each caller: the
+    /// uncontended fast path is all of it).
+    #[inline(always)]
     pub(super) fn begin_acquire(
         &mut self,
         key: &MdlKey,
@@ -209,7 +210,7 @@ impl Context {
     }
 
     /// Carries out an acquire plan up to its wait, if it has one.
-    #[inline]
+    #[inline(always)]
     pub(super) fn begin_planned(
         &mut self,
         key: &MdlKey,
@@ -288,7 +289,7 @@ impl Context {
 
     /// A new ticket `id` on `key`: fast path, immediate grant, or queued (its wait is
     /// the caller's: [`Context::wait_sync`] or the async waiter).
-    #[inline]
+    #[inline(always)]
     pub(super) fn request(
         &mut self,
         key: &MdlKey,

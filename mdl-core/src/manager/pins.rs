@@ -104,6 +104,9 @@ pub(super) struct PinCounts {
     pub(super) peak: usize,
     /// Idle pins kept.
     pub(super) cap: usize,
+    /// `cap` and a quarter: more idle pins than this, and the least recently used go
+    /// (amortised; kept with `cap`, see [`PinCounts::set_cap`]).
+    evict_at: usize,
     /// Counts the pins falling idle (stamped into `Pin::last`).
     pub(super) tick: u64,
 }
@@ -115,6 +118,7 @@ impl Default for PinCounts {
             in_use: 0,
             peak: 0,
             cap: IDLE_PINS,
+            evict_at: IDLE_PINS + IDLE_PINS / 4,
             tick: 0,
         }
     }
@@ -151,7 +155,14 @@ impl PinCounts {
     /// The idle pins exceed the cap by more than a quarter: time to evict.
     #[inline]
     pub(super) fn over(&self) -> bool {
-        self.idle > self.cap + self.cap / 4
+        self.idle > self.evict_at
+    }
+
+    /// The idle pins to keep from now on.
+    #[inline]
+    fn set_cap(&mut self, cap: usize) {
+        self.cap = cap;
+        self.evict_at = cap + cap / 4;
     }
 }
 
@@ -281,6 +292,12 @@ impl Pins {
             ticks.clear();
             self.ticks = ticks;
         }
+        // Give back the slab's and the index's room after a round much bigger than the
+        // ones now (only an eviction makes the pins fewer).
+        if self.slots.capacity() > 4 * (self.slots.len() + IDLE_PINS) {
+            self.slots.shrink_to(2 * (self.slots.len() + IDLE_PINS));
+            self.index.shrink_to(2 * (self.slots.len() + IDLE_PINS));
+        }
     }
 
     /// With no pin in use, a round ends: the idle pins to keep are those the round
@@ -290,29 +307,33 @@ impl Pins {
         if self.n.in_use != 0 {
             return;
         }
-        self.n.cap = self.n.peak.clamp(IDLE_PINS, MAX_IDLE_PINS);
+        let cap = self.n.peak.clamp(IDLE_PINS, MAX_IDLE_PINS);
+        if cap != self.n.cap {
+            self.n.set_cap(cap);
+        }
         self.n.peak = 0;
         // Not at every commit past the cap: only past the quarter's slack (amortised).
         if self.n.over() {
             self.evict_lru();
-        }
-        // Give back the table's room after a round much bigger than the ones now.
-        if self.slots.capacity() > 4 * (self.slots.len() + IDLE_PINS) {
-            self.slots.shrink_to(2 * (self.slots.len() + IDLE_PINS));
-            self.index.shrink_to(2 * (self.slots.len() + IDLE_PINS));
         }
     }
 }
 
 impl Context {
     /// Runs `f` on our pin of `key` (made if missing) with one more use counted.
-    #[inline]
+    #[inline(always)]
     pub(super) fn pin_with<R>(&self, key: &MdlKey, f: impl FnOnce(&mut Pin) -> R) -> R {
         let mut p = self.sh.locks.lock();
         if let Some(pin) = p.take(key) {
             return f(pin);
         }
         drop(p);
+        self.pin_new(key, f)
+    }
+
+    /// [`Context::pin_with`] for a key not pinned (out of line: the uncommon case).
+    #[inline(never)]
+    fn pin_new<R>(&self, key: &MdlKey, f: impl FnOnce(&mut Pin) -> R) -> R {
         // The map's shard lock comes before our `locks` lock in the lock order.
         let obj = self.m().lookup(key);
         f(self.sh.locks.lock().add(key, obj))

@@ -82,6 +82,7 @@ impl Context {
 
     /// Commit or rollback: statement and transaction locks go (MySQL: sql/mdl.cc,
     /// `MDL_context::release_transactional_locks`).
+    #[inline]
     pub fn commit(&mut self) {
         self.release_durations(&[LockDuration::Statement, LockDuration::Transaction]);
         self.book.clear_savepoints();
