@@ -62,8 +62,10 @@
 //! `STRIPES` share their stripe's line (MySQL: every context writes
 //! `m_fast_path_state`). What else it pays: the two holds of its spin lock (a
 //! compare-and-swap each, the unlock a plain store, on a line of its own context) and
-//! one probe of the context's pin map each way (the book scans its tickets while it holds
-//! a few, `book.rs`, `SCAN`). The book's copy of the key is recycled
+//! the search of its pin each way: one key comparison when the pin is the one found last
+//! (`pins.rs`, `Pins`: a slab with that hint), else one probe of the slab's index (the
+//! book scans its tickets while it holds a few, `book.rs`, `SCAN`; a commit of a
+//! one-list book pops them, `TicketBook::pop_latest`). The book's copy of the key is recycled
 //! through the pin (`Pin::spare`), so the key's reference count is not touched either.
 //! A request for a key not pinned adds the shard's read lock and one lock-object
 //! reference. A release of n tickets is linear.
