@@ -214,7 +214,7 @@ impl TicketBook {
     /// the lists of durations `dur`, `dur + 1`, `dur + 2` (mod 3, in the order statement,
     /// transaction, explicit), each from its front (the highest `seq`); the first ticket
     /// of at least the requested strength.
-    #[inline]
+    #[inline(always)]
     pub fn find_covering<'a>(
         &'a self,
         d: &Dialect,
@@ -236,7 +236,7 @@ impl TicketBook {
         })
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn plan_acquire(
         &self,
         d: &Dialect,
@@ -426,28 +426,34 @@ impl TicketBook {
     /// [`TicketBook::of_durations`], into a reused vector).
     #[inline]
     pub fn of_durations_into(&self, durs: &[LockDuration], out: &mut Vec<TicketId>) {
-        // The common case (a commit): every ticket held is of one of `durs`, the same
-        // one, and in its list's order; then the order is `held` from the back.
-        if let Some(last) = self.held.last() {
-            let d = last.dur;
-            if durs.contains(&d) {
-                let start = out.len();
-                let mut prev = u32::MAX;
-                let one_list = self.held.iter().rev().all(|h| {
-                    let ok = h.dur == d && h.seq <= prev;
-                    prev = h.seq;
-                    out.push(h.id);
-                    ok
-                });
-                if one_list {
-                    return;
-                }
-                out.truncate(start);
-            }
+        if self.is_one_list_of(durs) {
+            out.extend(self.held.iter().rev().map(|h| h.id));
+            return;
         }
         for d in durs {
             self.list_into(*d, |_| true, out);
         }
+    }
+
+    /// The common case of a commit: some ticket is held, every ticket held is of one of
+    /// `durs`, the same one, and `held` is in its list's order; then the release order
+    /// of [`TicketBook::of_durations`] is `held` from the back (every ticket, as
+    /// [`TicketBook::pop_latest`] gives them).
+    #[inline]
+    pub fn is_one_list_of(&self, durs: &[LockDuration]) -> bool {
+        let Some(last) = self.held.last() else {
+            return false;
+        };
+        let d = last.dur;
+        if !durs.contains(&d) {
+            return false;
+        }
+        let mut prev = u32::MAX;
+        self.held.iter().rev().all(|h| {
+            let ok = h.dur == d && h.seq <= prev;
+            prev = h.seq;
+            ok
+        })
     }
 
     /// Everything: the statement, transaction and explicit lists, each from its front.
@@ -503,8 +509,22 @@ impl TicketBook {
         } else {
             self.held.remove(i)
         };
+        Some(self.unindex(h))
+    }
+
+    /// Removes the ticket added last (the front of its list when
+    /// [`TicketBook::is_one_list_of`] holds), as [`TicketBook::remove`] of its id.
+    #[inline(always)]
+    pub fn pop_latest(&mut self) -> Option<Held> {
+        let h = self.held.pop()?;
+        Some(self.unindex(h))
+    }
+
+    /// The key filter's bookkeeping for a ticket that left `held`.
+    #[inline(always)]
+    fn unindex(&mut self, h: Held) -> Held {
         if !self.indexed {
-            return Some(h);
+            return h;
         }
         if let Some(n) = self.keys.get_mut(&h.key.hash_value()) {
             *n = n.saturating_sub(1);
@@ -520,7 +540,7 @@ impl TicketBook {
         } else if self.keys.len() > 2 * (self.held.len() + self.round_peak) + 64 {
             self.keys.retain(|_, n| *n > 0);
         }
-        Some(h)
+        h
     }
 
     pub fn set_type(&mut self, id: TicketId, ty: LockType) {
@@ -609,6 +629,7 @@ impl TicketBook {
     }
 
     /// At commit or rollback every savepoint is gone.
+    #[inline]
     pub fn clear_savepoints(&mut self) {
         self.savepoints.clear();
     }

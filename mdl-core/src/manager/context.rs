@@ -195,8 +195,9 @@ impl Context {
         }
     }
 
-    /// An acquire up to its wait, if it has one.
-    #[inline]
+    /// An acquire up to its wait, if it has one (inlined into each caller: the
+    /// uncontended fast path is all of it).
+    #[inline(always)]
     pub(super) fn begin_acquire(
         &mut self,
         key: &MdlKey,
@@ -209,7 +210,7 @@ impl Context {
     }
 
     /// Carries out an acquire plan up to its wait, if it has one.
-    #[inline]
+    #[inline(always)]
     pub(super) fn begin_planned(
         &mut self,
         key: &MdlKey,
@@ -247,15 +248,20 @@ impl Context {
     }
 
     /// Ends a request that began: blocks in its wait, if it has one.
-    #[inline]
+    #[inline(always)]
     pub(super) fn wait_sync(&mut self, b: Begun) -> (Outcome, Option<TicketId>) {
         match b {
             Begun::Done(o, id) => (o, id),
-            Begun::Queued(q) => {
-                let st = self.wait_ending(&q.obj, q.t);
-                self.end_wait(*q, st)
-            }
+            Begun::Queued(q) => self.wait_queued(*q),
         }
+    }
+
+    /// [`Context::wait_sync`] of a queued request (out of line: the decided request is
+    /// the common case).
+    #[inline(never)]
+    fn wait_queued(&mut self, q: Queued) -> (Outcome, Option<TicketId>) {
+        let st = self.wait_ending(&q.obj, q.t);
+        self.end_wait(q, st)
     }
 
     /// Adds a granted ticket without asking the lock (a clone of a held one; MySQL:
@@ -283,7 +289,7 @@ impl Context {
 
     /// A new ticket `id` on `key`: fast path, immediate grant, or queued (its wait is
     /// the caller's: [`Context::wait_sync`] or the async waiter).
-    #[inline]
+    #[inline(always)]
     pub(super) fn request(
         &mut self,
         key: &MdlKey,

@@ -62,8 +62,10 @@
 //! `STRIPES` share their stripe's line (MySQL: every context writes
 //! `m_fast_path_state`). What else it pays: the two holds of its spin lock (a
 //! compare-and-swap each, the unlock a plain store, on a line of its own context) and
-//! one probe of the context's pin map each way (the book scans its tickets while it holds
-//! a few, `book.rs`, `SCAN`). The book's copy of the key is recycled
+//! the search of its pin each way: one key comparison when the pin is the one found last
+//! (`pins.rs`, `Pins`: a slab with that hint), else one probe of the slab's index (the
+//! book scans its tickets while it holds a few, `book.rs`, `SCAN`; a commit of a
+//! one-list book pops them, `TicketBook::pop_latest`). The book's copy of the key is recycled
 //! through the pin (`Pin::spare`), so the key's reference count is not touched either.
 //! A request for a key not pinned adds the shard's read lock and one lock-object
 //! reference. A release of n tickets is linear.
@@ -190,7 +192,7 @@ impl Shared {
                 continue;
             }
             let mut p = cs.locks.lock();
-            let Some(pin) = p.map.get_mut(&obj.key) else {
+            let Some(pin) = p.get_mut(&obj.key) else {
                 continue;
             };
             if !std::ptr::eq(&*pin.obj, obj) {
@@ -238,8 +240,7 @@ impl Shared {
         // the objects are collected first and each visited under its state mutex.
         let objs: Vec<Arc<LockObj>> = {
             let p = cs.locks.lock();
-            p.map
-                .values()
+            p.iter()
                 .filter(|pin| !pin.fast.is_empty() || pin.moved)
                 .map(|pin| pin.obj.clone())
                 .collect()
@@ -250,7 +251,7 @@ impl Shared {
             let mut g = obj.state.lock();
             {
                 let mut p = cs.locks.lock();
-                if let Some(pin) = p.map.get_mut(&obj.key) {
+                if let Some(pin) = p.get_mut(&obj.key) {
                     if std::ptr::eq(&*pin.obj, &*obj) {
                         let n = pin.fast.len();
                         for e in pin.fast.drain(..) {

@@ -62,8 +62,7 @@ pub(super) fn snapshot(m: &Shared) -> Vec<LockRow> {
         for cs in reg.live.values() {
             let p = cs.locks.lock();
             for (e, key) in p
-                .map
-                .values()
+                .iter()
                 .flat_map(|pin| pin.fast.iter().map(move |e| (e, &pin.obj.key)))
             {
                 fast.push((

@@ -71,7 +71,6 @@ use crate::sync::{Arc, Condvar, DataArc, Mutex, RwLock};
 use crate::table::{self, BulkReq};
 use crate::types::{LockDuration, LockType, Outcome, WaitOption, WaitStatus};
 use smallvec::SmallVec;
-use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 use tracing::debug;

@@ -17,7 +17,7 @@
 //!   context's pin of the lock (`Pin::uses`), and the pin holds a reference to the
 //!   object; so a lock in use is referenced. A pin's object is the map's object for its
 //!   key.
-//! - (counts) `PinCounts::idle` + `in_use` is the number of pins in `Pins::map`;
+//! - (counts) `PinCounts::idle` + `in_use` is the number of pins in `Pins::slots`;
 //!   `in_use` counts the pins with `uses > 0`.
 //! - (LRU) An idle pin's `last` is the value of `PinCounts::tick` when it fell idle;
 //!   ticks only grow, so no two idle pins share one, and the idle pins kept by an
@@ -72,10 +72,21 @@ pub(super) struct Pin {
     pub(super) moved: bool,
 }
 
-/// The lock objects a context uses, by key.
+/// The lock objects a context uses, by key: a slab of pins with a key -> slot index, and
+/// the slot found last, checked before the index. A connection that takes and releases
+/// one lock again and again (the uncontended fast path) then finds its pin by one key
+/// comparison (pointer-equal keys: the book's key is the pin's, recycled through
+/// `Pin::spare`) instead of a hash probe at the acquire and another at the release
+/// (`models/BENCH.md`, issue 30, third round).
+///
+/// (slab) `index` maps exactly the keys of `slots`, each to its slot, and no two slots
+/// have one key; `mru` is any number (a hint: a slot is used only when its key is the
+/// one asked for).
 #[derive(Default)]
 pub(super) struct Pins {
-    pub(super) map: HashMap<MdlKey, Pin, KeyHashBuilder>,
+    slots: Vec<Pin>,
+    index: HashMap<MdlKey, u32, KeyHashBuilder>,
+    mru: usize,
     pub(super) n: PinCounts,
     /// Reused by [`Pins::evict_lru`]: empty between calls.
     ticks: Vec<u64>,
@@ -93,6 +104,9 @@ pub(super) struct PinCounts {
     pub(super) peak: usize,
     /// Idle pins kept.
     pub(super) cap: usize,
+    /// `cap` and a quarter: more idle pins than this, and the least recently used go
+    /// (amortised; kept with `cap`, see [`PinCounts::set_cap`]).
+    evict_at: usize,
     /// Counts the pins falling idle (stamped into `Pin::last`).
     pub(super) tick: u64,
 }
@@ -104,6 +118,7 @@ impl Default for PinCounts {
             in_use: 0,
             peak: 0,
             cap: IDLE_PINS,
+            evict_at: IDLE_PINS + IDLE_PINS / 4,
             tick: 0,
         }
     }
@@ -140,49 +155,118 @@ impl PinCounts {
     /// The idle pins exceed the cap by more than a quarter: time to evict.
     #[inline]
     pub(super) fn over(&self) -> bool {
-        self.idle > self.cap + self.cap / 4
+        self.idle > self.evict_at
+    }
+
+    /// The idle pins to keep from now on.
+    #[inline]
+    fn set_cap(&mut self, cap: usize) {
+        self.cap = cap;
+        self.evict_at = cap + cap / 4;
     }
 }
 
 impl Pins {
-    /// One more use of the pin of `key`, if there is one.
+    /// The slot of `key`'s pin: the one found last if its key is `key`, else by the
+    /// index (and it becomes the one found last).
+    #[inline(always)]
+    fn find(&mut self, key: &MdlKey) -> Option<usize> {
+        if let Some(p) = self.slots.get(self.mru) {
+            if p.obj.key == *key {
+                return Some(self.mru);
+            }
+        }
+        let i = *self.index.get(key)? as usize;
+        self.mru = i;
+        Some(i)
+    }
+
+    /// The pin of `key`, if there is one.
+    pub(super) fn get(&self, key: &MdlKey) -> Option<&Pin> {
+        match self.slots.get(self.mru) {
+            Some(p) if p.obj.key == *key => Some(p),
+            _ => self.index.get(key).map(|&i| &self.slots[i as usize]),
+        }
+    }
+
+    /// The pin of `key`, if there is one, to change.
     #[inline]
+    pub(super) fn get_mut(&mut self, key: &MdlKey) -> Option<&mut Pin> {
+        let i = self.find(key)?;
+        Some(&mut self.slots[i])
+    }
+
+    /// The pin of `key` and the counts (to release a use without a second search).
+    #[inline]
+    pub(super) fn get_counted(&mut self, key: &MdlKey) -> Option<(&mut Pin, &mut PinCounts)> {
+        let i = self.find(key)?;
+        Some((&mut self.slots[i], &mut self.n))
+    }
+
+    /// Every pin, in no particular order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = &Pin> {
+        self.slots.iter()
+    }
+
+    /// The number of pins (in use and idle).
+    #[cfg(all(test, not(any(loom, feature = "shuttle"))))]
+    pub(super) fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// One more use of the pin of `key`, if there is one.
+    #[inline(always)]
     pub(super) fn take(&mut self, key: &MdlKey) -> Option<&mut Pin> {
-        let p = self.map.get_mut(key)?;
+        let i = self.find(key)?;
+        let p = &mut self.slots[i];
         self.n.use_pin(p);
         Some(p)
     }
 
     /// Adds a pin of `obj` for `key` with one use (or one more use of the pin there is).
     pub(super) fn add(&mut self, key: &MdlKey, obj: Arc<LockObj>) -> &mut Pin {
-        let p = match self.map.entry(key.clone()) {
-            Entry::Occupied(e) => e.into_mut(),
-            Entry::Vacant(e) => {
+        let i = match self.find(key) {
+            Some(i) => i,
+            None => {
                 // A new pin starts idle; its first use follows.
                 self.n.idle += 1;
-                e.insert(Pin {
+                let i = self.slots.len();
+                self.index.insert(key.clone(), i as u32);
+                self.slots.push(Pin {
                     obj,
                     fast: SmallVec::new(),
                     uses: 0,
                     spare: None,
                     last: 0,
                     moved: false,
-                })
+                });
+                self.mru = i;
+                i
             }
         };
+        let p = &mut self.slots[i];
         self.n.use_pin(p);
         p
     }
 
     /// One use of the pin of `key` fewer.
     pub(super) fn put(&mut self, key: &MdlKey) {
-        let Some(p) = self.map.get_mut(key) else {
+        let Some((p, n)) = self.get_counted(key) else {
             return;
         };
-        if self.n.release_pin(p) {
+        if n.release_pin(p) {
             self.evict_lru();
         }
         self.end_round_if();
+    }
+
+    /// Keeps the pins for which `keep` holds, and the index in step ("(slab)").
+    fn retain(&mut self, keep: impl FnMut(&Pin) -> bool) {
+        self.slots.retain(keep);
+        self.index.clear();
+        for (i, p) in self.slots.iter().enumerate() {
+            self.index.insert(p.obj.key.clone(), i as u32);
+        }
     }
 
     /// Drops the least recently used idle pins beyond the cap: one pass to find the
@@ -194,20 +278,25 @@ impl Pins {
         }
         let mut ticks = std::mem::take(&mut self.ticks);
         ticks.clear();
-        ticks.extend(self.map.values().filter(|p| p.uses == 0).map(|p| p.last));
+        ticks.extend(self.slots.iter().filter(|p| p.uses == 0).map(|p| p.last));
         let drop_n = ticks.len() - cap.min(ticks.len());
         if drop_n > 0 {
             // The drop_n-th oldest tick: it and every older idle pin go.
             let (_, newest_dropped, _) = ticks.select_nth_unstable(drop_n - 1);
             let newest_dropped = *newest_dropped;
-            self.map
-                .retain(|_, p| p.uses > 0 || p.last > newest_dropped);
+            self.retain(|p| p.uses > 0 || p.last > newest_dropped);
             self.n.idle -= drop_n;
         }
         // Kept for the next eviction unless a big round grew it (memory per context).
         if ticks.capacity() <= 4 * IDLE_PINS {
             ticks.clear();
             self.ticks = ticks;
+        }
+        // Give back the slab's and the index's room after a round much bigger than the
+        // ones now (only an eviction makes the pins fewer).
+        if self.slots.capacity() > 4 * (self.slots.len() + IDLE_PINS) {
+            self.slots.shrink_to(2 * (self.slots.len() + IDLE_PINS));
+            self.index.shrink_to(2 * (self.slots.len() + IDLE_PINS));
         }
     }
 
@@ -218,28 +307,33 @@ impl Pins {
         if self.n.in_use != 0 {
             return;
         }
-        self.n.cap = self.n.peak.clamp(IDLE_PINS, MAX_IDLE_PINS);
+        let cap = self.n.peak.clamp(IDLE_PINS, MAX_IDLE_PINS);
+        if cap != self.n.cap {
+            self.n.set_cap(cap);
+        }
         self.n.peak = 0;
         // Not at every commit past the cap: only past the quarter's slack (amortised).
         if self.n.over() {
             self.evict_lru();
-        }
-        // Give back the table's room after a round much bigger than the ones now.
-        if self.map.capacity() > 4 * (self.map.len() + IDLE_PINS) {
-            self.map.shrink_to(2 * (self.map.len() + IDLE_PINS));
         }
     }
 }
 
 impl Context {
     /// Runs `f` on our pin of `key` (made if missing) with one more use counted.
-    #[inline]
+    #[inline(always)]
     pub(super) fn pin_with<R>(&self, key: &MdlKey, f: impl FnOnce(&mut Pin) -> R) -> R {
         let mut p = self.sh.locks.lock();
         if let Some(pin) = p.take(key) {
             return f(pin);
         }
         drop(p);
+        self.pin_new(key, f)
+    }
+
+    /// [`Context::pin_with`] for a key not pinned (out of line: the uncommon case).
+    #[inline(never)]
+    fn pin_new<R>(&self, key: &MdlKey, f: impl FnOnce(&mut Pin) -> R) -> R {
         // The map's shard lock comes before our `locks` lock in the lock order.
         let obj = self.m().lookup(key);
         f(self.sh.locks.lock().add(key, obj))
@@ -252,7 +346,7 @@ impl Context {
 
     /// The object of a key we hold a ticket on (no new use).
     pub(super) fn pinned(&self, key: &MdlKey) -> Option<Arc<LockObj>> {
-        self.sh.locks.lock().map.get(key).map(|p| p.obj.clone())
+        self.sh.locks.lock().get(key).map(|p| p.obj.clone())
     }
 }
 
@@ -284,7 +378,7 @@ mod tests {
         for i in 0..IDLE_PINS {
             pins.put(&key(i));
         }
-        assert_eq!(pins.map.len(), IDLE_PINS);
+        assert_eq!(pins.len(), IDLE_PINS);
         // t0 is used again: now the most recently released.
         assert!(pins.take(&key(0)).is_some());
         pins.put(&key(0));
@@ -294,19 +388,60 @@ mod tests {
             pins.add(&key(i), obj(&key(i)));
             pins.put(&key(i));
         }
-        assert_eq!(pins.map.len(), IDLE_PINS);
+        assert_eq!(pins.len(), IDLE_PINS);
         assert_eq!(pins.n.idle, IDLE_PINS);
         // The oldest (t1 .. t_extra) went; t0, used again, and every new one stayed.
         assert!(
-            pins.map.contains_key(&key(0)),
+            pins.get(&key(0)).is_some(),
             "the table used again was evicted"
         );
         for i in 1..=extra {
-            assert!(!pins.map.contains_key(&key(i)), "t{i} (old) kept");
+            assert!(pins.get(&key(i)).is_none(), "t{i} (old) kept");
         }
         for i in extra + 1..IDLE_PINS + extra {
-            assert!(pins.map.contains_key(&key(i)), "t{i} (recent) evicted");
+            assert!(pins.get(&key(i)).is_some(), "t{i} (recent) evicted");
         }
+        index_follows_slots(&mut pins);
+    }
+
+    /// "(slab)": every slot is found by its key, through the index and through the
+    /// hint, and the index has no other key.
+    fn index_follows_slots(pins: &mut Pins) {
+        assert_eq!(pins.index.len(), pins.slots.len());
+        let keys: Vec<MdlKey> = pins.slots.iter().map(|p| p.obj.key.clone()).collect();
+        for (i, k) in keys.iter().enumerate() {
+            assert_eq!(pins.index.get(k).copied(), Some(i as u32), "{k:?}");
+            assert!(std::ptr::eq(pins.get(k).unwrap(), &pins.slots[i]), "{k:?}");
+            assert_eq!(pins.find(k), Some(i), "{k:?}");
+        }
+    }
+
+    /// The hint (the slot found last) never answers for another key: after evictions
+    /// move the slots, every key still finds its own pin, and a key evicted finds none.
+    #[test]
+    fn the_hint_never_answers_for_another_key() {
+        let d = Dialect::mysql80();
+        let key = |i: usize| MdlKey::parse(&d, "TABLE", &format!("db.h{i}")).unwrap();
+        let mut pins = Pins::default();
+        for round in 0..6 {
+            for i in round * 40..round * 40 + 60 {
+                pins.add(&key(i), obj(&key(i)));
+                let last = pins.mru;
+                pins.put(&key(i));
+                // A hint past the end after an eviction is harmless.
+                pins.mru = last;
+            }
+            index_follows_slots(&mut pins);
+            for i in 0..round * 40 + 60 {
+                if let Some(p) = pins.get(&key(i)) {
+                    assert_eq!(p.obj.key, key(i));
+                }
+                if let Some(p) = pins.get_mut(&key(i)) {
+                    assert_eq!(p.obj.key, key(i));
+                }
+            }
+        }
+        assert!(pins.get(&key(0)).is_none(), "an old idle pin survived");
     }
 
     /// A pin in use is never evicted, however old.
@@ -320,10 +455,10 @@ mod tests {
             pins.add(&key(i), obj(&key(i)));
             pins.put(&key(i));
         }
-        assert!(pins.map.get(&key(0)).is_some_and(|p| p.uses == 1));
+        assert!(pins.get(&key(0)).is_some_and(|p| p.uses == 1));
         assert!(pins.n.idle <= IDLE_PINS + IDLE_PINS / 4);
         pins.put(&key(0));
         assert_eq!(pins.n.in_use, 0);
-        assert_eq!(pins.n.idle + pins.n.in_use, pins.map.len());
+        assert_eq!(pins.n.idle + pins.n.in_use, pins.len());
     }
 }

@@ -52,7 +52,9 @@ impl Context {
         release_from(book, sh, slow, &mgr.sh, ids);
     }
 
-    /// Releases the tickets of `durs` (latest first), through the reused scratch list.
+    /// Releases the tickets of `durs` (latest first): every ticket, popped from the book,
+    /// when they are all of one of `durs` in one list (a commit, usually); otherwise
+    /// those listed by [`TicketBook::of_durations_into`] through the reused scratch list.
     #[inline]
     pub(super) fn release_durations(&mut self, durs: &[LockDuration]) {
         let Context {
@@ -63,6 +65,10 @@ impl Context {
             scratch,
             ..
         } = self;
+        if book.is_one_list_of(durs) {
+            release_each(sh, slow, &mgr.sh, std::iter::from_fn(|| book.pop_latest()));
+            return;
+        }
         scratch.clear();
         book.of_durations_into(durs, scratch);
         release_from(book, sh, slow, &mgr.sh, scratch);
@@ -76,6 +82,7 @@ impl Context {
 
     /// Commit or rollback: statement and transaction locks go (MySQL: sql/mdl.cc,
     /// `MDL_context::release_transactional_locks`).
+    #[inline]
     pub fn commit(&mut self) {
         self.release_durations(&[LockDuration::Statement, LockDuration::Transaction]);
         self.book.clear_savepoints();
@@ -127,7 +134,7 @@ impl Context {
         };
         let obj = {
             let mut p = self.sh.locks.lock();
-            let Some(pin) = p.map.get_mut(&key) else {
+            let Some(pin) = p.get_mut(&key) else {
                 return;
             };
             if let Some(e) = pin.fast.iter_mut().find(|e| e.id == id) {
@@ -167,18 +174,25 @@ fn release_from(
     if ids.is_empty() {
         return;
     }
+    release_each(sh, slow, m, ids.iter().filter_map(|id| book.remove(*id)));
+}
+
+/// Gives back the tickets `tickets` yields, each as it leaves the book (our own, under
+/// our `locks` lock for no other reason than to save a second pass): from its pin, or
+/// (`slow`, empty between calls) from its lock after.
+#[inline]
+fn release_each(
+    sh: &CtxShared,
+    slow: &mut Vec<(Arc<LockObj>, TicketId)>,
+    m: &Shared,
+    tickets: impl Iterator<Item = Held>,
+) {
     {
         let stripe = stripe_of(sh.id);
         let mut p = sh.locks.lock();
-        let Pins { map, n, .. } = &mut *p;
         let mut evict = false;
-        // One pass: each ticket leaves the book (our own, under our `locks` lock for no
-        // other reason than to save a second pass) and then its pin.
-        for id in ids {
-            let Some(h) = book.remove(*id) else {
-                continue;
-            };
-            let Some(pin) = map.get_mut(&h.key) else {
+        for h in tickets {
+            let Some((pin, n)) = p.get_counted(&h.key) else {
                 continue;
             };
             match pin.fast.iter().rposition(|e| e.id == h.id) {

@@ -73,7 +73,7 @@ impl Manager {
             let mut fast: Vec<Ticket> = Vec::new();
             let mut per_stripe = [0u64; STRIPES];
             for (owner, l) in &lists {
-                let Some(pin) = l.map.get(&obj.key) else {
+                let Some(pin) = l.get(&obj.key) else {
                     continue;
                 };
                 if !Arc::ptr_eq(&pin.obj, &obj) {
@@ -163,7 +163,8 @@ impl Manager {
         let reg = m.registry.read();
         for cs in reg.live.values() {
             let p = cs.locks.lock();
-            for (key, pin) in &p.map {
+            for pin in p.iter() {
+                let key = &pin.obj.key;
                 let shard = m.shard(key);
                 let mapped = m
                     .shards

@@ -106,7 +106,8 @@ pub struct Target {
 /// Below this parallel speedup (2 busy threads over 1), the host did not give two real
 /// cores: contended figures measure its scheduler.
 pub const MIN_SPEEDUP: f64 = 1.6;
-/// Above this spread between rounds ((max - min) / median), a median is not a figure.
+/// Above this spread between rounds (`Stats::spread_pct`: the range of the rounds nearest
+/// the median, one in five left out, over the median), a median is not a figure.
 pub const MAX_SPREAD_PCT: f64 = 20.0;
 
 #[derive(Clone, Debug, Serialize)]
@@ -845,25 +846,34 @@ pub fn render(r: &Report) -> String {
         r.machine.speedup,
         r.machine.load.map_or("-".into(), |l| format!("{l:.2}"))
     );
+    let _ = writeln!(
+        s,
+        "spread: (max - min) / median of the runs nearest the median, the {} farthest of {} \
+         left out; range: of every run; a verdict is NOT TRUSTWORTHY above {MAX_SPREAD_PCT}% \
+         spread or, contended, under {MIN_SPEEDUP} speedup",
+        timing::left_out(r.runs),
+        r.runs
+    );
     if let Some(e) = &r.manager_unavailable {
         let _ = writeln!(s, "our manager: NOT MEASURED ({e})");
     }
     let _ = writeln!(
         s,
-        "{:<10} {:<28} {:>14} {:<8} {:>14} {:>14} {:>7}",
-        "group", "name", "median", "unit", "min", "max", "spread"
+        "{:<10} {:<28} {:>14} {:<8} {:>14} {:>14} {:>7} {:>7}",
+        "group", "name", "median", "unit", "min", "max", "spread", "range"
     );
     for row in &r.rows {
         let _ = writeln!(
             s,
-            "{:<10} {:<28} {:>14.1} {:<8} {:>14.1} {:>14.1} {:>6.0}%",
+            "{:<10} {:<28} {:>14.1} {:<8} {:>14.1} {:>14.1} {:>6.0}% {:>6.0}%",
             row.group,
             row.name,
             row.stats.median,
             row.unit,
             row.stats.min,
             row.stats.max,
-            row.stats.spread_pct
+            row.stats.spread_pct,
+            row.stats.range_pct
         );
     }
     let _ = writeln!(s, "\ntargets:");

@@ -8,7 +8,7 @@ use mdl_bench as bench;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// A tenth of the operations and 3 runs instead of 7 (a few seconds).
+    /// A tenth of the operations and 3 runs instead of 11 (a few seconds).
     #[arg(long)]
     pub quick: bool,
     /// A handful of operations of each benchmark: checks that everything runs, means nothing.
