@@ -229,6 +229,16 @@ impl Catalog {
             } else {
                 ER_NO_SUCH_TABLE
             }),
+            // Measured (learned row `nopart_exchange`): both tables opened, then the
+            // first's partitioning checked (exchange_partition, sql_partition_admin.cc).
+            Effect::ExchangeNotPartitioned(t, swap) => {
+                Some(if self.exists(t) && self.exists(swap) {
+                    ER_PARTITION_MGMT_ON_NONPARTITIONED
+                } else {
+                    ER_NO_SUCH_TABLE
+                })
+            }
+            Effect::Repartition(t) => (!self.exists(t)).then_some(ER_NO_SUCH_TABLE),
             Effect::KeyCache(_) => None,
             Effect::InPlace(t) => {
                 if !self.exists(t) {
@@ -422,7 +432,13 @@ impl Catalog {
             | Effect::Fail(_)
             | Effect::InPlace(_)
             | Effect::NotPartitioned(_)
+            | Effect::ExchangeNotPartitioned(..)
             | Effect::NeedSequences(_) => {}
+            Effect::Repartition(t) => {
+                if self.exists(t) {
+                    self.set_partitioned(t, true);
+                }
+            }
             Effect::Alter { t, forget_pk } => {
                 if *forget_pk {
                     self.pk.remove(t);

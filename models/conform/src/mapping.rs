@@ -517,6 +517,21 @@ pub const KINDS: &[KindDef] = &[
         &[],
     ),
     kx("nopart_repair", "ALTER TABLE t1 REPAIR PARTITION p1", &[]),
+    // EXCHANGE PARTITION of a table that is not partitioned: both tables' locks
+    // (Sql_cmd_alter_table_exchange_partition::exchange_partition, sql_partition_admin.cc),
+    // then ER_PARTITION_MGMT_ON_NONPARTITIONED.
+    kx(
+        "nopart_exchange",
+        "ALTER TABLE t1 EXCHANGE PARTITION p0 WITH TABLE t2",
+        &[],
+    ),
+    // ALTER TABLE ... PARTITION BY: a repartitioning copy (mysql_alter_table,
+    // prep_alter_part_table then copy_data_between_tables, sql_table.cc).
+    kx(
+        "alter_partition_by",
+        "ALTER TABLE t1 PARTITION BY HASH(a) PARTITIONS 2",
+        &[],
+    ),
     kx(
         "nopart_alter.myisam",
         "ALTER TABLE m1 COALESCE PARTITION 2",

@@ -93,9 +93,13 @@ fn what_the_model_does_not_know_is_refused() {
         // Partitioned tables: their maintenance is not measured.
         "ALTER TABLE tp COALESCE PARTITION 1",
         "ALTER TABLE tr TRUNCATE PARTITION ALL",
-        // Two tables; a repartitioning copy; other operations beside.
-        "ALTER TABLE t1 EXCHANGE PARTITION p1 WITH TABLE t2",
-        "ALTER TABLE t1 PARTITION BY HASH (a) PARTITIONS 2",
+        // Exchange with a partitioned table; per-partition engines; MyISAM; other
+        // operations beside.
+        "ALTER TABLE tp EXCHANGE PARTITION p1 WITH TABLE t2",
+        "ALTER TABLE t1 EXCHANGE PARTITION p1 WITH TABLE tp",
+        "ALTER TABLE t1 PARTITION BY KEY (a) (PARTITION p0 ENGINE=MEMORY, PARTITION p1)",
+        "ALTER TABLE m1 PARTITION BY HASH (a) PARTITIONS 2",
+        "ALTER TABLE t1 EXCHANGE PARTITION p1 WITH TABLE m1",
         "ALTER TABLE t1 ADD PARTITION PARTITIONS 2, ALGORITHM=INPLACE",
         "ALTER TABLE t1 DISCARD PARTITION p1 TABLESPACE",
         // MyISAM OPTIMIZE / REPAIR PARTITION: the learned row disagreed (seed 27123).
@@ -111,4 +115,54 @@ fn what_the_model_does_not_know_is_refused() {
         m.step(a, "ALTER TABLE tp COALESCE PARTITION 1"),
         Ok(Outcome::Error)
     );
+}
+
+#[test]
+fn exchange_partition_of_a_table_that_is_not_partitioned_locks_both_then_fails() {
+    // Measured (learned row `nopart_exchange`): SNW on both tables in one request, then
+    // ER_PARTITION_MGMT_ON_NONPARTITIONED; SNW lets a reader's SR be.
+    let mut m = model();
+    let r = m.add_session();
+    let a = m.add_session();
+    m.step(r, "BEGIN").unwrap();
+    m.step(r, "SELECT * FROM t1").unwrap();
+    assert_eq!(
+        m.step(a, "ALTER TABLE t1 EXCHANGE PARTITION p0 WITH TABLE t2"),
+        Ok(Outcome::Error)
+    );
+    assert_eq!(
+        m.session(a).last_error,
+        Some(ER_PARTITION_MGMT_ON_NONPARTITIONED)
+    );
+    for sql in [
+        "ALTER TABLE t9 EXCHANGE PARTITION p0 WITH TABLE t2",
+        "ALTER TABLE t1 EXCHANGE PARTITION p0 WITH TABLE t9",
+    ] {
+        assert_eq!(m.step(a, sql), Ok(Outcome::Error), "{sql}");
+        assert_eq!(m.session(a).last_error, Some(1146), "{sql}");
+    }
+}
+
+#[test]
+fn partition_by_is_a_copy_and_makes_the_table_partitioned() {
+    // Measured (learned row `alter_partition_by`): behind a reader's SR it waits for X
+    // with SNW held, as ALGORITHM=COPY does.
+    let mut m = model();
+    let r = m.add_session();
+    let a = m.add_session();
+    m.step(r, "BEGIN").unwrap();
+    m.step(r, "SELECT * FROM t1").unwrap();
+    assert_eq!(
+        m.step(a, "ALTER TABLE t1 PARTITION BY HASH (a) PARTITIONS 2"),
+        Ok(Outcome::Waiting)
+    );
+    assert_eq!(m.step(r, "COMMIT"), Ok(Outcome::Ok));
+    assert_eq!(m.session(a).last_error, None);
+    // Partitioned now: its maintenance is not measured, refused.
+    assert!(m.step(a, "ALTER TABLE t1 COALESCE PARTITION 1").is_err());
+    assert_eq!(
+        m.step(a, "ALTER TABLE t9 PARTITION BY HASH (a) PARTITIONS 2"),
+        Ok(Outcome::Error)
+    );
+    assert_eq!(m.session(a).last_error, Some(1146));
 }

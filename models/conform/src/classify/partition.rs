@@ -12,11 +12,15 @@
 //! | TRUNCATE PARTITION | `Sql_cmd_alter_table_truncate_partition::execute` (sql/sql_partition_admin.cc) takes X, then fails | `nopart_truncate` |
 //! | ANALYZE, CHECK, OPTIMIZE, REPAIR PARTITION | `mysql_admin_table` (sql/sql_admin.cc) opens the table as its TABLE statement does, then fails on `ALTER_ADMIN_PARTITION` | `nopart_analyze`, `nopart_check`, `nopart_optimize`, `nopart_repair` |
 //!
-//! What the model does not know is refused: maintenance of a partitioned table (its
-//! locks are not measured), `EXCHANGE PARTITION` (two tables, `check_exchange_partition`),
-//! `PARTITION BY` (a repartitioning copy that succeeds or fails by the partition
-//! function and the table's keys), `DISCARD` / `IMPORT PARTITION ... TABLESPACE`, and a
-//! partition operation together with other operations or options.
+//! `PARTITION BY` of an InnoDB table is a repartitioning copy (learned row
+//! `alter_partition_by`), after which the catalog knows the table partitioned;
+//! `EXCHANGE PARTITION` of a table that is not partitioned locks both tables, then fails
+//! (learned row `nopart_exchange`).
+//!
+//! What the model does not know is refused: maintenance and exchange of a partitioned
+//! table (its locks are not measured), what `PARTITION BY` asks of the table's columns
+//! and keys (1054, 1503: the catalog does not know them), `DISCARD` / `IMPORT PARTITION
+//! ... TABLESPACE`, and a partition operation together with other operations or options.
 
 use super::{Cx, Effect, Stmt, Tbl, Tok};
 
@@ -47,6 +51,14 @@ pub(super) fn classify(
         Some("nowait") => &spec[1..],
         _ => spec,
     };
+    match (
+        spec.first().map(String::as_str),
+        spec.get(1).map(String::as_str),
+    ) {
+        (Some("partition"), Some("by")) => return repartition(cx, t, spec, toks),
+        (Some("exchange"), Some("partition")) => return exchange(cx, t, spec, toks),
+        _ => {}
+    }
     let path = path(spec).map_err(|e| format!("`{sql}`: {e}"))?;
     if cx.cat.is_partitioned(t) {
         return Err(format!(
@@ -73,6 +85,137 @@ pub(super) fn classify(
     }
     let part = cx.on_table(kind, t)?;
     cx.plan(kind, vec![part], Effect::NotPartitioned(t.clone()), toks)
+}
+
+/// `ALTER TABLE t PARTITION BY ...` of an InnoDB table: a repartitioning copy
+/// (`mysql_alter_table` with `prep_alter_part_table`, then `copy_data_between_tables`,
+/// sql/sql_table.cc), the learned row `alter_partition_by` (measured on MariaDB 10.11.19:
+/// IX, SU, BACKUP_DDL, SNW, then X, as the learned `alter_copy`). The table is
+/// partitioned afterwards. What the partition function asks of the table's columns and
+/// keys (1054, ER_UNIQUE_KEY_NEED_ALL_FIELDS_IN_PF 1503, ...) the catalog does not know;
+/// per-partition engines, tablespaces and directories are refused.
+fn repartition(cx: &Cx, t: &Tbl, spec: &[String], toks: &[Tok]) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    if let Some(w) = spec[2..].iter().find(|w| {
+        matches!(
+            w.as_str(),
+            "engine" | "tablespace" | "nodegroup" | "directory" | "algorithm" | "lock"
+        )
+    }) {
+        return Err(format!(
+            "`{sql}`: ALTER TABLE ... PARTITION BY with `{w}` (per-partition storage, or \
+             options) is not modelled"
+        ));
+    }
+    if !balanced(&spec[2..]) {
+        return Err(format!("`{sql}`: unbalanced parentheses in PARTITION BY"));
+    }
+    not_myisam(cx, t)?;
+    let kind = "alter_partition_by";
+    if !(cx.has_row)(kind) {
+        return Err(format!(
+            "`{sql}`: `{kind}` is not in this dialect's statement table"
+        ));
+    }
+    let part = cx.on_table(kind, t)?;
+    cx.plan(kind, vec![part], Effect::Repartition(t.clone()), toks)
+}
+
+/// `ALTER TABLE t EXCHANGE PARTITION p WITH TABLE s [{WITH | WITHOUT} VALIDATION]` of a
+/// table that is not partitioned: `Sql_cmd_alter_table_exchange_partition::
+/// exchange_partition` (sql/sql_partition_admin.cc) opens both tables with SNW
+/// (`lock_table_names`: one bulk request, with the schema's IX and BACKUP_DDL), then fails
+/// with ER_PARTITION_MGMT_ON_NONPARTITIONED, or ER_NO_SUCH_TABLE when either table is
+/// missing (learned row `nopart_exchange`). The exchange of a partitioned table (its
+/// upgrade to X of both tables) is not measured: refused.
+fn exchange(cx: &Cx, t: &Tbl, spec: &[String], toks: &[Tok]) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    let at = |i: usize| spec.get(i).map(String::as_str).unwrap_or("");
+    if !name_list(&spec[2..3.min(spec.len())]) || at(3) != "with" || at(4) != "table" {
+        return Err(format!(
+            "`{sql}`: EXCHANGE PARTITION of other than one partition with one table is not \
+             modelled"
+        ));
+    }
+    let start = toks
+        .windows(2)
+        .position(|w| super::kw_eq(&w[0], "with") && super::kw_eq(&w[1], "table"))
+        .ok_or_else(|| format!("`{sql}`: expected WITH TABLE"))?;
+    let mut c = super::Cur {
+        t: toks,
+        i: start + 2,
+        sql,
+    };
+    let swap = c.table(cx.db)?;
+    let rest = c.rest_words();
+    let validation = rest.len() == 2
+        && matches!(rest[0].as_str(), "with" | "without")
+        && rest[1] == "validation";
+    if !(rest.is_empty() || validation) {
+        return Err(format!(
+            "`{sql}`: words after EXCHANGE PARTITION's table are not modelled"
+        ));
+    }
+    if swap == *t {
+        return Err(format!(
+            "`{sql}`: EXCHANGE PARTITION of a table with itself is not modelled"
+        ));
+    }
+    if cx.cat.is_partitioned(t) || cx.cat.is_partitioned(&swap) {
+        return Err(format!(
+            "`{sql}`: EXCHANGE PARTITION with a partitioned table is not measured"
+        ));
+    }
+    not_myisam(cx, t)?;
+    not_myisam(cx, &swap)?;
+    cx.no_view(t)?;
+    cx.no_view(&swap)?;
+    let kind = "nopart_exchange";
+    if !(cx.has_row)(kind) {
+        return Err(format!(
+            "`{sql}`: `{kind}` is not in this dialect's statement table"
+        ));
+    }
+    let bind = super::Bind {
+        t: Some(t.clone()),
+        t2: Some(swap.clone()),
+        ..super::Bind::default()
+    };
+    let part = cx.part(kind, bind);
+    cx.plan(
+        kind,
+        vec![part],
+        Effect::ExchangeNotPartitioned(t.clone(), swap),
+        toks,
+    )
+}
+
+/// Refuses a MyISAM table (its copy and exchange paths are not learned).
+fn not_myisam(cx: &Cx, t: &Tbl) -> Result<(), String> {
+    if cx.cat.engine(t) == Some(super::Engine::MyIsam) {
+        return Err(format!(
+            "`{}`: PARTITION BY / EXCHANGE PARTITION of a MyISAM table (`{t}`) is not \
+             learned",
+            cx.sql
+        ));
+    }
+    Ok(())
+}
+
+/// Parentheses balanced.
+fn balanced(words: &[String]) -> bool {
+    let mut depth = 0i32;
+    for w in words {
+        match w.as_str() {
+            "(" => depth += 1,
+            ")" => depth -= 1,
+            _ => {}
+        }
+        if depth < 0 {
+            return false;
+        }
+    }
+    depth == 0
 }
 
 /// The path of one partition operation (the learned row's base name).
@@ -130,13 +273,8 @@ pub fn path(spec: &[String]) -> Result<PartitionPath, String> {
         ("check", "partition") => (PartitionPath::Check, name_list(rest)),
         ("optimize", "partition") => (PartitionPath::Optimize, name_list(rest)),
         ("repair", "partition") => (PartitionPath::Repair, name_list(rest)),
-        ("exchange", "partition") => {
-            return Err("ALTER TABLE ... EXCHANGE PARTITION (two tables) is not modelled".into())
-        }
-        ("partition", "by") => {
-            return Err(
-                "ALTER TABLE ... PARTITION BY (a repartitioning copy) is not modelled".into(),
-            )
+        ("exchange", "partition") | ("partition", "by") => {
+            return Err("EXCHANGE PARTITION and PARTITION BY are not maintenance paths".into())
         }
         _ => {
             return Err(
