@@ -290,6 +290,7 @@ mod fk;
 mod misc;
 mod parse_errors;
 mod partition;
+mod partition_clause;
 mod routine;
 mod routine_body;
 mod sequence;

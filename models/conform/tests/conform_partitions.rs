@@ -166,3 +166,33 @@ fn partition_by_is_a_copy_and_makes_the_table_partitioned() {
     );
     assert_eq!(m.session(a).last_error, Some(1146));
 }
+
+#[test]
+fn a_partition_clause_the_parser_refuses_fails_before_any_lock() {
+    // Measured (suite/partition-clause-errors.mdl): before the name taken (not 1050) and
+    // before the implicit commit (the transaction's SR stays).
+    let mut m = model();
+    let a = m.add_session();
+    m.step(a, "BEGIN").unwrap();
+    m.step(a, "SELECT * FROM t2").unwrap();
+    let held = m.locks_of(a);
+    for (sql, code) in [
+        ("CREATE TABLE t1 (a INT) PARTITION BY RANGE (a)", 1492),
+        (
+            "CREATE TABLE t1 (a INT) PARTITION BY HASH (a) (PARTITION p0 VALUES IN (1))",
+            1480,
+        ),
+        ("ALTER TABLE t1 PARTITION BY KEY (a) PARTITIONS 0", 1504),
+        ("CREATE TABLE t1 (a INT) PARTITION BY HASH (NOW() + a)", 1064),
+    ] {
+        assert_eq!(m.step(a, sql), Ok(Outcome::Error), "{sql}");
+        assert_eq!(m.session(a).last_error, Some(code), "{sql}");
+        assert_eq!(m.locks_of(a), held, "{sql}");
+    }
+    // A valid clause of a name taken: ER_TABLE_EXISTS_ERROR as before.
+    assert_eq!(
+        m.step(a, "CREATE TABLE t1 (a INT) PARTITION BY HASH (a) PARTITIONS 2"),
+        Ok(Outcome::Error)
+    );
+    assert_eq!(m.session(a).last_error, Some(1050));
+}
