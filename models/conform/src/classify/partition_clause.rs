@@ -49,6 +49,7 @@ enum Kind {
 
 /// The error of the `PARTITION BY` clause of a CREATE / ALTER TABLE statement, or None.
 pub fn error(toks: &[Tok]) -> Option<u32> {
+    let toks = &without_versioned_comments(toks);
     let is_ddl = kw_eq(toks.first()?, "create") || kw_eq(toks.first()?, "alter");
     if !is_ddl || !toks.iter().take(6).any(|t| kw_eq(t, "table")) {
         return None;
@@ -80,6 +81,29 @@ pub fn error(toks: &[Tok]) -> Option<u32> {
         Err(Stop::Error(code)) => Some(code),
         _ => None,
     }
+}
+
+/// The tokens without the marks of a versioned comment (`/*!50100 ... */`: the server
+/// reads what is inside).
+fn without_versioned_comments(toks: &[Tok]) -> Vec<Tok> {
+    let mut out = Vec::with_capacity(toks.len());
+    let mut i = 0;
+    while i < toks.len() {
+        match (&toks[i], toks.get(i + 1), toks.get(i + 2)) {
+            (Tok::P('/'), Some(Tok::P('*')), Some(Tok::P('!'))) => {
+                i += 3;
+                if matches!(toks.get(i), Some(Tok::Num(_))) {
+                    i += 1;
+                }
+            }
+            (Tok::P('*'), Some(Tok::P('/')), _) => i += 2,
+            (t, _, _) => {
+                out.push(t.clone());
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 struct Clause<'a> {
@@ -624,6 +648,7 @@ mod tests {
             "create table t1 (a int) partition by hash (a) (partition p0 comment = 'x', \
              partition p1)",
             "alter table t1 partition by hash (a) partitions 2",
+            "CREATE TABLE t1 (pk INT) /*!50100 PARTITION BY HASH (pk) PARTITIONS 2 */",
             "create table t1 (a int)",
             "select 1",
         ] {
