@@ -238,3 +238,25 @@ fn syntax_errors_of_partition_operations_fail_before_any_lock() {
         );
     }
 }
+
+#[test]
+fn convert_partition_of_a_table_that_is_not_partitioned_takes_the_alter_path() {
+    // Measured on 10.11.19 (suite/partition-maintenance-not-partitioned.mdl): 1505, or
+    // 1146 for a missing table; to a table that exists it is X on it, then 1050: refused.
+    let mut m = model();
+    let a = m.add_session();
+    for (sql, code) in [
+        ("ALTER TABLE t1 CONVERT PARTITION p0 TO TABLE t3", 1505),
+        ("ALTER TABLE t9 CONVERT PARTITION p0 TO TABLE t3", 1146),
+    ] {
+        assert_eq!(m.step(a, sql), Ok(Outcome::Error), "{sql}");
+        assert_eq!(m.session(a).last_error, Some(code), "{sql}");
+    }
+    for sql in [
+        "ALTER TABLE t1 CONVERT PARTITION p0 TO TABLE t2",
+        "ALTER TABLE t1 CONVERT PARTITION",
+        "ALTER TABLE t1 CONVERT TABLE t2 TO PARTITION p9 VALUES LESS THAN (100)",
+    ] {
+        assert!(m.step(a, sql).is_err(), "{sql}");
+    }
+}
