@@ -238,7 +238,9 @@ impl Catalog {
                     ER_NO_SUCH_TABLE
                 })
             }
-            Effect::Repartition(t) => (!self.exists(t)).then_some(ER_NO_SUCH_TABLE),
+            Effect::Repartition(t) | Effect::Unpartition(t) => {
+                (!self.exists(t)).then_some(ER_NO_SUCH_TABLE)
+            }
             Effect::KeyCache(_) => None,
             Effect::InPlace(t) => {
                 if !self.exists(t) {
@@ -439,6 +441,7 @@ impl Catalog {
                     self.set_partitioned(t, true);
                 }
             }
+            Effect::Unpartition(t) => self.set_partitioned(t, false),
             Effect::Alter { t, forget_pk } => {
                 if *forget_pk {
                     self.pk.remove(t);

@@ -211,6 +211,9 @@ pub enum Effect {
     ExchangeNotPartitioned(Tbl, Tbl),
     /// ALTER TABLE ... PARTITION BY of a table that must exist: partitioned afterwards.
     Repartition(Tbl),
+    /// ALTER TABLE ... REMOVE PARTITIONING of a table that must exist: not partitioned
+    /// afterwards.
+    Unpartition(Tbl),
     /// ALTER TABLE of a table that must exist; `forget_pk`: it may change the primary key
     /// (a PRIMARY KEY clause, a column dropped, changed or renamed), which the catalog
     /// then no longer claims to know.

@@ -92,7 +92,8 @@ fn what_the_model_does_not_know_is_refused() {
     for sql in [
         // Partitioned tables: their maintenance is not measured.
         "ALTER TABLE tp COALESCE PARTITION 1",
-        "ALTER TABLE tr TRUNCATE PARTITION ALL",
+        "ALTER TABLE tr TRUNCATE PARTITION p0",
+        "ALTER TABLE tp DROP PARTITION p0",
         // Exchange with a partitioned table; per-partition engines; MyISAM; other
         // operations beside.
         "ALTER TABLE tp EXCHANGE PARTITION p1 WITH TABLE t2",
@@ -259,4 +260,49 @@ fn convert_partition_of_a_table_that_is_not_partitioned_takes_the_alter_path() {
     ] {
         assert!(m.step(a, sql).is_err(), "{sql}");
     }
+}
+
+#[test]
+fn maintenance_of_a_partitioned_table_that_names_no_partition() {
+    // Learned rows `part_*` (suite/partition-maintenance-partitioned.mdl).
+    let mut m = model();
+    let r = m.add_session();
+    let a = m.add_session();
+    let setup = m.add_session();
+    m.step(
+        setup,
+        "CREATE TABLE t3 (a INT) PARTITION BY HASH (a) PARTITIONS 2",
+    )
+    .unwrap();
+    m.step(r, "BEGIN").unwrap();
+    m.step(r, "SELECT * FROM t3").unwrap();
+    for sql in [
+        "ALTER TABLE t3 ANALYZE PARTITION ALL",
+        "ALTER TABLE t3 CHECK PARTITION ALL",
+    ] {
+        assert_eq!(m.step(a, sql), Ok(Outcome::Ok), "{sql}");
+    }
+    assert_eq!(
+        m.step(a, "ALTER TABLE t3 TRUNCATE PARTITION ALL"),
+        Ok(Outcome::Waiting)
+    );
+    assert_eq!(m.step(r, "COMMIT"), Ok(Outcome::Ok));
+    assert_eq!(m.take_events(), vec![(a, Outcome::Ok)]);
+    assert_eq!(m.step(r, "BEGIN"), Ok(Outcome::Ok));
+    assert_eq!(m.step(r, "SELECT * FROM t3"), Ok(Outcome::Ok));
+    assert_eq!(
+        m.step(a, "ALTER TABLE t3 REMOVE PARTITIONING"),
+        Ok(Outcome::Waiting)
+    );
+    assert_eq!(m.step(r, "COMMIT"), Ok(Outcome::Ok));
+    assert_eq!(m.session(a).last_error, None);
+    // Not partitioned any more.
+    assert_eq!(
+        m.step(a, "ALTER TABLE t3 COALESCE PARTITION 1"),
+        Ok(Outcome::Error)
+    );
+    assert_eq!(
+        m.session(a).last_error,
+        Some(ER_PARTITION_MGMT_ON_NONPARTITIONED)
+    );
 }

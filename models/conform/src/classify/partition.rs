@@ -17,8 +17,11 @@
 //! `EXCHANGE PARTITION` of a table that is not partitioned locks both tables, then fails
 //! (learned row `nopart_exchange`).
 //!
-//! What the model does not know is refused: maintenance and exchange of a partitioned
-//! table (its locks are not measured), what `PARTITION BY` asks of the table's columns
+//! Of an InnoDB table the catalog knows partitioned, REMOVE PARTITIONING and TRUNCATE /
+//! ANALYZE / CHECK PARTITION ALL are learned rows (`part_*`).
+//!
+//! What the model does not know is refused: other maintenance and exchange of a
+//! partitioned table (not measured, and the catalog keeps no partition names), what `PARTITION BY` asks of the table's columns
 //! and keys (1054, 1503: the catalog does not know them), `DISCARD` / `IMPORT PARTITION
 //! ... TABLESPACE`, and a partition operation together with other operations or options.
 
@@ -108,9 +111,7 @@ pub(super) fn classify(
     }
     let path = path(spec).map_err(|e| format!("`{sql}`: {e}"))?;
     if cx.cat.is_partitioned(t) {
-        return Err(format!(
-            "`{sql}`: partition maintenance of a partitioned table (`{t}`) is not measured"
-        ));
+        return partitioned(cx, t, spec, path, toks);
     }
     let kind = path.kind();
     if !(cx.has_row)(kind) {
@@ -239,6 +240,50 @@ fn exchange(cx: &Cx, t: &Tbl, spec: &[String], toks: &[Tok]) -> Result<Stmt, Str
         Effect::ExchangeNotPartitioned(t.clone(), swap),
         toks,
     )
+}
+
+/// Maintenance of an InnoDB table the catalog knows partitioned, of a form that names no
+/// partition (the catalog keeps no partition names): learned rows on t1 partitioned by
+/// HASH into 2 (MariaDB 10.11.19). REMOVE PARTITIONING is a copy back to one table
+/// (`mysql_alter_table`: IX, SU, BACKUP_DDL, SNW, X; `part_remove`), the table not
+/// partitioned afterwards; TRUNCATE PARTITION ALL takes X at once
+/// (`Sql_cmd_alter_table_truncate_partition::execute`, sql/sql_partition_admin.cc;
+/// `part_truncate`); ANALYZE / CHECK PARTITION ALL open the table as ANALYZE / CHECK
+/// TABLE do (`mysql_admin_table`, sql/sql_admin.cc; `part_analyze`, `part_check`).
+fn partitioned(
+    cx: &Cx,
+    t: &Tbl,
+    spec: &[String],
+    path: PartitionPath,
+    toks: &[Tok],
+) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    let all = spec.get(2..).is_some_and(|r| r.len() == 1 && r[0] == "all");
+    let kind = match (path, spec.first().map(String::as_str)) {
+        (PartitionPath::Alter, Some("remove")) => "part_remove",
+        (PartitionPath::Truncate, _) if all => "part_truncate",
+        (PartitionPath::Analyze, _) if all => "part_analyze",
+        (PartitionPath::Check, _) if all => "part_check",
+        _ => {
+            return Err(format!(
+                "`{sql}`: this maintenance of a partitioned table (`{t}`) is not measured \
+                 (the catalog keeps no partition names)"
+            ))
+        }
+    };
+    if cx.cat.engine(t) != Some(super::Engine::InnoDb) || !(cx.has_row)(kind) {
+        return Err(format!(
+            "`{sql}`: maintenance of a partitioned table that is not InnoDB (or with no \
+             `{kind}` row) is not modelled"
+        ));
+    }
+    let part = cx.on_table(kind, t)?;
+    let effect = if kind == "part_remove" {
+        Effect::Unpartition(t.clone())
+    } else {
+        Effect::NeedTables(vec![t.clone()])
+    };
+    cx.plan(kind, vec![part], effect, toks)
 }
 
 /// Refuses a MyISAM table (its copy and exchange paths are not learned).
