@@ -141,15 +141,14 @@ pub(super) fn classify(
 /// IX, SU, BACKUP_DDL, SNW, then X, as the learned `alter_copy`). The table is
 /// partitioned afterwards. What the partition function asks of the table's columns and
 /// keys (1054, ER_UNIQUE_KEY_NEED_ALL_FIELDS_IN_PF 1503, ...) the catalog does not know;
-/// per-partition engines, tablespaces and directories are refused.
+/// per-partition engines and directories are refused (TABLESPACE and NODEGROUP of a
+/// partition change nothing: the same copy, measured on 10.11.19).
 fn repartition(cx: &Cx, t: &Tbl, spec: &[String], toks: &[Tok]) -> Result<Stmt, String> {
     let sql = cx.sql;
-    if let Some(w) = spec[2..].iter().find(|w| {
-        matches!(
-            w.as_str(),
-            "engine" | "tablespace" | "nodegroup" | "directory" | "algorithm" | "lock"
-        )
-    }) {
+    if let Some(w) = spec[2..]
+        .iter()
+        .find(|w| matches!(w.as_str(), "engine" | "directory" | "algorithm" | "lock"))
+    {
         return Err(format!(
             "`{sql}`: ALTER TABLE ... PARTITION BY with `{w}` (per-partition storage, or \
              options) is not modelled"
@@ -406,8 +405,9 @@ fn name_list(words: &[String]) -> bool {
             if i % 2 == 1 {
                 w == ","
             } else {
-                w.chars()
-                    .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+                // (`-` and spaces only come from a quoted name: `p10-99`.)
+                w.chars().all(|c| c.is_alphanumeric() || "_$- ".contains(c))
+                    && !w.is_empty()
                     && !KEYWORDS.contains(&w.as_str())
             }
         })
