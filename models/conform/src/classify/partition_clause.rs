@@ -15,6 +15,7 @@
 //! | ER_PARTITIONS_MUST_BE_DEFINED_ERROR (1492) | RANGE / LIST with no partition definitions |
 //! | ER_NO_PARTS_ERROR (1504) | `opt_num_parts` / `opt_num_subparts`: `PARTITIONS 0` |
 //! | ER_PARTITION_COLUMN_LIST_ERROR (1653) | `partition_info::add_column_value`: more values than `COLUMNS (...)` names |
+//! | ER_TOO_MANY_VALUES_ERROR (1657) | `partition_info::add_column_value`: more than one value in `VALUES LESS THAN` of RANGE without COLUMNS |
 //! | ER_BAD_FIELD_ERROR (1054) | a name in a `VALUES` list (the parser fixes the value's item) |
 //!
 //! The errors come in the order the parser meets them. Anything the checker does not
@@ -29,6 +30,7 @@ const ER_PARTITION_WRONG_VALUES_ERROR: u32 = 1480;
 const ER_PARTITIONS_MUST_BE_DEFINED_ERROR: u32 = 1492;
 const ER_NO_PARTS_ERROR: u32 = 1504;
 const ER_PARTITION_COLUMN_LIST_ERROR: u32 = 1653;
+const ER_TOO_MANY_VALUES_ERROR: u32 = 1657;
 
 /// How the clause stops: the server's error, or a form the checker does not follow.
 #[derive(Debug, PartialEq, Eq)]
@@ -376,8 +378,16 @@ impl Clause<'_> {
         }
     }
 
-    /// One tuple after its `(`: for COLUMNS, as many values as columns.
+    /// One tuple after its `(`: for COLUMNS, as many values as columns; else one value
+    /// (a second is ER_TOO_MANY_VALUES_ERROR, `partition_info::add_column_value`).
     fn tuple(&mut self, maxvalue: bool) -> R<()> {
+        if self.columns.is_none() {
+            self.value(maxvalue)?;
+            if self.eat_p(',') {
+                return Err(Stop::Error(ER_TOO_MANY_VALUES_ERROR));
+            }
+            return self.need_p(')');
+        }
         self.values(maxvalue, self.columns)
     }
 
@@ -421,7 +431,9 @@ impl Clause<'_> {
                     let w = lc(text);
                     let next = self.t.get(self.i + 1);
                     let call = next == Some(&Tok::P('('));
-                    let typed = matches!(next, Some(Tok::Str(_)));
+                    // `DATE '...'`, `x'41'`, or a character set introducer: `_latin1 0xDF`.
+                    let typed = matches!(next, Some(Tok::Str(_)))
+                        || (text.starts_with('_') && matches!(next, Some(Tok::Num(_))));
                     if w == "maxvalue" && !call {
                         if !maxvalue {
                             return Err(Stop::Error(ER_PARSE_ERROR));
@@ -598,6 +610,11 @@ mod tests {
             ),
             ("create table t1 (a int) partition by hash (rand(a))", 1064),
             (
+                "create table t1 (a int, b char(20)) partition by range(a) (partition p0 \
+                 values less than (1,\"b\"))",
+                1657,
+            ),
+            (
                 "create table t1 (a int) partition by key (a+2) partitions 3",
                 1064,
             ),
@@ -648,6 +665,8 @@ mod tests {
             "create table t1 (a int) partition by hash (a) (partition p0 comment = 'x', \
              partition p1)",
             "alter table t1 partition by hash (a) partitions 2",
+            "CREATE OR REPLACE TABLE t1 (a TIME) PARTITION BY LIST COLUMNS (a) (PARTITION p0 \
+             VALUES IN (_ucs2 0x0411))",
             "create or replace table t1 (x int) partition by list(x) (partition p1 values in \
              (2, 3), p4 values in (32, 33), pn values in (52))",
             "CREATE TABLE t1 (pk INT) /*!50100 PARTITION BY HASH (pk) PARTITIONS 2 */",
