@@ -306,6 +306,18 @@ impl Catalog {
             } else {
                 ER_NO_SUCH_TABLE
             }),
+            // Measured (learned row `nopart_exchange`): both tables opened, then the
+            // first's partitioning checked (exchange_partition, sql_partition_admin.cc).
+            Effect::ExchangeNotPartitioned(t, swap) => {
+                Some(if self.exists(t) && self.exists(swap) {
+                    ER_PARTITION_MGMT_ON_NONPARTITIONED
+                } else {
+                    ER_NO_SUCH_TABLE
+                })
+            }
+            Effect::Repartition(t) | Effect::Unpartition(t) => {
+                (!self.exists(t)).then_some(ER_NO_SUCH_TABLE)
+            }
             Effect::KeyCache(_) => None,
             Effect::InPlace(t) => {
                 if !self.exists(t) {
@@ -507,12 +519,19 @@ impl Catalog {
             | Effect::Fail(_)
             | Effect::InPlace(_)
             | Effect::NotPartitioned(_)
+            | Effect::ExchangeNotPartitioned(..)
             | Effect::NeedSequences(_) => {}
             Effect::AlterEngine { t, engine } => {
                 if self.is_table(t) {
                     self.objs.insert(t.clone(), Obj::Table(*engine));
                 }
             }
+            Effect::Repartition(t) => {
+                if self.exists(t) {
+                    self.set_partitioned(t, true);
+                }
+            }
+            Effect::Unpartition(t) => self.set_partitioned(t, false),
             Effect::Alter { t, forget_pk, cols } => {
                 if *forget_pk {
                     self.pk.remove(t);

@@ -219,6 +219,15 @@ pub enum Effect {
     /// began: ER_NO_SUCH_TABLE if it is gone once the locks are taken, else
     /// ER_PARTITION_MGMT_ON_NONPARTITIONED (`classify/partition.rs`).
     NotPartitioned(Tbl),
+    /// EXCHANGE PARTITION of a table (the first) that was not partitioned when the
+    /// statement began with a table (the second): ER_NO_SUCH_TABLE if either is missing
+    /// once the locks are taken, else ER_PARTITION_MGMT_ON_NONPARTITIONED.
+    ExchangeNotPartitioned(Tbl, Tbl),
+    /// ALTER TABLE ... PARTITION BY of a table that must exist: partitioned afterwards.
+    Repartition(Tbl),
+    /// ALTER TABLE ... REMOVE PARTITIONING of a table that must exist: not partitioned
+    /// afterwards.
+    Unpartition(Tbl),
     /// ALTER TABLE of a table that must exist; `forget_pk`: it may change the primary key
     /// (a PRIMARY KEY clause, a column dropped, changed or renamed), which the catalog
     /// then no longer claims to know.
@@ -319,6 +328,7 @@ mod fk;
 mod misc;
 mod parse_errors;
 mod partition;
+mod partition_clause;
 mod partition_select;
 mod reload;
 mod routine;

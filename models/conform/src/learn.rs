@@ -679,7 +679,10 @@ fn learn_kind(
             ops.insert(x + 2, mk("X"));
         }
     }
-    if k.name == "alter_copy" || k.name == "alter_copy_lock_exclusive" {
+    if k.name == "alter_copy"
+        || k.name == "alter_copy_lock_exclusive"
+        || k.name == "alter_partition_by"
+    {
         // copy_data_between_tables (sql/sql_table.cc): once the table is SNW the BACKUP_DDL
         // ticket moves down to BACKUP_ALTER_COPY while the rows are copied
         // (backup_set_alter_copy_lock, sql/backup.cc), so BACKUP STAGE BLOCK_DDL is let in,

@@ -153,6 +153,9 @@ const fn kv(name: &'static str, sql: &'static str, prep: &'static [&'static str]
     }
 }
 
+/// t1 partitioned (the prep of the `part_*` kinds).
+const PARTITIONED: &[&str] = &["ALTER TABLE t1 PARTITION BY HASH(a) PARTITIONS 2"];
+
 const TRIGGER: &str = "CREATE TRIGGER tr1 BEFORE INSERT ON t1 FOR EACH ROW SET @x=1";
 
 const PROCEDURE: &str = "CREATE PROCEDURE p1() SET @x=1";
@@ -576,6 +579,44 @@ pub const KINDS: &[KindDef] = &[
         &[],
     ),
     kx("nopart_repair", "ALTER TABLE t1 REPAIR PARTITION p1", &[]),
+    // EXCHANGE PARTITION of a table that is not partitioned: both tables' locks
+    // (Sql_cmd_alter_table_exchange_partition::exchange_partition, sql_partition_admin.cc),
+    // then ER_PARTITION_MGMT_ON_NONPARTITIONED.
+    kx(
+        "nopart_exchange",
+        "ALTER TABLE t1 EXCHANGE PARTITION p0 WITH TABLE t2",
+        &[],
+    ),
+    // Maintenance of a partitioned table (t1 by HASH, 2 partitions) that names no
+    // partition: REMOVE PARTITIONING (a copy back to one table), TRUNCATE / ANALYZE /
+    // CHECK PARTITION ALL (classify/partition.rs).
+    kv(
+        "part_remove",
+        "ALTER TABLE t1 REMOVE PARTITIONING",
+        PARTITIONED,
+    ),
+    kv(
+        "part_truncate",
+        "ALTER TABLE t1 TRUNCATE PARTITION ALL",
+        PARTITIONED,
+    ),
+    kv(
+        "part_analyze",
+        "ALTER TABLE t1 ANALYZE PARTITION ALL",
+        PARTITIONED,
+    ),
+    kv(
+        "part_check",
+        "ALTER TABLE t1 CHECK PARTITION ALL",
+        PARTITIONED,
+    ),
+    // ALTER TABLE ... PARTITION BY: a repartitioning copy (mysql_alter_table,
+    // prep_alter_part_table then copy_data_between_tables, sql_table.cc).
+    kx(
+        "alter_partition_by",
+        "ALTER TABLE t1 PARTITION BY HASH(a) PARTITIONS 2",
+        &[],
+    ),
     kx(
         "nopart_alter.myisam",
         "ALTER TABLE m1 COALESCE PARTITION 2",

@@ -30,6 +30,10 @@ pub fn mariadb_parse_error(sql: &str, db: &str) -> Option<u32> {
     if kw_eq(first, "drop") {
         return duplicate(&drop_list(&toks, db)?);
     }
+    // A PARTITION BY clause the parser refuses (classify/partition_clause.rs).
+    if let Some(code) = super::partition_clause::error(&toks) {
+        return Some(code);
+    }
     if kw_eq(first, "create") {
         return create_like_itself(&toks, db);
     }
