@@ -110,7 +110,8 @@ pub fn generate(map: &Mapping, seed: u64, k: usize, steps: usize) -> Generated {
         }
         let s = free[r.random_range(0..free.len())];
         let other = session_name((s + 1 + r.random_range(0..k.max(2) - 1)) % k);
-        let d = forms::draw(&mut r, serial, other);
+        let f1 = model.cat.routines.functions().any(|f| f.name == "f1");
+        let d = forms::draw(&mut r, serial, other, f1);
         let q = forms::statement(&d);
         serial = d.serial.get();
         if model.step(s, &q).is_err() {

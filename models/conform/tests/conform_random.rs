@@ -203,7 +203,7 @@ fn outputs(form: &random::Form) -> std::collections::BTreeSet<String> {
     (0..64u64)
         .map(|k| {
             let mut r = rand_chacha::ChaCha8Rng::seed_from_u64(k);
-            let d = random::forms::draw(&mut r, 0, "s2".into());
+            let d = random::forms::draw(&mut r, 0, "s2".into(), k % 2 == 0);
             (form.make)(&d)
         })
         .collect()
