@@ -203,7 +203,7 @@ fn outputs(form: &random::Form) -> std::collections::BTreeSet<String> {
     (0..64u64)
         .map(|k| {
             let mut r = rand_chacha::ChaCha8Rng::seed_from_u64(k);
-            let d = random::forms::draw(&mut r, 0, "s2".into(), k % 2 == 0);
+            let d = random::forms::draw(&mut r, 0, Some("s2".into()), k % 2 == 0);
             (form.make)(&d)
         })
         .collect()
@@ -224,8 +224,16 @@ fn every_form_is_played() {
     let map = Mapping::load().expect("statements.tsv");
     let mut played = std::collections::BTreeSet::new();
     for seed in 0..1500 {
+        let mut ran = std::collections::BTreeSet::new();
         for l in random::generate(&map, seed, 3, 12).lines {
-            if let Line::Sql(_, q) = l {
+            if let Line::Sql(s, q) = l {
+                // KILL QUERY names a session that has run a statement (the harness
+                // kills its connection).
+                if let Some(o) = q.strip_prefix("KILL QUERY s") {
+                    let o: usize = o.parse().expect("a session");
+                    assert!(ran.contains(&(o - 1)), "seed {seed}: {q} before s{o} ran");
+                }
+                ran.insert(s);
                 played.insert(q);
             }
         }

@@ -29,8 +29,8 @@ pub struct Draw<'a> {
     /// A user lock's name and an XA transaction's id.
     pub lock: &'static str,
     pub xid: &'static str,
-    /// Another session's name (`KILL QUERY` as SQL).
-    pub other: String,
+    /// Another session that has run a statement (`KILL QUERY` as SQL), if any.
+    pub other: Option<String>,
     /// The function `f1` is in the model's catalog. (`SELECT f1()` of a function the
     /// catalog lacks is read as a SELECT of no table, where the server locks the name S
     /// and fails with ER_SP_DOES_NOT_EXIST: seeds 310001, 310020 of `--random 500 --seed
@@ -72,7 +72,7 @@ const TABLES: &[&str] = &["t1", "t2", "m1"];
 const NEW: &[&str] = &["t3", "t4"];
 
 /// Draws the names of one statement.
-pub fn draw(r: &mut ChaCha8Rng, serial: u32, other: String, f1: bool) -> Draw<'_> {
+pub fn draw(r: &mut ChaCha8Rng, serial: u32, other: Option<String>, f1: bool) -> Draw<'_> {
     let t1 = TABLES[r.random_range(0..TABLES.len())];
     let mut t2 = TABLES[r.random_range(0..TABLES.len())];
     if t2 == t1 {
@@ -390,7 +390,11 @@ pub const FORMS: &[Form] = &[
     f(1, |_| "EXECUTE st1".into()),
     f(1, |_| "DEALLOCATE PREPARE st1".into()),
     // KILL QUERY as SQL (model::prepared names the session).
-    f(1, |d| format!("KILL QUERY {}", d.other)),
+    f(1, |d| match &d.other {
+        Some(o) => format!("KILL QUERY {o}"),
+        // (Refused by the model: drawn again.)
+        None => "KILL QUERY nobody".into(),
+    }),
     // ALTER TABLE as the server decides (alter_algorithm.rs), partition maintenance of a
     // table that is not partitioned (classify/partition.rs).
     f(1, |d| {
