@@ -186,7 +186,6 @@ pub const FORMS: &[Form] = &[
         format!("LOCK TABLES {} {}, {} {}", d.t1, d.mode(), d.t2, d.mode())
     }),
     f(1, |d| format!("LOCK TABLES {} WRITE, {} READ", d.t1, d.t2)),
-    f(1, |d| format!("LOCK TABLES {0} READ, {0} AS x WRITE", d.t1)),
     f(5, |_| "UNLOCK TABLES".into()),
     // DDL on the fixture tables and new names.
     f(2, |d| {
@@ -260,7 +259,6 @@ pub const FORMS: &[Form] = &[
     f(1, |_| "START TRANSACTION WITH CONSISTENT SNAPSHOT".into()),
     f(4, |_| "COMMIT".into()),
     f(1, |_| "ROLLBACK".into()),
-    f(1, |_| "COMMIT AND CHAIN".into()),
     f(1, |_| format!("SET lock_wait_timeout = {TIMEOUT_S}")),
     f(1, |d| format!("SET autocommit = {}", d.pick(&["0", "1"]))),
     f(1, |d| {
@@ -477,7 +475,6 @@ pub const FORMS: &[Form] = &[
             .into()
     }),
     f(1, |_| "REVOKE ALL PRIVILEGES, GRANT OPTION FROM u1".into()),
-    f(1, |_| "SET PASSWORD FOR u1 = PASSWORD('x')".into()),
     f(1, |d| d.pick(&["FLUSH PRIVILEGES", "FLUSH STATUS"]).into()),
     // Stored routines and events (classify/routine.rs): their DDL, CALL (no lock on its
     // procedure; of none: ER_SP_DOES_NOT_EXIST), SELECT f1() of a body with no table.
