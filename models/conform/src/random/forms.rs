@@ -375,7 +375,9 @@ pub const FORMS: &[Form] = &[
     f(1, |d| {
         format!("SELECT * FROM {0} JOIN {1} ON {0}.a={1}.a", d.n, d.t1)
     }),
-    f(1, |d| format!("ALTER TABLE {} ADD COLUMN c INT", d.n)),
+    f(1, |d| {
+        format!("ALTER TABLE {} ADD COLUMN c{} INT", d.n, d.fresh())
+    }),
     // SET STATEMENT, prepared statements (model::prepared).
     f(1, |d| {
         format!(
@@ -426,19 +428,22 @@ pub const FORMS: &[Form] = &[
         )
     }),
     // (Not DROP COLUMN a: the fixture's later statements name `a`, and the server's 1054
-    // for them is no MDL difference; seeds 290115, 290189.)
+    // for them is no MDL difference; seeds 290115, 290189. A new column has a fresh name:
+    // the server's 1060 for a second `c` is none either; seed 350042.)
     f(1, |d| {
+        let c = format!("ADD COLUMN c{} INT", d.fresh());
+        let op = d.pick(&[
+            "PACK_KEYS=1",
+            "MAX_ROWS=100",
+            "",
+            "COMMENT 'x'",
+            "AUTO_INCREMENT=100",
+            "ALTER COLUMN b SET DEFAULT 3",
+        ]);
         format!(
             "ALTER TABLE {} {}",
             d.t1,
-            d.pick(&[
-                "PACK_KEYS=1",
-                "MAX_ROWS=100",
-                "ADD COLUMN c INT",
-                "COMMENT 'x'",
-                "AUTO_INCREMENT=100",
-                "ALTER COLUMN b SET DEFAULT 3"
-            ])
+            if op.is_empty() { &c } else { op }
         )
     }),
     f(1, |d| {
@@ -448,16 +453,13 @@ pub const FORMS: &[Form] = &[
         format!("ALTER TABLE {t} ADD INDEX ia{i} (b){algorithm}")
     }),
     f(1, |d| {
-        format!(
-            "ALTER TABLE {} {}",
-            d.t1,
-            d.pick(&[
-                "ADD COLUMN c INT, ALGORITHM=INSTANT",
-                "MODIFY b BIGINT, ALGORITHM=COPY",
-                "ENGINE=InnoDB",
-                "FORCE"
-            ])
-        )
+        let op = match d.num(0, 4) {
+            0 => format!("ADD COLUMN c{} INT, ALGORITHM=INSTANT", d.fresh()),
+            1 => "MODIFY b BIGINT, ALGORITHM=COPY".into(),
+            2 => "ENGINE=InnoDB".into(),
+            _ => "FORCE".into(),
+        };
+        format!("ALTER TABLE {} {op}", d.t1)
     }),
     // XA (model::xa).
     f(1, |d| format!("XA START {}", d.xid)),
