@@ -284,9 +284,9 @@ pub const FORMS: &[Form] = &[
             d.pick(&["test", "db1"])
         )
     }),
-    // Triggers: a body with no table, and pt-osc's bodies on a new table (CREATE TRIGGER is
-    // played; statements on a table with such a trigger are refused until its prelocking
-    // is modelled, so this form is rare).
+    // Triggers: a body with no table, and pt-osc's body that writes a table (CREATE TRIGGER
+    // is played; statements on a table with such a trigger are refused until its
+    // prelocking is modelled).
     f(1, |d| {
         format!(
             "CREATE TRIGGER tr1 BEFORE INSERT ON {} FOR EACH ROW SET @x=1",
@@ -294,6 +294,15 @@ pub const FORMS: &[Form] = &[
         )
     }),
     f(1, |_| "DROP TRIGGER IF EXISTS tr1".into()),
+    // pt-osc's trigger, on a new table only (the fixture tables stay playable).
+    f(1, |d| {
+        format!(
+            "CREATE TRIGGER tr2 AFTER INSERT ON {} FOR EACH ROW REPLACE INTO {} (a, b) \
+             VALUES (NEW.a, 1)",
+            d.n, d.t1
+        )
+    }),
+    f(1, |_| "DROP TRIGGER IF EXISTS tr2".into()),
     // Views (classify/views.rs).
     f(1, |d| format!("CREATE VIEW v1 AS SELECT * FROM {}", d.t1)),
     f(1, |_| "DROP VIEW IF EXISTS v1".into()),
