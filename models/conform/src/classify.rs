@@ -856,8 +856,8 @@ fn classify_inner(
         "start" if words.get(1).is_some_and(|w| w == "transaction") => Ok(Stmt::Begin),
         // COMMIT / ROLLBACK AND CHAIN begin the next transaction (`trans_begin` after the
         // commit when `tx_chain`, SQLCOM_COMMIT / SQLCOM_ROLLBACK in sql/sql_parse.cc;
-        // measured: found seed 330020, then a SELECT ... FOR UPDATE keeps its lock), and
-        // RELEASE ends the session: neither is modelled.
+        // measured: open/refused/seed-330020, then a SELECT ... FOR UPDATE keeps its
+        // lock), and RELEASE ends the session: neither is modelled.
         "commit" | "rollback" if chain_or_release(&words) => Err(format!(
             "`{sql}`: {} AND CHAIN / RELEASE (the next transaction begins, or the session \
              ends) is not modelled",

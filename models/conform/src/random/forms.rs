@@ -1,9 +1,8 @@
 //! The statements `mdl conform --random` draws from: one table of forms, each with a
-//! weight and how it is written from the names drawn for this statement ([`Draw`]). Adding a form is one line
-//! of [`FORMS`]; a form the model refuses in a state is simply not played there (the
-//! generator draws again), and `forms_are_played` (tests/conform_random.rs) checks that
-//! every form is played in some generated scenario.
-
+//! weight and how it is written from the names drawn for this statement ([`Draw`]).
+//! Adding a form is one line of [`FORMS`]; a form the model refuses in a state is simply
+//! not played there (the generator draws again), and `every_form_is_played`
+//! (tests/conform_random.rs) checks that every form is played in some generated scenario.
 //!
 //! The seed -> scenario mapping: scenario seed `S` seeds a ChaCha8 generator; each step
 //! draws the session, then the names (`t1`, `t2`, `n`, `lock`, `xid`), then a number in
