@@ -224,7 +224,8 @@ pub const FORMS: &[Form] = &[
     f(1, |d| format!("ANALYZE TABLE {}", d.t1)),
     f(1, |d| format!("CHECK TABLE {}", d.t1)),
     f(1, |d| format!("REPAIR TABLE {}", d.t1)),
-    f(1, |_| "OPTIMIZE TABLE m1".into()),
+    // (Not OPTIMIZE TABLE m1: with another session's HANDLER open the server waits for
+    // SNRW holding nothing else, ours holding SW and BACKUP_DML: open/seed-370059.)
     // FLUSH, FTWRL, BACKUP STAGE, BACKUP LOCK (sql/backup.cc).
     f(1, |_| "FLUSH TABLES".into()),
     f(1, |d| format!("FLUSH TABLES {}", d.t1)),
