@@ -78,6 +78,7 @@ pub const TEST_FILES: &[TestFile] = &[
     TestFile { path: "models/conform/tests/conform_alter.rs", run_by: &["test"], empty_in: &[], note: "" },
     TestFile { path: "models/conform/tests/conform_alter_columns.rs", run_by: &["test"], empty_in: &[], note: "" },
     TestFile { path: "models/conform/tests/conform_partitions.rs", run_by: &["test"], empty_in: &[], note: "" },
+    TestFile { path: "models/conform/tests/conform_engines.rs", run_by: &["test"], empty_in: &[], note: "" },
     TestFile { path: "models/conform/tests/conform_misc.rs", run_by: &["test"], empty_in: &[], note: "" },
     TestFile { path: "models/conform/tests/conform_routines.rs", run_by: &["test"], empty_in: &[], note: "" },
     TestFile { path: "models/conform/tests/conform_sequences.rs", run_by: &["test"], empty_in: &[], note: "" },
