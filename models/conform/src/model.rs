@@ -309,10 +309,12 @@ fn flushes_handlers(st: &Stmt) -> bool {
             | Stmt::Session(_)
             // XA statements open no table (sql/xa.cc).
             | Stmt::Xa(_)
-    ) && !matches!(st, Stmt::Learned(p) if p.kind == "table_backup_lock")
+    ) && !matches!(st, Stmt::Learned(p) if matches!(p.kind.as_str(), "table_backup_lock" | "flush_status"))
     // (BACKUP LOCK takes its table's MDL itself, `backup_lock` in sql/backup.cc, with no
     // open_tables: measured, found/seed-361783, the HANDLER another session's ALTER waits
-    // for stays open.)
+    // for stays open. HANDLERs are flushed in open_tables (sql_base.cc, mysql_ha_flush):
+    // the `flush_status` kinds, FLUSH STATUS / THREADS / ... and RESET QUERY CACHE, run
+    // reload_acl_and_cache with no table and open none: found/seed-380298.)
 }
 
 /// A learned `handler` rule that gives back the HANDLER's SR: the statement closes the

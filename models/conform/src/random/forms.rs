@@ -551,4 +551,82 @@ pub const FORMS: &[Form] = &[
     }),
     f(1, |_| "DROP SEQUENCE IF EXISTS s1".into()),
     f(1, |_| "CREATE TEMPORARY SEQUENCE IF NOT EXISTS s2".into()),
+    // This session's merges (issue 27): ALTER TABLE by the table's columns
+    // (alter_columns.rs), LOCK= and engines (classify/engines.rs), partitions
+    // (classify/partition.rs), function / trigger prelocking (classify/routine_prelock.rs),
+    // SHOW CREATE of routines, admin options, PARTITION selection, FLUSH / RESET.
+    f(1, |d| {
+        let op = d.pick(&[
+            "MODIFY b BIGINT",
+            "MODIFY b INT NOT NULL",
+            "CHANGE b b INT COMMENT 'x'",
+            "DROP COLUMN IF EXISTS zz",
+            "MODIFY zz INT",
+            "CONVERT TO CHARACTER SET utf8mb4",
+            "ORDER BY b",
+        ]);
+        format!("ALTER TABLE {} {op}", d.t1)
+    }),
+    f(1, |d| {
+        let i = d.fresh();
+        format!("ALTER TABLE {} ADD COLUMN IF NOT EXISTS c{i} INT", d.t1)
+    }),
+    f(1, |d| {
+        let lock = d.pick(&["NONE", "SHARED", "EXCLUSIVE"]);
+        let algorithm = d.pick(&["COPY", "INPLACE"]);
+        format!(
+            "ALTER TABLE {} FORCE, ALGORITHM={algorithm}, LOCK={lock}",
+            d.t1
+        )
+    }),
+    f(1, |d| match d.num(0, 3) {
+        0 => format!("CREATE OR REPLACE TABLE {} LIKE {}", d.n, d.t1),
+        1 => format!("CREATE TABLE {} (a INT) ENGINE=ARCHIVE", d.n),
+        _ => format!("ALTER TABLE {} RENAME TO t9", d.n),
+    }),
+    f(1, |d| {
+        let op = d.pick(&[
+            "PARTITION BY HASH(a) PARTITIONS 2",
+            "REMOVE PARTITIONING",
+            "TRUNCATE PARTITION ALL",
+        ]);
+        format!("ALTER TABLE {} {op}", d.n)
+    }),
+    f(1, |d| {
+        format!(
+            "ALTER TABLE {} EXCHANGE PARTITION p0 WITH TABLE {}",
+            d.t1, d.n
+        )
+    }),
+    f(1, |d| {
+        format!(
+            "CREATE FUNCTION f1() RETURNS INT RETURN (SELECT COUNT(*) FROM {})",
+            d.t1
+        )
+    }),
+    f(1, |d| match d.num(0, 2) {
+        0 => format!("CREATE PROCEDURE p1() INSERT INTO {} (b) VALUES (1)", d.t1),
+        _ => format!(
+            "CREATE TRIGGER tr1 AFTER INSERT ON {} FOR EACH ROW INSERT INTO {} (b) VALUES (1)",
+            d.t1, d.t2
+        ),
+    }),
+    f(1, |_| "DROP TRIGGER IF EXISTS tr1".into()),
+    f(1, |d| {
+        d.pick(&[
+            "SHOW CREATE PROCEDURE p1",
+            "SHOW CREATE FUNCTION f1",
+            "SHOW CREATE EVENT e1",
+        ])
+        .into()
+    }),
+    f(1, |d| match d.num(0, 4) {
+        0 => format!("CHECK TABLE {} EXTENDED", d.t1),
+        1 => format!("ANALYZE TABLE {} PERSISTENT FOR ALL", d.t1),
+        2 => format!("SELECT * FROM {} PARTITION (p0)", d.t1),
+        _ => d.pick(&["FLUSH THREADS", "RESET QUERY CACHE"]).into(),
+    }),
+    f(1, |d| {
+        format!("CREATE OR REPLACE TEMPORARY TABLE {} LIKE {}", d.n, d.t1)
+    }),
 ];
