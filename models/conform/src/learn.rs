@@ -636,6 +636,9 @@ fn learn_kind(
             .any(|g| base == *g || base.starts_with(&format!("{g}_"))),
     );
     let mut ops = ops;
+    if base == "drop_function" {
+        drop_function_releases_trans_dml(&mut ops);
+    }
     if INPLACE_TWICE.contains(&base) {
         // mysql_inplace_alter_table (sql/sql_table.cc): X for the prepare phase, then
         // down to SU while the engine rebuilds (HA_ALTER_INPLACE_NO_LOCK_AFTER_PREPARE),
@@ -762,6 +765,33 @@ fn learn_kind(
 
 /// An upgrade the probes cannot see, written from the server's source (`FILE:FUNCTION`,
 /// kept as the op's evidence `source:FILE:FUNCTION`).
+/// DROP FUNCTION of a name without a schema first tries the UDF of that name
+/// (sql_parse.cc, SQLCOM_DROP_FUNCTION → mysql_drop_function in sql_udf.cc): it opens
+/// mysql.func for write (BACKUP_TRANS_DML) and closes it again (close_mysql_tables) when
+/// no UDF has the name, before the stored function's own locks (lock_object_name:
+/// BACKUP_DDL, ...). The probes see BACKUP_TRANS_DML, then BACKUP_DDL without it, which
+/// reads as an upgrade; it is a release and an acquire (measured: found/seed-390238, the
+/// DROP waiting for BACKUP_DDL behind BACKUP STAGE BLOCK_DDL holds no BACKUP_TRANS_DML).
+fn drop_function_releases_trans_dml(ops: &mut Vec<Op>) {
+    let Some(i) = ops
+        .iter()
+        .position(|o| o.op == OpKind::Upgrade && o.ns == "BACKUP" && o.ty.abbrev() == "BACKUP_DDL")
+    else {
+        return;
+    };
+    let Some(trans) = ops[..i]
+        .iter()
+        .rposition(|o| o.ns == "BACKUP" && o.ty.abbrev() == "BACKUP_TRANS_DML")
+    else {
+        return;
+    };
+    let mut release = ops[trans].clone();
+    release.op = OpKind::Release;
+    release.evidence = "source:sql_udf.cc:mysql_drop_function".into();
+    ops[i].op = OpKind::Acquire;
+    ops.insert(i, release);
+}
+
 fn source_upgrade(ns: &str, key: &str, ty: &str, dur: Duration, source: &str) -> Op {
     Op {
         op: OpKind::Upgrade,
