@@ -645,46 +645,12 @@ fn learn_kind(
         // and X again to commit. The probes end the statement at its first wait, so the
         // second X is written from the source (known-differences/inplace-alter-takes-x-
         // twice.mdl showed it).
-        if let Some(x) = ops
-            .iter()
-            .rposition(|o| o.op == OpKind::Upgrade && o.key == "$t" && o.ty.abbrev() == "X")
-        {
-            let dur = ops[x].dur;
-            let mk = |ty| {
-                source_upgrade(
-                    "TABLE",
-                    "$t",
-                    ty,
-                    dur,
-                    "sql_table.cc:mysql_inplace_alter_table",
-                )
-            };
-            ops.insert(x + 1, mk("SU"));
-            ops.insert(x + 2, mk("X"));
-        }
+        inplace_down_then_x(&mut ops, "SU");
     }
     if k.name == "alter_inplace_lock_shared" {
-        // mysql_inplace_alter_table (sql/sql_table.cc): after the prepare phase's X, a
-        // requested LOCK=SHARED moves the table down to SNW (not SU) while the engine
+        // The same with a requested LOCK=SHARED: down to SNW (not SU) while the engine
         // rebuilds, then X again to commit; LOCK=EXCLUSIVE keeps the X (no move down).
-        // Written from the source, as INPLACE_TWICE's.
-        if let Some(x) = ops
-            .iter()
-            .rposition(|o| o.op == OpKind::Upgrade && o.key == "$t" && o.ty.abbrev() == "X")
-        {
-            let dur = ops[x].dur;
-            let mk = |ty| {
-                source_upgrade(
-                    "TABLE",
-                    "$t",
-                    ty,
-                    dur,
-                    "sql_table.cc:mysql_inplace_alter_table",
-                )
-            };
-            ops.insert(x + 1, mk("SNW"));
-            ops.insert(x + 2, mk("X"));
-        }
+        inplace_down_then_x(&mut ops, "SNW");
     }
     if k.name == "alter_copy"
         || k.name == "alter_copy_lock_exclusive"
@@ -765,6 +731,30 @@ fn learn_kind(
 
 /// An upgrade the probes cannot see, written from the server's source (`FILE:FUNCTION`,
 /// kept as the op's evidence `source:FILE:FUNCTION`).
+/// After the last upgrade of the table to X (the in-place prepare phase), the move down to
+/// `down` while the engine works and the X again to commit (mysql_inplace_alter_table,
+/// sql/sql_table.cc), written from the source.
+fn inplace_down_then_x(ops: &mut Vec<Op>, down: &str) {
+    let Some(x) = ops
+        .iter()
+        .rposition(|o| o.op == OpKind::Upgrade && o.key == "$t" && o.ty.abbrev() == "X")
+    else {
+        return;
+    };
+    let dur = ops[x].dur;
+    let mk = |ty| {
+        source_upgrade(
+            "TABLE",
+            "$t",
+            ty,
+            dur,
+            "sql_table.cc:mysql_inplace_alter_table",
+        )
+    };
+    ops.insert(x + 1, mk(down));
+    ops.insert(x + 2, mk("X"));
+}
+
 /// DROP FUNCTION of a name without a schema first tries the UDF of that name
 /// (sql_parse.cc, SQLCOM_DROP_FUNCTION → mysql_drop_function in sql_udf.cc): it opens
 /// mysql.func for write (BACKUP_TRANS_DML) and closes it again (close_mysql_tables) when
