@@ -211,7 +211,7 @@ fn a_statement_outside_the_mysql8_table_names_what_is_missing() {
 fn the_mysql8_table_says_it_is_written_from_source_and_cites_a_function_per_kind() {
     let p = root().join("models/conformance/statements-mysql80.tsv");
     let text = std::fs::read_to_string(&p).expect("the table");
-    let m = mdl_conform::mapping::Mapping::load_for("mysql-8.0").expect("parses");
+    let m = mdl_sql::mapping::Mapping::load_for("mysql-8.0").expect("parses");
     assert_eq!(m.dialect_name(), "mysql-8.0");
     assert!(text.starts_with("# dialect mysql-8.0\n"));
     assert!(text.contains("NOT checked against a running MySQL server"));
@@ -255,7 +255,7 @@ fn the_mysql8_table_says_it_is_written_from_source_and_cites_a_function_per_kind
 
 #[test]
 fn mdl_conform_refuses_a_mysql8_sql_file() {
-    let map = mdl_conform::mapping::Mapping::load().expect("the learned table");
+    let map = mdl_sql::mapping::Mapping::load().expect("the learned table");
     let e = mdl_conform::scenario::load(
         &root().join("models/scenarios/sql-mysql8/lock-tables-deadlock.mdl"),
         &map,

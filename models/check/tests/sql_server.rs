@@ -8,8 +8,8 @@
 use mdl_check::sql::paths::maximal_paths;
 use mdl_check::sql::text::replay_scenario;
 use mdl_check::sql::SqlCheck;
-use mdl_conform::mapping::Mapping;
 use mdl_conform::{scenario, server::Server};
+use mdl_sql::mapping::Mapping;
 use std::path::PathBuf;
 
 #[test]

@@ -1,6 +1,6 @@
 //! Prints `file:line\tfamily\treason\tsql` for each statement of the offline corpus whose family starts with the second argument (`A` accepted with its outcome, `R` refused with the reason): `cargo run -p mdl-conform --example corpus_refused -- DIR "ALTER TABLE"`.
 use mdl_conform::corpus;
-use mdl_conform::mapping::Mapping;
+use mdl_sql::mapping::Mapping;
 use std::path::Path;
 
 fn main() {

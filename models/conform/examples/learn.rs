@@ -5,7 +5,7 @@ fn main() {
     let server = mdl_conform::server::Server::start().unwrap();
     let mut err = std::io::stderr();
     let m = if args.len() > 2 {
-        let base = mdl_conform::mapping::Mapping::load().unwrap();
+        let base = mdl_sql::mapping::Mapping::load().unwrap();
         mdl_conform::learn::learn_only(&server, &base, &args[2..], &mut err).unwrap()
     } else {
         mdl_conform::learn::learn(&server, &mut err).unwrap()

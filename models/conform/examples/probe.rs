@@ -12,7 +12,7 @@ fn main() {
     let server = Server::start().unwrap();
     println!("server {}", server.version());
     let mut mon = server.connect().unwrap();
-    mon.query(mdl_conform::mapping::FIXTURE).unwrap();
+    mon.query(mdl_sql::mapping::FIXTURE).unwrap();
     let mut conns: BTreeMap<String, Conn> = BTreeMap::new();
     for line in text.lines() {
         let line = line.trim();

@@ -27,12 +27,12 @@
 
 use super::client::{Conn, Reply, LONG};
 use super::locks::{Activity, LockRow, Snapshot};
-use super::mapping::{
-    KindDef, KindRow, LockTemplate, Mapping, Op, OpKind, RuleRow, FIXTURE, KINDS,
-};
 use super::server::Server;
 use super::ConformError;
 use mdl_core::{Dialect, Duration, LockType};
+use mdl_sql::mapping::{
+    KindDef, KindRow, LockTemplate, Mapping, Op, OpKind, RuleRow, FIXTURE, KINDS,
+};
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::time::Duration as StdDuration;
@@ -363,7 +363,7 @@ pub fn fresh(mon: &mut Conn) -> Result<(), ConformError> {
     }
     // Tables, views and triggers an earlier scenario made go with the schema (the
     // fixture alone is only made again: quicker).
-    let fixture: Vec<&str> = super::mapping::FIXTURE_TABLES
+    let fixture: Vec<&str> = mdl_sql::mapping::FIXTURE_TABLES
         .iter()
         .map(|(t, _)| *t)
         .collect();

@@ -3,34 +3,22 @@
 //! - [`server`]: a throwaway `mariadbd` on a fresh datadir, stopped in `Drop`;
 //! - [`client`]: one connection per session (the client/server protocol, over the socket);
 //! - [`locks`]: the server's lock tables as lock rows;
-//! - [`mapping`]: statement kinds, the SQL classifier and the learned statement-to-lock
-//!   table (`models/conformance/statements.tsv`);
-//! - [`learn`]: `mdl conform --learn`, which measures that table on the server;
-//! - [`model`]: SQL statements played on our deterministic engine
-//!   ([`mdl_core::table::LockTable`], mariadb dialect) through the mapping;
+//! - [`learn`]: `mdl conform --learn`, which measures the statement table of `mdl-sql`
+//!   (`models/conformance/statements.tsv`) on the server;
 //! - [`scenario`]: SQL scenarios (`SESSION: sql STATEMENT`) run on both and compared;
 //! - [`matrix`]: the statement compatibility matrix, measured and predicted;
 //! - [`corpus`]: MariaDB's own test suite, statement by statement (`mdl conform --corpus`).
+//!
+//! The SQL model these compare with the server (classifier, mapping, model) is `mdl-sql`.
 
-pub mod accounts;
-pub mod alter_algorithm;
-pub mod alter_columns;
-pub mod catalog;
-pub mod classify;
 pub mod client;
-pub mod compose;
 pub mod corpus;
-pub mod grants;
 pub mod learn;
 pub mod locks;
-pub mod mapping;
 pub mod matrix;
-pub mod model;
 pub mod random;
-pub mod routines;
 pub mod scenario;
 pub mod server;
-pub mod session_stmt;
 
 use std::path::PathBuf;
 
@@ -54,6 +42,15 @@ pub enum ConformError {
     },
     #[error("{0}")]
     Io(String),
+}
+
+impl From<mdl_sql::SqlError> for ConformError {
+    fn from(e: mdl_sql::SqlError) -> Self {
+        match e {
+            mdl_sql::SqlError::Data { file, line, msg } => ConformError::Data { file, line, msg },
+            mdl_sql::SqlError::Io(msg) => ConformError::Io(msg),
+        }
+    }
 }
 
 /// `models/conformance/`, the committed data and SQL scenarios.

@@ -14,6 +14,7 @@
 use super::client::Conn;
 use super::ConformError;
 use mdl_core::{Duration, LockType};
+use mdl_sql::key_text::key_text;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
@@ -32,16 +33,6 @@ impl LockRow {
     /// The key as scenarios write it: `-`, `db`, `db.name` (`.name` for a user lock).
     pub fn key_text(&self) -> String {
         key_text(&self.ns, &self.db, &self.name)
-    }
-}
-
-pub fn key_text(ns: &str, db: &str, name: &str) -> String {
-    match ns {
-        // (GLOBAL, BACKUP_LOCK, COMMIT: MySQL 8.0's one-key namespaces.)
-        "BACKUP" | "GLOBAL" | "BACKUP_LOCK" | "COMMIT" => "-".into(),
-        "SCHEMA" => db.into(),
-        "USER_LOCK" | "USER_LEVEL_LOCK" if name.is_empty() => db.into(),
-        _ => format!("{db}.{name}"),
     }
 }
 

@@ -11,11 +11,11 @@
 
 use super::client::Conn;
 use super::learn::{cleanup, fresh, settle, Settled};
-use super::mapping::{matrix_kinds, KindDef, Mapping};
-use super::model::SqlModel;
 use super::server::Server;
 use super::ConformError;
 use mdl_core::Outcome;
+use mdl_sql::mapping::{matrix_kinds, KindDef, Mapping};
+use mdl_sql::model::SqlModel;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 

@@ -16,11 +16,11 @@
 pub mod forms;
 pub use forms::{Form, FORMS};
 
-use super::mapping::Mapping;
-use super::model::SqlModel;
 use super::scenario::{run_scenario, Report};
 use super::server::Server;
 use super::ConformError;
+use mdl_sql::mapping::Mapping;
+use mdl_sql::model::SqlModel;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::Write;

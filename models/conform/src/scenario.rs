@@ -13,13 +13,13 @@
 use super::client::{Conn, Reply};
 use super::learn::{cleanup, fresh, settle_all, Settled};
 use super::locks::Snapshot;
-use super::mapping::Mapping;
-use super::model::SqlModel;
 use super::server::Server;
 use super::ConformError;
 use mdl_core::Outcome;
 use mdl_scenario::ServerOptionName;
 use mdl_scenario::{Command, Expectation, Item};
+use mdl_sql::mapping::Mapping;
+use mdl_sql::model::SqlModel;
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::Path;
@@ -55,7 +55,7 @@ pub fn outcome_of(sql: &str, r: &Reply) -> (Outcome, Option<u32>) {
         Some(c) => return (Outcome::Error, Some(c)),
     }
     let l = sql.to_ascii_lowercase();
-    if let Some(cols) = crate::classify::get_lock_columns(sql) {
+    if let Some(cols) = mdl_sql::classify::get_lock_columns(sql) {
         // The GET_LOCK columns (model/user_locks.rs): a NULL is a kill, else a 0 a
         // timeout (a GET_LOCK of a bad timeout, NULL too, is no column of these).
         let row = r.rows.first().cloned().unwrap_or_default();
@@ -237,7 +237,7 @@ fn check_known(
                     // The run decides what happens here; only the statement is checked.
                     let has = |r: &str| map.kind(r).is_some();
                     let db = model.session(*session).db.clone();
-                    super::classify::classify(q, &db, &model.cat, &has)
+                    mdl_sql::classify::classify(q, &db, &model.cat, &has)
                         .map_err(|m| serr(file, l.pos.line, l.pos.col, m))?;
                     continue;
                 }
@@ -589,7 +589,7 @@ fn play(
                         let ns = &d.namespace(key.namespace()).name;
                         let text = format!(
                             "{ns} {} {}",
-                            super::locks::key_text(ns, key.db(), key.name()),
+                            mdl_sql::key_text::key_text(ns, key.db(), key.name()),
                             ty
                         );
                         let snap = Snapshot::take(mon)?;

@@ -4,8 +4,8 @@
 //! that load and differ again.
 
 use mdl_conform::corpus::{self, Options};
-use mdl_conform::mapping::Mapping;
 use mdl_conform::server::Server;
+use mdl_sql::mapping::Mapping;
 use std::path::PathBuf;
 
 const TEST: &str = "--source include/have_innodb.inc

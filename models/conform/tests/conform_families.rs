@@ -2,11 +2,11 @@
 //! showed in `models/conformance/suite/` (savepoint-*, temp-*, prepare-*, accounts-*,
 //! show-*, set-statement-and-transaction, kill-query-as-sql), through the public API.
 
-use mdl_conform::mapping::Mapping;
-use mdl_conform::model::SqlModel;
 use mdl_conform::scenario;
 use mdl_conform::ConformError;
 use mdl_core::Outcome;
+use mdl_sql::mapping::Mapping;
+use mdl_sql::model::SqlModel;
 
 fn model() -> SqlModel {
     SqlModel::new(Mapping::load().expect("statements.tsv"))
@@ -101,7 +101,7 @@ fn accounts_statements_commit_and_know_their_users() {
         Ok(Outcome::Error)
     );
     assert_eq!(m.session(a).last_error, Some(1133));
-    // A table's grant checks the table, then the user (`crate::grants`).
+    // A table's grant checks the table, then the user (`mdl_sql::grants`).
     assert_eq!(m.step(a, "GRANT SELECT ON t1 TO u1"), Ok(Outcome::Ok));
     assert!(m.step(a, "GRANT SELECT (a) ON t1 TO u1").is_err());
 }

@@ -1,16 +1,16 @@
 //! The learned statement table and the SQL scenarios, without a server: the table parses
-//! and covers every statement kind; the composition rule ([`mdl_conform::compose`])
+//! and covers every statement kind; the composition rule ([`mdl_sql::compose`])
 //! reproduces every learned row (the statements with several tables included) from the
 //! rows of its parts; every committed SQL scenario parses and plays on our model; bad
 //! tables and statements give clear errors.
 
-use mdl_conform::catalog::Catalog;
-use mdl_conform::classify::{classify, Stmt};
-use mdl_conform::compose::{compose, keys, Step};
-use mdl_conform::mapping::{kind_def, matrix_kinds, Mapping, OpKind, KINDS};
-use mdl_conform::model::SqlModel;
 use mdl_conform::{data_dir, scenario, ConformError};
 use mdl_core::Dialect;
+use mdl_sql::catalog::Catalog;
+use mdl_sql::classify::{classify, Stmt};
+use mdl_sql::compose::{compose, keys, Step};
+use mdl_sql::mapping::{kind_def, matrix_kinds, Mapping, OpKind, KINDS};
+use mdl_sql::model::SqlModel;
 
 #[test]
 fn committed_table_parses_and_covers_every_kind() {
@@ -111,7 +111,7 @@ fn learned_facts_the_brief_names() {
 #[test]
 fn bad_tables_are_errors_with_lines() {
     let e = |t: &str| match Mapping::parse("f.tsv", t) {
-        Err(ConformError::Data { line, msg, .. }) => (line, msg),
+        Err(mdl_sql::SqlError::Data { line, msg, .. }) => (line, msg),
         other => panic!("expected an error, got {other:?}"),
     };
     assert_eq!(e("kind\tx\tmaybe\tSELECT 1\n").0, 1);
@@ -291,11 +291,11 @@ fn statements_outside_the_table_are_refused_by_name() {
 fn learned_flat(m: &Mapping, name: &str, cat: &Catalog) -> Vec<String> {
     let d = Dialect::mariadb();
     let myisam = name.ends_with(".myisam");
-    let t = |n: &str| mdl_conform::classify::Tbl {
+    let t = |n: &str| mdl_sql::classify::Tbl {
         db: "test".into(),
         name: n.into(),
     };
-    let b = mdl_conform::classify::Bind {
+    let b = mdl_sql::classify::Bind {
         t: Some(t(if myisam { "m1" } else { "t1" })),
         t2: Some(t(if myisam { "m2" } else { "t2" })),
         n: Some(t("t3")),
@@ -331,7 +331,7 @@ fn learned_flat(m: &Mapping, name: &str, cat: &Catalog) -> Vec<String> {
             out.push(format!(
                 "{} {ns} {} {}",
                 o.op.name(),
-                mdl_conform::locks::key_text(ns, k.db(), k.name()),
+                mdl_sql::key_text::key_text(ns, k.db(), k.name()),
                 o.ty
             ));
         }

@@ -6,8 +6,8 @@
 //! mdl_bug="conform_ignore_upgrades"'): the SQL model skips learned upgrades (LOCK TABLES
 //! READ keeps SR instead of SRO, FTWRL keeps FTWRL1, ...); the comparison must catch it.
 
-use mdl_conform::mapping::Mapping;
 use mdl_conform::matrix::{compare, load_explained, predict, Matrix};
+use mdl_sql::mapping::Mapping;
 
 fn unexplained() -> (usize, usize, Vec<String>, Vec<String>) {
     let map = Mapping::load().unwrap();
@@ -32,7 +32,7 @@ fn unexplained() -> (usize, usize, Vec<String>, Vec<String>) {
 #[test]
 fn predictions_match_the_measured_matrix() {
     let measured = Matrix::load().unwrap();
-    let n = mdl_conform::mapping::matrix_kinds().count();
+    let n = mdl_sql::mapping::matrix_kinds().count();
     assert_eq!(measured.kinds.len(), n, "the matrix has every matrix kind");
     assert_eq!(measured.cells.len(), n * n);
     let (ok, ndiff, unexplained, stale) = unexplained();

@@ -9,9 +9,9 @@
 //! server without the rerun agreeing; a difference that always comes back must not be
 //! excused.
 
-use mdl_conform::mapping::Mapping;
 use mdl_conform::random::{self, Generated, Line, Options};
 use mdl_conform::server::Server;
+use mdl_sql::mapping::Mapping;
 
 fn enabled() -> bool {
     if std::env::var("MDL_CONFORM").as_deref() == Ok("1") {
@@ -270,7 +270,7 @@ fn every_form_is_played() {
 #[test]
 fn forms_the_random_run_found() {
     let map = Mapping::load().expect("statements.tsv");
-    let mut m = mdl_conform::model::SqlModel::new(map);
+    let mut m = mdl_sql::model::SqlModel::new(map);
     let a = m.add_session();
     assert!(m
         .step(a, "REVOKE ALL PRIVILEGES, GRANT OPTION FROM u1")

@@ -15,8 +15,8 @@
 //!   functions counts the lock names, not their counts (the row comparison catches it:
 //!   `get-lock-several.mdl`).
 
-use mdl_conform::mapping::Mapping;
 use mdl_conform::{data_dir, scenario, server::Server};
+use mdl_sql::mapping::Mapping;
 
 fn enabled() -> bool {
     if std::env::var("MDL_CONFORM").as_deref() == Ok("1") {

@@ -5,10 +5,10 @@
 //! `models/conformance/corpus-syntax-errors.tsv` (`FILE:LINE<TAB>STATEMENT`, see the
 //! conformance README for the command that collected them).
 
-use mdl_conform::classify::{classify, Stmt};
-use mdl_conform::mapping::Mapping;
-use mdl_conform::model::SqlModel;
 use mdl_core::Outcome;
+use mdl_sql::classify::{classify, Stmt};
+use mdl_sql::mapping::Mapping;
+use mdl_sql::model::SqlModel;
 
 fn tsv(name: &str) -> Vec<(String, String)> {
     let path = format!("{}/../conformance/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -116,7 +116,7 @@ fn the_check_can_fail() {
     let map = std::sync::Arc::new(Mapping::load().expect("statements.tsv"));
     let sql = "select a,b from t1 order by a union select a,b from t2";
     assert_eq!(play(&map, sql), Played::Error(Some(1064)));
-    assert!(mdl_conform::classify::mariadb_syntax_error(sql).is_some());
+    assert!(mdl_sql::classify::mariadb_syntax_error(sql).is_some());
     let mut m = SqlModel::with_mapping(map.clone());
     let s = m.add_session();
     let has = |r: &str| map.kind(r).is_some();
@@ -134,7 +134,7 @@ fn the_check_can_fail() {
 /// and some names without one).
 #[test]
 fn valid_neighbours_are_not_syntax_errors() {
-    use mdl_conform::classify::mariadb_syntax_error;
+    use mdl_sql::classify::mariadb_syntax_error;
     for sql in [
         "create table COUNT (a int)",
         "create table SESSION_USER(a int)",
@@ -197,7 +197,7 @@ fn generated_statements_are_not_syntax_errors() {
     for seed in 0..500 {
         for l in generate(&map, seed, 3, 12).lines {
             if let Line::Sql(_, q) = l {
-                let r = mdl_conform::classify::mariadb_syntax_error(&q);
+                let r = mdl_sql::classify::mariadb_syntax_error(&q);
                 assert_eq!(r, None, "seed {seed}: {q}");
             }
         }

@@ -1,6 +1,6 @@
 //! SQL sessions in `mdl check`, `mdl run` and `mdl explore`: a file of
-//! `SESSION: sql STATEMENT` steps (the conformance set's kind) played on the SQL model of
-//! `mdl conform` ([`mdl_conform::model::SqlModel`], over the learned MariaDB statement
+//! `SESSION: sql STATEMENT` steps (the conformance set's kind) played on the SQL model
+//! of `mdl-sql` ([`mdl_sql::model::SqlModel`], over the learned MariaDB statement
 //! table for `dialect mariadb`, the MySQL 8.0 table written from source for `dialect
 //! mysql-8.0`).
 //! There is one mapping from SQL to lock requests, and it is that model's: this module
@@ -34,10 +34,10 @@ pub mod text;
 pub mod written;
 
 use crate::model::Conflict;
-use mdl_conform::mapping::Mapping;
-use mdl_conform::model::SqlModel;
 use mdl_core::Outcome;
 use mdl_scenario::{AssertKind, Command, Item, ParseError, Pos, Scenario};
+use mdl_sql::mapping::Mapping;
+use mdl_sql::model::SqlModel;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
 

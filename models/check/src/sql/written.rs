@@ -132,7 +132,7 @@ pub fn play(m: &SqlCheck) -> Written {
                         let ns = &d.namespace(key.namespace()).name;
                         let text = format!(
                             "{ns} {} {}",
-                            mdl_conform::locks::key_text(ns, key.db(), key.name()),
+                            mdl_sql::key_text::key_text(ns, key.db(), key.name()),
                             ty
                         );
                         let locks = st.model.locks_of(s);

@@ -4,7 +4,7 @@
 //! - [`extract`]: the statements of the `*.test` files the list names
 //!   (`models/conformance/corpus-files.txt`), distinct;
 //! - offline, each is played alone on the model (a fresh [`SqlModel`] with the harness's
-//!   catalog, [`crate::catalog`]): accepted, or refused with the model's reason;
+//!   catalog, [`mdl_sql::catalog`]): accepted, or refused with the model's reason;
 //! - with a server, each accepted statement runs as a one-statement scenario on the server
 //!   and on the model ([`crate::scenario`]): inside `BEGIN` when the model keeps locks
 //!   after it, otherwise (DDL, which commits) while it waits behind another session's
@@ -18,12 +18,12 @@
 
 pub mod extract;
 
-use super::mapping::Mapping;
-use super::model::SqlModel;
 use super::scenario;
 use super::server::Server;
 use super::ConformError;
 use mdl_core::Outcome;
+use mdl_sql::mapping::Mapping;
+use mdl_sql::model::SqlModel;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -204,7 +204,7 @@ pub fn scenario_text(map: &Mapping, sql: &str) -> String {
         t.push_str(&format!("s1: sql BEGIN\ns1: sql {sql}\n"));
     } else {
         t.push_str("s2: sql BEGIN\n");
-        for (tbl, _) in super::mapping::FIXTURE_TABLES {
+        for (tbl, _) in mdl_sql::mapping::FIXTURE_TABLES {
             t.push_str(&format!("s2: sql SELECT * FROM {tbl}\n"));
         }
         t.push_str(&format!("s1: sql {sql}\n"));

@@ -7,10 +7,8 @@
 //! on a line of its own (`models/docs/json-output.md`, schema `mdl/1`, command `conform`).
 
 use mdl_conform::scenario::Report;
-use mdl_conform::{
-    self as conform, learn, mapping::Mapping, matrix, random, scenario, server::Server,
-    ConformError,
-};
+use mdl_conform::{self as conform, learn, matrix, random, scenario, server::Server, ConformError};
+use mdl_sql::mapping::{self, Mapping};
 use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
@@ -109,7 +107,7 @@ fn run(args: Args) -> Result<i32, ConformError> {
         let out = args
             .out
             .clone()
-            .unwrap_or_else(|| conform::data_dir().join(conform::mapping::STATEMENTS_FILE));
+            .unwrap_or_else(|| conform::data_dir().join(mapping::STATEMENTS_FILE));
         std::fs::write(&out, m.to_text()).map_err(io)?;
         eprintln!("wrote {}", out.display());
         return Ok(0);

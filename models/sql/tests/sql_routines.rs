@@ -2,9 +2,9 @@
 //! in `models/conformance/suite/sp-lock-routine-ddl.mdl` and the corpus
 //! (`classify/routine.rs`, `routines.rs`).
 
-use mdl_conform::mapping::Mapping;
-use mdl_conform::model::SqlModel;
 use mdl_core::Outcome;
+use mdl_sql::mapping::Mapping;
+use mdl_sql::model::SqlModel;
 
 fn model() -> SqlModel {
     SqlModel::new(Mapping::load().expect("statements.tsv"))

@@ -123,7 +123,7 @@ impl Step {
     pub fn flat(steps: &[Step], d: &Dialect) -> Vec<String> {
         let name = |k: &MdlKey| {
             let ns = &d.namespace(k.namespace()).name;
-            format!("{ns} {}", super::locks::key_text(ns, k.db(), k.name()))
+            format!("{ns} {}", super::key_text::key_text(ns, k.db(), k.name()))
         };
         let mut out = Vec::new();
         for s in steps {

@@ -2,9 +2,9 @@
 //! (`models/conformance/*.mdl`, `suite/*.mdl`) through the public API, so that other tools
 //! can drive it step by step.
 
-use mdl_conform::mapping::Mapping;
-use mdl_conform::model::SqlModel;
 use mdl_core::Outcome;
+use mdl_sql::mapping::Mapping;
+use mdl_sql::model::SqlModel;
 
 fn model() -> SqlModel {
     SqlModel::new(Mapping::load().expect("statements.tsv"))

@@ -1,11 +1,11 @@
 //! ALTER TABLE as the server decides, without a server: what MariaDB 10.11.19 showed
 //! (`alter_algorithm.rs`; the corpus's main/alter_table*.test differences).
 
-use mdl_conform::alter_algorithm::{default_kind, drops_primary_key, not_modelled, primary_key};
-use mdl_conform::catalog::Engine;
-use mdl_conform::mapping::Mapping;
-use mdl_conform::model::SqlModel;
 use mdl_core::Outcome;
+use mdl_sql::alter_algorithm::{default_kind, drops_primary_key, not_modelled, primary_key};
+use mdl_sql::catalog::Engine;
+use mdl_sql::mapping::Mapping;
+use mdl_sql::model::SqlModel;
 
 fn w(s: &str) -> Vec<String> {
     s.split_whitespace().map(str::to_owned).collect()

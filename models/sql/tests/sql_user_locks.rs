@@ -3,10 +3,10 @@
 //! end the statement, the row (models/conformance/get-lock-several*.mdl check the same on
 //! MariaDB).
 
-use mdl_conform::classify::get_lock_columns;
-use mdl_conform::mapping::Mapping;
-use mdl_conform::model::SqlModel;
 use mdl_core::Outcome;
+use mdl_sql::classify::get_lock_columns;
+use mdl_sql::mapping::Mapping;
+use mdl_sql::model::SqlModel;
 
 fn model() -> SqlModel {
     SqlModel::new(Mapping::load().expect("statements.tsv"))

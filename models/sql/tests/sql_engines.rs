@@ -4,11 +4,11 @@
 //! `engine-*.mdl`, `alter-lock-*.mdl` and `create-or-replace-*.mdl` compare them with the
 //! server.
 
-use mdl_conform::catalog::{Catalog, Engine};
-use mdl_conform::classify::{classify, mariadb_parse_error, Stmt, Tbl};
-use mdl_conform::mapping::Mapping;
-use mdl_conform::model::SqlModel;
 use mdl_core::Outcome;
+use mdl_sql::catalog::{Catalog, Engine};
+use mdl_sql::classify::{classify, mariadb_parse_error, Stmt, Tbl};
+use mdl_sql::mapping::Mapping;
+use mdl_sql::model::SqlModel;
 
 fn kind_of(m: &Mapping, cat: &Catalog, q: &str) -> Result<String, String> {
     let has = |r: &str| m.kind(r).is_some();

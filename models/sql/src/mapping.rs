@@ -20,14 +20,14 @@
 //! A `rule` row says what the server answers when a session in `STATE` (its own LOCK
 //! TABLES, FTWRL, BACKUP STAGE, HANDLER) runs kind `NAME`: `ok` or `E<code>`, and which of
 //! the session's locks the statement added and removed (templates, `,`-separated, `-` for
-//! none). See [`crate::learn`] for how both are measured.
+//! none). See `mdl_conform::learn` for how both are measured.
 //!
 //! Kind names ending in `.myisam` are the same statement on MyISAM tables (`m1`, `m2`);
 //! the model uses them for tables of that engine. Kinds marked `check` in [`KINDS`] (the
 //! statements with several tables) are learned to check the composition rule
 //! ([`crate::compose`]) against the server, not to be played.
 
-use super::ConformError;
+use super::SqlError;
 use mdl_core::{Duration, LockType};
 
 /// A learned statement kind: its name, the SQL the learner and the matrix run, SQL another
@@ -776,7 +776,7 @@ impl std::fmt::Display for LockTemplate {
     }
 }
 
-/// What the server answers when a session in a state runs a kind (see [`crate::learn`]).
+/// What the server answers when a session in a state runs a kind (see `mdl_conform::learn`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleRow {
     pub state: String,
@@ -903,7 +903,7 @@ impl Mapping {
         vec![
             format!("{LEARNED_ON}{version}."),
             "Regenerate: cargo run -p mdl --bin mdl -- conform --learn".into(),
-            "Format: see models/conform/src/mapping.rs and models/conformance/README.md.".into(),
+            "Format: see models/sql/src/mapping.rs and models/conformance/README.md.".into(),
         ]
     }
 
@@ -941,19 +941,19 @@ impl Mapping {
     }
 
     /// The committed table of a built-in dialect (`mariadb`, `mysql-8.0`).
-    pub fn load_for(dialect: &str) -> Result<Mapping, ConformError> {
+    pub fn load_for(dialect: &str) -> Result<Mapping, SqlError> {
         let f = statements_file(dialect).ok_or_else(|| {
-            ConformError::Io(format!(
+            SqlError::Io(format!(
                 "no statement table is written for dialect `{dialect}` (there are tables for \
                  `mariadb`, learned, and `mysql-8.0`, written from source)"
             ))
         })?;
         let p = super::data_dir().join(f);
         let text = std::fs::read_to_string(&p)
-            .map_err(|e| ConformError::Io(format!("{}: {e}", p.display())))?;
+            .map_err(|e| SqlError::Io(format!("{}: {e}", p.display())))?;
         let m = Mapping::parse(&p.display().to_string(), &text)?;
         if m.dialect_name() != dialect {
-            return Err(ConformError::Data {
+            return Err(SqlError::Data {
                 file: p.display().to_string(),
                 line: 1,
                 msg: format!(
@@ -966,16 +966,16 @@ impl Mapping {
     }
 
     /// The committed table.
-    pub fn load() -> Result<Mapping, ConformError> {
+    pub fn load() -> Result<Mapping, SqlError> {
         let p = super::data_dir().join(STATEMENTS_FILE);
         let text = std::fs::read_to_string(&p)
-            .map_err(|e| ConformError::Io(format!("{}: {e}", p.display())))?;
+            .map_err(|e| SqlError::Io(format!("{}: {e}", p.display())))?;
         Mapping::parse(&p.display().to_string(), &text)
     }
 
-    pub fn parse(file: &str, text: &str) -> Result<Mapping, ConformError> {
+    pub fn parse(file: &str, text: &str) -> Result<Mapping, SqlError> {
         let mut m = Mapping::default();
-        let err = |line: usize, msg: String| ConformError::Data {
+        let err = |line: usize, msg: String| SqlError::Data {
             file: file.into(),
             line,
             msg,

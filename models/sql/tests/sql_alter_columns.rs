@@ -3,11 +3,11 @@
 //! 10.11.19 (`cargo run -p mdl-conform --example alter_measure`, and the lock lists
 //! behind a reader and behind BACKUP STAGE BLOCK_DDL: models/conformance/README.md).
 
-use mdl_conform::classify::columns::{create_table, TableDef};
-use mdl_conform::classify::{classify, AlterCols, Effect, Stmt};
-use mdl_conform::mapping::Mapping;
-use mdl_conform::model::SqlModel;
 use mdl_core::Outcome;
+use mdl_sql::classify::columns::{create_table, TableDef};
+use mdl_sql::classify::{classify, AlterCols, Effect, Stmt};
+use mdl_sql::mapping::Mapping;
+use mdl_sql::model::SqlModel;
 
 /// A table with a column of each kind the measurement used.
 const X: &str = "CREATE TABLE x (a INT AUTO_INCREMENT PRIMARY KEY, b INT, c INT NOT NULL \

@@ -1,9 +1,9 @@
 //! Partition maintenance in ALTER TABLE, in the SQL model without a server: what the
 //! server showed (learned rows `nopart_*`; suite/partition-maintenance-*.mdl).
 
-use mdl_conform::mapping::Mapping;
-use mdl_conform::model::SqlModel;
 use mdl_core::Outcome;
+use mdl_sql::mapping::Mapping;
+use mdl_sql::model::SqlModel;
 
 fn model() -> SqlModel {
     SqlModel::new(Mapping::load().expect("statements.tsv"))

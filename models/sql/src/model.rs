@@ -24,7 +24,7 @@
 //! A statement of the learned table ([`crate::classify::Plan`]) runs as:
 //! 1. `mysql_ha_flush` (`sql/sql_handler.cc`, called by `open_tables`): the session's
 //!    HANDLERs on which another session waits with a conflicting request are closed;
-//! 2. the session rules (learned `rule` rows, [`crate::learn`]): in its own LOCK TABLES,
+//! 2. the session rules (learned `rule` rows, `mdl_conform::learn`): in its own LOCK TABLES,
 //!    FTWRL, BACKUP STAGE or with a HANDLER open, the statement may fail with the
 //!    server's error, close the HANDLERs on its tables, or (under LOCK TABLES, on tables
 //!    locked) use the locks it has with the learned change;
@@ -765,7 +765,7 @@ impl SqlModel {
         };
         let name = |k: &MdlKey| {
             let ns = &self.d.namespace(k.namespace()).name;
-            format!("{ns} {}", super::locks::key_text(ns, k.db(), k.name()))
+            format!("{ns} {}", super::key_text::key_text(ns, k.db(), k.name()))
         };
         for h in x.book.held() {
             out.insert(format!("{} {}", name(&h.key), h.ty));

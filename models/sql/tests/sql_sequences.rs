@@ -1,9 +1,9 @@
 //! Sequences in the SQL model, without a server: what the server showed in
 //! `models/conformance/suite/sequence-*.mdl` (MariaDB 10.11), through the public API.
 
-use mdl_conform::mapping::Mapping;
-use mdl_conform::model::SqlModel;
 use mdl_core::Outcome;
+use mdl_sql::mapping::Mapping;
+use mdl_sql::model::SqlModel;
 
 fn model() -> SqlModel {
     SqlModel::new(Mapping::load().expect("statements.tsv"))

@@ -3,11 +3,11 @@
 //! played on the model alone (the suite scenarios `misc-*.mdl`, `flush-for-export.mdl`
 //! and `xa-*.mdl` compare them with the server).
 
-use mdl_conform::catalog::Catalog;
-use mdl_conform::classify::{classify, Stmt, XaOp};
-use mdl_conform::mapping::Mapping;
-use mdl_conform::model::SqlModel;
 use mdl_core::Outcome;
+use mdl_sql::catalog::Catalog;
+use mdl_sql::classify::{classify, Stmt, XaOp};
+use mdl_sql::mapping::Mapping;
+use mdl_sql::model::SqlModel;
 
 fn kind_of(m: &Mapping, q: &str) -> Result<String, String> {
     let cat = Catalog::fixture();

@@ -1,0 +1,44 @@
+//! The pure SQL model: what MariaDB (and MySQL 8.0) do with metadata locks, statement by
+//! statement, played on `mdl-core`'s deterministic engine. It starts no process and talks
+//! to no server (`mdl-conform` holds it to a real MariaDB server).
+//!
+//! - [`catalog`]: the objects a session sees (tables, engines, views, routines, accounts);
+//! - [`classify`]: a statement's text into a [`classify::Stmt`] / [`classify::Plan`];
+//! - [`mapping`]: statement kinds and the learned statement-to-lock table
+//!   (`models/conformance/statements.tsv`), the fixture;
+//! - [`compose`]: the composition rule of statements with several tables;
+//! - [`model`]: SQL sessions played on [`mdl_core::table::LockTable`] through the mapping;
+//! - [`key_text`]: a lock's key as scenarios write it.
+
+pub mod accounts;
+pub mod alter_algorithm;
+pub mod alter_columns;
+pub mod catalog;
+pub mod classify;
+pub mod compose;
+pub mod grants;
+pub mod key_text;
+pub mod mapping;
+pub mod model;
+pub mod routines;
+pub mod session_stmt;
+
+use std::path::PathBuf;
+
+/// What can go wrong loading the SQL model's data, as values.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SqlError {
+    #[error("{file}:{line}: {msg}")]
+    Data {
+        file: String,
+        line: usize,
+        msg: String,
+    },
+    #[error("{0}")]
+    Io(String),
+}
+
+/// `models/conformance/`, the committed data (the learned statement tables).
+pub fn data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../conformance")
+}
