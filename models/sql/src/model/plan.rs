@@ -1,16 +1,19 @@
 //! A statement of the learned table ([`crate::classify::Plan`]): the implicit commit, the
 //! session rules, the error that comes first, and the steps it requests.
 
+use super::SqlSession;
 use super::{
     handlers::{closes_handler, handler_open_new_alias, handler_tables},
     lock_tables::lock_table_names,
     SqlModel, Then, ER_NONUNIQ_TABLE,
 };
 use crate::catalog::Engine;
-use crate::classify::{AlterCols, Effect, LtMode, Plan, SetTarget, Tbl};
+use crate::classify::{AlterCols, Bind, Effect, LtMode, Part, Plan, SetTarget, Tbl};
 use crate::compose::{compose, Ctx, Step};
+use crate::mapping::RuleRow;
 use mdl_core::key::MdlKey;
 use mdl_core::{Duration, LockType, Outcome};
+use std::ops::ControlFlow;
 
 /// ER_CANT_UPDATE_WITH_READLOCK, ER_BACKUP_LOCK_IS_ACTIVE: `THD::has_read_only_protection`.
 pub(super) const READ_ONLY_PROTECTION: &[u32] = &[1223, 4145];
@@ -55,13 +58,135 @@ impl SqlModel {
             })
     }
 
+    /// A statement of the learned table: the checks before the session rules, the
+    /// implicit commit, the session rules and the HANDLERs they close, the error that
+    /// comes first, then its steps (under the session's own LOCK TABLES: the learned
+    /// change of its locks).
     pub(super) fn run_plan(&mut self, s: usize, plan: Plan) -> Result<Outcome, String> {
-        let d = self.d.clone();
-        let id = self.sess[s].id;
         let opens_tables = plan
             .parts
             .iter()
             .any(|p| p.bind.t.is_some() || p.bind.v.is_some());
+        let is_lock = plan.kind.starts_with("lock_");
+        if let Some(out) = self.refused_before_rules(s, &plan, opens_tables, is_lock)? {
+            return Ok(out);
+        }
+        let commit_deferred = self.commit_first(s, &plan)?;
+        let Some(verdict) = self.session_rules(s, &plan, opens_tables, is_lock)? else {
+            // lock_global_read_lock: a session that has the lock does nothing.
+            return Ok(Outcome::Ok);
+        };
+        let Verdict {
+            close_handlers,
+            lt_deltas,
+            errors,
+        } = verdict;
+        self.close_handlers_first(s, &plan, close_handlers, &errors);
+        let deferred = match self.first_error(s, &plan, &errors, commit_deferred, is_lock)? {
+            ControlFlow::Break(out) => return Ok(out),
+            ControlFlow::Continue(deferred) => deferred,
+        };
+        if matches!(
+            plan.kind.as_str(),
+            "backup_block_ddl" | "backup_block_commit"
+        ) {
+            // BACKUP STAGE BLOCK_DDL (and BLOCK_COMMIT, which passes through it) closes the
+            // session's own HANDLERs, keeping them: backup_block_ddl in sql/backup.cc
+            // calls mysql_ha_cleanup_no_free first (measured: found/seed-41901,
+            // seed-70348; BACKUP STAGE FLUSH keeps them, seed-41480).
+            self.ha_close_no_free(s);
+        }
+        if plan.kind == "flush_tables" && self.sess[s].st.under_lock_tables() {
+            return self.flush_tables_under_lock_tables(s, plan);
+        }
+        if self.sess[s].st.under_lock_tables() && !is_lock && opens_tables && deferred.is_none() {
+            return self.under_own_lock_tables(s, plan, lt_deltas);
+        }
+        let d = self.d.clone();
+        let row = self
+            .map
+            .kind(&plan.parts[0].row)
+            .ok_or_else(|| self.map.missing_kind(&plan.parts[0].row))?;
+        let implicit_commit = row.implicit_commit;
+        let trigger_missing = matches!(&plan.effect,
+            Effect::DropTrigger { tr, .. } if self.cat.trigger_table(tr).is_none());
+        let own = if trigger_missing {
+            // Only the trigger's X (the table is not known): see below.
+            let n = d.namespace_by_name("TRIGGER").expect("TRIGGER");
+            let tr = plan.parts[0].bind.tr.clone().expect("a trigger");
+            vec![Step::Acquire {
+                key: MdlKey::new(n, &tr.db, &tr.name),
+                ty: LockType::parse("X").expect("X"),
+                dur: Duration::Statement,
+                ctx: Ctx::Plain,
+            }]
+        } else {
+            compose(&self.map, &self.d, &self.cat, &plan)?
+        };
+        let mut pre = Vec::new();
+        if implicit_commit {
+            if is_lock || plan.kind == "ftwrl_table" {
+                // LOCK TABLES ends the session's earlier LOCK TABLES first (the sessions
+                // that lets in do not go first: measured, found/seed-1753).
+                self.unlock_tables(s);
+            }
+            if self.sess[s].st.wrote {
+                pre = self.commit_steps()?;
+            }
+            if !cfg!(mdl_bug = "conform_skip_implicit_commit") {
+                pre.push(Step::Commit);
+            }
+        }
+        let writes = plan.parts.iter().any(|p| {
+            matches!(p.kind.as_str(), "insert" | "update" | "delete") && !p.row.ends_with(".myisam")
+        });
+        let timeout = if plan.kind == "get_lock" {
+            plan.user_lock_timeout
+                .and_then(|ms| (ms != u64::MAX).then_some(ms))
+        } else {
+            plan.wait
+                .or(self.sess[s].st.lock_wait_timeout)
+                .map(|secs| secs.saturating_mul(1000))
+        };
+        let mut own = own;
+        self.keep_x_on_empty_tables(&plan, &mut own);
+        let st = &self.sess[s].st;
+        if writes && !implicit_commit && st.autocommit && !st.in_txn {
+            // The statement's own commit (autocommit) requests BACKUP_COMMIT while the
+            // statement still holds its locks (ha_commit_trans before
+            // release_statement_locks).
+            own.extend(self.commit_steps()?);
+        }
+        if is_lock || plan.kind == "ftwrl_table" {
+            for_the_transaction(&mut own);
+        }
+        self.cut_at_errors(&plan, &mut own, deferred, trigger_missing);
+        if plan.kind.starts_with("backup_") && plan.kind != "backup_end" {
+            own = self.backup_stages(s, &plan.kind, own);
+        }
+        let mut steps = pre;
+        steps.extend(own.iter().cloned());
+        Ok(self.start_run(
+            s,
+            steps,
+            own,
+            implicit_commit,
+            writes,
+            timeout,
+            Then::Plan(Box::new(plan)),
+        ))
+    }
+
+    /// The refusals that come before the session rules and change nothing: a HANDLER
+    /// OPEN of an alias the session has, a table named through an alias under LOCK
+    /// TABLES (not modelled).
+    fn refused_before_rules(
+        &mut self,
+        s: usize,
+        plan: &Plan,
+        opens_tables: bool,
+        is_lock: bool,
+    ) -> Result<Option<Outcome>, String> {
         if plan.kind == "handler_open" {
             if let Some(t) = &plan.parts[0].bind.t {
                 let name = plan.parts[0].bind.alias.as_ref().unwrap_or(&t.name);
@@ -70,11 +195,10 @@ impl SqlModel {
                 {
                     // Not unique table/alias (mysql_ha_open, after it refuses LOCK TABLES:
                     // measured, found/seed-41173).
-                    return Ok(self.fail(s, ER_NONUNIQ_TABLE));
+                    return Ok(Some(self.fail(s, ER_NONUNIQ_TABLE)));
                 }
             }
         }
-        let is_lock = plan.kind.starts_with("lock_");
         if let Some(a) = plan
             .aliased
             .as_ref()
@@ -87,6 +211,13 @@ impl SqlModel {
                  the table itself"
             ));
         }
+        Ok(None)
+    }
+
+    /// The implicit commit of a statement that commits (before its session rules); true
+    /// when it is deferred: the transaction wrote and its BACKUP_COMMIT would wait.
+    fn commit_first(&mut self, s: usize, plan: &Plan) -> Result<bool, String> {
+        let id = self.sess[s].id;
         let row0 = self
             .map
             .kind(&plan.parts[0].row)
@@ -117,168 +248,203 @@ impl SqlModel {
             let _ = self.t.commit(id);
             self.sess[s].st.in_txn = false;
         }
-        // The session rules.
+        Ok(commit_deferred)
+    }
+
+    /// The session rules of each part of the statement in each state the session is in
+    /// (its LOCK TABLES, FTWRL, BACKUP STAGE, BACKUP LOCK, HANDLERs): the errors, the
+    /// HANDLERs closed, the learned changes under LOCK TABLES. `None`: FTWRL of a
+    /// session that has the global read lock, which does nothing.
+    fn session_rules(
+        &self,
+        s: usize,
+        plan: &Plan,
+        opens_tables: bool,
+        is_lock: bool,
+    ) -> Result<Option<Verdict>, String> {
         let mut close_handlers: Vec<Option<Tbl>> = Vec::new();
         let mut lt_deltas = Vec::new();
         let mut errors: Vec<u32> = Vec::new();
-        {
-            let st = &self.sess[s].st;
-            for p in &plan.parts {
-                let mut states: Vec<String> = Vec::new();
-                // DROP TABLE under LOCK TABLES passes over the tables that do not exist
-                // (they give ER_BAD_TABLE at the end).
-                // DROP TRIGGER of no trigger answers before any session rule (measured:
-                // ok under the session's own LOCK TABLES and FTWRL).
-                if p.kind == "drop_trigger"
-                    && p.bind
-                        .tr
-                        .as_ref()
-                        .is_some_and(|tr| self.cat.trigger_table(tr).is_none())
-                {
+        let st = &self.sess[s].st;
+        for p in &plan.parts {
+            // DROP TABLE under LOCK TABLES passes over the tables that do not exist
+            // (they give ER_BAD_TABLE at the end).
+            // DROP TRIGGER of no trigger answers before any session rule (measured:
+            // ok under the session's own LOCK TABLES and FTWRL).
+            if p.kind == "drop_trigger"
+                && p.bind
+                    .tr
+                    .as_ref()
+                    .is_some_and(|tr| self.cat.trigger_table(tr).is_none())
+            {
+                continue;
+            }
+            let Some(mut states) = self.states_of(s, plan, p) else {
+                return Ok(None);
+            };
+            let on_handler = on_open_handler(st, p);
+            // A HANDLER the session closed and kept (`mysql_ha_flush`, FTWRL's
+            // `mysql_ha_cleanup_no_free`) is forgotten by the statements that close an
+            // open one: `mysql_ha_rm_tables` (sql/sql_handler.cc) removes the session's
+            // HANDLERs on the tables by name, open or not. Measured: found/seed-200108,
+            // TRUNCATE TABLE m1 after another statement's start closed m1's HANDLER
+            // for a waiting RENAME; HANDLER m1 OPEN is then no duplicate (E1066).
+            let on_closed = !on_handler
+                && st.handlers.iter().any(|h| {
+                    !h.open
+                        && (p.bind.t.as_ref() == Some(&h.table)
+                            || p.bind.n.as_ref() == Some(&h.table))
+                });
+            if on_closed
+                && self
+                    .map
+                    .rule("handler", &p.row)
+                    .is_some_and(|r| r.error.is_none() && closes_handler(r))
+            {
+                close_handlers.extend(handler_tables(p));
+            }
+            if cfg!(mdl_bug = "conform_no_session_rules") {
+                states.clear();
+            }
+            for stn in states {
+                // A multi-table UPDATE's table it only reads is checked as read under
+                // the session's LOCK TABLES (classify::SetTarget).
+                let (row, kind) = match p.set_target {
+                    SetTarget::No if stn == "lt_read" => {
+                        let myisam = p.row.ends_with(".myisam");
+                        (if myisam { "select.myisam" } else { "select" }, "select")
+                    }
+                    SetTarget::Unknown if stn == "lt_read" => {
+                        return Err(format!(
+                            "a multi-table UPDATE under LOCK TABLES ... READ of one of its \
+                             tables with a SET column not qualified by its table (which \
+                             tables it writes is not known without their columns): \
+                             write `{}`.column",
+                            p.bind
+                                .t
+                                .as_ref()
+                                .map(|t| t.name.as_str())
+                                .unwrap_or("table")
+                        ))
+                    }
+                    _ => (p.row.as_str(), p.kind.as_str()),
+                };
+                let r = self.rule(&stn, row, kind)?;
+                if let Some(code) = r.error {
+                    errors.push(code);
                     continue;
                 }
-                if st.under_lock_tables() {
-                    let mode = match &p.bind.t {
-                        Some(t) => st.lock_tables.iter().find(|(x, _)| x == t).map(|(_, m)| *m),
-                        // A statement that names no table (FLUSH TABLES, FTWRL, BACKUP
-                        // STAGE, GET_LOCK) is judged by the locks in force: any READ one
-                        // counts (FLUSH TABLES needs every locked table WRITE,
-                        // reload_acl_and_cache).
-                        None if st.lock_tables.iter().any(|(_, m)| *m == LtMode::Read) => {
-                            Some(LtMode::Read)
-                        }
-                        None if st
-                            .lock_tables
-                            .iter()
-                            .any(|(_, m)| *m == LtMode::WriteConcurrent) =>
-                        {
-                            Some(LtMode::WriteConcurrent)
-                        }
-                        None => Some(LtMode::Write),
-                    };
-                    states.push(
-                        match mode {
-                            Some(LtMode::Read) => "lt_read",
-                            Some(LtMode::Write) => "lt_write",
-                            Some(LtMode::WriteConcurrent) => "lt_write_concurrent",
-                            None => "lt_other",
-                        }
-                        .into(),
-                    );
-                }
-                if st.ftwrl.is_some() {
-                    if plan.kind == "ftwrl" && st.under_lock_tables() {
-                        // reload_acl_and_cache refuses LOCK TABLES first (the rule of the
-                        // LOCK TABLES state: ER_LOCK_OR_ACTIVE_TRANSACTION; measured:
-                        // found/seed-11207).
-                    } else if plan.kind == "ftwrl" {
-                        // lock_global_read_lock: a session that has the lock does nothing.
-                        return Ok(Outcome::Ok);
-                    } else if p.kind.starts_with("backup_") {
-                        // BACKUP STAGE looks at the global read lock before LOCK TABLES
-                        // (measured: found/seed-356 of the 2000-scenario run).
-                        states.insert(0, "ftwrl".into());
-                    } else {
-                        states.push("ftwrl".into());
-                    }
-                }
-                if let Some((b, _, _)) = &st.backup {
-                    states.push(format!("bs_{}", b.trim_start_matches("backup_")));
-                } else if p.kind.starts_with("backup_") && p.kind != "backup_start" {
-                    // A later stage with no backup running.
-                    states.push("idle".into());
-                }
-                if st.backup_lock.is_some() {
-                    // The session's BACKUP LOCK (thd->mdl_backup_lock): its learned rules,
-                    // - after those of its BACKUP STAGE (ER_BACKUP_LOCK_IS_ACTIVE first;
-                    //   measured: found/seed-181999);
-                    // - for LOCK TABLES, before the global read lock's
-                    //   (mysql_execute_command, SQLCOM_LOCK_TABLES: ER_LOCK_OR_ACTIVE_TRANSACTION
-                    //   for thd->mdl_backup_lock before lock_tables_open_and_lock_tables
-                    //   meets FTWRL; measured: found/seed-180461, seed-181401);
-                    // - not for the later BACKUP stages while a stage runs: they were learned
-                    //   with no backup running (E4146), so the stage's own state decides
-                    //   (measured: found/seed-191959, BACKUP STAGE END).
-                    let later_stage = p.kind.starts_with("backup_") && p.kind != "backup_start";
-                    let ftwrl_at = states.iter().position(|x| x == "ftwrl");
-                    if later_stage && st.backup.is_some() {
-                        // the stage's state decides
-                    } else if let (Some(i), true) = (ftwrl_at, p.kind.starts_with("lock_")) {
-                        states.insert(i, "backup_lock".into());
-                    } else {
-                        states.push("backup_lock".into());
-                    }
-                }
-                let on_handler = st.handlers.iter().any(|h| {
-                    h.open
-                        && (p.bind.t.is_none()
-                            || p.bind.t.as_ref() == Some(&h.table)
-                            || p.bind.n.as_ref() == Some(&h.table))
-                }) && !handler_open_new_alias(p, &st.handlers);
-                // (The learned `handler` rules of the later BACKUP stages are those of a
-                // session with no backup running, E4146: the stage's own state decides.
-                // Measured: found/seed-41480, seed-41609.)
-                if on_handler && (!p.kind.starts_with("backup_") || p.kind == "backup_start") {
-                    states.push("handler".into());
-                }
-                // A HANDLER the session closed and kept (`mysql_ha_flush`, FTWRL's
-                // `mysql_ha_cleanup_no_free`) is forgotten by the statements that close an
-                // open one: `mysql_ha_rm_tables` (sql/sql_handler.cc) removes the session's
-                // HANDLERs on the tables by name, open or not. Measured: found/seed-200108,
-                // TRUNCATE TABLE m1 after another statement's start closed m1's HANDLER
-                // for a waiting RENAME; HANDLER m1 OPEN is then no duplicate (E1066).
-                let on_closed = !on_handler
-                    && st.handlers.iter().any(|h| {
-                        !h.open
-                            && (p.bind.t.as_ref() == Some(&h.table)
-                                || p.bind.n.as_ref() == Some(&h.table))
-                    });
-                if on_closed
-                    && self
-                        .map
-                        .rule("handler", &p.row)
-                        .is_some_and(|r| r.error.is_none() && closes_handler(r))
-                {
+                if stn == "handler" && closes_handler(r) {
                     close_handlers.extend(handler_tables(p));
                 }
-                if cfg!(mdl_bug = "conform_no_session_rules") {
-                    states.clear();
-                }
-                for stn in states {
-                    // A multi-table UPDATE's table it only reads is checked as read under
-                    // the session's LOCK TABLES (classify::SetTarget).
-                    let (row, kind) =
-                        match p.set_target {
-                            SetTarget::No if stn == "lt_read" => {
-                                let myisam = p.row.ends_with(".myisam");
-                                (if myisam { "select.myisam" } else { "select" }, "select")
-                            }
-                            SetTarget::Unknown if stn == "lt_read" => {
-                                return Err(format!(
-                                "a multi-table UPDATE under LOCK TABLES ... READ of one of its \
-                                 tables with a SET column not qualified by its table (which \
-                                 tables it writes is not known without their columns): \
-                                 write `{}`.column",
-                                p.bind.t.as_ref().map(|t| t.name.as_str()).unwrap_or("table")
-                            ))
-                            }
-                            _ => (p.row.as_str(), p.kind.as_str()),
-                        };
-                    let r = self.rule(&stn, row, kind)?;
-                    if let Some(code) = r.error {
-                        errors.push(code);
-                        continue;
-                    }
-                    if stn == "handler" && closes_handler(r) {
-                        close_handlers.extend(handler_tables(p));
-                    }
-                    if stn.starts_with("lt_") && !is_lock && opens_tables {
-                        lt_deltas.push((r.clone(), p.bind.clone()));
-                    }
+                if stn.starts_with("lt_") && !is_lock && opens_tables {
+                    lt_deltas.push((r.clone(), p.bind.clone()));
                 }
             }
         }
-        close_handlers.extend(self.temp_ha_close(s, &plan));
+        Ok(Some(Verdict {
+            close_handlers,
+            lt_deltas,
+            errors,
+        }))
+    }
+
+    /// The states whose learned rules apply to `p`, in the order the server checks
+    /// them. `None`: FTWRL of a session that has the global read lock.
+    fn states_of(&self, s: usize, plan: &Plan, p: &Part) -> Option<Vec<String>> {
+        let st = &self.sess[s].st;
+        let mut states: Vec<String> = Vec::new();
+        if st.under_lock_tables() {
+            let mode = match &p.bind.t {
+                Some(t) => st.lock_tables.iter().find(|(x, _)| x == t).map(|(_, m)| *m),
+                // A statement that names no table (FLUSH TABLES, FTWRL, BACKUP
+                // STAGE, GET_LOCK) is judged by the locks in force: any READ one
+                // counts (FLUSH TABLES needs every locked table WRITE,
+                // reload_acl_and_cache).
+                None if st.lock_tables.iter().any(|(_, m)| *m == LtMode::Read) => {
+                    Some(LtMode::Read)
+                }
+                None if st
+                    .lock_tables
+                    .iter()
+                    .any(|(_, m)| *m == LtMode::WriteConcurrent) =>
+                {
+                    Some(LtMode::WriteConcurrent)
+                }
+                None => Some(LtMode::Write),
+            };
+            states.push(
+                match mode {
+                    Some(LtMode::Read) => "lt_read",
+                    Some(LtMode::Write) => "lt_write",
+                    Some(LtMode::WriteConcurrent) => "lt_write_concurrent",
+                    None => "lt_other",
+                }
+                .into(),
+            );
+        }
+        if st.ftwrl.is_some() {
+            if plan.kind == "ftwrl" && st.under_lock_tables() {
+                // reload_acl_and_cache refuses LOCK TABLES first (the rule of the
+                // LOCK TABLES state: ER_LOCK_OR_ACTIVE_TRANSACTION; measured:
+                // found/seed-11207).
+            } else if plan.kind == "ftwrl" {
+                // lock_global_read_lock: a session that has the lock does nothing.
+                return None;
+            } else if p.kind.starts_with("backup_") {
+                // BACKUP STAGE looks at the global read lock before LOCK TABLES
+                // (measured: found/seed-356 of the 2000-scenario run).
+                states.insert(0, "ftwrl".into());
+            } else {
+                states.push("ftwrl".into());
+            }
+        }
+        if let Some((b, _, _)) = &st.backup {
+            states.push(format!("bs_{}", b.trim_start_matches("backup_")));
+        } else if p.kind.starts_with("backup_") && p.kind != "backup_start" {
+            // A later stage with no backup running.
+            states.push("idle".into());
+        }
+        if st.backup_lock.is_some() {
+            // The session's BACKUP LOCK (thd->mdl_backup_lock): its learned rules,
+            // - after those of its BACKUP STAGE (ER_BACKUP_LOCK_IS_ACTIVE first;
+            //   measured: found/seed-181999);
+            // - for LOCK TABLES, before the global read lock's
+            //   (mysql_execute_command, SQLCOM_LOCK_TABLES: ER_LOCK_OR_ACTIVE_TRANSACTION
+            //   for thd->mdl_backup_lock before lock_tables_open_and_lock_tables
+            //   meets FTWRL; measured: found/seed-180461, seed-181401);
+            // - not for the later BACKUP stages while a stage runs: they were learned
+            //   with no backup running (E4146), so the stage's own state decides
+            //   (measured: found/seed-191959, BACKUP STAGE END).
+            let later_stage = p.kind.starts_with("backup_") && p.kind != "backup_start";
+            let ftwrl_at = states.iter().position(|x| x == "ftwrl");
+            if later_stage && st.backup.is_some() {
+                // the stage's state decides
+            } else if let (Some(i), true) = (ftwrl_at, p.kind.starts_with("lock_")) {
+                states.insert(i, "backup_lock".into());
+            } else {
+                states.push("backup_lock".into());
+            }
+        }
+        let on_handler = on_open_handler(st, p);
+        // (The learned `handler` rules of the later BACKUP stages are those of a
+        // session with no backup running, E4146: the stage's own state decides.
+        // Measured: found/seed-41480, seed-41609.)
+        if on_handler && (!p.kind.starts_with("backup_") || p.kind == "backup_start") {
+            states.push("handler".into());
+        }
+        Some(states)
+    }
+
+    /// The HANDLERs the statement closes, closed before its own checks.
+    fn close_handlers_first(
+        &mut self,
+        s: usize,
+        plan: &Plan,
+        mut close_handlers: Vec<Option<Tbl>>,
+        errors: &[u32],
+    ) {
+        close_handlers.extend(self.temp_ha_close(s, plan));
         // A statement made of other kinds' rows (CREATE TABLE ... SELECT) has its own
         // learned rule too: the HANDLERs it closes on the tables it reads.
         if !plan.parts.iter().any(|p| p.kind == plan.kind)
@@ -335,13 +501,25 @@ impl SqlModel {
                 }
             }
         }
+    }
+
+    /// The error of the session rules that comes first: the statement fails now
+    /// (`Break`), or later, inside `open_table` (`Continue(Some(code))`), or goes on.
+    fn first_error(
+        &mut self,
+        s: usize,
+        plan: &Plan,
+        errors: &[u32],
+        commit_deferred: bool,
+        is_lock: bool,
+    ) -> Result<ControlFlow<Outcome, Option<u32>>, String> {
         let mut deferred: Option<u32> = None;
         if !errors.is_empty() {
             // Under LOCK TABLES a table that is not locked is found while the tables are
             // opened (ER_TABLE_NOT_LOCKED), before one locked READ is found written
             // (ER_TABLE_NOT_LOCKED_FOR_WRITE, when they are locked): that error first.
             // (DDL under LOCK TABLES looks at its tables one by one: the first error.)
-            let code = if lock_table_names(&self.map, &plan) {
+            let code = if lock_table_names(&self.map, plan) {
                 errors[0]
             } else if let Some(c) = errors
                 .iter()
@@ -371,7 +549,7 @@ impl SqlModel {
             if trigger_lt
                 || (READ_ONLY_PROTECTION.contains(&code)
                     && (DEFERRED_PROTECTION.contains(&plan.kind.as_str())
-                        || super::sequence::writes_sequence(&plan)
+                        || super::sequence::writes_sequence(plan)
                         || (code == 1223 && is_lock)))
             {
                 // open_table checks the read-only protection right before the BACKUP lock
@@ -385,209 +563,142 @@ impl SqlModel {
                 let mut steps = self.commit_steps()?;
                 steps.push(Step::Commit);
                 steps.push(Step::Fail(code));
-                return Ok(self.start_run(s, steps, Vec::new(), true, false, None, Then::Commit));
+                return Ok(ControlFlow::Break(self.start_run(
+                    s,
+                    steps,
+                    Vec::new(),
+                    true,
+                    false,
+                    None,
+                    Then::Commit,
+                )));
             } else {
-                return Ok(self.fail(s, code));
+                return Ok(ControlFlow::Break(self.fail(s, code)));
             }
         }
 
-        if matches!(
-            plan.kind.as_str(),
-            "backup_block_ddl" | "backup_block_commit"
-        ) {
-            // BACKUP STAGE BLOCK_DDL (and BLOCK_COMMIT, which passes through it) closes the
-            // session's own HANDLERs, keeping them: backup_block_ddl in sql/backup.cc
-            // calls mysql_ha_cleanup_no_free first (measured: found/seed-41901,
-            // seed-70348; BACKUP STAGE FLUSH keeps them, seed-41480).
-            self.ha_close_no_free(s);
+        Ok(ControlFlow::Continue(deferred))
+    }
+
+    /// FLUSH TABLES under the session's own LOCK TABLES.
+    fn flush_tables_under_lock_tables(&mut self, s: usize, plan: Plan) -> Result<Outcome, String> {
+        // FLUSH TABLES under LOCK TABLES, once it passed the session rules, reopens the
+        // locked tables and closes the session's HANDLERs on them (measured:
+        // found/seed-1433; found/seed-11266: a HANDLER on another table stays, and
+        // one refused with ER_TABLE_NOT_LOCKED_FOR_WRITE closes none). It keeps them
+        // (close_cached_tables, sql/sql_base.cc: mysql_ha_flush_tables; measured:
+        // suite/handler-closed-by-admin-under-lock-tables.mdl, FLUSH TABLE t1).
+        let locked: Vec<Tbl> = self.sess[s]
+            .st
+            .lock_tables
+            .iter()
+            .map(|(t, _)| t.clone())
+            .collect();
+        for t in locked {
+            self.ha_close_keep_on(s, &t);
         }
-        if plan.kind == "flush_tables" && self.sess[s].st.under_lock_tables() {
-            // FLUSH TABLES under LOCK TABLES, once it passed the session rules, reopens the
-            // locked tables and closes the session's HANDLERs on them (measured:
-            // found/seed-1433; found/seed-11266: a HANDLER on another table stays, and
-            // one refused with ER_TABLE_NOT_LOCKED_FOR_WRITE closes none). It keeps them
-            // (close_cached_tables, sql/sql_base.cc: mysql_ha_flush_tables; measured:
-            // suite/handler-closed-by-admin-under-lock-tables.mdl, FLUSH TABLE t1).
-            let locked: Vec<Tbl> = self.sess[s]
-                .st
-                .lock_tables
-                .iter()
-                .map(|(t, _)| t.clone())
-                .collect();
-            for t in locked {
-                self.ha_close_keep_on(s, &t);
+        // Then X on each locked table, and every one back down to SNRW (`lt_x_waits`,
+        // `lt_apply`).
+        let steps = self.lt_x_waits(s, &plan)?;
+        if steps.is_empty() {
+            return self.lt_apply(s, &plan, &[]);
+        }
+        Ok(self.start_run(
+            s,
+            steps,
+            Vec::new(),
+            false,
+            false,
+            plan.wait.map(|secs| secs.saturating_mul(1000)),
+            Then::LtRest(Box::new(plan), Vec::new()),
+        ))
+    }
+
+    /// Under LOCK TABLES a statement on locked tables uses their locks: the learned
+    /// change, no wait. CREATE/DROP TRIGGER take the trigger's X first, which may
+    /// wait (mysql_create_or_drop_trigger, sql/sql_trigger.cc: the trigger's MDL before
+    /// the table's; measured: found/seed-50940, a deadlock with another session's
+    /// CREATE TRIGGER that holds it and waits for a table this session locked).
+    fn under_own_lock_tables(
+        &mut self,
+        s: usize,
+        plan: Plan,
+        lt_deltas: Vec<(RuleRow, Bind)>,
+    ) -> Result<Outcome, String> {
+        let d = self.d.clone();
+        let mut steps = Vec::new();
+        if matches!(plan.kind.as_str(), "create_trigger" | "drop_trigger") {
+            if let Some(tr) = plan.parts[0].bind.tr.clone() {
+                let n = d.namespace_by_name("TRIGGER").expect("TRIGGER");
+                steps.push(Step::Acquire {
+                    key: MdlKey::new(n, &tr.db, &tr.name),
+                    ty: LockType::parse("X").expect("X"),
+                    dur: Duration::Statement,
+                    ctx: Ctx::Plain,
+                });
             }
-            // Then X on each locked table, and every one back down to SNRW (`lt_x_waits`,
-            // `lt_apply`).
-            let steps = self.lt_x_waits(s, &plan)?;
-            if steps.is_empty() {
-                return self.lt_apply(s, &plan, &[]);
-            }
+        }
+        steps.extend(self.lt_x_waits(s, &plan)?);
+        steps.extend(self.lt_autocommit_steps(s, &plan)?);
+        if !steps.is_empty() {
+            let timeout = plan.wait.map(|secs| secs.saturating_mul(1000));
             return Ok(self.start_run(
                 s,
                 steps,
                 Vec::new(),
                 false,
                 false,
-                plan.wait.map(|secs| secs.saturating_mul(1000)),
-                Then::LtRest(Box::new(plan), Vec::new()),
+                timeout,
+                Then::LtRest(Box::new(plan), lt_deltas),
             ));
         }
-        // Under LOCK TABLES a statement on locked tables uses their locks: the learned
-        // change, no wait. CREATE/DROP TRIGGER take the trigger's X first, which may
-        // wait (mysql_create_or_drop_trigger, sql/sql_trigger.cc: the trigger's MDL before
-        // the table's; measured: found/seed-50940, a deadlock with another session's
-        // CREATE TRIGGER that holds it and waits for a table this session locked).
-        if self.sess[s].st.under_lock_tables() && !is_lock && opens_tables && deferred.is_none() {
-            let mut steps = Vec::new();
-            if matches!(plan.kind.as_str(), "create_trigger" | "drop_trigger") {
-                if let Some(tr) = plan.parts[0].bind.tr.clone() {
-                    let n = d.namespace_by_name("TRIGGER").expect("TRIGGER");
-                    steps.push(Step::Acquire {
-                        key: MdlKey::new(n, &tr.db, &tr.name),
-                        ty: LockType::parse("X").expect("X"),
-                        dur: Duration::Statement,
-                        ctx: Ctx::Plain,
-                    });
-                }
-            }
-            steps.extend(self.lt_x_waits(s, &plan)?);
-            steps.extend(self.lt_autocommit_steps(s, &plan)?);
-            if !steps.is_empty() {
-                let timeout = plan.wait.map(|secs| secs.saturating_mul(1000));
-                return Ok(self.start_run(
-                    s,
-                    steps,
-                    Vec::new(),
-                    false,
-                    false,
-                    timeout,
-                    Then::LtRest(Box::new(plan), lt_deltas),
-                ));
-            }
-            return self.lt_apply(s, &plan, &lt_deltas);
+        self.lt_apply(s, &plan, &lt_deltas)
+    }
+
+    /// An in-place ALTER of an InnoDB table with no row keeps its X to the end: no
+    /// move down to SU while the engine rebuilds (measured, 4 runs each way:
+    /// known-differences/truncated-table-inplace-alter.mdl, after TRUNCATE or
+    /// CREATE TABLE, also CREATE INDEX; a table with rows, after DELETE too, has the
+    /// SU phase). The engine's reason was not found in the source read.
+    fn keep_x_on_empty_tables(&self, plan: &Plan, own: &mut Vec<Step>) {
+        if !matches!(plan.kind.as_str(), "alter_inplace" | "create_index") {
+            return;
         }
-        let row = self
-            .map
-            .kind(&plan.parts[0].row)
-            .ok_or_else(|| self.map.missing_kind(&plan.parts[0].row))?;
-        let implicit_commit = row.implicit_commit;
-        let trigger_missing = matches!(&plan.effect,
-            Effect::DropTrigger { tr, .. } if self.cat.trigger_table(tr).is_none());
-        let own = if trigger_missing {
-            // Only the trigger's X (the table is not known): see below.
-            let n = d.namespace_by_name("TRIGGER").expect("TRIGGER");
-            let tr = plan.parts[0].bind.tr.clone().expect("a trigger");
-            vec![Step::Acquire {
-                key: MdlKey::new(n, &tr.db, &tr.name),
-                ty: LockType::parse("X").expect("X"),
-                dur: Duration::Statement,
-                ctx: Ctx::Plain,
-            }]
-        } else {
-            compose(&self.map, &self.d, &self.cat, &plan)?
-        };
-        let mut pre = Vec::new();
-        if implicit_commit {
-            if is_lock || plan.kind == "ftwrl_table" {
-                // LOCK TABLES ends the session's earlier LOCK TABLES first (the sessions
-                // that lets in do not go first: measured, found/seed-1753).
-                self.unlock_tables(s);
-            }
-            if self.sess[s].st.wrote {
-                pre = self.commit_steps()?;
-            }
-            if !cfg!(mdl_bug = "conform_skip_implicit_commit") {
-                pre.push(Step::Commit);
-            }
-        }
-        let writes = plan.parts.iter().any(|p| {
-            matches!(p.kind.as_str(), "insert" | "update" | "delete") && !p.row.ends_with(".myisam")
-        });
-        let timeout = if plan.kind == "get_lock" {
-            plan.user_lock_timeout
-                .and_then(|ms| (ms != u64::MAX).then_some(ms))
-        } else {
-            plan.wait
-                .or(self.sess[s].st.lock_wait_timeout)
-                .map(|secs| secs.saturating_mul(1000))
-        };
-        let mut own = own;
-        if matches!(plan.kind.as_str(), "alter_inplace" | "create_index") {
-            // An in-place ALTER of an InnoDB table with no row keeps its X to the end: no
-            // move down to SU while the engine rebuilds (measured, 4 runs each way:
-            // known-differences/truncated-table-inplace-alter.mdl, after TRUNCATE or
-            // CREATE TABLE, also CREATE INDEX; a table with rows, after DELETE too, has the
-            // SU phase). The engine's reason was not found in the source read.
-            let empty: Vec<MdlKey> = plan
-                .parts
-                .iter()
-                .filter_map(|p| p.bind.t.as_ref())
-                .filter(|t| self.cat.has_no_row(t) && self.cat.engine(t) == Some(Engine::InnoDb))
-                .map(|t| self.handler_key(t))
-                .collect();
-            let su = LockType::parse("SU").expect("SU");
-            for k in empty {
-                let at = own.iter().position(
-                    |st| matches!(st, Step::Upgrade { key, ty, .. } if *key == k && *ty == su),
-                );
-                if let Some(at) = at {
-                    // The move down to SU and the X after it.
+        let empty: Vec<MdlKey> = plan
+            .parts
+            .iter()
+            .filter_map(|p| p.bind.t.as_ref())
+            .filter(|t| self.cat.has_no_row(t) && self.cat.engine(t) == Some(Engine::InnoDb))
+            .map(|t| self.handler_key(t))
+            .collect();
+        let su = LockType::parse("SU").expect("SU");
+        for k in empty {
+            let at = own.iter().position(
+                |st| matches!(st, Step::Upgrade { key, ty, .. } if *key == k && *ty == su),
+            );
+            if let Some(at) = at {
+                // The move down to SU and the X after it.
+                own.remove(at);
+                if matches!(own.get(at), Some(Step::Upgrade { key, .. }) if *key == k) {
                     own.remove(at);
-                    if matches!(own.get(at), Some(Step::Upgrade { key, .. }) if *key == k) {
-                        own.remove(at);
-                    }
                 }
             }
         }
-        let st = &self.sess[s].st;
-        if writes && !implicit_commit && st.autocommit && !st.in_txn {
-            // The statement's own commit (autocommit) requests BACKUP_COMMIT while the
-            // statement still holds its locks (ha_commit_trans before
-            // release_statement_locks).
-            own.extend(self.commit_steps()?);
-        }
-        if is_lock || plan.kind == "ftwrl_table" {
-            // LOCK TABLES requests its locks for the transaction and makes them explicit
-            // once every table is locked (Locked_tables_list::init_locked_tables), so a
-            // lock the session already holds explicitly (a HANDLER's) is not reused.
-            let tx = |d: Duration| {
-                if d == Duration::Explicit {
-                    Duration::Transaction
-                } else {
-                    d
-                }
-            };
-            for st in own.iter_mut() {
-                match st {
-                    Step::Acquire { dur, .. } | Step::Upgrade { dur, .. } => *dur = tx(*dur),
-                    Step::Backoff {
-                        dur,
-                        group,
-                        between,
-                        ..
-                    } => {
-                        *dur = tx(*dur);
-                        for g in group.iter_mut() {
-                            g.2 = tx(g.2);
-                        }
-                        for b in between.iter_mut() {
-                            if let Step::Upgrade { dur, .. } = b {
-                                *dur = tx(*dur);
-                            }
-                        }
-                    }
-                    Step::Bulk(group) => {
-                        for g in group.iter_mut() {
-                            g.2 = tx(g.2);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
+    }
+
+    /// Where the statement's steps stop: at an error found inside `open_table`, at the
+    /// existing name of a CREATE, at an ALTER with nothing to do, after a missing
+    /// trigger's X.
+    fn cut_at_errors(
+        &self,
+        plan: &Plan,
+        own: &mut Vec<Step>,
+        deferred: Option<u32>,
+        trigger_missing: bool,
+    ) {
+        let d = &self.d;
         if let Some(code) = deferred {
-            let at = if lock_table_names(&self.map, &plan) {
+            let at = if lock_table_names(&self.map, plan) {
                 own.iter().position(|st| matches!(st, Step::Bulk(_)))
             } else {
                 // (MySQL 8.0: before the GLOBAL IX it takes first, open_table.)
@@ -646,19 +757,66 @@ impl SqlModel {
             // IF EXISTS is a note, otherwise ER_TRG_DOES_NOT_EXIST; nothing else.
             own.truncate(1);
         }
-        if plan.kind.starts_with("backup_") && plan.kind != "backup_end" {
-            own = self.backup_stages(s, &plan.kind, own);
+    }
+}
+
+/// What the session rules say of a statement (`SqlModel::session_rules`).
+struct Verdict {
+    /// The HANDLERs it closes (`None`: all of them).
+    close_handlers: Vec<Option<Tbl>>,
+    /// Under LOCK TABLES: the learned change of the session's locks, per part.
+    lt_deltas: Vec<(RuleRow, Bind)>,
+    /// The errors of the rules, in order.
+    errors: Vec<u32>,
+}
+
+/// `p` is on a table of an open HANDLER of the session (not a HANDLER OPEN of a new
+/// alias).
+fn on_open_handler(st: &SqlSession, p: &Part) -> bool {
+    st.handlers.iter().any(|h| {
+        h.open
+            && (p.bind.t.is_none()
+                || p.bind.t.as_ref() == Some(&h.table)
+                || p.bind.n.as_ref() == Some(&h.table))
+    }) && !handler_open_new_alias(p, &st.handlers)
+}
+
+/// LOCK TABLES requests its locks for the transaction and makes them explicit
+/// once every table is locked (Locked_tables_list::init_locked_tables), so a
+/// lock the session already holds explicitly (a HANDLER's) is not reused.
+fn for_the_transaction(own: &mut [Step]) {
+    let tx = |d: Duration| {
+        if d == Duration::Explicit {
+            Duration::Transaction
+        } else {
+            d
         }
-        let mut steps = pre;
-        steps.extend(own.iter().cloned());
-        Ok(self.start_run(
-            s,
-            steps,
-            own,
-            implicit_commit,
-            writes,
-            timeout,
-            Then::Plan(Box::new(plan)),
-        ))
+    };
+    for st in own.iter_mut() {
+        match st {
+            Step::Acquire { dur, .. } | Step::Upgrade { dur, .. } => *dur = tx(*dur),
+            Step::Backoff {
+                dur,
+                group,
+                between,
+                ..
+            } => {
+                *dur = tx(*dur);
+                for g in group.iter_mut() {
+                    g.2 = tx(g.2);
+                }
+                for b in between.iter_mut() {
+                    if let Step::Upgrade { dur, .. } = b {
+                        *dur = tx(*dur);
+                    }
+                }
+            }
+            Step::Bulk(group) => {
+                for g in group.iter_mut() {
+                    g.2 = tx(g.2);
+                }
+            }
+            _ => {}
+        }
     }
 }
