@@ -85,51 +85,7 @@ impl SqlModel {
                 }
                 Outcome::Ok
             }
-            Stmt::HandlerRead(name) => {
-                let Some(i) = self.handler_index(s, &name) else {
-                    return Ok(self.fail(s, ER_UNKNOWN_TABLE_HANDLER));
-                };
-                let t = self.sess[s].st.handlers[i].table.clone();
-                if flushed.contains(&i) {
-                    // Closed by this statement's flush: the read goes on without a lock;
-                    // the next one opens the table again.
-                    Outcome::Ok
-                } else if !self.cat.exists(&t) {
-                    // The table was dropped under the HANDLER.
-                    return Ok(self.fail(s, crate::catalog::ER_NO_SUCH_TABLE));
-                } else if self.sess[s].st.handlers[i].open {
-                    Outcome::Ok
-                } else {
-                    // Opened again (mysql_ha_read -> mysql_ha_open with reopen).
-                    let t = self.sess[s].st.handlers[i].table.clone();
-                    let row = if self.cat.engine(&t) == Some(Engine::MyIsam)
-                        && self.map.kind("handler_open.myisam").is_some()
-                    {
-                        "handler_open.myisam"
-                    } else {
-                        "handler_open"
-                    };
-                    let plan = Plan {
-                        kind: "handler_open".into(),
-                        parts: vec![crate::classify::Part {
-                            row: row.into(),
-                            kind: "handler_open".into(),
-                            bind: crate::classify::Bind {
-                                t: Some(t.clone()),
-                                ..Default::default()
-                            },
-                            set_target: Default::default(),
-                        }],
-                        lock_tables: Vec::new(),
-                        wait: None,
-                        user_lock_timeout: None,
-                        effect: Effect::NeedTables(vec![t]),
-                        aliased: None,
-                    };
-                    let steps = compose(&self.map, &self.d, &self.cat, &plan)?;
-                    self.start_run(s, steps, Vec::new(), false, false, None, Then::Reopen(i))
-                }
-            }
+            Stmt::HandlerRead(name) => self.handler_read(s, &name, flushed)?,
             Stmt::ReleaseLock(n) => {
                 let cnt = self.sess[s].st.user_locks.get(&n).copied().unwrap_or(0);
                 if cnt > 1 {
@@ -165,6 +121,53 @@ impl SqlModel {
                 self.run_plan(s, plan)?
             }
             Stmt::Learned(plan) => self.run_plan(s, plan)?,
+        })
+    }
+
+    /// HANDLER ... READ: on a HANDLER whose table is closed, it opens it again.
+    fn handler_read(&mut self, s: usize, name: &str, flushed: &[usize]) -> Result<Outcome, String> {
+        let Some(i) = self.handler_index(s, name) else {
+            return Ok(self.fail(s, ER_UNKNOWN_TABLE_HANDLER));
+        };
+        let t = self.sess[s].st.handlers[i].table.clone();
+        Ok(if flushed.contains(&i) {
+            // Closed by this statement's flush: the read goes on without a lock;
+            // the next one opens the table again.
+            Outcome::Ok
+        } else if !self.cat.exists(&t) {
+            // The table was dropped under the HANDLER.
+            return Ok(self.fail(s, crate::catalog::ER_NO_SUCH_TABLE));
+        } else if self.sess[s].st.handlers[i].open {
+            Outcome::Ok
+        } else {
+            // Opened again (mysql_ha_read -> mysql_ha_open with reopen).
+            let t = self.sess[s].st.handlers[i].table.clone();
+            let row = if self.cat.engine(&t) == Some(Engine::MyIsam)
+                && self.map.kind("handler_open.myisam").is_some()
+            {
+                "handler_open.myisam"
+            } else {
+                "handler_open"
+            };
+            let plan = Plan {
+                kind: "handler_open".into(),
+                parts: vec![crate::classify::Part {
+                    row: row.into(),
+                    kind: "handler_open".into(),
+                    bind: crate::classify::Bind {
+                        t: Some(t.clone()),
+                        ..Default::default()
+                    },
+                    set_target: Default::default(),
+                }],
+                lock_tables: Vec::new(),
+                wait: None,
+                user_lock_timeout: None,
+                effect: Effect::NeedTables(vec![t]),
+                aliased: None,
+            };
+            let steps = compose(&self.map, &self.d, &self.cat, &plan)?;
+            self.start_run(s, steps, Vec::new(), false, false, None, Then::Reopen(i))
         })
     }
 

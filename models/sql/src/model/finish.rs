@@ -1,8 +1,8 @@
 //! The end of a statement: its effect on the catalog and the session, or its failure.
 
-use super::{Handler, SqlModel, Then};
+use super::{Handler, Run, SqlModel, Then};
 use crate::catalog::Engine;
-use crate::classify::Effect;
+use crate::classify::{Effect, Plan};
 use crate::compose::Step;
 use mdl_core::key::MdlKey;
 use mdl_core::{Duration, LockType, Outcome};
@@ -16,7 +16,6 @@ impl SqlModel {
 
     /// Ends the running statement with `out`; the outcome as the server reports it.
     pub(super) fn finish(&mut self, s: usize, mut out: Outcome) -> Outcome {
-        let d = self.d.clone();
         let id = self.sess[s].id;
         let Some(run) = self.sess[s].run.clone() else {
             return out;
@@ -25,32 +24,7 @@ impl SqlModel {
             out = Outcome::Ok;
         }
         if out == Outcome::Ok {
-            // The catalog's errors come after the locks.
-            let err = match &run.then {
-                Then::Plan(p) => self.cat.error_of(&p.effect),
-                Then::Reopen(i) => {
-                    let t = &self.sess[s].st.handlers[*i].table;
-                    (!self.cat.exists(t)).then_some(crate::catalog::ER_NO_SUCH_TABLE)
-                }
-                _ => None,
-            };
-            if let Some(code) = err {
-                self.sess[s].st.last_error = Some(code);
-                out = Outcome::Error;
-                if let Then::Plan(p) = &run.then {
-                    // DROP TABLE / DROP VIEW / DROP SEQUENCE of a list drops the tables
-                    // (views, sequences) that exist (mysql_rm_table_no_locks,
-                    // mysql_drop_view).
-                    if matches!(
-                        p.effect,
-                        Effect::DropTables { .. }
-                            | Effect::DropView { .. }
-                            | Effect::DropSequences { .. }
-                    ) {
-                        self.cat.apply(&p.effect);
-                    }
-                }
-            }
+            out = self.catalog_error(s, &run);
         }
         if let (Outcome::Ok, Then::LtRest(plan, deltas)) = (out, &run.then) {
             // The lock taken first is granted: the statement goes on with the locks of
@@ -76,60 +50,7 @@ impl SqlModel {
             }
         }
         if out != Outcome::Ok {
-            if self.sess[s].st.in_txn && !run.implicit_commit && run.keep_on_error {
-                // In a transaction a statement that failed after open_tables keeps the
-                // transaction locks it took (no rollback to the statement's savepoint);
-                // the others go.
-                let keep: Vec<mdl_core::lock::TicketId> = self
-                    .t
-                    .session(id)
-                    .map(|x| {
-                        x.book
-                            .held()
-                            .iter()
-                            .filter(|h| h.dur == Duration::Transaction)
-                            .map(|h| h.id)
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                if let Some(r) = self.sess[s].run.as_mut() {
-                    r.new.retain(|(t, _)| !keep.contains(t));
-                }
-            }
-            self.give_back(s, 0);
-            self.sess[s].run = None;
-            let _ = self.t.end_statement(id);
-            if matches!(&run.then, Then::Plan(p)
-                if matches!(p.kind.as_str(), "backup_flush" | "backup_block_ddl" | "backup_block_commit"))
-            {
-                self.backup_stage_failed(s);
-            }
-            if matches!(run.then, Then::Commit | Then::Begin) {
-                // A COMMIT whose BACKUP_COMMIT wait failed (killed, timeout) has rolled the
-                // transaction back (ha_commit_trans: ha_rollback_trans) and gives back its
-                // locks all the same (mysql_execute_command, SQLCOM_COMMIT:
-                // release_transactional_locks whatever trans_commit returned, "COMMIT
-                // failed, MDL released"); so does BEGIN's commit (trans_begin clears
-                // OPTION_BEGIN). Measured: found/seed-130635 (kill), seed-130635-2
-                // (timeout), seed-130635-3 (autocommit off), seed-130635-4 (BEGIN).
-                self.sess[s].st.in_txn = false;
-                self.sess[s].st.wrote = false;
-            }
-            // A commit (COMMIT, or a statement's implicit commit) whose BACKUP_COMMIT
-            // wait failed rolls the transaction back (ha_commit_trans, sql/handler.cc:
-            // ha_rollback_trans when the backup lock cannot be taken): the transaction is
-            // over and its next commit takes no BACKUP_COMMIT. Measured:
-            // suite/backup-stage-block-commit.mdl, a second DROP TABLE waits for
-            // BACKUP_DDL, not BACKUP_COMMIT.
-            let commit_failed = run.steps.contains(&Step::Commit);
-            if !self.sess[s].st.in_txn || run.implicit_commit || commit_failed {
-                let _ = self.t.commit(id);
-            }
-            if commit_failed {
-                self.sess[s].st.in_txn = false;
-                self.sess[s].st.wrote = false;
-            }
-            return out;
+            return self.failed(s, &run, out);
         }
         self.sess[s].run = None;
         let new_locks: Vec<(MdlKey, LockType)> = run
@@ -159,82 +80,7 @@ impl SqlModel {
             Then::Plan(p) => {
                 self.cat.apply(&p.effect);
                 self.note_rows(p);
-                let st = &mut self.sess[s].st;
-                match p.kind.as_str() {
-                    k if k.starts_with("lock_") || k == "ftwrl_table" => {
-                        let _ = self.t.set_duration(id, Duration::Explicit);
-                        let st = &mut self.sess[s].st;
-                        st.lock_tables = p.lock_tables.clone();
-                        st.lt_locks = new_locks
-                            .iter()
-                            .filter(|(k, _)| {
-                                self.t.session(id).is_some_and(|x| {
-                                    x.book.on_key(k).any(|h| h.dur == Duration::Explicit)
-                                })
-                            })
-                            .cloned()
-                            .collect();
-                    }
-                    "ftwrl" => {
-                        st.ftwrl = new_locks.last().cloned();
-                    }
-                    k if k.starts_with("backup_") => {
-                        if k == "backup_end" {
-                            st.backup = None;
-                        } else {
-                            let l = self.t.session(id).and_then(|x| {
-                                x.book
-                                    .held()
-                                    .iter()
-                                    .find(|h| {
-                                        d.namespace(h.key.namespace()).name == "BACKUP"
-                                            && h.dur == Duration::Explicit
-                                    })
-                                    .map(|h| (h.key.clone(), h.ty))
-                            });
-                            st.backup = l.map(|(k2, t)| (k.to_owned(), k2, t));
-                        }
-                    }
-                    "table_backup_lock" => {
-                        if let Some(t) = &p.parts[0].bind.t {
-                            let k = self.handler_key(t);
-                            let l = self.t.session(id).and_then(|x| {
-                                x.book
-                                    .held()
-                                    .iter()
-                                    .find(|h| h.key == k && h.dur == Duration::Explicit)
-                                    .map(|h| (h.key.clone(), h.ty))
-                            });
-                            self.sess[s].st.backup_lock = l;
-                        }
-                    }
-                    "handler_open" => {
-                        if let Some(t) = p.parts[0].bind.t.clone() {
-                            st.handlers.push(Handler {
-                                alias: p.parts[0]
-                                    .bind
-                                    .alias
-                                    .clone()
-                                    .unwrap_or_else(|| t.name.clone()),
-                                table: t,
-                                open: true,
-                            });
-                        }
-                    }
-                    "get_lock" => {
-                        if let Some(n) = &p.parts[0].bind.lock {
-                            *st.user_locks.entry(n.clone()).or_insert(0) += 1;
-                        }
-                    }
-                    "drop_db" => {
-                        if let Effect::DropDb { db, .. } = &p.effect {
-                            if st.db == *db {
-                                st.db = String::new();
-                            }
-                        }
-                    }
-                    _ => {}
-                }
+                self.session_after_plan(s, p, &new_locks);
                 self.after_plan(s, &p.kind, &run.new);
                 if run.writes {
                     self.sess[s].st.wrote = true;
@@ -242,6 +88,190 @@ impl SqlModel {
             }
         }
         let _ = self.t.end_statement(id);
+        self.statement_end(s, &run);
+        Outcome::Ok
+    }
+
+    /// The catalog's error of a statement whose locks were granted (the catalog's errors
+    /// come after the locks): `Error`, or `Ok`.
+    fn catalog_error(&mut self, s: usize, run: &Run) -> Outcome {
+        let mut out = Outcome::Ok;
+        // The catalog's errors come after the locks.
+        let err = match &run.then {
+            Then::Plan(p) => self.cat.error_of(&p.effect),
+            Then::Reopen(i) => {
+                let t = &self.sess[s].st.handlers[*i].table;
+                (!self.cat.exists(t)).then_some(crate::catalog::ER_NO_SUCH_TABLE)
+            }
+            _ => None,
+        };
+        if let Some(code) = err {
+            self.sess[s].st.last_error = Some(code);
+            out = Outcome::Error;
+            if let Then::Plan(p) = &run.then {
+                // DROP TABLE / DROP VIEW / DROP SEQUENCE of a list drops the tables
+                // (views, sequences) that exist (mysql_rm_table_no_locks,
+                // mysql_drop_view).
+                if matches!(
+                    p.effect,
+                    Effect::DropTables { .. }
+                        | Effect::DropView { .. }
+                        | Effect::DropSequences { .. }
+                ) {
+                    self.cat.apply(&p.effect);
+                }
+            }
+        }
+        out
+    }
+
+    /// A statement that failed (error, timeout, deadlock, kill): it gives back what it
+    /// took, and a failed commit ends the transaction.
+    fn failed(&mut self, s: usize, run: &Run, out: Outcome) -> Outcome {
+        let id = self.sess[s].id;
+        if self.sess[s].st.in_txn && !run.implicit_commit && run.keep_on_error {
+            // In a transaction a statement that failed after open_tables keeps the
+            // transaction locks it took (no rollback to the statement's savepoint);
+            // the others go.
+            let keep: Vec<mdl_core::lock::TicketId> = self
+                .t
+                .session(id)
+                .map(|x| {
+                    x.book
+                        .held()
+                        .iter()
+                        .filter(|h| h.dur == Duration::Transaction)
+                        .map(|h| h.id)
+                        .collect()
+                })
+                .unwrap_or_default();
+            if let Some(r) = self.sess[s].run.as_mut() {
+                r.new.retain(|(t, _)| !keep.contains(t));
+            }
+        }
+        self.give_back(s, 0);
+        self.sess[s].run = None;
+        let _ = self.t.end_statement(id);
+        if matches!(&run.then, Then::Plan(p)
+            if matches!(p.kind.as_str(), "backup_flush" | "backup_block_ddl" | "backup_block_commit"))
+        {
+            self.backup_stage_failed(s);
+        }
+        if matches!(run.then, Then::Commit | Then::Begin) {
+            // A COMMIT whose BACKUP_COMMIT wait failed (killed, timeout) has rolled the
+            // transaction back (ha_commit_trans: ha_rollback_trans) and gives back its
+            // locks all the same (mysql_execute_command, SQLCOM_COMMIT:
+            // release_transactional_locks whatever trans_commit returned, "COMMIT
+            // failed, MDL released"); so does BEGIN's commit (trans_begin clears
+            // OPTION_BEGIN). Measured: found/seed-130635 (kill), seed-130635-2
+            // (timeout), seed-130635-3 (autocommit off), seed-130635-4 (BEGIN).
+            self.sess[s].st.in_txn = false;
+            self.sess[s].st.wrote = false;
+        }
+        // A commit (COMMIT, or a statement's implicit commit) whose BACKUP_COMMIT
+        // wait failed rolls the transaction back (ha_commit_trans, sql/handler.cc:
+        // ha_rollback_trans when the backup lock cannot be taken): the transaction is
+        // over and its next commit takes no BACKUP_COMMIT. Measured:
+        // suite/backup-stage-block-commit.mdl, a second DROP TABLE waits for
+        // BACKUP_DDL, not BACKUP_COMMIT.
+        let commit_failed = run.steps.contains(&Step::Commit);
+        if !self.sess[s].st.in_txn || run.implicit_commit || commit_failed {
+            let _ = self.t.commit(id);
+        }
+        if commit_failed {
+            self.sess[s].st.in_txn = false;
+            self.sess[s].st.wrote = false;
+        }
+        out
+    }
+
+    /// What a statement of the learned table leaves in the session's state (its LOCK
+    /// TABLES, FTWRL, BACKUP STAGE, BACKUP LOCK, HANDLERs, user locks, database).
+    fn session_after_plan(&mut self, s: usize, p: &Plan, new_locks: &[(MdlKey, LockType)]) {
+        let d = self.d.clone();
+        let id = self.sess[s].id;
+        let st = &mut self.sess[s].st;
+        match p.kind.as_str() {
+            k if k.starts_with("lock_") || k == "ftwrl_table" => {
+                let _ = self.t.set_duration(id, Duration::Explicit);
+                let st = &mut self.sess[s].st;
+                st.lock_tables = p.lock_tables.clone();
+                st.lt_locks = new_locks
+                    .iter()
+                    .filter(|(k, _)| {
+                        self.t
+                            .session(id)
+                            .is_some_and(|x| x.book.on_key(k).any(|h| h.dur == Duration::Explicit))
+                    })
+                    .cloned()
+                    .collect();
+            }
+            "ftwrl" => {
+                st.ftwrl = new_locks.last().cloned();
+            }
+            k if k.starts_with("backup_") => {
+                if k == "backup_end" {
+                    st.backup = None;
+                } else {
+                    let l = self.t.session(id).and_then(|x| {
+                        x.book
+                            .held()
+                            .iter()
+                            .find(|h| {
+                                d.namespace(h.key.namespace()).name == "BACKUP"
+                                    && h.dur == Duration::Explicit
+                            })
+                            .map(|h| (h.key.clone(), h.ty))
+                    });
+                    st.backup = l.map(|(k2, t)| (k.to_owned(), k2, t));
+                }
+            }
+            "table_backup_lock" => {
+                if let Some(t) = &p.parts[0].bind.t {
+                    let k = self.handler_key(t);
+                    let l = self.t.session(id).and_then(|x| {
+                        x.book
+                            .held()
+                            .iter()
+                            .find(|h| h.key == k && h.dur == Duration::Explicit)
+                            .map(|h| (h.key.clone(), h.ty))
+                    });
+                    self.sess[s].st.backup_lock = l;
+                }
+            }
+            "handler_open" => {
+                if let Some(t) = p.parts[0].bind.t.clone() {
+                    st.handlers.push(Handler {
+                        alias: p.parts[0]
+                            .bind
+                            .alias
+                            .clone()
+                            .unwrap_or_else(|| t.name.clone()),
+                        table: t,
+                        open: true,
+                    });
+                }
+            }
+            "get_lock" => {
+                if let Some(n) = &p.parts[0].bind.lock {
+                    *st.user_locks.entry(n.clone()).or_insert(0) += 1;
+                }
+            }
+            "drop_db" => {
+                if let Effect::DropDb { db, .. } = &p.effect {
+                    if st.db == *db {
+                        st.db = String::new();
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The end of a statement that succeeded: its commit (autocommit, implicit) or the
+    /// transaction it starts.
+    fn statement_end(&mut self, s: usize, run: &Run) {
+        let id = self.sess[s].id;
         let st = &self.sess[s].st;
         // With autocommit off and no BEGIN, the transaction becomes active only when a
         // transactional engine takes part (trans_register_ha sets SERVER_STATUS_IN_TRANS);
@@ -270,6 +300,5 @@ impl SqlModel {
         // tables closes the HANDLERs others came to wait for meanwhile. The old harness's
         // end marker, a SELECT after every statement, did it at once; measured through
         // the protocol client, found/seed-10482 and known-differences/woken-race-110773.)
-        Outcome::Ok
     }
 }
