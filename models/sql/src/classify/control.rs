@@ -1,0 +1,199 @@
+//! LOCK TABLES, FLUSH and the words of COMMIT / ROLLBACK (`sql/sql_parse.cc`,
+//! `sql/lock.cc`, `sql/sql_reload.cc`).
+
+use super::{
+    instance_plan, kw_eq, Bind, Cur, Cx, Effect, LtMode, Stmt, Tbl, Tok, ER_DBACCESS_DENIED,
+    ER_PARSE_ERROR, ER_TABLEACCESS_DENIED,
+};
+
+pub(super) fn classify_lock(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    c.i = 1;
+    if c.eat("instance") {
+        // LOCK INSTANCE FOR BACKUP (MySQL 8.0: Sql_cmd_lock_instance::execute).
+        if !(c.eat("for") && c.eat("backup") && c.done()) {
+            return Err(format!("statement not in the learned table: `{sql}`"));
+        }
+        return instance_plan(cx, "instance_lock", toks);
+    }
+    if !c.eat("tables") && !c.eat("table") {
+        return Err(format!("statement not in the learned table: `{sql}`"));
+    }
+    let mut parts = Vec::new();
+    let mut lt = Vec::new();
+    loop {
+        let t = c.table(cx.db)?;
+        cx.no_view(&t)?;
+        if t.db.eq_ignore_ascii_case("information_schema") {
+            // lock_tables_precheck (sql_parse.cc) refuses it with ER_DBACCESS_DENIED_ERROR
+            // after the statement's implicit commit and UNLOCK TABLES: not modelled.
+            return Err(format!(
+                "`{sql}`: LOCK TABLES of an information_schema table (error 1044 after the \
+                 implicit commit) is not modelled"
+            ));
+        }
+        if c.eat("as") {
+            c.ident()?;
+        } else if !c.at("read") && !c.at("write") && !c.at("low_priority") {
+            c.ident()?; // alias
+        }
+        let kind = if c.eat("read") {
+            if c.eat("local") {
+                "lock_read_local"
+            } else {
+                "lock_read"
+            }
+        } else {
+            c.eat("low_priority");
+            if !c.eat("write") {
+                return Err(format!("LOCK TABLES: expected READ or WRITE in `{sql}`"));
+            }
+            if c.eat("concurrent") {
+                "lock_write_concurrent"
+            } else {
+                "lock_write"
+            }
+        };
+        let mode = if kind.starts_with("lock_read") {
+            LtMode::Read
+        } else if kind == "lock_write_concurrent" {
+            LtMode::WriteConcurrent
+        } else {
+            LtMode::Write
+        };
+        // A table named twice (with aliases) is locked once, in its strongest mode.
+        let rank = |m: LtMode| match m {
+            LtMode::Read => 0,
+            LtMode::WriteConcurrent => 1,
+            LtMode::Write => 2,
+        };
+        match lt.iter_mut().find(|(x, _): &&mut (Tbl, LtMode)| *x == t) {
+            Some(e) => {
+                if rank(mode) > rank(e.1) {
+                    e.1 = mode;
+                }
+            }
+            None => lt.push((t.clone(), mode)),
+        }
+        parts.push(cx.on_table(kind, &t)?);
+        if !c.eat_p(',') {
+            break;
+        }
+    }
+    if !c.done() && !c.at("wait") && !c.at("nowait") {
+        return Err(format!(
+            "LOCK TABLES: unexpected words at the end of `{sql}`"
+        ));
+    }
+    let kind = if lt.iter().any(|(_, m)| *m != LtMode::Read) {
+        "lock_write"
+    } else {
+        "lock_read"
+    };
+    let need = lt.iter().map(|(t, _)| t.clone()).collect();
+    let Stmt::Learned(mut p) = cx.plan(kind, parts, Effect::NeedTables(need), toks)? else {
+        unreachable!()
+    };
+    p.lock_tables = lt;
+    Ok(Stmt::Learned(p))
+}
+
+pub(super) fn classify_flush(
+    cx: &Cx,
+    c: &mut Cur,
+    toks: &[Tok],
+    words: &[String],
+) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    c.i = 1;
+    c.eat("no_write_to_binlog");
+    c.eat("local");
+    if !c.eat("tables") && !c.eat("table") {
+        return Err(format!(
+            "`{sql}`: only FLUSH TABLES is in the learned table"
+        ));
+    }
+    let mut ts = Vec::new();
+    while !c.done() && !c.at("with") && !c.at("for") {
+        ts.push(c.table(cx.db)?);
+        if !c.eat_p(',') {
+            break;
+        }
+    }
+    let rl = words
+        .windows(3)
+        .any(|w| w[0] == "with" && w[1] == "read" && w[2] == "lock");
+    // FOR EXPORT: `flush_tables_with_read_lock` as WITH READ LOCK (`classify/misc.rs`);
+    // the parser takes it only after a table list (sql_yacc.yy, `flush_lock`).
+    // Measured (main/flush-innodb.test): `FLUSH TABLES FOR EXPORT`, `... WITH EXPORT`
+    // are ER_PARSE_ERROR.
+    let export = c.eat("for") && c.eat("export");
+    let rest = &toks[c.i.min(toks.len())..];
+    if (export && (ts.is_empty() || !c.done()))
+        || rest.iter().any(|t| kw_eq(t, "export") || kw_eq(t, "for"))
+    {
+        return Ok(Stmt::Fails(ER_PARSE_ERROR));
+    }
+    // WITH READ LOCK / FOR EXPORT of a system schema's table: check_table_access
+    // (sql_parse.cc, SQLCOM_FLUSH, before flush_tables_with_read_lock) refuses LOCK TABLES
+    // there, before any lock (measured: ER_DBACCESS_DENIED_ERROR for information_schema,
+    // ER_TABLEACCESS_DENIED_ERROR for performance_schema).
+    if rl || export {
+        let db = |n: &str| ts.iter().any(|t| t.db.eq_ignore_ascii_case(n));
+        if db("information_schema") {
+            return Ok(Stmt::Fails(ER_DBACCESS_DENIED));
+        }
+        if db("performance_schema") {
+            return Ok(Stmt::Fails(ER_TABLEACCESS_DENIED));
+        }
+    }
+    match (rl || export, ts.is_empty()) {
+        (true, true) => cx.plan(
+            "ftwrl",
+            vec![cx.part("ftwrl", Bind::default())],
+            Effect::None,
+            toks,
+        ),
+        (true, false) => {
+            // FOR EXPORT: its own learned rows (the same as WITH READ LOCK's), played as
+            // WITH READ LOCK (the plan's kind).
+            let row = if export {
+                "flush_export"
+            } else {
+                "ftwrl_table"
+            };
+            let mut parts = Vec::new();
+            for t in &ts {
+                parts.push(cx.on_table(row, t)?);
+            }
+            let Stmt::Learned(mut p) =
+                cx.plan("ftwrl_table", parts, Effect::NeedTables(ts.clone()), toks)?
+            else {
+                unreachable!()
+            };
+            p.lock_tables = ts.into_iter().map(|t| (t, LtMode::Read)).collect();
+            Ok(Stmt::Learned(p))
+        }
+        (false, true) => cx.plan(
+            "flush_tables",
+            vec![cx.part("flush_tables", Bind::default())],
+            Effect::None,
+            toks,
+        ),
+        (false, false) => {
+            let mut parts = Vec::new();
+            for t in &ts {
+                parts.push(cx.on_table("flush_table", t)?);
+            }
+            cx.plan("flush_table", parts, Effect::None, toks)
+        }
+    }
+}
+
+/// `COMMIT` / `ROLLBACK` with `[AND] CHAIN` or `RELEASE` (not `NO CHAIN`, `NO RELEASE`).
+pub(super) fn chain_or_release(words: &[String]) -> bool {
+    words
+        .iter()
+        .enumerate()
+        .any(|(i, w)| (w == "chain" || w == "release") && (i == 0 || words[i - 1] != "no"))
+}

@@ -1,0 +1,173 @@
+//! SELECT, SET and the subqueries of other statements (`mysql_select`, `sql_parse.cc`).
+
+use super::{
+    from_tables, locking_clauses, user_locks, views, Bind, Cx, Effect, Part, Plan, Stmt, Tok,
+    UserLockCall, SYSTEM_SCHEMAS,
+};
+
+/// The tables of the subqueries in an expression (`SET @a = (SELECT ... FROM t1)`, `DO
+/// (SELECT ...)`): read, SR, as a SELECT's. The server opens them with the statement's
+/// other tables (sql_parse.cc, mysql_execute_command: SQLCOM_SET_OPTION and SQLCOM_DO
+/// call open_and_lock_tables on `all_tables`, which holds the subqueries' tables with
+/// TL_READ, so MDL_SHARED_READ). None when the statement names no table.
+pub(super) fn subquery_reads(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
+    let tables = match from_tables(toks, cx.db) {
+        Ok(t) => t,
+        Err(e) => return Some(Err(e)),
+    };
+    if tables.is_empty() {
+        return None;
+    }
+    let parts: Result<Vec<Part>, String> =
+        tables.iter().map(|t| cx.on_table("select", t)).collect();
+    Some(parts.and_then(|parts| cx.plan("select", parts, Effect::NeedTables(tables), toks)))
+}
+
+pub(super) fn classify_set(words: &[String], sql: &str) -> Result<Stmt, String> {
+    // SET [SESSION|@@session.|LOCAL] var = value [, ...]
+    let mut w: Vec<&str> = words.iter().map(String::as_str).collect();
+    w.retain(|x| *x != "session" && *x != "local" && *x != "@@session" && *x != ".");
+    let var = w.get(1).copied().unwrap_or("");
+    let var = var.trim_start_matches("@@");
+    if w.contains(&",") && (w.contains(&"lock_wait_timeout") || w.contains(&"autocommit")) {
+        return Err(format!(
+            "`{sql}`: set lock_wait_timeout or autocommit in a SET of its own"
+        ));
+    }
+    let value = || w.get(3).copied().unwrap_or("");
+    match var {
+        "lock_wait_timeout" => value()
+            .parse()
+            .map(Stmt::SetTimeout)
+            .map_err(|_| format!("bad lock_wait_timeout `{}` (whole seconds)", value())),
+        "autocommit" => match value() {
+            "0" | "off" => Ok(Stmt::SetAutocommit(false)),
+            // DEFAULT is the global value, ON unless the server was started otherwise
+            // (the throwaway server is not).
+            "1" | "on" | "default" => Ok(Stmt::SetAutocommit(true)),
+            v => Err(format!("bad autocommit `{v}`")),
+        },
+        "global" | "@@global" => Err(format!("`{sql}`: SET GLOBAL is not modelled")),
+        _ => Ok(Stmt::NoLocks),
+    }
+}
+
+pub(super) fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    let funcs: Vec<(usize, String)> = toks
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| match t {
+            Tok::Word {
+                text,
+                quoted: false,
+            } if toks.get(i + 1) == Some(&Tok::P('(')) => Some((i, text.to_ascii_lowercase())),
+            _ => None,
+        })
+        .collect();
+    let user = funcs
+        .iter()
+        .filter(|(_, f)| {
+            matches!(
+                f.as_str(),
+                "get_lock" | "release_lock" | "release_all_locks"
+            )
+        })
+        .collect::<Vec<_>>();
+    if funcs.iter().any(|(_, f)| f == "sleep" || f == "benchmark") {
+        return Err(format!("`{sql}`: SLEEP and BENCHMARK are not modelled"));
+    }
+    let get = |n: String, ms: u64| get_lock_plan(cx, n, ms);
+    let all = funcs
+        .iter()
+        .filter(|(_, f)| f.ends_with("_lock") || f == "release_all_locks")
+        .count();
+    if all > 1 {
+        if let Some(calls) = user_locks::calls(toks, &get) {
+            return calls
+                .map(Stmt::UserLocks)
+                .map_err(|e| format!("`{sql}`: {e}"));
+        }
+    }
+    if !user.is_empty() {
+        if user.len() > 1 || words.iter().any(|w| w == "from") {
+            return Err(format!(
+                "`{sql}`: user-lock functions are modelled only as the columns of a SELECT \
+                 with no FROM"
+            ));
+        }
+        let (i, f) = user[0];
+        let args: Vec<&Tok> = toks[i + 2..]
+            .iter()
+            .take_while(|t| **t != Tok::P(')'))
+            .filter(|t| **t != Tok::P(','))
+            .collect();
+        let name = || match args.first() {
+            Some(Tok::Str(s)) => Ok(s.clone()),
+            _ => Err(format!("`{sql}`: the lock name must be a string literal")),
+        };
+        return match f.as_str() {
+            "release_all_locks" => Ok(Stmt::ReleaseAllLocks),
+            "release_lock" => Ok(Stmt::ReleaseLock(name()?)),
+            _ => {
+                let n = name()?;
+                match user_locks::timeout_ms(&args[1..]).map_err(|e| format!("`{sql}`: {e}"))? {
+                    Some(ms) => Ok(Stmt::Learned(get(n, ms))),
+                    None => Ok(Stmt::UserLocks(vec![UserLockCall::BadTimeout])),
+                }
+            }
+        };
+    }
+    let tables = from_tables(toks, cx.db)?;
+    if tables.is_empty() {
+        return Ok(Stmt::NoLocks);
+    }
+    if let Some(t) = tables
+        .iter()
+        .find(|t| SYSTEM_SCHEMAS.iter().any(|x| t.db.eq_ignore_ascii_case(x)))
+    {
+        // A SELECT of information_schema alone is `session_stmt`'s; with other tables,
+        // or of the other system schemas, the catalog does not know the table.
+        return Err(format!(
+            "`{sql}`: the system schema's table `{t}` is not in the catalog"
+        ));
+    }
+    if words.iter().any(|w| w == "into") && words.iter().any(|w| w == "outfile" || w == "dumpfile")
+    {
+        return Err(format!("`{sql}`: SELECT ... INTO OUTFILE is not modelled"));
+    }
+    let (kind, inner) = locking_clauses(toks, cx.db)?;
+    let mut parts = Vec::new();
+    for t in &tables {
+        let k = inner
+            .iter()
+            .find(|(it, _)| it == t)
+            .map_or(kind, |(_, k)| *k);
+        if k == "select" && cx.cat.is_view(t) {
+            parts.extend(views::select_parts(cx, t)?);
+            continue;
+        }
+        parts.push(cx.on_table(k, t)?);
+    }
+    cx.plan(kind, parts, Effect::NeedTables(tables), toks)
+}
+
+/// The plan of one GET_LOCK: the learned `get_lock` row on the lock's name, with its
+/// timeout (ms).
+pub(super) fn get_lock_plan(cx: &Cx, n: String, ms: u64) -> Plan {
+    Plan {
+        kind: "get_lock".into(),
+        parts: vec![cx.part(
+            "get_lock",
+            Bind {
+                lock: Some(n),
+                ..Bind::default()
+            },
+        )],
+        lock_tables: Vec::new(),
+        wait: None,
+        user_lock_timeout: Some(ms),
+        effect: Effect::None,
+        aliased: None,
+    }
+}
