@@ -325,6 +325,7 @@ mod alter_rename;
 pub mod columns;
 mod control;
 mod ddl;
+mod dml;
 mod engines;
 mod fk;
 mod lex;
@@ -346,8 +347,15 @@ mod tables;
 mod user_locks;
 mod views;
 mod xa;
-use control::{chain_or_release, classify_flush, classify_lock};
-use ddl::{classify_alter, classify_create, classify_drop, instance_plan};
+use control::{
+    chain_or_release, classify_backup, classify_flush, classify_handler, classify_lock,
+    classify_use,
+};
+use ddl::{
+    classify_admin, classify_alter, classify_create, classify_drop, classify_rename,
+    classify_truncate, instance_plan,
+};
+use dml::{classify_delete, classify_insert, classify_update};
 pub use fk::ForeignKey;
 use lex::{kw_eq, kw_eq_at, option_value, tokens, wait_clause, Cur, Tok};
 pub use parse_errors::mariadb_parse_error;
@@ -567,25 +575,7 @@ fn classify_inner(
         "unlock" if words.get(1).is_some_and(|w| w == "instance") && words.len() == 2 => {
             instance_plan(&cx, "instance_unlock", &toks)
         }
-        "use" => {
-            c.i = 1;
-            if c.peek() == Some(&Tok::P('/')) && toks.get(2) == Some(&Tok::P('*')) {
-                // A comment (`USE /* 1 */ test`, main/partition_csv.test): whitespace to
-                // the server's lexer.
-                let end = (3..toks.len())
-                    .find(|&j| toks[j] == Tok::P('*') && toks.get(j + 1) == Some(&Tok::P('/')))
-                    .ok_or_else(|| format!("`{sql}`: an unterminated comment"))?;
-                c.i = end + 2;
-            }
-            let d = c.ident()?;
-            if SYSTEM_SCHEMAS.iter().any(|x| d.eq_ignore_ascii_case(x)) {
-                // The server's own schemas exist and USE takes no lock (sql_db.cc,
-                // `mysql_change_db`); their tables are not in the catalog, so the
-                // statements after it that name tables are refused (`classify`).
-                return Ok(Stmt::Use(d.to_ascii_lowercase()));
-            }
-            Ok(Stmt::Use(d))
-        }
+        "use" => classify_use(&cx, &mut c, &toks),
         "do" | "set" if user_locks::mentions(&toks) => Err(format!(
             "`{sql}`: user-lock functions are modelled only as the columns of a SELECT with \
              no FROM"
@@ -595,297 +585,20 @@ fn classify_inner(
             Stmt::NoLocks => subquery_reads(&cx, &toks).unwrap_or(Ok(Stmt::NoLocks)),
             st => Ok(st),
         },
-        "handler" => {
-            c.i = 1;
-            let name = c.ident()?;
-            let name = if c.eat_p('.') { c.ident()? } else { name };
-            match c.peek() {
-                Some(t) if kw_eq(t, "close") => Ok(Stmt::HandlerClose(name)),
-                Some(t) if kw_eq(t, "read") => Ok(Stmt::HandlerRead(name)),
-                Some(t) if kw_eq(t, "open") => {
-                    c.i += 1;
-                    // HANDLER t OPEN [[AS] alias] (sql_yacc.yy: handler_tail).
-                    c.eat("as");
-                    let alias = if c.done() { None } else { Some(c.ident()?) };
-                    if !c.done() {
-                        return Err(not_in());
-                    }
-                    c.i = 1;
-                    let t = c.table(db)?;
-                    cx.no_view(&t)?;
-                    let mut p = cx.on_table("handler_open", &t)?;
-                    p.bind.alias = alias;
-                    cx.plan("handler_open", vec![p], Effect::NeedTables(vec![t]), &toks)
-                }
-                _ => Err(not_in()),
-            }
-        }
+        "handler" => classify_handler(&cx, &mut c, &toks),
         "select" => classify_select(&cx, &toks, &words),
-        "insert" | "replace" => {
-            c.i = 1;
-            while c.eat("low_priority")
-                || c.eat("delayed")
-                || c.eat("high_priority")
-                || c.eat("ignore")
-            {}
-            c.eat("into");
-            let target = c.table(db)?;
-            let mut parts = vec![cx.on_table("insert", &target)?];
-            let mut need = vec![target.clone()];
-            for t in from_tables(&toks[c.i..], db)? {
-                parts.push(cx.on_table("select", &t)?);
-                need.push(t);
-            }
-            cx.plan("insert", parts, Effect::NeedTables(need), &toks)
-        }
-        "update" => {
-            c.i = 1;
-            while c.eat("low_priority") || c.eat("ignore") {}
-            // UPDATE t1 [, t2 ...] SET ...: every table of the list is written (multi-update
-            // opens each for writing); tables in subqueries are read.
-            let set_at = toks
-                .iter()
-                .position(|t| kw_eq(t, "set"))
-                .ok_or_else(|| format!("no SET in `{sql}`"))?;
-            let mut list = vec![Tok::Word {
-                text: "update".into(),
-                quoted: false,
-            }];
-            list.extend(toks[c.i..set_at].iter().cloned());
-            let written = from_tables_aliased(&list, db)?;
-            if written.is_empty() {
-                return Err(format!("no table in `{sql}`"));
-            }
-            let targets = set_targets(&toks[set_at + 1..]);
-            let mut parts = Vec::new();
-            let mut need = Vec::new();
-            for (t, alias) in &written {
-                let mut p = cx.on_table("update", t)?;
-                if written.len() > 1 {
-                    p.set_target = match &targets {
-                        None => SetTarget::Unknown,
-                        Some(q)
-                            if q.iter().any(|(qd, qt)| match alias {
-                                Some(a) => qd.is_none() && qt == a,
-                                None => qt == &t.name && qd.as_ref().is_none_or(|d| d == &t.db),
-                            }) =>
-                        {
-                            SetTarget::Yes
-                        }
-                        Some(_) => SetTarget::No,
-                    };
-                }
-                parts.push(p);
-                need.push(t.clone());
-            }
-            for t in from_tables(&toks[set_at..], db)? {
-                parts.push(cx.on_table("select", &t)?);
-                need.push(t);
-            }
-            cx.plan("update", parts, Effect::NeedTables(need), &toks)
-        }
-        "delete" => {
-            c.i = 1;
-            while c.eat("low_priority") || c.eat("quick") || c.eat("ignore") {}
-            let (deleted, read): (Vec<Tbl>, Vec<Tbl>) = if c.eat("from") {
-                // DELETE FROM t [WHERE ... (subqueries)] or DELETE FROM t1 USING t1 JOIN t2.
-                let t = c.table(db)?;
-                let using = toks.iter().position(|t| kw_eq(t, "using"));
-                let read;
-                if let Some(u) = using {
-                    let mut list = vec![Tok::Word {
-                        text: "from".into(),
-                        quoted: false,
-                    }];
-                    list.extend(toks[u + 1..].iter().cloned());
-                    let listed = from_tables_aliased(&list, db)?;
-                    if let Some(code) = delete_targets_unknown(std::slice::from_ref(&t), &listed) {
-                        return Ok(Stmt::Fails(code));
-                    }
-                    read = listed
-                        .into_iter()
-                        .map(|(x, _)| x)
-                        .filter(|x| *x != t)
-                        .collect();
-                } else {
-                    read = from_tables(&toks[c.i..], db)?;
-                }
-                (vec![t], read)
-            } else {
-                // DELETE t1 [, t2] FROM t1 JOIN t2 ...: the names before FROM are tables or
-                // aliases of the FROM list.
-                let mut names = vec![c.table(db)?];
-                while c.eat_p(',') {
-                    names.push(c.table(db)?);
-                }
-                let list = from_tables_aliased(&toks[c.i..], db)?;
-                if let Some(code) = delete_targets_unknown(&names, &list) {
-                    return Ok(Stmt::Fails(code));
-                }
-                let del: Vec<Tbl> = names
-                    .into_iter()
-                    .map(|n| {
-                        list.iter()
-                            .find(|(_, a)| a.as_deref() == Some(n.name.as_str()))
-                            .map(|(t, _)| t.clone())
-                            .unwrap_or(n)
-                    })
-                    .collect();
-                let read = list
-                    .into_iter()
-                    .map(|(t, _)| t)
-                    .filter(|x| !del.contains(x))
-                    .collect();
-                (del, read)
-            };
-            let mut parts = Vec::new();
-            let mut need = Vec::new();
-            for t in &deleted {
-                parts.push(cx.on_table("delete", t)?);
-                need.push(t.clone());
-            }
-            for t in read {
-                parts.push(cx.on_table("select", &t)?);
-                need.push(t);
-            }
-            cx.plan("delete", parts, Effect::NeedTables(need), &toks)
-        }
+        "insert" | "replace" => classify_insert(&cx, &mut c, &toks),
+        "update" => classify_update(&cx, &mut c, &toks),
+        "delete" => classify_delete(&cx, &mut c, &toks),
         "lock" => classify_lock(&cx, &mut c, &toks).and_then(|st| sequence::lock_rows(st, cat)),
         "alter" => classify_alter(&cx, &mut c, &toks, &words),
         "create" => classify_create(&cx, &mut c, &toks, &words).map(|st| sequence::like(st, cat)),
         "drop" => classify_drop(&cx, &mut c, &toks, &words),
-        "truncate" => {
-            c.i = 1;
-            c.eat("table");
-            let t = c.table(db)?;
-            let p = cx.on_table("truncate", &t)?;
-            cx.plan("truncate", vec![p], Effect::NeedTables(vec![t]), &toks)
-        }
-        "rename" => {
-            c.i = 1;
-            if !c.eat("table") && !c.eat("tables") {
-                return Err(not_in());
-            }
-            let mut parts = Vec::new();
-            let mut pairs = Vec::new();
-            loop {
-                let a = c.table(db)?;
-                c.expect("to")?;
-                let b = c.table(db)?;
-                cx.no_view(&a)?;
-                parts.push(cx.part(
-                    "rename",
-                    Bind {
-                        t: Some(a.clone()),
-                        n: Some(b.clone()),
-                        ..Bind::default()
-                    },
-                ));
-                pairs.push((a, b));
-                if !c.eat_p(',') {
-                    break;
-                }
-            }
-            if c.eat("wait") || c.eat("nowait") {
-                // handled by wait_clause
-            }
-            cx.plan("rename", parts, Effect::Rename(pairs), &toks)
-        }
-        "analyze" | "optimize" | "check" | "repair" => {
-            c.i = 1;
-            c.eat("no_write_to_binlog");
-            c.eat("local");
-            if !c.eat("table") && !c.eat("tables") {
-                return Err(not_in());
-            }
-            let kind = match first.as_str() {
-                "check" => "check_table",
-                k => k,
-            };
-            let mut parts = Vec::new();
-            let mut ts = Vec::new();
-            loop {
-                let t = c.table(db)?;
-                if kind == "optimize" && cx.cat.engine(&t) == Some(Engine::InnoDb) {
-                    return Err(format!(
-                        "`{sql}`: OPTIMIZE TABLE of an InnoDB table (recreate + analyze: two \
-                         lock sequences, the first given back) is not in the learned table"
-                    ));
-                }
-                let mut part = cx.on_table(kind, &t)?;
-                if kind == "optimize" && cx.cat.engine(&t).is_none() {
-                    // A table that does not exist: no engine decides anything, the
-                    // statement's own open fails (ER_NO_SUCH_TABLE in its result row).
-                    // MyISAM's row is that single lock sequence (measured: the same
-                    // locks and outcomes as the server for OPTIMIZE of a dropped table).
-                    part.row = "optimize.myisam".to_owned();
-                }
-                parts.push(part);
-                ts.push(t);
-                if !c.eat_p(',') {
-                    break;
-                }
-            }
-            // CHECK's options (sql_yacc.yy `mi_check_type`) and ANALYZE's PERSISTENT FOR
-            // ALL change what is checked or collected, not the open: mysql_check_table and
-            // mysql_analyze_table pass the same lock type to mysql_admin_table whatever
-            // they are (sql/sql_admin.cc; measured: suite/admin-options.mdl).
-            if kind == "check_table" {
-                while ["quick", "fast", "medium", "extended", "changed"]
-                    .iter()
-                    .any(|o| c.eat(o))
-                {}
-            }
-            if kind == "repair" {
-                while ["quick", "extended", "use_frm"].iter().any(|o| c.eat(o)) {}
-            }
-            if kind == "analyze" && c.eat("persistent") {
-                c.expect("for")?;
-                c.expect("all")?;
-            }
-            if !c.done() && !c.at("wait") && !c.at("nowait") {
-                return Err(format!(
-                    "`{sql}`: options after the table list are not in the learned table"
-                ));
-            }
-            cx.plan(kind, parts, Effect::NeedTables(ts), &toks)
-        }
+        "truncate" => classify_truncate(&cx, &mut c, &toks),
+        "rename" => classify_rename(&cx, &mut c, &toks),
+        "analyze" | "optimize" | "check" | "repair" => classify_admin(&cx, &mut c, &toks, &words),
         "flush" => classify_flush(&cx, &mut c, &toks, &words),
-        "backup" => {
-            c.i = 1;
-            if c.eat("stage") {
-                let st = c.ident()?.to_ascii_lowercase();
-                let kind = format!("backup_{st}");
-                if !(cx.has_row)("backup_start") {
-                    return Err(format!(
-                        "`{sql}`: BACKUP STAGE (MariaDB) is not in this dialect's statement \
-                         table"
-                    ));
-                }
-                if !(cx.has_row)(&kind) {
-                    return Err(format!("unknown backup stage `{st}` in `{sql}`"));
-                }
-                return cx.plan(
-                    &kind,
-                    vec![cx.part(&kind, Bind::default())],
-                    Effect::None,
-                    &toks,
-                );
-            }
-            if c.eat("lock") {
-                // BACKUP LOCK [db.]t: a lock on the table, held until BACKUP UNLOCK.
-                let t = c.table(db)?;
-                if !c.done() {
-                    return Err(not_in());
-                }
-                let p = cx.on_table("table_backup_lock", &t)?;
-                return cx.plan("table_backup_lock", vec![p], Effect::None, &toks);
-            }
-            if c.eat("unlock") && c.done() {
-                return Ok(Stmt::BackupUnlock);
-            }
-            Err(not_in())
-        }
+        "backup" => classify_backup(&cx, &mut c, &toks),
         _ => Err(not_in()),
     }
 }

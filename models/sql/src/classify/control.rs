@@ -1,6 +1,7 @@
 //! LOCK TABLES, FLUSH and the words of COMMIT / ROLLBACK (`sql/sql_parse.cc`,
 //! `sql/lock.cc`, `sql/sql_reload.cc`).
 
+use super::SYSTEM_SCHEMAS;
 use super::{
     instance_plan, kw_eq, Bind, Cur, Cx, Effect, LtMode, Stmt, Tbl, Tok, ER_DBACCESS_DENIED,
     ER_PARSE_ERROR, ER_TABLEACCESS_DENIED,
@@ -196,4 +197,95 @@ pub(super) fn chain_or_release(words: &[String]) -> bool {
         .iter()
         .enumerate()
         .any(|(i, w)| (w == "chain" || w == "release") && (i == 0 || words[i - 1] != "no"))
+}
+
+/// USE (`mysql_change_db`, sql/sql_db.cc).
+pub(super) fn classify_use(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    c.i = 1;
+    if c.peek() == Some(&Tok::P('/')) && toks.get(2) == Some(&Tok::P('*')) {
+        // A comment (`USE /* 1 */ test`, main/partition_csv.test): whitespace to
+        // the server's lexer.
+        let end = (3..toks.len())
+            .find(|&j| toks[j] == Tok::P('*') && toks.get(j + 1) == Some(&Tok::P('/')))
+            .ok_or_else(|| format!("`{sql}`: an unterminated comment"))?;
+        c.i = end + 2;
+    }
+    let d = c.ident()?;
+    if SYSTEM_SCHEMAS.iter().any(|x| d.eq_ignore_ascii_case(x)) {
+        // The server's own schemas exist and USE takes no lock (sql_db.cc,
+        // `mysql_change_db`); their tables are not in the catalog, so the
+        // statements after it that name tables are refused (`classify`).
+        return Ok(Stmt::Use(d.to_ascii_lowercase()));
+    }
+    Ok(Stmt::Use(d))
+}
+
+/// HANDLER ... OPEN / READ / CLOSE (`sql/sql_handler.cc`).
+pub(super) fn classify_handler(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
+    let db = cx.db;
+    let not_in = || format!("statement not in the learned table: `{}`", cx.sql);
+    c.i = 1;
+    let name = c.ident()?;
+    let name = if c.eat_p('.') { c.ident()? } else { name };
+    match c.peek() {
+        Some(t) if kw_eq(t, "close") => Ok(Stmt::HandlerClose(name)),
+        Some(t) if kw_eq(t, "read") => Ok(Stmt::HandlerRead(name)),
+        Some(t) if kw_eq(t, "open") => {
+            c.i += 1;
+            // HANDLER t OPEN [[AS] alias] (sql_yacc.yy: handler_tail).
+            c.eat("as");
+            let alias = if c.done() { None } else { Some(c.ident()?) };
+            if !c.done() {
+                return Err(not_in());
+            }
+            c.i = 1;
+            let t = c.table(db)?;
+            cx.no_view(&t)?;
+            let mut p = cx.on_table("handler_open", &t)?;
+            p.bind.alias = alias;
+            cx.plan("handler_open", vec![p], Effect::NeedTables(vec![t]), toks)
+        }
+        _ => Err(not_in()),
+    }
+}
+
+/// BACKUP STAGE / LOCK / UNLOCK (sql/backup.cc).
+pub(super) fn classify_backup(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    let db = cx.db;
+    let not_in = || format!("statement not in the learned table: `{}`", cx.sql);
+    c.i = 1;
+    if c.eat("stage") {
+        let st = c.ident()?.to_ascii_lowercase();
+        let kind = format!("backup_{st}");
+        if !(cx.has_row)("backup_start") {
+            return Err(format!(
+                "`{sql}`: BACKUP STAGE (MariaDB) is not in this dialect's statement \
+                 table"
+            ));
+        }
+        if !(cx.has_row)(&kind) {
+            return Err(format!("unknown backup stage `{st}` in `{sql}`"));
+        }
+        return cx.plan(
+            &kind,
+            vec![cx.part(&kind, Bind::default())],
+            Effect::None,
+            toks,
+        );
+    }
+    if c.eat("lock") {
+        // BACKUP LOCK [db.]t: a lock on the table, held until BACKUP UNLOCK.
+        let t = c.table(db)?;
+        if !c.done() {
+            return Err(not_in());
+        }
+        let p = cx.on_table("table_backup_lock", &t)?;
+        return cx.plan("table_backup_lock", vec![p], Effect::None, toks);
+    }
+    if c.eat("unlock") && c.done() {
+        return Ok(Stmt::BackupUnlock);
+    }
+    Err(not_in())
 }

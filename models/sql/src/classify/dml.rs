@@ -1,0 +1,141 @@
+//! DML statements: the tables they write and read (`sql/sql_insert.cc`, `sql/sql_update.cc`,
+//! `sql/sql_delete.cc`).
+
+use super::{
+    delete_targets_unknown, from_tables, from_tables_aliased, kw_eq, set_targets, Cur, Cx, Effect,
+    SetTarget, Stmt, Tbl, Tok,
+};
+/// INSERT and REPLACE (`mysql_insert`, sql/sql_insert.cc).
+pub(super) fn classify_insert(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
+    let db = cx.db;
+    c.i = 1;
+    while c.eat("low_priority") || c.eat("delayed") || c.eat("high_priority") || c.eat("ignore") {}
+    c.eat("into");
+    let target = c.table(db)?;
+    let mut parts = vec![cx.on_table("insert", &target)?];
+    let mut need = vec![target.clone()];
+    for t in from_tables(&toks[c.i..], db)? {
+        parts.push(cx.on_table("select", &t)?);
+        need.push(t);
+    }
+    cx.plan("insert", parts, Effect::NeedTables(need), toks)
+}
+
+/// UPDATE, single- and multi-table (`mysql_update`, `mysql_multi_update_prepare`).
+pub(super) fn classify_update(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    let db = cx.db;
+    c.i = 1;
+    while c.eat("low_priority") || c.eat("ignore") {}
+    // UPDATE t1 [, t2 ...] SET ...: every table of the list is written (multi-update
+    // opens each for writing); tables in subqueries are read.
+    let set_at = toks
+        .iter()
+        .position(|t| kw_eq(t, "set"))
+        .ok_or_else(|| format!("no SET in `{sql}`"))?;
+    let mut list = vec![Tok::Word {
+        text: "update".into(),
+        quoted: false,
+    }];
+    list.extend(toks[c.i..set_at].iter().cloned());
+    let written = from_tables_aliased(&list, db)?;
+    if written.is_empty() {
+        return Err(format!("no table in `{sql}`"));
+    }
+    let targets = set_targets(&toks[set_at + 1..]);
+    let mut parts = Vec::new();
+    let mut need = Vec::new();
+    for (t, alias) in &written {
+        let mut p = cx.on_table("update", t)?;
+        if written.len() > 1 {
+            p.set_target = match &targets {
+                None => SetTarget::Unknown,
+                Some(q)
+                    if q.iter().any(|(qd, qt)| match alias {
+                        Some(a) => qd.is_none() && qt == a,
+                        None => qt == &t.name && qd.as_ref().is_none_or(|d| d == &t.db),
+                    }) =>
+                {
+                    SetTarget::Yes
+                }
+                Some(_) => SetTarget::No,
+            };
+        }
+        parts.push(p);
+        need.push(t.clone());
+    }
+    for t in from_tables(&toks[set_at..], db)? {
+        parts.push(cx.on_table("select", &t)?);
+        need.push(t);
+    }
+    cx.plan("update", parts, Effect::NeedTables(need), toks)
+}
+
+/// DELETE, single- and multi-table (`mysql_delete`, `mysql_multi_delete_prepare`).
+pub(super) fn classify_delete(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
+    let db = cx.db;
+    c.i = 1;
+    while c.eat("low_priority") || c.eat("quick") || c.eat("ignore") {}
+    let (deleted, read): (Vec<Tbl>, Vec<Tbl>) = if c.eat("from") {
+        // DELETE FROM t [WHERE ... (subqueries)] or DELETE FROM t1 USING t1 JOIN t2.
+        let t = c.table(db)?;
+        let using = toks.iter().position(|t| kw_eq(t, "using"));
+        let read;
+        if let Some(u) = using {
+            let mut list = vec![Tok::Word {
+                text: "from".into(),
+                quoted: false,
+            }];
+            list.extend(toks[u + 1..].iter().cloned());
+            let listed = from_tables_aliased(&list, db)?;
+            if let Some(code) = delete_targets_unknown(std::slice::from_ref(&t), &listed) {
+                return Ok(Stmt::Fails(code));
+            }
+            read = listed
+                .into_iter()
+                .map(|(x, _)| x)
+                .filter(|x| *x != t)
+                .collect();
+        } else {
+            read = from_tables(&toks[c.i..], db)?;
+        }
+        (vec![t], read)
+    } else {
+        // DELETE t1 [, t2] FROM t1 JOIN t2 ...: the names before FROM are tables or
+        // aliases of the FROM list.
+        let mut names = vec![c.table(db)?];
+        while c.eat_p(',') {
+            names.push(c.table(db)?);
+        }
+        let list = from_tables_aliased(&toks[c.i..], db)?;
+        if let Some(code) = delete_targets_unknown(&names, &list) {
+            return Ok(Stmt::Fails(code));
+        }
+        let del: Vec<Tbl> = names
+            .into_iter()
+            .map(|n| {
+                list.iter()
+                    .find(|(_, a)| a.as_deref() == Some(n.name.as_str()))
+                    .map(|(t, _)| t.clone())
+                    .unwrap_or(n)
+            })
+            .collect();
+        let read = list
+            .into_iter()
+            .map(|(t, _)| t)
+            .filter(|x| !del.contains(x))
+            .collect();
+        (del, read)
+    };
+    let mut parts = Vec::new();
+    let mut need = Vec::new();
+    for t in &deleted {
+        parts.push(cx.on_table("delete", t)?);
+        need.push(t.clone());
+    }
+    for t in read {
+        parts.push(cx.on_table("select", &t)?);
+        need.push(t);
+    }
+    cx.plan("delete", parts, Effect::NeedTables(need), toks)
+}
