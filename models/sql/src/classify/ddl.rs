@@ -271,49 +271,10 @@ pub(super) fn classify_create(
         return Err(format!("statement not in the learned table: `{sql}`"));
     }
     if c.eat("index") {
-        c.ident()?;
-        c.expect("on")?;
-        let t = c.table(db)?;
-        let algo = option_value(words, "algorithm");
-        let kind = match algo.as_deref() {
-            None | Some("inplace") | Some("nocopy") | Some("default") => "create_index",
-            Some("copy") => "alter_copy",
-            Some(a) => {
-                return Err(format!(
-                    "`{sql}`: ALGORITHM={a} for CREATE INDEX is not in the learned table"
-                ))
-            }
-        };
-        if cx.cat.engine(&t) == Some(Engine::MyIsam) {
-            let p = cx.on_table("alter_copy", &t)?;
-            return cx.plan("alter_copy", vec![p], Effect::NeedTables(vec![t]), toks);
-        }
-        let p = cx.on_table(kind, &t)?;
-        return cx.plan(kind, vec![p], Effect::NeedTables(vec![t]), toks);
+        return create_index(cx, c, toks, words);
     }
     if c.eat("database") || c.eat("schema") {
-        let ine = c.eat("if") && {
-            c.expect("not")?;
-            c.expect("exists")?;
-            true
-        };
-        let s = c.ident()?;
-        let p = cx.part(
-            "create_db",
-            Bind {
-                s: Some(s.clone()),
-                ..Bind::default()
-            },
-        );
-        return cx.plan(
-            "create_db",
-            vec![p],
-            Effect::CreateDb {
-                db: s,
-                if_not_exists: ine,
-            },
-            toks,
-        );
+        return create_database(cx, c, toks);
     }
     if c.eat("view") {
         let mode = if or_replace {
@@ -324,78 +285,7 @@ pub(super) fn classify_create(
         return views::create_view(cx, c, toks, mode, temptable);
     }
     if c.eat("trigger") {
-        let tr = c.table(db)?;
-        let on_at = toks
-            .iter()
-            .position(|t| kw_eq(t, "on"))
-            .ok_or_else(|| format!("no ON in `{sql}`"))?;
-        let mut c2 = Cur {
-            t: toks,
-            i: on_at + 1,
-            sql,
-        };
-        let t = c2.table(db)?;
-        let body_at = toks
-            .windows(2)
-            .position(|w| kw_eq(&w[0], "each") && kw_eq(&w[1], "row"))
-            .ok_or_else(|| format!("no FOR EACH ROW in `{sql}`"))?;
-        let body = &toks[body_at + 2..];
-        let uses_tables = body.iter().any(|x| {
-            [
-                "from", "insert", "update", "delete", "call", "select", "replace",
-            ]
-            .iter()
-            .any(|k| kw_eq(x, k))
-        });
-        // CREATE TRIGGER does not open its body's tables (the body is only parsed:
-        // mysql_create_or_drop_trigger, Table_triggers_list::create_trigger): the same
-        // locks. A statement that would fire it prelocks them, which is not modelled:
-        // the catalog marks the table (`Cx::no_view` refuses it from then on). The
-        // body must be one `classify/routine_block.rs` reads (its parse errors fail the
-        // statement before any lock).
-        let read = match routine_block::read(body, routine_block::Ctx::Trigger) {
-            Err(routine_block::Why::Fails(code)) => return Ok(Stmt::Fails(code)),
-            Err(routine_block::Why::Refused(why)) if uses_tables => {
-                return Err(format!("`{sql}`: a trigger whose body uses tables: {why}"))
-            }
-            Err(_) => Vec::new(),
-            Ok(r) => r,
-        };
-        // Its table's other triggers are not prelocked (measured:
-        // suite/trigger-prelocking.mdl); a view is refused.
-        if cx.cat.is_view(&t) {
-            cx.no_view(&t)?;
-        }
-        let tr = Tbl {
-            db: t.db.clone(),
-            name: tr.name,
-        };
-        let p = cx.part(
-            "create_trigger",
-            Bind {
-                t: Some(t.clone()),
-                tr: Some(tr.clone()),
-                ..Bind::default()
-            },
-        );
-        return cx.plan(
-            "create_trigger",
-            vec![p],
-            Effect::CreateTrigger {
-                tr,
-                on: t,
-                prelock: uses_tables.then(|| {
-                    Box::new(crate::catalog::TriggerBody {
-                        event: match &toks[on_at - 1] {
-                            Tok::Word { text, .. } => text.to_lowercase(),
-                            _ => String::new(),
-                        },
-                        stmts: read.iter().map(|s| routine_prelock::text(s)).collect(),
-                    })
-                }),
-            },
-            toks,
-        );
+        return create_trigger(cx, c, toks);
     }
     if or_replace {
         return Err(format!(
@@ -517,6 +407,135 @@ pub(super) fn classify_create(
             pk: crate::alter_algorithm::primary_key(words),
             no_columns,
             cols: columns::create_table(words).map(Box::new),
+        },
+        toks,
+    )
+}
+
+/// CREATE [UNIQUE|FULLTEXT|SPATIAL] INDEX (`mysql_alter_table` through `Sql_cmd_create_index`).
+fn create_index(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    let db = cx.db;
+    c.ident()?;
+    c.expect("on")?;
+    let t = c.table(db)?;
+    let algo = option_value(words, "algorithm");
+    let kind = match algo.as_deref() {
+        None | Some("inplace") | Some("nocopy") | Some("default") => "create_index",
+        Some("copy") => "alter_copy",
+        Some(a) => {
+            return Err(format!(
+                "`{sql}`: ALGORITHM={a} for CREATE INDEX is not in the learned table"
+            ))
+        }
+    };
+    if cx.cat.engine(&t) == Some(Engine::MyIsam) {
+        let p = cx.on_table("alter_copy", &t)?;
+        return cx.plan("alter_copy", vec![p], Effect::NeedTables(vec![t]), toks);
+    }
+    let p = cx.on_table(kind, &t)?;
+    cx.plan(kind, vec![p], Effect::NeedTables(vec![t]), toks)
+}
+
+/// CREATE DATABASE / SCHEMA (`mysql_create_db`, sql/sql_db.cc).
+fn create_database(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
+    let ine = c.eat("if") && {
+        c.expect("not")?;
+        c.expect("exists")?;
+        true
+    };
+    let s = c.ident()?;
+    let p = cx.part(
+        "create_db",
+        Bind {
+            s: Some(s.clone()),
+            ..Bind::default()
+        },
+    );
+    cx.plan(
+        "create_db",
+        vec![p],
+        Effect::CreateDb {
+            db: s,
+            if_not_exists: ine,
+        },
+        toks,
+    )
+}
+
+/// CREATE TRIGGER (`mysql_create_or_drop_trigger`, sql/sql_trigger.cc).
+fn create_trigger(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    let db = cx.db;
+    let tr = c.table(db)?;
+    let on_at = toks
+        .iter()
+        .position(|t| kw_eq(t, "on"))
+        .ok_or_else(|| format!("no ON in `{sql}`"))?;
+    let mut c2 = Cur {
+        t: toks,
+        i: on_at + 1,
+        sql,
+    };
+    let t = c2.table(db)?;
+    let body_at = toks
+        .windows(2)
+        .position(|w| kw_eq(&w[0], "each") && kw_eq(&w[1], "row"))
+        .ok_or_else(|| format!("no FOR EACH ROW in `{sql}`"))?;
+    let body = &toks[body_at + 2..];
+    let uses_tables = body.iter().any(|x| {
+        [
+            "from", "insert", "update", "delete", "call", "select", "replace",
+        ]
+        .iter()
+        .any(|k| kw_eq(x, k))
+    });
+    // CREATE TRIGGER does not open its body's tables (the body is only parsed:
+    // mysql_create_or_drop_trigger, Table_triggers_list::create_trigger): the same
+    // locks. A statement that would fire it prelocks them, which is not modelled:
+    // the catalog marks the table (`Cx::no_view` refuses it from then on). The
+    // body must be one `classify/routine_block.rs` reads (its parse errors fail the
+    // statement before any lock).
+    let read = match routine_block::read(body, routine_block::Ctx::Trigger) {
+        Err(routine_block::Why::Fails(code)) => return Ok(Stmt::Fails(code)),
+        Err(routine_block::Why::Refused(why)) if uses_tables => {
+            return Err(format!("`{sql}`: a trigger whose body uses tables: {why}"))
+        }
+        Err(_) => Vec::new(),
+        Ok(r) => r,
+    };
+    // Its table's other triggers are not prelocked (measured:
+    // suite/trigger-prelocking.mdl); a view is refused.
+    if cx.cat.is_view(&t) {
+        cx.no_view(&t)?;
+    }
+    let tr = Tbl {
+        db: t.db.clone(),
+        name: tr.name,
+    };
+    let p = cx.part(
+        "create_trigger",
+        Bind {
+            t: Some(t.clone()),
+            tr: Some(tr.clone()),
+            ..Bind::default()
+        },
+    );
+    cx.plan(
+        "create_trigger",
+        vec![p],
+        Effect::CreateTrigger {
+            tr,
+            on: t,
+            prelock: uses_tables.then(|| {
+                Box::new(crate::catalog::TriggerBody {
+                    event: match &toks[on_at - 1] {
+                        Tok::Word { text, .. } => text.to_lowercase(),
+                        _ => String::new(),
+                    },
+                    stmts: read.iter().map(|s| routine_prelock::text(s)).collect(),
+                })
+            }),
         },
         toks,
     )
