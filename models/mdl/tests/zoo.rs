@@ -1,7 +1,8 @@
 //! The bug zoo: every old design is caught (for the intended reason, with a shortest
 //! trace) and every new one holds; the harness catches seeded mistakes in the fixes.
 
-use mdl_check::zoo::engine::{canon_table, starving_lasso, Check, Design, Kind, Op, St};
+use mdl_check::zoo::engine::{canon_table, Check, Design, Kind, Op, St};
+use mdl_check::zoo::starving_lasso;
 use mdl_check::zoo::{self, entries};
 use mdl_core::dialect::Dialect;
 use mdl_core::key::MdlKey;

@@ -19,7 +19,7 @@
 //! States are compared up to the renaming of ticket ids ([`canon_table`], a
 //! bisimulation): that merges states which differ only in how tickets were numbered, and
 //! makes the state space of a program that runs for ever (`rounds == 0`) finite, so that a
-//! starving run is a cycle of states ([`starving_lasso`]).
+//! starving run is a cycle of states ([`super::starving_lasso`]).
 
 use mdl_core::deadlock::{self, WaitGraph};
 use mdl_core::dialect::Dialect;
@@ -28,7 +28,7 @@ use mdl_core::lock::{OwnerId, Ticket, TicketId};
 use mdl_core::table::{BulkReq, Config, LockTable, WaitKind};
 use mdl_core::types::{Duration, LockType, Outcome, WaitOption};
 use stateright::{Model, Property};
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
 
@@ -1747,156 +1747,4 @@ impl Model for Design {
             })
             .collect()
     }
-}
-
-/// A starving run: `prefix` leads from the initial state to a state from which `cycle`
-/// leads back to it, the watched session waiting in every state of the cycle.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Lasso {
-    pub prefix: Vec<u8>,
-    pub cycle: Vec<u8>,
-}
-
-/// The most states [`starving_lasso`] explores before it gives up (returns an error).
-pub const LIVENESS_STATE_LIMIT: usize = 200_000;
-
-/// Checks [`Check::Eventually`]: explores every reachable state (BFS; states compared up
-/// to the renaming of ticket ids, see [`canon_table`]) and looks for a cycle of states in
-/// which the watched session waits for its lock throughout while the others take the
-/// steps. Returns the first such state found in BFS order (so the prefix is a shortest
-/// path to a starving state) with a shortest cycle through it, or None when every wait of
-/// the watched session ends on every run. Err when the state space is over the limit.
-pub fn starving_lasso(m: &Design) -> Result<Option<Lasso>, String> {
-    let init = m.init();
-    let mut index: HashMap<St, usize> = HashMap::new();
-    let mut states: Vec<St> = vec![init.clone()];
-    let mut parent: Vec<Option<(usize, u8)>> = vec![None];
-    let mut succ: Vec<Vec<(u8, usize)>> = Vec::new();
-    index.insert(init, 0);
-    let mut i = 0;
-    while i < states.len() {
-        if states.len() > LIVENESS_STATE_LIMIT {
-            return Err(format!("over {LIVENESS_STATE_LIMIT} states"));
-        }
-        let mut out = Vec::new();
-        for a in 0..m.progs.len() {
-            if !m.enabled(&states[i], a) {
-                continue;
-            }
-            let (n, _) = m.step(&states[i], a);
-            let j = match index.get(&n) {
-                Some(j) => *j,
-                None => {
-                    let j = states.len();
-                    index.insert(n.clone(), j);
-                    states.push(n);
-                    parent.push(Some((i, a as u8)));
-                    j
-                }
-            };
-            out.push((a as u8, j));
-        }
-        succ.push(out);
-        i += 1;
-    }
-    let starving: Vec<bool> = states.iter().map(|s| m.watched_waiting(s)).collect();
-    // Strongly connected components of the starving states (Tarjan, iterative).
-    let n = states.len();
-    let mut idx = vec![usize::MAX; n];
-    let mut low = vec![0usize; n];
-    let mut on = vec![false; n];
-    let mut comp = vec![usize::MAX; n];
-    let mut stack: Vec<usize> = Vec::new();
-    let mut next = 0usize;
-    let mut ncomp = 0usize;
-    for root in 0..n {
-        if !starving[root] || idx[root] != usize::MAX {
-            continue;
-        }
-        let mut call: Vec<(usize, usize)> = vec![(root, 0)];
-        idx[root] = next;
-        low[root] = next;
-        next += 1;
-        stack.push(root);
-        on[root] = true;
-        while let Some(&mut (v, ref mut k)) = call.last_mut() {
-            if *k < succ[v].len() {
-                let w = succ[v][*k].1;
-                *k += 1;
-                if !starving[w] {
-                    continue;
-                }
-                if idx[w] == usize::MAX {
-                    idx[w] = next;
-                    low[w] = next;
-                    next += 1;
-                    stack.push(w);
-                    on[w] = true;
-                    call.push((w, 0));
-                } else if on[w] {
-                    low[v] = low[v].min(idx[w]);
-                }
-            } else {
-                call.pop();
-                if let Some(&(u, _)) = call.last() {
-                    low[u] = low[u].min(low[v]);
-                }
-                if low[v] == idx[v] {
-                    while let Some(w) = stack.pop() {
-                        on[w] = false;
-                        comp[w] = ncomp;
-                        if w == v {
-                            break;
-                        }
-                    }
-                    ncomp += 1;
-                }
-            }
-        }
-    }
-    // A state on a cycle: its component has an edge inside it.
-    let on_cycle = |v: usize| {
-        starving[v]
-            && succ[v]
-                .iter()
-                .any(|(_, w)| starving[*w] && comp[*w] == comp[v])
-    };
-    let Some(v) = (0..n).find(|v| on_cycle(*v)) else {
-        return Ok(None);
-    };
-    let mut prefix = Vec::new();
-    let mut x = v;
-    while let Some((p, a)) = parent[x] {
-        prefix.push(a);
-        x = p;
-    }
-    prefix.reverse();
-    // A shortest cycle through v inside its component (BFS).
-    let mut from: HashMap<usize, (usize, u8)> = HashMap::new();
-    let mut q = VecDeque::new();
-    q.push_back(v);
-    let mut cycle = Vec::new();
-    'bfs: while let Some(x) = q.pop_front() {
-        for (a, w) in &succ[x] {
-            if !starving[*w] || comp[*w] != comp[v] {
-                continue;
-            }
-            if *w == v {
-                cycle.push(*a);
-                let mut y = x;
-                while y != v {
-                    let (p, b) = from[&y];
-                    cycle.push(b);
-                    y = p;
-                }
-                break 'bfs;
-            }
-            if !from.contains_key(w) {
-                from.insert(*w, (x, *a));
-                q.push_back(*w);
-            }
-        }
-    }
-    cycle.reverse();
-    Ok(Some(Lasso { prefix, cycle }))
 }
