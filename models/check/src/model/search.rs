@@ -59,8 +59,19 @@ pub struct Mode {
     /// that decides the last property, with the states generated until then.
     pub at_expansion: bool,
     /// Record the explored graph (every edge followed, and which states are pending,
-    /// [`Space::pending`]) for the cycle search of liveness ([`super::cycle`]).
+    /// [`Space::pending`]) for the cycle search of liveness ([`super::cycle`]): every
+    /// state is explored, decided properties or not.
     pub graph: bool,
+    /// Explore every state even when every property is decided (to compare counts with
+    /// stateright's checker run the same way).
+    pub exhaustive: bool,
+}
+
+impl Mode {
+    /// The search ends once every property is decided.
+    fn stops_decided(self) -> bool {
+        !self.graph && !self.exhaustive
+    }
 }
 
 /// Why a search stopped before it was complete.
@@ -712,7 +723,7 @@ impl<'s, S: Space> Search<'s, S> {
         let mut batch_bytes: Vec<u8> = Vec::new();
         let mut batches: Vec<Batch<S>> = (0..threads).map(|_| Batch::new(space)).collect();
         'search: loop {
-            if w.undecided == 0 && !mode.at_expansion {
+            if w.undecided == 0 && !mode.at_expansion && mode.stops_decided() {
                 decided_early = w.queue.len > 0;
                 break;
             }
@@ -759,7 +770,7 @@ impl<'s, S: Space> Search<'s, S> {
                     w.queue.pop_front(&mut popped)
                 };
                 let Some((node, depth)) = next else { break };
-                if mode.at_expansion && w.decided_by(node) {
+                if mode.at_expansion && mode.stops_decided() && w.decided_by(node) {
                     decided_early = w.queue.len > 0;
                     break;
                 }

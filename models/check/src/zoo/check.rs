@@ -12,6 +12,7 @@ use super::engine::{Check, Design, St, StepInfo};
 use super::entries::Entry;
 use crate::model::cycle::pending_cycle;
 use crate::model::model_space::ModelSpace;
+use crate::model::reference::{self, RefOptions};
 use crate::model::search::{Mode, Search, SearchOptions};
 use std::time::Instant;
 
@@ -202,8 +203,8 @@ fn violated(m: &Design, st: &St) -> Option<Check> {
 /// the limit.
 pub fn starving_lasso(m: &Design) -> Result<Option<Lasso>, String> {
     let mode = Mode {
-        at_expansion: false,
         graph: true,
+        ..Mode::default()
     };
     let e = explore(m, mode, Some(LIVENESS_STATE_LIMIT as u64 + 1))?;
     if !e.complete {
@@ -264,7 +265,7 @@ pub fn check_old(m: &Design) -> OldResult {
     let start = Instant::now();
     let mode = Mode {
         at_expansion: true,
-        graph: false,
+        ..Mode::default()
     };
     // A search that cannot run is a failure to check: the old design counts as not
     // caught (fail closed); likewise a liveness check that cannot finish.
@@ -328,7 +329,7 @@ pub fn check_new(m: &Design) -> NewResult {
     let start = Instant::now();
     let mode = Mode {
         at_expansion: true,
-        graph: false,
+        ..Mode::default()
     };
     let e = explore(m, mode, None).ok();
     let example = example_check(m).and_then(|c| {
@@ -348,6 +349,47 @@ pub fn check_new(m: &Design) -> NewResult {
         example,
         example_steps,
     }
+}
+
+/// What one engine found on a design, every state explored: per property of its model
+/// whether it fired (an `always` one violated, a `sometimes` one met), and the unique
+/// states.
+#[derive(Debug, PartialEq, Eq)]
+pub struct EngineRun {
+    pub fired: Vec<bool>,
+    pub unique: u64,
+}
+
+/// A design on our engine and on stateright's checker (the comparison of
+/// `models/mdl/tests/engines_agree.rs`), each exploring every state (at most
+/// `max_states`): `[ours, stateright's]`, or why a search could not run or finish.
+pub fn both_engines(m: &Design, max_states: u64) -> Result<[EngineRun; 2], String> {
+    let mode = Mode {
+        exhaustive: true,
+        ..Mode::default()
+    };
+    let e = explore(m, mode, Some(max_states))?;
+    let names: Vec<&'static str> = props(m).iter().map(|c| c.name()).collect();
+    let o = RefOptions {
+        max_states: Some(max_states * 4),
+        threads: 1,
+        exhaustive: true,
+        ..RefOptions::default()
+    };
+    let r = reference::run(m.clone(), &names, &o);
+    if !e.complete || r.stop.is_some() {
+        return Err(format!("over {max_states} states"));
+    }
+    Ok([
+        EngineRun {
+            fired: e.found.iter().map(Option::is_some).collect(),
+            unique: e.unique as u64,
+        },
+        EngineRun {
+            fired: r.found.iter().map(Option::is_some).collect(),
+            unique: r.unique,
+        },
+    ])
 }
 
 pub fn run_entry(e: &Entry) -> EntryResult {
