@@ -134,7 +134,7 @@ impl Design {
         let mut deadlocked: Vec<usize> = Vec::new();
         match op {
             Op::Acq(k, ty, dur) => {
-                if self.suspicion && self.suspect(&n, s, k) {
+                if self.suspicion && self.suspect(n, s, k) {
                     mdl = Some(Outcome::Deadlock);
                     text = "ER_LOCK_DEADLOCK (a DDL waits on the table)".into();
                 } else if self.one_pass {
@@ -249,7 +249,7 @@ impl Design {
                     text = "no MDL (an internal #sql- name)".into();
                     self.advance(n, s);
                 } else {
-                    let k = self.purge_key(&n).expect("resolved");
+                    let k = self.purge_key(n).expect("resolved");
                     mdl = Some(
                         n.t.acquire(
                             me,
@@ -297,7 +297,7 @@ impl Design {
                     Try::Blocked(b) => {
                         n.cw[s] = true;
                         text = "waiting".into();
-                        if self.backoff && self.mdl_waits_for(&n, s) && self.back_off(n, s) {
+                        if self.backoff && self.mdl_waits_for(n, s) && self.back_off(n, s) {
                             text = "wait aborted by the waiting DDL: gives back its metadata locks, retries".into();
                         } else if self.visible {
                             let out = n.t.foreign_wait(me, b, self.fweight).expect("live session");
@@ -423,7 +423,7 @@ impl Design {
                 let ob = n.purge_obj.expect("purge object") as usize;
                 let now = n.objs[ob].name;
                 if self.purge == PurgeRule::Exact && Some(now) != n.purge_name {
-                    if let Some(k) = self.purge_key(&n) {
+                    if let Some(k) = self.purge_key(n) {
                         let _ = n.t.release(me, &k, None);
                     }
                     text = format!("renamed to `{}`: release, retry", self.names[now as usize]);
@@ -490,7 +490,7 @@ impl Design {
                                 st.t.session(o(w))
                                     .and_then(|x| x.wait.as_ref())
                                     .is_some_and(|x| x.key == *key);
-                            if watch_wait_before && self.watched_waiting(&n) && on_key {
+                            if watch_wait_before && self.watched_waiting(n) && on_key {
                                 n.starve = n.starve.saturating_add(1).min(self.starve_bound + 1);
                             }
                         }
