@@ -628,6 +628,137 @@ impl<S: Space> Walk<S> {
     }
 }
 
+/// How a search went, for its result.
+struct Ran {
+    decided_early: bool,
+    switched: Option<(usize, u64)>,
+    dfs: bool,
+    threads: usize,
+    seconds: f64,
+}
+
+/// The buffers of the parallel breadth-first search.
+struct Par<S: Space> {
+    batch_in: Vec<(u32, u32, usize, usize)>,
+    batch_bytes: Vec<u8>,
+    batches: Vec<Batch<S>>,
+}
+
+impl<S: Space> Walk<S> {
+    fn new(space: &S) -> Walk<S> {
+        let nprops = space.props();
+        Walk {
+            found: vec![None; nprops],
+            undecided: nprops,
+            notes: space.new_notes(),
+            table: FpTable::new(),
+            queue: Queue::new(),
+            stats: PorStats::default(),
+            states: 0,
+            max_depth: 0,
+            depth_cut: false,
+            stop: None,
+            expansions: 0,
+            search_bytes: 0,
+            heap_peak: None,
+            stored: Vec::new(),
+            bufs: Bufs::default(),
+        }
+    }
+
+    /// The initial state: state 0, on the queue.
+    fn add_initial(&mut self, s: &mut Search<S>) {
+        let space = s.space;
+        let init = space.initial();
+        let mut enc = Vec::new();
+        space.encode(&init, &mut S::Scratch::default(), &mut enc);
+        let fp0 = fingerprint(&enc);
+        s.fps.push(fp0);
+        s.parents.push(ROOT);
+        if let Err(slot) = self.table.probe(&s.fps, fp0) {
+            self.table.fill(slot, 0, fp0);
+        }
+        self.states += 1;
+        self.fire(0, fires(space, &init));
+        s.note_pending(&init);
+        self.push(s, 0, 0, Some(init), &enc);
+    }
+
+    /// Breadth-first on several threads: a batch from the front of the queue, expanded in
+    /// slices, merged in queue order (so the result is the same as on one thread).
+    /// `Skipped`: the queue was empty.
+    fn expand_batch(
+        &mut self,
+        s: &mut Search<S>,
+        par: &mut Par<S>,
+        max_depth: Option<usize>,
+        limit: u64,
+    ) -> Expand {
+        let threads = par.batches.len();
+        let (batch_in, batch_bytes) = (&mut par.batch_in, &mut par.batch_bytes);
+        batch_in.clear();
+        batch_bytes.clear();
+        let mut popped = Vec::new();
+        while batch_in.len() < BATCH * threads {
+            let Some((node, depth)) = self.queue.pop_front(&mut popped) else {
+                break;
+            };
+            let a = batch_bytes.len();
+            batch_bytes.extend_from_slice(&popped);
+            batch_in.push((node, depth, a, batch_bytes.len()));
+        }
+        if batch_in.is_empty() {
+            return Expand::Skipped;
+        }
+        let per = batch_in.len().div_ceil(threads);
+        let ctx = Ctx {
+            space: s.space,
+            max_depth,
+        };
+        std::thread::scope(|sc| {
+            for (slice, b) in batch_in.chunks(per).zip(par.batches.iter_mut()) {
+                let bytes = &*batch_bytes;
+                let ctx = &ctx;
+                sc.spawn(move || ctx.expand(slice, bytes, b));
+            }
+        });
+        let used_batches = batch_in.len().div_ceil(per);
+        for b in par.batches.iter_mut().take(used_batches) {
+            self.merge_batch(s, b, limit);
+            if self.stop.is_some() {
+                return Expand::Stop;
+            }
+        }
+        Expand::Done
+    }
+
+    /// The result of a search that ended.
+    fn result(mut self, s: &Search<S>, run: Ran) -> SearchResult<S::Notes> {
+        let space = s.space;
+        space.finish_notes(&mut self.notes);
+        let unique = s.fps.len() as u64;
+        SearchResult {
+            found: self.found,
+            states: self.states,
+            unique,
+            max_depth: self.max_depth,
+            depth_cut: self.depth_cut,
+            stop: self.stop,
+            decided_early: run.decided_early,
+            switched_to_dfs: run.switched,
+            seconds: run.seconds,
+            search_bytes: self.search_bytes,
+            heap_peak: self.heap_peak,
+            symmetry: false,
+            por: space.reduces().then_some(self.stats),
+            por_off: None,
+            notes: self.notes,
+            dfs: run.dfs,
+            threads: run.threads,
+        }
+    }
+}
+
 /// A search over one model; keeps the states seen so that traces can be rebuilt.
 pub struct Search<'s, S: Space> {
     pub space: &'s S,
@@ -673,26 +804,7 @@ impl<'s, S: Space> Search<'s, S> {
             parents: Vec::new(),
             graph: mode.graph.then(Graph::default),
         };
-        let nprops = space.props();
-        let mut w: Walk<S> = Walk {
-            found: vec![None; nprops],
-            undecided: nprops,
-            notes: space.new_notes(),
-            table: FpTable::new(),
-            queue: Queue::new(),
-            stats: PorStats::default(),
-            states: 0,
-            max_depth: 0,
-            depth_cut: false,
-            stop: None,
-            expansions: 0,
-            search_bytes: 0,
-            heap_peak: None,
-            stored: Vec::new(),
-            bufs: Bufs::default(),
-        };
-        let mut scratch = S::Scratch::default();
-        let mut enc = Vec::new();
+        let mut w: Walk<S> = Walk::new(space);
         let mut popped = Vec::new();
         let mut decided_early = false;
         let mut dfs = o.dfs;
@@ -705,63 +817,22 @@ impl<'s, S: Space> Search<'s, S> {
             o.threads.max(1)
         };
 
-        // The initial state.
-        let init = space.initial();
-        space.encode(&init, &mut scratch, &mut enc);
-        let fp0 = fingerprint(&enc);
-        s.fps.push(fp0);
-        s.parents.push(ROOT);
-        if let Err(slot) = w.table.probe(&s.fps, fp0) {
-            w.table.fill(slot, 0, fp0);
-        }
-        w.states += 1;
-        w.fire(0, fires(space, &init));
-        s.note_pending(&init);
-        w.push(&s, 0, 0, Some(init), &enc);
-
-        let mut batch_in: Vec<(u32, u32, usize, usize)> = Vec::new();
-        let mut batch_bytes: Vec<u8> = Vec::new();
-        let mut batches: Vec<Batch<S>> = (0..threads).map(|_| Batch::new(space)).collect();
+        w.add_initial(&mut s);
+        let mut par = Par {
+            batch_in: Vec::new(),
+            batch_bytes: Vec::new(),
+            batches: (0..threads).map(|_| Batch::new(space)).collect(),
+        };
         'search: loop {
             if w.undecided == 0 && !mode.at_expansion && mode.stops_decided() {
                 decided_early = w.queue.len > 0;
                 break;
             }
             if threads > 1 && !dfs {
-                // Breadth-first on several threads: a batch from the front of the queue,
-                // expanded in slices, merged in queue order (so the result is the same as
-                // on one thread).
-                batch_in.clear();
-                batch_bytes.clear();
-                while batch_in.len() < BATCH * threads {
-                    let Some((node, depth)) = w.queue.pop_front(&mut popped) else {
-                        break;
-                    };
-                    let a = batch_bytes.len();
-                    batch_bytes.extend_from_slice(&popped);
-                    batch_in.push((node, depth, a, batch_bytes.len()));
-                }
-                if batch_in.is_empty() {
-                    break;
-                }
-                let per = batch_in.len().div_ceil(threads);
-                let ctx = Ctx {
-                    space,
-                    max_depth: o.max_depth,
-                };
-                std::thread::scope(|sc| {
-                    for (slice, b) in batch_in.chunks(per).zip(batches.iter_mut()) {
-                        let bytes = &batch_bytes;
-                        let ctx = &ctx;
-                        sc.spawn(move || ctx.expand(slice, bytes, b));
-                    }
-                });
-                let used_batches = batch_in.len().div_ceil(per);
-                for b in batches.iter_mut().take(used_batches) {
-                    w.merge_batch(&mut s, b, limit);
-                    if w.stop.is_some() {
-                        break 'search;
-                    }
+                match w.expand_batch(&mut s, &mut par, o.max_depth, limit) {
+                    Expand::Done => {}
+                    Expand::Skipped => break,
+                    Expand::Stop => break 'search,
                 }
             } else {
                 let next = if dfs {
@@ -829,27 +900,14 @@ impl<'s, S: Space> Search<'s, S> {
         if let Some(h) = mem::heap_bytes() {
             w.heap_peak = Some(w.heap_peak.unwrap_or(0).max(h as u64));
         }
-        space.finish_notes(&mut w.notes);
-        let unique = s.fps.len() as u64;
-        let r = SearchResult {
-            found: w.found,
-            states: w.states,
-            unique,
-            max_depth: w.max_depth,
-            depth_cut: w.depth_cut,
-            stop: w.stop,
+        let run = Ran {
             decided_early,
-            switched_to_dfs: switched,
-            seconds: start.elapsed().as_secs_f64(),
-            search_bytes: w.search_bytes,
-            heap_peak: w.heap_peak,
-            symmetry: false,
-            por: space.reduces().then_some(w.stats),
-            por_off: None,
-            notes: w.notes,
+            switched,
             dfs,
             threads: if o.dfs { 1 } else { threads },
+            seconds: start.elapsed().as_secs_f64(),
         };
+        let r = w.result(&s, run);
         (s, r)
     }
 
