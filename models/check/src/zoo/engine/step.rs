@@ -107,6 +107,12 @@ impl Design {
     /// The step's own part (`op` of session `s`): where it went, its MDL outcome if it
     /// made a request, its text, the sessions that got a deadlock error.
     pub(super) fn run_op(&self, n: &mut St, s: usize, op: &Op) -> OpOut {
+        let mut done = OpOut {
+            target: "MDL",
+            mdl: None,
+            text: String::new(),
+            deadlocked: Vec::new(),
+        };
         match op {
             Op::Acq(..)
             | Op::Upg(..)
@@ -114,36 +120,34 @@ impl Design {
             | Op::Release(..)
             | Op::ShowOpen(..)
             | Op::BulkRetry(..)
-            | Op::Bulk(..) => self.request_op(n, s, op),
+            | Op::Bulk(..) => self.request_op(n, s, op, &mut done),
             Op::PurgeLock
             | Op::EndStmt
             | Op::Commit
             | Op::Unlock
             | Op::Take(..)
-            | Op::WaitFlush(..) => self.end_op(n, s, op),
-            _ => self.object_op(n, s, op),
+            | Op::WaitFlush(..) => self.end_op(n, s, op, &mut done),
+            _ => self.object_op(n, s, op, &mut done),
         }
+        done
     }
 
     /// [`Design::run_op`] for the metadata-lock requests and releases.
-    pub(super) fn request_op(&self, n: &mut St, s: usize, op: &Op) -> OpOut {
+    pub(super) fn request_op(&self, n: &mut St, s: usize, op: &Op, done: &mut OpOut) {
         let me = o(s);
-        let target = "MDL";
-        let mut mdl: Option<Outcome> = None;
-        let mut text = String::new();
-        let mut deadlocked: Vec<usize> = Vec::new();
         match op {
             Op::Acq(k, ty, dur) => {
                 if self.suspicion && self.suspect(n, s, k) {
-                    mdl = Some(Outcome::Deadlock);
-                    text = "ER_LOCK_DEADLOCK (a DDL waits on the table)".into();
+                    done.mdl = Some(Outcome::Deadlock);
+                    done.text = "ER_LOCK_DEADLOCK (a DDL waits on the table)".into();
                 } else if self.one_pass {
                     let out =
                         n.t.acquire(me, k, *ty, *dur, WaitOption::NoWait)
                             .expect("well-formed program");
-                    mdl = self.one_pass_outcome(n, s, out, &mut text, &mut deadlocked);
+                    done.mdl =
+                        self.one_pass_outcome(n, s, out, &mut done.text, &mut done.deadlocked);
                 } else {
-                    mdl = Some(
+                    done.mdl = Some(
                         n.t.acquire(me, k, *ty, *dur, WaitOption::Forever)
                             .expect("well-formed program"),
                     );
@@ -154,9 +158,10 @@ impl Design {
                     let out =
                         n.t.upgrade(me, k, *ty, WaitOption::NoWait)
                             .expect("well-formed program");
-                    mdl = self.one_pass_outcome(n, s, out, &mut text, &mut deadlocked);
+                    done.mdl =
+                        self.one_pass_outcome(n, s, out, &mut done.text, &mut done.deadlocked);
                 } else {
-                    mdl = Some(
+                    done.mdl = Some(
                         n.t.upgrade(me, k, *ty, WaitOption::Forever)
                             .expect("well-formed program"),
                     );
@@ -164,12 +169,12 @@ impl Design {
             }
             Op::Down(k, ty) => {
                 let _ = n.t.downgrade(me, k, *ty).expect("well-formed program");
-                text = "ok (no wait)".into();
+                done.text = "ok (no wait)".into();
                 self.advance(n, s);
             }
             Op::Release(k, ty) => {
                 let _ = n.t.release(me, k, Some(*ty)).expect("well-formed program");
-                text = "ok".into();
+                done.text = "ok".into();
                 self.advance(n, s);
             }
             Op::ShowOpen(k) => {
@@ -179,14 +184,15 @@ impl Design {
                         n.t.acquire(me, k, LockType::SH, Duration::Statement, WaitOption::NoWait)
                             .expect("well-formed program");
                     if out == Outcome::Busy {
-                        text = "conflict: table skipped with a warning (ER_WARN_I_S_SKIPPED_TABLE)"
-                            .into();
+                        done.text =
+                            "conflict: table skipped with a warning (ER_WARN_I_S_SKIPPED_TABLE)"
+                                .into();
                         self.advance(n, s);
                     } else {
-                        mdl = Some(out);
+                        done.mdl = Some(out);
                     }
                 } else {
-                    mdl = Some(
+                    done.mdl = Some(
                         n.t.acquire(
                             me,
                             k,
@@ -201,12 +207,13 @@ impl Design {
             Op::BulkRetry(..) => match self.try_foreign(n, s).expect("bulk retry") {
                 Try::Done => {
                     n.cw[s] = false;
-                    text = "granted (all at once)".into();
+                    done.text = "granted (all at once)".into();
                     self.advance(n, s);
                 }
                 Try::Blocked(_) => {
                     n.cw[s] = true;
-                    text = "a lock is taken: gives back the others and waits holding none".into();
+                    done.text =
+                        "a lock is taken: gives back the others and waits holding none".into();
                 }
             },
             Op::Bulk(v, dur) => {
@@ -222,35 +229,25 @@ impl Design {
                         .collect();
                     n.t.acquire_all(me, &reqs, *dur, WaitOption::Forever)
                 };
-                mdl = Some(out.expect("well-formed program"));
+                done.mdl = Some(out.expect("well-formed program"));
             }
             // The other operations are `other_op`'s.
             _ => {}
         }
-        OpOut {
-            target,
-            mdl,
-            text,
-            deadlocked,
-        }
     }
 
     /// [`Design::run_op`] for the statement and transaction ends and the table-level locks.
-    pub(super) fn end_op(&self, n: &mut St, s: usize, op: &Op) -> OpOut {
+    pub(super) fn end_op(&self, n: &mut St, s: usize, op: &Op, done: &mut OpOut) {
         let me = o(s);
-        let mut target = "MDL";
-        let mut mdl: Option<Outcome> = None;
-        let mut text = String::new();
-        let mut deadlocked: Vec<usize> = Vec::new();
         match op {
             Op::PurgeLock => {
                 let name = n.purge_name.expect("resolved") as usize;
                 if self.purge == PurgeRule::PrefixSkip && self.names[name].starts_with("#sql-") {
-                    text = "no MDL (an internal #sql- name)".into();
+                    done.text = "no MDL (an internal #sql- name)".into();
                     self.advance(n, s);
                 } else {
                     let k = self.purge_key(n).expect("resolved");
-                    mdl = Some(
+                    done.mdl = Some(
                         n.t.acquire(
                             me,
                             &k,
@@ -265,24 +262,24 @@ impl Design {
             Op::EndStmt => {
                 let _ = n.t.end_statement(me);
                 self.release_foreign(n, s, &[Duration::Statement]);
-                text = "ok".into();
+                done.text = "ok".into();
                 self.advance(n, s);
             }
             Op::Commit => {
                 let _ = n.t.commit(me);
                 self.release_foreign(n, s, &[Duration::Statement, Duration::Transaction]);
                 n.used[s] = 0;
-                text = "ok".into();
+                done.text = "ok".into();
                 self.advance(n, s);
             }
             Op::Unlock => {
                 let _ = n.t.release_explicit(me);
                 self.release_foreign(n, s, &[Duration::Explicit]);
-                text = "ok".into();
+                done.text = "ok".into();
                 self.advance(n, s);
             }
             Op::Take(r, _, _) | Op::WaitFlush(r) => {
-                target = self.res[*r as usize].subsystem;
+                done.target = self.res[*r as usize].subsystem;
                 match self.try_foreign(n, s).expect("foreign step") {
                     Try::Done => {
                         if n.cw[s] {
@@ -291,23 +288,23 @@ impl Design {
                                 n.t.foreign_granted(me);
                             }
                         }
-                        text = "granted".into();
+                        done.text = "granted".into();
                         self.advance(n, s);
                     }
                     Try::Blocked(b) => {
                         n.cw[s] = true;
-                        text = "waiting".into();
+                        done.text = "waiting".into();
                         if self.backoff && self.mdl_waits_for(n, s) && self.back_off(n, s) {
-                            text = "wait aborted by the waiting DDL: gives back its metadata locks, retries".into();
+                            done.text = "wait aborted by the waiting DDL: gives back its metadata locks, retries".into();
                         } else if self.visible {
                             let out = n.t.foreign_wait(me, b, self.fweight).expect("live session");
                             if out == Outcome::Deadlock {
-                                text = "deadlock".into();
-                                deadlocked.push(s);
+                                done.text = "deadlock".into();
+                                done.deadlocked.push(s);
                                 self.abort(n, s);
                             }
                         } else {
-                            text = "waiting (invisible to the MDL detector)".into();
+                            done.text = "waiting (invisible to the MDL detector)".into();
                         }
                     }
                 }
@@ -315,31 +312,21 @@ impl Design {
             // The other operations are the other parts'.
             _ => {}
         }
-        OpOut {
-            target,
-            mdl,
-            text,
-            deadlocked,
-        }
     }
 
     /// [`Design::run_op`] for the table definition cache, the purge thread and the table objects.
-    pub(super) fn object_op(&self, n: &mut St, s: usize, op: &Op) -> OpOut {
+    pub(super) fn object_op(&self, n: &mut St, s: usize, op: &Op, done: &mut OpOut) {
         let me = o(s);
-        let mut target = "MDL";
-        let mdl: Option<Outcome> = None;
-        let mut text = String::new();
-        let deadlocked: Vec<usize> = Vec::new();
         match op {
             Op::PurgeWait => {
-                target = "InnoDB";
+                done.target = "InnoDB";
                 let _ = self.try_foreign(n, s);
                 n.cw[s] = false;
-                text = "undo to purge".into();
+                done.text = "undo to purge".into();
                 self.advance(n, s);
             }
             Op::MarkOld(r) => {
-                target = self.res[*r as usize].subsystem;
+                done.target = self.res[*r as usize].subsystem;
                 let s8 = s as u8;
                 let mut old: Vec<u8> = n.res[*r as usize]
                     .holders
@@ -350,11 +337,11 @@ impl Design {
                 old.sort();
                 old.dedup();
                 n.res[*r as usize].old = old;
-                text = "share marked old".into();
+                done.text = "share marked old".into();
                 self.advance(n, s);
             }
             Op::WriteMeta(r) => {
-                target = self.res[*r as usize].subsystem;
+                done.target = self.res[*r as usize].subsystem;
                 let s8 = s as u8;
                 let users: Vec<&'static str> = n.res[*r as usize]
                     .holders
@@ -363,46 +350,46 @@ impl Design {
                     .map(|h| self.progs[h.s as usize].name)
                     .collect();
                 if users.is_empty() {
-                    text = "ok".into();
+                    done.text = "ok".into();
                 } else {
                     n.stale_meta = true;
-                    text = format!("rewritten while {} uses it", users.join(", "));
+                    done.text = format!("rewritten while {} uses it", users.join(", "));
                 }
                 self.advance(n, s);
             }
             Op::Free(r) => {
-                target = self.res[*r as usize].subsystem;
+                done.target = self.res[*r as usize].subsystem;
                 let s8 = s as u8;
                 n.res[*r as usize].holders.retain(|h| h.s != s8);
-                text = "released".into();
+                done.text = "released".into();
                 self.advance(n, s);
             }
             Op::Note => {
-                target = "";
-                text = "ok".into();
+                done.target = "";
+                done.text = "ok".into();
                 self.advance(n, s);
             }
             Op::Create(ob, name) => {
-                target = "InnoDB";
+                done.target = "InnoDB";
                 let x = &mut n.objs[*ob as usize];
                 x.exists = true;
                 x.name = *name;
-                text = "ok".into();
+                done.text = "ok".into();
                 self.advance(n, s);
             }
             Op::Publish(ob) => {
-                target = "InnoDB";
+                done.target = "InnoDB";
                 n.objs[*ob as usize].undo = true;
-                text = "undo committed".into();
+                done.text = "undo committed".into();
                 self.advance(n, s);
             }
             Op::Rename(from, to) => {
-                target = "InnoDB";
-                text = "ok".into();
+                done.target = "InnoDB";
+                done.text = "ok".into();
                 if let Some(x) = n.objs.iter_mut().find(|x| x.exists && x.name == *from) {
                     if x.n_ref != 0 {
                         n.bad.get_or_insert("n_ref_count == 0");
-                        text = format!(
+                        done.text = format!(
                             "assertion `n_ref_count == 0` fails (n_ref_count = {})",
                             x.n_ref
                         );
@@ -412,50 +399,45 @@ impl Design {
                 self.advance(n, s);
             }
             Op::PurgeResolve => {
-                target = "InnoDB";
+                done.target = "InnoDB";
                 let ob = n.purge_obj.expect("purge object") as usize;
                 n.purge_name = Some(n.objs[ob].name);
-                text = format!("name is `{}`", self.names[n.objs[ob].name as usize]);
+                done.text = format!("name is `{}`", self.names[n.objs[ob].name as usize]);
                 self.advance(n, s);
             }
             Op::PurgeRecheck => {
-                target = "InnoDB";
+                done.target = "InnoDB";
                 let ob = n.purge_obj.expect("purge object") as usize;
                 let now = n.objs[ob].name;
                 if self.purge == PurgeRule::Exact && Some(now) != n.purge_name {
                     if let Some(k) = self.purge_key(n) {
                         let _ = n.t.release(me, &k, None);
                     }
-                    text = format!("renamed to `{}`: release, retry", self.names[now as usize]);
+                    done.text =
+                        format!("renamed to `{}`: release, retry", self.names[now as usize]);
                     n.pc[s] -= 2;
                 } else {
-                    text = "ok".into();
+                    done.text = "ok".into();
                     self.advance(n, s);
                 }
             }
             Op::Pin => {
-                target = "InnoDB";
+                done.target = "InnoDB";
                 let ob = n.purge_obj.expect("purge object") as usize;
                 n.objs[ob].n_ref += 1;
-                text = "n_ref_count = 1".into();
+                done.text = "n_ref_count = 1".into();
                 self.advance(n, s);
             }
             Op::Unpin => {
-                target = "InnoDB";
+                done.target = "InnoDB";
                 let ob = n.purge_obj.expect("purge object") as usize;
                 n.objs[ob].n_ref -= 1;
                 n.objs[ob].undo = false;
-                text = "purged, n_ref_count = 0".into();
+                done.text = "purged, n_ref_count = 0".into();
                 self.advance(n, s);
             }
             // The other operations are the other parts'.
             _ => {}
-        }
-        OpOut {
-            target,
-            mdl,
-            text,
-            deadlocked,
         }
     }
 
