@@ -39,11 +39,24 @@ struct Adj<A> {
     to: Vec<(A, u32)>,
 }
 
+/// Seeded bug `mdl_bug="cycle_ignores_pending"`: every state counts as pending, so any
+/// cycle (a loop of the other sessions after the watched one was served) is taken for a
+/// starving run. The zoo's fixed `snrw-starves-readers` design then fails its `assert
+/// eventually` (models/mdl/tests/zoo.rs).
+#[cfg(mdl_bug = "cycle_ignores_pending")]
+fn marks(g: &[bool]) -> Vec<bool> {
+    vec![true; g.len()]
+}
+#[cfg(not(mdl_bug = "cycle_ignores_pending"))]
+fn marks(g: &[bool]) -> Vec<bool> {
+    g.to_vec()
+}
+
 impl<A: Copy> Adj<A> {
-    fn new(g: &Graph<A>) -> Adj<A> {
-        let n = g.pending.len();
+    fn new(g: &Graph<A>, pending: &[bool]) -> Adj<A> {
+        let n = pending.len();
         let mut count = vec![0usize; n + 1];
-        let inside = |e: &&(u32, A, u32)| g.pending[e.0 as usize] && g.pending[e.2 as usize];
+        let inside = |e: &&(u32, A, u32)| pending[e.0 as usize] && pending[e.2 as usize];
         for e in g.edges.iter().filter(inside) {
             count[e.0 as usize + 1] += 1;
         }
@@ -155,16 +168,17 @@ fn shortest_cycle<A: Copy>(adj: &Adj<A>, comp: &[usize], v: usize) -> Vec<A> {
 /// initial state) that lies on a cycle of pending states, with a shortest such cycle
 /// through it; `None` when no run stays pending for ever.
 pub fn pending_cycle<A: Copy>(g: &Graph<A>) -> Option<PendingCycle<A>> {
-    let adj = Adj::new(g);
-    let comp = components(&adj, &g.pending);
+    let pending = marks(&g.pending);
+    let adj = Adj::new(g, &pending);
+    let comp = components(&adj, &pending);
     let on_cycle = |v: usize| {
-        g.pending[v]
+        pending[v]
             && adj
                 .succ(v)
                 .iter()
                 .any(|&(_, w)| comp[w as usize] == comp[v])
     };
-    let v = (0..g.pending.len()).find(|&v| on_cycle(v))?;
+    let v = (0..pending.len()).find(|&v| on_cycle(v))?;
     Some(PendingCycle {
         state: v as u32,
         cycle: shortest_cycle(&adj, &comp, v),

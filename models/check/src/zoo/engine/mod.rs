@@ -290,7 +290,7 @@ pub enum Check {
     Bounded,
     /// liveness (`assert eventually`): no run in which the watched session waits for
     /// ever while the others keep taking steps: no reachable cycle of states along which
-    /// it waits throughout ([`starving_lasso`]).
+    /// it waits throughout ([`super::starving_lasso`]).
     Eventually,
     /// always: no waiting MDL request could be granted now (a lost wakeup otherwise:
     /// `LockTable::grantable_waiters`, the rule of the lock's own reschedule).
