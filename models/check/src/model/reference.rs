@@ -87,15 +87,21 @@ fn p<const I: usize>(m: &RefModel, s: &RefState) -> bool {
 
 type PropFn = fn(&RefModel, &RefState) -> bool;
 
+/// `prop_fns!(p, PropFn)`: the array of `p::<0>` to `p::<70>`, each as a `PropFn` (for
+/// lock scenarios at most 7 built-in properties and 64 asserts; for SQL scenarios 4 and
+/// [`crate::model::MAX_ASSERTS`]).
 macro_rules! prop_fns {
-    ($($i:literal)*) => { [$(p::<$i> as PropFn),*] };
+    ($p:ident, $t:ty) => {
+        prop_fns!(@ $p, $t;
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29
+            30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56
+            57 58 59 60 61 62 63 64 65 66 67 68 69 70)
+    };
+    (@ $p:ident, $t:ty; $($i:literal)*) => { [$($p::<$i> as $t),*] };
 }
+pub(crate) use prop_fns;
 
-const PROP_FNS: [PropFn; 71] = prop_fns!(
-    0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
-    32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60
-    61 62 63 64 65 66 67 68 69 70
-);
+const PROP_FNS: [PropFn; 71] = prop_fns!(p, PropFn);
 
 impl Model for RefModel {
     type State = RefState;

@@ -8,7 +8,7 @@
 use super::check::{replay, PropResult, SqlResult};
 use super::explore::{ExSqlAction, ExSqlState, ExploreSql};
 use super::{SqlCheck, SqlProp};
-use crate::model::reference::{self, RefOptions};
+use crate::model::reference::{self, prop_fns, RefOptions};
 use mdl_core::Outcome;
 use stateright::{Model, Property};
 use std::collections::BTreeSet;
@@ -68,16 +68,8 @@ fn p<const I: usize>(m: &RefSql, s: &ExSqlState) -> bool {
 
 type PropFn = fn(&RefSql, &ExSqlState) -> bool;
 
-macro_rules! prop_fns {
-    ($($i:literal)*) => { [$(p::<$i> as PropFn),*] };
-}
-
 /// The 4 built-in properties and at most [`crate::model::MAX_ASSERTS`] asserts.
-const PROP_FNS: [PropFn; 68] = prop_fns!(
-    0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
-    32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60
-    61 62 63 64 65 66 67
-);
+const PROP_FNS: [PropFn; 71] = prop_fns!(p, PropFn);
 
 /// Checks a SQL scenario with stateright's checker (the one reference runner,
 /// [`reference::run`]); the result in the SQL report's form.
