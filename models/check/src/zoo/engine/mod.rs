@@ -785,13 +785,7 @@ impl Design {
                 None => Try::Blocked(Vec::new()),
             },
             Op::BulkRetry(v, dur) => {
-                let reqs: Vec<BulkReq> = v
-                    .iter()
-                    .map(|(k, ty)| BulkReq {
-                        key: k.clone(),
-                        ty: *ty,
-                    })
-                    .collect();
+                let reqs = bulk_reqs(v);
                 let before = st.clone();
                 match st.t.acquire_all(o(s), &reqs, *dur, WaitOption::NoWait) {
                     Ok(Outcome::Granted) => Try::Done,
@@ -1088,6 +1082,16 @@ impl WaitGraph for EdgeGraph {
     fn weight(&self, n: usize) -> u32 {
         self.w.get(n).copied().unwrap_or(0)
     }
+}
+
+/// A bulk request's items for [`LockTable::acquire_all`].
+fn bulk_reqs(v: &[(MdlKey, LockType)]) -> Vec<BulkReq> {
+    v.iter()
+        .map(|(k, ty)| BulkReq {
+            key: k.clone(),
+            ty: *ty,
+        })
+        .collect()
 }
 
 fn op_key(op: &Op) -> Option<&MdlKey> {

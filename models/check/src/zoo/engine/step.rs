@@ -220,13 +220,7 @@ impl Design {
                 let out = if n.t.session(me).is_some_and(|x| x.resume.is_some()) {
                     n.t.resume_bulk(me)
                 } else {
-                    let reqs: Vec<BulkReq> = v
-                        .iter()
-                        .map(|(k, ty)| BulkReq {
-                            key: k.clone(),
-                            ty: *ty,
-                        })
-                        .collect();
+                    let reqs = bulk_reqs(v);
                     n.t.acquire_all(me, &reqs, *dur, WaitOption::Forever)
                 };
                 done.mdl = Some(out.expect("well-formed program"));
