@@ -60,7 +60,9 @@ pub struct Mode {
     pub at_expansion: bool,
     /// Record the explored graph (every edge followed, and which states are pending,
     /// [`Space::pending`]) for the cycle search of liveness ([`super::cycle`]): every
-    /// state is explored, decided properties or not.
+    /// state is explored, decided properties or not. The graph (12 bytes an edge, one
+    /// byte a state) is not counted against `max_memory`: bound such a search by
+    /// `max_states` (the zoo's liveness search stops past 200,000 states).
     pub graph: bool,
     /// Explore every state even when every property is decided (to compare counts with
     /// stateright's checker run the same way).
