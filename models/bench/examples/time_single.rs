@@ -1,8 +1,10 @@
-//! Time of the uncontended single-thread row on a loaded host: `time_single [ROUNDS [OPS]]`
+//! Time of the uncontended single-thread row on a loaded host:
+//! `time_single [ROUNDS [OPS [series]]]`
 //! runs the `single` group's floor, DashMap + RwLock, naive and our SR acquire + commit
 //! interleaved in many short rounds (default 400 rounds of 20,000 operations, about a
 //! millisecond each) and prints, per case, the fastest round, the 10th percentile and the
-//! median in ns per operation, and the ratios of ours to DashMap + RwLock at each.
+//! median in ns per operation, and the ratios of ours to DashMap + RwLock at each; with
+//! `series`, first every round of every case in order (what the host did over time).
 //!
 //! Why short rounds and their minimum: a host shared with other work takes the CPU away
 //! for whole scheduler slices (milliseconds) and runs other threads on the sibling
@@ -19,6 +21,7 @@ use std::time::Instant;
 type Case<'a> = (&'static str, Box<dyn FnMut(u64) + 'a>);
 
 fn main() {
+    let series = std::env::args().any(|a| a == "series");
     let args: Vec<u64> = std::env::args()
         .skip(1)
         .filter_map(|a| a.parse().ok())
@@ -78,6 +81,12 @@ fn main() {
             if round >= 2 {
                 ns_op[i].push(x);
             }
+        }
+    }
+    if series {
+        for ((name, _), xs) in cases.iter().zip(&ns_op) {
+            let r: Vec<String> = xs.iter().map(|x| format!("{x:.0}")).collect();
+            println!("{name}: {}", r.join(" "));
         }
     }
     let q = |xs: &mut Vec<f64>, p: f64| {
