@@ -501,12 +501,24 @@ impl TicketBook {
     /// on the AMD EPYC guest; models/BENCH.md, issue 30, fourth round).
     #[inline(always)]
     fn push_held(&mut self, id: TicketId, key: MdlKey, ty: LockType, dur: LockDuration, seq: u32) {
+        // The field list below is exhaustive (no `..`): a field added to `Held` breaks
+        // this line at compile time, before it could be left unwritten below or leaked
+        // by `pop_latest_parts`.
+        let _every_field = |h: Held| {
+            let Held {
+                id: _,
+                key: _,
+                ty: _,
+                dur: _,
+                seq: _,
+            } = h;
+        };
         self.held.reserve(1);
         let len = self.held.len();
         // SAFETY: `reserve(1)` leaves room for one more element, so slot `len` is inside
         // the allocation and holds no element; every field of the `Held` there is
-        // written (padding needs none) before `set_len` counts it, and nothing between
-        // can panic.
+        // written (padding needs none; `_every_field` above proves the list complete)
+        // before `set_len` counts it, and nothing between can panic.
         unsafe {
             let p = self.held.as_mut_ptr().add(len);
             std::ptr::addr_of_mut!((*p).id).write(id);
