@@ -49,10 +49,12 @@
 //! what they name; `SET lock_wait_timeout` and a statement's own `WAIT n` / `NOWAIT` and
 //! GET_LOCK's timeout argument bound waits.
 
+mod canon;
 mod dialect;
 pub mod encode;
 mod kill;
 mod prepared;
+mod quiet;
 mod replication;
 mod savepoint;
 mod sequence;
