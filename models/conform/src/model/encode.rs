@@ -119,10 +119,7 @@ pub(super) fn fingerprint(m: &super::SqlModel) -> u64 {
     } = m;
     let mut h = std::collections::hash_map::DefaultHasher::new();
     let labels = super::canon::Labels::of(t);
-    if !cfg!(mdl_bug = "sql_fingerprint_no_table") {
-        // (Seeded bug: the lock table left out, states that differ in it are one.)
-        super::canon::hash_table(t, &labels, &mut h);
-    }
+    super::canon::hash_table(t, &labels, &mut h);
     now.hash(&mut h);
     cat.fingerprint().hash(&mut h);
     sess.len().hash(&mut h);
