@@ -1,6 +1,6 @@
 //! The manager's settings: every knob in one [`Config`], built with [`ConfigBuilder`].
 
-use crate::dialect::Dialect;
+use crate::decide::dialect::Dialect;
 
 /// What breaks a deadlock cycle (the `deadlock_resolution` setting).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -114,7 +114,7 @@ impl ConfigBuilder {
     /// Sets [`Config::max_search_depth`], clamped to 1..=10,000 (the capped search is a
     /// recursion as deep as this).
     pub fn max_search_depth(mut self, n: u32) -> Self {
-        let n = n.clamp(1, crate::dialect::MAX_SEARCH_DEPTH_LIMIT);
+        let n = n.clamp(1, crate::decide::dialect::MAX_SEARCH_DEPTH_LIMIT);
         self.0.max_search_depth = Some(n);
         self
     }

@@ -30,28 +30,18 @@
 //! stable API (they are `#[doc(hidden)]`).
 #![deny(missing_docs)]
 
-#[doc(hidden)]
-pub mod book;
 mod config;
-#[doc(hidden)]
-pub mod deadlock;
-#[doc(hidden)]
-pub mod dialect;
+mod decide;
 mod error;
 #[doc(hidden)]
-pub mod key;
-#[doc(hidden)]
-pub mod lock;
-#[doc(hidden)]
 pub mod manager;
-#[doc(hidden)]
-pub mod step;
 #[doc(hidden)]
 pub mod sync;
 #[doc(hidden)]
 pub mod table;
+
 #[doc(hidden)]
-pub mod types;
+pub use decide::{book, deadlock, dialect, key, lock, step, types};
 
 pub use book::Held;
 pub use config::{Config, ConfigBuilder, DeadlockResolution};

@@ -6,18 +6,18 @@
 //! This is what the stateright model explores and what the `sequence` fuzzer and the
 //! proptest state machine drive against the reference oracle. It makes the same decisions
 //! as the concurrent [`crate::Manager`], with the same code: the step layer
-//! ([`crate::step`]: grants, queues, reschedules, the victim loop), `TicketBook` for what a
+//! ([`crate::decide::step`]: grants, queues, reschedules, the victim loop), `TicketBook` for what a
 //! context holds. This file only carries the plans out: books, waits, events.
 
-use crate::book::{AcquirePlan, TicketBook, UpgradePlan};
-use crate::deadlock::{self, Deadlock, WaitGraph};
-use crate::dialect::Dialect;
+use crate::decide::book::{AcquirePlan, TicketBook, UpgradePlan};
+use crate::decide::deadlock::{self, Deadlock, WaitGraph};
+use crate::decide::dialect::Dialect;
+use crate::decide::key::MdlKey;
+use crate::decide::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
+use crate::decide::step::{self, Abort, DeadlockShell, Decision, Grant, Lock, Resolved, Waiting};
+use crate::decide::types::{LockDuration, LockType, Outcome, WaitOption};
 use crate::error::MdlError;
-use crate::key::MdlKey;
-use crate::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
-use crate::step::{self, Abort, DeadlockShell, Decision, Grant, Lock, Resolved, Waiting};
 use crate::sync::DataArc as Arc;
-use crate::types::{LockDuration, LockType, Outcome, WaitOption};
 use std::collections::BTreeMap;
 
 /// A table's dialect: shared between the clones of a table (the model checker keeps
@@ -974,7 +974,7 @@ impl LockTable {
     }
 }
 
-pub use crate::step::rules;
+pub use crate::decide::step::rules;
 
 /// The table's side of the victim loop.
 struct TableShell<'a> {

@@ -294,7 +294,7 @@ mod tests {
     /// cache lines, neither of them the line of `fast`, which every fast path reads.
     #[test]
     fn stripes_have_lines_of_their_own() {
-        let d = crate::dialect::Dialect::mysql80();
+        let d = crate::decide::dialect::Dialect::mysql80();
         let key = MdlKey::parse(&d, "TABLE", "db.t").unwrap();
         let obj = Arc::new(LockObj {
             key,

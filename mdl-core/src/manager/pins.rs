@@ -353,7 +353,7 @@ impl Context {
 #[cfg(all(test, not(any(loom, feature = "shuttle"))))]
 mod tests {
     use super::*;
-    use crate::dialect::Dialect;
+    use crate::decide::dialect::Dialect;
 
     fn obj(key: &MdlKey) -> Arc<LockObj> {
         Arc::new(LockObj {

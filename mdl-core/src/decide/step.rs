@@ -13,20 +13,20 @@
 //! Two shells carry the plans out: the sequential [`crate::table::LockTable`] (books,
 //! events, waits as state) and the concurrent [`crate::Manager`] (latches, wait slots,
 //! the fast path). Neither decides: no grant rule, no no-wait or zero-timeout rule, no
-//! reschedule loop and no victim loop is written outside this file, [`crate::lock`] and
-//! [`crate::deadlock`].
+//! reschedule loop and no victim loop is written outside this file, [`crate::decide::lock`] and
+//! [`crate::decide::deadlock`].
 //!
 //! A shell that races its waiters against timeouts (the manager) passes `try_grant` to
 //! the methods that reschedule: asked, in queue order, for each grantable waiter, it
 //! returns false when that waiter already has another outcome (it then stays queued until
 //! it leaves with [`Lock::abandon`]). The sequential table passes `|_| true`.
 
-use crate::deadlock::{self, Deadlock, WaitGraph};
-use crate::dialect::Dialect;
-use crate::key::MdlKey;
-use crate::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
+use crate::decide::deadlock::{self, Deadlock, WaitGraph};
+use crate::decide::dialect::Dialect;
+use crate::decide::key::MdlKey;
+use crate::decide::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
+use crate::decide::types::{LockType, Outcome, WaitOption};
 use crate::table::Config;
-use crate::types::{LockType, Outcome, WaitOption};
 
 /// The rules for a key under a config: the namespace's strategy and, for namespaces that
 /// `max_write_lock_count` affects, the dialect's starvation rule.
@@ -425,7 +425,7 @@ impl Lock {
 pub enum Waiting {
     /// A ticket of type `ty` on a lock of `key`'s namespace.
     Mdl {
-        key_ns: crate::dialect::Namespace,
+        key_ns: crate::decide::dialect::Namespace,
         ty: LockType,
     },
     /// A foreign subsystem's wait of this weight.
