@@ -85,16 +85,16 @@ impl Config {
     }
 
     /// The lock table's part of the settings.
-    pub(crate) fn table(&self) -> crate::table::Config {
-        crate::table::Config {
+    pub(crate) fn table(&self) -> crate::decide::step::Config {
+        crate::decide::step::Config {
             max_write_lock_count: self.max_write_lock_count,
         }
     }
 }
 
 #[doc(hidden)]
-impl From<crate::table::Config> for Config {
-    fn from(c: crate::table::Config) -> Config {
+impl From<crate::decide::step::Config> for Config {
+    fn from(c: crate::decide::step::Config) -> Config {
         Config::builder()
             .max_write_lock_count(c.max_write_lock_count)
             .build()

@@ -20,6 +20,9 @@ use crate::error::MdlError;
 use crate::sync::DataArc as Arc;
 use std::collections::BTreeMap;
 
+/// The settings of a lock table and the rules they give, from the step layer.
+pub use crate::decide::step::{rules, Config};
+
 /// A table's dialect: shared between the clones of a table (the model checker keeps
 /// millions), and the same for every state of one model, so `Hash` and `Eq` skip it.
 #[derive(Clone, Debug)]
@@ -41,21 +44,6 @@ impl std::ops::Deref for TableDialect {
     type Target = Dialect;
     fn deref(&self) -> &Dialect {
         &self.0
-    }
-}
-
-/// Settings of a lock table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Config {
-    /// `max_write_lock_count`; `u64::MAX` is unlimited.
-    pub max_write_lock_count: u64,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            max_write_lock_count: u64::MAX,
-        }
     }
 }
 
@@ -973,8 +961,6 @@ impl LockTable {
         Ok(())
     }
 }
-
-pub use crate::decide::step::rules;
 
 /// The table's side of the victim loop.
 struct TableShell<'a> {

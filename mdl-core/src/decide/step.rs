@@ -26,7 +26,22 @@ use crate::decide::dialect::Dialect;
 use crate::decide::key::MdlKey;
 use crate::decide::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
 use crate::decide::types::{LockType, Outcome, WaitOption};
-use crate::table::Config;
+
+/// The settings the step layer's rules read (a lock table's settings; the manager's
+/// part of [`crate::Config`]). The shells keep one and pass it to [`rules`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Config {
+    /// `max_write_lock_count`; `u64::MAX` is unlimited.
+    pub max_write_lock_count: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            max_write_lock_count: u64::MAX,
+        }
+    }
+}
 
 /// The rules for a key under a config: the namespace's strategy and, for namespaces that
 /// `max_write_lock_count` affects, the dialect's starvation rule.
