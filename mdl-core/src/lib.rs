@@ -32,7 +32,6 @@
 
 mod config;
 mod decide;
-mod error;
 #[doc(hidden)]
 pub mod manager;
 #[doc(hidden)]
@@ -46,8 +45,8 @@ pub use decide::{book, deadlock, dialect, key, lock, step, types};
 pub use book::Held;
 pub use config::{Config, ConfigBuilder, DeadlockResolution};
 pub use deadlock::ForeignWaits;
+pub use decide::error::{AcquireError, Granted, MdlError};
 pub use dialect::{Dialect, DialectError, Namespace};
-pub use error::{AcquireError, Granted, MdlError};
 pub use key::MdlKey;
 pub use lock::{OwnerId, TicketId};
 pub use manager::introspect::{LockRow, LockWait};

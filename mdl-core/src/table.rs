@@ -12,11 +12,11 @@
 use crate::decide::book::{AcquirePlan, TicketBook, UpgradePlan};
 use crate::decide::deadlock::{self, Deadlock, WaitGraph};
 use crate::decide::dialect::Dialect;
+use crate::decide::error::MdlError;
 use crate::decide::key::MdlKey;
 use crate::decide::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
 use crate::decide::step::{self, Abort, DeadlockShell, Decision, Grant, Lock, Resolved, Waiting};
 use crate::decide::types::{LockDuration, LockType, Outcome, WaitOption};
-use crate::error::MdlError;
 use crate::sync::DataArc as Arc;
 use std::collections::BTreeMap;
 

@@ -7,10 +7,10 @@
 //! context command live here once.
 
 use crate::decide::dialect::Dialect;
+use crate::decide::error::MdlError;
 use crate::decide::key::{KeyHashBuilder, MdlKey};
 use crate::decide::lock::TicketId;
 use crate::decide::types::{LockDuration, LockType};
-use crate::error::MdlError;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 

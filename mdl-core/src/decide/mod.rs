@@ -1,4 +1,4 @@
-//! The decision layer: lock types, keys, dialects, per-lock state, ticket books, the
+//! The decision layer: lock types, keys, dialects, per-lock state, ticket books, errors, the
 //! wait-for graph and the step layer that turns a request into a plan. Pure, sequential
 //! code: it imports neither shell ([`crate::table`], [`crate::manager`]) and no
 //! synchronisation beyond the key's shared data ([`crate::sync::DataArc`]).
@@ -9,6 +9,7 @@ pub mod book;
 pub mod deadlock;
 #[doc(hidden)]
 pub mod dialect;
+pub mod error;
 #[doc(hidden)]
 pub mod key;
 #[doc(hidden)]

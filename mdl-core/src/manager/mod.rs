@@ -60,11 +60,11 @@
 use crate::decide::book::{AcquirePlan, Held, TicketBook, UpgradePlan};
 use crate::decide::deadlock::{self, ForeignWaits, WaitGraph};
 use crate::decide::dialect::{Dialect, Strategy};
+use crate::decide::error::{AcquireError, Granted, MdlError};
 use crate::decide::key::{KeyHashBuilder, MdlKey};
 use crate::decide::lock::{OwnerId, Rules, Ticket, TicketId};
 use crate::decide::step::{self, Abort, DeadlockShell, Decision, Grant, Lock, Resolved, Waiting};
 use crate::decide::types::{LockDuration, LockType, Outcome, WaitOption, WaitStatus};
-use crate::error::{AcquireError, Granted, MdlError};
 use crate::sync::atomic::{AtomicU64, Ordering};
 use crate::sync::clock::Clock;
 use crate::sync::spin::SpinLock;
