@@ -5,7 +5,8 @@
 //! threads work is a consistent picture of every lock but not of all locks at one
 //! instant. Fast-path grants are read from their owners' lists first and the locks
 //! after; a grant materialised in between shows once, as an ordinary granted row.
-use super::{LiveGraph, Shared};
+use super::detect::LiveGraph;
+use super::Shared;
 use crate::decide::deadlock;
 use crate::decide::key::MdlKey;
 use crate::decide::lock::{OwnerId, TicketId};

@@ -57,23 +57,18 @@
 //! is the registry's, `ci/registry/src/bugs.rs` (layer "concurrent shell"; the table
 //! generated from it is in `proofs/README.md`). `ci/seeded-proofs.sh` runs them.
 
-use crate::decide::book::{AcquirePlan, Held, TicketBook, UpgradePlan};
-use crate::decide::deadlock::{self, ForeignWaits, WaitGraph};
+use crate::decide::book::TicketBook;
+use crate::decide::deadlock::ForeignWaits;
 use crate::decide::dialect::{Dialect, Strategy};
-use crate::decide::error::{AcquireError, Granted, MdlError};
-use crate::decide::key::{KeyHashBuilder, MdlKey};
-use crate::decide::lock::{OwnerId, Rules, Ticket, TicketId};
-use crate::decide::step::{self, Abort, DeadlockShell, Decision, Grant, Lock, Resolved, Waiting};
-use crate::decide::types::{LockDuration, LockType, Outcome, WaitOption, WaitStatus};
+use crate::decide::key::MdlKey;
+use crate::decide::lock::{OwnerId, Rules};
 use crate::sync::atomic::{AtomicU64, Ordering};
 use crate::sync::clock::Clock;
-use crate::sync::spin::SpinLock;
-use crate::sync::{Arc, Condvar, DataArc, Mutex, RwLock};
-use crate::table::{self, BulkReq};
-use smallvec::SmallVec;
-use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
-use tracing::debug;
+use crate::sync::{DataArc, Mutex, RwLock};
+use crate::table;
+use map::{KeyMap, ShardMap, SHARDS, SWEEP_MIN};
+use std::collections::BTreeMap;
+use wait::CtxShared;
 
 mod context;
 mod detect;
@@ -88,12 +83,7 @@ mod wait_async;
 
 pub use context::Context;
 use context::ID_BLOCK;
-use detect::*;
-use fast::*;
-use map::*;
-use pins::*;
 pub use wait::ContextHandle;
-use wait::*;
 
 struct Registry {
     next: u32,

@@ -9,7 +9,10 @@
 //! only under their owner's `locks`) and `SLOW` cannot move (it changes only under the
 //! state mutex), so every check below is exact, not a racy estimate.
 
-use super::{reclaimable, stripe_of, Manager, Pins, SLOW, STRIPES, SWEEP_MIN};
+use super::fast::{stripe_of, SLOW, STRIPES};
+use super::map::{reclaimable, SWEEP_MIN};
+use super::pins::Pins;
+use super::Manager;
 use crate::decide::lock::{OwnerId, Ticket};
 use crate::sync::atomic::Ordering;
 use crate::sync::spin::SpinGuard;
