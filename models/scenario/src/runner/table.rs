@@ -3,11 +3,11 @@
 //! starts (a bulk request's each time it waits again); the runner times out the waits
 //! an `advance` passes one at a time ([`Backend::time_out`]), in its order.
 
-use super::{Backend, StepOutcome, SQL_UNSUPPORTED};
+use super::{Backend, StepOutcome};
 use crate::{Command, Scenario};
 use mdl_core::key::MdlKey;
 use mdl_core::lock::OwnerId;
-use mdl_core::table::{BulkReq, Config, LockTable};
+use mdl_core::table::{Config, LockTable};
 use mdl_core::{LockType, Outcome, WaitOption};
 
 pub struct TableBackend {
@@ -94,36 +94,8 @@ impl Backend for TableBackend {
     ) -> (StepOutcome, Vec<(usize, Outcome)>) {
         let s = OwnerId(session as u32);
         self.wait[session] = wait;
-        let t = &mut self.t;
-        let r = match cmd {
-            Command::Acquire { key, ty, dur, .. } => t.acquire(s, key, *ty, *dur, wait),
-            Command::AcquireAll { dur, reqs, .. } => {
-                let reqs: Vec<BulkReq> = reqs
-                    .iter()
-                    .map(|(key, ty)| BulkReq {
-                        key: key.clone(),
-                        ty: *ty,
-                    })
-                    .collect();
-                t.acquire_all(s, &reqs, *dur, wait)
-            }
-            Command::Upgrade { key, ty, .. } => t.upgrade(s, key, *ty, wait),
-            Command::Downgrade { key, ty } => t.downgrade(s, key, *ty),
-            Command::Clone { key, ty, dur } => t.clone_ticket(s, key, *ty, *dur),
-            Command::Release { key, ty } => t.release(s, key, *ty),
-            Command::EndStatement => t.end_statement(s),
-            Command::Commit | Command::Rollback => t.commit(s),
-            Command::ReleaseExplicit => t.release_explicit(s),
-            Command::Savepoint(n) => t.savepoint(s, n),
-            Command::RollbackTo(n) => t.rollback_to(s, n),
-            Command::SetDuration(x) => t.set_duration(s, *x),
-            Command::ForceDmlWeight(on) => t.force_dml_weight(s, *on),
-            Command::Disconnect => t.disconnect(s),
-            Command::Sql(_) => {
-                return (StepOutcome::of(Err(SQL_UNSUPPORTED.into())), Vec::new());
-            }
-        };
-        let out = StepOutcome::of(r.map_err(|e| e.to_string()));
+        let r = cmd.apply(&mut self.t, s, wait).map_err(|e| e.to_string());
+        let out = StepOutcome::of(r);
         if out.outcome == Outcome::Waiting {
             self.started_wait(session);
         }
