@@ -15,7 +15,7 @@ use crate::decide::dialect::Dialect;
 use crate::decide::error::MdlError;
 use crate::decide::key::MdlKey;
 use crate::decide::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
-use crate::decide::step::{self, Abort, DeadlockShell, Decision, Grant, Lock, Resolved, Waiting};
+use crate::decide::step::{self, Abort, DeadlockShell, Decision, Grant, Lock, Resolved, WaitedFor};
 use crate::decide::types::{LockDuration, LockType, Outcome, WaitOption};
 use crate::sync::DataArc as Arc;
 use std::collections::BTreeMap;
@@ -1029,11 +1029,11 @@ impl WaitGraph for TableGraph<'_> {
     fn weight(&self, n: OwnerId) -> u32 {
         let Some(x) = self.t.session(n) else { return 0 };
         let w = match (&x.wait, &x.foreign) {
-            (Some(w), _) => Waiting::Mdl {
+            (Some(w), _) => WaitedFor::Mdl {
                 key_ns: w.key.namespace(),
                 ty: w.ticket.ty,
             },
-            (None, Some((_, wt))) => Waiting::Foreign(*wt),
+            (None, Some((_, wt))) => WaitedFor::Foreign(*wt),
             (None, None) => return 0,
         };
         step::wait_weight(&self.t.dialect, w, x.force_dml, x.victim_count)

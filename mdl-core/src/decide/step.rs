@@ -437,7 +437,7 @@ impl Lock {
 
 /// What a context waits for, as the deadlock weight sees it.
 #[derive(Clone, Copy, Debug)]
-pub enum Waiting {
+pub enum WaitedFor {
     /// A ticket of type `ty` on a lock of `key`'s namespace.
     Mdl {
         key_ns: crate::decide::dialect::Namespace,
@@ -452,10 +452,10 @@ pub enum Waiting {
 /// weighs DML whatever it waits for; otherwise the ticket's weight
 /// (`MDL_ticket::get_deadlock_weight`, [`Dialect::weight`]) or the foreign wait's. MariaDB
 /// adds its victim overweight for every time the context was chosen before.
-pub fn wait_weight(d: &Dialect, w: Waiting, force_dml: bool, victim_count: u32) -> u32 {
+pub fn wait_weight(d: &Dialect, w: WaitedFor, force_dml: bool, victim_count: u32) -> u32 {
     match w {
-        Waiting::Mdl { key_ns, ty } => d.weight(key_ns, ty, force_dml, victim_count),
-        Waiting::Foreign(wt) => {
+        WaitedFor::Mdl { key_ns, ty } => d.weight(key_ns, ty, force_dml, victim_count),
+        WaitedFor::Foreign(wt) => {
             let base = if force_dml { d.weights.dml } else { wt };
             base.saturating_add(d.weights.victim_overweight.saturating_mul(victim_count))
         }

@@ -26,7 +26,7 @@ use super::wait::{wake, CtxShared};
 use super::{Manager, Shared};
 use crate::decide::deadlock::{ForeignWaits, WaitGraph};
 use crate::decide::lock::{OwnerId, Ticket};
-use crate::decide::step::{Abort, DeadlockShell, Resolved, Waiting};
+use crate::decide::step::{Abort, DeadlockShell, Resolved, WaitedFor as Waiting};
 use crate::decide::types::WaitStatus;
 use crate::decide::{deadlock, step};
 use crate::sync::{Arc, DataArc};
