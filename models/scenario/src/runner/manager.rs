@@ -41,7 +41,7 @@ struct Slot {
     result: Mutex<Option<StepOutcome>>,
 }
 
-struct Sess {
+struct SessionThread {
     tx: Sender<Msg>,
     /// Lets a paused bulk request go on.
     go: Sender<()>,
@@ -54,7 +54,7 @@ struct Sess {
 
 pub struct ManagerBackend {
     mgr: Option<Manager>,
-    sessions: Vec<Sess>,
+    sessions: Vec<SessionThread>,
     /// Set when the manager panicked or did not settle.
     broken: Option<String>,
 }
@@ -182,7 +182,7 @@ impl ManagerBackend {
                     let _ = catch_unwind(AssertUnwindSafe(move || drop(ctx)));
                 })
                 .ok();
-            sessions.push(Sess {
+            sessions.push(SessionThread {
                 tx,
                 go,
                 handle,
@@ -198,7 +198,7 @@ impl ManagerBackend {
         }
     }
 
-    fn is_parked(&self, s: &Sess) -> bool {
+    fn is_parked(&self, s: &SessionThread) -> bool {
         match &s.handle {
             Some(h) => catch_unwind(AssertUnwindSafe(|| h.is_waiting())).unwrap_or(false),
             None => false,
