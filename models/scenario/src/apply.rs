@@ -5,10 +5,13 @@
 //! means is written here once; the callers keep only their own bookkeeping (waits,
 //! deadlines, events).
 
-use crate::Command;
+use crate::ast::Command;
 use mdl_core::lock::OwnerId;
 use mdl_core::table::{BulkReq, LockTable};
 use mdl_core::{Context, LockType, MdlError, MdlKey, Outcome, WaitOption};
+
+/// The message of a `sql` step outside the conformance harness.
+pub const SQL_UNSUPPORTED: &str = "sql steps need a server (mdl conform)";
 
 /// Why a command was not applied.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -17,7 +20,7 @@ pub enum ApplyError {
     #[error("{0}")]
     Mdl(#[from] MdlError),
     /// An `sql` line (the conformance extension): only the conformance harness plays it.
-    #[error("{}", crate::runner::SQL_UNSUPPORTED)]
+    #[error("{}", SQL_UNSUPPORTED)]
     Sql,
     /// The session has disconnected (its context is gone).
     #[error("the session has disconnected")]

@@ -4,7 +4,7 @@
 //! step.
 
 use super::model::{Cmd, Oracle, ReleaseMode};
-use crate::{Command, WaitSpec};
+use crate::ast::{Command, WaitSpec};
 use mdl_core::dialect::{Dialect, Namespace};
 use mdl_core::lock::OwnerId;
 use mdl_core::table::{Config, LockTable};
