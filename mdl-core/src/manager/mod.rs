@@ -27,7 +27,7 @@
 //! context's pins, and the wait slot (`slot` + `cv`, and an async waiter's `Waker` in
 //! `slot`). `Shared` and `CtxShared` are shared
 //! through [`DataArc`] (std's `Arc`): their reference counts decide nothing, and loom's
-//! `Arc` would multiply its state space. Lock objects use the facade's [`Arc`], whose
+//! `Arc` would multiply its state space. Lock objects use the facade's [`Arc`](crate::sync::Arc), whose
 //! count decides reclamation.
 //!
 //! # Lock order
