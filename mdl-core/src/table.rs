@@ -781,7 +781,7 @@ impl LockTable {
     /// Returns `s`'s outcome (`Waiting`, `Deadlock`, or `Granted` when a victim's abort let
     /// its request in).
     fn detect(&mut self, s: OwnerId) -> Outcome {
-        match step::resolve(&mut TableShell { t: self }, s) {
+        match step::resolve(&mut TableShell { table: self }, s) {
             Resolved::StartIsVictim => {
                 // Our own outcome is the step's result, not an event.
                 self.events.retain(|e| *e != (s, Outcome::Deadlock));
@@ -846,7 +846,7 @@ impl LockTable {
         self.live(s)?;
         self.place_own(s);
         self.sess(s).foreign = Some((holders, weight));
-        Ok(match step::resolve(&mut TableShell { t: self }, s) {
+        Ok(match step::resolve(&mut TableShell { table: self }, s) {
             Resolved::StartIsVictim => {
                 self.events.retain(|e| *e != (s, Outcome::Deadlock));
                 Outcome::Deadlock
@@ -863,12 +863,12 @@ impl LockTable {
     /// The wait-for edges of the current state: (waiter, holder) pairs, MDL and foreign.
     pub fn wait_edges(&self) -> Vec<(OwnerId, OwnerId)> {
         let nodes = (0..self.sessions.len()).map(|i| OwnerId(i as u32));
-        deadlock::edges(&TableGraph { t: self }, nodes)
+        deadlock::edges(&TableGraph { table: self }, nodes)
     }
 
     /// The weight of `s`'s current wait, as the detector sees it.
     pub fn wait_weight(&self, s: OwnerId) -> u32 {
-        TableGraph { t: self }.weight(s)
+        TableGraph { table: self }.weight(s)
     }
 
     /// Waiting requests that the rules would grant now (there should be none: a lost
@@ -964,7 +964,7 @@ impl LockTable {
 
 /// The table's side of the victim loop.
 struct TableShell<'a> {
-    t: &'a mut LockTable,
+    table: &'a mut LockTable,
 }
 
 impl DeadlockShell for TableShell<'_> {
@@ -973,47 +973,49 @@ impl DeadlockShell for TableShell<'_> {
     where
         Self: 'g;
     fn graph(&self) -> TableGraph<'_> {
-        TableGraph { t: self.t }
+        TableGraph { table: self.table }
     }
     fn max_depth(&self) -> Option<u32> {
-        self.t.dialect.max_search_depth
+        self.table.dialect.max_search_depth
     }
     /// Soft-edge resolution first (when the dialect turns it on): the first edge of the
     /// cycle that is soft and safe to reverse ([`step::reorder_candidates`],
     /// [`Lock::soft_blocker`], [`Lock::reorder`]). Otherwise the victim's MDL wait ends
     /// (`Deadlock`, as an event), or its foreign wait.
     fn abort(&mut self, dl: &Deadlock<OwnerId>, _start: OwnerId) -> Abort {
-        if self.t.dialect.soft_edges {
+        if self.table.dialect.soft_edges {
             for (a, b) in step::reorder_candidates(dl) {
-                if self.t.reorder(a, b) {
+                if self.table.reorder(a, b) {
                     return Abort::Reordered;
                 }
             }
         }
         let v = dl.victim;
-        self.t.sess(v).victim_count += 1;
-        if self.t.session(v).is_some_and(|x| x.wait.is_some()) {
-            self.t.end_wait(v, Outcome::Deadlock);
+        self.table.sess(v).victim_count += 1;
+        if self.table.session(v).is_some_and(|x| x.wait.is_some()) {
+            self.table.end_wait(v, Outcome::Deadlock);
         } else {
-            self.t.sess(v).foreign = None;
-            self.t.events.push((v, Outcome::Deadlock));
+            self.table.sess(v).foreign = None;
+            self.table.events.push((v, Outcome::Deadlock));
         }
         Abort::Victim(v)
     }
 }
 
 struct TableGraph<'a> {
-    t: &'a LockTable,
+    table: &'a LockTable,
 }
 
 impl WaitGraph for TableGraph<'_> {
     type Node = OwnerId;
     fn successors(&self, n: OwnerId, out: &mut Vec<OwnerId>) {
-        let Some(x) = self.t.session(n) else { return };
+        let Some(x) = self.table.session(n) else {
+            return;
+        };
         if let Some(w) = &x.wait {
-            if let Some(l) = self.t.locks.get(&w.key) {
+            if let Some(l) = self.table.locks.get(&w.key) {
                 l.wait_for(
-                    &rules(&self.t.dialect, self.t.config, &w.key),
+                    &rules(&self.table.dialect, self.table.config, &w.key),
                     &w.ticket,
                     out,
                 );
@@ -1024,10 +1026,12 @@ impl WaitGraph for TableGraph<'_> {
         }
     }
     fn is_waiting(&self, n: OwnerId) -> bool {
-        self.t.is_waiting(n)
+        self.table.is_waiting(n)
     }
     fn weight(&self, n: OwnerId) -> u32 {
-        let Some(x) = self.t.session(n) else { return 0 };
+        let Some(x) = self.table.session(n) else {
+            return 0;
+        };
         let w = match (&x.wait, &x.foreign) {
             (Some(w), _) => WaitedFor::Mdl {
                 key_ns: w.key.namespace(),
@@ -1036,6 +1040,6 @@ impl WaitGraph for TableGraph<'_> {
             (None, Some((_, wt))) => WaitedFor::Foreign(*wt),
             (None, None) => return 0,
         };
-        step::wait_weight(&self.t.dialect, w, x.force_dml, x.victim_count)
+        step::wait_weight(&self.table.dialect, w, x.force_dml, x.victim_count)
     }
 }
