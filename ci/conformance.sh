@@ -39,14 +39,19 @@ fail=0
 echo "=== quick SQL set and offline checks"
 start=$(date +%s)
 # Not -q: the step's check (mdl-ci ran) needs cargo's lines naming each test binary.
+# Each test run's output is kept: a failure is summed up again at the end of the step
+# (CI shows only the step's last lines).
+logs="$target/conform/logs"
+mkdir -p "$logs"
 if ! MDL_CONFORM=1 MDL_CONFORM_RANDOM="${MDL_CONFORM_RANDOM:-30}" cargo test -p mdl-conform \
     --test conform_server --test conform_settle --test conform_client --test conform_corpus --test conform_mapping --test conform_matrix --test conform_random \
-    -- --nocapture --test-threads=1; then
+    -- --nocapture --test-threads=1 2>&1 | tee "$logs/conform.log"; then
   fail=1
 fi
 # Every interleaving of the SQL scenarios that `mdl check` explores, played on the server
 # (models/check/tests/sql_server.rs; about 70 s).
-if ! MDL_CONFORM=1 cargo test -p mdl-check --test sql_server -- --nocapture --test-threads=1; then
+if ! MDL_CONFORM=1 cargo test -p mdl-check --test sql_server -- --nocapture --test-threads=1 2>&1 \
+    | tee "$logs/sql_server.log"; then
   fail=1
 fi
 echo "=== quick set took $(( $(date +%s) - start ))s"
@@ -94,5 +99,10 @@ if [ "${MDL_CONFORM_FULL:-0}" = 1 ]; then
             <(grep -v '^#' "$target/conform/statements.tsv"); then
     echo "!!! the learned table differs from the committed one"; fail=1
   fi
+fi
+# What failed (and the differences that agreed only when played again), at the end.
+if grep -qE "^RACE|panicked at|^test .* FAILED" "$logs"/*.log 2>/dev/null; then
+  echo "=== failures and races of the quick set (full logs: $logs)"
+  grep -hE -A6 "^RACE|panicked at|^test .* FAILED" "$logs"/*.log | cut -c1-300 | tail -60
 fi
 exit $fail

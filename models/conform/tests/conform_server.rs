@@ -44,7 +44,24 @@ fn quick_set() -> Vec<std::path::PathBuf> {
     v
 }
 
-fn run_all() -> Vec<scenario::Report> {
+/// What `run_all` does with a file whose play differs from the model.
+#[derive(Clone, Copy, PartialEq)]
+enum OnDifference {
+    /// Keep the first report (the seeded-bug tests: the bug must show on the first play).
+    Keep,
+    /// Play the file again and keep the second report, printing the first as a race.
+    PlayAgain,
+}
+
+/// Every file of the quick set played once; with [`OnDifference::PlayAgain`], a file that
+/// differs is played a second time and its second report kept, the first printed.
+///
+/// Why a second play: the harness reads the server's state by polling (learn.rs
+/// `settle_all`), and on a loaded 2-core machine a statement just woken can still show its
+/// pending lock for longer than the polls allow. A difference of the model replays every
+/// time and still fails; one that the server does not repeat is printed (file and summary)
+/// so that a race that recurs can be found in the log.
+fn run_all(on_difference: OnDifference) -> Vec<scenario::Report> {
     let map = Mapping::load().unwrap();
     let mut server = Server::start().unwrap_or_else(|e| panic!("{e}"));
     let mut out = std::io::stdout();
@@ -57,8 +74,24 @@ fn run_all() -> Vec<scenario::Report> {
             if server.options() != opts {
                 server = Server::start_with(&opts).unwrap_or_else(|e| panic!("{e}"));
             }
-            scenario::run_scenario(&server, &map, &sc, false, &mut out)
-                .unwrap_or_else(|e| panic!("{e}"))
+            let mut play = || {
+                scenario::run_scenario(&server, &map, &sc, false, &mut out)
+                    .unwrap_or_else(|e| panic!("{e}"))
+            };
+            let first = play();
+            if first.agrees() || on_difference == OnDifference::Keep {
+                return first;
+            }
+            let second = play();
+            if second.agrees() {
+                println!(
+                    "RACE (agreed when played again): {}: {}\n  {}",
+                    first.file,
+                    first.summary(),
+                    first.diffs.join("\n  ")
+                );
+            }
+            second
         })
         .collect()
 }
@@ -75,7 +108,7 @@ fn quick_set_agrees_with_the_server() {
         return;
     }
     let t = std::time::Instant::now();
-    let reps = run_all();
+    let reps = run_all(OnDifference::PlayAgain);
     let agree = reps.iter().filter(|r| r.agrees()).count();
     println!(
         "{agree}/{} scenarios agree ({} steps) in {:.1}s",
@@ -103,7 +136,7 @@ fn the_comparison_catches_the_seeded_bug() {
     if !enabled() {
         return;
     }
-    let reps = run_all();
+    let reps = run_all(OnDifference::Keep);
     assert!(
         reps.iter().any(|r| !r.agrees()),
         "the scenario comparison missed the seeded bug"

@@ -1,7 +1,9 @@
 //! Our search against stateright's checker (`mdl check --engine stateright`) on the same
 //! model: every bundled scenario (`models/scenarios/*.mdl`, `tests/check_scenarios/`) and
 //! the SQL scenarios (`models/scenarios/sql/*.mdl`, on the SQL model: verdicts, unique
-//! states and the outcomes statements reached) and a few hundred random scenarios (kills, timeouts, bulk requests, upgrades and every
+//! states and the outcomes statements reached), every design of the bug zoo (a
+//! stateright model on our engine through its adapter: verdicts and unique states) and
+//! a few hundred random scenarios (kills, timeouts, bulk requests, upgrades and every
 //! assert kind). Without reductions, every property gets the same verdict and a complete
 //! search the same number of unique states; with the reductions (our default), the same
 //! verdicts. A file whose search is cut by the state bound in either engine is not
@@ -100,6 +102,39 @@ fn compare_sql(name: &str, m: &SqlCheck) -> Option<(Vec<String>, bool)> {
         ));
     }
     Some((diffs, both))
+}
+
+/// A zoo design (a stateright model run on our engine through its adapter): per property
+/// the same verdict, the same unique states; `None` when a bound cut a search.
+fn compare_zoo(name: &str, d: &mdl_check::zoo::engine::Design) -> Option<(Vec<String>, bool)> {
+    let [ours, theirs] = mdl_check::zoo::both_engines(d, MAX_STATES).ok()?;
+    let mut diffs = Vec::new();
+    if ours.fired != theirs.fired {
+        diffs.push(format!(
+            "{name}: verdicts differ: ours {:?}, stateright's {:?}",
+            ours.fired, theirs.fired
+        ));
+    }
+    if ours.unique != theirs.unique {
+        diffs.push(format!(
+            "{name}: unique states differ: ours {}, stateright's {}",
+            ours.unique, theirs.unique
+        ));
+    }
+    Some((diffs, true))
+}
+
+/// Every design of the zoo: each entry's old and new design and its variants.
+fn zoo_designs() -> Vec<(String, mdl_check::zoo::engine::Design)> {
+    let mut v = Vec::new();
+    for e in mdl_check::zoo::entries::all() {
+        v.push((format!("zoo {} (old)", e.id), e.old.clone()));
+        v.push((format!("zoo {} (new)", e.id), e.new.clone()));
+        for x in &e.variants {
+            v.push((format!("zoo {} ({})", e.id, x.label), x.design.clone()));
+        }
+    }
+    v
 }
 
 /// splitmix64, for the random scenarios.
@@ -248,6 +283,8 @@ struct Tally {
     /// SQL scenarios compared (models/scenarios/sql/).
     sql: usize,
     differences: Vec<String>,
+    /// Zoo designs compared.
+    zoo: usize,
 }
 
 fn run_all() -> Tally {
@@ -257,6 +294,7 @@ fn run_all() -> Tally {
         skipped: Vec::new(),
         counted: 0,
         sql: 0,
+        zoo: 0,
         differences: Vec::new(),
     };
     let mut tally = |name: &str, r: Option<(Vec<String>, bool)>| match r {
@@ -295,6 +333,12 @@ fn run_all() -> Tally {
         let name = format!("{name}:\n{text}");
         tally(&name, compare(&name, &m));
     }
+    let mut zoo = 0;
+    for (name, d) in zoo_designs() {
+        zoo += 1;
+        tally(&name, compare_zoo(&name, &d));
+    }
+    t.zoo = zoo;
     t.counted = made;
     t.sql = sql_files;
     t
@@ -305,15 +349,17 @@ fn run_all() -> Tally {
 fn the_engines_agree_on_every_bundled_file_and_random_scenarios() {
     let t = run_all();
     eprintln!(
-        "{} compared ({} random, {} SQL), {} cut by the state bound, {} complete in both engines \
+        "{} compared ({} random, {} SQL, {} zoo designs), {} cut by the state bound, {} complete in both engines \
          (unique states compared)",
         t.compared,
         t.counted,
         t.sql,
+        t.zoo,
         t.skipped.len(),
         t.both_complete
     );
     assert!(t.sql >= 10, "only {} SQL scenarios compared", t.sql);
+    assert!(t.zoo >= 52, "only {} zoo designs compared", t.zoo);
     assert!(
         t.counted >= RANDOM.min(200),
         "only {} random scenarios",

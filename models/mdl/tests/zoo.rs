@@ -1,7 +1,8 @@
 //! The bug zoo: every old design is caught (for the intended reason, with a shortest
 //! trace) and every new one holds; the harness catches seeded mistakes in the fixes.
 
-use mdl_check::zoo::engine::{canon_table, starving_lasso, Check, Design, Kind, Op, St};
+use mdl_check::zoo::engine::{canon_table, Check, Design, Kind, Op, St};
+use mdl_check::zoo::starving_lasso;
 use mdl_check::zoo::{self, entries};
 use mdl_core::dialect::Dialect;
 use mdl_core::key::MdlKey;
@@ -595,4 +596,18 @@ fn the_switch_cycle_scenario_is_stuck_only_with_the_limit() {
     let without = check(&tmp);
     let _ = std::fs::remove_file(&tmp);
     assert!(!without.contains("violated"), "{without}");
+}
+
+/// Seeded bug `cycle_ignores_pending` (the checker's cycle search, `model/cycle.rs`, takes
+/// any cycle for a starving run): the fixed design of `snrw-starves-readers`, whose
+/// writers loop for ever after the reader was served, fails its `assert eventually`.
+#[cfg(mdl_bug = "cycle_ignores_pending")]
+#[test]
+fn seeded_cycle_ignores_pending_is_caught() {
+    let r = zoo::check_new(&entry("snrw-starves-readers").new);
+    assert!(
+        r.failed.iter().any(|f| f == Check::Eventually.name()),
+        "the cycle search's seeded bug was not caught: {:?}",
+        r.failed
+    );
 }

@@ -9,12 +9,15 @@
 //! search ([`graph`]) for false deadlocks.
 
 pub mod check;
+pub mod cycle;
 pub mod encode;
 #[cfg(feature = "stateright")]
 pub mod explore;
 pub mod graph;
 pub mod lock_space;
 pub mod mem;
+#[cfg(feature = "stateright")]
+pub mod model_space;
 pub mod por;
 pub mod quiet;
 #[cfg(feature = "stateright")]

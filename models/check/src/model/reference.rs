@@ -87,15 +87,21 @@ fn p<const I: usize>(m: &RefModel, s: &RefState) -> bool {
 
 type PropFn = fn(&RefModel, &RefState) -> bool;
 
+/// `prop_fns!(p, PropFn)`: the array of `p::<0>` to `p::<70>`, each as a `PropFn` (for
+/// lock scenarios at most 7 built-in properties and 64 asserts; for SQL scenarios 4 and
+/// [`crate::model::MAX_ASSERTS`]).
 macro_rules! prop_fns {
-    ($($i:literal)*) => { [$(p::<$i> as PropFn),*] };
+    ($p:ident, $t:ty) => {
+        prop_fns!(@ $p, $t;
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29
+            30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56
+            57 58 59 60 61 62 63 64 65 66 67 68 69 70)
+    };
+    (@ $p:ident, $t:ty; $($i:literal)*) => { [$($p::<$i> as $t),*] };
 }
+pub(crate) use prop_fns;
 
-const PROP_FNS: [PropFn; 71] = prop_fns!(
-    0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
-    32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60
-    61 62 63 64 65 66 67 68 69 70
-);
+const PROP_FNS: [PropFn; 71] = prop_fns!(p, PropFn);
 
 impl Model for RefModel {
     type State = RefState;
@@ -135,12 +141,34 @@ impl Model for RefModel {
 /// A name no property has: waiting for its discovery explores every state.
 const NEVER: &str = "(every state)";
 
-/// Checks a model with stateright's checker; the result in our form.
-pub fn check(m: &MdlModel, o: &RefOptions) -> CheckResult {
+/// What stateright's checker found on a model: per property (in the order of the names
+/// asked for) the actions of its discovery; the states generated, the unique ones, the
+/// deepest; why it stopped before every property had a discovery (a bound), if it did.
+pub struct RefRun<A> {
+    pub found: Vec<Option<Vec<A>>>,
+    pub states: u64,
+    pub unique: u64,
+    pub max_depth: usize,
+    pub stop: Option<Stop>,
+}
+
+impl<A> RefRun<A> {
+    pub fn all_found(&self) -> bool {
+        self.found.iter().all(Option::is_some)
+    }
+}
+
+/// Runs stateright's checker (its BFS or DFS, within `o`'s bounds) on any model: the
+/// one reference runner of `mdl check --engine stateright` (lock scenarios here, SQL
+/// scenarios in `crate::sql::reference`) and of the zoo's comparison. `names`: the
+/// properties whose discoveries are returned.
+pub fn run<M>(model: M, names: &[&'static str], o: &RefOptions) -> RefRun<M::Action>
+where
+    M: Model + Send + Sync + 'static,
+    M::State: Hash + Send + Sync + Clone + PartialEq + 'static,
+    M::Action: Clone + PartialEq,
+{
     let start = Instant::now();
-    let cpu0 = mem::cpu_seconds();
-    let model = RefModel::new(Arc::new(m.clone()));
-    let props = m.prop_kinds();
     let mut b = model.checker().threads(o.threads.max(1));
     if o.exhaustive {
         b = b.finish_when(HasDiscoveries::AllOf([NEVER].into_iter().collect()));
@@ -151,26 +179,14 @@ pub fn check(m: &MdlModel, o: &RefOptions) -> CheckResult {
     if let Some(t) = o.max_time {
         b = b.timeout(Duration::from_secs_f64(t));
     }
-    if o.dfs {
-        result(m, o, &props, start, cpu0, b.spawn_dfs().join())
+    let mut r = if o.dfs {
+        outcome(names, b.spawn_dfs().join())
     } else {
-        result(m, o, &props, start, cpu0, b.spawn_bfs().join())
-    }
-}
-
-/// Our result from a finished checker.
-fn result(
-    m: &MdlModel,
-    o: &RefOptions,
-    props: &[(PropKind, &'static str)],
-    start: Instant,
-    cpu0: Option<f64>,
-    c: impl Checker<RefModel>,
-) -> CheckResult {
-    let all_found = props.iter().all(|(_, n)| c.discovery(n).is_some());
-    let stop = if all_found {
+        outcome(names, b.spawn_bfs().join())
+    };
+    r.stop = if r.all_found() {
         None
-    } else if o.max_states.is_some_and(|n| c.state_count() as u64 >= n) {
+    } else if o.max_states.is_some_and(|n| r.states >= n) {
         Some(Stop::States)
     } else if o
         .max_time
@@ -180,11 +196,54 @@ fn result(
     } else {
         None
     };
+    r
+}
+
+/// A finished checker's discoveries and counts.
+fn outcome<M>(names: &[&'static str], c: impl Checker<M>) -> RefRun<M::Action>
+where
+    M: Model,
+    M::State: Clone + PartialEq,
+    M::Action: Clone + PartialEq,
+{
+    RefRun {
+        found: names
+            .iter()
+            .map(|n| c.discovery(n).map(|p| p.into_actions()))
+            .collect(),
+        states: c.state_count() as u64,
+        unique: c.unique_state_count() as u64,
+        max_depth: c.max_depth(),
+        stop: None,
+    }
+}
+
+/// Checks a model with stateright's checker; the result in our form.
+pub fn check(m: &MdlModel, o: &RefOptions) -> CheckResult {
+    let start = Instant::now();
+    let cpu0 = mem::cpu_seconds();
+    let model = RefModel::new(Arc::new(m.clone()));
+    let props = m.prop_kinds();
+    let names: Vec<&'static str> = props.iter().map(|(_, n)| *n).collect();
+    let r = run(model, &names, o);
+    result(m, o, &props, start, cpu0, r)
+}
+
+/// Our result from a finished checker.
+fn result(
+    m: &MdlModel,
+    o: &RefOptions,
+    props: &[(PropKind, &'static str)],
+    start: Instant,
+    cpu0: Option<f64>,
+    r: RefRun<ExAction>,
+) -> CheckResult {
+    let all_found = r.all_found();
+    let stop = r.stop;
     let limited = stop.is_some();
     let mut out = Vec::new();
-    for (kind, name) in props {
+    for ((kind, name), found) in props.iter().zip(r.found) {
         let sometimes = matches!(kind, PropKind::Assert(a) if m.asserts[*a].is_sometimes());
-        let found = c.discovery(name);
         let status = match (sometimes, found.is_some()) {
             (true, true) => Status::Holds,
             (false, true) => Status::Violated,
@@ -193,7 +252,7 @@ fn result(
             (false, false) => Status::Holds,
         };
         let trace = found.and_then(|p| {
-            let acts: Vec<_> = p.into_actions().into_iter().map(|a| a.action).collect();
+            let acts: Vec<_> = p.into_iter().map(|a| a.action).collect();
             replay(m, &acts)
         });
         out.push(PropResult {
@@ -206,9 +265,9 @@ fn result(
     let seconds = start.elapsed().as_secs_f64();
     CheckResult {
         props: out,
-        states: c.state_count() as u64,
-        unique_states: c.unique_state_count() as u64,
-        max_depth: c.max_depth(),
+        states: r.states,
+        unique_states: r.unique,
+        max_depth: r.max_depth,
         seconds,
         search_seconds: seconds,
         search_cpu_seconds: mem::cpu_seconds().zip(cpu0).map(|(b, a)| b - a),

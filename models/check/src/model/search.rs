@@ -16,6 +16,7 @@
 //! search that passes half of it goes on depth-first (from the same queue, keeping every
 //! state seen), and any search stops before passing it, with what it has found so far.
 
+use super::cycle::Graph;
 use super::encode::fingerprint;
 use super::mem;
 use super::por::PorStats;
@@ -47,6 +48,32 @@ pub struct SearchOptions {
     pub threads: usize,
     /// Stop after this much time (seconds of the search).
     pub max_time: Option<f64>,
+}
+
+/// What a search does beside exploring (both need one thread: they follow the search's
+/// order).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Mode {
+    /// A state's properties count when it is expanded, as in stateright's checker (which
+    /// evaluates them when it visits a state): the search stops before expanding the state
+    /// that decides the last property, with the states generated until then.
+    pub at_expansion: bool,
+    /// Record the explored graph (every edge followed, and which states are pending,
+    /// [`Space::pending`]) for the cycle search of liveness ([`super::cycle`]): every
+    /// state is explored, decided properties or not. The graph (12 bytes an edge, one
+    /// byte a state) is not counted against `max_memory`: bound such a search by
+    /// `max_states` (the zoo's liveness search stops past 200,000 states).
+    pub graph: bool,
+    /// Explore every state even when every property is decided (to compare counts with
+    /// stateright's checker run the same way).
+    pub exhaustive: bool,
+}
+
+impl Mode {
+    /// The search ends once every property is decided.
+    fn stops_decided(self) -> bool {
+        !self.graph && !self.exhaustive
+    }
 }
 
 /// Why a search stopped before it was complete.
@@ -407,6 +434,35 @@ struct Walk<S: Space> {
     heap_peak: Option<u64>,
     /// A new state's queue entry.
     stored: Vec<u8>,
+    /// Buffers of the one-thread expansion.
+    bufs: Bufs<S>,
+}
+
+struct Bufs<S: Space> {
+    enabled: Vec<S::Action>,
+    succs: Vec<(S::State, S::Record)>,
+    enc: Vec<u8>,
+    scratch: S::Scratch,
+}
+
+impl<S: Space> Default for Bufs<S> {
+    fn default() -> Self {
+        Bufs {
+            enabled: Vec::new(),
+            succs: Vec::new(),
+            enc: Vec::new(),
+            scratch: S::Scratch::default(),
+        }
+    }
+}
+
+/// What [`Walk::expand_one`] did.
+enum Expand {
+    Done,
+    /// The state had no enabled action or was at the depth bound.
+    Skipped,
+    /// No room for a new state (`stop` is set).
+    Stop,
 }
 
 impl<S: Space> Walk<S> {
@@ -461,6 +517,68 @@ impl<S: Space> Walk<S> {
         Some(idx)
     }
 
+    /// Every property was decided by a state up to `node` (in the order of the queue).
+    fn decided_by(&self, node: u32) -> bool {
+        self.found.iter().all(|f| f.is_some_and(|i| i <= node))
+    }
+
+    /// Expands one state (`at`: its index and depth) on this thread.
+    fn expand_one(
+        &mut self,
+        s: &mut Search<S>,
+        st: &S::State,
+        at: (u32, usize),
+        max_depth: Option<usize>,
+        limit: u64,
+    ) -> Expand {
+        let (node, depth) = at;
+        let space = s.space;
+        let mut b = std::mem::take(&mut self.bufs);
+        self.max_depth = self.max_depth.max(depth);
+        b.enabled.clear();
+        space.enabled(st, &mut b.enabled);
+        if b.enabled.is_empty() {
+            self.bufs = b;
+            return Expand::Skipped;
+        }
+        if max_depth.is_some_and(|d| depth >= d) {
+            self.depth_cut = true;
+            self.bufs = b;
+            return Expand::Skipped;
+        }
+        self.expansions += 1;
+        space.successors(st, &b.enabled, &mut self.stats, &mut b.succs);
+        let mut out = Expand::Done;
+        for (next, rec) in b.succs.drain(..) {
+            self.states += 1;
+            space.note(&rec, &mut self.notes);
+            space.encode(&next, &mut b.scratch, &mut b.enc);
+            let fp = fingerprint(&b.enc);
+            let idx = match self.insert(s, fp, node, b.enc.len(), limit) {
+                Some(idx) => {
+                    self.fire(idx, fires(space, &next));
+                    s.note_pending(&next);
+                    self.push(s, idx, (depth + 1) as u32, Some(next), &b.enc);
+                    idx
+                }
+                None if self.stop.is_some() => {
+                    out = Expand::Stop;
+                    break;
+                }
+                None => match self.table.probe(&s.fps, fp) {
+                    Ok(idx) if s.graph.is_some() => idx,
+                    _ => continue,
+                },
+            };
+            if let Some(g) = s.graph.as_mut() {
+                g.edges.push((node, space.action_of(&rec), idx));
+            }
+        }
+        b.succs.clear();
+        self.bufs = b;
+        out
+    }
+
     /// Notes the properties a new state fires.
     fn fire(&mut self, idx: u32, fire: u128) {
         if fire == 0 {
@@ -512,11 +630,144 @@ impl<S: Space> Walk<S> {
     }
 }
 
+/// How a search went, for its result.
+struct Ran {
+    decided_early: bool,
+    switched: Option<(usize, u64)>,
+    dfs: bool,
+    threads: usize,
+    seconds: f64,
+}
+
+/// The buffers of the parallel breadth-first search.
+struct Par<S: Space> {
+    batch_in: Vec<(u32, u32, usize, usize)>,
+    batch_bytes: Vec<u8>,
+    batches: Vec<Batch<S>>,
+}
+
+impl<S: Space> Walk<S> {
+    fn new(space: &S) -> Walk<S> {
+        let nprops = space.props();
+        Walk {
+            found: vec![None; nprops],
+            undecided: nprops,
+            notes: space.new_notes(),
+            table: FpTable::new(),
+            queue: Queue::new(),
+            stats: PorStats::default(),
+            states: 0,
+            max_depth: 0,
+            depth_cut: false,
+            stop: None,
+            expansions: 0,
+            search_bytes: 0,
+            heap_peak: None,
+            stored: Vec::new(),
+            bufs: Bufs::default(),
+        }
+    }
+
+    /// The initial state: state 0, on the queue.
+    fn add_initial(&mut self, s: &mut Search<S>) {
+        let space = s.space;
+        let init = space.initial();
+        let mut enc = Vec::new();
+        space.encode(&init, &mut S::Scratch::default(), &mut enc);
+        let fp0 = fingerprint(&enc);
+        s.fps.push(fp0);
+        s.parents.push(ROOT);
+        if let Err(slot) = self.table.probe(&s.fps, fp0) {
+            self.table.fill(slot, 0, fp0);
+        }
+        self.states += 1;
+        self.fire(0, fires(space, &init));
+        s.note_pending(&init);
+        self.push(s, 0, 0, Some(init), &enc);
+    }
+
+    /// Breadth-first on several threads: a batch from the front of the queue, expanded in
+    /// slices, merged in queue order (so the result is the same as on one thread).
+    /// `Skipped`: the queue was empty.
+    fn expand_batch(
+        &mut self,
+        s: &mut Search<S>,
+        par: &mut Par<S>,
+        max_depth: Option<usize>,
+        limit: u64,
+    ) -> Expand {
+        let threads = par.batches.len();
+        let (batch_in, batch_bytes) = (&mut par.batch_in, &mut par.batch_bytes);
+        batch_in.clear();
+        batch_bytes.clear();
+        let mut popped = Vec::new();
+        while batch_in.len() < BATCH * threads {
+            let Some((node, depth)) = self.queue.pop_front(&mut popped) else {
+                break;
+            };
+            let a = batch_bytes.len();
+            batch_bytes.extend_from_slice(&popped);
+            batch_in.push((node, depth, a, batch_bytes.len()));
+        }
+        if batch_in.is_empty() {
+            return Expand::Skipped;
+        }
+        let per = batch_in.len().div_ceil(threads);
+        let ctx = Ctx {
+            space: s.space,
+            max_depth,
+        };
+        std::thread::scope(|sc| {
+            for (slice, b) in batch_in.chunks(per).zip(par.batches.iter_mut()) {
+                let bytes = &*batch_bytes;
+                let ctx = &ctx;
+                sc.spawn(move || ctx.expand(slice, bytes, b));
+            }
+        });
+        let used_batches = batch_in.len().div_ceil(per);
+        for b in par.batches.iter_mut().take(used_batches) {
+            self.merge_batch(s, b, limit);
+            if self.stop.is_some() {
+                return Expand::Stop;
+            }
+        }
+        Expand::Done
+    }
+
+    /// The result of a search that ended.
+    fn result(mut self, s: &Search<S>, run: Ran) -> SearchResult<S::Notes> {
+        let space = s.space;
+        space.finish_notes(&mut self.notes);
+        let unique = s.fps.len() as u64;
+        SearchResult {
+            found: self.found,
+            states: self.states,
+            unique,
+            max_depth: self.max_depth,
+            depth_cut: self.depth_cut,
+            stop: self.stop,
+            decided_early: run.decided_early,
+            switched_to_dfs: run.switched,
+            seconds: run.seconds,
+            search_bytes: self.search_bytes,
+            heap_peak: self.heap_peak,
+            symmetry: false,
+            por: space.reduces().then_some(self.stats),
+            por_off: None,
+            notes: self.notes,
+            dfs: run.dfs,
+            threads: run.threads,
+        }
+    }
+}
+
 /// A search over one model; keeps the states seen so that traces can be rebuilt.
 pub struct Search<'s, S: Space> {
     pub space: &'s S,
     fps: Vec<u64>,
     parents: Vec<u32>,
+    /// The explored graph, with [`Mode::graph`].
+    pub graph: Option<Graph<S::Action>>,
 }
 
 const ROOT: u32 = u32::MAX;
@@ -539,97 +790,51 @@ impl<'s, S: Space> Search<'s, S> {
     /// apply: [`super::lock_space::LockSpace::new`]; the result's `symmetry` and
     /// `por_off` are its caller's to fill in.)
     pub fn run(space: &'s S, o: &SearchOptions) -> (Search<'s, S>, SearchResult<S::Notes>) {
+        Search::run_mode(space, o, Mode::default())
+    }
+
+    /// Runs a search in a [`Mode`].
+    pub fn run_mode(
+        space: &'s S,
+        o: &SearchOptions,
+        mode: Mode,
+    ) -> (Search<'s, S>, SearchResult<S::Notes>) {
         let start = Instant::now();
         let mut s = Search {
             space,
             fps: Vec::new(),
             parents: Vec::new(),
+            graph: mode.graph.then(Graph::default),
         };
-        let nprops = space.props();
-        let mut w: Walk<S> = Walk {
-            found: vec![None; nprops],
-            undecided: nprops,
-            notes: space.new_notes(),
-            table: FpTable::new(),
-            queue: Queue::new(),
-            stats: PorStats::default(),
-            states: 0,
-            max_depth: 0,
-            depth_cut: false,
-            stop: None,
-            expansions: 0,
-            search_bytes: 0,
-            heap_peak: None,
-            stored: Vec::new(),
-        };
-        let mut scratch = S::Scratch::default();
-        let mut enc = Vec::new();
+        let mut w: Walk<S> = Walk::new(space);
         let mut popped = Vec::new();
-        let mut enabled = Vec::new();
-        let mut succs: Vec<(S::State, S::Record)> = Vec::new();
         let mut decided_early = false;
         let mut dfs = o.dfs;
         let mut switched = None;
         let limit = o.max_memory;
         let mut last_progress = Instant::now();
-        let threads = o.threads.max(1);
+        let threads = if mode.graph || mode.at_expansion {
+            1
+        } else {
+            o.threads.max(1)
+        };
 
-        // The initial state.
-        let init = space.initial();
-        space.encode(&init, &mut scratch, &mut enc);
-        let fp0 = fingerprint(&enc);
-        s.fps.push(fp0);
-        s.parents.push(ROOT);
-        if let Err(slot) = w.table.probe(&s.fps, fp0) {
-            w.table.fill(slot, 0, fp0);
-        }
-        w.states += 1;
-        w.fire(0, fires(space, &init));
-        w.push(&s, 0, 0, Some(init), &enc);
-
-        let mut batch_in: Vec<(u32, u32, usize, usize)> = Vec::new();
-        let mut batch_bytes: Vec<u8> = Vec::new();
-        let mut batches: Vec<Batch<S>> = (0..threads).map(|_| Batch::new(space)).collect();
+        w.add_initial(&mut s);
+        let mut par = Par {
+            batch_in: Vec::new(),
+            batch_bytes: Vec::new(),
+            batches: (0..threads).map(|_| Batch::new(space)).collect(),
+        };
         'search: loop {
-            if w.undecided == 0 {
+            if w.undecided == 0 && !mode.at_expansion && mode.stops_decided() {
                 decided_early = w.queue.len > 0;
                 break;
             }
             if threads > 1 && !dfs {
-                // Breadth-first on several threads: a batch from the front of the queue,
-                // expanded in slices, merged in queue order (so the result is the same as
-                // on one thread).
-                batch_in.clear();
-                batch_bytes.clear();
-                while batch_in.len() < BATCH * threads {
-                    let Some((node, depth)) = w.queue.pop_front(&mut popped) else {
-                        break;
-                    };
-                    let a = batch_bytes.len();
-                    batch_bytes.extend_from_slice(&popped);
-                    batch_in.push((node, depth, a, batch_bytes.len()));
-                }
-                if batch_in.is_empty() {
-                    break;
-                }
-                let per = batch_in.len().div_ceil(threads);
-                let ctx = Ctx {
-                    space,
-                    max_depth: o.max_depth,
-                };
-                std::thread::scope(|sc| {
-                    for (slice, b) in batch_in.chunks(per).zip(batches.iter_mut()) {
-                        let bytes = &batch_bytes;
-                        let ctx = &ctx;
-                        sc.spawn(move || ctx.expand(slice, bytes, b));
-                    }
-                });
-                let used_batches = batch_in.len().div_ceil(per);
-                for b in batches.iter_mut().take(used_batches) {
-                    w.merge_batch(&mut s, b, limit);
-                    if w.stop.is_some() {
-                        break 'search;
-                    }
+                match w.expand_batch(&mut s, &mut par, o.max_depth, limit) {
+                    Expand::Done => {}
+                    Expand::Skipped => break,
+                    Expand::Stop => break 'search,
                 }
             } else {
                 let next = if dfs {
@@ -638,33 +843,15 @@ impl<'s, S: Space> Search<'s, S> {
                     w.queue.pop_front(&mut popped)
                 };
                 let Some((node, depth)) = next else { break };
-                let depth = depth as usize;
-                w.max_depth = w.max_depth.max(depth);
+                if mode.at_expansion && mode.stops_decided() && w.decided_by(node) {
+                    decided_early = w.queue.len > 0;
+                    break;
+                }
                 let st = space.load(&popped);
-                enabled.clear();
-                space.enabled(&st, &mut enabled);
-                if enabled.is_empty() {
-                    continue;
-                }
-                if o.max_depth.is_some_and(|d| depth >= d) {
-                    w.depth_cut = true;
-                    continue;
-                }
-                w.expansions += 1;
-                space.successors(&st, &enabled, &mut w.stats, &mut succs);
-                for (next, rec) in succs.drain(..) {
-                    w.states += 1;
-                    space.note(&rec, &mut w.notes);
-                    space.encode(&next, &mut scratch, &mut enc);
-                    let fp = fingerprint(&enc);
-                    let Some(idx) = w.insert(&mut s, fp, node, enc.len(), limit) else {
-                        if w.stop.is_some() {
-                            break 'search;
-                        }
-                        continue;
-                    };
-                    w.fire(idx, fires(space, &next));
-                    w.push(&s, idx, (depth + 1) as u32, Some(next), &enc);
+                match w.expand_one(&mut s, &st, (node, depth as usize), o.max_depth, limit) {
+                    Expand::Done => {}
+                    Expand::Skipped => continue,
+                    Expand::Stop => break 'search,
                 }
             }
             if o.max_states.is_some_and(|x| s.fps.len() as u64 >= x) {
@@ -715,28 +902,22 @@ impl<'s, S: Space> Search<'s, S> {
         if let Some(h) = mem::heap_bytes() {
             w.heap_peak = Some(w.heap_peak.unwrap_or(0).max(h as u64));
         }
-        space.finish_notes(&mut w.notes);
-        let unique = s.fps.len() as u64;
-        let r = SearchResult {
-            found: w.found,
-            states: w.states,
-            unique,
-            max_depth: w.max_depth,
-            depth_cut: w.depth_cut,
-            stop: w.stop,
+        let run = Ran {
             decided_early,
-            switched_to_dfs: switched,
-            seconds: start.elapsed().as_secs_f64(),
-            search_bytes: w.search_bytes,
-            heap_peak: w.heap_peak,
-            symmetry: false,
-            por: space.reduces().then_some(w.stats),
-            por_off: None,
-            notes: w.notes,
+            switched,
             dfs,
             threads: if o.dfs { 1 } else { threads },
+            seconds: start.elapsed().as_secs_f64(),
         };
+        let r = w.result(&s, run);
         (s, r)
+    }
+
+    /// With [`Mode::graph`]: notes whether a new state is pending.
+    fn note_pending(&mut self, st: &S::State) {
+        if let Some(g) = self.graph.as_mut() {
+            g.pending.push(self.space.pending(st));
+        }
     }
 
     /// The actions from the initial state to state `node`: rebuilt from the parent

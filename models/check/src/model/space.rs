@@ -1,7 +1,8 @@
 //! What our search engine ([`super::search`]) needs of a model: the extension trait that
 //! every model the checker explores implements beside stateright's `Model` (lock
 //! scenarios: [`super::lock_space::LockSpace`] beside [`super::reference::RefModel`]; SQL
-//! scenarios: `crate::sql::space::SqlSpace` beside `crate::sql::reference`).
+//! scenarios: `crate::sql::space::SqlSpace` beside `crate::sql::reference`; any other
+//! stateright model, e.g. the zoo's designs: [`super::model_space::ModelSpace`]).
 //!
 //! The first four methods are stateright's `Model` in our engine's shape (an initial
 //! state, the enabled actions, the next state, the properties as predicates); the rest
@@ -78,6 +79,13 @@ pub trait Space: Sync {
     fn relabel(&self, a: Self::Action, real: &[usize]) -> Self::Action {
         let _ = real;
         a
+    }
+
+    /// Liveness: in this state an `eventually` property is still waiting (the cycle
+    /// search of [`super::cycle`] looks for a run that stays in such states for ever).
+    fn pending(&self, st: &Self::State) -> bool {
+        let _ = st;
+        false
     }
 
     fn new_notes(&self) -> Self::Notes;
