@@ -489,14 +489,45 @@ impl TicketBook {
             *self.keys.entry(key.hash_value()).or_insert(0) += 1;
             self.round_peak = self.round_peak.max(self.held.len() + 1);
         }
-        self.held.push(Held {
-            id,
-            key,
-            ty,
-            dur,
-            seq,
-        });
+        self.push_held(id, key, ty, dur, seq);
         self.index_if_many();
+    }
+
+    /// `held.push(Held { .. })`, the fields stored one by one into the vector's slot.
+    /// `push` built the `Held` in a stack slot with stores of 4, 1 and 1 bytes and
+    /// copied it into the vector with loads of 8 and 16 bytes: a load that spans
+    /// several pending stores cannot take its data from the store buffer and waits
+    /// for them to reach the cache (a failed store-to-load forwarding, some ten cycles
+    /// on the AMD EPYC guest; models/BENCH.md, issue 30, fourth round).
+    #[inline(always)]
+    fn push_held(&mut self, id: TicketId, key: MdlKey, ty: LockType, dur: LockDuration, seq: u32) {
+        // The field list below is exhaustive (no `..`): a field added to `Held` breaks
+        // this line at compile time, before it could be left unwritten below or leaked
+        // by `pop_latest_parts`.
+        let _every_field = |h: Held| {
+            let Held {
+                id: _,
+                key: _,
+                ty: _,
+                dur: _,
+                seq: _,
+            } = h;
+        };
+        self.held.reserve(1);
+        let len = self.held.len();
+        // SAFETY: `reserve(1)` leaves room for one more element, so slot `len` is inside
+        // the allocation and holds no element; every field of the `Held` there is
+        // written (padding needs none; `_every_field` above proves the list complete)
+        // before `set_len` counts it, and nothing between can panic.
+        unsafe {
+            let p = self.held.as_mut_ptr().add(len);
+            std::ptr::addr_of_mut!((*p).id).write(id);
+            std::ptr::addr_of_mut!((*p).key).write(key);
+            std::ptr::addr_of_mut!((*p).ty).write(ty);
+            std::ptr::addr_of_mut!((*p).dur).write(dur);
+            std::ptr::addr_of_mut!((*p).seq).write(seq);
+            self.held.set_len(len + 1);
+        }
     }
 
     #[inline(always)]
@@ -518,6 +549,30 @@ impl TicketBook {
     pub fn pop_latest(&mut self) -> Option<Held> {
         let h = self.held.pop()?;
         Some(self.unindex(h))
+    }
+
+    /// [`TicketBook::pop_latest`]'s id and key (what a release needs), read field by
+    /// field out of the vector's last slot: moving the whole `Held` out through an
+    /// `Option` copied it through the stack with loads wider than its stores (see
+    /// [`TicketBook::push_held`]).
+    #[inline(always)]
+    pub fn pop_latest_parts(&mut self) -> Option<(TicketId, MdlKey)> {
+        if self.indexed {
+            return self.pop_latest().map(|h| (h.id, h.key));
+        }
+        // Not indexed: `unindex` has nothing to do.
+        let len = self.held.len().checked_sub(1)?;
+        // SAFETY: slot `len` holds an initialised `Held`; `set_len(len)` first makes the
+        // vector forget it, so it is read (and its key moved out) exactly once; its other
+        // fields are `Copy` and need no drop.
+        unsafe {
+            self.held.set_len(len);
+            let p = self.held.as_ptr().add(len);
+            Some((
+                std::ptr::addr_of!((*p).id).read(),
+                std::ptr::addr_of!((*p).key).read(),
+            ))
+        }
     }
 
     /// The key filter's bookkeeping for a ticket that left `held`.
@@ -677,6 +732,41 @@ mod tests {
                 assert_eq!(counted, want, "step {step}: counts of {k:?}");
             }
             assert!(b.indexed || b.held().len() <= SCAN, "step {step}");
+        }
+    }
+
+    /// The field-by-field push and pop (`push_held`, `pop_latest_parts`) keep `held` as
+    /// `Vec::push` and [`TicketBook::pop_latest`] would: every field of every ticket
+    /// added comes back, latest first, below and above `SCAN`.
+    #[test]
+    fn the_fieldwise_push_and_pop_keep_every_field() {
+        let d = Dialect::mysql80();
+        let key = MdlKey::parse(&d, "TABLE", "db.t0").unwrap();
+        let tys = [LockType::SR, LockType::SW, LockType::SU, LockType::X];
+        let durs = [
+            LockDuration::Statement,
+            LockDuration::Transaction,
+            LockDuration::Explicit,
+        ];
+        let mut b = TicketBook::new();
+        for n in [1, SCAN, 3 * SCAN] {
+            let base = b.next_seq;
+            for i in 0..n {
+                let (ty, dur) = (tys[i % tys.len()], durs[i % durs.len()]);
+                b.add(TicketId(100 + i as u64), key.clone(), ty, dur);
+                let h = b.held().last().unwrap();
+                assert_eq!((h.id, h.ty, h.dur), (TicketId(100 + i as u64), ty, dur));
+                assert_eq!((h.seq, &h.key), (base + i as u32, &key));
+            }
+            assert_eq!(b.held().len(), n);
+            for i in (0..n).rev() {
+                let (id, k) = b.pop_latest_parts().unwrap();
+                assert_eq!((id, &k), (TicketId(100 + i as u64), &key), "n {n}");
+                assert_eq!(b.held().len(), i);
+            }
+            assert!(b.pop_latest_parts().is_none());
+            assert!(b.is_empty() && !b.indexed);
+            assert!(b.keys.values().all(|&c| c == 0), "n {n}");
         }
     }
 }

@@ -181,6 +181,13 @@ impl Context {
     /// assert!(granted.ticket.is_some());
     /// # Ok::<(), mdl_core::AcquireError>(())
     /// ```
+    ///
+    /// `#[inline]` (as `acquire_outcome`): out of line, the outcome came back through
+    /// memory, written with narrower stores than the caller's loads (failed
+    /// store-to-load forwarding), and the call saved and restored six registers: 41 ->
+    /// 33 ns per SR acquire + commit (models/BENCH.md, issue 30, fourth round). The
+    /// rare parts stay out of line (`request_slow`, `wait_queued`, `pin_new`).
+    #[inline]
     pub fn acquire(
         &mut self,
         key: &MdlKey,
@@ -195,6 +202,7 @@ impl Context {
 
     /// [`Context::acquire`] with the step outcome (the scenario vocabulary).
     #[doc(hidden)]
+    #[inline]
     pub fn acquire_outcome(
         &mut self,
         key: &MdlKey,

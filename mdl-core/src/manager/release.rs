@@ -79,7 +79,12 @@ impl Context {
             ..
         } = self;
         if book.is_one_list_of(durs) {
-            release_each(sh, slow, &mgr.sh, std::iter::from_fn(|| book.pop_latest()));
+            release_each(
+                sh,
+                slow,
+                &mgr.sh,
+                std::iter::from_fn(|| book.pop_latest_parts()),
+            );
             return;
         }
         scratch.clear();
@@ -187,10 +192,17 @@ fn release_from(
     if ids.is_empty() {
         return;
     }
-    release_each(sh, slow, m, ids.iter().filter_map(|id| book.remove(*id)));
+    release_each(
+        sh,
+        slow,
+        m,
+        ids.iter()
+            .filter_map(|id| book.remove(*id))
+            .map(|h| (h.id, h.key)),
+    );
 }
 
-/// Gives back the tickets `tickets` yields, each as it leaves the book (our own, under
+/// Gives back the tickets `tickets` yields (id and key), each as it leaves the book (our own, under
 /// our `locks` lock for no other reason than to save a second pass): from its pin, or
 /// (`slow`, empty between calls) from its lock after.
 #[inline]
@@ -198,27 +210,27 @@ fn release_each(
     sh: &CtxShared,
     slow: &mut Vec<(Arc<LockObj>, TicketId)>,
     m: &Shared,
-    tickets: impl Iterator<Item = Held>,
+    tickets: impl Iterator<Item = (TicketId, MdlKey)>,
 ) {
     {
         let stripe = stripe_of(sh.id);
         let mut p = sh.locks.lock();
         let mut evict = false;
-        for h in tickets {
-            let Some((pin, n)) = p.get_counted(&h.key) else {
+        for (id, key) in tickets {
+            let Some((pin, n)) = p.get_counted(&key) else {
                 continue;
             };
-            match pin.fast.iter().rposition(|e| e.id == h.id) {
+            match pin.fast.iter().rposition(|e| e.id == id) {
                 Some(i) => {
                     pin.fast.swap_remove(i);
                     uncount_fast(&pin.obj, stripe, 1);
                 }
                 // Not (or no longer) a fast grant: materialised or slow.
-                None => slow.push((pin.obj.clone(), h.id)),
+                None => slow.push((pin.obj.clone(), id)),
             }
             // `Pins::put` without a second probe; the eviction, if due, after the loop.
             evict |= n.release_pin(pin);
-            pin.spare = Some(h.key);
+            pin.spare = Some(key);
         }
         if evict {
             p.evict_lru();

@@ -49,9 +49,12 @@
 //! what they name; `SET lock_wait_timeout` and a statement's own `WAIT n` / `NOWAIT` and
 //! GET_LOCK's timeout argument bound waits.
 
+mod canon;
 mod dialect;
+pub mod encode;
 mod kill;
 mod prepared;
+mod quiet;
 mod replication;
 mod savepoint;
 mod sequence;
@@ -351,12 +354,12 @@ const MAX_RETRIES: u32 = 1000;
 
 #[derive(Clone, Debug)]
 pub struct SqlModel {
-    pub d: Dialect,
+    pub d: encode::Shared<Dialect>,
     pub t: LockTable,
     /// Shared: a model is cloned per state by `mdl check`'s SQL search.
     map: std::sync::Arc<Mapping>,
-    pub cat: Catalog,
-    sess: Vec<Sess>,
+    pub cat: encode::Shared<Catalog>,
+    sess: Vec<encode::Shared<Sess>>,
     events: Vec<(usize, Outcome)>,
     now: u64,
     seq: u64,
@@ -388,10 +391,10 @@ impl SqlModel {
         // written from MySQL 8.0's source): see `mapping::Mapping::dialect`.
         let d = map.dialect();
         SqlModel {
-            d: d.clone(),
+            d: encode::Shared::new(d.clone()),
             t: LockTable::new(std::sync::Arc::new(d), Config::default()),
             map,
-            cat: Catalog::fixture(),
+            cat: encode::Shared::new(Catalog::fixture()),
             sess: Vec::new(),
             events: Vec::new(),
             now: 0,
@@ -422,17 +425,17 @@ impl SqlModel {
         let config = Config {
             max_write_lock_count: n,
         };
-        self.t = LockTable::new(std::sync::Arc::new(self.d.clone()), config);
+        self.t = LockTable::new(std::sync::Arc::new((*self.d).clone()), config);
     }
 
     pub fn add_session(&mut self) -> usize {
         let id = self.t.add_session();
-        self.sess.push(Sess {
+        self.sess.push(encode::Shared::new(Sess {
             id,
             st: SqlSession::new(),
             run: None,
             ul: None,
-        });
+        }));
         self.sess.len() - 1
     }
 
@@ -465,35 +468,7 @@ impl SqlModel {
     /// progress (not the mapping, which never changes, nor the counter of waits).
     /// `mdl check`'s SQL search tells states apart by it.
     pub fn fingerprint(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        // Every field named: a new one does not compile here until it is either hashed or
-        // said to be left out.
-        let SqlModel {
-            d: _,
-            t,
-            map: _,
-            // Fixed for a file's run.
-            names: _,
-            cat,
-            sess,
-            events,
-            now,
-            seq: _,
-            fg: _,
-            // Set and cleared within a step.
-            flushed_by: _,
-            stash,
-            yielded,
-            held_back,
-        } = self;
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        t.hash(&mut h);
-        now.hash(&mut h);
-        // The catalog and the sessions' statements are not `Hash`; their `Debug` text is
-        // deterministic (ordered maps and vectors only). (`stash` and `yielded` are empty
-        // between calls: `pump` plays them out; so is `held_back`.)
-        format!("{cat:?}|{sess:?}|{events:?}|{stash:?}|{yielded:?}|{held_back:?}").hash(&mut h);
-        h.finish()
+        encode::fingerprint(self)
     }
 
     /// Outcomes of other sessions' statements that the last call finished.

@@ -6,6 +6,7 @@
 
 use super::space::SqlSpace;
 use super::{SqlAction, SqlCheck, SqlProp, SqlRecord, SqlState};
+use crate::model::por::PorStats;
 use crate::model::search::{Search, SearchOptions, Stop};
 use mdl_core::Outcome;
 use std::collections::BTreeSet;
@@ -47,6 +48,8 @@ pub struct SqlResult {
     pub threads: usize,
     /// The run was stateright's checker (`--engine stateright`), not ours.
     pub stateright: bool,
+    /// The reduction's counts, when it was on ([`super::quiet`]).
+    pub por: Option<PorStats>,
 }
 
 impl SqlResult {
@@ -80,7 +83,7 @@ pub fn check(m: &SqlCheck, max_states: u64) -> SqlResult {
 
 /// Explores every interleaving of `m` within the bounds of `o`.
 pub fn check_with(m: &SqlCheck, o: &SearchOptions) -> SqlResult {
-    let space = SqlSpace::new(m);
+    let space = SqlSpace::new(m, o.por);
     let (search, r) = Search::run(&space, o);
     let incomplete = r.stop.is_some() || r.depth_cut;
     let props = m
@@ -115,6 +118,7 @@ pub fn check_with(m: &SqlCheck, o: &SearchOptions) -> SqlResult {
         dfs: r.dfs,
         threads: r.threads,
         stateright: false,
+        por: r.por,
     }
 }
 

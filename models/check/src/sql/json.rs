@@ -1,8 +1,8 @@
 //! The JSON of a SQL check (`mdl check --format json` of a file of SQL sessions): the
 //! same document members as a check of lock requests (`model::report::json`,
-//! `models/docs/json-output.md`), with the SQL statements in the trace steps. Members
-//! about reductions, which a SQL search does not have, say so: no symmetry or
-//! partial-order reduction.
+//! `models/docs/json-output.md`), with the SQL statements in the trace steps. A SQL
+//! search has no symmetry; its one reduction (private steps taken alone, `sql::quiet`)
+//! is reported as `por`.
 
 use super::check::SqlResult;
 use super::{text, SqlAction, SqlCheck, SqlRecord};
@@ -116,10 +116,12 @@ pub fn json(m: &SqlCheck, r: &SqlResult) -> Value {
         "reduction": {
             "symmetry": false,
             "symmetry_groups": [],
-            "por": false,
-            "por_states_reduced": null,
-            "por_actions_skipped": null,
-            "por_off": "SQL sessions are searched without reductions",
+            "por": r.por.is_some(),
+            "por_states_reduced": r.por.map(|p| p.reduced),
+            "por_actions_skipped": r.por.map(|p| p.skipped),
+            "por_off": r.por.is_none().then_some(
+                "off (--no-por, or stateright's checker): every order of the private steps"
+            ),
         },
         "bytes_per_state": 0,
         "search_bytes": 0,

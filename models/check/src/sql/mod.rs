@@ -16,6 +16,7 @@
 //! - [`space`]: the model for our search engine ([`crate::model::search`], the one lock
 //!   scenarios run on), and [`check`]: `mdl check`'s result from it;
 //! - [`reference`]: stateright's checker on the same model (`--engine stateright`);
+//! - [`quiet`]: the reduction (a private step taken first, alone);
 //! - [`paths`]: every maximal path, for replays on a server (tests);
 //! - [`written`]: the written order, with the file's `expect` lines (`mdl run`);
 //! - [`text`]: traces as SQL statements per session, with outcomes and locks;
@@ -27,6 +28,7 @@ pub mod check;
 pub mod explore;
 pub mod json;
 pub mod paths;
+pub mod quiet;
 #[cfg(feature = "stateright")]
 pub mod reference;
 pub mod space;

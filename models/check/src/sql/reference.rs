@@ -115,6 +115,7 @@ pub fn check(m: &SqlCheck, o: &RefOptions) -> SqlResult {
         dfs: o.dfs,
         threads: o.threads.max(1),
         stateright: true,
+        por: None,
     }
 }
 

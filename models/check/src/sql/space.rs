@@ -5,10 +5,12 @@
 //! table, catalog, clock and sessions, and the counters of the check), the identity the
 //! Explorer and stateright's checker give it too ([`super::explore`]); the SQL model has
 //! no encoding a state can be rebuilt from, so the queue keeps the states themselves
-//! aside ([`Space::STORES_STATES`]) and a handle to each. No reductions: the
-//! independence of two SQL statements is not known to the model.
+//! aside ([`Space::STORES_STATES`]) and a handle to each; a state is small, its catalog
+//! and sessions shared with the states it came from (`mdl_conform::model::encode`).
+//! One reduction ([`super::quiet`]): a private step is taken first, alone.
 
 use super::{SqlAction, SqlCheck, SqlProp, SqlRecord, SqlState};
+use crate::model::por::PorStats;
 use crate::model::space::Space;
 use mdl_core::Outcome;
 use std::collections::BTreeSet;
@@ -26,14 +28,18 @@ pub struct SqlSpace<'m> {
     pub m: &'m SqlCheck,
     props: Vec<SqlProp>,
     aside: Mutex<Aside>,
+    /// Private steps taken alone ([`super::quiet`]).
+    reduce: bool,
 }
 
 impl<'m> SqlSpace<'m> {
-    pub fn new(m: &'m SqlCheck) -> SqlSpace<'m> {
+    /// `reduce`: private steps taken first, alone ([`super::quiet`]).
+    pub fn new(m: &'m SqlCheck, reduce: bool) -> SqlSpace<'m> {
         SqlSpace {
             m,
             props: m.props(),
             aside: Mutex::new(Aside::default()),
+            reduce,
         }
     }
 }
@@ -55,6 +61,27 @@ impl Space for SqlSpace<'_> {
     }
     fn apply(&self, st: &SqlState, a: SqlAction) -> Option<(SqlState, SqlRecord)> {
         Some(self.m.apply(st, a))
+    }
+    fn successors(
+        &self,
+        st: &SqlState,
+        enabled: &[SqlAction],
+        stats: &mut PorStats,
+        out: &mut Vec<(SqlState, SqlRecord)>,
+    ) {
+        out.clear();
+        if self.reduce && enabled.len() > 1 {
+            if let Some(x) = super::quiet::private_step(self.m, st, enabled) {
+                stats.reduced += 1;
+                stats.skipped += enabled.len() as u64 - 1;
+                out.push(x);
+                return;
+            }
+        }
+        out.extend(enabled.iter().filter_map(|&a| self.apply(st, a)));
+    }
+    fn reduces(&self) -> bool {
+        self.reduce
     }
     fn action_of(&self, rec: &SqlRecord) -> SqlAction {
         rec.action

@@ -267,7 +267,7 @@ pub fn main(args: Args) -> i32 {
                         &mdl_check::model::search::SearchOptions {
                             dfs: opts.dfs,
                             symmetry: false,
-                            por: false,
+                            por: opts.por,
                             dynamic_quiet: false,
                             max_depth: opts.max_depth,
                             max_states: Some(max_states),
