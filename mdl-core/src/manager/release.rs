@@ -17,7 +17,7 @@ use super::map::{try_grant, LockInner, LockObj};
 use super::pins::Pins;
 use super::wait::CtxShared;
 use super::Shared;
-use crate::decide::book::{Held, TicketBook};
+use crate::decide::book::TicketBook;
 use crate::decide::error::MdlError;
 use crate::decide::key::MdlKey;
 use crate::decide::lock::TicketId;
