@@ -66,6 +66,7 @@ pub const TEST_FILES: &[TestFile] = &[
     plain("mdl-core/tests/type_universe.rs"),
     plain("models/check/tests/sql_check.rs"),
     plain("models/check/tests/sql_mysql8.rs"),
+    plain("models/check/tests/sql_reduction.rs"),
     TestFile { path: "models/check/tests/sql_server.rs", run_by: &["test", "conformance"], empty_in: &[], note: "returns at once without MDL_CONFORM=1; ci/conformance.sh sets it" },
     TestFile { path: "models/conform/tests/conform_mapping.rs", run_by: &["test", "conformance"], empty_in: &[], note: "" },
     TestFile { path: "models/conform/tests/conform_matrix.rs", run_by: &["test", "conformance"], empty_in: &[], note: "" },
