@@ -49,6 +49,7 @@
 //! what they name; `SET lock_wait_timeout` and a statement's own `WAIT n` / `NOWAIT` and
 //! GET_LOCK's timeout argument bound waits.
 
+mod chain;
 mod dialect;
 mod kill;
 mod prepared;
@@ -104,6 +105,8 @@ pub struct Handler {
 pub struct SqlSession {
     pub db: String,
     pub autocommit: bool,
+    /// `completion_type`: 0 NO_CHAIN, 1 CHAIN, 2 RELEASE (`model::chain`).
+    pub completion_type: u8,
     /// A transaction is open (BEGIN, or a statement since the last commit with
     /// autocommit off).
     pub in_txn: bool,
@@ -158,6 +161,7 @@ impl SqlSession {
         SqlSession {
             db: "test".into(),
             autocommit: true,
+            completion_type: 0,
             in_txn: false,
             wrote: false,
             lock_tables: Vec::new(),

@@ -45,6 +45,9 @@ impl SqlModel {
         self.note_user_vars(s, &w);
         let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
         let fail = |code| Some(Ok(Stmt::Session(SessionStmt::Fail(code))));
+        if let Some(r) = self.chain_classify(s, &w) {
+            return Some(r);
+        }
         match (at(0), at(1)) {
             ("prepare", name) if at(2) == "from" => {
                 let Some(text) = quoted_after(sql, "from") else {

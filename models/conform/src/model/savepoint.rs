@@ -46,6 +46,9 @@ impl SqlModel {
         Ok(match x {
             SessionStmt::Temp(op) => return self.temp_stmt(s, op),
             SessionStmt::Fail(code) => self.fail(s, code),
+            x @ (SessionStmt::CompletionType(_) | SessionStmt::RollbackChain) => {
+                self.chain_stmt(s, x)
+            }
             SessionStmt::KillQuery(t) => {
                 // Ends t's wait (`killed`) as a `kill` line does; the killer's statement
                 // takes no lock (`sql_kill`, sql/sql_parse.cc).
