@@ -52,6 +52,8 @@
 mod chain;
 mod dialect;
 mod kill;
+mod prepare_ha;
+mod prepare_lt;
 mod prepared;
 mod replication;
 mod savepoint;

@@ -56,6 +56,7 @@ impl SqlModel {
                 Outcome::Ok
             }
             SessionStmt::Prepare(name, text) => {
+                self.prepare_ha_close(s, &text);
                 let p = &mut self.sess[s].st.prepared;
                 p.retain(|(n, _)| *n != name);
                 p.push((name, text));
