@@ -837,7 +837,7 @@ impl Cx<'_> {
         if self.cat.is_view(t) && matches!(kind, "select" | "insert" | "update" | "delete") {
             return views::dml_part(self, kind, t);
         }
-        if !(routine_prelock::fires_no_trigger(kind) && !self.cat.is_view(t)) {
+        if !routine_prelock::fires_no_trigger(kind) || self.cat.is_view(t) {
             self.no_view(t)?;
         }
         Ok(self.part(
