@@ -59,6 +59,7 @@ mod replication;
 mod savepoint;
 mod sequence;
 mod temp;
+mod trigger_reopen;
 mod user_locks;
 mod xa;
 
@@ -2348,6 +2349,7 @@ impl SqlModel {
                         return o;
                     }
                     self.trigger_rebind(s, &step);
+                    self.trigger_parts_rebind(s, &step);
                     self.trigger_flush(s, &step);
                     if matches!(step, Step::Backoff { .. }) {
                         if let Some(o) = self.group_missing(s) {
@@ -3309,6 +3311,7 @@ impl SqlModel {
                                 self.note_new(s, &w.before, &k);
                                 self.set_last_open(s, &w.step);
                                 self.trigger_rebind(s, &w.step);
+                                self.trigger_parts_rebind(s, &w.step);
                                 self.trigger_flush(s, &w.step);
                             }
                             match self.opened_missing(s, &w.step) {

@@ -288,7 +288,7 @@ fn subqueries(t: &[Tok]) -> Vec<&[Tok]> {
 /// table has no such trigger (other statements on it are refused by `Cx::no_view`).
 pub(super) fn triggers(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
     let (t, events) = target(toks, cx.db)?;
-    let bodies = cx.cat.prelocking_triggers(&t);
+    let bodies = cx.cat.prelocking_triggers_named(&t);
     if bodies.is_empty() {
         return None;
     }
@@ -301,12 +301,16 @@ pub(super) fn triggers(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
     let Stmt::Learned(plan) = &mut st else {
         return None;
     };
-    for b in bodies
+    // Each part names the trigger that adds it (`model/trigger_reopen.rs`).
+    for (tr, b) in bodies
         .into_iter()
-        .filter(|b| events.contains(&b.event.as_str()))
+        .filter(|(_, b)| events.contains(&b.event.as_str()))
     {
         match body_parts(&t, &b.stmts, cx.cat, cx.has_row) {
-            Ok(parts) => plan.parts.extend(parts),
+            Ok(parts) => plan.parts.extend(parts.into_iter().map(|mut p| {
+                p.bind.tr = Some(tr.clone());
+                p
+            })),
             Err(e) => return Some(Err(format!("`{}`: a trigger on `{t}`: {e}", cx.sql))),
         }
     }
