@@ -300,6 +300,11 @@ const DEFERRED_PROTECTION: &[&str] = &[
 /// an empty table list too (SELECT, SET, DO); the transaction and HANDLER control
 /// statements and USE do not (mysql_execute_command, sql/sql_parse.cc).
 fn flushes_handlers(st: &Stmt) -> bool {
+    // CALL of a missing procedure (ER_SP_DOES_NOT_EXIST) fails after open_and_lock_tables
+    // (SQLCOM_CALL, sql/sql_parse.cc; measured: found/seed-401319).
+    if matches!(st, Stmt::Fails(1305)) {
+        return true;
+    }
     !matches!(
         st,
         Stmt::Begin
