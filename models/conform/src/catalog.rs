@@ -264,6 +264,15 @@ impl Catalog {
             .collect()
     }
 
+    /// The triggers of table `t` whose body uses tables, with their names.
+    pub fn prelocking_triggers_named(&self, t: &Tbl) -> Vec<(&Tbl, &TriggerBody)> {
+        self.triggers
+            .iter()
+            .filter(|(_, on)| *on == t)
+            .filter_map(|(tr, _)| self.prelocking.get(tr).map(|b| (tr, b)))
+            .collect()
+    }
+
     /// The catalog without table `t`'s prelocking triggers (to classify the statement
     /// that fires them as if it had none).
     pub fn without_prelocking(&self, t: &Tbl) -> Catalog {

@@ -50,15 +50,19 @@
 //! GET_LOCK's timeout argument bound waits.
 
 mod canon;
+mod chain;
 mod dialect;
 pub mod encode;
 mod kill;
+mod prepare_ha;
+mod prepare_lt;
 mod prepared;
 mod quiet;
 mod replication;
 mod savepoint;
 mod sequence;
 mod temp;
+mod trigger_reopen;
 mod user_locks;
 mod xa;
 
@@ -107,6 +111,8 @@ pub struct Handler {
 pub struct SqlSession {
     pub db: String,
     pub autocommit: bool,
+    /// `completion_type`: 0 NO_CHAIN, 1 CHAIN, 2 RELEASE (`model::chain`).
+    pub completion_type: u8,
     /// A transaction is open (BEGIN, or a statement since the last commit with
     /// autocommit off).
     pub in_txn: bool,
@@ -161,6 +167,7 @@ impl SqlSession {
         SqlSession {
             db: "test".into(),
             autocommit: true,
+            completion_type: 0,
             in_txn: false,
             wrote: false,
             lock_tables: Vec::new(),
@@ -296,6 +303,11 @@ const DEFERRED_PROTECTION: &[&str] = &[
 /// an empty table list too (SELECT, SET, DO); the transaction and HANDLER control
 /// statements and USE do not (mysql_execute_command, sql/sql_parse.cc).
 fn flushes_handlers(st: &Stmt) -> bool {
+    // CALL of a missing procedure (ER_SP_DOES_NOT_EXIST) fails after open_and_lock_tables
+    // (SQLCOM_CALL, sql/sql_parse.cc; measured: found/seed-401319).
+    if matches!(st, Stmt::Fails(1305)) {
+        return true;
+    }
     !matches!(
         st,
         Stmt::Begin
@@ -2317,6 +2329,7 @@ impl SqlModel {
                         return o;
                     }
                     self.trigger_rebind(s, &step);
+                    self.trigger_parts_rebind(s, &step);
                     self.trigger_flush(s, &step);
                     if matches!(step, Step::Backoff { .. }) {
                         if let Some(o) = self.group_missing(s) {
@@ -3278,6 +3291,7 @@ impl SqlModel {
                                 self.note_new(s, &w.before, &k);
                                 self.set_last_open(s, &w.step);
                                 self.trigger_rebind(s, &w.step);
+                                self.trigger_parts_rebind(s, &w.step);
                                 self.trigger_flush(s, &w.step);
                             }
                             match self.opened_missing(s, &w.step) {
