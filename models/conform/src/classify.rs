@@ -131,6 +131,14 @@ pub enum Effect {
         if_exists: bool,
     },
     Rename(Vec<(Tbl, Tbl)>),
+    /// ALTER TABLE with other operations and RENAME TO `n` (`classify/alter_rename.rs`):
+    /// `alter` the operations' `Effect::Alter` of `t`, their error after the new name's
+    /// checks, their columns and keys then `n`'s.
+    AlterRename {
+        t: Tbl,
+        n: Tbl,
+        alter: Box<Effect>,
+    },
     CreateDb {
         db: String,
         if_not_exists: bool,
@@ -321,6 +329,7 @@ pub enum Stmt {
 }
 
 mod alter_cols;
+mod alter_keys;
 mod alter_rename;
 pub mod columns;
 mod engines;
@@ -1698,6 +1707,7 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
         true
     };
     let t = c.table(cx.db)?;
+    let spec_at = c.i;
     if if_exists && !cx.cat.is_table(&t) {
         return Err(format!(
             "`{sql}`: ALTER TABLE IF EXISTS of a table that is not there is not modelled"
@@ -1736,6 +1746,15 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
         .windows(2)
         .any(|w| w[0] == "rename" && !matches!(w[1].as_str(), "column" | "index" | "key"))
         || words.last().is_some_and(|w| w == "rename");
+    if renames_table {
+        if let Some(st) = alter_rename::with_operations(cx, toks, &t, spec_at) {
+            return st;
+        }
+    }
+    let online = words.get(1).is_some_and(|w| w == "online");
+    if let Some(st) = alter_keys::classify(cx, toks, &t, &spec, (algo.as_deref(), lock, online)) {
+        return st;
+    }
     if renames_table
         || words
             .iter()
@@ -1770,7 +1789,6 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
     // ALTER ONLINE TABLE is LOCK=NONE: MyISAM cannot, and fails as ALGORITHM=INPLACE does
     // (ER_ALTER_OPERATION_NOT_SUPPORTED once lock_table_names is through; measured:
     // main/alter_table.test:1549 in the corpus); of InnoDB a COPY is refused below.
-    let online = words.get(1).is_some_and(|w| w == "online");
     if myisam && (online || matches!(algo.as_deref(), Some("inplace" | "instant" | "nocopy"))) {
         // MyISAM has no in-place ALTER: ER_ALTER_OPERATION_NOT_SUPPORTED once
         // lock_table_names is through (measured).
