@@ -331,6 +331,7 @@ pub enum Stmt {
 mod alter_cols;
 mod alter_keys;
 mod alter_rename;
+mod alter_tablespace;
 pub mod columns;
 mod engines;
 mod fk;
@@ -1746,6 +1747,9 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
         .windows(2)
         .any(|w| w[0] == "rename" && !matches!(w[1].as_str(), "column" | "index" | "key"))
         || words.last().is_some_and(|w| w == "rename");
+    if let Some(st) = alter_tablespace::classify(cx, toks, &t, &spec) {
+        return st;
+    }
     if renames_table {
         if let Some(st) = alter_rename::with_operations(cx, toks, &t, spec_at) {
             return st;
