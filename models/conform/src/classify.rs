@@ -329,6 +329,7 @@ pub enum Stmt {
 }
 
 mod alter_cols;
+mod alter_fk;
 mod alter_keys;
 mod alter_rename;
 mod alter_tablespace;
@@ -1739,6 +1740,9 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
     }
     // (A table that is not there fails at open, 1146, whatever its operations.)
     let known = alter_cols::known(cx, &t) || !cx.cat.exists(&t);
+    if let Some(st) = alter_fk::classify(cx, toks, &t, spec_at) {
+        return st;
+    }
     if let Some(why) = super::alter_algorithm::not_modelled(words, &spec, known) {
         return Err(format!("`{sql}`: {why}"));
     }

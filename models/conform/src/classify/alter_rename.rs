@@ -54,7 +54,7 @@ fn plan(cx: &Cx, toks: &[Tok], t: &Tbl, n: Tbl) -> Result<Stmt, String> {
 
 /// The statement's source again from its tokens (a string quoted, a quoted identifier in
 /// backticks), for the ALTER without its RENAME.
-fn text(toks: &[Tok]) -> String {
+pub(super) fn text(toks: &[Tok]) -> String {
     let mut out = Vec::new();
     for t in toks {
         out.push(match t {
@@ -133,7 +133,7 @@ fn renames_table(op: &[Tok]) -> bool {
 
 /// The operations from token `at` on: (start, end) token ranges split at the commas
 /// outside parentheses.
-fn split_ops(toks: &[Tok], at: usize) -> Vec<(usize, usize)> {
+pub(super) fn split_ops(toks: &[Tok], at: usize) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let (mut depth, mut start) = (0i32, at);
     for (i, t) in toks.iter().enumerate().skip(at) {
