@@ -334,6 +334,7 @@ mod alter_keys;
 mod alter_rename;
 mod alter_tablespace;
 pub mod columns;
+mod drop_index;
 mod engines;
 mod fk;
 mod misc;
@@ -1931,10 +1932,28 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
         };
         if cx.cat.engine(&t) == Some(Engine::MyIsam) {
             let p = cx.on_table("alter_copy", &t)?;
-            return cx.plan("alter_copy", vec![p], Effect::NeedTables(vec![t]), toks);
+            return cx.plan(
+                "alter_copy",
+                vec![p],
+                Effect::Alter {
+                    t,
+                    forget_pk: false,
+                    cols: AlterCols::Forget,
+                },
+                toks,
+            );
         }
         let p = cx.on_table(kind, &t)?;
-        return cx.plan(kind, vec![p], Effect::NeedTables(vec![t]), toks);
+        return cx.plan(
+            kind,
+            vec![p],
+            Effect::Alter {
+                t,
+                forget_pk: false,
+                cols: AlterCols::Forget,
+            },
+            toks,
+        );
     }
     if c.eat("database") || c.eat("schema") {
         let ine = c.eat("if") && {
@@ -2248,10 +2267,7 @@ fn classify_drop(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Result
                 toks,
             )
         }
-        "index" | "key" if ie => Err(format!(
-            "`{sql}`: DROP INDEX IF EXISTS depends on whether the index exists, which the \
-             model does not know"
-        )),
+        "index" | "key" if ie => drop_index::classify(cx, c),
         "index" | "key" => {
             c.ident()?;
             c.expect("on")?;
@@ -2262,7 +2278,16 @@ fn classify_drop(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Result
                 "alter_inplace"
             };
             let p = cx.on_table(kind, &t)?;
-            cx.plan(kind, vec![p], Effect::NeedTables(vec![t]), toks)
+            cx.plan(
+                kind,
+                vec![p],
+                Effect::Alter {
+                    t,
+                    forget_pk: true,
+                    cols: AlterCols::Forget,
+                },
+                toks,
+            )
         }
         _ => Err(format!("statement not in the learned table: `{sql}`")),
     }
