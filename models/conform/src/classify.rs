@@ -131,6 +131,14 @@ pub enum Effect {
         if_exists: bool,
     },
     Rename(Vec<(Tbl, Tbl)>),
+    /// ALTER TABLE with other operations and RENAME TO `n` (`classify/alter_rename.rs`):
+    /// `alter` the operations' `Effect::Alter` of `t`, their error after the new name's
+    /// checks, their columns and keys then `n`'s.
+    AlterRename {
+        t: Tbl,
+        n: Tbl,
+        alter: Box<Effect>,
+    },
     CreateDb {
         db: String,
         if_not_exists: bool,
@@ -321,8 +329,12 @@ pub enum Stmt {
 }
 
 mod alter_cols;
+mod alter_fk;
+mod alter_keys;
 mod alter_rename;
+mod alter_tablespace;
 pub mod columns;
+mod drop_index;
 mod engines;
 mod fk;
 mod misc;
@@ -1704,6 +1716,7 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
         true
     };
     let t = c.table(cx.db)?;
+    let spec_at = c.i;
     if if_exists && !cx.cat.is_table(&t) {
         return Err(format!(
             "`{sql}`: ALTER TABLE IF EXISTS of a table that is not there is not modelled"
@@ -1734,6 +1747,9 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
     }
     // (A table that is not there fails at open, 1146, whatever its operations.)
     let known = alter_cols::known(cx, &t) || !cx.cat.exists(&t);
+    if let Some(st) = alter_fk::classify(cx, toks, &t, spec_at) {
+        return st;
+    }
     if let Some(why) = super::alter_algorithm::not_modelled(words, &spec, known) {
         return Err(format!("`{sql}`: {why}"));
     }
@@ -1742,6 +1758,18 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
         .windows(2)
         .any(|w| w[0] == "rename" && !matches!(w[1].as_str(), "column" | "index" | "key"))
         || words.last().is_some_and(|w| w == "rename");
+    if let Some(st) = alter_tablespace::classify(cx, toks, &t, &spec) {
+        return st;
+    }
+    if renames_table {
+        if let Some(st) = alter_rename::with_operations(cx, toks, &t, spec_at) {
+            return st;
+        }
+    }
+    let online = words.get(1).is_some_and(|w| w == "online");
+    if let Some(st) = alter_keys::classify(cx, toks, &t, &spec, (algo.as_deref(), lock, online)) {
+        return st;
+    }
     if renames_table
         || words
             .iter()
@@ -1776,7 +1804,6 @@ fn classify_alter(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resul
     // ALTER ONLINE TABLE is LOCK=NONE: MyISAM cannot, and fails as ALGORITHM=INPLACE does
     // (ER_ALTER_OPERATION_NOT_SUPPORTED once lock_table_names is through; measured:
     // main/alter_table.test:1549 in the corpus); of InnoDB a COPY is refused below.
-    let online = words.get(1).is_some_and(|w| w == "online");
     if myisam && (online || matches!(algo.as_deref(), Some("inplace" | "instant" | "nocopy"))) {
         // MyISAM has no in-place ALTER: ER_ALTER_OPERATION_NOT_SUPPORTED once
         // lock_table_names is through (measured).
@@ -1911,10 +1938,28 @@ fn classify_create(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Resu
         };
         if cx.cat.engine(&t) == Some(Engine::MyIsam) {
             let p = cx.on_table("alter_copy", &t)?;
-            return cx.plan("alter_copy", vec![p], Effect::NeedTables(vec![t]), toks);
+            return cx.plan(
+                "alter_copy",
+                vec![p],
+                Effect::Alter {
+                    t,
+                    forget_pk: false,
+                    cols: AlterCols::Forget,
+                },
+                toks,
+            );
         }
         let p = cx.on_table(kind, &t)?;
-        return cx.plan(kind, vec![p], Effect::NeedTables(vec![t]), toks);
+        return cx.plan(
+            kind,
+            vec![p],
+            Effect::Alter {
+                t,
+                forget_pk: false,
+                cols: AlterCols::Forget,
+            },
+            toks,
+        );
     }
     if c.eat("database") || c.eat("schema") {
         let ine = c.eat("if") && {
@@ -2228,10 +2273,7 @@ fn classify_drop(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Result
                 toks,
             )
         }
-        "index" | "key" if ie => Err(format!(
-            "`{sql}`: DROP INDEX IF EXISTS depends on whether the index exists, which the \
-             model does not know"
-        )),
+        "index" | "key" if ie => drop_index::classify(cx, c),
         "index" | "key" => {
             c.ident()?;
             c.expect("on")?;
@@ -2242,7 +2284,16 @@ fn classify_drop(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Result
                 "alter_inplace"
             };
             let p = cx.on_table(kind, &t)?;
-            cx.plan(kind, vec![p], Effect::NeedTables(vec![t]), toks)
+            cx.plan(
+                kind,
+                vec![p],
+                Effect::Alter {
+                    t,
+                    forget_pk: true,
+                    cols: AlterCols::Forget,
+                },
+                toks,
+            )
         }
         _ => Err(format!("statement not in the learned table: `{sql}`")),
     }

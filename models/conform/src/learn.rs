@@ -653,6 +653,7 @@ fn learn_kind(
         inplace_down_then_x(&mut ops, "SNW");
     }
     if k.name == "alter_copy"
+        || k.name == "alter_copy_rename"
         || k.name == "alter_copy_lock_exclusive"
         || k.name == "alter_partition_by"
     {
@@ -665,7 +666,11 @@ fn learn_kind(
         // them). The MyISAM row keeps what was measured: its backup ticket is not shown
         // to move. With LOCK=EXCLUSIVE the table is X (wait_while_table_is_used in
         // mysql_alter_table) before the copy instead of SNW.
-        let copy_lock = if k.name == "alter_copy" { "SNW" } else { "X" };
+        let copy_lock = if matches!(k.name, "alter_copy" | "alter_copy_rename") {
+            "SNW"
+        } else {
+            "X"
+        };
         if let Some(snw) = ops
             .iter()
             .position(|o| o.op == OpKind::Upgrade && o.key == "$t" && o.ty.abbrev() == copy_lock)
@@ -807,7 +812,7 @@ fn measured_acquire(ns: &str, key: &str, ty: &str, dur: Duration, file: &str) ->
 }
 
 /// In-place ALTER kinds that take X twice (see `learn_kind`).
-const INPLACE_TWICE: &[&str] = &["alter_inplace", "create_index"];
+const INPLACE_TWICE: &[&str] = &["alter_inplace", "create_index", "alter_inplace_rename"];
 
 /// Kinds whose locks one `acquire_locks` call takes in key order, with no back-off
 /// (read from the server source, `sql/*.cc`): `FLUSH TABLES t1, ...` and `FLUSH TABLES

@@ -49,6 +49,7 @@
 //! what they name; `SET lock_wait_timeout` and a statement's own `WAIT n` / `NOWAIT` and
 //! GET_LOCK's timeout argument bound waits.
 
+mod alter_rename;
 mod canon;
 mod chain;
 mod dialect;
@@ -1784,6 +1785,7 @@ impl SqlModel {
                 own.truncate(at + 1);
             }
         }
+        self.alter_rename_stops(&plan, &mut own);
         if trigger_missing {
             // mysql_create_or_drop_trigger takes the trigger's X, then finds no trigger:
             // IF EXISTS is a note, otherwise ER_TRG_DOES_NOT_EXIST; nothing else.
