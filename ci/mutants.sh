@@ -31,7 +31,7 @@ out=${MDL_MUTANTS_OUT:-$root/target/verify/mutants}
 mkdir -p "$out"
 args=(--package mdl-core --jobs "${MDL_MUTANTS_JOBS:-1}" --timeout "${MDL_MUTANTS_TIMEOUT:-120}"
   --output "$out" --colors never --no-times)
-files=${MDL_MUTANTS_FILES:-mdl-core/src/lock.rs mdl-core/src/deadlock.rs mdl-core/src/book.rs mdl-core/src/table.rs mdl-core/src/dialect.rs}
+files=${MDL_MUTANTS_FILES:-mdl-core/src/decide/lock.rs mdl-core/src/decide/deadlock.rs mdl-core/src/decide/book.rs mdl-core/src/table.rs mdl-core/src/decide/dialect.rs}
 for f in $files; do args+=(--file "$f"); done
 re=${MDL_MUTANTS_RE:-}
 if [ "${MDL_MUTANTS_TINY:-0}" = 1 ] && [ -z "$re" ]; then

@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mdl_core::{BulkReq, Config};
+use mdl_core::Config;
 use mdl_core::{Clock, Dialect, Manager, MdlKey, Outcome, WaitOption};
 use mdl_fuzz::FProgram;
 use mdl_scenario::oracle::{Cmd, Oracle};
@@ -63,67 +63,17 @@ fuzz_target!(|p: FProgram| {
             Cmd::Kill { .. } | Cmd::Timeout { .. } => continue,
             c => c,
         };
-        let s = cmd.session();
-        let Some(c) = ctx[s].as_mut() else {
+        let Some((s, command, wait)) = cmd.command() else {
+            unreachable!("kill and timeout are skipped above")
+        };
+        if ctx[s].is_none() {
             // Disconnected: the oracle refuses too.
             assert_eq!(o.step(&cmd).0, Outcome::Error);
             continue;
-        };
-        let ok =
-            |r: Result<(), mdl_core::MdlError>| r.map(|_| Outcome::Ok).unwrap_or(Outcome::Error);
-        let got = match &cmd {
-            Cmd::Acquire {
-                key, ty, dur, wait, ..
-            } => c.acquire_outcome(key, *ty, *dur, *wait).unwrap_or(Outcome::Error),
-            Cmd::AcquireAll {
-                reqs, dur, wait, ..
-            } => {
-                let r: Vec<BulkReq> = reqs
-                    .iter()
-                    .map(|(key, ty)| BulkReq {
-                        key: key.clone(),
-                        ty: *ty,
-                    })
-                    .collect();
-                c.acquire_all_outcome(&r, *dur, *wait).unwrap_or(Outcome::Error)
-            }
-            Cmd::Upgrade { key, ty, wait, .. } => {
-                c.upgrade_outcome(key, *ty, *wait).unwrap_or(Outcome::Error)
-            }
-            Cmd::Downgrade { key, ty, .. } => ok(c.downgrade(key, *ty)),
-            Cmd::Clone { key, ty, dur, .. } => ok(c.clone_ticket(key, *ty, *dur).map(|_| ())),
-            Cmd::Release { key, ty, .. } => ok(c.release(key, *ty)),
-            Cmd::EndStatement { .. } => {
-                c.end_statement();
-                Outcome::Ok
-            }
-            Cmd::Commit { .. } => {
-                c.commit();
-                Outcome::Ok
-            }
-            Cmd::ReleaseExplicit { .. } => {
-                c.release_explicit();
-                Outcome::Ok
-            }
-            Cmd::Savepoint { name, .. } => {
-                c.savepoint(name);
-                Outcome::Ok
-            }
-            Cmd::RollbackTo { name, .. } => ok(c.rollback_to(name)),
-            Cmd::SetDuration { dur, .. } => {
-                c.set_duration(*dur);
-                Outcome::Ok
-            }
-            Cmd::ForceDml { on, .. } => {
-                c.force_dml_weight(*on);
-                Outcome::Ok
-            }
-            Cmd::Disconnect { .. } => {
-                ctx[s] = None;
-                Outcome::Ok
-            }
-            Cmd::Kill { .. } | Cmd::Timeout { .. } => unreachable!("skipped above"),
-        };
+        }
+        let got = command
+            .apply_to_context(&mut ctx[s], wait, &mut || {})
+            .unwrap_or(Outcome::Error);
         let (want, events) = o.step(&cmd);
         trace.push_str(&format!("{cmd:?} -> manager {got}, oracle {want}\n"));
         assert_eq!(got, want, "outcome differs\n{trace}");

@@ -1,6 +1,6 @@
 //! The manager's settings: every knob in one [`Config`], built with [`ConfigBuilder`].
 
-use crate::dialect::Dialect;
+use crate::decide::dialect::Dialect;
 
 /// What breaks a deadlock cycle (the `deadlock_resolution` setting).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -85,16 +85,16 @@ impl Config {
     }
 
     /// The lock table's part of the settings.
-    pub(crate) fn table(&self) -> crate::table::Config {
-        crate::table::Config {
+    pub(crate) fn table(&self) -> crate::decide::step::Config {
+        crate::decide::step::Config {
             max_write_lock_count: self.max_write_lock_count,
         }
     }
 }
 
 #[doc(hidden)]
-impl From<crate::table::Config> for Config {
-    fn from(c: crate::table::Config) -> Config {
+impl From<crate::decide::step::Config> for Config {
+    fn from(c: crate::decide::step::Config) -> Config {
         Config::builder()
             .max_write_lock_count(c.max_write_lock_count)
             .build()
@@ -114,7 +114,7 @@ impl ConfigBuilder {
     /// Sets [`Config::max_search_depth`], clamped to 1..=10,000 (the capped search is a
     /// recursion as deep as this).
     pub fn max_search_depth(mut self, n: u32) -> Self {
-        let n = n.clamp(1, crate::dialect::MAX_SEARCH_DEPTH_LIMIT);
+        let n = n.clamp(1, crate::decide::dialect::MAX_SEARCH_DEPTH_LIMIT);
         self.0.max_search_depth = Some(n);
         self
     }

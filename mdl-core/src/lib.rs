@@ -30,34 +30,23 @@
 //! stable API (they are `#[doc(hidden)]`).
 #![deny(missing_docs)]
 
-#[doc(hidden)]
-pub mod book;
 mod config;
-#[doc(hidden)]
-pub mod deadlock;
-#[doc(hidden)]
-pub mod dialect;
-mod error;
-#[doc(hidden)]
-pub mod key;
-#[doc(hidden)]
-pub mod lock;
+mod decide;
 #[doc(hidden)]
 pub mod manager;
-#[doc(hidden)]
-pub mod step;
 #[doc(hidden)]
 pub mod sync;
 #[doc(hidden)]
 pub mod table;
+
 #[doc(hidden)]
-pub mod types;
+pub use decide::{book, deadlock, dialect, key, lock, step, types};
 
 pub use book::Held;
 pub use config::{Config, ConfigBuilder, DeadlockResolution};
 pub use deadlock::ForeignWaits;
+pub use decide::error::{AcquireError, Granted, MdlError};
 pub use dialect::{Dialect, DialectError, Namespace};
-pub use error::{AcquireError, Granted, MdlError};
 pub use key::MdlKey;
 pub use lock::{OwnerId, TicketId};
 pub use manager::introspect::{LockRow, LockWait};

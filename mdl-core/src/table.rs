@@ -6,19 +6,22 @@
 //! This is what the stateright model explores and what the `sequence` fuzzer and the
 //! proptest state machine drive against the reference oracle. It makes the same decisions
 //! as the concurrent [`crate::Manager`], with the same code: the step layer
-//! ([`crate::step`]: grants, queues, reschedules, the victim loop), `TicketBook` for what a
+//! ([`crate::decide::step`]: grants, queues, reschedules, the victim loop), `TicketBook` for what a
 //! context holds. This file only carries the plans out: books, waits, events.
 
-use crate::book::{AcquirePlan, TicketBook, UpgradePlan};
-use crate::deadlock::{self, Deadlock, WaitGraph};
-use crate::dialect::Dialect;
-use crate::error::MdlError;
-use crate::key::MdlKey;
-use crate::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
-use crate::step::{self, Abort, DeadlockShell, Decision, Grant, Lock, Resolved, Waiting};
+use crate::decide::book::{AcquirePlan, TicketBook, UpgradePlan};
+use crate::decide::deadlock::{self, Deadlock, WaitGraph};
+use crate::decide::dialect::Dialect;
+use crate::decide::error::MdlError;
+use crate::decide::key::MdlKey;
+use crate::decide::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
+use crate::decide::step::{self, Abort, DeadlockShell, Decision, Grant, Lock, Resolved, WaitedFor};
+use crate::decide::types::{LockDuration, LockType, Outcome, WaitOption};
 use crate::sync::DataArc as Arc;
-use crate::types::{LockDuration, LockType, Outcome, WaitOption};
 use std::collections::BTreeMap;
+
+/// The settings of a lock table and the rules they give, from the step layer.
+pub use crate::decide::step::{rules, Config};
 
 /// A table's dialect: shared between the clones of a table (the model checker keeps
 /// millions), and the same for every state of one model, so `Hash` and `Eq` skip it.
@@ -41,21 +44,6 @@ impl std::ops::Deref for TableDialect {
     type Target = Dialect;
     fn deref(&self) -> &Dialect {
         &self.0
-    }
-}
-
-/// Settings of a lock table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Config {
-    /// `max_write_lock_count`; `u64::MAX` is unlimited.
-    pub max_write_lock_count: u64,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            max_write_lock_count: u64::MAX,
-        }
     }
 }
 
@@ -793,7 +781,7 @@ impl LockTable {
     /// Returns `s`'s outcome (`Waiting`, `Deadlock`, or `Granted` when a victim's abort let
     /// its request in).
     fn detect(&mut self, s: OwnerId) -> Outcome {
-        match step::resolve(&mut TableShell { t: self }, s) {
+        match step::resolve(&mut TableShell { table: self }, s) {
             Resolved::StartIsVictim => {
                 // Our own outcome is the step's result, not an event.
                 self.events.retain(|e| *e != (s, Outcome::Deadlock));
@@ -858,7 +846,7 @@ impl LockTable {
         self.live(s)?;
         self.place_own(s);
         self.sess(s).foreign = Some((holders, weight));
-        Ok(match step::resolve(&mut TableShell { t: self }, s) {
+        Ok(match step::resolve(&mut TableShell { table: self }, s) {
             Resolved::StartIsVictim => {
                 self.events.retain(|e| *e != (s, Outcome::Deadlock));
                 Outcome::Deadlock
@@ -875,12 +863,12 @@ impl LockTable {
     /// The wait-for edges of the current state: (waiter, holder) pairs, MDL and foreign.
     pub fn wait_edges(&self) -> Vec<(OwnerId, OwnerId)> {
         let nodes = (0..self.sessions.len()).map(|i| OwnerId(i as u32));
-        deadlock::edges(&TableGraph { t: self }, nodes)
+        deadlock::edges(&TableGraph { table: self }, nodes)
     }
 
     /// The weight of `s`'s current wait, as the detector sees it.
     pub fn wait_weight(&self, s: OwnerId) -> u32 {
-        TableGraph { t: self }.weight(s)
+        TableGraph { table: self }.weight(s)
     }
 
     /// Waiting requests that the rules would grant now (there should be none: a lost
@@ -974,11 +962,9 @@ impl LockTable {
     }
 }
 
-pub use crate::step::rules;
-
 /// The table's side of the victim loop.
 struct TableShell<'a> {
-    t: &'a mut LockTable,
+    table: &'a mut LockTable,
 }
 
 impl DeadlockShell for TableShell<'_> {
@@ -987,47 +973,49 @@ impl DeadlockShell for TableShell<'_> {
     where
         Self: 'g;
     fn graph(&self) -> TableGraph<'_> {
-        TableGraph { t: self.t }
+        TableGraph { table: self.table }
     }
     fn max_depth(&self) -> Option<u32> {
-        self.t.dialect.max_search_depth
+        self.table.dialect.max_search_depth
     }
     /// Soft-edge resolution first (when the dialect turns it on): the first edge of the
     /// cycle that is soft and safe to reverse ([`step::reorder_candidates`],
     /// [`Lock::soft_blocker`], [`Lock::reorder`]). Otherwise the victim's MDL wait ends
     /// (`Deadlock`, as an event), or its foreign wait.
     fn abort(&mut self, dl: &Deadlock<OwnerId>, _start: OwnerId) -> Abort {
-        if self.t.dialect.soft_edges {
+        if self.table.dialect.soft_edges {
             for (a, b) in step::reorder_candidates(dl) {
-                if self.t.reorder(a, b) {
+                if self.table.reorder(a, b) {
                     return Abort::Reordered;
                 }
             }
         }
         let v = dl.victim;
-        self.t.sess(v).victim_count += 1;
-        if self.t.session(v).is_some_and(|x| x.wait.is_some()) {
-            self.t.end_wait(v, Outcome::Deadlock);
+        self.table.sess(v).victim_count += 1;
+        if self.table.session(v).is_some_and(|x| x.wait.is_some()) {
+            self.table.end_wait(v, Outcome::Deadlock);
         } else {
-            self.t.sess(v).foreign = None;
-            self.t.events.push((v, Outcome::Deadlock));
+            self.table.sess(v).foreign = None;
+            self.table.events.push((v, Outcome::Deadlock));
         }
         Abort::Victim(v)
     }
 }
 
 struct TableGraph<'a> {
-    t: &'a LockTable,
+    table: &'a LockTable,
 }
 
 impl WaitGraph for TableGraph<'_> {
     type Node = OwnerId;
     fn successors(&self, n: OwnerId, out: &mut Vec<OwnerId>) {
-        let Some(x) = self.t.session(n) else { return };
+        let Some(x) = self.table.session(n) else {
+            return;
+        };
         if let Some(w) = &x.wait {
-            if let Some(l) = self.t.locks.get(&w.key) {
+            if let Some(l) = self.table.locks.get(&w.key) {
                 l.wait_for(
-                    &rules(&self.t.dialect, self.t.config, &w.key),
+                    &rules(&self.table.dialect, self.table.config, &w.key),
                     &w.ticket,
                     out,
                 );
@@ -1038,18 +1026,20 @@ impl WaitGraph for TableGraph<'_> {
         }
     }
     fn is_waiting(&self, n: OwnerId) -> bool {
-        self.t.is_waiting(n)
+        self.table.is_waiting(n)
     }
     fn weight(&self, n: OwnerId) -> u32 {
-        let Some(x) = self.t.session(n) else { return 0 };
+        let Some(x) = self.table.session(n) else {
+            return 0;
+        };
         let w = match (&x.wait, &x.foreign) {
-            (Some(w), _) => Waiting::Mdl {
+            (Some(w), _) => WaitedFor::Mdl {
                 key_ns: w.key.namespace(),
                 ty: w.ticket.ty,
             },
-            (None, Some((_, wt))) => Waiting::Foreign(*wt),
+            (None, Some((_, wt))) => WaitedFor::Foreign(*wt),
             (None, None) => return 0,
         };
-        step::wait_weight(&self.t.dialect, w, x.force_dml, x.victim_count)
+        step::wait_weight(&self.table.dialect, w, x.force_dml, x.victim_count)
     }
 }

@@ -152,7 +152,7 @@ pub fn requote(text: &str, template: &str, value: &str) -> Option<String> {
 
 /// Whether `s` can be a quoted figure (a number, or a few words and commas).
 fn is_value(s: &str) -> bool {
-    !s.is_empty() && s.len() <= 80 && !s.contains(['|', '`', '(', ')', '\n'])
+    !s.is_empty() && s.len() <= 120 && !s.contains(['|', '`', '(', ')', '\n'])
 }
 
 fn requote_line(line: &str, parts: &[&str], value: &str, found: &mut bool) -> String {

@@ -100,6 +100,7 @@ pub const TEST_FILES: &[TestFile] = &[
     plain("models/mdl/tests/sql_cli.rs"),
     plain("models/mdl/tests/workflows.rs"),
     plain("models/mdl/tests/zoo.rs"),
+    plain("models/scenario/tests/oracle_independent.rs"),
     plain("models/scenario/tests/prop_findings.rs"),
     plain("models/scenario/tests/prop_sequence.rs"),
     plain("models/scenario/tests/run_behaviour.rs"),

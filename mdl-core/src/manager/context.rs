@@ -13,7 +13,21 @@
 //!   from the manager's counter: unique in the manager, increasing in the context.
 //! - `slow` is empty between calls (scratch space of `release_ids`).
 
-use super::*;
+use super::fast::{stripe_of, try_fast};
+use super::map::{try_grant, LockInner, LockObj, Meta};
+use super::pins::FastGrant;
+use super::wait::{timeout_of, ContextHandle, CtxShared};
+use super::{Manager, Shared};
+use crate::decide::book::{AcquirePlan, Held, TicketBook, UpgradePlan};
+use crate::decide::error::{AcquireError, Granted, MdlError};
+use crate::decide::key::MdlKey;
+use crate::decide::lock::{OwnerId, Ticket, TicketId};
+use crate::decide::step::Decision;
+use crate::decide::types::{LockDuration, LockType, Outcome, WaitOption, WaitStatus};
+use crate::sync::{Arc, DataArc};
+use crate::table;
+use crate::table::BulkReq;
+use tracing::debug;
 
 /// A request after its grant decision: decided, or queued with its wait slot ready.
 pub(super) enum Begun {

@@ -21,7 +21,16 @@
 //! - (one victim) One search aborts one victim; the loop ([`step::resolve`]) searches
 //!   again only when that victim was not the requester.
 
-use super::*;
+use super::map::{try_grant, LockInner, LockObj};
+use super::wait::{wake, CtxShared};
+use super::{Manager, Shared};
+use crate::decide::deadlock::{ForeignWaits, WaitGraph};
+use crate::decide::lock::{OwnerId, Ticket};
+use crate::decide::step::{Abort, DeadlockShell, Resolved, WaitedFor as Waiting};
+use crate::decide::types::WaitStatus;
+use crate::decide::{deadlock, step};
+use crate::sync::{Arc, DataArc};
+use tracing::debug;
 
 /// How a wait ended, as seen by the validation of a cycle.
 pub(super) enum Validation {

@@ -87,7 +87,14 @@
 //! each lock's state mutex where a grant of ours is still in our pin or was moved by
 //! another context's obtrusive request. Nothing on the fast path itself.
 
-use super::*;
+use super::map::{LockInner, LockObj, Meta};
+use super::pins::{FastGrant, Pin};
+use super::wait::CtxShared;
+use super::Shared;
+use crate::decide::lock::{OwnerId, Ticket};
+use crate::sync::atomic::{AtomicU64, Ordering};
+use crate::sync::Arc;
+use tracing::debug;
 
 /// `LockObj::fast`: an obtrusive ticket is granted or waiting (or being decided). Set and
 /// cleared only under the lock's state mutex.
@@ -284,6 +291,8 @@ impl Shared {
 #[cfg(all(test, not(any(loom, feature = "shuttle"))))]
 mod tests {
     use super::*;
+    use crate::decide::key::MdlKey;
+    use crate::manager::map::StateLatch;
 
     /// The line of a byte address (64-byte lines).
     fn line(p: *const AtomicU64) -> usize {
@@ -294,7 +303,7 @@ mod tests {
     /// cache lines, neither of them the line of `fast`, which every fast path reads.
     #[test]
     fn stripes_have_lines_of_their_own() {
-        let d = crate::dialect::Dialect::mysql80();
+        let d = crate::decide::dialect::Dialect::mysql80();
         let key = MdlKey::parse(&d, "TABLE", "db.t").unwrap();
         let obj = Arc::new(LockObj {
             key,

@@ -5,11 +5,12 @@
 //! threads work is a consistent picture of every lock but not of all locks at one
 //! instant. Fast-path grants are read from their owners' lists first and the locks
 //! after; a grant materialised in between shows once, as an ordinary granted row.
-use super::{LiveGraph, Shared};
-use crate::deadlock;
-use crate::key::MdlKey;
-use crate::lock::{OwnerId, TicketId};
-use crate::types::{LockDuration, LockType};
+use super::detect::LiveGraph;
+use super::Shared;
+use crate::decide::deadlock;
+use crate::decide::key::MdlKey;
+use crate::decide::lock::{OwnerId, TicketId};
+use crate::decide::types::{LockDuration, LockType};
 use std::collections::HashSet;
 use std::fmt::Write as _;
 

@@ -18,7 +18,18 @@
 //! - (decisions) Every change of a lock object's [`Lock`] is a step-layer call made under
 //!   its `state` mutex; the shell books the grants it returns (`Shared::granted`).
 
-use super::*;
+use super::fast::Counts;
+use super::wait::CtxShared;
+use super::Shared;
+use crate::decide::key::{KeyHashBuilder, MdlKey};
+use crate::decide::lock::{Ticket, TicketId};
+use crate::decide::step::{Grant, Lock};
+use crate::decide::types::LockDuration;
+use crate::sync::atomic::AtomicU64;
+use crate::sync::{Arc, DataArc, RwLock};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use tracing::debug;
 
 /// Shards of the lock map; a shard is swept when it reaches twice its size after the
 /// last sweep plus `SWEEP_MIN`. Under loom and shuttle both are tiny, so that small
@@ -81,7 +92,7 @@ pub(super) struct LockObj {
 /// `detector_nested_read`, the old design of MySQL bug #56405: a writer-preferring
 /// reader-writer latch, which the deadlock search holds for read; `detect.rs`.)
 #[cfg(not(mdl_bug = "detector_nested_read"))]
-pub(super) type StateLatch<T> = Mutex<T>;
+pub(super) type StateLatch<T> = crate::sync::Mutex<T>;
 #[cfg(mdl_bug = "detector_nested_read")]
 pub(super) type StateLatch<T> = crate::sync::latch::WriterPreferring<T>;
 

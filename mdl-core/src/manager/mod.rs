@@ -3,8 +3,8 @@
 //! One [`Manager`] per server; one [`Context`] per connection. Every decision is made by
 //! the deterministic core, with the code that [`crate::table::LockTable`] runs:
 //! [`TicketBook`]'s plans for what a context already holds, the step layer
-//! ([`crate::step`]: grants, queues, reschedules, the victim loop) for one lock,
-//! [`crate::table::sort_bulk`] for bulk requests, [`crate::deadlock`] for the search.
+//! ([`crate::decide::step`]: grants, queues, reschedules, the victim loop) for one lock,
+//! [`crate::table::sort_bulk`] for bulk requests, [`crate::decide::deadlock`] for the search.
 //! This module only carries the plans out: latches, parking, the fast path.
 //!
 //! # Files, one job each (their invariants are in their own docs)
@@ -27,7 +27,7 @@
 //! context's pins, and the wait slot (`slot` + `cv`, and an async waiter's `Waker` in
 //! `slot`). `Shared` and `CtxShared` are shared
 //! through [`DataArc`] (std's `Arc`): their reference counts decide nothing, and loom's
-//! `Arc` would multiply its state space. Lock objects use the facade's [`Arc`], whose
+//! `Arc` would multiply its state space. Lock objects use the facade's [`Arc`](crate::sync::Arc), whose
 //! count decides reclamation.
 //!
 //! # Lock order
@@ -57,23 +57,18 @@
 //! is the registry's, `ci/registry/src/bugs.rs` (layer "concurrent shell"; the table
 //! generated from it is in `proofs/README.md`). `ci/seeded-proofs.sh` runs them.
 
-use crate::book::{AcquirePlan, Held, TicketBook, UpgradePlan};
-use crate::deadlock::{self, ForeignWaits, WaitGraph};
-use crate::dialect::{Dialect, Strategy};
-use crate::error::{AcquireError, Granted, MdlError};
-use crate::key::{KeyHashBuilder, MdlKey};
-use crate::lock::{OwnerId, Rules, Ticket, TicketId};
-use crate::step::{self, Abort, DeadlockShell, Decision, Grant, Lock, Resolved, Waiting};
+use crate::decide::book::TicketBook;
+use crate::decide::deadlock::ForeignWaits;
+use crate::decide::dialect::{Dialect, Strategy};
+use crate::decide::key::MdlKey;
+use crate::decide::lock::{OwnerId, Rules};
 use crate::sync::atomic::{AtomicU64, Ordering};
 use crate::sync::clock::Clock;
-use crate::sync::spin::SpinLock;
-use crate::sync::{Arc, Condvar, DataArc, Mutex, RwLock};
-use crate::table::{self, BulkReq};
-use crate::types::{LockDuration, LockType, Outcome, WaitOption, WaitStatus};
-use smallvec::SmallVec;
-use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
-use tracing::debug;
+use crate::sync::{DataArc, Mutex, RwLock};
+use crate::table;
+use map::{KeyMap, ShardMap, SHARDS, SWEEP_MIN};
+use std::collections::BTreeMap;
+use wait::CtxShared;
 
 mod context;
 mod detect;
@@ -88,12 +83,7 @@ mod wait_async;
 
 pub use context::Context;
 use context::ID_BLOCK;
-use detect::*;
-use fast::*;
-use map::*;
-use pins::*;
 pub use wait::ContextHandle;
-use wait::*;
 
 struct Registry {
     next: u32,

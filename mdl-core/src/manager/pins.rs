@@ -25,7 +25,14 @@
 //! - The pins live in `CtxShared::locks` (lock order: after `registry`); other threads
 //!   take it only to materialise, check or introspect.
 
-use super::*;
+use super::context::Context;
+use super::map::LockObj;
+use crate::decide::key::{KeyHashBuilder, MdlKey};
+use crate::decide::lock::TicketId;
+use crate::decide::types::{LockDuration, LockType};
+use crate::sync::Arc;
+use smallvec::SmallVec;
+use std::collections::HashMap;
 
 /// Idle pins (lock objects a context keeps a reference to while it holds no ticket on
 /// them: a cache of map lookups) kept per context at least (see `PinCounts`).
@@ -353,14 +360,17 @@ impl Context {
 #[cfg(all(test, not(any(loom, feature = "shuttle"))))]
 mod tests {
     use super::*;
-    use crate::dialect::Dialect;
+    use crate::decide::dialect::Dialect;
+    use crate::manager::fast::Counts;
+    use crate::manager::map::{LockInner, StateLatch};
+    use crate::sync::atomic::AtomicU64;
 
     fn obj(key: &MdlKey) -> Arc<LockObj> {
         Arc::new(LockObj {
             key: key.clone(),
             fast: AtomicU64::new(0),
             counts: Counts::default(),
-            state: Mutex::new(LockInner::default()),
+            state: StateLatch::new(LockInner::default()),
         })
     }
 

@@ -11,7 +11,20 @@
 //! - The introspection copy of a ticket's duration (`Meta::dur`, `FastGrant::dur`)
 //!   follows the book's.
 
-use super::*;
+use super::context::Context;
+use super::fast::{stripe_of, uncount_fast};
+use super::map::{try_grant, LockInner, LockObj};
+use super::pins::Pins;
+use super::wait::CtxShared;
+use super::Shared;
+use crate::decide::book::TicketBook;
+use crate::decide::error::MdlError;
+use crate::decide::key::MdlKey;
+use crate::decide::lock::TicketId;
+use crate::decide::types::{LockDuration, LockType};
+use crate::sync::Arc;
+use std::collections::HashMap;
+use tracing::debug;
 
 /// Up to this many locks, a release groups its slow tickets by a linear search; beyond,
 /// it builds an index.

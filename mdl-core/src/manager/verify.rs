@@ -9,8 +9,11 @@
 //! only under their owner's `locks`) and `SLOW` cannot move (it changes only under the
 //! state mutex), so every check below is exact, not a racy estimate.
 
-use super::{reclaimable, stripe_of, Manager, Pins, SLOW, STRIPES, SWEEP_MIN};
-use crate::lock::{OwnerId, Ticket};
+use super::fast::{stripe_of, SLOW, STRIPES};
+use super::map::{reclaimable, SWEEP_MIN};
+use super::pins::Pins;
+use super::Manager;
+use crate::decide::lock::{OwnerId, Ticket};
 use crate::sync::atomic::Ordering;
 use crate::sync::spin::SpinGuard;
 use crate::sync::Arc;
@@ -31,15 +34,15 @@ impl Manager {
     /// - no two owners hold conflicting granted tickets (fast-path grants, walked in the
     ///   contexts' pins, included): the grant order is not known here, so a pair is a
     ///   violation when no order could have granted both
-    ///   ([`crate::dialect::Strategy::conflicts_in_any_order`]; MariaDB's BACKUP matrix
+    ///   ([`crate::decide::dialect::Strategy::conflicts_in_any_order`]; MariaDB's BACKUP matrix
     ///   is not symmetric);
     /// - no waiting ticket whose owner's wait is still undecided would be granted by a
-    ///   reschedule now ([`crate::lock::LockState::could_grant_waiter`]: a lost wakeup);
+    ///   reschedule now ([`crate::decide::lock::LockState::could_grant_waiter`]: a lost wakeup);
     /// - fast-path grants on the object only while `SLOW` is clear, and each of the
     ///   object's stripes equal to the number of its contexts' grants (`fast.rs`,
     ///   "(count)");
     /// - `SLOW` clear implies no obtrusive ticket is granted or waiting;
-    /// - the lock state's own invariants ([`crate::lock::LockState::check`]).
+    /// - the lock state's own invariants ([`crate::decide::lock::LockState::check`]).
     ///
     /// Returns a description of the first violation. Meant to be called between steps
     /// (it takes and releases latches like any other operation, so it may run

@@ -22,8 +22,17 @@
 //!   called under `slot` (it may be called under a lock's state mutex: a waker must only
 //!   schedule its task, as every executor's does).
 
-use super::*;
+use super::context::Context;
+use super::map::{try_grant, LockInner, LockObj, Meta};
+use super::pins::Pins;
+use super::Manager;
+use crate::decide::lock::{OwnerId, Ticket};
+use crate::decide::types::{LockDuration, WaitOption, WaitStatus};
+use crate::sync::clock::Clock;
+use crate::sync::spin::SpinLock;
+use crate::sync::{Arc, Condvar, DataArc, Mutex};
 use std::task::Waker;
+use tracing::debug;
 
 /// What a parked context waits for.
 pub(super) struct WaitFor {

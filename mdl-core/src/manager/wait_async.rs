@@ -50,12 +50,20 @@
 //!   The wait's ticket is in its lock's queue (with the slot's `waiting` set) exactly
 //!   while `q` is `Some` and its status is not consumed.
 
-use super::*;
+use super::context::{Begun, Bulk, Context, Queued};
+use super::Shared;
+use crate::decide::error::{AcquireError, Granted, MdlError};
+use crate::decide::key::MdlKey;
+use crate::decide::lock::TicketId;
+use crate::decide::types::{LockDuration, LockType, Outcome, WaitOption};
+use crate::sync::clock::Clock;
 use crate::sync::timer::TimerKey;
-use context::{Begun, Bulk, Queued};
+use crate::sync::DataArc;
+use crate::table::BulkReq;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context as TaskCx, Poll};
+use tracing::debug;
 
 /// The wait of a queued request, as a future.
 pub(super) struct WaitFuture<'a> {

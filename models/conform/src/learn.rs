@@ -402,6 +402,7 @@ fn learn_kind(
         inplace_down_then_x(&mut ops, "SNW");
     }
     if k.name == "alter_copy"
+        || k.name == "alter_copy_rename"
         || k.name == "alter_copy_lock_exclusive"
         || k.name == "alter_partition_by"
     {
@@ -414,7 +415,11 @@ fn learn_kind(
         // them). The MyISAM row keeps what was measured: its backup ticket is not shown
         // to move. With LOCK=EXCLUSIVE the table is X (wait_while_table_is_used in
         // mysql_alter_table) before the copy instead of SNW.
-        let copy_lock = if k.name == "alter_copy" { "SNW" } else { "X" };
+        let copy_lock = if matches!(k.name, "alter_copy" | "alter_copy_rename") {
+            "SNW"
+        } else {
+            "X"
+        };
         if let Some(snw) = ops
             .iter()
             .position(|o| o.op == OpKind::Upgrade && o.key == "$t" && o.ty.abbrev() == copy_lock)

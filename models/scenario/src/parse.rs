@@ -909,7 +909,13 @@ impl<'a> Parser<'a> {
         let cmd = match name.as_str() {
             "acquire" => {
                 let (key, ty) = ns_key_type(d, &mut w)?;
-                let (dur, wait) = dur_wait(&mut w, true, true)?;
+                let (dur, wait) = dur_wait(
+                    &mut w,
+                    Options {
+                        duration: true,
+                        last: true,
+                    },
+                )?;
                 Command::Acquire {
                     key,
                     ty,
@@ -918,7 +924,13 @@ impl<'a> Parser<'a> {
                 }
             }
             "acquire_all" => {
-                let (dur, wait) = dur_wait(&mut w, true, false)?;
+                let (dur, wait) = dur_wait(
+                    &mut w,
+                    Options {
+                        duration: true,
+                        last: false,
+                    },
+                )?;
                 let rest = split_commas(&toks[w.i..]);
                 let mut b = Words {
                     toks: &rest,
@@ -948,7 +960,13 @@ impl<'a> Parser<'a> {
             }
             "upgrade" => {
                 let (key, ty) = ns_key_type(d, &mut w)?;
-                let (_, wait) = dur_wait(&mut w, false, true)?;
+                let (_, wait) = dur_wait(
+                    &mut w,
+                    Options {
+                        duration: false,
+                        last: true,
+                    },
+                )?;
                 Command::Upgrade { key, ty, wait }
             }
             "downgrade" => {
@@ -1197,9 +1215,23 @@ fn wait_word(t: &Tok) -> Option<PResult<WaitOption>> {
     }))
 }
 
+/// Which option words a command takes after its key (see [`dur_wait`]).
+#[derive(Clone, Copy)]
+struct Options {
+    /// A `DURATION` word may come (`upgrade` takes none).
+    duration: bool,
+    /// The options end the line: any other word is an error (`acquire_all`'s requests
+    /// follow its options).
+    last: bool,
+}
+
 /// Optional `[DURATION]` and `[WAIT]` words, in either order, each at most once. Stops
 /// at the first word that is neither.
-fn dur_wait(w: &mut Words, allow_dur: bool, tail: bool) -> PResult<(Option<Duration>, WaitSpec)> {
+fn dur_wait(w: &mut Words, opts: Options) -> PResult<(Option<Duration>, WaitSpec)> {
+    let Options {
+        duration: allow_dur,
+        last: tail,
+    } = opts;
     let mut dur = None;
     let mut wait = WaitSpec::Default;
     while let Some(t) = w.peek() {

@@ -264,6 +264,15 @@ impl Catalog {
             .collect()
     }
 
+    /// The triggers of table `t` whose body uses tables, with their names.
+    pub fn prelocking_triggers_named(&self, t: &Tbl) -> Vec<(&Tbl, &TriggerBody)> {
+        self.triggers
+            .iter()
+            .filter(|(_, on)| *on == t)
+            .filter_map(|(tr, _)| self.prelocking.get(tr).map(|b| (tr, b)))
+            .collect()
+    }
+
     /// The catalog without table `t`'s prelocking triggers (to classify the statement
     /// that fires them as if it had none).
     pub fn without_prelocking(&self, t: &Tbl) -> Catalog {
@@ -363,6 +372,15 @@ impl Catalog {
             }
             Effect::DropTables { ts, if_exists } => {
                 (!if_exists && ts.iter().any(|t| !self.is_table(t))).then_some(ER_BAD_TABLE)
+            }
+            Effect::AlterRename { t, n, alter } => {
+                if !self.is_table(t) {
+                    Some(ER_NO_SUCH_TABLE)
+                } else if self.exists(n) {
+                    Some(ER_TABLE_EXISTS)
+                } else {
+                    self.error_of(alter)
+                }
             }
             Effect::Rename(pairs) => {
                 let mut c = self.clone();
@@ -646,6 +664,22 @@ impl Catalog {
                         self.pk.remove(t);
                         self.cols.remove(t);
                         self.triggers.retain(|_, on| on != t);
+                    }
+                }
+            }
+            Effect::AlterRename { t, n, alter } => {
+                // The operations (an `Effect::Alter` of `t`) apply to the renamed table.
+                if self.error_of(e).is_none() {
+                    self.rename(t, n);
+                    if let Effect::Alter {
+                        forget_pk, cols, ..
+                    } = alter.as_ref()
+                    {
+                        self.apply(&Effect::Alter {
+                            t: n.clone(),
+                            forget_pk: *forget_pk,
+                            cols: cols.clone(),
+                        });
                     }
                 }
             }

@@ -249,7 +249,10 @@ fn ctx_of(row: &str) -> Ctx {
         | "table_backup_lock"
         // ALTER TABLE ... RENAME: the new name's X by MDL_context::acquire_locks in
         // mysql_alter_table (sql/sql_table.cc), no open_table.
-        | "alter_rename" => Ctx::Plain,
+        | "alter_rename"
+        | "alter_copy_rename"
+        | "alter_inplace_rename"
+        | "alter_instant_rename" => Ctx::Plain,
         _ => Ctx::OpenTable,
     }
 }

@@ -388,6 +388,25 @@ pub const KINDS: &[KindDef] = &[
     // ALTER TABLE t RENAME [TO|AS] n alone: mysql_alter_table's simple rename (sql/sql_table.cc,
     // `simple_rename_or_index_change`).
     kx("alter_rename", "ALTER TABLE t1 RENAME TO t3", &[]),
+    // (classify/alter_keys.rs) DISABLE / ENABLE KEYS alone: simple_rename_or_index_change;
+    // RENAME TO with other operations: the algorithm's ALTER with the new name's X.
+    kx("alter_keys", "ALTER TABLE t1 DISABLE KEYS", &[]),
+    kx("alter_keys.myisam", "ALTER TABLE m1 ENABLE KEYS", &[]),
+    kx(
+        "alter_copy_rename",
+        "ALTER TABLE t1 FORCE, RENAME TO t3, ALGORITHM=COPY",
+        &[],
+    ),
+    kx(
+        "alter_inplace_rename",
+        "ALTER TABLE t1 FORCE, RENAME TO t3, ALGORITHM=INPLACE",
+        &[],
+    ),
+    kx(
+        "alter_instant_rename",
+        "ALTER TABLE t1 ADD COLUMN c INT, RENAME TO t3, ALGORITHM=INSTANT",
+        &[],
+    ),
     kx(
         "create_or_replace_like",
         "CREATE OR REPLACE TABLE t1 LIKE t2",

@@ -49,8 +49,10 @@
 //! what they name; `SET lock_wait_timeout` and a statement's own `WAIT n` / `NOWAIT` and
 //! GET_LOCK's timeout argument bound waits.
 
+mod alter_rename;
 mod backup;
 mod canon;
+mod chain;
 mod control;
 mod ddl_phases;
 mod dialect;
@@ -60,6 +62,8 @@ mod handlers;
 mod kill;
 mod lock_tables;
 mod plan;
+mod prepare_ha;
+mod prepare_lt;
 mod prepared;
 mod quiet;
 mod replication;
@@ -67,6 +71,7 @@ mod run;
 mod savepoint;
 mod sequence;
 mod temp;
+mod trigger_reopen;
 mod user_locks;
 mod victims;
 mod xa;
@@ -75,10 +80,11 @@ use super::catalog::{Catalog, Engine};
 use super::classify::{classify, Effect, LtMode, Plan, Stmt, Tbl};
 use super::compose::{Ctx, Step};
 use super::mapping::Mapping;
-use handlers::flushes_handlers;
+use handlers::{closes_handler, flushes_handlers, handler_tables};
 use mdl_core::key::MdlKey;
 use mdl_core::table::{Config, LockTable};
 use mdl_core::{Dialect, Duration, LockType, Outcome, OwnerId};
+use plan::ER_TABLE_NOT_LOCKED;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// Server error codes the model gives itself (the learned rules give the others).
@@ -101,6 +107,8 @@ pub struct Handler {
 pub struct SqlSession {
     pub db: String,
     pub autocommit: bool,
+    /// `completion_type`: 0 NO_CHAIN, 1 CHAIN, 2 RELEASE (`model::chain`).
+    pub completion_type: u8,
     /// A transaction is open (BEGIN, or a statement since the last commit with
     /// autocommit off).
     pub in_txn: bool,
@@ -155,6 +163,7 @@ impl SqlSession {
         SqlSession {
             db: "test".into(),
             autocommit: true,
+            completion_type: 0,
             in_txn: false,
             wrote: false,
             lock_tables: Vec::new(),

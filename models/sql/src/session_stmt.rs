@@ -54,6 +54,10 @@ pub enum SessionStmt {
     /// `KILL [HARD | SOFT] QUERY NAME`: ends that session's statement (`sql_kill`, no
     /// lock of its own).
     KillQuery(usize),
+    /// `SET completion_type = ...` (`crate::model::chain`).
+    CompletionType(u8),
+    /// `ROLLBACK AND CHAIN`: the rollback, then the next transaction begins.
+    RollbackChain,
 }
 
 /// What a statement on temporary tables only does: no metadata lock (a temporary table

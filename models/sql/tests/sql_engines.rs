@@ -276,6 +276,62 @@ fn alter_rename_alone_takes_its_row() {
 }
 
 #[test]
+fn keys_alone_and_rename_with_operations_take_their_rows() {
+    let m = Mapping::load().unwrap();
+    let cat = Catalog::fixture();
+    for (q, want) in [
+        ("ALTER TABLE t1 DISABLE KEYS", "alter_keys:alter_keys"),
+        (
+            "ALTER TABLE m1 ENABLE KEYS, ALGORITHM=INPLACE",
+            "alter_keys:alter_keys.myisam",
+        ),
+        (
+            "ALTER TABLE m1 ENABLE KEYS, LOCK=NONE",
+            "alter_copy_lock_none:alter_copy_lock_none.myisam",
+        ),
+        (
+            "ALTER TABLE m1 ENABLE KEYS, ALGORITHM=COPY",
+            "alter_copy:alter_copy.myisam",
+        ),
+        (
+            "ALTER TABLE t1 ADD COLUMN j INT, RENAME TO t3",
+            "alter_instant:alter_instant_rename",
+        ),
+        (
+            "ALTER TABLE t1 RENAME t3, ADD INDEX (b)",
+            "alter_inplace:alter_inplace_rename",
+        ),
+        (
+            "alter table t1 engine=innodb, rename to t3, algorithm=copy",
+            "alter_copy:alter_copy_rename",
+        ),
+        (
+            "ALTER TABLE t1 RENAME TO t3, DISABLE KEYS",
+            "alter_rename:alter_rename",
+        ),
+        // A taken name: 1050 right after its X, whatever the operations.
+        (
+            "ALTER TABLE t1 ADD COLUMN j INT, RENAME TO t2",
+            "alter_rename:alter_rename",
+        ),
+    ] {
+        assert_eq!(kind_of(&m, &cat, q).as_deref(), Ok(want), "{q}");
+    }
+    let mut model = SqlModel::new(m);
+    let got = play(
+        &mut model,
+        &[
+            "ALTER TABLE t1 ADD COLUMN j INT, RENAME TO t2",
+            "ALTER TABLE t1 CHANGE i c INT, RENAME TO t3",
+            "ALTER TABLE t1 ADD COLUMN j INT, RENAME TO t3",
+            "ALTER TABLE t3 DROP COLUMN j",
+        ],
+    );
+    assert_eq!(got, ["error 1050", "error 1054", "Ok", "Ok"]);
+    assert!(model.cat.exists(&tbl("t3")) && !model.cat.exists(&tbl("t1")));
+}
+
+#[test]
 fn sequence_off_of_a_table_is_a_copy() {
     let m = Mapping::load().unwrap();
     let cat = Catalog::fixture();

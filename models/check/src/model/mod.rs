@@ -29,9 +29,9 @@ pub mod space;
 
 use mdl_core::key::MdlKey;
 use mdl_core::lock::{Ticket, TicketId};
-use mdl_core::table::{BulkReq, Config, LockTable, Wait};
+use mdl_core::table::{Config, LockTable, Wait};
 use mdl_core::{Dialect, LockType, Outcome, OwnerId, WaitOption};
-use mdl_scenario::{AssertKind, Command, Item, ParseError, Pos, Scenario};
+use mdl_scenario::{ApplyError, AssertKind, Command, Item, ParseError, Pos, Scenario};
 use smallvec::SmallVec;
 use std::sync::Arc;
 
@@ -639,41 +639,16 @@ impl MdlModel {
                 let spec = self.programs[s].get(i)?;
                 step = Some(i);
                 st.pc[s] += 1;
-                let t = &mut st.table;
-                let w = spec.wait;
-                let res = match &spec.cmd {
-                    Command::Acquire { key, ty, dur, .. } => t.acquire(o, key, *ty, *dur, w),
-                    Command::AcquireAll { dur, reqs, .. } => {
-                        let reqs: Vec<BulkReq> = reqs
-                            .iter()
-                            .map(|(key, ty)| BulkReq {
-                                key: key.clone(),
-                                ty: *ty,
-                            })
-                            .collect();
-                        t.acquire_all(o, &reqs, *dur, w)
-                    }
-                    Command::Upgrade { key, ty, .. } => t.upgrade(o, key, *ty, w),
-                    Command::Downgrade { key, ty } => t.downgrade(o, key, *ty),
-                    Command::Clone { key, ty, dur } => t.clone_ticket(o, key, *ty, *dur),
-                    Command::Release { key, ty } => t.release(o, key, *ty),
-                    Command::EndStatement => t.end_statement(o),
-                    Command::Commit | Command::Rollback => t.commit(o),
-                    Command::ReleaseExplicit => t.release_explicit(o),
-                    Command::Savepoint(n) => t.savepoint(o, n),
-                    Command::RollbackTo(n) => t.rollback_to(o, n),
-                    Command::SetDuration(dur) => t.set_duration(o, *dur),
-                    Command::ForceDmlWeight(on) => t.force_dml_weight(o, *on),
-                    Command::Disconnect => t.disconnect(o),
-                    // Rejected by `MdlModel::new`.
-                    Command::Sql(_) => Ok(Outcome::Error),
-                };
+                let res = spec.cmd.apply(&mut st.table, o, spec.wait);
                 own = Some(match res {
                     Ok(o) => o,
-                    Err(e) => {
+                    Err(ApplyError::Mdl(e)) => {
                         error = Some(e);
                         Outcome::Error
                     }
+                    // `sql` steps are rejected by `MdlModel::new`; a context is never
+                    // dropped from the table.
+                    Err(ApplyError::Sql | ApplyError::Disconnected) => Outcome::Error,
                 });
             }
             Action::Resume(_) => {

@@ -231,23 +231,95 @@ pub fn extract(text: &str) -> Vec<Stmt> {
         if !buf.is_empty() {
             buf.push(' ');
         }
-        buf.push_str(line);
-        if let Some(stmt) = buf.strip_suffix(delim.as_str()) {
-            let stmt = stmt.trim().to_string();
+        buf.push_str(without_trailing_comment(line, &delim));
+        if let Some(whole) = buf.strip_suffix(delim.as_str()) {
+            // mysqltest's read_line ends a command at the delimiter outside quotes: a
+            // line `stmt; stmt;` is two commands.
+            let parts: Vec<String> = split_at_delimiter(whole, &delim)
+                .into_iter()
+                .map(str::to_owned)
+                .collect();
             buf.clear();
-            let w = first_word(&stmt);
-            let sql = if w == "send" || w == "eval" {
-                stmt[w.len()..].trim().to_string()
-            } else if COMMANDS.contains(&w.as_str()) {
-                continue;
-            } else {
-                stmt
-            };
-            if !sql.is_empty() {
-                push(&mut out, start, &sql);
+            for (i, stmt) in parts.into_iter().enumerate() {
+                statement(&mut out, if i == 0 { start } else { n + 1 }, stmt.trim());
             }
         }
     }
+    out
+}
+
+/// One command the runner sends (`send` / `eval` keep their statement; its own
+/// commands send nothing).
+fn statement(out: &mut Vec<Stmt>, line: usize, stmt: &str) {
+    let w = first_word(stmt);
+    let sql = if w == "send" || w == "eval" {
+        stmt[w.len()..].trim()
+    } else if COMMANDS.contains(&w.as_str()) {
+        return;
+    } else {
+        stmt
+    };
+    if !sql.is_empty() {
+        push(out, line, sql);
+    }
+}
+
+/// The line without a `# comment` that follows a delimiter (`stmt; # why`): the runner
+/// ends the command at the delimiter and reads the rest of the line as a comment.
+fn without_trailing_comment<'a>(line: &'a str, delim: &str) -> &'a str {
+    let b = line.as_bytes();
+    let (mut quote, mut i) = (None, 0);
+    while i < b.len() {
+        let c = b[i];
+        match quote {
+            Some(q) if c == b'\\' && q != b'`' => i += 1,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if matches!(c, b'\'' | b'"' | b'`') => quote = Some(c),
+            None if !delim.is_empty() && b[i..].starts_with(delim.as_bytes()) => {
+                let end = i + delim.len();
+                if line[end..].trim_start().starts_with('#') {
+                    return &line[..end];
+                }
+                i = end;
+                continue;
+            }
+            None => {}
+        }
+        i += 1;
+    }
+    line
+}
+
+/// `text` cut at each `delim` outside quotes ('...', "...", `...`, with backslash
+/// escapes in the first two); the whole text when a quote is left open (the runner's
+/// reading of it is not modelled).
+fn split_at_delimiter<'a>(text: &'a str, delim: &str) -> Vec<&'a str> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let (mut quote, mut from, mut i) = (None, 0, 0);
+    while i < b.len() {
+        let c = b[i];
+        match quote {
+            Some(q) if c == b'\\' && q != b'`' => i += 1,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if matches!(c, b'\'' | b'"' | b'`') => quote = Some(c),
+            None if !delim.is_empty() && b[i..].starts_with(delim.as_bytes()) => {
+                out.push(&text[from..i]);
+                from = i + delim.len();
+                i = from;
+                continue;
+            }
+            None => {}
+        }
+        i += 1;
+    }
+    if quote.is_some() {
+        return vec![text];
+    }
+    out.push(&text[from..]);
+    out.retain(|s| !s.trim().is_empty());
     out
 }
 
@@ -295,6 +367,33 @@ mod tests {
         assert_eq!(
             sqls(t),
             vec!["CREATE PROCEDURE p() BEGIN SELECT 1; END", "SELECT 4"]
+        );
+    }
+
+    #[test]
+    fn statements_on_one_line_are_split_at_the_delimiter() {
+        let t = "lock tables t1 write; unlock tables;\nSELECT 'a;b', \"c;\\\"d\"; SELECT 2;\n\
+                 delimiter |;\nSELECT 3| SELECT 4;5|\n";
+        assert_eq!(
+            sqls(t),
+            vec![
+                "lock tables t1 write",
+                "unlock tables",
+                "SELECT 'a;b', \"c;\\\"d\"",
+                "SELECT 2",
+                "SELECT 3",
+                "SELECT 4;5"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_comment_after_the_delimiter_ends_the_line() {
+        let t = "BACKUP UNLOCK; # Shouldn't trigger an assertion.\nDROP TABLE t1;\n\
+                 SELECT '#'; # x\n";
+        assert_eq!(
+            sqls(t),
+            vec!["BACKUP UNLOCK", "DROP TABLE t1", "SELECT '#'"]
         );
     }
 

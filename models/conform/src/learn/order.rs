@@ -85,7 +85,8 @@ pub(super) fn measured_acquire(ns: &str, key: &str, ty: &str, dur: Duration, fil
 }
 
 /// In-place ALTER kinds that take X twice (see `learn_kind`).
-pub(super) const INPLACE_TWICE: &[&str] = &["alter_inplace", "create_index"];
+pub(super) const INPLACE_TWICE: &[&str] =
+    &["alter_inplace", "create_index", "alter_inplace_rename"];
 
 /// Kinds whose locks one `acquire_locks` call takes in key order, with no back-off
 /// (read from the server source, `sql/*.cc`): `FLUSH TABLES t1, ...` and `FLUSH TABLES

@@ -267,6 +267,20 @@ pub const FORMS: &[Form] = &[
     f(1, |_| "START TRANSACTION WITH CONSISTENT SNAPSHOT".into()),
     f(4, |_| "COMMIT".into()),
     f(1, |_| "ROLLBACK".into()),
+    // Chaining (model/chain.rs); RELEASE ends the session and is not drawn.
+    f(1, |d| {
+        format!(
+            "{} AND {}CHAIN",
+            d.pick(&["COMMIT", "ROLLBACK", "COMMIT WORK"]),
+            d.pick(&["", "NO "])
+        )
+    }),
+    f(1, |d| {
+        format!(
+            "SET completion_type = {}",
+            d.pick(&["0", "1", "CHAIN", "NO_CHAIN"])
+        )
+    }),
     f(1, |_| format!("SET lock_wait_timeout = {TIMEOUT_S}")),
     f(1, |d| format!("SET autocommit = {}", d.pick(&["0", "1"]))),
     f(1, |d| {

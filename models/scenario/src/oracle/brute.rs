@@ -2,6 +2,12 @@
 //! the order given, and take the first that returns to the start. Exponential, and
 //! obviously right; only for the small graphs of the oracle and the fuzzers.
 
+// Seeded bug `oracle_imports_decision`: the oracle reaches for the core's cycle search,
+// the code it is there to check (`tests/oracle_independent.rs` must catch it).
+#[cfg(mdl_bug = "oracle_imports_decision")]
+#[allow(unused_imports)]
+use mdl_core::deadlock::find_cycle;
+
 /// A wait-for graph as plain lists: `succ[n]` are the nodes `n` waits for, in the order
 /// the detector looks at them; `weight[n]` is the deadlock weight of `n`'s wait.
 #[derive(Clone, Debug, Default)]

@@ -4,9 +4,10 @@
 //! step.
 
 use super::model::{Cmd, Oracle, ReleaseMode};
+use crate::ast::{Command, WaitSpec};
 use mdl_core::dialect::{Dialect, Namespace};
 use mdl_core::lock::OwnerId;
-use mdl_core::table::{BulkReq, Config, LockTable};
+use mdl_core::table::{Config, LockTable};
 use mdl_core::{Duration, LockType, MdlKey, Outcome, WaitOption};
 use std::fmt::Write as _;
 
@@ -288,48 +289,81 @@ impl Program {
     }
 }
 
+impl Cmd {
+    /// This step as a scenario command of its session, with its wait option; `None` for
+    /// the top-level `kill` and `timeout`, which act on a waiting session from outside.
+    pub fn command(&self) -> Option<(usize, Command, WaitOption)> {
+        let given = WaitSpec::Given;
+        let (s, c, w) = match self.clone() {
+            Cmd::Acquire {
+                s,
+                key,
+                ty,
+                dur,
+                wait,
+            } => (
+                s,
+                Command::Acquire {
+                    key,
+                    ty,
+                    dur,
+                    wait: given(wait),
+                },
+                wait,
+            ),
+            Cmd::AcquireAll { s, reqs, dur, wait } => (
+                s,
+                Command::AcquireAll {
+                    dur,
+                    wait: given(wait),
+                    reqs,
+                },
+                wait,
+            ),
+            Cmd::Upgrade { s, key, ty, wait } => (
+                s,
+                Command::Upgrade {
+                    key,
+                    ty,
+                    wait: given(wait),
+                },
+                wait,
+            ),
+            Cmd::Downgrade { s, key, ty } => {
+                (s, Command::Downgrade { key, ty }, WaitOption::Forever)
+            }
+            Cmd::Clone { s, key, ty, dur } => {
+                (s, Command::Clone { key, ty, dur }, WaitOption::Forever)
+            }
+            Cmd::Release { s, key, ty } => (s, Command::Release { key, ty }, WaitOption::Forever),
+            Cmd::EndStatement { s } => (s, Command::EndStatement, WaitOption::Forever),
+            Cmd::Commit { s } => (s, Command::Commit, WaitOption::Forever),
+            Cmd::ReleaseExplicit { s } => (s, Command::ReleaseExplicit, WaitOption::Forever),
+            Cmd::Savepoint { s, name } => (s, Command::Savepoint(name), WaitOption::Forever),
+            Cmd::RollbackTo { s, name } => (s, Command::RollbackTo(name), WaitOption::Forever),
+            Cmd::SetDuration { s, dur } => (s, Command::SetDuration(dur), WaitOption::Forever),
+            Cmd::ForceDml { s, on } => (s, Command::ForceDmlWeight(on), WaitOption::Forever),
+            Cmd::Disconnect { s } => (s, Command::Disconnect, WaitOption::Forever),
+            Cmd::Kill { .. } | Cmd::Timeout { .. } => return None,
+        };
+        Some((s, c, w))
+    }
+}
+
 /// Applies one command to the lock table; returns its outcome and the events (other
 /// sessions' outcomes), with a bulk acquire that was granted the element it waited for
 /// going on at once (as the concurrent manager's woken thread does).
 pub fn apply_table(t: &mut LockTable, cmd: &Cmd) -> (Outcome, Vec<(usize, Outcome)>) {
-    let o = |s: usize| OwnerId(s as u32);
-    let r: Result<Outcome, mdl_core::MdlError> = match cmd.clone() {
-        Cmd::Acquire {
-            s,
-            key,
-            ty,
-            dur,
-            wait,
-        } => t.acquire(o(s), &key, ty, dur, wait),
-        Cmd::AcquireAll { s, reqs, dur, wait } => {
-            let reqs: Vec<BulkReq> = reqs
-                .into_iter()
-                .map(|(key, ty)| BulkReq { key, ty })
-                .collect();
-            t.acquire_all(o(s), &reqs, dur, wait)
+    let r = match cmd.command() {
+        Some((s, c, wait)) => c.apply(t, OwnerId(s as u32), wait).ok(),
+        None => {
+            let s = OwnerId(cmd.session() as u32);
+            let acted = match cmd {
+                Cmd::Kill { .. } => t.kill(s),
+                _ => t.timeout(s),
+            };
+            acted.then_some(Outcome::Ok)
         }
-        Cmd::Upgrade { s, key, ty, wait } => t.upgrade(o(s), &key, ty, wait),
-        Cmd::Downgrade { s, key, ty } => t.downgrade(o(s), &key, ty),
-        Cmd::Clone { s, key, ty, dur } => t.clone_ticket(o(s), &key, ty, dur),
-        Cmd::Release { s, key, ty } => t.release(o(s), &key, ty),
-        Cmd::EndStatement { s } => t.end_statement(o(s)),
-        Cmd::Commit { s } => t.commit(o(s)),
-        Cmd::ReleaseExplicit { s } => t.release_explicit(o(s)),
-        Cmd::Savepoint { s, name } => t.savepoint(o(s), &name),
-        Cmd::RollbackTo { s, name } => t.rollback_to(o(s), &name),
-        Cmd::SetDuration { s, dur } => t.set_duration(o(s), dur),
-        Cmd::ForceDml { s, on } => t.force_dml_weight(o(s), on),
-        Cmd::Disconnect { s } => t.disconnect(o(s)),
-        Cmd::Kill { s } => Ok(if t.kill(o(s)) {
-            Outcome::Ok
-        } else {
-            Outcome::Error
-        }),
-        Cmd::Timeout { s } => Ok(if t.timeout(o(s)) {
-            Outcome::Ok
-        } else {
-            Outcome::Error
-        }),
     };
     let out = r.unwrap_or(Outcome::Error);
     let mut events: Vec<(usize, Outcome)> = t

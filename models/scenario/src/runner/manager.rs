@@ -16,10 +16,10 @@
 //! that never settles into an `error` outcome instead of a hung tool; it decides nothing
 //! in a correct run.
 
-use super::{Backend, StepOutcome, SQL_UNSUPPORTED};
+use super::{Backend, StepOutcome};
 use crate::{Command, Scenario};
 use mdl_core::key::MdlKey;
-use mdl_core::table::{BulkReq, Config};
+use mdl_core::table::Config;
 use mdl_core::{Clock, Context, ContextHandle, LockType, Manager, Outcome, WaitOption};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -41,7 +41,7 @@ struct Slot {
     result: Mutex<Option<StepOutcome>>,
 }
 
-struct Sess {
+struct SessionThread {
     tx: Sender<Msg>,
     /// Lets a paused bulk request go on.
     go: Sender<()>,
@@ -54,7 +54,7 @@ struct Sess {
 
 pub struct ManagerBackend {
     mgr: Option<Manager>,
-    sessions: Vec<Sess>,
+    sessions: Vec<SessionThread>,
     /// Set when the manager panicked or did not settle.
     broken: Option<String>,
 }
@@ -81,62 +81,8 @@ fn exec(
     wait: WaitOption,
     pause: &mut dyn FnMut(),
 ) -> Result<Outcome, String> {
-    let Some(c) = ctx.as_mut() else {
-        return Err("the session has disconnected".into());
-    };
-    let ok = |r: Result<(), mdl_core::MdlError>| r.map(|_| Outcome::Ok).map_err(|e| e.to_string());
-    match cmd {
-        Command::Acquire { key, ty, dur, .. } => c
-            .acquire_outcome(key, *ty, *dur, wait)
-            .map_err(|e| e.to_string()),
-        Command::AcquireAll { dur, reqs, .. } => {
-            let reqs: Vec<BulkReq> = reqs
-                .iter()
-                .map(|(key, ty)| BulkReq {
-                    key: key.clone(),
-                    ty: *ty,
-                })
-                .collect();
-            c.acquire_all_paced(&reqs, *dur, wait, pause)
-                .map_err(|e| e.to_string())
-        }
-        Command::Upgrade { key, ty, .. } => {
-            c.upgrade_outcome(key, *ty, wait).map_err(|e| e.to_string())
-        }
-        Command::Downgrade { key, ty } => ok(c.downgrade(key, *ty)),
-        Command::Clone { key, ty, dur } => ok(c.clone_ticket(key, *ty, *dur).map(|_| ())),
-        Command::Release { key, ty } => ok(c.release(key, *ty)),
-        Command::EndStatement => {
-            c.end_statement();
-            Ok(Outcome::Ok)
-        }
-        Command::Commit | Command::Rollback => {
-            c.commit();
-            Ok(Outcome::Ok)
-        }
-        Command::ReleaseExplicit => {
-            c.release_explicit();
-            Ok(Outcome::Ok)
-        }
-        Command::Savepoint(n) => {
-            c.savepoint(n);
-            Ok(Outcome::Ok)
-        }
-        Command::RollbackTo(n) => ok(c.rollback_to(n)),
-        Command::SetDuration(x) => {
-            c.set_duration(*x);
-            Ok(Outcome::Ok)
-        }
-        Command::ForceDmlWeight(on) => {
-            c.force_dml_weight(*on);
-            Ok(Outcome::Ok)
-        }
-        Command::Disconnect => {
-            *ctx = None;
-            Ok(Outcome::Ok)
-        }
-        Command::Sql(_) => Err(SQL_UNSUPPORTED.into()),
-    }
+    cmd.apply_to_context(ctx, wait, pause)
+        .map_err(|e| e.to_string())
 }
 
 /// The graph of `n` nodes with these edges has a cycle (iterative colouring DFS).
@@ -236,7 +182,7 @@ impl ManagerBackend {
                     let _ = catch_unwind(AssertUnwindSafe(move || drop(ctx)));
                 })
                 .ok();
-            sessions.push(Sess {
+            sessions.push(SessionThread {
                 tx,
                 go,
                 handle,
@@ -252,7 +198,7 @@ impl ManagerBackend {
         }
     }
 
-    fn is_parked(&self, s: &Sess) -> bool {
+    fn is_parked(&self, s: &SessionThread) -> bool {
         match &s.handle {
             Some(h) => catch_unwind(AssertUnwindSafe(|| h.is_waiting())).unwrap_or(false),
             None => false,

@@ -594,8 +594,7 @@ pub fn command_text(cmd: &Command, d: &Dialect) -> String {
     }
 }
 
-/// The message of a `sql` step outside the conformance harness.
-pub const SQL_UNSUPPORTED: &str = "sql steps need a server (mdl conform)";
+pub use crate::apply::SQL_UNSUPPORTED;
 
 /// `FILE:LINE:COL: message` for a position.
 pub fn at(file: &str, pos: Pos, msg: &str) -> String {

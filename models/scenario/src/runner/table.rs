@@ -3,15 +3,15 @@
 //! starts (a bulk request's each time it waits again); the runner times out the waits
 //! an `advance` passes one at a time ([`Backend::time_out`]), in its order.
 
-use super::{Backend, StepOutcome, SQL_UNSUPPORTED};
+use super::{Backend, StepOutcome};
 use crate::{Command, Scenario};
 use mdl_core::key::MdlKey;
 use mdl_core::lock::OwnerId;
-use mdl_core::table::{BulkReq, Config, LockTable};
+use mdl_core::table::{Config, LockTable};
 use mdl_core::{LockType, Outcome, WaitOption};
 
 pub struct TableBackend {
-    t: LockTable,
+    table: LockTable,
     now: u64,
     /// Per session: the deadline of its current wait, if it waits with a timeout.
     deadline: Vec<Option<u64>>,
@@ -22,18 +22,18 @@ pub struct TableBackend {
 impl TableBackend {
     pub fn new(sc: &Scenario) -> TableBackend {
         let d = super::dialect_of(sc);
-        let mut t = LockTable::new(
+        let mut table = LockTable::new(
             std::sync::Arc::new(d.clone()),
             Config {
                 max_write_lock_count: sc.settings.max_write_lock_count,
             },
         );
         for _ in &sc.sessions {
-            t.add_session();
+            table.add_session();
         }
         let n = sc.sessions.len();
         TableBackend {
-            t,
+            table,
             now: 0,
             deadline: vec![None; n],
             wait: vec![WaitOption::Forever; n],
@@ -42,7 +42,7 @@ impl TableBackend {
 
     /// The lock table (for tests).
     pub fn table(&self) -> &LockTable {
-        &self.t
+        &self.table
     }
 
     fn started_wait(&mut self, s: usize) {
@@ -58,19 +58,19 @@ impl TableBackend {
     fn settle(&mut self) -> Vec<(usize, Outcome)> {
         let mut out = Vec::new();
         loop {
-            for (o, outcome) in self.t.take_events() {
+            for (o, outcome) in self.table.take_events() {
                 self.deadline[o.0 as usize] = None;
                 out.push((o.0 as usize, outcome));
             }
             let next = (0..self.deadline.len()).find(|&s| {
-                self.t
+                self.table
                     .session(OwnerId(s as u32))
                     .is_some_and(|x| x.resume.is_some())
             });
             let Some(s) = next else {
                 return out;
             };
-            match self.t.resume_bulk(OwnerId(s as u32)) {
+            match self.table.resume_bulk(OwnerId(s as u32)) {
                 Ok(Outcome::Waiting) => self.started_wait(s),
                 r => {
                     self.deadline[s] = None;
@@ -94,36 +94,10 @@ impl Backend for TableBackend {
     ) -> (StepOutcome, Vec<(usize, Outcome)>) {
         let s = OwnerId(session as u32);
         self.wait[session] = wait;
-        let t = &mut self.t;
-        let r = match cmd {
-            Command::Acquire { key, ty, dur, .. } => t.acquire(s, key, *ty, *dur, wait),
-            Command::AcquireAll { dur, reqs, .. } => {
-                let reqs: Vec<BulkReq> = reqs
-                    .iter()
-                    .map(|(key, ty)| BulkReq {
-                        key: key.clone(),
-                        ty: *ty,
-                    })
-                    .collect();
-                t.acquire_all(s, &reqs, *dur, wait)
-            }
-            Command::Upgrade { key, ty, .. } => t.upgrade(s, key, *ty, wait),
-            Command::Downgrade { key, ty } => t.downgrade(s, key, *ty),
-            Command::Clone { key, ty, dur } => t.clone_ticket(s, key, *ty, *dur),
-            Command::Release { key, ty } => t.release(s, key, *ty),
-            Command::EndStatement => t.end_statement(s),
-            Command::Commit | Command::Rollback => t.commit(s),
-            Command::ReleaseExplicit => t.release_explicit(s),
-            Command::Savepoint(n) => t.savepoint(s, n),
-            Command::RollbackTo(n) => t.rollback_to(s, n),
-            Command::SetDuration(x) => t.set_duration(s, *x),
-            Command::ForceDmlWeight(on) => t.force_dml_weight(s, *on),
-            Command::Disconnect => t.disconnect(s),
-            Command::Sql(_) => {
-                return (StepOutcome::of(Err(SQL_UNSUPPORTED.into())), Vec::new());
-            }
-        };
-        let out = StepOutcome::of(r.map_err(|e| e.to_string()));
+        let r = cmd
+            .apply(&mut self.table, s, wait)
+            .map_err(|e| e.to_string());
+        let out = StepOutcome::of(r);
         if out.outcome == Outcome::Waiting {
             self.started_wait(session);
         }
@@ -132,13 +106,13 @@ impl Backend for TableBackend {
     }
 
     fn kill(&mut self, session: usize) -> Vec<(usize, Outcome)> {
-        self.t.kill(OwnerId(session as u32));
+        self.table.kill(OwnerId(session as u32));
         self.settle()
     }
 
     fn deadlines(&mut self) -> Vec<(usize, u64)> {
         (0..self.deadline.len())
-            .filter(|&s| self.t.is_waiting(OwnerId(s as u32)))
+            .filter(|&s| self.table.is_waiting(OwnerId(s as u32)))
             .filter_map(|s| self.deadline[s].map(|d| (s, d)))
             .collect()
     }
@@ -149,17 +123,17 @@ impl Backend for TableBackend {
 
     fn time_out(&mut self, session: usize) -> Vec<(usize, Outcome)> {
         self.deadline[session] = None;
-        self.t.timeout(OwnerId(session as u32));
+        self.table.timeout(OwnerId(session as u32));
         self.settle()
     }
 
     fn holds(&mut self, session: usize, key: &MdlKey, ty: LockType) -> bool {
-        self.t
+        self.table
             .owns_equal_or_stronger(OwnerId(session as u32), key, ty)
     }
 
     fn tickets(&mut self, session: usize, key: Option<&MdlKey>) -> usize {
-        self.t.session(OwnerId(session as u32)).map_or(0, |x| {
+        self.table.session(OwnerId(session as u32)).map_or(0, |x| {
             x.book
                 .held()
                 .iter()

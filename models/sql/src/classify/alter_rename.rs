@@ -5,7 +5,7 @@
 //! (ER_NO_SUCH_TABLE, ER_TABLE_EXISTS after the locks). A new name in another schema
 //! (whose IX the server takes too) or the table's own name is refused.
 
-use super::{Bind, Cur, Cx, Effect, Stmt, Tbl, Tok};
+use super::{AlterCols, Bind, Cur, Cx, Effect, Stmt, Tbl, Tok};
 
 /// The plan of `ALTER TABLE t RENAME ...` when the statement is only that (`at` the
 /// token index of RENAME); `None` when it has other operations or names a column, index
@@ -50,4 +50,176 @@ fn plan(cx: &Cx, toks: &[Tok], t: &Tbl, n: Tbl) -> Result<Stmt, String> {
         Effect::Rename(vec![(t.clone(), n)]),
         toks,
     )
+}
+
+/// The statement's source again from its tokens (a string quoted, a quoted identifier in
+/// backticks), for the ALTER without its RENAME.
+pub(super) fn text(toks: &[Tok]) -> String {
+    let mut out = Vec::new();
+    for t in toks {
+        out.push(match t {
+            Tok::Word { text, quoted: true } => format!("`{}`", text.replace('`', "``")),
+            Tok::Word { text, .. } => text.clone(),
+            Tok::Str(s) => format!("'{}'", s.replace('\\', "\\\\").replace('\'', "''")),
+            Tok::Num(n) => n.clone(),
+            Tok::P(c) => c.to_string(),
+        });
+    }
+    out.join(" ")
+}
+
+/// `ALTER TABLE t op, ..., RENAME [TO|AS] n, ...` (`at` the token index after the table
+/// name): `mysql_alter_table` (sql/sql_table.cc) takes the new name's X
+/// (`target_mdl_request`, `MDL_context::acquire_locks`) right after `open_tables` (IX, SU,
+/// BACKUP_DDL), fails with ER_TABLE_EXISTS_ERROR when the name is taken
+/// (`ha_table_exists`), and only then prepares the other operations
+/// (`mysql_prepare_alter_table`: their errors come after the X) and runs them by their
+/// algorithm, renaming at the end. Played as the ALTER without the RENAME (classified
+/// again), with the learned row of its algorithm and the new name
+/// (`alter_copy_rename`, `alter_inplace_rename`, `alter_instant_rename`; DISABLE / ENABLE
+/// KEYS with RENAME is the simple rename, `alter_rename`); the steps stop where the
+/// server's error is (`model/alter_rename.rs`). `None` when the statement renames no
+/// table.
+pub fn with_operations(cx: &Cx, toks: &[Tok], t: &Tbl, at: usize) -> Option<Result<Stmt, String>> {
+    let ops = split_ops(toks, at);
+    let renames: Vec<usize> = (0..ops.len())
+        .filter(|&i| renames_table(&toks[ops[i].0..ops[i].1]))
+        .collect();
+    let [ri] = renames[..] else {
+        return (renames.len() > 1).then(|| {
+            Err(format!(
+                "`{}`: several RENAME TO in one ALTER TABLE are not modelled",
+                cx.sql
+            ))
+        });
+    };
+    let (s, e) = ops[ri];
+    let mut c = Cur {
+        t: &toks[..e],
+        i: s + 1,
+        sql: cx.sql,
+    };
+    let _ = c.eat("to") || c.eat("as");
+    let n = match c.table(cx.db) {
+        Ok(n) if c.done() => n,
+        _ => {
+            return Some(Err(format!(
+                "`{}`: a RENAME TO the model cannot read",
+                cx.sql
+            )))
+        }
+    };
+    let mut rest: Vec<Tok> = toks[..at].to_vec();
+    for (i, &(s, e)) in ops.iter().enumerate().filter(|(i, _)| *i != ri) {
+        if rest.len() > at && i > 0 {
+            rest.push(Tok::P(','));
+        }
+        rest.extend_from_slice(&toks[s..e]);
+    }
+    Some(combined(cx, toks, t, n, &text(&rest)))
+}
+
+/// Whether one operation's tokens rename the table (not a column, index or key).
+fn renames_table(op: &[Tok]) -> bool {
+    let word = |i: usize| match op.get(i) {
+        Some(Tok::Word {
+            text,
+            quoted: false,
+        }) => text.to_ascii_lowercase(),
+        _ => String::new(),
+    };
+    word(0) == "rename" && !matches!(word(1).as_str(), "column" | "index" | "key")
+}
+
+/// The operations from token `at` on: (start, end) token ranges split at the commas
+/// outside parentheses.
+pub(super) fn split_ops(toks: &[Tok], at: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, at);
+    for (i, t) in toks.iter().enumerate().skip(at) {
+        match t {
+            Tok::P('(') => depth += 1,
+            Tok::P(')') => depth -= 1,
+            Tok::P(',') if depth == 0 => {
+                out.push((start, i));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push((start, toks.len()));
+    out.retain(|(s, e)| s < e);
+    out
+}
+
+fn combined(cx: &Cx, toks: &[Tok], t: &Tbl, n: Tbl, rest: &str) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    if n.db != t.db || n == *t {
+        return Err(format!(
+            "`{sql}`: ALTER TABLE ... RENAME to another schema or to its own name is not \
+             modelled"
+        ));
+    }
+    cx.no_view(t)?;
+    let inner = super::classify(rest, cx.db, cx.cat, cx.has_row)
+        .map_err(|e| format!("`{sql}`: without its RENAME: {e}"))?;
+    let Stmt::Learned(p) = inner else {
+        return Err(format!(
+            "`{sql}`: RENAME TO with these operations is not modelled"
+        ));
+    };
+    let [part] = &p.parts[..] else {
+        return Err(format!(
+            "`{sql}`: RENAME TO with these operations is not modelled"
+        ));
+    };
+    let bind = || Bind {
+        t: Some(t.clone()),
+        n: Some(n.clone()),
+        ..Bind::default()
+    };
+    // (A name that exists: ER_TABLE_EXISTS_ERROR after the new name's X, whatever the
+    // operations' algorithm and LOCK=.)
+    let taken = cx.cat.exists(&n) && cx.cat.is_table(t);
+    let keys = p.kind == "alter_keys" && part.row == "alter_keys";
+    let simple =
+        keys || (taken && p.kind.starts_with("alter_") && p.kind != "alter_unknown_engine");
+    if simple {
+        let row = cx.part("alter_rename", bind());
+        return cx.plan(
+            "alter_rename",
+            vec![row],
+            Effect::Rename(vec![(t.clone(), n)]),
+            toks,
+        );
+    }
+    if !matches!(
+        &p.effect,
+        Effect::Alter {
+            cols: AlterCols::Fail(_) | AlterCols::Forget | AlterCols::Set(_),
+            ..
+        }
+    ) {
+        return Err(format!(
+            "`{sql}`: RENAME TO with operations of `{}` is not modelled",
+            p.kind
+        ));
+    }
+    let kind = p.kind.as_str();
+    if part.row != kind || !matches!(kind, "alter_copy" | "alter_inplace" | "alter_instant") {
+        return Err(format!(
+            "`{sql}`: RENAME TO with `{}` (LOCK=, or a MyISAM table) is not in the learned \
+             table",
+            part.row
+        ));
+    }
+    let mut row = cx.part(&format!("{kind}_rename"), bind());
+    // The model's rules of the algorithm (its steps, LOCK TABLES) are its kind's.
+    row.kind = kind.to_owned();
+    let effect = Effect::AlterRename {
+        t: t.clone(),
+        n,
+        alter: Box::new(p.effect.clone()),
+    };
+    cx.plan(kind, vec![row], effect, toks)
 }

@@ -2,8 +2,9 @@
 //! each form and its effect on the catalog.
 
 use super::{
-    alter_cols, alter_rename, columns, engines, from_tables, kw_eq, option_value, partition,
-    routine_block, routine_prelock, views, AlterCols, Bind, Cur, Cx, Effect, Stmt, Tbl, Tok,
+    alter_cols, alter_fk, alter_keys, alter_rename, alter_tablespace, columns, drop_index, engines,
+    from_tables, kw_eq, option_value, partition, routine_block, routine_prelock, views, AlterCols,
+    Bind, Cur, Cx, Effect, Stmt, Tbl, Tok,
 };
 use crate::catalog::Engine;
 
@@ -74,6 +75,7 @@ pub(super) fn classify_alter(
         true
     };
     let t = c.table(cx.db)?;
+    let spec_at = c.i;
     if if_exists && !cx.cat.is_table(&t) {
         return Err(format!(
             "`{sql}`: ALTER TABLE IF EXISTS of a table that is not there is not modelled"
@@ -104,6 +106,9 @@ pub(super) fn classify_alter(
     }
     // (A table that is not there fails at open, 1146, whatever its operations.)
     let known = alter_cols::known(cx, &t) || !cx.cat.exists(&t);
+    if let Some(st) = alter_fk::classify(cx, toks, &t, spec_at) {
+        return st;
+    }
     if let Some(why) = crate::alter_algorithm::not_modelled(words, &spec, known) {
         return Err(format!("`{sql}`: {why}"));
     }
@@ -112,6 +117,18 @@ pub(super) fn classify_alter(
         .windows(2)
         .any(|w| w[0] == "rename" && !matches!(w[1].as_str(), "column" | "index" | "key"))
         || words.last().is_some_and(|w| w == "rename");
+    if let Some(st) = alter_tablespace::classify(cx, toks, &t, &spec) {
+        return st;
+    }
+    if renames_table {
+        if let Some(st) = alter_rename::with_operations(cx, toks, &t, spec_at) {
+            return st;
+        }
+    }
+    let online = words.get(1).is_some_and(|w| w == "online");
+    if let Some(st) = alter_keys::classify(cx, toks, &t, &spec, (algo.as_deref(), lock, online)) {
+        return st;
+    }
     if renames_table
         || words
             .iter()
@@ -146,7 +163,6 @@ pub(super) fn classify_alter(
     // ALTER ONLINE TABLE is LOCK=NONE: MyISAM cannot, and fails as ALGORITHM=INPLACE does
     // (ER_ALTER_OPERATION_NOT_SUPPORTED once lock_table_names is through; measured:
     // main/alter_table.test:1549 in the corpus); of InnoDB a COPY is refused below.
-    let online = words.get(1).is_some_and(|w| w == "online");
     if myisam && (online || matches!(algo.as_deref(), Some("inplace" | "instant" | "nocopy"))) {
         // MyISAM has no in-place ALTER: ER_ALTER_OPERATION_NOT_SUPPORTED once
         // lock_table_names is through (measured).
@@ -431,10 +447,28 @@ fn create_index(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Result<
     };
     if cx.cat.engine(&t) == Some(Engine::MyIsam) {
         let p = cx.on_table("alter_copy", &t)?;
-        return cx.plan("alter_copy", vec![p], Effect::NeedTables(vec![t]), toks);
+        return cx.plan(
+            "alter_copy",
+            vec![p],
+            Effect::Alter {
+                t,
+                forget_pk: false,
+                cols: AlterCols::Forget,
+            },
+            toks,
+        );
     }
     let p = cx.on_table(kind, &t)?;
-    cx.plan(kind, vec![p], Effect::NeedTables(vec![t]), toks)
+    cx.plan(
+        kind,
+        vec![p],
+        Effect::Alter {
+            t,
+            forget_pk: false,
+            cols: AlterCols::Forget,
+        },
+        toks,
+    )
 }
 
 /// CREATE DATABASE / SCHEMA (`mysql_create_db`, sql/sql_db.cc).
@@ -627,10 +661,7 @@ pub(super) fn classify_drop(
                 toks,
             )
         }
-        "index" | "key" if ie => Err(format!(
-            "`{sql}`: DROP INDEX IF EXISTS depends on whether the index exists, which the \
-             model does not know"
-        )),
+        "index" | "key" if ie => drop_index::classify(cx, c),
         "index" | "key" => {
             c.ident()?;
             c.expect("on")?;
@@ -641,7 +672,16 @@ pub(super) fn classify_drop(
                 "alter_inplace"
             };
             let p = cx.on_table(kind, &t)?;
-            cx.plan(kind, vec![p], Effect::NeedTables(vec![t]), toks)
+            cx.plan(
+                kind,
+                vec![p],
+                Effect::Alter {
+                    t,
+                    forget_pk: true,
+                    cols: AlterCols::Forget,
+                },
+                toks,
+            )
         }
         _ => Err(format!("statement not in the learned table: `{sql}`")),
     }
@@ -671,7 +711,11 @@ pub(super) fn classify_rename(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt
         let a = c.table(db)?;
         c.expect("to")?;
         let b = c.table(db)?;
-        cx.no_view(&a)?;
+        // (Its triggers move with it in its schema: Table_triggers_list::
+        // change_table_name, sql/sql_trigger.cc; none is fired.)
+        if a.db != b.db || cx.cat.is_view(&a) {
+            cx.no_view(&a)?;
+        }
         parts.push(cx.part(
             "rename",
             Bind {

@@ -28,6 +28,11 @@ pub(super) fn handler_open_new_alias(p: &crate::classify::Part, hs: &[Handler]) 
 /// an empty table list too (SELECT, SET, DO); the transaction and HANDLER control
 /// statements and USE do not (mysql_execute_command, sql/sql_parse.cc).
 pub(super) fn flushes_handlers(st: &Stmt) -> bool {
+    // CALL of a missing procedure (ER_SP_DOES_NOT_EXIST) fails after open_and_lock_tables
+    // (SQLCOM_CALL, sql/sql_parse.cc; measured: found/seed-401319).
+    if matches!(st, Stmt::Fails(1305)) {
+        return true;
+    }
     !matches!(
         st,
         Stmt::Begin

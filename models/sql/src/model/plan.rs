@@ -752,6 +752,7 @@ impl SqlModel {
                 own.truncate(at + 1);
             }
         }
+        self.alter_rename_stops(plan, own);
         if trigger_missing {
             // mysql_create_or_drop_trigger takes the trigger's X, then finds no trigger:
             // IF EXISTS is a note, otherwise ER_TRG_DOES_NOT_EXIST; nothing else.

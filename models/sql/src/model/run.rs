@@ -367,6 +367,7 @@ impl SqlModel {
                     return Some(o);
                 }
                 self.trigger_rebind(s, &step);
+                self.trigger_parts_rebind(s, &step);
                 self.trigger_flush(s, &step);
                 if matches!(step, Step::Backoff { .. }) {
                     if let Some(o) = self.group_missing(s) {

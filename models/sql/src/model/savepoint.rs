@@ -46,6 +46,9 @@ impl SqlModel {
         Ok(match x {
             SessionStmt::Temp(op) => return self.temp_stmt(s, op),
             SessionStmt::Fail(code) => self.fail(s, code),
+            x @ (SessionStmt::CompletionType(_) | SessionStmt::RollbackChain) => {
+                self.chain_stmt(s, x)
+            }
             SessionStmt::KillQuery(t) => {
                 // Ends t's wait (`killed`) as a `kill` line does; the killer's statement
                 // takes no lock (`sql_kill`, sql/sql_parse.cc).
@@ -53,6 +56,7 @@ impl SqlModel {
                 Outcome::Ok
             }
             SessionStmt::Prepare(name, text) => {
+                self.prepare_ha_close(s, &text);
                 let p = &mut self.sess[s].st.prepared;
                 p.retain(|(n, _)| *n != name);
                 p.push((name, text));

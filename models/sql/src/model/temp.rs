@@ -359,6 +359,11 @@ impl SqlModel {
                 st.temp_tables.retain(|(x, _)| !ts.contains(x));
                 st.temp_sequences.retain(|x| !ts.contains(x));
             }
+            // mysql_rename_tables (sql/sql_rename.cc) refuses LOCK TABLES before it looks
+            // at the tables, temporary ones too (measured: found/seed-401866).
+            TempChange::Rename(_) if st.under_lock_tables() => {
+                return Ok(self.fail(s, crate::catalog::ER_LOCK_OR_ACTIVE_TRANSACTION));
+            }
             TempChange::Rename(pairs) => {
                 for (a, b) in pairs {
                     if let Some(x) = st.temp_sequences.iter_mut().find(|x| **x == a) {

@@ -216,6 +216,7 @@ impl SqlModel {
                                 self.note_new(s, &w.before, &k);
                                 self.set_last_open(s, &w.step);
                                 self.trigger_rebind(s, &w.step);
+                                self.trigger_parts_rebind(s, &w.step);
                                 self.trigger_flush(s, &w.step);
                             }
                             match self.opened_missing(s, &w.step) {

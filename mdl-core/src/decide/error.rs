@@ -1,8 +1,8 @@
 //! Errors are values: every misuse of the API is an [`MdlError`], and a call that returns
 //! one has changed nothing.
 
-use crate::lock::TicketId;
-use crate::types::{LockType, Outcome};
+use crate::decide::lock::TicketId;
+use crate::decide::types::{LockType, Outcome};
 
 /// A call that was refused because of how it was made (nothing changed).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -13,20 +13,35 @@
 //! Two shells carry the plans out: the sequential [`crate::table::LockTable`] (books,
 //! events, waits as state) and the concurrent [`crate::Manager`] (latches, wait slots,
 //! the fast path). Neither decides: no grant rule, no no-wait or zero-timeout rule, no
-//! reschedule loop and no victim loop is written outside this file, [`crate::lock`] and
-//! [`crate::deadlock`].
+//! reschedule loop and no victim loop is written outside this file, [`crate::decide::lock`] and
+//! [`crate::decide::deadlock`].
 //!
 //! A shell that races its waiters against timeouts (the manager) passes `try_grant` to
 //! the methods that reschedule: asked, in queue order, for each grantable waiter, it
 //! returns false when that waiter already has another outcome (it then stays queued until
 //! it leaves with [`Lock::abandon`]). The sequential table passes `|_| true`.
 
-use crate::deadlock::{self, Deadlock, WaitGraph};
-use crate::dialect::Dialect;
-use crate::key::MdlKey;
-use crate::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
-use crate::table::Config;
-use crate::types::{LockType, Outcome, WaitOption};
+use crate::decide::deadlock::{self, Deadlock, WaitGraph};
+use crate::decide::dialect::Dialect;
+use crate::decide::key::MdlKey;
+use crate::decide::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
+use crate::decide::types::{LockType, Outcome, WaitOption};
+
+/// The settings the step layer's rules read (a lock table's settings; the manager's
+/// part of [`crate::Config`]). The shells keep one and pass it to [`rules`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Config {
+    /// `max_write_lock_count`; `u64::MAX` is unlimited.
+    pub max_write_lock_count: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            max_write_lock_count: u64::MAX,
+        }
+    }
+}
 
 /// The rules for a key under a config: the namespace's strategy and, for namespaces that
 /// `max_write_lock_count` affects, the dialect's starvation rule.
@@ -422,10 +437,10 @@ impl Lock {
 
 /// What a context waits for, as the deadlock weight sees it.
 #[derive(Clone, Copy, Debug)]
-pub enum Waiting {
+pub enum WaitedFor {
     /// A ticket of type `ty` on a lock of `key`'s namespace.
     Mdl {
-        key_ns: crate::dialect::Namespace,
+        key_ns: crate::decide::dialect::Namespace,
         ty: LockType,
     },
     /// A foreign subsystem's wait of this weight.
@@ -437,10 +452,10 @@ pub enum Waiting {
 /// weighs DML whatever it waits for; otherwise the ticket's weight
 /// (`MDL_ticket::get_deadlock_weight`, [`Dialect::weight`]) or the foreign wait's. MariaDB
 /// adds its victim overweight for every time the context was chosen before.
-pub fn wait_weight(d: &Dialect, w: Waiting, force_dml: bool, victim_count: u32) -> u32 {
+pub fn wait_weight(d: &Dialect, w: WaitedFor, force_dml: bool, victim_count: u32) -> u32 {
     match w {
-        Waiting::Mdl { key_ns, ty } => d.weight(key_ns, ty, force_dml, victim_count),
-        Waiting::Foreign(wt) => {
+        WaitedFor::Mdl { key_ns, ty } => d.weight(key_ns, ty, force_dml, victim_count),
+        WaitedFor::Foreign(wt) => {
             let base = if force_dml { d.weights.dml } else { wt };
             base.saturating_add(d.weights.victim_overweight.saturating_mul(victim_count))
         }

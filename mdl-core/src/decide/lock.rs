@@ -6,8 +6,8 @@
 //! sequential [`crate::table::LockTable`] keep them in plain maps. Both call the same
 //! [`LockState::can_grant`], [`LockState::reschedule`] and [`LockState::blockers`].
 
-use crate::dialect::{Starvation, Strategy};
-use crate::types::{LockType, TypeSet};
+use crate::decide::dialect::{Starvation, Strategy};
+use crate::decide::types::{LockType, TypeSet};
 
 /// A lock owner: one context (session, connection).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -56,7 +56,7 @@ pub struct LockState {
     piglet_count: u32,
     /// The pending matrix in force (MySQL's `m_current_waiting_incompatible_idx`).
     idx: u8,
-    /// Soft-edge resolution (`deadlock_resolution soft_edges`, see [`crate::step`]):
+    /// Soft-edge resolution (`deadlock_resolution soft_edges`, see [`crate::decide::step`]):
     /// pairs (a, b) of waiting tickets where a was moved ahead of b to break a deadlock
     /// cycle, so a no longer yields to b's pending request. Invariant: both are waiting
     /// tickets here, of different owners; a pair leaves with either ticket. Empty unless
@@ -735,7 +735,7 @@ fn bug_skip_grant(_i: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dialect::Dialect;
+    use crate::decide::dialect::Dialect;
 
     fn t(id: u64, owner: u32, ty: LockType) -> Ticket {
         Ticket {

@@ -2,7 +2,7 @@
 //!
 //! Lock types form one universe, a small table of names: first the 25 built-in types
 //! (MySQL's `enum_mdl_type` followed by MariaDB's BACKUP types, indices 0 to 24, fixed),
-//! then the types that dialect folders declare with `type` lines (`crate::dialect`), each
+//! then the types that dialect folders declare with `type` lines (`crate::decide::dialect`), each
 //! added once per process when a dialect that declares it is loaded. Which types a
 //! namespace takes, and how they conflict, is the dialect's business; a [`LockType`] is
 //! only a name with an index, so every decision stays a bit test on a [`TypeSet`].

@@ -9,7 +9,7 @@
 //! any other folder can be loaded with [`Dialect::from_dir`] or [`Dialect::load`]. Every
 //! error is a [`DialectError`] at `FILE:LINE:COL`, never a panic.
 
-use crate::types::{LockType, TypeSet};
+use crate::decide::types::{LockType, TypeSet};
 use std::fmt;
 
 /// A namespace of a dialect: an index into [`Dialect::namespaces`].
@@ -75,7 +75,7 @@ pub struct Strategy {
     /// sql/mdl.cc, `MDL_context::materialize_fast_path_locks`, called from
     /// `try_acquire_lock_impl` for an obtrusive request and from `will_wait_for`). Without
     /// it every grant enters the list when it is made. Only the deadlock search's order
-    /// reads it ([`crate::step::Lock::wait_for`]).
+    /// reads it ([`crate::decide::step::Lock::wait_for`]).
     pub fast_path: bool,
     /// "Hog" types (strong, high priority): SNW, SNRW, X.
     pub hogs: TypeSet,
@@ -196,7 +196,7 @@ pub struct Dialect {
     pub max_search_depth: Option<u32>,
     /// `deadlock_resolution soft_edges`: before a victim is chosen, try to break the
     /// cycle by reordering pending requests of its locks (soft-edge resolution, after
-    /// PostgreSQL's `deadlock.c`; [`crate::step::Lock::reorder`]). `false` (the default,
+    /// PostgreSQL's `deadlock.c`; [`crate::decide::step::Lock::reorder`]). `false` (the default,
     /// `deadlock_resolution victim`): the servers' victim rule alone.
     pub soft_edges: bool,
 }
@@ -262,7 +262,7 @@ pub const BUILTIN: [&str; 2] = ["mysql-8.0", "mariadb"];
 const BUILTIN_FILES: [(&str, &str, &str); 15] = {
     macro_rules! files {
         ($($d:literal / $f:literal),* $(,)?) => {
-            [$(($d, $f, include_str!(concat!("../dialects/", $d, "/", $f))),)*]
+            [$(($d, $f, include_str!(concat!("../../dialects/", $d, "/", $f))),)*]
         };
     }
     files!(

@@ -6,11 +6,11 @@
 //! [`TicketBook`] per context and carry out the plans it returns; so the semantics of every
 //! context command live here once.
 
-use crate::dialect::Dialect;
-use crate::error::MdlError;
-use crate::key::{KeyHashBuilder, MdlKey};
-use crate::lock::TicketId;
-use crate::types::{LockDuration, LockType};
+use crate::decide::dialect::Dialect;
+use crate::decide::error::MdlError;
+use crate::decide::key::{KeyHashBuilder, MdlKey};
+use crate::decide::lock::TicketId;
+use crate::decide::types::{LockDuration, LockType};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 

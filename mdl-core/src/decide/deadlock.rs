@@ -21,7 +21,7 @@
 //! Other lock subsystems (a table-definition cache's flush waits, a storage engine's row
 //! locks) join the same graph through [`ForeignWaits`].
 
-use crate::lock::OwnerId;
+use crate::decide::lock::OwnerId;
 use std::collections::HashSet;
 use std::hash::Hash;
 

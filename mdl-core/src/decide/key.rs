@@ -1,6 +1,6 @@
 //! Lock keys (`MDL_key`): a namespace plus a database name and an object name.
 
-use crate::dialect::{Dialect, KeyForm, Namespace};
+use crate::decide::dialect::{Dialect, KeyForm, Namespace};
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
