@@ -2,8 +2,9 @@
 //! MariaDB server: each maximal path the SQL check explores (without timeouts, at most
 //! 300 per file) is written as a replay (`mdl check --replay`'s form: the statements in
 //! that order with the model's outcomes as `expect` lines) and played by `mdl conform`'s
-//! harness on the server and on the model; they must agree at every step. Runs only with
-//! `MDL_CONFORM=1`; otherwise it says why it skips and passes.
+//! harness on the server and on the model; they must agree at every step, except where the
+//! server blocks outside MDL (row locks: `mdl_conform::random::explained`), counted apart.
+//! Runs only with `MDL_CONFORM=1`; otherwise it says why it skips and passes.
 
 use mdl_check::sql::paths::maximal_paths;
 use mdl_check::sql::text::replay_scenario;
@@ -28,7 +29,7 @@ fn every_interleaving_of_the_sql_scenarios_agrees_with_the_server() {
     let map = Mapping::load().expect("statement table");
     let server = Server::start().unwrap_or_else(|e| panic!("{e}"));
     let mut sink = std::io::sink();
-    let (mut played, mut bad) = (0, Vec::new());
+    let (mut played, mut explained, mut bad) = (0, 0, Vec::new());
     for f in &files {
         let text = std::fs::read_to_string(f).expect("read");
         let name = f.file_name().expect("name").to_string_lossy().to_string();
@@ -62,6 +63,18 @@ fn every_interleaving_of_the_sql_scenarios_agrees_with_the_server() {
                 rep = again;
             }
             played += 1;
+            // An order in which the server blocks outside MDL (an InnoDB row lock between
+            // two sessions' DML on one row, as in pt-osc-triggers.mdl's app and app2) is
+            // explained by the random runs' rules (`mdl_conform::random::explained`): the
+            // model has no row locks. Printed, counted, not a failure.
+            if let Some(why) = (!rep.agrees())
+                .then(|| mdl_conform::random::explained(&rep))
+                .flatten()
+            {
+                explained += 1;
+                println!("EXPLAINED ({why}): {title}: {}", rep.summary());
+                continue;
+            }
             if !rep.agrees() {
                 // What the server answered, not only how many steps differ.
                 let detail: Vec<String> = rep
@@ -81,8 +94,13 @@ fn every_interleaving_of_the_sql_scenarios_agrees_with_the_server() {
         }
     }
     println!(
-        "{played} interleavings of {} files played on the server",
+        "{played} interleavings of {} files played on the server, {explained} explained outside MDL",
         files.len()
+    );
+    // Most orders must be about metadata locks, or the test says nothing.
+    assert!(
+        explained * 10 <= played,
+        "{explained} of {played} explained outside MDL"
     );
     assert!(played >= files.len());
     assert!(bad.is_empty(), "{}", bad.join("\n"));
