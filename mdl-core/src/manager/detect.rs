@@ -21,8 +21,9 @@
 //! - (one victim) One search aborts one victim; the loop ([`step::resolve`]) searches
 //!   again only when that victim was not the requester.
 
-use super::map::{try_grant, LockInner, LockObj};
-use super::wait::{wake, CtxShared};
+use super::map::try_grant;
+use super::types::{CtxShared, LockInner, LockObj};
+use super::wait::wake;
 use super::{Manager, Shared};
 use crate::decide::deadlock::{ForeignWaits, WaitGraph};
 use crate::decide::lock::{OwnerId, Ticket};
