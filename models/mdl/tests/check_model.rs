@@ -18,7 +18,8 @@
 
 mod common;
 
-use mdl_check::model::check::{check, Options, Status};
+use mdl_check::model::check::{check, Options};
+use mdl_check::model::result::Status;
 use mdl_check::model::{report, MdlModel};
 use mdl_scenario::parse::parse;
 use std::path::PathBuf;

@@ -18,8 +18,9 @@
     mdl_bug = "por_release_independent"
 )))]
 
-use mdl_check::model::check::{check, Options, Status};
+use mdl_check::model::check::{check, Options};
 use mdl_check::model::explore::ExploreModel;
+use mdl_check::model::result::Status;
 use mdl_check::model::{report, MdlModel, PropKind};
 use mdl_scenario::parse::parse;
 use std::path::{Path, PathBuf};
@@ -419,7 +420,7 @@ fn symmetry_under_bfs_keeps_shortest_traces() {
     );
     assert!(with.symmetry_used);
     assert!(with.unique_states < without.unique_states);
-    let len = |r: &mdl_check::model::check::CheckResult| {
+    let len = |r: &mdl_check::model::result::CheckResult| {
         r.props
             .iter()
             .find(|p| p.kind == PropKind::Assert(0))

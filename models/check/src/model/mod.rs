@@ -23,6 +23,7 @@ pub mod quiet;
 #[cfg(feature = "stateright")]
 pub mod reference;
 pub mod report;
+pub mod result;
 pub mod search;
 pub mod simulate;
 pub mod space;

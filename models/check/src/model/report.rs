@@ -1,7 +1,7 @@
 //! What `mdl check` prints: the text and JSON results, the replay scenario of a
 //! counterexample, and the Markdown report with Mermaid diagrams.
 
-use super::check::{CheckResult, PropResult, Status, Trace};
+use super::result::{CheckResult, PropResult, Simulated, Status, Trace};
 use super::search::Stop;
 use super::{graph, Action, MdlModel, PropKind, Record, State};
 use mdl_core::key::MdlKey;
@@ -735,7 +735,7 @@ fn reductions(r: &CheckResult) -> String {
 }
 
 /// What a `--simulate` sample covered, one line.
-fn sample_text(r: &CheckResult, s: &super::simulate::Simulated) -> String {
+fn sample_text(r: &CheckResult, s: &Simulated) -> String {
     let found = if r.any_violated() {
         "a violation found"
     } else {
