@@ -14,6 +14,7 @@ pub mod encode;
 #[cfg(feature = "stateright")]
 pub mod explore;
 pub mod graph;
+pub mod keys;
 pub mod lock_space;
 pub mod mem;
 #[cfg(feature = "stateright")]
