@@ -222,3 +222,14 @@ pub(super) struct CtxShared {
 pub struct ContextHandle {
     pub(super) sh: DataArc<CtxShared>,
 }
+
+// The deadlock search (`detect.rs`).
+
+/// What the search's start waits for: an MDL ticket (its wait slot says whether it still
+/// waits) or a foreign subsystem's resource (`Manager::detect_from`: a victim chosen at
+/// the start is then aborted by its caller).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum StartWaits {
+    Mdl,
+    Foreign,
+}

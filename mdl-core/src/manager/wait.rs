@@ -24,7 +24,9 @@
 
 use super::context::Context;
 use super::map::try_grant;
-use super::types::{ContextHandle, CtxShared, LockInner, LockObj, Meta, Pins, SlotState, WaitFor};
+use super::types::{
+    ContextHandle, CtxShared, LockInner, LockObj, Meta, Pins, SlotState, StartWaits, WaitFor,
+};
 use super::Manager;
 use crate::decide::lock::{OwnerId, Ticket};
 use crate::decide::types::{LockDuration, WaitStatus};
@@ -315,7 +317,7 @@ impl Context {
         let m = self.m();
         // MySQL: MDL_context::will_wait_for materialises our fast-path grants first.
         m.place_own(&self.sh);
-        m.detect(t.owner, false);
+        m.detect(t.owner, StartWaits::Mdl);
         let status = self.sh.park(&m.clock);
         self.wait_ended(obj, t, status);
         status

@@ -217,6 +217,14 @@ pub enum ReleaseMode {
     PerTicket,
 }
 
+/// Whether waiting requests that take priority hold a grant back ([`Priority::Ignored`]:
+/// MariaDB's pass with `ignore_lock_priority`, sql/mdl.cc `MDL_lock::reschedule_waiters`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Priority {
+    Honoured,
+    Ignored,
+}
+
 /// The reference oracle.
 #[derive(Clone, Debug)]
 pub struct Oracle {
@@ -344,12 +352,12 @@ impl Oracle {
         }
     }
 
-    fn can_grant(&self, key: &MdlKey, owner: usize, ty: LockType, ignore_priority: bool) -> bool {
+    fn can_grant(&self, key: &MdlKey, owner: usize, ty: LockType, priority: Priority) -> bool {
         let st = self.strategy(key);
         let Some(l) = self.locks.get(key) else {
             return true;
         };
-        let by_pending = !ignore_priority
+        let by_pending = priority == Priority::Honoured
             && l.waiting
                 .iter()
                 .any(|w| w.owner != owner && st.yields(l.idx, ty, w.ty));

@@ -9,7 +9,7 @@ pub(super) fn error_code(w: &mut Words) -> PResult<Expectation> {
     Ok(Expectation::ErrorCode(code))
 }
 
-use super::lex::{found, is_session_name, split_commas, sql_text, PResult, SrcLine, Tok, Words};
+use super::lex::{found, is_session_name, split_commas, sql_text, PResult, SrcLine, Word, Words};
 use super::{Parser, COMMANDS, OUTCOMES};
 use crate::ast::{AssertKind, Command, Expectation, Item, WaitSpec};
 use mdl_core::dialect::Dialect;
@@ -152,7 +152,7 @@ impl Parser<'_> {
         &self,
         d: &Dialect,
         l: &SrcLine,
-        toks: &[Tok],
+        toks: &[Word],
         end: usize,
     ) -> PResult<Command> {
         let mut w = Words {
@@ -439,7 +439,7 @@ pub(super) fn ns_key_type(d: &Dialect, w: &mut Words) -> PResult<(MdlKey, LockTy
 }
 
 /// A wait option word, if `t` is one.
-pub(super) fn wait_word(t: &Tok) -> Option<PResult<WaitOption>> {
+pub(super) fn wait_word(t: &Word) -> Option<PResult<WaitOption>> {
     let low = t.text.to_ascii_lowercase();
     if low == "nowait" {
         return Some(Ok(WaitOption::NoWait));

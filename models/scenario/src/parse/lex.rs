@@ -4,14 +4,14 @@
 
 /// A word of a line: its text and 1-based column (in characters).
 #[derive(Clone, Debug)]
-pub(super) struct Tok {
+pub(super) struct Word {
     pub(super) text: String,
     pub(super) col: usize,
     /// Byte offset of the word in its line.
     pub(super) off: usize,
 }
 
-impl Tok {
+impl Word {
     pub(super) fn end_col(&self) -> usize {
         self.col + self.text.chars().count()
     }
@@ -20,16 +20,16 @@ impl Tok {
 pub(super) struct SrcLine<'a> {
     pub(super) no: usize,
     pub(super) raw: &'a str,
-    pub(super) toks: Vec<Tok>,
+    pub(super) toks: Vec<Word>,
     /// Column just after the last word (where "end of line" is reported).
     pub(super) end_col: usize,
 }
 
 /// Splits a line into words: spaces, tabs and carriage returns separate words outside
 /// backticks; `#` outside backticks starts a comment.
-pub(super) fn tokenize(raw: &str) -> (Vec<Tok>, usize) {
+pub(super) fn tokenize(raw: &str) -> (Vec<Word>, usize) {
     let mut toks = Vec::new();
-    let mut cur: Option<Tok> = None;
+    let mut cur: Option<Word> = None;
     let mut in_tick = false;
     let mut end_col = 1usize;
     for (i, (off, c)) in raw.char_indices().enumerate() {
@@ -50,7 +50,7 @@ pub(super) fn tokenize(raw: &str) -> (Vec<Tok>, usize) {
         match &mut cur {
             Some(t) => t.text.push(c),
             None => {
-                cur = Some(Tok {
+                cur = Some(Word {
                     text: c.to_string(),
                     col,
                     off,
@@ -66,11 +66,11 @@ pub(super) fn tokenize(raw: &str) -> (Vec<Tok>, usize) {
 }
 
 /// Splits words on commas outside backticks; each comma becomes a word of its own.
-pub(super) fn split_commas(toks: &[Tok]) -> Vec<Tok> {
+pub(super) fn split_commas(toks: &[Word]) -> Vec<Word> {
     let mut out = Vec::new();
     for t in toks {
         let mut in_tick = false;
-        let mut cur: Option<Tok> = None;
+        let mut cur: Option<Word> = None;
         for (i, (boff, c)) in t.text.char_indices().enumerate() {
             if c == '`' {
                 in_tick = !in_tick;
@@ -79,7 +79,7 @@ pub(super) fn split_commas(toks: &[Tok]) -> Vec<Tok> {
                 if let Some(x) = cur.take() {
                     out.push(x);
                 }
-                out.push(Tok {
+                out.push(Word {
                     text: ",".into(),
                     col: t.col + i,
                     off: t.off + boff,
@@ -89,7 +89,7 @@ pub(super) fn split_commas(toks: &[Tok]) -> Vec<Tok> {
             match &mut cur {
                 Some(x) => x.text.push(c),
                 None => {
-                    cur = Some(Tok {
+                    cur = Some(Word {
                         text: c.to_string(),
                         col: t.col + i,
                         off: t.off + boff,
@@ -105,7 +105,7 @@ pub(super) fn split_commas(toks: &[Tok]) -> Vec<Tok> {
 }
 
 /// `server_option ...` (version 5): not a step (`server_option: ...` is one).
-pub(super) fn is_server_option(toks: &[Tok]) -> bool {
+pub(super) fn is_server_option(toks: &[Word]) -> bool {
     toks[0].text.eq_ignore_ascii_case("server_option") && split_step(toks).is_none()
 }
 
@@ -129,15 +129,15 @@ pub(super) fn is_session_name(s: &str) -> bool {
 
 /// A step line split into its session name and command words.
 pub(super) struct StepSplit {
-    pub(super) name: Tok,
-    pub(super) cmd: Vec<Tok>,
+    pub(super) name: Word,
+    pub(super) cmd: Vec<Word>,
 }
 
 /// Recognises `NAME: ...`, `NAME :...`, `NAME:...`. Returns None for other lines.
-pub(super) fn split_step(toks: &[Tok]) -> Option<StepSplit> {
+pub(super) fn split_step(toks: &[Word]) -> Option<StepSplit> {
     let first = toks.first()?;
     if let Some(i) = first.text.find(':') {
-        let name = Tok {
+        let name = Word {
             text: first.text[..i].to_owned(),
             col: first.col,
             off: first.off,
@@ -145,7 +145,7 @@ pub(super) fn split_step(toks: &[Tok]) -> Option<StepSplit> {
         let mut cmd = Vec::new();
         let rest = &first.text[i + 1..];
         if !rest.is_empty() {
-            cmd.push(Tok {
+            cmd.push(Word {
                 text: rest.to_owned(),
                 col: first.col + first.text[..=i].chars().count(),
                 off: first.off + i + 1,
@@ -158,7 +158,7 @@ pub(super) fn split_step(toks: &[Tok]) -> Option<StepSplit> {
     let rest = second.text.strip_prefix(':')?;
     let mut cmd = Vec::new();
     if !rest.is_empty() {
-        cmd.push(Tok {
+        cmd.push(Word {
             text: rest.to_owned(),
             col: second.col + 1,
             off: second.off + 1,
@@ -173,16 +173,16 @@ pub(super) fn split_step(toks: &[Tok]) -> Option<StepSplit> {
 
 /// The words of one statement, consumed left to right.
 pub(super) struct Words<'t> {
-    pub(super) toks: &'t [Tok],
+    pub(super) toks: &'t [Word],
     pub(super) i: usize,
     pub(super) end_col: usize,
 }
 
 impl<'t> Words<'t> {
-    pub(super) fn peek(&self) -> Option<&'t Tok> {
+    pub(super) fn peek(&self) -> Option<&'t Word> {
         self.toks.get(self.i)
     }
-    pub(super) fn next(&mut self) -> Option<&'t Tok> {
+    pub(super) fn next(&mut self) -> Option<&'t Word> {
         let t = self.toks.get(self.i);
         if t.is_some() {
             self.i += 1;
@@ -204,7 +204,7 @@ impl<'t> Words<'t> {
 
 pub(super) type PResult<T> = Result<T, (usize, String)>;
 
-pub(super) fn found(t: Option<&Tok>) -> String {
+pub(super) fn found(t: Option<&Word>) -> String {
     match t {
         Some(t) => format!("`{}`", t.text),
         None => "end of line".into(),

@@ -1,7 +1,7 @@
 //! Requests: one acquire (reuse, clone, grant or wait), a bulk acquire, an upgrade, and
 //! MySQL's starvation counters of a grant.
 
-use super::{OWait, Oracle, Req, WaitFor, HOGS};
+use super::{OWait, Oracle, Priority, Req, WaitFor, HOGS};
 use mdl_core::{Duration, LockType, MdlKey, Outcome, WaitOption};
 
 impl Oracle {
@@ -40,7 +40,7 @@ impl Oracle {
             // materialize_fast_path_locks()".
             self.materialise_own(s);
         }
-        if self.can_grant(key, s, ty, false) {
+        if self.can_grant(key, s, ty, Priority::Honoured) {
             let fast = self.is_fast_path(key, ty);
             let l = self.locks.entry(key.clone()).or_default();
             l.granted.push(req);
@@ -151,7 +151,7 @@ impl Oracle {
         if !self.is_unobtrusive(key, ty) {
             self.materialise_own(s);
         }
-        if self.can_grant(key, s, ty, false) {
+        if self.can_grant(key, s, ty, Priority::Honoured) {
             // The new-type ticket is granted (and counted, MySQL) next to the old one; a
             // switch of matrices reschedules then; the merge drops it and retypes.
             let id = self.new_id();

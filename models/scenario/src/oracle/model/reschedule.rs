@@ -1,7 +1,7 @@
 //! Rescheduling a lock after a change (MySQL's and MariaDB's orders), the end of a wait
 //! without a grant, and the grant of a waiter.
 
-use super::{Continue, Oracle, Req, WaitFor, HOGS};
+use super::{Continue, Oracle, Priority, Req, WaitFor, HOGS};
 use mdl_core::{LockType, MdlKey, Outcome};
 
 impl Oracle {
@@ -60,7 +60,7 @@ impl Oracle {
         let mut i = 0;
         while i < self.locks[key].waiting.len() {
             let w = self.locks[key].waiting[i].clone();
-            if !self.can_grant(key, w.owner, w.ty, false) {
+            if !self.can_grant(key, w.owner, w.ty, Priority::Honoured) {
                 i += 1;
                 continue;
             }
@@ -113,7 +113,17 @@ impl Oracle {
         let mut i = 0;
         while i < self.locks[key].waiting.len() {
             let w = self.locks[key].waiting[i].clone();
-            if (skip_high && HOGS.contains(&w.ty)) || !self.can_grant(key, w.owner, w.ty, skip_high)
+            if (skip_high && HOGS.contains(&w.ty))
+                || !self.can_grant(
+                    key,
+                    w.owner,
+                    w.ty,
+                    if skip_high {
+                        Priority::Ignored
+                    } else {
+                        Priority::Honoured
+                    },
+                )
             {
                 i += 1;
                 continue;
