@@ -12,7 +12,7 @@
 //! then each lock is rescheduled once: what mdl-core did before) is kept to show where
 //! the two differ.
 
-use super::tables::{OStrategy, Tables};
+use super::tables::{Strategy, Tables};
 use mdl_core::{Duration, LockType, MdlKey, Outcome, WaitOption};
 use std::collections::BTreeMap;
 
@@ -23,7 +23,7 @@ mod reschedule;
 
 /// A request on a lock, granted or waiting.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Req {
+pub struct Request {
     pub id: u64,
     pub owner: usize,
     pub ty: LockType,
@@ -32,9 +32,9 @@ pub struct Req {
 /// One lock: granted requests in grant order, waiting requests in arrival order, and the
 /// MySQL starvation counters.
 #[derive(Clone, Debug, Default)]
-pub struct OLock {
-    pub granted: Vec<Req>,
-    pub waiting: Vec<Req>,
+pub struct Lock {
+    pub granted: Vec<Request>,
+    pub waiting: Vec<Request>,
     pub hog: u32,
     pub piglet: u32,
     pub idx: usize,
@@ -46,7 +46,7 @@ pub struct OLock {
 
 /// A ticket a session holds.
 #[derive(Clone, Debug)]
-pub struct OTicket {
+pub struct Ticket {
     pub id: u64,
     pub key: MdlKey,
     pub ty: LockType,
@@ -74,18 +74,18 @@ enum WaitFor {
 }
 
 #[derive(Clone, Debug)]
-struct OWait {
+struct Wait {
     key: MdlKey,
-    req: Req,
+    req: Request,
     what: WaitFor,
     timed: bool,
 }
 
 #[derive(Clone, Debug, Default)]
-struct OSession {
-    held: Vec<OTicket>,
+struct Session {
+    held: Vec<Ticket>,
     savepoints: Vec<(String, u64)>,
-    wait: Option<OWait>,
+    wait: Option<Wait>,
     force_dml: bool,
     victims: u32,
     gone: bool,
@@ -234,8 +234,8 @@ pub struct Oracle {
     /// search for a cycle.
     pub max_search_depth: Option<u32>,
     max_write_lock_count: u64,
-    locks: BTreeMap<MdlKey, OLock>,
-    sessions: Vec<OSession>,
+    locks: BTreeMap<MdlKey, Lock>,
+    sessions: Vec<Session>,
     next_id: u64,
     next_order: u64,
     events: Vec<(usize, Outcome)>,
@@ -260,7 +260,7 @@ impl Oracle {
             max_search_depth: None,
             max_write_lock_count,
             locks: BTreeMap::new(),
-            sessions: vec![OSession::default(); sessions],
+            sessions: vec![Session::default(); sessions],
             next_id: 1,
             next_order: 0,
             events: Vec::new(),
@@ -272,7 +272,7 @@ impl Oracle {
 
     // --- introspection ----------------------------------------------------------------
 
-    pub fn lock(&self, key: &MdlKey) -> Option<&OLock> {
+    pub fn lock(&self, key: &MdlKey) -> Option<&Lock> {
         self.locks.get(key)
     }
     pub fn keys(&self) -> impl Iterator<Item = &MdlKey> {
@@ -287,7 +287,7 @@ impl Oracle {
     pub fn victim_count(&self, s: usize) -> u32 {
         self.sessions[s].victims
     }
-    pub fn held(&self, s: usize) -> &[OTicket] {
+    pub fn held(&self, s: usize) -> &[Ticket] {
         &self.sessions[s].held
     }
     /// (key, type) of `s`'s waiting request.
@@ -300,7 +300,7 @@ impl Oracle {
 
     // --- rules ------------------------------------------------------------------------
 
-    fn strategy(&self, key: &MdlKey) -> &OStrategy {
+    fn strategy(&self, key: &MdlKey) -> &Strategy {
         self.tables.strategy_of(key.namespace().0 as usize)
     }
 
@@ -463,7 +463,7 @@ impl Oracle {
                     .entry(key.clone())
                     .or_default()
                     .granted
-                    .push(Req { id, owner: s, ty });
+                    .push(Request { id, owner: s, ty });
                 self.add_ticket(s, id, &key, ty, dur);
                 Ok
             }
@@ -570,8 +570,8 @@ impl Oracle {
     }
 
     /// `s`'s tickets of duration `d` that pass `keep`, from the front of that list.
-    fn list(&self, s: usize, d: Duration, keep: impl Fn(&OTicket) -> bool) -> Vec<u64> {
-        let mut v: Vec<&OTicket> = self.sessions[s]
+    fn list(&self, s: usize, d: Duration, keep: impl Fn(&Ticket) -> bool) -> Vec<u64> {
+        let mut v: Vec<&Ticket> = self.sessions[s]
             .held
             .iter()
             .filter(|h| h.dur == d && keep(h))
@@ -590,7 +590,7 @@ impl Oracle {
     /// statement list and push the transaction then the explicit list.)
     fn move_all(&mut self, s: usize, dur: Duration) {
         use Duration::{Explicit as E, Statement as S, Transaction as T};
-        let all = |_: &OTicket| true;
+        let all = |_: &Ticket| true;
         let (base, rest): (Duration, [Duration; 2]) = match dur {
             E => (T, [S, E]),
             T => (E, [T, S]),
@@ -622,7 +622,7 @@ impl Oracle {
     fn add_ticket(&mut self, s: usize, id: u64, key: &MdlKey, ty: LockType, dur: Duration) {
         let order = self.next_order;
         self.next_order += 1;
-        self.sessions[s].held.push(OTicket {
+        self.sessions[s].held.push(Ticket {
             id,
             key: key.clone(),
             ty,
@@ -695,9 +695,9 @@ impl Oracle {
 
     /// The session's strongest ticket on `key`: the latest one at least as strong as
     /// every other; if none is, the latest of the highest enum value.
-    fn strongest(&self, s: usize, key: &MdlKey) -> Option<OTicket> {
+    fn strongest(&self, s: usize, key: &MdlKey) -> Option<Ticket> {
         let st = self.strategy(key);
-        let on: Vec<&OTicket> = self.sessions[s]
+        let on: Vec<&Ticket> = self.sessions[s]
             .held
             .iter()
             .filter(|h| &h.key == key)

@@ -1,7 +1,7 @@
 //! Requests: one acquire (reuse, clone, grant or wait), a bulk acquire, an upgrade, and
 //! MySQL's starvation counters of a grant.
 
-use super::{OWait, Oracle, Priority, Req, WaitFor, HOGS};
+use super::{Oracle, Priority, Request, Wait, WaitFor, HOGS};
 use mdl_core::{Duration, LockType, MdlKey, Outcome, WaitOption};
 
 impl Oracle {
@@ -29,7 +29,7 @@ impl Oracle {
             return (Outcome::Granted, None);
         }
         let id = self.new_id();
-        let req = Req { id, owner: s, ty };
+        let req = Request { id, owner: s, ty };
         if !covering.is_empty() {
             self.locks.entry(key.clone()).or_default().granted.push(req);
             self.add_ticket(s, id, key, ty, dur);
@@ -64,7 +64,7 @@ impl Oracle {
                     .or_default()
                     .waiting
                     .push(req.clone());
-                self.sessions[s].wait = Some(OWait {
+                self.sessions[s].wait = Some(Wait {
                     key: key.clone(),
                     req,
                     what,
@@ -156,7 +156,7 @@ impl Oracle {
             // switch of matrices reschedules then; the merge drops it and retypes.
             let id = self.new_id();
             let l = self.locks.get_mut(key).expect("held");
-            l.granted.push(Req { id, owner: s, ty });
+            l.granted.push(Request { id, owner: s, ty });
             if self.count_grant(key, ty) {
                 self.reschedule(key);
             }
@@ -171,13 +171,13 @@ impl Oracle {
             WaitOption::Timeout(std::time::Duration::ZERO) => Outcome::Timeout,
             _ => {
                 let id = self.new_id();
-                let req = Req { id, owner: s, ty };
+                let req = Request { id, owner: s, ty };
                 self.locks
                     .get_mut(key)
                     .expect("held")
                     .waiting
                     .push(req.clone());
-                self.sessions[s].wait = Some(OWait {
+                self.sessions[s].wait = Some(Wait {
                     key: key.clone(),
                     req,
                     what: WaitFor::Upgrade { old: h.id },

@@ -1,7 +1,7 @@
 //! Rescheduling a lock after a change (MySQL's and MariaDB's orders), the end of a wait
 //! without a grant, and the grant of a waiter.
 
-use super::{Continue, Oracle, Priority, Req, WaitFor, HOGS};
+use super::{Continue, Oracle, Priority, Request, WaitFor, HOGS};
 use mdl_core::{LockType, MdlKey, Outcome};
 
 impl Oracle {
@@ -54,7 +54,7 @@ impl Oracle {
         self.drop_if_idle(key);
     }
 
-    pub(super) fn reschedule_mysql(&mut self, key: &MdlKey) -> Vec<Req> {
+    pub(super) fn reschedule_mysql(&mut self, key: &MdlKey) -> Vec<Request> {
         let counted = self.mysql_starvation(key);
         let mut out = Vec::new();
         let mut i = 0;
@@ -103,7 +103,7 @@ impl Oracle {
         out
     }
 
-    pub(super) fn reschedule_mariadb(&mut self, key: &MdlKey) -> Vec<Req> {
+    pub(super) fn reschedule_mariadb(&mut self, key: &MdlKey) -> Vec<Request> {
         let max = self.max_write_lock_count;
         let mut out = Vec::new();
         let skip_high = {
@@ -144,7 +144,7 @@ impl Oracle {
     }
 
     /// A waiting request was granted: finish what its owner waited for.
-    pub(super) fn finish_grant(&mut self, key: &MdlKey, r: Req) {
+    pub(super) fn finish_grant(&mut self, key: &MdlKey, r: Request) {
         let s = r.owner;
         let Some(w) = self.sessions[s].wait.take() else {
             return;
