@@ -129,7 +129,7 @@ fn check_bounded(m: &MdlModel) {
             );
         }
     }
-    let _ = report::text(m, &r, true);
+    let _ = report::text(m, &r, report::Replays::Shown);
     let _ = serde_json::to_string(&report::json(m, &r));
     let _ = report::markdown(m, &r);
     for p in &r.props {

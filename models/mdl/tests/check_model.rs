@@ -157,7 +157,7 @@ fn a_real_deadlock_is_reported_with_a_shortest_trace() {
             assert_eq!(p.status, Status::Holds, "{}", p.name);
         }
     }
-    let text = report::text(&m, &r, true);
+    let text = report::text(&m, &r, report::Replays::Shown);
     assert!(text.contains("violated"), "{text}");
     assert!(text.contains("replay"), "{text}");
 }
@@ -238,7 +238,7 @@ fn the_state_limit_stops_with_an_incomplete_result() {
     );
     assert!(r.limited);
     assert!(!r.all_hold());
-    assert!(report::text(&m, &r, false).contains("stopped at --max-states"));
+    assert!(report::text(&m, &r, report::Replays::Omitted).contains("stopped at --max-states"));
 }
 
 #[cfg(not(any(
@@ -548,7 +548,7 @@ fn mysql_unit_ports_hold_their_properties() {
                 "{}: {}\n{}",
                 p.display(),
                 prop.name,
-                report::text(&m, &r, true)
+                report::text(&m, &r, report::Replays::Shown)
             );
         }
         if r.limited {

@@ -155,7 +155,7 @@ fn a_deadlock_trace_shows_the_cycle_and_why_that_victim() {
 fn a_sometimes_that_holds_shows_an_example() {
     let m = load(&root().join("models/scenarios/upgrade-race.mdl"));
     let r = check(&m, &Options::default());
-    let text = report::text(&m, &r, false);
+    let text = report::text(&m, &r, report::Replays::Omitted);
     assert!(text.contains("holds; an example ("), "{text}");
     let json = report::json(&m, &r);
     let ex = json["properties"]
@@ -314,7 +314,7 @@ fn max_depth_is_complete_up_to_that_depth() {
     assert!(r.props[..4]
         .iter()
         .all(|p| p.status == Status::HoldsToDepth));
-    let text = report::text(&m, &r, false);
+    let text = report::text(&m, &r, report::Replays::Omitted);
     assert!(text.contains("complete up to depth 2"), "{text}");
     assert!(text.contains("holds up to depth 2"), "{text}");
     assert!(!r.incomplete());

@@ -15,7 +15,7 @@ pub use coverage::{actions_text, bytes_text, coverage_text};
 pub use json::json;
 pub use markdown::{dot_string, markdown, mermaid_text, wait_for_dot, wait_for_graph};
 pub use replay::replay_scenario;
-pub use text::text;
+pub use text::{text, Replays};
 pub use trace::{
     action_name, action_text, deadlocks, event_text, labelled_edges, record_text, state_summary,
     state_table, trace_text, violation_detail, DeadlockView, Edge,

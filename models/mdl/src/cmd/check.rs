@@ -376,7 +376,18 @@ pub fn main(args: Args) -> i32 {
                         eprintln!("{name}:{}: warning: {}", w.line, w.message);
                     }
                 } else {
-                    print!("{}", report::text(&m, &r, args.replay.is_none()));
+                    print!(
+                        "{}",
+                        report::text(
+                            &m,
+                            &r,
+                            if args.replay.is_none() {
+                                report::Replays::Shown
+                            } else {
+                                report::Replays::Omitted
+                            }
+                        )
+                    );
                 }
             }
             Format::Json => {

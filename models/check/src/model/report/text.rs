@@ -8,8 +8,17 @@ use crate::model::{MdlModel, PropKind};
 use mdl_scenario::read::thousands;
 use std::fmt::Write;
 
+/// Whether the text output shows, under each counterexample, its replay scenario.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Replays {
+    /// The replay scenario under each trace (`mdl check` without `--replay`).
+    Shown,
+    /// Traces only (`--replay FILE` writes the scenario to a file instead).
+    Omitted,
+}
+
 /// The text output of one file.
-pub fn text(m: &MdlModel, r: &CheckResult, show_replay: bool) -> String {
+pub fn text(m: &MdlModel, r: &CheckResult, replays: Replays) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}:", m.scenario.file);
     let w = r.props.iter().map(|p| p.name.len()).max().unwrap_or(0);
@@ -120,7 +129,7 @@ pub fn text(m: &MdlModel, r: &CheckResult, show_replay: bool) -> String {
                     let _ = writeln!(out, "  {d}");
                 }
                 out.push_str(&trace_text(m, t));
-                if show_replay {
+                if replays == Replays::Shown {
                     let _ = writeln!(out, "\n  replay (a scenario for `mdl run`):");
                     let title = format!("replay of {}: `{}` violated", m.scenario.file, p.name);
                     for l in replay_scenario(m, t, &title).lines() {
