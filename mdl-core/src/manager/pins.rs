@@ -105,7 +105,7 @@ impl Pins {
     #[inline(always)]
     fn find(&mut self, key: &MdlKey) -> Option<usize> {
         if let Some(p) = self.slots.get(self.mru) {
-            if p.obj.key == *key {
+            if p.key == *key {
                 return Some(self.mru);
             }
         }
@@ -117,7 +117,7 @@ impl Pins {
     /// The pin of `key`, if there is one.
     pub(super) fn get(&self, key: &MdlKey) -> Option<&Pin> {
         match self.slots.get(self.mru) {
-            Some(p) if p.obj.key == *key => Some(p),
+            Some(p) if p.key == *key => Some(p),
             _ => self.index.get(key).map(|&i| &self.slots[i as usize]),
         }
     }
@@ -166,6 +166,7 @@ impl Pins {
                 let i = self.slots.len();
                 self.index.insert(key.clone(), i as u32);
                 self.slots.push(Pin {
+                    key: obj.key.clone(),
                     obj,
                     fast: SmallVec::new(),
                     uses: 0,
@@ -198,7 +199,7 @@ impl Pins {
         self.slots.retain(keep);
         self.index.clear();
         for (i, p) in self.slots.iter().enumerate() {
-            self.index.insert(p.obj.key.clone(), i as u32);
+            self.index.insert(p.key.clone(), i as u32);
         }
     }
 
@@ -345,6 +346,7 @@ mod tests {
         assert_eq!(pins.index.len(), pins.slots.len());
         let keys: Vec<MdlKey> = pins.slots.iter().map(|p| p.obj.key.clone()).collect();
         for (i, k) in keys.iter().enumerate() {
+            assert_eq!(&pins.slots[i].key, k, "a slot's key is not its object's");
             assert_eq!(pins.index.get(k).copied(), Some(i as u32), "{k:?}");
             assert!(std::ptr::eq(pins.get(k).unwrap(), &pins.slots[i]), "{k:?}");
             assert_eq!(pins.find(k), Some(i), "{k:?}");

@@ -119,6 +119,11 @@ pub(super) struct FastGrant {
 /// reference per lock object in use, whatever the number of tickets on it).
 pub(super) struct Pin {
     pub(super) obj: Arc<LockObj>,
+    /// `obj`'s key, kept in the slot: the check of the slot found last compares it
+    /// without reading the lock object, whose line holding its key the fast path does
+    /// not otherwise read (with many locks that check missed the cache at every lock:
+    /// models/BENCH.md, issue 30, "many locks per context").
+    pub(super) key: MdlKey,
     /// Fast-path grants on `obj` not yet materialised (usually zero or one: inline, so
     /// that a pin costs no allocation of its own).
     pub(super) fast: SmallVec<[FastGrant; 1]>,
@@ -147,8 +152,8 @@ pub(super) struct Pin {
 /// (`models/BENCH.md`, issue 30, third round).
 ///
 /// (slab) `index` maps exactly the keys of `slots`, each to its slot, and no two slots
-/// have one key; `mru` is any number (a hint: a slot is used only when its key is the
-/// one asked for).
+/// have one key; a slot's key (`Pin::key`) is its object's; `mru` is any number (a
+/// hint: a slot is used only when its key is the one asked for).
 #[derive(Default)]
 pub(super) struct Pins {
     pub(super) slots: Vec<Pin>,
