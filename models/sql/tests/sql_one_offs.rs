@@ -1,0 +1,122 @@
+//! The one-offs of `classify/one_offs.rs` (INSTALL / UNINSTALL, BINLOG), START SLAVE
+//! (`model/replication.rs`), views of system schemas (`classify/system_tables.rs`) and a
+//! statement beginning with PARTITION, played on the model alone (the suite scenarios
+//! `plugin-binlog-start-slave-checksum.mdl` and `views-of-system-schemas.mdl` compare
+//! them with the server).
+
+use mdl_core::Outcome;
+use mdl_sql::mapping::Mapping;
+use mdl_sql::model::SqlModel;
+
+const FDE: &str = "BINLOG ' MfmqTA8BAAAAZwAAAGsAAAABAAQANS41LjctbTMtZGVidWctbG9nAAAAAAAAAAAAAAAAAAAAAAAA AAAAAAAAAAAAAAAAAAAx+apMEzgNAAgAEgAEBAQEEgAAVAAEGggAAAAICAgCAA== '";
+
+/// Plays `lines` (session index, SQL) on a fresh model with two sessions.
+fn play(lines: &[(usize, &str)]) -> Vec<String> {
+    let mut m = SqlModel::new(Mapping::load().unwrap());
+    let ids = [m.add_session(), m.add_session()];
+    lines
+        .iter()
+        .map(|(s, q)| match m.step(ids[*s], q) {
+            Ok(Outcome::Error) => format!("error {}", m.session(ids[*s]).last_error.unwrap_or(0)),
+            Ok(o) => format!("{o:?}"),
+            Err(e) => format!("refused: {e}"),
+        })
+        .collect()
+}
+
+#[test]
+fn plugin_statements_commit_and_follow_their_session_rules() {
+    let got = play(&[
+        (0, "BEGIN"),
+        (0, "SELECT * FROM t1"),
+        (1, "DROP TABLE t1"),
+        (0, "INSTALL SONAME 'ha_blackhole'"),
+        (0, "LOCK TABLES t2 READ"),
+        (0, "UNINSTALL PLUGIN blackhole"),
+        (0, "UNLOCK TABLES"),
+        (0, "INSTALL PLUGIN example SONAME 'ha_example'"),
+    ]);
+    assert_eq!(
+        got,
+        ["Ok", "Ok", "Waiting", "Ok", "Ok", "error 1100", "Ok", "Ok"],
+        "{got:?}"
+    );
+    // The DROP behind the transaction ran once INSTALL committed it.
+    let got = play(&[(0, "INSTALL PLUGIN a SONAME 'b' extra")]);
+    assert!(got[0].starts_with("refused"), "{got:?}");
+}
+
+#[test]
+fn binlog_of_a_format_description_event_takes_no_lock_and_keeps_the_transaction() {
+    let got = play(&[
+        (0, "BEGIN"),
+        (0, "SELECT * FROM t1"),
+        (1, "DROP TABLE t1"),
+        (0, FDE),
+        (0, "COMMIT"),
+    ]);
+    assert_eq!(got, ["Ok", "Ok", "Waiting", "Ok", "Ok"], "{got:?}");
+    // A TABLE_MAP event (type 19) would open its table: refused.
+    let got = play(&[(0, "BINLOG 'AAAAABMBAAAA'")]);
+    assert!(got[0].contains("format description"), "{got:?}");
+}
+
+#[test]
+fn start_slave_fails_with_no_master_and_keeps_locks() {
+    let got = play(&[
+        (0, "BEGIN"),
+        (0, "SELECT * FROM t1"),
+        (1, "DROP TABLE t1"),
+        (0, "START SLAVE SQL_THREAD"),
+        (0, "LOCK TABLES t2 READ"),
+        (0, "START REPLICA"),
+        (0, "SELECT * FROM t2"),
+    ]);
+    assert_eq!(
+        got,
+        [
+            "Ok",
+            "Ok",
+            "Waiting",
+            "error 1200",
+            "Ok",
+            "error 1200",
+            "Ok"
+        ],
+        "{got:?}"
+    );
+}
+
+#[test]
+fn views_of_system_schemas_are_views_of_no_table() {
+    let got = play(&[
+        (
+            0,
+            "CREATE VIEW v0 AS SELECT * FROM information_schema.columns",
+        ),
+        (
+            0,
+            "CREATE VIEW v2 AS SELECT * FROM performance_schema.accounts",
+        ),
+        (
+            0,
+            "CREATE VIEW v9 AS SELECT * FROM information_schema.no_such_table",
+        ),
+    ]);
+    assert_eq!(got[..2], ["Ok", "Ok"], "{got:?}");
+    assert!(got[2].contains("does not have"), "{got:?}");
+}
+
+#[test]
+fn a_statement_beginning_with_partition_is_a_syntax_error() {
+    let got = play(&[
+        (0, "BEGIN"),
+        (0, "SELECT * FROM t1"),
+        (
+            0,
+            "partition by list (a) partitions 3 (partition x1 values in (1))",
+        ),
+        (1, "DROP TABLE t1"),
+    ]);
+    assert_eq!(got, ["Ok", "Ok", "error 1064", "Waiting"], "{got:?}");
+}
