@@ -120,3 +120,37 @@ fn a_statement_beginning_with_partition_is_a_syntax_error() {
     ]);
     assert_eq!(got, ["Ok", "Ok", "error 1064", "Waiting"], "{got:?}");
 }
+
+#[test]
+fn alter_view_of_a_missing_view_and_function_fails_for_the_view() {
+    let got = play(&[
+        (0, "BEGIN"),
+        (0, "SELECT * FROM t1"),
+        (1, "DROP TABLE t1"),
+        (0, "ALTER VIEW v1 AS SELECT f1()"),
+    ]);
+    assert_eq!(got, ["Ok", "Ok", "Waiting", "error 1146"], "{got:?}");
+}
+
+#[test]
+fn alter_table_rename_to_its_own_name_does_not_wait_for_readers() {
+    let got = play(&[
+        (0, "BEGIN"),
+        (0, "SELECT * FROM t1"),
+        (1, "ALTER TABLE test.t1 RENAME t1"),
+        (1, "ALTER TABLE t1 RENAME TO test.t1"),
+        (0, "COMMIT"),
+        (0, "LOCK TABLES t2 WRITE"),
+        (1, "ALTER TABLE t2 RENAME t2"),
+    ]);
+    assert_eq!(
+        got,
+        ["Ok", "Ok", "Ok", "Ok", "Ok", "Ok", "Waiting"],
+        "{got:?}"
+    );
+    // Its own name of a table that is not there, and another schema: refused.
+    for q in ["ALTER TABLE t9 RENAME t9", "ALTER TABLE t1 RENAME db2.t1"] {
+        let got = play(&[(0, q)]);
+        assert!(got[0].contains("another schema"), "{q}: {got:?}");
+    }
+}

@@ -188,11 +188,13 @@ pub(super) fn create_view(
             bases.push(t);
         }
     }
-    let missing = missing_function(cx, &v, &calls, &bases)?;
+    let mut missing = missing_function(cx, &v, &calls, &bases)?;
     if missing && mode == ViewMode::Alter {
-        return Err(format!(
-            "`{sql}`: ALTER VIEW calling a missing function is not modelled"
-        ));
+        // `missing` says the view is not there either: ALTER VIEW of a missing view fails
+        // with ER_NO_SUCH_TABLE before the function is looked for (measured on 10.11.19:
+        // `ALTER VIEW v1 AS SELECT f1()` is 1146 with no v1, 1305 with one), as it does
+        // with no function call (`mysql_create_view`, sql/sql_view.cc; main/mdl_sync.test).
+        missing = false;
     }
     let merge = !temptable
         && !body.iter().any(|t| NO_MERGE.iter().any(|w| kw_eq(t, w)))
