@@ -154,3 +154,19 @@ fn alter_table_rename_to_its_own_name_does_not_wait_for_readers() {
         assert!(got[0].contains("another schema"), "{q}: {got:?}");
     }
 }
+
+#[test]
+fn optimize_of_one_innodb_table_is_open_recreate_analyze() {
+    let got = play(&[
+        (1, "BEGIN"),
+        (1, "SELECT * FROM t1"),
+        (0, "OPTIMIZE TABLE t1"),
+        (1, "COMMIT"),
+    ]);
+    // It waits for the rebuild's X behind the reader, and ends once the reader commits.
+    assert_eq!(got, ["Ok", "Ok", "Waiting", "Ok"], "{got:?}");
+    for q in ["OPTIMIZE TABLE t1, t2", "OPTIMIZE TABLE m1, t1"] {
+        let got = play(&[(0, q)]);
+        assert!(got[0].contains("among other tables"), "{q}: {got:?}");
+    }
+}
