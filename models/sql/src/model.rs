@@ -51,6 +51,7 @@
 
 mod alter_rename;
 mod backup;
+mod call;
 mod canon;
 mod chain;
 mod control;
@@ -270,6 +271,8 @@ struct Sess {
     /// A SELECT of several user-lock functions in progress (its GET_LOCK that waits is
     /// `run`).
     ul: Option<user_locks::UserLocksRun>,
+    /// A CALL of a multi-statement procedure in progress (`model::call`).
+    call: Option<call::CallRun>,
 }
 
 #[derive(Clone, Debug)]
@@ -355,6 +358,7 @@ impl SqlModel {
             st: SqlSession::new(),
             run: None,
             ul: None,
+            call: None,
         }));
         self.sess.len() - 1
     }
@@ -502,6 +506,15 @@ impl SqlModel {
         if self.sess[s].run.is_some() {
             return Err("the session's previous statement is still waiting".into());
         }
+        let out = match self.call_begin(s, sql) {
+            Some(r) => r?,
+            None => self.step_one(s, sql)?,
+        };
+        self.resume_calls(s, out)
+    }
+
+    /// One statement (a CALL's instruction too: `model::call`).
+    fn step_one(&mut self, s: usize, sql: &str) -> Result<Outcome, String> {
         let db = self.sess[s].st.db.clone();
         let st = if self.map.dialect_name() == "mariadb"
             && !cfg!(mdl_bug = "conform_no_syntax_rules")
@@ -615,6 +628,8 @@ impl SqlModel {
     pub fn kill(&mut self, s: usize) -> bool {
         let k = self.t.kill(self.sess[s].id);
         self.pump();
+        // (A CALL that runs on fails closed: its session's outcome is an error.)
+        let _ = self.resume_calls(s, Outcome::Ok);
         k
     }
 
@@ -647,6 +662,7 @@ impl SqlModel {
                 }
             }
             self.pump();
+            let _ = self.resume_calls(i, Outcome::Ok);
         }
         self.now = end;
     }
