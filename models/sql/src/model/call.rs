@@ -37,9 +37,7 @@ impl SqlModel {
     /// statement is played as any other, `SqlModel::step_one`).
     pub(super) fn call_begin(&mut self, s: usize, sql: &str) -> Option<Result<Outcome, String>> {
         let db = self.sess[s].st.db.clone();
-        if !sql.trim_start().get(..4)?.eq_ignore_ascii_case("call") {
-            return None;
-        }
+        let sql = &self.executed_text(s, sql)?;
         {
             // The one-statement bodies keep their measured path (`call_one_statement`).
             let has = self.has_row();
@@ -172,6 +170,49 @@ impl SqlModel {
             Ok(Stmt::UserLocks(_)) => true,
             Ok(Stmt::Learned(p)) => p.kind == "get_lock",
             _ => false,
+        }
+    }
+
+    /// The statement `sql` runs: itself, or the text of the prepared statement an
+    /// `EXECUTE name` / `EXECUTE IMMEDIATE '...'` runs (a prepared CALL adds no lock
+    /// either: main/sp-lock.test part 4). None when it is no CALL.
+    fn executed_text(&self, s: usize, sql: &str) -> Option<String> {
+        let w: Vec<String> = sql
+            .split_whitespace()
+            .map(|x| x.to_ascii_lowercase())
+            .collect();
+        let text = match (w.first()?.as_str(), w.get(1).map(String::as_str)) {
+            ("execute", Some("immediate")) => {
+                let q = sql.find('\'')?;
+                let e = sql.rfind('\'')?;
+                (e > q).then(|| sql[q + 1..e].to_owned())?
+            }
+            ("execute", Some(name)) if w.len() == 2 => self.sess[s]
+                .st
+                .prepared
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, t)| t.clone())?,
+            _ => sql.to_owned(),
+        };
+        text.trim_start()
+            .get(..4)?
+            .eq_ignore_ascii_case("call")
+            .then_some(text)
+    }
+
+    /// PREPARE of a CALL the model plays here (`classify` refused it, `e`): prepared, no
+    /// lock (the CALL's instructions run at EXECUTE).
+    pub(super) fn call_prepared(
+        &self,
+        s: usize,
+        text: &str,
+        e: String,
+    ) -> Result<crate::classify::Stmt, String> {
+        let db = &self.sess[s].st.db;
+        match crate::classify::call_instructions(text, db, &self.cat) {
+            Some(Ok(_)) => Ok(crate::classify::Stmt::NoLocks),
+            _ => Err(e),
         }
     }
 }
