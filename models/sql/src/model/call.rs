@@ -74,6 +74,13 @@ impl SqlModel {
     fn call_next(&mut self, s: usize) -> Result<Outcome, String> {
         loop {
             let next = self.sess[s].call.as_mut().and_then(|c| c.left.pop_front());
+            // Seeded bug `conform_call_first_instruction_only`: the rest of the body is
+            // dropped after its first instruction.
+            if cfg!(mdl_bug = "conform_call_first_instruction_only") {
+                if let Some(c) = self.sess[s].call.as_mut() {
+                    c.left.clear();
+                }
+            }
             let Some(sql) = next else {
                 self.sess[s].call = None;
                 return Ok(Outcome::Ok);
