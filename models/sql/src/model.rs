@@ -301,6 +301,9 @@ pub struct SqlModel {
     held_back: Vec<(OwnerId, Outcome)>,
     /// The sessions' names in the file (`name_sessions`): `KILL QUERY NAME` names one.
     names: Vec<String>,
+    /// A CALL stops between its instructions (`model::call`): `mdl check` explores the
+    /// other sessions' statements there.
+    stepwise_calls: bool,
 }
 
 impl SqlModel {
@@ -328,6 +331,7 @@ impl SqlModel {
             yielded: VecDeque::new(),
             held_back: Vec::new(),
             names: Vec::new(),
+            stepwise_calls: false,
         }
     }
 
@@ -372,9 +376,10 @@ impl SqlModel {
         &self.sess[s].st
     }
 
-    /// Its statement has not finished (it waits for a lock).
+    /// Its statement has not finished (it waits for a lock, or its CALL stands between
+    /// two instructions: `model::call`).
     pub fn is_waiting(&self, s: usize) -> bool {
-        self.sess[s].run.is_some()
+        self.sess[s].run.is_some() || self.sess[s].call.is_some()
     }
 
     /// The model's clock, in milliseconds.

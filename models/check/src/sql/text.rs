@@ -62,7 +62,13 @@ pub fn state_lines(m: &SqlCheck, st: &SqlState) -> Vec<String> {
         .map(|s| {
             let locks: Vec<String> = st.model.locks_of(s).into_iter().collect();
             let pc = st.pc[s] as usize;
-            let at = if st.model.is_waiting(s) {
+            let at = if st.model.between_instructions(s) {
+                let k = pc.saturating_sub(1);
+                format!(
+                    "in the CALL of line {}, between two instructions",
+                    m.programs[s][k].pos.line
+                )
+            } else if st.model.is_waiting(s) {
                 let k = pc.saturating_sub(1);
                 format!("waits in line {}", m.programs[s][k].pos.line)
             } else if pc < m.programs[s].len() {
@@ -177,8 +183,14 @@ pub fn replay_scenario(m: &SqlCheck, actions: &[SqlAction], title: &str) -> Stri
         let s = a.session();
         let name = m.session_name(s);
         let before = st.model.now();
+        let resumed = st.model.between_instructions(s);
         let (next, rec) = m.apply(&st, *a);
         match a {
+            // (`mdl run` plays a CALL's instructions on at once: an order through the
+            // window between two of them is written as a comment.)
+            SqlAction::Step(_) if resumed => {
+                let _ = writeln!(out, "# {name}: its CALL's next instruction");
+            }
             SqlAction::Step(_) => {
                 let k = rec.step.unwrap_or(0);
                 let _ = writeln!(out, "{name}: sql {}", m.programs[s][k].sql);

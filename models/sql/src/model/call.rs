@@ -95,6 +95,9 @@ impl SqlModel {
                     if let Some(end) = self.instruction_end(s, o) {
                         return Ok(end);
                     }
+                    if self.paused(s) {
+                        return Ok(Outcome::Waiting);
+                    }
                 }
                 Err(e) => {
                     self.sess[s].call = None;
@@ -116,6 +119,9 @@ impl SqlModel {
         {
             let (i, o) = self.events.remove(k);
             let end = if self.instruction_end(i, o).is_none() {
+                if self.paused(i) {
+                    continue;
+                }
                 match self.call_next(i) {
                     Ok(x) => x,
                     // The catalog changed under the call (another session's DDL between
@@ -221,5 +227,38 @@ impl SqlModel {
             Some(Ok(_)) => Ok(crate::classify::Stmt::NoLocks),
             _ => Err(e),
         }
+    }
+
+    /// With stepwise CALLs, a CALL with instructions left stops after one (None left:
+    /// it ends, and `call_next` says so).
+    fn paused(&self, s: usize) -> bool {
+        self.stepwise_calls
+            && self.sess[s]
+                .call
+                .as_ref()
+                .is_some_and(|c| !c.left.is_empty())
+    }
+
+    /// Makes CALLs stop between their instructions (`mdl check`'s search: another
+    /// session's statement may run there, as on the server); a stopped CALL runs on with
+    /// [`SqlModel::call_continue`]. Off (the default), a CALL runs its instructions on
+    /// until one waits, as a written order plays it.
+    pub fn set_stepwise_calls(&mut self, on: bool) {
+        self.stepwise_calls = on;
+    }
+
+    /// The session's CALL stands between two instructions (not waiting for a lock).
+    pub fn between_instructions(&self, s: usize) -> bool {
+        self.sess[s].call.is_some() && self.sess[s].run.is_none()
+    }
+
+    /// Runs the next instruction of the session's stopped CALL: `Waiting` while the CALL
+    /// goes on (its instruction waits, or it stopped again), else where the CALL ended.
+    pub fn call_continue(&mut self, s: usize) -> Result<Outcome, String> {
+        if !self.between_instructions(s) {
+            return Err("the session's CALL does not stand between two instructions".into());
+        }
+        let out = self.call_next(s)?;
+        self.resume_calls(s, out)
     }
 }
