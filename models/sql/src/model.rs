@@ -508,7 +508,7 @@ impl SqlModel {
     /// `Err` for a statement outside the mapping (nothing changes) or a session whose
     /// previous statement still waits.
     pub fn step(&mut self, s: usize, sql: &str) -> Result<Outcome, String> {
-        if self.sess[s].run.is_some() {
+        if self.is_waiting(s) {
             return Err("the session's previous statement is still waiting".into());
         }
         let out = match self.call_begin(s, sql) {
