@@ -342,6 +342,7 @@ mod engines;
 mod fk;
 mod lex;
 mod misc;
+mod one_offs;
 mod parse_errors;
 mod partition;
 mod partition_clause;
@@ -350,11 +351,13 @@ mod reload;
 mod routine;
 mod routine_block;
 mod routine_body;
+mod routine_call;
 mod routine_prelock;
 mod select;
 mod sequence;
 pub(crate) mod show;
 mod syntax;
+mod system_tables;
 mod tables;
 mod user_locks;
 mod views;
@@ -371,6 +374,7 @@ use dml::{classify_delete, classify_insert, classify_update};
 pub use fk::ForeignKey;
 use lex::{kw_eq, kw_eq_at, option_value, tokens, wait_clause, Cur, Tok};
 pub use parse_errors::mariadb_parse_error;
+pub use routine_call::call_instructions;
 use select::{classify_select, classify_set, subquery_reads};
 pub use sequence::{ER_NOT_SEQUENCE, ER_NOT_SEQUENCE2, ER_UNKNOWN_SEQUENCES};
 use tables::{
@@ -557,6 +561,9 @@ fn classify_inner(
         return st;
     }
     if let Some(st) = misc::classify_misc(&cx, &toks, &words) {
+        return st;
+    }
+    if let Some(st) = one_offs::classify(&cx, &toks, &words) {
         return st;
     }
     if let Some(st) = routine::classify_routine(&cx, &toks) {
