@@ -61,14 +61,3 @@ impl Runner {
         self.group("async", "ns/op", cases);
     }
 }
-
-/// The group's target: async over sync.
-pub(crate) fn targets(r: &Report) -> Vec<Target> {
-    vec![crate::targets::target(
-        r,
-        "async SR within 1.5x of sync (uncontended)",
-        ("async", "async_sr"),
-        ("async", "sync_sr"),
-        crate::verdict::Limit::AtMost(1.5),
-    )]
-}
