@@ -12,6 +12,8 @@ pub mod check;
 pub mod cycle;
 pub mod encode;
 #[cfg(feature = "stateright")]
+pub mod engine_model;
+#[cfg(feature = "stateright")]
 pub mod explore;
 pub mod graph;
 pub mod lock_space;
@@ -22,6 +24,8 @@ pub mod por;
 pub mod quiet;
 #[cfg(feature = "stateright")]
 pub mod reference;
+#[cfg(feature = "stateright")]
+pub mod reference_notes;
 pub mod report;
 pub mod search;
 pub mod simulate;
