@@ -95,6 +95,10 @@ where
         false
     }
 
+    /// The notes before any step.
+    fn new_notes(&self) -> Self::Notes {
+        Self::Notes::default()
+    }
     /// Notes what a step did (nothing by default; a model with notes writes this and
     /// [`EngineModel::merge_notes`]).
     fn note(&self, rec: &Self::Record, notes: &mut Self::Notes) {

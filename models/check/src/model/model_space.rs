@@ -175,7 +175,7 @@ where
     }
 
     fn new_notes(&self) -> M::Notes {
-        M::Notes::default()
+        self.m.new_notes()
     }
     fn note(&self, rec: &M::Record, notes: &mut M::Notes) {
         self.m.note(rec, notes)
