@@ -66,6 +66,9 @@ pub struct SqlResult {
     pub peak_rss: Option<u64>,
     /// `--max-memory` (0: not bounded, stateright's checker).
     pub max_memory: u64,
+    /// A breadth-first search went on depth-first past half of `--max-memory`: at this
+    /// depth, with this many bytes.
+    pub switched_to_dfs: Option<(usize, u64)>,
 }
 
 impl SqlResult {
@@ -143,6 +146,7 @@ pub fn check_with(m: &SqlCheck, o: &SearchOptions) -> SqlResult {
         heap_peak: r.heap_peak,
         peak_rss: mem::peak_rss(),
         max_memory: o.max_memory,
+        switched_to_dfs: r.switched_to_dfs,
     }
 }
 

@@ -109,7 +109,7 @@ pub fn json(m: &SqlCheck, r: &SqlResult) -> Value {
         "search": if r.dfs { "dfs" } else { "bfs" },
         "search_engine": if r.stateright { "stateright" } else { "mdl" },
         "threads": r.threads,
-        "switched_to_dfs": null,
+        "switched_to_dfs": r.switched_to_dfs.map(|(d, b)| json!({"depth": d, "bytes": b})),
         "depth_bound": null,
         "depth_cut": false,
         "symmetry": false,

@@ -56,6 +56,7 @@ pub fn check(m: &SqlCheck, o: &RefOptions) -> SqlResult {
         heap_peak: mem::heap_bytes().map(|h| h as u64),
         peak_rss: mem::peak_rss(),
         max_memory: 0,
+        switched_to_dfs: None,
     }
 }
 
