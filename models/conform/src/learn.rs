@@ -25,6 +25,7 @@
 //! TABLES, FTWRL, BACKUP STAGE, an open HANDLER), then runs a kind; the server's answer
 //! (ok or the error code) and the session's locks before and after give a `rule` row.
 
+mod optimize;
 mod order;
 mod settle;
 
@@ -623,6 +624,7 @@ pub fn learn_only(
     let st_pos = |s: &str| STATES.iter().position(|x| x.0 == s).unwrap_or(usize::MAX);
     let k_pos = |s: &str| KINDS.iter().position(|x| x.name == s).unwrap_or(usize::MAX);
     m.rules.sort_by_key(|r| (st_pos(&r.state), k_pos(&r.kind)));
+    optimize::fix_rows(&mut m);
     Ok(m)
 }
 
@@ -647,5 +649,6 @@ pub fn learn(server: &Server, log: &mut dyn Write) -> Result<Mapping, ConformErr
             }
         }
     }
+    optimize::fix_rows(&mut m);
     Ok(m)
 }

@@ -342,6 +342,7 @@ mod engines;
 mod fk;
 mod lex;
 mod misc;
+mod one_offs;
 mod parse_errors;
 mod partition;
 mod partition_clause;
@@ -355,6 +356,7 @@ mod select;
 mod sequence;
 pub(crate) mod show;
 mod syntax;
+mod system_tables;
 mod tables;
 mod user_locks;
 mod views;
@@ -557,6 +559,9 @@ fn classify_inner(
         return st;
     }
     if let Some(st) = misc::classify_misc(&cx, &toks, &words) {
+        return st;
+    }
+    if let Some(st) = one_offs::classify(&cx, &toks, &words) {
         return st;
     }
     if let Some(st) = routine::classify_routine(&cx, &toks) {

@@ -118,7 +118,7 @@ impl SqlModel {
                 Some(Ok(Stmt::Session(SessionStmt::Deallocate(at(2).to_owned()))))
             }
             ("kill", _) => Some(self.classify_kill(s, sql, &w)),
-            ("stop" | "change", _) if self.classify_replication(s, &w).is_some() => {
+            ("stop" | "change" | "start", _) if self.classify_replication(s, &w).is_some() => {
                 self.classify_replication(s, &w).map(Ok)
             }
             _ => self.temp_classify(s, sql),
