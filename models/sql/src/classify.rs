@@ -351,6 +351,7 @@ mod reload;
 mod routine;
 mod routine_block;
 mod routine_body;
+mod routine_call;
 mod routine_prelock;
 mod select;
 mod sequence;
@@ -373,6 +374,7 @@ use dml::{classify_delete, classify_insert, classify_update};
 pub use fk::ForeignKey;
 use lex::{kw_eq, kw_eq_at, option_value, tokens, wait_clause, Cur, Tok};
 pub use parse_errors::mariadb_parse_error;
+pub use routine_call::call_instructions;
 use select::{classify_select, classify_set, subquery_reads};
 pub use sequence::{ER_NOT_SEQUENCE, ER_NOT_SEQUENCE2, ER_UNKNOWN_SEQUENCES};
 use tables::{

@@ -23,7 +23,11 @@ impl Explain for SqlScenario {
         state_lines(&self.m, st).join("\n")
     }
     fn step_of(&self, st: &SqlState, a: SqlAction) -> Option<usize> {
-        matches!(a, SqlAction::Step(_)).then(|| st.pc[a.session()] as usize)
+        // A CALL stopped between instructions: the step is the CALL's.
+        matches!(a, SqlAction::Step(_)).then(|| {
+            let x = a.session();
+            st.pc[x] as usize - usize::from(st.model.between_instructions(x))
+        })
     }
     fn action_text(&self, a: SqlAction, step: Option<usize>) -> String {
         action_text(&self.m, a, step)

@@ -55,7 +55,9 @@ impl SqlModel {
                         "`{sql}`: PREPARE from anything but a string literal is not modelled"
                     )));
                 };
-                let checked = self.classify_in(s, &text);
+                let checked = self
+                    .classify_in(s, &text)
+                    .or_else(|e| self.call_prepared(s, &text, e));
                 // (Only EXECUTE makes a temporary table.)
                 self.sess[s].st.pending_temp = None;
                 match checked {
