@@ -324,3 +324,29 @@ fn bounds_of_the_engine_cut_a_sql_search() {
     let r = check(&m, 3);
     assert!(r.incomplete && r.stop == Some(Stop::States), "{r:?}");
 }
+
+/// A SQL search reports the same memory figures as a lock search and obeys
+/// `--max-memory`: past half of it a breadth-first search goes on depth-first, and it
+/// stops before passing it (issue 28: one engine, the same report for every model).
+#[test]
+fn a_sql_search_reports_its_memory_and_obeys_max_memory() {
+    use mdl_check::model::search::Stop;
+    use mdl_check::sql::check::{check_with, options};
+    let f = root().join("models/scenarios/sql/orm-migration.mdl");
+    let (_, sc) = read(&f);
+    let m = model(&sc);
+    let free = check_with(&m, &options(DEFAULT_MAX_STATES));
+    assert!(free.search_bytes > 0 && free.max_memory > 0, "{free:?}");
+    let json = mdl_check::sql::json::json(&m, &free);
+    assert_eq!(json["max_memory_bytes"], free.max_memory);
+    assert_eq!(json["search_bytes"], free.search_bytes);
+    // The search's own structures start at 32 KB (the visited table): a bound below
+    // that stops it at once, one a little above switches it to depth-first.
+    let tight = mdl_check::model::search::SearchOptions {
+        max_memory: 16 * 1024,
+        ..options(DEFAULT_MAX_STATES)
+    };
+    let r = check_with(&m, &tight);
+    assert_eq!(r.stop, Some(Stop::Memory), "{r:?}");
+    assert!(r.incomplete && r.unique < free.unique, "{r:?}");
+}

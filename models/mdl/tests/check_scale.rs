@@ -435,7 +435,7 @@ fn symmetry_under_bfs_keeps_shortest_traces() {
 fn the_explorer_shows_lock_tables_and_step_names() {
     use stateright::Model;
     let m = load(&root().join("models/scenarios/upgrade-race.mdl"));
-    let e = ExploreModel(std::sync::Arc::new(m));
+    let e = ExploreModel::new(m);
     let init = e.init_states().remove(0);
     let mut acts = Vec::new();
     e.actions(&init, &mut acts);

@@ -1,6 +1,7 @@
 //! Running a check of a model: options, the search, its verdicts and warnings.
 
-use super::lock_space::LockSpace;
+use super::lock_model::LockScenario;
+use super::model_space::ModelSpace;
 use super::result::{replay, CheckResult, Coverage, PropResult, Status, Warning};
 use super::search::{Search, SearchOptions, SearchResult};
 use super::{mem, Action, MdlModel, PropKind};
@@ -119,10 +120,13 @@ pub fn check(m: &MdlModel, o: &Options) -> CheckResult {
         max_time: o.max_time,
     };
     let cpu0 = mem::cpu_seconds();
-    let space = LockSpace::new(m, &so);
+    let model = LockScenario::new(std::sync::Arc::new(m.clone()), &so);
+    // Its properties are `always` and `sometimes` ones (liveness asserts are state
+    // predicates over the passed-over counter).
+    let space = ModelSpace::new(&model);
     let (search, mut r) = Search::run(&space, &so);
-    r.symmetry = space.symmetry;
-    r.por_off = space.por_off.clone();
+    r.symmetry = model.symmetry;
+    r.por_off = model.por_off.clone();
     let cpu = mem::cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
     let limited = r.stop.is_some();
     let mut props = Vec::new();

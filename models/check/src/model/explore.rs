@@ -1,157 +1,170 @@
-//! The model as a stateright [`Model`], for `mdl explore` (stateright's Explorer). The
-//! checking itself is [`super::search`]'s; the Explorer only walks states one click at a
-//! time, so here the states are shown as lock tables with session names and the actions
-//! as the steps' text (the Explorer prints a state with `{:#?}`: [`ExState`]'s `Debug`
-//! is that table).
+//! The one Explorer adapter (`mdl explore`, stateright's Explorer) for every model the
+//! checker explores: lock scenarios ([`super::lock_model::LockScenario`]) and SQL
+//! scenarios (`crate::sql::model::SqlScenario`). The checking itself is
+//! [`super::search`]'s; the Explorer only walks states one click at a time, so here a
+//! state is shown and an action named by the model's [`Explain`] (the Explorer prints a
+//! state with `{:#?}`: [`Shown`]'s `Debug` is the model's state text).
 
-use super::{report, Action, MdlModel, PropKind, State, MAX_ASSERTS};
+use super::reference::prop_fns;
 use stateright::{Model, Property};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-/// The model for the Explorer.
-#[derive(Clone, Debug)]
-pub struct ExploreModel(pub Arc<MdlModel>);
-
-/// A state with the model that names its sessions and keys (not part of its identity).
-#[derive(Clone)]
-pub struct ExState {
-    pub st: State,
-    pub m: Arc<MdlModel>,
+/// What the Explorer shows of a model.
+pub trait Explain: Model {
+    /// A state, as the Explorer shows it (lock tables with session names, ...).
+    fn state_text(&self, st: &Self::State) -> String;
+    /// The step of its session's program an action takes in `st` (to name it).
+    fn step_of(&self, st: &Self::State, a: Self::Action) -> Option<usize>;
+    /// An action's name, with the step it takes.
+    fn action_text(&self, a: Self::Action, step: Option<usize>) -> String;
+    /// What an action does in `st` (its outcome and what it wakes).
+    fn step_text(&self, st: &Self::State, a: Self::Action) -> Option<String>;
 }
 
-impl PartialEq for ExState {
+/// `mdl explore`'s model of a lock scenario.
+pub type ExploreModel = Explorer<super::lock_model::LockScenario>;
+
+/// A property's condition on the model.
+type Cond<M> = fn(&M, &<M as Model>::State) -> bool;
+
+/// A model for the Explorer.
+pub struct Explorer<M: Model> {
+    pub m: Arc<M>,
+    conds: Arc<[Cond<M>]>,
+}
+
+impl<M: Model> Clone for Explorer<M> {
+    fn clone(&self) -> Self {
+        Explorer {
+            m: self.m.clone(),
+            conds: self.conds.clone(),
+        }
+    }
+}
+
+impl<M: Model> Explorer<M> {
+    pub fn new(m: impl Into<M>) -> Explorer<M> {
+        let m: M = m.into();
+        let conds = m.properties().iter().map(|p| p.condition).collect();
+        Explorer {
+            m: Arc::new(m),
+            conds,
+        }
+    }
+}
+
+/// A state with the model that shows it (not part of its identity).
+pub struct Shown<M: Model> {
+    pub st: M::State,
+    pub m: Arc<M>,
+}
+
+impl<M: Model> Clone for Shown<M>
+where
+    M::State: Clone,
+{
+    fn clone(&self) -> Self {
+        Shown {
+            st: self.st.clone(),
+            m: self.m.clone(),
+        }
+    }
+}
+impl<M: Model> PartialEq for Shown<M>
+where
+    M::State: PartialEq,
+{
     fn eq(&self, o: &Self) -> bool {
         self.st == o.st
     }
 }
-impl Eq for ExState {}
-impl Hash for ExState {
+impl<M: Model> Eq for Shown<M> where M::State: Eq {}
+impl<M: Model> Hash for Shown<M>
+where
+    M::State: Hash,
+{
     fn hash<H: Hasher>(&self, h: &mut H) {
         self.st.hash(h)
     }
 }
-impl fmt::Debug for ExState {
+impl<M: Explain> fmt::Debug for Shown<M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&report::state_table(&self.m, &self.st))
+        f.write_str(&self.m.state_text(&self.st))
     }
 }
 
 /// An action with the step it takes (for its name).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ExAction {
-    pub action: Action,
-    /// The step index for `Step`, the bulk acquire's for `Resume`.
+pub struct Labeled<A> {
+    pub action: A,
     pub step: Option<usize>,
 }
 
-impl fmt::Debug for ExAction {
+impl<A: fmt::Debug> fmt::Debug for Labeled<A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:?}", self.action)
     }
 }
 
-fn p_builtin<const K: u8>(m: &ExploreModel, s: &ExState) -> bool {
-    let k = match K {
-        0 => PropKind::NoConflict,
-        1 => PropKind::NoLostWakeup,
-        2 => PropKind::NoStuck,
-        3 => PropKind::NoFalseDeadlock,
-        4 => PropKind::NoCycle,
-        5 => PropKind::ReorderOnCycle,
-        _ => PropKind::ReorderBounded,
-    };
-    m.0.holds_in(k, &s.st)
-}
-fn p_assert<const I: usize>(m: &ExploreModel, s: &ExState) -> bool {
-    m.0.holds_in(PropKind::Assert(I), &s.st)
+type PropFn<M> = fn(&Explorer<M>, &Shown<M>) -> bool;
+
+/// stateright takes plain `fn`s: property `I` of the model.
+fn p<M: Model, const I: usize>(e: &Explorer<M>, s: &Shown<M>) -> bool {
+    e.conds.get(I).is_none_or(|f| f(&e.m, &s.st))
 }
 
-type PropFn = fn(&ExploreModel, &ExState) -> bool;
+impl<M: Explain> Model for Explorer<M>
+where
+    M::Action: Copy + fmt::Debug,
+    M::State: fmt::Debug,
+{
+    type State = Shown<M>;
+    type Action = Labeled<M::Action>;
 
-macro_rules! assert_fns {
-    ($($i:literal)*) => { [$(p_assert::<$i> as PropFn),*] };
-}
-
-/// One property function per assert index (stateright takes plain `fn`s).
-const ASSERT_FNS: [PropFn; MAX_ASSERTS] = assert_fns!(
-    0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
-    32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60
-    61 62 63
-);
-
-impl Model for ExploreModel {
-    type State = ExState;
-    type Action = ExAction;
-
-    fn init_states(&self) -> Vec<ExState> {
-        vec![ExState {
-            st: self.0.initial(),
-            m: self.0.clone(),
-        }]
+    fn init_states(&self) -> Vec<Shown<M>> {
+        self.m
+            .init_states()
+            .into_iter()
+            .map(|st| Shown {
+                st,
+                m: self.m.clone(),
+            })
+            .collect()
     }
-
-    fn actions(&self, s: &ExState, out: &mut Vec<ExAction>) {
+    fn actions(&self, s: &Shown<M>, out: &mut Vec<Labeled<M::Action>>) {
         let mut v = Vec::new();
-        self.0.enabled(&s.st, &mut v);
-        out.extend(v.into_iter().map(|a| {
-            let pc = s.st.pc[a.session()] as usize;
-            let step = match a {
-                Action::Step(_) => Some(pc),
-                Action::Resume(_) => pc.checked_sub(1),
-                _ => None,
-            };
-            ExAction { action: a, step }
+        self.m.actions(&s.st, &mut v);
+        out.extend(v.into_iter().map(|a| Labeled {
+            action: a,
+            step: self.m.step_of(&s.st, a),
         }));
     }
-
-    fn next_state(&self, s: &ExState, a: ExAction) -> Option<ExState> {
-        self.0.apply(&s.st, a.action).map(|(st, _)| ExState {
+    fn next_state(&self, s: &Shown<M>, a: Labeled<M::Action>) -> Option<Shown<M>> {
+        self.m.next_state(&s.st, a.action).map(|st| Shown {
             st,
-            m: self.0.clone(),
+            m: self.m.clone(),
         })
     }
-
-    fn format_action(&self, a: &ExAction) -> String {
-        report::action_name(&self.0, a.action, a.step)
+    fn format_action(&self, a: &Labeled<M::Action>) -> String {
+        self.m.action_text(a.action, a.step)
     }
-
-    fn format_step(&self, s: &ExState, a: ExAction) -> Option<String> {
-        let (_, rec) = self.0.apply(&s.st, a.action)?;
-        let mut out = report::record_text(&self.0, &rec);
-        if let Some(o) = rec.outcome {
-            out.push_str(&format!(" -> {o}"));
-        }
-        for e in &rec.events {
-            out.push_str(&format!("\n  => {}", report::event_text(&self.0, e)));
-        }
-        Some(out)
+    fn format_step(&self, s: &Shown<M>, a: Labeled<M::Action>) -> Option<String> {
+        self.m.step_text(&s.st, a.action)
     }
-
     fn properties(&self) -> Vec<Property<Self>> {
-        use super::{
-            NO_CONFLICT, NO_CYCLE, NO_FALSE_DEADLOCK, NO_LOST_WAKEUP, NO_STUCK, REORDER_BOUNDED,
-            REORDER_ON_CYCLE,
-        };
-        let mut v = vec![
-            Property::always(NO_CONFLICT, p_builtin::<0> as PropFn),
-            Property::always(NO_LOST_WAKEUP, p_builtin::<1> as PropFn),
-            Property::always(NO_STUCK, p_builtin::<2> as PropFn),
-            Property::always(NO_FALSE_DEADLOCK, p_builtin::<3> as PropFn),
-        ];
-        if self.0.dialect.soft_edges {
-            v.push(Property::always(NO_CYCLE, p_builtin::<4> as PropFn));
-            v.push(Property::always(REORDER_ON_CYCLE, p_builtin::<5> as PropFn));
-            v.push(Property::always(REORDER_BOUNDED, p_builtin::<6> as PropFn));
-        }
-        for (i, a) in self.0.asserts.iter().enumerate() {
-            v.push(if a.is_sometimes() {
-                Property::sometimes(a.name, ASSERT_FNS[i])
-            } else {
-                Property::always(a.name, ASSERT_FNS[i])
-            });
-        }
-        v
+        let fns: [PropFn<M>; 71] = prop_fns!(p, M, PropFn<M>);
+        // The model's properties (at most 7 built-in and 64 asserts): the same names.
+        self.m
+            .properties()
+            .into_iter()
+            .zip(fns)
+            .map(|(p, f)| Property {
+                expectation: p.expectation,
+                name: p.name,
+                condition: f,
+            })
+            .collect()
     }
 }

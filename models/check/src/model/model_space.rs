@@ -1,12 +1,17 @@
-//! Any stateright model ([`stateright::Model`]) as a [`Space`] for our engine: its
-//! initial state, actions, next states and `always`/`sometimes` properties as they are, a
-//! state named by its hash (the identity stateright's own checker gives it, so that the
-//! two engines count the same states), the states on the queue kept aside. No reductions.
-//! The zoo's designs run through this ([`crate::zoo`]).
+//! The one adapter between our engine ([`super::search`], over [`Space`]) and the models
+//! it explores: any stateright model with our extension trait ([`EngineModel`]): its
+//! initial state, actions, next states and `always`/`sometimes` properties as they are,
+//! what the trait adds (the encoding that names a state, a reduction, symmetry, liveness,
+//! notes) as the model gives it. When the model's encoding only names a state
+//! ([`EngineModel::DECODES`] false), the states on the queue are kept aside here, one
+//! store for every such model. SQL scenarios (`crate::sql::model`) and the zoo's
+//! designs ([`crate::zoo`]) run through this.
 
+use super::engine_model::EngineModel;
+use super::por::PorStats;
 use super::space::Space;
-use stateright::{Expectation, Model, Property};
-use std::hash::{Hash, Hasher};
+use stateright::{Expectation, Property};
+use std::hash::Hash;
 use std::sync::Mutex;
 
 /// The states on the queue, by handle.
@@ -36,41 +41,50 @@ impl<T> Aside<T> {
     }
 }
 
-/// A stateright model for our engine.
-pub struct ModelSpace<'m, M: Model> {
+/// A model for our engine.
+pub struct ModelSpace<'m, M: EngineModel>
+where
+    M::State: Hash + Send,
+    M::Action: Copy + PartialEq + Send,
+{
     pub m: &'m M,
     props: Vec<Property<M>>,
-    /// The states in which an `eventually` property waits ([`Space::pending`]).
-    pending: Option<fn(&M, &M::State) -> bool>,
     aside: Mutex<Aside<M::State>>,
 }
 
-impl<'m, M: Model> ModelSpace<'m, M> {
-    /// The model with its `always` and `sometimes` properties (an `eventually` one is
-    /// refused: liveness is the cycle search's, given as `pending`).
-    pub fn new(
-        m: &'m M,
-        pending: Option<fn(&M, &M::State) -> bool>,
-    ) -> Result<ModelSpace<'m, M>, String> {
-        let props = m.properties();
-        if let Some(p) = props
-            .iter()
-            .find(|p| p.expectation == Expectation::Eventually)
-        {
-            return Err(format!(
-                "property `{}`: an `eventually` property is checked by the cycle search",
-                p.name
-            ));
-        }
-        Ok(ModelSpace {
+impl<'m, M: EngineModel> ModelSpace<'m, M>
+where
+    M::State: Hash + Send,
+    M::Action: Copy + PartialEq + Send,
+{
+    /// The model with its properties, every one an `always` or a `sometimes` one (a
+    /// model that may have an `eventually` one goes through [`ModelSpace::checked`]).
+    pub fn new(m: &'m M) -> ModelSpace<'m, M> {
+        ModelSpace {
             m,
-            props,
-            pending,
+            props: m.properties(),
             aside: Mutex::new(Aside {
                 slots: Vec::new(),
                 free: Vec::new(),
             }),
-        })
+        }
+    }
+
+    /// The model with its `always` and `sometimes` properties; an `eventually` one is
+    /// refused (liveness is the cycle search's, through [`EngineModel::pending`]).
+    pub fn checked(m: &'m M) -> Result<ModelSpace<'m, M>, String> {
+        let s = ModelSpace::new(m);
+        match s
+            .props
+            .iter()
+            .find(|p| p.expectation == Expectation::Eventually)
+        {
+            Some(p) => Err(format!(
+                "property `{}`: an `eventually` property is checked by the cycle search",
+                p.name
+            )),
+            None => Ok(s),
+        }
     }
 
     /// Property `i`'s name and whether it is an `always` one.
@@ -82,16 +96,16 @@ impl<'m, M: Model> ModelSpace<'m, M> {
 
 impl<M> Space for ModelSpace<'_, M>
 where
-    M: Model + Sync,
+    M: EngineModel,
     M::State: Hash + Send,
     M::Action: Copy + PartialEq + Send,
 {
     type State = M::State;
     type Action = M::Action;
-    type Record = M::Action;
-    type Scratch = ();
-    type Notes = ();
-    const STORES_STATES: bool = true;
+    type Record = M::Record;
+    type Scratch = M::Scratch;
+    type Notes = M::Notes;
+    const STORES_STATES: bool = !M::DECODES;
 
     fn initial(&self) -> M::State {
         let mut v = self.m.init_states();
@@ -101,11 +115,11 @@ where
     fn enabled(&self, st: &M::State, out: &mut Vec<M::Action>) {
         self.m.actions(st, out)
     }
-    fn apply(&self, st: &M::State, a: M::Action) -> Option<(M::State, M::Action)> {
-        self.m.next_state(st, a).map(|n| (n, a))
+    fn apply(&self, st: &M::State, a: M::Action) -> Option<(M::State, M::Record)> {
+        self.m.step(st, a)
     }
-    fn action_of(&self, rec: &M::Action) -> M::Action {
-        *rec
+    fn action_of(&self, rec: &M::Record) -> M::Action {
+        self.m.action_of(rec)
     }
     fn props(&self) -> usize {
         self.props.len()
@@ -114,27 +128,62 @@ where
         let p = &self.props[i];
         (p.condition)(self.m, st) != (p.expectation == Expectation::Always)
     }
-    fn encode(&self, st: &M::State, _: &mut (), out: &mut Vec<u8>) {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        st.hash(&mut h);
-        out.clear();
-        out.extend_from_slice(&h.finish().to_le_bytes());
+    fn encode(&self, st: &M::State, scratch: &mut M::Scratch, out: &mut Vec<u8>) {
+        self.m.encode(st, scratch, out)
     }
-    fn store(&self, st: Option<M::State>, _: &[u8], out: &mut Vec<u8>) {
+    fn store(&self, st: Option<M::State>, enc: &[u8], out: &mut Vec<u8>) {
+        out.clear();
+        if M::DECODES {
+            out.extend_from_slice(enc);
+            return;
+        }
         let st = st.expect("the engine hands a state to store");
         let h = self.aside.lock().unwrap_or_else(|e| e.into_inner()).put(st);
-        out.clear();
         out.extend_from_slice(&h.to_le_bytes());
     }
     fn load(&self, stored: &[u8]) -> M::State {
+        if M::DECODES {
+            return self
+                .m
+                .decode(stored)
+                .expect("a model that decodes rebuilds its encodings");
+        }
         let h = u32::from_le_bytes(stored[..4].try_into().expect("a 4-byte handle"));
         self.aside.lock().unwrap_or_else(|e| e.into_inner()).take(h)
     }
+
+    fn successors(
+        &self,
+        st: &M::State,
+        enabled: &[M::Action],
+        stats: &mut PorStats,
+        out: &mut Vec<(M::State, M::Record)>,
+    ) {
+        self.m.successors(st, enabled, stats, out)
+    }
+    fn reduces(&self) -> bool {
+        self.m.reduces()
+    }
+    fn order(&self, scratch: &M::Scratch) -> Vec<usize> {
+        self.m.order(scratch)
+    }
+    fn relabel(&self, a: M::Action, real: &[usize]) -> M::Action {
+        self.m.relabel(a, real)
+    }
     fn pending(&self, st: &M::State) -> bool {
-        self.pending.is_some_and(|p| p(self.m, st))
+        self.m.pending(st)
     }
 
-    fn new_notes(&self) {}
-    fn note(&self, _: &M::Action, _: &mut ()) {}
-    fn merge_notes(&self, _: &mut (), _: &()) {}
+    fn new_notes(&self) -> M::Notes {
+        self.m.new_notes()
+    }
+    fn note(&self, rec: &M::Record, notes: &mut M::Notes) {
+        self.m.note(rec, notes)
+    }
+    fn merge_notes(&self, into: &mut M::Notes, from: &M::Notes) {
+        self.m.merge_notes(into, from)
+    }
+    fn finish_notes(&self, notes: &mut M::Notes) {
+        self.m.finish_notes(notes)
+    }
 }

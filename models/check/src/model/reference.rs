@@ -1,18 +1,20 @@
 //! `mdl check --engine stateright`: stateright's own checker (its BFS or DFS) on the same
-//! model, as the reference for our search ([`super::search`]). The model is the same
-//! [`MdlModel`] (its initial state, enabled actions, steps and properties); a state's
-//! identity is its canonical encoding without symmetry ([`super::encode`]), the one our
-//! search keeps without reductions, so that the two engines count the same unique states.
-//! No partial-order reduction and no symmetry here: this is the plain search that the
-//! reductions are checked against (`models/mdl/tests/engines_agree.rs`).
+//! model, as the reference for our search ([`super::search`]). One runner ([`run`]) for
+//! every model: lock scenarios ([`check`], on [`LockScenario::plain`]), SQL scenarios
+//! (`crate::sql::reference`), both through [`super::reference_notes::run_noting`] (a
+//! state's identity is our extension trait's encoding: for lock scenarios the canonical
+//! encoding without symmetry, [`super::encode`], the one our search keeps without
+//! reductions, so that the two engines count the same unique states), and the zoo's
+//! designs. No partial-order reduction and no symmetry here: this is the plain search
+//! that the reductions are checked against (`models/mdl/tests/engines_agree.rs`).
 
-use super::encode::{Codec, Scratch};
-use super::explore::{ExAction, ExploreModel};
 use super::result::{replay, CheckResult, Coverage, PropResult, Status};
+use super::lock_model::LockScenario;
+use super::reference_notes::run_noting;
 use super::search::Stop;
-use super::{mem, MdlModel, PropKind, State};
-use stateright::{Checker, HasDiscoveries, Model, Property};
-use std::hash::{Hash, Hasher};
+use super::{mem, Action, MdlModel, PropKind};
+use stateright::{Checker, HasDiscoveries, Model};
+use std::hash::Hash;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -28,65 +30,6 @@ pub struct RefOptions {
     pub exhaustive: bool,
 }
 
-/// A state and its canonical encoding (its identity).
-#[derive(Clone)]
-pub struct RefState {
-    enc: Vec<u8>,
-    st: State,
-}
-
-impl PartialEq for RefState {
-    fn eq(&self, o: &Self) -> bool {
-        self.enc == o.enc
-    }
-}
-impl Eq for RefState {}
-impl Hash for RefState {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        self.enc.hash(h)
-    }
-}
-impl std::fmt::Debug for RefState {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:?}", self.st.pc)
-    }
-}
-
-/// The model with the encoding that names its states.
-#[derive(Clone)]
-pub struct RefModel {
-    ex: ExploreModel,
-    codec: Arc<Codec>,
-    kinds: Arc<[(PropKind, &'static str)]>,
-}
-
-impl RefModel {
-    pub fn new(m: Arc<MdlModel>) -> RefModel {
-        let codec = Arc::new(Codec::new(&m, false));
-        let kinds = m.prop_kinds().into();
-        RefModel {
-            ex: ExploreModel(m),
-            codec,
-            kinds,
-        }
-    }
-    fn wrap(&self, st: State) -> RefState {
-        let mut enc = Vec::new();
-        self.codec.encode(&st, &mut Scratch::default(), &mut enc);
-        RefState { enc, st }
-    }
-}
-
-/// stateright takes plain `fn`s: one per property, found by its index in
-/// [`MdlModel::prop_kinds`] (at most 7 built-in properties and 64 asserts).
-fn p<const I: usize>(m: &RefModel, s: &RefState) -> bool {
-    m.kinds
-        .get(I)
-        .is_none_or(|(k, _)| m.ex.0.holds_in(*k, &s.st))
-}
-
-type PropFn = fn(&RefModel, &RefState) -> bool;
-
 /// `prop_fns!(p, PropFn)`: the array of `p::<0>` to `p::<70>`, each as a `PropFn` (for
 /// lock scenarios at most 7 built-in properties and 64 asserts; for SQL scenarios 4 and
 /// [`crate::model::MAX_ASSERTS`]).
@@ -98,45 +41,16 @@ macro_rules! prop_fns {
             57 58 59 60 61 62 63 64 65 66 67 68 69 70)
     };
     (@ $p:ident, $t:ty; $($i:literal)*) => { [$($p::<$i> as $t),*] };
+    // `prop_fns!(p, M, PropFn<M>)`: `p::<M, 0>` to `p::<M, 70>`, in a generic function.
+    ($p:ident, $g:ty, $t:ty) => {
+        prop_fns!(@@ $p, $g, $t;
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29
+            30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56
+            57 58 59 60 61 62 63 64 65 66 67 68 69 70)
+    };
+    (@@ $p:ident, $g:ty, $t:ty; $($i:literal)*) => { [$($p::<$g, $i> as $t),*] };
 }
 pub(crate) use prop_fns;
-
-const PROP_FNS: [PropFn; 71] = prop_fns!(p, PropFn);
-
-impl Model for RefModel {
-    type State = RefState;
-    type Action = ExAction;
-
-    fn init_states(&self) -> Vec<RefState> {
-        vec![self.wrap(self.ex.0.initial())]
-    }
-    fn actions(&self, s: &RefState, out: &mut Vec<ExAction>) {
-        let ex = super::explore::ExState {
-            st: s.st.clone(),
-            m: self.ex.0.clone(),
-        };
-        self.ex.actions(&ex, out);
-    }
-    fn next_state(&self, s: &RefState, a: ExAction) -> Option<RefState> {
-        self.ex
-            .0
-            .apply(&s.st, a.action)
-            .map(|(st, _)| self.wrap(st))
-    }
-    fn properties(&self) -> Vec<Property<Self>> {
-        let m = &self.ex.0;
-        m.prop_kinds()
-            .into_iter()
-            .enumerate()
-            .map(|(i, (k, name))| match k {
-                PropKind::Assert(a) if m.asserts[a].is_sometimes() => {
-                    Property::sometimes(name, PROP_FNS[i])
-                }
-                _ => Property::always(name, PROP_FNS[i]),
-            })
-            .collect()
-    }
-}
 
 /// A name no property has: waiting for its discovery explores every state.
 const NEVER: &str = "(every state)";
@@ -222,10 +136,9 @@ where
 pub fn check(m: &MdlModel, o: &RefOptions) -> CheckResult {
     let start = Instant::now();
     let cpu0 = mem::cpu_seconds();
-    let model = RefModel::new(Arc::new(m.clone()));
+    let model = LockScenario::plain(Arc::new(m.clone()));
     let props = m.prop_kinds();
-    let names: Vec<&'static str> = props.iter().map(|(_, n)| *n).collect();
-    let r = run(model, &names, o);
+    let (r, _) = run_noting(model, o);
     result(m, o, &props, start, cpu0, r)
 }
 
@@ -236,7 +149,7 @@ fn result(
     props: &[(PropKind, &'static str)],
     start: Instant,
     cpu0: Option<f64>,
-    r: RefRun<ExAction>,
+    r: RefRun<Action>,
 ) -> CheckResult {
     let all_found = r.all_found();
     let stop = r.stop;
@@ -251,10 +164,7 @@ fn result(
             (true, false) => Status::Violated,
             (false, false) => Status::Holds,
         };
-        let trace = found.and_then(|p| {
-            let acts: Vec<_> = p.into_iter().map(|a| a.action).collect();
-            replay(m, &acts)
-        });
+        let trace = found.and_then(|acts| replay(m, &acts));
         out.push(PropResult {
             kind: *kind,
             name,

@@ -111,7 +111,7 @@ pub struct SearchResult<N = Vec<Vec<u8>>> {
     pub search_bytes: u64,
     /// The largest live heap of the process seen during the search (counting allocator).
     pub heap_peak: Option<u64>,
-    /// Symmetry reduction was on (set by the model's caller: [`super::lock_space`]).
+    /// Symmetry reduction was on (set by the model's caller: [`super::check`]).
     pub symmetry: bool,
     /// `None` when the reduction was off.
     pub por: Option<PorStats>,
@@ -787,7 +787,7 @@ fn progress_line(states: u64, unique: u64, depth: usize, queue: u64, secs: f64) 
 
 impl<'s, S: Space> Search<'s, S> {
     /// Runs a search. (`o.symmetry`, `o.por` and `o.dynamic_quiet` are the model's to
-    /// apply: [`super::lock_space::LockSpace::new`]; the result's `symmetry` and
+    /// apply: [`super::lock_model::LockScenario::new`]; the result's `symmetry` and
     /// `por_off` are its caller's to fill in.)
     pub fn run(space: &'s S, o: &SearchOptions) -> (Search<'s, S>, SearchResult<S::Notes>) {
         Search::run_mode(space, o, Mode::default())

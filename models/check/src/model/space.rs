@@ -1,8 +1,8 @@
-//! What our search engine ([`super::search`]) needs of a model: the extension trait that
-//! every model the checker explores implements beside stateright's `Model` (lock
-//! scenarios: [`super::lock_space::LockSpace`] beside [`super::reference::RefModel`]; SQL
-//! scenarios: `crate::sql::space::SqlSpace` beside `crate::sql::reference`; any other
-//! stateright model, e.g. the zoo's designs: [`super::model_space::ModelSpace`]).
+//! What our search engine ([`super::search`]) needs of a model, in the engine's shape.
+//! One implementation: [`super::model_space::ModelSpace`], over any stateright `Model`
+//! with our extension trait ([`super::engine_model::EngineModel`]): lock scenarios
+//! ([`super::lock_model::LockScenario`]), SQL scenarios (`crate::sql::model`), the zoo's
+//! designs. A model implements that trait, not this one.
 //!
 //! The first four methods are stateright's `Model` in our engine's shape (an initial
 //! state, the enabled actions, the next state, the properties as predicates); the rest

@@ -1,15 +1,19 @@
 //! `mdl check` on a SQL scenario: our search engine ([`crate::model::search`], the one
-//! lock scenarios run on) over the SQL model ([`super::space::SqlSpace`]), its result in
-//! the SQL report's form. Breadth-first by default: the first state that shows a
+//! lock scenarios run on) over the SQL model as a stateright model with our extension
+//! trait ([`super::model::SqlScenario`], through the one adapter
+//! [`crate::model::model_space::ModelSpace`]), its result in the SQL report's form. Breadth-first by default: the first state that shows a
 //! property (a violation, or a `sometimes` witness) is at the fewest actions from the
 //! start, and its trace is replayed from the actions on the path.
 
-use super::space::SqlSpace;
+use super::model::SqlScenario;
 use super::{SqlAction, SqlCheck, SqlProp, SqlRecord, SqlState};
+use crate::model::mem;
+use crate::model::model_space::ModelSpace;
 use crate::model::por::PorStats;
 use crate::model::search::{Search, SearchOptions, Stop};
 use mdl_core::Outcome;
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 /// The default `--max-states` of a SQL check.
 pub const DEFAULT_MAX_STATES: u64 = 200_000;
@@ -50,6 +54,21 @@ pub struct SqlResult {
     pub stateright: bool,
     /// The reduction's counts, when it was on ([`super::quiet`]).
     pub por: Option<PorStats>,
+    /// CPU seconds of the process during the search (Linux).
+    pub cpu_secs: Option<f64>,
+    /// The most bytes the search's own structures took (the states seen, the queue of
+    /// handles; not the states kept aside: `heap_peak` counts those).
+    pub search_bytes: u64,
+    /// The largest live heap seen during the search (the `mdl` binary's counting
+    /// allocator).
+    pub heap_peak: Option<u64>,
+    /// The process's peak resident size (Linux).
+    pub peak_rss: Option<u64>,
+    /// `--max-memory` (0: not bounded, stateright's checker).
+    pub max_memory: u64,
+    /// A breadth-first search went on depth-first past half of `--max-memory`: at this
+    /// depth, with this many bytes.
+    pub switched_to_dfs: Option<(usize, u64)>,
 }
 
 impl SqlResult {
@@ -83,7 +102,10 @@ pub fn check(m: &SqlCheck, max_states: u64) -> SqlResult {
 
 /// Explores every interleaving of `m` within the bounds of `o`.
 pub fn check_with(m: &SqlCheck, o: &SearchOptions) -> SqlResult {
-    let space = SqlSpace::new(m, o.por);
+    let model = SqlScenario::new(Arc::new(m.clone()), o.por);
+    let cpu0 = mem::cpu_seconds();
+    // Its properties are `always` and `sometimes` ones (`assert never|sometimes`).
+    let space = ModelSpace::new(&model);
     let (search, r) = Search::run(&space, o);
     let incomplete = r.stop.is_some() || r.depth_cut;
     let props = m
@@ -119,6 +141,12 @@ pub fn check_with(m: &SqlCheck, o: &SearchOptions) -> SqlResult {
         threads: r.threads,
         stateright: false,
         por: r.por,
+        cpu_secs: mem::cpu_seconds().zip(cpu0).map(|(b, a)| b - a),
+        search_bytes: r.search_bytes,
+        heap_peak: r.heap_peak,
+        peak_rss: mem::peak_rss(),
+        max_memory: o.max_memory,
+        switched_to_dfs: r.switched_to_dfs,
     }
 }
 

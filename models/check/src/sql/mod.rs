@@ -13,8 +13,9 @@
 //! deadline); a waiting session that a `kill` line names is killed. States are told apart
 //! by a fingerprint ([`SqlModel::fingerprint`] and the counters).
 //!
-//! - [`space`]: the model for our search engine ([`crate::model::search`], the one lock
-//!   scenarios run on), and [`check`]: `mdl check`'s result from it;
+//! - [`model`]: the scenario as a stateright model with our engine's extension trait,
+//!   run by our search engine ([`crate::model::search`], the one lock scenarios run on),
+//!   and [`check`]: `mdl check`'s result from it;
 //! - [`reference`]: stateright's checker on the same model (`--engine stateright`);
 //! - [`quiet`]: the reduction (a private step taken first, alone);
 //! - [`paths`]: every maximal path, for replays on a server (tests);
@@ -27,11 +28,11 @@ pub mod check;
 #[cfg(feature = "stateright")]
 pub mod explore;
 pub mod json;
+pub mod model;
 pub mod paths;
 pub mod quiet;
 #[cfg(feature = "stateright")]
 pub mod reference;
-pub mod space;
 pub mod text;
 pub mod written;
 
@@ -163,6 +164,20 @@ impl SqlState {
     /// The fingerprint the search tells states apart by.
     pub fn fingerprint(&self) -> u64 {
         self.fp
+    }
+}
+
+/// A state's identity is its fingerprint (for stateright's checker and the Explorer as
+/// for our engine).
+impl PartialEq for SqlState {
+    fn eq(&self, o: &Self) -> bool {
+        self.fp == o.fp
+    }
+}
+impl Eq for SqlState {}
+impl Hash for SqlState {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.fp.hash(h)
     }
 }
 

@@ -1,5 +1,6 @@
 //! Runs the zoo's designs on the checker's one search engine ([`crate::model::search`],
-//! through the stateright-model adapter [`crate::model::model_space::ModelSpace`]): an old
+//! through the one adapter [`crate::model::model_space::ModelSpace`], with our
+//! extension trait [`EngineModel`]): an old
 //! design until its properties are decided (the shortest trace to the first violation,
 //! breadth-first), a new design over every reachable state, and `assert eventually` by
 //! the engine's cycle search over the explored graph ([`crate::model::cycle`]).
@@ -11,9 +12,11 @@
 use super::engine::{Check, Design, St, StepInfo};
 use super::entries::Entry;
 use crate::model::cycle::pending_cycle;
+use crate::model::engine_model::EngineModel;
 use crate::model::model_space::ModelSpace;
 use crate::model::reference::{self, RefOptions};
 use crate::model::search::{Mode, Search, SearchOptions};
+use stateright::Model;
 use std::time::Instant;
 
 /// A starving run: `prefix` leads from the initial state to a state from which `cycle`
@@ -122,13 +125,26 @@ struct Explored {
     lasso: Option<Lasso>,
 }
 
-fn waiting(m: &Design, st: &St) -> bool {
-    m.watched_waiting(st)
+/// A design on our engine: stateright's model as it is, the watched session's wait as
+/// the state in which `eventually` waits.
+impl EngineModel for Design {
+    type Record = u8;
+    type Scratch = ();
+    type Notes = ();
+    fn step(&self, st: &St, a: u8) -> Option<(St, u8)> {
+        self.next_state(st, a).map(|n| (n, a))
+    }
+    fn action_of(&self, rec: &u8) -> u8 {
+        *rec
+    }
+    fn pending(&self, st: &St) -> bool {
+        self.watched_waiting(st)
+    }
 }
 
 /// Breadth-first on one thread, bounded by `max_states` only.
 fn explore(m: &Design, mode: Mode, max_states: Option<u64>) -> Result<Explored, String> {
-    let space = ModelSpace::new(m, Some(waiting))?;
+    let space = ModelSpace::checked(m)?;
     let o = SearchOptions {
         dfs: false,
         symmetry: false,

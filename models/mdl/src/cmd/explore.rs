@@ -90,6 +90,6 @@ pub fn main(args: Args) -> i32 {
         "mdl explore: serving the model of {} on http://{addr}/ (Ctrl-C to stop)",
         args.file.display()
     );
-    ExploreModel(std::sync::Arc::new(m)).checker().serve(addr);
+    ExploreModel::new(m).checker().serve(addr);
     0
 }

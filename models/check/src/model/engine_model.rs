@@ -1,0 +1,114 @@
+//! Our extension trait over stateright's [`Model`]: what our search engine
+//! ([`super::search`], through the one generic adapter [`super::model_space::ModelSpace`])
+//! adds to a model. Every method has a default meaning "none", so a plain stateright
+//! model runs with `type Record = Self::Action; type Scratch = (); type Notes = ();` and
+//! [`EngineModel::step`] written as `next_state` with the action as its record.
+//!
+//! - identity: a state is named by [`EngineModel::encode`]'s bytes (by default, the
+//!   state's `Hash`, the identity stateright's own checker gives it, so that the two
+//!   engines count the same states);
+//! - a compact encoding a state can be rebuilt from ([`EngineModel::DECODES`],
+//!   [`EngineModel::decode`]): the queue then keeps encodings; otherwise the states
+//!   themselves, aside ([`super::model_space`]);
+//! - a reduction ([`EngineModel::successors`]: partial-order reduction, private steps
+//!   taken alone), counted in [`PorStats`];
+//! - symmetry ([`EngineModel::order`], [`EngineModel::relabel`]);
+//! - liveness: the states in which an `eventually` property waits
+//!   ([`EngineModel::pending`], for the cycle search of [`super::cycle`]);
+//! - what the report keeps of the steps taken ([`EngineModel::Notes`]).
+
+use super::por::PorStats;
+use stateright::Model;
+use std::hash::{Hash, Hasher};
+
+/// What our engine adds to a stateright model.
+pub trait EngineModel: Model + Sync
+where
+    Self::State: Hash + Send,
+    Self::Action: Copy + PartialEq + Send,
+{
+    /// What one action did (for the notes); a plain model's is the action.
+    type Record: Send;
+    /// Buffers reused across encodings (one per thread).
+    type Scratch: Default + Send;
+    /// What the search keeps of the actions it took, for the report (merged across
+    /// threads).
+    type Notes: Default + Send;
+    /// [`EngineModel::encode`] gives an encoding the state can be rebuilt from
+    /// ([`EngineModel::decode`]); `false`: it only names the state.
+    const DECODES: bool = false;
+
+    /// The next state and what the action did (stateright's `next_state` with a record);
+    /// `None` when the action is not one.
+    fn step(&self, st: &Self::State, a: Self::Action) -> Option<(Self::State, Self::Record)>;
+    fn action_of(&self, rec: &Self::Record) -> Self::Action;
+
+    /// The bytes that name the state (with symmetry: its class); by default its hash.
+    fn encode(&self, st: &Self::State, scratch: &mut Self::Scratch, out: &mut Vec<u8>) {
+        let _ = scratch;
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        st.hash(&mut h);
+        out.clear();
+        out.extend_from_slice(&h.finish().to_le_bytes());
+    }
+    /// The state an encoding stands for; only called when [`EngineModel::DECODES`]
+    /// (`None`: the model has no such encoding).
+    fn decode(&self, enc: &[u8]) -> Option<Self::State> {
+        let _ = enc;
+        None
+    }
+
+    /// The successors to explore: every enabled action's (the default), or fewer under a
+    /// reduction (counted in `stats`).
+    fn successors(
+        &self,
+        st: &Self::State,
+        enabled: &[Self::Action],
+        stats: &mut PorStats,
+        out: &mut Vec<(Self::State, Self::Record)>,
+    ) {
+        let _ = stats;
+        out.clear();
+        out.extend(enabled.iter().filter_map(|&a| self.step(st, a)));
+    }
+    /// A reduction is on (its stats are reported).
+    fn reduces(&self) -> bool {
+        false
+    }
+
+    /// With symmetry: after an encoding, position `i` of it is session `order()[i]` of
+    /// the state encoded (empty without symmetry).
+    fn order(&self, scratch: &Self::Scratch) -> Vec<usize> {
+        let _ = scratch;
+        Vec::new()
+    }
+    /// The action of the real session `real[s]` for an action of session `s` of a
+    /// representative.
+    fn relabel(&self, a: Self::Action, real: &[usize]) -> Self::Action {
+        let _ = real;
+        a
+    }
+
+    /// Liveness: in this state an `eventually` property is still waiting.
+    fn pending(&self, st: &Self::State) -> bool {
+        let _ = st;
+        false
+    }
+
+    /// The notes before any step.
+    fn new_notes(&self) -> Self::Notes {
+        Self::Notes::default()
+    }
+    /// Notes what a step did (nothing by default; a model with notes writes this and
+    /// [`EngineModel::merge_notes`]).
+    fn note(&self, rec: &Self::Record, notes: &mut Self::Notes) {
+        let _ = (rec, notes);
+    }
+    fn merge_notes(&self, into: &mut Self::Notes, from: &Self::Notes) {
+        let _ = (into, from);
+    }
+    /// Once, when the search ends (interchangeable sessions share what their steps did).
+    fn finish_notes(&self, notes: &mut Self::Notes) {
+        let _ = notes;
+    }
+}
