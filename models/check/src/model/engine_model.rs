@@ -16,6 +16,10 @@
 //! - liveness: the states in which an `eventually` property waits
 //!   ([`EngineModel::pending`], for the cycle search of [`super::cycle`]);
 //! - what the report keeps of the steps taken ([`EngineModel::Notes`]).
+//!
+//! Beside it, what the Explorer shows of a model ([`Explain`]: `mdl explore`,
+//! [`super::explore`]) and `prop_fns!`, the table of property conditions that stateright's
+//! `Property` takes as plain `fn`s.
 
 use super::por::PorStats;
 use stateright::Model;
@@ -112,3 +116,37 @@ where
         let _ = notes;
     }
 }
+
+/// What the Explorer shows of a model.
+pub trait Explain: Model {
+    /// A state, as the Explorer shows it (lock tables with session names, ...).
+    fn state_text(&self, st: &Self::State) -> String;
+    /// The step of its session's program an action takes in `st` (to name it).
+    fn step_of(&self, st: &Self::State, a: Self::Action) -> Option<usize>;
+    /// An action's name, with the step it takes.
+    fn action_text(&self, a: Self::Action, step: Option<usize>) -> String;
+    /// What an action does in `st` (its outcome and what it wakes).
+    fn step_text(&self, st: &Self::State, a: Self::Action) -> Option<String>;
+}
+
+/// `prop_fns!(p, PropFn)`: the array of `p::<0>` to `p::<70>`, each as a `PropFn` (for
+/// lock scenarios at most 7 built-in properties and 64 asserts; for SQL scenarios 4 and
+/// [`crate::model::MAX_ASSERTS`]).
+macro_rules! prop_fns {
+    ($p:ident, $t:ty) => {
+        prop_fns!(@ $p, $t;
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29
+            30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56
+            57 58 59 60 61 62 63 64 65 66 67 68 69 70)
+    };
+    (@ $p:ident, $t:ty; $($i:literal)*) => { [$($p::<$i> as $t),*] };
+    // `prop_fns!(p, M, PropFn<M>)`: `p::<M, 0>` to `p::<M, 70>`, in a generic function.
+    ($p:ident, $g:ty, $t:ty) => {
+        prop_fns!(@@ $p, $g, $t;
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29
+            30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56
+            57 58 59 60 61 62 63 64 65 66 67 68 69 70)
+    };
+    (@@ $p:ident, $g:ty, $t:ty; $($i:literal)*) => { [$($p::<$g, $i> as $t),*] };
+}
+pub(crate) use prop_fns;

@@ -2,26 +2,15 @@
 //! checker explores: lock scenarios ([`super::lock_model::LockScenario`]) and SQL
 //! scenarios (`crate::sql::model::SqlScenario`). The checking itself is
 //! [`super::search`]'s; the Explorer only walks states one click at a time, so here a
-//! state is shown and an action named by the model's [`Explain`] (the Explorer prints a
+//! state is shown and an action named by the model's [`Explain`] (beside our engine's trait in
+//! [`super::engine_model`]) (the Explorer prints a
 //! state with `{:#?}`: [`Shown`]'s `Debug` is the model's state text).
 
-use super::reference::prop_fns;
+use super::engine_model::{prop_fns, Explain};
 use stateright::{Model, Property};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
-
-/// What the Explorer shows of a model.
-pub trait Explain: Model {
-    /// A state, as the Explorer shows it (lock tables with session names, ...).
-    fn state_text(&self, st: &Self::State) -> String;
-    /// The step of its session's program an action takes in `st` (to name it).
-    fn step_of(&self, st: &Self::State, a: Self::Action) -> Option<usize>;
-    /// An action's name, with the step it takes.
-    fn action_text(&self, a: Self::Action, step: Option<usize>) -> String;
-    /// What an action does in `st` (its outcome and what it wakes).
-    fn step_text(&self, st: &Self::State, a: Self::Action) -> Option<String>;
-}
 
 /// `mdl explore`'s model of a lock scenario.
 pub type ExploreModel = Explorer<super::lock_model::LockScenario>;

@@ -9,9 +9,8 @@
 //! sessions), and the steps taken (for the coverage and the warnings of the report).
 
 use super::encode::{Codec, Scratch};
-use super::engine_model::EngineModel;
+use super::engine_model::{prop_fns, EngineModel, Explain};
 use super::por::{Por, PorStats};
-use super::reference::prop_fns;
 use super::search::SearchOptions;
 use super::{Action, MdlModel, PropKind, Record, State};
 use stateright::{Model, Property};
@@ -248,7 +247,7 @@ impl From<MdlModel> for LockScenario {
 /// Lock scenarios in the Explorer: states as lock tables with session names, actions as
 /// the steps' text.
 #[cfg(feature = "stateright")]
-impl super::explore::Explain for LockScenario {
+impl Explain for LockScenario {
     fn state_text(&self, st: &State) -> String {
         super::report::state_table(&self.m, st)
     }

@@ -22,7 +22,6 @@ pub mod model_space;
 pub mod por;
 pub mod quiet;
 pub mod reference;
-pub mod reference_notes;
 pub mod report;
 pub mod result;
 pub mod search;

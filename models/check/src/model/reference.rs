@@ -1,21 +1,22 @@
 //! `mdl check --engine stateright`: stateright's own checker (its BFS or DFS) on the same
 //! model, as the reference for our search ([`super::search`]). One runner ([`run`]) for
 //! every model: lock scenarios ([`check`], on [`LockScenario::plain`]), SQL scenarios
-//! (`crate::sql::reference`), both through [`super::reference_notes::run_noting`] (a
+//! (`crate::sql::reference`), both through [`run_noting`] (a
 //! state's identity is our extension trait's encoding: for lock scenarios the canonical
 //! encoding without symmetry, [`super::encode`], the one our search keeps without
 //! reductions, so that the two engines count the same unique states), and the zoo's
 //! designs. No partial-order reduction and no symmetry here: this is the plain search
 //! that the reductions are checked against (`models/mdl/tests/engines_agree.rs`).
 
-use super::result::{replay, CheckResult, Coverage, PropResult, Status};
+use super::engine_model::{prop_fns, EngineModel};
 use super::lock_model::LockScenario;
-use super::reference_notes::run_noting;
+use super::result::{replay, CheckResult, Coverage, PropResult, Status};
 use super::search::Stop;
 use super::{mem, Action, MdlModel, PropKind};
-use stateright::{Checker, HasDiscoveries, Model};
-use std::hash::Hash;
-use std::sync::Arc;
+use stateright::{Checker, HasDiscoveries, Model, Property};
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How to run stateright's checker.
@@ -29,28 +30,6 @@ pub struct RefOptions {
     /// Explore every state even when every property is decided (for comparing counts).
     pub exhaustive: bool,
 }
-
-/// `prop_fns!(p, PropFn)`: the array of `p::<0>` to `p::<70>`, each as a `PropFn` (for
-/// lock scenarios at most 7 built-in properties and 64 asserts; for SQL scenarios 4 and
-/// [`crate::model::MAX_ASSERTS`]).
-macro_rules! prop_fns {
-    ($p:ident, $t:ty) => {
-        prop_fns!(@ $p, $t;
-            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29
-            30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56
-            57 58 59 60 61 62 63 64 65 66 67 68 69 70)
-    };
-    (@ $p:ident, $t:ty; $($i:literal)*) => { [$($p::<$i> as $t),*] };
-    // `prop_fns!(p, M, PropFn<M>)`: `p::<M, 0>` to `p::<M, 70>`, in a generic function.
-    ($p:ident, $g:ty, $t:ty) => {
-        prop_fns!(@@ $p, $g, $t;
-            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29
-            30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56
-            57 58 59 60 61 62 63 64 65 66 67 68 69 70)
-    };
-    (@@ $p:ident, $g:ty, $t:ty; $($i:literal)*) => { [$($p::<$g, $i> as $t),*] };
-}
-pub(crate) use prop_fns;
 
 /// A name no property has: waiting for its discovery explores every state.
 const NEVER: &str = "(every state)";
@@ -201,4 +180,139 @@ fn result(
         stateright: true,
         complete: !all_found && !limited,
     }
+}
+
+// stateright's checker on a model with our extension trait ([`EngineModel`],
+// [`run_noting`]): the one runner ([`run`]) on the model wrapped so that a state's
+// identity is the trait's encoding ([`EngineModel::encode`], the identity our engine
+// gives it: the two engines count the same states), and the model's notes are gathered
+// as the checker takes each step (what our engine's report keeps of the steps taken,
+// e.g. the outcomes SQL statements reached). Run it on the model without reductions:
+// this is the plain search the reductions are checked against.
+
+/// A property's condition on the model.
+type Cond<M> = fn(&M, &<M as Model>::State) -> bool;
+
+/// A state with the encoding that names it.
+#[derive(Clone)]
+pub struct Named<S> {
+    id: Vec<u8>,
+    pub st: S,
+}
+
+impl<S> PartialEq for Named<S> {
+    fn eq(&self, o: &Self) -> bool {
+        self.id == o.id
+    }
+}
+impl<S> Eq for Named<S> {}
+impl<S> Hash for Named<S> {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.id.hash(h)
+    }
+}
+impl<S: fmt::Debug> fmt::Debug for Named<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.st.fmt(f)
+    }
+}
+
+/// The model, noting what each step the checker takes did.
+struct Noting<M: EngineModel>
+where
+    M::State: Hash + Send,
+    M::Action: Copy + PartialEq + Send,
+{
+    m: M,
+    conds: Arc<[Cond<M>]>,
+    notes: Arc<Mutex<M::Notes>>,
+}
+
+type PropFn<M> = fn(&Noting<M>, &Named<<M as Model>::State>) -> bool;
+
+/// stateright takes plain `fn`s: property `I` of the model.
+fn p<M, const I: usize>(n: &Noting<M>, s: &Named<M::State>) -> bool
+where
+    M: EngineModel,
+    M::State: Hash + Send,
+    M::Action: Copy + PartialEq + Send,
+{
+    n.conds.get(I).is_none_or(|f| f(&n.m, &s.st))
+}
+
+impl<M: EngineModel> Noting<M>
+where
+    M::State: Hash + Send,
+    M::Action: Copy + PartialEq + Send,
+{
+    fn named(&self, st: M::State) -> Named<M::State> {
+        let mut id = Vec::new();
+        self.m.encode(&st, &mut M::Scratch::default(), &mut id);
+        Named { id, st }
+    }
+}
+
+impl<M: EngineModel> Model for Noting<M>
+where
+    M::State: Hash + Send,
+    M::Action: Copy + PartialEq + Send,
+{
+    type State = Named<M::State>;
+    type Action = M::Action;
+
+    fn init_states(&self) -> Vec<Named<M::State>> {
+        self.m
+            .init_states()
+            .into_iter()
+            .map(|s| self.named(s))
+            .collect()
+    }
+    fn actions(&self, s: &Named<M::State>, out: &mut Vec<M::Action>) {
+        self.m.actions(&s.st, out)
+    }
+    fn next_state(&self, s: &Named<M::State>, a: M::Action) -> Option<Named<M::State>> {
+        let (next, rec) = self.m.step(&s.st, a)?;
+        let mut notes = self.notes.lock().unwrap_or_else(|e| e.into_inner());
+        self.m.note(&rec, &mut notes);
+        drop(notes);
+        Some(self.named(next))
+    }
+    fn properties(&self) -> Vec<Property<Self>> {
+        let fns: [PropFn<M>; 71] = prop_fns!(p, M, PropFn<M>);
+        // The model's properties, on this model: the same names and predicates (at
+        // most 71 of them: 7 built-in and 64 asserts).
+        self.m
+            .properties()
+            .into_iter()
+            .zip(fns)
+            .map(|(p, f)| Property {
+                expectation: p.expectation,
+                name: p.name,
+                condition: f,
+            })
+            .collect()
+    }
+}
+
+/// Runs stateright's checker on `model` ([`run`]): what it found, and the notes of
+/// every step it took.
+pub fn run_noting<M>(model: M, o: &RefOptions) -> (RefRun<M::Action>, M::Notes)
+where
+    M: EngineModel + Send + 'static,
+    M::State: Hash + Send + Sync + Clone + PartialEq + 'static,
+    M::Action: Copy + PartialEq + Send + Sync + 'static,
+    M::Notes: Sync,
+{
+    let props = model.properties();
+    let names: Vec<&'static str> = props.iter().map(|p| p.name).collect();
+    let conds: Arc<[Cond<M>]> = props.iter().map(|p| p.condition).collect();
+    let notes = Arc::new(Mutex::new(model.new_notes()));
+    let noting = Noting {
+        m: model,
+        conds,
+        notes: notes.clone(),
+    };
+    let r = run(noting, &names, o);
+    let n = std::mem::take(&mut *notes.lock().unwrap_or_else(|e| e.into_inner()));
+    (r, n)
 }

@@ -5,7 +5,8 @@
 use super::model::SqlScenario;
 use super::text::{action_text, record_text, state_lines};
 use super::{SqlAction, SqlCheck, SqlState};
-use crate::model::explore::{Explain, Explorer};
+use crate::model::engine_model::Explain;
+use crate::model::explore::Explorer;
 use std::sync::Arc;
 
 /// `mdl explore`'s model of a SQL scenario.

@@ -12,9 +12,9 @@
 //! taken first, alone. The notes: every (session, outcome) a statement reached.
 
 use super::{SqlAction, SqlCheck, SqlProp, SqlRecord, SqlState};
+use crate::model::engine_model::prop_fns;
 use crate::model::engine_model::EngineModel;
 use crate::model::por::PorStats;
-use crate::model::reference::prop_fns;
 use mdl_core::Outcome;
 use stateright::{Model, Property};
 use std::collections::{BTreeSet, HashSet};

@@ -1,7 +1,7 @@
 //! `mdl check --engine stateright` on a SQL scenario: stateright's own checker (its BFS
 //! or DFS) on the one SQL model ([`super::model::SqlScenario`], the model our engine
 //! runs, without its reduction), through the one reference runner
-//! ([`crate::model::reference_notes::run_noting`], the outcomes statements reached
+//! ([`crate::model::reference::run_noting`], the outcomes statements reached
 //! noted through our extension trait as the checker takes each step), as the reference
 //! for our engine ([`super::check`]). A state's identity is the same fingerprint in both,
 //! so a complete search counts the same unique states
@@ -11,8 +11,8 @@ use super::check::{replay, PropResult, SqlResult};
 use super::model::SqlScenario;
 use super::{SqlAction, SqlCheck, SqlProp};
 use crate::model::mem;
+use crate::model::reference::run_noting;
 use crate::model::reference::RefOptions;
-use crate::model::reference_notes::run_noting;
 use std::sync::Arc;
 use std::time::Instant;
 
