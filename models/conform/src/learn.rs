@@ -178,7 +178,7 @@ fn same_key(a: &Node, b: &Node) -> bool {
 /// The first and second fixture tables a kind's SQL uses (`t1`/`t2`, or `m1`/`m2` for
 /// a MyISAM kind).
 fn slots(k: &KindDef) -> (&'static str, &'static str) {
-    if k.name.ends_with(".myisam") {
+    if k.name().ends_with(".myisam") {
         ("m1", "m2")
     } else {
         ("t1", "t2")
@@ -292,7 +292,7 @@ fn learn_kind(
     let _ = writeln!(
         log,
         "{}: held {:?} after-commit {:?} implicit_commit {implicit_commit}{}",
-        k.name,
+        k.name(),
         s1.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
         s2.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
         reply
@@ -322,7 +322,7 @@ fn learn_kind(
     for bl in BLOCKERS {
         prep(mon, k)?;
         let Some(x) = start_blocker(server, mon, bl, k)? else {
-            let _ = writeln!(log, "{}: blocker {} did not start", k.name, bl.name);
+            let _ = writeln!(log, "{}: blocker {} did not start", k.name(), bl.name);
             continue;
         };
         let mut a = server.connect()?;
@@ -350,7 +350,7 @@ fn learn_kind(
                 let _ = writeln!(
                     log,
                     "{}: behind {}: granted {:?} pending {:?}",
-                    k.name,
+                    k.name(),
                     bl.name,
                     gr.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
                     pend.iter().map(|r| r.to_string()).collect::<Vec<_>>()
@@ -366,13 +366,13 @@ fn learn_kind(
                     obs.push((gr.iter().map(|g| node(&d, g)).collect::<Vec<_>>(), pn));
                 }
             } else {
-                let _ = writeln!(log, "{}: behind {}: {st:?}", k.name, bl.name);
+                let _ = writeln!(log, "{}: behind {}: {st:?}", k.name(), bl.name);
             }
         }
         cleanup(mon, a)?;
         stop_blocker(mon, x)?;
     }
-    let base = k.name.split('.').next().unwrap_or(k.name);
+    let base = k.name().split('.').next().unwrap_or(k.name());
     let ops = order_ops(
         &d,
         &nodes,
@@ -396,15 +396,15 @@ fn learn_kind(
         // twice.mdl showed it).
         inplace_down_then_x(&mut ops, "SU");
     }
-    if k.name == "alter_inplace_lock_shared" {
+    if k.name() == "alter_inplace_lock_shared" {
         // The same with a requested LOCK=SHARED: down to SNW (not SU) while the engine
         // rebuilds, then X again to commit; LOCK=EXCLUSIVE keeps the X (no move down).
         inplace_down_then_x(&mut ops, "SNW");
     }
-    if k.name == "alter_copy"
-        || k.name == "alter_copy_rename"
-        || k.name == "alter_copy_lock_exclusive"
-        || k.name == "alter_partition_by"
+    if k.name() == "alter_copy"
+        || k.name() == "alter_copy_rename"
+        || k.name() == "alter_copy_lock_exclusive"
+        || k.name() == "alter_partition_by"
     {
         // copy_data_between_tables (sql/sql_table.cc): once the table is SNW the BACKUP_DDL
         // ticket moves down to BACKUP_ALTER_COPY while the rows are copied
@@ -415,7 +415,7 @@ fn learn_kind(
         // them). The MyISAM row keeps what was measured: its backup ticket is not shown
         // to move. With LOCK=EXCLUSIVE the table is X (wait_while_table_is_used in
         // mysql_alter_table) before the copy instead of SNW.
-        let copy_lock = if matches!(k.name, "alter_copy" | "alter_copy_rename") {
+        let copy_lock = if matches!(k.name(), "alter_copy" | "alter_copy_rename") {
             "SNW"
         } else {
             "X"
@@ -438,7 +438,7 @@ fn learn_kind(
             ops.insert(snw + 2, mk("BACKUP_DDL"));
         }
     }
-    if base == "repair" || k.name == "optimize.myisam" {
+    if base == "repair" || k.name() == "optimize.myisam" {
         // mysql_admin_table (sql/sql_admin.cc): a table opened for TL_WRITE with a lock
         // stronger than SW (REPAIR's SNRW; OPTIMIZE of a MyISAM table opens it SW, then
         // moves it to SNRW) is upgraded to X by wait_while_table_is_used before the
@@ -454,7 +454,7 @@ fn learn_kind(
             .rposition(|o| o.key == "$t" && o.ty.abbrev() == "SNRW")
         {
             let dur = ops[last].dur;
-            let before = match k.name {
+            let before = match k.name() {
                 "repair.myisam" => Some(("BACKUP_DML", "found/seed-221930")),
                 "optimize.myisam" => Some(("BACKUP_DDL", "found/seed-221930-2")),
                 _ => None,
@@ -476,7 +476,9 @@ fn learn_kind(
         }
     }
     Ok(KindRow {
-        name: k.name.into(),
+        name: k.name().into(),
+        kind: k.kind,
+        variant: k.variant,
         implicit_commit,
         sql: k.sql.into(),
         ops,
@@ -504,8 +506,8 @@ fn lock_templates(rs: &[LockRow]) -> Vec<LockTemplate> {
 pub fn rule_kinds() -> impl Iterator<Item = &'static KindDef> {
     KINDS.iter().filter(|k| {
         !k.check
-            && (k.setup.is_empty() || k.name.starts_with("backup_"))
-            && k.name != "commit_write"
+            && (k.setup.is_empty() || k.name().starts_with("backup_"))
+            && k.name() != "commit_write"
     })
 }
 
@@ -522,7 +524,7 @@ fn learn_rule(
     for s in st.1 {
         let r = a.exec(&subst(s, k))?;
         if let Some((c, m)) = r.error {
-            let _ = writeln!(log, "rule {} {}: state failed: {c} {m}", st.0, k.name);
+            let _ = writeln!(log, "rule {} {}: state failed: {c} {m}", st.0, k.name());
             cleanup(mon, a)?;
             return Ok(None);
         }
@@ -548,21 +550,21 @@ fn learn_rule(
                 log,
                 "rule {} {}: {:?} added {:?} removed {:?}",
                 st.0,
-                k.name,
+                k.name(),
                 r.error,
                 added.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
                 removed.iter().map(|r| r.to_string()).collect::<Vec<_>>()
             );
             Some(RuleRow {
                 state: st.0.into(),
-                kind: k.name.into(),
+                kind: k.name().into(),
                 error,
                 added: lock_templates(&added),
                 removed: lock_templates(&removed),
             })
         }
         other => {
-            let _ = writeln!(log, "rule {} {}: {other:?} {:?}", st.0, k.name, after);
+            let _ = writeln!(log, "rule {} {}: {other:?} {:?}", st.0, k.name(), after);
             None
         }
     };
@@ -580,16 +582,16 @@ pub fn learn_only(
     let mut mon = server.connect()?;
     let mut m = base.clone();
     m.header = Mapping::header_for(server.version());
-    for k in KINDS.iter().filter(|k| names.iter().any(|n| n == k.name)) {
+    for k in KINDS.iter().filter(|k| names.iter().any(|n| n == k.name())) {
         let row = learn_kind(server, &mut mon, k, log)?;
-        match m.kinds.iter_mut().find(|r| r.name == k.name) {
+        match m.kinds.iter_mut().find(|r| r.name == k.name()) {
             Some(r) => *r = row,
             None => m.kinds.push(row),
         }
-        if rule_kinds().any(|r| r.name == k.name) {
-            m.rules.retain(|r| r.kind != k.name);
+        if rule_kinds().any(|r| r.name() == k.name()) {
+            m.rules.retain(|r| r.kind != k.name());
             for st in STATES {
-                if st.0 == "idle" && !k.name.starts_with("backup_") {
+                if st.0 == "idle" && !k.name().starts_with("backup_") {
                     continue;
                 }
                 if let Some(r) = learn_rule(server, &mut mon, st, k, log)? {
@@ -605,7 +607,7 @@ pub fn learn_only(
     {
         m.rules.retain(|r| r.state != st.0);
         for k in rule_kinds() {
-            if st.0 == "idle" && !k.name.starts_with("backup_") {
+            if st.0 == "idle" && !k.name().starts_with("backup_") {
                 continue;
             }
             if let Some(r) = learn_rule(server, &mut mon, st, k, log)? {
@@ -617,11 +619,16 @@ pub fn learn_only(
     m.kinds.sort_by_key(|r| {
         KINDS
             .iter()
-            .position(|k| k.name == r.name)
+            .position(|k| k.name() == r.name)
             .unwrap_or(usize::MAX)
     });
     let st_pos = |s: &str| STATES.iter().position(|x| x.0 == s).unwrap_or(usize::MAX);
-    let k_pos = |s: &str| KINDS.iter().position(|x| x.name == s).unwrap_or(usize::MAX);
+    let k_pos = |s: &str| {
+        KINDS
+            .iter()
+            .position(|x| x.name() == s)
+            .unwrap_or(usize::MAX)
+    };
     m.rules.sort_by_key(|r| (st_pos(&r.state), k_pos(&r.kind)));
     Ok(m)
 }
@@ -639,7 +646,7 @@ pub fn learn(server: &Server, log: &mut dyn Write) -> Result<Mapping, ConformErr
     }
     for st in STATES {
         for k in rule_kinds() {
-            if st.0 == "idle" && !k.name.starts_with("backup_") {
+            if st.0 == "idle" && !k.name().starts_with("backup_") {
                 continue;
             }
             if let Some(r) = learn_rule(server, &mut mon, st, k, log)? {

@@ -6,6 +6,7 @@
 //! the catalog ([`crate::catalog::Catalog::users`]).
 
 use super::classify::{Bind, Effect, Part, Plan, SetTarget, Stmt};
+use crate::kind::Kind;
 
 /// What an accounts statement needs or changes: users as `name@host` (host `%` when not
 /// written).
@@ -189,10 +190,10 @@ pub(crate) fn classify_accounts(
         _ => return Err(bad()),
     };
     Ok(Stmt::Learned(Plan {
-        kind: "account".into(),
+        kind: Kind::Account,
         parts: vec![Part {
             row: "account".into(),
-            kind: "account".into(),
+            kind: Kind::Account,
             bind: Bind::default(),
             set_target: SetTarget::NotInList,
         }],

@@ -14,6 +14,8 @@
 //! without an algorithm it can tell, a view read by a statement, a temporary table.
 
 use super::catalog::{Catalog, Engine};
+pub use crate::kind::Kind;
+use crate::kind::RowVariant;
 
 /// A table (or view) name, schema-qualified.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -67,7 +69,7 @@ pub struct Part {
     /// The learned kind (with `.myisam` for a MyISAM table when the table has that row).
     pub row: String,
     /// The kind without the engine suffix (the key of the session rules).
-    pub kind: String,
+    pub kind: Kind,
     pub bind: Bind,
     /// For a table in a multi-table UPDATE's list: whether a SET column is its.
     pub set_target: SetTarget,
@@ -275,8 +277,8 @@ impl Effect {
 /// A statement of the learned table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
-    /// The statement's kind (a base kind name of the table: `select`, `drop`, ...).
-    pub kind: String,
+    /// The statement's kind (a base kind of the table: `select`, `drop`, ...).
+    pub kind: Kind,
     pub parts: Vec<Part>,
     /// LOCK TABLES: the tables and how each is locked.
     pub lock_tables: Vec<(Tbl, LtMode)>,
@@ -415,29 +417,34 @@ struct Cx<'a> {
 impl Cx<'_> {
     /// The row for `kind` on table `t`: `kind.myisam` when `t` is a MyISAM table and that
     /// row exists.
-    fn row(&self, kind: &str, t: Option<&Tbl>) -> String {
+    fn row(&self, kind: Kind, t: Option<&Tbl>) -> String {
         if let Some(t) = t {
             if self.cat.engine(t) == Some(Engine::MyIsam) {
-                let r = format!("{kind}.myisam");
-                if (self.has_row)(&r) {
-                    return r;
+                let r = kind.row_name(RowVariant::MyIsam);
+                if (self.has_row)(r) {
+                    return r.to_owned();
                 }
             }
         }
-        kind.to_owned()
+        kind.as_str().to_owned()
     }
 
-    fn part(&self, kind: &str, bind: Bind) -> Part {
+    fn part(&self, kind: Kind, bind: Bind) -> Part {
         Part {
             row: self.row(kind, bind.t.as_ref()),
-            kind: kind.to_owned(),
+            kind,
             bind,
             set_target: SetTarget::NotInList,
         }
     }
 
-    fn on_table(&self, kind: &str, t: &Tbl) -> Result<Part, String> {
-        if self.cat.is_view(t) && matches!(kind, "select" | "insert" | "update" | "delete") {
+    fn on_table(&self, kind: Kind, t: &Tbl) -> Result<Part, String> {
+        if self.cat.is_view(t)
+            && matches!(
+                kind,
+                Kind::Select | Kind::Insert | Kind::Update | Kind::Delete
+            )
+        {
             return views::dml_part(self, kind, t);
         }
         if !routine_prelock::fires_no_trigger(kind) || self.cat.is_view(t) {
@@ -472,13 +479,13 @@ impl Cx<'_> {
 
     fn plan(
         &self,
-        kind: &str,
+        kind: Kind,
         parts: Vec<Part>,
         effect: Effect,
         toks: &[Tok],
     ) -> Result<Stmt, String> {
         Ok(Stmt::Learned(Plan {
-            kind: kind.to_owned(),
+            kind,
             parts,
             lock_tables: Vec::new(),
             wait: wait_clause(toks)?,
@@ -587,7 +594,7 @@ fn classify_inner(
         }
         // UNLOCK INSTANCE (MySQL 8.0: Sql_cmd_unlock_instance::execute).
         "unlock" if words.get(1).is_some_and(|w| w == "instance") && words.len() == 2 => {
-            instance_plan(&cx, "instance_unlock", &toks)
+            instance_plan(&cx, Kind::InstanceUnlock, &toks)
         }
         "use" => classify_use(&cx, &mut c, &toks),
         "do" | "set" if user_locks::mentions(&toks) => Err(format!(

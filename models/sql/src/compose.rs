@@ -26,12 +26,18 @@
 use super::catalog::Catalog;
 use super::classify::{Bind, Plan};
 use super::mapping::{Mapping, OpKind};
+use crate::kind::Kind;
 use mdl_core::key::MdlKey;
 use mdl_core::table::{sort_bulk, BulkReq};
 use mdl_core::{Dialect, Duration, LockType};
 
 /// The admin statements (`mysql_admin_table`): several tables are done one by one.
-pub const ADMIN: &[&str] = &["analyze", "check_table", "optimize", "repair"];
+pub const ADMIN: &[Kind] = &[
+    Kind::Analyze,
+    Kind::CheckTable,
+    Kind::Optimize,
+    Kind::Repair,
+];
 
 /// How a deadlock that picks this request's session as the victim ends (the server's
 /// error handler around the `acquire_lock` call).
@@ -221,38 +227,37 @@ pub fn keys(
     })
 }
 
-/// How a deadlock during this row's plain acquires ends (the server function the row's
+/// How a deadlock during a row's plain acquires ends (`kind`: the row's kind) (the server function the row's
 /// statement goes through).
-fn ctx_of(row: &str) -> Ctx {
-    let base = row.split('.').next().unwrap_or(row);
-    match base {
-        "ftwrl" => Ctx::Retry,
-        "get_lock"
-        | "commit_write"
-        | "backup_start"
-        | "backup_flush"
-        | "backup_block_ddl"
-        | "backup_block_commit"
-        | "backup_end"
-        | "create_trigger"
-        | "drop_trigger"
-        | "flush_table"
-        | "ftwrl_table"
+fn ctx_of(kind: Kind) -> Ctx {
+    match kind {
+        Kind::Ftwrl => Ctx::Retry,
+        Kind::GetLock
+        | Kind::CommitWrite
+        | Kind::BackupStart
+        | Kind::BackupFlush
+        | Kind::BackupBlockDdl
+        | Kind::BackupBlockCommit
+        | Kind::BackupEnd
+        | Kind::CreateTrigger
+        | Kind::DropTrigger
+        | Kind::FlushTable
+        | Kind::FtwrlTable
         // FLUSH TABLES ... FOR EXPORT: flush_tables_with_read_lock, as WITH READ LOCK.
-        | "flush_export"
-        | "create_db"
-        | "drop_db"
+        | Kind::FlushExport
+        | Kind::CreateDb
+        | Kind::DropDb
         // LOCK INSTANCE FOR BACKUP (MySQL 8.0, Sql_cmd_lock_instance::execute): one
         // acquire_lock, an error on a deadlock.
-        | "instance_lock"
+        | Kind::InstanceLock
         // backup_lock (sql/backup.cc): MDL_context::acquire_lock, no open_table.
-        | "table_backup_lock"
+        | Kind::TableBackupLock
         // ALTER TABLE ... RENAME: the new name's X by MDL_context::acquire_locks in
         // mysql_alter_table (sql/sql_table.cc), no open_table.
-        | "alter_rename"
-        | "alter_copy_rename"
-        | "alter_inplace_rename"
-        | "alter_instant_rename" => Ctx::Plain,
+        | Kind::AlterRename
+        | Kind::AlterCopyRename
+        | Kind::AlterInplaceRename
+        | Kind::AlterInstantRename => Ctx::Plain,
         _ => Ctx::OpenTable,
     }
 }
@@ -264,7 +269,7 @@ pub fn compose(
     cat: &Catalog,
     plan: &Plan,
 ) -> Result<Vec<Step>, String> {
-    if ADMIN.contains(&plan.kind.as_str()) && plan.parts.len() > 1 {
+    if ADMIN.contains(&plan.kind) && plan.parts.len() > 1 {
         // One table after the other, each a statement of its own.
         let mut out = Vec::new();
         for (i, p) in plan.parts.iter().enumerate() {
@@ -296,7 +301,7 @@ pub fn compose(
     // stands.
     let mut ordered: Vec<Option<Step>> = Vec::new();
     for (r, p) in &rows {
-        let ctx = match ctx_of(&r.name) {
+        let ctx = match ctx_of(r.kind) {
             // MySQL 8.0's FTWRL does not wait again after a deadlock: acquire_lock fails,
             // reload_acl_and_cache gives the global read lock back and the statement
             // fails (sql/sql_reload.cc; MariaDB's retries).

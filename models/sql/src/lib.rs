@@ -8,6 +8,7 @@
 //!   (`models/conformance/statements.tsv`), the fixture;
 //! - [`compose`]: the composition rule of statements with several tables;
 //! - [`model`]: SQL sessions played on [`mdl_core::table::LockTable`] through the mapping;
+//! - [`kind`]: statement kinds (one enum variant per kind of the tables);
 //! - [`key_text`]: a lock's key as scenarios write it.
 
 pub mod accounts;
@@ -18,6 +19,7 @@ pub mod classify;
 pub mod compose;
 pub mod grants;
 pub mod key_text;
+pub mod kind;
 pub mod mapping;
 pub mod model;
 pub mod routines;
@@ -28,10 +30,11 @@ use std::path::PathBuf;
 /// What can go wrong loading the SQL model's data, as values.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SqlError {
-    #[error("{file}:{line}: {msg}")]
+    #[error("{file}:{line}:{col}: {msg}")]
     Data {
         file: String,
         line: usize,
+        col: usize,
         msg: String,
     },
     #[error("{0}")]

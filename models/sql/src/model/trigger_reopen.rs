@@ -15,6 +15,7 @@
 use super::{SqlModel, Then};
 use crate::classify::{Part, Tbl};
 use crate::compose::{compose, Ctx, Step};
+use crate::kind::Kind;
 use std::collections::VecDeque;
 
 impl SqlModel {
@@ -43,7 +44,7 @@ impl SqlModel {
             return;
         }
         let left = |x: &Part| {
-            !matches!(x.kind.as_str(), "create_trigger" | "drop_trigger")
+            !matches!(x.kind, Kind::CreateTrigger | Kind::DropTrigger)
                 && x.bind
                     .tr
                     .as_ref()
