@@ -33,6 +33,7 @@ use super::locks::{LockRow, Snapshot};
 use super::server::Server;
 use super::ConformError;
 use mdl_core::{Dialect, LockType};
+use mdl_sql::kind::{Kind, RowVariant};
 use mdl_sql::mapping::{KindDef, KindRow, LockTemplate, Mapping, OpKind, RuleRow, KINDS};
 use order::{
     drop_function_releases_trans_dml, inplace_down_then_x, measured_acquire, order_ops,
@@ -178,7 +179,7 @@ fn same_key(a: &Node, b: &Node) -> bool {
 /// The first and second fixture tables a kind's SQL uses (`t1`/`t2`, or `m1`/`m2` for
 /// a MyISAM kind).
 fn slots(k: &KindDef) -> (&'static str, &'static str) {
-    if k.name().ends_with(".myisam") {
+    if k.variant == RowVariant::MyIsam {
         ("m1", "m2")
     } else {
         ("t1", "t2")
@@ -372,7 +373,8 @@ fn learn_kind(
         cleanup(mon, a)?;
         stop_blocker(mon, x)?;
     }
-    let base = k.name().split('.').next().unwrap_or(k.name());
+    let base = k.kind.as_str();
+    let base_row = k.variant == RowVariant::Base;
     let ops = order_ops(
         &d,
         &nodes,
@@ -385,10 +387,10 @@ fn learn_kind(
             .any(|g| base == *g || base.starts_with(&format!("{g}_"))),
     );
     let mut ops = ops;
-    if base == "drop_function" {
+    if k.kind == Kind::DropFunction {
         drop_function_releases_trans_dml(&mut ops);
     }
-    if INPLACE_TWICE.contains(&base) {
+    if INPLACE_TWICE.contains(&k.kind) {
         // mysql_inplace_alter_table (sql/sql_table.cc): X for the prepare phase, then
         // down to SU while the engine rebuilds (HA_ALTER_INPLACE_NO_LOCK_AFTER_PREPARE),
         // and X again to commit. The probes end the statement at its first wait, so the
@@ -396,15 +398,19 @@ fn learn_kind(
         // twice.mdl showed it).
         inplace_down_then_x(&mut ops, "SU");
     }
-    if k.name() == "alter_inplace_lock_shared" {
+    if base_row && k.kind == Kind::AlterInplaceLockShared {
         // The same with a requested LOCK=SHARED: down to SNW (not SU) while the engine
         // rebuilds, then X again to commit; LOCK=EXCLUSIVE keeps the X (no move down).
         inplace_down_then_x(&mut ops, "SNW");
     }
-    if k.name() == "alter_copy"
-        || k.name() == "alter_copy_rename"
-        || k.name() == "alter_copy_lock_exclusive"
-        || k.name() == "alter_partition_by"
+    if base_row
+        && matches!(
+            k.kind,
+            Kind::AlterCopy
+                | Kind::AlterCopyRename
+                | Kind::AlterCopyLockExclusive
+                | Kind::AlterPartitionBy
+        )
     {
         // copy_data_between_tables (sql/sql_table.cc): once the table is SNW the BACKUP_DDL
         // ticket moves down to BACKUP_ALTER_COPY while the rows are copied
@@ -415,7 +421,7 @@ fn learn_kind(
         // them). The MyISAM row keeps what was measured: its backup ticket is not shown
         // to move. With LOCK=EXCLUSIVE the table is X (wait_while_table_is_used in
         // mysql_alter_table) before the copy instead of SNW.
-        let copy_lock = if matches!(k.name(), "alter_copy" | "alter_copy_rename") {
+        let copy_lock = if matches!(k.kind, Kind::AlterCopy | Kind::AlterCopyRename) {
             "SNW"
         } else {
             "X"
@@ -438,7 +444,8 @@ fn learn_kind(
             ops.insert(snw + 2, mk("BACKUP_DDL"));
         }
     }
-    if base == "repair" || k.name() == "optimize.myisam" {
+    let myisam_optimize = k.kind == Kind::Optimize && k.variant == RowVariant::MyIsam;
+    if k.kind == Kind::Repair || myisam_optimize {
         // mysql_admin_table (sql/sql_admin.cc): a table opened for TL_WRITE with a lock
         // stronger than SW (REPAIR's SNRW; OPTIMIZE of a MyISAM table opens it SW, then
         // moves it to SNRW) is upgraded to X by wait_while_table_is_used before the
@@ -454,13 +461,13 @@ fn learn_kind(
             .rposition(|o| o.key == "$t" && o.ty.abbrev() == "SNRW")
         {
             let dur = ops[last].dur;
-            let before = match k.name() {
-                "repair.myisam" => Some(("BACKUP_DML", "found/seed-221930")),
-                "optimize.myisam" => Some(("BACKUP_DDL", "found/seed-221930-2")),
+            let before = match (k.kind, k.variant) {
+                (Kind::Repair, RowVariant::MyIsam) => Some(("BACKUP_DML", "found/seed-221930")),
+                (Kind::Optimize, RowVariant::MyIsam) => Some(("BACKUP_DDL", "found/seed-221930-2")),
                 _ => None,
             };
             // REPAIR's back-off for BACKUP_DDL follows its SNRW: after it, at the end.
-            let mut at = if base == "repair" {
+            let mut at = if k.kind == Kind::Repair {
                 ops.len()
             } else {
                 last + 1
@@ -506,8 +513,8 @@ fn lock_templates(rs: &[LockRow]) -> Vec<LockTemplate> {
 pub fn rule_kinds() -> impl Iterator<Item = &'static KindDef> {
     KINDS.iter().filter(|k| {
         !k.check
-            && (k.setup.is_empty() || k.name().starts_with("backup_"))
-            && k.name() != "commit_write"
+            && (k.setup.is_empty() || k.kind.is_backup_stage())
+            && !(k.kind == Kind::CommitWrite && k.variant == RowVariant::Base)
     })
 }
 
@@ -591,7 +598,7 @@ pub fn learn_only(
         if rule_kinds().any(|r| r.name() == k.name()) {
             m.rules.retain(|r| r.kind != k.name());
             for st in STATES {
-                if st.0 == "idle" && !k.name().starts_with("backup_") {
+                if st.0 == "idle" && !k.kind.is_backup_stage() {
                     continue;
                 }
                 if let Some(r) = learn_rule(server, &mut mon, st, k, log)? {
@@ -607,7 +614,7 @@ pub fn learn_only(
     {
         m.rules.retain(|r| r.state != st.0);
         for k in rule_kinds() {
-            if st.0 == "idle" && !k.name().starts_with("backup_") {
+            if st.0 == "idle" && !k.kind.is_backup_stage() {
                 continue;
             }
             if let Some(r) = learn_rule(server, &mut mon, st, k, log)? {
@@ -646,7 +653,7 @@ pub fn learn(server: &Server, log: &mut dyn Write) -> Result<Mapping, ConformErr
     }
     for st in STATES {
         for k in rule_kinds() {
-            if st.0 == "idle" && !k.name().starts_with("backup_") {
+            if st.0 == "idle" && !k.kind.is_backup_stage() {
                 continue;
             }
             if let Some(r) = learn_rule(server, &mut mon, st, k, log)? {

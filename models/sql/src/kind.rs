@@ -307,14 +307,6 @@ impl Kind {
         self.is_backup_stage() && !matches!(self, Kind::BackupStart)
     }
 
-    /// A DML statement on one table: SELECT, INSERT, UPDATE, DELETE.
-    pub const fn is_plain_dml(self) -> bool {
-        matches!(
-            self,
-            Kind::Select | Kind::Insert | Kind::Update | Kind::Delete
-        )
-    }
-
     /// A DML statement that writes one table: INSERT, UPDATE, DELETE.
     pub const fn is_plain_write(self) -> bool {
         matches!(self, Kind::Insert | Kind::Update | Kind::Delete)

@@ -157,7 +157,7 @@ impl SqlModel {
         let trigger = self.d.namespace(key.namespace()).name == "TRIGGER"
             && self.sess[s].run.as_ref().is_some_and(|r| {
                 matches!(&r.then, Then::Plan(p)
-                    if matches!(p.kind, Kind::CreateTrigger | Kind::DropTrigger))
+                    if p.kind.is_trigger_ddl())
             });
         if trigger {
             self.ha_flush(s);
@@ -199,9 +199,7 @@ impl SqlModel {
                     && match &r.then {
                         Then::Plan(p) if p.kind == Kind::AlterCopy => *ty == snw,
                         // (The first X: the move down to SU for the rebuild follows.)
-                        Then::Plan(p)
-                            if matches!(p.kind, Kind::AlterInplace | Kind::CreateIndex) =>
-                        {
+                        Then::Plan(p) if p.kind.is_inplace_alter() => {
                             *ty == x
                                 && r.steps.iter().any(|st| {
                                     matches!(st, Step::Upgrade { key: k, ty: t, .. }
@@ -223,7 +221,7 @@ impl SqlModel {
             && self.d.namespace(key.namespace()).name == "TABLE"
             && self.sess[s].run.as_ref().is_some_and(|r| {
                 matches!(&r.then, Then::Plan(p)
-                    if matches!(p.kind, Kind::AlterInplace | Kind::CreateIndex))
+                    if p.kind.is_inplace_alter())
             })
     }
 

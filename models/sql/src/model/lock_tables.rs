@@ -39,10 +39,10 @@ impl SqlModel {
     /// UPDATE under LOCK TABLES ... WRITE CONCURRENT waits behind BACKUP STAGE BLOCK_COMMIT.
     pub(super) fn lt_autocommit_steps(&self, s: usize, plan: &Plan) -> Result<Vec<Step>, String> {
         let st = &self.sess[s].st;
-        let writes = plan.parts.iter().any(|p| {
-            matches!(p.kind, Kind::Insert | Kind::Update | Kind::Delete)
-                && !p.row.ends_with(".myisam")
-        });
+        let writes = plan
+            .parts
+            .iter()
+            .any(|p| p.kind.is_plain_write() && !p.row.ends_with(".myisam"));
         if writes && st.autocommit && !st.in_txn {
             self.commit_steps()
         } else {

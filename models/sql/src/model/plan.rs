@@ -135,10 +135,10 @@ impl SqlModel {
                 pre.push(Step::Commit);
             }
         }
-        let writes = plan.parts.iter().any(|p| {
-            matches!(p.kind, Kind::Insert | Kind::Update | Kind::Delete)
-                && !p.row.ends_with(".myisam")
-        });
+        let writes = plan
+            .parts
+            .iter()
+            .any(|p| p.kind.is_plain_write() && !p.row.ends_with(".myisam"));
         let timeout = if plan.kind == Kind::GetLock {
             plan.user_lock_timeout
                 .and_then(|ms| (ms != u64::MAX).then_some(ms))
@@ -405,7 +405,7 @@ impl SqlModel {
         }
         if let Some((b, _, _)) = &st.backup {
             states.push(format!("bs_{}", b.as_str().trim_start_matches("backup_")));
-        } else if p.kind.is_backup_stage() && p.kind != Kind::BackupStart {
+        } else if p.kind.is_later_backup_stage() {
             // A later stage with no backup running.
             states.push("idle".into());
         }
@@ -420,7 +420,7 @@ impl SqlModel {
             // - not for the later BACKUP stages while a stage runs: they were learned
             //   with no backup running (E4146), so the stage's own state decides
             //   (measured: found/seed-191959, BACKUP STAGE END).
-            let later_stage = p.kind.is_backup_stage() && p.kind != Kind::BackupStart;
+            let later_stage = p.kind.is_later_backup_stage();
             let ftwrl_at = states.iter().position(|x| x == "ftwrl");
             if later_stage && st.backup.is_some() {
                 // the stage's state decides
@@ -434,7 +434,7 @@ impl SqlModel {
         // (The learned `handler` rules of the later BACKUP stages are those of a
         // session with no backup running, E4146: the stage's own state decides.
         // Measured: found/seed-41480, seed-41609.)
-        if on_handler && (!p.kind.is_backup_stage() || p.kind == Kind::BackupStart) {
+        if on_handler && !p.kind.is_later_backup_stage() {
             states.push("handler".into());
         }
         Some(states)
@@ -548,7 +548,7 @@ impl SqlModel {
             // too: mysql_create_or_drop_trigger, then find_table_for_mdl_upgrade;
             // measured: found/seed-31117, a deadlock on the trigger's X rather than
             // ER_TABLE_NOT_LOCKED.)
-            let trigger_lt = matches!(plan.kind, Kind::CreateTrigger | Kind::DropTrigger)
+            let trigger_lt = plan.kind.is_trigger_ddl()
                 && [ER_TABLE_NOT_LOCKED, ER_TABLE_NOT_LOCKED_FOR_WRITE].contains(&code);
             if trigger_lt
                 || (READ_ONLY_PROTECTION.contains(&code)
@@ -631,7 +631,7 @@ impl SqlModel {
     ) -> Result<Outcome, String> {
         let d = self.d.clone();
         let mut steps = Vec::new();
-        if matches!(plan.kind, Kind::CreateTrigger | Kind::DropTrigger) {
+        if plan.kind.is_trigger_ddl() {
             if let Some(tr) = plan.parts[0].bind.tr.clone() {
                 let n = d.namespace_by_name("TRIGGER").expect("TRIGGER");
                 steps.push(Step::Acquire {
@@ -665,7 +665,7 @@ impl SqlModel {
     /// CREATE TABLE, also CREATE INDEX; a table with rows, after DELETE too, has the
     /// SU phase). The engine's reason was not found in the source read.
     fn keep_x_on_empty_tables(&self, plan: &Plan, own: &mut Vec<Step>) {
-        if !matches!(plan.kind, Kind::AlterInplace | Kind::CreateIndex) {
+        if !plan.kind.is_inplace_alter() {
             return;
         }
         let empty: Vec<MdlKey> = plan

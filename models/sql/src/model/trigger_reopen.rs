@@ -15,7 +15,6 @@
 use super::{SqlModel, Then};
 use crate::classify::{Part, Tbl};
 use crate::compose::{compose, Ctx, Step};
-use crate::kind::Kind;
 use std::collections::VecDeque;
 
 impl SqlModel {
@@ -44,7 +43,7 @@ impl SqlModel {
             return;
         }
         let left = |x: &Part| {
-            !matches!(x.kind, Kind::CreateTrigger | Kind::DropTrigger)
+            !x.kind.is_trigger_ddl()
                 && x.bind
                     .tr
                     .as_ref()
