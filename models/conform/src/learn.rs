@@ -34,7 +34,7 @@ use super::server::Server;
 use super::ConformError;
 use mdl_core::{Dialect, LockType};
 use mdl_sql::kind::{Kind, RowVariant};
-use mdl_sql::mapping::{KindDef, KindRow, LockTemplate, Mapping, OpKind, RuleRow, KINDS};
+use mdl_sql::mapping::{KindDef, KindRow, LockTemplate, Mapping, Op, OpKind, RuleRow, KINDS};
 use order::{
     drop_function_releases_trans_dml, inplace_down_then_x, measured_acquire, order_ops,
     source_upgrade, INPLACE_TWICE, SORTED_GROUP,
@@ -264,7 +264,10 @@ fn stop_blocker(mon: &mut Conn, conns: Vec<Conn>) -> Result<(), ConformError> {
     Ok(())
 }
 
-/// Learns one kind.
+/// Learns one kind: the held probe (what the statement holds at its end, inside a
+/// transaction), the request probes (what it asks for behind each blocker), their order
+/// (`order::order_ops`), then what the probes cannot see, written from the server source
+/// (`written_from_source`).
 fn learn_kind(
     server: &Server,
     mon: &mut Conn,
@@ -272,8 +275,56 @@ fn learn_kind(
     log: &mut dyn Write,
 ) -> Result<KindRow, ConformError> {
     let d = Dialect::mariadb();
+    let held = held_probe(server, mon, k, log)?;
+    let mut ev = Evidence::default();
+    for r in &held.s1 {
+        if !held.s0.contains(r) {
+            ev.add(node(&d, r), "held".into());
+        }
+    }
+    request_probes(server, mon, k, log, &mut ev)?;
+    let base = k.kind.as_str();
+    let mut ops = order_ops(
+        &d,
+        &ev.nodes,
+        &ev.obs,
+        &held.s0,
+        &held.s1,
+        &held.s2,
+        SORTED_GROUP
+            .iter()
+            .any(|g| base == *g || base.starts_with(&format!("{g}_"))),
+    );
+    written_from_source(k, &mut ops);
+    Ok(KindRow {
+        name: k.name().into(),
+        kind: k.kind,
+        variant: k.variant,
+        implicit_commit: held.implicit_commit,
+        sql: k.sql.into(),
+        ops,
+    })
+}
+
+/// What the held probe saw: the session's locks after its setup (`s0`), after the
+/// statement inside a transaction (`s1`, without the transaction's own `t0`) and after
+/// COMMIT (`s2`).
+struct Held {
+    s0: Vec<LockRow>,
+    s1: Vec<LockRow>,
+    s2: Vec<LockRow>,
+    /// The transaction's `t0` lock was gone after the statement.
+    implicit_commit: bool,
+}
+
+/// The held probe: the statement run inside a transaction that holds `t0`.
+fn held_probe(
+    server: &Server,
+    mon: &mut Conn,
+    k: &KindDef,
+    log: &mut dyn Write,
+) -> Result<Held, ConformError> {
     let is_t0 = |r: &LockRow| r.db == "test" && r.name == "t0";
-    // The held probe.
     prep(mon, k)?;
     let in_txn = k.setup.first() == Some(&"BEGIN");
     let mut a = server.connect()?;
@@ -303,23 +354,44 @@ fn learn_kind(
             .unwrap_or_default()
     );
 
-    let mut nodes: Vec<(Node, BTreeSet<String>)> = Vec::new();
-    let add = |n: Node, ev: String, nodes: &mut Vec<(Node, BTreeSet<String>)>| match nodes
-        .iter_mut()
-        .find(|(x, _)| *x == n)
-    {
-        Some((_, e)) => {
-            e.insert(ev);
-        }
-        None => nodes.push((n, [ev].into())),
-    };
-    for r in &s1 {
-        if !s0.contains(r) {
-            add(node(&d, r), "held".into(), &mut nodes);
+    Ok(Held {
+        s0,
+        s1,
+        s2,
+        implicit_commit,
+    })
+}
+
+/// The lock nodes the probes saw, with their evidence, and the request probes'
+/// observations: (granted, pending) of the statement while it waited.
+#[derive(Default)]
+struct Evidence {
+    nodes: Vec<(Node, BTreeSet<String>)>,
+    obs: Vec<(Vec<Node>, Node)>,
+}
+
+impl Evidence {
+    fn add(&mut self, n: Node, ev: String) {
+        match self.nodes.iter_mut().find(|(x, _)| *x == n) {
+            Some((_, e)) => {
+                e.insert(ev);
+            }
+            None => self.nodes.push((n, [ev].into())),
         }
     }
-    // The request probes: (granted, pending) of the statement while it waited.
-    let mut obs: Vec<(Vec<Node>, Node)> = Vec::new();
+}
+
+/// The request probes: the statement behind each blocker, what it was granted and what
+/// it waited for.
+fn request_probes(
+    server: &Server,
+    mon: &mut Conn,
+    k: &KindDef,
+    log: &mut dyn Write,
+    ev: &mut Evidence,
+) -> Result<(), ConformError> {
+    let d = Dialect::mariadb();
+    let in_txn = k.setup.first() == Some(&"BEGIN");
     for bl in BLOCKERS {
         prep(mon, k)?;
         let Some(x) = start_blocker(server, mon, bl, k)? else {
@@ -360,11 +432,12 @@ fn learn_kind(
                     let mut pr = (*p).clone();
                     pr.pending = false;
                     let pn = node(&d, &pr);
-                    add(pn.clone(), format!("{}:pending", bl.name), &mut nodes);
+                    ev.add(pn.clone(), format!("{}:pending", bl.name));
                     for g in &gr {
-                        add(node(&d, g), format!("{}:granted", bl.name), &mut nodes);
+                        ev.add(node(&d, g), format!("{}:granted", bl.name));
                     }
-                    obs.push((gr.iter().map(|g| node(&d, g)).collect::<Vec<_>>(), pn));
+                    ev.obs
+                        .push((gr.iter().map(|g| node(&d, g)).collect::<Vec<_>>(), pn));
                 }
             } else {
                 let _ = writeln!(log, "{}: behind {}: {st:?}", k.name(), bl.name);
@@ -373,22 +446,16 @@ fn learn_kind(
         cleanup(mon, a)?;
         stop_blocker(mon, x)?;
     }
-    let base = k.kind.as_str();
+    Ok(())
+}
+
+/// What the probes cannot see (they end the statement at its first wait), written from
+/// the server source: the later moves of in-place and copying ALTERs, DROP FUNCTION's
+/// release, the admin statements' X.
+fn written_from_source(k: &KindDef, ops: &mut Vec<Op>) {
     let base_row = k.variant == RowVariant::Base;
-    let ops = order_ops(
-        &d,
-        &nodes,
-        &obs,
-        &s0,
-        &s1,
-        &s2,
-        SORTED_GROUP
-            .iter()
-            .any(|g| base == *g || base.starts_with(&format!("{g}_"))),
-    );
-    let mut ops = ops;
     if k.kind == Kind::DropFunction {
-        drop_function_releases_trans_dml(&mut ops);
+        drop_function_releases_trans_dml(ops);
     }
     if INPLACE_TWICE.contains(&k.kind) {
         // mysql_inplace_alter_table (sql/sql_table.cc): X for the prepare phase, then
@@ -396,12 +463,12 @@ fn learn_kind(
         // and X again to commit. The probes end the statement at its first wait, so the
         // second X is written from the source (known-differences/inplace-alter-takes-x-
         // twice.mdl showed it).
-        inplace_down_then_x(&mut ops, "SU");
+        inplace_down_then_x(ops, "SU");
     }
     if base_row && k.kind == Kind::AlterInplaceLockShared {
         // The same with a requested LOCK=SHARED: down to SNW (not SU) while the engine
         // rebuilds, then X again to commit; LOCK=EXCLUSIVE keeps the X (no move down).
-        inplace_down_then_x(&mut ops, "SNW");
+        inplace_down_then_x(ops, "SNW");
     }
     if base_row
         && matches!(
@@ -482,14 +549,6 @@ fn learn_kind(
             );
         }
     }
-    Ok(KindRow {
-        name: k.name().into(),
-        kind: k.kind,
-        variant: k.variant,
-        implicit_commit,
-        sql: k.sql.into(),
-        ops,
-    })
 }
 
 fn lock_templates(rs: &[LockRow]) -> Vec<LockTemplate> {
