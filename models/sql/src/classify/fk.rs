@@ -19,17 +19,7 @@
 
 use super::{kw_eq, Catalog, Effect, Plan, Stmt, Tbl, Tok};
 use crate::kind::Kind;
-
-/// A foreign key: `child` references `parent`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ForeignKey {
-    pub child: Tbl,
-    pub parent: Tbl,
-    /// ON DELETE CASCADE / SET NULL (`fk_modifies_child`).
-    pub delete_modifies: bool,
-    /// ON UPDATE CASCADE / SET NULL.
-    pub update_modifies: bool,
-}
+pub use crate::objects::ForeignKey;
 
 /// ER_ROW_IS_REFERENCED_2: DROP TABLE of a parent.
 pub const ER_ROW_IS_REFERENCED_2: u32 = 1451;

@@ -25,14 +25,9 @@
 
 use super::{classify, kw_eq, tokens, Bind, Cur, Effect, Part, Plan, SetTarget, Stmt, Tbl, Tok};
 use crate::catalog::{Catalog, Engine, SeqNeed, ER_NO_SUCH_TABLE};
+use crate::errors::ER_UNKNOWN_SEQUENCES;
 use crate::kind::Kind;
 
-/// ER_UNKNOWN_SEQUENCES.
-pub const ER_UNKNOWN_SEQUENCES: u32 = 4091;
-/// ER_NOT_SEQUENCE.
-pub const ER_NOT_SEQUENCE: u32 = 4089;
-/// ER_NOT_SEQUENCE2 (DROP SEQUENCE of a table).
-pub const ER_NOT_SEQUENCE2: u32 = 4090;
 /// ER_DUP_ARGUMENT (an option twice).
 pub const ER_DUP_ARGUMENT: u32 = 1225;
 /// ER_SEQUENCE_INVALID_DATA.

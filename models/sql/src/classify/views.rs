@@ -21,25 +21,7 @@
 
 use super::{from_tables, kw_eq, Bind, Cur, Cx, Effect, Part, Stmt, Tbl, Tok};
 use crate::kind::Kind;
-
-/// How a statement creates a view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ViewMode {
-    Create,
-    OrReplace,
-    Alter,
-}
-
-/// A view's definition as the catalog keeps it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ViewDef {
-    /// The tables and views its SELECT reads, in order, each once.
-    pub bases: Vec<Tbl>,
-    /// Not `ALGORITHM=TEMPTABLE` and nothing that stops a merge (`LEX::can_be_merged`:
-    /// aggregates, DISTINCT, GROUP BY, HAVING, LIMIT, UNION, a subquery in the select
-    /// list). Only a mergeable view passes the statement's lock type to its tables.
-    pub merge: bool,
-}
+pub use crate::objects::{ViewDef, ViewMode};
 
 /// Words of a view's SELECT that stop a merge (`LEX::can_be_merged`, sql_lex.cc) or
 /// that this model cannot see through.
