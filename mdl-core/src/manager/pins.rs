@@ -59,6 +59,11 @@ pub(super) struct FastGrant {
 /// reference per lock object in use, whatever the number of tickets on it).
 pub(super) struct Pin {
     pub(super) obj: Arc<LockObj>,
+    /// `obj`'s key, kept in the slot: the check of the slot found last compares it
+    /// without reading the lock object, whose line holding its key the fast path does
+    /// not otherwise read (with many locks that check missed the cache at every lock:
+    /// models/BENCH.md, issue 30, "many locks per context").
+    pub(super) key: MdlKey,
     /// Fast-path grants on `obj` not yet materialised (usually zero or one: inline, so
     /// that a pin costs no allocation of its own).
     pub(super) fast: SmallVec<[FastGrant; 1]>,
@@ -87,8 +92,8 @@ pub(super) struct Pin {
 /// (`models/BENCH.md`, issue 30, third round).
 ///
 /// (slab) `index` maps exactly the keys of `slots`, each to its slot, and no two slots
-/// have one key; `mru` is any number (a hint: a slot is used only when its key is the
-/// one asked for).
+/// have one key; a slot's key (`Pin::key`) is its object's; `mru` is any number (a
+/// hint: a slot is used only when its key is the one asked for).
 #[derive(Default)]
 pub(super) struct Pins {
     slots: Vec<Pin>,
@@ -179,7 +184,7 @@ impl Pins {
     #[inline(always)]
     fn find(&mut self, key: &MdlKey) -> Option<usize> {
         if let Some(p) = self.slots.get(self.mru) {
-            if p.obj.key == *key {
+            if p.key == *key {
                 return Some(self.mru);
             }
         }
@@ -191,7 +196,7 @@ impl Pins {
     /// The pin of `key`, if there is one.
     pub(super) fn get(&self, key: &MdlKey) -> Option<&Pin> {
         match self.slots.get(self.mru) {
-            Some(p) if p.obj.key == *key => Some(p),
+            Some(p) if p.key == *key => Some(p),
             _ => self.index.get(key).map(|&i| &self.slots[i as usize]),
         }
     }
@@ -240,6 +245,7 @@ impl Pins {
                 let i = self.slots.len();
                 self.index.insert(key.clone(), i as u32);
                 self.slots.push(Pin {
+                    key: obj.key.clone(),
                     obj,
                     fast: SmallVec::new(),
                     uses: 0,
@@ -272,7 +278,7 @@ impl Pins {
         self.slots.retain(keep);
         self.index.clear();
         for (i, p) in self.slots.iter().enumerate() {
-            self.index.insert(p.obj.key.clone(), i as u32);
+            self.index.insert(p.key.clone(), i as u32);
         }
     }
 
@@ -420,6 +426,7 @@ mod tests {
         assert_eq!(pins.index.len(), pins.slots.len());
         let keys: Vec<MdlKey> = pins.slots.iter().map(|p| p.obj.key.clone()).collect();
         for (i, k) in keys.iter().enumerate() {
+            assert_eq!(&pins.slots[i].key, k, "a slot's key is not its object's");
             assert_eq!(pins.index.get(k).copied(), Some(i as u32), "{k:?}");
             assert!(std::ptr::eq(pins.get(k).unwrap(), &pins.slots[i]), "{k:?}");
             assert_eq!(pins.find(k), Some(i), "{k:?}");

@@ -64,12 +64,11 @@ impl Runner {
 
 /// The group's target: async over sync.
 pub(crate) fn targets(r: &Report) -> Vec<Target> {
-    vec![target(
+    vec![crate::targets::target(
         r,
         "async SR within 1.5x of sync (uncontended)",
         ("async", "async_sr"),
         ("async", "sync_sr"),
-        Some(1.5),
-        None,
+        crate::verdict::Limit::AtMost(1.5),
     )]
 }

@@ -13,7 +13,9 @@ pub mod graphs;
 pub mod oltp;
 pub mod plot;
 pub mod scaling;
+pub mod targets;
 pub mod timing;
+pub mod verdict;
 
 use baselines::{DashRw, Mode, Naive};
 use graphs::{Shape, Synthetic, TableSetup};
@@ -97,9 +99,15 @@ pub struct Target {
     pub limit: String,
     /// None when a side was not measured (the manager unavailable).
     pub ok: Option<bool>,
+    /// The ratio at the pessimistic ends of the rounds nearest the medians
+    /// (`verdict.rs`).
+    pub ratio_at_ends: Option<f64>,
+    /// Why the verdict can be trusted: `ends` (it holds at the pessimistic ends) or
+    /// `spreads` (both spreads at most `MAX_SPREAD_PCT`); None when it cannot.
+    pub trusted_by: Option<&'static str>,
     /// Why the verdict cannot be trusted, if it cannot: the host's parallel speedup
-    /// under `MIN_SPEEDUP` (for a target over a contended group) or a side's spread
-    /// between rounds over `MAX_SPREAD_PCT`.
+    /// under `MIN_SPEEDUP` (for a target over a contended group), or the ends overturn
+    /// it and a side's spread between rounds is over `MAX_SPREAD_PCT`.
     pub not_trustworthy: Option<String>,
 }
 
@@ -651,126 +659,6 @@ impl Runner {
     }
 }
 
-fn target(
-    r: &Report,
-    name: &str,
-    num: (&str, &str),
-    den: (&str, &str),
-    le: Option<f64>,
-    ge: Option<f64>,
-) -> Target {
-    let ratio = r
-        .median(num.0, num.1)
-        .zip(r.median(den.0, den.1))
-        .map(|(a, b)| a / b);
-    let ok = ratio.map(|x| le.is_none_or(|l| x <= l) && ge.is_none_or(|g| x >= g));
-    let mut doubts = Vec::new();
-    let contended = [num.0, den.0]
-        .iter()
-        .any(|g| g.ends_with("threads") || *g == "oltp");
-    if contended && r.machine.speedup.is_finite() && r.machine.speedup < MIN_SPEEDUP {
-        doubts.push(format!(
-            "host speedup {:.2} < {MIN_SPEEDUP}",
-            r.machine.speedup
-        ));
-    }
-    for (g, n) in [num, den] {
-        if let Some(row) = r.rows.iter().find(|x| x.group == g && x.name == n) {
-            if row.stats.spread_pct > MAX_SPREAD_PCT {
-                doubts.push(format!(
-                    "{n} spread {:.0}% > {MAX_SPREAD_PCT}%",
-                    row.stats.spread_pct
-                ));
-            }
-        }
-    }
-    let limit = match (le, ge) {
-        (Some(l), _) => format!("<= {l}"),
-        (_, Some(g)) => format!(">= {g}"),
-        _ => String::new(),
-    };
-    Target {
-        name: name.into(),
-        ratio_of: format!("{}/{} ÷ {}/{}", num.0, num.1, den.0, den.1),
-        ratio,
-        limit,
-        ok,
-        not_trustworthy: (!doubts.is_empty()).then(|| doubts.join(", ")),
-    }
-}
-
-fn targets(r: &Report, o: &Options) -> Vec<Target> {
-    // Issues 18 and 30's targets: the fast path within 2x of DashMap + RwLock
-    // uncontended; on one table, at least 3x naive and at least DashMap + RwLock. (The
-    // old "5x faster than naive, uncontended" asked for less than a bare map lookup:
-    // retired.)
-    let mut v = vec![target(
-        r,
-        "fast path SR within 2x of DashMap+RwLock",
-        ("single", "ours_sr"),
-        ("single", "dashmap_rwlock"),
-        Some(2.0),
-        None,
-    )];
-    let g = format!("{}threads", o.threads.max(1));
-    v.push(target(
-        r,
-        "same table SR/SW: 3x naive throughput",
-        (&g, "same_ours"),
-        (&g, "same_naive"),
-        None,
-        Some(3.0),
-    ));
-    v.push(target(
-        r,
-        "same table SR/SW: at least DashMap+RwLock",
-        (&g, "same_ours"),
-        (&g, "same_dashmap_rwlock"),
-        None,
-        Some(1.0),
-    ));
-    let (lo, hi) = (100usize, 10_000usize);
-    if o.many.contains(&lo) && o.many.contains(&hi) {
-        for what in ["ours", "ours_commit", "ours_cold"] {
-            v.push(target(
-                r,
-                &format!("{what}: per lock within 1.5x, n=100 vs n=10000"),
-                ("many", &format!("{what}_n{hi}")),
-                ("many", &format!("{what}_n{lo}")),
-                Some(1.5),
-                None,
-            ));
-        }
-    }
-    if let (Some(lo), Some(hi)) = (o.pinners.first(), o.pinners.last()) {
-        v.push(target(
-            r,
-            &format!("first DDL after fast-path use: {hi} contexts within 2x of {lo}"),
-            ("ddl", &format!("ours_released_n{hi}")),
-            ("ddl", &format!("ours_released_n{lo}")),
-            Some(2.0),
-            None,
-        ));
-    }
-    let (lo, hi) = (o.waiters.first().copied(), o.waiters.last().copied());
-    if let (Some(lo), Some(hi)) = (lo, hi) {
-        for kind in ["synthetic", "table", "step"] {
-            for shape in ["chain", "cycle"] {
-                v.push(target(
-                    r,
-                    &format!("deadlock {kind} {shape}: per edge within 2x, {lo} vs {hi}"),
-                    ("deadlock", &format!("{kind}_{shape}_{hi}")),
-                    ("deadlock", &format!("{kind}_{shape}_{lo}")),
-                    Some(2.0),
-                    None,
-                ));
-            }
-        }
-    }
-    v.extend(async_wait::targets(r));
-    v
-}
-
 /// Runs every benchmark. `log` prints each result to stderr as it comes.
 pub fn run(opts: Options, log: bool) -> Report {
     let unavailable = probe_manager().err();
@@ -820,7 +708,7 @@ pub fn run(opts: Options, log: bool) -> Report {
         rows: r.rows,
         targets: Vec::new(),
     };
-    rep.targets = targets(&rep, &opts);
+    rep.targets = targets::targets(&rep, &opts);
     rep
 }
 
@@ -849,8 +737,10 @@ pub fn render(r: &Report) -> String {
     let _ = writeln!(
         s,
         "spread: (max - min) / median of the runs nearest the median, the {} farthest of {} \
-         left out; range: of every run; a verdict is NOT TRUSTWORTHY above {MAX_SPREAD_PCT}% \
-         spread or, contended, under {MIN_SPEEDUP} speedup",
+         left out; range: of every run; a verdict is trusted when it holds at the \
+         pessimistic ends of the runs nearest the median (\"ends\") or when both spreads \
+         are at most {MAX_SPREAD_PCT}% (\"spreads\"), and, contended, only at {MIN_SPEEDUP} \
+         speedup or more; else NOT TRUSTWORTHY",
         timing::left_out(r.runs),
         r.runs
     );
@@ -884,10 +774,12 @@ pub fn render(r: &Report) -> String {
             None => "n/a ",
         };
         let ratio = t.ratio.map_or("-".into(), |x| format!("{x:.2}"));
-        let trust = t
-            .not_trustworthy
-            .as_ref()
-            .map_or(String::new(), |why| format!(" NOT TRUSTWORTHY ({why})"));
+        let ends = t.ratio_at_ends.map_or("-".into(), |x| format!("{x:.2}"));
+        let trust = match (&t.not_trustworthy, t.trusted_by) {
+            (Some(why), _) => format!(" NOT TRUSTWORTHY ({why}; at the ends {ends})"),
+            (None, Some(by)) => format!(" trusted: {by} (at the ends {ends})"),
+            (None, None) => String::new(),
+        };
         let _ = writeln!(
             s,
             "  {verdict} {:<52} ratio {ratio:>7} (want {}){trust}",
@@ -931,6 +823,13 @@ mod tests {
         let j = serde_json::to_string(&r).expect("json");
         assert!(j.contains("\"targets\""));
         assert!(render(&r).contains("targets:"));
+        // Every verdict says why it can be trusted or why not.
+        for t in r.targets.iter().filter(|t| t.ok.is_some()) {
+            assert!(
+                t.trusted_by.is_some() != t.not_trustworthy.is_some(),
+                "{t:?}"
+            );
+        }
     }
 
     #[test]

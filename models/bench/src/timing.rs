@@ -61,6 +61,10 @@ pub struct Stats {
     pub spread_pct: f64,
     /// The full range of the rounds, (max - min) / median, in percent.
     pub range_pct: f64,
+    /// The lowest and the highest of the rounds nearest the median (those the spread
+    /// covers): the pessimistic ends a verdict is checked at (`verdict.rs`).
+    pub near_lo: f64,
+    pub near_hi: f64,
 }
 
 /// How many rounds of `n`, the farthest from the median, the spread leaves out.
@@ -68,8 +72,9 @@ pub fn left_out(n: usize) -> usize {
     n / 5
 }
 
-/// The spread of sorted rounds `xs` around `median` (see [`Stats::spread_pct`]).
-fn spread_nearest(xs: &[f64], median: f64) -> f64 {
+/// The lowest and the highest of the sorted rounds `xs` nearest `median`, the
+/// `left_out` farthest left out (see [`Stats::spread_pct`]).
+fn nearest(xs: &[f64], median: f64) -> (f64, f64) {
     let (mut lo, mut hi) = (0, xs.len() - 1);
     for _ in 0..left_out(xs.len()) {
         // Leave out whichever end is farther from the median.
@@ -79,7 +84,7 @@ fn spread_nearest(xs: &[f64], median: f64) -> f64 {
             hi -= 1;
         }
     }
-    100.0 * (xs[hi] - xs[lo]) / median
+    (xs[lo], xs[hi])
 }
 
 impl Stats {
@@ -93,6 +98,8 @@ impl Stats {
                 runs: 0,
                 spread_pct: f64::NAN,
                 range_pct: f64::NAN,
+                near_lo: f64::NAN,
+                near_hi: f64::NAN,
             };
         }
         xs.sort_by(|a, b| a.total_cmp(b));
@@ -102,8 +109,11 @@ impl Stats {
         } else {
             (xs[n / 2 - 1] + xs[n / 2]) / 2.0
         };
+        let (near_lo, near_hi) = nearest(&xs, median);
         Stats {
-            spread_pct: spread_nearest(&xs, median),
+            spread_pct: 100.0 * (near_hi - near_lo) / median,
+            near_lo,
+            near_hi,
             ..Stats::spread_of(median, xs[0], xs[n - 1], n)
         }
     }
@@ -119,6 +129,8 @@ impl Stats {
             runs,
             spread_pct: range_pct,
             range_pct,
+            near_lo: min,
+            near_hi: max,
         }
     }
 }
@@ -284,5 +296,9 @@ mod tests {
         assert!(Stats::of(xs).spread_pct > 20.0);
         let three = Stats::of(vec![100.0, 130.0, 70.0]);
         assert_eq!(three.spread_pct, three.range_pct);
+        assert_eq!((three.near_lo, three.near_hi), (70.0, 130.0));
+        // The ends nearest the median leave the farthest rounds out.
+        let ends = Stats::of(vec![100.0, 101.0, 99.0, 100.0, 102.0, 98.0, 300.0]);
+        assert_eq!((ends.near_lo, ends.near_hi), (98.0, 102.0));
     }
 }
