@@ -25,6 +25,7 @@
 //! TABLES, FTWRL, BACKUP STAGE, an open HANDLER), then runs a kind; the server's answer
 //! (ok or the error code) and the session's locks before and after give a `rule` row.
 
+mod optimize;
 mod order;
 mod settle;
 
@@ -696,6 +697,7 @@ pub fn learn_only(
             .unwrap_or(usize::MAX)
     };
     m.rules.sort_by_key(|r| (st_pos(&r.state), k_pos(&r.kind)));
+    optimize::fix_rows(&mut m);
     Ok(m)
 }
 
@@ -720,5 +722,6 @@ pub fn learn(server: &Server, log: &mut dyn Write) -> Result<Mapping, ConformErr
             }
         }
     }
+    optimize::fix_rows(&mut m);
     Ok(m)
 }

@@ -275,7 +275,7 @@ fn statements_outside_the_table_are_refused_by_name() {
         }
     }
     assert!(err("CREATE TEMPORARY TABLE x (a INT)").contains("temporary"));
-    assert!(err("OPTIMIZE TABLE t1").contains("OPTIMIZE"));
+    assert!(err("OPTIMIZE TABLE t1, t2").contains("OPTIMIZE"));
     assert!(err("SELECT SLEEP(1)").contains("SLEEP"));
     assert!(err("SET TRANSACTION READ ONLY").contains("READ ONLY"));
     assert!(err("REVOKE EXECUTE ON PROCEDURE p1 FROM u").contains("REVOKE"));

@@ -163,6 +163,7 @@ mod engines;
 mod fk;
 mod lex;
 mod misc;
+mod one_offs;
 mod parse_errors;
 mod partition;
 mod partition_clause;
@@ -171,11 +172,13 @@ mod reload;
 mod routine;
 mod routine_block;
 mod routine_body;
+mod routine_call;
 mod routine_prelock;
 mod select;
 mod sequence;
 pub(crate) mod show;
 mod syntax;
+mod system_tables;
 mod tables;
 mod user_locks;
 mod views;
@@ -192,6 +195,7 @@ use ddl::{
 use dml::{classify_delete, classify_insert, classify_update};
 use lex::{kw_eq, kw_eq_at, option_value, tokens, wait_clause, Cur, Tok};
 pub use parse_errors::mariadb_parse_error;
+pub use routine_call::call_instructions;
 use select::{classify_select, classify_set, subquery_reads};
 use tables::{
     delete_targets_unknown, from_tables, from_tables_aliased, locking_clauses, set_targets,
@@ -381,6 +385,9 @@ fn classify_inner(
         return st;
     }
     if let Some(st) = misc::classify_misc(&cx, &toks, &words) {
+        return st;
+    }
+    if let Some(st) = one_offs::classify(&cx, &toks, &words) {
         return st;
     }
     if let Some(st) = routine::classify_routine(&cx, &toks) {

@@ -377,6 +377,16 @@ pub const KINDS: &[KindDef] = &[
         matrix: false,
         check: false,
     },
+    // INSTALL / UNINSTALL PLUGIN | SONAME (sql/sql_plugin.cc: `mysql_install_plugin`,
+    // `mysql_uninstall_plugin` open mysql.plugin with `open_ltable(TL_WRITE)` before they
+    // load or find the plugin): learned on forms that fail after that open (1126, 1305),
+    // whose locks are those of the forms that succeed (classify/plugin.rs).
+    kx(
+        Kind::InstallPlugin,
+        "INSTALL PLUGIN example SONAME 'ha_example'",
+        &[],
+    ),
+    kx(Kind::UninstallPlugin, "UNINSTALL PLUGIN example", &[]),
     // CREATE OR REPLACE TABLE of a table that exists (`mysql_create_table_no_lock` with
     // `lex->create_info.or_replace()`: the old table dropped under its X), ALTER DATABASE
     // (`mysql_alter_db`: BACKUP_DDL, then the schema's X). Learned, not in the matrix.

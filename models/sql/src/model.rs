@@ -51,6 +51,7 @@
 
 mod alter_rename;
 mod backup;
+mod call;
 mod canon;
 mod chain;
 mod control;
@@ -271,6 +272,8 @@ struct Sess {
     /// A SELECT of several user-lock functions in progress (its GET_LOCK that waits is
     /// `run`).
     ul: Option<user_locks::UserLocksRun>,
+    /// A CALL of a multi-statement procedure in progress (`model::call`).
+    call: Option<call::CallRun>,
 }
 
 #[derive(Clone, Debug)]
@@ -299,6 +302,9 @@ pub struct SqlModel {
     held_back: Vec<(OwnerId, Outcome)>,
     /// The sessions' names in the file (`name_sessions`): `KILL QUERY NAME` names one.
     names: Vec<String>,
+    /// A CALL stops between its instructions (`model::call`): `mdl check` explores the
+    /// other sessions' statements there.
+    stepwise_calls: bool,
 }
 
 impl SqlModel {
@@ -326,6 +332,7 @@ impl SqlModel {
             yielded: VecDeque::new(),
             held_back: Vec::new(),
             names: Vec::new(),
+            stepwise_calls: false,
         }
     }
 
@@ -356,6 +363,7 @@ impl SqlModel {
             st: SqlSession::new(),
             run: None,
             ul: None,
+            call: None,
         }));
         self.sess.len() - 1
     }
@@ -369,9 +377,10 @@ impl SqlModel {
         &self.sess[s].st
     }
 
-    /// Its statement has not finished (it waits for a lock).
+    /// Its statement has not finished (it waits for a lock, or its CALL stands between
+    /// two instructions: `model::call`).
     pub fn is_waiting(&self, s: usize) -> bool {
-        self.sess[s].run.is_some()
+        self.sess[s].run.is_some() || self.sess[s].call.is_some()
     }
 
     /// The model's clock, in milliseconds.
@@ -500,9 +509,18 @@ impl SqlModel {
     /// `Err` for a statement outside the mapping (nothing changes) or a session whose
     /// previous statement still waits.
     pub fn step(&mut self, s: usize, sql: &str) -> Result<Outcome, String> {
-        if self.sess[s].run.is_some() {
+        if self.is_waiting(s) {
             return Err("the session's previous statement is still waiting".into());
         }
+        let out = match self.call_begin(s, sql) {
+            Some(r) => r?,
+            None => self.step_one(s, sql)?,
+        };
+        self.resume_calls(s, out)
+    }
+
+    /// One statement (a CALL's instruction too: `model::call`).
+    fn step_one(&mut self, s: usize, sql: &str) -> Result<Outcome, String> {
         let db = self.sess[s].st.db.clone();
         let st = if self.map.dialect_name() == "mariadb"
             && !cfg!(mdl_bug = "conform_no_syntax_rules")
@@ -617,6 +635,8 @@ impl SqlModel {
     pub fn kill(&mut self, s: usize) -> bool {
         let k = self.t.kill(self.sess[s].id);
         self.pump();
+        // (A CALL that runs on fails closed: its session's outcome is an error.)
+        let _ = self.resume_calls(s, Outcome::Ok);
         k
     }
 
@@ -649,6 +669,7 @@ impl SqlModel {
                 }
             }
             self.pump();
+            let _ = self.resume_calls(i, Outcome::Ok);
         }
         self.now = end;
     }

@@ -45,6 +45,9 @@ fn misc_statements_take_their_learned_rows() {
             "CHECKSUM TABLE t1, t2 EXTENDED",
             "checksum:checksum,checksum",
         ),
+        // A missing table is left out: its open and its MDL are rolled back
+        // (`mysql_checksum_table`), its row says NULL.
+        ("CHECKSUM TABLE t9, t1", "checksum:checksum"),
         (
             "LOAD DATA LOCAL INFILE 'x.txt' REPLACE INTO TABLE m1 FIELDS TERMINATED BY ','",
             "load_data:load_data.myisam",
@@ -99,7 +102,6 @@ fn misc_statements_take_their_learned_rows() {
     }
     for (q, why) in [
         ("CHECKSUM TABLE t1 PARTITION (p1)", "PARTITION"),
-        ("CHECKSUM TABLE t1, t9", "does not exist"),
         ("SET GLOBAL read_only = 1", "read_only"),
         ("SET GLOBAL lock_wait_timeout = 1", "lock_wait_timeout"),
         ("SET GLOBAL x = (SELECT a FROM t1)", "subquery"),

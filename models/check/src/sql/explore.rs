@@ -110,7 +110,10 @@ impl Model for ExploreSql {
         self.0.enabled(&s.st, &mut v);
         out.extend(v.into_iter().map(|a| ExSqlAction {
             action: a,
-            step: matches!(a, SqlAction::Step(_)).then(|| s.st.pc[a.session()] as usize),
+            step: matches!(a, SqlAction::Step(_)).then(|| {
+                let x = a.session();
+                s.st.pc[x] as usize - usize::from(s.st.model.between_instructions(x))
+            }),
         }));
     }
 

@@ -365,7 +365,7 @@ impl SqlCheck {
     /// Every statement is one the model knows: played in written order (as `mdl
     /// conform` checks a file before it starts a server).
     fn check_statements(&self) -> Result<(), ParseError> {
-        let mut st = self.initial();
+        let mut st = self.initial_written();
         for l in &self.scenario.lines {
             if let Item::Step { session, .. } = &l.item {
                 let s = *session;
@@ -407,7 +407,17 @@ impl SqlCheck {
         &self.scenario.sessions[s]
     }
 
+    /// The search's initial state: CALLs stop between their instructions, so that the
+    /// other sessions' statements are explored there (`SqlModel::set_stepwise_calls`).
     pub fn initial(&self) -> SqlState {
+        let mut st = self.initial_written();
+        st.model.set_stepwise_calls(true);
+        st.seal()
+    }
+
+    /// The initial state of a written order: a CALL runs its instructions on until one
+    /// waits, as `mdl conform` and `mdl run` play it.
+    pub fn initial_written(&self) -> SqlState {
         let n = self.sessions();
         SqlState {
             model: self.init.clone(),
@@ -432,12 +442,15 @@ impl SqlCheck {
             return;
         }
         for s in 0..self.sessions() {
-            if !st.model.is_waiting(s) && (st.pc[s] as usize) < self.programs[s].len() {
+            // (A CALL between two instructions runs on by a step of its session.)
+            let next = !st.model.is_waiting(s) && (st.pc[s] as usize) < self.programs[s].len();
+            if next || st.model.between_instructions(s) {
                 out.push(SqlAction::Step(s));
             }
         }
         for s in 0..self.sessions() {
-            if st.model.is_waiting(s) && st.kills_left[s] > 0 {
+            let waits = st.model.is_waiting(s) && !st.model.between_instructions(s);
+            if waits && st.kills_left[s] > 0 {
                 out.push(SqlAction::Kill(s));
             }
         }
@@ -463,10 +476,18 @@ impl SqlCheck {
         };
         match a {
             SqlAction::Step(s) => {
-                let k = st.pc[s] as usize;
+                // A CALL between two instructions runs its next one (`SqlModel::
+                // call_continue`); its step is still the CALL's.
+                let resumed = st.model.between_instructions(s);
+                let k = st.pc[s] as usize - usize::from(resumed);
                 rec.step = Some(k);
-                st.pc[s] += 1;
-                match st.model.step(s, &self.programs[s][k].sql) {
+                st.pc[s] += u16::from(!resumed);
+                let played = if resumed {
+                    st.model.call_continue(s)
+                } else {
+                    st.model.step(s, &self.programs[s][k].sql)
+                };
+                match played {
                     Ok(o) => {
                         let code = (o == Outcome::Error)
                             .then(|| st.model.session(s).last_error)

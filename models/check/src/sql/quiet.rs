@@ -39,6 +39,10 @@ pub fn private_step(
 ) -> Option<(SqlState, SqlRecord)> {
     for &a in enabled {
         let SqlAction::Step(s) = a else { continue };
+        // (A CALL's next instruction is no private step.)
+        if st.model.between_instructions(s) {
+            continue;
+        }
         let k = st.pc[s] as usize;
         if !st.model.private_step(s, &m.programs[s][k].sql) {
             continue;

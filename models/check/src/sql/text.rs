@@ -62,7 +62,13 @@ pub fn state_lines(m: &SqlCheck, st: &SqlState) -> Vec<String> {
         .map(|s| {
             let locks: Vec<String> = st.model.locks_of(s).into_iter().collect();
             let pc = st.pc[s] as usize;
-            let at = if st.model.is_waiting(s) {
+            let at = if st.model.between_instructions(s) {
+                let k = pc.saturating_sub(1);
+                format!(
+                    "in the CALL of line {}, between two instructions",
+                    m.programs[s][k].pos.line
+                )
+            } else if st.model.is_waiting(s) {
                 let k = pc.saturating_sub(1);
                 format!("waits in line {}", m.programs[s][k].pos.line)
             } else if pc < m.programs[s].len() {
@@ -177,13 +183,27 @@ pub fn replay_scenario(m: &SqlCheck, actions: &[SqlAction], title: &str) -> Stri
         let s = a.session();
         let name = m.session_name(s);
         let before = st.model.now();
+        let resumed = st.model.between_instructions(s);
         let (next, rec) = m.apply(&st, *a);
+        // A CALL that stopped between two instructions has no outcome yet: its expect
+        // comes with the step that ends it (`mdl run` and the server play its
+        // instructions on at once; a path through the window, where another session ran
+        // between two of them, is not one they can play: `paths::maximal_paths` leaves
+        // those out).
+        let paused = next.model.between_instructions(s);
         match a {
             SqlAction::Step(_) => {
                 let k = rec.step.unwrap_or(0);
-                let _ = writeln!(out, "{name}: sql {}", m.programs[s][k].sql);
-                if let Some((o, _)) = rec.outcome {
-                    let _ = writeln!(out, "expect {name} {o}");
+                if resumed {
+                    let _ = writeln!(out, "# {name}: its CALL's next instruction");
+                } else {
+                    let _ = writeln!(out, "{name}: sql {}", m.programs[s][k].sql);
+                }
+                match rec.outcome {
+                    Some((o, _)) if !paused => {
+                        let _ = writeln!(out, "expect {name} {o}");
+                    }
+                    _ => {}
                 }
             }
             SqlAction::Kill(_) => {

@@ -40,7 +40,7 @@ impl Written {
 pub fn play(m: &SqlCheck) -> Written {
     let file = &m.scenario.file;
     let mut w = Written::default();
-    let mut st = m.initial();
+    let mut st = m.initial_written();
     // Per session: the line of its last step, and whether an `expect ... waiting`
     // followed it.
     let mut last_line: Vec<Option<usize>> = vec![None; m.sessions()];

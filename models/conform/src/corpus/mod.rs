@@ -333,6 +333,7 @@ pub fn run(
         let c = sum.by_family.entry(fam).or_default();
         c.total += 1;
         if let Err(r) = offline(map, &e.sql) {
+            let _ = writeln!(log, "{}:{}: refused: {r}", e.file, e.line);
             *sum.reasons.entry(reason(&r)).or_default() += 1;
             continue;
         }

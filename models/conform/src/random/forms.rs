@@ -643,4 +643,31 @@ pub const FORMS: &[Form] = &[
     f(1, |d| {
         format!("CREATE OR REPLACE TEMPORARY TABLE {} LIKE {}", d.n, d.t1)
     }),
+    // CALL of a procedure whose body runs several statements, each its own instruction
+    // with its own locks (model/call.rs): its setup (CREATE [OR REPLACE] / DROP), the
+    // CALL; the GET_LOCK in the second body stops a CALL between two instructions.
+    f(1, |d| {
+        let verb = d.pick(&["CREATE", "CREATE OR REPLACE"]);
+        match d.num(0, 2) {
+            0 => format!(
+                "{verb} PROCEDURE p2() BEGIN SELECT b INTO @x FROM {} WHERE a = 1; \
+                 UPDATE {} SET b = b + 1 WHERE a = 1; END",
+                d.t1, d.t2
+            ),
+            _ => format!(
+                "{verb} PROCEDURE p2() BEGIN DECLARE v INT DEFAULT 0; SELECT b INTO v FROM {} \
+                 WHERE a = 1; SELECT GET_LOCK('{}', 1) INTO @r; BEGIN INSERT INTO {} (b) \
+                 VALUES (v); END; END",
+                d.t1, d.lock, d.t2
+            ),
+        }
+    }),
+    f(2, |_| "CALL p2()".into()),
+    f(1, |d| {
+        d.pick(&[
+            "DROP PROCEDURE IF EXISTS p2",
+            "ALTER PROCEDURE p2 COMMENT 'x'",
+        ])
+        .into()
+    }),
 ];

@@ -2,8 +2,13 @@
 //! simple rename (sql/sql_table.cc, `simple_rename_or_index_change`): SU on `t` with its
 //! schema's IX and BACKUP_DDL (`lock_table_names`), X on the new name, then `t` up to X;
 //! the learned `alter_rename` row. The catalog renames the table as RENAME TABLE does
-//! (ER_NO_SUCH_TABLE, ER_TABLE_EXISTS after the locks). A new name in another schema
-//! (whose IX the server takes too) or the table's own name is refused.
+//! (ER_NO_SUCH_TABLE, ER_TABLE_EXISTS after the locks). The table's own name
+//! (`ALTER TABLE test.t1 RENAME t1`, main/alter_table.test) is no rename:
+//! `simple_rename_or_index_change` neither waits for X nor renames when
+//! `Alter_table_ctx::is_table_renamed()` is false, so the statement ends after IX, SU and
+//! BACKUP_DDL (measured on 10.11.19: it answers at once behind another session's SR;
+//! `alter-rename-to-own-name.mdl`). A new name in another schema (whose IX the server
+//! takes too), or its own name of a table that is not there, is refused.
 
 use super::{AlterCols, Bind, Cur, Cx, Effect, Stmt, Tbl, Tok};
 use crate::kind::Kind;
@@ -30,6 +35,9 @@ pub fn classify(cx: &Cx, toks: &[Tok], t: &Tbl, at: usize) -> Option<Result<Stmt
 
 fn plan(cx: &Cx, toks: &[Tok], t: &Tbl, n: Tbl) -> Result<Stmt, String> {
     let sql = cx.sql;
+    if n == *t && cx.cat.exists(t) && !cx.cat.is_view(t) {
+        return own_name(cx, toks, t);
+    }
     if n.db != t.db || n == *t {
         return Err(format!(
             "`{sql}`: ALTER TABLE ... RENAME to another schema or to its own name is not \
@@ -51,6 +59,18 @@ fn plan(cx: &Cx, toks: &[Tok], t: &Tbl, n: Tbl) -> Result<Stmt, String> {
         Effect::Rename(vec![(t.clone(), n)]),
         toks,
     )
+}
+
+/// `ALTER TABLE t RENAME t` of a table that exists: the "nothing to do" path (IX, SU,
+/// BACKUP_DDL, then the end; `AlterCols::Nothing`, as `classify/alter_fk.rs`).
+fn own_name(cx: &Cx, toks: &[Tok], t: &Tbl) -> Result<Stmt, String> {
+    let effect = Effect::Alter {
+        t: t.clone(),
+        forget_pk: false,
+        cols: AlterCols::Nothing,
+    };
+    let p = cx.on_table(Kind::AlterInstant, t)?;
+    cx.plan(Kind::AlterInstant, vec![p], effect, toks)
 }
 
 /// The statement's source again from its tokens (a string quoted, a quoted identifier in

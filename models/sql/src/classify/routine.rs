@@ -11,9 +11,11 @@
 //! "we do not take locks on top-level CALLs"), so a CALL of a procedure that does not
 //! exist fails with ER_SP_DOES_NOT_EXIST having locked nothing (measured, whether its
 //! schema exists or not); a CALL of one that exists runs its body's statements, each
-//! with its own locks (`sp_instr_stmt::execute`), which the model plays only for a body
-//! that locks nothing or runs one DML statement (played as that statement; others are
-//! refused). A stored function named in a statement is
+//! with its own locks (`sp_instr_stmt::execute`): a body that locks nothing or runs one
+//! DML statement is played here as that statement; a straight-line body of several
+//! statements is played instruction by instruction (`classify/routine_call.rs`,
+//! `model/call.rs`); a body with control flow is refused. A stored function named in a
+//! statement is
 //! locked S until the transaction ends (the `select_function` row), and its body's
 //! tables are prelocked with it (`DML_prelocking_strategy::handle_routine`,
 //! `classify/routine_prelock.rs`): `SELECT f()` / `DO f()` are played.

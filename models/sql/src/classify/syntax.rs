@@ -184,6 +184,11 @@ fn column_definitions(toks: &[Tok]) -> Option<&'static str> {
 /// `DELETE FROM t alias USING` has no alias (`delete_part2`: table_ident, not
 /// table_alias).
 fn statement_shape(toks: &[Tok]) -> Option<&'static str> {
+    // `PARTITION BY ...` alone (main/partition_error.test expects ER_PARSE_ERROR): no
+    // production of sql_yacc.yy's `verb_clause` begins with PARTITION.
+    if first_is(toks, &["partition"]) {
+        return Some("a statement does not begin with PARTITION");
+    }
     if first_is(toks, &["insert", "replace"]) {
         let body = toks.iter().any(|t| {
             ["values", "value", "select", "set", "with"]

@@ -155,24 +155,29 @@ pub(super) fn create_view(
     let calls = stored_calls(sql, body)?;
     let mut bases: Vec<Tbl> = Vec::new();
     for t in from_tables(body, cx.db)? {
-        if matches!(
-            t.db.to_ascii_lowercase().as_str(),
-            "information_schema" | "performance_schema" | "mysql"
-        ) {
-            return Err(format!(
-                "`{sql}`: a view of `{}` (a system schema) is not modelled",
-                t.db
-            ));
+        // A system schema's table: no lock the harness compares (`system_tables.rs`),
+        // so the view is played as a view of its other tables; one the server does not
+        // have is refused (1109 / 1146 after the view's X).
+        if super::system_tables::is_system(&t) {
+            if !super::system_tables::exists(&t) {
+                return Err(format!(
+                    "`{sql}`: a view of `{t}`, which the system schema does not have, is \
+                     not modelled"
+                ));
+            }
+            continue;
         }
         if !bases.contains(&t) {
             bases.push(t);
         }
     }
-    let missing = missing_function(cx, &v, &calls, &bases)?;
+    let mut missing = missing_function(cx, &v, &calls, &bases)?;
     if missing && mode == ViewMode::Alter {
-        return Err(format!(
-            "`{sql}`: ALTER VIEW calling a missing function is not modelled"
-        ));
+        // `missing` says the view is not there either: ALTER VIEW of a missing view fails
+        // with ER_NO_SUCH_TABLE before the function is looked for (measured on 10.11.19:
+        // `ALTER VIEW v1 AS SELECT f1()` is 1146 with no v1, 1305 with one), as it does
+        // with no function call (`mysql_create_view`, sql/sql_view.cc; main/mdl_sync.test).
+        missing = false;
     }
     let merge = !temptable
         && !body.iter().any(|t| NO_MERGE.iter().any(|w| kw_eq(t, w)))

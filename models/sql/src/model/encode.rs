@@ -105,6 +105,7 @@ pub(super) fn fingerprint(m: &super::SqlModel) -> u64 {
         map: _,
         // Fixed for a file's run.
         names: _,
+        stepwise_calls: _,
         cat,
         sess,
         events,

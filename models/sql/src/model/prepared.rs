@@ -55,7 +55,9 @@ impl SqlModel {
                         "`{sql}`: PREPARE from anything but a string literal is not modelled"
                     )));
                 };
-                let checked = self.classify_in(s, &text);
+                let checked = self
+                    .classify_in(s, &text)
+                    .or_else(|e| self.call_prepared(s, &text, e));
                 // (Only EXECUTE makes a temporary table.)
                 self.sess[s].st.pending_temp = None;
                 match checked {
@@ -118,7 +120,7 @@ impl SqlModel {
                 Some(Ok(Stmt::Session(SessionStmt::Deallocate(at(2).to_owned()))))
             }
             ("kill", _) => Some(self.classify_kill(s, sql, &w)),
-            ("stop" | "change", _) if self.classify_replication(s, &w).is_some() => {
+            ("stop" | "change" | "start", _) if self.classify_replication(s, &w).is_some() => {
                 self.classify_replication(s, &w).map(Ok)
             }
             _ => self.temp_classify(s, sql),

@@ -1,0 +1,256 @@
+//! The tables of MariaDB 10.11.19's system schemas, as the harness's server has them
+//! (`SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema IN
+//! ('information_schema', 'performance_schema', 'mysql')` on the server `mdl conform`
+//! starts: `--performance-schema=ON`, the `metadata_lock_info` plugin loaded).
+//!
+//! The harness compares the locks of the test schemas only (`models/conform/src/locks.rs`
+//! leaves out `mysql`, `performance_schema`, `information_schema` and `sys`), so a
+//! statement that reads one of these tables is compared by its other locks; the list
+//! says which names exist (a view of one that does not fails on the server).
+//! `information_schema` tables take no MDL at all (`get_all_tables` opens the tables they
+//! describe, `fill_schema_table_by_open`); `performance_schema` and `mysql` tables take
+//! their SR as any table's (`open_table`), in a schema the harness does not compare.
+
+use super::Tbl;
+const INFORMATION_SCHEMA: &[&str] = &[
+    "all_plugins",
+    "applicable_roles",
+    "character_sets",
+    "check_constraints",
+    "client_statistics",
+    "collations",
+    "collation_character_set_applicability",
+    "columns",
+    "column_privileges",
+    "enabled_roles",
+    "engines",
+    "events",
+    "files",
+    "geometry_columns",
+    "global_status",
+    "global_variables",
+    "index_statistics",
+    "innodb_buffer_page",
+    "innodb_buffer_page_lru",
+    "innodb_buffer_pool_stats",
+    "innodb_cmp",
+    "innodb_cmpmem",
+    "innodb_cmpmem_reset",
+    "innodb_cmp_per_index",
+    "innodb_cmp_per_index_reset",
+    "innodb_cmp_reset",
+    "innodb_ft_being_deleted",
+    "innodb_ft_config",
+    "innodb_ft_default_stopword",
+    "innodb_ft_deleted",
+    "innodb_ft_index_cache",
+    "innodb_ft_index_table",
+    "innodb_locks",
+    "innodb_lock_waits",
+    "innodb_metrics",
+    "innodb_sys_columns",
+    "innodb_sys_fields",
+    "innodb_sys_foreign",
+    "innodb_sys_foreign_cols",
+    "innodb_sys_indexes",
+    "innodb_sys_tables",
+    "innodb_sys_tablespaces",
+    "innodb_sys_tablestats",
+    "innodb_sys_virtual",
+    "innodb_tablespaces_encryption",
+    "innodb_trx",
+    "keywords",
+    "key_caches",
+    "key_column_usage",
+    "metadata_lock_info",
+    "optimizer_trace",
+    "parameters",
+    "partitions",
+    "plugins",
+    "processlist",
+    "profiling",
+    "referential_constraints",
+    "routines",
+    "schemata",
+    "schema_privileges",
+    "session_status",
+    "session_variables",
+    "spatial_ref_sys",
+    "sql_functions",
+    "statistics",
+    "system_variables",
+    "tables",
+    "tablespaces",
+    "table_constraints",
+    "table_privileges",
+    "table_statistics",
+    "thread_pool_groups",
+    "thread_pool_queues",
+    "thread_pool_stats",
+    "thread_pool_waits",
+    "triggers",
+    "user_privileges",
+    "user_statistics",
+    "user_variables",
+    "views",
+];
+
+const MYSQL: &[&str] = &[
+    "columns_priv",
+    "column_stats",
+    "db",
+    "event",
+    "func",
+    "general_log",
+    "global_priv",
+    "gtid_slave_pos",
+    "help_category",
+    "help_keyword",
+    "help_relation",
+    "help_topic",
+    "index_stats",
+    "innodb_index_stats",
+    "innodb_table_stats",
+    "plugin",
+    "proc",
+    "procs_priv",
+    "proxies_priv",
+    "roles_mapping",
+    "servers",
+    "slow_log",
+    "tables_priv",
+    "table_stats",
+    "time_zone",
+    "time_zone_leap_second",
+    "time_zone_name",
+    "time_zone_transition",
+    "time_zone_transition_type",
+    "transaction_registry",
+    "user",
+];
+
+const PERFORMANCE_SCHEMA: &[&str] = &[
+    "accounts",
+    "cond_instances",
+    "events_stages_current",
+    "events_stages_history",
+    "events_stages_history_long",
+    "events_stages_summary_by_account_by_event_name",
+    "events_stages_summary_by_host_by_event_name",
+    "events_stages_summary_by_thread_by_event_name",
+    "events_stages_summary_by_user_by_event_name",
+    "events_stages_summary_global_by_event_name",
+    "events_statements_current",
+    "events_statements_history",
+    "events_statements_history_long",
+    "events_statements_summary_by_account_by_event_name",
+    "events_statements_summary_by_digest",
+    "events_statements_summary_by_host_by_event_name",
+    "events_statements_summary_by_program",
+    "events_statements_summary_by_thread_by_event_name",
+    "events_statements_summary_by_user_by_event_name",
+    "events_statements_summary_global_by_event_name",
+    "events_transactions_current",
+    "events_transactions_history",
+    "events_transactions_history_long",
+    "events_transactions_summary_by_account_by_event_name",
+    "events_transactions_summary_by_host_by_event_name",
+    "events_transactions_summary_by_thread_by_event_name",
+    "events_transactions_summary_by_user_by_event_name",
+    "events_transactions_summary_global_by_event_name",
+    "events_waits_current",
+    "events_waits_history",
+    "events_waits_history_long",
+    "events_waits_summary_by_account_by_event_name",
+    "events_waits_summary_by_host_by_event_name",
+    "events_waits_summary_by_instance",
+    "events_waits_summary_by_thread_by_event_name",
+    "events_waits_summary_by_user_by_event_name",
+    "events_waits_summary_global_by_event_name",
+    "file_instances",
+    "file_summary_by_event_name",
+    "file_summary_by_instance",
+    "global_status",
+    "hosts",
+    "host_cache",
+    "memory_summary_by_account_by_event_name",
+    "memory_summary_by_host_by_event_name",
+    "memory_summary_by_thread_by_event_name",
+    "memory_summary_by_user_by_event_name",
+    "memory_summary_global_by_event_name",
+    "metadata_locks",
+    "mutex_instances",
+    "objects_summary_global_by_type",
+    "performance_timers",
+    "prepared_statements_instances",
+    "replication_applier_configuration",
+    "replication_applier_status",
+    "replication_applier_status_by_coordinator",
+    "replication_applier_status_by_worker",
+    "replication_connection_configuration",
+    "rwlock_instances",
+    "session_account_connect_attrs",
+    "session_connect_attrs",
+    "session_status",
+    "setup_actors",
+    "setup_consumers",
+    "setup_instruments",
+    "setup_objects",
+    "setup_timers",
+    "socket_instances",
+    "socket_summary_by_event_name",
+    "socket_summary_by_instance",
+    "status_by_account",
+    "status_by_host",
+    "status_by_thread",
+    "status_by_user",
+    "table_handles",
+    "table_io_waits_summary_by_index_usage",
+    "table_io_waits_summary_by_table",
+    "table_lock_waits_summary_by_table",
+    "threads",
+    "users",
+    "user_variables_by_thread",
+];
+
+/// Whether `t` is a table (or, for `mysql.user`, a view) of a system schema that the
+/// harness's server has (names compared without case, as the server does for these).
+pub(super) fn exists(t: &Tbl) -> bool {
+    let list = match t.db.to_ascii_lowercase().as_str() {
+        "information_schema" => INFORMATION_SCHEMA,
+        "mysql" => MYSQL,
+        "performance_schema" => PERFORMANCE_SCHEMA,
+        _ => return false,
+    };
+    list.iter().any(|n| t.name.eq_ignore_ascii_case(n))
+}
+
+/// Whether `t` is of a system schema (`information_schema`, `performance_schema`, `mysql`).
+pub(super) fn is_system(t: &Tbl) -> bool {
+    matches!(
+        t.db.to_ascii_lowercase().as_str(),
+        "information_schema" | "performance_schema" | "mysql"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(db: &str, name: &str) -> Tbl {
+        Tbl {
+            db: db.into(),
+            name: name.into(),
+        }
+    }
+
+    #[test]
+    fn system_tables_of_the_server() {
+        assert!(exists(&t("information_schema", "COLUMNS")));
+        assert!(exists(&t("performance_schema", "accounts")));
+        assert!(exists(&t("mysql", "user")));
+        assert!(!exists(&t("information_schema", "no_such_table")));
+        assert!(!exists(&t("test", "t1")));
+        assert!(is_system(&t("MYSQL", "x")));
+    }
+}

@@ -1,0 +1,264 @@
+//! `CALL p()` of a procedure whose body runs several statements, played as the server
+//! runs it: one instruction after the other, each a statement of its own with its own
+//! locks (`sp_head::execute` → `sp_instr_stmt::execute` →
+//! `sp_lex_keeper::reset_lex_and_exec_core`, MariaDB sql/sp_head.cc). At an instruction's
+//! end, outside a multi-statement transaction, its transactional locks go
+//! (`release_transactional_locks`: in autocommit each instruction commits as a
+//! statement of its own does); inside BEGIN ... COMMIT they stay until the transaction
+//! ends; an instruction that commits implicitly (DDL) does so. The CALL itself locks
+//! nothing (`open_and_process_routine`, sql/sql_base.cc), so a DROP / ALTER / CREATE OR
+//! REPLACE PROCEDURE of a procedure that another session is running does not wait for
+//! it (the running call keeps its parsed copy, `sp_cache`).
+//!
+//! An instruction that waits makes the CALL wait; when it is granted, the next
+//! instructions run on (`SqlModel::resume_calls`). An instruction that fails (an error,
+//! a deadlock victim, a timeout, KILL QUERY) ends the CALL with that outcome: bodies
+//! with handlers are refused (`classify/routine_call.rs`), so no error is caught.
+//!
+//! Which instructions a CALL runs is decided by the classifier when the CALL starts
+//! (`crate::classify::call_instructions`); each is classified when it runs, against the
+//! catalog as it is then, and all are classified once at the start so that a body the
+//! model cannot play is refused before anything runs.
+
+use super::SqlModel;
+use mdl_core::Outcome;
+use std::collections::VecDeque;
+
+/// A CALL in progress: the instructions still to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct CallRun {
+    left: VecDeque<String>,
+    /// The running instruction is a SELECT of user-lock functions (`model/user_locks.rs`).
+    user_lock: bool,
+}
+
+impl SqlModel {
+    /// Plays `sql` when it is a CALL of a multi-statement procedure; None otherwise (the
+    /// statement is played as any other, `SqlModel::step_one`).
+    pub(super) fn call_begin(&mut self, s: usize, sql: &str) -> Option<Result<Outcome, String>> {
+        let db = self.sess[s].st.db.clone();
+        let sql = &self.executed_text(s, sql)?;
+        {
+            // The one-statement bodies keep their measured path (`call_one_statement`).
+            let has = self.has_row();
+            if crate::classify::classify(sql, &db, &self.cat, &has).is_ok() {
+                return None;
+            }
+        }
+        let instrs = match crate::classify::call_instructions(sql, &db, &self.cat)? {
+            Ok(v) => v,
+            Err(e) => return Some(Err(e)),
+        };
+        if let Err(e) = self.call_check(&db, &instrs) {
+            return Some(Err(format!("`{sql}`: {e}")));
+        }
+        self.sess[s].call = Some(CallRun {
+            left: instrs.into(),
+            user_lock: false,
+        });
+        Some(self.call_next(s))
+    }
+
+    /// Every instruction classifies against the catalog as it is now (a body the model
+    /// cannot play is refused before anything runs).
+    fn call_check(&self, db: &str, instrs: &[String]) -> Result<(), String> {
+        let has = self.has_row();
+        for i in instrs {
+            crate::classify::classify(i, db, &self.cat, &has)
+                .map_err(|e| format!("a body statement `{i}`: {e}"))?;
+        }
+        Ok(())
+    }
+
+    /// Runs the CALL's next instructions until one waits or fails or none is left.
+    fn call_next(&mut self, s: usize) -> Result<Outcome, String> {
+        loop {
+            let next = self.sess[s].call.as_mut().and_then(|c| c.left.pop_front());
+            // Seeded bug `conform_call_first_instruction_only`: the rest of the body is
+            // dropped after its first instruction.
+            if cfg!(mdl_bug = "conform_call_first_instruction_only") {
+                if let Some(c) = self.sess[s].call.as_mut() {
+                    c.left.clear();
+                }
+            }
+            let Some(sql) = next else {
+                self.sess[s].call = None;
+                return Ok(Outcome::Ok);
+            };
+            let user_lock = self.is_user_lock(s, &sql);
+            if let Some(c) = self.sess[s].call.as_mut() {
+                c.user_lock = user_lock;
+            }
+            match self.step_one(s, &sql) {
+                Ok(Outcome::Waiting) => return Ok(Outcome::Waiting),
+                Ok(o) => {
+                    if let Some(end) = self.instruction_end(s, o) {
+                        return Ok(end);
+                    }
+                    if self.paused(s) {
+                        return Ok(Outcome::Waiting);
+                    }
+                }
+                Err(e) => {
+                    self.sess[s].call = None;
+                    return Err(e);
+                }
+            }
+        }
+    }
+
+    /// The CALLs whose waiting instruction ended in the last step run on: an instruction
+    /// granted goes on to the next ones; one that failed ends its CALL. `fg`'s outcome
+    /// `out` becomes where its CALL ended when that happened in this step.
+    pub(super) fn resume_calls(&mut self, fg: usize, mut out: Outcome) -> Result<Outcome, String> {
+        let mut failed = None;
+        while let Some(k) = self
+            .events
+            .iter()
+            .position(|(i, _)| self.sess[*i].call.is_some() && self.sess[*i].run.is_none())
+        {
+            let (i, o) = self.events.remove(k);
+            let end = if self.instruction_end(i, o).is_none() {
+                if self.paused(i) {
+                    continue;
+                }
+                match self.call_next(i) {
+                    Ok(x) => x,
+                    // The catalog changed under the call (another session's DDL between
+                    // its instructions) so that an instruction no longer classifies: the
+                    // call ends (fails closed) and the step is refused.
+                    Err(e) => {
+                        self.sess[i].st.last_error = None;
+                        failed = Some(format!("a CALL of session {i} ran on: {e}"));
+                        Outcome::Error
+                    }
+                }
+            } else {
+                o
+            };
+            if end != Outcome::Waiting {
+                self.events.push((i, end));
+            }
+        }
+        if out == Outcome::Waiting && self.sess[fg].run.is_none() {
+            if let Some(k) = self.events.iter().position(|(x, _)| *x == fg) {
+                out = self.events.remove(k).1;
+            }
+        }
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(out),
+        }
+    }
+
+    /// Where an instruction that ended with `o` leaves its CALL: None when it goes on
+    /// (the call ended otherwise, with that outcome). A SELECT of GET_LOCK ... INTO
+    /// whose wait was killed or timed out returns NULL / 0 and the body goes on
+    /// (`Item_func_get_lock::val_int` swallows the error; measured: a KILL QUERY of a
+    /// CALL waiting in GET_LOCK gives OK, the next instruction takes its lock, and waits
+    /// for it as usual: the kill does not outlive the instruction, unlike a top-level
+    /// SELECT of several user-lock functions, `model/user_locks.rs`).
+    fn instruction_end(&mut self, s: usize, o: Outcome) -> Option<Outcome> {
+        let c = self.sess[s].call.as_mut()?;
+        let goes_on = match o {
+            Outcome::Ok => true,
+            Outcome::Killed | Outcome::Timeout if c.user_lock => {
+                self.sess[s].st.last_error = None;
+                true
+            }
+            _ => false,
+        };
+        if goes_on {
+            return None;
+        }
+        self.sess[s].call = None;
+        Some(o)
+    }
+
+    fn is_user_lock(&self, s: usize, sql: &str) -> bool {
+        let has = self.has_row();
+        use crate::classify::Stmt;
+        // The one comparison of statement kinds of this file.
+        match crate::classify::classify(sql, &self.sess[s].st.db, &self.cat, &has) {
+            Ok(Stmt::UserLocks(_)) => true,
+            Ok(Stmt::Learned(p)) => p.kind == crate::kind::Kind::GetLock,
+            _ => false,
+        }
+    }
+
+    /// The statement `sql` runs: itself, or the text of the prepared statement an
+    /// `EXECUTE name` / `EXECUTE IMMEDIATE '...'` runs (a prepared CALL adds no lock
+    /// either: main/sp-lock.test part 4). None when it is no CALL.
+    fn executed_text(&self, s: usize, sql: &str) -> Option<String> {
+        let w: Vec<String> = sql
+            .split_whitespace()
+            .map(|x| x.to_ascii_lowercase())
+            .collect();
+        let text = match (w.first()?.as_str(), w.get(1).map(String::as_str)) {
+            ("execute", Some("immediate")) => {
+                let q = sql.find('\'')?;
+                let e = sql.rfind('\'')?;
+                (e > q).then(|| sql[q + 1..e].to_owned())?
+            }
+            ("execute", Some(name)) if w.len() == 2 => self.sess[s]
+                .st
+                .prepared
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, t)| t.clone())?,
+            _ => sql.to_owned(),
+        };
+        text.trim_start()
+            .get(..4)?
+            .eq_ignore_ascii_case("call")
+            .then_some(text)
+    }
+
+    /// PREPARE of a CALL the model plays here (`classify` refused it, `e`): prepared, no
+    /// lock (the CALL's instructions run at EXECUTE).
+    pub(super) fn call_prepared(
+        &self,
+        s: usize,
+        text: &str,
+        e: String,
+    ) -> Result<crate::classify::Stmt, String> {
+        let db = &self.sess[s].st.db;
+        match crate::classify::call_instructions(text, db, &self.cat) {
+            Some(Ok(_)) => Ok(crate::classify::Stmt::NoLocks),
+            _ => Err(e),
+        }
+    }
+
+    /// With stepwise CALLs, a CALL with instructions left stops after one (None left:
+    /// it ends, and `call_next` says so).
+    fn paused(&self, s: usize) -> bool {
+        self.stepwise_calls
+            && self.sess[s]
+                .call
+                .as_ref()
+                .is_some_and(|c| !c.left.is_empty())
+    }
+
+    /// Makes CALLs stop between their instructions (`mdl check`'s search: another
+    /// session's statement may run there, as on the server); a stopped CALL runs on with
+    /// [`SqlModel::call_continue`]. Off (the default), a CALL runs its instructions on
+    /// until one waits, as a written order plays it.
+    pub fn set_stepwise_calls(&mut self, on: bool) {
+        self.stepwise_calls = on;
+    }
+
+    /// The session's CALL stands between two instructions (not waiting for a lock).
+    pub fn between_instructions(&self, s: usize) -> bool {
+        self.sess[s].call.is_some() && self.sess[s].run.is_none()
+    }
+
+    /// Runs the next instruction of the session's stopped CALL: `Waiting` while the CALL
+    /// goes on (its instruction waits, or it stopped again), else where the CALL ended.
+    pub fn call_continue(&mut self, s: usize) -> Result<Outcome, String> {
+        if !self.between_instructions(s) {
+            return Err("the session's CALL does not stand between two instructions".into());
+        }
+        let out = self.call_next(s)?;
+        self.resume_calls(s, out)
+    }
+}
