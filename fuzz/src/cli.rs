@@ -13,7 +13,8 @@
 //!   panics, and each counterexample it finds replays (`check::replay`), renders as
 //!   text, JSON and Markdown, and gives a replay scenario that the reader takes.
 
-use mdl_check::model::check::{check, replay, Options, Status};
+use mdl_check::model::check::{check, Options};
+use mdl_check::model::result::{replay, Status};
 use mdl_check::model::{report, MdlModel};
 use mdl_scenario::read::{read_bytes, MAX_MESSAGE_CHARS};
 use mdl_scenario::runner::{run_engine, Engine, Transcript};
@@ -128,7 +129,7 @@ fn check_bounded(m: &MdlModel) {
             );
         }
     }
-    let _ = report::text(m, &r, true);
+    let _ = report::text(m, &r, report::Replays::Shown);
     let _ = serde_json::to_string(&report::json(m, &r));
     let _ = report::markdown(m, &r);
     for p in &r.props {

@@ -794,7 +794,7 @@ impl LockTable {
                 self.sess(s).resume = None;
                 Outcome::Granted
             }
-            Resolved::Waiting | Resolved::Stopped => Outcome::Waiting,
+            Resolved::NoCycle | Resolved::Stopped => Outcome::Waiting,
         }
     }
 

@@ -4,7 +4,7 @@
 //! the reference rules (`shared/reference/README.md`) give, worked out in the comments.
 
 use mdl_core::dialect::{Dialect, Starvation};
-use mdl_core::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
+use mdl_core::lock::{LockState, OwnerId, Priority, Rules, Ticket, TicketId};
 use mdl_core::types::LockType;
 
 const S: LockType = LockType::S;
@@ -99,17 +99,17 @@ fn can_grant_checks_other_owners_only() {
     let mut l = LockState::new();
     l.grant(t(1, 1, SR));
     // Compatible with another owner's SR; X is not, except for the holder itself.
-    assert!(l.can_grant(&r, SR, OwnerId(2), false));
-    assert!(!l.can_grant(&r, X, OwnerId(2), false));
-    assert!(l.can_grant(&r, X, OwnerId(1), false));
+    assert!(l.can_grant(&r, SR, OwnerId(2), Priority::Honoured));
+    assert!(!l.can_grant(&r, X, OwnerId(2), Priority::Honoured));
+    assert!(l.can_grant(&r, X, OwnerId(1), Priority::Honoured));
     // A pending X holds back SR of others (not its own owner's), never SH.
     l.enqueue(t(2, 2, X));
-    assert!(!l.can_grant(&r, SR, OwnerId(3), false));
-    assert!(l.can_grant(&r, SR, OwnerId(2), false));
-    assert!(l.can_grant(&r, SH, OwnerId(3), false));
+    assert!(!l.can_grant(&r, SR, OwnerId(3), Priority::Honoured));
+    assert!(l.can_grant(&r, SR, OwnerId(2), Priority::Honoured));
+    assert!(l.can_grant(&r, SH, OwnerId(3), Priority::Honoured));
     // ignore_priority skips the pending matrix but not the granted one.
-    assert!(l.can_grant(&r, SR, OwnerId(3), true));
-    assert!(!l.can_grant(&r, X, OwnerId(3), true));
+    assert!(l.can_grant(&r, SR, OwnerId(3), Priority::Ignored));
+    assert!(!l.can_grant(&r, X, OwnerId(3), Priority::Ignored));
 }
 
 #[test]
@@ -375,7 +375,7 @@ fn mysql_rules_never_use_the_mariadb_reschedule() {
     let mut l = LockState::new();
     l.grant(t(1, 1, LockType::IX));
     l.enqueue(t(2, 2, S));
-    assert!(!l.can_grant(&r, LockType::IX, OwnerId(3), false));
+    assert!(!l.can_grant(&r, LockType::IX, OwnerId(3), Priority::Honoured));
     l.enqueue(t(3, 3, LockType::IX));
     l.remove_granted(TicketId(1));
     assert_eq!(owners(&l.reschedule(&r, |_| true)), vec![2]);

@@ -77,6 +77,28 @@ pub struct LockState {
     unplaced: Vec<TicketId>,
 }
 
+/// Whether waiting requests' priority (the pending matrix) can hold a grant back:
+/// [`Priority::Ignored`] for MariaDB's pass with `ignore_lock_priority` (sql/mdl.cc,
+/// `MDL_lock::reschedule_waiters`' `skip_high_priority`, past `max_write_lock_count`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Priority {
+    /// A waiting request of another owner that takes priority holds the grant back.
+    Honoured,
+    /// Only granted tickets can hold the grant back.
+    Ignored,
+}
+
+impl Priority {
+    /// [`Priority::Ignored`] when `skip_high` (MariaDB's pass past the limit).
+    pub fn ignored_if(skip_high: bool) -> Priority {
+        if skip_high {
+            Priority::Ignored
+        } else {
+            Priority::Honoured
+        }
+    }
+}
+
 impl LockState {
     pub fn new() -> LockState {
         LockState::default()
@@ -261,27 +283,21 @@ impl LockState {
     }
 
     /// Can `owner` be granted `ty` now? Yes when no waiting request of another owner takes
-    /// priority over it (the pending matrix in force, unless `ignore_priority`) and no
+    /// priority over it (the pending matrix in force, unless [`Priority::Ignored`]) and no
     /// granted ticket of another owner conflicts with it.
     /// MySQL: sql/mdl.cc, `MDL_lock::can_grant_lock` (its waiting test reads the bitmap of
     /// all waiting tickets, the requester's own included; no pending matrix of either
     /// dialect has a type yield to itself, and a context waits for one ticket at a time,
     /// so leaving out the requester's own changes nothing). MariaDB: the same, with
     /// `ignore_lock_priority`.
-    pub fn can_grant(
-        &self,
-        r: &Rules,
-        ty: LockType,
-        owner: OwnerId,
-        ignore_priority: bool,
-    ) -> bool {
+    pub fn can_grant(&self, r: &Rules, ty: LockType, owner: OwnerId, priority: Priority) -> bool {
         let s = r.strategy;
         // Seeded bug `mdl_bug="no_pending_priority"`: waiting requests never hold back a
         // new one (the pending matrices are ignored), as before MySQL's fix of bug #54673:
         // a stream of DML starves FLUSH TABLES WITH READ LOCK.
         #[cfg(mdl_bug = "no_pending_priority")]
-        let ignore_priority = true;
-        if !ignore_priority {
+        let priority = Priority::Ignored;
+        if priority == Priority::Honoured {
             let yields = s.pending[self.idx as usize][ty.0 as usize];
             if self
                 .waiting
@@ -474,7 +490,10 @@ impl LockState {
         let mut i = 0;
         while i < self.waiting.len() {
             let t = self.waiting[i];
-            if !bug_skip_grant(i) && self.can_grant(r, t.ty, t.owner, false) && try_grant(&t) {
+            if !bug_skip_grant(i)
+                && self.can_grant(r, t.ty, t.owner, Priority::Honoured)
+                && try_grant(&t)
+            {
                 self.waiting.remove(i);
                 self.forget_reorders(t.id);
                 self.granted.push(t);
@@ -575,7 +594,10 @@ impl LockState {
                 i += 1;
                 continue;
             }
-            if !bug_skip_grant(i) && self.can_grant(r, t.ty, t.owner, skip_high) && try_grant(&t) {
+            if !bug_skip_grant(i)
+                && self.can_grant(r, t.ty, t.owner, Priority::ignored_if(skip_high))
+                && try_grant(&t)
+            {
                 self.waiting.remove(i);
                 self.forget_reorders(t.id);
                 self.granted.push(t);
@@ -607,9 +629,10 @@ impl LockState {
             Some(Starvation::Mariadb | Starvation::MariadbRepass) => {
                 let s = r.strategy;
                 let skip_high = self.mariadb_skips(r);
-                !(skip_high && s.hogs.contains(w.ty)) && self.can_grant(r, w.ty, w.owner, skip_high)
+                !(skip_high && s.hogs.contains(w.ty))
+                    && self.can_grant(r, w.ty, w.owner, Priority::ignored_if(skip_high))
             }
-            _ => self.can_grant(r, w.ty, w.owner, false),
+            _ => self.can_grant(r, w.ty, w.owner, Priority::Honoured),
         }
     }
 
@@ -756,11 +779,11 @@ mod tests {
         };
         let mut l = LockState::new();
         l.grant(t(1, 1, LockType::SR));
-        assert!(!l.can_grant(&r, LockType::X, OwnerId(2), false));
+        assert!(!l.can_grant(&r, LockType::X, OwnerId(2), Priority::Honoured));
         l.enqueue(t(2, 2, LockType::X));
-        assert!(!l.can_grant(&r, LockType::SR, OwnerId(3), false));
-        assert!(!l.can_grant(&r, LockType::SW, OwnerId(3), false));
-        assert!(l.can_grant(&r, LockType::SH, OwnerId(3), false));
+        assert!(!l.can_grant(&r, LockType::SR, OwnerId(3), Priority::Honoured));
+        assert!(!l.can_grant(&r, LockType::SW, OwnerId(3), Priority::Honoured));
+        assert!(l.can_grant(&r, LockType::SH, OwnerId(3), Priority::Honoured));
         assert_eq!(
             l.blockers(&r, &t(2, 2, LockType::X)).collect::<Vec<_>>(),
             vec![OwnerId(1)]

@@ -24,7 +24,7 @@
 use crate::decide::deadlock::{self, Deadlock, WaitGraph};
 use crate::decide::dialect::Dialect;
 use crate::decide::key::MdlKey;
-use crate::decide::lock::{LockState, OwnerId, Rules, Ticket, TicketId};
+use crate::decide::lock::{LockState, OwnerId, Priority, Rules, Ticket, TicketId};
 use crate::decide::types::{LockType, Outcome, WaitOption};
 
 /// The settings the step layer's rules read (a lock table's settings; the manager's
@@ -186,7 +186,7 @@ impl Lock {
         wait: WaitOption,
         mut try_grant: impl FnMut(&Ticket) -> bool,
     ) -> Decision {
-        if self.state.can_grant(r, t.ty, t.owner, false) {
+        if self.state.can_grant(r, t.ty, t.owner, Priority::Honoured) {
             let fast = upgrade.is_none() && self.is_fast_path(r, t.ty);
             let mut woken = Vec::new();
             let switched = self.state.grant_counted(r, t);
@@ -514,7 +514,7 @@ pub enum Abort {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Resolved {
     /// No cycle through the start is left; it still waits.
-    Waiting,
+    NoCycle,
     /// The start was chosen as the victim (its wait is aborted).
     StartIsVictim,
     /// The start no longer waits (an abort let its request in).
@@ -533,7 +533,7 @@ pub fn resolve<S: DeadlockShell>(shell: &mut S, start: OwnerId) -> Resolved {
     loop {
         let found = deadlock::detect_with(&shell.graph(), start, shell.max_depth());
         let Some(dl) = found else {
-            return Resolved::Waiting;
+            return Resolved::NoCycle;
         };
         match shell.abort(&dl, start) {
             Abort::Victim(v) if v == start => return Resolved::StartIsVictim,

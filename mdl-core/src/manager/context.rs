@@ -14,9 +14,8 @@
 //! - `slow` is empty between calls (scratch space of `release_ids`).
 
 use super::fast::{stripe_of, try_fast};
-use super::map::{try_grant, LockInner, LockObj, Meta};
-use super::pins::FastGrant;
-use super::wait::{timeout_of, ContextHandle, CtxShared};
+use super::map::try_grant;
+use super::types::{ContextHandle, CtxShared, FastGrant, LockInner, LockObj, Meta};
 use super::{Manager, Shared};
 use crate::decide::book::{AcquirePlan, Held, TicketBook, UpgradePlan};
 use crate::decide::error::{AcquireError, Granted, MdlError};
@@ -392,7 +391,7 @@ impl Context {
             }
             Decision::Queued => {}
         }
-        self.enqueue(&obj, &mut g, t, dur, timeout_of(wait));
+        self.enqueue(&obj, &mut g, t, dur, wait.timeout_ms());
         drop(g);
         self.waited = true;
         Begun::Queued(Box::new(Queued {
@@ -547,7 +546,7 @@ impl Context {
             }
             Decision::Queued => {}
         }
-        self.enqueue(&obj, &mut g, t, dur, timeout_of(wait));
+        self.enqueue(&obj, &mut g, t, dur, wait.timeout_ms());
         drop(g);
         Ok(Begun::Queued(Box::new(Queued {
             obj,

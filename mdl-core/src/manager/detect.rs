@@ -21,12 +21,13 @@
 //! - (one victim) One search aborts one victim; the loop ([`step::resolve`]) searches
 //!   again only when that victim was not the requester.
 
-use super::map::{try_grant, LockInner, LockObj};
-use super::wait::{wake, CtxShared};
+use super::map::try_grant;
+use super::types::{CtxShared, LockInner, LockObj, StartWaits};
+use super::wait::wake;
 use super::{Manager, Shared};
 use crate::decide::deadlock::{ForeignWaits, WaitGraph};
 use crate::decide::lock::{OwnerId, Ticket};
-use crate::decide::step::{Abort, DeadlockShell, Resolved, WaitedFor as Waiting};
+use crate::decide::step::{Abort, DeadlockShell, Resolved, WaitedFor};
 use crate::decide::types::WaitStatus;
 use crate::decide::{deadlock, step};
 use crate::sync::{Arc, DataArc};
@@ -52,7 +53,7 @@ impl Shared {
         &self,
         v: OwnerId,
         start: OwnerId,
-        foreign_start: bool,
+        foreign_start: StartWaits,
         foreign: &Option<DataArc<dyn ForeignWaits>>,
     ) -> bool {
         if let Some(cs) = self.ctx(v) {
@@ -70,7 +71,7 @@ impl Shared {
                 return true;
             }
         }
-        if v == start && foreign_start {
+        if v == start && foreign_start == StartWaits::Foreign {
             debug!(victim = v.0, "mdl deadlock victim (foreign requester)");
             return true;
         }
@@ -91,7 +92,7 @@ impl Shared {
 
     /// Runs the victim loop ([`step::resolve`]) from `start` under `detector`. Returns
     /// true when `start` itself was chosen.
-    pub(super) fn detect(&self, start: OwnerId, foreign_start: bool) -> bool {
+    pub(super) fn detect(&self, start: OwnerId, foreign_start: StartWaits) -> bool {
         let _d = self.detector.lock();
         let mut shell = LiveShell {
             g: LiveGraph::new(self),
@@ -106,7 +107,7 @@ impl Shared {
         g: &LiveGraph<'_>,
         dl: &deadlock::Deadlock<OwnerId>,
         start: OwnerId,
-        foreign_start: bool,
+        foreign_start: StartWaits,
         foreign: &Option<DataArc<dyn ForeignWaits>>,
     ) -> Validation {
         let cycle: &[OwnerId] = &dl.cycle;
@@ -326,7 +327,7 @@ impl WaitGraph for LiveGraph<'_> {
             force_dml = s.force_dml;
             let waits = s.status.is_none() || TRUSTS_WAITING_FOR;
             if let (true, Some(w)) = (waits, &s.waiting) {
-                let mdl = Waiting::Mdl {
+                let mdl = WaitedFor::Mdl {
                     key_ns: w.lock.key.namespace(),
                     ty: w.ticket.ty,
                 };
@@ -335,7 +336,7 @@ impl WaitGraph for LiveGraph<'_> {
         }
         match self.foreign.as_ref().and_then(|f| f.weight(n)) {
             Some(wt) => {
-                step::wait_weight(&self.m.dialect, Waiting::Foreign(wt), force_dml, victims)
+                step::wait_weight(&self.m.dialect, WaitedFor::Foreign(wt), force_dml, victims)
             }
             None => 0,
         }
@@ -346,7 +347,7 @@ impl WaitGraph for LiveGraph<'_> {
 /// before its victim is aborted.
 pub(super) struct LiveShell<'a> {
     pub(super) g: LiveGraph<'a>,
-    pub(super) foreign_start: bool,
+    pub(super) foreign_start: StartWaits,
     /// Foreign victims already aborted: one chosen again means its subsystem still
     /// reports the wait, and aborting it again would not end the loop.
     pub(super) foreign_victims: Vec<OwnerId>,
@@ -399,6 +400,6 @@ impl Manager {
         if let Some(cs) = self.sh.ctx(owner) {
             self.sh.place_own(&cs);
         }
-        self.sh.detect(owner, true)
+        self.sh.detect(owner, StartWaits::Foreign)
     }
 }

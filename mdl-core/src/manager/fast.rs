@@ -87,40 +87,16 @@
 //! each lock's state mutex where a grant of ours is still in our pin or was moved by
 //! another context's obtrusive request. Nothing on the fast path itself.
 
-use super::map::{LockInner, LockObj, Meta};
-use super::pins::{FastGrant, Pin};
-use super::wait::CtxShared;
+use super::types::{CtxShared, FastGrant, LockInner, LockObj, Meta, Pin, Stripe, STRIPES};
 use super::Shared;
 use crate::decide::lock::{OwnerId, Ticket};
-use crate::sync::atomic::{AtomicU64, Ordering};
+use crate::sync::atomic::Ordering;
 use crate::sync::Arc;
 use tracing::debug;
 
 /// `LockObj::fast`: an obtrusive ticket is granted or waiting (or being decided). Set and
 /// cleared only under the lock's state mutex.
 pub(super) const SLOW: u64 = 1 << 63;
-
-/// The number of counters of fast-path grants per lock object (`LockObj::counts`). Two
-/// contexts share one when their owner ids are equal modulo `STRIPES`. Fewer under loom
-/// and shuttle, so that their few contexts share stripes too.
-#[cfg(not(any(loom, feature = "shuttle")))]
-pub(super) const STRIPES: usize = 8;
-#[cfg(any(loom, feature = "shuttle"))]
-pub(super) const STRIPES: usize = 2;
-
-/// One counter of fast-path grants, alone on its cache line (64 bytes: the coherence
-/// unit of the x86-64 and most AArch64 cores the project runs on).
-#[repr(align(64))]
-pub(super) struct Stripe(pub(super) AtomicU64);
-
-impl Default for Stripe {
-    fn default() -> Stripe {
-        Stripe(AtomicU64::new(0))
-    }
-}
-
-/// A lock object's counters of fast-path grants not yet materialised, by stripe.
-pub(super) type Counts = [Stripe; STRIPES];
 
 /// The stripe a context counts its fast-path grants in.
 #[inline]
@@ -292,7 +268,8 @@ impl Shared {
 mod tests {
     use super::*;
     use crate::decide::key::MdlKey;
-    use crate::manager::map::StateLatch;
+    use crate::manager::types::{Counts, StateLatch};
+    use crate::sync::atomic::AtomicU64;
 
     /// The line of a byte address (64-byte lines).
     fn line(p: *const AtomicU64) -> usize {

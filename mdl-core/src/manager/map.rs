@@ -18,17 +18,15 @@
 //! - (decisions) Every change of a lock object's [`Lock`] is a step-layer call made under
 //!   its `state` mutex; the shell books the grants it returns (`Shared::granted`).
 
-use super::fast::Counts;
-use super::wait::CtxShared;
+use super::types::{Counts, IdMap, LockInner, LockObj, Meta, StateLatch};
 use super::Shared;
 use crate::decide::key::{KeyHashBuilder, MdlKey};
-use crate::decide::lock::{Ticket, TicketId};
-use crate::decide::step::{Grant, Lock};
+use crate::decide::lock::Ticket;
+use crate::decide::step::Grant;
 use crate::decide::types::LockDuration;
 use crate::sync::atomic::AtomicU64;
-use crate::sync::{Arc, DataArc, RwLock};
+use crate::sync::{Arc, RwLock};
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use tracing::debug;
 
 /// Shards of the lock map; a shard is swept when it reaches twice its size after the
@@ -45,74 +43,11 @@ pub(super) const SWEEP_MIN: usize = 2;
 
 pub(super) type KeyMap = HashMap<MdlKey, Arc<LockObj>, KeyHashBuilder>;
 
-/// Hashes a [`TicketId`] (sequential `u64`s) with one multiplication, so that both the
-/// low bits (bucket) and the top bits (control byte) of the map's hash vary.
-#[derive(Default)]
-pub(super) struct IdHash(u64);
-
-impl Hasher for IdHash {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = v.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-}
-
-pub(super) type IdMap<V> = HashMap<TicketId, V, BuildHasherDefault<IdHash>>;
-
 pub(super) struct ShardMap {
     pub(super) map: KeyMap,
     /// Sweep when the map reaches this size (twice the size after the last sweep +
     /// `SWEEP_MIN`).
     pub(super) sweep_at: usize,
-}
-
-/// One lock (`MDL_lock`).
-pub(super) struct LockObj {
-    pub(super) key: MdlKey,
-    /// `SLOW` (`fast.rs`): an obtrusive ticket is granted or waiting (MySQL's
-    /// `MDL_lock::m_fast_path_state`). Written only when obtrusive requests come and go;
-    /// the fast path reads it.
-    pub(super) fast: AtomicU64,
-    /// The fast-path grants not yet materialised, by stripe of their owners (`fast.rs`,
-    /// "(count)"): a grant adds one to its owner's stripe, its release takes one off.
-    /// Each stripe on a cache line of its own, so that contexts of different stripes
-    /// taking shared locks on one hot table write no line in common.
-    pub(super) counts: Counts,
-    pub(super) state: StateLatch<LockInner>,
-}
-
-/// The latch of a lock object's state: a mutex. (With the seeded bug
-/// `detector_nested_read`, the old design of MySQL bug #56405: a writer-preferring
-/// reader-writer latch, which the deadlock search holds for read; `detect.rs`.)
-#[cfg(not(mdl_bug = "detector_nested_read"))]
-pub(super) type StateLatch<T> = crate::sync::Mutex<T>;
-#[cfg(mdl_bug = "detector_nested_read")]
-pub(super) type StateLatch<T> = crate::sync::latch::WriterPreferring<T>;
-
-#[derive(Default)]
-pub(super) struct LockInner {
-    /// The step layer's lock: every granted ticket except fast-path ones not yet
-    /// materialised, every waiting ticket, the upgrades waiting.
-    pub(super) st: Lock,
-    /// Per ticket in `st` (not the upgrade tickets): duration, wait times, and the
-    /// waiter's shared context while it waits (a grant sets its status).
-    pub(super) meta: IdMap<Meta>,
-}
-
-pub(super) struct Meta {
-    pub(super) dur: LockDuration,
-    /// When the wait began (read only while the ticket waits; 0 for an immediate grant,
-    /// so that no grant reads the clock).
-    pub(super) since_ms: u64,
-    pub(super) waited_ms: u64,
-    pub(super) waiter: Option<DataArc<CtxShared>>,
 }
 
 impl Meta {

@@ -9,6 +9,8 @@
 //!
 //! # Files, one job each (their invariants are in their own docs)
 //!
+//! - `types.rs`: the shared data types (lock objects, a context's shared part and its
+//!   handle), declared together because they refer to each other.
 //! - `map.rs`: the sharded map of lock objects (`MDL_map`, `MDL_lock`) and reclamation.
 //! - `pins.rs`: a context's references to the lock objects it uses, with its fast-path
 //!   grants.
@@ -68,7 +70,7 @@ use crate::sync::{DataArc, Mutex, RwLock};
 use crate::table;
 use map::{KeyMap, ShardMap, SHARDS, SWEEP_MIN};
 use std::collections::BTreeMap;
-use wait::CtxShared;
+use types::CtxShared;
 
 mod context;
 mod detect;
@@ -77,13 +79,14 @@ pub mod introspect;
 mod map;
 mod pins;
 mod release;
+mod types;
 mod verify;
 mod wait;
 mod wait_async;
 
 pub use context::Context;
 use context::ID_BLOCK;
-pub use wait::ContextHandle;
+pub use types::ContextHandle;
 
 struct Registry {
     next: u32,

@@ -26,13 +26,10 @@
 //!   take it only to materialise, check or introspect.
 
 use super::context::Context;
-use super::map::LockObj;
-use crate::decide::key::{KeyHashBuilder, MdlKey};
-use crate::decide::lock::TicketId;
-use crate::decide::types::{LockDuration, LockType};
+use super::types::{LockObj, Pin, PinCounts, Pins};
+use crate::decide::key::MdlKey;
 use crate::sync::Arc;
 use smallvec::SmallVec;
-use std::collections::HashMap;
 
 /// Idle pins (lock objects a context keeps a reference to while it holds no ticket on
 /// them: a cache of map lookups) kept per context at least (see `PinCounts`).
@@ -46,82 +43,6 @@ pub(super) const IDLE_PINS: usize = 1;
 pub(super) const MAX_IDLE_PINS: usize = 16_384;
 #[cfg(any(loom, feature = "shuttle"))]
 pub(super) const MAX_IDLE_PINS: usize = 4;
-
-/// A fast-path grant, in its owner's pin until released or materialised.
-#[derive(Clone, Copy)]
-pub(super) struct FastGrant {
-    pub(super) id: TicketId,
-    pub(super) ty: LockType,
-    pub(super) dur: LockDuration,
-}
-
-/// A context's reference to one lock object (MySQL keeps a ticket per lock; we keep one
-/// reference per lock object in use, whatever the number of tickets on it).
-pub(super) struct Pin {
-    pub(super) obj: Arc<LockObj>,
-    /// `obj`'s key, kept in the slot: the check of the slot found last compares it
-    /// without reading the lock object, whose line holding its key the fast path does
-    /// not otherwise read (with many locks that check missed the cache at every lock:
-    /// models/BENCH.md, issue 30, "many locks per context").
-    pub(super) key: MdlKey,
-    /// Fast-path grants on `obj` not yet materialised (usually zero or one: inline, so
-    /// that a pin costs no allocation of its own).
-    pub(super) fast: SmallVec<[FastGrant; 1]>,
-    /// The context's granted tickets on `obj` plus its request in progress, if any. An
-    /// idle pin (0) is a cache entry: it keeps the object mapped and saves the next
-    /// acquire its map lookup.
-    pub(super) uses: u32,
-    /// The key of the ticket released last on this lock, kept for the next fast-path
-    /// grant's book entry: a connection that takes and releases the same lock again and
-    /// again then moves one key value back and forth instead of touching its reference
-    /// count (keys are values: equal keys are interchangeable).
-    pub(super) spare: Option<MdlKey>,
-    /// `PinCounts::tick` when the pin last fell idle (the LRU order of idle pins).
-    pub(super) last: u64,
-    /// Another context's obtrusive request moved fast-path grants of ours into the lock
-    /// state (`Shared::ensure_slow`) since we last materialised our own: they are still
-    /// unplaced there (`LockState::unplaced`) until `Shared::place_own`.
-    pub(super) moved: bool,
-}
-
-/// The lock objects a context uses, by key: a slab of pins with a key -> slot index, and
-/// the slot found last, checked before the index. A connection that takes and releases
-/// one lock again and again (the uncontended fast path) then finds its pin by one key
-/// comparison (pointer-equal keys: the book's key is the pin's, recycled through
-/// `Pin::spare`) instead of a hash probe at the acquire and another at the release
-/// (`models/BENCH.md`, issue 30, third round).
-///
-/// (slab) `index` maps exactly the keys of `slots`, each to its slot, and no two slots
-/// have one key; a slot's key (`Pin::key`) is its object's; `mru` is any number (a
-/// hint: a slot is used only when its key is the one asked for).
-#[derive(Default)]
-pub(super) struct Pins {
-    slots: Vec<Pin>,
-    index: HashMap<MdlKey, u32, KeyHashBuilder>,
-    mru: usize,
-    pub(super) n: PinCounts,
-    /// Reused by [`Pins::evict_lru`]: empty between calls.
-    ticks: Vec<u64>,
-}
-
-/// How many pins are in use and idle, and how many idle ones to keep: the most pins the
-/// context had in use in its last round (from no pin in use to none again, e.g. a
-/// transaction), but at least `IDLE_PINS` and at most `MAX_IDLE_PINS`. A connection
-/// that runs the same big transaction again finds every lock object pinned; one that
-/// goes back to small ones drops the surplus at the end of its next round.
-pub(super) struct PinCounts {
-    pub(super) idle: usize,
-    pub(super) in_use: usize,
-    /// Most pins in use in this round.
-    pub(super) peak: usize,
-    /// Idle pins kept.
-    pub(super) cap: usize,
-    /// `cap` and a quarter: more idle pins than this, and the least recently used go
-    /// (amortised; kept with `cap`, see [`PinCounts::set_cap`]).
-    evict_at: usize,
-    /// Counts the pins falling idle (stamped into `Pin::last`).
-    pub(super) tick: u64,
-}
 
 impl Default for PinCounts {
     fn default() -> PinCounts {
@@ -367,8 +288,7 @@ impl Context {
 mod tests {
     use super::*;
     use crate::decide::dialect::Dialect;
-    use crate::manager::fast::Counts;
-    use crate::manager::map::{LockInner, StateLatch};
+    use crate::manager::types::{Counts, LockInner, StateLatch};
     use crate::sync::atomic::AtomicU64;
 
     fn obj(key: &MdlKey) -> Arc<LockObj> {

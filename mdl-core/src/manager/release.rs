@@ -13,9 +13,8 @@
 
 use super::context::Context;
 use super::fast::{stripe_of, uncount_fast};
-use super::map::{try_grant, LockInner, LockObj};
-use super::pins::Pins;
-use super::wait::CtxShared;
+use super::map::try_grant;
+use super::types::{CtxShared, LockInner, LockObj, Pins};
 use super::Shared;
 use crate::decide::book::TicketBook;
 use crate::decide::error::MdlError;

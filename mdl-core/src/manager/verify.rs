@@ -9,9 +9,9 @@
 //! only under their owner's `locks`) and `SLOW` cannot move (it changes only under the
 //! state mutex), so every check below is exact, not a racy estimate.
 
-use super::fast::{stripe_of, SLOW, STRIPES};
+use super::fast::{stripe_of, SLOW};
 use super::map::{reclaimable, SWEEP_MIN};
-use super::pins::Pins;
+use super::types::{Pins, STRIPES};
 use super::Manager;
 use crate::decide::lock::{OwnerId, Ticket};
 use crate::sync::atomic::Ordering;

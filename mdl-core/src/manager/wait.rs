@@ -23,40 +23,18 @@
 //!   schedule its task, as every executor's does).
 
 use super::context::Context;
-use super::map::{try_grant, LockInner, LockObj, Meta};
-use super::pins::Pins;
+use super::map::try_grant;
+use super::types::{
+    ContextHandle, CtxShared, LockInner, LockObj, Meta, Pins, SlotState, StartWaits, WaitFor,
+};
 use super::Manager;
 use crate::decide::lock::{OwnerId, Ticket};
-use crate::decide::types::{LockDuration, WaitOption, WaitStatus};
+use crate::decide::types::{LockDuration, WaitStatus};
 use crate::sync::clock::Clock;
 use crate::sync::spin::SpinLock;
-use crate::sync::{Arc, Condvar, DataArc, Mutex};
+use crate::sync::{Arc, Condvar, Mutex};
 use std::task::Waker;
 use tracing::debug;
-
-/// What a parked context waits for.
-pub(super) struct WaitFor {
-    pub(super) lock: Arc<LockObj>,
-    pub(super) ticket: Ticket,
-    pub(super) deadline: Option<u64>,
-}
-
-/// The wait slot (`MDL_wait`) and the detector's weight inputs.
-#[derive(Default)]
-pub(super) struct SlotState {
-    /// The wait's outcome; the first one set wins.
-    pub(super) status: Option<WaitStatus>,
-    /// Set (under the lock's state mutex) when the ticket is enqueued; taken by the
-    /// waiter when it wakes with a status.
-    pub(super) waiting: Option<WaitFor>,
-    pub(super) force_dml: bool,
-    /// The waiter is parked in [`CtxShared::park`] (its deadlock search is over).
-    pub(super) parked: bool,
-    /// Times chosen as a deadlock victim (MariaDB's overweight).
-    pub(super) victim_count: u32,
-    /// The task of an async waiter, woken (once) by whoever sets `status`.
-    pub(super) waker: Option<Waker>,
-}
 
 impl SlotState {
     /// Sets `status` and notifies a parked thread; returns the async waiter's waker, to
@@ -89,19 +67,6 @@ pub(super) fn wake(w: Option<Waker>) {
     if let Some(w) = w {
         w.wake();
     }
-}
-
-/// The part of a context that other threads touch.
-pub(super) struct CtxShared {
-    pub(super) id: OwnerId,
-    /// The lock objects the context uses, with its fast-path grants not yet materialised
-    /// (lock order: after `registry`). Other threads take it only to materialise, check
-    /// or introspect; the owner takes it once per acquire and once per release. A spin
-    /// lock: nobody holds it for long, and its unlock is a plain store.
-    pub(super) locks: SpinLock<Pins>,
-    /// Lock order: last.
-    pub(super) slot: Mutex<SlotState>,
-    pub(super) cv: Condvar,
 }
 
 impl CtxShared {
@@ -225,12 +190,6 @@ impl CtxShared {
     }
 }
 
-/// A handle on a context that other threads may use: kill its wait, see whether it waits.
-#[derive(Clone)]
-pub struct ContextHandle {
-    pub(super) sh: DataArc<CtxShared>,
-}
-
 impl std::fmt::Debug for ContextHandle {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ContextHandle")
@@ -277,11 +236,6 @@ impl ContextHandle {
         let s = self.sh.slot.lock();
         s.parked && s.status.is_none() && s.waiting.is_some()
     }
-}
-
-/// The timeout of a wait, in ms (`None`: forever).
-pub(super) fn timeout_of(wait: WaitOption) -> Option<u64> {
-    wait.timeout_ms()
 }
 
 impl Manager {
@@ -363,7 +317,7 @@ impl Context {
         let m = self.m();
         // MySQL: MDL_context::will_wait_for materialises our fast-path grants first.
         m.place_own(&self.sh);
-        m.detect(t.owner, false);
+        m.detect(t.owner, StartWaits::Mdl);
         let status = self.sh.park(&m.clock);
         self.wait_ended(obj, t, status);
         status

@@ -51,6 +51,7 @@
 //!   while `q` is `Some` and its status is not consumed.
 
 use super::context::{Begun, Bulk, Context, Queued};
+use super::types::StartWaits;
 use super::Shared;
 use crate::decide::error::{AcquireError, Granted, MdlError};
 use crate::decide::key::MdlKey;
@@ -107,7 +108,7 @@ impl Future for WaitFuture<'_> {
             // As the blocking call: the waiter's own search, once its slot is ready.
             this.searched = true;
             m.place_own(&this.ctx.sh);
-            m.detect(q.t.owner, false);
+            m.detect(q.t.owner, StartWaits::Mdl);
         }
         match this.ctx.sh.poll_status(&m.clock, cx.waker()) {
             None => {

@@ -9,6 +9,7 @@
 use mdl_check::sql::paths::maximal_paths;
 use mdl_check::sql::text::replay_scenario;
 use mdl_check::sql::SqlCheck;
+use mdl_conform::scenario::OnDifference;
 use mdl_conform::{scenario, server::Server};
 use mdl_sql::mapping::Mapping;
 use std::path::PathBuf;
@@ -42,26 +43,16 @@ fn every_interleaving_of_the_sql_scenarios_agrees_with_the_server() {
             let replay = replay_scenario(&m, path, &title);
             let file = format!("{name}#{i}");
             let rsc = scenario::load_text(&file, &replay, &map).unwrap_or_else(|e| panic!("{e}"));
-            let mut play = || {
-                scenario::run_scenario(&server, &map, &rsc, false, &mut sink)
-                    .unwrap_or_else(|e| panic!("{e}"))
-            };
-            // A difference is played again once: the harness polls the server's state, and
-            // on a loaded machine a statement just woken can show its pending lock for
-            // longer than the polls allow (conform_server.rs does the same). A difference of
-            // the model repeats and fails; one the server does not repeat is printed.
-            let mut rep = play();
-            if !rep.agrees() {
-                let again = play();
-                if again.agrees() {
-                    println!(
-                        "RACE (agreed when played again): {title}: {}\n  {}",
-                        rep.summary(),
-                        rep.diffs.join("\n  ")
-                    );
-                }
-                rep = again;
-            }
+            // A difference is played again once (the rule and why:
+            // `scenario::run_scenario_again_on_difference`).
+            let rep = scenario::run_scenario_again_on_difference(
+                &server,
+                &map,
+                &rsc,
+                OnDifference::PlayAgain,
+                &mut sink,
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
             played += 1;
             // An order in which the server blocks outside MDL (an InnoDB row lock between
             // two sessions' DML on one row, as in pt-osc-triggers.mdl's app and app2) is

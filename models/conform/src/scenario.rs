@@ -283,6 +283,48 @@ pub fn run_file(
     run_scenario(server, map, &sc, verbose, out)
 }
 
+/// What [`run_scenario_again_on_difference`] does with a play that differs from the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnDifference {
+    /// Keep the first report (a seeded bug must show on the first play).
+    Keep,
+    /// Play the scenario once more and keep the second report.
+    PlayAgain,
+}
+
+/// Runs a parsed SQL scenario ([`run_scenario`], not verbose); with
+/// [`OnDifference::PlayAgain`], a play that differs is played once more and the second
+/// report kept, and when the second agrees the first is printed on stdout as `RACE
+/// (agreed when played again): FILE: SUMMARY` with its differences.
+///
+/// Why a second play: the harness reads the server's state by polling (`learn.rs`'s
+/// `settle_all`), and on a loaded machine a statement just woken can still show its
+/// pending lock for longer than the polls allow. A difference of the model repeats and
+/// still fails; one that the server does not repeat is printed, so that a race that
+/// recurs can be found in the log.
+pub fn run_scenario_again_on_difference(
+    server: &Server,
+    map: &Mapping,
+    sc: &mdl_scenario::Scenario,
+    on_difference: OnDifference,
+    out: &mut dyn Write,
+) -> Result<Report, ConformError> {
+    let first = run_scenario(server, map, sc, false, out)?;
+    if first.agrees() || on_difference == OnDifference::Keep {
+        return Ok(first);
+    }
+    let second = run_scenario(server, map, sc, false, out)?;
+    if second.agrees() {
+        println!(
+            "RACE (agreed when played again): {}: {}\n  {}",
+            first.file,
+            first.summary(),
+            first.diffs.join("\n  ")
+        );
+    }
+    Ok(second)
+}
+
 /// Refuses a file whose `server_option` lines are not the options `server` was started
 /// with (a server option is set for the whole server: [`Server::start_with`]).
 fn same_options(sc: &mdl_scenario::Scenario, server: &Server) -> Result<(), ConformError> {

@@ -15,6 +15,7 @@
 //!   functions counts the lock names, not their counts (the row comparison catches it:
 //!   `get-lock-several.mdl`).
 
+use mdl_conform::scenario::OnDifference;
 use mdl_conform::{data_dir, scenario, server::Server};
 use mdl_sql::mapping::Mapping;
 
@@ -44,23 +45,9 @@ fn quick_set() -> Vec<std::path::PathBuf> {
     v
 }
 
-/// What `run_all` does with a file whose play differs from the model.
-#[derive(Clone, Copy, PartialEq)]
-enum OnDifference {
-    /// Keep the first report (the seeded-bug tests: the bug must show on the first play).
-    Keep,
-    /// Play the file again and keep the second report, printing the first as a race.
-    PlayAgain,
-}
-
 /// Every file of the quick set played once; with [`OnDifference::PlayAgain`], a file that
-/// differs is played a second time and its second report kept, the first printed.
-///
-/// Why a second play: the harness reads the server's state by polling (learn.rs
-/// `settle_all`), and on a loaded 2-core machine a statement just woken can still show its
-/// pending lock for longer than the polls allow. A difference of the model replays every
-/// time and still fails; one that the server does not repeat is printed (file and summary)
-/// so that a race that recurs can be found in the log.
+/// differs is played a second time and its second report kept, the first printed
+/// ([`scenario::run_scenario_again_on_difference`]: the rule and why).
 fn run_all(on_difference: OnDifference) -> Vec<scenario::Report> {
     let map = Mapping::load().unwrap();
     let mut server = Server::start().unwrap_or_else(|e| panic!("{e}"));
@@ -74,24 +61,8 @@ fn run_all(on_difference: OnDifference) -> Vec<scenario::Report> {
             if server.options() != opts {
                 server = Server::start_with(&opts).unwrap_or_else(|e| panic!("{e}"));
             }
-            let mut play = || {
-                scenario::run_scenario(&server, &map, &sc, false, &mut out)
-                    .unwrap_or_else(|e| panic!("{e}"))
-            };
-            let first = play();
-            if first.agrees() || on_difference == OnDifference::Keep {
-                return first;
-            }
-            let second = play();
-            if second.agrees() {
-                println!(
-                    "RACE (agreed when played again): {}: {}\n  {}",
-                    first.file,
-                    first.summary(),
-                    first.diffs.join("\n  ")
-                );
-            }
-            second
+            scenario::run_scenario_again_on_difference(&server, &map, &sc, on_difference, &mut out)
+                .unwrap_or_else(|e| panic!("{e}"))
         })
         .collect()
 }

@@ -18,7 +18,8 @@
 
 mod common;
 
-use mdl_check::model::check::{check, Options, Status};
+use mdl_check::model::check::{check, Options};
+use mdl_check::model::result::Status;
 use mdl_check::model::{report, MdlModel};
 use mdl_scenario::parse::parse;
 use std::path::PathBuf;
@@ -156,7 +157,7 @@ fn a_real_deadlock_is_reported_with_a_shortest_trace() {
             assert_eq!(p.status, Status::Holds, "{}", p.name);
         }
     }
-    let text = report::text(&m, &r, true);
+    let text = report::text(&m, &r, report::Replays::Shown);
     assert!(text.contains("violated"), "{text}");
     assert!(text.contains("replay"), "{text}");
 }
@@ -237,7 +238,7 @@ fn the_state_limit_stops_with_an_incomplete_result() {
     );
     assert!(r.limited);
     assert!(!r.all_hold());
-    assert!(report::text(&m, &r, false).contains("stopped at --max-states"));
+    assert!(report::text(&m, &r, report::Replays::Omitted).contains("stopped at --max-states"));
 }
 
 #[cfg(not(any(
@@ -547,7 +548,7 @@ fn mysql_unit_ports_hold_their_properties() {
                 "{}: {}\n{}",
                 p.display(),
                 prop.name,
-                report::text(&m, &r, true)
+                report::text(&m, &r, report::Replays::Shown)
             );
         }
         if r.limited {

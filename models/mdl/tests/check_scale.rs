@@ -18,8 +18,9 @@
     mdl_bug = "por_release_independent"
 )))]
 
-use mdl_check::model::check::{check, Options, Status};
+use mdl_check::model::check::{check, Options};
 use mdl_check::model::explore::ExploreModel;
+use mdl_check::model::result::Status;
 use mdl_check::model::{report, MdlModel, PropKind};
 use mdl_scenario::parse::parse;
 use std::path::{Path, PathBuf};
@@ -154,7 +155,7 @@ fn a_deadlock_trace_shows_the_cycle_and_why_that_victim() {
 fn a_sometimes_that_holds_shows_an_example() {
     let m = load(&root().join("models/scenarios/upgrade-race.mdl"));
     let r = check(&m, &Options::default());
-    let text = report::text(&m, &r, false);
+    let text = report::text(&m, &r, report::Replays::Omitted);
     assert!(text.contains("holds; an example ("), "{text}");
     let json = report::json(&m, &r);
     let ex = json["properties"]
@@ -313,7 +314,7 @@ fn max_depth_is_complete_up_to_that_depth() {
     assert!(r.props[..4]
         .iter()
         .all(|p| p.status == Status::HoldsToDepth));
-    let text = report::text(&m, &r, false);
+    let text = report::text(&m, &r, report::Replays::Omitted);
     assert!(text.contains("complete up to depth 2"), "{text}");
     assert!(text.contains("holds up to depth 2"), "{text}");
     assert!(!r.incomplete());
@@ -419,7 +420,7 @@ fn symmetry_under_bfs_keeps_shortest_traces() {
     );
     assert!(with.symmetry_used);
     assert!(with.unique_states < without.unique_states);
-    let len = |r: &mdl_check::model::check::CheckResult| {
+    let len = |r: &mdl_check::model::result::CheckResult| {
         r.props
             .iter()
             .find(|p| p.kind == PropKind::Assert(0))

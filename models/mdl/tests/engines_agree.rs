@@ -13,8 +13,9 @@
 //! engines alike. The seeded bug of our engine (`search_drops_state`: a state marked seen
 //! but never expanded) must be found by the comparison: the test then asserts that it is.
 
-use mdl_check::model::check::{check, CheckResult, Options};
+use mdl_check::model::check::{check, Options};
 use mdl_check::model::reference::{self, RefOptions};
+use mdl_check::model::result::CheckResult;
 use mdl_check::model::MdlModel;
 use mdl_check::sql::check::SqlResult;
 use mdl_check::sql::SqlCheck;

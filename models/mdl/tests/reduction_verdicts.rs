@@ -17,7 +17,8 @@
 //! test lists them and requires them to be few. (Speed is measured by the benchmark over
 //! `models/scale/`, not asserted here.)
 
-use mdl_check::model::check::{check, Options, Status};
+use mdl_check::model::check::{check, Options};
+use mdl_check::model::result::Status;
 use mdl_check::model::MdlModel;
 use mdl_scenario::parse::parse;
 use std::path::{Path, PathBuf};

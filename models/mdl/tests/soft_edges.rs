@@ -9,7 +9,8 @@
 //! `assert` lines are about the servers' victim rule and may change; they are counted,
 //! not required. The zoo's entries are swept the same way by `tests/zoo.rs`.
 
-use mdl_check::model::check::{check, Options, Status};
+use mdl_check::model::check::{check, Options};
+use mdl_check::model::result::Status;
 use mdl_check::model::{MdlModel, PropKind};
 use mdl_scenario::parse::parse;
 use std::path::{Path, PathBuf};

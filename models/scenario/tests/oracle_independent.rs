@@ -1,5 +1,5 @@
 //! The reference oracle is independent of the code it checks: its model files (every
-//! file of `src/oracle/` but `program.rs`, the runner that drives the lock table beside
+//! file under `src/oracle/`, subfolders included, but `program.rs`, the runner that drives the lock table beside
 //! it) take from `mdl_core` only the vocabulary (lock types, durations, keys, outcomes,
 //! wait options, namespaces) and the raw text of the built-in dialects
 //! (`Dialect::builtin_text`); never the decision modules (`lock`, `book`, `deadlock`,
@@ -206,18 +206,34 @@ fn scan(file: &str, src: &str, active_bug: Option<&str>) -> (Vec<Finding>, usize
     (out, seen)
 }
 
-/// Every model file of the oracle, scanned; fails closed when it finds none.
+/// The `.rs` files under `dir`, subfolders included, as paths relative to `dir`, sorted.
+fn rust_files(dir: &Path, rel: &str, out: &mut Vec<String>) -> Result<(), String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for p in entries.filter_map(|e| e.ok()).map(|e| e.path()) {
+        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let rel = format!("{rel}{name}");
+        if p.is_dir() {
+            rust_files(&p, &format!("{rel}/"), out)?;
+        } else if name.ends_with(".rs") {
+            out.push(rel);
+        }
+    }
+    out.sort();
+    Ok(())
+}
+
+/// Every model file of the oracle (in its subfolders too), scanned; fails closed when it
+/// finds none.
 fn scan_oracle(active_bug: Option<&str>) -> Result<(Vec<Finding>, usize), String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/oracle");
-    let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let (mut all, mut seen, mut files) = (Vec::new(), 0, 0);
-    let mut names: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-    names.sort();
-    for p in names {
-        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-        if !name.ends_with(".rs") || name == HARNESS {
+    let mut names = Vec::new();
+    rust_files(&dir, "", &mut names)?;
+    for name in names {
+        if name == HARNESS {
             continue;
         }
+        let p = dir.join(&name);
         let src = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
         let (mut f, s) = scan(&format!("src/oracle/{name}"), &src, active_bug);
         all.append(&mut f);
@@ -230,6 +246,30 @@ fn scan_oracle(active_bug: Option<&str>) -> Result<(Vec<Finding>, usize), String
         ));
     }
     Ok((all, seen))
+}
+
+/// The scan reads subfolders: a model file moved into one is still checked.
+#[test]
+fn the_scan_reads_the_oracles_subfolders() {
+    let dir = std::env::temp_dir().join(format!("oracle-scan-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("model")).unwrap();
+    std::fs::write(dir.join("a.rs"), "").unwrap();
+    std::fs::write(dir.join("model/b.rs"), "").unwrap();
+    std::fs::write(dir.join("model/notes.md"), "").unwrap();
+    let mut names = Vec::new();
+    let read = rust_files(&dir, "", &mut names);
+    std::fs::remove_dir_all(&dir).unwrap();
+    read.unwrap();
+    assert_eq!(names, ["a.rs", "model/b.rs"]);
+    // And the oracle's own subfolder is among the files scanned.
+    let mut real = Vec::new();
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/oracle"),
+        "",
+        &mut real,
+    )
+    .unwrap();
+    assert!(real.iter().any(|n| n.starts_with("model/")), "{real:?}");
 }
 
 #[cfg(not(mdl_bug = "oracle_imports_decision"))]

@@ -39,6 +39,8 @@
 //! differ only in those numberings and (with symmetry) the naming of interchangeable
 //! sessions.
 
+use super::keys::{command_keys, contains, KeyIndex};
+use super::quiet::Quiet;
 use super::{Conflict, MdlModel, State};
 use mdl_core::book::{Held, TicketBook};
 use mdl_core::key::MdlKey;
@@ -71,7 +73,7 @@ pub struct Codec {
     dialect: std::sync::Arc<mdl_core::dialect::Dialect>,
     /// Keys quiet from a state on and sessions that may still wait ([`super::quiet`]).
     /// `None`: off.
-    dynamic: Option<super::quiet::Quiet>,
+    dynamic: Option<Quiet>,
 }
 
 /// Buffers reused from one encoding to the next.
@@ -93,19 +95,6 @@ pub struct Scratch {
 #[inline(never)]
 fn unknown_key(k: &MdlKey) -> ! {
     panic!("key {k:?} is not one the scenario names")
-}
-
-/// The keys a command names.
-pub fn command_keys(cmd: &Command) -> Vec<MdlKey> {
-    match cmd {
-        Command::Acquire { key, .. }
-        | Command::Upgrade { key, .. }
-        | Command::Downgrade { key, .. }
-        | Command::Clone { key, .. }
-        | Command::Release { key, .. } => vec![key.clone()],
-        Command::AcquireAll { reqs, .. } => reqs.iter().map(|(k, _)| k.clone()).collect(),
-        _ => Vec::new(),
-    }
 }
 
 /// The (key, type) pairs a command requests or may end up holding.
@@ -304,14 +293,14 @@ impl Codec {
     /// list of a key quiet from the state on is written sorted, like the scenario-wide
     /// quiet keys, and in the other lists the tickets of sessions that will never wait
     /// again are written after the others, sorted. Off for scenarios that name more than
-    /// [`super::por::MAX_KEYS`] keys.
+    /// [`super::keys::MAX_KEYS`] keys.
     pub fn with_dynamic_quiet(mut self, m: &MdlModel) -> Codec {
-        self.dynamic = super::quiet::Quiet::new(m, &self);
+        self.dynamic = Quiet::new(m, &self);
         self
     }
 
     /// The dynamic quiet test, when on.
-    pub fn dynamic_quiet(&self) -> Option<&super::quiet::Quiet> {
+    pub fn dynamic_quiet(&self) -> Option<&Quiet> {
         self.dynamic.as_ref()
     }
 
@@ -598,7 +587,7 @@ impl Codec {
                 sc.entries
                     .push((sc.new_of_old[o], p as u32, t.ty.0, unplaced));
             }
-            if self.quiet[ki] || dynamic.is_some_and(|(q, _)| super::quiet::contains(&q, ki)) {
+            if self.quiet[ki] || dynamic.is_some_and(|(q, _)| contains(&q, ki)) {
                 sc.entries.sort_unstable();
             } else {
                 // Unplaced grants last, sorted: their place never matters. Their owners do
@@ -933,6 +922,18 @@ impl Codec {
             bad_reorder,
             bad_jumps,
         }
+    }
+}
+
+impl KeyIndex for Codec {
+    fn keys(&self) -> &[MdlKey] {
+        &self.keys
+    }
+    fn key_index(&self, k: &MdlKey) -> usize {
+        Codec::key_index(self, k)
+    }
+    fn is_quiet(&self, i: usize) -> bool {
+        Codec::is_quiet(self, i)
     }
 }
 

@@ -34,7 +34,7 @@ impl<'m> LockSpace<'m> {
                     None,
                     Some(format!(
                         "partial-order reduction off: the scenario names more than {} keys",
-                        super::por::MAX_KEYS
+                        super::keys::MAX_KEYS
                     )),
                 ),
             }

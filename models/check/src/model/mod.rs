@@ -14,6 +14,7 @@ pub mod encode;
 #[cfg(feature = "stateright")]
 pub mod explore;
 pub mod graph;
+pub mod keys;
 pub mod lock_space;
 pub mod mem;
 #[cfg(feature = "stateright")]
@@ -23,6 +24,7 @@ pub mod quiet;
 #[cfg(feature = "stateright")]
 pub mod reference;
 pub mod report;
+pub mod result;
 pub mod search;
 pub mod simulate;
 pub mod space;

@@ -68,27 +68,11 @@
 //! left out of its footprint: a dependent pair taken for independent) is caught by that
 //! comparison on `tests/check_scenarios/por_release.mdl`.
 
-use super::encode::{command_keys, Codec};
+use super::encode::Codec;
+use super::keys::{add, command_keys, disjoint, union, KeySet, MAX_KEYS};
 use super::{Action, MdlModel, Record, State};
 use mdl_core::Outcome;
 use mdl_scenario::{AssertKind, Command};
-
-/// A set of key indices (at most [`MAX_KEYS`]).
-pub type KeySet = [u64; 4];
-/// The reduction is off for scenarios that name more keys than this.
-pub const MAX_KEYS: usize = 256;
-
-fn add(s: &mut KeySet, i: usize) {
-    s[i / 64] |= 1 << (i % 64);
-}
-fn union(a: &mut KeySet, b: &KeySet) {
-    for (x, y) in a.iter_mut().zip(b) {
-        *x |= *y;
-    }
-}
-fn disjoint(a: &KeySet, b: &KeySet) -> bool {
-    a.iter().zip(b).all(|(x, y)| x & y == 0)
-}
 
 /// Does a command give back locks it does not name (all of a kind, or up to a
 /// savepoint)?

@@ -1,5 +1,5 @@
 //! Keys quiet *from a state on*: the dynamic counterpart of the scenario-wide quiet keys
-//! of [`super::encode`].
+//! of the encoding (`encode.rs`).
 //!
 //! A key is quiet in state `s` when nobody waits on it in `s` and no two of the lock
 //! types that can ever be on it from `s` on conflict (granted matrix, either way) or
@@ -17,9 +17,9 @@
 //! (`LockState::blockers`), and `eventually`'s lock configuration of the lock a session
 //! waits for: neither ever reads this key's list again. Two states that differ only in
 //! the order of the granted lists of such keys therefore behave alike (the same actions
-//! with the same outcomes and events, the same property predicates): [`super::encode`]
+//! with the same outcomes and events, the same property predicates): the encoding
 //! writes those lists sorted, one state; and any two actions whose only shared lock
-//! objects are such keys commute ([`super::por`] leaves them out of footprints).
+//! objects are such keys commute (the partial-order reduction, `por.rs`, leaves them out of footprints).
 //!
 //! **Sessions that will never wait again.** A session that does not wait, has no bulk
 //! acquire to go on, and whose remaining steps request only keys quiet from `s` on never
@@ -29,16 +29,15 @@
 //! blocker that does not wait has no successors (`find_cycle`) or is skipped
 //! (`find_capped`), and it is never on a cycle. So where such a session's tickets lie in
 //! a granted list, relative to the others, is never read again: only the order of the
-//! tickets of sessions that may still wait is. [`super::encode`] writes those first, in
+//! tickets of sessions that may still wait is. The encoding writes those first, in
 //! list order, and the others after them, sorted; every list operation (a grant appends, a
 //! release removes, a change of type moves the ticket to the back) keeps the relative
 //! order of the first group, so two states that differ only in where the settled tickets
 //! lie behave alike.
 //!
-//! Only for scenarios that name at most [`super::por::MAX_KEYS`] keys.
+//! Only for scenarios that name at most [`MAX_KEYS`] keys.
 
-use super::encode::{command_keys, Codec};
-use super::por::{KeySet, MAX_KEYS};
+use super::keys::{command_keys, contains, KeyIndex, KeySet, MAX_KEYS};
 use super::{MdlModel, State};
 use mdl_scenario::Command;
 
@@ -54,8 +53,8 @@ pub struct Quiet {
 }
 
 /// The (key, type) pairs a command requests or may end up holding (as in
-/// [`super::encode`]'s scenario-wide test).
-fn requested(codec: &Codec, cmd: &Command, out: &mut Vec<(u16, u64)>) {
+/// the encoding's scenario-wide test).
+fn requested(codec: &impl KeyIndex, cmd: &Command, out: &mut Vec<(u16, u64)>) {
     let mut add =
         |k: usize, ty: mdl_core::LockType| match out.iter_mut().find(|e| e.0 as usize == k) {
             Some(e) => e.1 |= ty.bit(),
@@ -82,12 +81,12 @@ fn requested(codec: &Codec, cmd: &Command, out: &mut Vec<(u16, u64)>) {
 
 impl Quiet {
     /// `None` when the scenario names more than [`MAX_KEYS`] keys.
-    pub fn new(m: &MdlModel, codec: &Codec) -> Option<Quiet> {
-        if codec.keys.len() > MAX_KEYS {
+    pub fn new(m: &MdlModel, codec: &impl KeyIndex) -> Option<Quiet> {
+        if codec.keys().len() > MAX_KEYS {
             return None;
         }
         let bad = codec
-            .keys
+            .keys()
             .iter()
             .map(|k| {
                 let s = m.dialect.strategy(k.namespace());
@@ -130,7 +129,7 @@ impl Quiet {
     /// sessions (a bit per session; all for more than 64) that may still wait: those
     /// that wait or have a bulk acquire to go on, or whose remaining steps request a
     /// key that is not quiet from `st` on.
-    pub fn scan(&self, codec: &Codec, st: &State) -> (KeySet, u64) {
+    pub fn scan(&self, codec: &impl KeyIndex, st: &State) -> (KeySet, u64) {
         let q = self.keys(codec, st);
         let n = st.pc.len();
         if n > 64 {
@@ -152,7 +151,7 @@ impl Quiet {
     }
 
     /// The keys quiet from `st` on (the scenario-wide quiet keys among them).
-    pub fn keys(&self, codec: &Codec, st: &State) -> KeySet {
+    pub fn keys(&self, codec: &impl KeyIndex, st: &State) -> KeySet {
         let mut types = [0u64; MAX_KEYS];
         let mut busy = KeySet::default();
         // Seeded bug `mdl_bug="quiet_ignores_future"`: the sessions' remaining steps are
@@ -206,9 +205,4 @@ impl Quiet {
         }
         q
     }
-}
-
-/// Is key `i` in the set?
-pub fn contains(q: &KeySet, i: usize) -> bool {
-    q[i / 64] & (1 << (i % 64)) != 0
 }

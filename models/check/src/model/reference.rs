@@ -6,9 +6,9 @@
 //! No partial-order reduction and no symmetry here: this is the plain search that the
 //! reductions are checked against (`models/mdl/tests/engines_agree.rs`).
 
-use super::check::{replay, CheckResult, Coverage, PropResult, Status};
 use super::encode::{Codec, Scratch};
 use super::explore::{ExAction, ExploreModel};
+use super::result::{replay, CheckResult, Coverage, PropResult, Status};
 use super::search::Stop;
 use super::{mem, MdlModel, PropKind, State};
 use stateright::{Checker, HasDiscoveries, Model, Property};

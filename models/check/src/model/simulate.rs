@@ -9,8 +9,8 @@
 //! violated (with the path as its counterexample), a `sometimes` assert it sees met holds;
 //! everything else stays `unknown` and the result is incomplete (exit 3).
 
-use super::check::{replay, CheckResult, Coverage, PropResult, Status};
 use super::encode::{fingerprint, Codec, Scratch};
+use super::result::{replay, CheckResult, Coverage, PropResult, Simulated, Status};
 use super::{mem, Action, MdlModel, PropKind, State};
 use std::collections::HashSet;
 use std::time::Instant;
@@ -26,25 +26,6 @@ pub struct SimOptions {
     /// Stop (with the paths taken so far) after this many seconds.
     pub max_time: Option<f64>,
     pub max_memory: u64,
-}
-
-/// What a sample did, for the report.
-#[derive(Clone, Debug)]
-pub struct Simulated {
-    /// Paths asked for (`--simulate N`).
-    pub asked: u64,
-    /// Paths taken (fewer when `--max-time` stopped the sample).
-    pub paths: u64,
-    pub seed: u64,
-    /// The most actions a path could take.
-    pub depth_cap: usize,
-    /// Some path was cut at the cap with actions still enabled.
-    pub capped: bool,
-    /// `--max-time` stopped the sample before its last path.
-    pub timed_out: bool,
-    /// Per property: the path (from 0) and the seconds into the sample when it was first
-    /// decided (a violation seen, a `sometimes` assert met).
-    pub found_at: Vec<Option<(u64, f64)>>,
 }
 
 /// Distinct states counted at most (8 bytes each), so that counting never bounds a sample.

@@ -13,8 +13,9 @@
 //! (`models/docs/json-output.md`).
 
 use super::{document, print_document, worst, OutPath, Status};
-use mdl_check::model::check::{check, CheckResult, Options};
+use mdl_check::model::check::{check, Options};
 use mdl_check::model::reference::{self, RefOptions};
+use mdl_check::model::result::CheckResult;
 use mdl_check::model::simulate::{simulate, SimOptions};
 use mdl_check::model::{report, MdlModel};
 use mdl_check::sql::SqlCheck;
@@ -375,7 +376,18 @@ pub fn main(args: Args) -> i32 {
                         eprintln!("{name}:{}: warning: {}", w.line, w.message);
                     }
                 } else {
-                    print!("{}", report::text(&m, &r, args.replay.is_none()));
+                    print!(
+                        "{}",
+                        report::text(
+                            &m,
+                            &r,
+                            if args.replay.is_none() {
+                                report::Replays::Shown
+                            } else {
+                                report::Replays::Omitted
+                            }
+                        )
+                    );
                 }
             }
             Format::Json => {

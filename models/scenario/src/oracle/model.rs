@@ -12,14 +12,18 @@
 //! then each lock is rescheduled once: what mdl-core did before) is kept to show where
 //! the two differ.
 
-use super::brute::{self, Graph};
-use super::tables::{OStrategy, Tables};
+use super::tables::{Strategy, Tables};
 use mdl_core::{Duration, LockType, MdlKey, Outcome, WaitOption};
 use std::collections::BTreeMap;
 
+mod acquire;
+mod detect;
+mod release;
+mod reschedule;
+
 /// A request on a lock, granted or waiting.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Req {
+pub struct Request {
     pub id: u64,
     pub owner: usize,
     pub ty: LockType,
@@ -28,9 +32,9 @@ pub struct Req {
 /// One lock: granted requests in grant order, waiting requests in arrival order, and the
 /// MySQL starvation counters.
 #[derive(Clone, Debug, Default)]
-pub struct OLock {
-    pub granted: Vec<Req>,
-    pub waiting: Vec<Req>,
+pub struct Lock {
+    pub granted: Vec<Request>,
+    pub waiting: Vec<Request>,
     pub hog: u32,
     pub piglet: u32,
     pub idx: usize,
@@ -42,7 +46,7 @@ pub struct OLock {
 
 /// A ticket a session holds.
 #[derive(Clone, Debug)]
-pub struct OTicket {
+pub struct Ticket {
     pub id: u64,
     pub key: MdlKey,
     pub ty: LockType,
@@ -70,18 +74,18 @@ enum WaitFor {
 }
 
 #[derive(Clone, Debug)]
-struct OWait {
+struct Wait {
     key: MdlKey,
-    req: Req,
+    req: Request,
     what: WaitFor,
     timed: bool,
 }
 
 #[derive(Clone, Debug, Default)]
-struct OSession {
-    held: Vec<OTicket>,
+struct Session {
+    held: Vec<Ticket>,
     savepoints: Vec<(String, u64)>,
-    wait: Option<OWait>,
+    wait: Option<Wait>,
     force_dml: bool,
     victims: u32,
     gone: bool,
@@ -213,6 +217,14 @@ pub enum ReleaseMode {
     PerTicket,
 }
 
+/// Whether waiting requests that take priority hold a grant back ([`Priority::Ignored`]:
+/// MariaDB's pass with `ignore_lock_priority`, sql/mdl.cc `MDL_lock::reschedule_waiters`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Priority {
+    Honoured,
+    Ignored,
+}
+
 /// The reference oracle.
 #[derive(Clone, Debug)]
 pub struct Oracle {
@@ -222,8 +234,8 @@ pub struct Oracle {
     /// search for a cycle.
     pub max_search_depth: Option<u32>,
     max_write_lock_count: u64,
-    locks: BTreeMap<MdlKey, OLock>,
-    sessions: Vec<OSession>,
+    locks: BTreeMap<MdlKey, Lock>,
+    sessions: Vec<Session>,
     next_id: u64,
     next_order: u64,
     events: Vec<(usize, Outcome)>,
@@ -248,7 +260,7 @@ impl Oracle {
             max_search_depth: None,
             max_write_lock_count,
             locks: BTreeMap::new(),
-            sessions: vec![OSession::default(); sessions],
+            sessions: vec![Session::default(); sessions],
             next_id: 1,
             next_order: 0,
             events: Vec::new(),
@@ -260,7 +272,7 @@ impl Oracle {
 
     // --- introspection ----------------------------------------------------------------
 
-    pub fn lock(&self, key: &MdlKey) -> Option<&OLock> {
+    pub fn lock(&self, key: &MdlKey) -> Option<&Lock> {
         self.locks.get(key)
     }
     pub fn keys(&self) -> impl Iterator<Item = &MdlKey> {
@@ -275,7 +287,7 @@ impl Oracle {
     pub fn victim_count(&self, s: usize) -> u32 {
         self.sessions[s].victims
     }
-    pub fn held(&self, s: usize) -> &[OTicket] {
+    pub fn held(&self, s: usize) -> &[Ticket] {
         &self.sessions[s].held
     }
     /// (key, type) of `s`'s waiting request.
@@ -288,7 +300,7 @@ impl Oracle {
 
     // --- rules ------------------------------------------------------------------------
 
-    fn strategy(&self, key: &MdlKey) -> &OStrategy {
+    fn strategy(&self, key: &MdlKey) -> &Strategy {
         self.tables.strategy_of(key.namespace().0 as usize)
     }
 
@@ -340,12 +352,12 @@ impl Oracle {
         }
     }
 
-    fn can_grant(&self, key: &MdlKey, owner: usize, ty: LockType, ignore_priority: bool) -> bool {
+    fn can_grant(&self, key: &MdlKey, owner: usize, ty: LockType, priority: Priority) -> bool {
         let st = self.strategy(key);
         let Some(l) = self.locks.get(key) else {
             return true;
         };
-        let by_pending = !ignore_priority
+        let by_pending = priority == Priority::Honoured
             && l.waiting
                 .iter()
                 .any(|w| w.owner != owner && st.yields(l.idx, ty, w.ty));
@@ -451,7 +463,7 @@ impl Oracle {
                     .entry(key.clone())
                     .or_default()
                     .granted
-                    .push(Req { id, owner: s, ty });
+                    .push(Request { id, owner: s, ty });
                 self.add_ticket(s, id, &key, ty, dur);
                 Ok
             }
@@ -558,8 +570,8 @@ impl Oracle {
     }
 
     /// `s`'s tickets of duration `d` that pass `keep`, from the front of that list.
-    fn list(&self, s: usize, d: Duration, keep: impl Fn(&OTicket) -> bool) -> Vec<u64> {
-        let mut v: Vec<&OTicket> = self.sessions[s]
+    fn list(&self, s: usize, d: Duration, keep: impl Fn(&Ticket) -> bool) -> Vec<u64> {
+        let mut v: Vec<&Ticket> = self.sessions[s]
             .held
             .iter()
             .filter(|h| h.dur == d && keep(h))
@@ -578,7 +590,7 @@ impl Oracle {
     /// statement list and push the transaction then the explicit list.)
     fn move_all(&mut self, s: usize, dur: Duration) {
         use Duration::{Explicit as E, Statement as S, Transaction as T};
-        let all = |_: &OTicket| true;
+        let all = |_: &Ticket| true;
         let (base, rest): (Duration, [Duration; 2]) = match dur {
             E => (T, [S, E]),
             T => (E, [T, S]),
@@ -610,7 +622,7 @@ impl Oracle {
     fn add_ticket(&mut self, s: usize, id: u64, key: &MdlKey, ty: LockType, dur: Duration) {
         let order = self.next_order;
         self.next_order += 1;
-        self.sessions[s].held.push(OTicket {
+        self.sessions[s].held.push(Ticket {
             id,
             key: key.clone(),
             ty,
@@ -683,9 +695,9 @@ impl Oracle {
 
     /// The session's strongest ticket on `key`: the latest one at least as strong as
     /// every other; if none is, the latest of the highest enum value.
-    fn strongest(&self, s: usize, key: &MdlKey) -> Option<OTicket> {
+    fn strongest(&self, s: usize, key: &MdlKey) -> Option<Ticket> {
         let st = self.strategy(key);
-        let on: Vec<&OTicket> = self.sessions[s]
+        let on: Vec<&Ticket> = self.sessions[s]
             .held
             .iter()
             .filter(|h| &h.key == key)
@@ -699,512 +711,5 @@ impl Oracle {
         }
         let top = on.iter().map(|h| h.ty).max()?;
         on.iter().rev().find(|h| h.ty == top).map(|h| (*h).clone())
-    }
-
-    /// One request: reuse, a clone of another duration, a grant, or a wait.
-    fn acquire_one(
-        &mut self,
-        s: usize,
-        key: &MdlKey,
-        ty: LockType,
-        dur: Duration,
-        wait: WaitOption,
-        what: WaitFor,
-    ) -> (Outcome, Option<u64>) {
-        let st = self.strategy(key);
-        let covering: Vec<Duration> = self.sessions[s]
-            .held
-            .iter()
-            .filter(|h| &h.key == key && st.covers(h.ty, ty))
-            .map(|h| h.dur)
-            .collect();
-        // MDL_context::try_acquire_lock_impl: find_ticket looks at the request's own
-        // duration first; a ticket found there is reused, unless the request is explicit;
-        // any other found ticket is cloned (clone_ticket: no grant decision).
-        if covering.contains(&dur) && dur != Duration::Explicit {
-            return (Outcome::Granted, None);
-        }
-        let id = self.new_id();
-        let req = Req { id, owner: s, ty };
-        if !covering.is_empty() {
-            self.locks.entry(key.clone()).or_default().granted.push(req);
-            self.add_ticket(s, id, key, ty, dur);
-            return (Outcome::Granted, Some(id));
-        }
-        if !self.is_unobtrusive(key, ty) {
-            // try_acquire_lock_impl: "if (!unobtrusive_lock_increment)
-            // materialize_fast_path_locks()".
-            self.materialise_own(s);
-        }
-        if self.can_grant(key, s, ty, false) {
-            let fast = self.is_fast_path(key, ty);
-            let l = self.locks.entry(key.clone()).or_default();
-            l.granted.push(req);
-            if fast {
-                l.fast.push(id);
-            }
-            self.add_ticket(s, id, key, ty, dur);
-            // try_acquire_lock_impl: "if (lock->count_piglets_and_hogs(type))
-            // lock->reschedule_waiters()" (MySQL; MariaDB does not count here).
-            if self.count_grant(key, ty) {
-                self.reschedule(key);
-            }
-            return (Outcome::Granted, Some(id));
-        }
-        match wait {
-            WaitOption::NoWait => (Outcome::Busy, None),
-            WaitOption::Timeout(std::time::Duration::ZERO) => (Outcome::Timeout, None),
-            WaitOption::Timeout(_) | WaitOption::Forever => {
-                self.locks
-                    .entry(key.clone())
-                    .or_default()
-                    .waiting
-                    .push(req.clone());
-                self.sessions[s].wait = Some(OWait {
-                    key: key.clone(),
-                    req,
-                    what,
-                    timed: matches!(wait, WaitOption::Timeout(_)),
-                });
-                // will_wait_for: materialize_fast_path_locks, then the search.
-                self.materialise_own(s);
-                let o = self.detect(s);
-                let g = self.self_grant.take();
-                (o, if o == Outcome::Granted { g } else { None })
-            }
-        }
-    }
-
-    fn run_bulk(
-        &mut self,
-        s: usize,
-        items: Vec<(MdlKey, LockType)>,
-        mut taken: Vec<u64>,
-        dur: Duration,
-        wait: WaitOption,
-    ) -> Outcome {
-        for i in 0..items.len() {
-            let (k, t) = items[i].clone();
-            let what = WaitFor::Bulk {
-                dur,
-                rest: items[i + 1..].to_vec(),
-                taken: taken.clone(),
-                wait,
-            };
-            match self.acquire_one(s, &k, t, dur, wait, what) {
-                (Outcome::Granted, id) => taken.extend(id),
-                (Outcome::Waiting, _) => return Outcome::Waiting,
-                (failed, _) => {
-                    taken.reverse();
-                    self.release_ids(s, &taken);
-                    return failed;
-                }
-            }
-        }
-        Outcome::Granted
-    }
-
-    fn upgrade(&mut self, s: usize, key: &MdlKey, ty: LockType, wait: WaitOption) -> Outcome {
-        if !self.strategy(key).takes(ty) {
-            return Outcome::Error;
-        }
-        let Some(h) = self.strongest(s, key) else {
-            return Outcome::Error;
-        };
-        // MDL_context::upgrade_shared_lock: nothing to do when the ticket is already that
-        // strong; MariaDB: except in the BACKUP namespace, where "upgrade must always
-        // happen" (its acquire_lock then finds this ticket and the merge retypes it).
-        let backup = self.tables.dialect == "mariadb" && self.ns_name(key) == "BACKUP";
-        if self.strategy(key).covers(h.ty, ty) {
-            if backup && h.ty != ty {
-                self.retype_and_reschedule(s, key, h.id, ty);
-            }
-            return Outcome::Granted;
-        }
-        // An upgrade to an earlier type is our misuse rule, not the servers'; MariaDB's
-        // BACKUP namespace has callers that ask for one (sql/backup.cc,
-        // backup_reset_alter_copy_lock: BACKUP_ALTER_COPY back up to BACKUP_DDL).
-        if ty.0 < h.ty.0 && !backup {
-            return Outcome::Error;
-        }
-        // acquire_lock for the new type: a held ticket that covers it is found first
-        // (find_ticket) and no grant decision is made.
-        let st = self.strategy(key);
-        if self.sessions[s]
-            .held
-            .iter()
-            .any(|x| &x.key == key && st.covers(x.ty, ty))
-        {
-            self.retype_and_reschedule(s, key, h.id, ty);
-            return Outcome::Granted;
-        }
-        if !self.is_unobtrusive(key, ty) {
-            self.materialise_own(s);
-        }
-        if self.can_grant(key, s, ty, false) {
-            // The new-type ticket is granted (and counted, MySQL) next to the old one; a
-            // switch of matrices reschedules then; the merge drops it and retypes.
-            let id = self.new_id();
-            let l = self.locks.get_mut(key).expect("held");
-            l.granted.push(Req { id, owner: s, ty });
-            if self.count_grant(key, ty) {
-                self.reschedule(key);
-            }
-            if let Some(l) = self.locks.get_mut(key) {
-                l.granted.retain(|g| g.id != id);
-            }
-            self.retype_and_reschedule(s, key, h.id, ty);
-            return Outcome::Granted;
-        }
-        match wait {
-            WaitOption::NoWait => Outcome::Busy,
-            WaitOption::Timeout(std::time::Duration::ZERO) => Outcome::Timeout,
-            _ => {
-                let id = self.new_id();
-                let req = Req { id, owner: s, ty };
-                self.locks
-                    .get_mut(key)
-                    .expect("held")
-                    .waiting
-                    .push(req.clone());
-                self.sessions[s].wait = Some(OWait {
-                    key: key.clone(),
-                    req,
-                    what: WaitFor::Upgrade { old: h.id },
-                    timed: matches!(wait, WaitOption::Timeout(_)),
-                });
-                self.materialise_own(s);
-                self.detect(s)
-            }
-        }
-    }
-
-    /// The merge of an upgrade: the ticket takes the new type at the end of the granted
-    /// list. The servers do not reschedule then; the project does (a higher type need
-    /// not block all the old one did, SU -> SRO: whoever that lets in is woken, as after a
-    /// release; mdl-core/FIDELITY.md).
-    fn retype_and_reschedule(&mut self, s: usize, key: &MdlKey, id: u64, ty: LockType) {
-        self.upgrade_ticket(s, key, id, ty);
-        self.reschedule(key);
-    }
-
-    /// MySQL's MDL_lock::count_piglets_and_hogs for a ticket of `ty` just granted on
-    /// `key` (a no-op outside MySQL's object locks): a hog granted while a non-hog
-    /// waits, or SW while SRO waits, counts; true when the priority matrix changes.
-    fn count_grant(&mut self, key: &MdlKey, ty: LockType) -> bool {
-        if !self.mysql_starvation(key) {
-            return false;
-        }
-        let max = self.max_write_lock_count;
-        let l = self.locks.get_mut(key).expect("present");
-        let waiting: Vec<LockType> = l.waiting.iter().map(|r| r.ty).collect();
-        if HOGS.contains(&ty) {
-            if !waiting.iter().any(|t| !HOGS.contains(t)) {
-                return false;
-            }
-            l.hog += 1;
-        } else if ty == LockType::SW && waiting.contains(&LockType::SRO) {
-            l.piglet += 1;
-        } else {
-            return false;
-        }
-        let new =
-            usize::from(u64::from(l.piglet) >= max) + 2 * usize::from(u64::from(l.hog) >= max);
-        if new == l.idx {
-            return false;
-        }
-        l.idx = new;
-        true
-    }
-
-    // --- releases ---------------------------------------------------------------------
-
-    /// Gives back tickets in the order given: all, then each lock rescheduled once
-    /// ([`ReleaseMode::Batch`]), or rescheduling after each ([`ReleaseMode::PerTicket`]).
-    fn release_ids(&mut self, s: usize, ids: &[u64]) {
-        if self.release_mode == ReleaseMode::Batch {
-            let mut keys: Vec<MdlKey> = Vec::new();
-            for id in ids {
-                let Some(i) = self.sessions[s].held.iter().position(|h| h.id == *id) else {
-                    continue;
-                };
-                let h = self.sessions[s].held.remove(i);
-                if let Some(l) = self.locks.get_mut(&h.key) {
-                    l.granted.retain(|g| g.id != *id);
-                }
-                if !keys.contains(&h.key) {
-                    keys.push(h.key);
-                }
-            }
-            for k in keys {
-                self.reschedule(&k);
-            }
-            return;
-        }
-        for id in ids {
-            let Some(i) = self.sessions[s].held.iter().position(|h| h.id == *id) else {
-                continue;
-            };
-            let h = self.sessions[s].held.remove(i);
-            if let Some(l) = self.locks.get_mut(&h.key) {
-                l.granted.retain(|g| g.id != *id);
-            }
-            self.reschedule(&h.key);
-        }
-    }
-
-    /// Releases `s`'s tickets of the durations, one duration after the other, each list
-    /// from its front, only those put there at or after `since` (a savepoint).
-    fn release_durations(&mut self, s: usize, durs: &[Duration], since: u64) {
-        let mut ids = Vec::new();
-        for d in durs {
-            ids.extend(self.list(s, *d, |h| h.order >= since));
-        }
-        self.release_ids(s, &ids);
-    }
-
-    fn drop_if_idle(&mut self, key: &MdlKey) {
-        if self
-            .locks
-            .get(key)
-            .is_some_and(|l| l.granted.is_empty() && l.waiting.is_empty())
-        {
-            self.locks.remove(key);
-        }
-    }
-
-    /// Ends `s`'s wait without a grant (timeout, kill, deadlock).
-    fn end_wait(&mut self, s: usize, out: Outcome) {
-        let Some(w) = self.sessions[s].wait.take() else {
-            return;
-        };
-        if let Some(l) = self.locks.get_mut(&w.key) {
-            l.waiting.retain(|r| r.id != w.req.id);
-        }
-        self.reschedule(&w.key);
-        if let WaitFor::Bulk { mut taken, .. } = w.what {
-            taken.reverse();
-            self.release_ids(s, &taken);
-        }
-        if self.detecting != Some(s) {
-            self.events.push((s, out));
-        }
-    }
-
-    // --- rescheduling -------------------------------------------------------------------
-
-    fn reschedule(&mut self, key: &MdlKey) {
-        // A finished upgrade gives its ticket a type that may block less than the old
-        // one did (START -> FTWRL1, SU -> SRO): look at the queue again then.
-        loop {
-            if !self.locks.contains_key(key) {
-                return;
-            }
-            let granted = if self.mariadb_starvation(key) {
-                self.reschedule_mariadb(key)
-            } else {
-                self.reschedule_mysql(key)
-            };
-            let mut upgraded = false;
-            for r in granted {
-                if matches!(
-                    self.sessions[r.owner].wait.as_ref().map(|w| &w.what),
-                    Some(WaitFor::Upgrade { .. })
-                ) {
-                    upgraded = true;
-                }
-                self.finish_grant(key, r);
-            }
-            if !upgraded {
-                break;
-            }
-        }
-        self.drop_if_idle(key);
-    }
-
-    fn reschedule_mysql(&mut self, key: &MdlKey) -> Vec<Req> {
-        let counted = self.mysql_starvation(key);
-        let mut out = Vec::new();
-        let mut i = 0;
-        while i < self.locks[key].waiting.len() {
-            let w = self.locks[key].waiting[i].clone();
-            if !self.can_grant(key, w.owner, w.ty, false) {
-                i += 1;
-                continue;
-            }
-            let l = self.locks.get_mut(key).expect("present");
-            l.waiting.remove(i);
-            l.granted.push(w.clone());
-            out.push(w.clone());
-            // A switch of matrices restarts the pass ("it.rewind()").
-            if self.count_grant(key, w.ty) {
-                i = 0;
-            }
-        }
-        if counted {
-            let l = self.locks.get_mut(key).expect("present");
-            let waiting: Vec<LockType> = l.waiting.iter().map(|r| r.ty).collect();
-            if l.idx == 3 {
-                let heavy = [
-                    LockType::SNW,
-                    LockType::SNRW,
-                    LockType::X,
-                    LockType::SW,
-                    LockType::SWLP,
-                ];
-                if waiting.iter().all(|t| heavy.contains(t)) {
-                    l.hog = 0;
-                    l.piglet = 0;
-                    l.idx = 0;
-                }
-            } else {
-                if waiting.iter().all(|t| HOGS.contains(t)) {
-                    l.hog = 0;
-                    l.idx &= !2;
-                }
-                if !waiting.contains(&LockType::SRO) {
-                    l.piglet = 0;
-                    l.idx &= !1;
-                }
-            }
-        }
-        out
-    }
-
-    fn reschedule_mariadb(&mut self, key: &MdlKey) -> Vec<Req> {
-        let max = self.max_write_lock_count;
-        let mut out = Vec::new();
-        let skip_high = {
-            let l = &self.locks[key];
-            u64::from(l.hog) >= max && l.waiting.iter().any(|r| !HOGS.contains(&r.ty))
-        };
-        let mut i = 0;
-        while i < self.locks[key].waiting.len() {
-            let w = self.locks[key].waiting[i].clone();
-            if (skip_high && HOGS.contains(&w.ty)) || !self.can_grant(key, w.owner, w.ty, skip_high)
-            {
-                i += 1;
-                continue;
-            }
-            let l = self.locks.get_mut(key).expect("present");
-            l.waiting.remove(i);
-            l.granted.push(w.clone());
-            if HOGS.contains(&w.ty) {
-                l.hog += 1;
-            }
-            out.push(w);
-        }
-        let l = self.locks.get_mut(key).expect("present");
-        if l.waiting.iter().all(|r| HOGS.contains(&r.ty)) {
-            l.hog = 0;
-        }
-        out
-    }
-
-    /// A waiting request was granted: finish what its owner waited for.
-    fn finish_grant(&mut self, key: &MdlKey, r: Req) {
-        let s = r.owner;
-        let Some(w) = self.sessions[s].wait.take() else {
-            return;
-        };
-        let own = self.detecting == Some(s);
-        match w.what {
-            WaitFor::Acquire { dur } => self.add_ticket(s, r.id, key, r.ty, dur),
-            WaitFor::Upgrade { old } => {
-                let l = self.locks.get_mut(key).expect("present");
-                l.granted.retain(|g| g.id != r.id);
-                self.upgrade_ticket(s, key, old, r.ty);
-            }
-            WaitFor::Bulk {
-                dur,
-                rest,
-                mut taken,
-                wait,
-            } => {
-                self.add_ticket(s, r.id, key, r.ty, dur);
-                taken.push(r.id);
-                if own {
-                    self.self_grant = Some(r.id);
-                } else if !rest.is_empty() {
-                    self.continues.push(Continue {
-                        s,
-                        rest,
-                        taken,
-                        dur,
-                        wait,
-                    });
-                    return;
-                }
-            }
-        }
-        if own {
-            self.self_grant.get_or_insert(r.id);
-        } else {
-            self.events.push((s, Outcome::Granted));
-        }
-    }
-
-    // --- deadlocks ----------------------------------------------------------------------
-
-    /// The wait-for graph, from scratch: nodes are sessions.
-    pub fn graph(&self) -> Graph {
-        let n = self.sessions.len();
-        let mut g = Graph {
-            succ: vec![Vec::new(); n],
-            weight: vec![0; n],
-        };
-        for (x, sess) in self.sessions.iter().enumerate() {
-            let Some(w) = &sess.wait else { continue };
-            let st = self.strategy(&w.key);
-            let l = &self.locks[&w.key];
-            for h in &l.granted {
-                if h.owner != x && st.conflicts(w.req.ty, h.ty) {
-                    g.succ[x].push(h.owner);
-                }
-            }
-            for q in &l.waiting {
-                if q.owner != x && q.id != w.req.id && st.yields(l.idx, w.req.ty, q.ty) {
-                    g.succ[x].push(q.owner);
-                }
-            }
-            // The search visits the sessions a wait is blocked by in the granted list's
-            // order, then the queue's (MDL_lock::visit_subgraph); a fast-path grant has
-            // its place in that list from its owner's materialisation on.
-            g.weight[x] = self.weight_of(&w.key, w.req.ty, sess.force_dml, sess.victims);
-        }
-        g
-    }
-
-    /// Runs from `s`, which has just started to wait, until no cycle through it is left.
-    fn detect(&mut self, s: usize) -> Outcome {
-        let before = self.detecting.replace(s);
-        self.self_grant = None;
-        let out = loop {
-            let g = self.graph();
-            let found = match self.max_search_depth {
-                None => brute::first_cycle(&g, s),
-                Some(depth) => {
-                    let waits: Vec<bool> = (0..self.sessions.len())
-                        .map(|x| self.sessions[x].wait.is_some())
-                        .collect();
-                    brute::capped_search(&g, &waits, s, depth).map(|(p, _)| p)
-                }
-            };
-            let Some(cycle) = found else {
-                break Outcome::Waiting;
-            };
-            let v = brute::victim(&g, &cycle);
-            self.sessions[v].victims += 1;
-            if v == s {
-                self.end_wait(s, Outcome::Deadlock);
-                break Outcome::Deadlock;
-            }
-            self.end_wait(v, Outcome::Deadlock);
-            if self.sessions[s].wait.is_none() {
-                break Outcome::Granted;
-            }
-        };
-        self.detecting = before;
-        out
     }
 }

@@ -12,7 +12,7 @@ pub type Matrix = [[bool; LockType::COUNT]; LockType::COUNT];
 
 /// One strategy: its types and matrices.
 #[derive(Clone, Debug)]
-pub struct OStrategy {
+pub struct Strategy {
     pub name: String,
     pub types: Vec<LockType>,
     pub granted: Matrix,
@@ -35,7 +35,7 @@ pub struct ONamespace {
 pub struct Tables {
     pub dialect: String,
     pub namespaces: Vec<ONamespace>,
-    pub strategies: Vec<OStrategy>,
+    pub strategies: Vec<Strategy>,
     /// Types a downgrade may start from, per strategy (mariadb: from `dialect.txt`).
     pub downgrade_from: Vec<Vec<LockType>>,
     /// The `fast_path` line: a fast-path grant enters the granted list only when its
@@ -132,7 +132,7 @@ impl Tables {
                     pending.push(parse_matrix(dialect, &format!("{s}.pending{i}.tsv"))?.1);
                 }
             }
-            strategies.push(OStrategy {
+            strategies.push(Strategy {
                 name: s.clone(),
                 types,
                 granted,
@@ -182,12 +182,12 @@ impl Tables {
             .position(|n| n.name.eq_ignore_ascii_case(name))
     }
 
-    pub fn strategy_of(&self, ns: usize) -> &OStrategy {
+    pub fn strategy_of(&self, ns: usize) -> &Strategy {
         &self.strategies[self.namespaces[ns].strategy]
     }
 }
 
-impl OStrategy {
+impl Strategy {
     pub fn takes(&self, t: LockType) -> bool {
         self.types.contains(&t)
     }
