@@ -34,7 +34,8 @@ use super::locks::{LockRow, Snapshot};
 use super::server::Server;
 use super::ConformError;
 use mdl_core::{Dialect, LockType};
-use mdl_sql::mapping::{KindDef, KindRow, LockTemplate, Mapping, OpKind, RuleRow, KINDS};
+use mdl_sql::kind::{Kind, RowVariant};
+use mdl_sql::mapping::{KindDef, KindRow, LockTemplate, Mapping, Op, OpKind, RuleRow, KINDS};
 use order::{
     drop_function_releases_trans_dml, inplace_down_then_x, measured_acquire, order_ops,
     source_upgrade, INPLACE_TWICE, SORTED_GROUP,
@@ -179,7 +180,7 @@ fn same_key(a: &Node, b: &Node) -> bool {
 /// The first and second fixture tables a kind's SQL uses (`t1`/`t2`, or `m1`/`m2` for
 /// a MyISAM kind).
 fn slots(k: &KindDef) -> (&'static str, &'static str) {
-    if k.name.ends_with(".myisam") {
+    if k.variant == RowVariant::MyIsam {
         ("m1", "m2")
     } else {
         ("t1", "t2")
@@ -264,7 +265,10 @@ fn stop_blocker(mon: &mut Conn, conns: Vec<Conn>) -> Result<(), ConformError> {
     Ok(())
 }
 
-/// Learns one kind.
+/// Learns one kind: the held probe (what the statement holds at its end, inside a
+/// transaction), the request probes (what it asks for behind each blocker), their order
+/// (`order::order_ops`), then what the probes cannot see, written from the server source
+/// (`written_from_source`).
 fn learn_kind(
     server: &Server,
     mon: &mut Conn,
@@ -272,8 +276,56 @@ fn learn_kind(
     log: &mut dyn Write,
 ) -> Result<KindRow, ConformError> {
     let d = Dialect::mariadb();
+    let held = held_probe(server, mon, k, log)?;
+    let mut ev = Evidence::default();
+    for r in &held.s1 {
+        if !held.s0.contains(r) {
+            ev.add(node(&d, r), "held".into());
+        }
+    }
+    request_probes(server, mon, k, log, &mut ev)?;
+    let base = k.kind.as_str();
+    let mut ops = order_ops(
+        &d,
+        &ev.nodes,
+        &ev.obs,
+        &held.s0,
+        &held.s1,
+        &held.s2,
+        SORTED_GROUP
+            .iter()
+            .any(|g| base == *g || base.starts_with(&format!("{g}_"))),
+    );
+    written_from_source(k, &mut ops);
+    Ok(KindRow {
+        name: k.name().into(),
+        kind: k.kind,
+        variant: k.variant,
+        implicit_commit: held.implicit_commit,
+        sql: k.sql.into(),
+        ops,
+    })
+}
+
+/// What the held probe saw: the session's locks after its setup (`s0`), after the
+/// statement inside a transaction (`s1`, without the transaction's own `t0`) and after
+/// COMMIT (`s2`).
+struct Held {
+    s0: Vec<LockRow>,
+    s1: Vec<LockRow>,
+    s2: Vec<LockRow>,
+    /// The transaction's `t0` lock was gone after the statement.
+    implicit_commit: bool,
+}
+
+/// The held probe: the statement run inside a transaction that holds `t0`.
+fn held_probe(
+    server: &Server,
+    mon: &mut Conn,
+    k: &KindDef,
+    log: &mut dyn Write,
+) -> Result<Held, ConformError> {
     let is_t0 = |r: &LockRow| r.db == "test" && r.name == "t0";
-    // The held probe.
     prep(mon, k)?;
     let in_txn = k.setup.first() == Some(&"BEGIN");
     let mut a = server.connect()?;
@@ -293,7 +345,7 @@ fn learn_kind(
     let _ = writeln!(
         log,
         "{}: held {:?} after-commit {:?} implicit_commit {implicit_commit}{}",
-        k.name,
+        k.name(),
         s1.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
         s2.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
         reply
@@ -303,27 +355,48 @@ fn learn_kind(
             .unwrap_or_default()
     );
 
-    let mut nodes: Vec<(Node, BTreeSet<String>)> = Vec::new();
-    let add = |n: Node, ev: String, nodes: &mut Vec<(Node, BTreeSet<String>)>| match nodes
-        .iter_mut()
-        .find(|(x, _)| *x == n)
-    {
-        Some((_, e)) => {
-            e.insert(ev);
-        }
-        None => nodes.push((n, [ev].into())),
-    };
-    for r in &s1 {
-        if !s0.contains(r) {
-            add(node(&d, r), "held".into(), &mut nodes);
+    Ok(Held {
+        s0,
+        s1,
+        s2,
+        implicit_commit,
+    })
+}
+
+/// The lock nodes the probes saw, with their evidence, and the request probes'
+/// observations: (granted, pending) of the statement while it waited.
+#[derive(Default)]
+struct Evidence {
+    nodes: Vec<(Node, BTreeSet<String>)>,
+    obs: Vec<(Vec<Node>, Node)>,
+}
+
+impl Evidence {
+    fn add(&mut self, n: Node, ev: String) {
+        match self.nodes.iter_mut().find(|(x, _)| *x == n) {
+            Some((_, e)) => {
+                e.insert(ev);
+            }
+            None => self.nodes.push((n, [ev].into())),
         }
     }
-    // The request probes: (granted, pending) of the statement while it waited.
-    let mut obs: Vec<(Vec<Node>, Node)> = Vec::new();
+}
+
+/// The request probes: the statement behind each blocker, what it was granted and what
+/// it waited for.
+fn request_probes(
+    server: &Server,
+    mon: &mut Conn,
+    k: &KindDef,
+    log: &mut dyn Write,
+    ev: &mut Evidence,
+) -> Result<(), ConformError> {
+    let d = Dialect::mariadb();
+    let in_txn = k.setup.first() == Some(&"BEGIN");
     for bl in BLOCKERS {
         prep(mon, k)?;
         let Some(x) = start_blocker(server, mon, bl, k)? else {
-            let _ = writeln!(log, "{}: blocker {} did not start", k.name, bl.name);
+            let _ = writeln!(log, "{}: blocker {} did not start", k.name(), bl.name);
             continue;
         };
         let mut a = server.connect()?;
@@ -351,7 +424,7 @@ fn learn_kind(
                 let _ = writeln!(
                     log,
                     "{}: behind {}: granted {:?} pending {:?}",
-                    k.name,
+                    k.name(),
                     bl.name,
                     gr.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
                     pend.iter().map(|r| r.to_string()).collect::<Vec<_>>()
@@ -360,52 +433,52 @@ fn learn_kind(
                     let mut pr = (*p).clone();
                     pr.pending = false;
                     let pn = node(&d, &pr);
-                    add(pn.clone(), format!("{}:pending", bl.name), &mut nodes);
+                    ev.add(pn.clone(), format!("{}:pending", bl.name));
                     for g in &gr {
-                        add(node(&d, g), format!("{}:granted", bl.name), &mut nodes);
+                        ev.add(node(&d, g), format!("{}:granted", bl.name));
                     }
-                    obs.push((gr.iter().map(|g| node(&d, g)).collect::<Vec<_>>(), pn));
+                    ev.obs
+                        .push((gr.iter().map(|g| node(&d, g)).collect::<Vec<_>>(), pn));
                 }
             } else {
-                let _ = writeln!(log, "{}: behind {}: {st:?}", k.name, bl.name);
+                let _ = writeln!(log, "{}: behind {}: {st:?}", k.name(), bl.name);
             }
         }
         cleanup(mon, a)?;
         stop_blocker(mon, x)?;
     }
-    let base = k.name.split('.').next().unwrap_or(k.name);
-    let ops = order_ops(
-        &d,
-        &nodes,
-        &obs,
-        &s0,
-        &s1,
-        &s2,
-        SORTED_GROUP
-            .iter()
-            .any(|g| base == *g || base.starts_with(&format!("{g}_"))),
-    );
-    let mut ops = ops;
-    if base == "drop_function" {
-        drop_function_releases_trans_dml(&mut ops);
+    Ok(())
+}
+
+/// What the probes cannot see (they end the statement at its first wait), written from
+/// the server source: the later moves of in-place and copying ALTERs, DROP FUNCTION's
+/// release, the admin statements' X.
+fn written_from_source(k: &KindDef, ops: &mut Vec<Op>) {
+    let base_row = k.variant == RowVariant::Base;
+    if k.kind == Kind::DropFunction {
+        drop_function_releases_trans_dml(ops);
     }
-    if INPLACE_TWICE.contains(&base) {
+    if INPLACE_TWICE.contains(&k.kind) {
         // mysql_inplace_alter_table (sql/sql_table.cc): X for the prepare phase, then
         // down to SU while the engine rebuilds (HA_ALTER_INPLACE_NO_LOCK_AFTER_PREPARE),
         // and X again to commit. The probes end the statement at its first wait, so the
         // second X is written from the source (known-differences/inplace-alter-takes-x-
         // twice.mdl showed it).
-        inplace_down_then_x(&mut ops, "SU");
+        inplace_down_then_x(ops, "SU");
     }
-    if k.name == "alter_inplace_lock_shared" {
+    if base_row && k.kind == Kind::AlterInplaceLockShared {
         // The same with a requested LOCK=SHARED: down to SNW (not SU) while the engine
         // rebuilds, then X again to commit; LOCK=EXCLUSIVE keeps the X (no move down).
-        inplace_down_then_x(&mut ops, "SNW");
+        inplace_down_then_x(ops, "SNW");
     }
-    if k.name == "alter_copy"
-        || k.name == "alter_copy_rename"
-        || k.name == "alter_copy_lock_exclusive"
-        || k.name == "alter_partition_by"
+    if base_row
+        && matches!(
+            k.kind,
+            Kind::AlterCopy
+                | Kind::AlterCopyRename
+                | Kind::AlterCopyLockExclusive
+                | Kind::AlterPartitionBy
+        )
     {
         // copy_data_between_tables (sql/sql_table.cc): once the table is SNW the BACKUP_DDL
         // ticket moves down to BACKUP_ALTER_COPY while the rows are copied
@@ -416,7 +489,7 @@ fn learn_kind(
         // them). The MyISAM row keeps what was measured: its backup ticket is not shown
         // to move. With LOCK=EXCLUSIVE the table is X (wait_while_table_is_used in
         // mysql_alter_table) before the copy instead of SNW.
-        let copy_lock = if matches!(k.name, "alter_copy" | "alter_copy_rename") {
+        let copy_lock = if matches!(k.kind, Kind::AlterCopy | Kind::AlterCopyRename) {
             "SNW"
         } else {
             "X"
@@ -439,7 +512,8 @@ fn learn_kind(
             ops.insert(snw + 2, mk("BACKUP_DDL"));
         }
     }
-    if base == "repair" || k.name == "optimize.myisam" {
+    let myisam_optimize = k.kind == Kind::Optimize && k.variant == RowVariant::MyIsam;
+    if k.kind == Kind::Repair || myisam_optimize {
         // mysql_admin_table (sql/sql_admin.cc): a table opened for TL_WRITE with a lock
         // stronger than SW (REPAIR's SNRW; OPTIMIZE of a MyISAM table opens it SW, then
         // moves it to SNRW) is upgraded to X by wait_while_table_is_used before the
@@ -455,13 +529,13 @@ fn learn_kind(
             .rposition(|o| o.key == "$t" && o.ty.abbrev() == "SNRW")
         {
             let dur = ops[last].dur;
-            let before = match k.name {
-                "repair.myisam" => Some(("BACKUP_DML", "found/seed-221930")),
-                "optimize.myisam" => Some(("BACKUP_DDL", "found/seed-221930-2")),
+            let before = match (k.kind, k.variant) {
+                (Kind::Repair, RowVariant::MyIsam) => Some(("BACKUP_DML", "found/seed-221930")),
+                (Kind::Optimize, RowVariant::MyIsam) => Some(("BACKUP_DDL", "found/seed-221930-2")),
                 _ => None,
             };
             // REPAIR's back-off for BACKUP_DDL follows its SNRW: after it, at the end.
-            let mut at = if base == "repair" {
+            let mut at = if k.kind == Kind::Repair {
                 ops.len()
             } else {
                 last + 1
@@ -476,12 +550,6 @@ fn learn_kind(
             );
         }
     }
-    Ok(KindRow {
-        name: k.name.into(),
-        implicit_commit,
-        sql: k.sql.into(),
-        ops,
-    })
 }
 
 fn lock_templates(rs: &[LockRow]) -> Vec<LockTemplate> {
@@ -505,8 +573,8 @@ fn lock_templates(rs: &[LockRow]) -> Vec<LockTemplate> {
 pub fn rule_kinds() -> impl Iterator<Item = &'static KindDef> {
     KINDS.iter().filter(|k| {
         !k.check
-            && (k.setup.is_empty() || k.name.starts_with("backup_"))
-            && k.name != "commit_write"
+            && (k.setup.is_empty() || k.kind.is_backup_stage())
+            && !(k.kind == Kind::CommitWrite && k.variant == RowVariant::Base)
     })
 }
 
@@ -523,7 +591,7 @@ fn learn_rule(
     for s in st.1 {
         let r = a.exec(&subst(s, k))?;
         if let Some((c, m)) = r.error {
-            let _ = writeln!(log, "rule {} {}: state failed: {c} {m}", st.0, k.name);
+            let _ = writeln!(log, "rule {} {}: state failed: {c} {m}", st.0, k.name());
             cleanup(mon, a)?;
             return Ok(None);
         }
@@ -549,21 +617,21 @@ fn learn_rule(
                 log,
                 "rule {} {}: {:?} added {:?} removed {:?}",
                 st.0,
-                k.name,
+                k.name(),
                 r.error,
                 added.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
                 removed.iter().map(|r| r.to_string()).collect::<Vec<_>>()
             );
             Some(RuleRow {
                 state: st.0.into(),
-                kind: k.name.into(),
+                kind: k.name().into(),
                 error,
                 added: lock_templates(&added),
                 removed: lock_templates(&removed),
             })
         }
         other => {
-            let _ = writeln!(log, "rule {} {}: {other:?} {:?}", st.0, k.name, after);
+            let _ = writeln!(log, "rule {} {}: {other:?} {:?}", st.0, k.name(), after);
             None
         }
     };
@@ -581,16 +649,16 @@ pub fn learn_only(
     let mut mon = server.connect()?;
     let mut m = base.clone();
     m.header = Mapping::header_for(server.version());
-    for k in KINDS.iter().filter(|k| names.iter().any(|n| n == k.name)) {
+    for k in KINDS.iter().filter(|k| names.iter().any(|n| n == k.name())) {
         let row = learn_kind(server, &mut mon, k, log)?;
-        match m.kinds.iter_mut().find(|r| r.name == k.name) {
+        match m.kinds.iter_mut().find(|r| r.name == k.name()) {
             Some(r) => *r = row,
             None => m.kinds.push(row),
         }
-        if rule_kinds().any(|r| r.name == k.name) {
-            m.rules.retain(|r| r.kind != k.name);
+        if rule_kinds().any(|r| r.name() == k.name()) {
+            m.rules.retain(|r| r.kind != k.name());
             for st in STATES {
-                if st.0 == "idle" && !k.name.starts_with("backup_") {
+                if st.0 == "idle" && !k.kind.is_backup_stage() {
                     continue;
                 }
                 if let Some(r) = learn_rule(server, &mut mon, st, k, log)? {
@@ -606,7 +674,7 @@ pub fn learn_only(
     {
         m.rules.retain(|r| r.state != st.0);
         for k in rule_kinds() {
-            if st.0 == "idle" && !k.name.starts_with("backup_") {
+            if st.0 == "idle" && !k.kind.is_backup_stage() {
                 continue;
             }
             if let Some(r) = learn_rule(server, &mut mon, st, k, log)? {
@@ -618,11 +686,16 @@ pub fn learn_only(
     m.kinds.sort_by_key(|r| {
         KINDS
             .iter()
-            .position(|k| k.name == r.name)
+            .position(|k| k.name() == r.name)
             .unwrap_or(usize::MAX)
     });
     let st_pos = |s: &str| STATES.iter().position(|x| x.0 == s).unwrap_or(usize::MAX);
-    let k_pos = |s: &str| KINDS.iter().position(|x| x.name == s).unwrap_or(usize::MAX);
+    let k_pos = |s: &str| {
+        KINDS
+            .iter()
+            .position(|x| x.name() == s)
+            .unwrap_or(usize::MAX)
+    };
     m.rules.sort_by_key(|r| (st_pos(&r.state), k_pos(&r.kind)));
     optimize::fix_rows(&mut m);
     Ok(m)
@@ -641,7 +714,7 @@ pub fn learn(server: &Server, log: &mut dyn Write) -> Result<Mapping, ConformErr
     }
     for st in STATES {
         for k in rule_kinds() {
-            if st.0 == "idle" && !k.name.starts_with("backup_") {
+            if st.0 == "idle" && !k.kind.is_backup_stage() {
                 continue;
             }
             if let Some(r) = learn_rule(server, &mut mon, st, k, log)? {

@@ -47,7 +47,17 @@ pub enum ConformError {
 impl From<mdl_sql::SqlError> for ConformError {
     fn from(e: mdl_sql::SqlError) -> Self {
         match e {
-            mdl_sql::SqlError::Data { file, line, msg } => ConformError::Data { file, line, msg },
+            mdl_sql::SqlError::Data {
+                file,
+                line,
+                col,
+                msg,
+            } => ConformError::Scenario {
+                file,
+                line,
+                col,
+                msg,
+            },
             mdl_sql::SqlError::Io(msg) => ConformError::Io(msg),
         }
     }

@@ -118,15 +118,15 @@ pub fn measure(server: &Server, progress: &mut dyn std::io::Write) -> Result<Mat
             "W: B waits for a metadata lock; -: B finishes; E<code>: B fails at once; B: B blocks outside MDL; A<code>: A failed."
                 .into(),
         ],
-        kinds: matrix_kinds().map(|k| k.name.to_owned()).collect(),
+        kinds: matrix_kinds().map(|k| k.name().to_owned()).collect(),
         cells: BTreeMap::new(),
     };
     for a in matrix_kinds() {
         for b in matrix_kinds() {
             let c = measure_cell(server, &mut mon, a, b)?;
-            m.cells.insert((a.name.into(), b.name.into()), c);
+            m.cells.insert((a.name().into(), b.name().into()), c);
         }
-        let _ = writeln!(progress, "measured row {}", a.name);
+        let _ = writeln!(progress, "measured row {}", a.name());
     }
     Ok(m)
 }
@@ -153,12 +153,12 @@ pub fn measure_rows(
         rows.join(", "),
         server.version()
     ));
-    for a in matrix_kinds().filter(|k| rows.iter().any(|r| r == k.name)) {
+    for a in matrix_kinds().filter(|k| rows.iter().any(|r| r == k.name())) {
         for b in matrix_kinds() {
             let c = measure_cell(server, &mut mon, a, b)?;
-            m.cells.insert((a.name.into(), b.name.into()), c);
+            m.cells.insert((a.name().into(), b.name().into()), c);
         }
-        let _ = writeln!(progress, "measured row {}", a.name);
+        let _ = writeln!(progress, "measured row {}", a.name());
     }
     Ok(m)
 }
@@ -185,13 +185,13 @@ pub fn predict_cell(map: &Mapping, a: &KindDef, b: &KindDef) -> Result<String, S
 pub fn predict(map: &Mapping) -> Result<Matrix, String> {
     let mut m = Matrix {
         header: vec!["Predicted by our manager (mariadb dialect) through statements.tsv.".into()],
-        kinds: matrix_kinds().map(|k| k.name.to_owned()).collect(),
+        kinds: matrix_kinds().map(|k| k.name().to_owned()).collect(),
         cells: BTreeMap::new(),
     };
     for a in matrix_kinds() {
         for b in matrix_kinds() {
             m.cells
-                .insert((a.name.into(), b.name.into()), predict_cell(map, a, b)?);
+                .insert((a.name().into(), b.name().into()), predict_cell(map, a, b)?);
         }
     }
     Ok(m)

@@ -10,17 +10,17 @@
 //! session that one side still runs), the file stops there: the report holds every
 //! difference seen so far and the divergence itself.
 
+mod play;
+
 use super::client::{Conn, Reply};
-use super::learn::{cleanup, fresh, settle_all, Settled};
-use super::locks::Snapshot;
+use super::learn::{cleanup, fresh};
 use super::server::Server;
 use super::ConformError;
 use mdl_core::Outcome;
 use mdl_scenario::ServerOptionName;
-use mdl_scenario::{Command, Expectation, Item};
+use mdl_scenario::{Command, Item};
 use mdl_sql::mapping::Mapping;
 use mdl_sql::model::SqlModel;
-use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::Path;
 
@@ -435,9 +435,16 @@ pub fn run_scenario(
         our_last: vec![None; n],
         running: vec![String::new(); n],
     };
-    let res = play(
-        server, &mut mon, &mut model, sc, &mut sides, &mut rep, verbose,
-    );
+    let res = play::Play {
+        server,
+        mon: &mut mon,
+        model: &mut model,
+        sc,
+        x: &mut sides,
+        rep: &mut rep,
+        verbose,
+    }
+    .run();
     for c in sides.conns.into_iter().flatten() {
         let _ = cleanup(&mut mon, c);
     }
@@ -478,307 +485,6 @@ fn show_ours(o: Option<(Outcome, Option<u32>)>) -> String {
         Some((o, Some(c))) if o == Outcome::Error => format!("{o} {c}"),
         Some((o, _)) => o.to_string(),
     }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn play(
-    server: &Server,
-    mon: &mut Conn,
-    model: &mut SqlModel,
-    sc: &mdl_scenario::Scenario,
-    x: &mut Sides,
-    rep: &mut Report,
-    verbose: bool,
-) -> Result<(), ConformError> {
-    let file = sc.file.clone();
-    for l in &sc.lines {
-        let line = l.pos.line;
-        let mut step_sess: Option<usize> = None;
-        let mut ours_step: Option<(Outcome, Option<u32>)> = None;
-        let label;
-        match &l.item {
-            Item::Step {
-                session,
-                cmd: Command::Sql(q),
-            } => {
-                let s = *session;
-                if x.conns[s].is_none() {
-                    let mut c = server.connect()?;
-                    if let Some(ms) = sc.settings.lock_wait_timeout {
-                        let secs = ms.div_ceil(1000);
-                        c.query(&format!("SET SESSION lock_wait_timeout = {secs}"))?;
-                        model
-                            .step(s, &format!("SET lock_wait_timeout = {secs}"))
-                            .map_err(|m| serr(&file, line, l.pos.col, m))?;
-                    }
-                    x.conns[s] = Some(c);
-                }
-                let c = x.conns[s].as_mut().expect("made");
-                let srv_busy = c.busy();
-                let our_busy = model.is_waiting(s);
-                if srv_busy && our_busy {
-                    rep.invalid = Some(serr(
-                        &file,
-                        line,
-                        l.pos.col,
-                        format!(
-                            "session {} is still waiting (on both sides): a session takes its \
-                             next step only when its statement has finished",
-                            sc.sessions[s]
-                        ),
-                    ));
-                    return Ok(());
-                }
-                if srv_busy || our_busy {
-                    let side = if srv_busy {
-                        "the server (ours finished it)"
-                    } else {
-                        "ours (the server finished it)"
-                    };
-                    rep.diverged = Some(format!(
-                        "{file}:{line}: diverged: session {} still runs its previous statement \
-                         on {side}; the file stops here",
-                        sc.sessions[s]
-                    ));
-                    return Ok(());
-                }
-                let o = if let Some(t) = kill_sql(q, &sc.sessions) {
-                    // KILL QUERY of a session named in the file: its connection id on the
-                    // server; ours knows the names (`SqlModel::name_sessions`).
-                    let t = t.map_err(|m| serr(&file, line, l.pos.col, m))?;
-                    let id = match &x.conns[t] {
-                        Some(tc) => tc.id,
-                        None => {
-                            return Err(serr(
-                                &file,
-                                line,
-                                l.pos.col,
-                                format!("KILL of {}, which has not run anything", sc.sessions[t]),
-                            ))
-                        }
-                    };
-                    let c = x.conns[s].as_mut().expect("made");
-                    let sql = format!("KILL QUERY {id}");
-                    c.send(&sql)?;
-                    x.running[s] = sql;
-                    model
-                        .step(s, q)
-                        .map_err(|m| serr(&file, line, l.pos.col, m))?
-                } else {
-                    c.send(q)?;
-                    x.running[s] = q.clone();
-                    model
-                        .step(s, q)
-                        .map_err(|m| serr(&file, line, l.pos.col, m))?
-                };
-                step_sess = Some(s);
-                ours_step = Some((o, model.session(s).last_error));
-                label = format!("{}: sql {q}", sc.sessions[s]);
-            }
-            Item::Kill { session } => {
-                let s = *session;
-                if let Some(c) = &x.conns[s] {
-                    mon.query(&format!("KILL QUERY {}", c.id))?;
-                }
-                model.kill(s);
-                label = format!("kill {}", sc.sessions[s]);
-            }
-            Item::Advance { ms } => {
-                std::thread::sleep(std::time::Duration::from_millis(*ms));
-                model.advance(*ms);
-                label = format!("advance {ms}");
-            }
-            Item::Expect { session, what } => {
-                let s = *session;
-                let name = &sc.sessions[s];
-                match what {
-                    Expectation::Outcome(o) => {
-                        if !matches!(x.srv_last[s], Some(SrvOutcome::Out(so, _)) if so == *o) {
-                            rep.expect_failures.push(format!(
-                                "{file}:{line}: expected {name} {o}, the server gave {}",
-                                x.srv_last[s]
-                                    .map(|v| v.to_string())
-                                    .unwrap_or("nothing".into())
-                            ));
-                        }
-                        if x.our_last[s].map(|v| v.0) != Some(*o) {
-                            rep.expect_failures.push(format!(
-                                "{file}:{line}: expected {name} {o}, ours gave {}",
-                                show_ours(x.our_last[s])
-                            ));
-                        }
-                    }
-                    Expectation::ErrorCode(c) => {
-                        let want = SrvOutcome::Out(Outcome::Error, Some(*c));
-                        if x.srv_last[s] != Some(want) {
-                            rep.expect_failures.push(format!(
-                                "{file}:{line}: expected {name} error {c}, the server gave {}",
-                                x.srv_last[s]
-                                    .map(|v| v.to_string())
-                                    .unwrap_or("nothing".into())
-                            ));
-                        }
-                        if x.our_last[s] != Some((Outcome::Error, Some(*c))) {
-                            rep.expect_failures.push(format!(
-                                "{file}:{line}: expected {name} error {c}, ours gave {}",
-                                show_ours(x.our_last[s])
-                            ));
-                        }
-                    }
-                    Expectation::Holds { key, ty } | Expectation::NotHolds { key, ty } => {
-                        let want = matches!(what, Expectation::Holds { .. });
-                        let d = &model.d;
-                        let ns = &d.namespace(key.namespace()).name;
-                        let text = format!(
-                            "{ns} {} {}",
-                            mdl_sql::key_text::key_text(ns, key.db(), key.name()),
-                            ty
-                        );
-                        let snap = Snapshot::take(mon)?;
-                        let srv = x.conns[s]
-                            .as_ref()
-                            .map(|c| snap.set_of(c.id).contains(&text))
-                            .unwrap_or(false);
-                        let ours = model.locks_of(s).contains(&text);
-                        for (side, has) in [("the server", srv), ("ours", ours)] {
-                            if has != want {
-                                rep.expect_failures.push(format!(
-                                    "{file}:{line}: expected {name} {} {text} on {side}",
-                                    if want { "holds" } else { "not-holds" }
-                                ));
-                            }
-                        }
-                    }
-                    Expectation::Tickets { .. } => {
-                        // The servers' lock tables show locks, not how the session
-                        // holds them: fail closed rather than pass unchecked.
-                        rep.expect_failures.push(format!(
-                            "{file}:{line}: `expect {name} tickets` is not compared with \
-                             a server (mdl run checks it)"
-                        ));
-                    }
-                }
-                continue;
-            }
-            _ => continue,
-        }
-        rep.steps += 1;
-        // Let the server settle: every busy session done or waiting on a metadata lock.
-        let was_busy: Vec<bool> = x
-            .conns
-            .iter()
-            .map(|c| c.as_ref().is_some_and(|c| c.busy()))
-            .collect();
-        let mut idx = Vec::new();
-        let mut refs: Vec<&mut Conn> = Vec::new();
-        for (i, c) in x.conns.iter_mut().enumerate() {
-            if let Some(c) = c.as_mut() {
-                if c.busy() {
-                    idx.push(i);
-                    refs.push(c);
-                }
-            }
-        }
-        let st = settle_all(mon, &mut refs)?;
-        drop(refs);
-        let mut srv_events: BTreeSet<(usize, String)> = BTreeSet::new();
-        let mut srv_step: Option<SrvOutcome> = None;
-        let mut srv_rows: Vec<(usize, Vec<String>)> = Vec::new();
-        for (k, i) in idx.iter().enumerate() {
-            let Some(v) = &st[k] else { continue };
-            let o = match v {
-                Settled::Done(r) => {
-                    if r.error.is_none() {
-                        srv_rows.push((*i, r.rows.first().cloned().unwrap_or_default()));
-                    }
-                    let (o, c) = outcome_of(&x.running[*i], r);
-                    SrvOutcome::Out(o, c)
-                }
-                // Blocked outside MDL, then finished: what it did outside MDL decided it.
-                Settled::DoneAfterBlock(_) => SrvOutcome::Blocked,
-                Settled::Waiting => SrvOutcome::Out(Outcome::Waiting, None),
-                Settled::Blocked => SrvOutcome::Blocked,
-            };
-            if Some(*i) == step_sess {
-                srv_step = Some(o);
-            } else if was_busy[*i]
-                && (!matches!(v, Settled::Waiting | Settled::Blocked)
-                    || (matches!(v, Settled::Blocked)
-                        && x.srv_last[*i] != Some(SrvOutcome::Blocked)))
-            {
-                // A wait that ended, or one that went on outside MDL (a statement granted
-                // its metadata locks but blocked on a row or table lock).
-                srv_events.insert((*i, o.to_string()));
-            }
-            x.srv_last[*i] = Some(o);
-        }
-        let mut our_events: BTreeSet<(usize, String)> = BTreeSet::new();
-        for (i, o) in model.take_events() {
-            let c = model.session(i).last_error;
-            x.our_last[i] = Some((o, c));
-            if Some(i) != step_sess {
-                let shown = SrvOutcome::Out(o, if o == Outcome::Error { c } else { None });
-                our_events.insert((i, shown.to_string()));
-            }
-        }
-        if let (Some(s), Some(o)) = (step_sess, ours_step) {
-            // A step's own outcome may have been decided by a later event of ours
-            // (granted after a victim's abort): the latest wins.
-            if x.our_last[s].is_none() || !our_events.iter().any(|(i, _)| *i == s) {
-                x.our_last[s] = Some(o);
-            }
-            let ours = SrvOutcome::Out(o.0, if o.0 == Outcome::Error { o.1 } else { None });
-            if srv_step != Some(ours) {
-                rep.diffs.push(format!(
-                    "{file}:{line}: {label}: the server gave {}, ours {}",
-                    srv_step.map(|v| v.to_string()).unwrap_or("nothing".into()),
-                    show_ours(Some(o))
-                ));
-            }
-        }
-        for (i, srv) in &srv_rows {
-            if let Some(ours) = &model.session(*i).last_row {
-                if !rows_agree(srv, ours) {
-                    rep.diffs.push(format!(
-                        "{file}:{line}: {label}: {}'s row on the server {srv:?}, ours {ours:?}",
-                        sc.sessions[*i]
-                    ));
-                }
-            }
-        }
-        if srv_events != our_events {
-            let show = |e: &BTreeSet<(usize, String)>| {
-                e.iter()
-                    .map(|(i, o)| format!("{} {o}", sc.sessions[*i]))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            rep.diffs.push(format!(
-                "{file}:{line}: {label}: waits ended on the server: [{}], ours: [{}]",
-                show(&srv_events),
-                show(&our_events)
-            ));
-        }
-        let snap = Snapshot::take(mon)?;
-        for (s, conn) in x.conns.iter().enumerate() {
-            let srv = conn.as_ref().map(|c| snap.set_of(c.id)).unwrap_or_default();
-            let ours = model.locks_of(s);
-            if srv != ours {
-                rep.diffs.push(format!(
-                    "{file}:{line}: {label}: {} holds on the server {:?}, ours {:?}",
-                    sc.sessions[s], srv, ours
-                ));
-            }
-        }
-        if verbose {
-            rep.transcript.push(format!(
-                "{file}:{line}: {label} -> server {}, ours {}",
-                srv_step.map(|v| v.to_string()).unwrap_or("-".into()),
-                ours_step.map(|v| show_ours(Some(v))).unwrap_or("-".into())
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// `KILL [HARD | SOFT] QUERY NAME` of a session of the file (`None`: not such a

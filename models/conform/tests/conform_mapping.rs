@@ -9,6 +9,7 @@ use mdl_core::Dialect;
 use mdl_sql::catalog::Catalog;
 use mdl_sql::classify::{classify, Stmt};
 use mdl_sql::compose::{compose, keys, Step};
+use mdl_sql::kind::Kind;
 use mdl_sql::mapping::{kind_def, matrix_kinds, Mapping, OpKind, KINDS};
 use mdl_sql::model::SqlModel;
 
@@ -22,8 +23,8 @@ fn committed_table_parses_and_covers_every_kind() {
     );
     for k in KINDS {
         let row = m
-            .kind(k.name)
-            .unwrap_or_else(|| panic!("no row for {}", k.name));
+            .kind(k.name())
+            .unwrap_or_else(|| panic!("no row for {}", k.name()));
         assert_eq!(row.sql, k.sql);
         let lockless = [
             "backup_end",
@@ -43,8 +44,8 @@ fn committed_table_parses_and_covers_every_kind() {
             "create_unknown_engine",
             "alter_unknown_engine",
         ];
-        if !lockless.contains(&k.name) {
-            assert!(!row.ops.is_empty(), "{} learned no lock", k.name);
+        if !lockless.contains(&k.name()) {
+            assert!(!row.ops.is_empty(), "{} learned no lock", k.name());
         }
     }
     assert!(m.rules.len() > 300, "{} session rules", m.rules.len());
@@ -114,34 +115,41 @@ fn bad_tables_are_errors_with_lines() {
         Err(mdl_sql::SqlError::Data { line, msg, .. }) => (line, msg),
         other => panic!("expected an error, got {other:?}"),
     };
-    assert_eq!(e("kind\tx\tmaybe\tSELECT 1\n").0, 1);
+    assert_eq!(e("kind\tselect\tmaybe\tSELECT 1\n").0, 1);
     assert_eq!(
-        e("kind\tx\tno\tSELECT 1\nop\tx\t1\tacquire\tNOPE\t-\tSR\tstatement\t-\n").0,
+        e("kind\tselect\tno\tSELECT 1\nop\tselect\t1\tacquire\tNOPE\t-\tSR\tstatement\t-\n").0,
         2
     );
-    assert!(
-        e("kind\tx\tno\tS\nop\tx\t1\tacquire\tTABLE\t$t\tBACKUP_DML\tstatement\t-\n")
-            .1
-            .contains("does not take")
-    );
-    assert!(e("op\ty\t1\tacquire\tTABLE\t$t\tSR\tstatement\t-\n")
+    assert!(e(
+        "kind\tselect\tno\tS\nop\tselect\t1\tacquire\tTABLE\t$t\tBACKUP_DML\tstatement\t-\n"
+    )
+    .1
+    .contains("does not take"));
+    assert!(e("op\tinsert\t1\tacquire\tTABLE\t$t\tSR\tstatement\t-\n")
         .1
         .contains("unknown kind"));
     assert!(
-        e("kind\tx\tno\tS\nop\tx\t2\tacquire\tTABLE\t$t\tSR\tstatement\t-\n")
+        e("kind\tselect\tno\tS\nop\tselect\t2\tacquire\tTABLE\t$t\tSR\tstatement\t-\n")
             .1
             .contains("expected op 1")
     );
-    assert!(e("kind\tx\tno\tS\nrule\tlt_read\tx\tmaybe\t-\t-\n")
-        .1
-        .contains("expected ok or E<code>"));
+    assert!(
+        e("kind\tselect\tno\tS\nrule\tlt_read\tselect\tmaybe\t-\t-\n")
+            .1
+            .contains("expected ok or E<code>")
+    );
     assert!(e("rule\tlt_read\tnope\tok\t-\t-\n")
         .1
         .contains("unknown kind"));
-    assert!(e("kind\tx\tno\tS\nrule\tlt_read\tx\tok\tTABLE $t\t-\n")
-        .1
-        .contains("NAMESPACE KEY TYPE"));
+    assert!(
+        e("kind\tselect\tno\tS\nrule\tlt_read\tselect\tok\tTABLE $t\t-\n")
+            .1
+            .contains("NAMESPACE KEY TYPE")
+    );
     assert!(e("garbage\n").1.contains("expected"));
+    // A kind that is not a statement kind: its line and column.
+    let unknown = Mapping::parse("f.tsv", "kind\tx\tno\tSELECT 1\n").expect_err("unknown");
+    assert_eq!(unknown.to_string(), "f.tsv:1:6: unknown statement kind `x`");
 }
 
 fn has_row(m: &Mapping) -> impl Fn(&str) -> bool + '_ {
@@ -180,11 +188,11 @@ const FK_OTHER: &[&str] = &[
 fn classifier_knows_every_kind() {
     let m = Mapping::load().unwrap();
     for k in KINDS.iter().filter(|k| !k.check) {
-        if k.name == "commit_write"
-            || k.name.ends_with(".myisam")
-            || k.name == "optimize"
-            || LOCK_VIEW.contains(&k.name)
-            || FK_OTHER.contains(&k.name)
+        if k.name() == "commit_write"
+            || k.name().ends_with(".myisam")
+            || k.name() == "optimize"
+            || LOCK_VIEW.contains(&k.name())
+            || FK_OTHER.contains(&k.name())
         {
             continue;
         }
@@ -198,18 +206,18 @@ fn classifier_knows_every_kind() {
             // FOR EXPORT is played as WITH READ LOCK with its own rows; LOCK TABLES of a
             // sequence: the `lock_*_sequence` row of a `lock_*` part.
             Ok(Stmt::Learned(p))
-                if k.name.starts_with("lock_")
-                    || k.name == "flush_export"
-                    || VIEW_DML.contains(&k.name)
-                    || (k.name.starts_with("alter_") && k.name.contains("_lock_"))
-                    || (k.name.starts_with("alter_") && k.name.ends_with("_rename"))
-                    || k.name.starts_with("fk_") =>
+                if k.name().starts_with("lock_")
+                    || k.name() == "flush_export"
+                    || VIEW_DML.contains(&k.name())
+                    || (k.name().starts_with("alter_") && k.name().contains("_lock_"))
+                    || (k.name().starts_with("alter_") && k.name().ends_with("_rename"))
+                    || k.name().starts_with("fk_") =>
             {
-                assert_eq!(p.parts[0].row, k.name, "{}", k.sql)
+                assert_eq!(p.parts[0].row, k.name(), "{}", k.sql)
             }
-            Ok(Stmt::Learned(p)) => assert_eq!(p.kind, k.name, "{}", k.sql),
-            Ok(Stmt::ReleaseAllLocks) => assert_eq!(k.name, "release_all_locks"),
-            Ok(Stmt::HandlerRead(_)) => assert_eq!(k.name, "handler_read"),
+            Ok(Stmt::Learned(p)) => assert_eq!(p.kind.as_str(), k.name(), "{}", k.sql),
+            Ok(Stmt::ReleaseAllLocks) => assert_eq!(k.name(), "release_all_locks"),
+            Ok(Stmt::HandlerRead(_)) => assert_eq!(k.name(), "handler_read"),
             other => panic!("{}: {other:?}", k.sql),
         }
     }
@@ -225,7 +233,7 @@ fn statements_outside_the_table_are_refused_by_name() {
     // BACKUP LOCK t is a learned kind; BACKUP UNLOCK a control statement; BACKUP LOCK with
     // no table is the parser's error (main/backup_syntax.test).
     match classify("BACKUP LOCK test.t1", "test", &cat, &has_row(&m)).unwrap() {
-        Stmt::Learned(p) => assert_eq!(p.kind, "table_backup_lock"),
+        Stmt::Learned(p) => assert_eq!(p.kind, Kind::TableBackupLock),
         s => panic!("{s:?}"),
     }
     assert_eq!(
@@ -262,7 +270,7 @@ fn statements_outside_the_table_are_refused_by_name() {
         ("ALTER TABLE t1 ADD INDEX (b), LOCK NONE", "alter_inplace"),
     ] {
         match classify(q, "test", &cat, &has_row(&m)).unwrap() {
-            Stmt::Learned(p) => assert_eq!(p.kind, kind, "{q}"),
+            Stmt::Learned(p) => assert_eq!(p.kind.as_str(), kind, "{q}"),
             s => panic!("{q}: {s:?}"),
         }
     }
@@ -369,9 +377,9 @@ fn composition_reproduces_every_learned_row() {
     let d = Dialect::mariadb();
     let mut failures = Vec::new();
     for k in KINDS {
-        if NOT_COMPOSED.iter().any(|(n, _)| *n == k.name)
-            || LOCK_VIEW.contains(&k.name)
-            || k.name == "fk_add_copy"
+        if NOT_COMPOSED.iter().any(|(n, _)| *n == k.name())
+            || LOCK_VIEW.contains(&k.name())
+            || k.name() == "fk_add_copy"
         {
             continue;
         }
@@ -390,14 +398,15 @@ fn composition_reproduces_every_learned_row() {
             .into_iter()
             .map(|l| l.replace("acquire", "A").replace("bulk", "B"))
             .collect();
-        let want: Vec<String> = learned_flat(&m, k.name, &cat)
+        let want: Vec<String> = learned_flat(&m, k.name(), &cat)
             .into_iter()
             .map(|l| l.replace("acquire", "A").replace("bulk", "B"))
             .collect();
         if got != want {
             failures.push(format!(
                 "{} ({}):\n  composed {got:?}\n  learned  {want:?}",
-                k.name, k.sql
+                k.name(),
+                k.sql
             ));
         }
     }
@@ -488,7 +497,7 @@ fn a_non_sql_step_is_refused_with_its_position() {
 #[test]
 fn the_matrix_kinds_are_defined() {
     for k in matrix_kinds() {
-        assert!(kind_def(k.name).is_some());
+        assert!(kind_def(k.name()).is_some());
     }
 }
 

@@ -6,56 +6,17 @@
 //! the catalog ([`crate::catalog::Catalog::users`]).
 
 use super::classify::{Bind, Effect, Part, Plan, SetTarget, Stmt};
-
-/// What an accounts statement needs or changes: users as `name@host` (host `%` when not
-/// written).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Accounts {
-    /// CREATE USER [IF NOT EXISTS] / CREATE OR REPLACE USER.
-    Create {
-        users: Vec<String>,
-        if_not_exists: bool,
-        or_replace: bool,
-    },
-    /// DROP USER [IF EXISTS].
-    Drop { users: Vec<String>, if_exists: bool },
-    /// ALTER USER: the users must exist, else the error.
-    Need { users: Vec<String>, code: u32 },
-    /// GRANT / REVOKE ... ON (`crate::grants`).
-    Grant {
-        users: Vec<String>,
-        op: Box<super::grants::GrantOp>,
-    },
-    /// REVOKE ALL PRIVILEGES, GRANT OPTION FROM users (`mysql_revoke_all`): every row of
-    /// theirs goes.
-    RevokeAll(Vec<String>),
-    /// RENAME USER a TO b.
-    Rename(Vec<(String, String)>),
-}
+pub use crate::effect::Accounts;
+pub use crate::errors::ER_PASSWORD_NO_MATCH;
+use crate::grant_stmt::user_at;
+use crate::kind::Kind;
 
 /// ER_CANNOT_USER: CREATE USER of a user that exists, DROP / RENAME of one that does not.
 pub const ER_CANNOT_USER: u32 = 1396;
-/// ER_PASSWORD_NO_MATCH: GRANT / ALTER USER / SET PASSWORD of a user that does not exist.
-pub const ER_PASSWORD_NO_MATCH: u32 = 1133;
 /// ER_REVOKE_GRANTS: REVOKE ALL PRIVILEGES, GRANT OPTION of a user that does not exist
 /// (`mysql_revoke_all`, sql/sql_acl.cc: a user not found sets `result= -1`, reported as
 /// this one error at the end; measured: seed 330012).
 pub const ER_REVOKE_GRANTS: u32 = 1269;
-
-/// `user`, `'user'@'host'`, `user@host` from the words at `w[i..]` until `,` or a word in
-/// `stop`; the index after it.
-pub(crate) fn user_at(w: &[String], mut i: usize) -> Option<(String, usize)> {
-    let name = w.get(i)?.clone();
-    i += 1;
-    let mut host = "%".to_owned();
-    if w.get(i).map(String::as_str) == Some("@") {
-        host = w.get(i + 1)?.clone();
-        i += 2;
-    } else if let Some((n, h)) = name.split_once('@') {
-        return Some((format!("{n}@{h}"), i));
-    }
-    Some((format!("{name}@{host}"), i))
-}
 
 /// The users of a list at `w[i..]` that ends at the end or at a word of `stop`.
 fn user_list(w: &[String], mut i: usize, stop: &[&str]) -> Option<Vec<String>> {
@@ -175,7 +136,7 @@ pub(crate) fn classify_accounts(
         // `mysql_table_grant`, `mysql_routine_grant`: `crate::grants`); a role's grant has
         // no ON.
         "grant" | "revoke" if w.iter().any(|x| x == "on") => {
-            let (op, users) = super::grants::parse(sql, w, db, cat)?;
+            let (op, users) = super::grant_stmt::parse(sql, w, db, cat)?;
             Accounts::Grant {
                 users,
                 op: Box::new(op),
@@ -189,10 +150,10 @@ pub(crate) fn classify_accounts(
         _ => return Err(bad()),
     };
     Ok(Stmt::Learned(Plan {
-        kind: "account".into(),
+        kind: Kind::Account,
         parts: vec![Part {
             row: "account".into(),
-            kind: "account".into(),
+            kind: Kind::Account,
             bind: Bind::default(),
             set_target: SetTarget::NotInList,
         }],

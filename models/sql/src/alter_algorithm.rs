@@ -24,9 +24,10 @@
 //! changes of metadata only of a MyISAM table.
 
 use super::catalog::Engine;
+use crate::kind::Kind;
 
 /// The learned kinds of ALTER, cheapest first.
-const ORDER: [&str; 3] = ["alter_instant", "alter_inplace", "alter_copy"];
+const ORDER: [Kind; 3] = [Kind::AlterInstant, Kind::AlterInplace, Kind::AlterCopy];
 
 /// The kind one operation (its words, lower case) needs on a table of `engine`;
 /// `Err` with the reason when the model cannot tell.
@@ -201,7 +202,7 @@ pub fn not_modelled(words: &[String], spec: &[String], known: bool) -> Option<St
 
 /// The learned kind for `ALTER TABLE t SPEC` with no algorithm named, `spec` its words
 /// after the table name, `engine` the table's.
-pub fn default_kind(spec: &[String], engine: Engine) -> Result<&'static str, String> {
+pub fn default_kind(spec: &[String], engine: Engine) -> Result<Kind, String> {
     // `WAIT n` / `NOWAIT` come before the operations.
     let spec = match spec.first().map(String::as_str) {
         Some("wait") => spec.get(2..).unwrap_or_default(),
@@ -436,15 +437,15 @@ pub fn lock_clause(spec: &[String]) -> Result<Option<Lock>, String> {
 /// SHARED moves down to SNW after the prepare phase and with EXCLUSIVE keeps X
 /// (`mysql_inplace_alter_table`, sql/sql_table.cc); COPY with NONE fails (1846) once its
 /// SU and BACKUP_DDL are taken.
-pub fn lock_row(kind: &'static str, lock: Lock) -> (&'static str, Option<u32>) {
+pub fn lock_row(kind: Kind, lock: Lock) -> (Kind, Option<u32>) {
     match (kind, lock) {
-        ("alter_copy", Lock::None) => (
-            "alter_copy_lock_none",
+        (Kind::AlterCopy, Lock::None) => (
+            Kind::AlterCopyLockNone,
             Some(ER_ALTER_OPERATION_NOT_SUPPORTED_REASON),
         ),
-        ("alter_copy", Lock::Exclusive) => ("alter_copy_lock_exclusive", None),
-        ("alter_inplace", Lock::Shared) => ("alter_inplace_lock_shared", None),
-        ("alter_inplace", Lock::Exclusive) => ("alter_inplace_lock_exclusive", None),
+        (Kind::AlterCopy, Lock::Exclusive) => (Kind::AlterCopyLockExclusive, None),
+        (Kind::AlterInplace, Lock::Shared) => (Kind::AlterInplaceLockShared, None),
+        (Kind::AlterInplace, Lock::Exclusive) => (Kind::AlterInplaceLockExclusive, None),
         _ => (kind, None),
     }
 }

@@ -6,50 +6,11 @@
 //! `DROP DATABASE` locks, and the errors of a statement on a table that does not exist
 //! (or already does), which the server raises after it took the locks.
 
-use super::classify::columns::TableDef;
-use super::classify::{AlterCols, Effect, ForeignKey, Tbl, ViewDef, ViewMode};
+use crate::effect::{AlterCols, Effect};
+pub use crate::objects::{Engine, SeqNeed, TriggerBody};
+use crate::objects::{ForeignKey, Tbl, ViewDef, ViewMode};
+use crate::table_def::TableDef;
 use std::collections::{BTreeMap, BTreeSet};
-
-/// A table's storage engine: the engines MariaDB 10.11.19 loads by default
-/// (`information_schema.ENGINES`: InnoDB, MyISAM, Aria, MEMORY, CSV, MRG_MyISAM; also
-/// SEQUENCE and PERFORMANCE_SCHEMA, which make no table of CREATE TABLE's). Their names
-/// and the errors of the others: `classify/engines.rs`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Engine {
-    InnoDb,
-    MyIsam,
-    Aria,
-    Memory,
-    Csv,
-    /// MRG_MyISAM (MERGE): opens its children (`ha_myisammrg::add_children_list`).
-    Merge,
-}
-
-impl Engine {
-    /// The engine named `s` (case-insensitive, with the server's aliases), when loaded.
-    pub fn parse(s: &str) -> Option<Engine> {
-        match s.to_ascii_lowercase().as_str() {
-            "innodb" => Some(Engine::InnoDb),
-            "myisam" => Some(Engine::MyIsam),
-            "aria" | "maria" => Some(Engine::Aria),
-            "memory" | "heap" => Some(Engine::Memory),
-            "csv" => Some(Engine::Csv),
-            "mrg_myisam" | "merge" | "mrg_isam" => Some(Engine::Merge),
-            _ => None,
-        }
-    }
-
-    /// The engine whose learned rows a table of this one follows: InnoDB's, or MyISAM's
-    /// (`.myisam`: CSV's DML takes BACKUP_DML and its ALTER copies, `handler`'s default
-    /// `check_if_supported_inplace_alter`). The statements that open an Aria, MEMORY or
-    /// MERGE table are refused (`classify/engines.rs`): their class only names them.
-    pub fn class(self) -> Engine {
-        match self {
-            Engine::InnoDb => Engine::InnoDb,
-            _ => Engine::MyIsam,
-        }
-    }
-}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Obj {
@@ -77,14 +38,6 @@ pub const ER_UNKNOWN_TABLE: u32 = 1109;
 pub const ER_LOCK_OR_ACTIVE_TRANSACTION: u32 = 1192;
 pub const ER_ALTER_OPERATION_NOT_SUPPORTED: u32 = 1845;
 pub const ER_PARTITION_MGMT_ON_NONPARTITIONED: u32 = 1505;
-
-/// A trigger whose body uses tables: what fires it and its body's statements.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TriggerBody {
-    /// `insert`, `update` or `delete`.
-    pub event: String,
-    pub stmts: Vec<String>,
-}
 
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Catalog {
@@ -122,16 +75,6 @@ pub struct Catalog {
     /// The tables that are sequences (`classify/sequence.rs`), with their MINVALUE and
     /// MAXVALUE when known.
     sequences: BTreeMap<Tbl, Option<(i64, i64)>>,
-}
-
-/// What a statement needs of an object it opens (`Effect::NeedSequences`): that it
-/// exists (else the error `missing`; `None`: IF EXISTS, no error) and, when `sequence`,
-/// that it is a sequence (else ER_NOT_SEQUENCE).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SeqNeed {
-    pub t: Tbl,
-    pub missing: Option<u32>,
-    pub sequence: bool,
 }
 
 impl Catalog {
@@ -457,18 +400,18 @@ impl Catalog {
                 if *if_exists {
                     None
                 } else if ts.iter().any(|t| self.exists(t) && !self.is_sequence(t)) {
-                    Some(crate::classify::ER_NOT_SEQUENCE2)
+                    Some(crate::errors::ER_NOT_SEQUENCE2)
                 } else {
                     ts.iter()
                         .any(|t| !self.exists(t))
-                        .then_some(crate::classify::ER_UNKNOWN_SEQUENCES)
+                        .then_some(crate::errors::ER_UNKNOWN_SEQUENCES)
                 }
             }
             Effect::NeedSequences(needs) => needs.iter().find_map(|n| {
                 if !self.exists(&n.t) {
                     n.missing
                 } else if n.sequence && !self.is_sequence(&n.t) {
-                    Some(crate::classify::ER_NOT_SEQUENCE)
+                    Some(crate::errors::ER_NOT_SEQUENCE)
                 } else {
                     None
                 }

@@ -14,19 +14,10 @@
 //! without an algorithm it can tell, a view read by a statement, a temporary table.
 
 use super::catalog::{Catalog, Engine};
-
-/// A table (or view) name, schema-qualified.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Tbl {
-    pub db: String,
-    pub name: String,
-}
-
-impl std::fmt::Display for Tbl {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}.{}", self.db, self.name)
-    }
-}
+pub use crate::effect::{AlterCols, Effect};
+pub use crate::kind::Kind;
+use crate::kind::RowVariant;
+pub use crate::objects::{ForeignKey, Tbl, ViewDef, ViewMode};
 
 /// The objects a learned row's key templates name.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -67,7 +58,7 @@ pub struct Part {
     /// The learned kind (with `.myisam` for a MyISAM table when the table has that row).
     pub row: String,
     /// The kind without the engine suffix (the key of the session rules).
-    pub kind: String,
+    pub kind: Kind,
     pub bind: Bind,
     /// For a table in a multi-table UPDATE's list: whether a SET column is its.
     pub set_target: SetTarget,
@@ -102,181 +93,11 @@ pub enum LtMode {
     WriteConcurrent,
 }
 
-/// What a successful statement changes in the catalog.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub enum Effect {
-    #[default]
-    None,
-    /// `SET GLOBAL name.key_buffer_size = N` (N > 0): the named key cache exists from
-    /// then on (`classify/misc.rs`).
-    KeyCache(String),
-    CreateTable {
-        t: Tbl,
-        engine: Engine,
-        if_not_exists: bool,
-        /// The tables it reads (LIKE, SELECT): they must exist.
-        src: Vec<Tbl>,
-        /// Partitioned (`PARTITION BY`, or LIKE of a partitioned table).
-        partitioned: bool,
-        /// Its primary key's columns, when the model can tell (`alter_algorithm.rs`).
-        pk: Option<Vec<String>>,
-        /// No column list, no LIKE, no SELECT (`CREATE TABLE t9`): ER_TABLE_MUST_HAVE_COLUMNS
-        /// once its locks are taken, unless the table exists (`catalog::Catalog::error_of`).
-        no_columns: bool,
-        /// Its columns and keys, when the model can tell (`classify/columns.rs`).
-        cols: Option<Box<columns::TableDef>>,
-    },
-    DropTables {
-        ts: Vec<Tbl>,
-        if_exists: bool,
-    },
-    Rename(Vec<(Tbl, Tbl)>),
-    /// ALTER TABLE with other operations and RENAME TO `n` (`classify/alter_rename.rs`):
-    /// `alter` the operations' `Effect::Alter` of `t`, their error after the new name's
-    /// checks, their columns and keys then `n`'s.
-    AlterRename {
-        t: Tbl,
-        n: Tbl,
-        alter: Box<Effect>,
-    },
-    CreateDb {
-        db: String,
-        if_not_exists: bool,
-    },
-    DropDb {
-        db: String,
-        if_exists: bool,
-    },
-    CreateView {
-        v: Tbl,
-        def: ViewDef,
-        mode: ViewMode,
-    },
-    /// DROP VIEW of one or several views.
-    DropView {
-        vs: Vec<Tbl>,
-        if_exists: bool,
-    },
-    CreateTrigger {
-        tr: Tbl,
-        on: Tbl,
-        /// Its body uses tables: its event and body statements, which a statement firing
-        /// it prelocks (`classify/routine_prelock.rs`).
-        prelock: Option<Box<crate::catalog::TriggerBody>>,
-    },
-    DropTrigger {
-        tr: Tbl,
-        if_exists: bool,
-    },
-    /// CREATE TABLE (the effect inside) with InnoDB foreign keys (`classify/fk.rs`).
-    WithFks(Box<Effect>, Vec<ForeignKey>),
-    /// Routine or event DDL ([`crate::routines`]).
-    Routine(super::routines::RoutineOp),
-    /// An accounts statement: the users it needs, makes or drops.
-    Accounts(super::accounts::Accounts),
-    /// CREATE OR REPLACE TABLE of a table that exists: a new table, with no trigger, of
-    /// this engine; of LIKE / SELECT, once `src` exist (else ER_NO_SUCH_TABLE, the old
-    /// table kept: `open_tables` fails before the drop).
-    Replace {
-        t: Tbl,
-        engine: Engine,
-        partitioned: bool,
-        /// The table LIKE or SELECT reads.
-        src: Vec<Tbl>,
-        /// No row in it (no SELECT).
-        empty: bool,
-    },
-    /// ALTER TABLE ... ENGINE= another engine: the table (which must exist) is of that
-    /// engine from then on (`classify/engines.rs`).
-    AlterEngine {
-        t: Tbl,
-        engine: Engine,
-    },
-    /// ALTER DATABASE: the schema must exist (else the server cannot write its
-    /// `db.opt`: error 1, ER_CANT_CREATE_FILE).
-    AlterDb(String),
-    /// The statement needs its tables to exist (DML, ALTER, TRUNCATE, ...).
-    NeedTables(Vec<Tbl>),
-    /// The statement fails with this error once its locks are taken.
-    Fail(u32),
-    /// ALTER TABLE ... ALGORITHM=INPLACE (INSTANT, NOCOPY) of a table that was MyISAM
-    /// when the statement began: ER_ALTER_OPERATION_NOT_SUPPORTED if it still is once its
-    /// locks are taken (the server decides it for the table it opened: a RENAME it
-    /// waited for may have put an InnoDB table under the name; measured:
-    /// found/seed-70735).
-    InPlace(Tbl),
-    /// CREATE [OR REPLACE] SEQUENCE (`classify/sequence.rs`): `replace` when it replaces
-    /// a sequence that exists.
-    CreateSequence {
-        t: Tbl,
-        engine: Engine,
-        if_not_exists: bool,
-        replace: bool,
-        /// Its MINVALUE and MAXVALUE, when known.
-        bounds: Option<(i64, i64)>,
-    },
-    /// DROP SEQUENCE: drops the sequences of the list (not its tables).
-    DropSequences {
-        ts: Vec<Tbl>,
-        if_exists: bool,
-    },
-    /// A statement that opens tables and sequences, in this order
-    /// ([`crate::catalog::SeqNeed`]).
-    NeedSequences(Vec<super::catalog::SeqNeed>),
-    /// Partition maintenance of a table that was not partitioned when the statement
-    /// began: ER_NO_SUCH_TABLE if it is gone once the locks are taken, else
-    /// ER_PARTITION_MGMT_ON_NONPARTITIONED (`classify/partition.rs`).
-    NotPartitioned(Tbl),
-    /// EXCHANGE PARTITION of a table (the first) that was not partitioned when the
-    /// statement began with a table (the second): ER_NO_SUCH_TABLE if either is missing
-    /// once the locks are taken, else ER_PARTITION_MGMT_ON_NONPARTITIONED.
-    ExchangeNotPartitioned(Tbl, Tbl),
-    /// ALTER TABLE ... PARTITION BY of a table that must exist: partitioned afterwards.
-    Repartition(Tbl),
-    /// ALTER TABLE ... REMOVE PARTITIONING of a table that must exist: not partitioned
-    /// afterwards.
-    Unpartition(Tbl),
-    /// ALTER TABLE of a table that must exist; `forget_pk`: it may change the primary key
-    /// (a PRIMARY KEY clause, a column dropped, changed or renamed), which the catalog
-    /// then no longer claims to know.
-    Alter {
-        t: Tbl,
-        forget_pk: bool,
-        /// What it does with the table's columns (`alter_columns.rs`).
-        cols: AlterCols,
-    },
-}
-
-/// An ALTER TABLE's outcome for the catalog's columns of its table.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub enum AlterCols {
-    /// The model no longer claims to know them.
-    #[default]
-    Forget,
-    /// The table's columns and keys after it.
-    Set(Box<columns::TableDef>),
-    /// Nothing to do (every operation dropped by IF [NOT] EXISTS): ends after IX, SU and
-    /// BACKUP_DDL.
-    Nothing,
-    /// The server's error after IX, SU and BACKUP_DDL.
-    Fail(u32),
-}
-
-impl Effect {
-    /// The effect a wrapper ([`Effect::WithFks`]) holds, or this one.
-    pub fn inner(&self) -> &Effect {
-        match self {
-            Effect::WithFks(e, _) => e,
-            e => e,
-        }
-    }
-}
-
 /// A statement of the learned table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
-    /// The statement's kind (a base kind name of the table: `select`, `drop`, ...).
-    pub kind: String,
+    /// The statement's kind (a base kind of the table: `select`, `drop`, ...).
+    pub kind: Kind,
     pub parts: Vec<Part>,
     /// LOCK TABLES: the tables and how each is locked.
     pub lock_tables: Vec<(Tbl, LtMode)>,
@@ -362,6 +183,7 @@ mod tables;
 mod user_locks;
 mod views;
 mod xa;
+pub use crate::errors::{ER_NOT_SEQUENCE, ER_NOT_SEQUENCE2, ER_UNKNOWN_SEQUENCES};
 use control::{
     chain_or_release, classify_backup, classify_flush, classify_handler, classify_lock,
     classify_use,
@@ -371,17 +193,14 @@ use ddl::{
     classify_truncate, instance_plan,
 };
 use dml::{classify_delete, classify_insert, classify_update};
-pub use fk::ForeignKey;
 use lex::{kw_eq, kw_eq_at, option_value, tokens, wait_clause, Cur, Tok};
 pub use parse_errors::mariadb_parse_error;
 pub use routine_call::call_instructions;
 use select::{classify_select, classify_set, subquery_reads};
-pub use sequence::{ER_NOT_SEQUENCE, ER_NOT_SEQUENCE2, ER_UNKNOWN_SEQUENCES};
 use tables::{
     delete_targets_unknown, from_tables, from_tables_aliased, locking_clauses, set_targets,
 };
 pub use user_locks::{get_lock_columns, UserLockCall};
-pub use views::{ViewDef, ViewMode};
 pub use xa::{XaOp, XaStmt};
 
 /// The schemas every server has, whose tables the catalog does not know.
@@ -419,29 +238,34 @@ struct Cx<'a> {
 impl Cx<'_> {
     /// The row for `kind` on table `t`: `kind.myisam` when `t` is a MyISAM table and that
     /// row exists.
-    fn row(&self, kind: &str, t: Option<&Tbl>) -> String {
+    fn row(&self, kind: Kind, t: Option<&Tbl>) -> String {
         if let Some(t) = t {
             if self.cat.engine(t) == Some(Engine::MyIsam) {
-                let r = format!("{kind}.myisam");
-                if (self.has_row)(&r) {
-                    return r;
+                let r = kind.row_name(RowVariant::MyIsam);
+                if (self.has_row)(r) {
+                    return r.to_owned();
                 }
             }
         }
-        kind.to_owned()
+        kind.as_str().to_owned()
     }
 
-    fn part(&self, kind: &str, bind: Bind) -> Part {
+    fn part(&self, kind: Kind, bind: Bind) -> Part {
         Part {
             row: self.row(kind, bind.t.as_ref()),
-            kind: kind.to_owned(),
+            kind,
             bind,
             set_target: SetTarget::NotInList,
         }
     }
 
-    fn on_table(&self, kind: &str, t: &Tbl) -> Result<Part, String> {
-        if self.cat.is_view(t) && matches!(kind, "select" | "insert" | "update" | "delete") {
+    fn on_table(&self, kind: Kind, t: &Tbl) -> Result<Part, String> {
+        if self.cat.is_view(t)
+            && matches!(
+                kind,
+                Kind::Select | Kind::Insert | Kind::Update | Kind::Delete
+            )
+        {
             return views::dml_part(self, kind, t);
         }
         if !routine_prelock::fires_no_trigger(kind) || self.cat.is_view(t) {
@@ -476,13 +300,13 @@ impl Cx<'_> {
 
     fn plan(
         &self,
-        kind: &str,
+        kind: Kind,
         parts: Vec<Part>,
         effect: Effect,
         toks: &[Tok],
     ) -> Result<Stmt, String> {
         Ok(Stmt::Learned(Plan {
-            kind: kind.to_owned(),
+            kind,
             parts,
             lock_tables: Vec::new(),
             wait: wait_clause(toks)?,
@@ -594,7 +418,7 @@ fn classify_inner(
         }
         // UNLOCK INSTANCE (MySQL 8.0: Sql_cmd_unlock_instance::execute).
         "unlock" if words.get(1).is_some_and(|w| w == "instance") && words.len() == 2 => {
-            instance_plan(&cx, "instance_unlock", &toks)
+            instance_plan(&cx, Kind::InstanceUnlock, &toks)
         }
         "use" => classify_use(&cx, &mut c, &toks),
         "do" | "set" if user_locks::mentions(&toks) => Err(format!(

@@ -24,14 +24,20 @@
 //! test `conform_mapping` composes each and compares with what was measured.
 
 use super::catalog::Catalog;
-use super::classify::{Bind, Plan};
-use super::mapping::{Mapping, OpKind};
+use super::classify::{Bind, Part, Plan};
+use super::mapping::{KindRow, Mapping, OpKind};
+use crate::kind::Kind;
 use mdl_core::key::MdlKey;
 use mdl_core::table::{sort_bulk, BulkReq};
 use mdl_core::{Dialect, Duration, LockType};
 
 /// The admin statements (`mysql_admin_table`): several tables are done one by one.
-pub const ADMIN: &[&str] = &["analyze", "check_table", "optimize", "repair"];
+pub const ADMIN: &[Kind] = &[
+    Kind::Analyze,
+    Kind::CheckTable,
+    Kind::Optimize,
+    Kind::Repair,
+];
 
 /// How a deadlock that picks this request's session as the victim ends (the server's
 /// error handler around the `acquire_lock` call).
@@ -221,38 +227,37 @@ pub fn keys(
     })
 }
 
-/// How a deadlock during this row's plain acquires ends (the server function the row's
+/// How a deadlock during a row's plain acquires ends (`kind`: the row's kind) (the server function the row's
 /// statement goes through).
-fn ctx_of(row: &str) -> Ctx {
-    let base = row.split('.').next().unwrap_or(row);
-    match base {
-        "ftwrl" => Ctx::Retry,
-        "get_lock"
-        | "commit_write"
-        | "backup_start"
-        | "backup_flush"
-        | "backup_block_ddl"
-        | "backup_block_commit"
-        | "backup_end"
-        | "create_trigger"
-        | "drop_trigger"
-        | "flush_table"
-        | "ftwrl_table"
+fn ctx_of(kind: Kind) -> Ctx {
+    match kind {
+        Kind::Ftwrl => Ctx::Retry,
+        Kind::GetLock
+        | Kind::CommitWrite
+        | Kind::BackupStart
+        | Kind::BackupFlush
+        | Kind::BackupBlockDdl
+        | Kind::BackupBlockCommit
+        | Kind::BackupEnd
+        | Kind::CreateTrigger
+        | Kind::DropTrigger
+        | Kind::FlushTable
+        | Kind::FtwrlTable
         // FLUSH TABLES ... FOR EXPORT: flush_tables_with_read_lock, as WITH READ LOCK.
-        | "flush_export"
-        | "create_db"
-        | "drop_db"
+        | Kind::FlushExport
+        | Kind::CreateDb
+        | Kind::DropDb
         // LOCK INSTANCE FOR BACKUP (MySQL 8.0, Sql_cmd_lock_instance::execute): one
         // acquire_lock, an error on a deadlock.
-        | "instance_lock"
+        | Kind::InstanceLock
         // backup_lock (sql/backup.cc): MDL_context::acquire_lock, no open_table.
-        | "table_backup_lock"
+        | Kind::TableBackupLock
         // ALTER TABLE ... RENAME: the new name's X by MDL_context::acquire_locks in
         // mysql_alter_table (sql/sql_table.cc), no open_table.
-        | "alter_rename"
-        | "alter_copy_rename"
-        | "alter_inplace_rename"
-        | "alter_instant_rename" => Ctx::Plain,
+        | Kind::AlterRename
+        | Kind::AlterCopyRename
+        | Kind::AlterInplaceRename
+        | Kind::AlterInstantRename => Ctx::Plain,
         _ => Ctx::OpenTable,
     }
 }
@@ -264,20 +269,8 @@ pub fn compose(
     cat: &Catalog,
     plan: &Plan,
 ) -> Result<Vec<Step>, String> {
-    if ADMIN.contains(&plan.kind.as_str()) && plan.parts.len() > 1 {
-        // One table after the other, each a statement of its own.
-        let mut out = Vec::new();
-        for (i, p) in plan.parts.iter().enumerate() {
-            if i > 0 {
-                out.push(Step::Commit);
-            }
-            let one = Plan {
-                parts: vec![p.clone()],
-                ..plan.clone()
-            };
-            out.extend(compose(map, d, cat, &one)?);
-        }
-        return Ok(out);
+    if ADMIN.contains(&plan.kind) && plan.parts.len() > 1 {
+        return admin_one_by_one(map, d, cat, plan);
     }
     let mut rows = Vec::new();
     for p in &plan.parts {
@@ -285,110 +278,13 @@ pub fn compose(
         rows.push((r, p));
     }
     let single = rows.len() == 1;
-    let mut pre = Vec::new();
-    let mut bulk: Vec<(MdlKey, LockType, Duration)> = Vec::new();
-    let mut between = Vec::new();
-    let mut backoff: Option<(MdlKey, LockType, Duration)> = None;
-    let mut seq = Vec::new();
-    let mut upg = Vec::new();
-    let mut rel = Vec::new();
-    // A single part keeps its learned order: `ordered` with `None` where the bulk group
-    // stands.
-    let mut ordered: Vec<Option<Step>> = Vec::new();
-    for (r, p) in &rows {
-        let ctx = match ctx_of(&r.name) {
-            // MySQL 8.0's FTWRL does not wait again after a deadlock: acquire_lock fails,
-            // reload_acl_and_cache gives the global read lock back and the statement
-            // fails (sql/sql_reload.cc; MariaDB's retries).
-            Ctx::Retry if d.name == "mysql-8.0" => Ctx::Plain,
-            c => c,
-        };
-        let first_bulk = r.ops.iter().position(|o| o.op == OpKind::Bulk);
-        let backoff_at = r.ops.iter().position(|o| o.op == OpKind::Backoff);
-        for (i, o) in r.ops.iter().enumerate() {
-            for key in keys(d, cat, &o.ns, &o.key, &p.bind)? {
-                let step = match o.op {
-                    OpKind::Acquire => Step::Acquire {
-                        key: key.clone(),
-                        ty: o.ty,
-                        dur: o.dur,
-                        ctx,
-                    },
-                    OpKind::Bulk => {
-                        bulk.push((key.clone(), o.ty, o.dur));
-                        if single && !ordered.contains(&None) {
-                            ordered.push(None);
-                        }
-                        continue;
-                    }
-                    OpKind::Backoff => {
-                        backoff.get_or_insert((key.clone(), o.ty, o.dur));
-                        continue;
-                    }
-                    OpKind::Upgrade => Step::Upgrade {
-                        key: key.clone(),
-                        ty: o.ty,
-                        dur: o.dur,
-                        from: r.ops[..i]
-                            .iter()
-                            .rev()
-                            .find(|x| x.ns == o.ns && x.key == o.key)
-                            .map(|x| x.ty),
-                    },
-                    OpKind::Release => Step::Release {
-                        key: key.clone(),
-                        ty: o.ty,
-                    },
-                };
-                let before_backoff = backoff_at.is_some_and(|b| i < b);
-                match o.op {
-                    OpKind::Upgrade if before_backoff && first_bulk.is_some_and(|f| f < i) => {
-                        between.push(step)
-                    }
-                    _ if single => ordered.push(Some(step)),
-                    OpKind::Acquire if first_bulk.is_some_and(|b| i < b) => pre.push(step),
-                    OpKind::Acquire => seq.push(step),
-                    OpKind::Upgrade => upg.push(step),
-                    _ => rel.push(step),
-                }
-            }
-        }
-    }
-    sort_group(&mut bulk);
-    let mut out: Vec<Step> = Vec::new();
-    let backoff_step = |between: &Vec<Step>| {
-        backoff.clone().map(|(key, ty, dur)| Step::Backoff {
-            key,
-            ty,
-            dur,
-            group: bulk.clone(),
-            between: between.clone(),
-        })
-    };
-    if single {
-        // The learned order; the group (with what comes between it and the back-off)
-        // stands where its first member was.
-        for s in ordered {
-            match s {
-                None => {
-                    out.push(Step::Bulk(bulk.clone()));
-                    out.extend(between.iter().cloned());
-                    out.extend(backoff_step(&between));
-                }
-                Some(s) => out.push(s),
-            }
-        }
+    let mut g = Groups::gather(d, cat, &rows, single)?;
+    sort_group(&mut g.bulk);
+    let mut out = if single {
+        g.in_learned_order()
     } else {
-        out.extend(pre);
-        if !bulk.is_empty() {
-            out.push(Step::Bulk(bulk.clone()));
-        }
-        out.extend(between.iter().cloned());
-        out.extend(backoff_step(&between));
-        out.extend(seq);
-        out.extend(upg);
-        out.extend(rel);
-    }
+        g.in_rule_order()
+    };
     if let super::classify::Effect::Fail(_) | super::classify::Effect::InPlace(_) = plan.effect {
         // The statement fails once lock_table_names is through (ALTER ... ALGORITHM the
         // engine does not support): nothing after the back-off. (`InPlace`: the engine of
@@ -398,11 +294,37 @@ pub fn compose(
             out.truncate(i + 1);
         }
     }
-    // The same lock requested twice is requested once.
+    Ok(requested_once(out))
+}
+
+/// `mysql_admin_table` (sql/sql_admin.cc): several tables one after the other, each a
+/// statement of its own.
+fn admin_one_by_one(
+    map: &Mapping,
+    d: &Dialect,
+    cat: &Catalog,
+    plan: &Plan,
+) -> Result<Vec<Step>, String> {
+    let mut out = Vec::new();
+    for (i, p) in plan.parts.iter().enumerate() {
+        if i > 0 {
+            out.push(Step::Commit);
+        }
+        let one = Plan {
+            parts: vec![p.clone()],
+            ..plan.clone()
+        };
+        out.extend(compose(map, d, cat, &one)?);
+    }
+    Ok(out)
+}
+
+/// The same lock requested twice is requested once. (Upgrades repeat on purpose: an
+/// in-place ALTER's X, SU, X.)
+fn requested_once(out: Vec<Step>) -> Vec<Step> {
     let mut seen: Vec<(MdlKey, LockType, bool)> = Vec::new();
     let mut dedup = Vec::new();
     for s in out {
-        // (Upgrades repeat on purpose: an in-place ALTER's X, SU, X.)
         let id = match &s {
             Step::Acquire { key, ty, .. } => Some((key.clone(), *ty, false)),
             _ => None,
@@ -415,7 +337,140 @@ pub fn compose(
         }
         dedup.push(s);
     }
-    Ok(dedup)
+    dedup
+}
+
+/// The rows' steps sorted by where the composition rule puts them.
+#[derive(Default)]
+struct Groups {
+    /// Acquires before the bulk group.
+    pre: Vec<Step>,
+    /// The group `acquire_locks` takes at once.
+    bulk: Vec<(MdlKey, LockType, Duration)>,
+    /// Upgrades between the group and its back-off.
+    between: Vec<Step>,
+    backoff: Option<(MdlKey, LockType, Duration)>,
+    /// Acquires after the group, upgrades, releases.
+    seq: Vec<Step>,
+    upg: Vec<Step>,
+    rel: Vec<Step>,
+    /// A single part keeps its learned order: `None` where the bulk group stands.
+    ordered: Vec<Option<Step>>,
+}
+
+impl Groups {
+    /// Every op of every row, its keys bound, put in its group.
+    fn gather(
+        d: &Dialect,
+        cat: &Catalog,
+        rows: &[(&KindRow, &Part)],
+        single: bool,
+    ) -> Result<Groups, String> {
+        let mut g = Groups::default();
+        for (r, p) in rows {
+            let ctx = match ctx_of(r.kind) {
+                // MySQL 8.0's FTWRL does not wait again after a deadlock: acquire_lock
+                // fails, reload_acl_and_cache gives the global read lock back and the
+                // statement fails (sql/sql_reload.cc; MariaDB's retries).
+                Ctx::Retry if d.name == "mysql-8.0" => Ctx::Plain,
+                c => c,
+            };
+            let first_bulk = r.ops.iter().position(|o| o.op == OpKind::Bulk);
+            let backoff_at = r.ops.iter().position(|o| o.op == OpKind::Backoff);
+            for (i, o) in r.ops.iter().enumerate() {
+                for key in keys(d, cat, &o.ns, &o.key, &p.bind)? {
+                    let step = match o.op {
+                        OpKind::Acquire => Step::Acquire {
+                            key: key.clone(),
+                            ty: o.ty,
+                            dur: o.dur,
+                            ctx,
+                        },
+                        OpKind::Bulk => {
+                            g.bulk.push((key.clone(), o.ty, o.dur));
+                            if single && !g.ordered.contains(&None) {
+                                g.ordered.push(None);
+                            }
+                            continue;
+                        }
+                        OpKind::Backoff => {
+                            g.backoff.get_or_insert((key.clone(), o.ty, o.dur));
+                            continue;
+                        }
+                        OpKind::Upgrade => Step::Upgrade {
+                            key: key.clone(),
+                            ty: o.ty,
+                            dur: o.dur,
+                            from: r.ops[..i]
+                                .iter()
+                                .rev()
+                                .find(|x| x.ns == o.ns && x.key == o.key)
+                                .map(|x| x.ty),
+                        },
+                        OpKind::Release => Step::Release {
+                            key: key.clone(),
+                            ty: o.ty,
+                        },
+                    };
+                    let before_backoff = backoff_at.is_some_and(|b| i < b);
+                    match o.op {
+                        OpKind::Upgrade if before_backoff && first_bulk.is_some_and(|f| f < i) => {
+                            g.between.push(step)
+                        }
+                        _ if single => g.ordered.push(Some(step)),
+                        OpKind::Acquire if first_bulk.is_some_and(|b| i < b) => g.pre.push(step),
+                        OpKind::Acquire => g.seq.push(step),
+                        OpKind::Upgrade => g.upg.push(step),
+                        _ => g.rel.push(step),
+                    }
+                }
+            }
+        }
+        Ok(g)
+    }
+
+    /// The back-off step after the group, with what comes between them.
+    fn backoff_step(&self) -> Option<Step> {
+        self.backoff.clone().map(|(key, ty, dur)| Step::Backoff {
+            key,
+            ty,
+            dur,
+            group: self.bulk.clone(),
+            between: self.between.clone(),
+        })
+    }
+
+    /// A single row: the learned order; the group (with what comes between it and the
+    /// back-off) stands where its first member was.
+    fn in_learned_order(self) -> Vec<Step> {
+        let mut out = Vec::new();
+        for s in &self.ordered {
+            match s {
+                None => {
+                    out.push(Step::Bulk(self.bulk.clone()));
+                    out.extend(self.between.iter().cloned());
+                    out.extend(self.backoff_step());
+                }
+                Some(s) => out.push(s.clone()),
+            }
+        }
+        out
+    }
+
+    /// Several rows: the composition rule's order (the acquires before the group, the
+    /// group, its back-off, the later acquires, the upgrades, the releases).
+    fn in_rule_order(self) -> Vec<Step> {
+        let mut out = self.pre.clone();
+        if !self.bulk.is_empty() {
+            out.push(Step::Bulk(self.bulk.clone()));
+        }
+        out.extend(self.between.iter().cloned());
+        out.extend(self.backoff_step());
+        out.extend(self.seq);
+        out.extend(self.upg);
+        out.extend(self.rel);
+        out
+    }
 }
 
 /// `acquire_locks`' order: by key, the stronger type first on one key; one request per key

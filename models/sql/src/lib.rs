@@ -8,6 +8,10 @@
 //!   (`models/conformance/statements.tsv`), the fixture;
 //! - [`compose`]: the composition rule of statements with several tables;
 //! - [`model`]: SQL sessions played on [`mdl_core::table::LockTable`] through the mapping;
+//! - [`kind`]: statement kinds (one enum variant per kind of the tables);
+//! - at the bottom, used by the classifier, the catalog and the model alike: [`objects`]
+//!   (tables, engines, views, triggers, foreign keys), [`table_def`] (columns and keys),
+//!   [`effect`] (what a statement changes in the catalog), [`errors`] (shared error numbers);
 //! - [`key_text`]: a lock's key as scenarios write it.
 
 pub mod accounts;
@@ -16,22 +20,29 @@ pub mod alter_columns;
 pub mod catalog;
 pub mod classify;
 pub mod compose;
+pub mod effect;
+pub mod errors;
+pub mod grant_stmt;
 pub mod grants;
 pub mod key_text;
+pub mod kind;
 pub mod mapping;
 pub mod model;
+pub mod objects;
 pub mod routines;
 pub mod session_stmt;
+pub mod table_def;
 
 use std::path::PathBuf;
 
 /// What can go wrong loading the SQL model's data, as values.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SqlError {
-    #[error("{file}:{line}: {msg}")]
+    #[error("{file}:{line}:{col}: {msg}")]
     Data {
         file: String,
         line: usize,
+        col: usize,
         msg: String,
     },
     #[error("{0}")]

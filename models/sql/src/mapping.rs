@@ -28,6 +28,7 @@
 //! ([`crate::compose`]) against the server, not to be played.
 
 use super::SqlError;
+use crate::kind::{parse_row, Kind, RowVariant};
 use mdl_core::{Duration, LockType};
 
 /// A learned statement kind: its name, the SQL the learner and the matrix run, SQL another
@@ -36,7 +37,9 @@ use mdl_core::{Duration, LockType};
 /// HANDLER).
 #[derive(Clone, Copy, Debug)]
 pub struct KindDef {
-    pub name: &'static str,
+    pub kind: Kind,
+    /// The base row or its MyISAM variant (`select.myisam`).
+    pub variant: RowVariant,
     pub sql: &'static str,
     pub prep: &'static [&'static str],
     pub setup: &'static [&'static str],
@@ -46,9 +49,17 @@ pub struct KindDef {
     pub check: bool,
 }
 
-const fn k(name: &'static str, sql: &'static str) -> KindDef {
+impl KindDef {
+    /// The row's name in the table (`select`, `select.myisam`).
+    pub const fn name(&self) -> &'static str {
+        self.kind.row_name(self.variant)
+    }
+}
+
+const fn k(kind: Kind, sql: &'static str) -> KindDef {
     KindDef {
-        name,
+        kind,
+        variant: RowVariant::Base,
         sql,
         prep: &[],
         setup: &[],
@@ -57,9 +68,10 @@ const fn k(name: &'static str, sql: &'static str) -> KindDef {
     }
 }
 
-const fn ks(name: &'static str, sql: &'static str, setup: &'static [&'static str]) -> KindDef {
+const fn ks(kind: Kind, sql: &'static str, setup: &'static [&'static str]) -> KindDef {
     KindDef {
-        name,
+        kind,
+        variant: RowVariant::Base,
         sql,
         prep: &[],
         setup,
@@ -68,9 +80,10 @@ const fn ks(name: &'static str, sql: &'static str, setup: &'static [&'static str
     }
 }
 
-const fn kp(name: &'static str, sql: &'static str, prep: &'static [&'static str]) -> KindDef {
+const fn kp(kind: Kind, sql: &'static str, prep: &'static [&'static str]) -> KindDef {
     KindDef {
-        name,
+        kind,
+        variant: RowVariant::Base,
         sql,
         prep,
         setup: &[],
@@ -81,9 +94,23 @@ const fn kp(name: &'static str, sql: &'static str, prep: &'static [&'static str]
 
 /// A kind learned but not in the matrix (MyISAM variants, COMMIT of a writing
 /// transaction).
-const fn kx(name: &'static str, sql: &'static str, setup: &'static [&'static str]) -> KindDef {
+const fn kx(kind: Kind, sql: &'static str, setup: &'static [&'static str]) -> KindDef {
     KindDef {
-        name,
+        kind,
+        variant: RowVariant::Base,
+        sql,
+        prep: &[],
+        setup,
+        matrix: false,
+        check: false,
+    }
+}
+
+/// A kind's MyISAM row (`select.myisam`), learned but not in the matrix.
+const fn km(kind: Kind, sql: &'static str, setup: &'static [&'static str]) -> KindDef {
+    KindDef {
+        kind,
+        variant: RowVariant::MyIsam,
         sql,
         prep: &[],
         setup,
@@ -94,9 +121,10 @@ const fn kx(name: &'static str, sql: &'static str, setup: &'static [&'static str
 
 /// A statement with several tables: learned to check [`crate::compose`], and a row and
 /// column of the statement matrix.
-const fn kc(name: &'static str, sql: &'static str) -> KindDef {
+const fn kc(kind: Kind, sql: &'static str) -> KindDef {
     KindDef {
-        name,
+        kind,
+        variant: RowVariant::Base,
         sql,
         prep: &[],
         setup: &[],
@@ -106,9 +134,10 @@ const fn kc(name: &'static str, sql: &'static str) -> KindDef {
 }
 
 /// A kind learned with a prep, not in the matrix (the sequence kinds).
-const fn kq(name: &'static str, sql: &'static str, prep: &'static [&'static str]) -> KindDef {
+const fn kq(kind: Kind, sql: &'static str, prep: &'static [&'static str]) -> KindDef {
     KindDef {
-        name,
+        kind,
+        variant: RowVariant::Base,
         sql,
         prep,
         setup: &[],
@@ -142,9 +171,10 @@ const VIEW: &[&str] = &["CREATE VIEW v1 AS SELECT * FROM t1"];
 const VIEW_TEMPTABLE: &[&str] = &["CREATE ALGORITHM=TEMPTABLE VIEW v1 AS SELECT * FROM t1"];
 
 /// A kind with a preparation, learned but not in the matrix.
-const fn kv(name: &'static str, sql: &'static str, prep: &'static [&'static str]) -> KindDef {
+const fn kv(kind: Kind, sql: &'static str, prep: &'static [&'static str]) -> KindDef {
     KindDef {
-        name,
+        kind,
+        variant: RowVariant::Base,
         sql,
         prep,
         setup: &[],
@@ -163,9 +193,10 @@ const FUNCTION: &str = "CREATE FUNCTION f1() RETURNS INT RETURN 1";
 const EVENT: &str = "CREATE EVENT e1 ON SCHEDULE EVERY 1 DAY DO SET @x=1";
 
 /// A routine kind learned on a routine (or event) the `prep` makes; not in the matrix.
-const fn kr(name: &'static str, sql: &'static str, prep: &'static [&'static str]) -> KindDef {
+const fn kr(kind: Kind, sql: &'static str, prep: &'static [&'static str]) -> KindDef {
     KindDef {
-        name,
+        kind,
+        variant: RowVariant::Base,
         sql,
         prep,
         setup: &[],
@@ -176,50 +207,56 @@ const fn kr(name: &'static str, sql: &'static str, prep: &'static [&'static str]
 
 pub const KINDS: &[KindDef] = &[
     // DML (open_tables: one table after the other).
-    k("select", "SELECT * FROM t1"),
-    k("select_for_update", "SELECT * FROM t1 WHERE a=3 FOR UPDATE"),
+    k(Kind::Select, "SELECT * FROM t1"),
     k(
-        "select_share",
+        Kind::SelectForUpdate,
+        "SELECT * FROM t1 WHERE a=3 FOR UPDATE",
+    ),
+    k(
+        Kind::SelectShare,
         "SELECT * FROM t1 WHERE a=3 LOCK IN SHARE MODE",
     ),
-    k("insert", "INSERT INTO t1 (b) VALUES (0)"),
-    k("update", "UPDATE t1 SET b=b+1 WHERE a=1"),
-    k("delete", "DELETE FROM t1 WHERE a=2"),
+    k(Kind::Insert, "INSERT INTO t1 (b) VALUES (0)"),
+    k(Kind::Update, "UPDATE t1 SET b=b+1 WHERE a=1"),
+    k(Kind::Delete, "DELETE FROM t1 WHERE a=2"),
     // LOCK TABLES.
-    k("lock_read", "LOCK TABLES t1 READ"),
-    k("lock_read_local", "LOCK TABLES t1 READ LOCAL"),
-    k("lock_write", "LOCK TABLES t1 WRITE"),
-    k("lock_write_concurrent", "LOCK TABLES t1 WRITE CONCURRENT"),
+    k(Kind::LockRead, "LOCK TABLES t1 READ"),
+    k(Kind::LockReadLocal, "LOCK TABLES t1 READ LOCAL"),
+    k(Kind::LockWrite, "LOCK TABLES t1 WRITE"),
+    k(Kind::LockWriteConcurrent, "LOCK TABLES t1 WRITE CONCURRENT"),
     // DDL (lock_table_names: the table locks together, then BACKUP_DDL).
-    k("alter_copy", "ALTER TABLE t1 FORCE, ALGORITHM=COPY"),
-    k("alter_inplace", "ALTER TABLE t1 FORCE, ALGORITHM=INPLACE"),
+    k(Kind::AlterCopy, "ALTER TABLE t1 FORCE, ALGORITHM=COPY"),
     k(
-        "alter_instant",
+        Kind::AlterInplace,
+        "ALTER TABLE t1 FORCE, ALGORITHM=INPLACE",
+    ),
+    k(
+        Kind::AlterInstant,
         "ALTER TABLE t1 ADD COLUMN c INT, ALGORITHM=INSTANT",
     ),
-    k("create_index", "CREATE INDEX ib ON t1 (b)"),
-    k("truncate", "TRUNCATE TABLE t1"),
-    k("rename", "RENAME TABLE t1 TO t3"),
-    k("drop", "DROP TABLE t1"),
-    k("create_table", "CREATE TABLE t3 (a INT)"),
-    k("create_like", "CREATE TABLE t3 LIKE t1"),
-    k("create_select", "CREATE TABLE t3 AS SELECT * FROM t1"),
-    k("analyze", "ANALYZE TABLE t1"),
+    k(Kind::CreateIndex, "CREATE INDEX ib ON t1 (b)"),
+    k(Kind::Truncate, "TRUNCATE TABLE t1"),
+    k(Kind::Rename, "RENAME TABLE t1 TO t3"),
+    k(Kind::Drop, "DROP TABLE t1"),
+    k(Kind::CreateTable, "CREATE TABLE t3 (a INT)"),
+    k(Kind::CreateLike, "CREATE TABLE t3 LIKE t1"),
+    k(Kind::CreateSelect, "CREATE TABLE t3 AS SELECT * FROM t1"),
+    k(Kind::Analyze, "ANALYZE TABLE t1"),
     // OPTIMIZE of an InnoDB table is recreate + analyze: learned, not played.
-    kx("optimize", "OPTIMIZE TABLE t1", &[]),
-    k("check_table", "CHECK TABLE t1"),
-    k("repair", "REPAIR TABLE t1"),
-    k("create_db", "CREATE DATABASE db1"),
+    kx(Kind::Optimize, "OPTIMIZE TABLE t1", &[]),
+    k(Kind::CheckTable, "CHECK TABLE t1"),
+    k(Kind::Repair, "REPAIR TABLE t1"),
+    k(Kind::CreateDb, "CREATE DATABASE db1"),
     kp(
-        "drop_db",
+        Kind::DropDb,
         "DROP DATABASE db1",
         &["CREATE DATABASE db1", "CREATE TABLE db1.t1 (a INT)"],
     ),
-    k("create_trigger", TRIGGER),
-    kp("drop_trigger", "DROP TRIGGER tr1", &[TRIGGER]),
-    k("create_view", "CREATE VIEW v1 AS SELECT * FROM t1"),
+    k(Kind::CreateTrigger, TRIGGER),
+    kp(Kind::DropTrigger, "DROP TRIGGER tr1", &[TRIGGER]),
+    k(Kind::CreateView, "CREATE VIEW v1 AS SELECT * FROM t1"),
     kp(
-        "drop_view",
+        Kind::DropView,
         "DROP VIEW v1",
         &["CREATE VIEW v1 AS SELECT * FROM t1"],
     ),
@@ -228,89 +265,97 @@ pub const KINDS: &[KindDef] = &[
     // view's tables the view's lock type); CREATE / ALTER of a view with no table;
     // CREATE OR REPLACE and ALTER of one that exists (`mysql_create_view`). Learned, not
     // in the matrix.
-    kv("create_view_const", "CREATE VIEW v1 AS SELECT 1 AS a", &[]),
     kv(
-        "create_or_replace_view",
+        Kind::CreateViewConst,
+        "CREATE VIEW v1 AS SELECT 1 AS a",
+        &[],
+    ),
+    kv(
+        Kind::CreateOrReplaceView,
         "CREATE OR REPLACE VIEW v1 AS SELECT * FROM t1",
         VIEW,
     ),
-    kv("alter_view", "ALTER VIEW v1 AS SELECT * FROM t1", VIEW),
-    kv("select_view", "SELECT * FROM v1", VIEW),
-    kv("insert_view", "INSERT INTO v1 (b) VALUES (0)", VIEW),
-    kv("update_view", "UPDATE v1 SET b=b+1 WHERE a=1", VIEW),
-    kv("delete_view", "DELETE FROM v1 WHERE a=2", VIEW),
-    kv("lock_read_view", "LOCK TABLES v1 READ", VIEW),
-    kv("lock_write_view", "LOCK TABLES v1 WRITE", VIEW),
-    kv("select_view_temptable", "SELECT * FROM v1", VIEW_TEMPTABLE),
-    kv("show_create_view", "SHOW CREATE VIEW v1", VIEW),
+    kv(Kind::AlterView, "ALTER VIEW v1 AS SELECT * FROM t1", VIEW),
+    kv(Kind::SelectView, "SELECT * FROM v1", VIEW),
+    kv(Kind::InsertView, "INSERT INTO v1 (b) VALUES (0)", VIEW),
+    kv(Kind::UpdateView, "UPDATE v1 SET b=b+1 WHERE a=1", VIEW),
+    kv(Kind::DeleteView, "DELETE FROM v1 WHERE a=2", VIEW),
+    kv(Kind::LockReadView, "LOCK TABLES v1 READ", VIEW),
+    kv(Kind::LockWriteView, "LOCK TABLES v1 WRITE", VIEW),
+    kv(
+        Kind::SelectViewTemptable,
+        "SELECT * FROM v1",
+        VIEW_TEMPTABLE,
+    ),
+    kv(Kind::ShowCreateView, "SHOW CREATE VIEW v1", VIEW),
     // Foreign keys (MariaDB sql/sql_base.cc: `DML_prelocking_strategy::handle_table`
     // prelocks the children of a parent opened for writing, `prepare_fk_prelocking_list`:
     // SR for RESTRICT / NO ACTION, SW for CASCADE / SET NULL of the statement's
     // operation). The child is t3 (`$n`), its parent t1. Learned, not in the matrix.
-    kv("fk_insert_parent", "INSERT INTO t1 (b) VALUES (0)", FK),
-    kv("fk_update_parent", "UPDATE t1 SET b=b+1 WHERE a=1", FK),
-    kv("fk_delete_parent", "DELETE FROM t1 WHERE a=2", FK),
+    kv(Kind::FkInsertParent, "INSERT INTO t1 (b) VALUES (0)", FK),
+    kv(Kind::FkUpdateParent, "UPDATE t1 SET b=b+1 WHERE a=1", FK),
+    kv(Kind::FkDeleteParent, "DELETE FROM t1 WHERE a=2", FK),
     kv(
-        "fk_insert_parent_cascade",
+        Kind::FkInsertParentCascade,
         "INSERT INTO t1 (b) VALUES (0)",
         FK_CASCADE,
     ),
     kv(
-        "fk_update_parent_cascade",
+        Kind::FkUpdateParentCascade,
         "UPDATE t1 SET b=b+1 WHERE a=1",
         FK_CASCADE,
     ),
     kv(
-        "fk_delete_parent_cascade",
+        Kind::FkDeleteParentCascade,
         "DELETE FROM t1 WHERE a=2",
         FK_CASCADE,
     ),
-    kv("fk_insert_child", "INSERT INTO t3 VALUES (1, 1)", FK),
-    kv("fk_update_child", "UPDATE t3 SET b=2 WHERE a=1", FK),
-    kv("fk_delete_child", "DELETE FROM t3 WHERE a=1", FK),
-    kv("fk_drop_parent", "DROP TABLE t1", FK),
+    kv(Kind::FkInsertChild, "INSERT INTO t3 VALUES (1, 1)", FK),
+    kv(Kind::FkUpdateChild, "UPDATE t3 SET b=2 WHERE a=1", FK),
+    kv(Kind::FkDeleteChild, "DELETE FROM t3 WHERE a=1", FK),
+    kv(Kind::FkDropParent, "DROP TABLE t1", FK),
     kv(
-        "fk_add_copy",
+        Kind::FkAddCopy,
         "ALTER TABLE t3 ADD FOREIGN KEY (b) REFERENCES t1 (a), ALGORITHM=COPY",
         FK_NONE,
     ),
-    k("flush_tables", "FLUSH TABLES"),
-    k("flush_table", "FLUSH TABLES t1"),
+    k(Kind::FlushTables, "FLUSH TABLES"),
+    k(Kind::FlushTable, "FLUSH TABLES t1"),
     // Global and backup locks.
-    k("ftwrl", "FLUSH TABLES WITH READ LOCK"),
-    k("ftwrl_table", "FLUSH TABLES t1 WITH READ LOCK"),
-    k("backup_start", "BACKUP STAGE START"),
+    k(Kind::Ftwrl, "FLUSH TABLES WITH READ LOCK"),
+    k(Kind::FtwrlTable, "FLUSH TABLES t1 WITH READ LOCK"),
+    k(Kind::BackupStart, "BACKUP STAGE START"),
     // BACKUP LOCK t (MariaDB's per-table backup lock, `backup_lock` in sql/backup.cc):
     // learned, not in the matrix.
-    kx("table_backup_lock", "BACKUP LOCK t1", &[]),
-    ks("backup_flush", "BACKUP STAGE FLUSH", BACKUP_TO_FLUSH),
+    kx(Kind::TableBackupLock, "BACKUP LOCK t1", &[]),
+    ks(Kind::BackupFlush, "BACKUP STAGE FLUSH", BACKUP_TO_FLUSH),
     ks(
-        "backup_block_ddl",
+        Kind::BackupBlockDdl,
         "BACKUP STAGE BLOCK_DDL",
         BACKUP_TO_BLOCK_DDL,
     ),
     ks(
-        "backup_block_commit",
+        Kind::BackupBlockCommit,
         "BACKUP STAGE BLOCK_COMMIT",
         BACKUP_TO_BLOCK_COMMIT,
     ),
-    ks("backup_end", "BACKUP STAGE END", BACKUP_TO_END),
+    ks(Kind::BackupEnd, "BACKUP STAGE END", BACKUP_TO_END),
     // User locks and HANDLER.
-    k("get_lock", "SELECT GET_LOCK('u1', 100000)"),
+    k(Kind::GetLock, "SELECT GET_LOCK('u1', 100000)"),
     ks(
-        "release_all_locks",
+        Kind::ReleaseAllLocks,
         "SELECT RELEASE_ALL_LOCKS()",
         &["SELECT GET_LOCK('u1', 0)"],
     ),
-    k("handler_open", "HANDLER t1 OPEN"),
+    k(Kind::HandlerOpen, "HANDLER t1 OPEN"),
     ks(
-        "handler_read",
+        Kind::HandlerRead,
         "HANDLER t1 READ FIRST",
         &["HANDLER t1 OPEN"],
     ),
     // What COMMIT of a transaction that wrote requests.
     kx(
-        "commit_write",
+        Kind::CommitWrite,
         "COMMIT",
         &["BEGIN", "INSERT INTO t1 (b) VALUES (0)"],
     ),
@@ -318,13 +363,14 @@ pub const KINDS: &[KindDef] = &[
     // MDL_SHARED_HIGH_PRIO and gives it back at its end (`mysqld_show_create`,
     // `rollback_to_savepoint`); SHOW COLUMNS / DESCRIBE read information_schema.COLUMNS
     // (`get_all_tables` → `fill_schema_table_by_open`). Learned, not in the matrix.
-    kx("show_create", "SHOW CREATE TABLE t1", &[]),
-    kx("show_columns", "SHOW COLUMNS FROM t1", &[]),
+    kx(Kind::ShowCreate, "SHOW CREATE TABLE t1", &[]),
+    kx(Kind::ShowColumns, "SHOW COLUMNS FROM t1", &[]),
     // Accounts (sql_acl.cc: `mysql_create_user`, `mysql_grant`, ... open the grant tables
     // for writing with `open_grant_tables`; CF_AUTO_COMMIT_TRANS): GRANT stands for
     // every accounts statement. Learned, not in the matrix.
     KindDef {
-        name: "account",
+        kind: Kind::Account,
+        variant: RowVariant::Base,
         sql: "GRANT SELECT ON test.* TO u1",
         prep: &["CREATE USER IF NOT EXISTS u1"],
         setup: &[],
@@ -336,16 +382,16 @@ pub const KINDS: &[KindDef] = &[
     // load or find the plugin): learned on forms that fail after that open (1126, 1305),
     // whose locks are those of the forms that succeed (classify/plugin.rs).
     kx(
-        "install_plugin",
+        Kind::InstallPlugin,
         "INSTALL PLUGIN example SONAME 'ha_example'",
         &[],
     ),
-    kx("uninstall_plugin", "UNINSTALL PLUGIN example", &[]),
+    kx(Kind::UninstallPlugin, "UNINSTALL PLUGIN example", &[]),
     // CREATE OR REPLACE TABLE of a table that exists (`mysql_create_table_no_lock` with
     // `lex->create_info.or_replace()`: the old table dropped under its X), ALTER DATABASE
     // (`mysql_alter_db`: BACKUP_DDL, then the schema's X). Learned, not in the matrix.
     kx(
-        "create_or_replace",
+        Kind::CreateOrReplace,
         "CREATE OR REPLACE TABLE t1 (a INT)",
         &[],
     ),
@@ -358,77 +404,82 @@ pub const KINDS: &[KindDef] = &[
     // measured equal to the rows without LOCK= (COPY with SHARED, INPLACE with NONE,
     // INSTANT with any): `alter_algorithm::lock_row`. Learned, not in the matrix.
     kx(
-        "alter_copy_lock_none",
+        Kind::AlterCopyLockNone,
         "ALTER TABLE t1 FORCE, ALGORITHM=COPY, LOCK=NONE",
         &[],
     ),
     kx(
-        "alter_copy_lock_exclusive",
+        Kind::AlterCopyLockExclusive,
         "ALTER TABLE t1 FORCE, ALGORITHM=COPY, LOCK=EXCLUSIVE",
         &[],
     ),
     kx(
-        "alter_inplace_lock_shared",
+        Kind::AlterInplaceLockShared,
         "ALTER TABLE t1 FORCE, ALGORITHM=INPLACE, LOCK=SHARED",
         &[],
     ),
     kx(
-        "alter_inplace_lock_exclusive",
+        Kind::AlterInplaceLockExclusive,
         "ALTER TABLE t1 FORCE, ALGORITHM=INPLACE, LOCK=EXCLUSIVE",
         &[],
     ),
-    kx(
-        "alter_copy_lock_none.myisam",
+    km(
+        Kind::AlterCopyLockNone,
         "ALTER TABLE m1 FORCE, ALGORITHM=COPY, LOCK=NONE",
         &[],
     ),
-    kx(
-        "alter_copy_lock_exclusive.myisam",
+    km(
+        Kind::AlterCopyLockExclusive,
         "ALTER TABLE m1 FORCE, ALGORITHM=COPY, LOCK=EXCLUSIVE",
         &[],
     ),
     // ENGINE= an engine the server does not load (ER_UNKNOWN_STORAGE_ENGINE, 1286):
     // after the implicit commit, before any lock (`classify/engines.rs`).
     kx(
-        "create_unknown_engine",
+        Kind::CreateUnknownEngine,
         "CREATE TABLE t3 (a INT) ENGINE=ARCHIVE",
         &[],
     ),
-    kx("alter_unknown_engine", "ALTER TABLE t1 ENGINE=ARCHIVE", &[]),
+    kx(
+        Kind::AlterUnknownEngine,
+        "ALTER TABLE t1 ENGINE=ARCHIVE",
+        &[],
+    ),
     // ALTER TABLE t RENAME [TO|AS] n alone: mysql_alter_table's simple rename (sql/sql_table.cc,
     // `simple_rename_or_index_change`).
-    kx("alter_rename", "ALTER TABLE t1 RENAME TO t3", &[]),
+    kx(Kind::AlterRename, "ALTER TABLE t1 RENAME TO t3", &[]),
     // (classify/alter_keys.rs) DISABLE / ENABLE KEYS alone: simple_rename_or_index_change;
     // RENAME TO with other operations: the algorithm's ALTER with the new name's X.
-    kx("alter_keys", "ALTER TABLE t1 DISABLE KEYS", &[]),
-    kx("alter_keys.myisam", "ALTER TABLE m1 ENABLE KEYS", &[]),
+    kx(Kind::AlterKeys, "ALTER TABLE t1 DISABLE KEYS", &[]),
+    km(Kind::AlterKeys, "ALTER TABLE m1 ENABLE KEYS", &[]),
     kx(
-        "alter_copy_rename",
+        Kind::AlterCopyRename,
         "ALTER TABLE t1 FORCE, RENAME TO t3, ALGORITHM=COPY",
         &[],
     ),
     kx(
-        "alter_inplace_rename",
+        Kind::AlterInplaceRename,
         "ALTER TABLE t1 FORCE, RENAME TO t3, ALGORITHM=INPLACE",
         &[],
     ),
     kx(
-        "alter_instant_rename",
+        Kind::AlterInstantRename,
         "ALTER TABLE t1 ADD COLUMN c INT, RENAME TO t3, ALGORITHM=INSTANT",
         &[],
     ),
     kx(
-        "create_or_replace_like",
+        Kind::CreateOrReplaceLike,
         "CREATE OR REPLACE TABLE t1 LIKE t2",
         &[],
     ),
     kx(
-        "create_or_replace_select",
+        Kind::CreateOrReplaceSelect,
         "CREATE OR REPLACE TABLE t1 AS SELECT * FROM t2",
         &[],
     ),
     KindDef {
-        name: "alter_db",
+        kind: Kind::AlterDb,
+        variant: RowVariant::Base,
         sql: "ALTER DATABASE db1 CHARACTER SET latin1",
         prep: &["CREATE DATABASE db1"],
         setup: &[],
@@ -441,18 +492,19 @@ pub const KINDS: &[KindDef] = &[
     // sql/sql_table.cc: `mysql_checksum_table`), FLUSH TABLES ... FOR EXPORT
     // (sql/sql_reload.cc: `flush_tables_with_read_lock` with `lex->type &
     // REFRESH_FOR_EXPORT`), LOAD DATA (sql/sql_load.cc: `mysql_load`, DML).
-    kx("cache_index", "CACHE INDEX t1 IN default", &[]),
-    kx("load_index", "LOAD INDEX INTO CACHE t1", &[]),
-    kx("checksum", "CHECKSUM TABLE t1", &[]),
-    kx("flush_export", "FLUSH TABLES t1 FOR EXPORT", &[]),
+    kx(Kind::CacheIndex, "CACHE INDEX t1 IN default", &[]),
+    kx(Kind::LoadIndex, "LOAD INDEX INTO CACHE t1", &[]),
+    kx(Kind::Checksum, "CHECKSUM TABLE t1", &[]),
+    kx(Kind::FlushExport, "FLUSH TABLES t1 FOR EXPORT", &[]),
     kx(
-        "load_data",
+        Kind::LoadData,
         "LOAD DATA INFILE '/etc/passwd' INTO TABLE t1 LINES STARTING BY '#mdl#'",
         &[],
     ),
     // Checks the composition of CHECKSUM's per-table rows (not in the matrix).
     KindDef {
-        name: "checksum_multi",
+        kind: Kind::ChecksumMulti,
+        variant: RowVariant::Base,
         sql: "CHECKSUM TABLE t1, t2",
         prep: &[],
         setup: &[],
@@ -464,155 +516,168 @@ pub const KINDS: &[KindDef] = &[
     // `stmt_causes_implicit_commit`): the global value it writes is the default one, so
     // that learning changes nothing. FLUSH of no table (sql_reload.cc,
     // `reload_acl_and_cache`).
-    kx("set_global", "SET GLOBAL concurrent_insert = DEFAULT", &[]),
-    kx("flush_privileges", "FLUSH PRIVILEGES", &[]),
-    kx("flush_status", "FLUSH STATUS", &[]),
-    kx("flush_logs", "FLUSH LOGS", &[]),
+    kx(
+        Kind::SetGlobal,
+        "SET GLOBAL concurrent_insert = DEFAULT",
+        &[],
+    ),
+    kx(Kind::FlushPrivileges, "FLUSH PRIVILEGES", &[]),
+    kx(Kind::FlushStatus, "FLUSH STATUS", &[]),
+    kx(Kind::FlushLogs, "FLUSH LOGS", &[]),
     // Stored routines and events (`classify/routine.rs`): routine DDL takes the
     // routine's X through `lock_object_name` (sql/sp.cc, `Sp_handler::sp_create_routine`,
     // `sp_drop_routine`, `sp_update_routine`); events through `lock_object_name` too
     // (sql/events.cc, `Events::create_event`, `drop_event`). Learned, not in the matrix.
-    kx("create_procedure", "CREATE PROCEDURE p1() SET @x=1", &[]),
-    kr("drop_procedure", "DROP PROCEDURE p1", &[PROCEDURE]),
+    kx(Kind::CreateProcedure, "CREATE PROCEDURE p1() SET @x=1", &[]),
+    kr(Kind::DropProcedure, "DROP PROCEDURE p1", &[PROCEDURE]),
     kr(
-        "alter_procedure",
+        Kind::AlterProcedure,
         "ALTER PROCEDURE p1 COMMENT 'c'",
         &[PROCEDURE],
     ),
     kx(
-        "create_function",
+        Kind::CreateFunction,
         "CREATE FUNCTION f1() RETURNS INT RETURN 1",
         &[],
     ),
-    kr("drop_function", "DROP FUNCTION f1", &[FUNCTION]),
+    kr(Kind::DropFunction, "DROP FUNCTION f1", &[FUNCTION]),
     kr(
-        "alter_function",
+        Kind::AlterFunction,
         "ALTER FUNCTION f1 COMMENT 'c'",
         &[FUNCTION],
     ),
     kx(
-        "create_event",
+        Kind::CreateEvent,
         "CREATE EVENT e1 ON SCHEDULE EVERY 1 DAY DO SET @x=1",
         &[],
     ),
-    kr("drop_event", "DROP EVENT e1", &[EVENT]),
-    kr("alter_event", "ALTER EVENT e1 COMMENT 'c'", &[EVENT]),
-    kr("select_function", "SELECT f1()", &[FUNCTION]),
+    kr(Kind::DropEvent, "DROP EVENT e1", &[EVENT]),
+    kr(Kind::AlterEvent, "ALTER EVENT e1 COMMENT 'c'", &[EVENT]),
+    kr(Kind::SelectFunction, "SELECT f1()", &[FUNCTION]),
     // Sequences (sql/sql_sequence.cc; `t1` made a sequence by the prep). Learned, not in
     // the matrix: `classify/sequence.rs` plays them.
-    kq("nextval", "SELECT NEXTVAL(t1)", SEQ_T1),
-    kq("setval", "SELECT SETVAL(t1, 100)", SEQ_T1),
-    kq("lastval", "SELECT LASTVAL(t1)", SEQ_T1),
-    kq("lock_read_sequence", "LOCK TABLES t1 READ", SEQ_T1),
-    kq("lock_write_sequence", "LOCK TABLES t1 WRITE", SEQ_T1),
-    kq("create_sequence", "CREATE SEQUENCE t3", &[]),
+    kq(Kind::Nextval, "SELECT NEXTVAL(t1)", SEQ_T1),
+    kq(Kind::Setval, "SELECT SETVAL(t1, 100)", SEQ_T1),
+    kq(Kind::Lastval, "SELECT LASTVAL(t1)", SEQ_T1),
+    kq(Kind::LockReadSequence, "LOCK TABLES t1 READ", SEQ_T1),
+    kq(Kind::LockWriteSequence, "LOCK TABLES t1 WRITE", SEQ_T1),
+    kq(Kind::CreateSequence, "CREATE SEQUENCE t3", &[]),
     // CREATE TABLE with a column DEFAULT of a sequence function: the sequence opened too.
     kq(
-        "create_table_nextval",
+        Kind::CreateTableNextval,
         "CREATE TABLE t3 (a INT DEFAULT NEXTVAL(t1))",
         SEQ_T1,
     ),
     kq(
-        "create_table_lastval",
+        Kind::CreateTableLastval,
         "CREATE TABLE t3 (a INT DEFAULT LASTVAL(t1))",
         SEQ_T1,
     ),
     kq(
-        "create_or_replace_sequence",
+        Kind::CreateOrReplaceSequence,
         "CREATE OR REPLACE SEQUENCE t1",
         SEQ_T1,
     ),
     kq(
-        "create_or_replace_sequence_table",
+        Kind::CreateOrReplaceSequenceTable,
         "CREATE OR REPLACE SEQUENCE t1",
         &[],
     ),
-    kq("drop_sequence", "DROP SEQUENCE t1", SEQ_T1),
-    kq("alter_sequence", "ALTER SEQUENCE t1 RESTART 5", SEQ_T1),
+    kq(Kind::DropSequence, "DROP SEQUENCE t1", SEQ_T1),
+    kq(Kind::AlterSequence, "ALTER SEQUENCE t1 RESTART 5", SEQ_T1),
     // The same statements on MyISAM tables.
-    kx("select.myisam", "SELECT * FROM m1", &[]),
-    kx(
-        "select_for_update.myisam",
+    km(Kind::Select, "SELECT * FROM m1", &[]),
+    km(
+        Kind::SelectForUpdate,
         "SELECT * FROM m1 WHERE a=3 FOR UPDATE",
         &[],
     ),
-    kx(
-        "select_share.myisam",
+    km(
+        Kind::SelectShare,
         "SELECT * FROM m1 WHERE a=3 LOCK IN SHARE MODE",
         &[],
     ),
-    kx("insert.myisam", "INSERT INTO m1 (b) VALUES (0)", &[]),
-    kx("update.myisam", "UPDATE m1 SET b=b+1 WHERE a=1", &[]),
-    kx("delete.myisam", "DELETE FROM m1 WHERE a=2", &[]),
-    kx("lock_read.myisam", "LOCK TABLES m1 READ", &[]),
-    kx("lock_read_local.myisam", "LOCK TABLES m1 READ LOCAL", &[]),
-    kx("lock_write.myisam", "LOCK TABLES m1 WRITE", &[]),
-    kx(
-        "lock_write_concurrent.myisam",
+    km(Kind::Insert, "INSERT INTO m1 (b) VALUES (0)", &[]),
+    km(Kind::Update, "UPDATE m1 SET b=b+1 WHERE a=1", &[]),
+    km(Kind::Delete, "DELETE FROM m1 WHERE a=2", &[]),
+    km(Kind::LockRead, "LOCK TABLES m1 READ", &[]),
+    km(Kind::LockReadLocal, "LOCK TABLES m1 READ LOCAL", &[]),
+    km(Kind::LockWrite, "LOCK TABLES m1 WRITE", &[]),
+    km(
+        Kind::LockWriteConcurrent,
         "LOCK TABLES m1 WRITE CONCURRENT",
         &[],
     ),
-    kx(
-        "alter_copy.myisam",
-        "ALTER TABLE m1 FORCE, ALGORITHM=COPY",
-        &[],
-    ),
-    kx("truncate.myisam", "TRUNCATE TABLE m1", &[]),
-    kx("rename.myisam", "RENAME TABLE m1 TO t3", &[]),
-    kx("drop.myisam", "DROP TABLE m1", &[]),
-    kx("analyze.myisam", "ANALYZE TABLE m1", &[]),
-    kx("optimize.myisam", "OPTIMIZE TABLE m1", &[]),
-    kx("check_table.myisam", "CHECK TABLE m1", &[]),
-    kx("repair.myisam", "REPAIR TABLE m1", &[]),
-    kx("handler_open.myisam", "HANDLER m1 OPEN", &[]),
-    kx(
-        "create_trigger.myisam",
+    km(Kind::AlterCopy, "ALTER TABLE m1 FORCE, ALGORITHM=COPY", &[]),
+    km(Kind::Truncate, "TRUNCATE TABLE m1", &[]),
+    km(Kind::Rename, "RENAME TABLE m1 TO t3", &[]),
+    km(Kind::Drop, "DROP TABLE m1", &[]),
+    km(Kind::Analyze, "ANALYZE TABLE m1", &[]),
+    km(Kind::Optimize, "OPTIMIZE TABLE m1", &[]),
+    km(Kind::CheckTable, "CHECK TABLE m1", &[]),
+    km(Kind::Repair, "REPAIR TABLE m1", &[]),
+    km(Kind::HandlerOpen, "HANDLER m1 OPEN", &[]),
+    km(
+        Kind::CreateTrigger,
         "CREATE TRIGGER tr1 BEFORE INSERT ON m1 FOR EACH ROW SET @x=1",
         &[],
     ),
     KindDef {
-        name: "drop_trigger.myisam",
+        kind: Kind::DropTrigger,
+        variant: RowVariant::MyIsam,
         sql: "DROP TRIGGER tr1",
         prep: &["CREATE TRIGGER tr1 BEFORE INSERT ON m1 FOR EACH ROW SET @x=1"],
         setup: &[],
         matrix: false,
         check: false,
     },
-    kx("cache_index.myisam", "CACHE INDEX m1 IN default", &[]),
-    kx("load_index.myisam", "LOAD INDEX INTO CACHE m1", &[]),
-    kx("checksum.myisam", "CHECKSUM TABLE m1", &[]),
-    kx("flush_export.myisam", "FLUSH TABLES m1 FOR EXPORT", &[]),
-    kx(
-        "load_data.myisam",
+    km(Kind::CacheIndex, "CACHE INDEX m1 IN default", &[]),
+    km(Kind::LoadIndex, "LOAD INDEX INTO CACHE m1", &[]),
+    km(Kind::Checksum, "CHECKSUM TABLE m1", &[]),
+    km(Kind::FlushExport, "FLUSH TABLES m1 FOR EXPORT", &[]),
+    km(
+        Kind::LoadData,
         "LOAD DATA INFILE '/etc/passwd' INTO TABLE m1 LINES STARTING BY '#mdl#'",
         &[],
     ),
-    kx(
-        "commit_write.myisam",
+    km(
+        Kind::CommitWrite,
         "COMMIT",
         &["BEGIN", "INSERT INTO m1 (b) VALUES (0)"],
     ),
     // Partition maintenance of a table that is not partitioned: each path's locks up to
     // ER_PARTITION_MGMT_ON_NONPARTITIONED (classify/partition.rs).
-    kx("nopart_alter", "ALTER TABLE t1 COALESCE PARTITION 2", &[]),
     kx(
-        "nopart_truncate",
+        Kind::NopartAlter,
+        "ALTER TABLE t1 COALESCE PARTITION 2",
+        &[],
+    ),
+    kx(
+        Kind::NopartTruncate,
         "ALTER TABLE t1 TRUNCATE PARTITION p1",
         &[],
     ),
-    kx("nopart_analyze", "ALTER TABLE t1 ANALYZE PARTITION p1", &[]),
-    kx("nopart_check", "ALTER TABLE t1 CHECK PARTITION p1", &[]),
     kx(
-        "nopart_optimize",
+        Kind::NopartAnalyze,
+        "ALTER TABLE t1 ANALYZE PARTITION p1",
+        &[],
+    ),
+    kx(Kind::NopartCheck, "ALTER TABLE t1 CHECK PARTITION p1", &[]),
+    kx(
+        Kind::NopartOptimize,
         "ALTER TABLE t1 OPTIMIZE PARTITION p1",
         &[],
     ),
-    kx("nopart_repair", "ALTER TABLE t1 REPAIR PARTITION p1", &[]),
+    kx(
+        Kind::NopartRepair,
+        "ALTER TABLE t1 REPAIR PARTITION p1",
+        &[],
+    ),
     // EXCHANGE PARTITION of a table that is not partitioned: both tables' locks
     // (Sql_cmd_alter_table_exchange_partition::exchange_partition, sql_partition_admin.cc),
     // then ER_PARTITION_MGMT_ON_NONPARTITIONED.
     kx(
-        "nopart_exchange",
+        Kind::NopartExchange,
         "ALTER TABLE t1 EXCHANGE PARTITION p0 WITH TABLE t2",
         &[],
     ),
@@ -620,84 +685,83 @@ pub const KINDS: &[KindDef] = &[
     // partition: REMOVE PARTITIONING (a copy back to one table), TRUNCATE / ANALYZE /
     // CHECK PARTITION ALL (classify/partition.rs).
     kv(
-        "part_remove",
+        Kind::PartRemove,
         "ALTER TABLE t1 REMOVE PARTITIONING",
         PARTITIONED,
     ),
     kv(
-        "part_truncate",
+        Kind::PartTruncate,
         "ALTER TABLE t1 TRUNCATE PARTITION ALL",
         PARTITIONED,
     ),
     kv(
-        "part_analyze",
+        Kind::PartAnalyze,
         "ALTER TABLE t1 ANALYZE PARTITION ALL",
         PARTITIONED,
     ),
     kv(
-        "part_check",
+        Kind::PartCheck,
         "ALTER TABLE t1 CHECK PARTITION ALL",
         PARTITIONED,
     ),
     // ALTER TABLE ... PARTITION BY: a repartitioning copy (mysql_alter_table,
     // prep_alter_part_table then copy_data_between_tables, sql_table.cc).
     kx(
-        "alter_partition_by",
+        Kind::AlterPartitionBy,
         "ALTER TABLE t1 PARTITION BY HASH(a) PARTITIONS 2",
         &[],
     ),
-    kx(
-        "nopart_alter.myisam",
+    km(
+        Kind::NopartAlter,
         "ALTER TABLE m1 COALESCE PARTITION 2",
         &[],
     ),
-    kx(
-        "nopart_truncate.myisam",
+    km(
+        Kind::NopartTruncate,
         "ALTER TABLE m1 TRUNCATE PARTITION p1",
         &[],
     ),
-    kx(
-        "nopart_analyze.myisam",
+    km(
+        Kind::NopartAnalyze,
         "ALTER TABLE m1 ANALYZE PARTITION p1",
         &[],
     ),
-    kx(
-        "nopart_check.myisam",
-        "ALTER TABLE m1 CHECK PARTITION p1",
-        &[],
-    ),
+    km(Kind::NopartCheck, "ALTER TABLE m1 CHECK PARTITION p1", &[]),
     // Several tables in one statement (and the same with the tables swapped: the order
     // of the locks follows the statement or the keys).
-    kc("select_join", "SELECT * FROM t1 JOIN t2 ON t1.a=t2.a"),
-    kc("select_join_rev", "SELECT * FROM t2 JOIN t1 ON t1.a=t2.a"),
+    kc(Kind::SelectJoin, "SELECT * FROM t1 JOIN t2 ON t1.a=t2.a"),
+    kc(Kind::SelectJoinRev, "SELECT * FROM t2 JOIN t1 ON t1.a=t2.a"),
     kc(
-        "select_subquery",
+        Kind::SelectSubquery,
         "SELECT * FROM t1 WHERE a IN (SELECT a FROM t2)",
     ),
-    kc("insert_select", "INSERT INTO t1 (b) SELECT b FROM t2"),
-    kc("insert_select_rev", "INSERT INTO t2 (b) SELECT b FROM t1"),
+    kc(Kind::InsertSelect, "INSERT INTO t1 (b) SELECT b FROM t2"),
+    kc(Kind::InsertSelectRev, "INSERT INTO t2 (b) SELECT b FROM t1"),
     kc(
-        "update_multi",
+        Kind::UpdateMulti,
         "UPDATE t1, t2 SET t1.b=t2.b WHERE t1.a=t2.a",
     ),
-    kc("update_subquery", "UPDATE t1 SET b=(SELECT MAX(b) FROM t2)"),
     kc(
-        "delete_multi",
+        Kind::UpdateSubquery,
+        "UPDATE t1 SET b=(SELECT MAX(b) FROM t2)",
+    ),
+    kc(
+        Kind::DeleteMulti,
         "DELETE t1 FROM t1 JOIN t2 ON t1.a=t2.a WHERE t1.a=2",
     ),
-    kc("drop_multi", "DROP TABLE t1, t2"),
-    kc("drop_multi_rev", "DROP TABLE t2, t1"),
-    kc("rename_multi", "RENAME TABLE t1 TO t3, t2 TO t4"),
-    kc("rename_multi_rev", "RENAME TABLE t2 TO t4, t1 TO t3"),
-    kc("lock_mixed", "LOCK TABLES t1 READ, t2 WRITE"),
-    kc("lock_mixed_rev", "LOCK TABLES t2 WRITE, t1 READ"),
-    kc("lock_read_multi", "LOCK TABLES t1 READ, t2 READ"),
-    kc("lock_write_multi_rev", "LOCK TABLES t2 WRITE, t1 WRITE"),
-    kc("analyze_multi", "ANALYZE TABLE t1, t2"),
-    kc("flush_table_multi", "FLUSH TABLES t1, t2"),
-    kc("flush_table_multi_rev", "FLUSH TABLES t2, t1"),
+    kc(Kind::DropMulti, "DROP TABLE t1, t2"),
+    kc(Kind::DropMultiRev, "DROP TABLE t2, t1"),
+    kc(Kind::RenameMulti, "RENAME TABLE t1 TO t3, t2 TO t4"),
+    kc(Kind::RenameMultiRev, "RENAME TABLE t2 TO t4, t1 TO t3"),
+    kc(Kind::LockMixed, "LOCK TABLES t1 READ, t2 WRITE"),
+    kc(Kind::LockMixedRev, "LOCK TABLES t2 WRITE, t1 READ"),
+    kc(Kind::LockReadMulti, "LOCK TABLES t1 READ, t2 READ"),
+    kc(Kind::LockWriteMultiRev, "LOCK TABLES t2 WRITE, t1 WRITE"),
+    kc(Kind::AnalyzeMulti, "ANALYZE TABLE t1, t2"),
+    kc(Kind::FlushTableMulti, "FLUSH TABLES t1, t2"),
+    kc(Kind::FlushTableMultiRev, "FLUSH TABLES t2, t1"),
     kc(
-        "create_select_join",
+        Kind::CreateSelectJoin,
         "CREATE TABLE t3 AS SELECT t1.a FROM t1 JOIN t2 ON t1.a=t2.a",
     ),
 ];
@@ -708,7 +772,7 @@ pub fn matrix_kinds() -> impl Iterator<Item = &'static KindDef> {
 }
 
 pub fn kind_def(name: &str) -> Option<&'static KindDef> {
-    KINDS.iter().find(|k| k.name == name)
+    KINDS.iter().find(|k| k.name() == name)
 }
 
 /// The tables of the fixture and their engines, in schema `test`.
@@ -785,7 +849,12 @@ pub struct Op {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KindRow {
+    /// The row's name (`select`, `select.myisam`): data, the key of the rules.
     pub name: String,
+    /// The row's statement kind, parsed once from its name.
+    pub kind: Kind,
+    /// The base row or its MyISAM variant.
+    pub variant: RowVariant,
     pub implicit_commit: bool,
     pub sql: String,
     pub ops: Vec<Op>,
@@ -897,6 +966,15 @@ fn parse_templates(d: &mdl_core::Dialect, s: &str) -> Result<Vec<LockTemplate>, 
         .collect()
 }
 
+/// The 1-based column where field `i` (0-based, tab-separated) of `raw` starts.
+fn column_of(raw: &str, i: usize) -> usize {
+    raw.split('\t')
+        .take(i)
+        .map(|f| f.chars().count() + 1)
+        .sum::<usize>()
+        + 1
+}
+
 impl Mapping {
     pub fn kind(&self, name: &str) -> Option<&KindRow> {
         self.kinds.iter().find(|k| k.name == name)
@@ -985,6 +1063,7 @@ impl Mapping {
             return Err(SqlError::Data {
                 file: p.display().to_string(),
                 line: 1,
+                col: 1,
                 msg: format!(
                     "the table is in dialect `{}`, expected `{dialect}`",
                     m.dialect_name()
@@ -1004,11 +1083,13 @@ impl Mapping {
 
     pub fn parse(file: &str, text: &str) -> Result<Mapping, SqlError> {
         let mut m = Mapping::default();
-        let err = |line: usize, msg: String| SqlError::Data {
+        let err_at = |line: usize, col: usize, msg: String| SqlError::Data {
             file: file.into(),
             line,
+            col,
             msg,
         };
+        let err = |line: usize, msg: String| err_at(line, 1, msg);
         let (_, d) = dialect_of_text(text).map_err(|e| err(1, e))?;
         for (i, raw) in text.lines().enumerate() {
             let line = i + 1;
@@ -1032,6 +1113,8 @@ impl Mapping {
                     if m.kind(name).is_some() {
                         return Err(err(line, format!("kind `{name}` twice")));
                     }
+                    let (kind, variant) = parse_row(name)
+                        .map_err(|e| err_at(line, column_of(raw, 1), e.to_string()))?;
                     let implicit_commit = match *ic {
                         "yes" => true,
                         "no" => false,
@@ -1039,6 +1122,8 @@ impl Mapping {
                     };
                     m.kinds.push(KindRow {
                         name: (*name).into(),
+                        kind,
+                        variant,
                         implicit_commit,
                         sql: (*sql).into(),
                         ops: Vec::new(),

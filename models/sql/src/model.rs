@@ -81,6 +81,7 @@ use super::catalog::{Catalog, Engine};
 use super::classify::{classify, Effect, LtMode, Plan, Stmt, Tbl};
 use super::compose::{Ctx, Step};
 use super::mapping::Mapping;
+use crate::kind::Kind;
 use handlers::{closes_handler, flushes_handlers, handler_tables};
 use mdl_core::key::MdlKey;
 use mdl_core::table::{Config, LockTable};
@@ -123,7 +124,7 @@ pub struct SqlSession {
     /// FTWRL's lock, when the session holds the global read lock.
     pub ftwrl: Option<(MdlKey, LockType)>,
     /// The BACKUP STAGE kind reached (`backup_start`, ...) and its lock.
-    pub backup: Option<(String, MdlKey, LockType)>,
+    pub backup: Option<(Kind, MdlKey, LockType)>,
     pub handlers: Vec<Handler>,
     /// User locks and how many times each was taken.
     pub user_locks: BTreeMap<String, u32>,
@@ -466,29 +467,29 @@ impl SqlModel {
     /// SELECT of a table that may have rows makes a table with rows (a new table has
     /// none: `Catalog::apply`).
     fn note_rows(&mut self, p: &Plan) {
-        let tables = |kind: &str| -> Vec<Tbl> {
+        let tables = |kind: Kind| -> Vec<Tbl> {
             p.parts
                 .iter()
                 .filter(|x| x.kind == kind)
                 .filter_map(|x| x.bind.t.clone())
                 .collect()
         };
-        let sources_have_rows = || tables("select").iter().any(|t| !self.cat.has_no_row(t));
-        match p.kind.as_str() {
-            "truncate" => {
-                for t in tables("truncate") {
+        let sources_have_rows = || tables(Kind::Select).iter().any(|t| !self.cat.has_no_row(t));
+        match p.kind {
+            Kind::Truncate => {
+                for t in tables(Kind::Truncate) {
                     self.cat.set_no_row(&t, true);
                 }
             }
-            "insert" => {
+            Kind::Insert => {
                 let rows = p.parts.len() == 1 || sources_have_rows();
                 if rows {
-                    for t in tables("insert") {
+                    for t in tables(Kind::Insert) {
                         self.cat.set_no_row(&t, false);
                     }
                 }
             }
-            "create_select" => {
+            Kind::CreateSelect => {
                 if let Effect::CreateTable { t, .. } = &p.effect {
                     let t = t.clone();
                     if sources_have_rows() {
@@ -568,13 +569,14 @@ impl SqlModel {
         // TABLE t1 and CREATE DATABASE at the same place; ALTER and CREATE TABLE, which
         // go through open_tables, flush and go on.)
         let backup_stage = matches!(&st, Stmt::Learned(p)
-            if p.kind.starts_with("backup_")
-                || matches!(p.kind.as_str(), "create_trigger" | "drop_trigger" | "flush_table"
-                    | "drop" | "rename" | "truncate" | "create_db" | "drop_db" | "drop_view"
+            if p.kind.is_backup_stage()
+                || matches!(p.kind, Kind::CreateTrigger | Kind::DropTrigger | Kind::FlushTable
+                    | Kind::Drop | Kind::Rename | Kind::Truncate | Kind::CreateDb | Kind::DropDb
+                    | Kind::DropView
                     // flush_tables_with_read_lock (sql_parse.cc): lock_table_names before
                     // open_and_lock_tables; measured: found/seed-191293, a deadlock with an
                     // in-place ALTER that waits for the session's HANDLER.
-                    | "ftwrl_table"));
+                    | Kind::FtwrlTable));
         let flushed = if backup_stage || !flushes_handlers(&st) {
             Vec::new()
         } else {

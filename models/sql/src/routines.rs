@@ -9,7 +9,7 @@
 //! `drop_event`, `update_event`) and only then looks at `mysql.proc` / `mysql.event`: a
 //! routine that exists (or not) is an error after the locks, as for tables.
 
-use super::classify::Tbl;
+use crate::objects::Tbl;
 use std::collections::BTreeMap;
 
 /// The MDL namespace a routine statement names.

@@ -30,6 +30,7 @@
 
 use super::catalog::Catalog;
 use super::classify::{classify, Bind, Effect, Part, Plan, SetTarget, Stmt, Tbl};
+use crate::kind::{Kind, RowVariant};
 
 /// A session statement played by the model's session rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -303,18 +304,18 @@ pub(crate) fn table_at(w: &[String], i: usize, db: &str) -> Option<Tbl> {
     })
 }
 
-fn one_table_plan(kind: &str, t: Tbl, cat: &Catalog, has_row: &dyn Fn(&str) -> bool) -> Stmt {
+fn one_table_plan(kind: Kind, t: Tbl, cat: &Catalog, has_row: &dyn Fn(&str) -> bool) -> Stmt {
     let row = match cat.engine(&t) {
-        Some(super::catalog::Engine::MyIsam) if has_row(&format!("{kind}.myisam")) => {
-            format!("{kind}.myisam")
+        Some(super::catalog::Engine::MyIsam) if has_row(kind.row_name(RowVariant::MyIsam)) => {
+            kind.row_name(RowVariant::MyIsam).to_owned()
         }
-        _ => kind.to_owned(),
+        _ => kind.as_str().to_owned(),
     };
     Stmt::Learned(Plan {
-        kind: kind.to_owned(),
+        kind,
         parts: vec![Part {
             row,
-            kind: kind.to_owned(),
+            kind,
             bind: Bind {
                 t: Some(t.clone()),
                 ..Bind::default()
@@ -361,7 +362,7 @@ fn explain(
         Some(_) if i == 1 && w.len() <= 3 => {
             let t = table_at(w, 1, db).ok_or_else(|| format!("`{sql}`: no table"))?;
             no_view(sql, cat, &t)?;
-            Ok(one_table_plan("show_columns", t, cat, has_row))
+            Ok(one_table_plan(Kind::ShowColumns, t, cat, has_row))
         }
         Some(_) => Err(format!("`{sql}`: this EXPLAIN is not modelled")),
     }
@@ -397,23 +398,24 @@ fn show(
                 return Err(format!("`{sql}`: options of SHOW CREATE TABLE"));
             }
             no_view(sql, cat, &t)?;
-            Ok(one_table_plan("show_create", t, cat, has_row))
+            Ok(one_table_plan(Kind::ShowCreate, t, cat, has_row))
         }
         // SHOW CREATE VIEW (mysqld_show_create): the view's SH for the statement, no
         // table of it (learned: `show_create_view`); a table gives ER_WRONG_OBJECT once
         // opened.
         "create" if at(i + 1) == "view" && w.len() == i + 3 => {
             let v = table_at(w, i + 2, db).ok_or_else(|| format!("`{sql}`: no view"))?;
-            if !has_row("show_create_view") {
+            if !has_row(Kind::ShowCreateView.as_str()) {
                 return Err(format!(
                     "`{sql}`: SHOW CREATE VIEW is not in the learned table"
                 ));
             }
-            let Stmt::Learned(mut p) = one_table_plan("show_create_view", v.clone(), cat, has_row)
+            let Stmt::Learned(mut p) =
+                one_table_plan(Kind::ShowCreateView, v.clone(), cat, has_row)
             else {
                 return Err(format!("`{sql}`: SHOW CREATE VIEW"));
             };
-            p.parts[0].row = "show_create_view".into();
+            p.parts[0].row = Kind::ShowCreateView.as_str().into();
             p.parts[0].bind = Bind {
                 v: Some(v.clone()),
                 ..Bind::default()
@@ -437,7 +439,7 @@ fn show(
                 return Err(format!("`{sql}`: unexpected `{}`", at(j)));
             }
             no_view(sql, cat, &t)?;
-            Ok(one_table_plan("show_columns", t, cat, has_row))
+            Ok(one_table_plan(Kind::ShowColumns, t, cat, has_row))
         }
         // Statements that open no table: nothing held past them (sql_show.cc).
         "tables" | "databases" | "schemas" | "variables" | "status" | "processlist"
@@ -493,8 +495,8 @@ fn create_or_replace(
     let mut p = match classify(&plain, db, cat, has_row)? {
         Stmt::Learned(p)
             if matches!(
-                p.kind.as_str(),
-                "create_table" | "create_like" | "create_select"
+                p.kind,
+                Kind::CreateTable | Kind::CreateLike | Kind::CreateSelect
             ) =>
         {
             p
@@ -522,10 +524,10 @@ fn create_or_replace(
              not modelled"
         ));
     }
-    let kind = match (p.kind.as_str(), src.len()) {
-        ("create_table", _) | ("create_select", 0) => "create_or_replace",
-        ("create_like", 1) => "create_or_replace_like",
-        ("create_select", 1) => "create_or_replace_select",
+    let kind = match (p.kind, src.len()) {
+        (Kind::CreateTable, _) | (Kind::CreateSelect, 0) => Kind::CreateOrReplace,
+        (Kind::CreateLike, 1) => Kind::CreateOrReplaceLike,
+        (Kind::CreateSelect, 1) => Kind::CreateOrReplaceSelect,
         _ => {
             return Err(format!(
                 "`{sql}`: CREATE OR REPLACE ... SELECT of several tables is not in the learned \
@@ -533,7 +535,7 @@ fn create_or_replace(
             ))
         }
     };
-    if cat.is_view(&t) || !has_row(kind) {
+    if cat.is_view(&t) || !has_row(kind.as_str()) {
         return Err(format!(
             "`{sql}`: CREATE OR REPLACE of a view is not modelled"
         ));
@@ -547,10 +549,10 @@ fn create_or_replace(
     }
     // Another engine than the old table's: the same locks (the old table is dropped
     // under its X whatever its engine; measured on the corpus, main/create_or_replace.test).
-    p.kind = kind.into();
+    p.kind = kind;
     p.parts = vec![Part {
-        row: kind.into(),
-        kind: kind.into(),
+        row: kind.as_str().into(),
+        kind,
         bind: Bind {
             t: Some(t.clone()),
             t2: src.first().cloned(),
@@ -562,7 +564,7 @@ fn create_or_replace(
         t,
         engine,
         partitioned,
-        empty: kind != "create_or_replace_select" && !low.contains("select"),
+        empty: kind != Kind::CreateOrReplaceSelect && !low.contains("select"),
         src,
     };
     Ok(Stmt::Learned(p))
@@ -583,18 +585,18 @@ fn alter_db_upgrade(w: &[String], has_row: &dyn Fn(&str) -> bool) -> Option<Stmt
     }
     let name = &w[2];
     let (kind, s, code) = match name.strip_prefix("#mysql50#") {
-        None => ("flush_status", None, 1221),
-        Some("") => ("flush_status", None, 1102),
-        Some(_) => ("alter_db", Some(name.clone()), 1049),
+        None => (Kind::FlushStatus, None, 1221),
+        Some("") => (Kind::FlushStatus, None, 1102),
+        Some(_) => (Kind::AlterDb, Some(name.clone()), 1049),
     };
-    if !has_row(kind) {
+    if !has_row(kind.as_str()) {
         return None;
     }
     Some(Stmt::Learned(Plan {
-        kind: kind.into(),
+        kind,
         parts: vec![Part {
-            row: kind.into(),
-            kind: kind.into(),
+            row: kind.as_str().into(),
+            kind,
             bind: Bind {
                 s,
                 ..Bind::default()
@@ -624,14 +626,15 @@ fn alter_db(
         Some(x) if !OPTS.contains(&x.as_str()) => (x.clone(), 3),
         _ => (db.to_owned(), 2),
     };
-    if !w.get(rest).is_some_and(|x| OPTS.contains(&x.as_str())) || !has_row("alter_db") {
+    if !w.get(rest).is_some_and(|x| OPTS.contains(&x.as_str())) || !has_row(Kind::AlterDb.as_str())
+    {
         return Err(format!("`{sql}`: this ALTER DATABASE is not modelled"));
     }
     Ok(Stmt::Learned(Plan {
-        kind: "alter_db".into(),
+        kind: Kind::AlterDb,
         parts: vec![Part {
-            row: "alter_db".into(),
-            kind: "alter_db".into(),
+            row: Kind::AlterDb.as_str().into(),
+            kind: Kind::AlterDb,
             bind: Bind {
                 s: Some(s.clone()),
                 ..Bind::default()

@@ -4,6 +4,7 @@
 use mdl_core::Outcome;
 use mdl_sql::alter_algorithm::{default_kind, drops_primary_key, not_modelled, primary_key};
 use mdl_sql::catalog::Engine;
+use mdl_sql::kind::Kind;
 use mdl_sql::mapping::Mapping;
 use mdl_sql::model::SqlModel;
 
@@ -65,12 +66,16 @@ fn table_options_measured() {
         ("avg_row_length = 10", Ok("alter_instant"), Err(())),
     ] {
         assert_eq!(
-            default_kind(&w(spec), Engine::InnoDb).map_err(|_| ()),
+            default_kind(&w(spec), Engine::InnoDb)
+                .map(Kind::as_str)
+                .map_err(|_| ()),
             innodb,
             "{spec}"
         );
         assert_eq!(
-            default_kind(&w(spec), Engine::MyIsam).map_err(|_| ()),
+            default_kind(&w(spec), Engine::MyIsam)
+                .map(Kind::as_str)
+                .map_err(|_| ()),
             myisam,
             "{spec}"
         );

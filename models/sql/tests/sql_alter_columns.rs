@@ -155,7 +155,7 @@ fn outcome(sql: &str) -> String {
                 cols: AlterCols::Nothing,
                 ..
             } => "nothing".into(),
-            _ => p.kind.clone(),
+            _ => p.kind.as_str().to_owned(),
         },
         Ok(other) => format!("{other:?}"),
         Err(e) => format!("refused: {e}"),

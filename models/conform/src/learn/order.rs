@@ -4,6 +4,7 @@
 use super::{node, same_key, template, Node};
 use crate::locks::LockRow;
 use mdl_core::{Dialect, Duration, LockType};
+use mdl_sql::kind::Kind;
 use mdl_sql::mapping::{Op, OpKind};
 use std::collections::BTreeSet;
 
@@ -85,8 +86,11 @@ pub(super) fn measured_acquire(ns: &str, key: &str, ty: &str, dur: Duration, fil
 }
 
 /// In-place ALTER kinds that take X twice (see `learn_kind`).
-pub(super) const INPLACE_TWICE: &[&str] =
-    &["alter_inplace", "create_index", "alter_inplace_rename"];
+pub(super) const INPLACE_TWICE: &[Kind] = &[
+    Kind::AlterInplace,
+    Kind::CreateIndex,
+    Kind::AlterInplaceRename,
+];
 
 /// Kinds whose locks one `acquire_locks` call takes in key order, with no back-off
 /// (read from the server source, `sql/*.cc`): `FLUSH TABLES t1, ...` and `FLUSH TABLES

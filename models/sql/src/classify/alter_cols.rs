@@ -8,12 +8,13 @@ use super::super::alter_algorithm::operations;
 use super::super::alter_columns::{resolve, Resolved};
 use super::{AlterCols, Cx, Effect, Stmt, Tbl, Tok};
 use crate::catalog::Engine;
+use crate::kind::Kind;
 
 /// ER_ALTER_OPERATION_NOT_SUPPORTED_REASON.
 const ER_ALTER_NOT_SUPPORTED_REASON: u32 = 1846;
 
 /// The learned kinds of ALTER, cheapest first.
-const ORDER: [&str; 3] = ["alter_instant", "alter_inplace", "alter_copy"];
+const ORDER: [Kind; 3] = [Kind::AlterInstant, Kind::AlterInplace, Kind::AlterCopy];
 
 /// The catalog knows the columns of table `t`.
 pub(super) fn known(cx: &Cx, t: &Tbl) -> bool {
@@ -90,7 +91,7 @@ pub(super) fn classify(
         if let Some(why) = parser_refuses(spec) {
             return Some(Err(why));
         }
-        let kind = algo.and_then(rank).map_or("alter_copy", |a| ORDER[a]);
+        let kind = algo.and_then(rank).map_or(Kind::AlterCopy, |a| ORDER[a]);
         let p = match cx.on_table(kind, t) {
             Ok(p) => p,
             Err(e) => return Some(Err(e)),
@@ -128,8 +129,8 @@ pub(super) fn classify(
     };
     let asked = algo.and_then(rank);
     let (kind, cols) = match resolved {
-        Resolved::Nothing => ("alter_instant", AlterCols::Nothing),
-        Resolved::Fails(code) => ("alter_instant", AlterCols::Fail(code)),
+        Resolved::Nothing => (Kind::AlterInstant, AlterCols::Nothing),
+        Resolved::Fails(code) => (Kind::AlterInstant, AlterCols::Fail(code)),
         Resolved::Runs(r, new) => {
             let need = if pk_copy { 2 } else { r };
             match asked {
@@ -151,7 +152,7 @@ pub(super) fn classify(
             }
         }
     };
-    if online && kind == "alter_copy" {
+    if online && kind == Kind::AlterCopy {
         return Some(Err(
             "ALTER ONLINE TABLE (LOCK=NONE) of an operation that copies is not modelled".into(),
         ));

@@ -9,6 +9,7 @@
 
 use super::alter_rename::{split_ops, text};
 use super::{AlterCols, Cx, Effect, Stmt, Tbl, Tok};
+use crate::kind::Kind;
 
 /// Whether one operation's tokens are `DROP FOREIGN KEY IF EXISTS name`.
 fn drops_fk_if_exists(op: &[Tok]) -> bool {
@@ -51,8 +52,8 @@ pub fn classify(cx: &Cx, toks: &[Tok], t: &Tbl, at: usize) -> Option<Result<Stmt
             cols: AlterCols::Nothing,
         };
         return Some(
-            cx.on_table("alter_instant", t)
-                .and_then(|p| cx.plan("alter_instant", vec![p], effect, toks)),
+            cx.on_table(Kind::AlterInstant, t)
+                .and_then(|p| cx.plan(Kind::AlterInstant, vec![p], effect, toks)),
         );
     }
     let mut rest: Vec<Tok> = toks[..at].to_vec();

@@ -16,6 +16,7 @@
 use super::{Cx, Effect, Stmt, Tbl, Tok};
 use crate::alter_algorithm::{operations, Lock};
 use crate::catalog::ER_ALTER_OPERATION_NOT_SUPPORTED;
+use crate::kind::Kind;
 
 /// Whether every operation of the specification is DISABLE KEYS or ENABLE KEYS (at least
 /// one).
@@ -58,17 +59,17 @@ fn plan(
     let refused = online || matches!(lock, Some(Lock::None | Lock::Shared));
     if refused {
         // ER_ALTER_OPERATION_NOT_SUPPORTED once lock_table_names is through.
-        let p = cx.on_table("alter_copy_lock_none", t)?;
+        let p = cx.on_table(Kind::AlterCopyLockNone, t)?;
         let effect = if cx.cat.exists(t) {
             Effect::Fail(ER_ALTER_OPERATION_NOT_SUPPORTED)
         } else {
             Effect::NeedTables(vec![t.clone()])
         };
-        return cx.plan("alter_copy_lock_none", vec![p], effect, toks);
+        return cx.plan(Kind::AlterCopyLockNone, vec![p], effect, toks);
     }
-    let p = cx.on_table("alter_keys", t)?;
+    let p = cx.on_table(Kind::AlterKeys, t)?;
     cx.plan(
-        "alter_keys",
+        Kind::AlterKeys,
         vec![p],
         Effect::NeedTables(vec![t.clone()]),
         toks,

@@ -11,6 +11,7 @@
 //! takes too), or its own name of a table that is not there, is refused.
 
 use super::{AlterCols, Bind, Cur, Cx, Effect, Stmt, Tbl, Tok};
+use crate::kind::Kind;
 
 /// The plan of `ALTER TABLE t RENAME ...` when the statement is only that (`at` the
 /// token index of RENAME); `None` when it has other operations or names a column, index
@@ -45,7 +46,7 @@ fn plan(cx: &Cx, toks: &[Tok], t: &Tbl, n: Tbl) -> Result<Stmt, String> {
     }
     cx.no_view(t)?;
     let p = cx.part(
-        "alter_rename",
+        Kind::AlterRename,
         Bind {
             t: Some(t.clone()),
             n: Some(n.clone()),
@@ -53,7 +54,7 @@ fn plan(cx: &Cx, toks: &[Tok], t: &Tbl, n: Tbl) -> Result<Stmt, String> {
         },
     );
     cx.plan(
-        "alter_rename",
+        Kind::AlterRename,
         vec![p],
         Effect::Rename(vec![(t.clone(), n)]),
         toks,
@@ -68,8 +69,8 @@ fn own_name(cx: &Cx, toks: &[Tok], t: &Tbl) -> Result<Stmt, String> {
         forget_pk: false,
         cols: AlterCols::Nothing,
     };
-    let p = cx.on_table("alter_instant", t)?;
-    cx.plan("alter_instant", vec![p], effect, toks)
+    let p = cx.on_table(Kind::AlterInstant, t)?;
+    cx.plan(Kind::AlterInstant, vec![p], effect, toks)
 }
 
 /// The statement's source again from its tokens (a string quoted, a quoted identifier in
@@ -201,13 +202,12 @@ fn combined(cx: &Cx, toks: &[Tok], t: &Tbl, n: Tbl, rest: &str) -> Result<Stmt, 
     // (A name that exists: ER_TABLE_EXISTS_ERROR after the new name's X, whatever the
     // operations' algorithm and LOCK=.)
     let taken = cx.cat.exists(&n) && cx.cat.is_table(t);
-    let keys = p.kind == "alter_keys" && part.row == "alter_keys";
-    let simple =
-        keys || (taken && p.kind.starts_with("alter_") && p.kind != "alter_unknown_engine");
+    let keys = p.kind == Kind::AlterKeys && part.row == Kind::AlterKeys.as_str();
+    let simple = keys || (taken && p.kind.is_alter() && p.kind != Kind::AlterUnknownEngine);
     if simple {
-        let row = cx.part("alter_rename", bind());
+        let row = cx.part(Kind::AlterRename, bind());
         return cx.plan(
-            "alter_rename",
+            Kind::AlterRename,
             vec![row],
             Effect::Rename(vec![(t.clone(), n)]),
             toks,
@@ -225,17 +225,17 @@ fn combined(cx: &Cx, toks: &[Tok], t: &Tbl, n: Tbl, rest: &str) -> Result<Stmt, 
             p.kind
         ));
     }
-    let kind = p.kind.as_str();
-    if part.row != kind || !matches!(kind, "alter_copy" | "alter_inplace" | "alter_instant") {
+    let kind = p.kind;
+    let Some(renamed) = kind.with_rename().filter(|_| part.row == kind.as_str()) else {
         return Err(format!(
             "`{sql}`: RENAME TO with `{}` (LOCK=, or a MyISAM table) is not in the learned \
              table",
             part.row
         ));
-    }
-    let mut row = cx.part(&format!("{kind}_rename"), bind());
+    };
+    let mut row = cx.part(renamed, bind());
     // The model's rules of the algorithm (its steps, LOCK TABLES) are its kind's.
-    row.kind = kind.to_owned();
+    row.kind = kind;
     let effect = Effect::AlterRename {
         t: t.clone(),
         n,

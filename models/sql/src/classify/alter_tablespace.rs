@@ -8,6 +8,7 @@
 //! table's later statements fail with 1814): refused.
 
 use super::{Cx, Effect, Stmt, Tbl, Tok};
+use crate::kind::Kind;
 
 /// The plan of a DISCARD / IMPORT TABLESPACE alone (`spec` the words after the table
 /// name); `None` for any other ALTER.
@@ -26,9 +27,9 @@ pub fn classify(cx: &Cx, toks: &[Tok], t: &Tbl, spec: &[String]) -> Option<Resul
             op.to_ascii_uppercase()
         )));
     }
-    Some(cx.on_table("truncate", t).and_then(|p| {
+    Some(cx.on_table(Kind::Truncate, t).and_then(|p| {
         cx.plan(
-            "truncate",
+            Kind::Truncate,
             vec![p],
             Effect::NeedTables(vec![t.clone()]),
             toks,

@@ -6,6 +6,7 @@ use super::{
     instance_plan, kw_eq, Bind, Cur, Cx, Effect, LtMode, Stmt, Tbl, Tok, ER_DBACCESS_DENIED,
     ER_PARSE_ERROR, ER_TABLEACCESS_DENIED,
 };
+use crate::kind::Kind;
 
 pub(super) fn classify_lock(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
     let sql = cx.sql;
@@ -15,7 +16,7 @@ pub(super) fn classify_lock(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, 
         if !(c.eat("for") && c.eat("backup") && c.done()) {
             return Err(format!("statement not in the learned table: `{sql}`"));
         }
-        return instance_plan(cx, "instance_lock", toks);
+        return instance_plan(cx, Kind::InstanceLock, toks);
     }
     if !c.eat("tables") && !c.eat("table") {
         return Err(format!("statement not in the learned table: `{sql}`"));
@@ -40,9 +41,9 @@ pub(super) fn classify_lock(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, 
         }
         let kind = if c.eat("read") {
             if c.eat("local") {
-                "lock_read_local"
+                Kind::LockReadLocal
             } else {
-                "lock_read"
+                Kind::LockRead
             }
         } else {
             c.eat("low_priority");
@@ -50,14 +51,14 @@ pub(super) fn classify_lock(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, 
                 return Err(format!("LOCK TABLES: expected READ or WRITE in `{sql}`"));
             }
             if c.eat("concurrent") {
-                "lock_write_concurrent"
+                Kind::LockWriteConcurrent
             } else {
-                "lock_write"
+                Kind::LockWrite
             }
         };
-        let mode = if kind.starts_with("lock_read") {
+        let mode = if matches!(kind, Kind::LockRead | Kind::LockReadLocal) {
             LtMode::Read
-        } else if kind == "lock_write_concurrent" {
+        } else if kind == Kind::LockWriteConcurrent {
             LtMode::WriteConcurrent
         } else {
             LtMode::Write
@@ -87,9 +88,9 @@ pub(super) fn classify_lock(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, 
         ));
     }
     let kind = if lt.iter().any(|(_, m)| *m != LtMode::Read) {
-        "lock_write"
+        Kind::LockWrite
     } else {
-        "lock_read"
+        Kind::LockRead
     };
     let need = lt.iter().map(|(t, _)| t.clone()).collect();
     let Stmt::Learned(mut p) = cx.plan(kind, parts, Effect::NeedTables(need), toks)? else {
@@ -150,8 +151,8 @@ pub(super) fn classify_flush(
     }
     match (rl || export, ts.is_empty()) {
         (true, true) => cx.plan(
-            "ftwrl",
-            vec![cx.part("ftwrl", Bind::default())],
+            Kind::Ftwrl,
+            vec![cx.part(Kind::Ftwrl, Bind::default())],
             Effect::None,
             toks,
         ),
@@ -159,16 +160,20 @@ pub(super) fn classify_flush(
             // FOR EXPORT: its own learned rows (the same as WITH READ LOCK's), played as
             // WITH READ LOCK (the plan's kind).
             let row = if export {
-                "flush_export"
+                Kind::FlushExport
             } else {
-                "ftwrl_table"
+                Kind::FtwrlTable
             };
             let mut parts = Vec::new();
             for t in &ts {
                 parts.push(cx.on_table(row, t)?);
             }
-            let Stmt::Learned(mut p) =
-                cx.plan("ftwrl_table", parts, Effect::NeedTables(ts.clone()), toks)?
+            let Stmt::Learned(mut p) = cx.plan(
+                Kind::FtwrlTable,
+                parts,
+                Effect::NeedTables(ts.clone()),
+                toks,
+            )?
             else {
                 unreachable!()
             };
@@ -176,17 +181,17 @@ pub(super) fn classify_flush(
             Ok(Stmt::Learned(p))
         }
         (false, true) => cx.plan(
-            "flush_tables",
-            vec![cx.part("flush_tables", Bind::default())],
+            Kind::FlushTables,
+            vec![cx.part(Kind::FlushTables, Bind::default())],
             Effect::None,
             toks,
         ),
         (false, false) => {
             let mut parts = Vec::new();
             for t in &ts {
-                parts.push(cx.on_table("flush_table", t)?);
+                parts.push(cx.on_table(Kind::FlushTable, t)?);
             }
-            cx.plan("flush_table", parts, Effect::None, toks)
+            cx.plan(Kind::FlushTable, parts, Effect::None, toks)
         }
     }
 }
@@ -242,9 +247,14 @@ pub(super) fn classify_handler(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stm
             c.i = 1;
             let t = c.table(db)?;
             cx.no_view(&t)?;
-            let mut p = cx.on_table("handler_open", &t)?;
+            let mut p = cx.on_table(Kind::HandlerOpen, &t)?;
             p.bind.alias = alias;
-            cx.plan("handler_open", vec![p], Effect::NeedTables(vec![t]), toks)
+            cx.plan(
+                Kind::HandlerOpen,
+                vec![p],
+                Effect::NeedTables(vec![t]),
+                toks,
+            )
         }
         _ => Err(not_in()),
     }
@@ -258,19 +268,18 @@ pub(super) fn classify_backup(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt
     c.i = 1;
     if c.eat("stage") {
         let st = c.ident()?.to_ascii_lowercase();
-        let kind = format!("backup_{st}");
-        if !(cx.has_row)("backup_start") {
+        if !(cx.has_row)(Kind::BackupStart.as_str()) {
             return Err(format!(
                 "`{sql}`: BACKUP STAGE (MariaDB) is not in this dialect's statement \
                  table"
             ));
         }
-        if !(cx.has_row)(&kind) {
+        let Some(kind) = Kind::backup_stage(&st) else {
             return Err(format!("unknown backup stage `{st}` in `{sql}`"));
-        }
+        };
         return cx.plan(
-            &kind,
-            vec![cx.part(&kind, Bind::default())],
+            kind,
+            vec![cx.part(kind, Bind::default())],
             Effect::None,
             toks,
         );
@@ -281,8 +290,8 @@ pub(super) fn classify_backup(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt
         if !c.done() {
             return Err(not_in());
         }
-        let p = cx.on_table("table_backup_lock", &t)?;
-        return cx.plan("table_backup_lock", vec![p], Effect::None, toks);
+        let p = cx.on_table(Kind::TableBackupLock, &t)?;
+        return cx.plan(Kind::TableBackupLock, vec![p], Effect::None, toks);
     }
     if c.eat("unlock") && c.done() {
         return Ok(Stmt::BackupUnlock);

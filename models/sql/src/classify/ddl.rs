@@ -7,6 +7,7 @@ use super::{
     Bind, Cur, Cx, Effect, Stmt, Tbl, Tok,
 };
 use crate::catalog::Engine;
+use crate::kind::{Kind, RowVariant};
 
 /// The object a CREATE makes, from the words after `CREATE [OR REPLACE]` (its
 /// modifiers skipped: DEFINER=..., SQL SECURITY ..., TEMPORARY, AGGREGATE, ...), so that a
@@ -44,7 +45,7 @@ pub(super) fn created_family(toks: &[Tok]) -> String {
 
 /// LOCK INSTANCE FOR BACKUP / UNLOCK INSTANCE: a kind of the MySQL 8.0 table (the
 /// learned MariaDB table has no such kind: the model says so).
-pub(super) fn instance_plan(cx: &Cx, kind: &str, toks: &[Tok]) -> Result<Stmt, String> {
+pub(super) fn instance_plan(cx: &Cx, kind: Kind, toks: &[Tok]) -> Result<Stmt, String> {
     cx.plan(
         kind,
         vec![cx.part(kind, Bind::default())],
@@ -87,7 +88,7 @@ pub(super) fn classify_alter(
             return st;
         }
     }
-    if let Some(st) = engines::unknown_engine(cx, toks, &spec, ("alter_unknown_engine", &t)) {
+    if let Some(st) = engines::unknown_engine(cx, toks, &spec, (Kind::AlterUnknownEngine, &t)) {
         return st;
     }
     let algo = option_value(words, "algorithm");
@@ -166,8 +167,8 @@ pub(super) fn classify_alter(
     if myisam && (online || matches!(algo.as_deref(), Some("inplace" | "instant" | "nocopy"))) {
         // MyISAM has no in-place ALTER: ER_ALTER_OPERATION_NOT_SUPPORTED once
         // lock_table_names is through (measured).
-        let p = cx.on_table("alter_copy", &t)?;
-        return cx.plan("alter_copy", vec![p], Effect::InPlace(t), toks);
+        let p = cx.on_table(Kind::AlterCopy, &t)?;
+        return cx.plan(Kind::AlterCopy, vec![p], Effect::InPlace(t), toks);
     }
     let pk_copy = cx.cat.engine(&t) == Some(Engine::InnoDb)
         && crate::alter_algorithm::drops_primary_key(&spec, cx.cat.primary_key(&t))
@@ -188,10 +189,10 @@ pub(super) fn classify_alter(
         }
     }
     let kind = match algo.as_deref() {
-        Some("copy") => "alter_copy",
-        _ if pk_copy => "alter_copy",
-        Some("inplace") | Some("nocopy") => "alter_inplace",
-        Some("instant") => "alter_instant",
+        Some("copy") => Kind::AlterCopy,
+        _ if pk_copy => Kind::AlterCopy,
+        Some("inplace") | Some("nocopy") => Kind::AlterInplace,
+        Some("instant") => Kind::AlterInstant,
         Some("default") | None => {
             // The server's choice per operation (measured): alter_algorithm.rs.
             let engine = cx.cat.engine(&t).unwrap_or(Engine::InnoDb);
@@ -200,7 +201,7 @@ pub(super) fn classify_alter(
         }
         Some(a) => return Err(format!("`{sql}`: unknown ALGORITHM={a}")),
     };
-    if online && kind == "alter_copy" {
+    if online && kind == Kind::AlterCopy {
         return Err(format!(
             "`{sql}`: ALTER ONLINE TABLE (LOCK=NONE) of an operation that copies is not \
              modelled"
@@ -225,13 +226,13 @@ pub(super) fn alter_with_lock(
     toks: &[Tok],
     words: &[String],
     (t, forget_pk): (Tbl, bool),
-    kind: &'static str,
+    kind: Kind,
     lock: crate::alter_algorithm::Lock,
 ) -> Result<Stmt, String> {
     use crate::alter_algorithm::Lock;
     let sql = cx.sql;
     if lock == Lock::None
-        && kind == "alter_inplace"
+        && kind == Kind::AlterInplace
         && words.iter().any(|w| w == "fulltext" || w == "spatial")
     {
         // InnoDB builds these under a shared lock at least (1846 for LOCK=NONE).
@@ -250,7 +251,7 @@ pub(super) fn alter_with_lock(
         return cx.plan(row, vec![p], effect, toks);
     }
     // The model's rules of the algorithm (its steps, LOCK TABLES) are the plan's kind's.
-    p.kind = kind.to_owned();
+    p.kind = kind;
     let cols = AlterCols::Forget;
     cx.plan(kind, vec![p], Effect::Alter { t, forget_pk, cols }, toks)
 }
@@ -342,7 +343,7 @@ pub(super) fn classify_create(
     }
     // No `(` after the name: no column (mysql_prepare_create_table, sql/sql_table.cc).
     let no_columns = !toks[c.i..].contains(&Tok::P('('));
-    if let Some(st) = engines::unknown_engine(cx, toks, words, ("create_unknown_engine", &n)) {
+    if let Some(st) = engines::unknown_engine(cx, toks, words, (Kind::CreateUnknownEngine, &n)) {
         return st;
     }
     let engine = engines::create_engine(sql, words)?;
@@ -362,7 +363,7 @@ pub(super) fn classify_create(
         cx.no_view(&src)?;
         let engine = cx.cat.engine_exact(&src).unwrap_or(Engine::InnoDb);
         let p = cx.part(
-            "create_like",
+            Kind::CreateLike,
             Bind {
                 n: Some(n.clone()),
                 t: Some(src.clone()),
@@ -370,7 +371,7 @@ pub(super) fn classify_create(
             },
         );
         return cx.plan(
-            "create_like",
+            Kind::CreateLike,
             vec![p],
             Effect::CreateTable {
                 t: n,
@@ -390,12 +391,12 @@ pub(super) fn classify_create(
         // CREATE TABLE ... SELECT: the new table (lock_table_names), then the tables read
         // (open_tables); the learned `create_select` row checks this composition.
         let src = from_tables(&toks[s..], db)?;
-        let mut parts = vec![cx.part("create_table", bind_n)];
+        let mut parts = vec![cx.part(Kind::CreateTable, bind_n)];
         for t in &src {
-            parts.push(cx.on_table("select", t)?);
+            parts.push(cx.on_table(Kind::Select, t)?);
         }
         return cx.plan(
-            "create_select",
+            Kind::CreateSelect,
             parts,
             Effect::CreateTable {
                 t: n,
@@ -410,9 +411,9 @@ pub(super) fn classify_create(
             toks,
         );
     }
-    let p = cx.part("create_table", bind_n);
+    let p = cx.part(Kind::CreateTable, bind_n);
     cx.plan(
-        "create_table",
+        Kind::CreateTable,
         vec![p],
         Effect::CreateTable {
             t: n,
@@ -437,8 +438,8 @@ fn create_index(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Result<
     let t = c.table(db)?;
     let algo = option_value(words, "algorithm");
     let kind = match algo.as_deref() {
-        None | Some("inplace") | Some("nocopy") | Some("default") => "create_index",
-        Some("copy") => "alter_copy",
+        None | Some("inplace") | Some("nocopy") | Some("default") => Kind::CreateIndex,
+        Some("copy") => Kind::AlterCopy,
         Some(a) => {
             return Err(format!(
                 "`{sql}`: ALGORITHM={a} for CREATE INDEX is not in the learned table"
@@ -446,9 +447,9 @@ fn create_index(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Result<
         }
     };
     if cx.cat.engine(&t) == Some(Engine::MyIsam) {
-        let p = cx.on_table("alter_copy", &t)?;
+        let p = cx.on_table(Kind::AlterCopy, &t)?;
         return cx.plan(
-            "alter_copy",
+            Kind::AlterCopy,
             vec![p],
             Effect::Alter {
                 t,
@@ -480,14 +481,14 @@ fn create_database(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
     };
     let s = c.ident()?;
     let p = cx.part(
-        "create_db",
+        Kind::CreateDb,
         Bind {
             s: Some(s.clone()),
             ..Bind::default()
         },
     );
     cx.plan(
-        "create_db",
+        Kind::CreateDb,
         vec![p],
         Effect::CreateDb {
             db: s,
@@ -548,7 +549,7 @@ fn create_trigger(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
         name: tr.name,
     };
     let p = cx.part(
-        "create_trigger",
+        Kind::CreateTrigger,
         Bind {
             t: Some(t.clone()),
             tr: Some(tr.clone()),
@@ -556,7 +557,7 @@ fn create_trigger(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
         },
     );
     cx.plan(
-        "create_trigger",
+        Kind::CreateTrigger,
         vec![p],
         Effect::CreateTrigger {
             tr,
@@ -608,7 +609,7 @@ pub(super) fn classify_drop(
                 .iter()
                 .map(|t| {
                     cx.part(
-                        "drop",
+                        Kind::Drop,
                         Bind {
                             t: Some(t.clone()),
                             ..Bind::default()
@@ -617,7 +618,7 @@ pub(super) fn classify_drop(
                 })
                 .collect();
             cx.plan(
-                "drop",
+                Kind::Drop,
                 parts,
                 Effect::DropTables { ts, if_exists: ie },
                 toks,
@@ -626,14 +627,14 @@ pub(super) fn classify_drop(
         "database" | "schema" => {
             let s = c.ident()?;
             let p = cx.part(
-                "drop_db",
+                Kind::DropDb,
                 Bind {
                     s: Some(s.clone()),
                     ..Bind::default()
                 },
             );
             cx.plan(
-                "drop_db",
+                Kind::DropDb,
                 vec![p],
                 Effect::DropDb {
                     db: s,
@@ -647,7 +648,7 @@ pub(super) fn classify_drop(
             let tr = c.table(db)?;
             let on = cx.cat.trigger_table(&tr);
             let p = cx.part(
-                "drop_trigger",
+                Kind::DropTrigger,
                 Bind {
                     tr: Some(tr.clone()),
                     t: on,
@@ -655,7 +656,7 @@ pub(super) fn classify_drop(
                 },
             );
             cx.plan(
-                "drop_trigger",
+                Kind::DropTrigger,
                 vec![p],
                 Effect::DropTrigger { tr, if_exists: ie },
                 toks,
@@ -667,9 +668,9 @@ pub(super) fn classify_drop(
             c.expect("on")?;
             let t = c.table(db)?;
             let kind = if cx.cat.engine(&t) == Some(Engine::MyIsam) {
-                "alter_copy"
+                Kind::AlterCopy
             } else {
-                "alter_inplace"
+                Kind::AlterInplace
             };
             let p = cx.on_table(kind, &t)?;
             cx.plan(
@@ -693,8 +694,8 @@ pub(super) fn classify_truncate(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<St
     c.i = 1;
     c.eat("table");
     let t = c.table(db)?;
-    let p = cx.on_table("truncate", &t)?;
-    cx.plan("truncate", vec![p], Effect::NeedTables(vec![t]), toks)
+    let p = cx.on_table(Kind::Truncate, &t)?;
+    cx.plan(Kind::Truncate, vec![p], Effect::NeedTables(vec![t]), toks)
 }
 
 /// RENAME TABLE / USER (`mysql_rename_tables`).
@@ -717,7 +718,7 @@ pub(super) fn classify_rename(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt
             cx.no_view(&a)?;
         }
         parts.push(cx.part(
-            "rename",
+            Kind::Rename,
             Bind {
                 t: Some(a.clone()),
                 n: Some(b.clone()),
@@ -732,7 +733,7 @@ pub(super) fn classify_rename(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt
     if c.eat("wait") || c.eat("nowait") {
         // handled by wait_clause
     }
-    cx.plan("rename", parts, Effect::Rename(pairs), toks)
+    cx.plan(Kind::Rename, parts, Effect::Rename(pairs), toks)
 }
 
 /// ANALYZE, OPTIMIZE, CHECK, REPAIR TABLE (`mysql_admin_table`, sql/sql_admin.cc).
@@ -753,8 +754,11 @@ pub(super) fn classify_admin(
         return Err(not_in());
     }
     let kind = match first {
-        "check" => "check_table",
-        k => k,
+        "analyze" => Kind::Analyze,
+        "optimize" => Kind::Optimize,
+        "check" => Kind::CheckTable,
+        "repair" => Kind::Repair,
+        _ => return Err(not_in()),
     };
     let mut parts = Vec::new();
     let mut ts = Vec::new();
@@ -763,7 +767,7 @@ pub(super) fn classify_admin(
         // OPTIMIZE of an InnoDB table is open, recreate, analyze (the `optimize` row's
         // three sequences, written by models/conform/src/learn/optimize.rs from
         // `mysql_admin_table` and `mysql_recreate_table`): played for one table alone.
-        if kind == "optimize"
+        if kind == Kind::Optimize
             && cx.cat.engine(&t) == Some(Engine::InnoDb)
             && (!parts.is_empty() || c.peek() == Some(&Tok::P(',')))
         {
@@ -773,12 +777,12 @@ pub(super) fn classify_admin(
             ));
         }
         let mut part = cx.on_table(kind, &t)?;
-        if kind == "optimize" && cx.cat.engine(&t).is_none() {
+        if kind == Kind::Optimize && cx.cat.engine(&t).is_none() {
             // A table that does not exist: no engine decides anything, the
             // statement's own open fails (ER_NO_SUCH_TABLE in its result row).
             // MyISAM's row is that single lock sequence (measured: the same
             // locks and outcomes as the server for OPTIMIZE of a dropped table).
-            part.row = "optimize.myisam".to_owned();
+            part.row = Kind::Optimize.row_name(RowVariant::MyIsam).to_owned();
         }
         parts.push(part);
         ts.push(t);
@@ -790,16 +794,16 @@ pub(super) fn classify_admin(
     // ALL change what is checked or collected, not the open: mysql_check_table and
     // mysql_analyze_table pass the same lock type to mysql_admin_table whatever
     // they are (sql/sql_admin.cc; measured: suite/admin-options.mdl).
-    if kind == "check_table" {
+    if kind == Kind::CheckTable {
         while ["quick", "fast", "medium", "extended", "changed"]
             .iter()
             .any(|o| c.eat(o))
         {}
     }
-    if kind == "repair" {
+    if kind == Kind::Repair {
         while ["quick", "extended", "use_frm"].iter().any(|o| c.eat(o)) {}
     }
-    if kind == "analyze" && c.eat("persistent") {
+    if kind == Kind::Analyze && c.eat("persistent") {
         c.expect("for")?;
         c.expect("all")?;
     }

@@ -5,6 +5,7 @@ use super::{
     delete_targets_unknown, from_tables, from_tables_aliased, kw_eq, set_targets, Cur, Cx, Effect,
     SetTarget, Stmt, Tbl, Tok,
 };
+use crate::kind::Kind;
 /// INSERT and REPLACE (`mysql_insert`, sql/sql_insert.cc).
 pub(super) fn classify_insert(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
     let db = cx.db;
@@ -12,13 +13,13 @@ pub(super) fn classify_insert(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt
     while c.eat("low_priority") || c.eat("delayed") || c.eat("high_priority") || c.eat("ignore") {}
     c.eat("into");
     let target = c.table(db)?;
-    let mut parts = vec![cx.on_table("insert", &target)?];
+    let mut parts = vec![cx.on_table(Kind::Insert, &target)?];
     let mut need = vec![target.clone()];
     for t in from_tables(&toks[c.i..], db)? {
-        parts.push(cx.on_table("select", &t)?);
+        parts.push(cx.on_table(Kind::Select, &t)?);
         need.push(t);
     }
-    cx.plan("insert", parts, Effect::NeedTables(need), toks)
+    cx.plan(Kind::Insert, parts, Effect::NeedTables(need), toks)
 }
 
 /// UPDATE, single- and multi-table (`mysql_update`, `mysql_multi_update_prepare`).
@@ -46,7 +47,7 @@ pub(super) fn classify_update(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt
     let mut parts = Vec::new();
     let mut need = Vec::new();
     for (t, alias) in &written {
-        let mut p = cx.on_table("update", t)?;
+        let mut p = cx.on_table(Kind::Update, t)?;
         if written.len() > 1 {
             p.set_target = match &targets {
                 None => SetTarget::Unknown,
@@ -65,10 +66,10 @@ pub(super) fn classify_update(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt
         need.push(t.clone());
     }
     for t in from_tables(&toks[set_at..], db)? {
-        parts.push(cx.on_table("select", &t)?);
+        parts.push(cx.on_table(Kind::Select, &t)?);
         need.push(t);
     }
-    cx.plan("update", parts, Effect::NeedTables(need), toks)
+    cx.plan(Kind::Update, parts, Effect::NeedTables(need), toks)
 }
 
 /// DELETE, single- and multi-table (`mysql_delete`, `mysql_multi_delete_prepare`).
@@ -130,12 +131,12 @@ pub(super) fn classify_delete(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt
     let mut parts = Vec::new();
     let mut need = Vec::new();
     for t in &deleted {
-        parts.push(cx.on_table("delete", t)?);
+        parts.push(cx.on_table(Kind::Delete, t)?);
         need.push(t.clone());
     }
     for t in read {
-        parts.push(cx.on_table("select", &t)?);
+        parts.push(cx.on_table(Kind::Select, &t)?);
         need.push(t);
     }
-    cx.plan("delete", parts, Effect::NeedTables(need), toks)
+    cx.plan(Kind::Delete, parts, Effect::NeedTables(need), toks)
 }

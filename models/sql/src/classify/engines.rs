@@ -24,6 +24,7 @@
 
 use super::{Catalog, Cx, Effect, Stmt, Tbl, Tok};
 use crate::catalog::Engine;
+use crate::kind::Kind;
 
 /// ER_UNKNOWN_STORAGE_ENGINE.
 pub const ER_UNKNOWN_STORAGE_ENGINE: u32 = 1286;
@@ -104,7 +105,7 @@ pub fn unknown_engine(
     cx: &Cx,
     toks: &[Tok],
     words: &[String],
-    (kind, t): (&str, &Tbl),
+    (kind, t): (Kind, &Tbl),
 ) -> Option<Result<Stmt, String>> {
     if !matches!(clause(words), Clause::Unknown(_)) {
         return None;
@@ -146,7 +147,7 @@ fn not_played(e: Engine) -> Option<&'static str> {
 /// of one only take its name's locks and are played.
 pub fn not_opened(sql: &str, cat: &Catalog, st: &Stmt) -> Result<(), String> {
     let Stmt::Learned(p) = st else { return Ok(()) };
-    if matches!(p.kind.as_str(), "drop" | "rename" | "create_table") {
+    if matches!(p.kind, Kind::Drop | Kind::Rename | Kind::CreateTable) {
         return Ok(());
     }
     let hit = p
@@ -169,7 +170,7 @@ pub fn alter_engine(
     toks: &[Tok],
     words: &[String],
     t: &Tbl,
-    kind: &str,
+    kind: Kind,
 ) -> Option<Result<Stmt, String>> {
     let Clause::Loaded(e) = clause(words) else {
         return None;
@@ -188,7 +189,7 @@ pub fn alter_engine(
              modelled"
         )));
     }
-    if kind != "alter_copy" || e == Engine::Merge || old == Engine::Merge {
+    if kind != Kind::AlterCopy || e == Engine::Merge || old == Engine::Merge {
         // An in-place ALGORITHM cannot change the engine (1845); a MERGE table has no rows
         // of its own.
         return Some(Err(format!(
@@ -201,7 +202,7 @@ pub fn alter_engine(
             "`{sql}`: ALTER TABLE ... ENGINE= another engine with LOCK= is not modelled"
         )));
     }
-    let p = match cx.on_table("alter_copy", t) {
+    let p = match cx.on_table(Kind::AlterCopy, t) {
         Ok(p) => p,
         Err(e) => return Some(Err(e)),
     };
@@ -209,5 +210,5 @@ pub fn alter_engine(
         t: t.clone(),
         engine: e,
     };
-    Some(cx.plan("alter_copy", vec![p], effect, toks))
+    Some(cx.plan(Kind::AlterCopy, vec![p], effect, toks))
 }

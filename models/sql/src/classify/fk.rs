@@ -18,17 +18,8 @@
 //! a foreign key, DROP TABLE of a parent with other tables, ALTER TABLE ... ADD FOREIGN KEY.
 
 use super::{kw_eq, Catalog, Effect, Plan, Stmt, Tbl, Tok};
-
-/// A foreign key: `child` references `parent`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ForeignKey {
-    pub child: Tbl,
-    pub parent: Tbl,
-    /// ON DELETE CASCADE / SET NULL (`fk_modifies_child`).
-    pub delete_modifies: bool,
-    /// ON UPDATE CASCADE / SET NULL.
-    pub update_modifies: bool,
-}
+use crate::kind::Kind;
+pub use crate::objects::ForeignKey;
 
 /// ER_ROW_IS_REFERENCED_2: DROP TABLE of a parent.
 pub const ER_ROW_IS_REFERENCED_2: u32 = 1451;
@@ -141,7 +132,7 @@ pub(super) fn apply(
                 "`{sql}`: foreign keys outside CREATE TABLE are not modelled"
             ));
         };
-        if plan.kind != "create_table" {
+        if plan.kind != Kind::CreateTable {
             return Err(format!(
                 "`{sql}`: foreign keys in CREATE TABLE ... LIKE / SELECT are not modelled"
             ));
@@ -168,14 +159,20 @@ pub(super) fn apply(
             "`{sql}`: {what} of a table with a foreign key is not modelled"
         ))
     };
-    match plan.kind.as_str() {
-        "select" | "select_share" | "select_for_update" | "handler_open" | "show_create"
-        | "show_columns" | "create_select" | "create_like" => Ok(Stmt::Learned(plan)),
-        "insert" | "update" | "delete" => {
+    match plan.kind {
+        Kind::Select
+        | Kind::SelectShare
+        | Kind::SelectForUpdate
+        | Kind::HandlerOpen
+        | Kind::ShowCreate
+        | Kind::ShowColumns
+        | Kind::CreateSelect
+        | Kind::CreateLike => Ok(Stmt::Learned(plan)),
+        Kind::Insert | Kind::Update | Kind::Delete => {
             dml(sql, cat, &mut plan)?;
             Ok(Stmt::Learned(plan))
         }
-        "drop" => {
+        Kind::Drop => {
             let Effect::DropTables { ts, .. } = &plan.effect else {
                 return refuse("DROP");
             };
@@ -191,18 +188,18 @@ pub(super) fn apply(
         }
         // LOCK TABLES / FLUSH TABLES ... WITH READ LOCK of a child: no prelocking (only
         // a parent opened for writing prelocks its children); of a parent: not modelled.
-        k if (k.starts_with("lock_") || k == "ftwrl_table")
+        k if (k.is_lock_tables() || k == Kind::FtwrlTable)
             && !named.iter().any(|t| cat.is_parent(t)) =>
         {
             Ok(Stmt::Learned(plan))
         }
-        k => refuse(&k.to_ascii_uppercase()),
+        k => refuse(&k.as_str().to_ascii_uppercase()),
     }
 }
 
 /// INSERT / UPDATE / DELETE: a written parent's part becomes its `fk_*_parent` row.
 fn dml(sql: &str, cat: &Catalog, plan: &mut Plan) -> Result<(), String> {
-    let kind = plan.kind.clone();
+    let kind = plan.kind;
     let words = sql.to_ascii_lowercase();
     let written: Vec<usize> = plan
         .parts
@@ -240,14 +237,20 @@ fn dml(sql: &str, cat: &Catalog, plan: &mut Plan) -> Result<(), String> {
         if cat.is_parent(&fk.child) || cat.engine(&t) != Some(super::Engine::InnoDb) {
             return Err(format!("`{sql}`: a chain of foreign keys is not modelled"));
         }
-        let modifies = match kind.as_str() {
-            "update" => fk.update_modifies,
-            "delete" => fk.delete_modifies,
-            _ => false,
+        let row = match kind {
+            Kind::Update if fk.update_modifies => Kind::FkUpdateParentCascade,
+            Kind::Delete if fk.delete_modifies => Kind::FkDeleteParentCascade,
+            Kind::Insert => Kind::FkInsertParent,
+            Kind::Update => Kind::FkUpdateParent,
+            Kind::Delete => Kind::FkDeleteParent,
+            k => {
+                return Err(format!(
+                    "`{sql}`: {k} of a parent of a foreign key is not modelled"
+                ))
+            }
         };
-        let row = format!("fk_{kind}_parent{}", if modifies { "_cascade" } else { "" });
         let p = &mut plan.parts[i];
-        p.row = row.clone();
+        p.row = row.as_str().to_owned();
         p.kind = row;
         p.bind.n = Some(fk.child.clone());
     }

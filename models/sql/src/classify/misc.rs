@@ -36,6 +36,7 @@
 //! HA_CAN_EXPORT check, which InnoDB and MyISAM pass).
 
 use super::{from_tables, Bind, Cur, Cx, Effect, Stmt, Tbl, Tok, ER_PARSE_ERROR};
+use crate::kind::Kind;
 
 /// ER_UNKNOWN_KEY_CACHE.
 pub const ER_UNKNOWN_KEY_CACHE: u32 = 1284;
@@ -139,7 +140,7 @@ fn admin_tables(
 /// (sql/sql_admin.cc; measured on 10.11.19: suite/admin-partition-nonpartitioned.mdl).
 fn on_tables(
     cx: &Cx,
-    kind: &str,
+    kind: Kind,
     (ts, part): (Vec<Tbl>, bool),
     toks: &[Tok],
 ) -> Result<Stmt, String> {
@@ -188,7 +189,7 @@ fn cache_index(cx: &Cx, toks: &[Tok]) -> Result<Stmt, String> {
     }
     let mut c = cursor(cx, &toks[..at], 2);
     let ts = admin_tables(cx, &mut c, &[], false)?;
-    on_tables(cx, "cache_index", ts, toks)
+    on_tables(cx, Kind::CacheIndex, ts, toks)
 }
 
 /// The key cache a `SET GLOBAL [@@global.]name.key_buffer_size = N` makes: Some(name)
@@ -288,7 +289,7 @@ fn load_index(cx: &Cx, toks: &[Tok]) -> Result<Stmt, String> {
     c.expect("into")?;
     c.expect("cache")?;
     let ts = admin_tables(cx, &mut c, &[], false)?;
-    on_tables(cx, "load_index", ts, toks)
+    on_tables(cx, Kind::LoadIndex, ts, toks)
 }
 
 /// `CHECKSUM TABLE t [, ...] [QUICK | EXTENDED]`.
@@ -308,7 +309,7 @@ fn checksum(cx: &Cx, toks: &[Tok]) -> Result<Stmt, String> {
     if ts.0.is_empty() {
         return Ok(Stmt::NoLocks);
     }
-    on_tables(cx, "checksum", ts, toks)
+    on_tables(cx, Kind::Checksum, ts, toks)
 }
 
 /// `LOAD DATA [LOW_PRIORITY | CONCURRENT] [LOCAL] INFILE 'f' [REPLACE | IGNORE] INTO TABLE
@@ -331,8 +332,8 @@ fn load_data(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
         return Err(format!("`{sql}`: a subquery in LOAD DATA is not modelled"));
     }
     cx.no_view(&t)?;
-    let p = cx.on_table("load_data", &t)?;
-    cx.plan("load_data", vec![p], Effect::NeedTables(vec![t]), toks)
+    let p = cx.on_table(Kind::LoadData, &t)?;
+    cx.plan(Kind::LoadData, vec![p], Effect::NeedTables(vec![t]), toks)
 }
 
 /// `SET GLOBAL var = value [, ...]`: the learned `set_global` row (no lock).
@@ -369,8 +370,8 @@ fn set_global(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
         None => Effect::None,
     };
     cx.plan(
-        "set_global",
-        vec![cx.part("set_global", Bind::default())],
+        Kind::SetGlobal,
+        vec![cx.part(Kind::SetGlobal, Bind::default())],
         effect,
         toks,
     )

@@ -20,6 +20,7 @@
 //!   Other events (row events open their tables) are refused.
 
 use super::{Bind, Cx, Effect, Stmt, Tok};
+use crate::kind::Kind;
 
 /// FORMAT_DESCRIPTION_EVENT's type code (sql/log_event.h, `Log_event_type`).
 const FORMAT_DESCRIPTION_EVENT: u8 = 15;
@@ -28,23 +29,23 @@ const FORMAT_DESCRIPTION_EVENT: u8 = 15;
 pub(super) fn classify(cx: &Cx, toks: &[Tok], words: &[String]) -> Option<Result<Stmt, String>> {
     let at = |i: usize| words.get(i).map(String::as_str).unwrap_or("");
     match (at(0), at(1)) {
-        ("install", "plugin" | "soname") => Some(plugin(cx, toks, "install_plugin")),
-        ("uninstall", "plugin" | "soname") => Some(plugin(cx, toks, "uninstall_plugin")),
+        ("install", "plugin" | "soname") => Some(plugin(cx, toks, Kind::InstallPlugin)),
+        ("uninstall", "plugin" | "soname") => Some(plugin(cx, toks, Kind::UninstallPlugin)),
         ("binlog", _) => Some(binlog(cx.sql, toks)),
         _ => None,
     }
 }
 
 /// `[UN]INSTALL PLUGIN name [SONAME 'lib']` / `[UN]INSTALL SONAME 'lib'`.
-fn plugin(cx: &Cx, toks: &[Tok], kind: &str) -> Result<Stmt, String> {
+fn plugin(cx: &Cx, toks: &[Tok], kind: Kind) -> Result<Stmt, String> {
     let sql = cx.sql;
     let shape_ok = match toks.get(1) {
         Some(t) if super::kw_eq(t, "soname") => {
             matches!(toks.get(2), Some(Tok::Str(_))) && toks.len() == 3
         }
         _ => match (kind, toks.len()) {
-            ("uninstall_plugin", 3) => matches!(toks.get(2), Some(Tok::Word { .. })),
-            ("install_plugin", 5) => {
+            (Kind::UninstallPlugin, 3) => matches!(toks.get(2), Some(Tok::Word { .. })),
+            (Kind::InstallPlugin, 5) => {
                 matches!(toks.get(2), Some(Tok::Word { .. }))
                     && toks.get(3).is_some_and(|t| super::kw_eq(t, "soname"))
                     && matches!(toks.get(4), Some(Tok::Str(_)))
@@ -55,7 +56,7 @@ fn plugin(cx: &Cx, toks: &[Tok], kind: &str) -> Result<Stmt, String> {
     if !shape_ok {
         return Err(format!("`{sql}`: this form of {kind} is not modelled"));
     }
-    if !(cx.has_row)(kind) {
+    if !(cx.has_row)(kind.as_str()) {
         return Err(format!("`{sql}`: `{kind}` is not in the learned table"));
     }
     cx.plan(

@@ -26,6 +26,7 @@
 //! ... TABLESPACE`, and a partition operation together with other operations or options.
 
 use super::{Cx, Effect, Stmt, Tbl, Tok};
+use crate::kind::Kind;
 
 /// `CREATE TABLE ... PARTITION BY ...` (its words, lower case).
 pub fn partitioned_by(words: &[String]) -> bool {
@@ -91,9 +92,9 @@ pub(super) fn classify(
                      partitioned table, is not measured"
                 ));
             }
-            let part = cx.on_table("nopart_alter", t)?;
+            let part = cx.on_table(Kind::NopartAlter, t)?;
             return cx.plan(
-                "nopart_alter",
+                Kind::NopartAlter,
                 vec![part],
                 Effect::NotPartitioned(t.clone()),
                 toks,
@@ -114,7 +115,7 @@ pub(super) fn classify(
         return partitioned(cx, t, spec, path, toks);
     }
     let kind = path.kind();
-    if !(cx.has_row)(kind) {
+    if !(cx.has_row)(kind.as_str()) {
         return Err(format!(
             "`{sql}`: partition maintenance is not in this dialect's statement table"
         ));
@@ -158,8 +159,8 @@ fn repartition(cx: &Cx, t: &Tbl, spec: &[String], toks: &[Tok]) -> Result<Stmt, 
         return Err(format!("`{sql}`: unbalanced parentheses in PARTITION BY"));
     }
     not_myisam(cx, t)?;
-    let kind = "alter_partition_by";
-    if !(cx.has_row)(kind) {
+    let kind = Kind::AlterPartitionBy;
+    if !(cx.has_row)(kind.as_str()) {
         return Err(format!(
             "`{sql}`: `{kind}` is not in this dialect's statement table"
         ));
@@ -221,8 +222,8 @@ fn exchange(cx: &Cx, t: &Tbl, spec: &[String], toks: &[Tok]) -> Result<Stmt, Str
     not_myisam(cx, &swap)?;
     cx.no_view(t)?;
     cx.no_view(&swap)?;
-    let kind = "nopart_exchange";
-    if !(cx.has_row)(kind) {
+    let kind = Kind::NopartExchange;
+    if !(cx.has_row)(kind.as_str()) {
         return Err(format!(
             "`{sql}`: `{kind}` is not in this dialect's statement table"
         ));
@@ -259,10 +260,10 @@ fn partitioned(
     let sql = cx.sql;
     let all = spec.get(2..).is_some_and(|r| r.len() == 1 && r[0] == "all");
     let kind = match (path, spec.first().map(String::as_str)) {
-        (PartitionPath::Alter, Some("remove")) => "part_remove",
-        (PartitionPath::Truncate, _) if all => "part_truncate",
-        (PartitionPath::Analyze, _) if all => "part_analyze",
-        (PartitionPath::Check, _) if all => "part_check",
+        (PartitionPath::Alter, Some("remove")) => Kind::PartRemove,
+        (PartitionPath::Truncate, _) if all => Kind::PartTruncate,
+        (PartitionPath::Analyze, _) if all => Kind::PartAnalyze,
+        (PartitionPath::Check, _) if all => Kind::PartCheck,
         _ => {
             return Err(format!(
                 "`{sql}`: this maintenance of a partitioned table (`{t}`) is not measured \
@@ -270,14 +271,14 @@ fn partitioned(
             ))
         }
     };
-    if cx.cat.engine(t) != Some(super::Engine::InnoDb) || !(cx.has_row)(kind) {
+    if cx.cat.engine(t) != Some(super::Engine::InnoDb) || !(cx.has_row)(kind.as_str()) {
         return Err(format!(
             "`{sql}`: maintenance of a partitioned table that is not InnoDB (or with no \
              `{kind}` row) is not modelled"
         ));
     }
     let part = cx.on_table(kind, t)?;
-    let effect = if kind == "part_remove" {
+    let effect = if kind == Kind::PartRemove {
         Effect::Unpartition(t.clone())
     } else {
         Effect::NeedTables(vec![t.clone()])
@@ -327,14 +328,14 @@ pub enum PartitionPath {
 
 impl PartitionPath {
     /// The learned row of this path on a table that is not partitioned.
-    pub fn kind(self) -> &'static str {
+    pub fn kind(self) -> Kind {
         match self {
-            PartitionPath::Alter => "nopart_alter",
-            PartitionPath::Truncate => "nopart_truncate",
-            PartitionPath::Analyze => "nopart_analyze",
-            PartitionPath::Check => "nopart_check",
-            PartitionPath::Optimize => "nopart_optimize",
-            PartitionPath::Repair => "nopart_repair",
+            PartitionPath::Alter => Kind::NopartAlter,
+            PartitionPath::Truncate => Kind::NopartTruncate,
+            PartitionPath::Analyze => Kind::NopartAnalyze,
+            PartitionPath::Check => Kind::NopartCheck,
+            PartitionPath::Optimize => Kind::NopartOptimize,
+            PartitionPath::Repair => Kind::NopartRepair,
         }
     }
 }

@@ -18,6 +18,7 @@
 //!   ER_PARSE_ERROR; main/flush.result, main/renamedb.result).
 
 use super::{Bind, Cx, Effect, Stmt, Tok, ER_PARSE_ERROR};
+use crate::kind::Kind;
 
 /// ER_WRONG_USAGE.
 pub const ER_WRONG_USAGE: u32 = 1221;
@@ -55,16 +56,19 @@ pub(super) fn classify_reload(
         return None;
     }
     let (kind, effect) = match (first, w.as_slice()) {
-        ("flush", ["privileges"]) => ("flush_privileges", Effect::None),
-        ("flush", ["status"]) => ("flush_status", Effect::None),
-        ("flush", ["logs"]) => ("flush_logs", Effect::None),
+        ("flush", ["privileges"]) => (Kind::FlushPrivileges, Effect::None),
+        ("flush", ["status"]) => (Kind::FlushStatus, Effect::None),
+        ("flush", ["logs"]) => (Kind::FlushLogs, Effect::None),
         ("flush", ["threads"] | ["ssl"] | ["relay", "logs"] | ["slave"]) => {
-            ("flush_status", Effect::None)
+            (Kind::FlushStatus, Effect::None)
         }
         ("reset", ["query", "cache"] | ["slave"] | ["slave", "all"]) => {
-            ("flush_status", Effect::None)
+            (Kind::FlushStatus, Effect::None)
         }
-        ("reset", ["master"]) => ("flush_status", Effect::Fail(ER_FLUSH_MASTER_BINLOG_CLOSED)),
+        ("reset", ["master"]) => (
+            Kind::FlushStatus,
+            Effect::Fail(ER_FLUSH_MASTER_BINLOG_CLOSED),
+        ),
         _ => return None,
     };
     Some(cx.plan(kind, vec![cx.part(kind, Bind::default())], effect, toks))

@@ -22,6 +22,7 @@
 
 use super::routine_block::{read, Ctx, Why};
 use super::{kw_eq, routine_body, routine_prelock, Bind, Cur, Cx, Effect, Plan, Stmt, Tbl, Tok};
+use crate::kind::Kind;
 use crate::routines::{Body, RoutineKind, RoutineOp, ER_SP_DOES_NOT_EXIST};
 
 /// Words that make a routine body use tables (or run statements that may).
@@ -167,14 +168,37 @@ fn ddl(
         }
         _ => RoutineOp::Alter { kind, r: r.clone() },
     };
-    let row = format!("{verb}_{}", kind.word());
-    if !(cx.has_row)(&row) {
+    let row = ddl_kind(&op);
+    if !(cx.has_row)(row.as_str()) {
         return refuse(
             cx,
             &format!("`{row}` is not in this dialect's statement table"),
         );
     }
-    Ok(learned(cx, &row, r, Effect::Routine(op)))
+    Ok(learned(cx, row, r, Effect::Routine(op)))
+}
+
+/// The learned kind of a routine's or event's CREATE / DROP / ALTER.
+fn ddl_kind(op: &RoutineOp) -> Kind {
+    use RoutineKind::{Event, Function, Procedure};
+    match op {
+        RoutineOp::Create {
+            kind: Procedure, ..
+        } => Kind::CreateProcedure,
+        RoutineOp::Create { kind: Function, .. } => Kind::CreateFunction,
+        RoutineOp::Create { kind: Event, .. } => Kind::CreateEvent,
+        RoutineOp::Drop {
+            kind: Procedure, ..
+        } => Kind::DropProcedure,
+        RoutineOp::Drop { kind: Function, .. } => Kind::DropFunction,
+        RoutineOp::Drop { kind: Event, .. } => Kind::DropEvent,
+        RoutineOp::Alter {
+            kind: Procedure, ..
+        } => Kind::AlterProcedure,
+        RoutineOp::Alter { kind: Function, .. } => Kind::AlterFunction,
+        RoutineOp::Alter { kind: Event, .. } => Kind::AlterEvent,
+        RoutineOp::Use { .. } => Kind::SelectFunction,
+    }
 }
 
 /// A definition's body and its statements and expressions (`routine_block::read`).
@@ -256,7 +280,7 @@ fn body_uses_tables(body: &[Tok]) -> bool {
             .any(|w| matches!(w[0], Tok::Word { .. }) && w[1] == Tok::P('('))
 }
 
-fn learned(cx: &Cx, row: &str, r: Tbl, effect: Effect) -> Stmt {
+fn learned(cx: &Cx, row: Kind, r: Tbl, effect: Effect) -> Stmt {
     let part = cx.part(
         row,
         Bind {
@@ -265,7 +289,7 @@ fn learned(cx: &Cx, row: &str, r: Tbl, effect: Effect) -> Stmt {
         },
     );
     Stmt::Learned(Plan {
-        kind: row.to_owned(),
+        kind: row,
         parts: vec![part],
         lock_tables: Vec::new(),
         wait: None,
@@ -328,7 +352,7 @@ pub(super) fn function_calls(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, Strin
         && (kw_eq(&toks[0], "select") || kw_eq(&toks[0], "do"))
         && toks[2] == Tok::P('(')
         && toks[3] == Tok::P(')');
-    if !simple || !(cx.has_row)("select_function") {
+    if !simple || !(cx.has_row)(Kind::SelectFunction.as_str()) {
         return Some(refuse(
             cx,
             &format!(
@@ -359,7 +383,7 @@ pub(super) fn function_calls(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, Strin
         kind: RoutineKind::Function,
         r: r.clone(),
     };
-    let mut st = learned(cx, "select_function", r, Effect::Routine(op));
+    let mut st = learned(cx, Kind::SelectFunction, r, Effect::Routine(op));
     if let Stmt::Learned(p) = &mut st {
         p.parts.extend(prelocked);
     }

@@ -16,24 +16,25 @@
 
 use super::{classify, kw_eq, Cx, Part, Stmt, Tbl, Tok};
 use crate::catalog::Catalog;
+use crate::kind::Kind;
 use crate::routines::{Body, RoutineKind};
 
 /// Body statement kinds whose plan's parts are the prelocked tables.
-const DML: &[&str] = &[
-    "select",
-    "select_for_update",
-    "select_share",
-    "insert",
-    "update",
-    "delete",
-    "select_join",
-    "select_join_rev",
-    "select_subquery",
-    "insert_select",
-    "insert_select_rev",
-    "update_multi",
-    "update_subquery",
-    "delete_multi",
+const DML: &[Kind] = &[
+    Kind::Select,
+    Kind::SelectForUpdate,
+    Kind::SelectShare,
+    Kind::Insert,
+    Kind::Update,
+    Kind::Delete,
+    Kind::SelectJoin,
+    Kind::SelectJoinRev,
+    Kind::SelectSubquery,
+    Kind::InsertSelect,
+    Kind::InsertSelectRev,
+    Kind::UpdateMulti,
+    Kind::UpdateSubquery,
+    Kind::DeleteMulti,
 ];
 
 /// Body statements the model does not prelock (the rest are expressions, SET, DO, KILL,
@@ -141,7 +142,7 @@ fn nested_parts(
             let Some(body) = cat.routines.get(RoutineKind::Function, &g) else {
                 continue;
             };
-            if seen.contains(&text.to_lowercase()) || !has_row("select_function") {
+            if seen.contains(&text.to_lowercase()) || !has_row(Kind::SelectFunction.as_str()) {
                 continue;
             }
             seen.push(text.to_lowercase());
@@ -155,7 +156,7 @@ fn nested_parts(
                 r: Some(g.clone()),
                 ..super::Bind::default()
             };
-            parts.push(cx.part("select_function", bind));
+            parts.push(cx.part(Kind::SelectFunction, bind));
             if body.uses_tables {
                 nested_parts(&g, &body.stmts, cat, has_row, seen, parts)?;
             }
@@ -242,9 +243,7 @@ fn statement_parts(
         ));
     }
     match classify(sql, &f.db, cat, has_row) {
-        Ok(Stmt::Learned(p)) if DML.contains(&p.kind.as_str()) && p.lock_tables.is_empty() => {
-            Ok(p.parts)
-        }
+        Ok(Stmt::Learned(p)) if DML.contains(&p.kind) && p.lock_tables.is_empty() => Ok(p.parts),
         Ok(Stmt::NoLocks) => Ok(Vec::new()),
         Ok(_) => Err(format!(
             "the stored function `{f}`'s body statement `{sql}` is not a DML statement the \
@@ -324,8 +323,11 @@ pub(super) fn triggers(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
 /// table that is only read). Measured: open/refused/pt-osc-triggers.mdl, pt-osc's
 /// `INSERT ... SELECT ... FROM t1 LOCK IN SHARE MODE` copy of a table with its triggers
 /// holds only t1's SR besides the target's lock.
-pub(super) fn fires_no_trigger(kind: &str) -> bool {
-    matches!(kind, "select" | "select_share" | "select_for_update")
+pub(super) fn fires_no_trigger(kind: Kind) -> bool {
+    matches!(
+        kind,
+        Kind::Select | Kind::SelectShare | Kind::SelectForUpdate
+    )
 }
 
 /// The table a single-table DML statement changes, and the trigger events it fires.

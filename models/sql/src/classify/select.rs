@@ -4,6 +4,7 @@ use super::{
     from_tables, locking_clauses, user_locks, views, Bind, Cx, Effect, Part, Plan, Stmt, Tok,
     UserLockCall, SYSTEM_SCHEMAS,
 };
+use crate::kind::Kind;
 
 /// The tables of the subqueries in an expression (`SET @a = (SELECT ... FROM t1)`, `DO
 /// (SELECT ...)`): read, SR, as a SELECT's. The server opens them with the statement's
@@ -18,9 +19,11 @@ pub(super) fn subquery_reads(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, Strin
     if tables.is_empty() {
         return None;
     }
-    let parts: Result<Vec<Part>, String> =
-        tables.iter().map(|t| cx.on_table("select", t)).collect();
-    Some(parts.and_then(|parts| cx.plan("select", parts, Effect::NeedTables(tables), toks)))
+    let parts: Result<Vec<Part>, String> = tables
+        .iter()
+        .map(|t| cx.on_table(Kind::Select, t))
+        .collect();
+    Some(parts.and_then(|parts| cx.plan(Kind::Select, parts, Effect::NeedTables(tables), toks)))
 }
 
 pub(super) fn classify_set(words: &[String], sql: &str) -> Result<Stmt, String> {
@@ -143,7 +146,7 @@ pub(super) fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result
             .iter()
             .find(|(it, _)| it == t)
             .map_or(kind, |(_, k)| *k);
-        if k == "select" && cx.cat.is_view(t) {
+        if k == Kind::Select && cx.cat.is_view(t) {
             parts.extend(views::select_parts(cx, t)?);
             continue;
         }
@@ -156,9 +159,9 @@ pub(super) fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result
 /// timeout (ms).
 pub(super) fn get_lock_plan(cx: &Cx, n: String, ms: u64) -> Plan {
     Plan {
-        kind: "get_lock".into(),
+        kind: Kind::GetLock,
         parts: vec![cx.part(
-            "get_lock",
+            Kind::GetLock,
             Bind {
                 lock: Some(n),
                 ..Bind::default()

@@ -25,32 +25,28 @@
 
 use super::{classify, kw_eq, tokens, Bind, Cur, Effect, Part, Plan, SetTarget, Stmt, Tbl, Tok};
 use crate::catalog::{Catalog, Engine, SeqNeed, ER_NO_SUCH_TABLE};
+use crate::errors::ER_UNKNOWN_SEQUENCES;
+use crate::kind::Kind;
 
-/// ER_UNKNOWN_SEQUENCES.
-pub const ER_UNKNOWN_SEQUENCES: u32 = 4091;
-/// ER_NOT_SEQUENCE.
-pub const ER_NOT_SEQUENCE: u32 = 4089;
-/// ER_NOT_SEQUENCE2 (DROP SEQUENCE of a table).
-pub const ER_NOT_SEQUENCE2: u32 = 4090;
 /// ER_DUP_ARGUMENT (an option twice).
 pub const ER_DUP_ARGUMENT: u32 = 1225;
 /// ER_SEQUENCE_INVALID_DATA.
 pub const ER_SEQUENCE_INVALID_DATA: u32 = 4085;
 
 /// The DML whose expressions may call sequence functions.
-const DML: &[&str] = &[
-    "select",
-    "select_for_update",
-    "select_share",
-    "insert",
-    "update",
-    "delete",
+const DML: &[Kind] = &[
+    Kind::Select,
+    Kind::SelectForUpdate,
+    Kind::SelectShare,
+    Kind::Insert,
+    Kind::Update,
+    Kind::Delete,
 ];
 
-fn part(kind: &str, t: &Tbl) -> Part {
+fn part(kind: Kind, t: &Tbl) -> Part {
     Part {
-        row: kind.to_owned(),
-        kind: kind.to_owned(),
+        row: kind.as_str().to_owned(),
+        kind,
         bind: Bind {
             t: Some(t.clone()),
             ..Bind::default()
@@ -59,9 +55,9 @@ fn part(kind: &str, t: &Tbl) -> Part {
     }
 }
 
-fn plan(kind: &str, parts: Vec<Part>, effect: Effect, wait: Option<u64>) -> Stmt {
+fn plan(kind: Kind, parts: Vec<Part>, effect: Effect, wait: Option<u64>) -> Stmt {
     Stmt::Learned(Plan {
-        kind: kind.to_owned(),
+        kind,
         parts,
         lock_tables: Vec::new(),
         wait,
@@ -89,7 +85,7 @@ pub(super) fn classify_sequence(
         && (1..5).any(|i| kw(i, "sequence"))
         && !(1..5).any(|i| kw(i, "table"));
     if ddl || (kw(0, "show") && kw(1, "create") && kw(2, "sequence")) {
-        if !has_row("create_sequence") {
+        if !has_row(Kind::CreateSequence.as_str()) {
             return Some(Err(format!(
                 "`{sql}`: sequences are not in this dialect's statement table"
             )));
@@ -155,7 +151,7 @@ pub(super) fn classify_sequence(
 
 /// A sequence function call: its learned kind, the sequence, where its tokens are.
 struct Call {
-    kind: &'static str,
+    kind: Kind,
     seq: Tbl,
     span: std::ops::Range<usize>,
 }
@@ -213,10 +209,10 @@ fn calls(toks: &[Tok], db: &str) -> Result<Vec<Call>, String> {
             }
             let kind = match f {
                 // Seeded bug `conform_nextval_reads`: NEXTVAL played as LASTVAL (SR).
-                "nextval" if cfg!(mdl_bug = "conform_nextval_reads") => "lastval",
-                "nextval" => "nextval",
-                "setval" => "setval",
-                _ => "lastval",
+                "nextval" if cfg!(mdl_bug = "conform_nextval_reads") => Kind::Lastval,
+                "nextval" => Kind::Nextval,
+                "setval" => Kind::Setval,
+                _ => Kind::Lastval,
             };
             out.push(Call {
                 kind,
@@ -233,9 +229,9 @@ fn calls(toks: &[Tok], db: &str) -> Result<Vec<Call>, String> {
         {
             let (seq, after) = name_at(i + 3).ok_or("expected a sequence name")?;
             let kind = if kw_eq(t, "next") {
-                "nextval"
+                Kind::Nextval
             } else {
-                "lastval"
+                Kind::Lastval
             };
             out.push(Call {
                 kind,
@@ -334,7 +330,7 @@ fn with_calls(
             Effect::NeedSequences(seq_needs(ER_UNKNOWN_SEQUENCES).collect()),
             None,
         )),
-        Stmt::Learned(mut p) if DML.contains(&p.kind.as_str()) && p.lock_tables.is_empty() => {
+        Stmt::Learned(mut p) if DML.contains(&p.kind) && p.lock_tables.is_empty() => {
             let Effect::NeedTables(ts) = &p.effect else {
                 return Err(format!(
                     "`{sql}`: sequence functions in this statement are not modelled"
@@ -430,9 +426,9 @@ fn ddl_statement(mut c: Cur, db: &str, cat: &Catalog) -> Result<Stmt, String> {
                 view(&t)?;
                 ts.push(t);
             }
-            let parts = ts.iter().map(|t| part("drop_sequence", t)).collect();
+            let parts = ts.iter().map(|t| part(Kind::DropSequence, t)).collect();
             let effect = Effect::DropSequences { ts, if_exists };
-            Ok(plan("drop_sequence", parts, effect, wait))
+            Ok(plan(Kind::DropSequence, parts, effect, wait))
         }
         "alter" => {
             if cat.engine(&s).is_some_and(|e| e != Engine::InnoDb) {
@@ -448,8 +444,8 @@ fn ddl_statement(mut c: Cur, db: &str, cat: &Catalog) -> Result<Stmt, String> {
             };
             let effect = Effect::NeedSequences(vec![need]);
             Ok(plan(
-                "alter_sequence",
-                vec![part("alter_sequence", &s)],
+                Kind::AlterSequence,
+                vec![part(Kind::AlterSequence, &s)],
                 effect,
                 wait,
             ))
@@ -465,8 +461,8 @@ fn ddl_statement(mut c: Cur, db: &str, cat: &Catalog) -> Result<Stmt, String> {
             };
             let effect = Effect::NeedSequences(vec![need]);
             Ok(plan(
-                "show_create",
-                vec![part("show_create", &s)],
+                Kind::ShowCreate,
+                vec![part(Kind::ShowCreate, &s)],
                 effect,
                 None,
             ))
@@ -511,9 +507,9 @@ fn create(
     let replace = or_replace && cat.exists(&s);
     let (kind, bind) = if replace {
         let kind = if cat.is_sequence(&s) {
-            "create_or_replace_sequence"
+            Kind::CreateOrReplaceSequence
         } else {
-            "create_or_replace_sequence_table"
+            Kind::CreateOrReplaceSequenceTable
         };
         (
             kind,
@@ -524,7 +520,7 @@ fn create(
         )
     } else {
         (
-            "create_sequence",
+            Kind::CreateSequence,
             Bind {
                 n: Some(s.clone()),
                 ..Bind::default()
@@ -532,8 +528,8 @@ fn create(
         )
     };
     let p = Part {
-        row: kind.to_owned(),
-        kind: kind.to_owned(),
+        row: kind.as_str().to_owned(),
+        kind,
         bind,
         set_target: SetTarget::NotInList,
     };
@@ -551,7 +547,7 @@ fn create(
 /// `suite/sql_sequence/concurrent_create.test` drops it with DROP SEQUENCE).
 pub(super) fn like(st: Stmt, cat: &Catalog) -> Stmt {
     let Stmt::Learned(mut p) = st else { return st };
-    if p.kind != "create_like" {
+    if p.kind != Kind::CreateLike {
         return Stmt::Learned(p);
     }
     if let Effect::CreateTable {
@@ -585,9 +581,9 @@ pub(super) fn lock_rows(st: Stmt, cat: &Catalog) -> Result<Stmt, String> {
         let Some(t) = part.bind.t.as_ref().filter(|t| cat.is_sequence(t)) else {
             continue;
         };
-        part.row = match part.kind.as_str() {
-            "lock_read" | "lock_read_local" => "lock_read_sequence".into(),
-            "lock_write" => "lock_write_sequence".into(),
+        part.row = match part.kind {
+            Kind::LockRead | Kind::LockReadLocal => Kind::LockReadSequence.as_str().into(),
+            Kind::LockWrite => Kind::LockWriteSequence.as_str().into(),
             k => {
                 return Err(format!(
                     "`{k}` of a sequence (`{t}`) is not in the learned table (READ and WRITE \
@@ -874,19 +870,19 @@ fn create_with_default(
     if calls.iter().any(|c| c.seq != *seq) {
         return refuse("CREATE TABLE with DEFAULTs of several sequences");
     }
-    let reads = calls.iter().all(|c| c.kind == "lastval");
-    if !reads && calls.iter().any(|c| c.kind == "lastval") {
+    let reads = calls.iter().all(|c| c.kind == Kind::Lastval);
+    if !reads && calls.iter().any(|c| c.kind == Kind::Lastval) {
         return refuse("CREATE TABLE with DEFAULTs of NEXTVAL and LASTVAL together");
     }
     if cat.exists(seq) && !cat.is_sequence(seq) {
         return refuse("a DEFAULT of a sequence function of a table that is not a sequence");
     }
     let kind = if reads {
-        "create_table_lastval"
+        Kind::CreateTableLastval
     } else {
-        "create_table_nextval"
+        Kind::CreateTableNextval
     };
-    if !has_row(kind) {
+    if !has_row(kind.as_str()) {
         return refuse("a sequence function in CREATE TABLE");
     }
     let mut rest = Vec::new();
@@ -898,7 +894,7 @@ fn create_with_default(
     }
     rest.extend(toks[i..].iter().cloned());
     let mut p = match classify(&render(&rest), db, cat, has_row)? {
-        Stmt::Learned(p) if p.kind == "create_table" => p,
+        Stmt::Learned(p) if p.kind == Kind::CreateTable => p,
         _ => return refuse("this CREATE TABLE with a sequence function"),
     };
     let Effect::CreateTable { t, src, .. } = &mut p.effect else {
@@ -906,10 +902,10 @@ fn create_with_default(
     };
     let new = t.clone();
     src.push(seq.clone());
-    p.kind = kind.to_owned();
+    p.kind = kind;
     p.parts = vec![Part {
-        row: kind.to_owned(),
-        kind: kind.to_owned(),
+        row: kind.as_str().to_owned(),
+        kind,
         bind: Bind {
             n: Some(new),
             t: Some(seq.clone()),

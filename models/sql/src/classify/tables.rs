@@ -2,6 +2,7 @@
 //! multi-table UPDATE, DELETE targets, locking clauses (`FOR UPDATE`, `LOCK IN SHARE MODE`).
 
 use super::{kw_eq, kw_eq_at, Tbl, Tok};
+use crate::kind::Kind;
 
 /// Words that end a table reference in a FROM list.
 pub(super) const TABLE_END: &[&str] = &[
@@ -222,7 +223,7 @@ pub(super) fn from_tables_aliased(
 }
 
 /// A subquery's table with the kind its own locking clause gives it.
-pub(super) type Locked = (Tbl, &'static str);
+pub(super) type Locked = (Tbl, Kind);
 
 /// The kind of a SELECT's own locking clause (`FOR UPDATE`, `LOCK IN SHARE MODE` outside
 /// every parenthesis), and the tables of the subqueries that have their own, with theirs.
@@ -230,11 +231,8 @@ pub(super) type Locked = (Tbl, &'static str);
 /// calls `Lex->current_select->set_lock_for_tables`, which sets the lock type of the
 /// current SELECT_LEX's tables): a subquery's `FOR UPDATE` gives its tables SW and leaves
 /// the outer tables SR (measured: models/conformance/subquery-for-update.mdl).
-pub(super) fn locking_clauses(
-    toks: &[Tok],
-    db: &str,
-) -> Result<(&'static str, Vec<Locked>), String> {
-    let mut outer = "select";
+pub(super) fn locking_clauses(toks: &[Tok], db: &str) -> Result<(Kind, Vec<Locked>), String> {
+    let mut outer = Kind::Select;
     let mut inner = Vec::new();
     let mut opens: Vec<usize> = Vec::new();
     for (i, t) in toks.iter().enumerate() {
@@ -245,12 +243,12 @@ pub(super) fn locking_clauses(
             }
             _ => {
                 let k = if kw_eq(t, "for") && toks.get(i + 1).is_some_and(|n| kw_eq(n, "update")) {
-                    "select_for_update"
+                    Kind::SelectForUpdate
                 } else if kw_eq(t, "lock")
                     && toks.get(i + 1).is_some_and(|n| kw_eq(n, "in"))
                     && toks.get(i + 2).is_some_and(|n| kw_eq(n, "share"))
                 {
-                    "select_share"
+                    Kind::SelectShare
                 } else {
                     continue;
                 };

@@ -135,7 +135,7 @@ pub(super) fn timeout_ms(args: &[&Tok]) -> Result<Option<u64>, String> {
 pub fn get_lock_columns(sql: &str) -> Option<Vec<usize>> {
     let toks = super::tokens(sql).ok()?;
     let dummy = |_: String, _: u64| super::Plan {
-        kind: String::new(),
+        kind: crate::kind::Kind::GetLock,
         parts: Vec::new(),
         lock_tables: Vec::new(),
         wait: None,

@@ -20,25 +20,8 @@
 //!   view, is refused for DML (not measured).
 
 use super::{from_tables, kw_eq, Bind, Cur, Cx, Effect, Part, Stmt, Tbl, Tok};
-
-/// How a statement creates a view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ViewMode {
-    Create,
-    OrReplace,
-    Alter,
-}
-
-/// A view's definition as the catalog keeps it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ViewDef {
-    /// The tables and views its SELECT reads, in order, each once.
-    pub bases: Vec<Tbl>,
-    /// Not `ALGORITHM=TEMPTABLE` and nothing that stops a merge (`LEX::can_be_merged`:
-    /// aggregates, DISTINCT, GROUP BY, HAVING, LIMIT, UNION, a subquery in the select
-    /// list). Only a mergeable view passes the statement's lock type to its tables.
-    pub merge: bool,
-}
+use crate::kind::Kind;
+pub use crate::objects::{ViewDef, ViewMode};
 
 /// Words of a view's SELECT that stop a merge (`LEX::can_be_merged`, sql_lex.cc) or
 /// that this model cannot see through.
@@ -130,7 +113,7 @@ pub(super) fn drop_views(cx: &Cx, c: &mut Cur, toks: &[Tok], ie: bool) -> Result
         .iter()
         .map(|v| {
             cx.part(
-                "drop_view",
+                Kind::DropView,
                 Bind {
                     v: Some(v.clone()),
                     ..Bind::default()
@@ -139,7 +122,7 @@ pub(super) fn drop_views(cx: &Cx, c: &mut Cur, toks: &[Tok], ie: bool) -> Result
         })
         .collect();
     cx.plan(
-        "drop_view",
+        Kind::DropView,
         parts,
         Effect::DropView { vs, if_exists: ie },
         toks,
@@ -202,12 +185,12 @@ pub(super) fn create_view(
     let kind = match (mode, bases.is_empty()) {
         // Of no table: the view's X group alone, as CREATE (the learned OR REPLACE and
         // ALTER rows are CREATE's; measured: views-or-replace-const.mdl).
-        (_, true) => "create_view_const",
-        (ViewMode::Create, false) => "create_view",
-        (ViewMode::OrReplace, false) => "create_or_replace_view",
-        (ViewMode::Alter, false) => "alter_view",
+        (_, true) => Kind::CreateViewConst,
+        (ViewMode::Create, false) => Kind::CreateView,
+        (ViewMode::OrReplace, false) => Kind::CreateOrReplaceView,
+        (ViewMode::Alter, false) => Kind::AlterView,
     };
-    if !(cx.has_row)(kind) {
+    if !(cx.has_row)(kind.as_str()) {
         return Err(format!("`{sql}`: `{kind}` is not in the learned table"));
     }
     // The tables opened after the view's X: each base, a view followed by its own.
@@ -240,7 +223,7 @@ pub(super) fn create_view(
                     ));
                 }
                 parts.push(cx.part(
-                    "create_view_const",
+                    Kind::CreateViewConst,
                     Bind {
                         v: Some(v.clone()),
                         ..Bind::default()
@@ -248,7 +231,7 @@ pub(super) fn create_view(
                 ));
             }
             parts.push(cx.part(
-                "select",
+                Kind::Select,
                 Bind {
                     t: Some(t.clone()),
                     ..Bind::default()
@@ -259,7 +242,7 @@ pub(super) fn create_view(
         let k = if parts.is_empty() {
             kind
         } else {
-            "create_view"
+            Kind::CreateView
         };
         parts.push(cx.part(
             k,
@@ -391,24 +374,22 @@ fn select_list_subquery(body: &[Tok]) -> bool {
 
 /// The part of a DML statement's `kind` (`select`, `insert`, `update`, `delete`) on a
 /// view `v`: the learned `KIND_view` row with the view and its one table.
-pub(super) fn dml_part(cx: &Cx, kind: &str, v: &Tbl) -> Result<Part, String> {
+pub(super) fn dml_part(cx: &Cx, kind: Kind, v: &Tbl) -> Result<Part, String> {
     let sql = cx.sql;
     let def = cx
         .cat
         .view_def(v)
         .ok_or_else(|| format!("`{sql}`: `{v}` is not a view"))?;
     let row = match (kind, def.merge) {
-        ("select", true) => "select_view",
-        ("select", false) => "select_view_temptable",
-        ("insert" | "update" | "delete", true) => match kind {
-            "insert" => "insert_view",
-            "update" => "update_view",
-            _ => "delete_view",
-        },
+        (Kind::Select, true) => Kind::SelectView,
+        (Kind::Select, false) => Kind::SelectViewTemptable,
+        (Kind::Insert, true) => Kind::InsertView,
+        (Kind::Update, true) => Kind::UpdateView,
+        (Kind::Delete, true) => Kind::DeleteView,
         _ => {
             return Err(format!(
                 "`{sql}`: {} through the view `{v}` is not in the learned table",
-                kind.to_ascii_uppercase()
+                kind.as_str().to_ascii_uppercase()
             ))
         }
     };
@@ -436,12 +417,12 @@ pub(super) fn dml_part(cx: &Cx, kind: &str, v: &Tbl) -> Result<Part, String> {
             "`{sql}`: a statement on the view `{v}` of a table with triggers is not modelled"
         ));
     }
-    if !(cx.has_row)(row) {
+    if !(cx.has_row)(row.as_str()) {
         return Err(format!("`{sql}`: `{row}` is not in the learned table"));
     }
     Ok(Part {
-        row: row.to_owned(),
-        kind: row.to_owned(),
+        row: row.as_str().to_owned(),
+        kind: row,
         bind: Bind {
             v: Some(v.clone()),
             t: Some(t.clone()),
@@ -508,13 +489,13 @@ pub(super) fn alter_view(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Option<Result<St
 /// it; measured: views-select-two-tables.mdl); any other view, [`dml_part`].
 pub(super) fn select_parts(cx: &Cx, v: &Tbl) -> Result<Vec<Part>, String> {
     let Some(def) = cx.cat.view_def(v) else {
-        return Ok(vec![dml_part(cx, "select", v)?]);
+        return Ok(vec![dml_part(cx, Kind::Select, v)?]);
     };
     let [first, rest @ ..] = def.bases.as_slice() else {
-        return Ok(vec![dml_part(cx, "select", v)?]);
+        return Ok(vec![dml_part(cx, Kind::Select, v)?]);
     };
     if rest.is_empty() {
-        return Ok(vec![dml_part(cx, "select", v)?]);
+        return Ok(vec![dml_part(cx, Kind::Select, v)?]);
     }
     for t in &def.bases {
         if cx.cat.engine(t) != Some(super::Engine::InnoDb) {
@@ -526,13 +507,13 @@ pub(super) fn select_parts(cx: &Cx, v: &Tbl) -> Result<Vec<Part>, String> {
         }
     }
     let row = if def.merge {
-        "select_view"
+        Kind::SelectView
     } else {
-        "select_view_temptable"
+        Kind::SelectViewTemptable
     };
     let mut parts = vec![Part {
-        row: row.to_owned(),
-        kind: row.to_owned(),
+        row: row.as_str().to_owned(),
+        kind: row,
         bind: Bind {
             v: Some(v.clone()),
             t: Some(first.clone()),
@@ -542,7 +523,7 @@ pub(super) fn select_parts(cx: &Cx, v: &Tbl) -> Result<Vec<Part>, String> {
     }];
     for t in rest {
         parts.push(cx.part(
-            "select",
+            Kind::Select,
             Bind {
                 t: Some(t.clone()),
                 ..Bind::default()

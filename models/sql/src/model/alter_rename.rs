@@ -10,6 +10,7 @@
 use super::SqlModel;
 use crate::classify::{Effect, Plan, Tbl};
 use crate::compose::Step;
+use crate::kind::Kind;
 
 impl SqlModel {
     /// Cuts the steps of an ALTER ... RENAME (`alter_rename` and the `*_rename` rows)
@@ -17,7 +18,7 @@ impl SqlModel {
     pub(super) fn alter_rename_stops(&self, plan: &Plan, own: &mut Vec<Step>) {
         let (t, n, fail) = match &plan.effect {
             Effect::AlterRename { t, n, alter } => (t, n, self.cat.error_of(alter).is_some()),
-            Effect::Rename(pairs) if plan.kind == "alter_rename" && pairs.len() == 1 => {
+            Effect::Rename(pairs) if plan.kind == Kind::AlterRename && pairs.len() == 1 => {
                 (&pairs[0].0, &pairs[0].1, false)
             }
             _ => return,

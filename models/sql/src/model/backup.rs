@@ -2,6 +2,7 @@
 
 use super::SqlModel;
 use crate::compose::Step;
+use crate::kind::Kind;
 use mdl_core::{Duration, LockType};
 
 impl SqlModel {
@@ -34,13 +35,13 @@ impl SqlModel {
             ty = flush;
         }
         let stage = match ty.abbrev() {
-            "BACKUP_START" => "backup_start",
-            "BACKUP_FLUSH" => "backup_flush",
-            "BACKUP_WAIT_DDL" => "backup_block_ddl",
-            "BACKUP_WAIT_COMMIT" => "backup_block_commit",
+            "BACKUP_START" => Kind::BackupStart,
+            "BACKUP_FLUSH" => Kind::BackupFlush,
+            "BACKUP_WAIT_DDL" => Kind::BackupBlockDdl,
+            "BACKUP_WAIT_COMMIT" => Kind::BackupBlockCommit,
             _ => return,
         };
-        self.sess[s].st.backup = Some((stage.to_string(), key, ty));
+        self.sess[s].st.backup = Some((stage, key, ty));
     }
 
     pub(super) fn backup_unlock(&mut self, s: usize) {
@@ -56,8 +57,8 @@ impl SqlModel {
     /// only the last). Measured: found/seed-70579 (BLOCK_DDL from START holds
     /// BACKUP_FLUSH and waits for BACKUP_WAIT_FLUSH behind a LOCK TABLES of a MyISAM
     /// table).
-    pub(super) fn backup_stages(&self, s: usize, kind: &str, own: Vec<Step>) -> Vec<Step> {
-        const STAGES: &[&str] = &["backup_start", "backup_flush", "backup_block_ddl"];
+    pub(super) fn backup_stages(&self, s: usize, kind: Kind, own: Vec<Step>) -> Vec<Step> {
+        const STAGES: &[Kind] = &[Kind::BackupStart, Kind::BackupFlush, Kind::BackupBlockDdl];
         let Some((cur, key, _)) = self.sess[s].st.backup.clone() else {
             return own;
         };
@@ -66,7 +67,7 @@ impl SqlModel {
             STAGES
                 .iter()
                 .position(|x| *x == kind)
-                .or((kind == "backup_block_commit").then_some(STAGES.len())),
+                .or((kind == Kind::BackupBlockCommit).then_some(STAGES.len())),
         ) else {
             return own;
         };
@@ -79,14 +80,14 @@ impl SqlModel {
         let mut out = Vec::new();
         for stage in STAGES.iter().take(to).skip(from + 1) {
             match *stage {
-                "backup_flush" => out.push(up("BACKUP_FLUSH")),
+                Kind::BackupFlush => out.push(up("BACKUP_FLUSH")),
                 _ => {
                     out.push(up("BACKUP_WAIT_FLUSH"));
                     out.push(up("BACKUP_WAIT_DDL"));
                 }
             }
         }
-        if kind == "backup_block_ddl" {
+        if kind == Kind::BackupBlockDdl {
             // (Then the learned BACKUP_WAIT_DDL.)
             out.push(up("BACKUP_WAIT_FLUSH"));
         }

@@ -181,7 +181,7 @@ impl SqlModel {
         // The one comparison of statement kinds of this file.
         match crate::classify::classify(sql, &self.sess[s].st.db, &self.cat, &has) {
             Ok(Stmt::UserLocks(_)) => true,
-            Ok(Stmt::Learned(p)) => p.kind == "get_lock",
+            Ok(Stmt::Learned(p)) => p.kind == crate::kind::Kind::GetLock,
             _ => false,
         }
     }

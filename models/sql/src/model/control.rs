@@ -5,6 +5,7 @@ use super::{SqlModel, Then, ER_BAD_DB, ER_UNKNOWN_TABLE_HANDLER};
 use crate::catalog::Engine;
 use crate::classify::{Effect, Plan, Stmt};
 use crate::compose::{compose, keys, Ctx, Step};
+use crate::kind::{Kind, RowVariant};
 use crate::mapping::OpKind;
 use mdl_core::key::MdlKey;
 use mdl_core::Outcome;
@@ -115,7 +116,7 @@ impl SqlModel {
                 self.backup_unlock(s);
                 o
             }
-            Stmt::Learned(plan) if plan.kind == "table_backup_lock" => {
+            Stmt::Learned(plan) if plan.kind == Kind::TableBackupLock => {
                 // backup_lock (sql/backup.cc) gives back the previous BACKUP LOCK first.
                 self.backup_unlock(s);
                 self.run_plan(s, plan)?
@@ -143,17 +144,20 @@ impl SqlModel {
             // Opened again (mysql_ha_read -> mysql_ha_open with reopen).
             let t = self.sess[s].st.handlers[i].table.clone();
             let row = if self.cat.engine(&t) == Some(Engine::MyIsam)
-                && self.map.kind("handler_open.myisam").is_some()
+                && self
+                    .map
+                    .kind(Kind::HandlerOpen.row_name(RowVariant::MyIsam))
+                    .is_some()
             {
-                "handler_open.myisam"
+                Kind::HandlerOpen.row_name(RowVariant::MyIsam)
             } else {
-                "handler_open"
+                Kind::HandlerOpen.as_str()
             };
             let plan = Plan {
-                kind: "handler_open".into(),
+                kind: Kind::HandlerOpen,
                 parts: vec![crate::classify::Part {
                     row: row.into(),
-                    kind: "handler_open".into(),
+                    kind: Kind::HandlerOpen,
                     bind: crate::classify::Bind {
                         t: Some(t.clone()),
                         ..Default::default()
@@ -209,7 +213,7 @@ impl SqlModel {
 
     /// What COMMIT of a transaction that wrote requests (the `commit_write` kind).
     pub(super) fn commit_steps(&self) -> Result<Vec<Step>, String> {
-        let Some(r) = self.map.kind("commit_write") else {
+        let Some(r) = self.map.kind(Kind::CommitWrite.as_str()) else {
             return Ok(Vec::new());
         };
         let mut out = Vec::new();

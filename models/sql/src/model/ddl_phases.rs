@@ -5,6 +5,7 @@ use super::{SqlModel, Then};
 use crate::catalog::Engine;
 use crate::classify::{LtMode, Tbl};
 use crate::compose::{compose, Ctx, Step};
+use crate::kind::{Kind, RowVariant};
 use mdl_core::key::MdlKey;
 use mdl_core::{LockType, Outcome};
 use std::collections::VecDeque;
@@ -71,7 +72,7 @@ impl SqlModel {
         let Then::Plan(p) = &run.then else {
             return None;
         };
-        if !p.kind.starts_with("lock_") {
+        if !p.kind.is_lock_tables() {
             return None;
         }
         let missing = p
@@ -107,7 +108,7 @@ impl SqlModel {
         let Then::Plan(p) = &run.then else {
             return;
         };
-        if p.kind != "drop_trigger" || p.parts.len() != 1 {
+        if p.kind != Kind::DropTrigger || p.parts.len() != 1 {
             return;
         }
         let Some(tr) = p.parts[0].bind.tr.clone() else {
@@ -122,11 +123,14 @@ impl SqlModel {
         plan.parts[0].row = match &now {
             Some(t)
                 if self.cat.engine(t) == Some(Engine::MyIsam)
-                    && self.map.kind("drop_trigger.myisam").is_some() =>
+                    && self
+                        .map
+                        .kind(Kind::DropTrigger.row_name(RowVariant::MyIsam))
+                        .is_some() =>
             {
-                "drop_trigger.myisam".to_owned()
+                Kind::DropTrigger.row_name(RowVariant::MyIsam).to_owned()
             }
-            _ => "drop_trigger".to_owned(),
+            _ => Kind::DropTrigger.as_str().to_owned(),
         };
         let Ok(steps) = compose(&self.map, &self.d, &self.cat, &plan) else {
             return;
@@ -153,7 +157,7 @@ impl SqlModel {
         let trigger = self.d.namespace(key.namespace()).name == "TRIGGER"
             && self.sess[s].run.as_ref().is_some_and(|r| {
                 matches!(&r.then, Then::Plan(p)
-                    if matches!(p.kind.as_str(), "create_trigger" | "drop_trigger"))
+                    if p.kind.is_trigger_ddl())
             });
         if trigger {
             self.ha_flush(s);
@@ -186,18 +190,16 @@ impl SqlModel {
         if ns == "BACKUP" {
             return ty.abbrev() == "BACKUP_FTWRL2"
                 && self.sess[s].run.as_ref().is_some_and(|r| {
-                    !r.stood_aside && matches!(&r.then, Then::Plan(p) if p.kind == "ftwrl")
+                    !r.stood_aside && matches!(&r.then, Then::Plan(p) if p.kind == Kind::Ftwrl)
                 });
         }
         ns == "TABLE"
             && self.sess[s].run.as_ref().is_some_and(|r| {
                 !r.stood_aside
                     && match &r.then {
-                        Then::Plan(p) if p.kind == "alter_copy" => *ty == snw,
+                        Then::Plan(p) if p.kind == Kind::AlterCopy => *ty == snw,
                         // (The first X: the move down to SU for the rebuild follows.)
-                        Then::Plan(p)
-                            if matches!(p.kind.as_str(), "alter_inplace" | "create_index") =>
-                        {
+                        Then::Plan(p) if p.kind.is_inplace_alter() => {
                             *ty == x
                                 && r.steps.iter().any(|st| {
                                     matches!(st, Step::Upgrade { key: k, ty: t, .. }
@@ -219,7 +221,7 @@ impl SqlModel {
             && self.d.namespace(key.namespace()).name == "TABLE"
             && self.sess[s].run.as_ref().is_some_and(|r| {
                 matches!(&r.then, Then::Plan(p)
-                    if matches!(p.kind.as_str(), "alter_inplace" | "create_index"))
+                    if p.kind.is_inplace_alter())
             })
     }
 
@@ -285,7 +287,7 @@ impl SqlModel {
             Step::Upgrade { ty, .. }
                 if *ty == LockType::SRO
                     && self.sess[s].run.as_ref().is_some_and(
-                        |r| matches!(&r.then, Then::Plan(p) if p.kind.starts_with("lock_")),
+                        |r| matches!(&r.then, Then::Plan(p) if p.kind.is_lock_tables()),
                     ) =>
             {
                 if self.sess[s].run.as_ref().is_some_and(|r| r.had_locks) {
@@ -298,7 +300,7 @@ impl SqlModel {
             Step::Upgrade { ty, .. }
                 if *ty == LockType::parse("BACKUP_WAIT_DDL").expect("a backup lock type")
                     && self.sess[s].run.as_ref().is_some_and(
-                        |r| matches!(&r.then, Then::Plan(p) if p.kind.starts_with("backup_block_")),
+                        |r| matches!(&r.then, Then::Plan(p) if p.kind.is_backup_block()),
                     ) =>
             {
                 Ctx::BlockDdl

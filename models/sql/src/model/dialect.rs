@@ -3,6 +3,7 @@
 //! one (MySQL 8.0: GLOBAL S, then COMMIT S).
 
 use super::SqlModel;
+use crate::kind::Kind;
 use crate::mapping::OpKind;
 use mdl_core::key::MdlKey;
 use mdl_core::{Dialect, Duration, Namespace};
@@ -13,7 +14,7 @@ impl SqlModel {
     pub(super) fn user_lock_namespace(&self, d: &Dialect) -> Namespace {
         let named = self
             .map
-            .kind("get_lock")
+            .kind(Kind::GetLock.as_str())
             .and_then(|k| k.ops.first())
             .and_then(|o| d.namespace_by_name(&o.ns));
         named
@@ -29,7 +30,7 @@ impl SqlModel {
     /// `Global_read_lock::unlock_global_read_lock` releases both; MariaDB's one lock
     /// (BACKUP_FTWRL1 upgraded to BACKUP_FTWRL2) leaves nothing here.
     pub(super) fn release_ftwrl_rest(&mut self, s: usize) {
-        let Some(k) = self.map.kind("ftwrl") else {
+        let Some(k) = self.map.kind(Kind::Ftwrl.as_str()) else {
             return;
         };
         if cfg!(mdl_bug = "sql_ftwrl_one_lock") {

@@ -4,6 +4,7 @@ use super::{Handler, Run, SqlModel, Then};
 use crate::catalog::Engine;
 use crate::classify::{Effect, Plan};
 use crate::compose::Step;
+use crate::kind::Kind;
 use mdl_core::key::MdlKey;
 use mdl_core::{Duration, LockType, Outcome};
 
@@ -81,7 +82,7 @@ impl SqlModel {
                 self.cat.apply(&p.effect);
                 self.note_rows(p);
                 self.session_after_plan(s, p, &new_locks);
-                self.after_plan(s, &p.kind, &run.new);
+                self.after_plan(s, p.kind, &run.new);
                 if run.writes {
                     self.sess[s].st.wrote = true;
                 }
@@ -153,7 +154,7 @@ impl SqlModel {
         self.sess[s].run = None;
         let _ = self.t.end_statement(id);
         if matches!(&run.then, Then::Plan(p)
-            if matches!(p.kind.as_str(), "backup_flush" | "backup_block_ddl" | "backup_block_commit"))
+            if matches!(p.kind, Kind::BackupFlush | Kind::BackupBlockDdl | Kind::BackupBlockCommit))
         {
             self.backup_stage_failed(s);
         }
@@ -191,8 +192,8 @@ impl SqlModel {
         let d = self.d.clone();
         let id = self.sess[s].id;
         let st = &mut self.sess[s].st;
-        match p.kind.as_str() {
-            k if k.starts_with("lock_") || k == "ftwrl_table" => {
+        match p.kind {
+            k if k.is_lock_tables() || k == Kind::FtwrlTable => {
                 let _ = self.t.set_duration(id, Duration::Explicit);
                 let st = &mut self.sess[s].st;
                 st.lock_tables = p.lock_tables.clone();
@@ -206,11 +207,11 @@ impl SqlModel {
                     .cloned()
                     .collect();
             }
-            "ftwrl" => {
+            Kind::Ftwrl => {
                 st.ftwrl = new_locks.last().cloned();
             }
-            k if k.starts_with("backup_") => {
-                if k == "backup_end" {
+            k if k.is_backup_stage() => {
+                if k == Kind::BackupEnd {
                     st.backup = None;
                 } else {
                     let l = self.t.session(id).and_then(|x| {
@@ -223,10 +224,10 @@ impl SqlModel {
                             })
                             .map(|h| (h.key.clone(), h.ty))
                     });
-                    st.backup = l.map(|(k2, t)| (k.to_owned(), k2, t));
+                    st.backup = l.map(|(k2, t)| (k, k2, t));
                 }
             }
-            "table_backup_lock" => {
+            Kind::TableBackupLock => {
                 if let Some(t) = &p.parts[0].bind.t {
                     let k = self.handler_key(t);
                     let l = self.t.session(id).and_then(|x| {
@@ -239,7 +240,7 @@ impl SqlModel {
                     self.sess[s].st.backup_lock = l;
                 }
             }
-            "handler_open" => {
+            Kind::HandlerOpen => {
                 if let Some(t) = p.parts[0].bind.t.clone() {
                     st.handlers.push(Handler {
                         alias: p.parts[0]
@@ -252,12 +253,12 @@ impl SqlModel {
                     });
                 }
             }
-            "get_lock" => {
+            Kind::GetLock => {
                 if let Some(n) = &p.parts[0].bind.lock {
                     *st.user_locks.entry(n.clone()).or_insert(0) += 1;
                 }
             }
-            "drop_db" => {
+            Kind::DropDb => {
                 if let Effect::DropDb { db, .. } = &p.effect {
                     if st.db == *db {
                         st.db = String::new();

@@ -4,6 +4,7 @@
 use super::{Handler, SqlModel, Then};
 use crate::classify::{Stmt, Tbl};
 use crate::compose::Step;
+use crate::kind::Kind;
 use mdl_core::key::MdlKey;
 use mdl_core::{Duration, LockType, OwnerId};
 
@@ -13,7 +14,7 @@ use mdl_core::{Duration, LockType, OwnerId};
 /// `thd->handler_tables_hash`; two HANDLERs on one table under different aliases are both
 /// open, each with its table's SR (measured: models/conformance/handler-two-aliases.mdl).
 pub(super) fn handler_open_new_alias(p: &crate::classify::Part, hs: &[Handler]) -> bool {
-    if !p.kind.starts_with("handler_open") {
+    if p.kind != Kind::HandlerOpen {
         return false;
     }
     let Some(t) = &p.bind.t else {
@@ -49,7 +50,7 @@ pub(super) fn flushes_handlers(st: &Stmt) -> bool {
             | Stmt::Session(_)
             // XA statements open no table (sql/xa.cc).
             | Stmt::Xa(_)
-    ) && !matches!(st, Stmt::Learned(p) if matches!(p.kind.as_str(), "table_backup_lock" | "flush_status"))
+    ) && !matches!(st, Stmt::Learned(p) if matches!(p.kind, Kind::TableBackupLock | Kind::FlushStatus))
     // (BACKUP LOCK takes its table's MDL itself, `backup_lock` in sql/backup.cc, with no
     // open_tables: measured, found/seed-361783, the HANDLER another session's ALTER waits
     // for stays open. HANDLERs are flushed in open_tables (sql_base.cc, mysql_ha_flush):
@@ -168,7 +169,7 @@ impl SqlModel {
         let x = LockType::parse("X").expect("X");
         self.sess.iter().find(|y| y.id == owner).is_some_and(|y| {
             y.run.as_ref().is_some_and(|r| {
-                matches!(&r.then, Then::Plan(p) if p.kind == "alter_copy")
+                matches!(&r.then, Then::Plan(p) if p.kind == Kind::AlterCopy)
                     && r.waiting
                         .as_ref()
                         .is_some_and(|w| matches!(w.step, Step::Upgrade { ty, .. } if ty == x))

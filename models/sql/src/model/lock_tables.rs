@@ -5,6 +5,7 @@ use super::{SqlModel, Then};
 use crate::catalog::Engine;
 use crate::classify::{Effect, LtMode, Plan, Tbl};
 use crate::compose::{keys, Ctx, Step};
+use crate::kind::Kind;
 use crate::mapping::{Mapping, OpKind};
 use mdl_core::key::MdlKey;
 use mdl_core::{Duration, LockType, Outcome, WaitOption};
@@ -38,9 +39,10 @@ impl SqlModel {
     /// UPDATE under LOCK TABLES ... WRITE CONCURRENT waits behind BACKUP STAGE BLOCK_COMMIT.
     pub(super) fn lt_autocommit_steps(&self, s: usize, plan: &Plan) -> Result<Vec<Step>, String> {
         let st = &self.sess[s].st;
-        let writes = plan.parts.iter().any(|p| {
-            matches!(p.kind.as_str(), "insert" | "update" | "delete") && !p.row.ends_with(".myisam")
-        });
+        let writes = plan
+            .parts
+            .iter()
+            .any(|p| p.kind.is_plain_write() && !p.row.ends_with(".myisam"));
         if writes && st.autocommit && !st.in_txn {
             self.commit_steps()
         } else {
@@ -65,25 +67,25 @@ impl SqlModel {
     /// end, as the server's upgrade ends in a downgrade or in REPAIR's own X (shown
     /// meanwhile as a pending X beside the SNRW, as the server shows it).
     pub(super) fn lt_x_waits(&self, s: usize, plan: &Plan) -> Result<Vec<Step>, String> {
-        const MOVE_UP: &[&str] = &[
-            "truncate",
-            "alter_copy",
-            "alter_inplace",
-            "alter_instant",
-            "create_index",
-            "drop",
-            "repair",
-            "optimize",
-            "flush_tables",
-            "flush_table",
-            "create_trigger",
-            "drop_trigger",
+        const MOVE_UP: &[Kind] = &[
+            Kind::Truncate,
+            Kind::AlterCopy,
+            Kind::AlterInplace,
+            Kind::AlterInstant,
+            Kind::CreateIndex,
+            Kind::Drop,
+            Kind::Repair,
+            Kind::Optimize,
+            Kind::FlushTables,
+            Kind::FlushTable,
+            Kind::CreateTrigger,
+            Kind::DropTrigger,
         ];
-        if !MOVE_UP.contains(&plan.kind.as_str()) {
+        if !MOVE_UP.contains(&plan.kind) {
             return Ok(Vec::new());
         }
         let st = &self.sess[s].st;
-        let tables: Vec<Tbl> = if plan.kind == "flush_tables" {
+        let tables: Vec<Tbl> = if plan.kind == Kind::FlushTables {
             st.lock_tables.iter().map(|(t, _)| t.clone()).collect()
         } else {
             plan.parts.iter().filter_map(|p| p.bind.t.clone()).collect()
@@ -143,7 +145,7 @@ impl SqlModel {
                 }
             }
         }
-        if matches!(plan.kind.as_str(), "flush_tables" | "flush_table") {
+        if matches!(plan.kind, Kind::FlushTables | Kind::FlushTable) {
             // FLUSH TABLES [list] under LOCK TABLES takes every locked table's ticket
             // down to SNRW at its end (close_cached_tables, sql/sql_base.cc, after
             // reopen_tables: downgrade_lock(MDL_SHARED_NO_READ_WRITE) on each open table,
@@ -162,8 +164,12 @@ impl SqlModel {
             }
         }
         if matches!(
-            plan.kind.as_str(),
-            "truncate" | "alter_copy" | "alter_inplace" | "alter_instant" | "create_index"
+            plan.kind,
+            Kind::Truncate
+                | Kind::AlterCopy
+                | Kind::AlterInplace
+                | Kind::AlterInstant
+                | Kind::CreateIndex
         ) {
             // TRUNCATE and ALTER under LOCK TABLES take X and go back down to SNRW at
             // their end (Sql_cmd_truncate_table::truncate_table's m_ticket_downgrade,
@@ -187,7 +193,7 @@ impl SqlModel {
         self.cat.apply(&plan.effect);
         self.note_rows(plan);
         // (CREATE TEMPORARY TABLE ... LIKE / SELECT under LOCK TABLES: its table.)
-        self.after_plan(s, &plan.kind, &[]);
+        self.after_plan(s, plan.kind, &[]);
         if let Effect::DropTables { ts, .. } | Effect::DropSequences { ts, .. } = &plan.effect {
             self.sess[s].st.lock_tables.retain(|(t, _)| !ts.contains(t));
             if self.sess[s].st.lock_tables.is_empty() {
@@ -207,7 +213,7 @@ impl SqlModel {
             p.bind
                 .t
                 .clone()
-                .filter(|t| p.kind == "analyze" && self.cat.engine(t) == Some(Engine::InnoDb))
+                .filter(|t| p.kind == Kind::Analyze && self.cat.engine(t) == Some(Engine::InnoDb))
         });
         if let Some(t) = commits {
             let steps = self.commit_steps()?;
@@ -233,7 +239,7 @@ impl SqlModel {
         let Then::Plan(p) = &run.then else {
             return;
         };
-        if !p.kind.starts_with("lock_")
+        if !p.kind.is_lock_tables()
             || p.lock_tables
                 .iter()
                 .any(|(_, m)| *m == LtMode::WriteConcurrent)
@@ -286,12 +292,12 @@ impl SqlModel {
                 Step::Acquire { .. } | Step::Bulk(_) | Step::Backoff { .. } | Step::Commit
             )
         });
-        if !p.kind.starts_with("lock_") || opening {
+        if !p.kind.is_lock_tables() || opening {
             return;
         }
         let sro = LockType::SRO;
         let changed = p.parts.iter().any(|part| {
-            part.kind.starts_with("lock_read")
+            part.kind.is_lock_read()
                 && part.bind.t.as_ref().is_some_and(|t| {
                     let was_myisam = part.row.ends_with(".myisam");
                     match self.cat.engine(t) {

@@ -10,6 +10,7 @@ use super::{
 use crate::catalog::Engine;
 use crate::classify::{AlterCols, Bind, Effect, LtMode, Part, Plan, SetTarget, Tbl};
 use crate::compose::{compose, Ctx, Step};
+use crate::kind::{Kind, RowVariant};
 use crate::mapping::RuleRow;
 use mdl_core::key::MdlKey;
 use mdl_core::{Duration, LockType, Outcome};
@@ -26,17 +27,17 @@ pub(super) const ER_TABLE_NOT_LOCKED_FOR_WRITE: u32 = 1099;
 /// The statements whose read-only protection is checked inside `open_table` (DML), or
 /// after the locks taken before `lock_table_names` (CREATE/DROP TRIGGER's X). The others
 /// (LOCK TABLES, DDL, FTWRL, BACKUP STAGE) are refused before they lock anything.
-pub(super) const DEFERRED_PROTECTION: &[&str] = &[
-    "insert",
+pub(super) const DEFERRED_PROTECTION: &[Kind] = &[
+    Kind::Insert,
     // LOAD DATA opens its table with open_and_lock_tables too (mysql_load, sql_load.cc):
     // measured, found/seed-350029 (it waits for the table under its own BACKUP STAGE),
     // found/seed-360510 (ER_NO_SUCH_TABLE first).
-    "load_data",
-    "update",
-    "delete",
-    "select_for_update",
-    "create_trigger",
-    "drop_trigger",
+    Kind::LoadData,
+    Kind::Update,
+    Kind::Delete,
+    Kind::SelectForUpdate,
+    Kind::CreateTrigger,
+    Kind::DropTrigger,
 ];
 
 impl SqlModel {
@@ -46,11 +47,11 @@ impl SqlModel {
         &self,
         state: &str,
         row: &str,
-        kind: &str,
+        kind: Kind,
     ) -> Result<&crate::mapping::RuleRow, String> {
         self.map
             .rule(state, row)
-            .or_else(|| self.map.rule(state, kind))
+            .or_else(|| self.map.rule(state, kind.as_str()))
             .ok_or_else(|| {
                 format!(
                     "no session rule learned for `{kind}` in state `{state}` (mdl conform --learn)"
@@ -67,7 +68,7 @@ impl SqlModel {
             .parts
             .iter()
             .any(|p| p.bind.t.is_some() || p.bind.v.is_some());
-        let is_lock = plan.kind.starts_with("lock_");
+        let is_lock = plan.kind.is_lock_tables();
         if let Some(out) = self.refused_before_rules(s, &plan, opens_tables, is_lock)? {
             return Ok(out);
         }
@@ -86,17 +87,14 @@ impl SqlModel {
             ControlFlow::Break(out) => return Ok(out),
             ControlFlow::Continue(deferred) => deferred,
         };
-        if matches!(
-            plan.kind.as_str(),
-            "backup_block_ddl" | "backup_block_commit"
-        ) {
+        if matches!(plan.kind, Kind::BackupBlockDdl | Kind::BackupBlockCommit) {
             // BACKUP STAGE BLOCK_DDL (and BLOCK_COMMIT, which passes through it) closes the
             // session's own HANDLERs, keeping them: backup_block_ddl in sql/backup.cc
             // calls mysql_ha_cleanup_no_free first (measured: found/seed-41901,
             // seed-70348; BACKUP STAGE FLUSH keeps them, seed-41480).
             self.ha_close_no_free(s);
         }
-        if plan.kind == "flush_tables" && self.sess[s].st.under_lock_tables() {
+        if plan.kind == Kind::FlushTables && self.sess[s].st.under_lock_tables() {
             return self.flush_tables_under_lock_tables(s, plan);
         }
         if self.sess[s].st.under_lock_tables() && !is_lock && opens_tables && deferred.is_none() {
@@ -125,7 +123,7 @@ impl SqlModel {
         };
         let mut pre = Vec::new();
         if implicit_commit {
-            if is_lock || plan.kind == "ftwrl_table" {
+            if is_lock || plan.kind == Kind::FtwrlTable {
                 // LOCK TABLES ends the session's earlier LOCK TABLES first (the sessions
                 // that lets in do not go first: measured, found/seed-1753).
                 self.unlock_tables(s);
@@ -137,10 +135,11 @@ impl SqlModel {
                 pre.push(Step::Commit);
             }
         }
-        let writes = plan.parts.iter().any(|p| {
-            matches!(p.kind.as_str(), "insert" | "update" | "delete") && !p.row.ends_with(".myisam")
-        });
-        let timeout = if plan.kind == "get_lock" {
+        let writes = plan
+            .parts
+            .iter()
+            .any(|p| p.kind.is_plain_write() && !p.row.ends_with(".myisam"));
+        let timeout = if plan.kind == Kind::GetLock {
             plan.user_lock_timeout
                 .and_then(|ms| (ms != u64::MAX).then_some(ms))
         } else {
@@ -157,12 +156,12 @@ impl SqlModel {
             // release_statement_locks).
             own.extend(self.commit_steps()?);
         }
-        if is_lock || plan.kind == "ftwrl_table" {
+        if is_lock || plan.kind == Kind::FtwrlTable {
             for_the_transaction(&mut own);
         }
         self.cut_at_errors(&plan, &mut own, deferred, trigger_missing);
-        if plan.kind.starts_with("backup_") && plan.kind != "backup_end" {
-            own = self.backup_stages(s, &plan.kind, own);
+        if plan.kind.is_backup_stage() && plan.kind != Kind::BackupEnd {
+            own = self.backup_stages(s, plan.kind, own);
         }
         let mut steps = pre;
         steps.extend(own.iter().cloned());
@@ -187,7 +186,7 @@ impl SqlModel {
         opens_tables: bool,
         is_lock: bool,
     ) -> Result<Option<Outcome>, String> {
-        if plan.kind == "handler_open" {
+        if plan.kind == Kind::HandlerOpen {
             if let Some(t) = &plan.parts[0].bind.t {
                 let name = plan.parts[0].bind.alias.as_ref().unwrap_or(&t.name);
                 if self.sess[s].st.handlers.iter().any(|h| h.alias == *name)
@@ -271,7 +270,7 @@ impl SqlModel {
             // (they give ER_BAD_TABLE at the end).
             // DROP TRIGGER of no trigger answers before any session rule (measured:
             // ok under the session's own LOCK TABLES and FTWRL).
-            if p.kind == "drop_trigger"
+            if p.kind == Kind::DropTrigger
                 && p.bind
                     .tr
                     .as_ref()
@@ -312,7 +311,12 @@ impl SqlModel {
                 let (row, kind) = match p.set_target {
                     SetTarget::No if stn == "lt_read" => {
                         let myisam = p.row.ends_with(".myisam");
-                        (if myisam { "select.myisam" } else { "select" }, "select")
+                        let variant = if myisam {
+                            RowVariant::MyIsam
+                        } else {
+                            RowVariant::Base
+                        };
+                        (Kind::Select.row_name(variant), Kind::Select)
                     }
                     SetTarget::Unknown if stn == "lt_read" => {
                         return Err(format!(
@@ -327,7 +331,7 @@ impl SqlModel {
                                 .unwrap_or("table")
                         ))
                     }
-                    _ => (p.row.as_str(), p.kind.as_str()),
+                    _ => (p.row.as_str(), p.kind),
                 };
                 let r = self.rule(&stn, row, kind)?;
                 if let Some(code) = r.error {
@@ -384,14 +388,14 @@ impl SqlModel {
             );
         }
         if st.ftwrl.is_some() {
-            if plan.kind == "ftwrl" && st.under_lock_tables() {
+            if plan.kind == Kind::Ftwrl && st.under_lock_tables() {
                 // reload_acl_and_cache refuses LOCK TABLES first (the rule of the
                 // LOCK TABLES state: ER_LOCK_OR_ACTIVE_TRANSACTION; measured:
                 // found/seed-11207).
-            } else if plan.kind == "ftwrl" {
+            } else if plan.kind == Kind::Ftwrl {
                 // lock_global_read_lock: a session that has the lock does nothing.
                 return None;
-            } else if p.kind.starts_with("backup_") {
+            } else if p.kind.is_backup_stage() {
                 // BACKUP STAGE looks at the global read lock before LOCK TABLES
                 // (measured: found/seed-356 of the 2000-scenario run).
                 states.insert(0, "ftwrl".into());
@@ -400,8 +404,8 @@ impl SqlModel {
             }
         }
         if let Some((b, _, _)) = &st.backup {
-            states.push(format!("bs_{}", b.trim_start_matches("backup_")));
-        } else if p.kind.starts_with("backup_") && p.kind != "backup_start" {
+            states.push(format!("bs_{}", b.as_str().trim_start_matches("backup_")));
+        } else if p.kind.is_later_backup_stage() {
             // A later stage with no backup running.
             states.push("idle".into());
         }
@@ -416,11 +420,11 @@ impl SqlModel {
             // - not for the later BACKUP stages while a stage runs: they were learned
             //   with no backup running (E4146), so the stage's own state decides
             //   (measured: found/seed-191959, BACKUP STAGE END).
-            let later_stage = p.kind.starts_with("backup_") && p.kind != "backup_start";
+            let later_stage = p.kind.is_later_backup_stage();
             let ftwrl_at = states.iter().position(|x| x == "ftwrl");
             if later_stage && st.backup.is_some() {
                 // the stage's state decides
-            } else if let (Some(i), true) = (ftwrl_at, p.kind.starts_with("lock_")) {
+            } else if let (Some(i), true) = (ftwrl_at, p.kind.is_lock_tables()) {
                 states.insert(i, "backup_lock".into());
             } else {
                 states.push("backup_lock".into());
@@ -430,7 +434,7 @@ impl SqlModel {
         // (The learned `handler` rules of the later BACKUP stages are those of a
         // session with no backup running, E4146: the stage's own state decides.
         // Measured: found/seed-41480, seed-41609.)
-        if on_handler && (!p.kind.starts_with("backup_") || p.kind == "backup_start") {
+        if on_handler && !p.kind.is_later_backup_stage() {
             states.push("handler".into());
         }
         Some(states)
@@ -450,7 +454,7 @@ impl SqlModel {
         if !plan.parts.iter().any(|p| p.kind == plan.kind)
             && self.sess[s].st.handlers.iter().any(|h| h.open)
         {
-            if let Some(r) = self.map.rule("handler", &plan.kind) {
+            if let Some(r) = self.map.rule("handler", plan.kind.as_str()) {
                 if r.removed
                     .iter()
                     .any(|l| l.ns == "TABLE" && l.key == "$t" && l.ty.abbrev() == "SR")
@@ -478,18 +482,18 @@ impl SqlModel {
         // Global_read_lock::lock_global_read_lock; measured: found/seed-950.)
         // (RENAME refuses LOCK TABLES before it closes them: mysql_rename_tables;
         // measured: found/seed-10963.)
-        let refused_first = matches!(plan.kind.as_str(), "ftwrl" | "flush_table")
-            || (plan.kind == "rename"
+        let refused_first = matches!(plan.kind, Kind::Ftwrl | Kind::FlushTable)
+            || (plan.kind == Kind::Rename
                 && errors.contains(&crate::catalog::ER_LOCK_OR_ACTIVE_TRANSACTION));
         if errors.is_empty() || !refused_first {
             for t in std::mem::take(&mut close_handlers) {
-                if plan.kind == "ftwrl" && t.is_none() {
+                if plan.kind == Kind::Ftwrl && t.is_none() {
                     // FTWRL closes the session's HANDLERs but keeps them
                     // (Global_read_lock::lock_global_read_lock, sql/lock.cc:
                     // mysql_ha_cleanup_no_free): a later HANDLER ... READ opens the table
                     // again. Measured: found/seed-51438.
                     self.ha_close_no_free(s);
-                } else if let (true, Some(t)) = (plan.kind == "flush_table", t.as_ref()) {
+                } else if let (true, Some(t)) = (plan.kind == Kind::FlushTable, t.as_ref()) {
                     // FLUSH TABLE t1 closes the session's HANDLERs of its tables and keeps
                     // them (close_cached_tables, sql/sql_base.cc: mysql_ha_flush_tables;
                     // outside LOCK TABLES mysql_ha_flush at the next statement): the
@@ -524,7 +528,7 @@ impl SqlModel {
             } else if let Some(c) = errors
                 .iter()
                 .copied()
-                .find(|c| plan.kind == "analyze" && READ_ONLY_PROTECTION.contains(c))
+                .find(|c| plan.kind == Kind::Analyze && READ_ONLY_PROTECTION.contains(c))
             {
                 // ANALYZE TABLE checks the read-only protection before it opens anything
                 // (Sql_cmd_analyze_table::execute: thd->has_read_only_protection(); measured:
@@ -544,11 +548,11 @@ impl SqlModel {
             // too: mysql_create_or_drop_trigger, then find_table_for_mdl_upgrade;
             // measured: found/seed-31117, a deadlock on the trigger's X rather than
             // ER_TABLE_NOT_LOCKED.)
-            let trigger_lt = matches!(plan.kind.as_str(), "create_trigger" | "drop_trigger")
+            let trigger_lt = plan.kind.is_trigger_ddl()
                 && [ER_TABLE_NOT_LOCKED, ER_TABLE_NOT_LOCKED_FOR_WRITE].contains(&code);
             if trigger_lt
                 || (READ_ONLY_PROTECTION.contains(&code)
-                    && (DEFERRED_PROTECTION.contains(&plan.kind.as_str())
+                    && (DEFERRED_PROTECTION.contains(&plan.kind)
                         || super::sequence::writes_sequence(plan)
                         || (code == 1223 && is_lock)))
             {
@@ -627,7 +631,7 @@ impl SqlModel {
     ) -> Result<Outcome, String> {
         let d = self.d.clone();
         let mut steps = Vec::new();
-        if matches!(plan.kind.as_str(), "create_trigger" | "drop_trigger") {
+        if plan.kind.is_trigger_ddl() {
             if let Some(tr) = plan.parts[0].bind.tr.clone() {
                 let n = d.namespace_by_name("TRIGGER").expect("TRIGGER");
                 steps.push(Step::Acquire {
@@ -661,7 +665,7 @@ impl SqlModel {
     /// CREATE TABLE, also CREATE INDEX; a table with rows, after DELETE too, has the
     /// SU phase). The engine's reason was not found in the source read.
     fn keep_x_on_empty_tables(&self, plan: &Plan, own: &mut Vec<Step>) {
-        if !matches!(plan.kind.as_str(), "alter_inplace" | "create_index") {
+        if !plan.kind.is_inplace_alter() {
             return;
         }
         let empty: Vec<MdlKey> = plan

@@ -3,6 +3,7 @@
 use super::{Run, SqlModel, Then, Waiting};
 use crate::classify::Effect;
 use crate::compose::{Ctx, Step};
+use crate::kind::Kind;
 use mdl_core::key::MdlKey;
 use mdl_core::{LockType, MdlError, Outcome, WaitOption};
 
@@ -19,7 +20,7 @@ impl SqlModel {
         then: Then,
     ) -> Outcome {
         let timeout = timeout.or_else(|| {
-            if matches!(then, Then::Plan(ref p) if p.kind == "get_lock") {
+            if matches!(then, Then::Plan(ref p) if p.kind == Kind::GetLock) {
                 None
             } else {
                 self.sess[s]
@@ -49,9 +50,9 @@ impl SqlModel {
             timeout,
             implicit_commit,
             writes,
-            keep_on_error: matches!(&then, Then::Plan(p) if p.kind == "update"
+            keep_on_error: matches!(&then, Then::Plan(p) if p.kind == Kind::Update
                 || (matches!(p.effect, Effect::NotPartitioned(_))
-                    && matches!(p.kind.as_str(), "load_index" | "cache_index"))),
+                    && matches!(p.kind, Kind::LoadIndex | Kind::CacheIndex))),
             then,
             retries: 0,
             last_open: None,
@@ -168,9 +169,8 @@ impl SqlModel {
             // does ALTER TABLE (and CREATE INDEX, an ALTER): mysql_alter_table opens
             // the table with its SU before any move up (sql/sql_table.cc; measured:
             // found/seed-250006, no wait for SNW behind a failed UPDATE's SW).
-            let opens_first = p.kind.starts_with("lock_")
-                || p.kind.starts_with("alter_")
-                || p.kind.starts_with("create_index");
+            let opens_first =
+                p.kind.is_lock_tables() || p.kind.is_alter() || (p.kind == Kind::CreateIndex);
             if opens_first && self.cat.error_of(&p.effect) == Some(crate::catalog::ER_NO_SUCH_TABLE)
             {
                 self.sess[s].st.last_error = Some(crate::catalog::ER_NO_SUCH_TABLE);

@@ -30,6 +30,7 @@
 use super::SqlModel;
 use crate::catalog::Engine;
 use crate::classify::Tbl;
+use crate::kind::Kind;
 use crate::session_stmt::SessionStmt;
 use mdl_core::key::MdlKey;
 use mdl_core::lock::TicketId;
@@ -154,7 +155,7 @@ impl SqlModel {
 
     /// At the end of a statement of the learned table that succeeded: the temporary
     /// table it makes (`model::temp`), the locking reads it did.
-    pub(super) fn after_plan(&mut self, s: usize, kind: &str, new: &[(TicketId, MdlKey)]) {
+    pub(super) fn after_plan(&mut self, s: usize, kind: Kind, new: &[(TicketId, MdlKey)]) {
         if let Some(t) = self.sess[s].st.pending_temp.take() {
             // (CREATE OR REPLACE TEMPORARY: the old one of the name goes.)
             self.sess[s].st.temp_tables.retain(|(x, _)| *x != t.0);
@@ -166,8 +167,8 @@ impl SqlModel {
     /// At the end of a LOCK IN SHARE MODE read: the tickets it took on InnoDB tables
     /// (InnoDB holds S locks for it until the transaction ends or a savepoint before it is
     /// rolled back to).
-    fn note_locking_read(&mut self, s: usize, kind: &str, new: &[(TicketId, MdlKey)]) {
-        if kind != "select_share" {
+    fn note_locking_read(&mut self, s: usize, kind: Kind, new: &[(TicketId, MdlKey)]) {
+        if kind != Kind::SelectShare {
             return;
         }
         let ids: Vec<TicketId> = new

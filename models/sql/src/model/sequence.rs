@@ -5,6 +5,7 @@
 use super::{SqlModel, Then};
 use crate::catalog::{ER_NO_SUCH_TABLE, ER_TABLE_EXISTS};
 use crate::classify::{classify, Effect, Plan, Stmt, Tbl, ER_NOT_SEQUENCE, ER_UNKNOWN_SEQUENCES};
+use crate::kind::Kind;
 use crate::session_stmt::{SessionStmt, TempChange, TempOp};
 
 impl SqlModel {
@@ -27,7 +28,7 @@ impl SqlModel {
 }
 
 /// The learned kinds of sequence functions.
-const FUNCS: &[&str] = &["nextval", "setval", "lastval"];
+const FUNCS: &[Kind] = &[Kind::Nextval, Kind::Setval, Kind::Lastval];
 
 /// A statement that opens a sequence for writing (NEXTVAL, SETVAL): its read-only
 /// protection (the session's FTWRL, BACKUP STAGE) is checked inside `open_table`, after
@@ -37,7 +38,7 @@ const FUNCS: &[&str] = &["nextval", "setval", "lastval"];
 pub(super) fn writes_sequence(plan: &Plan) -> bool {
     plan.parts
         .iter()
-        .any(|p| matches!(p.kind.as_str(), "nextval" | "setval"))
+        .any(|p| matches!(p.kind, Kind::Nextval | Kind::Setval))
 }
 
 fn temp(change: TempChange, commit: bool) -> Option<Result<Stmt, String>> {
@@ -66,7 +67,7 @@ impl SqlModel {
         let db = self.sess[s].st.db.clone();
         let has = |r: &str| self.map.kind(r).is_some();
         let (t, engine, if_not_exists) = match classify(&plain, &db, &self.cat, &has) {
-            Ok(Stmt::Learned(p)) if p.kind == "create_sequence" => match p.effect {
+            Ok(Stmt::Learned(p)) if p.kind == Kind::CreateSequence => match p.effect {
                 Effect::CreateSequence {
                     t,
                     engine,
@@ -146,7 +147,7 @@ impl SqlModel {
         let st = &self.sess[s].st;
         let is_temp = |t: &Tbl| st.temp_tables.iter().any(|(x, _)| x == t);
         let wrong = p.parts.iter().any(|x| {
-            FUNCS.contains(&x.kind.as_str())
+            FUNCS.contains(&x.kind)
                 && x.bind
                     .t
                     .as_ref()

@@ -24,20 +24,21 @@
 use super::{SqlModel, Then};
 use crate::catalog::{Engine, ER_BAD_TABLE, ER_TABLE_EXISTS};
 use crate::classify::{classify, Effect, Stmt, Tbl};
+use crate::kind::Kind;
 use crate::session_stmt::{table_at, words, SessionStmt, TempChange, TempOp};
 use mdl_core::Outcome;
 
 /// The kinds of DML whose tables may be temporary.
-const DML: &[&str] = &[
-    "nextval",
-    "setval",
-    "lastval",
-    "select",
-    "select_for_update",
-    "select_share",
-    "insert",
-    "update",
-    "delete",
+const DML: &[Kind] = &[
+    Kind::Nextval,
+    Kind::Setval,
+    Kind::Lastval,
+    Kind::Select,
+    Kind::SelectForUpdate,
+    Kind::SelectShare,
+    Kind::Insert,
+    Kind::Update,
+    Kind::Delete,
 ];
 
 fn temp(change: TempChange, commit: bool) -> Option<Result<Stmt, String>> {
@@ -127,7 +128,7 @@ impl SqlModel {
         if let Some(r) = self.temp_sequence_check(s, &p) {
             return Some(r);
         }
-        if !DML.contains(&p.kind.as_str()) {
+        if !DML.contains(&p.kind) {
             return Some(Err(format!(
                 "`{sql}`: this statement on a temporary table is not modelled"
             )));
@@ -149,10 +150,10 @@ impl SqlModel {
         }
         // Temporary and base tables: the base tables' locks. A statement that writes only
         // temporary tables reads its base tables as a SELECT does.
-        let reads_only = base.iter().all(|x| x.kind.starts_with("select"));
+        let reads_only = base.iter().all(|x| x.kind.is_select());
         p2.parts = base;
-        if reads_only && !p2.kind.starts_with("select") {
-            p2.kind = "select".into();
+        if reads_only && !p2.kind.is_select() {
+            p2.kind = Kind::Select;
         }
         if let Effect::NeedTables(ts) = &p2.effect {
             let ts = ts
@@ -244,7 +245,7 @@ impl SqlModel {
                 ..
             })))
             | Ok(Stmt::NoLocks) => temp(TempChange::Create(made.0, made.1), false),
-            Ok(Stmt::Learned(p)) if p.kind == "select" => {
+            Ok(Stmt::Learned(p)) if p.kind == Kind::Select => {
                 self.sess[s].st.pending_temp = Some(made);
                 Some(Ok(Stmt::Learned(p)))
             }

@@ -43,7 +43,7 @@ impl SqlModel {
             return;
         }
         let left = |x: &Part| {
-            !matches!(x.kind.as_str(), "create_trigger" | "drop_trigger")
+            !x.kind.is_trigger_ddl()
                 && x.bind
                     .tr
                     .as_ref()

@@ -24,6 +24,7 @@
 
 use super::{Outcome, SqlModel, Step, Then};
 use crate::classify::{Stmt, XaOp, XaStmt};
+use crate::kind::Kind;
 
 /// ER_XAER_NOTA: unknown xid.
 pub const ER_XAER_NOTA: u32 = 1397;
@@ -69,9 +70,9 @@ impl SqlModel {
             (_, Stmt::Begin | Stmt::Commit | Stmt::Rollback) => true,
             (XaState::Active, Stmt::UnlockTables) => false,
             (_, Stmt::Learned(p))
-                if p.kind.starts_with("backup_")
-                    || p.kind.starts_with("handler")
-                    || p.kind == "table_backup_lock" =>
+                if p.kind.is_backup_stage()
+                    || p.kind.is_handler()
+                    || p.kind == Kind::TableBackupLock =>
             {
                 return refuse();
             }

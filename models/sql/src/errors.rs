@@ -1,0 +1,13 @@
+//! Server error numbers shared by the classifier and the catalog.
+
+/// ER_UNKNOWN_SEQUENCES.
+pub const ER_UNKNOWN_SEQUENCES: u32 = 4091;
+
+/// ER_NOT_SEQUENCE.
+pub const ER_NOT_SEQUENCE: u32 = 4089;
+
+/// ER_NOT_SEQUENCE2 (DROP SEQUENCE of a table).
+pub const ER_NOT_SEQUENCE2: u32 = 4090;
+
+/// ER_PASSWORD_NO_MATCH: GRANT / ALTER USER / SET PASSWORD of a user that does not exist.
+pub const ER_PASSWORD_NO_MATCH: u32 = 1133;
