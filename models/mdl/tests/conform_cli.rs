@@ -24,7 +24,7 @@ fn docs(out: &[u8]) -> Vec<serde_json::Value> {
 fn every_file_answered_in_json_with_the_worst_status() {
     let bad = tmp(
         "bad.mdl",
-        "dialect mariadb\ns1: sql INSTALL PLUGIN foo SONAME 'bar.so'\n",
+        "dialect mariadb\ns1: sql CREATE TABLE t9 (a INT) DATA DIRECTORY = '/tmp'\n",
     );
     let nondialect = tmp("nodialect.mdl", "s1: sql SELECT 1\n");
     let missing = std::env::temp_dir().join("mdl-conform-cli-no-such-file.mdl");
@@ -51,7 +51,7 @@ fn every_file_answered_in_json_with_the_worst_status() {
     assert!(d[0]["error"]["message"]
         .as_str()
         .unwrap()
-        .contains("not in the learned table"));
+        .contains("is not modelled"));
     assert_eq!(d[1]["status"], "invalid");
     assert_eq!(d[2]["status"], "error");
 }
@@ -81,7 +81,7 @@ fn a_good_file_between_bad_ones_runs_on_the_server() {
     }
     let bad = tmp(
         "bad3.mdl",
-        "dialect mariadb\ns1: sql INSTALL PLUGIN foo SONAME 'bar.so'\n",
+        "dialect mariadb\ns1: sql CREATE TABLE t9 (a INT) DATA DIRECTORY = '/tmp'\n",
     );
     let good = tmp(
         "good.mdl",
