@@ -341,6 +341,7 @@ mod drop_index;
 mod engines;
 mod fk;
 mod lex;
+mod lock_alias;
 mod misc;
 mod parse_errors;
 mod partition;

@@ -22,6 +22,7 @@ pub mod mapping;
 pub mod model;
 pub mod routines;
 pub mod session_stmt;
+mod set_password;
 
 use std::path::PathBuf;
 

@@ -61,6 +61,7 @@ mod finish;
 mod handlers;
 mod kill;
 mod lock_tables;
+mod nopart_ha;
 mod plan;
 mod prepare_ha;
 mod prepare_lt;

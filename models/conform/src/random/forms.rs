@@ -193,6 +193,15 @@ pub const FORMS: &[Form] = &[
         format!("LOCK TABLES {} {}, {} {}", d.t1, d.mode(), d.t2, d.mode())
     }),
     f(1, |d| format!("LOCK TABLES {} WRITE, {} READ", d.t1, d.t2)),
+    // A table twice, plainly and under an alias (classify/lock_alias.rs: found/seed-330052).
+    f(1, |d| {
+        format!(
+            "LOCK TABLES {0} {1}, {0} AS x {2}",
+            d.t1,
+            d.mode(),
+            d.mode()
+        )
+    }),
     f(5, |_| "UNLOCK TABLES".into()),
     // DDL on the fixture tables and new names.
     f(2, |d| {
@@ -516,6 +525,8 @@ pub const FORMS: &[Form] = &[
     }),
     f(1, |_| "REVOKE ALL PRIVILEGES, GRANT OPTION FROM u1".into()),
     f(1, |d| d.pick(&["FLUSH PRIVILEGES", "FLUSH STATUS"]).into()),
+    // SET PASSWORD (set_password.rs: found/seed-330032).
+    f(1, |_| "SET PASSWORD FOR u1 = PASSWORD('x')".into()),
     // Stored routines and events (classify/routine.rs): their DDL, CALL (no lock on its
     // procedure; of none: ER_SP_DOES_NOT_EXIST), SELECT f1() of a body with no table.
     f(1, |_| "CREATE PROCEDURE p1() SET @x = 1".into()),
@@ -584,6 +595,16 @@ pub const FORMS: &[Form] = &[
     f(1, |d| {
         let i = d.fresh();
         format!("ALTER TABLE {} ADD COLUMN IF NOT EXISTS c{i} INT", d.t1)
+    }),
+    // DROP INDEX, DISABLE / ENABLE KEYS (classify/drop_index.rs, alter_keys.rs).
+    f(1, |d| match d.num(0, 3) {
+        0 => format!("DROP INDEX IF EXISTS ib ON {}", d.t1),
+        1 => format!("ALTER TABLE {} DROP INDEX IF EXISTS ib", d.t1),
+        _ => format!(
+            "ALTER TABLE {} {} KEYS",
+            d.t1,
+            d.pick(&["DISABLE", "ENABLE"])
+        ),
     }),
     f(1, |d| {
         let lock = d.pick(&["NONE", "SHARED", "EXCLUSIVE"]);

@@ -331,6 +331,10 @@ impl SqlModel {
                 };
                 let r = self.rule(&stn, row, kind)?;
                 if let Some(code) = r.error {
+                    if stn == "handler" && super::nopart_ha::nopart_own_error(p, code) {
+                        close_handlers.extend(handler_tables(p));
+                        continue;
+                    }
                     errors.push(code);
                     continue;
                 }
@@ -445,6 +449,7 @@ impl SqlModel {
         errors: &[u32],
     ) {
         close_handlers.extend(self.temp_ha_close(s, plan));
+        close_handlers.extend(self.nopart_ha_close(s, plan));
         // A statement made of other kinds' rows (CREATE TABLE ... SELECT) has its own
         // learned rule too: the HANDLERs it closes on the tables it reads.
         if !plan.parts.iter().any(|p| p.kind == plan.kind)
