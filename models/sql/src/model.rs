@@ -53,6 +53,7 @@ mod alter_rename;
 mod backup;
 mod canon;
 mod chain;
+mod checksum_open;
 mod control;
 mod ddl_phases;
 mod dialect;

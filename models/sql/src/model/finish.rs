@@ -26,6 +26,7 @@ impl SqlModel {
         if out == Outcome::Ok {
             out = self.catalog_error(s, &run);
         }
+        out = super::checksum_open::checksum_open_failed(&run, out);
         if let (Outcome::Ok, Then::LtRest(plan, deltas)) = (out, &run.then) {
             // The lock taken first is granted: the statement goes on with the locks of
             // LOCK TABLES; the lock is the statement's (statement duration).
