@@ -353,6 +353,7 @@ mod routine_block;
 mod routine_body;
 mod routine_prelock;
 mod select;
+mod select_order;
 mod sequence;
 pub(crate) mod show;
 mod syntax;

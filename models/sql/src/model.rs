@@ -73,6 +73,7 @@ mod run;
 mod savepoint;
 mod sequence;
 mod temp;
+mod temp_partition;
 mod trigger_reopen;
 mod user_locks;
 mod victims;
