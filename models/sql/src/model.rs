@@ -66,6 +66,7 @@ mod nopart_ha;
 mod plan;
 mod prepare_ha;
 mod prepare_lt;
+mod prepare_open;
 mod prepared;
 mod quiet;
 mod replication;
@@ -216,6 +217,8 @@ enum Then {
     ),
     /// An XA statement (`model::xa`).
     Xa(xa::XaThen),
+    /// PREPARE name FROM text, once its tables were opened (`model::prepare_open`).
+    Prepared(String, String),
 }
 
 /// A wait in progress.

@@ -78,6 +78,7 @@ impl SqlModel {
                 self.sess[s].st.handlers[*i].open = true;
             }
             Then::LtCommit(_) | Then::LtRest(..) => {}
+            Then::Prepared(n, t) => self.prepared_keep(s, n, t),
             Then::Plan(p) => {
                 self.cat.apply(&p.effect);
                 self.note_rows(p);
