@@ -59,9 +59,11 @@ mod ddl_phases;
 mod dialect;
 pub mod encode;
 mod finish;
+mod ha_flush_none;
 mod handlers;
 mod kill;
 mod lock_tables;
+mod lt_name_mode;
 mod nopart_ha;
 mod plan;
 mod prepare_ha;
@@ -563,7 +565,7 @@ impl SqlModel {
                     // open_and_lock_tables; measured: found/seed-191293, a deadlock with an
                     // in-place ALTER that waits for the session's HANDLER.
                     | "ftwrl_table"));
-        let flushed = if backup_stage || !flushes_handlers(&st) {
+        let flushed = if backup_stage || !flushes_handlers(&st) || self.opens_no_table(&st) {
             Vec::new()
         } else {
             self.ha_flush(s)

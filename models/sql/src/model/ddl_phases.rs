@@ -154,6 +154,7 @@ impl SqlModel {
             && self.sess[s].run.as_ref().is_some_and(|r| {
                 matches!(&r.then, Then::Plan(p)
                     if matches!(p.kind.as_str(), "create_trigger" | "drop_trigger"))
+                    && !self.nothing_to_drop_trigger(&r.then)
             });
         if trigger {
             self.ha_flush(s);

@@ -360,7 +360,11 @@ impl SqlModel {
         let mut states: Vec<String> = Vec::new();
         if st.under_lock_tables() {
             let mode = match &p.bind.t {
-                Some(t) => st.lock_tables.iter().find(|(x, _)| x == t).map(|(_, m)| *m),
+                Some(t) => self.lt_mode_by_name(
+                    s,
+                    p,
+                    st.lock_tables.iter().find(|(x, _)| x == t).map(|(_, m)| *m),
+                ),
                 // A statement that names no table (FLUSH TABLES, FTWRL, BACKUP
                 // STAGE, GET_LOCK) is judged by the locks in force: any READ one
                 // counts (FLUSH TABLES needs every locked table WRITE,
