@@ -5,7 +5,8 @@
 //! (`rollback_to_savepoint`) when it is done. S is compatible with every granted lock but
 //! X, and waits behind a pending X (the MDL matrix's pending row), so a PREPARE waits
 //! behind a TRUNCATE waiting for another session's LOCK TABLES. Measured on 10.11.19:
-//! found/seed-361198.mdl (`TABLE test.t1 S (pending)`).
+//! found/seed-361198.mdl (`TABLE test.t1 S (pending)`). Its `open_tables` flushes the
+//! session's HANDLERs first (found/seed-421367).
 //!
 //! Played as S of statement duration on each of the statement's tables, then the
 //! statement kept; not under LOCK TABLES (the locked tables are used, `model/prepare_lt.rs`),
@@ -33,6 +34,10 @@ impl SqlModel {
             self.prepared_keep(s, &name, &text);
             return Outcome::Ok;
         }
+        // open_tables begins with mysql_ha_flush (sql/sql_base.cc): the session's
+        // HANDLERs another session waits for are closed first (measured:
+        // found/seed-421367).
+        self.ha_flush(s);
         let ty = LockType::parse("S").expect("S");
         let steps: Vec<Step> = tables
             .iter()
