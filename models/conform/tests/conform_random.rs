@@ -265,8 +265,10 @@ fn every_form_is_played() {
 
 /// What the random run from seed 330001 found in the new forms (each also a `found/`
 /// file): REVOKE ALL of a user that does not exist fails with ER_REVOKE_GRANTS
-/// (`mysql_revoke_all`); SET PASSWORD and COMMIT / ROLLBACK RELEASE are refused, not
-/// played as a plain SET or COMMIT; AND CHAIN is played (`model/chain.rs`: the next
+/// (`mysql_revoke_all`); SET PASSWORD FOR a user that does not exist fails with
+/// ER_PASSWORD_NO_MATCH (`change_password`, found/seed-330032); SET PASSWORD of the
+/// connection's own account and COMMIT / ROLLBACK RELEASE are refused, not played as a
+/// plain SET or COMMIT; AND CHAIN is played (`model/chain.rs`: the next
 /// transaction begins, found/seed-330020), and so is completion_type, whose RELEASE makes
 /// a plain COMMIT refused.
 #[test]
@@ -278,8 +280,11 @@ fn forms_the_random_run_found() {
         .step(a, "REVOKE ALL PRIVILEGES, GRANT OPTION FROM u1")
         .is_ok());
     assert_eq!(m.session(a).last_error, Some(1269));
+    // SET PASSWORD of a user that is not there: ER_PASSWORD_NO_MATCH (set_password.rs).
+    assert!(m.step(a, "SET PASSWORD FOR u1 = PASSWORD('x')").is_ok());
+    assert_eq!(m.session(a).last_error, Some(1133));
     for refused in [
-        "SET PASSWORD FOR u1 = PASSWORD('x')",
+        "SET PASSWORD = PASSWORD('x')",
         "ROLLBACK AND RELEASE",
         "COMMIT WORK RELEASE",
     ] {

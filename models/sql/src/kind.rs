@@ -314,6 +314,21 @@ impl Kind {
         matches!(self, Kind::Insert | Kind::Update | Kind::Delete)
     }
 
+    /// A partition statement on a table without partitions (`nopart_*` rows: the
+    /// statement fails with ER_PARTITION_MGMT_ON_NONPARTITIONED after its locks).
+    pub const fn is_nopart(self) -> bool {
+        matches!(
+            self,
+            Kind::NopartAlter
+                | Kind::NopartTruncate
+                | Kind::NopartAnalyze
+                | Kind::NopartCheck
+                | Kind::NopartOptimize
+                | Kind::NopartRepair
+                | Kind::NopartExchange
+        )
+    }
+
     /// CREATE TRIGGER or DROP TRIGGER (sql/sql_trigger.cc `mysql_create_or_drop_trigger`).
     pub const fn is_trigger_ddl(self) -> bool {
         matches!(self, Kind::CreateTrigger | Kind::DropTrigger)

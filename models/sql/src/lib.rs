@@ -31,6 +31,7 @@ pub mod model;
 pub mod objects;
 pub mod routines;
 pub mod session_stmt;
+mod set_password;
 pub mod table_def;
 
 use std::path::PathBuf;

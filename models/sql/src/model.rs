@@ -54,17 +54,22 @@ mod backup;
 mod call;
 mod canon;
 mod chain;
+mod checksum_open;
 mod control;
 mod ddl_phases;
 mod dialect;
 pub mod encode;
 mod finish;
+mod ha_flush_none;
 mod handlers;
 mod kill;
 mod lock_tables;
+mod lt_name_mode;
+mod nopart_ha;
 mod plan;
 mod prepare_ha;
 mod prepare_lt;
+mod prepare_open;
 mod prepared;
 mod quiet;
 mod replication;
@@ -72,6 +77,7 @@ mod run;
 mod savepoint;
 mod sequence;
 mod temp;
+mod temp_partition;
 mod trigger_reopen;
 mod user_locks;
 mod victims;
@@ -215,6 +221,8 @@ enum Then {
     ),
     /// An XA statement (`model::xa`).
     Xa(xa::XaThen),
+    /// PREPARE name FROM text, once its tables were opened (`model::prepare_open`).
+    Prepared(String, String),
 }
 
 /// A wait in progress.
@@ -577,7 +585,7 @@ impl SqlModel {
                     // open_and_lock_tables; measured: found/seed-191293, a deadlock with an
                     // in-place ALTER that waits for the session's HANDLER.
                     | Kind::FtwrlTable));
-        let flushed = if backup_stage || !flushes_handlers(&st) {
+        let flushed = if backup_stage || !flushes_handlers(&st) || self.opens_no_table(&st) {
             Vec::new()
         } else {
             self.ha_flush(s)

@@ -228,10 +228,9 @@ fn classify_set(
         ("session" | "local", "transaction") if read_only => Some(refuse_read_only()),
         ("session" | "local", "transaction") => Some(Ok(Stmt::NoLocks)),
         ("statement", _) => Some(set_statement(sql, w, db, cat, has_row)),
-        // SET PASSWORD writes the grant tables (`change_password`, sql/sql_acl.cc) and fails
-        // with ER_PASSWORD_NO_MATCH for a user that does not exist (measured:
-        // open/refused/seed-330032); not played as a plain SET.
-        ("password", _) => Some(Err(format!("`{sql}`: SET PASSWORD is not modelled"))),
+        // SET PASSWORD writes the grant tables (`change_password`, sql/sql_acl.cc): not a
+        // plain SET (crate::set_password).
+        ("password", _) => Some(crate::set_password::classify_set_password(sql, w, has_row)),
         _ => None,
     }
 }

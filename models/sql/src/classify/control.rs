@@ -3,7 +3,7 @@
 
 use super::SYSTEM_SCHEMAS;
 use super::{
-    instance_plan, kw_eq, Bind, Cur, Cx, Effect, LtMode, Stmt, Tbl, Tok, ER_DBACCESS_DENIED,
+    instance_plan, kw_eq, Bind, Cur, Cx, Effect, LtMode, Stmt, Tok, ER_DBACCESS_DENIED,
     ER_PARSE_ERROR, ER_TABLEACCESS_DENIED,
 };
 use crate::kind::Kind;
@@ -23,6 +23,8 @@ pub(super) fn classify_lock(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, 
     }
     let mut parts = Vec::new();
     let mut lt = Vec::new();
+    let mut plain_seen = Vec::new();
+    let mut aliases = Vec::new();
     loop {
         let t = c.table(cx.db)?;
         cx.no_view(&t)?;
@@ -34,10 +36,13 @@ pub(super) fn classify_lock(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, 
                  implicit commit) is not modelled"
             ));
         }
-        if c.eat("as") {
-            c.ident()?;
-        } else if !c.at("read") && !c.at("write") && !c.at("low_priority") {
-            c.ident()?; // alias
+        let aliased = c.eat("as") || !(c.at("read") || c.at("write") || c.at("low_priority"));
+        let alias = if aliased { Some(c.ident()?) } else { None };
+        let plain = alias
+            .as_ref()
+            .is_none_or(|a| a.eq_ignore_ascii_case(&t.name));
+        if super::lock_alias::duplicate(&mut aliases, &t, alias.as_deref()) {
+            return Ok(Stmt::Fails(super::parse_errors::ER_NONUNIQ_TABLE));
         }
         let kind = if c.eat("read") {
             if c.eat("local") {
@@ -63,20 +68,7 @@ pub(super) fn classify_lock(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, 
         } else {
             LtMode::Write
         };
-        // A table named twice (with aliases) is locked once, in its strongest mode.
-        let rank = |m: LtMode| match m {
-            LtMode::Read => 0,
-            LtMode::WriteConcurrent => 1,
-            LtMode::Write => 2,
-        };
-        match lt.iter_mut().find(|(x, _): &&mut (Tbl, LtMode)| *x == t) {
-            Some(e) => {
-                if rank(mode) > rank(e.1) {
-                    e.1 = mode;
-                }
-            }
-            None => lt.push((t.clone(), mode)),
-        }
+        super::lock_alias::merge(&mut lt, &mut plain_seen, &t, mode, plain);
         parts.push(cx.on_table(kind, &t)?);
         if !c.eat_p(',') {
             break;

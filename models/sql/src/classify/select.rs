@@ -121,10 +121,11 @@ pub(super) fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result
             }
         };
     }
-    let tables = from_tables(toks, cx.db)?;
+    let mut tables = from_tables(toks, cx.db)?;
     if tables.is_empty() {
         return Ok(Stmt::NoLocks);
     }
+    super::select_order::first_table_first(toks, cx.db, &mut tables)?;
     if let Some(t) = tables
         .iter()
         .find(|t| SYSTEM_SCHEMAS.iter().any(|x| t.db.eq_ignore_ascii_case(x)))

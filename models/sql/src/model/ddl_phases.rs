@@ -158,6 +158,7 @@ impl SqlModel {
             && self.sess[s].run.as_ref().is_some_and(|r| {
                 matches!(&r.then, Then::Plan(p)
                     if p.kind.is_trigger_ddl())
+                    && !self.nothing_to_drop_trigger(&r.then)
             });
         if trigger {
             self.ha_flush(s);

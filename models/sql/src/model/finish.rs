@@ -27,6 +27,7 @@ impl SqlModel {
         if out == Outcome::Ok {
             out = self.catalog_error(s, &run);
         }
+        out = super::checksum_open::checksum_open_failed(&run, out);
         if let (Outcome::Ok, Then::LtRest(plan, deltas)) = (out, &run.then) {
             // The lock taken first is granted: the statement goes on with the locks of
             // LOCK TABLES; the lock is the statement's (statement duration).
@@ -78,6 +79,7 @@ impl SqlModel {
                 self.sess[s].st.handlers[*i].open = true;
             }
             Then::LtCommit(_) | Then::LtRest(..) => {}
+            Then::Prepared(n, t) => self.prepared_keep(s, n, t),
             Then::Plan(p) => {
                 self.cat.apply(&p.effect);
                 self.note_rows(p);

@@ -335,6 +335,10 @@ impl SqlModel {
                 };
                 let r = self.rule(&stn, row, kind)?;
                 if let Some(code) = r.error {
+                    if stn == "handler" && super::nopart_ha::nopart_own_error(p, code) {
+                        close_handlers.extend(handler_tables(p));
+                        continue;
+                    }
                     errors.push(code);
                     continue;
                 }
@@ -360,7 +364,11 @@ impl SqlModel {
         let mut states: Vec<String> = Vec::new();
         if st.under_lock_tables() {
             let mode = match &p.bind.t {
-                Some(t) => st.lock_tables.iter().find(|(x, _)| x == t).map(|(_, m)| *m),
+                Some(t) => self.lt_mode_by_name(
+                    s,
+                    p,
+                    st.lock_tables.iter().find(|(x, _)| x == t).map(|(_, m)| *m),
+                ),
                 // A statement that names no table (FLUSH TABLES, FTWRL, BACKUP
                 // STAGE, GET_LOCK) is judged by the locks in force: any READ one
                 // counts (FLUSH TABLES needs every locked table WRITE,
@@ -449,6 +457,7 @@ impl SqlModel {
         errors: &[u32],
     ) {
         close_handlers.extend(self.temp_ha_close(s, plan));
+        close_handlers.extend(self.nopart_ha_close(s, plan));
         // A statement made of other kinds' rows (CREATE TABLE ... SELECT) has its own
         // learned rule too: the HANDLERs it closes on the tables it reads.
         if !plan.parts.iter().any(|p| p.kind == plan.kind)

@@ -6,9 +6,9 @@
 //!   (`Prepared_statement::prepare` gives back what it took with
 //!   `rollback_to_savepoint`). Measured on 10.11: PREPARE of `SELECT * FROM t1` does not
 //!   wait for another session's LOCK TABLES t1 WRITE, and PREPARE of DDL does not commit.
-//!   A table that does not exist fails it (ER_NO_SUCH_TABLE; not for ALTER). The model takes no lock
-//!   for it: the moment it opens its tables it conflicts only with X (as SHOW CREATE
-//!   TABLE, `crate::session_stmt`).
+//!   A table that does not exist fails it (ER_NO_SUCH_TABLE; not for ALTER). A DML
+//!   statement's tables are opened with S for the moment of the PREPARE
+//!   (`model/prepare_open.rs`).
 //! - EXECUTE plays the kept statement: its locks, implicit commit, session rules and
 //!   errors are the statement's (`main/flush_read_lock.test` 9.2); an unknown name is
 //!   ER_UNKNOWN_STMT_HANDLER.

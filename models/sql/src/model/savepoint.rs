@@ -58,10 +58,7 @@ impl SqlModel {
             }
             SessionStmt::Prepare(name, text) => {
                 self.prepare_ha_close(s, &text);
-                let p = &mut self.sess[s].st.prepared;
-                p.retain(|(n, _)| *n != name);
-                p.push((name, text));
-                Outcome::Ok
+                self.prepare_open(s, name, text)
             }
             SessionStmt::Deallocate(name) => {
                 let p = &mut self.sess[s].st.prepared;

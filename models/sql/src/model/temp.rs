@@ -99,7 +99,12 @@ impl SqlModel {
                 )))
             }
             ("alter", "table") | ("truncate", "table") if is_temp(2).is_some() => {
-                return temp(TempChange::None, true)
+                if at(0) == "alter" {
+                    if let Some(r) = self.temp_partition(s, sql, &w) {
+                        return Some(r);
+                    }
+                }
+                return temp(TempChange::None, true);
             }
             ("truncate", _) if is_temp(1).is_some() => return temp(TempChange::None, true),
             ("create", "index" | "unique" | "fulltext" | "spatial") | ("drop", "index") => {
