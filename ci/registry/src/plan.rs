@@ -85,6 +85,7 @@ pub const TEST_FILES: &[TestFile] = &[
     TestFile { path: "models/sql/tests/sql_routines.rs", run_by: &["test"], empty_in: &[], note: "" },
     plain("models/sql/tests/sql_call.rs"),
     plain("models/sql/tests/sql_one_offs.rs"),
+    plain("models/sql/tests/sql_kinds.rs"),
     TestFile { path: "models/sql/tests/sql_sequences.rs", run_by: &["test"], empty_in: &[], note: "" },
     TestFile { path: "models/conform/tests/conform_settle.rs", run_by: &["test", "conformance"], empty_in: &[], note: "the server tests return at once without MDL_CONFORM=1; ci/conformance.sh sets it" },
     TestFile { path: "models/conform/tests/conform_client.rs", run_by: &["test", "conformance"], empty_in: &[], note: "the server tests return at once without MDL_CONFORM=1; ci/conformance.sh sets it" },
