@@ -149,7 +149,13 @@ pub(crate) fn classify_accounts(
         }
         _ => return Err(bad()),
     };
-    Ok(Stmt::Learned(Plan {
+    Ok(account_plan(effect))
+}
+
+/// An accounts statement as the learned `account` row: its one part, no table, and
+/// `effect` on the accounts (`mysql_grant`, `mysql_create_user`, `change_password`, ...).
+pub(crate) fn account_plan(effect: Accounts) -> Stmt {
+    Stmt::Learned(Plan {
         kind: Kind::Account,
         parts: vec![Part {
             row: "account".into(),
@@ -162,7 +168,7 @@ pub(crate) fn classify_accounts(
         user_lock_timeout: None,
         effect: Effect::Accounts(effect),
         aliased: None,
-    }))
+    })
 }
 
 impl Accounts {

@@ -9,10 +9,9 @@
 //! `SET PASSWORD = ...` (the connected user's own) is not modelled: the model does not
 //! know which account the connection is.
 
-use crate::accounts::{Accounts, ER_PASSWORD_NO_MATCH};
-use crate::classify::{Bind, Effect, Part, Plan, SetTarget, Stmt};
+use crate::accounts::{account_plan, Accounts, ER_PASSWORD_NO_MATCH};
+use crate::classify::Stmt;
 use crate::grant_stmt::user_at;
-use crate::kind::Kind;
 
 /// `w`: the statement's words (`set password for u1 = ...`).
 pub(crate) fn classify_set_password(
@@ -33,21 +32,8 @@ pub(crate) fn classify_set_password(
             "`{sql}`: accounts statements are not in this dialect's table"
         ));
     }
-    Ok(Stmt::Learned(Plan {
-        kind: Kind::Account,
-        parts: vec![Part {
-            row: "account".into(),
-            kind: Kind::Account,
-            bind: Bind::default(),
-            set_target: SetTarget::NotInList,
-        }],
-        lock_tables: Vec::new(),
-        wait: None,
-        user_lock_timeout: None,
-        effect: Effect::Accounts(Accounts::Need {
-            users: vec![user],
-            code: ER_PASSWORD_NO_MATCH,
-        }),
-        aliased: None,
+    Ok(account_plan(Accounts::Need {
+        users: vec![user],
+        code: ER_PASSWORD_NO_MATCH,
     }))
 }
