@@ -178,6 +178,7 @@ mod routine_prelock;
 mod select;
 mod select_order;
 mod sequence;
+mod sequence_write;
 pub(crate) mod show;
 mod syntax;
 mod system_tables;
@@ -434,7 +435,9 @@ fn classify_inner(
         },
         "handler" => classify_handler(&cx, &mut c, &toks),
         "select" => classify_select(&cx, &toks, &words),
-        "insert" | "replace" => classify_insert(&cx, &mut c, &toks),
+        "insert" | "replace" => {
+            classify_insert(&cx, &mut c, &toks).and_then(|st| sequence_write::insert_rows(st, cat))
+        }
         "update" => classify_update(&cx, &mut c, &toks),
         "delete" => classify_delete(&cx, &mut c, &toks),
         "lock" => classify_lock(&cx, &mut c, &toks).and_then(|st| sequence::lock_rows(st, cat)),

@@ -585,6 +585,14 @@ pub const KINDS: &[KindDef] = &[
     ),
     kq(Kind::DropSequence, "DROP SEQUENCE t1", SEQ_T1),
     kq(Kind::AlterSequence, "ALTER SEQUENCE t1 RESTART 5", SEQ_T1),
+    // A row written into a sequence by INSERT: `ha_sequence::write_row` (sql/ha_sequence.cc)
+    // upgrades the statement's SW to X (not for NEXTVAL's own writes, nor of a temporary
+    // sequence), so that full-row writes run in one order on master and replicas.
+    kq(
+        Kind::InsertSequence,
+        "INSERT INTO t1 VALUES (1, 1, 10000, 1, 1, 1000, 0, 0)",
+        SEQ_T1,
+    ),
     // The same statements on MyISAM tables.
     km(Kind::Select, "SELECT * FROM m1", &[]),
     km(

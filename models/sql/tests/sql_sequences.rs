@@ -290,3 +290,39 @@ fn nextval_holds_sw() {
 fn seeded_bug_conform_nextval_reads_is_caught() {
     assert_ne!(nextval_lock(), vec!["TABLE test.s1 SW"]);
 }
+
+/// What an INSERT of a whole row into a sequence holds in a transaction (X on the
+/// server: `ha_sequence::write_row`, sql/ha_sequence.cc; `sequence-insert-takes-x.mdl`).
+fn insert_into_sequence_lock() -> Vec<String> {
+    let mut m = model();
+    let a = m.add_session();
+    m.setup("CREATE SEQUENCE s1").unwrap();
+    m.step(a, "BEGIN").unwrap();
+    m.step(a, "INSERT INTO s1 VALUES (1, 1, 10000, 100, 1, 1000, 0, 0)")
+        .unwrap();
+    held(&m, a)
+}
+
+#[cfg(not(mdl_bug = "sql_sequence_insert_sw"))]
+#[test]
+fn insert_into_a_sequence_upgrades_to_x_and_waits_for_its_readers() {
+    assert_eq!(insert_into_sequence_lock(), vec!["TABLE test.s1 X"]);
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    m.setup("CREATE SEQUENCE s1").unwrap();
+    m.step(b, "BEGIN").unwrap();
+    m.step(b, "SELECT LASTVAL(s1)").unwrap();
+    assert_eq!(
+        m.step(a, "INSERT INTO s1 VALUES (1, 1, 10000, 100, 1, 1000, 0, 0)"),
+        Ok(Outcome::Waiting)
+    );
+    assert!(held(&m, a).contains(&"TABLE test.s1 X (pending)".to_string()));
+}
+
+/// Seeded bug `sql_sequence_insert_sw`: the INSERT keeps its SW; the check above sees it.
+#[cfg(mdl_bug = "sql_sequence_insert_sw")]
+#[test]
+fn seeded_bug_sql_sequence_insert_sw_is_caught() {
+    assert_ne!(insert_into_sequence_lock(), vec!["TABLE test.s1 X"]);
+}
