@@ -178,6 +178,7 @@ mod routine_prelock;
 mod select;
 mod select_order;
 mod sequence;
+mod sequence_engine;
 mod sequence_write;
 pub(crate) mod show;
 mod syntax;
@@ -200,6 +201,7 @@ use lex::{kw_eq, kw_eq_at, option_value, tokens, wait_clause, Cur, Tok};
 pub use parse_errors::mariadb_parse_error;
 pub use routine_call::call_instructions;
 use select::{classify_select, classify_set, subquery_reads};
+pub(crate) use sequence_engine::is_engine_table;
 use tables::{
     delete_targets_unknown, from_tables, from_tables_aliased, locking_clauses, set_targets,
 };

@@ -76,10 +76,8 @@ pub(super) fn classify_sequence(
 ) -> Option<Result<Stmt, String>> {
     let toks = tokens(sql).ok()?;
     let kw = |i: usize, k: &str| toks.get(i).is_some_and(|t| kw_eq(t, k));
-    if let Some(t) = toks.iter().find(|t| seq_engine_table(t)) {
-        return Some(Err(format!(
-            "`{sql}`: the Sequence engine's virtual tables ({t:?}) are not modelled"
-        )));
+    if let Some(st) = super::sequence_engine::classify_engine_tables(sql, &toks, db, cat, has_row) {
+        return Some(st);
     }
     let ddl = (kw(0, "create") || kw(0, "drop") || kw(0, "alter"))
         && (1..5).any(|i| kw(i, "sequence"))
@@ -808,25 +806,6 @@ impl Def {
             || self.start.is_some()
             || self.increment.is_some()
             || !restart_ok
-    }
-}
-
-/// `seq_1_to_10`, `seq_1_to_10_step_2`: the Sequence storage engine's tables, which exist
-/// on the server whatever the catalog says.
-fn seq_engine_table(t: &Tok) -> bool {
-    let Tok::Word { text, .. } = t else {
-        return false;
-    };
-    let low = text.to_ascii_lowercase();
-    let Some(rest) = low.strip_prefix("seq_") else {
-        return false;
-    };
-    let parts: Vec<&str> = rest.split('_').collect();
-    let digits = |x: &str| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit());
-    match parts.as_slice() {
-        [a, "to", b] => digits(a) && digits(b),
-        [a, "to", b, "step", c] => digits(a) && digits(b) && digits(c),
-        _ => false,
     }
 }
 
