@@ -179,6 +179,7 @@ mod select;
 mod select_order;
 mod sequence;
 mod sequence_engine;
+mod sequence_table;
 mod sequence_write;
 pub(crate) mod show;
 mod syntax;

@@ -197,6 +197,7 @@ kinds! {
     DropSequence = "drop_sequence", "sql/sql_table.cc mysql_rm_table";
     AlterSequence = "alter_sequence", "sql/sql_sequence.cc Sql_cmd_alter_sequence::execute";
     InsertSequence = "insert_sequence", "sql/ha_sequence.cc ha_sequence::write_row";
+    CreateTableSequence = "create_table_sequence", "sql/sql_table.cc mysql_create_table (sql/sql_sequence.cc check_sequence_fields)";
     NopartAlter = "nopart_alter", "sql/sql_table.cc mysql_alter_table";
     NopartTruncate = "nopart_truncate", "sql/sql_partition_admin.cc Sql_cmd_alter_table_truncate_partition::execute";
     NopartAnalyze = "nopart_analyze", "sql/sql_admin.cc mysql_admin_table";

@@ -593,6 +593,17 @@ pub const KINDS: &[KindDef] = &[
         "INSERT INTO t1 VALUES (1, 1, 10000, 1, 1, 1000, 0, 0)",
         SEQ_T1,
     ),
+    // CREATE TABLE ... SEQUENCE=1: a CREATE TABLE (SU, then X: the parser's `create_table`
+    // rule) whose columns `check_sequence_fields` (sql/sql_sequence.cc) checks.
+    kq(
+        Kind::CreateTableSequence,
+        "CREATE TABLE t3 (next_not_cached_value BIGINT(21) NOT NULL, \
+         minimum_value BIGINT(21) NOT NULL, maximum_value BIGINT(21) NOT NULL, \
+         start_value BIGINT(21) NOT NULL, increment BIGINT(21) NOT NULL, \
+         cache_size BIGINT(21) UNSIGNED NOT NULL, cycle_option TINYINT(1) UNSIGNED NOT NULL, \
+         cycle_count BIGINT(21) NOT NULL) SEQUENCE=1",
+        &[],
+    ),
     // The same statements on MyISAM tables.
     km(Kind::Select, "SELECT * FROM m1", &[]),
     km(

@@ -120,10 +120,10 @@ pub(super) fn classify_sequence(
             kw_eq(&w[0], "sequence") && w[1] == Tok::P('=') && w[2] == Tok::Num("0".into())
         });
     if table_ddl && sequence_option && !sequence_off {
-        return Some(Err(format!(
-            "`{sql}`: CREATE / ALTER TABLE ... SEQUENCE= (a table made a sequence or back) is \
-             not modelled"
-        )));
+        if let Some(st) = super::sequence_table::create_table_sequence(sql, &toks, db, cat, has_row)
+        {
+            return Some(st);
+        }
     }
     let calls = match calls(&toks, db) {
         Ok(c) if c.is_empty() => return None,
@@ -252,7 +252,7 @@ fn calls(toks: &[Tok], db: &str) -> Result<Vec<Call>, String> {
 }
 
 /// Writes tokens back as SQL (the classifier reads the same tokens from it).
-fn render(toks: &[Tok]) -> String {
+pub(super) fn render(toks: &[Tok]) -> String {
     let mut out = Vec::new();
     for t in toks {
         out.push(match t {
