@@ -180,6 +180,7 @@ mod select_order;
 mod sequence;
 mod sequence_engine;
 mod sequence_table;
+mod sequence_vcol;
 mod sequence_write;
 pub(crate) mod show;
 mod syntax;

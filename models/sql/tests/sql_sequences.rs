@@ -428,3 +428,30 @@ fn seeded_bug_sql_sequence_columns_unchecked_is_caught() {
         Ok(Outcome::Ok)
     );
 }
+
+/// A sequence function in a CHECK or a generated column is refused while the statement
+/// is parsed (`check_expression`): no lock, no implicit commit (measured on 10.11.19: no
+/// wait behind another session's FTWRL).
+#[test]
+fn sequence_functions_in_check_or_generated_columns_fail_before_any_lock() {
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    m.setup("CREATE SEQUENCE s1").unwrap();
+    m.step(b, "FLUSH TABLES WITH READ LOCK").unwrap();
+    m.step(a, "BEGIN").unwrap();
+    m.step(a, "SELECT * FROM t1").unwrap();
+    for (sql, code) in [
+        ("CREATE TABLE t9 (a INT CHECK (NEXT VALUE FOR s1 > 0))", 1970),
+        ("CREATE TABLE t9 (a INT CHECK (SETVAL(s1, 10)))", 1970),
+        ("CREATE TABLE t9 (a INT, CHECK (NEXTVAL(s1) > 0))", 1970),
+        ("CREATE TABLE t9 (a INT, b INT AS (NEXT VALUE FOR s1 > 0))", 1901),
+        ("CREATE TABLE t9 (a INT, b INT GENERATED ALWAYS AS (LASTVAL(nosuch)) STORED)", 1901),
+        ("ALTER TABLE t2 ADD COLUMN c INT AS (NEXTVAL(s1))", 1901),
+        ("ALTER TABLE t2 ADD CHECK (NEXTVAL(s1) > 0)", 1970),
+    ] {
+        assert_eq!(m.step(a, sql), Ok(Outcome::Error), "{sql}");
+        assert_eq!(m.session(a).last_error, Some(code), "{sql}");
+        assert_eq!(held(&m, a), vec!["TABLE test.t1 SR"], "{sql}");
+    }
+}

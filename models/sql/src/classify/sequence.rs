@@ -127,6 +127,10 @@ pub(super) fn classify_sequence(
     }
     let calls = match calls(&toks, db) {
         Ok(c) if c.is_empty() => return None,
+        Ok(c) if table_ddl && super::sequence_vcol::vcol_error(&toks, &starts(&c)).is_some() => {
+            let code = super::sequence_vcol::vcol_error(&toks, &starts(&c))?;
+            return Some(Ok(Stmt::Fails(code)));
+        }
         Ok(c) if table_ddl && kw(0, "create") && kw(1, "table") => {
             return Some(create_with_default(sql, &toks, c, db, cat, has_row))
         }
@@ -152,6 +156,11 @@ struct Call {
     kind: Kind,
     seq: Tbl,
     span: std::ops::Range<usize>,
+}
+
+/// Where each call starts.
+fn starts(calls: &[Call]) -> Vec<usize> {
+    calls.iter().map(|c| c.span.start).collect()
 }
 
 /// The sequence function calls of a statement.
