@@ -442,11 +442,20 @@ fn sequence_functions_in_check_or_generated_columns_fail_before_any_lock() {
     m.step(a, "BEGIN").unwrap();
     m.step(a, "SELECT * FROM t1").unwrap();
     for (sql, code) in [
-        ("CREATE TABLE t9 (a INT CHECK (NEXT VALUE FOR s1 > 0))", 1970),
+        (
+            "CREATE TABLE t9 (a INT CHECK (NEXT VALUE FOR s1 > 0))",
+            1970,
+        ),
         ("CREATE TABLE t9 (a INT CHECK (SETVAL(s1, 10)))", 1970),
         ("CREATE TABLE t9 (a INT, CHECK (NEXTVAL(s1) > 0))", 1970),
-        ("CREATE TABLE t9 (a INT, b INT AS (NEXT VALUE FOR s1 > 0))", 1901),
-        ("CREATE TABLE t9 (a INT, b INT GENERATED ALWAYS AS (LASTVAL(nosuch)) STORED)", 1901),
+        (
+            "CREATE TABLE t9 (a INT, b INT AS (NEXT VALUE FOR s1 > 0))",
+            1901,
+        ),
+        (
+            "CREATE TABLE t9 (a INT, b INT GENERATED ALWAYS AS (LASTVAL(nosuch)) STORED)",
+            1901,
+        ),
         ("ALTER TABLE t2 ADD COLUMN c INT AS (NEXTVAL(s1))", 1901),
         ("ALTER TABLE t2 ADD CHECK (NEXTVAL(s1) > 0)", 1970),
     ] {

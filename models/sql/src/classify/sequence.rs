@@ -629,7 +629,14 @@ fn options(toks: &[Tok], alter: bool) -> Result<Def, String> {
         }
     };
     let eq = |i: usize| usize::from(toks.get(i) == Some(&Tok::P('=')));
-    let bad = |i: usize| format!("unexpected `{:?}` in the sequence's options", toks.get(i));
+    // (The message names the SQL token, not a Rust value.)
+    let bad = |i: usize| match toks.get(i) {
+        Some(t) => format!(
+            "unexpected `{}` in the sequence's options",
+            render(&[t.clone()])
+        ),
+        None => "unexpected end in the sequence's options".to_string(),
+    };
     let mut seen = 0;
     let mut groups: Vec<&str> = Vec::new();
     while i < toks.len() {
