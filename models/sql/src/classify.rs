@@ -178,6 +178,7 @@ mod routine_prelock;
 mod select;
 mod select_order;
 mod sequence;
+mod sequence_ctas;
 mod sequence_engine;
 mod sequence_table;
 mod sequence_vcol;

@@ -604,6 +604,18 @@ pub const KINDS: &[KindDef] = &[
          cycle_count BIGINT(21) NOT NULL) SEQUENCE=1",
         &[],
     ),
+    // CREATE TABLE ... SELECT of a sequence function with no FROM: the sequence is one of
+    // the SELECT's tables (`LEX::create_item_func_nextval` adds it to the table list).
+    kq(
+        Kind::CreateSelectNextval,
+        "CREATE TABLE t3 SELECT NEXTVAL(t1) AS a",
+        SEQ_T1,
+    ),
+    kq(
+        Kind::CreateSelectLastval,
+        "CREATE TABLE t3 SELECT LASTVAL(t1) AS a",
+        SEQ_T1,
+    ),
     // The same statements on MyISAM tables.
     km(Kind::Select, "SELECT * FROM m1", &[]),
     km(

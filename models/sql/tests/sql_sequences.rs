@@ -464,3 +464,32 @@ fn sequence_functions_in_check_or_generated_columns_fail_before_any_lock() {
         assert_eq!(held(&m, a), vec!["TABLE test.t1 SR"], "{sql}");
     }
 }
+
+/// CREATE TABLE ... SELECT NEXTVAL(s) with no FROM opens the sequence after the new
+/// table's locks (learned `create_select_nextval` / `create_select_lastval`).
+#[test]
+fn create_select_of_a_sequence_function_opens_the_sequence() {
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    m.setup("CREATE SEQUENCE s1").unwrap();
+    m.step(b, "LOCK TABLES s1 WRITE").unwrap();
+    assert_eq!(
+        m.step(a, "CREATE TABLE t9 AS SELECT NEXT VALUE FOR s1"),
+        Ok(Outcome::Waiting)
+    );
+    assert!(held(&m, a).contains(&"TABLE test.s1 SW (pending)".to_string()));
+    m.step(b, "UNLOCK TABLES").unwrap();
+    assert!(!m.is_waiting(a));
+    m.step(b, "LOCK TABLES s1 READ").unwrap();
+    assert_eq!(
+        m.step(a, "CREATE TABLE t8 ENGINE=InnoDB SELECT LASTVAL(s1) AS a"),
+        Ok(Outcome::Ok)
+    );
+    m.step(b, "UNLOCK TABLES").unwrap();
+    assert_eq!(
+        m.step(a, "CREATE TABLE t7 SELECT NEXTVAL(nosuch) AS a"),
+        Ok(Outcome::Error)
+    );
+    assert_eq!(m.session(a).last_error, Some(1146));
+}

@@ -132,7 +132,15 @@ pub(super) fn classify_sequence(
             return Some(Ok(Stmt::Fails(code)));
         }
         Ok(c) if table_ddl && kw(0, "create") && kw(1, "table") => {
-            return Some(create_with_default(sql, &toks, c, db, cat, has_row))
+            let cs: Vec<_> = c
+                .iter()
+                .map(|c| (c.kind, c.seq.clone(), c.span.clone()))
+                .collect();
+            if let Some(st) = super::sequence_ctas::create_select(sql, &toks, &cs, db, cat, has_row)
+            {
+                return Some(st);
+            }
+            return Some(create_with_default(sql, &toks, c, db, cat, has_row));
         }
         Ok(_) if table_ddl => {
             return Some(Err(format!(
@@ -633,7 +641,7 @@ fn options(toks: &[Tok], alter: bool) -> Result<Def, String> {
     let bad = |i: usize| match toks.get(i) {
         Some(t) => format!(
             "unexpected `{}` in the sequence's options",
-            render(&[t.clone()])
+            render(std::slice::from_ref(t))
         ),
         None => "unexpected end in the sequence's options".to_string(),
     };
