@@ -8,7 +8,8 @@
 //!
 //! Learned on 10.11.19 as the `insert_sequence` row (`INSERT INTO t1 VALUES (...)` on
 //! `t1` made a sequence): SW, BACKUP_TRANS_DML, then X (`open_select:pending`); under
-//! the session's LOCK TABLES ... WRITE the SNRW becomes X (its rules). The row was
+//! the session's LOCK TABLES ... WRITE the SNRW becomes X (its rules); REPLACE holds X alike
+//! (measured with `metadata_lock_info`). The row was
 //! learned on InnoDB: an INSERT into a sequence of another engine is refused.
 
 use super::Stmt;
