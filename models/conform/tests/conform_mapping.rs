@@ -204,14 +204,17 @@ fn classifier_knows_every_kind() {
         cat.clone_from(&model.cat);
         match classify(k.sql, "test", &cat, &has_row(&m)) {
             // FOR EXPORT is played as WITH READ LOCK with its own rows; LOCK TABLES of a
-            // sequence: the `lock_*_sequence` row of a `lock_*` part.
+            // sequence: the `lock_*_sequence` row of a `lock_*` part (INSERT into one:
+            // `insert_sequence`).
             Ok(Stmt::Learned(p))
                 if k.name().starts_with("lock_")
                     || k.name() == "flush_export"
                     || VIEW_DML.contains(&k.name())
                     || (k.name().starts_with("alter_") && k.name().contains("_lock_"))
                     || (k.name().starts_with("alter_") && k.name().ends_with("_rename"))
-                    || k.name().starts_with("fk_") =>
+                    || k.name().starts_with("fk_")
+                    // An INSERT into a sequence: the `insert_sequence` row of an INSERT.
+                    || k.name() == "insert_sequence" =>
             {
                 assert_eq!(p.parts[0].row, k.name(), "{}", k.sql)
             }

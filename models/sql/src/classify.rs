@@ -178,6 +178,11 @@ mod routine_prelock;
 mod select;
 mod select_order;
 mod sequence;
+mod sequence_ctas;
+mod sequence_engine;
+mod sequence_table;
+mod sequence_vcol;
+mod sequence_write;
 pub(crate) mod show;
 mod syntax;
 mod system_tables;
@@ -199,6 +204,7 @@ use lex::{kw_eq, kw_eq_at, option_value, tokens, wait_clause, Cur, Tok};
 pub use parse_errors::mariadb_parse_error;
 pub use routine_call::call_instructions;
 use select::{classify_select, classify_set, subquery_reads};
+pub(crate) use sequence_engine::is_engine_table;
 use tables::{
     delete_targets_unknown, from_tables, from_tables_aliased, locking_clauses, set_targets,
 };
@@ -434,7 +440,9 @@ fn classify_inner(
         },
         "handler" => classify_handler(&cx, &mut c, &toks),
         "select" => classify_select(&cx, &toks, &words),
-        "insert" | "replace" => classify_insert(&cx, &mut c, &toks),
+        "insert" | "replace" => {
+            classify_insert(&cx, &mut c, &toks).and_then(|st| sequence_write::insert_rows(st, cat))
+        }
         "update" => classify_update(&cx, &mut c, &toks),
         "delete" => classify_delete(&cx, &mut c, &toks),
         "lock" => classify_lock(&cx, &mut c, &toks).and_then(|st| sequence::lock_rows(st, cat)),

@@ -196,6 +196,10 @@ kinds! {
     CreateOrReplaceSequenceTable = "create_or_replace_sequence_table", "sql/sql_table.cc mysql_create_table (sql/sql_sequence.cc)";
     DropSequence = "drop_sequence", "sql/sql_table.cc mysql_rm_table";
     AlterSequence = "alter_sequence", "sql/sql_sequence.cc Sql_cmd_alter_sequence::execute";
+    InsertSequence = "insert_sequence", "sql/ha_sequence.cc ha_sequence::write_row";
+    CreateTableSequence = "create_table_sequence", "sql/sql_table.cc mysql_create_table (sql/sql_sequence.cc check_sequence_fields)";
+    CreateSelectNextval = "create_select_nextval", "sql/sql_insert.cc select_create::create_table_from_items";
+    CreateSelectLastval = "create_select_lastval", "sql/sql_insert.cc select_create::create_table_from_items";
     NopartAlter = "nopart_alter", "sql/sql_table.cc mysql_alter_table";
     NopartTruncate = "nopart_truncate", "sql/sql_partition_admin.cc Sql_cmd_alter_table_truncate_partition::execute";
     NopartAnalyze = "nopart_analyze", "sql/sql_admin.cc mysql_admin_table";

@@ -585,6 +585,37 @@ pub const KINDS: &[KindDef] = &[
     ),
     kq(Kind::DropSequence, "DROP SEQUENCE t1", SEQ_T1),
     kq(Kind::AlterSequence, "ALTER SEQUENCE t1 RESTART 5", SEQ_T1),
+    // A row written into a sequence by INSERT: `ha_sequence::write_row` (sql/ha_sequence.cc)
+    // upgrades the statement's SW to X (not for NEXTVAL's own writes, nor of a temporary
+    // sequence), so that full-row writes run in one order on master and replicas.
+    kq(
+        Kind::InsertSequence,
+        "INSERT INTO t1 VALUES (1, 1, 10000, 1, 1, 1000, 0, 0)",
+        SEQ_T1,
+    ),
+    // CREATE TABLE ... SEQUENCE=1: a CREATE TABLE (SU, then X: the parser's `create_table`
+    // rule) whose columns `check_sequence_fields` (sql/sql_sequence.cc) checks.
+    kq(
+        Kind::CreateTableSequence,
+        "CREATE TABLE t3 (next_not_cached_value BIGINT(21) NOT NULL, \
+         minimum_value BIGINT(21) NOT NULL, maximum_value BIGINT(21) NOT NULL, \
+         start_value BIGINT(21) NOT NULL, increment BIGINT(21) NOT NULL, \
+         cache_size BIGINT(21) UNSIGNED NOT NULL, cycle_option TINYINT(1) UNSIGNED NOT NULL, \
+         cycle_count BIGINT(21) NOT NULL) SEQUENCE=1",
+        &[],
+    ),
+    // CREATE TABLE ... SELECT of a sequence function with no FROM: the sequence is one of
+    // the SELECT's tables (`LEX::create_item_func_nextval` adds it to the table list).
+    kq(
+        Kind::CreateSelectNextval,
+        "CREATE TABLE t3 SELECT NEXTVAL(t1) AS a",
+        SEQ_T1,
+    ),
+    kq(
+        Kind::CreateSelectLastval,
+        "CREATE TABLE t3 SELECT LASTVAL(t1) AS a",
+        SEQ_T1,
+    ),
     // The same statements on MyISAM tables.
     km(Kind::Select, "SELECT * FROM m1", &[]),
     km(

@@ -562,6 +562,8 @@ pub const FORMS: &[Form] = &[
             "SELECT LASTVAL(s1)",
             "SELECT SETVAL(s1, 100)",
             "SELECT * FROM s1",
+            // The Sequence engine's table (classify/sequence_engine.rs).
+            "SELECT NEXTVAL(s1) FROM seq_1_to_3",
         ])
         .into()
     }),
@@ -574,6 +576,10 @@ pub const FORMS: &[Form] = &[
     }),
     f(1, |d| {
         format!("LOCK TABLES s1 {}", d.pick(&["READ", "WRITE"]))
+    }),
+    // A whole row written: X on the sequence (classify/sequence_write.rs).
+    f(1, |_| {
+        "INSERT INTO s1 VALUES (1, 1, 10000, 1, 1, 1000, 0, 0)".into()
     }),
     f(1, |_| "DROP SEQUENCE IF EXISTS s1".into()),
     f(1, |_| "CREATE TEMPORARY SEQUENCE IF NOT EXISTS s2".into()),

@@ -76,10 +76,8 @@ pub(super) fn classify_sequence(
 ) -> Option<Result<Stmt, String>> {
     let toks = tokens(sql).ok()?;
     let kw = |i: usize, k: &str| toks.get(i).is_some_and(|t| kw_eq(t, k));
-    if let Some(t) = toks.iter().find(|t| seq_engine_table(t)) {
-        return Some(Err(format!(
-            "`{sql}`: the Sequence engine's virtual tables ({t:?}) are not modelled"
-        )));
+    if let Some(st) = super::sequence_engine::classify_engine_tables(sql, &toks, db, cat, has_row) {
+        return Some(st);
     }
     let ddl = (kw(0, "create") || kw(0, "drop") || kw(0, "alter"))
         && (1..5).any(|i| kw(i, "sequence"))
@@ -122,15 +120,27 @@ pub(super) fn classify_sequence(
             kw_eq(&w[0], "sequence") && w[1] == Tok::P('=') && w[2] == Tok::Num("0".into())
         });
     if table_ddl && sequence_option && !sequence_off {
-        return Some(Err(format!(
-            "`{sql}`: CREATE / ALTER TABLE ... SEQUENCE= (a table made a sequence or back) is \
-             not modelled"
-        )));
+        if let Some(st) = super::sequence_table::create_table_sequence(sql, &toks, db, cat, has_row)
+        {
+            return Some(st);
+        }
     }
     let calls = match calls(&toks, db) {
         Ok(c) if c.is_empty() => return None,
+        Ok(c) if table_ddl && super::sequence_vcol::vcol_error(&toks, &starts(&c)).is_some() => {
+            let code = super::sequence_vcol::vcol_error(&toks, &starts(&c))?;
+            return Some(Ok(Stmt::Fails(code)));
+        }
         Ok(c) if table_ddl && kw(0, "create") && kw(1, "table") => {
-            return Some(create_with_default(sql, &toks, c, db, cat, has_row))
+            let cs: Vec<_> = c
+                .iter()
+                .map(|c| (c.kind, c.seq.clone(), c.span.clone()))
+                .collect();
+            if let Some(st) = super::sequence_ctas::create_select(sql, &toks, &cs, db, cat, has_row)
+            {
+                return Some(st);
+            }
+            return Some(create_with_default(sql, &toks, c, db, cat, has_row));
         }
         Ok(_) if table_ddl => {
             return Some(Err(format!(
@@ -154,6 +164,11 @@ struct Call {
     kind: Kind,
     seq: Tbl,
     span: std::ops::Range<usize>,
+}
+
+/// Where each call starts.
+fn starts(calls: &[Call]) -> Vec<usize> {
+    calls.iter().map(|c| c.span.start).collect()
 }
 
 /// The sequence function calls of a statement.
@@ -254,7 +269,7 @@ fn calls(toks: &[Tok], db: &str) -> Result<Vec<Call>, String> {
 }
 
 /// Writes tokens back as SQL (the classifier reads the same tokens from it).
-fn render(toks: &[Tok]) -> String {
+pub(super) fn render(toks: &[Tok]) -> String {
     let mut out = Vec::new();
     for t in toks {
         out.push(match t {
@@ -622,7 +637,14 @@ fn options(toks: &[Tok], alter: bool) -> Result<Def, String> {
         }
     };
     let eq = |i: usize| usize::from(toks.get(i) == Some(&Tok::P('=')));
-    let bad = |i: usize| format!("unexpected `{:?}` in the sequence's options", toks.get(i));
+    // (The message names the SQL token, not a Rust value.)
+    let bad = |i: usize| match toks.get(i) {
+        Some(t) => format!(
+            "unexpected `{}` in the sequence's options",
+            render(std::slice::from_ref(t))
+        ),
+        None => "unexpected end in the sequence's options".to_string(),
+    };
     let mut seen = 0;
     let mut groups: Vec<&str> = Vec::new();
     while i < toks.len() {
@@ -808,25 +830,6 @@ impl Def {
             || self.start.is_some()
             || self.increment.is_some()
             || !restart_ok
-    }
-}
-
-/// `seq_1_to_10`, `seq_1_to_10_step_2`: the Sequence storage engine's tables, which exist
-/// on the server whatever the catalog says.
-fn seq_engine_table(t: &Tok) -> bool {
-    let Tok::Word { text, .. } = t else {
-        return false;
-    };
-    let low = text.to_ascii_lowercase();
-    let Some(rest) = low.strip_prefix("seq_") else {
-        return false;
-    };
-    let parts: Vec<&str> = rest.split('_').collect();
-    let digits = |x: &str| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit());
-    match parts.as_slice() {
-        [a, "to", b] => digits(a) && digits(b),
-        [a, "to", b, "step", c] => digits(a) && digits(b) && digits(c),
-        _ => false,
     }
 }
 

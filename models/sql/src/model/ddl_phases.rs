@@ -259,7 +259,8 @@ impl SqlModel {
             db: key.db().to_owned(),
             name: key.name().to_owned(),
         };
-        if self.cat.exists(&t) {
+        // (A Sequence engine table is discovered by its name: `classify/sequence_engine.rs`.)
+        if self.cat.exists(&t) || crate::classify::is_engine_table(&t.name) {
             return None;
         }
         // (A sequence's own error: `model/sequence.rs`.)
