@@ -76,6 +76,7 @@ mod replication;
 mod run;
 mod savepoint;
 mod sequence;
+mod statement_time;
 mod temp;
 mod temp_partition;
 mod trigger_reopen;
@@ -164,6 +165,10 @@ pub struct SqlSession {
     /// The session named a user variable: the model no longer knows its value
     /// (`model::kill`).
     pub user_vars: bool,
+    /// The running statement's `max_statement_time` deadline (model time, ms;
+    /// `model::statement_time`), and whether it fired.
+    pub stmt_deadline: Option<u64>,
+    pub stmt_time_up: bool,
 }
 
 impl SqlSession {
@@ -192,6 +197,8 @@ impl SqlSession {
             user_vars: false,
             last_row: None,
             xa: None,
+            stmt_deadline: None,
+            stmt_time_up: false,
         }
     }
 
@@ -550,6 +557,7 @@ impl SqlModel {
         };
         self.sess[s].st.last_error = None;
         self.sess[s].st.last_row = None;
+        let st = self.arm_statement_time(s, st);
         if let Some(out) = self.xa_gate(s, &st)? {
             return Ok(out);
         }
@@ -665,6 +673,9 @@ impl SqlModel {
                 .min();
             let Some((dl, _, i)) = next else { break };
             self.now = self.now.max(dl);
+            if self.fire_statement_time(i, dl) {
+                continue;
+            }
             if !self.t.timeout(self.sess[i].id) {
                 // Not waiting in the lock table (should not happen): end it anyway.
                 if let Some(r) = self.sess[i].run.as_mut() {
