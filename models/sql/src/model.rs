@@ -60,6 +60,7 @@ mod ddl_phases;
 mod dialect;
 pub mod encode;
 mod finish;
+mod global_timeout;
 mod ha_flush_none;
 mod handlers;
 mod kill;
@@ -169,6 +170,8 @@ pub struct SqlSession {
     /// `model::statement_time`), and whether it fired.
     pub stmt_deadline: Option<u64>,
     pub stmt_time_up: bool,
+    /// The session ran a statement (connected: `model::global_timeout`).
+    pub connected: bool,
 }
 
 impl SqlSession {
@@ -199,6 +202,7 @@ impl SqlSession {
             xa: None,
             stmt_deadline: None,
             stmt_time_up: false,
+            connected: false,
         }
     }
 
@@ -320,6 +324,8 @@ pub struct SqlModel {
     /// A CALL stops between its instructions (`model::call`): `mdl check` explores the
     /// other sessions' statements there.
     stepwise_calls: bool,
+    /// `SET GLOBAL lock_wait_timeout`: a new session's (`model::global_timeout`).
+    global_lock_wait_timeout: Option<u64>,
 }
 
 impl SqlModel {
@@ -348,6 +354,7 @@ impl SqlModel {
             held_back: Vec::new(),
             names: Vec::new(),
             stepwise_calls: false,
+            global_lock_wait_timeout: None,
         }
     }
 
@@ -527,6 +534,7 @@ impl SqlModel {
         if self.is_waiting(s) {
             return Err("the session's previous statement is still waiting".into());
         }
+        self.connect_session(s);
         let out = match self.call_begin(s, sql) {
             Some(r) => r?,
             None => self.step_one(s, sql)?,

@@ -63,6 +63,8 @@ pub enum SessionStmt {
     /// `SET STATEMENT max_statement_time=N FOR inner` (N > 0; ms): the inner statement
     /// with a timer (`crate::model::statement_time`).
     StatementTime(u64, Box<Stmt>),
+    /// `SET GLOBAL lock_wait_timeout = N | DEFAULT` (`crate::model::global_timeout`).
+    GlobalLockWaitTimeout(Option<u64>),
 }
 
 /// What a statement on temporary tables only does: no metadata lock (a temporary table
