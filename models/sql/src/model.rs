@@ -60,6 +60,7 @@ mod ddl_phases;
 mod dialect;
 pub mod encode;
 mod finish;
+mod global_timeout;
 mod ha_flush_none;
 mod handlers;
 mod kill;
@@ -76,6 +77,7 @@ mod replication;
 mod run;
 mod savepoint;
 mod sequence;
+mod statement_time;
 mod temp;
 mod temp_partition;
 mod trigger_reopen;
@@ -164,6 +166,12 @@ pub struct SqlSession {
     /// The session named a user variable: the model no longer knows its value
     /// (`model::kill`).
     pub user_vars: bool,
+    /// The running statement's `max_statement_time` deadline (model time, ms;
+    /// `model::statement_time`), and whether it fired.
+    pub stmt_deadline: Option<u64>,
+    pub stmt_time_up: bool,
+    /// The session ran a statement (connected: `model::global_timeout`).
+    pub connected: bool,
 }
 
 impl SqlSession {
@@ -192,6 +200,9 @@ impl SqlSession {
             user_vars: false,
             last_row: None,
             xa: None,
+            stmt_deadline: None,
+            stmt_time_up: false,
+            connected: false,
         }
     }
 
@@ -313,6 +324,8 @@ pub struct SqlModel {
     /// A CALL stops between its instructions (`model::call`): `mdl check` explores the
     /// other sessions' statements there.
     stepwise_calls: bool,
+    /// `SET GLOBAL lock_wait_timeout`: a new session's (`model::global_timeout`).
+    global_lock_wait_timeout: Option<u64>,
 }
 
 impl SqlModel {
@@ -341,6 +354,7 @@ impl SqlModel {
             held_back: Vec::new(),
             names: Vec::new(),
             stepwise_calls: false,
+            global_lock_wait_timeout: None,
         }
     }
 
@@ -520,6 +534,7 @@ impl SqlModel {
         if self.is_waiting(s) {
             return Err("the session's previous statement is still waiting".into());
         }
+        self.connect_session(s);
         let out = match self.call_begin(s, sql) {
             Some(r) => r?,
             None => self.step_one(s, sql)?,
@@ -550,6 +565,7 @@ impl SqlModel {
         };
         self.sess[s].st.last_error = None;
         self.sess[s].st.last_row = None;
+        let st = self.arm_statement_time(s, st);
         if let Some(out) = self.xa_gate(s, &st)? {
             return Ok(out);
         }
@@ -665,6 +681,9 @@ impl SqlModel {
                 .min();
             let Some((dl, _, i)) = next else { break };
             self.now = self.now.max(dl);
+            if self.fire_statement_time(i, dl) {
+                continue;
+            }
             if !self.t.timeout(self.sess[i].id) {
                 // Not waiting in the lock table (should not happen): end it anyway.
                 if let Some(r) = self.sess[i].run.as_mut() {

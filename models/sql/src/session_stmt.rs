@@ -9,7 +9,8 @@
 //!   `SET SESSION TRANSACTION ...` (no lock, no rule);
 //! - `SET STATEMENT var=value [, ...] FOR statement` (`sql_parse.cc`,
 //!   `mysql_execute_command`: the variables are set for the inner statement only): the
-//!   inner statement's locks, with its `lock_wait_timeout`;
+//!   inner statement's locks, with its `lock_wait_timeout`, and its `max_statement_time`
+//!   (a timer: `crate::model::statement_time`);
 //! - `EXPLAIN SELECT ...`: the SELECT's locks (it opens its tables as the SELECT does;
 //!   measured: SR of transaction duration);
 //! - `SHOW CREATE TABLE`, `SHOW COLUMNS` / `SHOW FIELDS` / `SHOW INDEX` / `DESCRIBE` of a
@@ -59,6 +60,11 @@ pub enum SessionStmt {
     CompletionType(u8),
     /// `ROLLBACK AND CHAIN`: the rollback, then the next transaction begins.
     RollbackChain,
+    /// `SET STATEMENT max_statement_time=N FOR inner` (N > 0; ms): the inner statement
+    /// with a timer (`crate::model::statement_time`).
+    StatementTime(u64, Box<Stmt>),
+    /// `SET GLOBAL lock_wait_timeout = N | DEFAULT` (`crate::model::global_timeout`).
+    GlobalLockWaitTimeout(Option<u64>),
 }
 
 /// What a statement on temporary tables only does: no metadata lock (a temporary table
@@ -247,6 +253,7 @@ fn set_statement(
     let inner = &sql[end..];
     let vars_end = w.iter().position(|x| x == "for").unwrap_or(w.len());
     let mut timeout = None;
+    let mut max_time = None;
     for var in w[2..vars_end].split(|x| x == ",") {
         let name = var.first().map(String::as_str).unwrap_or("");
         let name = name
@@ -259,12 +266,40 @@ fn set_statement(
                     format!("`{sql}`: bad lock_wait_timeout `{value}` (whole seconds)")
                 })?)
             }
-            "max_statement_time" | "autocommit" | "sql_log_bin" => {
+            "max_statement_time" => max_time = Some(statement_time_ms(sql, value)?),
+            "autocommit" | "sql_log_bin" => {
                 return Err(format!("`{sql}`: SET STATEMENT {name} is not modelled"))
             }
             _ => {}
         }
     }
+    let st = inner_statement(sql, inner, db, cat, has_row, timeout)?;
+    Ok(match max_time {
+        Some(ms) if ms > 0 => Stmt::Session(SessionStmt::StatementTime(ms, Box::new(st))),
+        _ => st,
+    })
+}
+
+/// `max_statement_time`'s value in ms (seconds, a decimal: `Sys_max_statement_time`,
+/// sql/sys_vars.cc; 0 is no limit).
+fn statement_time_ms(sql: &str, value: &str) -> Result<u64, String> {
+    match value.parse::<f64>() {
+        Ok(v) if v >= 0.0 && v.is_finite() => Ok((v * 1000.0).round() as u64),
+        _ => Err(format!(
+            "`{sql}`: bad max_statement_time `{value}` (seconds)"
+        )),
+    }
+}
+
+/// The statement after SET STATEMENT's FOR, with its `lock_wait_timeout`.
+fn inner_statement(
+    sql: &str,
+    inner: &str,
+    db: &str,
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+    timeout: Option<u64>,
+) -> Result<Stmt, String> {
     match classify(inner, db, cat, has_row)? {
         Stmt::Learned(mut p) => {
             if p.wait.is_none() {

@@ -13,7 +13,7 @@ const FDE: &str = "BINLOG ' MfmqTA8BAAAAZwAAAGsAAAABAAQANS41LjctbTMtZGVidWctbG9n
 /// Plays `lines` (session index, SQL) on a fresh model with two sessions.
 fn play(lines: &[(usize, &str)]) -> Vec<String> {
     let mut m = SqlModel::new(Mapping::load().unwrap());
-    let ids = [m.add_session(), m.add_session()];
+    let ids = [m.add_session(), m.add_session(), m.add_session()];
     lines
         .iter()
         .map(|(s, q)| match m.step(ids[*s], q) {
@@ -165,8 +165,27 @@ fn optimize_of_one_innodb_table_is_open_recreate_analyze() {
     ]);
     // It waits for the rebuild's X behind the reader, and ends once the reader commits.
     assert_eq!(got, ["Ok", "Ok", "Waiting", "Ok"], "{got:?}");
-    for q in ["OPTIMIZE TABLE t1, t2", "OPTIMIZE TABLE m1, t1"] {
-        let got = play(&[(0, q)]);
-        assert!(got[0].contains("among other tables"), "{q}: {got:?}");
-    }
+}
+
+#[test]
+fn optimize_of_several_tables_does_each_in_turn() {
+    // mysql_admin_table (sql/sql_admin.cc): each table opened, optimized and given back
+    // before the next; behind a reader of the second table the first is free
+    // (suite/optimize-several-tables.mdl).
+    let got = play(&[
+        (1, "BEGIN"),
+        (1, "SELECT * FROM m1"),
+        (0, "OPTIMIZE TABLE t1, m1"),
+        (2, "ALTER TABLE t1 ADD COLUMN c INT, ALGORITHM=COPY"),
+        (1, "COMMIT"),
+    ]);
+    assert_eq!(got, ["Ok", "Ok", "Waiting", "Ok", "Ok"], "{got:?}");
+    let got = play(&[
+        (1, "BEGIN"),
+        (1, "SELECT * FROM t2"),
+        (0, "OPTIMIZE TABLE m1, t1, t2"),
+        (2, "LOCK TABLES m1 WRITE, t1 WRITE"),
+        (1, "COMMIT"),
+    ]);
+    assert_eq!(got, ["Ok", "Ok", "Waiting", "Ok", "Ok"], "{got:?}");
 }

@@ -215,6 +215,9 @@ pub fn fresh(mon: &mut Conn) -> Result<(), ConformError> {
             mon.query(&format!("XA ROLLBACK {xid}"))?;
         }
     }
+    // A scenario's SET GLOBAL lock_wait_timeout is the next connections' value
+    // (suite/set-global-lock-wait-timeout.mdl): the next scenario starts from the default.
+    mon.query("SET GLOBAL lock_wait_timeout = DEFAULT")?;
     let sig = mon.query_one(SIGNATURE)?;
     let same = FIXTURE_SIGNATURE.with(|f| f.borrow().as_ref() == Some(&(mon.id, sig.clone())));
     if same {

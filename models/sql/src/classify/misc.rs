@@ -20,7 +20,8 @@
 //!   `sql_set_variables`, no table; `stmt_causes_implicit_commit` skips the commit unless
 //!   autocommit is set). Refused: `read_only` (sql/sys_vars.cc, `Sys_var_readonly`'s
 //!   update takes the global read lock), the variables that become a new session's default
-//!   and that the model reads (`lock_wait_timeout`, `autocommit`, `max_statement_time`),
+//!   and that the model reads (`autocommit`, `max_statement_time`; `lock_wait_timeout` is
+//!   [`super::global_timeout`]),
 //!   `gtid_*` and `debug*`;
 //! - FLUSH / RESET of no table, RENAME DATABASE: [`super::reload`].
 //!
@@ -341,13 +342,15 @@ fn set_global(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
     let sql = cx.sql;
     const REFUSED: &[&str] = &[
         "read_only",
-        "lock_wait_timeout",
         "autocommit",
         "max_statement_time",
         "session",
         "@@session",
         "local",
     ];
+    if let Some(st) = super::global_timeout::classify(sql, words) {
+        return st;
+    }
     if let Some(w) = words
         .iter()
         .find(|w| REFUSED.contains(&w.as_str()) || w.starts_with("gtid_") || w.contains("debug"))

@@ -117,11 +117,13 @@ pub(super) fn fingerprint(m: &super::SqlModel) -> u64 {
         stash,
         yielded,
         held_back,
+        global_lock_wait_timeout,
     } = m;
     let mut h = std::collections::hash_map::DefaultHasher::new();
     let labels = super::canon::Labels::of(t);
     super::canon::hash_table(t, &labels, &mut h);
     now.hash(&mut h);
+    global_lock_wait_timeout.hash(&mut h);
     cat.fingerprint().hash(&mut h);
     sess.len().hash(&mut h);
     for s in sess {

@@ -24,6 +24,7 @@ impl SqlModel {
         if out == Outcome::Granted {
             out = Outcome::Ok;
         }
+        out = self.statement_timed_out(s, out);
         if out == Outcome::Ok {
             out = self.catalog_error(s, &run);
         }

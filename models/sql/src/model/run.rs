@@ -443,6 +443,8 @@ impl SqlModel {
         let before = self.ids(s);
         let run = self.sess[s].run.as_mut().expect("running");
         let deadline = run.timeout.map(|ms| now.saturating_add(ms));
+        let deadline = self.with_statement_time(s, deadline);
+        let run = self.sess[s].run.as_mut().expect("running");
         run.waiting = Some(Waiting {
             step,
             deadline,

@@ -47,6 +47,17 @@ impl SqlModel {
         Ok(match x {
             SessionStmt::Temp(op) => return self.temp_stmt(s, op),
             SessionStmt::Fail(code) => self.fail(s, code),
+            SessionStmt::GlobalLockWaitTimeout(secs) => {
+                self.set_global_lock_wait_timeout(secs);
+                Outcome::Ok
+            }
+            // Unwrapped when the statement begins (`arm_statement_time`): only a nested
+            // one gets here.
+            SessionStmt::StatementTime(..) => {
+                return Err(
+                    "a SET STATEMENT max_statement_time inside another is not modelled".into(),
+                )
+            }
             x @ (SessionStmt::CompletionType(_) | SessionStmt::RollbackChain) => {
                 self.chain_stmt(s, x)
             }
