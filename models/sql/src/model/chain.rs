@@ -21,7 +21,7 @@
 
 use super::SqlModel;
 use crate::classify::Stmt;
-use crate::session_stmt::SessionStmt;
+use crate::stmt::SessionStmt;
 use mdl_core::Outcome;
 
 /// `completion_type`'s value from its written form.
@@ -121,7 +121,7 @@ impl SqlModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session_stmt::words;
+    use crate::words::words;
 
     #[test]
     fn completion_type_forms() {

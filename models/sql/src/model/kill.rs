@@ -21,7 +21,7 @@
 
 use super::SqlModel;
 use crate::classify::Stmt;
-use crate::session_stmt::SessionStmt;
+use crate::stmt::SessionStmt;
 
 /// ER_NO_SUCH_THREAD.
 pub const ER_NO_SUCH_THREAD: u32 = 1094;

@@ -17,7 +17,8 @@
 use super::SqlModel;
 use crate::catalog::ER_NO_SUCH_TABLE;
 use crate::classify::{classify, Effect, Stmt};
-use crate::session_stmt::{words, SessionStmt};
+use crate::stmt::SessionStmt;
+use crate::words::words;
 
 /// ER_UNKNOWN_STMT_HANDLER.
 pub const ER_UNKNOWN_STMT_HANDLER: u32 = 1243;

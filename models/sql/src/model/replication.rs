@@ -21,7 +21,7 @@
 use super::SqlModel;
 use crate::catalog::ER_LOCK_OR_ACTIVE_TRANSACTION;
 use crate::classify::Stmt;
-use crate::session_stmt::SessionStmt;
+use crate::stmt::SessionStmt;
 
 /// ER_BAD_SLAVE: START SLAVE of a connection with no MASTER_HOST.
 pub const ER_BAD_SLAVE: u32 = 1200;

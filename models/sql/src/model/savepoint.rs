@@ -31,7 +31,7 @@ use super::SqlModel;
 use crate::catalog::Engine;
 use crate::classify::Tbl;
 use crate::kind::Kind;
-use crate::session_stmt::SessionStmt;
+use crate::stmt::SessionStmt;
 use mdl_core::key::MdlKey;
 use mdl_core::lock::TicketId;
 use mdl_core::{Duration, LockType, Outcome};

@@ -6,7 +6,7 @@ use super::{SqlModel, Then};
 use crate::catalog::{ER_NO_SUCH_TABLE, ER_TABLE_EXISTS};
 use crate::classify::{classify, Effect, Plan, Stmt, Tbl, ER_NOT_SEQUENCE, ER_UNKNOWN_SEQUENCES};
 use crate::kind::Kind;
-use crate::session_stmt::{SessionStmt, TempChange, TempOp};
+use crate::stmt::{SessionStmt, TempChange, TempOp};
 
 impl SqlModel {
     /// The error of session `s`'s statement once it has the lock of `t`, which does not

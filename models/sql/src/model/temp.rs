@@ -25,7 +25,8 @@ use super::{SqlModel, Then};
 use crate::catalog::{Engine, ER_BAD_TABLE, ER_TABLE_EXISTS};
 use crate::classify::{classify, Effect, Stmt, Tbl};
 use crate::kind::Kind;
-use crate::session_stmt::{table_at, words, SessionStmt, TempChange, TempOp};
+use crate::stmt::{SessionStmt, TempChange, TempOp};
+use crate::words::{table_at, words};
 use mdl_core::Outcome;
 
 /// The kinds of DML whose tables may be temporary.
