@@ -272,14 +272,17 @@ struct Run {
     stood_aside: bool,
 }
 
+/// One connection the model plays: its owner in the lock table, its session's state (the
+/// transaction, LOCK TABLES, HANDLERs, ...) and what it runs now.
 #[derive(Clone, Debug)]
-struct Sess {
+struct Connection {
     id: OwnerId,
-    st: SqlSession,
+    session: SqlSession,
+    /// The statement in progress.
     run: Option<Run>,
     /// A SELECT of several user-lock functions in progress (its GET_LOCK that waits is
     /// `run`).
-    ul: Option<user_locks::UserLocksRun>,
+    user_locks_run: Option<user_locks::UserLocksRun>,
     /// A CALL of a multi-statement procedure in progress (`model::call`).
     call: Option<call::CallRun>,
 }
@@ -291,12 +294,12 @@ pub struct SqlModel {
     /// Shared: a model is cloned per state by `mdl check`'s SQL search.
     map: std::sync::Arc<Mapping>,
     pub cat: encode::Shared<Catalog>,
-    sess: Vec<encode::Shared<Sess>>,
+    sess: Vec<encode::Shared<Connection>>,
     events: Vec<(usize, Outcome)>,
     now: u64,
     seq: u64,
     /// The session whose step is being played (its woken waits run first).
-    fg: Option<usize>,
+    foreground: Option<usize>,
     /// That session, when its step's `mysql_ha_flush` closed a HANDLER (it held locks
     /// when its statement began: `Run::had_locks`).
     flushed_by: Option<usize>,
@@ -334,7 +337,7 @@ impl SqlModel {
             events: Vec::new(),
             now: 0,
             seq: 0,
-            fg: None,
+            foreground: None,
             flushed_by: None,
             stash: Vec::new(),
             yielded: VecDeque::new(),
@@ -366,11 +369,11 @@ impl SqlModel {
 
     pub fn add_session(&mut self) -> usize {
         let id = self.t.add_session();
-        self.sess.push(encode::Shared::new(Sess {
+        self.sess.push(encode::Shared::new(Connection {
             id,
-            st: SqlSession::new(),
+            session: SqlSession::new(),
             run: None,
-            ul: None,
+            user_locks_run: None,
             call: None,
         }));
         self.sess.len() - 1
@@ -382,7 +385,7 @@ impl SqlModel {
 
     /// The session's SQL state.
     pub fn session(&self, s: usize) -> &SqlSession {
-        &self.sess[s].st
+        &self.sess[s].session
     }
 
     /// Its statement has not finished (it waits for a lock, or its CALL stands between
@@ -529,7 +532,7 @@ impl SqlModel {
 
     /// One statement (a CALL's instruction too: `model::call`).
     fn step_one(&mut self, s: usize, sql: &str) -> Result<Outcome, String> {
-        let db = self.sess[s].st.db.clone();
+        let db = self.sess[s].session.db.clone();
         let st = if self.map.dialect_name() == "mariadb"
             && !cfg!(mdl_bug = "conform_no_syntax_rules")
             && super::classify::mariadb_syntax_error(sql).is_some()
@@ -548,8 +551,8 @@ impl SqlModel {
                 }
             }
         };
-        self.sess[s].st.last_error = None;
-        self.sess[s].st.last_row = None;
+        self.sess[s].session.last_error = None;
+        self.sess[s].session.last_row = None;
         if let Some(out) = self.xa_gate(s, &st)? {
             return Ok(out);
         }
@@ -590,19 +593,19 @@ impl SqlModel {
         } else {
             self.ha_flush(s)
         };
-        self.fg = Some(s);
+        self.foreground = Some(s);
         self.flushed_by = (!flushed.is_empty()).then_some(s);
         let out = self.statement(s, st, &flushed);
         let mut out = match out {
             Ok(o) => o,
             Err(e) => {
-                self.fg = None;
+                self.foreground = None;
                 self.flushed_by = None;
                 return Err(e);
             }
         };
         self.pump();
-        self.fg = None;
+        self.foreground = None;
         self.flushed_by = None;
         // A wait the same step ended (the other sessions' statements this one released
         // ran on and let it in): the statement's outcome is where it ended.
@@ -705,7 +708,7 @@ impl SqlModel {
     // --- statements -------------------------------------------------------------------
 
     fn fail(&mut self, s: usize, code: u32) -> Outcome {
-        self.sess[s].st.last_error = Some(code);
+        self.sess[s].session.last_error = Some(code);
         Outcome::Error
     }
 }

@@ -41,11 +41,11 @@ impl SqlModel {
             "BACKUP_WAIT_COMMIT" => Kind::BackupBlockCommit,
             _ => return,
         };
-        self.sess[s].st.backup = Some((stage, key, ty));
+        self.sess[s].session.backup = Some((stage, key, ty));
     }
 
     pub(super) fn backup_unlock(&mut self, s: usize) {
-        if let Some((k, t)) = self.sess[s].st.backup_lock.take() {
+        if let Some((k, t)) = self.sess[s].session.backup_lock.take() {
             let _ = self.t.release(self.sess[s].id, &k, Some(t));
         }
     }
@@ -59,7 +59,7 @@ impl SqlModel {
     /// table).
     pub(super) fn backup_stages(&self, s: usize, kind: Kind, own: Vec<Step>) -> Vec<Step> {
         const STAGES: &[Kind] = &[Kind::BackupStart, Kind::BackupFlush, Kind::BackupBlockDdl];
-        let Some((cur, key, _)) = self.sess[s].st.backup.clone() else {
+        let Some((cur, key, _)) = self.sess[s].session.backup.clone() else {
             return own;
         };
         let (Some(from), Some(to)) = (

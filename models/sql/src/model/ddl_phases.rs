@@ -83,7 +83,7 @@ impl SqlModel {
         if !missing {
             return None;
         }
-        self.sess[s].st.last_error = Some(crate::catalog::ER_NO_SUCH_TABLE);
+        self.sess[s].session.last_error = Some(crate::catalog::ER_NO_SUCH_TABLE);
         Some(self.finish(s, Outcome::Error))
     }
 
@@ -264,7 +264,7 @@ impl SqlModel {
         }
         // (A sequence's own error: `model/sequence.rs`.)
         let code = self.missing_code(s, &t)?;
-        self.sess[s].st.last_error = Some(code);
+        self.sess[s].session.last_error = Some(code);
         Some(self.finish(s, Outcome::Error))
     }
 

@@ -46,8 +46,8 @@ impl SqlModel {
             // TABLES when no table is left (unlock_locked_tables). Measured:
             // found/seed-111355 (no table left: no lock left); with another table locked
             // the analyzed one is ER_TABLE_NOT_LOCKED after; a timeout keeps it.
-            self.sess[s].st.lock_tables.retain(|(x, _)| x != t);
-            if self.sess[s].st.lock_tables.is_empty() {
+            self.sess[s].session.lock_tables.retain(|(x, _)| x != t);
+            if self.sess[s].session.lock_tables.is_empty() {
                 self.unlock_tables(s);
             }
         }
@@ -67,16 +67,16 @@ impl SqlModel {
             .collect();
         match &run.then {
             Then::Begin => {
-                self.sess[s].st.in_txn = true;
-                self.sess[s].st.wrote = false;
+                self.sess[s].session.in_txn = true;
+                self.sess[s].session.wrote = false;
             }
             Then::Commit => {
-                self.sess[s].st.in_txn = false;
-                self.sess[s].st.wrote = false;
+                self.sess[s].session.in_txn = false;
+                self.sess[s].session.wrote = false;
             }
             Then::Xa(x) => self.xa_then(s, *x),
             Then::Reopen(i) => {
-                self.sess[s].st.handlers[*i].open = true;
+                self.sess[s].session.handlers[*i].open = true;
             }
             Then::LtCommit(_) | Then::LtRest(..) => {}
             Then::Prepared(n, t) => self.prepared_keep(s, n, t),
@@ -86,7 +86,7 @@ impl SqlModel {
                 self.session_after_plan(s, p, &new_locks);
                 self.after_plan(s, p.kind, &run.new);
                 if run.writes {
-                    self.sess[s].st.wrote = true;
+                    self.sess[s].session.wrote = true;
                 }
             }
         }
@@ -103,13 +103,13 @@ impl SqlModel {
         let err = match &run.then {
             Then::Plan(p) => self.cat.error_of(&p.effect),
             Then::Reopen(i) => {
-                let t = &self.sess[s].st.handlers[*i].table;
+                let t = &self.sess[s].session.handlers[*i].table;
                 (!self.cat.exists(t)).then_some(crate::catalog::ER_NO_SUCH_TABLE)
             }
             _ => None,
         };
         if let Some(code) = err {
-            self.sess[s].st.last_error = Some(code);
+            self.sess[s].session.last_error = Some(code);
             out = Outcome::Error;
             if let Then::Plan(p) = &run.then {
                 // DROP TABLE / DROP VIEW / DROP SEQUENCE of a list drops the tables
@@ -132,7 +132,7 @@ impl SqlModel {
     /// took, and a failed commit ends the transaction.
     fn failed(&mut self, s: usize, run: &Run, out: Outcome) -> Outcome {
         let id = self.sess[s].id;
-        if self.sess[s].st.in_txn && !run.implicit_commit && run.keep_on_error {
+        if self.sess[s].session.in_txn && !run.implicit_commit && run.keep_on_error {
             // In a transaction a statement that failed after open_tables keeps the
             // transaction locks it took (no rollback to the statement's savepoint);
             // the others go.
@@ -168,8 +168,8 @@ impl SqlModel {
             // failed, MDL released"); so does BEGIN's commit (trans_begin clears
             // OPTION_BEGIN). Measured: found/seed-130635 (kill), seed-130635-2
             // (timeout), seed-130635-3 (autocommit off), seed-130635-4 (BEGIN).
-            self.sess[s].st.in_txn = false;
-            self.sess[s].st.wrote = false;
+            self.sess[s].session.in_txn = false;
+            self.sess[s].session.wrote = false;
         }
         // A commit (COMMIT, or a statement's implicit commit) whose BACKUP_COMMIT
         // wait failed rolls the transaction back (ha_commit_trans, sql/handler.cc:
@@ -178,12 +178,12 @@ impl SqlModel {
         // suite/backup-stage-block-commit.mdl, a second DROP TABLE waits for
         // BACKUP_DDL, not BACKUP_COMMIT.
         let commit_failed = run.steps.contains(&Step::Commit);
-        if !self.sess[s].st.in_txn || run.implicit_commit || commit_failed {
+        if !self.sess[s].session.in_txn || run.implicit_commit || commit_failed {
             let _ = self.t.commit(id);
         }
         if commit_failed {
-            self.sess[s].st.in_txn = false;
-            self.sess[s].st.wrote = false;
+            self.sess[s].session.in_txn = false;
+            self.sess[s].session.wrote = false;
         }
         out
     }
@@ -193,11 +193,11 @@ impl SqlModel {
     fn session_after_plan(&mut self, s: usize, p: &Plan, new_locks: &[(MdlKey, LockType)]) {
         let d = self.d.clone();
         let id = self.sess[s].id;
-        let st = &mut self.sess[s].st;
+        let st = &mut self.sess[s].session;
         match p.kind {
             k if k.is_lock_tables() || k == Kind::FtwrlTable => {
                 let _ = self.t.set_duration(id, Duration::Explicit);
-                let st = &mut self.sess[s].st;
+                let st = &mut self.sess[s].session;
                 st.lock_tables = p.lock_tables.clone();
                 st.lt_locks = new_locks
                     .iter()
@@ -239,7 +239,7 @@ impl SqlModel {
                             .find(|h| h.key == k && h.dur == Duration::Explicit)
                             .map(|h| (h.key.clone(), h.ty))
                     });
-                    self.sess[s].st.backup_lock = l;
+                    self.sess[s].session.backup_lock = l;
                 }
             }
             Kind::HandlerOpen => {
@@ -275,7 +275,7 @@ impl SqlModel {
     /// transaction it starts.
     fn statement_end(&mut self, s: usize, run: &Run) {
         let id = self.sess[s].id;
-        let st = &self.sess[s].st;
+        let st = &self.sess[s].session;
         // With autocommit off and no BEGIN, the transaction becomes active only when a
         // transactional engine takes part (trans_register_ha sets SERVER_STATUS_IN_TRANS);
         // until then a statement's locks go at its end, as in autocommit mode
@@ -294,10 +294,10 @@ impl SqlModel {
         let autocommit_end = (st.autocommit || engine_less) && !st.in_txn;
         if matches!(run.then, Then::Plan(_)) && (run.implicit_commit || autocommit_end) {
             let _ = self.t.commit(id);
-            self.sess[s].st.in_txn = false;
-            self.sess[s].st.wrote = false;
-        } else if matches!(run.then, Then::Plan(_)) && !self.sess[s].st.autocommit {
-            self.sess[s].st.in_txn = true;
+            self.sess[s].session.in_txn = false;
+            self.sess[s].session.wrote = false;
+        } else if matches!(run.then, Then::Plan(_)) && !self.sess[s].session.autocommit {
+            self.sess[s].session.in_txn = true;
         }
         // (No `mysql_ha_flush` at a statement's end: only the next statement that opens
         // tables closes the HANDLERs others came to wait for meanwhile. The old harness's

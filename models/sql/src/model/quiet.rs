@@ -48,10 +48,10 @@ impl SqlModel {
             // Seeded bug: any statement of a session that does not wait is private.
             return x.run.is_none();
         }
-        let st = &x.st;
+        let st = &x.session;
         transaction_statement(sql)
             && x.run.is_none()
-            && x.ul.is_none()
+            && x.user_locks_run.is_none()
             && self.t.session(x.id).is_none_or(|t| {
                 t.wait.is_none()
                     && t.resume.is_none()

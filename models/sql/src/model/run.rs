@@ -24,7 +24,7 @@ impl SqlModel {
                 None
             } else {
                 self.sess[s]
-                    .st
+                    .session
                     .lock_wait_timeout
                     .map(|x| x.saturating_mul(1000))
             }
@@ -147,8 +147,8 @@ impl SqlModel {
         // its releases let in runs on before this one opens its tables is a race
         // on the server: known-differences/woken-session-race.mdl.)
         let _ = self.t.commit(id);
-        self.sess[s].st.in_txn = false;
-        self.sess[s].st.wrote = false;
+        self.sess[s].session.in_txn = false;
+        self.sess[s].session.wrote = false;
         let has =
             self.t.session(id).is_some_and(|x| !x.book.is_empty()) || self.flushed_by == Some(s);
         if let Some(r) = self.sess[s].run.as_mut() {
@@ -173,7 +173,7 @@ impl SqlModel {
                 p.kind.is_lock_tables() || p.kind.is_alter() || (p.kind == Kind::CreateIndex);
             if opens_first && self.cat.error_of(&p.effect) == Some(crate::catalog::ER_NO_SUCH_TABLE)
             {
-                self.sess[s].st.last_error = Some(crate::catalog::ER_NO_SUCH_TABLE);
+                self.sess[s].session.last_error = Some(crate::catalog::ER_NO_SUCH_TABLE);
                 return Some(self.finish(s, Outcome::Error));
             }
         }
@@ -274,7 +274,7 @@ impl SqlModel {
             }
             Step::Commit => return Next::Continue,
             Step::Fail(code) => {
-                self.sess[s].st.last_error = Some(*code);
+                self.sess[s].session.last_error = Some(*code);
                 return Next::Stop(self.finish(s, Outcome::Error));
             }
             Step::Release { key, ty } => {

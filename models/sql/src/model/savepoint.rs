@@ -61,7 +61,7 @@ impl SqlModel {
                 self.prepare_open(s, name, text)
             }
             SessionStmt::Deallocate(name) => {
-                let p = &mut self.sess[s].st.prepared;
+                let p = &mut self.sess[s].session.prepared;
                 let had = p.len();
                 p.retain(|(n, _)| *n != name);
                 if p.len() == had {
@@ -70,20 +70,20 @@ impl SqlModel {
                 Outcome::Ok
             }
             SessionStmt::SetNextTransaction => {
-                if self.sess[s].st.in_txn {
+                if self.sess[s].session.in_txn {
                     return Ok(self.fail(s, ER_CANT_CHANGE_TX_CHARACTERISTICS));
                 }
                 Outcome::Ok
             }
             SessionStmt::Savepoint(n) => {
-                let st = &self.sess[s].st;
+                let st = &self.sess[s].session;
                 // in_multi_stmt_transaction_mode(): BEGIN, or autocommit off.
                 if !st.in_txn && st.autocommit {
                     return Ok(Outcome::Ok);
                 }
                 let locked = self.innodb_locked(s);
                 let _ = self.t.savepoint(id, &n);
-                let sv = &mut self.sess[s].st.savepoints;
+                let sv = &mut self.sess[s].session.savepoints;
                 sv.retain(|(x, _)| *x != n);
                 sv.push((n, locked));
                 Outcome::Ok
@@ -92,13 +92,16 @@ impl SqlModel {
                 let Some(i) = self.savepoint_index(s, &n) else {
                     return Ok(self.fail(s, ER_SP_DOES_NOT_EXIST));
                 };
-                let locked = self.sess[s].st.savepoints[i].1;
-                self.sess[s].st.savepoints.truncate(i + 1);
+                let locked = self.sess[s].session.savepoints[i].1;
+                self.sess[s].session.savepoints.truncate(i + 1);
                 if !locked {
                     let _ = self.t.rollback_to(id, &n);
                     // (InnoDB gave back its locks taken since: those reads are gone.)
                     let held = self.ids(s);
-                    self.sess[s].st.locking_reads.retain(|x| held.contains(x));
+                    self.sess[s]
+                        .session
+                        .locking_reads
+                        .retain(|x| held.contains(x));
                     self.pump();
                 }
                 Outcome::Ok
@@ -107,7 +110,7 @@ impl SqlModel {
                 let Some(i) = self.savepoint_index(s, &n) else {
                     return Ok(self.fail(s, ER_SP_DOES_NOT_EXIST));
                 };
-                self.sess[s].st.savepoints.truncate(i);
+                self.sess[s].session.savepoints.truncate(i);
                 Outcome::Ok
             }
         })
@@ -118,7 +121,7 @@ impl SqlModel {
     fn savepoint_index(&self, s: usize, n: &str) -> Option<usize> {
         let core = self.t.session(self.sess[s].id)?.book.savepoints();
         let i = self.sess[s]
-            .st
+            .session
             .savepoints
             .iter()
             .rposition(|(x, _)| x == n)?;
@@ -132,7 +135,7 @@ impl SqlModel {
         let Some(x) = self.t.session(self.sess[s].id) else {
             return false;
         };
-        let reads = &self.sess[s].st.locking_reads;
+        let reads = &self.sess[s].session.locking_reads;
         x.book.held().iter().any(|h| {
             h.dur == Duration::Transaction
                 && (reads.contains(&h.id)
@@ -153,10 +156,10 @@ impl SqlModel {
     /// At the end of a statement of the learned table that succeeded: the temporary
     /// table it makes (`model::temp`), the locking reads it did.
     pub(super) fn after_plan(&mut self, s: usize, kind: Kind, new: &[(TicketId, MdlKey)]) {
-        if let Some(t) = self.sess[s].st.pending_temp.take() {
+        if let Some(t) = self.sess[s].session.pending_temp.take() {
             // (CREATE OR REPLACE TEMPORARY: the old one of the name goes.)
-            self.sess[s].st.temp_tables.retain(|(x, _)| *x != t.0);
-            self.sess[s].st.temp_tables.push(t);
+            self.sess[s].session.temp_tables.retain(|(x, _)| *x != t.0);
+            self.sess[s].session.temp_tables.push(t);
         }
         self.note_locking_read(s, kind, new);
     }
@@ -174,7 +177,7 @@ impl SqlModel {
             .map(|(i, _)| *i)
             .collect();
         let held = self.ids(s);
-        let reads = &mut self.sess[s].st.locking_reads;
+        let reads = &mut self.sess[s].session.locking_reads;
         reads.retain(|x| held.contains(x));
         reads.extend(ids);
     }

@@ -37,8 +37,8 @@ impl SqlModel {
                 let o = self.finish(s, Outcome::Deadlock);
                 // request_backoff_action: the transaction is rolled back.
                 let _ = self.t.commit(self.sess[s].id);
-                self.sess[s].st.in_txn = false;
-                self.sess[s].st.wrote = false;
+                self.sess[s].session.in_txn = false;
+                self.sess[s].session.wrote = false;
                 Some(o)
             }
             Ctx::BlockDdl if run.retries <= crate::compose::BLOCK_DDL_RETRIES => {
@@ -165,7 +165,7 @@ impl SqlModel {
                 // goes on first: its next request follows at once, the others' after they
                 // wake (measured: found/seed-1632.mdl; a race on the server, see
                 // known-differences/woken-sessions-race.mdl).
-                if let Some(fg) = self.fg.and_then(|f| self.sess.get(f)).map(|x| x.id) {
+                if let Some(fg) = self.foreground.and_then(|f| self.sess.get(f)).map(|x| x.id) {
                     ev.sort_by_key(|(o, _)| *o != fg);
                 }
                 // The victims of one search that back off give back their locks before
