@@ -289,8 +289,10 @@ struct Connection {
 
 #[derive(Clone, Debug)]
 pub struct SqlModel {
-    pub d: encode::Shared<Dialect>,
-    pub t: LockTable,
+    /// The learned table's dialect.
+    pub dialect: encode::Shared<Dialect>,
+    /// The lock table the sessions' statements are played on.
+    pub table: LockTable,
     /// Shared: a model is cloned per state by `mdl check`'s SQL search.
     map: std::sync::Arc<Mapping>,
     pub cat: encode::Shared<Catalog>,
@@ -329,8 +331,8 @@ impl SqlModel {
         // written from MySQL 8.0's source): see `mapping::Mapping::dialect`.
         let d = map.dialect();
         SqlModel {
-            d: encode::Shared::new(d.clone()),
-            t: LockTable::new(std::sync::Arc::new(d), Config::default()),
+            dialect: encode::Shared::new(d.clone()),
+            table: LockTable::new(std::sync::Arc::new(d), Config::default()),
             map,
             cat: encode::Shared::new(Catalog::fixture()),
             sess: Vec::new(),
@@ -364,11 +366,11 @@ impl SqlModel {
         let config = Config {
             max_write_lock_count: n,
         };
-        self.t = LockTable::new(std::sync::Arc::new((*self.d).clone()), config);
+        self.table = LockTable::new(std::sync::Arc::new((*self.dialect).clone()), config);
     }
 
     pub fn add_session(&mut self) -> usize {
-        let id = self.t.add_session();
+        let id = self.table.add_session();
         self.sess.push(encode::Shared::new(Connection {
             id,
             session: SqlSession::new(),
@@ -644,7 +646,7 @@ impl SqlModel {
     /// `KILL QUERY` of a session: ends its lock wait (`killed`). False when it does not
     /// wait.
     pub fn kill(&mut self, s: usize) -> bool {
-        let k = self.t.kill(self.sess[s].id);
+        let k = self.table.kill(self.sess[s].id);
         self.pump();
         // (A CALL that runs on fails closed: its session's outcome is an error.)
         let _ = self.resume_calls(s, Outcome::Ok);
@@ -668,7 +670,7 @@ impl SqlModel {
                 .min();
             let Some((dl, _, i)) = next else { break };
             self.now = self.now.max(dl);
-            if !self.t.timeout(self.sess[i].id) {
+            if !self.table.timeout(self.sess[i].id) {
                 // Not waiting in the lock table (should not happen): end it anyway.
                 if let Some(r) = self.sess[i].run.as_mut() {
                     r.waiting = None;
@@ -689,11 +691,11 @@ impl SqlModel {
     /// ` (pending)` for the one it waits for.
     pub fn locks_of(&self, s: usize) -> BTreeSet<String> {
         let mut out = BTreeSet::new();
-        let Some(x) = self.t.session(self.sess[s].id) else {
+        let Some(x) = self.table.session(self.sess[s].id) else {
             return out;
         };
         let name = |k: &MdlKey| {
-            let ns = &self.d.namespace(k.namespace()).name;
+            let ns = &self.dialect.namespace(k.namespace()).name;
             format!("{ns} {}", super::key_text::key_text(ns, k.db(), k.name()))
         };
         for h in x.book.held() {

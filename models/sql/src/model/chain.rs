@@ -108,7 +108,7 @@ impl SqlModel {
                 // trans_rollback, release_transactional_locks (LOCK TABLES' locks are
                 // explicit, kept), then trans_begin: unlock_locked_tables, a transaction.
                 let id = self.sess[s].id;
-                let _ = self.t.commit(id);
+                let _ = self.table.commit(id);
                 self.unlock_tables(s);
                 self.sess[s].session.in_txn = true;
                 self.sess[s].session.wrote = false;

@@ -51,7 +51,7 @@ impl SqlModel {
             }
             Stmt::Commit => self.start_commit(s, Then::Commit)?,
             Stmt::Rollback => {
-                let _ = self.t.commit(id);
+                let _ = self.table.commit(id);
                 self.sess[s].session.in_txn = false;
                 self.sess[s].session.wrote = false;
                 Outcome::Ok
@@ -62,11 +62,11 @@ impl SqlModel {
                 let had = self.sess[s].session.under_lock_tables();
                 self.unlock_tables(s);
                 if let Some((k, t)) = self.sess[s].session.ftwrl.take() {
-                    let _ = self.t.release(id, &k, Some(t));
+                    let _ = self.table.release(id, &k, Some(t));
                     self.release_ftwrl_rest(s);
                 }
                 if had {
-                    let _ = self.t.commit(id);
+                    let _ = self.table.commit(id);
                     self.sess[s].session.in_txn = false;
                     self.sess[s].session.wrote = false;
                 }
@@ -177,16 +177,16 @@ impl SqlModel {
                 effect: Effect::NeedTables(vec![t]),
                 aliased: None,
             };
-            let steps = compose(&self.map, &self.d, &self.cat, &plan)?;
+            let steps = compose(&self.map, &self.dialect, &self.cat, &plan)?;
             self.start_run(s, steps, Vec::new(), false, false, None, Then::Reopen(i))
         })
     }
 
     pub(super) fn release_user_lock(&mut self, s: usize, n: &str) {
-        let d = self.d.clone();
+        let d = self.dialect.clone();
         let id = self.sess[s].id;
         let ns = self.user_lock_namespace(&d);
-        let _ = self.t.release(id, &MdlKey::new(ns, n, ""), None);
+        let _ = self.table.release(id, &MdlKey::new(ns, n, ""), None);
     }
 
     /// COMMIT (or BEGIN's implicit commit): BACKUP_COMMIT first when the transaction
@@ -207,8 +207,8 @@ impl SqlModel {
         let me = self.sess[s].id;
         Ok(self.commit_steps()?.iter().any(|st| match st {
             Step::Acquire { key, ty, .. } => {
-                let strat = self.d.strategy(key.namespace());
-                self.t.lock(key).is_some_and(|l| {
+                let strat = self.dialect.strategy(key.namespace());
+                self.table.lock(key).is_some_and(|l| {
                     l.granted()
                         .iter()
                         .any(|g| g.owner != me && strat.conflicts_granted(*ty, g.ty))
@@ -225,7 +225,7 @@ impl SqlModel {
         };
         let mut out = Vec::new();
         for o in r.ops.iter().filter(|o| o.op == OpKind::Acquire) {
-            for key in keys(&self.d, &self.cat, &o.ns, &o.key, &Default::default())? {
+            for key in keys(&self.dialect, &self.cat, &o.ns, &o.key, &Default::default())? {
                 out.push(Step::Acquire {
                     key,
                     ty: o.ty,

@@ -100,8 +100,8 @@ pub(super) fn fingerprint(m: &super::SqlModel) -> u64 {
     // Every field named: a new one does not compile here until it is either hashed or
     // said to be left out.
     let super::SqlModel {
-        d: _,
-        t,
+        dialect: _,
+        table: t,
         map: _,
         // Fixed for a file's run.
         names: _,

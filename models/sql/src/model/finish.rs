@@ -10,7 +10,7 @@ use mdl_core::{Duration, LockType, Outcome};
 
 impl SqlModel {
     pub(super) fn holds_type(&self, s: usize, k: &MdlKey, t: LockType) -> bool {
-        self.t
+        self.table
             .session(self.sess[s].id)
             .is_some_and(|x| x.book.on_key(k).any(|h| h.ty == t))
     }
@@ -34,7 +34,7 @@ impl SqlModel {
             self.sess[s].run = None;
             let o = self.lt_apply(s, plan, deltas).unwrap_or(Outcome::Error);
             if !self.is_waiting(s) {
-                let _ = self.t.end_statement(id);
+                let _ = self.table.end_statement(id);
             }
             return o;
         }
@@ -59,7 +59,7 @@ impl SqlModel {
             .new
             .iter()
             .filter_map(|(tid, k)| {
-                self.t
+                self.table
                     .session(id)
                     .and_then(|x| x.book.get(*tid))
                     .map(|h| (k.clone(), h.ty))
@@ -90,7 +90,7 @@ impl SqlModel {
                 }
             }
         }
-        let _ = self.t.end_statement(id);
+        let _ = self.table.end_statement(id);
         self.statement_end(s, &run);
         Outcome::Ok
     }
@@ -137,7 +137,7 @@ impl SqlModel {
             // transaction locks it took (no rollback to the statement's savepoint);
             // the others go.
             let keep: Vec<mdl_core::lock::TicketId> = self
-                .t
+                .table
                 .session(id)
                 .map(|x| {
                     x.book
@@ -154,7 +154,7 @@ impl SqlModel {
         }
         self.give_back(s, 0);
         self.sess[s].run = None;
-        let _ = self.t.end_statement(id);
+        let _ = self.table.end_statement(id);
         if matches!(&run.then, Then::Plan(p)
             if matches!(p.kind, Kind::BackupFlush | Kind::BackupBlockDdl | Kind::BackupBlockCommit))
         {
@@ -179,7 +179,7 @@ impl SqlModel {
         // BACKUP_DDL, not BACKUP_COMMIT.
         let commit_failed = run.steps.contains(&Step::Commit);
         if !self.sess[s].session.in_txn || run.implicit_commit || commit_failed {
-            let _ = self.t.commit(id);
+            let _ = self.table.commit(id);
         }
         if commit_failed {
             self.sess[s].session.in_txn = false;
@@ -191,18 +191,18 @@ impl SqlModel {
     /// What a statement of the learned table leaves in the session's state (its LOCK
     /// TABLES, FTWRL, BACKUP STAGE, BACKUP LOCK, HANDLERs, user locks, database).
     fn session_after_plan(&mut self, s: usize, p: &Plan, new_locks: &[(MdlKey, LockType)]) {
-        let d = self.d.clone();
+        let d = self.dialect.clone();
         let id = self.sess[s].id;
         let st = &mut self.sess[s].session;
         match p.kind {
             k if k.is_lock_tables() || k == Kind::FtwrlTable => {
-                let _ = self.t.set_duration(id, Duration::Explicit);
+                let _ = self.table.set_duration(id, Duration::Explicit);
                 let st = &mut self.sess[s].session;
                 st.lock_tables = p.lock_tables.clone();
                 st.lt_locks = new_locks
                     .iter()
                     .filter(|(k, _)| {
-                        self.t
+                        self.table
                             .session(id)
                             .is_some_and(|x| x.book.on_key(k).any(|h| h.dur == Duration::Explicit))
                     })
@@ -216,7 +216,7 @@ impl SqlModel {
                 if k == Kind::BackupEnd {
                     st.backup = None;
                 } else {
-                    let l = self.t.session(id).and_then(|x| {
+                    let l = self.table.session(id).and_then(|x| {
                         x.book
                             .held()
                             .iter()
@@ -232,7 +232,7 @@ impl SqlModel {
             Kind::TableBackupLock => {
                 if let Some(t) = &p.parts[0].bind.t {
                     let k = self.handler_key(t);
-                    let l = self.t.session(id).and_then(|x| {
+                    let l = self.table.session(id).and_then(|x| {
                         x.book
                             .held()
                             .iter()
@@ -293,7 +293,7 @@ impl SqlModel {
         };
         let autocommit_end = (st.autocommit || engine_less) && !st.in_txn;
         if matches!(run.then, Then::Plan(_)) && (run.implicit_commit || autocommit_end) {
-            let _ = self.t.commit(id);
+            let _ = self.table.commit(id);
             self.sess[s].session.in_txn = false;
             self.sess[s].session.wrote = false;
         } else if matches!(run.then, Then::Plan(_)) && !self.sess[s].session.autocommit {

@@ -129,7 +129,7 @@ impl SqlModel {
     }
 
     pub(super) fn handler_key(&self, t: &Tbl) -> MdlKey {
-        let n = self.d.namespace_by_name("TABLE").expect("TABLE");
+        let n = self.dialect.namespace_by_name("TABLE").expect("TABLE");
         MdlKey::new(n, &t.db, &t.name)
     }
 
@@ -141,7 +141,7 @@ impl SqlModel {
         // (mysql_ha_close_table gives MDL_context::release_lock the HANDLER's ticket;
         // measured: found/seed-120193, the transaction's SR goes at its commit, the
         // HANDLER's when another session's wait closes it).
-        let own = self.t.session(id).and_then(|x| {
+        let own = self.table.session(id).and_then(|x| {
             x.book
                 .on_key(&k)
                 .filter(|h| h.ty == sr && h.dur == Duration::Explicit)
@@ -150,10 +150,10 @@ impl SqlModel {
         });
         match own {
             Some(tid) => {
-                let _ = self.t.release_ticket(id, tid);
+                let _ = self.table.release_ticket(id, tid);
             }
             None => {
-                let _ = self.t.release(id, &k, Some(sr));
+                let _ = self.table.release(id, &k, Some(sr));
             }
         }
     }
@@ -191,8 +191,8 @@ impl SqlModel {
                 continue;
             }
             let k = self.handler_key(&h.table);
-            let st = self.d.strategy(k.namespace());
-            let conflict = self.t.lock(&k).is_some_and(|l| {
+            let st = self.dialect.strategy(k.namespace());
+            let conflict = self.table.lock(&k).is_some_and(|l| {
                 l.waiting().iter().any(|w| {
                     w.owner != self.sess[s].id
                         && st.conflicts_granted(w.ty, sr)

@@ -23,8 +23,8 @@ impl SqlModel {
         let id = self.sess[s].id;
         let locks = std::mem::take(&mut self.sess[s].session.lt_locks);
         for (k, t) in locks.iter().rev() {
-            if self.t.release(id, k, Some(*t)).is_err() {
-                let _ = self.t.release(id, k, None);
+            if self.table.release(id, k, Some(*t)).is_err() {
+                let _ = self.table.release(id, k, None);
             }
         }
         self.sess[s].session.lock_tables.clear();
@@ -120,7 +120,7 @@ impl SqlModel {
         plan: &Plan,
         lt_deltas: &[(crate::mapping::RuleRow, crate::classify::Bind)],
     ) -> Result<Outcome, String> {
-        let d = self.d.clone();
+        let d = self.dialect.clone();
         let id = self.sess[s].id;
         for (r, b) in lt_deltas {
             // What the statement adds first (REPAIR's X replaces the table's SNRW: an
@@ -129,15 +129,15 @@ impl SqlModel {
             // while a table is locked (they go with the last one, below).
             for l in &r.added {
                 for k in keys(&d, &self.cat, &l.ns, &l.key, b)? {
-                    let _ = self
-                        .t
-                        .acquire(id, &k, l.ty, Duration::Explicit, WaitOption::NoWait);
+                    let _ =
+                        self.table
+                            .acquire(id, &k, l.ty, Duration::Explicit, WaitOption::NoWait);
                     self.sess[s].session.lt_locks.push((k, l.ty));
                 }
             }
             for l in r.removed.iter().filter(|l| l.ns == "TABLE") {
                 for k in keys(&d, &self.cat, &l.ns, &l.key, b)? {
-                    let _ = self.t.release(id, &k, Some(l.ty));
+                    let _ = self.table.release(id, &k, Some(l.ty));
                     self.sess[s]
                         .session
                         .lt_locks
@@ -158,7 +158,7 @@ impl SqlModel {
             for i in 0..self.sess[s].session.lt_locks.len() {
                 let (k, t) = self.sess[s].session.lt_locks[i].clone();
                 if t == x {
-                    let _ = self.t.downgrade(id, &k, snrw);
+                    let _ = self.table.downgrade(id, &k, snrw);
                     self.sess[s].session.lt_locks[i].1 = snrw;
                 }
             }
@@ -182,7 +182,7 @@ impl SqlModel {
                     let lt = &mut self.sess[s].session.lt_locks;
                     if let Some(e) = lt.iter_mut().find(|(y, ty)| *y == k && *ty == x) {
                         e.1 = snrw;
-                        let _ = self.t.downgrade(id, &k, snrw);
+                        let _ = self.table.downgrade(id, &k, snrw);
                     }
                 }
             }
@@ -256,10 +256,10 @@ impl SqlModel {
             .any(|(t, m)| *m == LtMode::Write && self.cat.engine(t) == Some(Engine::MyIsam));
         let is_dml = |st: &Step| {
             matches!(st, Step::Acquire { key, ty, .. }
-                if *ty == dml && self.d.namespace(key.namespace()).name == "BACKUP")
+                if *ty == dml && self.dialect.namespace(key.namespace()).name == "BACKUP")
         };
         let planned = run.steps.iter().any(is_dml);
-        let backup = MdlKey::parse(&self.d, "BACKUP", "-").expect("BACKUP key");
+        let backup = MdlKey::parse(&self.dialect, "BACKUP", "-").expect("BACKUP key");
         if myisam_write && !planned && !self.holds_type(s, &backup, dml) {
             let run = self.sess[s].run.as_mut().expect("running");
             run.steps.push_front(Step::Acquire {
@@ -322,7 +322,7 @@ impl SqlModel {
             .collect();
         let is_sro = |st: &Step| {
             matches!(st, Step::Upgrade { key, ty, .. }
-                if *ty == sro && self.d.namespace(key.namespace()).name == "TABLE")
+                if *ty == sro && self.dialect.namespace(key.namespace()).name == "TABLE")
         };
         let run = self.sess[s].run.as_mut().expect("running");
         let mut rest: VecDeque<Step> = run.steps.drain(..).filter(|st| !is_sro(st)).collect();

@@ -104,7 +104,7 @@ impl SqlModel {
         {
             return self.under_own_lock_tables(s, plan, lt_deltas);
         }
-        let d = self.d.clone();
+        let d = self.dialect.clone();
         let row = self
             .map
             .kind(&plan.parts[0].row)
@@ -123,7 +123,7 @@ impl SqlModel {
                 ctx: Ctx::Plain,
             }]
         } else {
-            compose(&self.map, &self.d, &self.cat, &plan)?
+            compose(&self.map, &self.dialect, &self.cat, &plan)?
         };
         let mut pre = Vec::new();
         if implicit_commit {
@@ -252,7 +252,7 @@ impl SqlModel {
             // (mysql_execute_command: trans_commit_implicit, then the statement), so
             // even one the session rules refuse ends the transaction. (A transaction that
             // wrote commits below, where its BACKUP_COMMIT can wait.)
-            let _ = self.t.commit(id);
+            let _ = self.table.commit(id);
             self.sess[s].session.in_txn = false;
         }
         Ok(commit_deferred)
@@ -646,7 +646,7 @@ impl SqlModel {
         plan: Plan,
         lt_deltas: Vec<(RuleRow, Bind)>,
     ) -> Result<Outcome, String> {
-        let d = self.d.clone();
+        let d = self.dialect.clone();
         let mut steps = Vec::new();
         if plan.kind.is_trigger_ddl() {
             if let Some(tr) = plan.parts[0].bind.tr.clone() {
@@ -717,7 +717,7 @@ impl SqlModel {
         deferred: Option<u32>,
         trigger_missing: bool,
     ) {
-        let d = &self.d;
+        let d = &self.dialect;
         if let Some(code) = deferred {
             let at = if lock_table_names(&self.map, plan) {
                 own.iter().position(|st| matches!(st, Step::Bulk(_)))

@@ -53,7 +53,7 @@ impl SqlModel {
             SessionStmt::KillQuery(t) => {
                 // Ends t's wait (`killed`) as a `kill` line does; the killer's statement
                 // takes no lock (`sql_kill`, sql/sql_parse.cc).
-                let _ = self.t.kill(self.sess[t].id);
+                let _ = self.table.kill(self.sess[t].id);
                 Outcome::Ok
             }
             SessionStmt::Prepare(name, text) => {
@@ -82,7 +82,7 @@ impl SqlModel {
                     return Ok(Outcome::Ok);
                 }
                 let locked = self.innodb_locked(s);
-                let _ = self.t.savepoint(id, &n);
+                let _ = self.table.savepoint(id, &n);
                 let sv = &mut self.sess[s].session.savepoints;
                 sv.retain(|(x, _)| *x != n);
                 sv.push((n, locked));
@@ -95,7 +95,7 @@ impl SqlModel {
                 let locked = self.sess[s].session.savepoints[i].1;
                 self.sess[s].session.savepoints.truncate(i + 1);
                 if !locked {
-                    let _ = self.t.rollback_to(id, &n);
+                    let _ = self.table.rollback_to(id, &n);
                     // (InnoDB gave back its locks taken since: those reads are gone.)
                     let held = self.ids(s);
                     self.sess[s]
@@ -119,7 +119,7 @@ impl SqlModel {
     /// The position of savepoint `n` in the session's list, when the lock table knows it
     /// too (its savepoints go at every commit).
     fn savepoint_index(&self, s: usize, n: &str) -> Option<usize> {
-        let core = self.t.session(self.sess[s].id)?.book.savepoints();
+        let core = self.table.session(self.sess[s].id)?.book.savepoints();
         let i = self.sess[s]
             .session
             .savepoints
@@ -132,7 +132,7 @@ impl SqlModel {
     /// of a writer (SW or stronger: a write or SELECT ... FOR UPDATE) on an InnoDB table,
     /// or a LOCK IN SHARE MODE read's lock is still held.
     fn innodb_locked(&self, s: usize) -> bool {
-        let Some(x) = self.t.session(self.sess[s].id) else {
+        let Some(x) = self.table.session(self.sess[s].id) else {
             return false;
         };
         let reads = &self.sess[s].session.locking_reads;
@@ -146,7 +146,7 @@ impl SqlModel {
     }
 
     fn innodb_key(&self, k: &MdlKey) -> bool {
-        self.d.namespace(k.namespace()).name == "TABLE"
+        self.dialect.namespace(k.namespace()).name == "TABLE"
             && self.cat.engine(&Tbl {
                 db: k.db().to_owned(),
                 name: k.name().to_owned(),

@@ -89,7 +89,7 @@ impl SqlModel {
                             if killed {
                                 // Still killed: the wait ends at once (MDL_wait::timed_wait
                                 // checks the owner's kill flag); `pump` takes the event.
-                                self.t.kill(self.sess[s].id);
+                                self.table.kill(self.sess[s].id);
                             }
                             return Outcome::Waiting;
                         }

@@ -36,7 +36,7 @@ impl SqlModel {
             Ctx::OpenTable => {
                 let o = self.finish(s, Outcome::Deadlock);
                 // request_backoff_action: the transaction is rolled back.
-                let _ = self.t.commit(self.sess[s].id);
+                let _ = self.table.commit(self.sess[s].id);
                 self.sess[s].session.in_txn = false;
                 self.sess[s].session.wrote = false;
                 Some(o)
@@ -55,7 +55,7 @@ impl SqlModel {
     /// The ends of waits the table decided and `pump` has not played yet, in order.
     pub(super) fn table_events(&mut self) -> Vec<(OwnerId, Outcome)> {
         let mut ev = std::mem::take(&mut self.held_back);
-        ev.extend(self.t.take_events());
+        ev.extend(self.table.take_events());
         ev
     }
 
@@ -68,7 +68,7 @@ impl SqlModel {
     /// ALTER ends, so it is granted at that end, ahead of a LOCK TABLES waiting for the
     /// ALTER's table). The other ends of waits stay for `pump`, in their order.
     pub(super) fn retry_victims_now(&mut self, s: usize) {
-        let ev = self.t.take_events(); // (only the new ones: `held_back` keeps the rest)
+        let ev = self.table.take_events(); // (only the new ones: `held_back` keeps the rest)
         for (owner, o) in ev {
             let v = self.sess.iter().position(|x| x.id == owner);
             let retry = o == Outcome::Deadlock
@@ -131,12 +131,12 @@ impl SqlModel {
         };
         for (tid, key) in mine.into_iter().rev() {
             let ty = self
-                .t
+                .table
                 .session(id)
                 .and_then(|x| x.book.get(tid))
                 .map(|h| h.ty);
             if let Some(ty) = ty {
-                let _ = self.t.release(id, &key, Some(ty));
+                let _ = self.table.release(id, &key, Some(ty));
             }
         }
     }
@@ -209,7 +209,7 @@ impl SqlModel {
                             if w.release_after {
                                 // A back-off's wait: give the lock back at once.
                                 if let Step::Backoff { key, ty, .. } = &w.step {
-                                    let _ = self.t.release(owner, key, Some(*ty));
+                                    let _ = self.table.release(owner, key, Some(*ty));
                                 }
                             } else if let Some(k) = w.step.key() {
                                 let k = k.clone();
