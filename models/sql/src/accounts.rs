@@ -5,11 +5,12 @@
 //! `open_grant_tables`; CF_AUTO_COMMIT_TRANS), and the users they need or make, kept in
 //! the catalog ([`crate::catalog::Catalog::users`]).
 
-use super::classify::{Bind, Effect, Part, Plan, SetTarget, Stmt};
 pub use crate::effect::Accounts;
+use crate::effect::Effect;
 pub use crate::errors::ER_PASSWORD_NO_MATCH;
 use crate::grant_stmt::user_at;
 use crate::kind::Kind;
+use crate::stmt::{Bind, Part, Plan, SetTarget, Stmt};
 
 /// ER_CANNOT_USER: CREATE USER of a user that exists, DROP / RENAME of one that does not.
 pub const ER_CANNOT_USER: u32 = 1396;

@@ -6,9 +6,17 @@
 //! `DROP DATABASE` locks, and the errors of a statement on a table that does not exist
 //! (or already does), which the server raises after it took the locks.
 
-use crate::effect::{AlterCols, Effect};
+mod partitions;
+mod rename;
+mod schemas;
+mod sequences;
+mod tables;
+mod triggers;
+mod views;
+
+use crate::effect::Effect;
 pub use crate::objects::{Engine, SeqNeed, TriggerBody};
-use crate::objects::{ForeignKey, Tbl, ViewDef, ViewMode};
+use crate::objects::{ForeignKey, Tbl, ViewDef};
 use crate::table_def::TableDef;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -39,41 +47,54 @@ pub const ER_LOCK_OR_ACTIVE_TRANSACTION: u32 = 1192;
 pub const ER_ALTER_OPERATION_NOT_SUPPORTED: u32 = 1845;
 pub const ER_PARTITION_MGMT_ON_NONPARTITIONED: u32 = 1505;
 
+/// What exists, with the invariants each field keeps beside it. The files of
+/// `catalog/` that change a field keep its invariant: a table dropped (DROP TABLE,
+/// SEQUENCE, DATABASE, CREATE OR REPLACE) leaves every map keyed by tables, a table
+/// renamed takes its entries along (`catalog/rename.rs`).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Catalog {
+    /// The schemas that exist (the fixture's `test`, CREATE DATABASE's).
     schemas: BTreeSet<String>,
-    objs: BTreeMap<Tbl, Obj>,
-    /// trigger -> its table
+    /// Every table and view by name: one object a name (a view and a table never share
+    /// one: CREATE of either refuses a name in use with ER_TABLE_EXISTS).
+    objects: BTreeMap<Tbl, Obj>,
+    /// Trigger -> its table. Its table was a table of `objects` when the trigger was
+    /// made (CREATE TRIGGER refuses another, ER_NO_SUCH_TABLE); dropping the table drops
+    /// its triggers, renaming it moves them.
     triggers: BTreeMap<Tbl, Tbl>,
     /// The tables known to have no row (created, or emptied by TRUNCATE, and no row
     /// inserted since): InnoDB's in-place ALTER of such a table keeps X (measured:
     /// known-differences/truncated-table-inplace-alter.mdl). A table not listed may have
-    /// rows (the fixture's have; DELETE leaves its delete-marked records).
+    /// rows (the fixture's have; DELETE leaves its delete-marked records). Only tables
+    /// of `objects` are noted (`set_no_row`); a dropped table leaves it.
     empty: BTreeSet<Tbl>,
     /// The partitioned tables (`CREATE TABLE ... PARTITION BY`, or LIKE of one).
     partitioned: BTreeSet<Tbl>,
     /// The primary key's columns of the tables whose key the model knows (the fixture's:
-    /// `a`; CREATE TABLE's, `alter_algorithm::primary_key`).
-    pk: BTreeMap<Tbl, Vec<String>>,
+    /// `a`; CREATE TABLE's, `alter_algorithm::primary_key`). Absent: not known.
+    primary_keys: BTreeMap<Tbl, Vec<String>>,
     /// The columns and keys of the tables whose definition the model knows (the
     /// fixture's, CREATE TABLE's that `classify/columns.rs` reads, as ALTER TABLE
-    /// changes them: `alter_columns.rs`).
-    cols: BTreeMap<Tbl, TableDef>,
+    /// changes them: `alter_columns.rs`). Absent: not known.
+    definitions: BTreeMap<Tbl, TableDef>,
     /// The accounts made since the fixture, as `name@host` (accounts statements,
     /// [`crate::accounts::Accounts`]).
     pub users: super::grants::Users,
     /// The named key caches made since the fixture (`SET GLOBAL name.key_buffer_size =
     /// N`, N > 0; `classify/misc.rs`); `default` always exists.
     pub key_caches: BTreeSet<String>,
-    /// InnoDB foreign keys (`classify/fk.rs`).
-    fks: Vec<ForeignKey>,
+    /// InnoDB foreign keys (`classify/fk.rs`), added only with the CREATE TABLE that made
+    /// their child; dropping either table drops them.
+    foreign_keys: Vec<ForeignKey>,
     /// The triggers whose body uses tables, with their event and body statements (a DML
-    /// statement firing them prelocks their tables: `classify/routine_prelock.rs`).
+    /// statement firing them prelocks their tables: `classify/routine_prelock.rs`). Read
+    /// only through `triggers`: an entry whose trigger is gone is never read.
     prelocking: BTreeMap<Tbl, TriggerBody>,
     /// The stored routines and events made since the fixture.
     pub routines: super::routines::Routines,
     /// The tables that are sequences (`classify/sequence.rs`), with their MINVALUE and
-    /// MAXVALUE when known.
+    /// MAXVALUE when known. Every key is a table of `objects` (CREATE SEQUENCE inserts
+    /// both; the drops remove both; a rename moves both).
     sequences: BTreeMap<Tbl, Option<(i64, i64)>>,
 }
 
@@ -83,7 +104,7 @@ impl Catalog {
         let mut c = Catalog::default();
         c.schemas.insert("test".into());
         for (t, e) in super::mapping::FIXTURE_TABLES {
-            c.objs.insert(
+            c.objects.insert(
                 Tbl {
                     db: "test".into(),
                     name: (*t).into(),
@@ -95,8 +116,8 @@ impl Catalog {
                 name: (*t).into(),
             };
             // FIXTURE: every table's key is `a`.
-            c.pk.insert(tbl.clone(), vec!["a".into()]);
-            c.cols.insert(tbl, TableDef::fixture(t));
+            c.primary_keys.insert(tbl.clone(), vec!["a".into()]);
+            c.definitions.insert(tbl, TableDef::fixture(t));
         }
         c
     }
@@ -106,20 +127,20 @@ impl Catalog {
     }
 
     pub fn exists(&self, t: &Tbl) -> bool {
-        self.objs.contains_key(t)
+        self.objects.contains_key(t)
     }
 
     pub fn is_table(&self, t: &Tbl) -> bool {
-        matches!(self.objs.get(t), Some(Obj::Table(_)))
+        matches!(self.objects.get(t), Some(Obj::Table(_)))
     }
 
     pub fn is_view(&self, t: &Tbl) -> bool {
-        matches!(self.objs.get(t), Some(Obj::View(_)))
+        matches!(self.objects.get(t), Some(Obj::View(_)))
     }
 
     /// A view's definition.
     pub fn view_def(&self, t: &Tbl) -> Option<&ViewDef> {
-        match self.objs.get(t) {
+        match self.objects.get(t) {
             Some(Obj::View(d)) => Some(d),
             _ => None,
         }
@@ -127,17 +148,19 @@ impl Catalog {
 
     /// The table is a parent or a child of a foreign key.
     pub fn has_fk(&self, t: &Tbl) -> bool {
-        self.fks.iter().any(|f| f.child == *t || f.parent == *t)
+        self.foreign_keys
+            .iter()
+            .any(|f| f.child == *t || f.parent == *t)
     }
 
     /// The table is referenced by a foreign key.
     pub fn is_parent(&self, t: &Tbl) -> bool {
-        self.fks.iter().any(|f| f.parent == *t)
+        self.foreign_keys.iter().any(|f| f.parent == *t)
     }
 
     /// The foreign keys that reference `t`.
     pub fn children_of(&self, t: &Tbl) -> Vec<ForeignKey> {
-        self.fks
+        self.foreign_keys
             .iter()
             .filter(|f| f.parent == *t)
             .cloned()
@@ -165,7 +188,7 @@ impl Catalog {
 
     /// A table's engine itself.
     pub fn engine_exact(&self, t: &Tbl) -> Option<Engine> {
-        match self.objs.get(t) {
+        match self.objects.get(t) {
             Some(Obj::Table(e)) => Some(*e),
             _ => None,
         }
@@ -173,17 +196,21 @@ impl Catalog {
 
     /// The tables (and views) of a schema, in key order.
     pub fn tables_of(&self, db: &str) -> Vec<Tbl> {
-        self.objs.keys().filter(|t| t.db == db).cloned().collect()
+        self.objects
+            .keys()
+            .filter(|t| t.db == db)
+            .cloned()
+            .collect()
     }
 
     /// The table's primary key columns, when known (`Some(&[])`: none).
     pub fn primary_key(&self, t: &Tbl) -> Option<&[String]> {
-        self.pk.get(t).map(Vec::as_slice)
+        self.primary_keys.get(t).map(Vec::as_slice)
     }
 
     /// The table's columns and keys, when known.
     pub fn columns(&self, t: &Tbl) -> Option<&TableDef> {
-        self.cols.get(t)
+        self.definitions.get(t)
     }
 
     /// The table was created partitioned.
@@ -237,185 +264,35 @@ impl Catalog {
     }
 
     /// The error the server gives a statement with this effect now (after its locks), or
-    /// none.
+    /// none. Each family of effects has its file (`catalog/*.rs`); this match routes every
+    /// variant by name, so a new one is routed before it compiles.
     pub fn error_of(&self, e: &Effect) -> Option<u32> {
         match e {
-            Effect::None => None,
+            Effect::None | Effect::KeyCache(_) => None,
             Effect::WithFks(e, _) => self.error_of(e),
             Effect::Fail(c) => Some(*c),
             Effect::Accounts(a) => a.error(&self.users),
             Effect::Routine(op) => self.routines.error(op, self.has_schema(&op.target().db)),
-            Effect::Replace { src, .. } => src
-                .iter()
-                .any(|s| !self.is_table(s))
-                .then_some(ER_NO_SUCH_TABLE),
-            Effect::AlterDb(db) => (!self.has_schema(db)).then_some(1),
-            // Measured: ALTER TABLE t1 COALESCE PARTITION 2 etc. of the fixture's tables
-            // (learned rows `nopart_*`). A table made partitioned under the name while the
-            // statement waited is not followed (the model has no row for its work).
-            Effect::NotPartitioned(t) => Some(if self.exists(t) {
-                ER_PARTITION_MGMT_ON_NONPARTITIONED
-            } else {
-                ER_NO_SUCH_TABLE
-            }),
-            // Measured (learned row `nopart_exchange`): both tables opened, then the
-            // first's partitioning checked (exchange_partition, sql_partition_admin.cc).
-            Effect::ExchangeNotPartitioned(t, swap) => {
-                Some(if self.exists(t) && self.exists(swap) {
-                    ER_PARTITION_MGMT_ON_NONPARTITIONED
-                } else {
-                    ER_NO_SUCH_TABLE
-                })
+            Effect::AlterDb(_) | Effect::CreateDb { .. } | Effect::DropDb { .. } => {
+                self.schema_error(e)
             }
-            Effect::Repartition(t) | Effect::Unpartition(t) => {
-                (!self.exists(t)).then_some(ER_NO_SUCH_TABLE)
-            }
-            Effect::KeyCache(_) => None,
-            Effect::InPlace(t) => {
-                if !self.exists(t) {
-                    Some(ER_NO_SUCH_TABLE)
-                } else {
-                    (self.engine(t) == Some(Engine::MyIsam))
-                        .then_some(ER_ALTER_OPERATION_NOT_SUPPORTED)
-                }
-            }
-            Effect::Alter { t, cols, .. } => match cols {
-                _ if !self.exists(t) => Some(ER_NO_SUCH_TABLE),
-                AlterCols::Fail(code) => Some(*code),
-                _ => None,
-            },
-            Effect::AlterEngine { t, .. } => (!self.exists(t)).then_some(ER_NO_SUCH_TABLE),
-            Effect::NeedTables(ts) => ts
-                .iter()
-                .any(|t| !self.exists(t))
-                .then_some(ER_NO_SUCH_TABLE),
-            Effect::CreateTable {
-                t,
-                if_not_exists,
-                src,
-                no_columns,
-                ..
-            } => {
-                if src.iter().any(|x| !self.exists(x)) {
-                    Some(ER_NO_SUCH_TABLE)
-                } else if *no_columns && !self.exists(t) {
-                    // create_table_impl finds an existing table first (ER_TABLE_EXISTS, or
-                    // IF NOT EXISTS's note); mysql_prepare_create_table then refuses a
-                    // table with no column before the schema's directory is looked for
-                    // (measured on 10.11.19: `CREATE TABLE nodb.t9` is 1113, not 1049;
-                    // suite/create-table-without-columns.mdl).
-                    Some(ER_TABLE_MUST_HAVE_COLUMNS)
-                } else if !self.has_schema(&t.db) {
-                    Some(ER_BAD_DB)
-                } else if self.exists(t) && !if_not_exists {
-                    Some(ER_TABLE_EXISTS)
-                } else {
-                    None
-                }
-            }
-            Effect::DropTables { ts, if_exists } => {
-                (!if_exists && ts.iter().any(|t| !self.is_table(t))).then_some(ER_BAD_TABLE)
-            }
-            Effect::AlterRename { t, n, alter } => {
-                if !self.is_table(t) {
-                    Some(ER_NO_SUCH_TABLE)
-                } else if self.exists(n) {
-                    Some(ER_TABLE_EXISTS)
-                } else {
-                    self.error_of(alter)
-                }
-            }
-            Effect::Rename(pairs) => {
-                let mut c = self.clone();
-                for (a, b) in pairs {
-                    if !c.is_table(a) {
-                        return Some(ER_NO_SUCH_TABLE);
-                    }
-                    if c.exists(b) {
-                        return Some(ER_TABLE_EXISTS);
-                    }
-                    c.rename(a, b);
-                }
-                None
-            }
-            Effect::CreateDb { db, if_not_exists } => {
-                (self.has_schema(db) && !if_not_exists).then_some(ER_DB_CREATE_EXISTS)
-            }
-            Effect::DropDb { db, if_exists } => {
-                (!self.has_schema(db) && !if_exists).then_some(ER_DB_DROP_EXISTS)
-            }
-            Effect::CreateView { v, def, mode } => {
-                // mysql_create_view: the tables read are opened first (ER_NO_SUCH_TABLE),
-                // then ALTER reads the view (fill_defined_view_parts) and
-                // mysql_register_view checks the name.
-                if def.bases.iter().any(|t| !self.exists(t)) {
-                    Some(ER_NO_SUCH_TABLE)
-                } else if !self.has_schema(&v.db) {
-                    // check_db_dir_existence (measured: lock_view.test's view of a
-                    // schema that does not exist).
-                    Some(ER_BAD_DB)
-                } else {
-                    match (mode, self.exists(v), self.is_view(v)) {
-                        (ViewMode::Alter, false, _) => Some(ER_NO_SUCH_TABLE),
-                        (ViewMode::Create, true, _) => Some(ER_TABLE_EXISTS),
-                        (_, true, false) => Some(ER_WRONG_OBJECT),
-                        _ => None,
-                    }
-                }
-            }
-            Effect::DropView { vs, if_exists } => {
-                // mysql_drop_view: every name that is not a view (a table too, measured
-                // on 10.11: views-drop-several.mdl) is in ER_UNKNOWN_VIEW's list.
-                (!if_exists && vs.iter().any(|v| !self.is_view(v))).then_some(ER_UNKNOWN_VIEW)
-            }
-            Effect::CreateTrigger { tr, on, .. } => {
-                if !self.is_table(on) {
-                    Some(ER_NO_SUCH_TABLE)
-                } else if self.triggers.contains_key(tr) {
-                    Some(ER_TRG_ALREADY_EXISTS)
-                } else {
-                    None
-                }
-            }
-            Effect::DropTrigger { tr, if_exists } => {
-                (!self.triggers.contains_key(tr) && !if_exists).then_some(ER_TRG_DOES_NOT_EXIST)
-            }
-            Effect::CreateSequence {
-                t,
-                if_not_exists,
-                replace,
-                ..
-            } => {
-                if !self.has_schema(&t.db) {
-                    Some(ER_BAD_DB)
-                } else if self.exists(t) && !if_not_exists && !replace {
-                    Some(ER_TABLE_EXISTS)
-                } else {
-                    None
-                }
-            }
-            // mysql_rm_table_no_locks (sql_table.cc): ER_NOT_SEQUENCE2 for a table of the
-            // list before ER_UNKNOWN_SEQUENCES (measured).
-            Effect::DropSequences { ts, if_exists } => {
-                if *if_exists {
-                    None
-                } else if ts.iter().any(|t| self.exists(t) && !self.is_sequence(t)) {
-                    Some(crate::errors::ER_NOT_SEQUENCE2)
-                } else {
-                    ts.iter()
-                        .any(|t| !self.exists(t))
-                        .then_some(crate::errors::ER_UNKNOWN_SEQUENCES)
-                }
-            }
-            Effect::NeedSequences(needs) => needs.iter().find_map(|n| {
-                if !self.exists(&n.t) {
-                    n.missing
-                } else if n.sequence && !self.is_sequence(&n.t) {
-                    Some(crate::errors::ER_NOT_SEQUENCE)
-                } else {
-                    None
-                }
-            }),
+            Effect::NotPartitioned(_)
+            | Effect::ExchangeNotPartitioned(..)
+            | Effect::Repartition(_)
+            | Effect::Unpartition(_) => self.partition_error(e),
+            Effect::Replace { .. }
+            | Effect::InPlace(_)
+            | Effect::Alter { .. }
+            | Effect::AlterEngine { .. }
+            | Effect::NeedTables(_)
+            | Effect::CreateTable { .. }
+            | Effect::DropTables { .. } => self.table_error(e),
+            Effect::AlterRename { .. } | Effect::Rename(_) => self.rename_error(e),
+            Effect::CreateView { .. } | Effect::DropView { .. } => self.view_error(e),
+            Effect::CreateTrigger { .. } | Effect::DropTrigger { .. } => self.trigger_error(e),
+            Effect::CreateSequence { .. }
+            | Effect::DropSequences { .. }
+            | Effect::NeedSequences(_) => self.sequence_error(e),
         }
     }
 
@@ -433,46 +310,8 @@ impl Catalog {
         }
     }
 
-    fn set_partitioned(&mut self, t: &Tbl, on: bool) {
-        if on {
-            self.partitioned.insert(t.clone());
-        } else {
-            self.partitioned.remove(t);
-        }
-    }
-
-    fn rename(&mut self, a: &Tbl, b: &Tbl) {
-        if let Some(o) = self.objs.remove(a) {
-            self.objs.insert(b.clone(), o);
-        }
-        if let Some(x) = self.sequences.remove(a) {
-            self.sequences.insert(b.clone(), x);
-        }
-        if self.empty.remove(a) {
-            self.empty.insert(b.clone());
-        }
-        if self.partitioned.remove(a) {
-            self.partitioned.insert(b.clone());
-        }
-        if let Some(k) = self.pk.remove(a) {
-            self.pk.insert(b.clone(), k);
-        }
-        if let Some(k) = self.cols.remove(a) {
-            self.cols.insert(b.clone(), k);
-        }
-        let moved: Vec<Tbl> = self
-            .triggers
-            .iter()
-            .filter(|(_, t)| *t == a)
-            .map(|(tr, _)| tr.clone())
-            .collect();
-        for tr in moved {
-            self.triggers.insert(tr, b.clone());
-        }
-    }
-
     /// Applies what a statement did (also for one that failed part way: DROP TABLE of a
-    /// list drops the tables that exist).
+    /// list drops the tables that exist). Routed by family as [`Catalog::error_of`] is.
     pub fn apply(&mut self, e: &Effect) {
         match e {
             Effect::None
@@ -481,57 +320,8 @@ impl Catalog {
             | Effect::InPlace(_)
             | Effect::NotPartitioned(_)
             | Effect::ExchangeNotPartitioned(..)
-            | Effect::NeedSequences(_) => {}
-            Effect::AlterEngine { t, engine } => {
-                if self.is_table(t) {
-                    self.objs.insert(t.clone(), Obj::Table(*engine));
-                }
-            }
-            Effect::Repartition(t) => {
-                if self.exists(t) {
-                    self.set_partitioned(t, true);
-                }
-            }
-            Effect::Unpartition(t) => self.set_partitioned(t, false),
-            Effect::Alter { t, forget_pk, cols } => {
-                if *forget_pk {
-                    self.pk.remove(t);
-                }
-                match cols {
-                    AlterCols::Forget => {
-                        self.cols.remove(t);
-                    }
-                    AlterCols::Set(def) => {
-                        self.cols.insert(t.clone(), def.as_ref().clone());
-                    }
-                    AlterCols::Nothing | AlterCols::Fail(_) => {}
-                }
-            }
-            Effect::CreateSequence {
-                t,
-                engine,
-                replace,
-                bounds,
-                ..
-            } => {
-                if self.error_of(e).is_none() && (*replace || !self.exists(t)) {
-                    // (OR REPLACE: the old table, its triggers with it, dropped first.)
-                    self.objs.insert(t.clone(), Obj::Table(*engine));
-                    self.sequences.insert(t.clone(), *bounds);
-                    self.cols.remove(t);
-                    self.empty.remove(t);
-                    self.triggers.retain(|_, on| on != t);
-                }
-            }
-            Effect::DropSequences { ts, .. } => {
-                for t in ts {
-                    if self.is_sequence(t) {
-                        self.objs.remove(t);
-                        self.sequences.remove(t);
-                        self.triggers.retain(|_, on| on != t);
-                    }
-                }
-            }
+            | Effect::NeedSequences(_)
+            | Effect::AlterDb(_) => {}
             Effect::Accounts(a) => a.apply(&mut self.users),
             Effect::WithFks(inner, fks) => {
                 let made = match inner.as_ref() {
@@ -540,139 +330,27 @@ impl Catalog {
                 };
                 self.apply(inner);
                 if made {
-                    self.fks.extend(fks.iter().cloned());
+                    self.foreign_keys.extend(fks.iter().cloned());
                 }
             }
             Effect::Routine(op) => {
                 let has = self.has_schema(&op.target().db);
                 self.routines.apply(op, has)
             }
-            Effect::AlterDb(_) => {}
             Effect::KeyCache(name) => {
                 self.key_caches.insert(name.clone());
             }
-            Effect::Replace {
-                t,
-                engine,
-                partitioned,
-                empty,
-                ..
-            } => {
-                if self.error_of(e).is_some() {
-                    return;
-                }
-                self.objs.insert(t.clone(), Obj::Table(*engine));
-                self.set_partitioned(t, *partitioned);
-                self.pk.remove(t);
-                self.cols.remove(t);
-                self.sequences.remove(t);
-                if *empty {
-                    self.empty.insert(t.clone());
-                } else {
-                    self.empty.remove(t);
-                }
-                self.triggers.retain(|_, on| on != t);
-            }
-            Effect::CreateTable {
-                t,
-                engine,
-                partitioned,
-                pk,
-                cols,
-                ..
-            } => {
-                if self.error_of(e).is_none() && !self.exists(t) {
-                    self.objs.insert(t.clone(), Obj::Table(*engine));
-                    self.set_partitioned(t, *partitioned);
-                    match pk {
-                        Some(k) => self.pk.insert(t.clone(), k.clone()),
-                        None => self.pk.remove(t),
-                    };
-                    match cols {
-                        Some(k) => self.cols.insert(t.clone(), k.as_ref().clone()),
-                        None => self.cols.remove(t),
-                    };
-                    // (CREATE TABLE ... SELECT of rows: `SqlModel::note_rows`.)
-                    self.empty.insert(t.clone());
-                }
-            }
-            Effect::DropTables { ts, .. } => {
-                for t in ts {
-                    if self.is_table(t) {
-                        self.fks.retain(|f| f.child != *t && f.parent != *t);
-                        self.objs.remove(t);
-                        self.sequences.remove(t);
-                        self.empty.remove(t);
-                        self.partitioned.remove(t);
-                        self.pk.remove(t);
-                        self.cols.remove(t);
-                        self.triggers.retain(|_, on| on != t);
-                    }
-                }
-            }
-            Effect::AlterRename { t, n, alter } => {
-                // The operations (an `Effect::Alter` of `t`) apply to the renamed table.
-                if self.error_of(e).is_none() {
-                    self.rename(t, n);
-                    if let Effect::Alter {
-                        forget_pk, cols, ..
-                    } = alter.as_ref()
-                    {
-                        self.apply(&Effect::Alter {
-                            t: n.clone(),
-                            forget_pk: *forget_pk,
-                            cols: cols.clone(),
-                        });
-                    }
-                }
-            }
-            Effect::Rename(pairs) => {
-                if self.error_of(e).is_none() {
-                    for (a, b) in pairs {
-                        self.rename(a, b);
-                    }
-                }
-            }
-            Effect::CreateDb { db, .. } => {
-                self.schemas.insert(db.clone());
-            }
-            Effect::DropDb { db, .. } => {
-                self.schemas.remove(db);
-                self.objs.retain(|t, _| t.db != *db);
-                self.fks.retain(|f| f.child.db != *db && f.parent.db != *db);
-                self.sequences.retain(|t, _| t.db != *db);
-                self.empty.retain(|t| t.db != *db);
-                self.partitioned.retain(|t| t.db != *db);
-                self.pk.retain(|t, _| t.db != *db);
-                self.cols.retain(|t, _| t.db != *db);
-                self.triggers.retain(|t, _| t.db != *db);
-                self.routines.drop_schema(db);
-            }
-            Effect::CreateView { v, def, .. } => {
-                if self.error_of(e).is_none() {
-                    self.objs.insert(v.clone(), Obj::View(def.clone()));
-                }
-            }
-            Effect::DropView { vs, .. } => {
-                // The views that exist are dropped even when the statement fails.
-                for v in vs {
-                    if self.is_view(v) {
-                        self.objs.remove(v);
-                    }
-                }
-            }
-            Effect::CreateTrigger { tr, on, prelock } => {
-                if self.error_of(e).is_none() {
-                    self.triggers.insert(tr.clone(), on.clone());
-                    match prelock {
-                        Some(b) => self.prelocking.insert(tr.clone(), (**b).clone()),
-                        None => self.prelocking.remove(tr),
-                    };
-                }
-            }
-            Effect::DropTrigger { tr, .. } => {
-                self.triggers.remove(tr);
-            }
+            Effect::Repartition(_) | Effect::Unpartition(_) => self.apply_partition(e),
+            Effect::AlterEngine { .. }
+            | Effect::Alter { .. }
+            | Effect::Replace { .. }
+            | Effect::CreateTable { .. }
+            | Effect::DropTables { .. } => self.apply_table(e),
+            Effect::AlterRename { .. } | Effect::Rename(_) => self.apply_rename(e),
+            Effect::CreateSequence { .. } | Effect::DropSequences { .. } => self.apply_sequence(e),
+            Effect::CreateDb { .. } | Effect::DropDb { .. } => self.apply_schema(e),
+            Effect::CreateView { .. } | Effect::DropView { .. } => self.apply_view(e),
+            Effect::CreateTrigger { .. } | Effect::DropTrigger { .. } => self.apply_trigger(e),
         }
     }
 }

@@ -18,136 +18,7 @@ pub use crate::effect::{AlterCols, Effect};
 pub use crate::kind::Kind;
 use crate::kind::RowVariant;
 pub use crate::objects::{ForeignKey, Tbl, ViewDef, ViewMode};
-
-/// The objects a learned row's key templates name.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Bind {
-    /// `$t`, `$t2`
-    pub t: Option<Tbl>,
-    pub t2: Option<Tbl>,
-    /// `$n`, `$n2`: new table names.
-    pub n: Option<Tbl>,
-    pub n2: Option<Tbl>,
-    /// `$v`: a view.
-    pub v: Option<Tbl>,
-    /// `$tr`: a trigger (its schema and name).
-    pub tr: Option<Tbl>,
-    /// `$r`: a stored routine or event (`classify/routine.rs`).
-    pub r: Option<Tbl>,
-    /// `$s`: a schema CREATE / DROP DATABASE names.
-    pub s: Option<String>,
-    /// `$lock`: a user lock.
-    pub lock: Option<String>,
-    /// `HANDLER t OPEN [AS] a`: the HANDLER's name, when it is not the table's (names no
-    /// lock).
-    pub alias: Option<String>,
-}
-
-impl Bind {
-    /// The tables (and views) the binding names, in slot order.
-    pub fn tables(&self) -> impl Iterator<Item = &Tbl> {
-        [&self.t, &self.t2, &self.n, &self.n2, &self.v]
-            .into_iter()
-            .flatten()
-    }
-}
-
-/// One learned row of a statement with its bindings.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Part {
-    /// The learned kind (with `.myisam` for a MyISAM table when the table has that row).
-    pub row: String,
-    /// The kind without the engine suffix (the key of the session rules).
-    pub kind: Kind,
-    pub bind: Bind,
-    /// For a table in a multi-table UPDATE's list: whether a SET column is its.
-    pub set_target: SetTarget,
-}
-
-/// Whether a table of a multi-table UPDATE's list is one whose columns it sets. Its
-/// metadata lock is SW either way (the parser's `set_lock_for_tables`), but
-/// `Multiupdate_prelocking_strategy::handle_end` (MariaDB `sql/sql_update.cc`) gives a
-/// table it only reads a read lock type before `lock_tables` checks it against the
-/// session's own LOCK TABLES (`check_lock_and_start_stmt`): locked READ is enough there
-/// (measured: found/seed-10008).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum SetTarget {
-    /// Not a table of a multi-table UPDATE's list.
-    #[default]
-    NotInList,
-    /// A SET column is its.
-    Yes,
-    /// It is only read.
-    No,
-    /// Not known: a SET column is not qualified with its table (the catalog does not
-    /// know columns).
-    Unknown,
-}
-
-/// How LOCK TABLES locks a table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LtMode {
-    Read,
-    Write,
-    /// WRITE CONCURRENT: SW, not SNRW.
-    WriteConcurrent,
-}
-
-/// A statement of the learned table.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Plan {
-    /// The statement's kind (a base kind of the table: `select`, `drop`, ...).
-    pub kind: Kind,
-    pub parts: Vec<Part>,
-    /// LOCK TABLES: the tables and how each is locked.
-    pub lock_tables: Vec<(Tbl, LtMode)>,
-    /// `WAIT n` (seconds) / `NOWAIT` (0): the statement's own lock wait timeout.
-    pub wait: Option<u64>,
-    /// GET_LOCK's own timeout, in milliseconds.
-    pub user_lock_timeout: Option<u64>,
-    pub effect: Effect,
-    /// A table the statement names through an alias other than its name (`t1 AS x`):
-    /// under the session's own LOCK TABLES `open_table` matches a locked table by its
-    /// alias too, which the model does not follow (it refuses such a statement there).
-    pub aliased: Option<String>,
-}
-
-/// What a statement is, for our side.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Stmt {
-    Learned(Plan),
-    Begin,
-    Commit,
-    Rollback,
-    UnlockTables,
-    /// `HANDLER name CLOSE` (a table or its alias).
-    HandlerClose(String),
-    /// `HANDLER name READ ...` of an alias or a table.
-    HandlerRead(String),
-    ReleaseLock(String),
-    ReleaseAllLocks,
-    /// A SELECT of several user-lock functions, one per column, played in order
-    /// (`classify/user_locks.rs`).
-    UserLocks(Vec<UserLockCall>),
-    /// `BACKUP UNLOCK`: gives back the session's BACKUP LOCK.
-    BackupUnlock,
-    /// `SET [SESSION] lock_wait_timeout = N` (seconds).
-    SetTimeout(u64),
-    /// `SET [SESSION] autocommit = 0|1`.
-    SetAutocommit(bool),
-    /// `USE db`.
-    Use(String),
-    /// A statement that takes no metadata lock (`SELECT 1`, other `SET`s, `DO 1`).
-    NoLocks,
-    /// A statement the server refuses before it opens or locks anything (its parser, or
-    /// a check before `open_tables`): the server's error code.
-    Fails(u32),
-    /// SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT, SET TRANSACTION
-    /// ([`crate::session_stmt`]).
-    Session(super::session_stmt::SessionStmt),
-    /// An XA statement (`classify/xa.rs`, played by `crate::model::xa`).
-    Xa(XaStmt),
-}
+pub use crate::stmt::{Bind, LtMode, Part, Plan, SetTarget, Stmt, UserLockCall, XaOp, XaStmt};
 
 mod alter_cols;
 mod alter_fk;
@@ -184,6 +55,7 @@ mod sequence_engine;
 mod sequence_table;
 mod sequence_vcol;
 mod sequence_write;
+mod session;
 pub(crate) mod show;
 mod syntax;
 mod system_tables;
@@ -209,8 +81,7 @@ pub(crate) use sequence_engine::is_engine_table;
 use tables::{
     delete_targets_unknown, from_tables, from_tables_aliased, locking_clauses, set_targets,
 };
-pub use user_locks::{get_lock_columns, UserLockCall};
-pub use xa::{XaOp, XaStmt};
+pub use user_locks::get_lock_columns;
 
 /// The schemas every server has, whose tables the catalog does not know.
 const SYSTEM_SCHEMAS: [&str; 4] = ["information_schema", "mysql", "performance_schema", "sys"];
@@ -390,7 +261,7 @@ fn classify_inner(
     if let Some(st) = sequence::classify_sequence(sql, db, cat, has_row) {
         return st;
     }
-    if let Some(st) = super::session_stmt::classify_session(sql, db, cat, has_row) {
+    if let Some(st) = session::classify_session(sql, db, cat, has_row) {
         return st;
     }
     if let Some(st) = misc::classify_misc(&cx, &toks, &words) {

@@ -3,7 +3,9 @@
 //! to no server (`mdl-conform` holds it to a real MariaDB server).
 //!
 //! - [`catalog`]: the objects a session sees (tables, engines, views, routines, accounts);
-//! - [`classify`]: a statement's text into a [`classify::Stmt`] / [`classify::Plan`];
+//! - [`classify`]: a statement's text into a [`stmt::Stmt`] / [`stmt::Plan`];
+//! - [`stmt`]: the statement types (at the bottom: it uses none of the files that make or
+//!   read them);
 //! - [`mapping`]: statement kinds and the learned statement-to-lock table
 //!   (`models/conformance/statements.tsv`), the fixture;
 //! - [`compose`]: the composition rule of statements with several tables;
@@ -30,9 +32,10 @@ pub mod mapping;
 pub mod model;
 pub mod objects;
 pub mod routines;
-pub mod session_stmt;
 mod set_password;
+pub mod stmt;
 pub mod table_def;
+mod words;
 
 use std::path::PathBuf;
 

@@ -283,31 +283,36 @@ struct Run {
     stood_aside: bool,
 }
 
+/// One connection the model plays: its owner in the lock table, its session's state (the
+/// transaction, LOCK TABLES, HANDLERs, ...) and what it runs now.
 #[derive(Clone, Debug)]
-struct Sess {
+struct Connection {
     id: OwnerId,
-    st: SqlSession,
+    session: SqlSession,
+    /// The statement in progress.
     run: Option<Run>,
     /// A SELECT of several user-lock functions in progress (its GET_LOCK that waits is
     /// `run`).
-    ul: Option<user_locks::UserLocksRun>,
+    user_locks_run: Option<user_locks::UserLocksRun>,
     /// A CALL of a multi-statement procedure in progress (`model::call`).
     call: Option<call::CallRun>,
 }
 
 #[derive(Clone, Debug)]
 pub struct SqlModel {
-    pub d: encode::Shared<Dialect>,
-    pub t: LockTable,
+    /// The learned table's dialect.
+    pub dialect: encode::Shared<Dialect>,
+    /// The lock table the sessions' statements are played on.
+    pub table: LockTable,
     /// Shared: a model is cloned per state by `mdl check`'s SQL search.
     map: std::sync::Arc<Mapping>,
     pub cat: encode::Shared<Catalog>,
-    sess: Vec<encode::Shared<Sess>>,
+    sess: Vec<encode::Shared<Connection>>,
     events: Vec<(usize, Outcome)>,
     now: u64,
     seq: u64,
     /// The session whose step is being played (its woken waits run first).
-    fg: Option<usize>,
+    foreground: Option<usize>,
     /// That session, when its step's `mysql_ha_flush` closed a HANDLER (it held locks
     /// when its statement began: `Run::had_locks`).
     flushed_by: Option<usize>,
@@ -339,15 +344,15 @@ impl SqlModel {
         // written from MySQL 8.0's source): see `mapping::Mapping::dialect`.
         let d = map.dialect();
         SqlModel {
-            d: encode::Shared::new(d.clone()),
-            t: LockTable::new(std::sync::Arc::new(d), Config::default()),
+            dialect: encode::Shared::new(d.clone()),
+            table: LockTable::new(std::sync::Arc::new(d), Config::default()),
             map,
             cat: encode::Shared::new(Catalog::fixture()),
             sess: Vec::new(),
             events: Vec::new(),
             now: 0,
             seq: 0,
-            fg: None,
+            foreground: None,
             flushed_by: None,
             stash: Vec::new(),
             yielded: VecDeque::new(),
@@ -375,16 +380,16 @@ impl SqlModel {
         let config = Config {
             max_write_lock_count: n,
         };
-        self.t = LockTable::new(std::sync::Arc::new((*self.d).clone()), config);
+        self.table = LockTable::new(std::sync::Arc::new((*self.dialect).clone()), config);
     }
 
     pub fn add_session(&mut self) -> usize {
-        let id = self.t.add_session();
-        self.sess.push(encode::Shared::new(Sess {
+        let id = self.table.add_session();
+        self.sess.push(encode::Shared::new(Connection {
             id,
-            st: SqlSession::new(),
+            session: SqlSession::new(),
             run: None,
-            ul: None,
+            user_locks_run: None,
             call: None,
         }));
         self.sess.len() - 1
@@ -396,7 +401,7 @@ impl SqlModel {
 
     /// The session's SQL state.
     pub fn session(&self, s: usize) -> &SqlSession {
-        &self.sess[s].st
+        &self.sess[s].session
     }
 
     /// Its statement has not finished (it waits for a lock, or its CALL stands between
@@ -544,7 +549,7 @@ impl SqlModel {
 
     /// One statement (a CALL's instruction too: `model::call`).
     fn step_one(&mut self, s: usize, sql: &str) -> Result<Outcome, String> {
-        let db = self.sess[s].st.db.clone();
+        let db = self.sess[s].session.db.clone();
         let st = if self.map.dialect_name() == "mariadb"
             && !cfg!(mdl_bug = "conform_no_syntax_rules")
             && super::classify::mariadb_syntax_error(sql).is_some()
@@ -563,8 +568,8 @@ impl SqlModel {
                 }
             }
         };
-        self.sess[s].st.last_error = None;
-        self.sess[s].st.last_row = None;
+        self.sess[s].session.last_error = None;
+        self.sess[s].session.last_row = None;
         let st = self.arm_statement_time(s, st);
         if let Some(out) = self.xa_gate(s, &st)? {
             return Ok(out);
@@ -606,19 +611,19 @@ impl SqlModel {
         } else {
             self.ha_flush(s)
         };
-        self.fg = Some(s);
+        self.foreground = Some(s);
         self.flushed_by = (!flushed.is_empty()).then_some(s);
         let out = self.statement(s, st, &flushed);
         let mut out = match out {
             Ok(o) => o,
             Err(e) => {
-                self.fg = None;
+                self.foreground = None;
                 self.flushed_by = None;
                 return Err(e);
             }
         };
         self.pump();
-        self.fg = None;
+        self.foreground = None;
         self.flushed_by = None;
         // A wait the same step ended (the other sessions' statements this one released
         // ran on and let it in): the statement's outcome is where it ended.
@@ -657,7 +662,7 @@ impl SqlModel {
     /// `KILL QUERY` of a session: ends its lock wait (`killed`). False when it does not
     /// wait.
     pub fn kill(&mut self, s: usize) -> bool {
-        let k = self.t.kill(self.sess[s].id);
+        let k = self.table.kill(self.sess[s].id);
         self.pump();
         // (A CALL that runs on fails closed: its session's outcome is an error.)
         let _ = self.resume_calls(s, Outcome::Ok);
@@ -684,7 +689,7 @@ impl SqlModel {
             if self.fire_statement_time(i, dl) {
                 continue;
             }
-            if !self.t.timeout(self.sess[i].id) {
+            if !self.table.timeout(self.sess[i].id) {
                 // Not waiting in the lock table (should not happen): end it anyway.
                 if let Some(r) = self.sess[i].run.as_mut() {
                     r.waiting = None;
@@ -705,11 +710,11 @@ impl SqlModel {
     /// ` (pending)` for the one it waits for.
     pub fn locks_of(&self, s: usize) -> BTreeSet<String> {
         let mut out = BTreeSet::new();
-        let Some(x) = self.t.session(self.sess[s].id) else {
+        let Some(x) = self.table.session(self.sess[s].id) else {
             return out;
         };
         let name = |k: &MdlKey| {
-            let ns = &self.d.namespace(k.namespace()).name;
+            let ns = &self.dialect.namespace(k.namespace()).name;
             format!("{ns} {}", super::key_text::key_text(ns, k.db(), k.name()))
         };
         for h in x.book.held() {
@@ -724,7 +729,7 @@ impl SqlModel {
     // --- statements -------------------------------------------------------------------
 
     fn fail(&mut self, s: usize, code: u32) -> Outcome {
-        self.sess[s].st.last_error = Some(code);
+        self.sess[s].session.last_error = Some(code);
         Outcome::Error
     }
 }

@@ -10,8 +10,8 @@
 //! know which account the connection is.
 
 use crate::accounts::{account_plan, Accounts, ER_PASSWORD_NO_MATCH};
-use crate::classify::Stmt;
 use crate::grant_stmt::user_at;
+use crate::stmt::Stmt;
 
 /// `w`: the statement's words (`set password for u1 = ...`).
 pub(crate) fn classify_set_password(

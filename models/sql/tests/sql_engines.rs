@@ -1,5 +1,5 @@
 //! Engines, ALTER TABLE ... LOCK= and CREATE OR REPLACE TABLE ... LIKE / SELECT offline
-//! (`classify/engines.rs`, `alter_algorithm::lock_row`, `session_stmt.rs`): what each
+//! (`classify/engines.rs`, `alter_algorithm::lock_row`, `classify/session.rs`): what each
 //! statement is classified as and what the catalog keeps. The suite scenarios
 //! `engine-*.mdl`, `alter-lock-*.mdl` and `create-or-replace-*.mdl` compare them with the
 //! server.

@@ -539,7 +539,11 @@ impl SqlCheck {
             }
         }
         self.take_events(&mut st, &mut rec);
-        st.bad_grant = crate::model::new_conflict_between(&st.model.d, &pre.model.t, &st.model.t);
+        st.bad_grant = crate::model::new_conflict_between(
+            &st.model.dialect,
+            &pre.model.table,
+            &st.model.table,
+        );
         (st.seal(), rec)
     }
 
@@ -605,7 +609,7 @@ impl SqlCheck {
 
     /// A waiting request the lock table could grant now.
     pub fn lost_wakeup(&self, st: &SqlState) -> bool {
-        !st.model.t.grantable_waiters().is_empty()
+        !st.model.table.grantable_waiters().is_empty()
     }
 
     /// The state shows assert `i`'s outcome (for `never`: a violation; for `sometimes`:

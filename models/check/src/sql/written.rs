@@ -128,7 +128,7 @@ pub fn play(m: &SqlCheck) -> Written {
                     }
                     Expectation::Holds { key, ty } | Expectation::NotHolds { key, ty } => {
                         let want = matches!(what, Expectation::Holds { .. });
-                        let d = &st.model.d;
+                        let d = &st.model.dialect;
                         let ns = &d.namespace(key.namespace()).name;
                         let text = format!(
                             "{ns} {} {}",

@@ -367,7 +367,7 @@ pub const FORMS: &[Form] = &[
         format!("SET foreign_key_checks = {}", d.pick(&["0", "1"]))
     }),
     // Savepoints (model::savepoint), SHOW / DESCRIBE / EXPLAIN / information_schema
-    // (session_stmt.rs).
+    // (classify/session.rs).
     f(1, |_| "SAVEPOINT sp1".into()),
     f(1, |_| "ROLLBACK TO SAVEPOINT sp1".into()),
     f(1, |_| "RELEASE SAVEPOINT sp1".into()),

@@ -218,7 +218,7 @@ impl Play<'_> {
             }
             Expectation::Holds { key, ty } | Expectation::NotHolds { key, ty } => {
                 let want = matches!(what, Expectation::Holds { .. });
-                let ns = &self.model.d.namespace(key.namespace()).name;
+                let ns = &self.model.dialect.namespace(key.namespace()).name;
                 let text = format!(
                     "{ns} {} {}",
                     mdl_sql::key_text::key_text(ns, key.db(), key.name()),

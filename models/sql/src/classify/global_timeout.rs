@@ -5,7 +5,7 @@
 //! Measured: suite/set-global-lock-wait-timeout.mdl.
 
 use crate::classify::Stmt;
-use crate::session_stmt::SessionStmt;
+use crate::stmt::SessionStmt;
 
 /// The statement when it is `SET GLOBAL lock_wait_timeout = value` alone (`words`: its
 /// words, lower case); `None` for any other SET GLOBAL.

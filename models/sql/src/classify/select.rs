@@ -130,7 +130,7 @@ pub(super) fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result
         .iter()
         .find(|t| SYSTEM_SCHEMAS.iter().any(|x| t.db.eq_ignore_ascii_case(x)))
     {
-        // A SELECT of information_schema alone is `session_stmt`'s; with other tables,
+        // A SELECT of information_schema alone is `classify/session.rs`'s; with other tables,
         // or of the other system schemas, the catalog does not know the table.
         return Err(format!(
             "`{sql}`: the system schema's table `{t}` is not in the catalog"

@@ -1,5 +1,5 @@
 //! SHOW statements of their own that open no table through MDL (the others are in
-//! [`crate::session_stmt`]):
+//! [`crate::classify`]'s `session.rs`):
 //!
 //! - `SHOW CREATE PROCEDURE | FUNCTION name` (sql/sp.cc,
 //!   `Sp_handler::sp_show_create_routine`: "a dirty read of the data dictionary, i.e.
@@ -18,7 +18,7 @@
 
 use super::super::catalog::Catalog;
 use super::super::routines::{RoutineKind, ER_EVENT_DOES_NOT_EXIST, ER_SP_DOES_NOT_EXIST};
-use super::Stmt;
+use crate::stmt::Stmt;
 
 /// The statement if it is one of this file's SHOW forms (`w[i]` is the word after SHOW
 /// [FULL | EXTENDED]), else None.
@@ -54,8 +54,7 @@ fn show_create_routine(
     cat: &Catalog,
     kind: RoutineKind,
 ) -> Result<Stmt, String> {
-    let r = crate::session_stmt::table_at(w, i, db)
-        .ok_or_else(|| format!("`{sql}`: expected a name"))?;
+    let r = crate::words::table_at(w, i, db).ok_or_else(|| format!("`{sql}`: expected a name"))?;
     if w.len() != i + 1 {
         return Err(format!("`{sql}`: unexpected words after the name"));
     }

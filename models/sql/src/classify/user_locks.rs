@@ -8,22 +8,8 @@
 //! release at once); the model plays the calls one after the other
 //! (`model/user_locks.rs`).
 
-use super::{kw_eq, Plan, Tok};
-
-/// One column of the select list.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum UserLockCall {
-    /// GET_LOCK(name, timeout): the plan of the single GET_LOCK statement (its timeout in
-    /// `user_lock_timeout`).
-    Get(String, Box<Plan>),
-    /// GET_LOCK with a negative or NULL timeout: NULL with a warning, no lock
-    /// (`Item_func_get_lock::val_int`, MDEV-4017: main/func_misc.result).
-    BadTimeout,
-    Release(String),
-    ReleaseAll,
-    IsFree(String),
-    IsUsed(String),
-}
+use super::{kw_eq, Tok};
+use crate::stmt::{Plan, UserLockCall};
 
 /// The user-lock functions.
 const FUNCS: [&str; 5] = [

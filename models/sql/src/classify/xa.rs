@@ -1,29 +1,8 @@
 //! `XA START | BEGIN`, `XA END`, `XA PREPARE`, `XA COMMIT [ONE PHASE]`, `XA ROLLBACK`,
 //! `XA RECOVER` (sql/sql_yacc.yy, `xa`), played by `crate::model::xa`.
 
-use super::{Stmt, Tok};
-
-/// What an XA statement asks.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum XaOp {
-    Start,
-    End,
-    Prepare,
-    Commit { one_phase: bool },
-    Rollback,
-    Recover,
-}
-
-/// One XA statement: its operation, its xid as written (`'gtrid'[,'bqual']`, compared as
-/// bytes, as `XID::eq` does; the formatID left out) and whether it names an option the server refuses
-/// with ER_XAER_INVAL (`JOIN`, `RESUME`, `SUSPEND [FOR MIGRATE]`: sql/xa.cc,
-/// `trans_xa_start`, `trans_xa_end`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct XaStmt {
-    pub op: XaOp,
-    pub xid: String,
-    pub option: bool,
-}
+use super::Tok;
+use crate::stmt::{Stmt, XaOp, XaStmt};
 
 /// `XA ...` from its tokens, or why it is refused.
 pub(super) fn classify_xa(sql: &str, toks: &[Tok]) -> Result<Stmt, String> {

@@ -15,9 +15,9 @@ impl SqlModel {
     /// called again"). Measured: found/seed-210158 (BLOCK_COMMIT from START killed while
     /// BLOCK_DDL waits: BACKUP_FLUSH, and the session at FLUSH).
     pub(super) fn backup_stage_failed(&mut self, s: usize) {
-        let d = self.d.clone();
+        let d = self.dialect.clone();
         let id = self.sess[s].id;
-        let held = self.t.session(id).and_then(|x| {
+        let held = self.table.session(id).and_then(|x| {
             x.book
                 .held()
                 .iter()
@@ -31,7 +31,7 @@ impl SqlModel {
         };
         if ty.abbrev() == "BACKUP_WAIT_FLUSH" {
             let flush = LockType::parse("BACKUP_FLUSH").expect("a backup lock type");
-            let _ = self.t.downgrade(id, &key, flush);
+            let _ = self.table.downgrade(id, &key, flush);
             ty = flush;
         }
         let stage = match ty.abbrev() {
@@ -41,12 +41,12 @@ impl SqlModel {
             "BACKUP_WAIT_COMMIT" => Kind::BackupBlockCommit,
             _ => return,
         };
-        self.sess[s].st.backup = Some((stage, key, ty));
+        self.sess[s].session.backup = Some((stage, key, ty));
     }
 
     pub(super) fn backup_unlock(&mut self, s: usize) {
-        if let Some((k, t)) = self.sess[s].st.backup_lock.take() {
-            let _ = self.t.release(self.sess[s].id, &k, Some(t));
+        if let Some((k, t)) = self.sess[s].session.backup_lock.take() {
+            let _ = self.table.release(self.sess[s].id, &k, Some(t));
         }
     }
 
@@ -59,7 +59,7 @@ impl SqlModel {
     /// table).
     pub(super) fn backup_stages(&self, s: usize, kind: Kind, own: Vec<Step>) -> Vec<Step> {
         const STAGES: &[Kind] = &[Kind::BackupStart, Kind::BackupFlush, Kind::BackupBlockDdl];
-        let Some((cur, key, _)) = self.sess[s].st.backup.clone() else {
+        let Some((cur, key, _)) = self.sess[s].session.backup.clone() else {
             return own;
         };
         let (Some(from), Some(to)) = (

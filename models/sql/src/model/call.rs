@@ -36,7 +36,7 @@ impl SqlModel {
     /// Plays `sql` when it is a CALL of a multi-statement procedure; None otherwise (the
     /// statement is played as any other, `SqlModel::step_one`).
     pub(super) fn call_begin(&mut self, s: usize, sql: &str) -> Option<Result<Outcome, String>> {
-        let db = self.sess[s].st.db.clone();
+        let db = self.sess[s].session.db.clone();
         let sql = &self.executed_text(s, sql)?;
         {
             // The one-statement bodies keep their measured path (`call_one_statement`).
@@ -128,7 +128,7 @@ impl SqlModel {
                     // its instructions) so that an instruction no longer classifies: the
                     // call ends (fails closed) and the step is refused.
                     Err(e) => {
-                        self.sess[i].st.last_error = None;
+                        self.sess[i].session.last_error = None;
                         failed = Some(format!("a CALL of session {i} ran on: {e}"));
                         Outcome::Error
                     }
@@ -163,7 +163,7 @@ impl SqlModel {
         let goes_on = match o {
             Outcome::Ok => true,
             Outcome::Killed | Outcome::Timeout if c.user_lock => {
-                self.sess[s].st.last_error = None;
+                self.sess[s].session.last_error = None;
                 true
             }
             _ => false,
@@ -179,7 +179,7 @@ impl SqlModel {
         let has = self.has_row();
         use crate::classify::Stmt;
         // The one comparison of statement kinds of this file.
-        match crate::classify::classify(sql, &self.sess[s].st.db, &self.cat, &has) {
+        match crate::classify::classify(sql, &self.sess[s].session.db, &self.cat, &has) {
             Ok(Stmt::UserLocks(_)) => true,
             Ok(Stmt::Learned(p)) => p.kind == crate::kind::Kind::GetLock,
             _ => false,
@@ -201,7 +201,7 @@ impl SqlModel {
                 (e > q).then(|| sql[q + 1..e].to_owned())?
             }
             ("execute", Some(name)) if w.len() == 2 => self.sess[s]
-                .st
+                .session
                 .prepared
                 .iter()
                 .find(|(n, _)| n == name)
@@ -222,7 +222,7 @@ impl SqlModel {
         text: &str,
         e: String,
     ) -> Result<crate::classify::Stmt, String> {
-        let db = &self.sess[s].st.db;
+        let db = &self.sess[s].session.db;
         match crate::classify::call_instructions(text, db, &self.cat) {
             Some(Ok(_)) => Ok(crate::classify::Stmt::NoLocks),
             _ => Err(e),

@@ -21,7 +21,7 @@
 
 use super::SqlModel;
 use crate::classify::Stmt;
-use crate::session_stmt::SessionStmt;
+use crate::stmt::SessionStmt;
 use mdl_core::Outcome;
 
 /// `completion_type`'s value from its written form.
@@ -85,7 +85,7 @@ impl SqlModel {
             _ => return None,
         };
         let (chain, release) = chain_words(w)?;
-        let ct = self.sess[s].st.completion_type;
+        let ct = self.sess[s].session.completion_type;
         if release.unwrap_or(ct == 2) {
             return Some(Err(format!(
                 "`{}` ends the session (RELEASE, or completion_type = RELEASE): not modelled",
@@ -103,15 +103,15 @@ impl SqlModel {
     /// Plays `SET completion_type` and `ROLLBACK AND CHAIN`.
     pub(super) fn chain_stmt(&mut self, s: usize, x: SessionStmt) -> Outcome {
         match x {
-            SessionStmt::CompletionType(v) => self.sess[s].st.completion_type = v,
+            SessionStmt::CompletionType(v) => self.sess[s].session.completion_type = v,
             _ => {
                 // trans_rollback, release_transactional_locks (LOCK TABLES' locks are
                 // explicit, kept), then trans_begin: unlock_locked_tables, a transaction.
                 let id = self.sess[s].id;
-                let _ = self.t.commit(id);
+                let _ = self.table.commit(id);
                 self.unlock_tables(s);
-                self.sess[s].st.in_txn = true;
-                self.sess[s].st.wrote = false;
+                self.sess[s].session.in_txn = true;
+                self.sess[s].session.wrote = false;
             }
         }
         Outcome::Ok
@@ -121,7 +121,7 @@ impl SqlModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session_stmt::words;
+    use crate::words::words;
 
     #[test]
     fn completion_type_forms() {

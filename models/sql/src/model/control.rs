@@ -27,18 +27,18 @@ impl SqlModel {
                 if !self.cat.has_schema(&db) && !crate::classify::is_system_schema(&db) {
                     return Ok(self.fail(s, ER_BAD_DB));
                 }
-                self.sess[s].st.db = db;
+                self.sess[s].session.db = db;
                 Outcome::Ok
             }
             Stmt::SetTimeout(n) => {
-                self.sess[s].st.lock_wait_timeout = Some(n);
+                self.sess[s].session.lock_wait_timeout = Some(n);
                 Outcome::Ok
             }
             Stmt::SetAutocommit(on) => {
                 // SET autocommit=1 commits an open transaction (sql/sys_vars.cc,
                 // fix_autocommit).
-                let commit = on && !self.sess[s].st.autocommit && self.sess[s].st.in_txn;
-                self.sess[s].st.autocommit = on;
+                let commit = on && !self.sess[s].session.autocommit && self.sess[s].session.in_txn;
+                self.sess[s].session.autocommit = on;
                 if commit {
                     return self.start_commit(s, Then::Commit);
                 }
@@ -51,28 +51,30 @@ impl SqlModel {
             }
             Stmt::Commit => self.start_commit(s, Then::Commit)?,
             Stmt::Rollback => {
-                let _ = self.t.commit(id);
-                self.sess[s].st.in_txn = false;
-                self.sess[s].st.wrote = false;
+                let _ = self.table.commit(id);
+                self.sess[s].session.in_txn = false;
+                self.sess[s].session.wrote = false;
                 Outcome::Ok
             }
             Stmt::UnlockTables => {
                 // UNLOCK TABLES: ends LOCK TABLES (committing) and FTWRL
                 // (sql_parse.cc, SQLCOM_UNLOCK_TABLES).
-                let had = self.sess[s].st.under_lock_tables();
+                let had = self.sess[s].session.under_lock_tables();
                 self.unlock_tables(s);
-                if let Some((k, t)) = self.sess[s].st.ftwrl.take() {
-                    let _ = self.t.release(id, &k, Some(t));
+                if let Some((k, t)) = self.sess[s].session.ftwrl.take() {
+                    let _ = self.table.release(id, &k, Some(t));
                     self.release_ftwrl_rest(s);
                 }
                 if had {
-                    let _ = self.t.commit(id);
-                    self.sess[s].st.in_txn = false;
-                    self.sess[s].st.wrote = false;
+                    let _ = self.table.commit(id);
+                    self.sess[s].session.in_txn = false;
+                    self.sess[s].session.wrote = false;
                 }
                 Outcome::Ok
             }
-            Stmt::HandlerClose(_) | Stmt::HandlerRead(_) if self.sess[s].st.under_lock_tables() => {
+            Stmt::HandlerClose(_) | Stmt::HandlerRead(_)
+                if self.sess[s].session.under_lock_tables() =>
+            {
                 // HANDLER statements are refused in LOCK TABLES mode (sql_handler.cc).
                 return Ok(self.fail(s, crate::catalog::ER_LOCK_OR_ACTIVE_TRANSACTION));
             }
@@ -80,7 +82,7 @@ impl SqlModel {
                 let Some(i) = self.handler_index(s, &name) else {
                     return Ok(self.fail(s, ER_UNKNOWN_TABLE_HANDLER));
                 };
-                let h = self.sess[s].st.handlers.remove(i);
+                let h = self.sess[s].session.handlers.remove(i);
                 if h.open {
                     self.release_handler_lock(s, &h.table);
                 }
@@ -88,19 +90,24 @@ impl SqlModel {
             }
             Stmt::HandlerRead(name) => self.handler_read(s, &name, flushed)?,
             Stmt::ReleaseLock(n) => {
-                let cnt = self.sess[s].st.user_locks.get(&n).copied().unwrap_or(0);
+                let cnt = self.sess[s]
+                    .session
+                    .user_locks
+                    .get(&n)
+                    .copied()
+                    .unwrap_or(0);
                 if cnt > 1 {
-                    self.sess[s].st.user_locks.insert(n, cnt - 1);
+                    self.sess[s].session.user_locks.insert(n, cnt - 1);
                 } else if cnt == 1 {
-                    self.sess[s].st.user_locks.remove(&n);
+                    self.sess[s].session.user_locks.remove(&n);
                     self.release_user_lock(s, &n);
                 }
                 Outcome::Ok
             }
             Stmt::UserLocks(calls) => self.user_locks_start(s, calls),
             Stmt::ReleaseAllLocks => {
-                let names: Vec<String> = self.sess[s].st.user_locks.keys().cloned().collect();
-                self.sess[s].st.user_locks.clear();
+                let names: Vec<String> = self.sess[s].session.user_locks.keys().cloned().collect();
+                self.sess[s].session.user_locks.clear();
                 for n in names {
                     self.release_user_lock(s, &n);
                 }
@@ -130,7 +137,7 @@ impl SqlModel {
         let Some(i) = self.handler_index(s, name) else {
             return Ok(self.fail(s, ER_UNKNOWN_TABLE_HANDLER));
         };
-        let t = self.sess[s].st.handlers[i].table.clone();
+        let t = self.sess[s].session.handlers[i].table.clone();
         Ok(if flushed.contains(&i) {
             // Closed by this statement's flush: the read goes on without a lock;
             // the next one opens the table again.
@@ -138,11 +145,11 @@ impl SqlModel {
         } else if !self.cat.exists(&t) {
             // The table was dropped under the HANDLER.
             return Ok(self.fail(s, crate::catalog::ER_NO_SUCH_TABLE));
-        } else if self.sess[s].st.handlers[i].open {
+        } else if self.sess[s].session.handlers[i].open {
             Outcome::Ok
         } else {
             // Opened again (mysql_ha_read -> mysql_ha_open with reopen).
-            let t = self.sess[s].st.handlers[i].table.clone();
+            let t = self.sess[s].session.handlers[i].table.clone();
             let row = if self.cat.engine(&t) == Some(Engine::MyIsam)
                 && self
                     .map
@@ -170,23 +177,23 @@ impl SqlModel {
                 effect: Effect::NeedTables(vec![t]),
                 aliased: None,
             };
-            let steps = compose(&self.map, &self.d, &self.cat, &plan)?;
+            let steps = compose(&self.map, &self.dialect, &self.cat, &plan)?;
             self.start_run(s, steps, Vec::new(), false, false, None, Then::Reopen(i))
         })
     }
 
     pub(super) fn release_user_lock(&mut self, s: usize, n: &str) {
-        let d = self.d.clone();
+        let d = self.dialect.clone();
         let id = self.sess[s].id;
         let ns = self.user_lock_namespace(&d);
-        let _ = self.t.release(id, &MdlKey::new(ns, n, ""), None);
+        let _ = self.table.release(id, &MdlKey::new(ns, n, ""), None);
     }
 
     /// COMMIT (or BEGIN's implicit commit): BACKUP_COMMIT first when the transaction
     /// wrote a transactional table.
     pub(super) fn start_commit(&mut self, s: usize, then: Then) -> Result<Outcome, String> {
         let mut steps = Vec::new();
-        if self.sess[s].st.wrote {
+        if self.sess[s].session.wrote {
             steps = self.commit_steps()?;
         }
         steps.push(Step::Commit);
@@ -200,8 +207,8 @@ impl SqlModel {
         let me = self.sess[s].id;
         Ok(self.commit_steps()?.iter().any(|st| match st {
             Step::Acquire { key, ty, .. } => {
-                let strat = self.d.strategy(key.namespace());
-                self.t.lock(key).is_some_and(|l| {
+                let strat = self.dialect.strategy(key.namespace());
+                self.table.lock(key).is_some_and(|l| {
                     l.granted()
                         .iter()
                         .any(|g| g.owner != me && strat.conflicts_granted(*ty, g.ty))
@@ -218,7 +225,7 @@ impl SqlModel {
         };
         let mut out = Vec::new();
         for o in r.ops.iter().filter(|o| o.op == OpKind::Acquire) {
-            for key in keys(&self.d, &self.cat, &o.ns, &o.key, &Default::default())? {
+            for key in keys(&self.dialect, &self.cat, &o.ns, &o.key, &Default::default())? {
                 out.push(Step::Acquire {
                     key,
                     ty: o.ty,

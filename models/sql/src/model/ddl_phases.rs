@@ -20,7 +20,7 @@ impl SqlModel {
             LockType::parse("BACKUP_DML").expect("type"),
             LockType::parse("BACKUP_TRANS_DML").expect("type"),
         );
-        if self.d.namespace(key.namespace()).name != "BACKUP" || (ty != dml && ty != trans) {
+        if self.dialect.namespace(key.namespace()).name != "BACKUP" || (ty != dml && ty != trans) {
             return ty;
         }
         // Whose protection it is: the `$t` of a part whose learned row takes it (LOCK
@@ -83,7 +83,7 @@ impl SqlModel {
         if !missing {
             return None;
         }
-        self.sess[s].st.last_error = Some(crate::catalog::ER_NO_SUCH_TABLE);
+        self.sess[s].session.last_error = Some(crate::catalog::ER_NO_SUCH_TABLE);
         Some(self.finish(s, Outcome::Error))
     }
 
@@ -99,7 +99,7 @@ impl SqlModel {
         let Step::Acquire { key, .. } = step else {
             return;
         };
-        if self.d.namespace(key.namespace()).name != "TRIGGER" {
+        if self.dialect.namespace(key.namespace()).name != "TRIGGER" {
             return;
         }
         let Some(run) = self.sess[s].run.as_ref() else {
@@ -132,13 +132,13 @@ impl SqlModel {
             }
             _ => Kind::DropTrigger.as_str().to_owned(),
         };
-        let Ok(steps) = compose(&self.map, &self.d, &self.cat, &plan) else {
+        let Ok(steps) = compose(&self.map, &self.dialect, &self.cat, &plan) else {
             return;
         };
         // The trigger's X is held: the steps after it.
         let Some(at) = steps.iter().position(|x| {
             matches!(x, Step::Acquire { key: k, .. }
-                if self.d.namespace(k.namespace()).name == "TRIGGER")
+                if self.dialect.namespace(k.namespace()).name == "TRIGGER")
         }) else {
             return;
         };
@@ -154,7 +154,7 @@ impl SqlModel {
         let Step::Acquire { key, .. } = step else {
             return;
         };
-        let trigger = self.d.namespace(key.namespace()).name == "TRIGGER"
+        let trigger = self.dialect.namespace(key.namespace()).name == "TRIGGER"
             && self.sess[s].run.as_ref().is_some_and(|r| {
                 matches!(&r.then, Then::Plan(p)
                     if p.kind.is_trigger_ddl())
@@ -180,7 +180,7 @@ impl SqlModel {
             LockType::parse("X").expect("X"),
             LockType::parse("SU").expect("SU"),
         );
-        let ns = self.d.namespace(key.namespace()).name.as_str();
+        let ns = self.dialect.namespace(key.namespace()).name.as_str();
         // FLUSH TABLES WITH READ LOCK closes every table between its two locks
         // (lock_global_read_lock, then close_cached_tables, which waits for the tables
         // other statements have open, sql/sql_reload.cc reload_acl_and_cache, then
@@ -219,7 +219,7 @@ impl SqlModel {
             return false;
         };
         *ty == LockType::parse("SU").expect("SU")
-            && self.d.namespace(key.namespace()).name == "TABLE"
+            && self.dialect.namespace(key.namespace()).name == "TABLE"
             && self.sess[s].run.as_ref().is_some_and(|r| {
                 matches!(&r.then, Then::Plan(p)
                     if p.kind.is_inplace_alter())
@@ -252,7 +252,7 @@ impl SqlModel {
         else {
             return None;
         };
-        if self.d.namespace(key.namespace()).name != "TABLE" {
+        if self.dialect.namespace(key.namespace()).name != "TABLE" {
             return None;
         }
         let t = Tbl {
@@ -265,7 +265,7 @@ impl SqlModel {
         }
         // (A sequence's own error: `model/sequence.rs`.)
         let code = self.missing_code(s, &t)?;
-        self.sess[s].st.last_error = Some(code);
+        self.sess[s].session.last_error = Some(code);
         Some(self.finish(s, Outcome::Error))
     }
 

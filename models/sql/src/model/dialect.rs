@@ -42,13 +42,13 @@ impl SqlModel {
             .iter()
             .filter(|o| o.op == OpKind::Acquire && o.dur == Duration::Explicit && o.key == "-")
             .filter_map(|o| {
-                let n = self.d.namespace_by_name(&o.ns)?;
+                let n = self.dialect.namespace_by_name(&o.ns)?;
                 Some((MdlKey::singleton(n), o.ty))
             })
             .collect();
         let id = self.sess[s].id;
         for (key, ty) in keys {
-            let _ = self.t.release(id, &key, Some(ty));
+            let _ = self.table.release(id, &key, Some(ty));
         }
     }
 }

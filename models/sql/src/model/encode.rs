@@ -100,8 +100,8 @@ pub(super) fn fingerprint(m: &super::SqlModel) -> u64 {
     // Every field named: a new one does not compile here until it is either hashed or
     // said to be left out.
     let super::SqlModel {
-        d: _,
-        t,
+        dialect: _,
+        table: t,
         map: _,
         // Fixed for a file's run.
         names: _,
@@ -111,7 +111,7 @@ pub(super) fn fingerprint(m: &super::SqlModel) -> u64 {
         events,
         now,
         seq: _,
-        fg: _,
+        foreground: _,
         // Set and cleared within a step.
         flushed_by: _,
         stash,
@@ -127,7 +127,7 @@ pub(super) fn fingerprint(m: &super::SqlModel) -> u64 {
     cat.fingerprint().hash(&mut h);
     sess.len().hash(&mut h);
     for s in sess {
-        if s.run.is_some() || !s.st.locking_reads.is_empty() {
+        if s.run.is_some() || !s.session.locking_reads.is_empty() {
             // Its statement in progress or its locking reads name tickets: their labels.
             super::canon::relabel_debug(&format!("{:?}", **s), &labels).hash(&mut h);
         } else {

@@ -10,7 +10,7 @@ use mdl_core::{Duration, LockType, Outcome};
 
 impl SqlModel {
     pub(super) fn holds_type(&self, s: usize, k: &MdlKey, t: LockType) -> bool {
-        self.t
+        self.table
             .session(self.sess[s].id)
             .is_some_and(|x| x.book.on_key(k).any(|h| h.ty == t))
     }
@@ -35,7 +35,7 @@ impl SqlModel {
             self.sess[s].run = None;
             let o = self.lt_apply(s, plan, deltas).unwrap_or(Outcome::Error);
             if !self.is_waiting(s) {
-                let _ = self.t.end_statement(id);
+                let _ = self.table.end_statement(id);
             }
             return o;
         }
@@ -47,8 +47,8 @@ impl SqlModel {
             // TABLES when no table is left (unlock_locked_tables). Measured:
             // found/seed-111355 (no table left: no lock left); with another table locked
             // the analyzed one is ER_TABLE_NOT_LOCKED after; a timeout keeps it.
-            self.sess[s].st.lock_tables.retain(|(x, _)| x != t);
-            if self.sess[s].st.lock_tables.is_empty() {
+            self.sess[s].session.lock_tables.retain(|(x, _)| x != t);
+            if self.sess[s].session.lock_tables.is_empty() {
                 self.unlock_tables(s);
             }
         }
@@ -60,7 +60,7 @@ impl SqlModel {
             .new
             .iter()
             .filter_map(|(tid, k)| {
-                self.t
+                self.table
                     .session(id)
                     .and_then(|x| x.book.get(*tid))
                     .map(|h| (k.clone(), h.ty))
@@ -68,16 +68,16 @@ impl SqlModel {
             .collect();
         match &run.then {
             Then::Begin => {
-                self.sess[s].st.in_txn = true;
-                self.sess[s].st.wrote = false;
+                self.sess[s].session.in_txn = true;
+                self.sess[s].session.wrote = false;
             }
             Then::Commit => {
-                self.sess[s].st.in_txn = false;
-                self.sess[s].st.wrote = false;
+                self.sess[s].session.in_txn = false;
+                self.sess[s].session.wrote = false;
             }
             Then::Xa(x) => self.xa_then(s, *x),
             Then::Reopen(i) => {
-                self.sess[s].st.handlers[*i].open = true;
+                self.sess[s].session.handlers[*i].open = true;
             }
             Then::LtCommit(_) | Then::LtRest(..) => {}
             Then::Prepared(n, t) => self.prepared_keep(s, n, t),
@@ -87,11 +87,11 @@ impl SqlModel {
                 self.session_after_plan(s, p, &new_locks);
                 self.after_plan(s, p.kind, &run.new);
                 if run.writes {
-                    self.sess[s].st.wrote = true;
+                    self.sess[s].session.wrote = true;
                 }
             }
         }
-        let _ = self.t.end_statement(id);
+        let _ = self.table.end_statement(id);
         self.statement_end(s, &run);
         Outcome::Ok
     }
@@ -104,13 +104,13 @@ impl SqlModel {
         let err = match &run.then {
             Then::Plan(p) => self.cat.error_of(&p.effect),
             Then::Reopen(i) => {
-                let t = &self.sess[s].st.handlers[*i].table;
+                let t = &self.sess[s].session.handlers[*i].table;
                 (!self.cat.exists(t)).then_some(crate::catalog::ER_NO_SUCH_TABLE)
             }
             _ => None,
         };
         if let Some(code) = err {
-            self.sess[s].st.last_error = Some(code);
+            self.sess[s].session.last_error = Some(code);
             out = Outcome::Error;
             if let Then::Plan(p) = &run.then {
                 // DROP TABLE / DROP VIEW / DROP SEQUENCE of a list drops the tables
@@ -133,12 +133,12 @@ impl SqlModel {
     /// took, and a failed commit ends the transaction.
     fn failed(&mut self, s: usize, run: &Run, out: Outcome) -> Outcome {
         let id = self.sess[s].id;
-        if self.sess[s].st.in_txn && !run.implicit_commit && run.keep_on_error {
+        if self.sess[s].session.in_txn && !run.implicit_commit && run.keep_on_error {
             // In a transaction a statement that failed after open_tables keeps the
             // transaction locks it took (no rollback to the statement's savepoint);
             // the others go.
             let keep: Vec<mdl_core::lock::TicketId> = self
-                .t
+                .table
                 .session(id)
                 .map(|x| {
                     x.book
@@ -155,7 +155,7 @@ impl SqlModel {
         }
         self.give_back(s, 0);
         self.sess[s].run = None;
-        let _ = self.t.end_statement(id);
+        let _ = self.table.end_statement(id);
         if matches!(&run.then, Then::Plan(p)
             if matches!(p.kind, Kind::BackupFlush | Kind::BackupBlockDdl | Kind::BackupBlockCommit))
         {
@@ -169,8 +169,8 @@ impl SqlModel {
             // failed, MDL released"); so does BEGIN's commit (trans_begin clears
             // OPTION_BEGIN). Measured: found/seed-130635 (kill), seed-130635-2
             // (timeout), seed-130635-3 (autocommit off), seed-130635-4 (BEGIN).
-            self.sess[s].st.in_txn = false;
-            self.sess[s].st.wrote = false;
+            self.sess[s].session.in_txn = false;
+            self.sess[s].session.wrote = false;
         }
         // A commit (COMMIT, or a statement's implicit commit) whose BACKUP_COMMIT
         // wait failed rolls the transaction back (ha_commit_trans, sql/handler.cc:
@@ -179,12 +179,12 @@ impl SqlModel {
         // suite/backup-stage-block-commit.mdl, a second DROP TABLE waits for
         // BACKUP_DDL, not BACKUP_COMMIT.
         let commit_failed = run.steps.contains(&Step::Commit);
-        if !self.sess[s].st.in_txn || run.implicit_commit || commit_failed {
-            let _ = self.t.commit(id);
+        if !self.sess[s].session.in_txn || run.implicit_commit || commit_failed {
+            let _ = self.table.commit(id);
         }
         if commit_failed {
-            self.sess[s].st.in_txn = false;
-            self.sess[s].st.wrote = false;
+            self.sess[s].session.in_txn = false;
+            self.sess[s].session.wrote = false;
         }
         out
     }
@@ -192,18 +192,18 @@ impl SqlModel {
     /// What a statement of the learned table leaves in the session's state (its LOCK
     /// TABLES, FTWRL, BACKUP STAGE, BACKUP LOCK, HANDLERs, user locks, database).
     fn session_after_plan(&mut self, s: usize, p: &Plan, new_locks: &[(MdlKey, LockType)]) {
-        let d = self.d.clone();
+        let d = self.dialect.clone();
         let id = self.sess[s].id;
-        let st = &mut self.sess[s].st;
+        let st = &mut self.sess[s].session;
         match p.kind {
             k if k.is_lock_tables() || k == Kind::FtwrlTable => {
-                let _ = self.t.set_duration(id, Duration::Explicit);
-                let st = &mut self.sess[s].st;
+                let _ = self.table.set_duration(id, Duration::Explicit);
+                let st = &mut self.sess[s].session;
                 st.lock_tables = p.lock_tables.clone();
                 st.lt_locks = new_locks
                     .iter()
                     .filter(|(k, _)| {
-                        self.t
+                        self.table
                             .session(id)
                             .is_some_and(|x| x.book.on_key(k).any(|h| h.dur == Duration::Explicit))
                     })
@@ -217,7 +217,7 @@ impl SqlModel {
                 if k == Kind::BackupEnd {
                     st.backup = None;
                 } else {
-                    let l = self.t.session(id).and_then(|x| {
+                    let l = self.table.session(id).and_then(|x| {
                         x.book
                             .held()
                             .iter()
@@ -233,14 +233,14 @@ impl SqlModel {
             Kind::TableBackupLock => {
                 if let Some(t) = &p.parts[0].bind.t {
                     let k = self.handler_key(t);
-                    let l = self.t.session(id).and_then(|x| {
+                    let l = self.table.session(id).and_then(|x| {
                         x.book
                             .held()
                             .iter()
                             .find(|h| h.key == k && h.dur == Duration::Explicit)
                             .map(|h| (h.key.clone(), h.ty))
                     });
-                    self.sess[s].st.backup_lock = l;
+                    self.sess[s].session.backup_lock = l;
                 }
             }
             Kind::HandlerOpen => {
@@ -276,7 +276,7 @@ impl SqlModel {
     /// transaction it starts.
     fn statement_end(&mut self, s: usize, run: &Run) {
         let id = self.sess[s].id;
-        let st = &self.sess[s].st;
+        let st = &self.sess[s].session;
         // With autocommit off and no BEGIN, the transaction becomes active only when a
         // transactional engine takes part (trans_register_ha sets SERVER_STATUS_IN_TRANS);
         // until then a statement's locks go at its end, as in autocommit mode
@@ -294,11 +294,11 @@ impl SqlModel {
         };
         let autocommit_end = (st.autocommit || engine_less) && !st.in_txn;
         if matches!(run.then, Then::Plan(_)) && (run.implicit_commit || autocommit_end) {
-            let _ = self.t.commit(id);
-            self.sess[s].st.in_txn = false;
-            self.sess[s].st.wrote = false;
-        } else if matches!(run.then, Then::Plan(_)) && !self.sess[s].st.autocommit {
-            self.sess[s].st.in_txn = true;
+            let _ = self.table.commit(id);
+            self.sess[s].session.in_txn = false;
+            self.sess[s].session.wrote = false;
+        } else if matches!(run.then, Then::Plan(_)) && !self.sess[s].session.autocommit {
+            self.sess[s].session.in_txn = true;
         }
         // (No `mysql_ha_flush` at a statement's end: only the next statement that opens
         // tables closes the HANDLERs others came to wait for meanwhile. The old harness's

@@ -78,7 +78,7 @@ pub(super) fn handler_tables(p: &crate::classify::Part) -> Vec<Option<Tbl>> {
 
 impl SqlModel {
     pub(super) fn handler_index(&self, s: usize, name: &str) -> Option<usize> {
-        let hs = &self.sess[s].st.handlers;
+        let hs = &self.sess[s].session.handlers;
         hs.iter().position(|h| h.alias == name).or_else(|| {
             hs.iter()
                 .position(|h| h.table.name == name && h.alias == h.table.name)
@@ -89,7 +89,7 @@ impl SqlModel {
     /// (`mysql_ha_rm_tables`, `mysql_ha_cleanup`).
     pub(super) fn close_handlers_on(&mut self, s: usize, t: Option<&Tbl>) {
         let hs: Vec<usize> = self.sess[s]
-            .st
+            .session
             .handlers
             .iter()
             .enumerate()
@@ -97,7 +97,7 @@ impl SqlModel {
             .map(|(i, _)| i)
             .collect();
         for i in hs.into_iter().rev() {
-            let h = self.sess[s].st.handlers.remove(i);
+            let h = self.sess[s].session.handlers.remove(i);
             if h.open {
                 self.release_handler_lock(s, &h.table);
             }
@@ -107,10 +107,10 @@ impl SqlModel {
     /// Closes every HANDLER of the session and keeps it (`mysql_ha_cleanup_no_free`,
     /// `sql/sql_handler.cc`): the next `HANDLER ... READ` opens its table again.
     pub(super) fn ha_close_no_free(&mut self, s: usize) {
-        for i in 0..self.sess[s].st.handlers.len() {
-            if self.sess[s].st.handlers[i].open {
-                let t = self.sess[s].st.handlers[i].table.clone();
-                self.sess[s].st.handlers[i].open = false;
+        for i in 0..self.sess[s].session.handlers.len() {
+            if self.sess[s].session.handlers[i].open {
+                let t = self.sess[s].session.handlers[i].table.clone();
+                self.sess[s].session.handlers[i].open = false;
                 self.release_handler_lock(s, &t);
             }
         }
@@ -119,16 +119,17 @@ impl SqlModel {
     /// Closes the session's HANDLERs on `t` and keeps them (`mysql_ha_flush_tables`,
     /// `sql/sql_handler.cc`): the next `HANDLER ... READ` opens the table again.
     pub(super) fn ha_close_keep_on(&mut self, s: usize, t: &Tbl) {
-        for i in 0..self.sess[s].st.handlers.len() {
-            if self.sess[s].st.handlers[i].open && self.sess[s].st.handlers[i].table == *t {
-                self.sess[s].st.handlers[i].open = false;
+        for i in 0..self.sess[s].session.handlers.len() {
+            if self.sess[s].session.handlers[i].open && self.sess[s].session.handlers[i].table == *t
+            {
+                self.sess[s].session.handlers[i].open = false;
                 self.release_handler_lock(s, t);
             }
         }
     }
 
     pub(super) fn handler_key(&self, t: &Tbl) -> MdlKey {
-        let n = self.d.namespace_by_name("TABLE").expect("TABLE");
+        let n = self.dialect.namespace_by_name("TABLE").expect("TABLE");
         MdlKey::new(n, &t.db, &t.name)
     }
 
@@ -140,7 +141,7 @@ impl SqlModel {
         // (mysql_ha_close_table gives MDL_context::release_lock the HANDLER's ticket;
         // measured: found/seed-120193, the transaction's SR goes at its commit, the
         // HANDLER's when another session's wait closes it).
-        let own = self.t.session(id).and_then(|x| {
+        let own = self.table.session(id).and_then(|x| {
             x.book
                 .on_key(&k)
                 .filter(|h| h.ty == sr && h.dur == Duration::Explicit)
@@ -149,10 +150,10 @@ impl SqlModel {
         });
         match own {
             Some(tid) => {
-                let _ = self.t.release_ticket(id, tid);
+                let _ = self.table.release_ticket(id, tid);
             }
             None => {
-                let _ = self.t.release(id, &k, Some(sr));
+                let _ = self.table.release(id, &k, Some(sr));
             }
         }
     }
@@ -185,13 +186,13 @@ impl SqlModel {
         if cfg!(mdl_bug = "conform_no_ha_flush") {
             return close;
         }
-        for (i, h) in self.sess[s].st.handlers.iter().enumerate() {
+        for (i, h) in self.sess[s].session.handlers.iter().enumerate() {
             if !h.open {
                 continue;
             }
             let k = self.handler_key(&h.table);
-            let st = self.d.strategy(k.namespace());
-            let conflict = self.t.lock(&k).is_some_and(|l| {
+            let st = self.dialect.strategy(k.namespace());
+            let conflict = self.table.lock(&k).is_some_and(|l| {
                 l.waiting().iter().any(|w| {
                     w.owner != self.sess[s].id
                         && st.conflicts_granted(w.ty, sr)
@@ -203,8 +204,8 @@ impl SqlModel {
             }
         }
         for i in &close {
-            let t = self.sess[s].st.handlers[*i].table.clone();
-            self.sess[s].st.handlers[*i].open = false;
+            let t = self.sess[s].session.handlers[*i].table.clone();
+            self.sess[s].session.handlers[*i].open = false;
             self.release_handler_lock(s, &t);
         }
         close

@@ -21,13 +21,13 @@ pub(super) fn lock_table_names(map: &Mapping, plan: &Plan) -> bool {
 impl SqlModel {
     pub(super) fn unlock_tables(&mut self, s: usize) {
         let id = self.sess[s].id;
-        let locks = std::mem::take(&mut self.sess[s].st.lt_locks);
+        let locks = std::mem::take(&mut self.sess[s].session.lt_locks);
         for (k, t) in locks.iter().rev() {
-            if self.t.release(id, k, Some(*t)).is_err() {
-                let _ = self.t.release(id, k, None);
+            if self.table.release(id, k, Some(*t)).is_err() {
+                let _ = self.table.release(id, k, None);
             }
         }
-        self.sess[s].st.lock_tables.clear();
+        self.sess[s].session.lock_tables.clear();
     }
 
     /// Under LOCK TABLES in autocommit mode, a statement that writes a transactional
@@ -38,7 +38,7 @@ impl SqlModel {
     /// behind-block-commit.mdl (from `mdl conform --random 150 --seed 20261203`), the
     /// UPDATE under LOCK TABLES ... WRITE CONCURRENT waits behind BACKUP STAGE BLOCK_COMMIT.
     pub(super) fn lt_autocommit_steps(&self, s: usize, plan: &Plan) -> Result<Vec<Step>, String> {
-        let st = &self.sess[s].st;
+        let st = &self.sess[s].session;
         let writes = plan
             .parts
             .iter()
@@ -84,7 +84,7 @@ impl SqlModel {
         if !MOVE_UP.contains(&plan.kind) {
             return Ok(Vec::new());
         }
-        let st = &self.sess[s].st;
+        let st = &self.sess[s].session;
         let tables: Vec<Tbl> = if plan.kind == Kind::FlushTables {
             st.lock_tables.iter().map(|(t, _)| t.clone()).collect()
         } else {
@@ -120,7 +120,7 @@ impl SqlModel {
         plan: &Plan,
         lt_deltas: &[(crate::mapping::RuleRow, crate::classify::Bind)],
     ) -> Result<Outcome, String> {
-        let d = self.d.clone();
+        let d = self.dialect.clone();
         let id = self.sess[s].id;
         for (r, b) in lt_deltas {
             // What the statement adds first (REPAIR's X replaces the table's SNRW: an
@@ -129,17 +129,17 @@ impl SqlModel {
             // while a table is locked (they go with the last one, below).
             for l in &r.added {
                 for k in keys(&d, &self.cat, &l.ns, &l.key, b)? {
-                    let _ = self
-                        .t
-                        .acquire(id, &k, l.ty, Duration::Explicit, WaitOption::NoWait);
-                    self.sess[s].st.lt_locks.push((k, l.ty));
+                    let _ =
+                        self.table
+                            .acquire(id, &k, l.ty, Duration::Explicit, WaitOption::NoWait);
+                    self.sess[s].session.lt_locks.push((k, l.ty));
                 }
             }
             for l in r.removed.iter().filter(|l| l.ns == "TABLE") {
                 for k in keys(&d, &self.cat, &l.ns, &l.key, b)? {
-                    let _ = self.t.release(id, &k, Some(l.ty));
+                    let _ = self.table.release(id, &k, Some(l.ty));
                     self.sess[s]
-                        .st
+                        .session
                         .lt_locks
                         .retain(|(x, y)| !(*x == k && *y == l.ty));
                 }
@@ -155,11 +155,11 @@ impl SqlModel {
             // a waiting BACKUP LOCK of m1 in).
             let x = LockType::parse("X").expect("X");
             let snrw = LockType::parse("SNRW").expect("SNRW");
-            for i in 0..self.sess[s].st.lt_locks.len() {
-                let (k, t) = self.sess[s].st.lt_locks[i].clone();
+            for i in 0..self.sess[s].session.lt_locks.len() {
+                let (k, t) = self.sess[s].session.lt_locks[i].clone();
                 if t == x {
-                    let _ = self.t.downgrade(id, &k, snrw);
-                    self.sess[s].st.lt_locks[i].1 = snrw;
+                    let _ = self.table.downgrade(id, &k, snrw);
+                    self.sess[s].session.lt_locks[i].1 = snrw;
                 }
             }
         }
@@ -179,10 +179,10 @@ impl SqlModel {
             let snrw = LockType::parse("SNRW").expect("SNRW");
             for p in plan.parts.iter().filter(|p| p.bind.t.is_some()) {
                 for k in keys(&d, &self.cat, "TABLE", "$t", &p.bind)? {
-                    let lt = &mut self.sess[s].st.lt_locks;
+                    let lt = &mut self.sess[s].session.lt_locks;
                     if let Some(e) = lt.iter_mut().find(|(y, ty)| *y == k && *ty == x) {
                         e.1 = snrw;
-                        let _ = self.t.downgrade(id, &k, snrw);
+                        let _ = self.table.downgrade(id, &k, snrw);
                     }
                 }
             }
@@ -195,8 +195,11 @@ impl SqlModel {
         // (CREATE TEMPORARY TABLE ... LIKE / SELECT under LOCK TABLES: its table.)
         self.after_plan(s, plan.kind, &[]);
         if let Effect::DropTables { ts, .. } | Effect::DropSequences { ts, .. } = &plan.effect {
-            self.sess[s].st.lock_tables.retain(|(t, _)| !ts.contains(t));
-            if self.sess[s].st.lock_tables.is_empty() {
+            self.sess[s]
+                .session
+                .lock_tables
+                .retain(|(t, _)| !ts.contains(t));
+            if self.sess[s].session.lock_tables.is_empty() {
                 self.unlock_tables(s);
             }
         }
@@ -253,10 +256,10 @@ impl SqlModel {
             .any(|(t, m)| *m == LtMode::Write && self.cat.engine(t) == Some(Engine::MyIsam));
         let is_dml = |st: &Step| {
             matches!(st, Step::Acquire { key, ty, .. }
-                if *ty == dml && self.d.namespace(key.namespace()).name == "BACKUP")
+                if *ty == dml && self.dialect.namespace(key.namespace()).name == "BACKUP")
         };
         let planned = run.steps.iter().any(is_dml);
-        let backup = MdlKey::parse(&self.d, "BACKUP", "-").expect("BACKUP key");
+        let backup = MdlKey::parse(&self.dialect, "BACKUP", "-").expect("BACKUP key");
         if myisam_write && !planned && !self.holds_type(s, &backup, dml) {
             let run = self.sess[s].run.as_mut().expect("running");
             run.steps.push_front(Step::Acquire {
@@ -319,7 +322,7 @@ impl SqlModel {
             .collect();
         let is_sro = |st: &Step| {
             matches!(st, Step::Upgrade { key, ty, .. }
-                if *ty == sro && self.d.namespace(key.namespace()).name == "TABLE")
+                if *ty == sro && self.dialect.namespace(key.namespace()).name == "TABLE")
         };
         let run = self.sess[s].run.as_mut().expect("running");
         let mut rest: VecDeque<Step> = run.steps.drain(..).filter(|st| !is_sro(st)).collect();

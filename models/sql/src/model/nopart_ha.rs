@@ -24,7 +24,9 @@ impl SqlModel {
     /// closes first: both it names.
     pub(super) fn nopart_ha_close(&self, s: usize, plan: &Plan) -> Vec<Option<Tbl>> {
         match plan.effect.inner() {
-            Effect::ExchangeNotPartitioned(t, swap) if !self.sess[s].st.handlers.is_empty() => {
+            Effect::ExchangeNotPartitioned(t, swap)
+                if !self.sess[s].session.handlers.is_empty() =>
+            {
                 vec![Some(t.clone()), Some(swap.clone())]
             }
             _ => Vec::new(),

@@ -94,13 +94,17 @@ impl SqlModel {
             // seed-70348; BACKUP STAGE FLUSH keeps them, seed-41480).
             self.ha_close_no_free(s);
         }
-        if plan.kind == Kind::FlushTables && self.sess[s].st.under_lock_tables() {
+        if plan.kind == Kind::FlushTables && self.sess[s].session.under_lock_tables() {
             return self.flush_tables_under_lock_tables(s, plan);
         }
-        if self.sess[s].st.under_lock_tables() && !is_lock && opens_tables && deferred.is_none() {
+        if self.sess[s].session.under_lock_tables()
+            && !is_lock
+            && opens_tables
+            && deferred.is_none()
+        {
             return self.under_own_lock_tables(s, plan, lt_deltas);
         }
-        let d = self.d.clone();
+        let d = self.dialect.clone();
         let row = self
             .map
             .kind(&plan.parts[0].row)
@@ -119,7 +123,7 @@ impl SqlModel {
                 ctx: Ctx::Plain,
             }]
         } else {
-            compose(&self.map, &self.d, &self.cat, &plan)?
+            compose(&self.map, &self.dialect, &self.cat, &plan)?
         };
         let mut pre = Vec::new();
         if implicit_commit {
@@ -128,7 +132,7 @@ impl SqlModel {
                 // that lets in do not go first: measured, found/seed-1753).
                 self.unlock_tables(s);
             }
-            if self.sess[s].st.wrote {
+            if self.sess[s].session.wrote {
                 pre = self.commit_steps()?;
             }
             if !cfg!(mdl_bug = "conform_skip_implicit_commit") {
@@ -144,12 +148,12 @@ impl SqlModel {
                 .and_then(|ms| (ms != u64::MAX).then_some(ms))
         } else {
             plan.wait
-                .or(self.sess[s].st.lock_wait_timeout)
+                .or(self.sess[s].session.lock_wait_timeout)
                 .map(|secs| secs.saturating_mul(1000))
         };
         let mut own = own;
         self.keep_x_on_empty_tables(&plan, &mut own);
-        let st = &self.sess[s].st;
+        let st = &self.sess[s].session;
         if writes && !implicit_commit && st.autocommit && !st.in_txn {
             // The statement's own commit (autocommit) requests BACKUP_COMMIT while the
             // statement still holds its locks (ha_commit_trans before
@@ -189,8 +193,12 @@ impl SqlModel {
         if plan.kind == Kind::HandlerOpen {
             if let Some(t) = &plan.parts[0].bind.t {
                 let name = plan.parts[0].bind.alias.as_ref().unwrap_or(&t.name);
-                if self.sess[s].st.handlers.iter().any(|h| h.alias == *name)
-                    && !self.sess[s].st.under_lock_tables()
+                if self.sess[s]
+                    .session
+                    .handlers
+                    .iter()
+                    .any(|h| h.alias == *name)
+                    && !self.sess[s].session.under_lock_tables()
                 {
                     // Not unique table/alias (mysql_ha_open, after it refuses LOCK TABLES:
                     // measured, found/seed-41173).
@@ -201,7 +209,7 @@ impl SqlModel {
         if let Some(a) = plan
             .aliased
             .as_ref()
-            .filter(|_| self.sess[s].st.under_lock_tables() && !is_lock && opens_tables)
+            .filter(|_| self.sess[s].session.under_lock_tables() && !is_lock && opens_tables)
         {
             // (Checked before anything changes: a refused statement changes nothing.)
             return Err(format!(
@@ -228,24 +236,24 @@ impl SqlModel {
         // BACKUP STAGE END with no backup waits there rather than answering
         // ER_BACKUP_WRONG_STAGE).
         let commit_deferred = row0.implicit_commit
-            && self.sess[s].st.in_txn
+            && self.sess[s].session.in_txn
             && !cfg!(mdl_bug = "conform_skip_implicit_commit")
-            && self.sess[s].st.wrote
+            && self.sess[s].session.wrote
             && self.commit_would_wait(s)?;
         if row0.implicit_commit
-            && self.sess[s].st.in_txn
+            && self.sess[s].session.in_txn
             && !cfg!(mdl_bug = "conform_skip_implicit_commit")
             && !commit_deferred
         {
             // (A transaction that wrote requests BACKUP_COMMIT at this commit; taken as
             // granted here: the statement's own requests below wait if the backup blocks.)
-            self.sess[s].st.wrote = false;
+            self.sess[s].session.wrote = false;
             // A statement that commits implicitly commits before it runs
             // (mysql_execute_command: trans_commit_implicit, then the statement), so
             // even one the session rules refuse ends the transaction. (A transaction that
             // wrote commits below, where its BACKUP_COMMIT can wait.)
-            let _ = self.t.commit(id);
-            self.sess[s].st.in_txn = false;
+            let _ = self.table.commit(id);
+            self.sess[s].session.in_txn = false;
         }
         Ok(commit_deferred)
     }
@@ -264,7 +272,7 @@ impl SqlModel {
         let mut close_handlers: Vec<Option<Tbl>> = Vec::new();
         let mut lt_deltas = Vec::new();
         let mut errors: Vec<u32> = Vec::new();
-        let st = &self.sess[s].st;
+        let st = &self.sess[s].session;
         for p in &plan.parts {
             // DROP TABLE under LOCK TABLES passes over the tables that do not exist
             // (they give ER_BAD_TABLE at the end).
@@ -360,7 +368,7 @@ impl SqlModel {
     /// The states whose learned rules apply to `p`, in the order the server checks
     /// them. `None`: FTWRL of a session that has the global read lock.
     fn states_of(&self, s: usize, plan: &Plan, p: &Part) -> Option<Vec<String>> {
-        let st = &self.sess[s].st;
+        let st = &self.sess[s].session;
         let mut states: Vec<String> = Vec::new();
         if st.under_lock_tables() {
             let mode = match &p.bind.t {
@@ -461,7 +469,7 @@ impl SqlModel {
         // A statement made of other kinds' rows (CREATE TABLE ... SELECT) has its own
         // learned rule too: the HANDLERs it closes on the tables it reads.
         if !plan.parts.iter().any(|p| p.kind == plan.kind)
-            && self.sess[s].st.handlers.iter().any(|h| h.open)
+            && self.sess[s].session.handlers.iter().any(|h| h.open)
         {
             if let Some(r) = self.map.rule("handler", plan.kind.as_str()) {
                 if r.removed
@@ -602,7 +610,7 @@ impl SqlModel {
         // (close_cached_tables, sql/sql_base.cc: mysql_ha_flush_tables; measured:
         // suite/handler-closed-by-admin-under-lock-tables.mdl, FLUSH TABLE t1).
         let locked: Vec<Tbl> = self.sess[s]
-            .st
+            .session
             .lock_tables
             .iter()
             .map(|(t, _)| t.clone())
@@ -638,7 +646,7 @@ impl SqlModel {
         plan: Plan,
         lt_deltas: Vec<(RuleRow, Bind)>,
     ) -> Result<Outcome, String> {
-        let d = self.d.clone();
+        let d = self.dialect.clone();
         let mut steps = Vec::new();
         if plan.kind.is_trigger_ddl() {
             if let Some(tr) = plan.parts[0].bind.tr.clone() {
@@ -709,7 +717,7 @@ impl SqlModel {
         deferred: Option<u32>,
         trigger_missing: bool,
     ) {
-        let d = &self.d;
+        let d = &self.dialect;
         if let Some(code) = deferred {
             let at = if lock_table_names(&self.map, plan) {
                 own.iter().position(|st| matches!(st, Step::Bulk(_)))

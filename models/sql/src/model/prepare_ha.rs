@@ -24,8 +24,8 @@ impl SqlModel {
     /// At PREPARE of `text` by session `s`: closes (and forgets) its HANDLERs on the
     /// tables the statement would close them on.
     pub(super) fn prepare_ha_close(&mut self, s: usize, text: &str) {
-        let first = crate::session_stmt::words(text).into_iter().next();
-        if self.sess[s].st.handlers.is_empty()
+        let first = crate::words::words(text).into_iter().next();
+        if self.sess[s].session.handlers.is_empty()
             || !first.is_some_and(|w| HA_CLOSE_WORDS.contains(&w.as_str()))
         {
             return;

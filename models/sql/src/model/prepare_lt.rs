@@ -16,7 +16,7 @@ use crate::classify::{Effect, Plan};
 impl SqlModel {
     /// Session `s` is under LOCK TABLES and `p` names a base table it did not lock.
     pub(super) fn prepare_not_locked(&self, s: usize, p: &Plan) -> bool {
-        let st = &self.sess[s].st;
+        let st = &self.sess[s].session;
         let Effect::NeedTables(tables) = &p.effect else {
             return false;
         };

@@ -67,7 +67,7 @@ impl SqlModel {
 
     /// The tables PREPARE of `text` locks S (none: it takes no lock).
     fn prepare_tables(&self, s: usize, text: &str) -> Vec<Tbl> {
-        let st = &self.sess[s].st;
+        let st = &self.sess[s].session;
         if st.under_lock_tables() {
             return Vec::new();
         }
@@ -92,7 +92,7 @@ impl SqlModel {
 
     /// Keeps the prepared statement (a name prepared again is replaced).
     pub(super) fn prepared_keep(&mut self, s: usize, name: &str, text: &str) {
-        let p = &mut self.sess[s].st.prepared;
+        let p = &mut self.sess[s].session.prepared;
         p.retain(|(n, _)| n != name);
         p.push((name.to_owned(), text.to_owned()));
     }

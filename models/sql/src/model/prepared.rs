@@ -17,7 +17,8 @@
 use super::SqlModel;
 use crate::catalog::ER_NO_SUCH_TABLE;
 use crate::classify::{classify, Effect, Stmt};
-use crate::session_stmt::{words, SessionStmt};
+use crate::stmt::SessionStmt;
+use crate::words::words;
 
 /// ER_UNKNOWN_STMT_HANDLER.
 pub const ER_UNKNOWN_STMT_HANDLER: u32 = 1243;
@@ -40,7 +41,7 @@ impl SqlModel {
     /// The session statements the model classifies with the session's state: prepared
     /// statements (here), then temporary tables (`model::temp`); `None` for any other.
     pub(super) fn session_classify(&mut self, s: usize, sql: &str) -> Option<Result<Stmt, String>> {
-        self.sess[s].st.pending_temp = None;
+        self.sess[s].session.pending_temp = None;
         let w = words(sql);
         self.note_user_vars(s, &w);
         let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
@@ -59,7 +60,7 @@ impl SqlModel {
                     .classify_in(s, &text)
                     .or_else(|e| self.call_prepared(s, &text, e));
                 // (Only EXECUTE makes a temporary table.)
-                self.sess[s].st.pending_temp = None;
+                self.sess[s].session.pending_temp = None;
                 match checked {
                     Err(e) => Some(Err(format!("`{sql}`: {e}"))),
                     // mysql_test_handler_read (sql_prepare.cc) looks for the HANDLER when
@@ -106,7 +107,7 @@ impl SqlModel {
             },
             ("execute", name) => {
                 let text = self.sess[s]
-                    .st
+                    .session
                     .prepared
                     .iter()
                     .find(|(n, _)| n == name)
@@ -156,7 +157,7 @@ impl SqlModel {
         if let Some(r) = self.session_classify(s, sql) {
             return r;
         }
-        let db = self.sess[s].st.db.clone();
+        let db = self.sess[s].session.db.clone();
         let has = |r: &str| self.map.kind(r).is_some();
         classify(sql, &db, &self.cat, &has)
     }

@@ -48,11 +48,11 @@ impl SqlModel {
             // Seeded bug: any statement of a session that does not wait is private.
             return x.run.is_none();
         }
-        let st = &x.st;
+        let st = &x.session;
         transaction_statement(sql)
             && x.run.is_none()
-            && x.ul.is_none()
-            && self.t.session(x.id).is_none_or(|t| {
+            && x.user_locks_run.is_none()
+            && self.table.session(x.id).is_none_or(|t| {
                 t.wait.is_none()
                     && t.resume.is_none()
                     && t.foreign.is_none()
@@ -78,7 +78,7 @@ impl SqlModel {
     /// copied), and no outcome of another session's statement.
     pub fn only_session_changed(&self, pre: &SqlModel, s: usize) -> bool {
         use super::encode::Shared;
-        self.t == pre.t
+        self.table == pre.table
             && Shared::same(&self.cat, &pre.cat)
             && self.now == pre.now
             && self.events.is_empty()

@@ -21,7 +21,7 @@
 use super::SqlModel;
 use crate::catalog::ER_LOCK_OR_ACTIVE_TRANSACTION;
 use crate::classify::Stmt;
-use crate::session_stmt::SessionStmt;
+use crate::stmt::SessionStmt;
 
 /// ER_BAD_SLAVE: START SLAVE of a connection with no MASTER_HOST.
 pub const ER_BAD_SLAVE: u32 = 1200;
@@ -32,7 +32,7 @@ impl SqlModel {
         let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
         match (at(0), at(1)) {
             ("stop", "slave" | "replica") => {
-                let st = &self.sess[s].st;
+                let st = &self.sess[s].session;
                 if st.in_txn || !st.lock_tables.is_empty() || st.ftwrl.is_some() {
                     return Some(Stmt::Session(SessionStmt::Fail(
                         ER_LOCK_OR_ACTIVE_TRANSACTION,

@@ -24,7 +24,7 @@ impl SqlModel {
                 None
             } else {
                 self.sess[s]
-                    .st
+                    .session
                     .lock_wait_timeout
                     .map(|x| x.saturating_mul(1000))
             }
@@ -36,7 +36,7 @@ impl SqlModel {
         // ER_LOCK_DEADLOCK rather than backing off, in the usual order of a race on the
         // server, known-differences/woken-race-130216.mdl.)
         let had_locks = self
-            .t
+            .table
             .session(self.sess[s].id)
             .is_some_and(|x| !x.book.is_empty())
             || self.flushed_by == Some(s);
@@ -69,7 +69,7 @@ impl SqlModel {
     }
 
     pub(super) fn ids(&self, s: usize) -> Vec<mdl_core::lock::TicketId> {
-        self.t
+        self.table
             .session(self.sess[s].id)
             .map(|x| x.book.held().iter().map(|h| h.id).collect())
             .unwrap_or_default()
@@ -146,11 +146,11 @@ impl SqlModel {
         // The implicit commit before the statement's own steps. (Whether a session
         // its releases let in runs on before this one opens its tables is a race
         // on the server: known-differences/woken-session-race.mdl.)
-        let _ = self.t.commit(id);
-        self.sess[s].st.in_txn = false;
-        self.sess[s].st.wrote = false;
-        let has =
-            self.t.session(id).is_some_and(|x| !x.book.is_empty()) || self.flushed_by == Some(s);
+        let _ = self.table.commit(id);
+        self.sess[s].session.in_txn = false;
+        self.sess[s].session.wrote = false;
+        let has = self.table.session(id).is_some_and(|x| !x.book.is_empty())
+            || self.flushed_by == Some(s);
         if let Some(r) = self.sess[s].run.as_mut() {
             r.had_locks = has;
             r.new.clear();
@@ -173,7 +173,7 @@ impl SqlModel {
                 p.kind.is_lock_tables() || p.kind.is_alter() || (p.kind == Kind::CreateIndex);
             if opens_first && self.cat.error_of(&p.effect) == Some(crate::catalog::ER_NO_SUCH_TABLE)
             {
-                self.sess[s].st.last_error = Some(crate::catalog::ER_NO_SUCH_TABLE);
+                self.sess[s].session.last_error = Some(crate::catalog::ER_NO_SUCH_TABLE);
                 return Some(self.finish(s, Outcome::Error));
             }
         }
@@ -182,7 +182,7 @@ impl SqlModel {
 
     /// The request of one step on the lock table (or what the step does instead).
     fn request(&mut self, s: usize, step: &Step, timeout: Option<u64>, wait: WaitOption) -> Next {
-        let d = self.d.clone();
+        let d = self.dialect.clone();
         let id = self.sess[s].id;
         let r = match step {
             Step::Bulk(group) => {
@@ -205,10 +205,10 @@ impl SqlModel {
                 // for the BACKUP lock weighs DDL, MDL_ticket::get_deadlock_weight in
                 // sql/mdl.cc; measured: found/seed-1794.)
                 let ty = self.protection_type(s, key, *ty);
-                self.t.acquire(id, key, ty, *dur, wait)
+                self.table.acquire(id, key, ty, *dur, wait)
             }
             Step::Backoff { key, ty, dur, .. } if cfg!(mdl_bug = "conform_skip_backoff") => {
-                self.t.acquire(id, key, *ty, *dur, wait)
+                self.table.acquire(id, key, *ty, *dur, wait)
             }
             Step::Backoff { .. } => return self.backoff(s, step, timeout, wait),
             Step::Upgrade { .. } if cfg!(mdl_bug = "conform_ignore_upgrades") => Ok(Outcome::Ok),
@@ -216,7 +216,7 @@ impl SqlModel {
                 if from.is_some_and(|f| {
                     self.holds_type(s, key, f)
                         && self
-                            .t
+                            .table
                             .session(id)
                             .and_then(|x| x.book.strongest(&d, key))
                             .is_some_and(|h| h.ty != f)
@@ -236,7 +236,7 @@ impl SqlModel {
                 let sro = LockType::parse("SRO").expect("SRO");
                 let ty = &if *ty == sro
                     && self
-                        .t
+                        .table
                         .session(id)
                         .and_then(|x| x.book.strongest(&d, key))
                         .is_some_and(|h| h.ty == sw)
@@ -245,11 +245,11 @@ impl SqlModel {
                 } else {
                     *ty
                 };
-                match self.t.upgrade(id, key, *ty, wait) {
+                match self.table.upgrade(id, key, *ty, wait) {
                     Ok(Outcome::Granted)
                         if !self.holds_type(s, key, *ty)
                             && (*ty != LockType::SRO
-                                || self.d.strategy(key.namespace()).upgrade_always) =>
+                                || self.dialect.strategy(key.namespace()).upgrade_always) =>
                     {
                         // Our upgrade is a no-op when the held type covers the new one;
                         // the server changes the ticket's type (DDL -> ALTER_COPY,
@@ -259,10 +259,10 @@ impl SqlModel {
                         // does nothing when the ticket already has a stronger type, so
                         // LOCK TABLES t1 WRITE, t1 AS x READ keeps SNRW (measured:
                         // models/conformance/lock-tables-same-table-twice.mdl).
-                        let _ = self.t.downgrade(id, key, *ty);
+                        let _ = self.table.downgrade(id, key, *ty);
                         Ok(Outcome::Granted)
                     }
-                    Err(MdlError::NotHeld) => self.t.acquire(id, key, *ty, *dur, wait),
+                    Err(MdlError::NotHeld) => self.table.acquire(id, key, *ty, *dur, wait),
                     Err(MdlError::UpgradeToWeaker { held, .. }) => {
                         // The server's upgrade takes any type; ours only a stronger one:
                         // take the new type, then give the old one back.
@@ -274,14 +274,14 @@ impl SqlModel {
             }
             Step::Commit => return Next::Continue,
             Step::Fail(code) => {
-                self.sess[s].st.last_error = Some(*code);
+                self.sess[s].session.last_error = Some(*code);
                 return Next::Stop(self.finish(s, Outcome::Error));
             }
             Step::Release { key, ty } => {
                 // The learned type is the one the learner's setup held; a session
                 // that got there another way gives back whatever it holds on the key.
-                if self.t.release(id, key, Some(*ty)).is_err() {
-                    let _ = self.t.release(id, key, None);
+                if self.table.release(id, key, Some(*ty)).is_err() {
+                    let _ = self.table.release(id, key, None);
                 }
                 Ok(Outcome::Ok)
             }
@@ -304,7 +304,7 @@ impl SqlModel {
         else {
             unreachable!("a back-off step");
         };
-        let r = match self.t.acquire(id, key, *ty, *dur, WaitOption::NoWait) {
+        let r = match self.table.acquire(id, key, *ty, *dur, WaitOption::NoWait) {
             Ok(Outcome::Busy) if timeout != Some(0) => {
                 // lock_table_names: give back the group, wait for this lock
                 // alone, give it back, take the group again.
@@ -315,7 +315,7 @@ impl SqlModel {
                     .unwrap_or(0);
                 self.give_back(s, start);
                 self.sess[s].run.as_mut().expect("running").group_start = start;
-                let w = self.t.acquire(id, key, *ty, *dur, wait);
+                let w = self.table.acquire(id, key, *ty, *dur, wait);
                 let run = self.sess[s].run.as_mut().expect("running");
                 run.steps.push_front(step.clone());
                 for b in between.iter().rev() {
@@ -324,7 +324,7 @@ impl SqlModel {
                 run.steps.push_front(Step::Bulk(group.clone()));
                 match w {
                     Ok(Outcome::Granted) => {
-                        let _ = self.t.release(id, key, Some(*ty));
+                        let _ = self.table.release(id, key, Some(*ty));
                         return Next::Continue;
                     }
                     Ok(Outcome::Waiting) => {

@@ -31,7 +31,7 @@ use super::SqlModel;
 use crate::catalog::Engine;
 use crate::classify::Tbl;
 use crate::kind::Kind;
-use crate::session_stmt::SessionStmt;
+use crate::stmt::SessionStmt;
 use mdl_core::key::MdlKey;
 use mdl_core::lock::TicketId;
 use mdl_core::{Duration, LockType, Outcome};
@@ -64,7 +64,7 @@ impl SqlModel {
             SessionStmt::KillQuery(t) => {
                 // Ends t's wait (`killed`) as a `kill` line does; the killer's statement
                 // takes no lock (`sql_kill`, sql/sql_parse.cc).
-                let _ = self.t.kill(self.sess[t].id);
+                let _ = self.table.kill(self.sess[t].id);
                 Outcome::Ok
             }
             SessionStmt::Prepare(name, text) => {
@@ -72,7 +72,7 @@ impl SqlModel {
                 self.prepare_open(s, name, text)
             }
             SessionStmt::Deallocate(name) => {
-                let p = &mut self.sess[s].st.prepared;
+                let p = &mut self.sess[s].session.prepared;
                 let had = p.len();
                 p.retain(|(n, _)| *n != name);
                 if p.len() == had {
@@ -81,20 +81,20 @@ impl SqlModel {
                 Outcome::Ok
             }
             SessionStmt::SetNextTransaction => {
-                if self.sess[s].st.in_txn {
+                if self.sess[s].session.in_txn {
                     return Ok(self.fail(s, ER_CANT_CHANGE_TX_CHARACTERISTICS));
                 }
                 Outcome::Ok
             }
             SessionStmt::Savepoint(n) => {
-                let st = &self.sess[s].st;
+                let st = &self.sess[s].session;
                 // in_multi_stmt_transaction_mode(): BEGIN, or autocommit off.
                 if !st.in_txn && st.autocommit {
                     return Ok(Outcome::Ok);
                 }
                 let locked = self.innodb_locked(s);
-                let _ = self.t.savepoint(id, &n);
-                let sv = &mut self.sess[s].st.savepoints;
+                let _ = self.table.savepoint(id, &n);
+                let sv = &mut self.sess[s].session.savepoints;
                 sv.retain(|(x, _)| *x != n);
                 sv.push((n, locked));
                 Outcome::Ok
@@ -103,13 +103,16 @@ impl SqlModel {
                 let Some(i) = self.savepoint_index(s, &n) else {
                     return Ok(self.fail(s, ER_SP_DOES_NOT_EXIST));
                 };
-                let locked = self.sess[s].st.savepoints[i].1;
-                self.sess[s].st.savepoints.truncate(i + 1);
+                let locked = self.sess[s].session.savepoints[i].1;
+                self.sess[s].session.savepoints.truncate(i + 1);
                 if !locked {
-                    let _ = self.t.rollback_to(id, &n);
+                    let _ = self.table.rollback_to(id, &n);
                     // (InnoDB gave back its locks taken since: those reads are gone.)
                     let held = self.ids(s);
-                    self.sess[s].st.locking_reads.retain(|x| held.contains(x));
+                    self.sess[s]
+                        .session
+                        .locking_reads
+                        .retain(|x| held.contains(x));
                     self.pump();
                 }
                 Outcome::Ok
@@ -118,7 +121,7 @@ impl SqlModel {
                 let Some(i) = self.savepoint_index(s, &n) else {
                     return Ok(self.fail(s, ER_SP_DOES_NOT_EXIST));
                 };
-                self.sess[s].st.savepoints.truncate(i);
+                self.sess[s].session.savepoints.truncate(i);
                 Outcome::Ok
             }
         })
@@ -127,9 +130,9 @@ impl SqlModel {
     /// The position of savepoint `n` in the session's list, when the lock table knows it
     /// too (its savepoints go at every commit).
     fn savepoint_index(&self, s: usize, n: &str) -> Option<usize> {
-        let core = self.t.session(self.sess[s].id)?.book.savepoints();
+        let core = self.table.session(self.sess[s].id)?.book.savepoints();
         let i = self.sess[s]
-            .st
+            .session
             .savepoints
             .iter()
             .rposition(|(x, _)| x == n)?;
@@ -140,10 +143,10 @@ impl SqlModel {
     /// of a writer (SW or stronger: a write or SELECT ... FOR UPDATE) on an InnoDB table,
     /// or a LOCK IN SHARE MODE read's lock is still held.
     fn innodb_locked(&self, s: usize) -> bool {
-        let Some(x) = self.t.session(self.sess[s].id) else {
+        let Some(x) = self.table.session(self.sess[s].id) else {
             return false;
         };
-        let reads = &self.sess[s].st.locking_reads;
+        let reads = &self.sess[s].session.locking_reads;
         x.book.held().iter().any(|h| {
             h.dur == Duration::Transaction
                 && (reads.contains(&h.id)
@@ -154,7 +157,7 @@ impl SqlModel {
     }
 
     fn innodb_key(&self, k: &MdlKey) -> bool {
-        self.d.namespace(k.namespace()).name == "TABLE"
+        self.dialect.namespace(k.namespace()).name == "TABLE"
             && self.cat.engine(&Tbl {
                 db: k.db().to_owned(),
                 name: k.name().to_owned(),
@@ -164,10 +167,10 @@ impl SqlModel {
     /// At the end of a statement of the learned table that succeeded: the temporary
     /// table it makes (`model::temp`), the locking reads it did.
     pub(super) fn after_plan(&mut self, s: usize, kind: Kind, new: &[(TicketId, MdlKey)]) {
-        if let Some(t) = self.sess[s].st.pending_temp.take() {
+        if let Some(t) = self.sess[s].session.pending_temp.take() {
             // (CREATE OR REPLACE TEMPORARY: the old one of the name goes.)
-            self.sess[s].st.temp_tables.retain(|(x, _)| *x != t.0);
-            self.sess[s].st.temp_tables.push(t);
+            self.sess[s].session.temp_tables.retain(|(x, _)| *x != t.0);
+            self.sess[s].session.temp_tables.push(t);
         }
         self.note_locking_read(s, kind, new);
     }
@@ -185,7 +188,7 @@ impl SqlModel {
             .map(|(i, _)| *i)
             .collect();
         let held = self.ids(s);
-        let reads = &mut self.sess[s].st.locking_reads;
+        let reads = &mut self.sess[s].session.locking_reads;
         reads.retain(|x| held.contains(x));
         reads.extend(ids);
     }

@@ -6,7 +6,7 @@ use super::{SqlModel, Then};
 use crate::catalog::{ER_NO_SUCH_TABLE, ER_TABLE_EXISTS};
 use crate::classify::{classify, Effect, Plan, Stmt, Tbl, ER_NOT_SEQUENCE, ER_UNKNOWN_SEQUENCES};
 use crate::kind::Kind;
-use crate::session_stmt::{SessionStmt, TempChange, TempOp};
+use crate::stmt::{SessionStmt, TempChange, TempOp};
 
 impl SqlModel {
     /// The error of session `s`'s statement once it has the lock of `t`, which does not
@@ -64,7 +64,7 @@ impl SqlModel {
         let low = sql.to_ascii_lowercase();
         let at = low.find("temporary")?;
         let plain = format!("{}{}", &sql[..at], &sql[at + "temporary".len()..]);
-        let db = self.sess[s].st.db.clone();
+        let db = self.sess[s].session.db.clone();
         let has = |r: &str| self.map.kind(r).is_some();
         let (t, engine, if_not_exists) = match classify(&plain, &db, &self.cat, &has) {
             Ok(Stmt::Learned(p)) if p.kind == Kind::CreateSequence => match p.effect {
@@ -85,8 +85,12 @@ impl SqlModel {
             }
             Err(e) => return Some(Err(e)),
         };
-        let exists = self.sess[s].st.temp_tables.iter().any(|(x, _)| *x == t);
-        if exists && self.sess[s].st.in_txn {
+        let exists = self.sess[s]
+            .session
+            .temp_tables
+            .iter()
+            .any(|(x, _)| *x == t);
+        if exists && self.sess[s].session.in_txn {
             return Some(Err(format!(
                 "`{sql}`: CREATE TEMPORARY SEQUENCE of a name the session has, in a \
                  transaction, is not modelled"
@@ -113,7 +117,7 @@ impl SqlModel {
         temporary: bool,
     ) -> Option<Result<Stmt, String>> {
         let (if_exists, ts) = super::temp::drop_list(w, db, temporary);
-        let st = &self.sess[s].st;
+        let st = &self.sess[s].session;
         let is_seq = |t: &Tbl| st.temp_sequences.contains(t);
         let is_temp = |t: &Tbl| st.temp_tables.iter().any(|(x, _)| x == t);
         let all_seqs = ts.iter().all(is_seq);
@@ -144,7 +148,7 @@ impl SqlModel {
     /// (refused when the statement has base tables too: the error would come after their
     /// locks).
     pub(super) fn temp_sequence_check(&self, s: usize, p: &Plan) -> Option<Result<Stmt, String>> {
-        let st = &self.sess[s].st;
+        let st = &self.sess[s].session;
         let is_temp = |t: &Tbl| st.temp_tables.iter().any(|(x, _)| x == t);
         let wrong = p.parts.iter().any(|x| {
             FUNCS.contains(&x.kind)
@@ -172,7 +176,7 @@ impl SqlModel {
 
     /// What a statement needs of the catalog once its temporary tables are taken out.
     pub(super) fn temp_needs(&self, s: usize, e: Effect) -> Effect {
-        let st = &self.sess[s].st;
+        let st = &self.sess[s].session;
         match e {
             Effect::NeedSequences(ns) => Effect::NeedSequences(
                 ns.into_iter()

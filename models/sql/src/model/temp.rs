@@ -25,7 +25,8 @@ use super::{SqlModel, Then};
 use crate::catalog::{Engine, ER_BAD_TABLE, ER_TABLE_EXISTS};
 use crate::classify::{classify, Effect, Stmt, Tbl};
 use crate::kind::Kind;
-use crate::session_stmt::{table_at, words, SessionStmt, TempChange, TempOp};
+use crate::stmt::{SessionStmt, TempChange, TempOp};
+use crate::words::{table_at, words};
 use mdl_core::Outcome;
 
 /// The kinds of DML whose tables may be temporary.
@@ -50,7 +51,7 @@ fn temp(change: TempChange, commit: bool) -> Option<Result<Stmt, String>> {
 
 impl SqlModel {
     fn temp_engine(&self, s: usize, t: &Tbl) -> Option<Engine> {
-        let tt = &self.sess[s].st.temp_tables;
+        let tt = &self.sess[s].session.temp_tables;
         tt.iter().find(|(x, _)| x == t).map(|(_, e)| *e)
     }
 
@@ -59,7 +60,7 @@ impl SqlModel {
     pub(super) fn temp_classify(&mut self, s: usize, sql: &str) -> Option<Result<Stmt, String>> {
         let w = words(sql);
         let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
-        let db = self.sess[s].st.db.clone();
+        let db = self.sess[s].session.db.clone();
         if at(0) == "create" && at(1) == "temporary" && at(2) == "sequence" {
             return self.temp_create_sequence(s, sql);
         }
@@ -86,7 +87,7 @@ impl SqlModel {
         if at(0) == "drop" && at(1) == "temporary" {
             return self.temp_drop(s, &w, &db, true);
         }
-        if self.sess[s].st.temp_tables.is_empty() {
+        if self.sess[s].session.temp_tables.is_empty() {
             return None;
         }
         let is_temp = |i: usize| table_at(&w, i, &db).and_then(|t| self.temp_engine(s, &t));
@@ -251,7 +252,7 @@ impl SqlModel {
             })))
             | Ok(Stmt::NoLocks) => temp(TempChange::Create(made.0, made.1), false),
             Ok(Stmt::Learned(p)) if p.kind == Kind::Select => {
-                self.sess[s].st.pending_temp = Some(made);
+                self.sess[s].session.pending_temp = Some(made);
                 Some(Ok(Stmt::Learned(p)))
             }
             Err(e) => Some(Err(e)),
@@ -267,7 +268,7 @@ impl SqlModel {
     /// has CF_HA_CLOSE, `mysql_ha_rm_tables(thd, all_tables)` before anything else;
     /// measured: found/seed-300253.mdl).
     pub(super) fn temp_ha_close(&self, s: usize, plan: &crate::classify::Plan) -> Vec<Option<Tbl>> {
-        let Some((t, _)) = &self.sess[s].st.pending_temp else {
+        let Some((t, _)) = &self.sess[s].session.pending_temp else {
             return Vec::new();
         };
         let mut v = vec![Some(t.clone())];
@@ -343,7 +344,7 @@ impl SqlModel {
 
     /// Plays a statement on temporary tables only.
     pub(super) fn temp_stmt(&mut self, s: usize, op: TempOp) -> Result<Outcome, String> {
-        let st = &mut self.sess[s].st;
+        let st = &mut self.sess[s].session;
         match op.change {
             TempChange::Fail(code) => return Ok(self.fail(s, code)),
             TempChange::None => {}
@@ -381,7 +382,7 @@ impl SqlModel {
                 }
             }
         }
-        if op.commit && self.sess[s].st.in_txn {
+        if op.commit && self.sess[s].session.in_txn {
             return self.start_commit(s, Then::Commit);
         }
         Ok(Outcome::Ok)

@@ -10,7 +10,7 @@
 use super::SqlModel;
 use crate::catalog::ER_PARTITION_MGMT_ON_NONPARTITIONED;
 use crate::classify::Stmt;
-use crate::session_stmt::{SessionStmt, TempChange, TempOp};
+use crate::stmt::{SessionStmt, TempChange, TempOp};
 
 /// ER_ILLEGAL_HA_CREATE_OPTION.
 pub const ER_ILLEGAL_HA_CREATE_OPTION: u32 = 1478;
@@ -46,7 +46,7 @@ impl SqlModel {
             }
             None => return None,
         };
-        if self.sess[s].st.in_txn {
+        if self.sess[s].session.in_txn {
             return Some(Err(format!(
                 "`{sql}`: a partition operation on a temporary table in a transaction (an \
                  implicit commit, then the error) is not modelled"

@@ -29,7 +29,7 @@ impl SqlModel {
         else {
             return;
         };
-        if self.d.namespace(key.namespace()).name != "TABLE" {
+        if self.dialect.namespace(key.namespace()).name != "TABLE" {
             return;
         }
         let t = Tbl {
@@ -54,7 +54,7 @@ impl SqlModel {
         }
         let mut plan = (**p).clone();
         plan.parts.retain(|x| !left(x));
-        let Ok(steps) = compose(&self.map, &self.d, &self.cat, &plan) else {
+        let Ok(steps) = compose(&self.map, &self.dialect, &self.cat, &plan) else {
             return;
         };
         let Some(at) = steps

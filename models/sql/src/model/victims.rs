@@ -36,9 +36,9 @@ impl SqlModel {
             Ctx::OpenTable => {
                 let o = self.finish(s, Outcome::Deadlock);
                 // request_backoff_action: the transaction is rolled back.
-                let _ = self.t.commit(self.sess[s].id);
-                self.sess[s].st.in_txn = false;
-                self.sess[s].st.wrote = false;
+                let _ = self.table.commit(self.sess[s].id);
+                self.sess[s].session.in_txn = false;
+                self.sess[s].session.wrote = false;
                 Some(o)
             }
             Ctx::BlockDdl if run.retries <= crate::compose::BLOCK_DDL_RETRIES => {
@@ -55,7 +55,7 @@ impl SqlModel {
     /// The ends of waits the table decided and `pump` has not played yet, in order.
     pub(super) fn table_events(&mut self) -> Vec<(OwnerId, Outcome)> {
         let mut ev = std::mem::take(&mut self.held_back);
-        ev.extend(self.t.take_events());
+        ev.extend(self.table.take_events());
         ev
     }
 
@@ -68,7 +68,7 @@ impl SqlModel {
     /// ALTER ends, so it is granted at that end, ahead of a LOCK TABLES waiting for the
     /// ALTER's table). The other ends of waits stay for `pump`, in their order.
     pub(super) fn retry_victims_now(&mut self, s: usize) {
-        let ev = self.t.take_events(); // (only the new ones: `held_back` keeps the rest)
+        let ev = self.table.take_events(); // (only the new ones: `held_back` keeps the rest)
         for (owner, o) in ev {
             let v = self.sess.iter().position(|x| x.id == owner);
             let retry = o == Outcome::Deadlock
@@ -131,12 +131,12 @@ impl SqlModel {
         };
         for (tid, key) in mine.into_iter().rev() {
             let ty = self
-                .t
+                .table
                 .session(id)
                 .and_then(|x| x.book.get(tid))
                 .map(|h| h.ty);
             if let Some(ty) = ty {
-                let _ = self.t.release(id, &key, Some(ty));
+                let _ = self.table.release(id, &key, Some(ty));
             }
         }
     }
@@ -165,7 +165,7 @@ impl SqlModel {
                 // goes on first: its next request follows at once, the others' after they
                 // wake (measured: found/seed-1632.mdl; a race on the server, see
                 // known-differences/woken-sessions-race.mdl).
-                if let Some(fg) = self.fg.and_then(|f| self.sess.get(f)).map(|x| x.id) {
+                if let Some(fg) = self.foreground.and_then(|f| self.sess.get(f)).map(|x| x.id) {
                     ev.sort_by_key(|(o, _)| *o != fg);
                 }
                 // The victims of one search that back off give back their locks before
@@ -209,7 +209,7 @@ impl SqlModel {
                             if w.release_after {
                                 // A back-off's wait: give the lock back at once.
                                 if let Step::Backoff { key, ty, .. } = &w.step {
-                                    let _ = self.t.release(owner, key, Some(*ty));
+                                    let _ = self.table.release(owner, key, Some(*ty));
                                 }
                             } else if let Some(k) = w.step.key() {
                                 let k = k.clone();

@@ -57,7 +57,7 @@ impl SqlModel {
     /// A statement other than XA in a session in an XA transaction: its error, `None` to
     /// play it, `Err` when the model does not follow it there.
     pub(super) fn xa_gate(&mut self, s: usize, st: &Stmt) -> Result<Option<Outcome>, String> {
-        let Some((_, state)) = self.sess[s].st.xa.clone() else {
+        let Some((_, state)) = self.sess[s].session.xa.clone() else {
             return Ok(None);
         };
         let refuse = || {
@@ -99,15 +99,15 @@ impl SqlModel {
 
     /// Plays an XA statement.
     pub(super) fn xa_stmt(&mut self, s: usize, x: XaStmt) -> Result<Outcome, String> {
-        let me = self.sess[s].st.xa.clone();
+        let me = self.sess[s].session.xa.clone();
         let other = |m: &SqlModel| {
             m.sess
                 .iter()
                 .enumerate()
-                .any(|(i, o)| i != s && o.st.xa.as_ref().is_some_and(|(id, _)| *id == x.xid))
+                .any(|(i, o)| i != s && o.session.xa.as_ref().is_some_and(|(id, _)| *id == x.xid))
         };
         let refuse = |what: &str| Err(format!("{what} is not modelled"));
-        let st = &self.sess[s].st;
+        let st = &self.sess[s].session;
         let mine = me.as_ref().map(|(id, _)| *id == x.xid);
         let code = match (x.op, me.map(|(_, st)| st)) {
             (XaOp::Recover, None) => return Ok(Outcome::Ok),
@@ -126,11 +126,16 @@ impl SqlModel {
                     // trans_begin, then xid_cache_insert fails: trans_rollback.
                     return Ok(self.fail(s, ER_XAER_DUPID));
                 }
-                self.sess[s].st.xa = Some((x.xid, XaState::Active));
+                self.sess[s].session.xa = Some((x.xid, XaState::Active));
                 return self.start_commit(s, Then::Begin);
             }
             (XaOp::End, Some(XaState::Active)) if mine == Some(true) => {
-                self.sess[s].st.xa.as_mut().expect("an XA transaction").1 = XaState::Idle;
+                self.sess[s]
+                    .session
+                    .xa
+                    .as_mut()
+                    .expect("an XA transaction")
+                    .1 = XaState::Idle;
                 return Ok(Outcome::Ok);
             }
             (XaOp::End, Some(XaState::Active)) => ER_XAER_NOTA,
@@ -185,7 +190,7 @@ impl SqlModel {
 
     /// What a finished XA statement changes in the session.
     pub(super) fn xa_then(&mut self, s: usize, then: XaThen) {
-        let st = &mut self.sess[s].st;
+        let st = &mut self.sess[s].session;
         match then {
             XaThen::Prepared => {
                 if let Some(x) = st.xa.as_mut() {

@@ -29,105 +29,15 @@
 //!
 //! Anything else of these families is refused by name.
 
-use super::catalog::Catalog;
-use super::classify::{classify, Bind, Effect, Part, Plan, SetTarget, Stmt, Tbl};
+use super::classify;
+use crate::accounts::classify_accounts;
+use crate::catalog::{Catalog, Engine};
+use crate::effect::Effect;
 use crate::kind::{Kind, RowVariant};
-
-/// A session statement played by the model's session rules.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SessionStmt {
-    /// `SAVEPOINT name` (lower case: savepoint names compare without case).
-    Savepoint(String),
-    /// `ROLLBACK TO SAVEPOINT name`.
-    RollbackTo(String),
-    /// `RELEASE SAVEPOINT name`.
-    Release(String),
-    /// `SET TRANSACTION ...` with no SESSION / GLOBAL: the next transaction's
-    /// characteristics.
-    SetNextTransaction,
-    /// A statement on the session's temporary tables only (`crate::model::temp`).
-    Temp(TempOp),
-    /// `PREPARE name FROM 'text'` (`crate::model::prepared`).
-    Prepare(String, String),
-    /// `DEALLOCATE PREPARE name` / `DROP PREPARE name`.
-    Deallocate(String),
-    /// A statement that fails with this error and does nothing else.
-    Fail(u32),
-    /// `KILL [HARD | SOFT] QUERY NAME`: ends that session's statement (`sql_kill`, no
-    /// lock of its own).
-    KillQuery(usize),
-    /// `SET completion_type = ...` (`crate::model::chain`).
-    CompletionType(u8),
-    /// `ROLLBACK AND CHAIN`: the rollback, then the next transaction begins.
-    RollbackChain,
-    /// `SET STATEMENT max_statement_time=N FOR inner` (N > 0; ms): the inner statement
-    /// with a timer (`crate::model::statement_time`).
-    StatementTime(u64, Box<Stmt>),
-    /// `SET GLOBAL lock_wait_timeout = N | DEFAULT` (`crate::model::global_timeout`).
-    GlobalLockWaitTimeout(Option<u64>),
-}
-
-/// What a statement on temporary tables only does: no metadata lock (a temporary table
-/// has none: `open_temporary_table`, sql/temporary_tables.cc), its implicit commit, its
-/// change to the session's temporary tables.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TempOp {
-    pub change: TempChange,
-    /// It commits implicitly: ALTER, CREATE INDEX, TRUNCATE, RENAME and DROP TABLE
-    /// without TEMPORARY of a temporary table (`stmt_causes_implicit_commit` skips only
-    /// CREATE / DROP TEMPORARY; measured: the transaction's SR is gone after them).
-    pub commit: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TempChange {
-    None,
-    /// DML: with autocommit off, a transactional temporary table starts the transaction.
-    Dml {
-        innodb: bool,
-    },
-    Create(Tbl, super::catalog::Engine),
-    /// CREATE TEMPORARY SEQUENCE (`model/sequence.rs`).
-    CreateSequence(Tbl, super::catalog::Engine),
-    Drop(Vec<Tbl>),
-    Rename(Vec<(Tbl, Tbl)>),
-    /// The statement fails with this error (and does nothing).
-    Fail(u32),
-}
-
-/// Simple words of a statement: identifiers and keywords lower case (backticks and quotes
-/// taken off), punctuation on its own.
-pub(crate) fn words(sql: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut quote: Option<char> = None;
-    let flush = |cur: &mut String, out: &mut Vec<String>| {
-        if !cur.is_empty() {
-            out.push(std::mem::take(cur));
-        }
-    };
-    for c in sql.trim().trim_end_matches(';').chars() {
-        match quote {
-            Some(q) if c == q => {
-                quote = None;
-                flush(&mut cur, &mut out);
-            }
-            Some(_) => cur.push(c),
-            None if c == '`' || c == '\'' || c == '"' => {
-                flush(&mut cur, &mut out);
-                quote = Some(c);
-            }
-            None if c.is_whitespace() => flush(&mut cur, &mut out),
-            None if c.is_alphanumeric() || "_$#.".contains(c) => cur.push(c.to_ascii_lowercase()),
-            None => {
-                flush(&mut cur, &mut out);
-                out.push(c.to_string());
-            }
-        }
-    }
-    flush(&mut cur, &mut out);
-    out
-}
+use crate::objects::Tbl;
+use crate::set_password::classify_set_password;
+use crate::stmt::{Bind, Part, Plan, SessionStmt, SetTarget, Stmt};
+use crate::words::{table_at, words};
 
 /// The byte offset just after the first `FOR` keyword outside quotes, parentheses
 /// included at any depth (SET STATEMENT's values are plain).
@@ -194,9 +104,7 @@ pub fn classify_session(
         "explain" | "describe" | "desc" => Some(explain(sql, &w, db, cat, has_row)),
         "show" => Some(show(sql, &w, db, cat, has_row)),
         "select" if reads_only_information_schema(&w) => Some(Ok(Stmt::NoLocks)),
-        "grant" | "revoke" => Some(super::accounts::classify_accounts(
-            sql, &w, db, cat, has_row,
-        )),
+        "grant" | "revoke" => Some(classify_accounts(sql, &w, db, cat, has_row)),
         "create" if at(1) == "or" && at(3) == "table" => {
             Some(create_or_replace(sql, &w, db, cat, has_row))
         }
@@ -205,9 +113,7 @@ pub fn classify_session(
             if matches!(at(1), "user" | "role")
                 || (at(1) == "or" && matches!(at(3), "user" | "role")) =>
         {
-            Some(super::accounts::classify_accounts(
-                sql, &w, db, cat, has_row,
-            ))
+            Some(classify_accounts(sql, &w, db, cat, has_row))
         }
         _ => None,
     }
@@ -236,7 +142,7 @@ fn classify_set(
         ("statement", _) => Some(set_statement(sql, w, db, cat, has_row)),
         // SET PASSWORD writes the grant tables (`change_password`, sql/sql_acl.cc): not a
         // plain SET (crate::set_password).
-        ("password", _) => Some(crate::set_password::classify_set_password(sql, w, has_row)),
+        ("password", _) => Some(classify_set_password(sql, w, has_row)),
         _ => None,
     }
 }
@@ -315,32 +221,9 @@ fn inner_statement(
     }
 }
 
-/// `schema.name` or `name` at `w[i]` (the words keep the dot inside a name).
-pub(crate) fn table_at(w: &[String], i: usize, db: &str) -> Option<Tbl> {
-    let x = w.get(i)?;
-    if x.is_empty()
-        || !x
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_alphanumeric() || c == '_')
-    {
-        return None;
-    }
-    Some(match x.split_once('.') {
-        Some((d, n)) => Tbl {
-            db: d.to_owned(),
-            name: n.to_owned(),
-        },
-        None => Tbl {
-            db: db.to_owned(),
-            name: x.clone(),
-        },
-    })
-}
-
 fn one_table_plan(kind: Kind, t: Tbl, cat: &Catalog, has_row: &dyn Fn(&str) -> bool) -> Stmt {
     let row = match cat.engine(&t) {
-        Some(super::catalog::Engine::MyIsam) if has_row(kind.row_name(RowVariant::MyIsam)) => {
+        Some(Engine::MyIsam) if has_row(kind.row_name(RowVariant::MyIsam)) => {
             kind.row_name(RowVariant::MyIsam).to_owned()
         }
         _ => kind.as_str().to_owned(),
@@ -422,7 +305,7 @@ fn show(
     if matches!(at(i), "full" | "extended") {
         i += 1;
     }
-    if let Some(st) = super::classify::show::classify_show(sql, w, i, db, cat) {
+    if let Some(st) = super::show::classify_show(sql, w, i, db, cat) {
         return st;
     }
     match at(i) {
@@ -455,7 +338,7 @@ fn show(
                 ..Bind::default()
             };
             if cat.is_table(&v) {
-                p.effect = Effect::Fail(super::catalog::ER_WRONG_OBJECT);
+                p.effect = Effect::Fail(crate::catalog::ER_WRONG_OBJECT);
             }
             Ok(Stmt::Learned(p))
         }
