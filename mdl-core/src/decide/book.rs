@@ -103,6 +103,14 @@ pub struct TicketBook {
     round_peak: usize,
     savepoints: Vec<(String, u32)>,
     next_seq: u32,
+    /// A setting: `keys` is built when a by-key question needs it ([`TicketBook::index_now`])
+    /// instead of as soon as more than `SCAN` tickets are held. The concurrent manager's
+    /// books: its context's pins already tell whether a key is held (a pin's use count,
+    /// `manager/pins.rs`), so its acquires of keys not held plan without the book
+    /// (`Context::begin_acquire`) and a round that only acquires and commits never pays
+    /// for the filter (models/BENCH.md, issue 30, sixth round). Not part of the book's
+    /// value: `Hash`/`PartialEq` skip it.
+    on_demand: bool,
 }
 
 impl PartialEq for TicketBook {
@@ -127,6 +135,30 @@ impl TicketBook {
         TicketBook::default()
     }
 
+    /// A book whose key filter is built on demand ([`TicketBook::index_now`]): for an
+    /// owner that knows by other means which keys it holds (the manager's pins).
+    pub fn with_filter_on_demand() -> TicketBook {
+        TicketBook {
+            on_demand: true,
+            ..TicketBook::default()
+        }
+    }
+
+    /// Builds the key filter now if more than `SCAN` tickets are held and it is not
+    /// built (with [`TicketBook::with_filter_on_demand`], before a by-key question in a
+    /// big round; without it the filter is always built by then). Answers never depend
+    /// on it: without the filter a by-key question walks every held ticket.
+    #[inline]
+    pub fn index_now(&mut self) {
+        self.index_if_many();
+    }
+
+    /// At most `SCAN` tickets are held: a by-key question scans them (no filter).
+    #[inline]
+    pub fn is_small(&self) -> bool {
+        self.held.len() <= SCAN
+    }
+
     /// A book from its parts, as [`TicketBook::held`], [`TicketBook::savepoints`] and
     /// [`TicketBook::next_seq`] return them (for the model checker, which stores states
     /// compactly and rebuilds them to take a step). The key filter is rebuilt.
@@ -138,6 +170,7 @@ impl TicketBook {
             indexed: false,
             savepoints,
             next_seq,
+            on_demand: false,
         };
         b.index_if_many();
         b
@@ -490,7 +523,9 @@ impl TicketBook {
             self.round_peak = self.round_peak.max(self.held.len() + 1);
         }
         self.push_held(id, key, ty, dur, seq);
-        self.index_if_many();
+        if !self.on_demand {
+            self.index_if_many();
+        }
     }
 
     /// `held.push(Held { .. })`, the fields stored one by one into the vector's slot.

@@ -103,7 +103,7 @@ impl Pins {
     /// The slot of `key`'s pin: the one found last if its key is `key`, else by the
     /// index (and it becomes the one found last).
     #[inline(always)]
-    fn find(&mut self, key: &MdlKey) -> Option<usize> {
+    pub(super) fn find(&mut self, key: &MdlKey) -> Option<usize> {
         if let Some(p) = self.slots.get(self.mru) {
             if p.key == *key {
                 return Some(self.mru);
@@ -267,7 +267,7 @@ impl Context {
 
     /// [`Context::pin_with`] for a key not pinned (out of line: the uncommon case).
     #[inline(never)]
-    fn pin_new<R>(&self, key: &MdlKey, f: impl FnOnce(&mut Pin) -> R) -> R {
+    pub(super) fn pin_new<R>(&self, key: &MdlKey, f: impl FnOnce(&mut Pin) -> R) -> R {
         // The map's shard lock comes before our `locks` lock in the lock order.
         let obj = self.m().lookup(key);
         f(self.sh.locks.lock().add(key, obj))
