@@ -7,9 +7,8 @@
 //! disturb (models/BENCH.md, issue 30, "many locks per context"). Under callgrind
 //! (`--cache-sim=yes`) the commit's share is `Context::commit`'s inclusive cost.
 
-use mdl_bench::baselines::{Mode, Naive};
-use mdl_core::{Clock, Config, Dialect, LockDuration, LockType, Manager, MdlKey, WaitOption};
-use std::hint::black_box;
+use mdl_bench::baselines::Naive;
+use mdl_bench::many;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -25,36 +24,20 @@ fn main() {
         eprintln!("usage: ir_many ours|naive N R");
         std::process::exit(2);
     };
-    let d = Dialect::mysql80();
-    let ns = d.namespace_by_name("TABLE").expect("TABLE namespace");
-    let keys: Vec<MdlKey> = (0..n)
-        .map(|i| MdlKey::new(ns, "many", &format!("t{i}")))
-        .collect();
+    let keys = many::keys(n);
     match which {
         "ours" => {
-            let m = Manager::new(Dialect::mysql80(), Config::default(), Clock::System);
+            let m = many::manager();
             let mut c = m.context();
             for _ in 0..=rounds {
-                for k in &keys {
-                    let o = c.acquire_outcome(
-                        k,
-                        LockType::SR,
-                        LockDuration::Transaction,
-                        WaitOption::Forever,
-                    );
-                    black_box(o).ok();
-                }
-                c.commit();
+                many::ours_round(&mut c, &keys);
             }
         }
         "naive" => {
             let nv = Naive::new();
             let mut nc = nv.context();
             for _ in 0..=rounds {
-                for k in &keys {
-                    nv.acquire(&mut nc, black_box(k), Mode::Shared);
-                }
-                nv.commit(&mut nc);
+                many::naive_round(&nv, &mut nc, &keys);
             }
         }
         other => {

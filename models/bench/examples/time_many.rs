@@ -6,9 +6,8 @@
 //! n = 100 ratio at each (the method of `time_single`: the fastest short rounds are the
 //! ones the host did not disturb; models/BENCH.md, issue 30, fourth and fifth rounds).
 
-use mdl_bench::baselines::{Mode, Naive};
-use mdl_core::{Clock, Config, Dialect, LockDuration, LockType, Manager, MdlKey, WaitOption};
-use std::hint::black_box;
+use mdl_bench::baselines::Naive;
+use mdl_bench::many;
 use std::time::Instant;
 
 /// One case: name, locks per round, and a run of that many locks (n per transaction).
@@ -22,11 +21,7 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(300)
         .max(1);
-    let d = Dialect::mysql80();
-    let ns = d.namespace_by_name("TABLE").expect("TABLE namespace");
-    let keys: Vec<MdlKey> = (0..NS[1])
-        .map(|i| MdlKey::new(ns, "many", &format!("t{i}")))
-        .collect();
+    let keys = many::keys(NS[1]);
     let mut cases: Vec<Case<'_>> = Vec::new();
     for n in NS {
         let ks = &keys[..n];
@@ -38,30 +33,18 @@ fn main() {
             (reps * n) as u64,
             Box::new(move || {
                 for _ in 0..reps {
-                    for k in ks {
-                        nv.acquire(&mut nc, black_box(k), Mode::Shared);
-                    }
-                    nv.commit(&mut nc);
+                    many::naive_round(&nv, &mut nc, ks);
                 }
             }),
         ));
-        let m = Manager::new(Dialect::mysql80(), Config::default(), Clock::System);
+        let m = many::manager();
         let mut c = m.context();
         cases.push((
             format!("ours_n{n}"),
             (reps * n) as u64,
             Box::new(move || {
                 for _ in 0..reps {
-                    for k in ks {
-                        let o = c.acquire_outcome(
-                            k,
-                            LockType::SR,
-                            LockDuration::Transaction,
-                            WaitOption::Forever,
-                        );
-                        black_box(o).ok();
-                    }
-                    c.commit();
+                    many::ours_round(&mut c, ks);
                 }
             }),
         ));
