@@ -1,6 +1,7 @@
 //! Time of the `many` group's rows on a loaded host: `time_many [ROUNDS]` runs ours and
 //! the naive manager's "SR on n table keys in one context, then commit" for n = 100 and
-//! n = 10,000, interleaved in many short rounds of about 20,000 locks each (default
+//! n = 10,000 (and ours with the keys in another order than the round that made its
+//! pins, `ours_shuffled`), interleaved in many short rounds of about 20,000 locks each (default
 //! 300 rounds, after two warm-up rounds), and prints per case the fastest round, the
 //! 10th percentile and the median in ns per lock, and each manager's n = 10,000 over
 //! n = 100 ratio at each (the method of `time_single`: the fastest short rounds are the
@@ -48,6 +49,23 @@ fn main() {
                 }
             }),
         ));
+        // The same locks in another order than the round that made the pins (the
+        // neighbour hint misses: `many::shuffled`).
+        // (Two rounds: a context's first big round gives its pins back at its commit.)
+        let m = many::manager();
+        let mut c = m.context();
+        many::ours_round(&mut c, ks);
+        many::ours_round(&mut c, ks);
+        let other = many::shuffled(ks);
+        cases.push((
+            format!("ours_shuffled_n{n}"),
+            (reps * n) as u64,
+            Box::new(move || {
+                for _ in 0..reps {
+                    many::ours_round(&mut c, &other);
+                }
+            }),
+        ));
     }
     let mut ns_lock: Vec<Vec<f64>> = cases.iter().map(|_| Vec::new()).collect();
     for round in 0..rounds + 2 {
@@ -71,8 +89,8 @@ fn main() {
         println!("{name:<16} {:>8.1} {:>8.1} {:>8.1}", row[0], row[1], row[2]);
         table.push(row);
     }
-    // Cases in order: naive_n100, ours_n100, naive_n10000, ours_n10000.
-    for (name, lo, hi) in [("naive", 0, 2), ("ours", 1, 3)] {
+    // Cases in order: naive_n100, ours_n100, ours_shuffled_n100, then the same at 10000.
+    for (name, lo, hi) in [("naive", 0, 3), ("ours", 1, 4), ("ours_shuffled", 2, 5)] {
         let r = |j: usize| table[hi][j] / table[lo][j];
         println!(
             "{name} n=10000 / n=100: {:.2} (min) {:.2} (p10) {:.2} (median)",

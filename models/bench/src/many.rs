@@ -14,6 +14,21 @@ pub fn keys(n: usize) -> Vec<MdlKey> {
     (0..n).map(|i| crate::table_key(&d, "many", i)).collect()
 }
 
+/// `keys` in another order, the same for every call (a seeded Fisher-Yates shuffle): a
+/// transaction that takes the same locks as the one before in a different order, so the
+/// pins' neighbour hint (`mdl-core/src/manager/pins.rs`, `Pins::find`) misses.
+pub fn shuffled(keys: &[MdlKey]) -> Vec<MdlKey> {
+    let mut v = keys.to_vec();
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    for i in (1..v.len()).rev() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        v.swap(i, (x % (i as u64 + 1)) as usize);
+    }
+    v
+}
+
 /// A manager of the `mysql-8.0` dialect with the default configuration and clock.
 pub fn manager() -> Manager {
     crate::new_manager()
