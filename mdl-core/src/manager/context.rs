@@ -695,6 +695,11 @@ impl Context {
     /// MySQL: sql/mdl.cc, `MDL_context::owns_equal_or_stronger_lock` (MariaDB:
     /// `is_lock_owner`).
     pub fn owns_equal_or_stronger(&self, key: &MdlKey, ty: LockType) -> bool {
+        // With many tickets held, a key whose pin has no use is not held ("(fold)",
+        // `fold.rs`): no walk of the book, whose filter may not be built.
+        if !self.book.is_small() && self.sh.locks.lock().get(key).is_none_or(|p| p.uses == 0) {
+            return false;
+        }
         let s = self.mgr.sh.strategy(key);
         self.book.on_key(key).any(|h| s.covers(h.ty, ty))
     }
