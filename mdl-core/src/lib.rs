@@ -46,7 +46,7 @@ pub use book::Held;
 pub use config::{Config, ConfigBuilder, DeadlockResolution};
 pub use deadlock::ForeignWaits;
 pub use decide::error::{AcquireError, Granted, MdlError};
-pub use dialect::{Dialect, DialectError, Namespace};
+pub use dialect::{Dialect, DialectError, Namespace, WeightRule};
 pub use key::MdlKey;
 pub use lock::{OwnerId, TicketId};
 pub use manager::introspect::{LockRow, LockWait};

@@ -512,6 +512,31 @@ fn dropping_a_context_releases_and_wakes() {
     assert_eq!(out, Ok(Outcome::Granted));
 }
 
+/// With more tickets held than the book scans, `owns_equal_or_stronger` answers by the
+/// pins for a key not held and by the book for one held (its filter built on demand).
+#[test]
+fn owns_in_a_big_round() {
+    let m = mysql();
+    let keys: Vec<_> = (0..20).map(|i| t(&m, &format!("big{i}"))).collect();
+    let other = t(&m, "not_taken");
+    let mut s = m.context();
+    for k in &keys {
+        s.acquire_outcome(k, LockType::SR, TX, NOWAIT).unwrap();
+    }
+    assert!(s.owns_equal_or_stronger(&keys[5], LockType::SR));
+    assert!(!s.owns_equal_or_stronger(&keys[5], LockType::X));
+    assert!(!s.owns_equal_or_stronger(&other, LockType::SR));
+    // A held key asked again is reused (no second ticket); a new one is added.
+    s.acquire_outcome(&keys[5], LockType::SR, TX, NOWAIT)
+        .unwrap();
+    assert_eq!(s.held().len(), 20);
+    s.acquire_outcome(&other, LockType::SR, TX, NOWAIT).unwrap();
+    assert!(s.owns_equal_or_stronger(&other, LockType::SR));
+    s.commit();
+    assert!(!s.owns_equal_or_stronger(&keys[5], LockType::SR));
+    assert!(s.held().is_empty());
+}
+
 #[test]
 fn clone_and_durations() {
     let m = mysql();

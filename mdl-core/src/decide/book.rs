@@ -103,6 +103,14 @@ pub struct TicketBook {
     round_peak: usize,
     savepoints: Vec<(String, u32)>,
     next_seq: u32,
+    /// A setting: `keys` is built when a by-key question needs it ([`TicketBook::index_now`])
+    /// instead of as soon as more than `SCAN` tickets are held. The concurrent manager's
+    /// books: its context's pins already tell whether a key is held (a pin's use count,
+    /// `manager/pins.rs`), so its acquires of keys not held plan without the book
+    /// (`Context::begin_acquire`) and a round that only acquires and commits never pays
+    /// for the filter (models/BENCH.md, issue 30, sixth round). Not part of the book's
+    /// value: `Hash`/`PartialEq` skip it.
+    on_demand: bool,
 }
 
 impl PartialEq for TicketBook {
@@ -127,6 +135,30 @@ impl TicketBook {
         TicketBook::default()
     }
 
+    /// A book whose key filter is built on demand ([`TicketBook::index_now`]): for an
+    /// owner that knows by other means which keys it holds (the manager's pins).
+    pub fn with_filter_on_demand() -> TicketBook {
+        TicketBook {
+            on_demand: true,
+            ..TicketBook::default()
+        }
+    }
+
+    /// Builds the key filter now if more than `SCAN` tickets are held and it is not
+    /// built (with [`TicketBook::with_filter_on_demand`], before a by-key question in a
+    /// big round; without it the filter is always built by then). Answers never depend
+    /// on it: without the filter a by-key question walks every held ticket.
+    #[inline]
+    pub fn index_now(&mut self) {
+        self.index_if_many();
+    }
+
+    /// At most `SCAN` tickets are held: a by-key question scans them (no filter).
+    #[inline]
+    pub fn is_small(&self) -> bool {
+        self.held.len() <= SCAN
+    }
+
     /// A book from its parts, as [`TicketBook::held`], [`TicketBook::savepoints`] and
     /// [`TicketBook::next_seq`] return them (for the model checker, which stores states
     /// compactly and rebuilds them to take a step). The key filter is rebuilt.
@@ -138,6 +170,7 @@ impl TicketBook {
             indexed: false,
             savepoints,
             next_seq,
+            on_demand: false,
         };
         b.index_if_many();
         b
@@ -490,7 +523,9 @@ impl TicketBook {
             self.round_peak = self.round_peak.max(self.held.len() + 1);
         }
         self.push_held(id, key, ty, dur, seq);
-        self.index_if_many();
+        if !self.on_demand {
+            self.index_if_many();
+        }
     }
 
     /// `held.push(Held { .. })`, the fields stored one by one into the vector's slot.
@@ -698,11 +733,25 @@ mod tests {
     /// rounds that cross `SCAN` both ways, with tickets given back out of order.
     #[test]
     fn the_key_filter_agrees_with_held_across_scan() {
+        key_filter_agrees(TicketBook::new(), 0);
+    }
+
+    /// The same with the filter built on demand (the manager's books): unbuilt, every
+    /// question walks `held`; built by `index_now` now and then (every 7th step here),
+    /// it counts as the eager one does until the round ends.
+    #[test]
+    fn the_filter_on_demand_agrees_with_held() {
+        key_filter_agrees(TicketBook::with_filter_on_demand(), 7);
+    }
+
+    /// Drives `b` through growing and draining rounds, calling `index_now` every
+    /// `index_every` steps (0: never), and checks every by-key answer against `held`.
+    fn key_filter_agrees(mut b: TicketBook, index_every: usize) {
+        let on_demand = b.on_demand;
         let d = Dialect::mysql80();
         let keys: Vec<MdlKey> = (0..6)
             .map(|i| MdlKey::parse(&d, "TABLE", &format!("db.t{i}")).unwrap())
             .collect();
-        let mut b = TicketBook::new();
         let mut next = 0u64;
         let mut r = 0x2545_f491_4f6c_dd1du64;
         let mut rnd = |n: usize| {
@@ -723,6 +772,9 @@ mod tests {
                 let id = b.held()[i].id;
                 assert!(b.remove(id).is_some());
             }
+            if index_every != 0 && step % index_every == 0 {
+                b.index_now();
+            }
             for k in &keys {
                 let n = b.held().iter().filter(|h| &h.key == k).count();
                 assert_eq!(b.may_hold(k), n > 0, "step {step}");
@@ -731,7 +783,10 @@ mod tests {
                 let want = if b.indexed { n as u32 } else { 0 };
                 assert_eq!(counted, want, "step {step}: counts of {k:?}");
             }
-            assert!(b.indexed || b.held().len() <= SCAN, "step {step}");
+            assert!(
+                on_demand || b.indexed || b.held().len() <= SCAN,
+                "step {step}"
+            );
         }
     }
 

@@ -163,6 +163,32 @@ impl Strategy {
     }
 }
 
+/// How a waiting context's deadlock weight is taken ([`Dialect::weight`]). MySQL: sql/mdl.h,
+/// `MDL_context::get_deadlock_weight` returns `DEADLOCK_WEIGHT_DML` when the context's
+/// `m_force_dml_deadlock_weight` is set (`MDL_context::set_force_dml_deadlock_weight`),
+/// else the weight of the ticket it waits for.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum WeightRule {
+    /// The weight of the ticket waited for (`MDL_ticket::get_deadlock_weight`: by its
+    /// namespace and type, as the dialect's weights say).
+    #[default]
+    ByTicket,
+    /// The DML weight, whatever the wait (a context forced to the DML weight).
+    ForcedDml,
+}
+
+impl WeightRule {
+    /// The rule of a context whose force-DML setting is `forced`
+    /// (`m_force_dml_deadlock_weight`).
+    pub fn forced_if(forced: bool) -> WeightRule {
+        if forced {
+            WeightRule::ForcedDml
+        } else {
+            WeightRule::ByTicket
+        }
+    }
+}
+
 /// Deadlock weights.
 #[derive(Clone, Debug)]
 pub struct Weights {
@@ -902,11 +928,14 @@ impl Dialect {
         self.strategy(ns).allowed.contains(ty)
     }
 
-    /// The deadlock weight of a waiting request (`MDL_ticket::get_deadlock_weight`, plus
-    /// `force_dml_weight` and MariaDB's victim overweight).
-    pub fn weight(&self, ns: Namespace, ty: LockType, force_dml: bool, victim_count: u32) -> u32 {
+    /// The deadlock weight of a request of type `ty` in namespace `ns` that waits, weighed
+    /// by `rule` (MySQL: sql/mdl.h, `MDL_context::get_deadlock_weight`: the ticket's
+    /// `MDL_ticket::get_deadlock_weight`, or the DML weight for a context forced to it),
+    /// plus MariaDB's victim overweight for each of the `victim_count` times the context
+    /// was chosen before.
+    pub fn weight(&self, ns: Namespace, ty: LockType, rule: WeightRule, victim_count: u32) -> u32 {
         let over = self.weights.victim_overweight.saturating_mul(victim_count);
-        if force_dml {
+        if rule == WeightRule::ForcedDml {
             return self.weights.dml.saturating_add(over);
         }
         let info = self.namespace(ns);
@@ -1176,22 +1205,28 @@ mod tests {
         let t = m.namespace_by_name("TABLE").unwrap();
         let g = m.namespace_by_name("GLOBAL").unwrap();
         let u = m.namespace_by_name("USER_LEVEL_LOCK").unwrap();
-        assert_eq!(m.weight(t, LockType::SR, false, 0), 25);
-        assert_eq!(m.weight(t, LockType::SU, false, 0), 100);
-        assert_eq!(m.weight(g, LockType::IX, false, 0), 100);
+        assert_eq!(m.weight(t, LockType::SR, WeightRule::ByTicket, 0), 25);
+        assert_eq!(m.weight(t, LockType::SU, WeightRule::ByTicket, 0), 100);
+        assert_eq!(m.weight(g, LockType::IX, WeightRule::ByTicket, 0), 100);
         assert_eq!(
-            m.weight(u, LockType::X, false, 0),
+            m.weight(u, LockType::X, WeightRule::ByTicket, 0),
             50,
             "ULL before the DDL rule"
         );
-        assert_eq!(m.weight(u, LockType::S, false, 0), 50);
-        assert_eq!(m.weight(t, LockType::X, true, 0), 25);
+        assert_eq!(m.weight(u, LockType::S, WeightRule::ByTicket, 0), 50);
+        assert_eq!(m.weight(t, LockType::X, WeightRule::ForcedDml, 0), 25);
         let d = Dialect::mariadb();
         let b = d.namespace_by_name("BACKUP").unwrap();
-        assert_eq!(d.weight(b, LockType::BACKUP_FTWRL1, false, 0), 0);
-        assert_eq!(d.weight(b, LockType::BACKUP_DML, false, 0), 100);
+        assert_eq!(
+            d.weight(b, LockType::BACKUP_FTWRL1, WeightRule::ByTicket, 0),
+            0
+        );
+        assert_eq!(
+            d.weight(b, LockType::BACKUP_DML, WeightRule::ByTicket, 0),
+            100
+        );
         let t = d.namespace_by_name("TABLE").unwrap();
-        assert_eq!(d.weight(t, LockType::SW, false, 2), 3);
+        assert_eq!(d.weight(t, LockType::SW, WeightRule::ByTicket, 2), 3);
     }
 
     #[test]

@@ -88,6 +88,12 @@ impl MdlKey {
     pub fn name(&self) -> &str {
         &self.0.name
     }
+    /// The two keys are one value shared (one allocation): equal without reading it.
+    #[inline]
+    pub(crate) fn same_value(&self, o: &MdlKey) -> bool {
+        crate::sync::DataArc::ptr_eq(&self.0, &o.0)
+    }
+
     /// The key's precomputed hash (FNV-1a over its `MDL_key` byte form).
     #[inline]
     pub fn hash_value(&self) -> u64 {

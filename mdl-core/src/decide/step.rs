@@ -454,7 +454,12 @@ pub enum WaitedFor {
 /// adds its victim overweight for every time the context was chosen before.
 pub fn wait_weight(d: &Dialect, w: WaitedFor, force_dml: bool, victim_count: u32) -> u32 {
     match w {
-        WaitedFor::Mdl { key_ns, ty } => d.weight(key_ns, ty, force_dml, victim_count),
+        WaitedFor::Mdl { key_ns, ty } => d.weight(
+            key_ns,
+            ty,
+            crate::decide::dialect::WeightRule::forced_if(force_dml),
+            victim_count,
+        ),
         WaitedFor::Foreign(wt) => {
             let base = if force_dml { d.weights.dml } else { wt };
             base.saturating_add(d.weights.victim_overweight.saturating_mul(victim_count))

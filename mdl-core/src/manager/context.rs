@@ -15,7 +15,7 @@
 
 use super::fast::{stripe_of, try_fast};
 use super::map::try_grant;
-use super::types::{ContextHandle, CtxShared, FastGrant, LockInner, LockObj, Meta};
+use super::types::{ContextHandle, CtxShared, FastGrant, LockInner, LockObj, Meta, Pin};
 use super::{Manager, Shared};
 use crate::decide::book::{AcquirePlan, Held, TicketBook, UpgradePlan};
 use crate::decide::error::{AcquireError, Granted, MdlError};
@@ -153,13 +153,19 @@ impl Context {
     /// A new ticket id: unique in the manager, increasing within the context.
     #[inline]
     pub(super) fn new_ticket(&mut self) -> TicketId {
+        let id = self.next_ticket();
+        self.next_id += 1;
+        id
+    }
+
+    /// The id [`Context::new_ticket`] will give next (a new block taken if need be).
+    #[inline]
+    pub(super) fn next_ticket(&mut self) -> TicketId {
         if self.next_id == self.end_id {
             self.next_id = self.mgr.sh.ticket_block();
             self.end_id = self.next_id + ID_BLOCK;
         }
-        let id = self.next_id;
-        self.next_id += 1;
-        TicketId(id)
+        TicketId(self.next_id)
     }
 
     /// Acquires a lock of type `ty` on `key`, held for `dur`, blocking the thread while
@@ -226,6 +232,14 @@ impl Context {
         dur: LockDuration,
         wait: WaitOption,
     ) -> Result<Begun, MdlError> {
+        if !self.book.is_small() {
+            // Many tickets held: the pins tell whether the key is held (`fold.rs`).
+            TicketBook::check_type(&self.mgr.sh.dialect, key, ty)?;
+            if let Some(b) = self.request_unheld(key, ty, dur, wait) {
+                return Ok(b);
+            }
+            self.book.index_now();
+        }
         let plan = self.book.plan_acquire(&self.mgr.sh.dialect, key, ty, dur)?;
         Ok(self.begin_planned(key, ty, dur, wait, plan))
     }
@@ -319,19 +333,48 @@ impl Context {
         dur: LockDuration,
         wait: WaitOption,
     ) -> Begun {
-        let me = self.id();
-        debug!(owner = me.0, key = ?key, ty = %ty, ?dur, ?wait, "mdl request");
+        // The fast path, or the object to ask (our pin counts the request as a use).
+        let slow = self.pin_with(key, self.fast_or_obj(key, id, ty, dur));
+        self.request_pinned(key, id, ty, dur, wait, slow)
+    }
+
+    /// What [`Context::request`] runs on the pin of the key: the fast path when the type
+    /// is unobtrusive and it succeeds (the key value to record in the book, if the pin
+    /// kept one), else the lock object to ask.
+    #[inline(always)]
+    pub(super) fn fast_or_obj(
+        &self,
+        key: &MdlKey,
+        id: TicketId,
+        ty: LockType,
+        dur: LockDuration,
+    ) -> impl FnOnce(&mut Pin) -> Result<Option<MdlKey>, Arc<LockObj>> {
         let unobtrusive = self.m().strategy(key).is_unobtrusive(ty);
         let fast = FastGrant { id, ty, dur };
-        let stripe = stripe_of(me);
-        // The fast path, or the object to ask (our pin counts the request as a use).
-        let slow = self.pin_with(key, |pin| {
+        let stripe = stripe_of(self.id());
+        move |pin| {
             if unobtrusive && try_fast(pin, stripe, fast) {
                 Ok(pin.spare.take())
             } else {
                 Err(pin.obj.clone())
             }
-        });
+        }
+    }
+
+    /// [`Context::request`] once the pin answered ([`Context::fast_or_obj`]): a fast
+    /// grant goes into the book, else the lock state decides.
+    #[inline(always)]
+    pub(super) fn request_pinned(
+        &mut self,
+        key: &MdlKey,
+        id: TicketId,
+        ty: LockType,
+        dur: LockDuration,
+        wait: WaitOption,
+        slow: Result<Option<MdlKey>, Arc<LockObj>>,
+    ) -> Begun {
+        let me = self.id();
+        debug!(owner = me.0, key = ?key, ty = %ty, ?dur, ?wait, "mdl request");
         let obj = match slow {
             Ok(spare) => {
                 self.book
@@ -502,6 +545,7 @@ impl Context {
         ty: LockType,
         wait: WaitOption,
     ) -> Result<Begun, MdlError> {
+        self.book.index_now();
         let old = match self.book.plan_upgrade(&self.mgr.sh.dialect, key, ty)? {
             UpgradePlan::NoOp(_) => return Ok(Begun::Done(Outcome::Granted, None)),
             UpgradePlan::Retype(old) => {
@@ -589,6 +633,7 @@ impl Context {
     /// after the work that needed it), waking the requests it no longer blocks. MySQL:
     /// sql/mdl.cc, `MDL_ticket::downgrade_lock`.
     pub fn downgrade(&mut self, key: &MdlKey, ty: LockType) -> Result<(), MdlError> {
+        self.book.index_now();
         let Some(id) = self.book.plan_downgrade(&self.mgr.sh.dialect, key, ty)? else {
             // MySQL: sql/mdl.cc, MDL_ticket::downgrade_lock: "Do nothing if already
             // downgraded".
@@ -634,6 +679,7 @@ impl Context {
         ty: Option<LockType>,
         dur: LockDuration,
     ) -> Result<TicketId, MdlError> {
+        self.book.index_now();
         let (_src, ty) = self.book.plan_clone(&self.mgr.sh.dialect, key, ty)?;
         let id = self.new_ticket();
         self.grant_unchecked(key, id, ty, dur);
@@ -649,6 +695,11 @@ impl Context {
     /// MySQL: sql/mdl.cc, `MDL_context::owns_equal_or_stronger_lock` (MariaDB:
     /// `is_lock_owner`).
     pub fn owns_equal_or_stronger(&self, key: &MdlKey, ty: LockType) -> bool {
+        // With many tickets held, a key whose pin has no use is not held ("(fold)",
+        // `fold.rs`): no walk of the book, whose filter may not be built.
+        if !self.book.is_small() && self.sh.locks.lock().get(key).is_none_or(|p| p.uses == 0) {
+            return false;
+        }
         let s = self.mgr.sh.strategy(key);
         self.book.on_key(key).any(|h| s.covers(h.ty, ty))
     }

@@ -63,7 +63,8 @@
 //! `m_fast_path_state`). What else it pays: the two holds of its spin lock (a
 //! compare-and-swap each, the unlock a plain store, on a line of its own context) and
 //! the search of its pin each way: one key comparison when the pin is the one found last
-//! (`pins.rs`, `Pins`: a slab with that hint), else one probe of the slab's index (the
+//! (`pins.rs`, `Pins`: a slab with that hint) or one beside it (a transaction taken
+//! again in its order), else one probe of the slab's index (the
 //! book scans its tickets while it holds a few, `book.rs`, `SCAN`; a commit of a
 //! one-list book pops them, `TicketBook::pop_latest`). The book's copy of the key is recycled
 //! through the pin (`Pin::spare`), so the key's reference count is not touched either.

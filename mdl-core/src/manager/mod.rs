@@ -75,6 +75,7 @@ use types::CtxShared;
 mod context;
 mod detect;
 mod fast;
+mod fold;
 pub mod introspect;
 mod map;
 mod pins;
@@ -202,7 +203,7 @@ impl Manager {
         Context {
             mgr: self.clone(),
             sh: cs,
-            book: TicketBook::new(),
+            book: TicketBook::with_filter_on_demand(),
             next_id: 0,
             end_id: 0,
             scratch: Vec::new(),

@@ -32,6 +32,7 @@ pub(super) const FEW: usize = 8;
 impl Context {
     /// One ticket of `ty` (the latest), or every ticket on `key`.
     pub fn release(&mut self, key: &MdlKey, ty: Option<LockType>) -> Result<(), MdlError> {
+        self.book.index_now();
         let ids = self.book.plan_release(key, ty)?;
         self.release_ids(&ids);
         Ok(())

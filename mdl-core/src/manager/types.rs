@@ -149,7 +149,10 @@ pub(super) struct Pin {
 /// one lock again and again (the uncontended fast path) then finds its pin by one key
 /// comparison (pointer-equal keys: the book's key is the pin's, recycled through
 /// `Pin::spare`) instead of a hash probe at the acquire and another at the release
-/// (`models/BENCH.md`, issue 30, third round).
+/// (`models/BENCH.md`, issue 30, third round). The slots beside it come next, compared
+/// by the key's allocation only: a big transaction taken again in the same order finds
+/// its pins in slot order, then in reverse at its commit, without the index (sixth
+/// round).
 ///
 /// (slab) `index` maps exactly the keys of `slots`, each to its slot, and no two slots
 /// have one key; a slot's key (`Pin::key`) is its object's; `mru` is any number (a

@@ -9,6 +9,7 @@
 //! manager is still a stub, its benchmarks are skipped with a message.
 
 use mdl_bench::baselines;
+use mdl_bench::many;
 
 use baselines::{DashRw, Mode, Naive};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -194,8 +195,7 @@ fn threads(c: &mut Criterion) {
 
 fn many(c: &mut Criterion) {
     let ours = manager_works();
-    let d = Dialect::mysql80();
-    let keys: Vec<MdlKey> = (0..10_000).map(|i| table_key(&d, "many", i)).collect();
+    let keys = many::keys(10_000);
     let mut g = c.benchmark_group("many_locks");
     for n in [1usize, 100, 10_000] {
         let ks = &keys[..n];
@@ -203,27 +203,13 @@ fn many(c: &mut Criterion) {
         let nv = Naive::new();
         let mut nc = nv.context();
         g.bench_with_input(BenchmarkId::new("naive", n), &n, |b, _| {
-            b.iter(|| {
-                ks.iter().for_each(|k| nv.acquire(&mut nc, k, Mode::Shared));
-                nv.commit(&mut nc);
-            })
+            b.iter(|| many::naive_round(&nv, &mut nc, ks))
         });
         if ours {
             let m = manager();
             let mut cx = m.context();
             g.bench_with_input(BenchmarkId::new("ours", n), &n, |b, _| {
-                b.iter(|| {
-                    for k in ks {
-                        let o = cx.acquire_outcome(
-                            k,
-                            LockType::SR,
-                            Duration::Transaction,
-                            WaitOption::Forever,
-                        );
-                        black_box(o).ok();
-                    }
-                    cx.commit();
-                })
+                b.iter(|| many::ours_round(&mut cx, ks))
             });
         }
     }

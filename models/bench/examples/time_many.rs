@@ -1,14 +1,14 @@
 //! Time of the `many` group's rows on a loaded host: `time_many [ROUNDS]` runs ours and
 //! the naive manager's "SR on n table keys in one context, then commit" for n = 100 and
-//! n = 10,000, interleaved in many short rounds of about 20,000 locks each (default
+//! n = 10,000 (and ours with the keys in another order than the round that made its
+//! pins, `ours_shuffled`), interleaved in many short rounds of about 20,000 locks each (default
 //! 300 rounds, after two warm-up rounds), and prints per case the fastest round, the
 //! 10th percentile and the median in ns per lock, and each manager's n = 10,000 over
 //! n = 100 ratio at each (the method of `time_single`: the fastest short rounds are the
 //! ones the host did not disturb; models/BENCH.md, issue 30, fourth and fifth rounds).
 
-use mdl_bench::baselines::{Mode, Naive};
-use mdl_core::{Clock, Config, Dialect, LockDuration, LockType, Manager, MdlKey, WaitOption};
-use std::hint::black_box;
+use mdl_bench::baselines::Naive;
+use mdl_bench::many;
 use std::time::Instant;
 
 /// One case: name, locks per round, and a run of that many locks (n per transaction).
@@ -22,11 +22,7 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(300)
         .max(1);
-    let d = Dialect::mysql80();
-    let ns = d.namespace_by_name("TABLE").expect("TABLE namespace");
-    let keys: Vec<MdlKey> = (0..NS[1])
-        .map(|i| MdlKey::new(ns, "many", &format!("t{i}")))
-        .collect();
+    let keys = many::keys(NS[1]);
     let mut cases: Vec<Case<'_>> = Vec::new();
     for n in NS {
         let ks = &keys[..n];
@@ -38,30 +34,35 @@ fn main() {
             (reps * n) as u64,
             Box::new(move || {
                 for _ in 0..reps {
-                    for k in ks {
-                        nv.acquire(&mut nc, black_box(k), Mode::Shared);
-                    }
-                    nv.commit(&mut nc);
+                    many::naive_round(&nv, &mut nc, ks);
                 }
             }),
         ));
-        let m = Manager::new(Dialect::mysql80(), Config::default(), Clock::System);
+        let m = many::manager();
         let mut c = m.context();
         cases.push((
             format!("ours_n{n}"),
             (reps * n) as u64,
             Box::new(move || {
                 for _ in 0..reps {
-                    for k in ks {
-                        let o = c.acquire_outcome(
-                            k,
-                            LockType::SR,
-                            LockDuration::Transaction,
-                            WaitOption::Forever,
-                        );
-                        black_box(o).ok();
-                    }
-                    c.commit();
+                    many::ours_round(&mut c, ks);
+                }
+            }),
+        ));
+        // The same locks in another order than the round that made the pins (the
+        // neighbour hint misses: `many::shuffled`).
+        // (Two rounds: a context's first big round gives its pins back at its commit.)
+        let m = many::manager();
+        let mut c = m.context();
+        many::ours_round(&mut c, ks);
+        many::ours_round(&mut c, ks);
+        let other = many::shuffled(ks);
+        cases.push((
+            format!("ours_shuffled_n{n}"),
+            (reps * n) as u64,
+            Box::new(move || {
+                for _ in 0..reps {
+                    many::ours_round(&mut c, &other);
                 }
             }),
         ));
@@ -88,8 +89,8 @@ fn main() {
         println!("{name:<16} {:>8.1} {:>8.1} {:>8.1}", row[0], row[1], row[2]);
         table.push(row);
     }
-    // Cases in order: naive_n100, ours_n100, naive_n10000, ours_n10000.
-    for (name, lo, hi) in [("naive", 0, 2), ("ours", 1, 3)] {
+    // Cases in order: naive_n100, ours_n100, ours_shuffled_n100, then the same at 10000.
+    for (name, lo, hi) in [("naive", 0, 3), ("ours", 1, 4), ("ours_shuffled", 2, 5)] {
         let r = |j: usize| table[hi][j] / table[lo][j];
         println!(
             "{name} n=10000 / n=100: {:.2} (min) {:.2} (p10) {:.2} (median)",

@@ -10,6 +10,7 @@ mod async_wait;
 pub mod baselines;
 pub mod ddl;
 pub mod graphs;
+pub mod many;
 pub mod oltp;
 pub mod plot;
 pub mod scaling;
@@ -259,15 +260,6 @@ fn ours_op(c: &mut Context, k: &MdlKey, ty: LockType) {
     c.commit();
 }
 
-/// Our acquire of SR on every key of `ks` (transaction duration), in order.
-#[inline]
-fn acquire_sr_all(c: &mut Context, ks: &[MdlKey]) {
-    for k in ks {
-        let o = c.acquire_outcome(k, LockType::SR, Duration::Transaction, WaitOption::Forever);
-        black_box(o).ok();
-    }
-}
-
 struct Runner {
     opts: Options,
     rows: Vec<Row>,
@@ -441,9 +433,8 @@ impl Runner {
 
     fn many(&mut self) {
         let p = self.opts.plan;
-        let d = Dialect::mysql80();
         let max = self.opts.many.iter().copied().max().unwrap_or(1);
-        let keys: Vec<MdlKey> = (0..max).map(|i| table_key(&d, "many", i)).collect();
+        let keys = many::keys(max);
         let mut cases: Vec<timing::Case<'_>> = Vec::new();
         // About 200,000 locks per sample whatever n.
         for &n in self.opts.many {
@@ -457,10 +448,7 @@ impl Runner {
                     timing::sample_units(reps, &mut |r| {
                         let t = Instant::now();
                         for _ in 0..r {
-                            for k in ks {
-                                nv.acquire(&mut nc, k, Mode::Shared);
-                            }
-                            nv.commit(&mut nc);
+                            many::naive_round(&nv, &mut nc, ks);
                         }
                         (t.elapsed().as_nanos(), r * n as u64)
                     })
@@ -477,8 +465,7 @@ impl Runner {
                     timing::sample_units(reps, &mut |r| {
                         let t = Instant::now();
                         for _ in 0..r {
-                            acquire_sr_all(&mut c, ks);
-                            c.commit();
+                            many::ours_round(&mut c, ks);
                         }
                         (t.elapsed().as_nanos(), r * n as u64)
                     })
@@ -493,7 +480,7 @@ impl Runner {
                     timing::sample_units(reps, &mut |r| {
                         let mut ns = 0u128;
                         for _ in 0..r {
-                            acquire_sr_all(&mut c, ks);
+                            many::ours_acquire_all(&mut c, ks);
                             let t = Instant::now();
                             c.commit();
                             ns += t.elapsed().as_nanos();
@@ -513,7 +500,7 @@ impl Runner {
                         let mut cs: Vec<Context> = (0..r).map(|_| m.context()).collect();
                         let t = Instant::now();
                         for c in &mut cs {
-                            acquire_sr_all(c, ks);
+                            many::ours_acquire_all(c, ks);
                             c.commit();
                         }
                         let ns = t.elapsed().as_nanos();

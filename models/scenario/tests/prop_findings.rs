@@ -5,7 +5,7 @@
 
 use mdl_core::dialect::Dialect;
 use mdl_core::table::{Config, LockTable};
-use mdl_core::{Duration, LockType, MdlKey, Outcome, WaitOption};
+use mdl_core::{Duration, LockType, MdlKey, Outcome, WaitOption, WeightRule};
 use mdl_scenario::oracle::{run, run_with, Cmd, Op, Oracle, Program, ReleaseMode};
 
 fn prog(mariadb: bool, ops: Vec<Op>) -> Program {
@@ -184,7 +184,10 @@ fn user_level_lock_weight_is_checked_first() {
     // Both: S1, the ULL waiter, is the victim (S0 goes on waiting for S1's TABLE X).
     assert_eq!((to, te.clone()), (oo, oe));
     assert_eq!((to, te), (Outcome::Waiting, vec![(1, Outcome::Deadlock)]));
-    assert_eq!(d.weight(ull.namespace(), LockType::X, false, 0), 50);
+    assert_eq!(
+        d.weight(ull.namespace(), LockType::X, WeightRule::ByTicket, 0),
+        50
+    );
     assert_eq!(o.weight_of(&ull, LockType::X, false, 0), 50);
 }
 

@@ -4,7 +4,7 @@
 //! detection, and misuse.
 
 use mdl_core::dialect::{Dialect, KeyForm};
-use mdl_core::{LockType, Outcome};
+use mdl_core::{LockType, Outcome, WeightRule};
 use mdl_scenario::parse::parse;
 use mdl_scenario::runner::{self, Engine, Transcript};
 use std::path::PathBuf;
@@ -208,7 +208,8 @@ fn pending_matrix_cell_by_cell() {
                         // Each yields to the other's pending request: a real cycle. The
                         // lighter waiter is the victim, on a tie the requester (s3).
                         let n = d.namespace_by_name(&ns).expect("ns");
-                        let s3_victim = d.weight(n, *b, false, 0) <= d.weight(n, *a, false, 0);
+                        let s3_victim = d.weight(n, *b, WeightRule::ByTicket, 0)
+                            <= d.weight(n, *a, WeightRule::ByTicket, 0);
                         let (o2, o3) = if s3_victim {
                             ("waiting", "deadlock")
                         } else {

@@ -121,7 +121,12 @@ pub fn strategy_text(d: &Dialect, s: &Strategy) -> String {
         }
         out.push_str(&n.name);
         for t in &s.types {
-            let w = d.weight(mdl_core::Namespace(i as u8), *t, false, 0);
+            let w = d.weight(
+                mdl_core::Namespace(i as u8),
+                *t,
+                mdl_core::WeightRule::ByTicket,
+                0,
+            );
             let _ = write!(out, "\t{w}");
         }
         out.push('\n');

@@ -428,8 +428,12 @@ pub fn deadlocks(m: &MdlModel, pre: &State, r: &Record) -> Vec<DeadlockView> {
                     let x = &pre.table.sessions()[e.from];
                     let w = if e.from == s && x.wait.is_none() {
                         // The requester's new wait.
-                        m.dialect
-                            .weight(e.key.namespace(), e.wants, x.force_dml, x.victim_count)
+                        m.dialect.weight(
+                            e.key.namespace(),
+                            e.wants,
+                            mdl_core::WeightRule::forced_if(x.force_dml),
+                            x.victim_count,
+                        )
                     } else {
                         pre.table.wait_weight(OwnerId(e.from as u32))
                     };

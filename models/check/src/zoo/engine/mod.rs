@@ -22,7 +22,7 @@
 //! starving run is a cycle of states ([`super::starving_lasso`]).
 
 use mdl_core::deadlock::{self, WaitGraph};
-use mdl_core::dialect::Dialect;
+use mdl_core::dialect::{Dialect, WeightRule};
 use mdl_core::key::MdlKey;
 use mdl_core::lock::{OwnerId, Ticket, TicketId};
 use mdl_core::table::{BulkReq, Config, LockTable, WaitKind};
@@ -886,7 +886,8 @@ impl Design {
             && st.t.lock(k).is_some_and(|l| {
                 l.waiting().iter().any(|w| {
                     w.owner != o(s)
-                        && self.d.weight(k.namespace(), w.ty, false, 0) >= self.d.weights.ddl
+                        && self.d.weight(k.namespace(), w.ty, WeightRule::ByTicket, 0)
+                            >= self.d.weights.ddl
                 })
             })
     }
@@ -1064,7 +1065,7 @@ impl EdgeGraph {
                 let vc = st.t.session(o(s)).map_or(0, |x| x.victim_count);
                 match m.op(st, s) {
                     Some((Op::Acq(k, ty, _), _)) | Some((Op::Upg(k, ty), _)) if st.cw[s] => {
-                        m.d.weight(k.namespace(), *ty, false, vc)
+                        m.d.weight(k.namespace(), *ty, WeightRule::ByTicket, vc)
                     }
                     _ => st.t.wait_weight(o(s)),
                 }
