@@ -152,6 +152,7 @@ fn ddl(
                     .as_ref()
                     .map(|b| b.1.iter().map(|s| routine_prelock::text(s)).collect())
                     .unwrap_or_default(),
+                src: routine_prelock::text(rest),
             },
             if_not_exists,
             or_replace,
