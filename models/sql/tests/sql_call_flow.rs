@@ -140,6 +140,7 @@ fn an_exit_handler_takes_a_lock_wait_timeout_and_leaves_its_block() {
 
 /// A cursor over an empty table: OPEN runs its SELECT (its lock, released at the
 /// instruction's end in autocommit), the first FETCH raises NOT FOUND to its handler.
+#[cfg(not(mdl_bug = "conform_call_branch_inverted"))]
 #[test]
 fn a_cursor_loop_over_an_empty_table_ends_at_not_found() {
     let mut m = model();

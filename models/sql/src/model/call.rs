@@ -125,6 +125,10 @@ impl SqlModel {
                     if let Some(end) = self.instruction_end(s, o)? {
                         return Ok(end);
                     }
+                    if let Err(e) = self.settle(s) {
+                        self.sess[s].call = None;
+                        return Err(e);
+                    }
                     if self.paused(s) {
                         return Ok(Outcome::Waiting);
                     }
@@ -150,10 +154,11 @@ impl SqlModel {
             let (i, o) = self.events.remove(k);
             let end = match self.instruction_end(i, o) {
                 Ok(None) => {
-                    if self.paused(i) {
+                    let settled = self.settle(i);
+                    if settled.is_ok() && self.paused(i) {
                         continue;
                     }
-                    match self.call_next(i) {
+                    match settled.and_then(|()| self.call_next(i)) {
                         Ok(x) => x,
                         // The catalog changed under the call (another session's DDL
                         // between its instructions) so that an instruction no longer

@@ -109,6 +109,45 @@ impl SqlModel {
         }
     }
 
+    /// Runs the instructions that neither lock nor raise up to the next that may (so that
+    /// a CALL stopped between two statements stands before a statement, and one with
+    /// none left ends).
+    pub(super) fn settle(&mut self, s: usize) -> Result<(), String> {
+        loop {
+            let Some(c) = self.sess[s].call.as_mut() else {
+                return Ok(());
+            };
+            let prog = c.prog.clone();
+            let quiet = matches!(
+                prog.code.get(c.pc),
+                Some(
+                    Instr::Set(..)
+                        | Instr::SetUser(..)
+                        | Instr::Jump(_)
+                        | Instr::JumpIfNot(..)
+                        | Instr::HPush { .. }
+                        | Instr::HPop(_)
+                        | Instr::HReturn { .. }
+                        | Instr::Enter { .. }
+                        | Instr::Exit
+                )
+            );
+            if !quiet {
+                return Ok(());
+            }
+            c.steps += 1;
+            if c.steps > MAX_STEPS {
+                return Err(format!(
+                    "a CALL that runs more than {MAX_STEPS} instructions (a loop the model \
+                     does not see end) is not played"
+                ));
+            }
+            let at = c.pc;
+            c.pc += 1;
+            self.flow_one(s, &prog.code[at])?;
+        }
+    }
+
     /// One instruction (the CALL's `pc` already past it): Some when a statement runs or
     /// the CALL ends.
     fn flow_one(&mut self, s: usize, instr: &Instr) -> Result<Option<Flow>, String> {
