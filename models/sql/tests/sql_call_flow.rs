@@ -162,3 +162,25 @@ fn a_cursor_loop_over_an_empty_table_ends_at_not_found() {
     assert_eq!(m.take_events(), vec![(a, Outcome::Ok)]);
     assert!(held(&m, a).is_empty());
 }
+
+/// A KILL QUERY of a body's statement waiting for a lock is ER_QUERY_INTERRUPTED there: a
+/// SQLEXCEPTION handler takes it and the body goes on (measured,
+/// `sp-flow-conditions.mdl`).
+#[test]
+fn a_kill_query_inside_the_body_goes_to_its_handler() {
+    let mut m = model();
+    let (a, c, f) = (m.add_session(), m.add_session(), m.add_session());
+    m.name_sessions(&["a".into(), "c".into(), "f".into()]);
+    m.step(
+        a,
+        "CREATE PROCEDURE pk() BEGIN DECLARE CONTINUE HANDLER FOR SQLEXCEPTION SET @k = 1; \
+         UPDATE t1 SET b = 1 WHERE a = 1; UPDATE m2 SET b = 1 WHERE a = 1; END",
+    )
+    .unwrap();
+    m.step(c, "LOCK TABLES t1 WRITE").unwrap();
+    m.step(a, "BEGIN").unwrap();
+    assert_eq!(m.step(a, "CALL pk()"), Ok(Outcome::Waiting));
+    assert_eq!(m.step(f, "KILL QUERY a"), Ok(Outcome::Ok));
+    assert_eq!(m.take_events(), vec![(a, Outcome::Ok)]);
+    assert_eq!(held(&m, a), vec!["TABLE test.m2 SW"]);
+}

@@ -8,12 +8,14 @@
 //! "we do not take locks on top-level CALLs"; main/sp-lock.test part 4), so a nested
 //! CALL is played as its procedure's instructions in place.
 //!
-//! Played (`model/call.rs`): a straight-line body (nested BEGIN ... END, DECLARE of
-//! variables, SET, SELECT ... INTO, DML, DDL, transaction statements, CALLs of other
-//! procedures of the catalog). Refused, clearly: control flow (IF, CASE, loops,
-//! handlers, cursors: which statements run depends on the data), a DECLARE's DEFAULT
-//! that reads a table, recursion, a procedure of another schema than the session's
-//! (the server switches the default schema for the call), and arguments with
+//! Played (`model/call.rs`, `model/call_flow.rs`): the body compiled by
+//! `classify/routine_flow.rs` (nested BEGIN ... END, DECLARE of variables, cursors and
+//! handlers, SET, SELECT ... INTO, DML, DDL, transaction statements, IF / CASE / WHILE /
+//! REPEAT / LOOP with LEAVE / ITERATE, OPEN / FETCH / CLOSE, SIGNAL, CALLs of other
+//! procedures of the catalog). Refused, clearly: a condition or value over data (a
+//! column, a subquery, a function: which statements run would depend on it), a FETCH of
+//! rows the model does not count, recursion, a procedure of another schema than the
+//! session's (the server switches the default schema for the call), and arguments with
 //! subqueries or stored functions.
 
 use super::routine_flow::Compiler;

@@ -12,13 +12,15 @@
 //!
 //! An instruction that waits makes the CALL wait; when it is granted, the next
 //! instructions run on (`SqlModel::resume_calls`). An instruction that fails (an error,
-//! a deadlock victim, a timeout, KILL QUERY) ends the CALL with that outcome: bodies
-//! with handlers are refused (`classify/routine_call.rs`), so no error is caught.
+//! a deadlock victim, a timeout, KILL QUERY) goes to the body's handler for it
+//! (`model/call_flow.rs`), or ends the CALL with that outcome.
 //!
-//! Which instructions a CALL runs is decided by the classifier when the CALL starts
-//! (`crate::classify::call_instructions`); each is classified when it runs, against the
-//! catalog as it is then, and all are classified once at the start so that a body the
-//! model cannot play is refused before anything runs.
+//! The body is compiled when the CALL starts (`crate::classify::call_instructions`:
+//! the server's instructions, jumps and handlers, `classify/routine_flow.rs`); the
+//! control flow between statements runs in `model/call_flow.rs`; each statement is
+//! classified when it runs, against the catalog as it is then, and all are classified
+//! once at the start so that a body the model cannot play is refused before anything
+//! runs.
 
 use super::call_flow::Flow;
 use super::SqlModel;
