@@ -139,12 +139,12 @@ impl<'a> Compiler<'a> {
         let (params, stmt) = super::routine_flow_stmt::split_definition(&toks)
             .ok_or_else(|| format!("the definition of `{p}` is not read by the model"))?;
         if params.len() != args.len() {
-            return Err(format!(
-                "CALL of `{p}` with {} arguments for {} parameters (ER_SP_WRONG_NO_OF_ARGS) \
-                 is not modelled",
-                args.len(),
-                params.len()
-            ));
+            // ER_SP_WRONG_NO_OF_ARGS before the body runs (`sp_head::execute_procedure`).
+            self.code.push(Instr::Raise {
+                code: super::routine_program::ER_SP_WRONG_NO_OF_ARGS,
+                state: "42000".into(),
+            });
+            return Ok(Vec::new());
         }
         let mut bound = Vec::new();
         for a in args {
@@ -289,13 +289,19 @@ impl<'a> Compiler<'a> {
         }
         let dflt = t.iter().position(|x| kw_eq(x, "default"));
         let value = match dflt {
-            Some(d) => self.expr(&t[d + 1..]).map_err(|e| {
-                format!(
-                    "a DECLARE ... DEFAULT `{}` that reads a table or calls a stored \
-                     function is not played ({e})",
-                    super::routine_prelock::text(&t[d + 1..])
-                )
-            })?,
+            Some(d) => {
+                let e = &t[d + 1..];
+                if e.iter().any(|x| kw_eq(x, "select")) || self.calls_function(e) {
+                    return Err(format!(
+                        "a DECLARE ... DEFAULT `{}` that reads a table or calls a stored \
+                         function is not played",
+                        super::routine_prelock::text(e)
+                    ));
+                }
+                // A value the model does not evaluate (a string, a built-in function)
+                // is unknown: only a branch over it is refused.
+                self.expr(e).unwrap_or(Expr::Lit(Val::Unknown))
+            }
             None => Expr::Lit(Val::Null),
         };
         for n in names {

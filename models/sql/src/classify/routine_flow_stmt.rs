@@ -45,8 +45,11 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    /// `SET a = e[, b = f]` of local variables: `sp_instr_set`s; None when a target is no
-    /// local (a user or system variable: the statement runs as one).
+    /// `SET a = e[, b = f]` of local variables: `sp_instr_set`s; None when no target is a
+    /// local (a user or system variable: the statement runs as one). A value that reads a
+    /// table (a subquery) or calls a function runs as the statement it is (its locks),
+    /// and its variables are unknown after it; one the model does not evaluate
+    /// otherwise (a string, a built-in function) is unknown.
     fn set_locals(&mut self, t: &[Tok]) -> Option<R<()>> {
         let items: Vec<&[Tok]> = t.split(|x| *x == Tok::P(',')).collect();
         let mut sets = Vec::new();
@@ -60,16 +63,33 @@ impl Compiler<'_> {
         if sets.iter().all(Option::is_none) {
             return None;
         }
-        if sets.iter().any(Option::is_none) {
-            return Some(Err("a SET of local and other variables together".into()));
+        let reads = t.iter().any(|x| kw_eq(x, "select")) || self.calls_function(t);
+        if reads || sets.iter().any(Option::is_none) {
+            let into = sets
+                .iter()
+                .flatten()
+                .map(|(s, _)| Target::Local(*s))
+                .collect();
+            self.code.push(Instr::Stmt {
+                sql: format!("SET {}", super::routine_prelock::text(t)),
+                into,
+            });
+            return Some(Ok(()));
         }
         for (slot, e) in sets.into_iter().flatten() {
-            match self.expr(e) {
-                Ok(v) => self.code.push(Instr::Set(slot, v)),
-                Err(e) => return Some(Err(e)),
-            }
+            let v = self.expr(e).unwrap_or(Expr::Lit(Val::Unknown));
+            self.code.push(Instr::Set(slot, v));
         }
         Some(Ok(()))
+    }
+
+    /// `t` calls a stored function of the catalog.
+    pub(super) fn calls_function(&self, t: &[Tok]) -> bool {
+        t.windows(2).any(|w| {
+            matches!(&w[0], Tok::Word { text, .. }
+                if self.cat.routines.functions().any(|f| f.name == text.to_lowercase()))
+                && w[1] == Tok::P('(')
+        })
     }
 
     /// `SET @x = e, ...` (and system variables): the statement, then each user
@@ -121,10 +141,14 @@ impl Compiler<'_> {
             ));
         }
         let Some(body) = self.callee(&q) else {
-            return Err(format!(
-                "`{sql}` in the body of `{caller}`: a procedure the catalog does not have (the \
-                 server fails the CALL at that instruction, after the earlier ones ran)"
-            ));
+            // The server looks the procedure up when the instruction runs (SQLCOM_CALL,
+            // `sp_find_routine`): ER_SP_DOES_NOT_EXIST there, after the earlier
+            // instructions ran, a condition the body's handlers may take.
+            self.code.push(Instr::Raise {
+                code: crate::routines::ER_SP_DOES_NOT_EXIST,
+                state: "42000".into(),
+            });
+            return Ok(());
         };
         let name = q.name.to_lowercase();
         if self.stack.contains(&name) {
@@ -204,7 +228,15 @@ pub(super) fn call_args(t: &[Tok]) -> Vec<Vec<Tok>> {
 /// A procedure definition (after its name): its parameters' names and its body.
 pub(super) fn split_definition(t: &[Tok]) -> Option<(Vec<String>, &[Tok])> {
     let body = super::routine_body::definition(t, false)?;
-    let close = t.iter().position(|x| *x == Tok::P(')'))?;
+    let mut depth = 0i32;
+    let close = t.iter().position(|x| {
+        match x {
+            Tok::P('(') => depth += 1,
+            Tok::P(')') => depth -= 1,
+            _ => {}
+        }
+        depth == 0
+    })?;
     let mut names = Vec::new();
     for p in call_args(&t[..=close]) {
         let p = match p.first() {

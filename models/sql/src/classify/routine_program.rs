@@ -92,6 +92,7 @@ pub struct Program {
 }
 
 pub const ER_SP_CASE_NOT_FOUND: u32 = 1339;
+pub const ER_SP_WRONG_NO_OF_ARGS: u32 = 1318;
 pub const ER_SIGNAL_EXCEPTION: u32 = 1644;
 pub const ER_SP_FETCH_NO_DATA: u32 = 1329;
 pub const ER_SP_CURSOR_ALREADY_OPEN: u32 = 1325;
@@ -107,7 +108,7 @@ pub fn sqlstate(code: u32) -> Option<&'static str> {
         1050 => "42S01",
         1054 => "42S22",
         1062 => "23000",
-        1305 => "42000",
+        1305 | 1318 => "42000",
         1317 => "70100",
         1325 | 1326 => "24000",
         1329 => "02000",
