@@ -84,6 +84,7 @@ pub const TEST_FILES: &[TestFile] = &[
     TestFile { path: "models/sql/tests/sql_misc.rs", run_by: &["test"], empty_in: &[], note: "" },
     TestFile { path: "models/sql/tests/sql_routines.rs", run_by: &["test"], empty_in: &[], note: "" },
     plain("models/sql/tests/sql_call.rs"),
+    plain("models/sql/tests/sql_call_flow.rs"),
     plain("models/sql/tests/sql_one_offs.rs"),
     plain("models/sql/tests/sql_kinds.rs"),
     TestFile { path: "models/sql/tests/sql_sequences.rs", run_by: &["test"], empty_in: &[], note: "" },

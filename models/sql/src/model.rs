@@ -52,6 +52,7 @@
 mod alter_rename;
 mod backup;
 mod call;
+mod call_flow;
 mod canon;
 mod chain;
 mod checksum_open;

@@ -60,6 +60,9 @@ pub struct Body {
     /// It has control flow (IF, loops, handlers, cursors, RETURN): which of its
     /// statements run depends on the data.
     pub flow: bool,
+    /// The definition after the routine's name (parameters, characteristics, body) as
+    /// text: a CALL compiles it (`classify/routine_flow.rs`).
+    pub src: String,
 }
 
 /// A routine DDL statement's effect on the catalog.
@@ -205,6 +208,7 @@ mod tests {
                 uses_tables: false,
                 stmts: Vec::new(),
                 flow: false,
+                src: String::new(),
             },
             if_not_exists,
             or_replace,

@@ -170,8 +170,10 @@ fn bodies_the_model_cannot_play_are_refused() {
     let mut m = model();
     let a = m.add_session();
     for sql in [
-        "CREATE PROCEDURE r1() BEGIN DECLARE CONTINUE HANDLER FOR SQLEXCEPTION SET @e = 1; \
-         INSERT INTO t1 (b) VALUES (1); DELETE FROM t2; END",
+        // (Handlers are played since: `sql_call_flow.rs`; a FETCH of rows the model does
+        // not count is not.)
+        "CREATE PROCEDURE r1() BEGIN DECLARE x INT; DECLARE c CURSOR FOR SELECT a FROM t1; \
+         OPEN c; FETCH c INTO x; END",
         "CREATE PROCEDURE r2() BEGIN INSERT INTO t1 (b) VALUES (1); CALL r2(); END",
         "CREATE PROCEDURE r3() BEGIN DECLARE v INT DEFAULT (SELECT COUNT(*) FROM t1); \
          DELETE FROM t2; END",

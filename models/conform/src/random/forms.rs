@@ -673,10 +673,24 @@ pub const FORMS: &[Form] = &[
     }),
     // CALL of a procedure whose body runs several statements, each its own instruction
     // with its own locks (model/call.rs): its setup (CREATE [OR REPLACE] / DROP), the
-    // CALL; the GET_LOCK in the second body stops a CALL between two instructions.
+    // CALL; the GET_LOCK in the second body stops a CALL between two instructions; the
+    // third has a loop and an IF, the fourth a CONTINUE handler that takes an error
+    // (model/call_flow.rs).
     f(1, |d| {
         let verb = d.pick(&["CREATE", "CREATE OR REPLACE"]);
-        match d.num(0, 2) {
+        match d.num(0, 4) {
+            2 => format!(
+                "{verb} PROCEDURE p2() BEGIN DECLARE i INT DEFAULT 0; WHILE i < 2 DO \
+                 SET i = i + 1; IF i = 2 THEN UPDATE {} SET b = i WHERE a = 1; ELSE \
+                 SELECT GET_LOCK('{}', 1) INTO @r; END IF; END WHILE; END",
+                d.t2, d.lock
+            ),
+            3 => format!(
+                "{verb} PROCEDURE p2() BEGIN DECLARE CONTINUE HANDLER FOR SQLEXCEPTION \
+                 SET @e = 1; UPDATE {} SET b = b + 1 WHERE a = 1; SELECT * FROM no_such; \
+                 INSERT INTO {} (b) VALUES (1); END",
+                d.t1, d.t2
+            ),
             0 => format!(
                 "{verb} PROCEDURE p2() BEGIN SELECT b INTO @x FROM {} WHERE a = 1; \
                  UPDATE {} SET b = b + 1 WHERE a = 1; END",

@@ -152,6 +152,7 @@ fn ddl(
                     .as_ref()
                     .map(|b| b.1.iter().map(|s| routine_prelock::text(s)).collect())
                     .unwrap_or_default(),
+                src: routine_prelock::text(rest),
             },
             if_not_exists,
             or_replace,
@@ -313,8 +314,9 @@ fn call(cx: &Cx, c: &mut Cur) -> Result<Stmt, String> {
         );
     }
     match cx.cat.routines.get(RoutineKind::Procedure, &p) {
-        // Its body runs no statement that locks (`BEGIN END`, `SET @x = 1`).
-        Some(b) if !b.uses_tables => return Ok(Stmt::NoLocks),
+        // Its body runs no statement that locks (`BEGIN END`, `SET @x = 1`). One with
+        // control flow is played by `model/call_flow.rs` (a SIGNAL, an endless loop).
+        Some(b) if !b.uses_tables && !b.flow => return Ok(Stmt::NoLocks),
         Some(b) => {
             return routine_prelock::call_one_statement(&p, b, cx.cat, cx.has_row)
                 .map_err(|e| format!("`{}`: {e}", cx.sql))

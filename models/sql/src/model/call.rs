@@ -12,24 +12,47 @@
 //!
 //! An instruction that waits makes the CALL wait; when it is granted, the next
 //! instructions run on (`SqlModel::resume_calls`). An instruction that fails (an error,
-//! a deadlock victim, a timeout, KILL QUERY) ends the CALL with that outcome: bodies
-//! with handlers are refused (`classify/routine_call.rs`), so no error is caught.
+//! a deadlock victim, a timeout, KILL QUERY) goes to the body's handler for it
+//! (`model/call_flow.rs`), or ends the CALL with that outcome.
 //!
-//! Which instructions a CALL runs is decided by the classifier when the CALL starts
-//! (`crate::classify::call_instructions`); each is classified when it runs, against the
-//! catalog as it is then, and all are classified once at the start so that a body the
-//! model cannot play is refused before anything runs.
+//! The body is compiled when the CALL starts (`crate::classify::call_instructions`:
+//! the server's instructions, jumps and handlers, `classify/routine_flow.rs`); the
+//! control flow between statements runs in `model/call_flow.rs`; each statement is
+//! classified when it runs, against the catalog as it is then, and all are classified
+//! once at the start so that a body the model cannot play is refused before anything
+//! runs.
 
+use super::call_flow::Flow;
 use super::SqlModel;
+use crate::classify::routine_expr::Val;
+use crate::classify::routine_program::{Instr, Program};
 use mdl_core::Outcome;
-use std::collections::VecDeque;
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
-/// A CALL in progress: the instructions still to run.
+/// A CALL in progress: its compiled body and where it stands
+/// (`model/call_flow.rs` runs the instructions that are no statement).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct CallRun {
-    left: VecDeque<String>,
+    pub(super) prog: Arc<Program>,
+    /// The next instruction.
+    pub(super) pc: usize,
+    pub(super) locals: Vec<Val>,
+    /// User variables the body set (others: unknown to the model).
+    pub(super) user: BTreeMap<String, Val>,
+    /// Pushed handlers: the `HPush` instruction and the frame depth that pushed it.
+    pub(super) handlers: Vec<(usize, usize)>,
+    /// Nested CALLs running: their `end` and the handlers pushed before them.
+    pub(super) frames: Vec<(usize, usize)>,
+    /// Handler bodies running: where a CONTINUE handler returns, and how many handlers
+    /// stay visible meanwhile.
+    pub(super) returns: Vec<(Option<usize>, usize)>,
+    /// Per cursor: closed (None), open with its rows left (None: not known).
+    pub(super) cursors: Vec<Option<Option<usize>>>,
+    /// Instructions run (a loop the model does not see end is refused).
+    pub(super) steps: usize,
     /// The running instruction is a SELECT of user-lock functions (`model/user_locks.rs`).
-    user_lock: bool,
+    pub(super) user_lock: bool,
 }
 
 impl SqlModel {
@@ -45,25 +68,26 @@ impl SqlModel {
                 return None;
             }
         }
-        let instrs = match crate::classify::call_instructions(sql, &db, &self.cat)? {
+        let prog = match crate::classify::call_instructions(sql, &db, &self.cat)? {
             Ok(v) => v,
             Err(e) => return Some(Err(e)),
         };
-        if let Err(e) = self.call_check(&db, &instrs) {
+        if let Err(e) = self.call_check(&db, &prog) {
             return Some(Err(format!("`{sql}`: {e}")));
         }
-        self.sess[s].call = Some(CallRun {
-            left: instrs.into(),
-            user_lock: false,
-        });
+        self.sess[s].call = Some(CallRun::new(prog));
         Some(self.call_next(s))
     }
 
     /// Every instruction classifies against the catalog as it is now (a body the model
     /// cannot play is refused before anything runs).
-    fn call_check(&self, db: &str, instrs: &[String]) -> Result<(), String> {
+    fn call_check(&self, db: &str, prog: &Program) -> Result<(), String> {
         let has = self.has_row();
-        for i in instrs {
+        let sqls = prog.code.iter().filter_map(|i| match i {
+            Instr::Stmt { sql, .. } | Instr::COpen { sql, .. } => Some(sql),
+            _ => None,
+        });
+        for i in sqls {
             crate::classify::classify(i, db, &self.cat, &has)
                 .map_err(|e| format!("a body statement `{i}`: {e}"))?;
         }
@@ -73,17 +97,25 @@ impl SqlModel {
     /// Runs the CALL's next instructions until one waits or fails or none is left.
     fn call_next(&mut self, s: usize) -> Result<Outcome, String> {
         loop {
-            let next = self.sess[s].call.as_mut().and_then(|c| c.left.pop_front());
             // Seeded bug `conform_call_first_instruction_only`: the rest of the body is
-            // dropped after its first instruction.
+            // dropped after its first statement.
             if cfg!(mdl_bug = "conform_call_first_instruction_only") {
                 if let Some(c) = self.sess[s].call.as_mut() {
-                    c.left.clear();
+                    if c.steps > 0 && c.pc > 0 {
+                        c.pc = c.prog.code.len();
+                    }
                 }
             }
-            let Some(sql) = next else {
-                self.sess[s].call = None;
-                return Ok(Outcome::Ok);
+            let sql = match self.flow_until_statement(s) {
+                Ok(Flow::Run(sql)) => sql,
+                Ok(Flow::Done(o)) => {
+                    self.sess[s].call = None;
+                    return Ok(o);
+                }
+                Err(e) => {
+                    self.sess[s].call = None;
+                    return Err(e);
+                }
             };
             let user_lock = self.is_user_lock(s, &sql);
             if let Some(c) = self.sess[s].call.as_mut() {
@@ -92,8 +124,12 @@ impl SqlModel {
             match self.step_one(s, &sql) {
                 Ok(Outcome::Waiting) => return Ok(Outcome::Waiting),
                 Ok(o) => {
-                    if let Some(end) = self.instruction_end(s, o) {
+                    if let Some(end) = self.instruction_end(s, o)? {
                         return Ok(end);
+                    }
+                    if let Err(e) = self.settle(s) {
+                        self.sess[s].call = None;
+                        return Err(e);
                     }
                     if self.paused(s) {
                         return Ok(Outcome::Waiting);
@@ -118,23 +154,31 @@ impl SqlModel {
             .position(|(i, _)| self.sess[*i].call.is_some() && self.sess[*i].run.is_none())
         {
             let (i, o) = self.events.remove(k);
-            let end = if self.instruction_end(i, o).is_none() {
-                if self.paused(i) {
-                    continue;
-                }
-                match self.call_next(i) {
-                    Ok(x) => x,
-                    // The catalog changed under the call (another session's DDL between
-                    // its instructions) so that an instruction no longer classifies: the
-                    // call ends (fails closed) and the step is refused.
-                    Err(e) => {
-                        self.sess[i].session.last_error = None;
-                        failed = Some(format!("a CALL of session {i} ran on: {e}"));
-                        Outcome::Error
+            let end = match self.instruction_end(i, o) {
+                Ok(None) => {
+                    let settled = self.settle(i);
+                    if settled.is_ok() && self.paused(i) {
+                        continue;
+                    }
+                    match settled.and_then(|()| self.call_next(i)) {
+                        Ok(x) => x,
+                        // The catalog changed under the call (another session's DDL
+                        // between its instructions) so that an instruction no longer
+                        // classifies, or a branch depends on data: the call ends (fails
+                        // closed) and the step is refused.
+                        Err(e) => {
+                            self.sess[i].session.last_error = None;
+                            failed = Some(format!("a CALL of session {i} ran on: {e}"));
+                            Outcome::Error
+                        }
                     }
                 }
-            } else {
-                o
+                Ok(Some(o)) => o,
+                Err(e) => {
+                    self.sess[i].call = None;
+                    failed = Some(format!("a CALL of session {i}: {e}"));
+                    Outcome::Error
+                }
             };
             if end != Outcome::Waiting {
                 self.events.push((i, end));
@@ -158,8 +202,10 @@ impl SqlModel {
     /// CALL waiting in GET_LOCK gives OK, the next instruction takes its lock, and waits
     /// for it as usual: the kill does not outlive the instruction, unlike a top-level
     /// SELECT of several user-lock functions, `model/user_locks.rs`).
-    fn instruction_end(&mut self, s: usize, o: Outcome) -> Option<Outcome> {
-        let c = self.sess[s].call.as_mut()?;
+    fn instruction_end(&mut self, s: usize, o: Outcome) -> Result<Option<Outcome>, String> {
+        let Some(c) = self.sess[s].call.as_mut() else {
+            return Ok(None);
+        };
         let goes_on = match o {
             Outcome::Ok => true,
             Outcome::Killed | Outcome::Timeout if c.user_lock => {
@@ -168,11 +214,11 @@ impl SqlModel {
             }
             _ => false,
         };
-        if goes_on {
-            return None;
+        if goes_on || self.caught(s, o)? {
+            return Ok(None);
         }
         self.sess[s].call = None;
-        Some(o)
+        Ok(Some(o))
     }
 
     fn is_user_lock(&self, s: usize, sql: &str) -> bool {
@@ -236,7 +282,7 @@ impl SqlModel {
             && self.sess[s]
                 .call
                 .as_ref()
-                .is_some_and(|c| !c.left.is_empty())
+                .is_some_and(|c| c.pc < c.prog.code.len())
     }
 
     /// Makes CALLs stop between their instructions (`mdl check`'s search: another
