@@ -34,6 +34,7 @@ use mdl_core::{Dialect, Duration, LockType};
 /// The admin statements (`mysql_admin_table`): several tables are done one by one.
 pub const ADMIN: &[Kind] = &[
     Kind::Analyze,
+    Kind::AnalyzePersistent,
     Kind::CheckTable,
     Kind::Optimize,
     Kind::Repair,

@@ -213,7 +213,7 @@ impl SqlModel {
             p.bind
                 .t
                 .clone()
-                .filter(|t| p.kind == Kind::Analyze && self.cat.engine(t) == Some(Engine::InnoDb))
+                .filter(|t| p.kind.is_analyze() && self.cat.engine(t) == Some(Engine::InnoDb))
         });
         if let Some(t) = commits {
             let steps = self.commit_steps()?;
