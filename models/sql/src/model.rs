@@ -78,6 +78,7 @@ mod savepoint;
 mod sequence;
 mod temp;
 mod temp_partition;
+mod temp_txn;
 mod trigger_reopen;
 mod user_locks;
 mod victims;
@@ -153,6 +154,8 @@ pub struct SqlSession {
     /// The temporary table the running CREATE TEMPORARY TABLE ... LIKE / SELECT makes
     /// when it succeeds.
     pub pending_temp: Option<(Tbl, Engine)>,
+    /// How that CREATE TEMPORARY TABLE fills its table (`model::temp_txn`).
+    pub temp_fill: Option<temp_txn::TempFill>,
     /// The session's prepared statements: name (lower case) and text
     /// (`model::prepared`).
     pub prepared: Vec<(String, String)>,
@@ -188,6 +191,7 @@ impl SqlSession {
             temp_tables: Vec::new(),
             temp_sequences: Vec::new(),
             pending_temp: None,
+            temp_fill: None,
             prepared: Vec::new(),
             user_vars: false,
             last_row: None,

@@ -283,12 +283,17 @@ impl SqlModel {
         // thd->in_active_multi_stmt_transaction()). Measured: a MyISAM INSERT or SELECT
         // with autocommit off holds nothing after it
         // (suite/handler-and-ftwrl-statements.mdl).
+        // (A CREATE TEMPORARY TABLE ... LIKE / SELECT: `model::temp_txn`.)
         let engine_less = match &run.then {
-            Then::Plan(p) if !st.autocommit && !st.in_txn => !p.parts.iter().any(|part| {
-                part.bind
-                    .tables()
-                    .any(|t| self.cat.engine(t) == Some(Engine::InnoDb))
-            }),
+            Then::Plan(p) if !st.autocommit && !st.in_txn => {
+                self.temp_fill_engine_less(s, p).unwrap_or_else(|| {
+                    !p.parts.iter().any(|part| {
+                        part.bind
+                            .tables()
+                            .any(|t| self.cat.engine(t) == Some(Engine::InnoDb))
+                    })
+                })
+            }
             _ => false,
         };
         let autocommit_end = (st.autocommit || engine_less) && !st.in_txn;
