@@ -320,14 +320,19 @@ fn admin_one_by_one(
     Ok(out)
 }
 
-/// The same lock requested twice is requested once. (Upgrades repeat on purpose: an
-/// in-place ALTER's X, SU, X.)
+/// The same lock requested twice is requested once, unless it was given back in between
+/// (a MyISAM OPTIMIZE's second open, `mysql_admin_table`). (Upgrades repeat on purpose:
+/// an in-place ALTER's X, SU, X.)
 fn requested_once(out: Vec<Step>) -> Vec<Step> {
     let mut seen: Vec<(MdlKey, LockType, bool)> = Vec::new();
     let mut dedup = Vec::new();
     for s in out {
         let id = match &s {
             Step::Acquire { key, ty, .. } => Some((key.clone(), *ty, false)),
+            Step::Release { key, ty } => {
+                seen.retain(|(k, t, _)| !(k == key && t == ty));
+                None
+            }
             _ => None,
         };
         if let Some(id) = id {
