@@ -77,6 +77,7 @@ mod run;
 mod savepoint;
 mod sequence;
 mod temp;
+mod temp_ha_flush;
 mod temp_partition;
 mod temp_txn;
 mod trigger_reopen;
@@ -589,7 +590,10 @@ impl SqlModel {
                     // open_and_lock_tables; measured: found/seed-191293, a deadlock with an
                     // in-place ALTER that waits for the session's HANDLER.
                     | Kind::FtwrlTable));
-        let flushed = if backup_stage || !flushes_handlers(&st) || self.opens_no_table(&st) {
+        // (Statements on temporary tables alone: `model::temp_ha_flush`.)
+        let flushed = if !temp_ha_flush::opens_tables(&st)
+            && (backup_stage || !flushes_handlers(&st) || self.opens_no_table(&st))
+        {
             Vec::new()
         } else {
             self.ha_flush(s)
