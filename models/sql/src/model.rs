@@ -81,6 +81,7 @@ mod temp_ha_flush;
 mod temp_partition;
 mod temp_txn;
 mod trigger_reopen;
+mod trigger_used_table;
 mod user_locks;
 mod victims;
 mod xa;

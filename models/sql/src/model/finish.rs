@@ -101,7 +101,11 @@ impl SqlModel {
         let mut out = Outcome::Ok;
         // The catalog's errors come after the locks.
         let err = match &run.then {
-            Then::Plan(p) => self.cat.error_of(&p.effect),
+            // (A trigger that writes a table the statement uses: `model::trigger_used_table`.)
+            Then::Plan(p) => self
+                .cat
+                .error_of(&p.effect)
+                .or_else(|| self.trigger_used_table(p)),
             Then::Reopen(i) => {
                 let t = &self.sess[s].st.handlers[*i].table;
                 (!self.cat.exists(t)).then_some(crate::catalog::ER_NO_SUCH_TABLE)

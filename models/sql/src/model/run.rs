@@ -43,7 +43,8 @@ impl SqlModel {
         let keep_on_error = matches!(&then, Then::Plan(p) if p.kind == Kind::Update
             || (matches!(p.effect, Effect::NotPartitioned(_))
                 && matches!(p.kind, Kind::LoadIndex | Kind::CacheIndex)))
-            || self.temp_like_keeps_on_error(s);
+            || self.temp_like_keeps_on_error(s)
+            || matches!(&then, Then::Plan(p) if self.trigger_used_table(p).is_some());
         self.sess[s].run = Some(Run {
             steps: steps.into(),
             own,
