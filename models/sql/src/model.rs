@@ -51,6 +51,7 @@
 
 mod alter_rename;
 mod backup;
+mod bs_refused;
 mod call;
 mod canon;
 mod chain;
@@ -592,8 +593,12 @@ impl SqlModel {
                     // in-place ALTER that waits for the session's HANDLER.
                     | Kind::FtwrlTable));
         // (Statements on temporary tables alone: `model::temp_ha_flush`.)
+        // (Refused by the session's BACKUP STAGE before any open: `model::bs_refused`.)
         let flushed = if !temp_ha_flush::opens_tables(&st)
-            && (backup_stage || !flushes_handlers(&st) || self.opens_no_table(&st))
+            && (backup_stage
+                || !flushes_handlers(&st)
+                || self.opens_no_table(&st)
+                || self.backup_stage_refuses_early(s, &st))
         {
             Vec::new()
         } else {
