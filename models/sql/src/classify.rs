@@ -25,6 +25,7 @@ mod alter_fk;
 mod alter_keys;
 mod alter_rename;
 mod alter_tablespace;
+mod analyze_persistent;
 pub mod columns;
 mod control;
 mod ddl;

@@ -34,6 +34,7 @@ use mdl_core::{Dialect, Duration, LockType};
 /// The admin statements (`mysql_admin_table`): several tables are done one by one.
 pub const ADMIN: &[Kind] = &[
     Kind::Analyze,
+    Kind::AnalyzePersistent,
     Kind::CheckTable,
     Kind::Optimize,
     Kind::Repair,
@@ -319,19 +320,19 @@ fn admin_one_by_one(
     Ok(out)
 }
 
-/// The same lock requested twice is requested once. (Upgrades repeat on purpose: an
-/// in-place ALTER's X, SU, X.) A lock given back in between is requested again: the
-/// admin statements' reopen (`mysql_admin_table`, sql/sql_admin.cc: OPTIMIZE's open
-/// for the analyze after an InnoDB rebuild, a MyISAM table's reopen for SNRW).
+/// The same lock requested twice is requested once, unless it was given back in between
+/// (a MyISAM OPTIMIZE's second open, `mysql_admin_table`). (Upgrades repeat on purpose:
+/// an in-place ALTER's X, SU, X.)
 fn requested_once(out: Vec<Step>) -> Vec<Step> {
     let mut seen: Vec<(MdlKey, LockType, bool)> = Vec::new();
     let mut dedup = Vec::new();
     for s in out {
-        if let Step::Release { key, ty } = &s {
-            seen.retain(|(k, t, _)| !(k == key && t == ty));
-        }
         let id = match &s {
             Step::Acquire { key, ty, .. } => Some((key.clone(), *ty, false)),
+            Step::Release { key, ty } => {
+                seen.retain(|(k, t, _)| !(k == key && t == ty));
+                None
+            }
             _ => None,
         };
         if let Some(id) = id {

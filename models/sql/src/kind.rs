@@ -236,9 +236,15 @@ kinds! {
     CreateSelectJoin = "create_select_join", "sql/sql_insert.cc select_create::create_table_from_items";
     InstanceLock = "instance_lock", "MySQL sql/sql_backup_lock.cc Sql_cmd_lock_instance::execute";
     InstanceUnlock = "instance_unlock", "MySQL sql/sql_backup_lock.cc Sql_cmd_unlock_instance::execute";
+    AnalyzePersistent = "analyze_persistent", "sql/sql_admin.cc mysql_admin_table, then sql/sql_statistics.cc update_statistics_for_table";
 }
 
 impl Kind {
+    /// ANALYZE TABLE, plain or PERSISTENT FOR ALL (`mysql_admin_table`, sql/sql_admin.cc).
+    pub fn is_analyze(self) -> bool {
+        matches!(self, Kind::Analyze | Kind::AnalyzePersistent)
+    }
+
     /// An ALTER statement of any object (its name starts with `alter_`: ALTER TABLE's
     /// algorithms and forms, ALTER VIEW / DATABASE / SEQUENCE / routine / event).
     pub fn is_alter(self) -> bool {

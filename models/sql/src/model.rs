@@ -51,6 +51,7 @@
 
 mod alter_rename;
 mod backup;
+mod bs_refused;
 mod call;
 mod call_flow;
 mod canon;
@@ -80,8 +81,11 @@ mod savepoint;
 mod sequence;
 mod statement_time;
 mod temp;
+mod temp_ha_flush;
 mod temp_partition;
+mod temp_txn;
 mod trigger_reopen;
+mod trigger_used_table;
 mod user_locks;
 mod victims;
 mod xa;
@@ -156,6 +160,8 @@ pub struct SqlSession {
     /// The temporary table the running CREATE TEMPORARY TABLE ... LIKE / SELECT makes
     /// when it succeeds.
     pub pending_temp: Option<(Tbl, Engine)>,
+    /// How that CREATE TEMPORARY TABLE fills its table (`model::temp_txn`).
+    pub temp_fill: Option<temp_txn::TempFill>,
     /// The session's prepared statements: name (lower case) and text
     /// (`model::prepared`).
     pub prepared: Vec<(String, String)>,
@@ -197,6 +203,7 @@ impl SqlSession {
             temp_tables: Vec::new(),
             temp_sequences: Vec::new(),
             pending_temp: None,
+            temp_fill: None,
             prepared: Vec::new(),
             user_vars: false,
             last_row: None,
@@ -607,7 +614,14 @@ impl SqlModel {
                     // open_and_lock_tables; measured: found/seed-191293, a deadlock with an
                     // in-place ALTER that waits for the session's HANDLER.
                     | Kind::FtwrlTable));
-        let flushed = if backup_stage || !flushes_handlers(&st) || self.opens_no_table(&st) {
+        // (Statements on temporary tables alone: `model::temp_ha_flush`.)
+        // (Refused by the session's BACKUP STAGE before any open: `model::bs_refused`.)
+        let flushed = if !temp_ha_flush::opens_tables(&st)
+            && (backup_stage
+                || !flushes_handlers(&st)
+                || self.opens_no_table(&st)
+                || self.backup_stage_refuses_early(s, &st))
+        {
             Vec::new()
         } else {
             self.ha_flush(s)

@@ -90,9 +90,56 @@ pub(super) fn optimize_innodb(inplace: &[Op]) -> Vec<Op> {
     ops
 }
 
+/// OPTIMIZE TABLE of a MyISAM table (the `optimize.myisam` row): `mysql_admin_table`
+/// (sql/sql_admin.cc) opens it for TL_WRITE (SW, then BACKUP_DML); MyISAM has no
+/// HA_CONCURRENT_OPTIMIZE, so the loop around `open_only_one_table` rolls back, closes the
+/// table, gives every lock back (`release_transactional_locks`; the statement's
+/// BACKUP_DML too) and opens it again with SNRW, which takes BACKUP_DML again after it.
+/// The probes' blockers see the SNRW wait as an upgrade of the SW; measured behind
+/// another session's HANDLER (SR): the server waits for SNRW holding only the schema's IX
+/// (found/seed-370059), and behind a BACKUP LOCK's SH it holds BACKUP_DML and BACKUP_DDL
+/// while it waits for X (found/seed-221930-2). Writes the row so; a row without the
+/// learned upgrade to SNRW (written already) is left as it is.
+fn optimize_myisam_reopen(ops: &mut Vec<Op>) {
+    let Some(up) = ops
+        .iter()
+        .position(|o| o.op == OpKind::Upgrade && o.key == "$t" && o.ty.abbrev() == "SNRW")
+    else {
+        return;
+    };
+    let src = "source:sql_admin.cc:mysql_admin_table";
+    ops[up].op = OpKind::Acquire;
+    // The schema's IX just before the SNRW is the second open's (lock_table_names).
+    let first = if up > 0 && ops[up - 1].ns == "SCHEMA" {
+        up - 1
+    } else {
+        up
+    };
+    let releases: Vec<Op> = ops[..first]
+        .iter()
+        .filter(|o| o.op == OpKind::Acquire)
+        .map(|o| op(OpKind::Release, &o.ns, &o.key, o.ty.abbrev(), o.dur, src))
+        .collect();
+    let n = releases.len();
+    ops.splice(first..first, releases);
+    let dml = op(
+        OpKind::Acquire,
+        "BACKUP",
+        "-",
+        "BACKUP_DML",
+        Duration::Statement,
+        src,
+    );
+    ops.insert(up + n + 1, dml);
+}
+
 /// Writes the `optimize` row's ops from the `alter_inplace` row's (see the module
-/// documentation); a table without either row is left as it is.
+/// documentation) and the `optimize.myisam` row's second open; a table without those rows
+/// is left as it is.
 pub(super) fn fix_rows(m: &mut mdl_sql::mapping::Mapping) {
+    if let Some(r) = m.kinds.iter_mut().find(|r| r.name == "optimize.myisam") {
+        optimize_myisam_reopen(&mut r.ops);
+    }
     let Some(inplace) = m
         .kinds
         .iter()
@@ -104,59 +151,37 @@ pub(super) fn fix_rows(m: &mut mdl_sql::mapping::Mapping) {
     if let Some(r) = m.kinds.iter_mut().find(|r| r.name == "optimize") {
         r.ops = optimize_innodb(&inplace);
     }
-    if let Some(r) = m.kinds.iter_mut().find(|r| r.name == "optimize.myisam") {
-        myisam_reopen(&mut r.ops);
-    }
-}
-
-/// OPTIMIZE TABLE of a MyISAM table: `mysql_admin_table` (sql/sql_admin.cc) opens it SW
-/// (TL_WRITE), and as MyISAM cannot optimize beside writers it commits, closes the
-/// table, gives its locks back and opens it again for SNRW (`lock_table_names`: the
-/// schema's IX, then SNRW; `open_table`: BACKUP_DML again). The probes see only the
-/// first wait of each; behind a reader the server holds the schema's IX alone while it
-/// waits for SNRW (measured: found/seed-370059, and
-/// suite/optimize-several-tables.mdl), and BACKUP_DML again once it has SNRW
-/// (found/seed-221930-2). The releases go after the first open's BACKUP_DML, its second
-/// BACKUP_DML after the SNRW; a row that has them already is left as it is.
-fn myisam_reopen(ops: &mut Vec<Op>) {
-    if ops.iter().any(|o| o.op == OpKind::Release) {
-        return;
-    }
-    let Some(dml) = ops
-        .iter()
-        .position(|o| o.op == OpKind::Acquire && o.ty.abbrev() == "BACKUP_DML")
-    else {
-        return;
-    };
-    let ev = "measured:suite/optimize-several-tables.mdl";
-    let sw = ops[..dml]
-        .iter()
-        .find(|o| o.key == "$t" && o.ty.abbrev() == "SW")
-        .map(|o| o.dur);
-    let mut at = dml + 1;
-    if let Some(dur) = sw {
-        ops.insert(at, op(OpKind::Release, "TABLE", "$t", "SW", dur, ev));
-        at += 1;
-    }
-    let dur = ops[dml].dur;
-    ops.insert(
-        at,
-        op(OpKind::Release, "BACKUP", "-", "BACKUP_DML", dur, ev),
-    );
-    if let Some(snrw) = ops
-        .iter()
-        .position(|o| o.key == "$t" && o.ty.abbrev() == "SNRW")
-    {
-        let again = "measured:found/seed-221930-2";
-        let reopen = op(OpKind::Acquire, "BACKUP", "-", "BACKUP_DML", dur, again);
-        ops.insert(snrw + 1, reopen);
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use mdl_sql::mapping::Mapping;
+
+    #[test]
+    fn the_committed_myisam_optimize_row_opens_the_table_twice() {
+        let m = Mapping::load().unwrap();
+        let mut fixed = m.clone();
+        fix_rows(&mut fixed);
+        let row = |m: &Mapping| {
+            m.kinds
+                .iter()
+                .find(|r| r.name == "optimize.myisam")
+                .cloned()
+        };
+        assert_eq!(row(&m), row(&fixed));
+        let ops: Vec<String> = row(&m)
+            .unwrap()
+            .ops
+            .iter()
+            .map(|o| format!("{:?} {} {}", o.op, o.ns, o.ty.abbrev()))
+            .collect();
+        let at = |s: &str| ops.iter().position(|o| o == s);
+        // SW and BACKUP_DML given back before the schema's IX and the SNRW are asked for.
+        assert!(at("Release TABLE SW") < at("Acquire SCHEMA IX"));
+        assert!(at("Release BACKUP BACKUP_DML") < at("Acquire TABLE SNRW"));
+        assert!(!ops.iter().any(|o| o.starts_with("Upgrade TABLE SNRW")));
+    }
 
     #[test]
     fn the_committed_optimize_row_is_the_one_written_from_the_source() {
@@ -172,28 +197,5 @@ mod tests {
         assert!(ops
             .iter()
             .any(|o| o.op == OpKind::Bulk && o.key == "$t" && o.ty.abbrev() == "SNW"));
-    }
-
-    #[test]
-    fn a_myisam_optimize_gives_its_first_open_back_before_snrw() {
-        let m = Mapping::load().unwrap();
-        let r = m
-            .kinds
-            .iter()
-            .find(|r| r.name == "optimize.myisam")
-            .unwrap();
-        let at = |op: OpKind, ty: &str| {
-            r.ops
-                .iter()
-                .position(|o| o.op == op && o.ty.abbrev() == ty)
-                .unwrap()
-        };
-        assert!(at(OpKind::Release, "SW") < at(OpKind::Upgrade, "SNRW"));
-        assert!(at(OpKind::Release, "BACKUP_DML") < at(OpKind::Upgrade, "SNRW"));
-        let reopen = r.ops.iter().rposition(|o| o.ty.abbrev() == "BACKUP_DML");
-        assert_eq!(reopen, Some(at(OpKind::Upgrade, "SNRW") + 1));
-        let mut again = r.ops.clone();
-        myisam_reopen(&mut again);
-        assert_eq!(again, r.ops);
     }
 }

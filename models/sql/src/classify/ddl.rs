@@ -796,9 +796,12 @@ pub(super) fn classify_admin(
     if kind == Kind::Repair {
         while ["quick", "extended", "use_frm"].iter().any(|o| c.eat(o)) {}
     }
+    let mut kind = kind;
     if kind == Kind::Analyze && c.eat("persistent") {
         c.expect("for")?;
         c.expect("all")?;
+        kind = Kind::AnalyzePersistent;
+        parts = super::analyze_persistent::parts(cx, &ts)?;
     }
     if !c.done() && !c.at("wait") && !c.at("nowait") {
         return Err(format!(

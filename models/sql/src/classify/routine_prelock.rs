@@ -305,7 +305,10 @@ pub(super) fn triggers(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
         .into_iter()
         .filter(|(_, b)| events.contains(&b.event.as_str()))
     {
-        match body_parts(&t, &b.stmts, cx.cat, cx.has_row) {
+        // The bodies are classified without this table's triggers: a body that writes the
+        // table (or a cycle of triggers) adds its tables once, as the server's routine
+        // set does, instead of recursing without end.
+        match body_parts(&t, &b.stmts, &cat, cx.has_row) {
             Ok(parts) => plan.parts.extend(parts.into_iter().map(|mut p| {
                 p.bind.tr = Some(tr.clone());
                 p

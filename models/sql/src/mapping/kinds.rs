@@ -768,6 +768,19 @@ pub const KINDS: &[KindDef] = &[
         Kind::CreateSelectJoin,
         "CREATE TABLE t3 AS SELECT t1.a FROM t1 JOIN t2 ON t1.a=t2.a",
     ),
+    // ANALYZE ... PERSISTENT FOR ALL also writes the engine-independent statistics
+    // (mysql.table_stats, column_stats, index_stats): their open for write is
+    // BACKUP_SYS_DML (classify/analyze_persistent.rs).
+    kx(
+        Kind::AnalyzePersistent,
+        "ANALYZE TABLE t1 PERSISTENT FOR ALL",
+        &[],
+    ),
+    km(
+        Kind::AnalyzePersistent,
+        "ANALYZE TABLE m1 PERSISTENT FOR ALL",
+        &[],
+    ),
 ];
 
 /// The kinds of the statement compatibility matrix.

@@ -102,7 +102,11 @@ impl SqlModel {
         let mut out = Outcome::Ok;
         // The catalog's errors come after the locks.
         let err = match &run.then {
-            Then::Plan(p) => self.cat.error_of(&p.effect),
+            // (A trigger that writes a table the statement uses: `model::trigger_used_table`.)
+            Then::Plan(p) => self
+                .cat
+                .error_of(&p.effect)
+                .or_else(|| self.trigger_used_table(p)),
             Then::Reopen(i) => {
                 let t = &self.sess[s].session.handlers[*i].table;
                 (!self.cat.exists(t)).then_some(crate::catalog::ER_NO_SUCH_TABLE)
@@ -284,12 +288,17 @@ impl SqlModel {
         // thd->in_active_multi_stmt_transaction()). Measured: a MyISAM INSERT or SELECT
         // with autocommit off holds nothing after it
         // (suite/handler-and-ftwrl-statements.mdl).
+        // (A CREATE TEMPORARY TABLE ... LIKE / SELECT: `model::temp_txn`.)
         let engine_less = match &run.then {
-            Then::Plan(p) if !st.autocommit && !st.in_txn => !p.parts.iter().any(|part| {
-                part.bind
-                    .tables()
-                    .any(|t| self.cat.engine(t) == Some(Engine::InnoDb))
-            }),
+            Then::Plan(p) if !st.autocommit && !st.in_txn => {
+                self.temp_fill_engine_less(s, p).unwrap_or_else(|| {
+                    !p.parts.iter().any(|part| {
+                        part.bind
+                            .tables()
+                            .any(|t| self.cat.engine(t) == Some(Engine::InnoDb))
+                    })
+                })
+            }
             _ => false,
         };
         let autocommit_end = (st.autocommit || engine_less) && !st.in_txn;

@@ -9,6 +9,9 @@
 //!   `open_ltable`, not `open_tables`); a DROP of an existing routine and the event
 //!   statements do close it (measured; the event ones open `mysql.event` with
 //!   `open_and_lock_tables`);
+//! - ALTER PROCEDURE / FUNCTION, of an existing routine or a missing one
+//!   (`sp_update_routine`, sql/sp.cc, opens `mysql.proc` the same way: found/seed-431884
+//!   and its `-2`);
 //! - DROP SEQUENCE (`mysql_rm_table`, as DROP TABLE: found/seed-421451);
 //! - FLUSH TABLES with no list (`reload_acl_and_cache` → `flush_tables`, which opens
 //!   no table);
@@ -45,6 +48,9 @@ impl SqlModel {
                 r,
                 if_exists: true,
             }) => sp(kind) && self.cat.routines.get(*kind, r).is_none(),
+            // ALTER PROCEDURE / FUNCTION, of an existing routine or not
+            // (`sp_update_routine`, sql/sp.cc: `open_proc_table_for_update`, `open_ltable`).
+            Effect::Routine(RoutineOp::Alter { kind, .. }) => sp(kind),
             _ => false,
         }
     }

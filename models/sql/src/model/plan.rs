@@ -545,7 +545,7 @@ impl SqlModel {
             } else if let Some(c) = errors
                 .iter()
                 .copied()
-                .find(|c| plan.kind == Kind::Analyze && READ_ONLY_PROTECTION.contains(c))
+                .find(|c| plan.kind.is_analyze() && READ_ONLY_PROTECTION.contains(c))
             {
                 // ANALYZE TABLE checks the read-only protection before it opens anything
                 // (Sql_cmd_analyze_table::execute: thd->has_read_only_protection(); measured:

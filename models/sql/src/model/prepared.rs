@@ -42,6 +42,7 @@ impl SqlModel {
     /// statements (here), then temporary tables (`model::temp`); `None` for any other.
     pub(super) fn session_classify(&mut self, s: usize, sql: &str) -> Option<Result<Stmt, String>> {
         self.sess[s].session.pending_temp = None;
+        self.sess[s].session.temp_fill = None;
         let w = words(sql);
         self.note_user_vars(s, &w);
         let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
@@ -61,6 +62,7 @@ impl SqlModel {
                     .or_else(|e| self.call_prepared(s, &text, e));
                 // (Only EXECUTE makes a temporary table.)
                 self.sess[s].session.pending_temp = None;
+                self.sess[s].session.temp_fill = None;
                 match checked {
                     Err(e) => Some(Err(format!("`{sql}`: {e}"))),
                     // mysql_test_handler_read (sql_prepare.cc) looks for the HANDLER when

@@ -40,6 +40,11 @@ impl SqlModel {
             .session(self.sess[s].id)
             .is_some_and(|x| !x.book.is_empty())
             || self.flushed_by == Some(s);
+        let keep_on_error = matches!(&then, Then::Plan(p) if p.kind == Kind::Update
+            || (matches!(p.effect, Effect::NotPartitioned(_))
+                && matches!(p.kind, Kind::LoadIndex | Kind::CacheIndex)))
+            || self.temp_like_keeps_on_error(s)
+            || matches!(&then, Then::Plan(p) if self.trigger_used_table(p).is_some());
         self.sess[s].run = Some(Run {
             steps: steps.into(),
             own,
@@ -50,9 +55,7 @@ impl SqlModel {
             timeout,
             implicit_commit,
             writes,
-            keep_on_error: matches!(&then, Then::Plan(p) if p.kind == Kind::Update
-                || (matches!(p.effect, Effect::NotPartitioned(_))
-                    && matches!(p.kind, Kind::LoadIndex | Kind::CacheIndex))),
+            keep_on_error,
             then,
             retries: 0,
             last_open: None,

@@ -21,6 +21,7 @@
 //! A statement on temporary and base tables that this module cannot split (DDL naming
 //! both, a write to a base table joined with a temporary one) is refused by name.
 
+use super::temp_txn::TempFill;
 use super::{SqlModel, Then};
 use crate::catalog::{Engine, ER_BAD_TABLE, ER_TABLE_EXISTS};
 use crate::classify::{classify, Effect, Stmt, Tbl};
@@ -225,7 +226,8 @@ impl SqlModel {
             );
         }
         // LIKE base / [AS] SELECT ...: the source's locks, as a SELECT.
-        let (src_sql, made) = if at(i + 1) == "like" {
+        let like = at(i + 1) == "like";
+        let (src_sql, made) = if like {
             let src = table_at(w, i + 2, db)?;
             let e = self.temp_engine(s, &src).or_else(|| self.cat.engine(&src));
             (
@@ -252,6 +254,11 @@ impl SqlModel {
             })))
             | Ok(Stmt::NoLocks) => temp(TempChange::Create(made.0, made.1), false),
             Ok(Stmt::Learned(p)) if p.kind == Kind::Select => {
+                self.sess[s].session.temp_fill = Some(if like {
+                    TempFill::Like
+                } else {
+                    TempFill::Select(made.1)
+                });
                 self.sess[s].session.pending_temp = Some(made);
                 Some(Ok(Stmt::Learned(p)))
             }
