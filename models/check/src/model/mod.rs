@@ -26,7 +26,6 @@ pub mod report;
 pub mod result;
 pub mod search;
 pub mod simulate;
-pub mod space;
 
 use mdl_core::key::MdlKey;
 use mdl_core::lock::{Ticket, TicketId};
