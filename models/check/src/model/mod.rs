@@ -24,6 +24,7 @@ pub mod quiet;
 pub mod reference;
 pub mod report;
 pub mod result;
+pub mod sample;
 pub mod search;
 pub mod simulate;
 

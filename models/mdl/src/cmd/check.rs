@@ -242,16 +242,21 @@ pub fn main(args: Args) -> i32 {
         let m = match loaded {
             Ok(Loaded::Locks(m)) => *m,
             Ok(Loaded::Sql(m)) => {
-                if args.simulate.is_some() {
-                    eprintln!(
-                        "mdl check: {name}: --simulate is for lock requests; SQL sessions are \
-                         searched in full"
-                    );
-                }
                 let max_states = args
                     .max_states
                     .unwrap_or(mdl_check::sql::check::DEFAULT_MAX_STATES);
-                let r = if args.engine == Engine::Stateright {
+                let r = if let Some(paths) = args.simulate {
+                    mdl_check::sql::simulate::simulate(
+                        &m,
+                        &SimOptions {
+                            paths,
+                            seed: args.seed,
+                            max_depth: args.max_depth,
+                            max_time: args.max_time,
+                            max_memory: opts.max_memory,
+                        },
+                    )
+                } else if args.engine == Engine::Stateright {
                     mdl_check::sql::reference::check(
                         &m,
                         &RefOptions {
