@@ -1,7 +1,7 @@
 //! `mdl check --simulate N` on a lock scenario: N random paths through the model instead
 //! of every interleaving, for files too big to search, drawn by the one sampler of the
 //! engine ([`super::sample`], over any [`super::engine_model::EngineModel`]) on the lock
-//! scenario without reductions ([`LockScenario`]), its result in the lock report's form.
+//! scenario without reductions ([`LockScenario::plain`]), its result in the lock report's form.
 //!
 //! A sample decides only what it finds: an `always` property it sees violated is
 //! violated (with the path as its counterexample), a `sometimes` assert it sees met holds;
@@ -11,7 +11,6 @@ use super::lock_model::LockScenario;
 use super::result::{replay, CheckResult, Coverage, PropResult, Status};
 use super::sample::sample;
 pub use super::sample::SimOptions;
-use super::search::SearchOptions;
 use super::{mem, MdlModel, PropKind};
 use std::sync::Arc;
 
@@ -23,27 +22,11 @@ pub fn default_depth_cap(m: &MdlModel) -> usize {
     3 * steps + kills + 16
 }
 
-/// The lock scenario without reductions (no symmetry: a state counts as itself).
-fn plain(m: &MdlModel) -> LockScenario {
-    let o = SearchOptions {
-        dfs: false,
-        symmetry: false,
-        por: false,
-        dynamic_quiet: false,
-        max_depth: None,
-        max_states: None,
-        max_memory: 0,
-        progress: false,
-        threads: 1,
-        max_time: None,
-    };
-    LockScenario::new(Arc::new(m.clone()), &o)
-}
-
 /// Samples `o.paths` random paths of the model.
 pub fn simulate(m: &MdlModel, o: &SimOptions) -> CheckResult {
     let cpu0 = mem::cpu_seconds();
-    let s = sample(&plain(m), o, default_depth_cap(m));
+    let plain = LockScenario::plain(Arc::new(m.clone()));
+    let s = sample(&plain, o, default_depth_cap(m));
     let mut props = Vec::new();
     for (i, (kind, name)) in m.prop_kinds().into_iter().enumerate() {
         let sometimes = matches!(kind, PropKind::Assert(a) if m.asserts[a].is_sometimes());

@@ -141,27 +141,6 @@ pub(super) fn fingerprint(m: &super::SqlModel) -> u64 {
     h.finish()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::Shared;
-
-    #[test]
-    fn a_write_copies_a_shared_value_and_forgets_its_fingerprint() {
-        let a = Shared::new(vec![1, 2]);
-        let fa = a.fingerprint();
-        let mut b = a.clone();
-        assert!(Shared::same(&a, &b));
-        assert_eq!(b.fingerprint(), fa);
-        b.push(3);
-        assert!(!Shared::same(&a, &b));
-        assert_eq!(*a, vec![1, 2]);
-        assert_ne!(b.fingerprint(), fa);
-        b.pop();
-        assert_eq!(b.fingerprint(), fa);
-        assert_eq!(a, b);
-    }
-}
-
 /// The start numbers of the waits in progress (`Waiting::seq`), in order. Only their
 /// order is read (ties of deadlines, `SqlModel::advance`), and a new wait's number is
 /// above every one in use (`set_waiting`; the next one, `SqlModel::seq`, is left out of
@@ -188,4 +167,25 @@ fn ranked_debug(s: &super::Sess, waits: &[u64]) -> String {
         w.seq = waits.binary_search(&seq).unwrap_or(usize::MAX) as u64;
     }
     format!("{c:?}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Shared;
+
+    #[test]
+    fn a_write_copies_a_shared_value_and_forgets_its_fingerprint() {
+        let a = Shared::new(vec![1, 2]);
+        let fa = a.fingerprint();
+        let mut b = a.clone();
+        assert!(Shared::same(&a, &b));
+        assert_eq!(b.fingerprint(), fa);
+        b.push(3);
+        assert!(!Shared::same(&a, &b));
+        assert_eq!(*a, vec![1, 2]);
+        assert_ne!(b.fingerprint(), fa);
+        b.pop();
+        assert_eq!(b.fingerprint(), fa);
+        assert_eq!(a, b);
+    }
 }
