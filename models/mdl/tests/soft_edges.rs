@@ -173,7 +173,7 @@ fn the_82204_scenario_has_no_victim_with_soft_edges_only() {
 /// still hold with the option on.
 #[test]
 fn soft_edges_keep_the_zoo_safe() {
-    use mdl_check::zoo::engine::{Design, St};
+    use mdl_check::zoo::engine::{Design, DesignState};
     use mdl_check::zoo::{self, entries};
     use std::collections::{BTreeSet, HashSet};
 
@@ -196,7 +196,7 @@ fn soft_edges_keep_the_zoo_safe() {
         g.iter().any(|&(a, _)| reaches(g, a, a))
     }
     fn explore(name: &str, m: &Design, cycles_allowed: bool) -> (usize, usize) {
-        let mut seen: HashSet<St> = HashSet::new();
+        let mut seen: HashSet<DesignState> = HashSet::new();
         let mut frontier = vec![m.init()];
         seen.insert(m.init());
         let mut reorders = 0;

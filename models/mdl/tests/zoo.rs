@@ -1,7 +1,7 @@
 //! The bug zoo: every old design is caught (for the intended reason, with a shortest
 //! trace) and every new one holds; the harness catches seeded mistakes in the fixes.
 
-use mdl_check::zoo::engine::{canon_table, Check, Design, Kind, Op, St};
+use mdl_check::zoo::engine::{canon_table, Check, Design, DesignState, Kind, Op};
 use mdl_check::zoo::starving_lasso;
 use mdl_check::zoo::{self, entries};
 use mdl_core::dialect::Dialect;
@@ -81,13 +81,13 @@ fn old_designs_fail_for_the_intended_reason() {
     }
 }
 
-fn violates(m: &Design, st: &St) -> bool {
+fn violates(m: &Design, st: &DesignState) -> bool {
     m.checks.iter().any(|c| c.is_always() && !m.holds(*c, st))
 }
 
 /// An independent breadth-first search: the depth of the nearest violating state.
 fn shortest_violation(m: &Design) -> Option<usize> {
-    let mut seen: HashSet<St> = HashSet::new();
+    let mut seen: HashSet<DesignState> = HashSet::new();
     let mut frontier = vec![m.init()];
     seen.insert(m.init());
     for depth in 0..64 {

@@ -1,7 +1,7 @@
 //! The checker's one cycle search over an explored state graph: liveness as a search mode
 //! of the engine ([`super::search::Search::run_mode`] with [`super::search::Mode::graph`]
 //! records every edge it follows and which states are *pending*, i.e. states in which an
-//! `eventually` property still waits, [`super::space::Space::pending`]). A liveness
+//! `eventually` property still waits, [`super::engine_model::EngineModel::pending`]). A liveness
 //! violation is a lasso: a path to a pending state from which a cycle of pending states
 //! leads back to it (a run on which the awaited thing never happens).
 //!

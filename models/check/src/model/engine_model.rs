@@ -1,6 +1,5 @@
 //! Our extension trait over stateright's [`Model`]: what our search engine
-//! ([`super::search`], through the one generic adapter [`super::model_space::ModelSpace`])
-//! adds to a model. Every method has a default meaning "none", so a plain stateright
+//! ([`super::search`], generic over this trait) adds to a model. Every method has a default meaning "none", so a plain stateright
 //! model runs with `type Record = Self::Action; type Scratch = (); type Notes = ();` and
 //! [`EngineModel::step`] written as `next_state` with the action as its record.
 //!
@@ -22,15 +21,11 @@
 //! `Property` takes as plain `fn`s.
 
 use super::por::PorStats;
-use stateright::Model;
+use stateright::{Model, Property};
 use std::hash::{Hash, Hasher};
 
 /// What our engine adds to a stateright model.
-pub trait EngineModel: Model + Sync
-where
-    Self::State: Hash + Send,
-    Self::Action: Copy + PartialEq + Send,
-{
+pub trait EngineModel: Model<State: Hash + Send, Action: Copy + PartialEq + Send> + Sync {
     /// What one action did (for the notes); a plain model's is the action.
     type Record: Send;
     /// Buffers reused across encodings (one per thread).
@@ -150,3 +145,24 @@ macro_rules! prop_fns {
     (@@ $p:ident, $g:ty, $t:ty; $($i:literal)*) => { [$($p::<$g, $i> as $t),*] };
 }
 pub(crate) use prop_fns;
+
+/// The properties of a model `W` that wraps `inner` (the Explorer's [`super::explore`],
+/// the noting runner's [`super::reference`]): `inner`'s names and expectations, property
+/// `i`'s condition being `fns[i]` (from [`prop_fns!`]: the wrapper's `p::<i>`, which
+/// reads `inner`'s `i`-th condition). At most `fns.len()` (71) properties: every model
+/// here has fewer (7 built-in and 64 asserts at most).
+pub fn wrapped_properties<I: Model, W: Model>(
+    inner: &I,
+    fns: [fn(&W, &W::State) -> bool; 71],
+) -> Vec<Property<W>> {
+    inner
+        .properties()
+        .into_iter()
+        .zip(fns)
+        .map(|(p, f)| Property {
+            expectation: p.expectation,
+            name: p.name,
+            condition: f,
+        })
+        .collect()
+}

@@ -6,7 +6,7 @@
 //! [`super::engine_model`]) (the Explorer prints a
 //! state with `{:#?}`: [`Shown`]'s `Debug` is the model's state text).
 
-use super::engine_model::{prop_fns, Explain};
+use super::engine_model::{prop_fns, wrapped_properties, Explain};
 use stateright::{Model, Property};
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -143,17 +143,7 @@ where
         self.m.step_text(&s.st, a.action)
     }
     fn properties(&self) -> Vec<Property<Self>> {
-        let fns: [PropFn<M>; 71] = prop_fns!(p, M, PropFn<M>);
-        // The model's properties (at most 7 built-in and 64 asserts): the same names.
-        self.m
-            .properties()
-            .into_iter()
-            .zip(fns)
-            .map(|(p, f)| Property {
-                expectation: p.expectation,
-                name: p.name,
-                condition: f,
-            })
-            .collect()
+        // The model's properties: the same names and predicates.
+        wrapped_properties(&*self.m, prop_fns!(p, M, PropFn<M>))
     }
 }

@@ -24,9 +24,9 @@ pub mod quiet;
 pub mod reference;
 pub mod report;
 pub mod result;
+pub mod sample;
 pub mod search;
 pub mod simulate;
-pub mod space;
 
 use mdl_core::key::MdlKey;
 use mdl_core::lock::{Ticket, TicketId};

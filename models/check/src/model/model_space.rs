@@ -1,17 +1,13 @@
-//! The one adapter between our engine ([`super::search`], over [`Space`]) and the models
-//! it explores: any stateright model with our extension trait ([`EngineModel`]): its
-//! initial state, actions, next states and `always`/`sometimes` properties as they are,
-//! what the trait adds (the encoding that names a state, a reduction, symmetry, liveness,
-//! notes) as the model gives it. When the model's encoding only names a state
-//! ([`EngineModel::DECODES`] false), the states on the queue are kept aside here, one
-//! store for every such model. SQL scenarios (`crate::sql::model`) and the zoo's
-//! designs ([`crate::zoo`]) run through this.
+//! A model as our engine ([`super::search`], generic over [`EngineModel`]) holds it while
+//! it searches: the model, its `always`/`sometimes` properties as predicates that *fire*
+//! (read once from stateright's `Model::properties`), and, when the model's encoding only
+//! names a state ([`EngineModel::DECODES`] false), the states on the queue kept aside
+//! here, one store for every such model. The engine calls the model's own methods
+//! (stateright's `actions`, our trait's `step`, `encode`, `successors`, ...) directly. Lock scenarios, SQL scenarios (`crate::sql::model`) and the
+//! zoo's designs ([`crate::zoo`]) run through this.
 
 use super::engine_model::EngineModel;
-use super::por::PorStats;
-use super::space::Space;
 use stateright::{Expectation, Property};
-use std::hash::Hash;
 use std::sync::Mutex;
 
 /// The states on the queue, by handle.
@@ -42,21 +38,13 @@ impl<T> Aside<T> {
 }
 
 /// A model for our engine.
-pub struct ModelSpace<'m, M: EngineModel>
-where
-    M::State: Hash + Send,
-    M::Action: Copy + PartialEq + Send,
-{
+pub struct ModelSpace<'m, M: EngineModel> {
     pub m: &'m M,
     props: Vec<Property<M>>,
     aside: Mutex<Aside<M::State>>,
 }
 
-impl<'m, M: EngineModel> ModelSpace<'m, M>
-where
-    M::State: Hash + Send,
-    M::Action: Copy + PartialEq + Send,
-{
+impl<'m, M: EngineModel> ModelSpace<'m, M> {
     /// The model with its properties, every one an `always` or a `sometimes` one (a
     /// model that may have an `eventually` one goes through [`ModelSpace::checked`]).
     pub fn new(m: &'m M) -> ModelSpace<'m, M> {
@@ -94,44 +82,25 @@ where
     }
 }
 
-impl<M> Space for ModelSpace<'_, M>
-where
-    M: EngineModel,
-    M::State: Hash + Send,
-    M::Action: Copy + PartialEq + Send,
-{
-    type State = M::State;
-    type Action = M::Action;
-    type Record = M::Record;
-    type Scratch = M::Scratch;
-    type Notes = M::Notes;
-    const STORES_STATES: bool = !M::DECODES;
-
-    fn initial(&self) -> M::State {
+impl<M: EngineModel> ModelSpace<'_, M> {
+    /// The model's one initial state.
+    pub fn initial(&self) -> M::State {
         let mut v = self.m.init_states();
         assert_eq!(v.len(), 1, "a model with one initial state");
         v.remove(0)
     }
-    fn enabled(&self, st: &M::State, out: &mut Vec<M::Action>) {
-        self.m.actions(st, out)
-    }
-    fn apply(&self, st: &M::State, a: M::Action) -> Option<(M::State, M::Record)> {
-        self.m.step(st, a)
-    }
-    fn action_of(&self, rec: &M::Record) -> M::Action {
-        self.m.action_of(rec)
-    }
-    fn props(&self) -> usize {
+    /// How many properties; property `i` *fires* in a state that violates it (an
+    /// `always`) or shows it (a `sometimes`).
+    pub fn props(&self) -> usize {
         self.props.len()
     }
-    fn fires(&self, i: usize, st: &M::State) -> bool {
+    pub fn fires(&self, i: usize, st: &M::State) -> bool {
         let p = &self.props[i];
         (p.condition)(self.m, st) != (p.expectation == Expectation::Always)
     }
-    fn encode(&self, st: &M::State, scratch: &mut M::Scratch, out: &mut Vec<u8>) {
-        self.m.encode(st, scratch, out)
-    }
-    fn store(&self, st: Option<M::State>, enc: &[u8], out: &mut Vec<u8>) {
+    /// What the queue keeps of a new state: its encoding when the model decodes
+    /// ([`EngineModel::DECODES`]), else a handle to the state kept aside.
+    pub fn store(&self, st: Option<M::State>, enc: &[u8], out: &mut Vec<u8>) {
         out.clear();
         if M::DECODES {
             out.extend_from_slice(enc);
@@ -141,7 +110,8 @@ where
         let h = self.aside.lock().unwrap_or_else(|e| e.into_inner()).put(st);
         out.extend_from_slice(&h.to_le_bytes());
     }
-    fn load(&self, stored: &[u8]) -> M::State {
+    /// The state a queue entry stands for (once per entry).
+    pub fn load(&self, stored: &[u8]) -> M::State {
         if M::DECODES {
             return self
                 .m
@@ -150,40 +120,5 @@ where
         }
         let h = u32::from_le_bytes(stored[..4].try_into().expect("a 4-byte handle"));
         self.aside.lock().unwrap_or_else(|e| e.into_inner()).take(h)
-    }
-
-    fn successors(
-        &self,
-        st: &M::State,
-        enabled: &[M::Action],
-        stats: &mut PorStats,
-        out: &mut Vec<(M::State, M::Record)>,
-    ) {
-        self.m.successors(st, enabled, stats, out)
-    }
-    fn reduces(&self) -> bool {
-        self.m.reduces()
-    }
-    fn order(&self, scratch: &M::Scratch) -> Vec<usize> {
-        self.m.order(scratch)
-    }
-    fn relabel(&self, a: M::Action, real: &[usize]) -> M::Action {
-        self.m.relabel(a, real)
-    }
-    fn pending(&self, st: &M::State) -> bool {
-        self.m.pending(st)
-    }
-
-    fn new_notes(&self) -> M::Notes {
-        self.m.new_notes()
-    }
-    fn note(&self, rec: &M::Record, notes: &mut M::Notes) {
-        self.m.note(rec, notes)
-    }
-    fn merge_notes(&self, into: &mut M::Notes, from: &M::Notes) {
-        self.m.merge_notes(into, from)
-    }
-    fn finish_notes(&self, notes: &mut M::Notes) {
-        self.m.finish_notes(notes)
     }
 }

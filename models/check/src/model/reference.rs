@@ -8,7 +8,7 @@
 //! designs. No partial-order reduction and no symmetry here: this is the plain search
 //! that the reductions are checked against (`models/mdl/tests/engines_agree.rs`).
 
-use super::engine_model::{prop_fns, EngineModel};
+use super::engine_model::{prop_fns, wrapped_properties, EngineModel};
 use super::lock_model::LockScenario;
 use super::result::{replay, CheckResult, Coverage, PropResult, Status};
 use super::search::Stop;
@@ -218,11 +218,7 @@ impl<S: fmt::Debug> fmt::Debug for Named<S> {
 }
 
 /// The model, noting what each step the checker takes did.
-struct Noting<M: EngineModel>
-where
-    M::State: Hash + Send,
-    M::Action: Copy + PartialEq + Send,
-{
+struct Noting<M: EngineModel> {
     m: M,
     conds: Arc<[Cond<M>]>,
     notes: Arc<Mutex<M::Notes>>,
@@ -234,17 +230,11 @@ type PropFn<M> = fn(&Noting<M>, &Named<<M as Model>::State>) -> bool;
 fn p<M, const I: usize>(n: &Noting<M>, s: &Named<M::State>) -> bool
 where
     M: EngineModel,
-    M::State: Hash + Send,
-    M::Action: Copy + PartialEq + Send,
 {
     n.conds.get(I).is_none_or(|f| f(&n.m, &s.st))
 }
 
-impl<M: EngineModel> Noting<M>
-where
-    M::State: Hash + Send,
-    M::Action: Copy + PartialEq + Send,
-{
+impl<M: EngineModel> Noting<M> {
     fn named(&self, st: M::State) -> Named<M::State> {
         let mut id = Vec::new();
         self.m.encode(&st, &mut M::Scratch::default(), &mut id);
@@ -252,11 +242,7 @@ where
     }
 }
 
-impl<M: EngineModel> Model for Noting<M>
-where
-    M::State: Hash + Send,
-    M::Action: Copy + PartialEq + Send,
-{
+impl<M: EngineModel> Model for Noting<M> {
     type State = Named<M::State>;
     type Action = M::Action;
 
@@ -278,19 +264,8 @@ where
         Some(self.named(next))
     }
     fn properties(&self) -> Vec<Property<Self>> {
-        let fns: [PropFn<M>; 71] = prop_fns!(p, M, PropFn<M>);
-        // The model's properties, on this model: the same names and predicates (at
-        // most 71 of them: 7 built-in and 64 asserts).
-        self.m
-            .properties()
-            .into_iter()
-            .zip(fns)
-            .map(|(p, f)| Property {
-                expectation: p.expectation,
-                name: p.name,
-                condition: f,
-            })
-            .collect()
+        // The model's properties, on this model: the same names and predicates.
+        wrapped_properties(&self.m, prop_fns!(p, M, PropFn<M>))
     }
 }
 

@@ -193,3 +193,18 @@ pub struct Simulated {
     /// decided (a violation seen, a `sometimes` assert met).
     pub found_at: Vec<Option<(u64, f64)>>,
 }
+
+impl Simulated {
+    /// The report's `simulate` member (models/docs/json-output.schema.json).
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "paths_asked": self.asked,
+            "paths": self.paths,
+            "seed": self.seed,
+            "depth_cap": self.depth_cap,
+            "capped": self.capped,
+            "timed_out": self.timed_out,
+            "found_at": self.found_at.iter().map(|f| f.map(|(p, t)| serde_json::json!({"path": p, "seconds": t}))).collect::<Vec<_>>(),
+        })
+    }
+}

@@ -18,9 +18,10 @@
 
 use super::cycle::Graph;
 use super::encode::fingerprint;
+use super::engine_model::EngineModel;
 use super::mem;
+use super::model_space::ModelSpace;
 use super::por::PorStats;
-use super::space::Space;
 use std::collections::VecDeque;
 use std::io::Write;
 use std::time::Instant;
@@ -59,7 +60,7 @@ pub struct Mode {
     /// that decides the last property, with the states generated until then.
     pub at_expansion: bool,
     /// Record the explored graph (every edge followed, and which states are pending,
-    /// [`Space::pending`]) for the cycle search of liveness ([`super::cycle`]): every
+    /// [`EngineModel::pending`]) for the cycle search of liveness ([`super::cycle`]): every
     /// state is explored, decided properties or not. The graph (12 bytes an edge, one
     /// byte a state) is not counted against `max_memory`: bound such a search by
     /// `max_states` (the zoo's liveness search stops past 200,000 states).
@@ -90,7 +91,7 @@ pub enum Stop {
 /// What a search found and how it went.
 #[derive(Debug)]
 pub struct SearchResult<N = Vec<Vec<u8>>> {
-    /// Per property (the model's [`Space::fires`] order): the first state found
+    /// Per property (the order of the model's properties, [`ModelSpace::fires`]): the first state found
     /// that violates it (`always` properties) or satisfies it (`sometimes` asserts).
     pub found: Vec<Option<u32>>,
     /// States generated (every successor computed, revisits included, and the initial
@@ -117,7 +118,7 @@ pub struct SearchResult<N = Vec<Vec<u8>>> {
     pub por: Option<PorStats>,
     /// Why the reduction was off although asked for.
     pub por_off: Option<String>,
-    /// What the model kept of the actions taken ([`Space::Notes`]: for lock scenarios,
+    /// What the model kept of the actions taken ([`EngineModel::Notes`]: for lock scenarios,
     /// per session, per step: bit 1 the step was taken, bit 2 with an outcome other than
     /// `error`, symmetric sessions sharing their bits).
     pub notes: N,
@@ -319,38 +320,38 @@ struct Succ {
 }
 
 /// One worker's part of a batch.
-struct Batch<S: Space> {
+struct Batch<M: EngineModel> {
     bytes: Vec<u8>,
     succs: Vec<Succ>,
     /// The successors themselves, when the model's queue keeps states
-    /// ([`Space::STORES_STATES`]).
-    states: Vec<Option<S::State>>,
-    notes: S::Notes,
+    /// (its encoding does not decode: [`EngineModel::DECODES`]).
+    states: Vec<Option<M::State>>,
+    notes: M::Notes,
     stats: PorStats,
     expansions: u64,
     depth_cut: bool,
     max_depth: usize,
-    scratch: S::Scratch,
+    scratch: M::Scratch,
 }
 
-impl<S: Space> Batch<S> {
-    fn new(space: &S) -> Batch<S> {
+impl<M: EngineModel> Batch<M> {
+    fn new(space: &ModelSpace<M>) -> Batch<M> {
         Batch {
             bytes: Vec::new(),
             succs: Vec::new(),
             states: Vec::new(),
-            notes: space.new_notes(),
+            notes: space.m.new_notes(),
             stats: PorStats::default(),
             expansions: 0,
             depth_cut: false,
             max_depth: 0,
-            scratch: S::Scratch::default(),
+            scratch: M::Scratch::default(),
         }
     }
 }
 
 /// The properties a state fires.
-fn fires<S: Space>(space: &S, st: &S::State) -> u128 {
+fn fires<M: EngineModel>(space: &ModelSpace<M>, st: &M::State) -> u128 {
     (0..space.props()).fold(
         0u128,
         |f, i| {
@@ -364,14 +365,14 @@ fn fires<S: Space>(space: &S, st: &S::State) -> u128 {
 }
 
 /// What the workers share.
-struct Ctx<'a, S: Space> {
-    space: &'a S,
+struct Ctx<'a, M: EngineModel> {
+    space: &'a ModelSpace<'a, M>,
     max_depth: Option<usize>,
 }
 
-impl<S: Space> Ctx<'_, S> {
+impl<M: EngineModel> Ctx<'_, M> {
     /// Expands a slice of a batch into `b`.
-    fn expand(&self, slice: &[(u32, u32, usize, usize)], bytes: &[u8], b: &mut Batch<S>) {
+    fn expand(&self, slice: &[(u32, u32, usize, usize)], bytes: &[u8], b: &mut Batch<M>) {
         b.bytes.clear();
         b.succs.clear();
         b.states.clear();
@@ -387,7 +388,7 @@ impl<S: Space> Ctx<'_, S> {
             b.max_depth = b.max_depth.max(depth);
             let st = self.space.load(&bytes[a..e]);
             enabled.clear();
-            self.space.enabled(&st, &mut enabled);
+            self.space.m.actions(&st, &mut enabled);
             if enabled.is_empty() {
                 continue;
             }
@@ -397,10 +398,11 @@ impl<S: Space> Ctx<'_, S> {
             }
             b.expansions += 1;
             self.space
+                .m
                 .successors(&st, &enabled, &mut b.stats, &mut succs);
             for (next, rec) in succs.drain(..) {
-                self.space.note(&rec, &mut b.notes);
-                self.space.encode(&next, &mut b.scratch, &mut enc);
+                self.space.m.note(&rec, &mut b.notes);
+                self.space.m.encode(&next, &mut b.scratch, &mut enc);
                 let fire = fires(self.space, &next);
                 let at = (b.bytes.len(), b.bytes.len() + enc.len());
                 b.bytes.extend_from_slice(&enc);
@@ -411,17 +413,17 @@ impl<S: Space> Ctx<'_, S> {
                     at,
                     fire,
                 });
-                b.states.push(S::STORES_STATES.then_some(next));
+                b.states.push((!M::DECODES).then_some(next));
             }
         }
     }
 }
 
 /// The state of a search in progress.
-struct Walk<S: Space> {
+struct Walk<M: EngineModel> {
     found: Vec<Option<u32>>,
     undecided: usize,
-    notes: S::Notes,
+    notes: M::Notes,
     table: FpTable,
     queue: Queue,
     stats: PorStats,
@@ -435,23 +437,23 @@ struct Walk<S: Space> {
     /// A new state's queue entry.
     stored: Vec<u8>,
     /// Buffers of the one-thread expansion.
-    bufs: Bufs<S>,
+    bufs: Bufs<M>,
 }
 
-struct Bufs<S: Space> {
-    enabled: Vec<S::Action>,
-    succs: Vec<(S::State, S::Record)>,
+struct Bufs<M: EngineModel> {
+    enabled: Vec<M::Action>,
+    succs: Vec<(M::State, M::Record)>,
     enc: Vec<u8>,
-    scratch: S::Scratch,
+    scratch: M::Scratch,
 }
 
-impl<S: Space> Default for Bufs<S> {
+impl<M: EngineModel> Default for Bufs<M> {
     fn default() -> Self {
         Bufs {
             enabled: Vec::new(),
             succs: Vec::new(),
             enc: Vec::new(),
-            scratch: S::Scratch::default(),
+            scratch: M::Scratch::default(),
         }
     }
 }
@@ -465,9 +467,9 @@ enum Expand {
     Stop,
 }
 
-impl<S: Space> Walk<S> {
+impl<M: EngineModel> Walk<M> {
     /// What the search's own structures take.
-    fn own(&self, s: &Search<S>) -> u64 {
+    fn own(&self, s: &Search<M>) -> u64 {
         (s.fps.capacity() * 8 + s.parents.capacity() * 4) as u64
             + self.table.bytes()
             + self.queue.bytes()
@@ -477,7 +479,7 @@ impl<S: Space> Walk<S> {
     /// before, or no room: then `stop` is set).
     fn insert(
         &mut self,
-        s: &mut Search<S>,
+        s: &mut Search<M>,
         fp: u64,
         parent: u32,
         enc_len: usize,
@@ -525,8 +527,8 @@ impl<S: Space> Walk<S> {
     /// Expands one state (`at`: its index and depth) on this thread.
     fn expand_one(
         &mut self,
-        s: &mut Search<S>,
-        st: &S::State,
+        s: &mut Search<M>,
+        st: &M::State,
         at: (u32, usize),
         max_depth: Option<usize>,
         limit: u64,
@@ -536,7 +538,7 @@ impl<S: Space> Walk<S> {
         let mut b = std::mem::take(&mut self.bufs);
         self.max_depth = self.max_depth.max(depth);
         b.enabled.clear();
-        space.enabled(st, &mut b.enabled);
+        space.m.actions(st, &mut b.enabled);
         if b.enabled.is_empty() {
             self.bufs = b;
             return Expand::Skipped;
@@ -547,12 +549,14 @@ impl<S: Space> Walk<S> {
             return Expand::Skipped;
         }
         self.expansions += 1;
-        space.successors(st, &b.enabled, &mut self.stats, &mut b.succs);
+        space
+            .m
+            .successors(st, &b.enabled, &mut self.stats, &mut b.succs);
         let mut out = Expand::Done;
         for (next, rec) in b.succs.drain(..) {
             self.states += 1;
-            space.note(&rec, &mut self.notes);
-            space.encode(&next, &mut b.scratch, &mut b.enc);
+            space.m.note(&rec, &mut self.notes);
+            space.m.encode(&next, &mut b.scratch, &mut b.enc);
             let fp = fingerprint(&b.enc);
             let idx = match self.insert(s, fp, node, b.enc.len(), limit) {
                 Some(idx) => {
@@ -571,7 +575,7 @@ impl<S: Space> Walk<S> {
                 },
             };
             if let Some(g) = s.graph.as_mut() {
-                g.edges.push((node, space.action_of(&rec), idx));
+                g.edges.push((node, space.m.action_of(&rec), idx));
             }
         }
         b.succs.clear();
@@ -593,11 +597,11 @@ impl<S: Space> Walk<S> {
     }
 
     /// Puts a new state on the queue (what the model keeps of it).
-    fn push(&mut self, s: &Search<S>, idx: u32, depth: u32, st: Option<S::State>, enc: &[u8]) {
+    fn push(&mut self, s: &Search<M>, idx: u32, depth: u32, st: Option<M::State>, enc: &[u8]) {
         if dropped(idx) {
             return;
         }
-        if S::STORES_STATES {
+        if !M::DECODES {
             let mut stored = std::mem::take(&mut self.stored);
             s.space.store(st, enc, &mut stored);
             self.queue.push(idx, depth, &stored);
@@ -608,13 +612,13 @@ impl<S: Space> Walk<S> {
     }
 
     /// Merges a worker's successors, in order.
-    fn merge_batch(&mut self, s: &mut Search<S>, b: &mut Batch<S>, limit: u64) {
+    fn merge_batch(&mut self, s: &mut Search<M>, b: &mut Batch<M>, limit: u64) {
         self.stats.reduced += b.stats.reduced;
         self.stats.skipped += b.stats.skipped;
         self.expansions += b.expansions;
         self.depth_cut |= b.depth_cut;
         self.max_depth = self.max_depth.max(b.max_depth);
-        s.space.merge_notes(&mut self.notes, &b.notes);
+        s.space.m.merge_notes(&mut self.notes, &b.notes);
         for (x, st) in b.succs.iter().zip(b.states.iter_mut()) {
             self.states += 1;
             let enc = &b.bytes[x.at.0..x.at.1];
@@ -640,19 +644,19 @@ struct Ran {
 }
 
 /// The buffers of the parallel breadth-first search.
-struct Par<S: Space> {
+struct Par<M: EngineModel> {
     batch_in: Vec<(u32, u32, usize, usize)>,
     batch_bytes: Vec<u8>,
-    batches: Vec<Batch<S>>,
+    batches: Vec<Batch<M>>,
 }
 
-impl<S: Space> Walk<S> {
-    fn new(space: &S) -> Walk<S> {
+impl<M: EngineModel> Walk<M> {
+    fn new(space: &ModelSpace<M>) -> Walk<M> {
         let nprops = space.props();
         Walk {
             found: vec![None; nprops],
             undecided: nprops,
-            notes: space.new_notes(),
+            notes: space.m.new_notes(),
             table: FpTable::new(),
             queue: Queue::new(),
             stats: PorStats::default(),
@@ -669,11 +673,11 @@ impl<S: Space> Walk<S> {
     }
 
     /// The initial state: state 0, on the queue.
-    fn add_initial(&mut self, s: &mut Search<S>) {
+    fn add_initial(&mut self, s: &mut Search<M>) {
         let space = s.space;
         let init = space.initial();
         let mut enc = Vec::new();
-        space.encode(&init, &mut S::Scratch::default(), &mut enc);
+        space.m.encode(&init, &mut M::Scratch::default(), &mut enc);
         let fp0 = fingerprint(&enc);
         s.fps.push(fp0);
         s.parents.push(ROOT);
@@ -691,8 +695,8 @@ impl<S: Space> Walk<S> {
     /// `Skipped`: the queue was empty.
     fn expand_batch(
         &mut self,
-        s: &mut Search<S>,
-        par: &mut Par<S>,
+        s: &mut Search<M>,
+        par: &mut Par<M>,
         max_depth: Option<usize>,
         limit: u64,
     ) -> Expand {
@@ -735,9 +739,9 @@ impl<S: Space> Walk<S> {
     }
 
     /// The result of a search that ended.
-    fn result(mut self, s: &Search<S>, run: Ran) -> SearchResult<S::Notes> {
+    fn result(mut self, s: &Search<M>, run: Ran) -> SearchResult<M::Notes> {
         let space = s.space;
-        space.finish_notes(&mut self.notes);
+        space.m.finish_notes(&mut self.notes);
         let unique = s.fps.len() as u64;
         SearchResult {
             found: self.found,
@@ -752,7 +756,7 @@ impl<S: Space> Walk<S> {
             search_bytes: self.search_bytes,
             heap_peak: self.heap_peak,
             symmetry: false,
-            por: space.reduces().then_some(self.stats),
+            por: space.m.reduces().then_some(self.stats),
             por_off: None,
             notes: self.notes,
             dfs: run.dfs,
@@ -762,12 +766,12 @@ impl<S: Space> Walk<S> {
 }
 
 /// A search over one model; keeps the states seen so that traces can be rebuilt.
-pub struct Search<'s, S: Space> {
-    pub space: &'s S,
+pub struct Search<'s, M: EngineModel> {
+    pub space: &'s ModelSpace<'s, M>,
     fps: Vec<u64>,
     parents: Vec<u32>,
     /// The explored graph, with [`Mode::graph`].
-    pub graph: Option<Graph<S::Action>>,
+    pub graph: Option<Graph<M::Action>>,
 }
 
 const ROOT: u32 = u32::MAX;
@@ -785,20 +789,23 @@ fn progress_line(states: u64, unique: u64, depth: usize, queue: u64, secs: f64) 
     let _ = std::io::stderr().flush();
 }
 
-impl<'s, S: Space> Search<'s, S> {
+impl<'s, M: EngineModel> Search<'s, M> {
     /// Runs a search. (`o.symmetry`, `o.por` and `o.dynamic_quiet` are the model's to
     /// apply: [`super::lock_model::LockScenario::new`]; the result's `symmetry` and
     /// `por_off` are its caller's to fill in.)
-    pub fn run(space: &'s S, o: &SearchOptions) -> (Search<'s, S>, SearchResult<S::Notes>) {
+    pub fn run(
+        space: &'s ModelSpace<'s, M>,
+        o: &SearchOptions,
+    ) -> (Search<'s, M>, SearchResult<M::Notes>) {
         Search::run_mode(space, o, Mode::default())
     }
 
     /// Runs a search in a [`Mode`].
     pub fn run_mode(
-        space: &'s S,
+        space: &'s ModelSpace<'s, M>,
         o: &SearchOptions,
         mode: Mode,
-    ) -> (Search<'s, S>, SearchResult<S::Notes>) {
+    ) -> (Search<'s, M>, SearchResult<M::Notes>) {
         let start = Instant::now();
         let mut s = Search {
             space,
@@ -806,7 +813,7 @@ impl<'s, S: Space> Search<'s, S> {
             parents: Vec::new(),
             graph: mode.graph.then(Graph::default),
         };
-        let mut w: Walk<S> = Walk::new(space);
+        let mut w: Walk<M> = Walk::new(space);
         let mut popped = Vec::new();
         let mut decided_early = false;
         let mut dfs = o.dfs;
@@ -914,9 +921,9 @@ impl<'s, S: Space> Search<'s, S> {
     }
 
     /// With [`Mode::graph`]: notes whether a new state is pending.
-    fn note_pending(&mut self, st: &S::State) {
+    fn note_pending(&mut self, st: &M::State) {
         if let Some(g) = self.graph.as_mut() {
-            g.pending.push(self.space.pending(st));
+            g.pending.push(self.space.m.pending(st));
         }
     }
 
@@ -925,7 +932,7 @@ impl<'s, S: Space> Search<'s, S> {
     /// at each the action whose successor has the next fingerprint, exactly as the search
     /// did; with symmetry it keeps track of which real session each representative's
     /// session stands for, and returns the actions of the real sessions.
-    pub fn path(&self, node: u32) -> Option<Vec<S::Action>> {
+    pub fn path(&self, node: u32) -> Option<Vec<M::Action>> {
         let mut chain = vec![node];
         let mut at = node;
         while self.parents[at as usize] != ROOT {
@@ -934,13 +941,13 @@ impl<'s, S: Space> Search<'s, S> {
         }
         chain.reverse();
         let space = self.space;
-        let mut scratch = S::Scratch::default();
+        let mut scratch = M::Scratch::default();
         let mut enc = Vec::new();
         let mut st = space.initial();
-        space.encode(&st, &mut scratch, &mut enc);
+        space.m.encode(&st, &mut scratch, &mut enc);
         // real[j]: the real session that session j of the representative stands for.
-        let mut real: Vec<usize> = space.order(&scratch);
-        if !S::STORES_STATES {
+        let mut real: Vec<usize> = space.m.order(&scratch);
+        if M::DECODES {
             st = space.load(&enc);
         }
         let mut acts = Vec::new();
@@ -948,24 +955,20 @@ impl<'s, S: Space> Search<'s, S> {
         for w in chain.windows(2) {
             let want = self.fps[w[1] as usize];
             acts.clear();
-            space.enabled(&st, &mut acts);
+            space.m.actions(&st, &mut acts);
             let mut found = false;
             for &a in &acts {
-                let Some((x, _)) = space.apply(&st, a) else {
+                let Some((x, _)) = space.m.step(&st, a) else {
                     continue;
                 };
-                space.encode(&x, &mut scratch, &mut enc);
+                space.m.encode(&x, &mut scratch, &mut enc);
                 if fingerprint(&enc) != want {
                     continue;
                 }
-                out.push(space.relabel(a, &real));
-                let order = space.order(&scratch);
+                out.push(space.m.relabel(a, &real));
+                let order = space.m.order(&scratch);
                 real = order.iter().map(|&o| real[o]).collect();
-                st = if S::STORES_STATES {
-                    x
-                } else {
-                    space.load(&enc)
-                };
+                st = if !M::DECODES { x } else { space.load(&enc) };
                 found = true;
                 break;
             }

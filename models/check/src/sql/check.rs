@@ -10,6 +10,7 @@ use super::{SqlAction, SqlCheck, SqlProp, SqlRecord, SqlState};
 use crate::model::mem;
 use crate::model::model_space::ModelSpace;
 use crate::model::por::PorStats;
+use crate::model::result::Simulated;
 use crate::model::search::{Search, SearchOptions, Stop};
 use mdl_core::Outcome;
 use std::collections::BTreeSet;
@@ -69,6 +70,8 @@ pub struct SqlResult {
     /// A breadth-first search went on depth-first past half of `--max-memory`: at this
     /// depth, with this many bytes.
     pub switched_to_dfs: Option<(usize, u64)>,
+    /// `--simulate N`: the sample taken ([`super::simulate`]); `None` for a search.
+    pub simulated: Option<Simulated>,
 }
 
 impl SqlResult {
@@ -147,6 +150,7 @@ pub fn check_with(m: &SqlCheck, o: &SearchOptions) -> SqlResult {
         peak_rss: mem::peak_rss(),
         max_memory: o.max_memory,
         switched_to_dfs: r.switched_to_dfs,
+        simulated: None,
     }
 }
 

@@ -6,6 +6,7 @@
 
 use super::check::SqlResult;
 use super::{text, SqlAction, SqlCheck, SqlRecord};
+use crate::model::result::Simulated;
 use crate::model::search::Stop;
 use serde_json::{json, Value};
 
@@ -106,6 +107,7 @@ pub fn json(m: &SqlCheck, r: &SqlResult) -> Value {
             "explored {} states ({} unique) to depth {}, no violation so far",
             r.states, r.unique, r.max_depth
         )),
+        "simulate": r.simulated.as_ref().map(Simulated::json),
         "search": if r.dfs { "dfs" } else { "bfs" },
         "search_engine": if r.stateright { "stateright" } else { "mdl" },
         "threads": r.threads,

@@ -23,6 +23,7 @@
 //! - [`text`]: traces as SQL statements per session, with outcomes and locks;
 //! - [`json`]: the same as `mdl check --format json` members;
 //! - [`explore`]: the same model for stateright's Explorer (`mdl explore`).
+//! - [`simulate`]: `--simulate N`, random paths through the same model.
 
 pub mod check;
 #[cfg(feature = "stateright")]
@@ -33,6 +34,7 @@ pub mod paths;
 pub mod quiet;
 #[cfg(feature = "stateright")]
 pub mod reference;
+pub mod simulate;
 pub mod text;
 pub mod written;
 

@@ -57,6 +57,7 @@ pub fn check(m: &SqlCheck, o: &RefOptions) -> SqlResult {
         peak_rss: mem::peak_rss(),
         max_memory: 0,
         switched_to_dfs: None,
+        simulated: None,
     }
 }
 

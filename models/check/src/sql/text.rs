@@ -88,6 +88,9 @@ pub fn text(m: &SqlCheck, r: &SqlResult) -> String {
     for p in &r.props {
         let word = if p.violated {
             "violated"
+        } else if m.is_sometimes(p.prop) && p.trace.is_some() {
+            // (Met on some path: holds, in a sample as in a search.)
+            "holds"
         } else if r.incomplete {
             "incomplete"
         } else {
@@ -113,7 +116,11 @@ pub fn text(m: &SqlCheck, r: &SqlResult) -> String {
         r.unique,
         r.max_depth,
         r.secs,
-        if r.dfs { "DFS" } else { "BFS" },
+        match (r.simulated.is_some(), r.dfs) {
+            (true, _) => "random paths",
+            (false, true) => "DFS",
+            (false, false) => "BFS",
+        },
         m.table_name(),
         if r.stateright {
             ", stateright's checker"
@@ -121,7 +128,21 @@ pub fn text(m: &SqlCheck, r: &SqlResult) -> String {
             ""
         }
     );
-    if r.incomplete {
+    if let Some(x) = &r.simulated {
+        let _ = writeln!(
+            out,
+            "  simulated: {} random paths of {} (seed {}, at most {} actions each){}",
+            x.paths,
+            x.asked,
+            x.seed,
+            x.depth_cap,
+            if x.timed_out {
+                ", stopped by --max-time"
+            } else {
+                ""
+            }
+        );
+    } else if r.incomplete {
         let why = match r.stop {
             Some(Stop::States) => "stopped at the state limit (--max-states)",
             Some(Stop::Memory) => "stopped at the memory bound (--max-memory)",

@@ -9,7 +9,7 @@
 //! ([`Mode::at_expansion`]), so the states counted are the ones stateright's checker
 //! counted when it ran the zoo.
 
-use super::engine::{Check, Design, St, StepInfo};
+use super::engine::{Check, Design, DesignState, StepInfo};
 use super::entries::Entry;
 use crate::model::cycle::pending_cycle;
 use crate::model::engine_model::EngineModel;
@@ -131,13 +131,13 @@ impl EngineModel for Design {
     type Record = u8;
     type Scratch = ();
     type Notes = ();
-    fn step(&self, st: &St, a: u8) -> Option<(St, u8)> {
+    fn step(&self, st: &DesignState, a: u8) -> Option<(DesignState, u8)> {
         self.next_state(st, a).map(|n| (n, a))
     }
     fn action_of(&self, rec: &u8) -> u8 {
         *rec
     }
-    fn pending(&self, st: &St) -> bool {
+    fn pending(&self, st: &DesignState) -> bool {
         self.watched_waiting(st)
     }
 }
@@ -192,7 +192,7 @@ fn props(m: &Design) -> Vec<Check> {
 }
 
 /// The steps of a run from the initial state and the state it ends in.
-fn replay(m: &Design, actions: &[u8]) -> (Vec<StepInfo>, St) {
+fn replay(m: &Design, actions: &[u8]) -> (Vec<StepInfo>, DesignState) {
     let mut st = m.init();
     let mut steps = Vec::new();
     for a in actions {
@@ -203,7 +203,7 @@ fn replay(m: &Design, actions: &[u8]) -> (Vec<StepInfo>, St) {
     (steps, st)
 }
 
-fn violated(m: &Design, st: &St) -> Option<Check> {
+fn violated(m: &Design, st: &DesignState) -> Option<Check> {
     m.checks
         .iter()
         .copied()

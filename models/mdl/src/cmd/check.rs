@@ -151,6 +151,17 @@ fn quiet_word(r: &CheckResult) -> &'static str {
 /// shared 2-core machine (models/MODEL.md, "Threads"): 2 threads finish the larger scale
 /// files 1.2-1.4x sooner than 1 when a core is free, and no slower when it is loaded; more
 /// threads than cores only add merging.
+/// `--simulate N`'s options (lock and SQL scenarios alike).
+fn sim_options(args: &Args, paths: u64, max_memory: u64) -> SimOptions {
+    SimOptions {
+        paths,
+        seed: args.seed,
+        max_depth: args.max_depth,
+        max_time: args.max_time,
+        max_memory,
+    }
+}
+
 fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
 }
@@ -242,16 +253,15 @@ pub fn main(args: Args) -> i32 {
         let m = match loaded {
             Ok(Loaded::Locks(m)) => *m,
             Ok(Loaded::Sql(m)) => {
-                if args.simulate.is_some() {
-                    eprintln!(
-                        "mdl check: {name}: --simulate is for lock requests; SQL sessions are \
-                         searched in full"
-                    );
-                }
                 let max_states = args
                     .max_states
                     .unwrap_or(mdl_check::sql::check::DEFAULT_MAX_STATES);
-                let r = if args.engine == Engine::Stateright {
+                let r = if let Some(paths) = args.simulate {
+                    mdl_check::sql::simulate::simulate(
+                        &m,
+                        &sim_options(&args, paths, opts.max_memory),
+                    )
+                } else if args.engine == Engine::Stateright {
                     mdl_check::sql::reference::check(
                         &m,
                         &RefOptions {
@@ -347,16 +357,7 @@ pub fn main(args: Args) -> i32 {
                     exhaustive: false,
                 },
             ),
-            Some(paths) => simulate(
-                &m,
-                &SimOptions {
-                    paths,
-                    seed: args.seed,
-                    max_depth: args.max_depth,
-                    max_time: args.max_time,
-                    max_memory: opts.max_memory,
-                },
-            ),
+            Some(paths) => simulate(&m, &sim_options(&args, paths, opts.max_memory)),
             None => check(&m, &opts),
         };
         let status = if r.any_violated() {

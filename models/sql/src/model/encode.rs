@@ -126,10 +126,11 @@ pub(super) fn fingerprint(m: &super::SqlModel) -> u64 {
     global_lock_wait_timeout.hash(&mut h);
     cat.fingerprint().hash(&mut h);
     sess.len().hash(&mut h);
+    let waits = wait_ranks(sess);
     for s in sess {
         if s.run.is_some() || !s.session.locking_reads.is_empty() {
             // Its statement in progress or its locking reads name tickets: their labels.
-            super::canon::relabel_debug(&format!("{:?}", **s), &labels).hash(&mut h);
+            super::canon::relabel_debug(&ranked_debug(s, &waits), &labels).hash(&mut h);
         } else {
             s.fingerprint().hash(&mut h);
         }
@@ -140,6 +141,34 @@ pub(super) fn fingerprint(m: &super::SqlModel) -> u64 {
         write_debug(&(events, stash, yielded, held_back), &mut h);
     }
     h.finish()
+}
+
+/// The start numbers of the waits in progress (`Waiting::seq`), in order. Only their
+/// order is read (ties of deadlines, `SqlModel::advance`), and a new wait's number is
+/// above every one in use (`set_waiting`; the next one, `SqlModel::seq`, is left out of
+/// the fingerprint): so a wait's number is hashed as its rank among them. Hashing the
+/// numbers themselves made the fingerprint depend on the path to a state (how many waits
+/// began and ended before), and the unique states counted on the order of the search
+/// (models/MODEL.md, "SQL scenarios on the one engine").
+fn wait_ranks(sess: &[Shared<super::Sess>]) -> Vec<u64> {
+    let mut v: Vec<u64> = sess
+        .iter()
+        .filter_map(|s| Some(s.run.as_ref()?.waiting.as_ref()?.seq))
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+/// A session's `Debug` text with its wait's start number as its rank in `waits`.
+fn ranked_debug(s: &super::Sess, waits: &[u64]) -> String {
+    let Some(seq) = s.run.as_ref().and_then(|r| Some(r.waiting.as_ref()?.seq)) else {
+        return format!("{s:?}");
+    };
+    let mut c = s.clone();
+    if let Some(w) = c.run.as_mut().and_then(|r| r.waiting.as_mut()) {
+        w.seq = waits.binary_search(&seq).unwrap_or(usize::MAX) as u64;
+    }
+    format!("{c:?}")
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use super::coverage::coverage_text;
 use super::replay::replay_scenario;
 use super::trace::{deadlocks, violation_detail};
-use crate::model::result::{CheckResult, Status, Trace};
+use crate::model::result::{CheckResult, Simulated, Status, Trace};
 use crate::model::search::Stop;
 use crate::model::{Action, MdlModel};
 use mdl_scenario::print::command_text;
@@ -144,15 +144,7 @@ pub fn json(m: &MdlModel, r: &CheckResult) -> serde_json::Value {
             "steps": r.coverage.total,
             "untaken_lines": r.coverage.untaken_lines,
         },
-        "simulate": r.simulated.as_ref().map(|s| serde_json::json!({
-            "paths_asked": s.asked,
-            "paths": s.paths,
-            "seed": s.seed,
-            "depth_cap": s.depth_cap,
-            "capped": s.capped,
-            "timed_out": s.timed_out,
-            "found_at": s.found_at.iter().map(|f| f.map(|(p, t)| serde_json::json!({"path": p, "seconds": t}))).collect::<Vec<_>>(),
-        })),
+        "simulate": r.simulated.as_ref().map(Simulated::json),
         "search": if r.dfs { "dfs" } else { "bfs" },
         "search_engine": if r.stateright { "stateright" } else { "mdl" },
         "threads": r.threads,

@@ -1,5 +1,7 @@
-//! The zoo's small modelling engine: a few sessions, each running a fixed program of
-//! steps against the real [`LockTable`] and against small foreign subsystems (a table-level
+//! The zoo's designs: their semantics, not a search (a design is a stateright `Model`
+//! with our extension trait, searched by the checker's one engine, `crate::zoo::check`,
+//! its starving runs found by the same engine's graph mode and cycle search). A design is
+//! a few sessions, each running a fixed program of steps against the real [`LockTable`] and against small foreign subsystems (a table-level
 //! lock manager, a storage engine's row locks, a table definition cache, a purge thread's
 //! table objects) kept next to it in the state.
 //!
@@ -19,7 +21,7 @@
 //! States are compared up to the renaming of ticket ids ([`canon_table`], a
 //! bisimulation): that merges states which differ only in how tickets were numbered, and
 //! makes the state space of a program that runs for ever (`rounds == 0`) finite, so that a
-//! starving run is a cycle of states ([`super::starving_lasso`]).
+//! starving run is a cycle of states ([`super::check::starving_lasso`]).
 
 use mdl_core::deadlock::{self, WaitGraph};
 use mdl_core::dialect::{Dialect, WeightRule};
@@ -115,30 +117,32 @@ impl Kind {
 
 /// A foreign resource in the model.
 #[derive(Clone, Debug)]
-pub struct ResDef {
+pub struct ResourceDef {
     pub name: &'static str,
     pub kind: Kind,
     /// The subsystem (a participant of the sequence diagrams).
     pub subsystem: &'static str,
 }
 
+/// One session's hold on a foreign resource: its mode and how long it keeps it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Hold {
+pub struct ResourceHold {
     pub s: u8,
     pub mode: u8,
     pub dur: Duration,
 }
 
+/// A foreign resource's state: who holds it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Res {
-    pub holders: Vec<Hold>,
+pub struct Resource {
+    pub holders: Vec<ResourceHold>,
     /// Sessions still using an old version (the share was marked old while they had it open).
     pub old: Vec<u8>,
 }
 
 /// A table object of the storage engine (the purge entries).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Obj {
+pub struct TableObject {
     pub name: u8,
     pub exists: bool,
     pub n_ref: u8,
@@ -231,7 +235,7 @@ pub enum OnAbort {
 }
 
 #[derive(Clone, Debug)]
-pub struct Prog {
+pub struct Program {
     pub name: &'static str,
     pub ops: Vec<(Op, &'static str)>,
     /// How many times the program runs; 0: for ever (finite thanks to [`canon_table`]).
@@ -243,9 +247,9 @@ pub struct Prog {
     pub backoff_pc: Option<u8>,
 }
 
-impl Prog {
-    pub fn new(name: &'static str, ops: Vec<(Op, &'static str)>) -> Prog {
-        Prog {
+impl Program {
+    pub fn new(name: &'static str, ops: Vec<(Op, &'static str)>) -> Program {
+        Program {
             name,
             ops,
             rounds: 1,
@@ -290,7 +294,7 @@ pub enum Check {
     Bounded,
     /// liveness (`assert eventually`): no run in which the watched session waits for
     /// ever while the others keep taking steps: no reachable cycle of states along which
-    /// it waits throughout ([`super::starving_lasso`]).
+    /// it waits throughout ([`super::check::starving_lasso`]).
     Eventually,
     /// always: no waiting MDL request could be granted now (a lost wakeup otherwise:
     /// `LockTable::grantable_waiters`, the rule of the lock's own reschedule).
@@ -353,8 +357,8 @@ impl Check {
 #[derive(Clone)]
 pub struct Design {
     pub d: Dialect,
-    pub progs: Vec<Prog>,
-    pub res: Vec<ResDef>,
+    pub progs: Vec<Program>,
+    pub res: Vec<ResourceDef>,
     /// Foreign waits are registered with the MDL detector.
     pub visible: bool,
     /// The deadlock weight of foreign waits.
@@ -364,7 +368,7 @@ pub struct Design {
     pub suspicion: bool,
     pub purge: PurgeRule,
     pub names: Vec<&'static str>,
-    pub objs: Vec<Obj>,
+    pub objs: Vec<TableObject>,
     /// (session, key): count grants to others on `key` while the session waits for it.
     pub watch: Option<(u8, MdlKey)>,
     pub starve_bound: u8,
@@ -384,7 +388,7 @@ pub struct Design {
     /// The back-off of MySQL 5.4's first MDL (bug #46273): when an MDL request starts to
     /// wait for sessions that wait in THR_LOCK, their table-lock waits are aborted and
     /// they give back every metadata lock (their transaction's too) and start the
-    /// statement over ([`Prog::backoff_pc`]).
+    /// statement over ([`Program::backoff_pc`]).
     pub backoff: bool,
     /// [`Op::ShowOpen`] does not wait when the session holds locks (the fix of bug
     /// #46044).
@@ -403,7 +407,7 @@ pub struct Design {
 }
 
 impl Design {
-    pub fn new(d: Dialect, progs: Vec<Prog>) -> Design {
+    pub fn new(d: Dialect, progs: Vec<Program>) -> Design {
         Design {
             d,
             progs,
@@ -444,7 +448,7 @@ impl Design {
 /// The state of a design. Equality and hashing see the lock table up to the renaming of
 /// ticket ids ([`canon_table`]).
 #[derive(Clone, Debug)]
-pub struct St {
+pub struct DesignState {
     pub t: LockTable,
     pub pc: Vec<u8>,
     pub round: Vec<u8>,
@@ -452,8 +456,8 @@ pub struct St {
     /// Blocked in a foreign subsystem at `pc`.
     pub cw: Vec<bool>,
     pub done: Vec<bool>,
-    pub res: Vec<Res>,
-    pub objs: Vec<Obj>,
+    pub res: Vec<Resource>,
+    pub objs: Vec<TableObject>,
     /// The purge thread's object and the name it read.
     pub purge_obj: Option<u8>,
     pub purge_name: Option<u8>,
@@ -471,7 +475,7 @@ pub struct St {
     pub used: Vec<u8>,
 }
 
-impl St {
+impl DesignState {
     fn rest(&self) -> impl Hash + PartialEq + '_ {
         (
             (
@@ -494,14 +498,14 @@ impl St {
     }
 }
 
-impl PartialEq for St {
-    fn eq(&self, o: &St) -> bool {
+impl PartialEq for DesignState {
+    fn eq(&self, o: &DesignState) -> bool {
         self.rest() == o.rest() && canon_table(&self.t) == canon_table(&o.t)
     }
 }
-impl Eq for St {}
+impl Eq for DesignState {}
 
-impl Hash for St {
+impl Hash for DesignState {
     fn hash<H: Hasher>(&self, h: &mut H) {
         self.rest().hash(h);
         canon_table(&self.t).hash(h);
@@ -656,21 +660,21 @@ fn o(s: usize) -> OwnerId {
 }
 
 impl Design {
-    pub fn init(&self) -> St {
+    pub fn init(&self) -> DesignState {
         let mut t = LockTable::new(std::sync::Arc::new(self.d.clone()), self.config);
         for _ in &self.progs {
             t.add_session();
         }
         let n = self.progs.len();
-        let mut res = vec![Res::default(); self.res.len()];
+        let mut res = vec![Resource::default(); self.res.len()];
         for (r, s, mode, dur) in &self.init_holds {
-            res[*r as usize].holders.push(Hold {
+            res[*r as usize].holders.push(ResourceHold {
                 s: *s,
                 mode: *mode,
                 dur: *dur,
             });
         }
-        St {
+        DesignState {
             t,
             pc: vec![0; n],
             round: vec![0; n],
@@ -692,17 +696,17 @@ impl Design {
         }
     }
 
-    fn op(&self, st: &St, s: usize) -> Option<&(Op, &'static str)> {
+    fn op(&self, st: &DesignState, s: usize) -> Option<&(Op, &'static str)> {
         self.progs[s].ops.get(st.pc[s] as usize)
     }
 
-    fn purge_key(&self, st: &St) -> Option<MdlKey> {
+    fn purge_key(&self, st: &DesignState) -> Option<MdlKey> {
         st.purge_name
             .map(|n| self.table_key(self.names[n as usize]))
     }
 
     /// May session `s` take a step?
-    pub fn enabled(&self, st: &St, s: usize) -> bool {
+    pub fn enabled(&self, st: &DesignState, s: usize) -> bool {
         if st.done[s] {
             return false;
         }
@@ -720,7 +724,7 @@ impl Design {
     }
 
     /// Tries a foreign step of `s` (None: the step is not a foreign one).
-    fn try_foreign(&self, st: &mut St, s: usize) -> Option<Try> {
+    fn try_foreign(&self, st: &mut DesignState, s: usize) -> Option<Try> {
         let (op, _) = self.op(st, s)?;
         let s8 = s as u8;
         Some(match op {
@@ -753,7 +757,7 @@ impl Design {
                 b.sort();
                 b.dedup();
                 if b.is_empty() {
-                    st.res[*r as usize].holders.push(Hold {
+                    st.res[*r as usize].holders.push(ResourceHold {
                         s: s8,
                         mode: *mode,
                         dur: *dur,
@@ -813,7 +817,12 @@ impl Design {
     }
 
     /// The sessions that MDL requests `reqs` of `s` would wait for now.
-    fn mdl_blockers(&self, st: &St, s: usize, reqs: &[(MdlKey, LockType)]) -> Vec<OwnerId> {
+    fn mdl_blockers(
+        &self,
+        st: &DesignState,
+        s: usize,
+        reqs: &[(MdlKey, LockType)],
+    ) -> Vec<OwnerId> {
         let mut out = Vec::new();
         for (k, ty) in reqs {
             if st.t.owns_equal_or_stronger(o(s), k, *ty) {
@@ -835,7 +844,7 @@ impl Design {
     }
 
     /// The foreign blockers of a session blocked at its step.
-    fn foreign_blockers(&self, st: &St, s: usize) -> Vec<OwnerId> {
+    fn foreign_blockers(&self, st: &DesignState, s: usize) -> Vec<OwnerId> {
         let mut c = st.clone();
         match self.try_foreign(&mut c, s) {
             Some(Try::Blocked(b)) => b,
@@ -845,7 +854,7 @@ impl Design {
 
     /// The ground-truth wait-for graph: MDL waits (from the lock table) and every foreign
     /// wait, whether or not it was registered with the detector.
-    pub fn edges(&self, st: &St) -> BTreeSet<(usize, usize)> {
+    pub fn edges(&self, st: &DesignState) -> BTreeSet<(usize, usize)> {
         let mut e = BTreeSet::new();
         for (a, b) in st.t.wait_edges() {
             let a = a.0 as usize;
@@ -864,7 +873,7 @@ impl Design {
     }
 
     /// The sessions that `s`'s next MDL request would wait for (hypothetically).
-    fn hyp_blockers(&self, st: &St, s: usize) -> Vec<OwnerId> {
+    fn hyp_blockers(&self, st: &DesignState, s: usize) -> Vec<OwnerId> {
         let reqs: Vec<(MdlKey, LockType)> = match self.op(st, s) {
             Some((Op::Acq(k, ty, _), _)) | Some((Op::Upg(k, ty), _)) => vec![(k.clone(), *ty)],
             Some((Op::ShowOpen(k), _)) => vec![(k.clone(), LockType::SH)],
@@ -878,7 +887,7 @@ impl Design {
         self.mdl_blockers(st, s, &reqs)
     }
 
-    fn suspect(&self, st: &St, s: usize, k: &MdlKey) -> bool {
+    fn suspect(&self, st: &DesignState, s: usize, k: &MdlKey) -> bool {
         let holds =
             st.t.session(o(s))
                 .is_some_and(|x| !x.book.held().is_empty());
@@ -892,7 +901,7 @@ impl Design {
             })
     }
 
-    fn release_foreign(&self, st: &mut St, s: usize, durs: &[Duration]) {
+    fn release_foreign(&self, st: &mut DesignState, s: usize, durs: &[Duration]) {
         let s8 = s as u8;
         for r in st.res.iter_mut() {
             let before: Vec<bool> = r.holders.iter().map(|h| h.s == s8).collect();
@@ -904,7 +913,7 @@ impl Design {
         }
     }
 
-    fn advance(&self, st: &mut St, s: usize) {
+    fn advance(&self, st: &mut DesignState, s: usize) {
         st.pc[s] += 1;
         if st.pc[s] as usize >= self.progs[s].ops.len() {
             if self.progs[s].rounds == 0 {
@@ -920,7 +929,7 @@ impl Design {
         }
     }
 
-    fn finish(&self, st: &mut St, s: usize) {
+    fn finish(&self, st: &mut DesignState, s: usize) {
         let _ = st.t.disconnect(o(s));
         self.release_foreign(
             st,
@@ -936,7 +945,7 @@ impl Design {
         st.used[s] = 0;
     }
 
-    fn abort(&self, st: &mut St, s: usize) {
+    fn abort(&self, st: &mut DesignState, s: usize) {
         st.aborts[s] = st.aborts[s].saturating_add(1);
         st.deadlocks = st.deadlocks.saturating_add(1);
         st.cw[s] = false;
@@ -966,7 +975,7 @@ impl Design {
     }
 
     /// The watched session waits for its lock.
-    pub fn watched_waiting(&self, st: &St) -> bool {
+    pub fn watched_waiting(&self, st: &DesignState) -> bool {
         self.watch.as_ref().is_some_and(|(ws, key)| {
             st.t.session(o(*ws as usize))
                 .and_then(|x| x.wait.as_ref())
@@ -975,7 +984,7 @@ impl Design {
     }
 
     /// Evaluates one property on a state.
-    pub fn holds(&self, c: Check, st: &St) -> bool {
+    pub fn holds(&self, c: Check, st: &DesignState) -> bool {
         match c {
             Check::NoStuckCycle => {
                 let g = self.edges(st);
@@ -1055,7 +1064,7 @@ struct EdgeGraph {
 }
 
 impl EdgeGraph {
-    fn new(m: &Design, st: &St) -> EdgeGraph {
+    fn new(m: &Design, st: &DesignState) -> EdgeGraph {
         let mut adj: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
         for (a, b) in m.edges(st) {
             adj.entry(a).or_default().push(b);
@@ -1122,14 +1131,14 @@ pub fn on_cycle(g: &BTreeSet<(usize, usize)>, v: usize) -> bool {
 }
 
 impl Model for Design {
-    type State = St;
+    type State = DesignState;
     type Action = u8;
 
-    fn init_states(&self) -> Vec<St> {
+    fn init_states(&self) -> Vec<DesignState> {
         vec![self.init()]
     }
 
-    fn actions(&self, st: &St, out: &mut Vec<u8>) {
+    fn actions(&self, st: &DesignState, out: &mut Vec<u8>) {
         for s in 0..self.progs.len() {
             if self.enabled(st, s) {
                 out.push(s as u8);
@@ -1137,7 +1146,7 @@ impl Model for Design {
         }
     }
 
-    fn next_state(&self, st: &St, a: u8) -> Option<St> {
+    fn next_state(&self, st: &DesignState, a: u8) -> Option<DesignState> {
         Some(self.step(st, a as usize).0)
     }
 
@@ -1153,11 +1162,11 @@ impl Model for Design {
                 macro_rules! prop {
                     ($v:ident) => {
                         if c.is_always() {
-                            Property::always(Check::$v.name(), |m: &Design, s: &St| {
+                            Property::always(Check::$v.name(), |m: &Design, s: &DesignState| {
                                 m.holds(Check::$v, s)
                             })
                         } else {
-                            Property::sometimes(Check::$v.name(), |m: &Design, s: &St| {
+                            Property::sometimes(Check::$v.name(), |m: &Design, s: &DesignState| {
                                 m.holds(Check::$v, s)
                             })
                         }

@@ -7,7 +7,7 @@ use super::*;
 
 impl Design {
     /// Session `s` takes its step. Returns the new state and what happened.
-    pub fn step(&self, st: &St, s: usize) -> (St, StepInfo) {
+    pub fn step(&self, st: &DesignState, s: usize) -> (DesignState, StepInfo) {
         let mut n = st.clone();
         let (op, label) = self.op(st, s).cloned().expect("enabled session has a step");
         let watch_wait_before = self.watched_waiting(st);
@@ -106,7 +106,7 @@ impl Design {
 
     /// The step's own part (`op` of session `s`): where it went, its MDL outcome if it
     /// made a request, its text, the sessions that got a deadlock error.
-    pub(super) fn run_op(&self, n: &mut St, s: usize, op: &Op) -> OpOut {
+    pub(super) fn run_op(&self, n: &mut DesignState, s: usize, op: &Op) -> OpOut {
         let mut done = OpOut {
             target: "MDL",
             mdl: None,
@@ -133,7 +133,7 @@ impl Design {
     }
 
     /// [`Design::run_op`] for the metadata-lock requests and releases.
-    pub(super) fn request_op(&self, n: &mut St, s: usize, op: &Op, done: &mut OpOut) {
+    pub(super) fn request_op(&self, n: &mut DesignState, s: usize, op: &Op, done: &mut OpOut) {
         let me = o(s);
         match op {
             Op::Acq(k, ty, dur) => {
@@ -231,7 +231,7 @@ impl Design {
     }
 
     /// [`Design::run_op`] for the statement and transaction ends and the table-level locks.
-    pub(super) fn end_op(&self, n: &mut St, s: usize, op: &Op, done: &mut OpOut) {
+    pub(super) fn end_op(&self, n: &mut DesignState, s: usize, op: &Op, done: &mut OpOut) {
         let me = o(s);
         match op {
             Op::PurgeLock => {
@@ -309,7 +309,7 @@ impl Design {
     }
 
     /// [`Design::run_op`] for the table definition cache, the purge thread and the table objects.
-    pub(super) fn object_op(&self, n: &mut St, s: usize, op: &Op, done: &mut OpOut) {
+    pub(super) fn object_op(&self, n: &mut DesignState, s: usize, op: &Op, done: &mut OpOut) {
         let me = o(s);
         match op {
             Op::PurgeWait => {
@@ -440,8 +440,8 @@ impl Design {
     /// them (noted in `deadlocked`).
     pub(super) fn ended_waits(
         &self,
-        st: &St,
-        n: &mut St,
+        st: &DesignState,
+        n: &mut DesignState,
         watch_wait_before: bool,
         deadlocked: &mut Vec<usize>,
     ) -> Vec<(usize, Outcome)> {
@@ -490,8 +490,8 @@ impl Design {
     /// oracle); victims are aborted here or come as events.
     pub(super) fn search_after_switch(
         &self,
-        st: &St,
-        n: &mut St,
+        st: &DesignState,
+        n: &mut DesignState,
         deadlocked: &mut Vec<usize>,
     ) -> BTreeSet<(usize, usize)> {
         let switched: Vec<MdlKey> =
@@ -523,7 +523,7 @@ impl Design {
     /// step's MDL outcome for the caller (None when it waits).
     pub(super) fn one_pass_outcome(
         &self,
-        n: &mut St,
+        n: &mut DesignState,
         s: usize,
         out: Outcome,
         text: &mut String,
@@ -560,7 +560,7 @@ impl Design {
 
     /// [`Design::backoff`]: the sessions `s` now waits for that wait in THR_LOCK give
     /// back every metadata lock and start their statement over. Returns their names.
-    pub(super) fn back_off_blockers(&self, n: &mut St, s: usize) -> Vec<&'static str> {
+    pub(super) fn back_off_blockers(&self, n: &mut DesignState, s: usize) -> Vec<&'static str> {
         let blockers: Vec<usize> =
             n.t.wait_edges()
                 .iter()
@@ -580,7 +580,7 @@ impl Design {
     /// upgrader's `notify_shared_lock`), gives back every metadata lock (its transaction's
     /// too: that is the bug) and its statement's table locks, and starts the statement
     /// over. Returns whether it did.
-    pub(super) fn back_off(&self, n: &mut St, b: usize) -> bool {
+    pub(super) fn back_off(&self, n: &mut DesignState, b: usize) -> bool {
         let in_thr = matches!(self.op(n, b), Some((Op::Take(r, _, _), _))
             if self.res[*r as usize].kind.is_thr_lock());
         if !(n.cw[b] && in_thr) {
@@ -596,14 +596,14 @@ impl Design {
     }
 
     /// Does some session wait in MDL for `b` (an upgrader that notifies it)?
-    pub(super) fn mdl_waits_for(&self, n: &St, b: usize) -> bool {
+    pub(super) fn mdl_waits_for(&self, n: &DesignState, b: usize) -> bool {
         n.t.wait_edges()
             .iter()
             .any(|(a, x)| x.0 as usize == b && n.t.session(*a).is_some_and(|y| y.wait.is_some()))
     }
 
     /// Marks the tracked tables each session holds a lock on as used by its transaction.
-    pub(super) fn track_use(&self, n: &mut St) {
+    pub(super) fn track_use(&self, n: &mut DesignState) {
         for (i, k) in self.tracked.iter().enumerate() {
             if let Some(l) = n.t.lock(k) {
                 for t in l.granted() {
@@ -618,7 +618,7 @@ impl Design {
 
     pub(super) fn refresh_foreign(
         &self,
-        n: &mut St,
+        n: &mut DesignState,
         events: &mut Vec<(usize, Outcome)>,
         dl: &mut Vec<usize>,
     ) {

@@ -14,7 +14,7 @@ pub fn two_cycles() -> Entry {
     let d = Dialect::mysql80();
     let t1 = tbl(&d, "t1");
     let dml = |name| {
-        Prog::new(
+        Program::new(
             name,
             vec![
                 (
@@ -32,7 +32,7 @@ pub fn two_cycles() -> Entry {
     let progs = vec![
         dml("con1"),
         dml("con2"),
-        Prog::new(
+        Program::new(
             "alter",
             vec![
                 (
@@ -95,7 +95,7 @@ pub fn alter_under_transaction() -> Entry {
     let d = Dialect::mysql80();
     let t1 = tbl(&d, "t1");
     let rs = vec![res("t1", Kind::ThrLock, "THR_LOCK")];
-    let mut trx_old = Prog::new(
+    let mut trx_old = Program::new(
         "trx",
         vec![
             (
@@ -116,7 +116,7 @@ pub fn alter_under_transaction() -> Entry {
     );
     trx_old.backoff_pc = Some(1);
     let alter = |first: LockType, label: &'static str| {
-        Prog::new(
+        Program::new(
             "alter",
             vec![
                 (Op::Acq(t1.clone(), first, TXN), label),
@@ -150,7 +150,7 @@ pub fn alter_under_transaction() -> Entry {
         Check::NoFalseDeadlock,
         Check::AllDone,
     ];
-    let trx_new = Prog::new(
+    let trx_new = Program::new(
         "trx",
         vec![
             (
@@ -248,7 +248,7 @@ fn name_order_design(swap: bool, all_or_nothing: bool) -> Design {
             "SELECT * FROM A WHERE F=1: MDL SR on A",
         )
     };
-    let trx = Prog::new(
+    let trx = Program::new(
         "trx",
         vec![
             (Op::Acq(first, LockType::SW, TXN), l1),
@@ -272,7 +272,7 @@ fn name_order_design(swap: bool, all_or_nothing: bool) -> Design {
         d,
         vec![
             trx,
-            Prog::new("locker", vec![lock, (Op::Unlock, "UNLOCK TABLES")]),
+            Program::new("locker", vec![lock, (Op::Unlock, "UNLOCK TABLES")]),
         ],
     );
     m.protect = 0;

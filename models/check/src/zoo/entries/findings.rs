@@ -18,7 +18,7 @@ pub fn skipped_hog_design(repass: bool) -> Design {
     }
     let t = tbl(&d, "t1");
     let prog = |name, ty, dur, what, end: Op, end_what| {
-        Prog::new(
+        Program::new(
             name,
             vec![(Op::Acq(t.clone(), ty, dur), what), (end, end_what)],
         )
@@ -114,7 +114,7 @@ pub fn switch_cycle_design(search: bool) -> Design {
     let mut m = Design::new(
         d.clone(),
         vec![
-            Prog::new(
+            Program::new(
                 "c",
                 vec![
                     (
@@ -125,7 +125,7 @@ pub fn switch_cycle_design(search: bool) -> Design {
                     (Op::EndStmt, "end of ALTER (an error before its X)"),
                 ],
             ),
-            Prog::new(
+            Program::new(
                 "a",
                 vec![
                     (
@@ -139,7 +139,7 @@ pub fn switch_cycle_design(search: bool) -> Design {
                     (Op::Unlock, "UNLOCK TABLES"),
                 ],
             ),
-            Prog::new(
+            Program::new(
                 "b",
                 vec![
                     (Op::Acq(t.clone(), LockType::SW, TXN), "INSERT INTO t1: SW"),

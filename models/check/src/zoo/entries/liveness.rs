@@ -15,7 +15,7 @@ pub fn snrw_stream(limit: u64) -> Design {
     let d = Dialect::mysql80();
     let t = tbl(&d, "t");
     let writer = |name| {
-        let mut p = Prog::new(
+        let mut p = Program::new(
             name,
             vec![
                 (
@@ -33,7 +33,7 @@ pub fn snrw_stream(limit: u64) -> Design {
         vec![
             writer("w1"),
             writer("w2"),
-            Prog::new(
+            Program::new(
                 "reader",
                 vec![
                     (Op::Acq(t.clone(), LockType::SR, STMT), "SELECT * FROM t"),

@@ -56,8 +56,8 @@ fn tbl(d: &Dialect, name: &str) -> MdlKey {
     MdlKey::new(d.namespace_by_name("TABLE").expect("TABLE"), "test", name)
 }
 
-fn res(name: &'static str, kind: Kind, subsystem: &'static str) -> ResDef {
-    ResDef {
+fn res(name: &'static str, kind: Kind, subsystem: &'static str) -> ResourceDef {
+    ResourceDef {
         name,
         kind,
         subsystem,
@@ -108,7 +108,7 @@ fn update_vs_alter() -> Entry {
     let mut old = Design::new(
         d.clone(),
         vec![
-            Prog::new(
+            Program::new(
                 "trx",
                 vec![
                     (
@@ -125,7 +125,7 @@ fn update_vs_alter() -> Entry {
                     (Op::Commit, "COMMIT"),
                 ],
             ),
-            Prog::new(
+            Program::new(
                 "alter",
                 vec![
                     (
@@ -143,7 +143,7 @@ fn update_vs_alter() -> Entry {
     let mut new = Design::new(
         d.clone(),
         vec![
-            Prog::new(
+            Program::new(
                 "trx",
                 vec![
                     (
@@ -160,7 +160,7 @@ fn update_vs_alter() -> Entry {
                     (Op::Commit, "COMMIT"),
                 ],
             ),
-            Prog::new(
+            Program::new(
                 "alter",
                 vec![
                     (
@@ -212,7 +212,7 @@ fn needless_deadlock() -> Entry {
     let d = Dialect::mysql80();
     let t1 = tbl(&d, "t1");
     let progs = vec![
-        Prog::new(
+        Program::new(
             "trx",
             vec![
                 (
@@ -229,7 +229,7 @@ fn needless_deadlock() -> Entry {
                 (Op::Commit, "COMMIT"),
             ],
         ),
-        Prog::new(
+        Program::new(
             "alter",
             vec![
                 (
@@ -286,7 +286,7 @@ fn handler_vs_ftwrl() -> Entry {
     let t2 = tbl(&d, "t2");
     let global = single(&d, "GLOBAL");
     let commit = single(&d, "COMMIT");
-    let mut handler_old = Prog::new(
+    let mut handler_old = Program::new(
         "handler",
         vec![
             (Op::Take(0, OPEN, EXPL), "HANDLER t OPEN"),
@@ -303,7 +303,7 @@ fn handler_vs_ftwrl() -> Entry {
         d.clone(),
         vec![
             handler_old,
-            Prog::new(
+            Program::new(
                 "ftwrl",
                 vec![
                     (
@@ -321,7 +321,7 @@ fn handler_vs_ftwrl() -> Entry {
         res("t", Kind::Share, "table cache"),
         res("global read lock", Kind::Global, "global read lock"),
     ];
-    let mut handler_new = Prog::new(
+    let mut handler_new = Program::new(
         "handler",
         vec![
             (
@@ -346,7 +346,7 @@ fn handler_vs_ftwrl() -> Entry {
         d.clone(),
         vec![
             handler_new,
-            Prog::new(
+            Program::new(
                 "ftwrl",
                 vec![
                     (
@@ -401,7 +401,7 @@ fn ftwrl_starvation() -> Entry {
     let d = Dialect::mysql80();
     let global = single(&d, "GLOBAL");
     let dml = |name| {
-        let mut p = Prog::new(
+        let mut p = Program::new(
             name,
             vec![
                 (
@@ -417,7 +417,7 @@ fn ftwrl_starvation() -> Entry {
     let progs = vec![
         dml("dml1"),
         dml("dml2"),
-        Prog::new(
+        Program::new(
             "ftwrl",
             vec![
                 (
@@ -490,7 +490,7 @@ fn analyze_pileup() -> Entry {
         let mut x = Design::new(
             d.clone(),
             vec![
-                Prog::new(
+                Program::new(
                     "long",
                     vec![
                         (
@@ -502,7 +502,7 @@ fn analyze_pileup() -> Entry {
                         (Op::EndStmt, "end of SELECT"),
                     ],
                 ),
-                Prog::new(
+                Program::new(
                     "analyze",
                     vec![
                         (Op::Acq(t.clone(), LockType::SR, STMT), "ANALYZE TABLE t"),
@@ -511,7 +511,7 @@ fn analyze_pileup() -> Entry {
                         (Op::EndStmt, "end of ANALYZE"),
                     ],
                 ),
-                Prog::new(
+                Program::new(
                     "reader",
                     vec![
                         (
@@ -565,7 +565,7 @@ fn purge_temp_name() -> Entry {
     let d = Dialect::mariadb();
     let names = vec!["t1", "#sql-alter-1", "#sql-alter-2", "#sql-backup-1"];
     let key = |i: usize| tbl(&d, names[i]);
-    let purge = Prog::new(
+    let purge = Program::new(
         "purge",
         vec![
             (Op::PurgeWait, "purge: undo records to purge"),
@@ -615,20 +615,20 @@ fn purge_temp_name() -> Entry {
         let mut x = Design::new(
             d.clone(),
             vec![
-                Prog::new("alter1", a1),
+                Program::new("alter1", a1),
                 purge.clone(),
-                Prog::new("alter2", a2),
+                Program::new("alter2", a2),
             ],
         );
         x.names = names.clone();
         x.objs = vec![
-            Obj {
+            TableObject {
                 name: 0,
                 exists: true,
                 n_ref: 0,
                 undo: false,
             },
-            Obj {
+            TableObject {
                 name: 1,
                 exists: false,
                 n_ref: 0,
@@ -682,7 +682,7 @@ fn temp_name_review() -> Entry {
     let d = Dialect::mariadb();
     let names = vec!["#sql-alter-9", "t9", "t1", "#sql-alter-1"];
     let key = |i: usize| tbl(&d, names[i]);
-    let purge = Prog::new(
+    let purge = Program::new(
         "purge",
         vec![
             (Op::PurgeWait, "purge: undo records to purge"),
@@ -696,7 +696,7 @@ fn temp_name_review() -> Entry {
     );
     let mk = |new: bool| {
         let mut progs = vec![
-            Prog::new(
+            Program::new(
                 "user",
                 vec![
                     (
@@ -708,7 +708,7 @@ fn temp_name_review() -> Entry {
                 ],
             ),
             purge.clone(),
-            Prog::new(
+            Program::new(
                 "rename",
                 vec![
                     (
@@ -721,7 +721,7 @@ fn temp_name_review() -> Entry {
             ),
         ];
         if new {
-            progs.push(Prog::new(
+            progs.push(Program::new(
                 "alter",
                 vec![
                     (
@@ -740,19 +740,19 @@ fn temp_name_review() -> Entry {
         let mut x = Design::new(d.clone(), progs);
         x.names = names.clone();
         x.objs = vec![
-            Obj {
+            TableObject {
                 name: 0,
                 exists: true,
                 n_ref: 0,
                 undo: false,
             },
-            Obj {
+            TableObject {
                 name: 2,
                 exists: true,
                 n_ref: 0,
                 undo: false,
             },
-            Obj {
+            TableObject {
                 name: 3,
                 exists: false,
                 n_ref: 0,
@@ -808,7 +808,7 @@ fn lock_tables_deadlock() -> Entry {
     let mut old = Design::new(
         d.clone(),
         vec![
-            Prog::new(
+            Program::new(
                 "s1",
                 vec![
                     (Op::Take(1, WRITE, TXN), "BEGIN; UPDATE t2"),
@@ -816,7 +816,7 @@ fn lock_tables_deadlock() -> Entry {
                     (Op::Commit, "COMMIT"),
                 ],
             ),
-            Prog::new(
+            Program::new(
                 "s2",
                 vec![
                     (
@@ -842,7 +842,7 @@ fn lock_tables_deadlock() -> Entry {
     let mut new = Design::new(
         d.clone(),
         vec![
-            Prog::new(
+            Program::new(
                 "s1",
                 vec![
                     (
@@ -853,7 +853,7 @@ fn lock_tables_deadlock() -> Entry {
                     (Op::Commit, "COMMIT"),
                 ],
             ),
-            Prog::new(
+            Program::new(
                 "s2",
                 vec![
                     (
@@ -908,7 +908,7 @@ fn victim_livelock() -> Entry {
     let x = MdlKey::new(ns, "", "x");
     let y = MdlKey::new(ns, "", "y");
     let prog = |name, a: &MdlKey, b: &MdlKey, la, lb| {
-        let mut p = Prog::new(
+        let mut p = Program::new(
             name,
             vec![
                 (Op::Acq(a.clone(), LockType::X, EXPL), la),
@@ -970,7 +970,7 @@ fn backup_lock_order() -> Entry {
     let mut old = Design::new(
         d.clone(),
         vec![
-            Prog::new(
+            Program::new(
                 "backup",
                 vec![
                     (Op::Take(0, READ_LOCK, EXPL), "LOCK INSTANCE FOR BACKUP"),
@@ -981,7 +981,7 @@ fn backup_lock_order() -> Entry {
                     (Op::Unlock, "UNLOCK TABLES; UNLOCK INSTANCE"),
                 ],
             ),
-            Prog::new(
+            Program::new(
                 "ddl",
                 vec![
                     (
@@ -1011,7 +1011,7 @@ fn backup_lock_order() -> Entry {
     let mut new = Design::new(
         d.clone(),
         vec![
-            Prog::new(
+            Program::new(
                 "backup",
                 vec![
                     (
@@ -1025,7 +1025,7 @@ fn backup_lock_order() -> Entry {
                     (Op::Unlock, "UNLOCK TABLES; UNLOCK INSTANCE"),
                 ],
             ),
-            Prog::new(
+            Program::new(
                 "ddl",
                 vec![
                     (
@@ -1084,7 +1084,7 @@ fn fk_metadata() -> Entry {
     let mut old = Design::new(
         d.clone(),
         vec![
-            Prog::new(
+            Program::new(
                 "dml",
                 vec![
                     (
@@ -1097,7 +1097,7 @@ fn fk_metadata() -> Entry {
                     (Op::Commit, "COMMIT"),
                 ],
             ),
-            Prog::new(
+            Program::new(
                 "alter",
                 vec![
                     (
@@ -1119,7 +1119,7 @@ fn fk_metadata() -> Entry {
         Check::NoFalseDeadlock,
         Check::AllDone,
     ];
-    let dml = Prog::new(
+    let dml = Program::new(
         "dml",
         vec![
             (
@@ -1139,7 +1139,7 @@ fn fk_metadata() -> Entry {
         d.clone(),
         vec![
             dml,
-            Prog::new(
+            Program::new(
                 "alter",
                 vec![
                     (

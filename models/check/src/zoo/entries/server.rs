@@ -41,8 +41,8 @@ pub fn alter_database_commits() -> Entry {
         let mut x = Design::new(
             d.clone(),
             vec![
-                Prog::new("trx", trx),
-                Prog::new(
+                Program::new("trx", trx),
+                Program::new(
                     "dropper",
                     vec![
                         (
@@ -123,7 +123,7 @@ pub fn create_database_mutex() -> Entry {
         let mut x = Design::new(
             d.clone(),
             vec![
-                Prog::new(
+                Program::new(
                     "handler",
                     vec![
                         (
@@ -135,7 +135,7 @@ pub fn create_database_mutex() -> Entry {
                         (Op::Unlock, "HANDLER t1 CLOSE"),
                     ],
                 ),
-                Prog::new(
+                Program::new(
                     "dropper",
                     vec![
                         drop,
@@ -193,7 +193,7 @@ pub fn backup_tool_cycle() -> Entry {
     // The programs end after their last step: a session's end gives back everything
     // (COMMIT, UNLOCK TABLES, BACKUP STAGE END), which keeps the state space small.
     let per_table = || {
-        Prog::new(
+        Program::new(
             "c1",
             vec![
                 (
@@ -208,7 +208,7 @@ pub fn backup_tool_cycle() -> Entry {
         )
     };
     let alter = || {
-        Prog::new(
+        Program::new(
             "alter",
             vec![
                 (
@@ -231,7 +231,7 @@ pub fn backup_tool_cycle() -> Entry {
             ],
         )
     };
-    let mk = |tool: Prog| {
+    let mk = |tool: Program| {
         let mut x = Design::new(d.clone(), vec![per_table(), alter(), tool]);
         x.res = vec![res("flush done", Kind::Row, "backup tool")];
         // The tool holds the per-table connection back until its FLUSH is done.
@@ -244,7 +244,7 @@ pub fn backup_tool_cycle() -> Entry {
         ];
         x
     };
-    let old = mk(Prog::new(
+    let old = mk(Program::new(
         "c3",
         vec![
             (
@@ -261,7 +261,7 @@ pub fn backup_tool_cycle() -> Entry {
             ),
         ],
     ));
-    let new = mk(Prog::new(
+    let new = mk(Program::new(
         "c3",
         vec![
             (

@@ -9,7 +9,7 @@ fn sr_then_sw_design(soft: bool) -> Design {
     let mut d = Dialect::mysql80();
     d.soft_edges = soft;
     let t = tbl(&d, "t");
-    let trx = Prog::new(
+    let trx = Program::new(
         "trx",
         vec![
             (
@@ -23,7 +23,7 @@ fn sr_then_sw_design(soft: bool) -> Design {
             (Op::Commit, "COMMIT"),
         ],
     );
-    let locker = Prog::new(
+    let locker = Program::new(
         "locker",
         vec![
             (

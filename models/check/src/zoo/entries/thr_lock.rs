@@ -25,7 +25,7 @@ pub fn show_under_lock_tables() -> Entry {
     let t1 = tbl(&d, "t1");
     let t2 = tbl(&d, "t2");
     let progs = vec![
-        Prog::new(
+        Program::new(
             "locker",
             vec![
                 (
@@ -44,7 +44,7 @@ pub fn show_under_lock_tables() -> Entry {
                 (Op::Unlock, "UNLOCK TABLES"),
             ],
         ),
-        Prog::new(
+        Program::new(
             "creator",
             vec![
                 (
@@ -102,7 +102,7 @@ pub fn read_no_insert_vs_alter() -> Entry {
     let t1 = tbl(&d, "t1");
     let t2 = tbl(&d, "t2");
     let progs = vec![
-        Prog::new(
+        Program::new(
             "con2",
             vec![
                 (
@@ -118,7 +118,7 @@ pub fn read_no_insert_vs_alter() -> Entry {
                 (Op::Commit, "COMMIT"),
             ],
         ),
-        Prog::new(
+        Program::new(
             "alter",
             vec![
                 (
@@ -219,7 +219,7 @@ pub fn lock_tables_read_four_way() -> Entry {
                 "INSERT: TL_WRITE_ALLOW_WRITE on t3 (then COMMIT)",
             ));
         }
-        let mut prep = Prog::new(
+        let mut prep = Program::new(
             "prep",
             vec![
                 (
@@ -239,9 +239,9 @@ pub fn lock_tables_read_four_way() -> Entry {
         let mut x = Design::new(
             d.clone(),
             vec![
-                Prog::new("locker", locker),
-                Prog::new("ins", ins),
-                Prog::new(
+                Program::new("locker", locker),
+                Program::new("ins", ins),
+                Program::new(
                     "ren",
                     vec![(
                         Op::Bulk(
@@ -308,7 +308,7 @@ pub fn wrong_lock_type() -> Entry {
         let mut x = Design::new(
             d.clone(),
             vec![
-                Prog::new(
+                Program::new(
                     "trx",
                     vec![
                         (
@@ -324,7 +324,7 @@ pub fn wrong_lock_type() -> Entry {
                         (Op::Commit, "COMMIT"),
                     ],
                 ),
-                Prog::new(
+                Program::new(
                     "alter",
                     vec![
                         (
@@ -387,7 +387,7 @@ pub fn merge_children() -> Entry {
         let mut x = Design::new(
             d.clone(),
             vec![
-                Prog::new(
+                Program::new(
                     "alter",
                     vec![
                         (
@@ -403,7 +403,7 @@ pub fn merge_children() -> Entry {
                         (Op::Commit, "end of ALTER"),
                     ],
                 ),
-                Prog::new(
+                Program::new(
                     "delete",
                     vec![
                         (
@@ -414,7 +414,7 @@ pub fn merge_children() -> Entry {
                         (Op::Commit, "end of DELETE"),
                     ],
                 ),
-                Prog::new(
+                Program::new(
                     "select",
                     vec![
                         (
