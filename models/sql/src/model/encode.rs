@@ -150,7 +150,7 @@ pub(super) fn fingerprint(m: &super::SqlModel) -> u64 {
 /// numbers themselves made the fingerprint depend on the path to a state (how many waits
 /// began and ended before), and the unique states counted on the order of the search
 /// (models/MODEL.md, "SQL scenarios on the one engine").
-fn wait_ranks(sess: &[Shared<super::Sess>]) -> Vec<u64> {
+fn wait_ranks(sess: &[Shared<super::Connection>]) -> Vec<u64> {
     let mut v: Vec<u64> = sess
         .iter()
         .filter_map(|s| Some(s.run.as_ref()?.waiting.as_ref()?.seq))
@@ -160,7 +160,7 @@ fn wait_ranks(sess: &[Shared<super::Sess>]) -> Vec<u64> {
 }
 
 /// A session's `Debug` text with its wait's start number as its rank in `waits`.
-fn ranked_debug(s: &super::Sess, waits: &[u64]) -> String {
+fn ranked_debug(s: &super::Connection, waits: &[u64]) -> String {
     let Some(seq) = s.run.as_ref().and_then(|r| Some(r.waiting.as_ref()?.seq)) else {
         return format!("{s:?}");
     };
