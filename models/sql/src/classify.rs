@@ -161,6 +161,7 @@ mod dml;
 mod drop_index;
 mod engines;
 mod fk;
+mod fk_alter;
 mod global_timeout;
 mod lex;
 mod lock_alias;

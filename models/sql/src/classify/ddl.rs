@@ -3,8 +3,8 @@
 
 use super::{
     alter_cols, alter_fk, alter_keys, alter_rename, alter_tablespace, columns, drop_index, engines,
-    from_tables, kw_eq, option_value, partition, routine_block, routine_prelock, views, AlterCols,
-    Bind, Cur, Cx, Effect, Stmt, Tbl, Tok,
+    fk_alter, from_tables, kw_eq, option_value, partition, routine_block, routine_prelock, views,
+    AlterCols, Bind, Cur, Cx, Effect, Stmt, Tbl, Tok,
 };
 use crate::catalog::Engine;
 use crate::kind::{Kind, RowVariant};
@@ -107,6 +107,9 @@ pub(super) fn classify_alter(
     }
     // (A table that is not there fails at open, 1146, whatever its operations.)
     let known = alter_cols::known(cx, &t) || !cx.cat.exists(&t);
+    if let Some(st) = fk_alter::classify(cx, toks, &t, spec_at) {
+        return st;
+    }
     if let Some(st) = alter_fk::classify(cx, toks, &t, spec_at) {
         return st;
     }

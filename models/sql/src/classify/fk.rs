@@ -126,6 +126,10 @@ pub(super) fn apply(
     let Stmt::Learned(mut plan) = st else {
         return Ok(st);
     };
+    if plan.kind == Kind::FkAddCopy {
+        // ALTER TABLE ... ADD FOREIGN KEY (`classify/fk_alter.rs`).
+        return Ok(Stmt::Learned(plan));
+    }
     if toks.iter().any(|t| kw_eq(t, "references")) {
         let Effect::CreateTable { t, engine, .. } = &plan.effect else {
             return Err(format!(
