@@ -10,7 +10,9 @@
 //! `$t`, parent `$t2`). Afterwards the catalog has the edge, so DML writing the parent
 //! prelocks the child as for CREATE TABLE's foreign keys (`classify/fk.rs`).
 //!
-//! Refused by name: a MyISAM or unknown child or parent, ALGORITHM=INPLACE / NOCOPY /
+//! A child that is not there fails at its open (1146) as any ALTER does. Refused by
+//! name: a MyISAM child (the server ignores the key; whether it still opens the parent
+//! is not measured), a parent that is not an InnoDB table of the catalog, ALGORITHM=INPLACE / NOCOPY /
 //! INSTANT (the server's 1846), LOCK=, other operations in the same ALTER, a child that
 //! already has foreign keys with IF NOT EXISTS (the catalog keeps no key names), a
 //! self-reference.
@@ -77,6 +79,17 @@ fn plan(
             Some(false) => return refuse("with ALGORITHM other than COPY (the server's 1846)"),
             None => return refuse("among other operations"),
         }
+    }
+    if !cx.cat.exists(child) {
+        // The child fails at its open (1146) before the parent is opened: the plain
+        // ALTER ... COPY's locks up to there (`Effect::Alter` of a missing table).
+        let effect = Effect::Alter {
+            t: child.clone(),
+            forget_pk: false,
+            cols: AlterCols::Forget,
+        };
+        let part = cx.on_table(Kind::AlterCopy, child)?;
+        return cx.plan(Kind::AlterCopy, vec![part], effect, toks);
     }
     if cx.cat.engine(child) != Some(Engine::InnoDb) || !cx.cat.is_table(child) {
         return refuse("of a table that is not an InnoDB table of the catalog");
