@@ -156,6 +156,7 @@ mod alter_rename;
 mod alter_tablespace;
 pub mod columns;
 mod control;
+mod data_directory;
 mod ddl;
 mod dml;
 mod drop_index;
