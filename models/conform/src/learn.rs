@@ -478,6 +478,7 @@ fn written_from_source(k: &KindDef, ops: &mut Vec<Op>) {
                 | Kind::AlterCopyRename
                 | Kind::AlterCopyLockExclusive
                 | Kind::AlterPartitionBy
+                | Kind::FkAddCopy
         )
     {
         // copy_data_between_tables (sql/sql_table.cc): once the table is SNW the BACKUP_DDL
@@ -489,7 +490,10 @@ fn written_from_source(k: &KindDef, ops: &mut Vec<Op>) {
         // them). The MyISAM row keeps what was measured: its backup ticket is not shown
         // to move. With LOCK=EXCLUSIVE the table is X (wait_while_table_is_used in
         // mysql_alter_table) before the copy instead of SNW.
-        let copy_lock = if matches!(k.kind, Kind::AlterCopy | Kind::AlterCopyRename) {
+        let copy_lock = if matches!(
+            k.kind,
+            Kind::AlterCopy | Kind::AlterCopyRename | Kind::FkAddCopy
+        ) {
             "SNW"
         } else {
             "X"

@@ -326,6 +326,11 @@ impl Catalog {
             Effect::WithFks(inner, fks) => {
                 let made = match inner.as_ref() {
                     Effect::CreateTable { t, .. } => !self.exists(t),
+                    // ALTER TABLE ... ADD FOREIGN KEY (`classify/fk_alter.rs`): the edge
+                    // when the child and its parents are there.
+                    Effect::Alter { t, .. } => {
+                        self.is_table(t) && fks.iter().all(|k| self.is_table(&k.parent))
+                    }
                     _ => false,
                 };
                 self.apply(inner);

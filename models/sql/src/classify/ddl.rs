@@ -2,9 +2,9 @@
 //! each form and its effect on the catalog.
 
 use super::{
-    alter_cols, alter_fk, alter_keys, alter_rename, alter_tablespace, columns, drop_index, engines,
-    from_tables, kw_eq, option_value, partition, routine_block, routine_prelock, views, AlterCols,
-    Bind, Cur, Cx, Effect, Stmt, Tbl, Tok,
+    alter_cols, alter_fk, alter_keys, alter_rename, alter_tablespace, columns, data_directory,
+    drop_index, engines, fk_alter, from_tables, kw_eq, option_value, partition, routine_block,
+    routine_prelock, views, AlterCols, Bind, Cur, Cx, Effect, Stmt, Tbl, Tok,
 };
 use crate::catalog::Engine;
 use crate::kind::{Kind, RowVariant};
@@ -107,6 +107,9 @@ pub(super) fn classify_alter(
     }
     // (A table that is not there fails at open, 1146, whatever its operations.)
     let known = alter_cols::known(cx, &t) || !cx.cat.exists(&t);
+    if let Some(st) = fk_alter::classify(cx, toks, &t, spec_at) {
+        return st;
+    }
     if let Some(st) = alter_fk::classify(cx, toks, &t, spec_at) {
         return st;
     }
@@ -334,12 +337,10 @@ pub(super) fn classify_create(
              modelled (the server checks the partition clause first)"
         ));
     }
-    // DATA / INDEX DIRECTORY: whether the server may write there is the file system's
-    // answer (error 1 for a directory that does not exist), not the catalog's.
-    if words.iter().any(|w| w == "directory") {
-        return Err(format!(
-            "`{sql}`: CREATE TABLE with DATA / INDEX DIRECTORY is not modelled"
-        ));
+    // DATA / INDEX DIRECTORY: a partition's relative one fails; the others are the file
+    // system's answer, refused (`classify/data_directory.rs`).
+    if let Some(st) = data_directory::classify(cx, toks, &n) {
+        return st;
     }
     // No `(` after the name: no column (mysql_prepare_create_table, sql/sql_table.cc).
     let no_columns = !toks[c.i..].contains(&Tok::P('('));

@@ -1,0 +1,128 @@
+//! `ALTER TABLE child ADD [CONSTRAINT [name]] FOREIGN KEY [IF NOT EXISTS] [name] (cols)
+//! REFERENCES parent (cols) [ON DELETE a] [ON UPDATE a]` of an InnoDB child and parent.
+//!
+//! MariaDB 10.11 (`sql/sql_table.cc` `mysql_alter_table`): InnoDB adds a foreign key in
+//! place only with `foreign_key_checks=0` (`ha_innobase::check_if_supported_inplace_alter`,
+//! "Adding foreign keys needs foreign_key_checks=OFF"), so with the checks on (the
+//! model's sessions) the server's choice without ALGORITHM is COPY: the child's
+//! `ALTER ... COPY` steps, and the parent opened SNW for the statement (the referenced
+//! table is opened for the copy's foreign key check). Learned row `fk_add_copy` (child
+//! `$t`, parent `$t2`). Afterwards the catalog has the edge, so DML writing the parent
+//! prelocks the child as for CREATE TABLE's foreign keys (`classify/fk.rs`).
+//!
+//! A child that is not there fails at its open (1146) as any ALTER does. Refused by
+//! name: a MyISAM child (the server ignores the key; whether it still opens the parent
+//! is not measured), a parent that is not an InnoDB table of the catalog, ALGORITHM=INPLACE / NOCOPY /
+//! INSTANT (the server's 1846), LOCK=, other operations in the same ALTER, a child that
+//! already has foreign keys with IF NOT EXISTS (the catalog keeps no key names), a
+//! self-reference.
+
+use super::alter_rename::split_ops;
+use super::{fk, kw_eq, AlterCols, Bind, Cx, Effect, Engine, Stmt, Tbl, Tok};
+use crate::kind::Kind;
+
+/// Whether one operation's tokens start `ADD [CONSTRAINT [name]] FOREIGN KEY`.
+fn adds_fk(op: &[Tok]) -> bool {
+    let kw = |i: usize, w: &str| op.get(i).is_some_and(|t| kw_eq(t, w));
+    if !kw(0, "add") {
+        return false;
+    }
+    let at = if kw(1, "constraint") {
+        if kw(2, "foreign") {
+            2
+        } else {
+            3
+        }
+    } else {
+        1
+    };
+    kw(at, "foreign") && kw(at + 1, "key")
+}
+
+/// Whether an operation is `ALGORITHM [=] COPY | DEFAULT`.
+fn copy_algorithm(op: &[Tok]) -> Option<bool> {
+    if !op.first().is_some_and(|t| kw_eq(t, "algorithm")) {
+        return None;
+    }
+    Some(
+        op.last()
+            .is_some_and(|t| kw_eq(t, "copy") || kw_eq(t, "default")),
+    )
+}
+
+/// The plan of an ALTER TABLE adding a foreign key (`at` the token index after the table
+/// name); `None` when it adds none.
+pub fn classify(cx: &Cx, toks: &[Tok], child: &Tbl, at: usize) -> Option<Result<Stmt, String>> {
+    let ops = split_ops(toks, at);
+    let fk_ops: Vec<&(usize, usize)> = ops.iter().filter(|&&(s, e)| adds_fk(&toks[s..e])).collect();
+    if fk_ops.is_empty() {
+        return None;
+    }
+    Some(plan(cx, toks, child, &ops, fk_ops[0]))
+}
+
+fn plan(
+    cx: &Cx,
+    toks: &[Tok],
+    child: &Tbl,
+    ops: &[(usize, usize)],
+    &(s, e): &(usize, usize),
+) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    let refuse = |why: &str| Err(format!("`{sql}`: ADD FOREIGN KEY {why} is not modelled"));
+    for &(os, oe) in ops {
+        if (os, oe) == (s, e) {
+            continue;
+        }
+        match copy_algorithm(&toks[os..oe]) {
+            Some(true) => {}
+            Some(false) => return refuse("with ALGORITHM other than COPY (the server's 1846)"),
+            None => return refuse("among other operations"),
+        }
+    }
+    if !cx.cat.exists(child) {
+        // The child fails at its open (1146) before the parent is opened: the plain
+        // ALTER ... COPY's locks up to there (`Effect::Alter` of a missing table).
+        let effect = Effect::Alter {
+            t: child.clone(),
+            forget_pk: false,
+            cols: AlterCols::Forget,
+        };
+        let part = cx.on_table(Kind::AlterCopy, child)?;
+        return cx.plan(Kind::AlterCopy, vec![part], effect, toks);
+    }
+    if cx.cat.engine(child) != Some(Engine::InnoDb) || !cx.cat.is_table(child) {
+        return refuse("of a table that is not an InnoDB table of the catalog");
+    }
+    let op = &toks[s..e];
+    let if_not_exists = op
+        .windows(3)
+        .any(|w| kw_eq(&w[0], "if") && kw_eq(&w[1], "not") && kw_eq(&w[2], "exists"));
+    if if_not_exists && cx.cat.has_fk(child) {
+        return refuse("IF NOT EXISTS of a table with foreign keys");
+    }
+    let fks = fk::create_fks(sql, op, child, cx.db, cx.cat)?;
+    let [key] = fks.as_slice() else {
+        return refuse("without one REFERENCES");
+    };
+    let part = cx.part(
+        Kind::FkAddCopy,
+        Bind {
+            t: Some(child.clone()),
+            t2: Some(key.parent.clone()),
+            ..Bind::default()
+        },
+    );
+    // (The key may add an index on the child's columns: the model forgets its keys.)
+    let effect = Effect::Alter {
+        t: child.clone(),
+        forget_pk: false,
+        cols: AlterCols::Forget,
+    };
+    cx.plan(
+        Kind::FkAddCopy,
+        vec![part],
+        Effect::WithFks(Box::new(effect), fks),
+        toks,
+    )
+}
