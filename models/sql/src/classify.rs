@@ -54,6 +54,7 @@ mod routine_flow;
 mod routine_flow_stmt;
 mod routine_prelock;
 pub mod routine_program;
+mod routine_text;
 mod select;
 mod select_order;
 mod sequence;

@@ -9,7 +9,7 @@
 //! sessions), and the steps taken (for the coverage and the warnings of the report).
 
 use super::encode::{Codec, Scratch};
-use super::engine_model::{prop_fns, EngineModel, Explain};
+use super::engine_model::{prop_fns, EngineModel};
 use super::por::{Por, PorStats};
 use super::search::SearchOptions;
 use super::{Action, MdlModel, PropKind, Record, State};
@@ -247,7 +247,7 @@ impl From<MdlModel> for LockScenario {
 /// Lock scenarios in the Explorer: states as lock tables with session names, actions as
 /// the steps' text.
 #[cfg(feature = "stateright")]
-impl Explain for LockScenario {
+impl super::engine_model::Explain for LockScenario {
     fn state_text(&self, st: &State) -> String {
         super::report::state_table(&self.m, st)
     }

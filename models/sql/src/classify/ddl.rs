@@ -4,7 +4,7 @@
 use super::{
     alter_cols, alter_fk, alter_keys, alter_rename, alter_tablespace, columns, data_directory,
     drop_index, engines, fk_alter, from_tables, kw_eq, option_value, partition, routine_block,
-    routine_prelock, views, AlterCols, Bind, Cur, Cx, Effect, Stmt, Tbl, Tok,
+    views, AlterCols, Bind, Cur, Cx, Effect, Stmt, Tbl, Tok,
 };
 use crate::catalog::Engine;
 use crate::kind::{Kind, RowVariant};
@@ -569,7 +569,7 @@ fn create_trigger(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
                         Tok::Word { text, .. } => text.to_lowercase(),
                         _ => String::new(),
                     },
-                    stmts: read.iter().map(|s| routine_prelock::text(s)).collect(),
+                    stmts: read.iter().map(|s| super::lex::render(s)).collect(),
                 })
             }),
         },

@@ -214,3 +214,17 @@ impl<'a> Cur<'a> {
             .collect()
     }
 }
+
+/// The statement's text again from its tokens (quoted names and strings escaped as the
+/// server reads them), for a part of a statement that is classified on its own.
+pub(super) fn render(t: &[Tok]) -> String {
+    t.iter()
+        .map(|x| match x {
+            Tok::Word { text, quoted: true } => format!("`{}`", text.replace('`', "``")),
+            Tok::Word { text, .. } | Tok::Num(text) => text.clone(),
+            Tok::Str(s) => format!("'{}'", s.replace('\\', "\\\\").replace('\'', "''")),
+            Tok::P(c) => c.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}

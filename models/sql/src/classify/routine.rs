@@ -150,9 +150,9 @@ fn ddl(
                 flow: body.as_ref().is_none_or(|b| routine_prelock::has_flow(b.0)),
                 stmts: body
                     .as_ref()
-                    .map(|b| b.1.iter().map(|s| routine_prelock::text(s)).collect())
+                    .map(|b| b.1.iter().map(|s| super::lex::render(s)).collect())
                     .unwrap_or_default(),
-                src: routine_prelock::text(rest),
+                src: super::lex::render(rest),
             },
             if_not_exists,
             or_replace,

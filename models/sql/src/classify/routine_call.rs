@@ -20,49 +20,8 @@
 
 use super::routine_flow::Compiler;
 use super::routine_program::Program;
-use super::{kw_eq, routine_flow_stmt, tokens, Catalog, Cur, Tok};
+use super::{kw_eq, routine_text, tokens, Catalog, Cur, Tok};
 use crate::routines::RoutineKind;
-
-/// Statement verbs of a body (an item of the body's list that starts with none of
-/// these, or with one followed by `(`, is a DECLARE's DEFAULT expression).
-pub(super) const VERBS: &[&str] = &[
-    "select",
-    "insert",
-    "update",
-    "delete",
-    "replace",
-    "do",
-    "call",
-    "kill",
-    "savepoint",
-    "release",
-    "set",
-    "commit",
-    "rollback",
-    "start",
-    "begin",
-    "create",
-    "drop",
-    "alter",
-    "rename",
-    "truncate",
-    "grant",
-    "revoke",
-    "flush",
-    "reset",
-    "prepare",
-    "execute",
-    "deallocate",
-    "show",
-    "analyze",
-    "check",
-    "optimize",
-    "repair",
-    "checksum",
-    "explain",
-    "describe",
-    "desc",
-];
 
 /// The compiled body of `CALL name(...)` when it calls a procedure of the catalog whose
 /// body is not played by `routine_prelock::call_one_statement` (the caller tries that
@@ -91,7 +50,7 @@ pub fn call_instructions(sql: &str, db: &str, cat: &Catalog) -> Option<Result<Pr
     }
     let mut comp = Compiler::new(cat, &p.db);
     comp.stack.push(p.name.to_lowercase());
-    let args = routine_flow_stmt::call_args(&toks[c.i..]);
+    let args = routine_text::call_args(&toks[c.i..]);
     match comp.procedure(&p, body, &args) {
         Ok(slots) => Some(Ok(comp.finish(slots))),
         Err(e) => refuse(format!("CALL of the stored procedure `{p}`: {e}")),

@@ -136,7 +136,7 @@ impl<'a> Compiler<'a> {
         args: &[Vec<Tok>],
     ) -> R<Vec<(usize, Expr)>> {
         let toks = tokens(&body.src)?;
-        let (params, stmt) = super::routine_flow_stmt::split_definition(&toks)
+        let (params, stmt) = super::routine_text::split_definition(&toks)
             .ok_or_else(|| format!("the definition of `{p}` is not read by the model"))?;
         if params.len() != args.len() {
             // ER_SP_WRONG_NO_OF_ARGS before the body runs (`sp_head::execute_procedure`).
@@ -191,7 +191,7 @@ impl<'a> Compiler<'a> {
         } else if w("resignal") || w("return") || w("get") {
             Err(format!(
                 "`{}` in a procedure's body is not played",
-                super::routine_prelock::text(t)
+                super::lex::render(t)
             ))
         } else {
             self.simple(t)
@@ -263,7 +263,7 @@ impl<'a> Compiler<'a> {
             [n, c, f, q @ ..] if kw_eq(c, "cursor") && kw_eq(f, "for") => {
                 let slot = self.cursors;
                 self.cursors += 1;
-                let sql = super::routine_prelock::text(q);
+                let sql = super::lex::render(q);
                 self.scope().cursors.push((name(n), slot, sql));
                 Ok(())
             }
@@ -295,7 +295,7 @@ impl<'a> Compiler<'a> {
                     return Err(format!(
                         "a DECLARE ... DEFAULT `{}` that reads a table or calls a stored \
                          function is not played",
-                        super::routine_prelock::text(e)
+                        super::lex::render(e)
                     ));
                 }
                 // A value the model does not evaluate (a string, a built-in function)
@@ -438,7 +438,7 @@ impl<'a> Compiler<'a> {
 
     /// WHILE c DO ... END WHILE, REPEAT ... UNTIL c END REPEAT, LOOP ... END LOOP.
     fn loop_stmt(&mut self, label: Option<String>, t: &[Tok]) -> R<()> {
-        let word = super::routine_prelock::text(&t[..1]).to_lowercase();
+        let word = super::lex::render(&t[..1]).to_lowercase();
         let end = 1 + last_kw(&t[1..], "end").ok_or("a loop without its END")?;
         let inner = &t[1..end];
         let start = self.here();
@@ -536,7 +536,7 @@ impl<'a> Compiler<'a> {
         }
         let (cursor, sql) = self.cursor(t.get(i).ok_or("a cursor statement without a name")?)?;
         let instr = if kw_eq(&t[0], "open") {
-            let tables = super::routine_flow_stmt::from_tables(&sql, &self.db);
+            let tables = super::routine_text::from_tables(&sql, &self.db);
             Instr::COpen {
                 cursor,
                 sql,

@@ -9,7 +9,6 @@ use super::routine_expr::{Expr, Val};
 use super::routine_flow::Compiler;
 use super::routine_program::{Instr, Target};
 use super::{kw_eq, Cur, Tok};
-use crate::objects::Tbl;
 
 /// The deepest nesting of CALLs the model expands (a recursive CALL needs
 /// `max_sp_recursion_depth`, refused).
@@ -20,9 +19,9 @@ type R<T> = Result<T, String>;
 impl Compiler<'_> {
     /// A statement that is not control flow.
     pub(super) fn simple(&mut self, t: &[Tok]) -> R<()> {
-        let sql = super::routine_prelock::text(t);
+        let sql = super::lex::render(t);
         let first = &t[0];
-        let verb = super::routine_call::VERBS.iter().any(|w| kw_eq(first, w))
+        let verb = super::routine_text::VERBS.iter().any(|w| kw_eq(first, w))
             && t.get(1) != Some(&Tok::P('('));
         if !verb {
             return Err(format!("`{sql}` is not a statement the model plays"));
@@ -71,7 +70,7 @@ impl Compiler<'_> {
                 .map(|(s, _)| Target::Local(*s))
                 .collect();
             self.code.push(Instr::Stmt {
-                sql: format!("SET {}", super::routine_prelock::text(t)),
+                sql: format!("SET {}", super::lex::render(t)),
                 into,
             });
             return Some(Ok(()));
@@ -162,7 +161,7 @@ impl Compiler<'_> {
                 "CALLs nested deeper than {MAX_DEPTH} are not modelled"
             ));
         }
-        let args = call_args(&t[c.i..]);
+        let args = super::routine_text::call_args(&t[c.i..]);
         let enter = self.code.len();
         self.code.push(Instr::Enter { end: 0 });
         self.stack.push(name);
@@ -197,90 +196,4 @@ fn shift_jumps(code: &mut [Instr], from: usize, n: usize) {
             *d += n;
         }
     }
-}
-
-/// A CALL's arguments `(a, b)` (empty without parentheses).
-pub(super) fn call_args(t: &[Tok]) -> Vec<Vec<Tok>> {
-    let inner = match t {
-        [Tok::P('('), rest @ .., Tok::P(')')] => rest,
-        _ => return Vec::new(),
-    };
-    if inner.is_empty() {
-        return Vec::new();
-    }
-    let mut out = vec![Vec::new()];
-    let mut depth = 0i32;
-    for x in inner {
-        match x {
-            Tok::P('(') => depth += 1,
-            Tok::P(')') => depth -= 1,
-            Tok::P(',') if depth == 0 => {
-                out.push(Vec::new());
-                continue;
-            }
-            _ => {}
-        }
-        out.last_mut().expect("one at least").push(x.clone());
-    }
-    out
-}
-
-/// A procedure definition (after its name): its parameters' names and its body.
-pub(super) fn split_definition(t: &[Tok]) -> Option<(Vec<String>, &[Tok])> {
-    let body = super::routine_body::definition(t, false)?;
-    let mut depth = 0i32;
-    let close = t.iter().position(|x| {
-        match x {
-            Tok::P('(') => depth += 1,
-            Tok::P(')') => depth -= 1,
-            _ => {}
-        }
-        depth == 0
-    })?;
-    let mut names = Vec::new();
-    for p in call_args(&t[..=close]) {
-        let p = match p.first() {
-            Some(x) if ["in", "out", "inout"].iter().any(|w| kw_eq(x, w)) => &p[1..],
-            _ => &p[..],
-        };
-        match p.first() {
-            Some(Tok::Word { text, .. }) => names.push(text.to_lowercase()),
-            _ => return None,
-        }
-    }
-    Some((names, body))
-}
-
-/// The tables of a cursor's `SELECT ... FROM a[, b]` (None when its FROM has a join, a
-/// subquery or anything else the model cannot name; empty without FROM).
-pub(super) fn from_tables(sql: &str, db: &str) -> Option<Vec<Tbl>> {
-    let t = super::tokens(sql).ok()?;
-    if t.iter().filter(|x| kw_eq(x, "select")).count() != 1 {
-        return None;
-    }
-    let Some(f) = t.iter().position(|x| kw_eq(x, "from")) else {
-        return Some(Vec::new());
-    };
-    let end = t[f + 1..]
-        .iter()
-        .position(|x| {
-            ["where", "group", "order", "limit", "having", "for", "lock"]
-                .iter()
-                .any(|w| kw_eq(x, w))
-        })
-        .map_or(t.len(), |k| f + 1 + k);
-    let mut out = Vec::new();
-    for item in t[f + 1..end].split(|x| *x == Tok::P(',')) {
-        let mut c = Cur { t: item, i: 0, sql };
-        out.push(c.table(db).ok()?);
-        let alias = match &item[c.i..] {
-            [] | [Tok::Word { .. }] => true,
-            [a, Tok::Word { .. }] => kw_eq(a, "as"),
-            _ => false,
-        };
-        if !alias {
-            return None;
-        }
-    }
-    Some(out)
 }

@@ -71,19 +71,6 @@ const NOT_PRELOCKED: &[&str] = &[
     "with",
 ];
 
-/// The tokens back as SQL text (enough for the classifier).
-pub(super) fn text(t: &[Tok]) -> String {
-    t.iter()
-        .map(|x| match x {
-            Tok::Word { text, quoted: true } => format!("`{}`", text.replace('`', "``")),
-            Tok::Word { text, .. } | Tok::Num(text) => text.clone(),
-            Tok::Str(s) => format!("'{}'", s.replace('\\', "\\\\").replace('\'', "''")),
-            Tok::P(c) => c.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// The parts the body statements `stmts` of function `f` add to a statement calling it.
 pub(super) fn body_parts(
     f: &Tbl,
@@ -129,7 +116,7 @@ fn nested_parts(
             ));
         }
         for q in subqueries(&toks) {
-            parts.extend(statement_parts(f, &text(q), cat, has_row)?);
+            parts.extend(statement_parts(f, &super::lex::render(q), cat, has_row)?);
         }
         for w in toks.windows(2) {
             let (Tok::Word { text, .. }, Tok::P('(')) = (&w[0], &w[1]) else {

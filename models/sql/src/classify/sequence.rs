@@ -268,21 +268,6 @@ fn calls(toks: &[Tok], db: &str) -> Result<Vec<Call>, String> {
     Ok(out)
 }
 
-/// Writes tokens back as SQL (the classifier reads the same tokens from it).
-pub(super) fn render(toks: &[Tok]) -> String {
-    let mut out = Vec::new();
-    for t in toks {
-        out.push(match t {
-            Tok::Word { text, quoted: true } => format!("`{}`", text.replace('`', "``")),
-            Tok::Word { text, .. } => text.clone(),
-            Tok::Str(s) => format!("'{}'", s.replace('\\', "\\\\").replace('\'', "''")),
-            Tok::Num(n) => n.clone(),
-            Tok::P(c) => c.to_string(),
-        });
-    }
-    out.join(" ")
-}
-
 /// A statement with sequence function calls: the statement without them (each call
 /// replaced by `0`), then its sequences.
 fn with_calls(
@@ -331,7 +316,7 @@ fn with_calls(
             sequence: true,
         })
     };
-    match classify(&render(&rest), db, cat, has_row)? {
+    match classify(&super::lex::render(&rest), db, cat, has_row)? {
         // A FROM with no base table (a derived table, information_schema): the server
         // answers a missing sequence there with ER_NO_SUCH_TABLE (measured), its locks
         // are not those of a SELECT with no FROM.
@@ -641,7 +626,7 @@ fn options(toks: &[Tok], alter: bool) -> Result<Def, String> {
     let bad = |i: usize| match toks.get(i) {
         Some(t) => format!(
             "unexpected `{}` in the sequence's options",
-            render(std::slice::from_ref(t))
+            super::lex::render(std::slice::from_ref(t))
         ),
         None => "unexpected end in the sequence's options".to_string(),
     };
@@ -896,7 +881,7 @@ fn create_with_default(
         i = c.span.end;
     }
     rest.extend(toks[i..].iter().cloned());
-    let mut p = match classify(&render(&rest), db, cat, has_row)? {
+    let mut p = match classify(&super::lex::render(&rest), db, cat, has_row)? {
         Stmt::Learned(p) if p.kind == Kind::CreateTable => p,
         _ => return refuse("this CREATE TABLE with a sequence function"),
     };

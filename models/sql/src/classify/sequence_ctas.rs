@@ -69,7 +69,7 @@ pub(super) fn create_select(
         i = c.2.end;
     }
     rest.extend(toks[i..].iter().cloned());
-    let mut p = match classify(&super::sequence::render(&rest), db, cat, has_row) {
+    let mut p = match classify(&super::lex::render(&rest), db, cat, has_row) {
         Ok(Stmt::Learned(p)) if p.kind == Kind::CreateSelect && p.parts.len() == 1 => p,
         Ok(_) => return refuse("of this form"),
         Err(e) => return Some(Err(e)),

@@ -71,7 +71,7 @@ pub(super) fn create_table_sequence(
     }
     let mut rest: Vec<Tok> = toks[..start].to_vec();
     rest.extend(toks[value_at + 1..].iter().cloned());
-    let st = match classify(&super::sequence::render(&rest), db, cat, has_row) {
+    let st = match classify(&super::lex::render(&rest), db, cat, has_row) {
         Ok(st) => st,
         Err(e) => return Some(Err(e)),
     };

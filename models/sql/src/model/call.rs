@@ -22,13 +22,20 @@
 //! once at the start so that a body the model cannot play is refused before anything
 //! runs.
 
-use super::call_flow::Flow;
 use super::SqlModel;
 use crate::classify::routine_expr::Val;
 use crate::classify::routine_program::{Instr, Program};
 use mdl_core::Outcome;
 use std::collections::BTreeMap;
 use std::sync::Arc;
+
+/// What the body does next.
+pub(super) enum Flow {
+    /// A statement runs (its text).
+    Run(String),
+    /// The CALL ends with this outcome.
+    Done(Outcome),
+}
 
 /// A CALL in progress: its compiled body and where it stands
 /// (`model/call_flow.rs` runs the instructions that are no statement).

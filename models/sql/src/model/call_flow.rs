@@ -16,7 +16,7 @@
 //! statement waiting for a lock is ER_QUERY_INTERRUPTED there, which a handler takes too
 //! (measured: the body goes on; without a handler the CALL ends killed).
 
-use super::call::CallRun;
+use super::call::{CallRun, Flow};
 use super::SqlModel;
 use crate::classify::routine_expr::{eval, truth, Val};
 use crate::classify::routine_program::{
@@ -33,14 +33,6 @@ pub(super) const MAX_STEPS: usize = 10_000;
 const ER_LOCK_WAIT_TIMEOUT: u32 = 1205;
 const ER_LOCK_DEADLOCK: u32 = 1213;
 const ER_QUERY_INTERRUPTED: u32 = 1317;
-
-/// What the body does next.
-pub(super) enum Flow {
-    /// A statement runs (its text).
-    Run(String),
-    /// The CALL ends with this outcome.
-    Done(Outcome),
-}
 
 impl CallRun {
     pub(super) fn new(prog: Program) -> CallRun {
