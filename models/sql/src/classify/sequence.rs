@@ -278,14 +278,7 @@ fn with_calls(
     cat: &Catalog,
     has_row: &dyn Fn(&str) -> bool,
 ) -> Result<Stmt, String> {
-    let mut rest = Vec::new();
-    let mut i = 0;
-    for c in &calls {
-        rest.extend(toks[i..c.span.start].iter().cloned());
-        rest.push(Tok::Num("0".into()));
-        i = c.span.end;
-    }
-    rest.extend(toks[i..].iter().cloned());
+    let rest = calls_as_zero(toks, calls.iter().map(|c| c.span.clone()));
     for c in &calls {
         if cat.is_view(&c.seq) {
             return Err(format!(
@@ -873,20 +866,39 @@ fn create_with_default(
     if !has_row(kind.as_str()) {
         return refuse("a sequence function in CREATE TABLE");
     }
-    let mut rest = Vec::new();
-    let mut i = 0;
-    for c in &calls {
-        rest.extend(toks[i..c.span.start].iter().cloned());
-        rest.push(Tok::Num("0".into()));
-        i = c.span.end;
-    }
-    rest.extend(toks[i..].iter().cloned());
-    let mut p = match classify(&super::lex::render(&rest), db, cat, has_row)? {
+    let rest = calls_as_zero(toks, calls.iter().map(|c| c.span.clone()));
+    let p = match classify(&super::lex::render(&rest), db, cat, has_row)? {
         Stmt::Learned(p) if p.kind == Kind::CreateTable => p,
         _ => return refuse("this CREATE TABLE with a sequence function"),
     };
+    match creating_with_sequence(p, kind, seq) {
+        Some(p) => Ok(Stmt::Learned(p)),
+        None => refuse("this CREATE TABLE with a sequence function"),
+    }
+}
+
+/// The statement's tokens with each sequence function call (`spans`, in order) replaced
+/// by `0`, so that the rest classifies as the statement would without the sequence.
+pub(super) fn calls_as_zero(
+    toks: &[Tok],
+    spans: impl Iterator<Item = std::ops::Range<usize>>,
+) -> Vec<Tok> {
+    let mut rest = Vec::new();
+    let mut i = 0;
+    for span in spans {
+        rest.extend(toks[i..span.start].iter().cloned());
+        rest.push(Tok::Num("0".into()));
+        i = span.end;
+    }
+    rest.extend(toks[i..].iter().cloned());
+    rest
+}
+
+/// A CREATE TABLE's plan made the learned row `kind`: the new table and the sequence it
+/// opens (`None`: the plan does not create a table).
+pub(super) fn creating_with_sequence(mut p: Plan, kind: Kind, seq: &Tbl) -> Option<Plan> {
     let Effect::CreateTable { t, src, .. } = &mut p.effect else {
-        return refuse("this CREATE TABLE with a sequence function");
+        return None;
     };
     let new = t.clone();
     src.push(seq.clone());
@@ -901,5 +913,5 @@ fn create_with_default(
         },
         set_target: SetTarget::NotInList,
     }];
-    Ok(Stmt::Learned(p))
+    Some(p)
 }

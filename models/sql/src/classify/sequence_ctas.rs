@@ -12,7 +12,7 @@
 //! NEXTVAL and LASTVAL together, a sequence of another engine than InnoDB, a table that is
 //! not a sequence (4089).
 
-use super::{classify, kw_eq, Bind, Effect, Part, SetTarget, Stmt, Tok};
+use super::{classify, kw_eq, Stmt, Tok};
 use crate::catalog::{Catalog, Engine};
 use crate::kind::Kind;
 use crate::objects::Tbl;
@@ -61,34 +61,14 @@ pub(super) fn create_select(
     if !has_row(kind.as_str()) {
         return refuse("of a sequence function in this dialect");
     }
-    let mut rest = Vec::new();
-    let mut i = 0;
-    for c in calls {
-        rest.extend(toks[i..c.2.start].iter().cloned());
-        rest.push(Tok::Num("0".into()));
-        i = c.2.end;
-    }
-    rest.extend(toks[i..].iter().cloned());
-    let mut p = match classify(&super::lex::render(&rest), db, cat, has_row) {
+    let rest = super::sequence::calls_as_zero(toks, calls.iter().map(|c| c.2.clone()));
+    let p = match classify(&super::lex::render(&rest), db, cat, has_row) {
         Ok(Stmt::Learned(p)) if p.kind == Kind::CreateSelect && p.parts.len() == 1 => p,
         Ok(_) => return refuse("of this form"),
         Err(e) => return Some(Err(e)),
     };
-    let Effect::CreateTable { t, src, .. } = &mut p.effect else {
-        return refuse("of this form");
-    };
-    let new = t.clone();
-    src.push(seq.clone());
-    p.kind = kind;
-    p.parts = vec![Part {
-        row: kind.as_str().to_owned(),
-        kind,
-        bind: Bind {
-            n: Some(new),
-            t: Some(seq.clone()),
-            ..Bind::default()
-        },
-        set_target: SetTarget::NotInList,
-    }];
-    Some(Ok(Stmt::Learned(p)))
+    match super::sequence::creating_with_sequence(p, kind, seq) {
+        Some(p) => Some(Ok(Stmt::Learned(p))),
+        None => refuse("of this form"),
+    }
 }
