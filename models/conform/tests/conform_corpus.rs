@@ -62,6 +62,24 @@ fn a_missing_listed_file_fails_closed() {
 }
 
 #[test]
+fn the_whole_suite_is_every_test_file_and_none_fails_closed() {
+    let (dir, _) = suite("the_whole_suite_is_every_test_file");
+    std::fs::create_dir_all(dir.join("suite/x/t")).unwrap();
+    std::fs::write(dir.join("suite/x/t/b.test"), "SELECT 1;\n").unwrap();
+    std::fs::write(dir.join("suite/x/t/b.result"), "SELECT 1;\n").unwrap();
+    let files = corpus::every_test(&dir).unwrap();
+    let rel: Vec<String> = files
+        .iter()
+        .map(|f| f.strip_prefix(&dir).unwrap().display().to_string())
+        .collect();
+    assert_eq!(rel, vec!["main/lock_x.test", "suite/x/t/b.test"]);
+    let empty = dir.join("suite/x/t/empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let e = corpus::every_test(&empty).unwrap_err().to_string();
+    assert!(e.contains("no *.test file"), "{e}");
+}
+
+#[test]
 fn offline_the_statements_are_played_alone() {
     let (dir, list) = suite("offline_the_statements_are_played_alone");
     let files = corpus::files(&dir, &list).unwrap();

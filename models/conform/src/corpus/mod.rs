@@ -63,6 +63,36 @@ pub fn files(dir: &Path, list: &Path) -> Result<Vec<PathBuf>, ConformError> {
     Ok(out)
 }
 
+/// Every `*.test` file under `dir` (the whole suite: `main/` and every `suite/`),
+/// relative paths sorted so that a run is reproducible; none is an error (fail closed:
+/// a wrong directory must not read as an empty, agreeing corpus).
+pub fn every_test(dir: &Path) -> Result<Vec<PathBuf>, ConformError> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        let rd =
+            std::fs::read_dir(&d).map_err(|e| ConformError::Io(format!("{}: {e}", d.display())))?;
+        for e in rd {
+            let p = e
+                .map_err(|e| ConformError::Io(format!("{}: {e}", d.display())))?
+                .path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p.extension().is_some_and(|x| x == "test") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    if out.is_empty() {
+        return Err(ConformError::Io(format!(
+            "{}: no *.test file under it (is it mysql-test/?)",
+            dir.display()
+        )));
+    }
+    Ok(out)
+}
+
 /// The distinct statements of the files, in file order.
 pub fn statements(dir: &Path, files: &[PathBuf]) -> Result<Vec<Entry>, ConformError> {
     let mut seen = BTreeSet::new();

@@ -72,6 +72,10 @@ pub struct Args {
     /// `models/conformance/corpus-files.txt`).
     #[arg(long, value_name = "FILE", requires = "corpus")]
     pub corpus_list: Option<PathBuf>,
+    /// With --corpus: every `*.test` file under DIR (the whole suite, `main/` and every
+    /// `suite/`) instead of the list.
+    #[arg(long, requires = "corpus", conflicts_with = "corpus_list")]
+    pub whole_suite: bool,
     /// With --corpus: play only N statements, spread evenly over the whole list.
     #[arg(long, value_name = "N", requires = "corpus")]
     pub sample: Option<usize>,
@@ -232,11 +236,15 @@ fn run(args: Args) -> Result<i32, ConformError> {
 /// `--corpus DIR`: the suite's statements, offline and (without --offline) compared.
 fn corpus(map: &Mapping, dir: &std::path::Path, args: &Args) -> Result<i32, ConformError> {
     use conform::corpus;
-    let list = args
-        .corpus_list
-        .clone()
-        .unwrap_or_else(|| conform::data_dir().join(corpus::LIST_FILE));
-    let files = corpus::files(dir, &list)?;
+    let files = if args.whole_suite {
+        corpus::every_test(dir)?
+    } else {
+        let list = args
+            .corpus_list
+            .clone()
+            .unwrap_or_else(|| conform::data_dir().join(corpus::LIST_FILE));
+        corpus::files(dir, &list)?
+    };
     let entries = corpus::statements(dir, &files)?;
     let server = if args.offline {
         None
