@@ -35,6 +35,7 @@ mod drop_index;
 mod engines;
 mod fk;
 mod fk_alter;
+mod function_names;
 mod global_timeout;
 mod lex;
 mod lock_alias;

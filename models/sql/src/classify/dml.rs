@@ -77,30 +77,27 @@ pub(super) fn classify_delete(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt
     let db = cx.db;
     c.i = 1;
     while c.eat("low_priority") || c.eat("quick") || c.eat("ignore") {}
-    let (deleted, read): (Vec<Tbl>, Vec<Tbl>) = if c.eat("from") {
-        // DELETE FROM t [WHERE ... (subqueries)] or DELETE FROM t1 USING t1 JOIN t2.
-        let t = c.table(db)?;
-        let using = toks.iter().position(|t| kw_eq(t, "using"));
-        let read;
-        if let Some(u) = using {
-            let mut list = vec![Tok::Word {
-                text: "from".into(),
-                quoted: false,
-            }];
-            list.extend(toks[u + 1..].iter().cloned());
-            let listed = from_tables_aliased(&list, db)?;
-            if let Some(code) = delete_targets_unknown(std::slice::from_ref(&t), &listed) {
-                return Ok(Stmt::Fails(code));
-            }
-            read = listed
-                .into_iter()
-                .map(|(x, _)| x)
-                .filter(|x| *x != t)
-                .collect();
-        } else {
-            read = from_tables(&toks[c.i..], db)?;
+    let (names, list) = if c.eat("from") {
+        let first = c.table(db)?;
+        let Some(u) = toks.iter().position(|t| kw_eq(t, "using")) else {
+            // DELETE FROM t [WHERE ... (subqueries)]: one table, the rest is read.
+            let read = from_tables(&toks[c.i..], db)?;
+            return delete_plan(cx, &[first], read, toks);
+        };
+        // DELETE FROM t1 [, alias] USING t1 JOIN t2 alias: the names before USING are
+        // tables or aliases of the USING list, as the names before FROM are below
+        // (sql_yacc.yy `delete_multi_table` builds both forms with the same
+        // `table_wild_list`; main/delete.test).
+        let mut names = vec![first];
+        while c.eat_p(',') {
+            names.push(c.table(db)?);
         }
-        (vec![t], read)
+        let mut list = vec![Tok::Word {
+            text: "from".into(),
+            quoted: false,
+        }];
+        list.extend(toks[u + 1..].iter().cloned());
+        (names, from_tables_aliased(&list, db)?)
     } else {
         // DELETE t1 [, t2] FROM t1 JOIN t2 ...: the names before FROM are tables or
         // aliases of the FROM list.
@@ -108,29 +105,33 @@ pub(super) fn classify_delete(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt
         while c.eat_p(',') {
             names.push(c.table(db)?);
         }
-        let list = from_tables_aliased(&toks[c.i..], db)?;
-        if let Some(code) = delete_targets_unknown(&names, &list) {
-            return Ok(Stmt::Fails(code));
-        }
-        let del: Vec<Tbl> = names
-            .into_iter()
-            .map(|n| {
-                list.iter()
-                    .find(|(_, a)| a.as_deref() == Some(n.name.as_str()))
-                    .map(|(t, _)| t.clone())
-                    .unwrap_or(n)
-            })
-            .collect();
-        let read = list
-            .into_iter()
-            .map(|(t, _)| t)
-            .filter(|x| !del.contains(x))
-            .collect();
-        (del, read)
+        (names, from_tables_aliased(&toks[c.i..], db)?)
     };
+    if let Some(code) = delete_targets_unknown(&names, &list) {
+        return Ok(Stmt::Fails(code));
+    }
+    let deleted: Vec<Tbl> = names
+        .into_iter()
+        .map(|n| {
+            list.iter()
+                .find(|(_, a)| a.as_deref() == Some(n.name.as_str()))
+                .map(|(t, _)| t.clone())
+                .unwrap_or(n)
+        })
+        .collect();
+    let read = list
+        .into_iter()
+        .map(|(t, _)| t)
+        .filter(|x| !deleted.contains(x))
+        .collect();
+    delete_plan(cx, &deleted, read, toks)
+}
+
+/// The plan of a DELETE: SW on each deleted table, SR on each table only read.
+fn delete_plan(cx: &Cx, deleted: &[Tbl], read: Vec<Tbl>, toks: &[Tok]) -> Result<Stmt, String> {
     let mut parts = Vec::new();
     let mut need = Vec::new();
-    for t in &deleted {
+    for t in deleted {
         parts.push(cx.on_table(Kind::Delete, t)?);
         need.push(t.clone());
     }

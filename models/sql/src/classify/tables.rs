@@ -157,7 +157,7 @@ pub(super) fn from_tables_aliased(
     };
     while i < toks.len() {
         let t = &toks[i];
-        let starts_list = kw_eq(t, "from")
+        let starts_list = (kw_eq(t, "from") && !from_is_an_argument(toks, i))
             || kw_eq(t, "join")
             || kw_eq(t, "straight_join")
             || (kw_eq(t, "update") && i == 0);
@@ -220,6 +220,28 @@ pub(super) fn from_tables_aliased(
         }
     }
     Ok(out)
+}
+
+/// Native functions whose arguments are written with FROM (sql_yacc.yy: `EXTRACT(unit
+/// FROM expr)`, `TRIM([LEADING ...] x FROM y)`, `SUBSTRING(s FROM n [FOR m])`,
+/// `OVERLAY(s PLACING r FROM n)`): that FROM starts no table list.
+const FROM_FUNCTIONS: &[&str] = &["extract", "trim", "substring", "substr", "overlay"];
+
+/// Is the FROM at `at` inside the parentheses of one of [`FROM_FUNCTIONS`] (its innermost
+/// open parenthesis follows the function's name)?
+fn from_is_an_argument(toks: &[Tok], at: usize) -> bool {
+    let mut depth = 0usize;
+    for k in (0..at).rev() {
+        match &toks[k] {
+            Tok::P(')') => depth += 1,
+            Tok::P('(') if depth > 0 => depth -= 1,
+            Tok::P('(') => {
+                return k > 0 && FROM_FUNCTIONS.iter().any(|f| kw_eq(&toks[k - 1], f));
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// A subquery's table with the kind its own locking clause gives it.

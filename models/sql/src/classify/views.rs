@@ -19,6 +19,7 @@
 //!   `select_view_temptable` on a view of one table; a view of several tables, or of a
 //!   view, is refused for DML (not measured).
 
+use super::function_names::{callee, Callee};
 use super::{from_tables, kw_eq, Bind, Cur, Cx, Effect, Part, Stmt, Tbl, Tok};
 use crate::kind::Kind;
 pub use crate::objects::{ViewDef, ViewMode};
@@ -28,41 +29,6 @@ pub use crate::objects::{ViewDef, ViewMode};
 const NO_MERGE: &[&str] = &[
     "distinct", "group", "having", "limit", "union", "count", "sum", "min", "max", "avg", "window",
     "over",
-];
-
-/// Functions a view's SELECT may call without naming a stored routine or a sequence.
-const BUILTIN: &[&str] = &[
-    "concat",
-    "if",
-    "ifnull",
-    "coalesce",
-    "cast",
-    "convert",
-    "substr",
-    "substring",
-    "length",
-    "abs",
-    "upper",
-    "lower",
-    "now",
-    "count",
-    "sum",
-    "min",
-    "max",
-    "avg",
-    "round",
-    "char",
-    "trim",
-    "date",
-    "year",
-    "md5",
-    "floor",
-    "ceil",
-    "greatest",
-    "least",
-    "nullif",
-    "hex",
-    "default",
 ];
 
 /// Words after which `(` opens a list or a subquery, not a call.
@@ -302,7 +268,8 @@ fn stored_calls(sql: &str, body: &[Tok]) -> Result<Vec<String>, String> {
         ) = (&w[0], &w[1])
         {
             let l = text.to_ascii_lowercase();
-            if !BUILTIN.contains(&l.as_str()) && !NOT_CALL.contains(&l.as_str()) {
+            let stored = matches!(callee(&l), Callee::Stored { .. });
+            if stored && !NOT_CALL.contains(&l.as_str()) {
                 if i > 0 && body[i - 1] == Tok::P('.') {
                     return Err(format!(
                         "`{sql}`: a view calling `{text}` of another schema is not modelled"
