@@ -71,3 +71,24 @@ fn a_view_calling_native_functions_or_operators_calls_no_routine() {
     );
     assert_eq!(m.session(s).last_error, Some(1305));
 }
+
+#[test]
+fn a_from_list_goes_on_after_a_derived_table() {
+    // plugin/rocksdb/rocksdb/t/select.test:107: the model stopped the FROM list at the
+    // derived table and never opened t2.
+    let (o, l) =
+        play("SELECT alias1.* FROM ( SELECT a,b FROM t1 ) alias1, t2 WHERE t2.a IN (100,200)");
+    assert_eq!(o, "Ok");
+    assert_eq!(l, vec!["TABLE test.t1 SR", "TABLE test.t2 SR"], "{l:?}");
+    let (_, l) = play("SELECT * FROM t1, (SELECT a FROM t0) AS d, t2, m1 WHERE t1.a = d.a");
+    let tables: Vec<&String> = l.iter().filter(|x| x.starts_with("TABLE")).collect();
+    assert_eq!(tables.len(), 4, "{l:?}");
+}
+
+#[test]
+fn a_user_lock_function_in_dml_is_refused_not_played_without_its_lock() {
+    // suite/binlog/include/mix_innodb_myisam_binlog.test:231: the server holds the
+    // USER_LOCK beside t0's SW; the model played the INSERT with t0's lock only.
+    let (o, _) = play("insert into t0 select GET_LOCK(\"lock1\",0)");
+    assert!(o.starts_with("refused: ") && o.contains("user-lock"), "{o}");
+}

@@ -268,6 +268,12 @@ pub const OUTSIDE: &[u32] = &[
     // aggregate in a UNION's ORDER BY, 1386 ORDER BY with PROCEDURE ANALYSE, 1691 a
     // non-integer variable in a routine's LIMIT.
     1191, 1210, 1273, 1300, 1386, 1582, 1583, 1691, 1921, 3028, 4079, 4161,
+    // System variables' names and scopes, which the model does not carry (1193 unknown,
+    // 1229 a GLOBAL one set per session, 1238 the wrong scope, 1621 read-only, 1925 the
+    // query cache disabled globally, 1115 an unknown character set); system versioning
+    // and periods the fixture's tables lack (4124, 4156); a stored function's parameters
+    // (1584), a handler's SQLSTATE (1407), a decimal's scale (1425).
+    1115, 1193, 1229, 1238, 1407, 1425, 1584, 1621, 1925, 4124, 4156,
 ];
 
 /// Is the report's difference only the server's error of [`OUTSIDE`]?

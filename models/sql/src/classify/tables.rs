@@ -155,9 +155,13 @@ pub(super) fn from_tables_aliased(
             i + 1,
         ))
     };
+    // Commas after a derived table of a FROM list (`FROM (SELECT ...) d, t2`): each
+    // goes on with the list, once the scan has entered the derived table and left it.
+    let mut goes_on = std::collections::BTreeSet::new();
     while i < toks.len() {
         let t = &toks[i];
         let starts_list = (kw_eq(t, "from") && !from_is_an_argument(toks, i))
+            || goes_on.contains(&i)
             || kw_eq(t, "join")
             || kw_eq(t, "straight_join")
             || (kw_eq(t, "update") && i == 0);
@@ -188,7 +192,14 @@ pub(super) fn from_tables_aliased(
             i += 1;
         }
         // A list of table references separated by commas (FROM a, b).
-        while let Some((tb, next)) = name_at(i) {
+        loop {
+            if let Some(comma) = comma_after_derived(toks, i) {
+                goes_on.insert(comma);
+                break;
+            }
+            let Some((tb, next)) = name_at(i) else {
+                break;
+            };
             i = next;
             if kw_eq_at(toks, i, "partition") && toks.get(i + 1) == Some(&Tok::P('(')) {
                 // Explicit partition selection (`t1 PARTITION (p0)`, sql_yacc.yy
@@ -220,6 +231,37 @@ pub(super) fn from_tables_aliased(
         }
     }
     Ok(out)
+}
+
+/// When a derived table starts at `at` (`(SELECT ...`, `(WITH ...`, `(VALUES ...`) and
+/// a comma follows it and its alias, that comma's index: the FROM list goes on there
+/// (sql_yacc.yy `derived_table_list`: a derived table is one `table_ref` among others).
+fn comma_after_derived(toks: &[Tok], at: usize) -> Option<usize> {
+    if toks.get(at) != Some(&Tok::P('(')) {
+        return None;
+    }
+    let inner = toks.get(at + 1)?;
+    if !["select", "with", "values"].iter().any(|k| kw_eq(inner, k)) {
+        return None;
+    }
+    let mut depth = 0usize;
+    let close = at
+        + toks[at..].iter().position(|t| {
+            match t {
+                Tok::P('(') => depth += 1,
+                Tok::P(')') => depth -= 1,
+                _ => {}
+            }
+            depth == 0
+        })?;
+    let mut k = close + 1;
+    if kw_eq_at(toks, k, "as") {
+        k += 1;
+    }
+    if matches!(toks.get(k), Some(Tok::Word { .. })) && toks.get(k + 1) == Some(&Tok::P(',')) {
+        k += 1;
+    }
+    (toks.get(k) == Some(&Tok::P(','))).then_some(k)
 }
 
 /// Native functions whose arguments are written with FROM (sql_yacc.yy: `EXTRACT(unit
