@@ -92,3 +92,22 @@ fn a_user_lock_function_in_dml_is_refused_not_played_without_its_lock() {
     let (o, _) = play("insert into t0 select GET_LOCK(\"lock1\",0)");
     assert!(o.starts_with("refused: ") && o.contains("user-lock"), "{o}");
 }
+
+#[test]
+fn an_index_hint_for_join_is_no_join() {
+    // main/group_by.test:1099: `FORCE INDEX FOR JOIN (i2)` made the model open a table i2.
+    let (o, l) =
+        play("SELECT a FROM t1 FORCE INDEX FOR JOIN (i2) FORCE INDEX FOR GROUP BY (i2) GROUP BY a");
+    assert_eq!(o, "Ok");
+    assert_eq!(l, vec!["TABLE test.t1 SR"], "{l:?}");
+}
+
+#[test]
+fn use_of_a_name_longer_than_64_characters_is_a_wrong_name() {
+    // main/create.test:996: ER_WRONG_DB_NAME (1102) before the schema is looked for.
+    let long = "a".repeat(65);
+    let (o, _) = play(&format!("USE {long}"));
+    assert_eq!(o, "error 1102");
+    let (o, _) = play(&format!("USE {}", "a".repeat(64)));
+    assert_eq!(o, "error 1049");
+}

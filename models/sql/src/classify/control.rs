@@ -209,6 +209,12 @@ pub(super) fn classify_use(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, S
         c.i = end + 2;
     }
     let d = c.ident()?;
+    if d.chars().count() > NAME_CHAR_LEN {
+        // mysql_change_db (sql_db.cc) checks the name first: check_db_name refuses one
+        // longer than NAME_CHAR_LEN characters with ER_WRONG_DB_NAME, before it looks
+        // for the schema (main/create.test:996).
+        return Ok(Stmt::Fails(ER_WRONG_DB_NAME));
+    }
     if SYSTEM_SCHEMAS.iter().any(|x| d.eq_ignore_ascii_case(x)) {
         // The server's own schemas exist and USE takes no lock (sql_db.cc,
         // `mysql_change_db`); their tables are not in the catalog, so the
@@ -217,6 +223,11 @@ pub(super) fn classify_use(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, S
     }
     Ok(Stmt::Use(d))
 }
+
+/// An identifier's longest length in characters (NAME_CHAR_LEN, mysql_com.h).
+const NAME_CHAR_LEN: usize = 64;
+/// ER_WRONG_DB_NAME.
+const ER_WRONG_DB_NAME: u32 = 1102;
 
 /// HANDLER ... OPEN / READ / CLOSE (`sql/sql_handler.cc`).
 pub(super) fn classify_handler(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {

@@ -162,7 +162,9 @@ pub(super) fn from_tables_aliased(
         let t = &toks[i];
         let starts_list = (kw_eq(t, "from") && !from_is_an_argument(toks, i))
             || goes_on.contains(&i)
-            || kw_eq(t, "join")
+            // `FORCE INDEX FOR JOIN (i2)` is an index hint (sql_yacc.yy
+            // index_hint_clause), not a join.
+            || (kw_eq(t, "join") && !(i > 0 && kw_eq(&toks[i - 1], "for")))
             || kw_eq(t, "straight_join")
             || (kw_eq(t, "update") && i == 0);
         if !starts_list {
