@@ -111,3 +111,16 @@ fn use_of_a_name_longer_than_64_characters_is_a_wrong_name() {
     let (o, _) = play(&format!("USE {}", "a".repeat(64)));
     assert_eq!(o, "error 1049");
 }
+
+#[test]
+fn a_from_list_goes_on_after_index_hints() {
+    // main/fulltext.test:566, main/innodb_ext_key.test:477: `t2 IGNORE INDEX (b2), t3`
+    // ended the list at the hint, and t3 was never opened.
+    let (o, l) = play("SELECT * FROM t1, t2 IGNORE INDEX (PRIMARY) USE KEY FOR ORDER BY (PRIMARY), m1 WHERE t1.a = m1.a");
+    assert_eq!(o, "Ok");
+    assert_eq!(
+        l.iter().filter(|x| x.starts_with("TABLE")).count(),
+        3,
+        "{l:?}"
+    );
+}

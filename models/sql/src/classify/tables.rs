@@ -225,6 +225,7 @@ pub(super) fn from_tables_aliased(
                 }
             }
             out.push((tb, alias));
+            i = after_index_hints(toks, i);
             if toks.get(i) == Some(&Tok::P(',')) && !kw_eq_at(toks, 0, "insert") {
                 i += 1;
                 continue;
@@ -233,6 +234,26 @@ pub(super) fn from_tables_aliased(
         }
     }
     Ok(out)
+}
+
+/// The index after a table reference's index hints (sql_yacc.yy `opt_key_definition`:
+/// `{USE | FORCE | IGNORE} {INDEX | KEY} [FOR {JOIN | ORDER BY | GROUP BY}] (names)`, any
+/// number of them), so that the FROM list goes on at a comma after them.
+fn after_index_hints(toks: &[Tok], mut at: usize) -> usize {
+    while ["use", "force", "ignore"]
+        .iter()
+        .any(|k| kw_eq_at(toks, at, k))
+        && (kw_eq_at(toks, at + 1, "index") || kw_eq_at(toks, at + 1, "key"))
+    {
+        let Some(open) = toks[at..].iter().position(|t| *t == Tok::P('(')) else {
+            return at;
+        };
+        let Some(close) = toks[at + open..].iter().position(|t| *t == Tok::P(')')) else {
+            return at;
+        };
+        at += open + close + 1;
+    }
+    at
 }
 
 /// When a derived table starts at `at` (`(SELECT ...`, `(WITH ...`, `(VALUES ...`) and
