@@ -75,6 +75,7 @@ mod prepare_lt;
 mod prepare_open;
 mod prepared;
 mod quiet;
+mod read_only;
 mod replication;
 mod run;
 mod savepoint;
