@@ -52,6 +52,11 @@ fn misc_statements_take_their_learned_rows() {
             "LOAD DATA LOCAL INFILE 'x.txt' REPLACE INTO TABLE m1 FIELDS TERMINATED BY ','",
             "load_data:load_data.myisam",
         ),
+        // LOAD XML: the same mysql_load (sql/sql_load.cc).
+        (
+            "LOAD XML INFILE 'x.xml' INTO TABLE t1 ROWS IDENTIFIED BY '<row>'",
+            "load_data:load_data",
+        ),
         ("SET GLOBAL general_log = 1", "set_global:set_global"),
         (
             "SET @@global.hot_cache.key_buffer_size = 1024*1024",

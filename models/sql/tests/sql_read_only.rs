@@ -72,3 +72,32 @@ fn a_value_the_model_cannot_know_is_refused() {
         .step(a, "SET GLOBAL read_only = 1, sql_mode = ''")
         .is_err());
 }
+
+#[test]
+fn a_read_only_transaction_refuses_writes_before_their_locks() {
+    // suite/start-transaction-read-only.mdl (model/ro_txn.rs).
+    let mut m = model();
+    let a = m.add_session();
+    assert_eq!(m.step(a, "START TRANSACTION READ ONLY"), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "SELECT * FROM t1"), Ok(Outcome::Ok));
+    for q in [
+        "INSERT INTO t1 (b) VALUES (1)",
+        "UPDATE m1 SET b = 1",
+        "DELETE FROM t2",
+        "CREATE TEMPORARY TABLE tt (a INT)",
+    ] {
+        assert_eq!(m.step(a, q), Ok(Outcome::Error), "{q}");
+        assert_eq!(
+            m.locks_of(a).into_iter().collect::<Vec<_>>(),
+            ["TABLE test.t1 SR"],
+            "{q}"
+        );
+    }
+    // An implicit commit ends it; so does COMMIT.
+    assert_eq!(m.step(a, "LOCK TABLES t2 WRITE"), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "UNLOCK TABLES"), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "INSERT INTO t1 (b) VALUES (1)"), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "START TRANSACTION READ ONLY"), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "COMMIT"), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "INSERT INTO t1 (b) VALUES (1)"), Ok(Outcome::Ok));
+}
