@@ -292,7 +292,10 @@ fn forms_the_random_run_found() {
     }
     // `AND RELEASE` is not in the grammar: ER_PARSE_ERROR, the transaction kept
     // (model/chain.rs, suite/commit-chain-release-syntax.mdl).
-    assert_eq!(m.step(a, "ROLLBACK AND RELEASE"), Ok(mdl_core::Outcome::Error));
+    assert_eq!(
+        m.step(a, "ROLLBACK AND RELEASE"),
+        Ok(mdl_core::Outcome::Error)
+    );
     for (chain, in_txn) in [
         ("COMMIT AND CHAIN", true),
         ("ROLLBACK AND NO CHAIN", false),
