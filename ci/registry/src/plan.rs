@@ -90,6 +90,7 @@ pub const TEST_FILES: &[TestFile] = &[
     plain("models/sql/tests/sql_whole_suite.rs"),
     plain("models/sql/tests/sql_kinds.rs"),
     plain("models/sql/tests/sql_global_timeout.rs"),
+    plain("models/sql/tests/sql_read_only.rs"),
     plain("models/sql/tests/sql_optimize_myisam.rs"),
     plain("models/sql/tests/sql_statement_time.rs"),
     plain("models/sql/tests/sql_data_directory.rs"),

@@ -43,6 +43,10 @@ fn committed_table_parses_and_covers_every_kind() {
             // ER_UNKNOWN_STORAGE_ENGINE after the implicit commit (classify/engines.rs).
             "create_unknown_engine",
             "alter_unknown_engine",
+            // The learner's session is in a transaction, which check_read_only refuses
+            // (1192): its locks are FTWRL's for the statement (model/read_only.rs),
+            // measured by suite/set-global-read-only.mdl.
+            "set_global_read_only",
         ];
         if !lockless.contains(&k.name()) {
             assert!(!row.ops.is_empty(), "{} learned no lock", k.name());

@@ -83,6 +83,8 @@ pub struct Catalog {
     /// The named key caches made since the fixture (`SET GLOBAL name.key_buffer_size =
     /// N`, N > 0; `classify/misc.rs`); `default` always exists.
     pub key_caches: BTreeSet<String>,
+    /// The server's `read_only` (`SET GLOBAL read_only`, `classify/read_only.rs`).
+    pub read_only: bool,
     /// InnoDB foreign keys (`classify/fk.rs`), added only with the CREATE TABLE that made
     /// their child; dropping either table drops them.
     foreign_keys: Vec<ForeignKey>,
@@ -268,7 +270,7 @@ impl Catalog {
     /// variant by name, so a new one is routed before it compiles.
     pub fn error_of(&self, e: &Effect) -> Option<u32> {
         match e {
-            Effect::None | Effect::KeyCache(_) => None,
+            Effect::None | Effect::KeyCache(_) | Effect::ReadOnly(_) => None,
             Effect::WithFks(e, _) => self.error_of(e),
             Effect::Fail(c) => Some(*c),
             Effect::Accounts(a) => a.error(&self.users),
@@ -345,6 +347,7 @@ impl Catalog {
             Effect::KeyCache(name) => {
                 self.key_caches.insert(name.clone());
             }
+            Effect::ReadOnly(on) => self.read_only = *on,
             Effect::Repartition(_) | Effect::Unpartition(_) => self.apply_partition(e),
             Effect::AlterEngine { .. }
             | Effect::Alter { .. }

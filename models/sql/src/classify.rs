@@ -45,6 +45,7 @@ mod parse_errors;
 mod partition;
 mod partition_clause;
 mod partition_select;
+mod read_only;
 mod reload;
 mod routine;
 mod routine_block;

@@ -13,6 +13,9 @@ pub enum Effect {
     /// `SET GLOBAL name.key_buffer_size = N` (N > 0): the named key cache exists from
     /// then on (`classify/misc.rs`).
     KeyCache(String),
+    /// `SET GLOBAL read_only = 0 | 1`: the server's read_only from then on
+    /// (`classify/read_only.rs`).
+    ReadOnly(bool),
     CreateTable {
         t: Tbl,
         engine: Engine,

@@ -171,6 +171,7 @@ kinds! {
     LoadData = "load_data", "sql/sql_load.cc mysql_load";
     ChecksumMulti = "checksum_multi", "sql/sql_table.cc mysql_checksum_table";
     SetGlobal = "set_global", "sql/set_var.cc sql_set_variables";
+    SetGlobalReadOnly = "set_global_read_only", "sql/sys_vars.cc fix_read_only";
     FlushPrivileges = "flush_privileges", "sql/sql_reload.cc reload_acl_and_cache";
     FlushStatus = "flush_status", "sql/sql_reload.cc reload_acl_and_cache";
     FlushLogs = "flush_logs", "sql/sql_reload.cc reload_acl_and_cache";

@@ -75,7 +75,9 @@ mod prepare_lt;
 mod prepare_open;
 mod prepared;
 mod quiet;
+mod read_only;
 mod replication;
+mod ro_txn;
 mod run;
 mod savepoint;
 mod sequence;
@@ -162,6 +164,8 @@ pub struct SqlSession {
     pub pending_temp: Option<(Tbl, Engine)>,
     /// How that CREATE TEMPORARY TABLE fills its table (`model::temp_txn`).
     pub temp_fill: Option<temp_txn::TempFill>,
+    /// In a transaction begun READ ONLY (`model::ro_txn`).
+    pub tx_read_only: bool,
     /// The session's prepared statements: name (lower case) and text
     /// (`model::prepared`).
     pub prepared: Vec<(String, String)>,
@@ -204,6 +208,7 @@ impl SqlSession {
             temp_sequences: Vec::new(),
             pending_temp: None,
             temp_fill: None,
+            tx_read_only: false,
             prepared: Vec::new(),
             user_vars: false,
             last_row: None,
@@ -578,6 +583,7 @@ impl SqlModel {
         };
         self.sess[s].session.last_error = None;
         self.sess[s].session.last_row = None;
+        let st = self.ro_txn_gate(s, sql, st)?;
         let st = self.arm_statement_time(s, st);
         if let Some(out) = self.xa_gate(s, &st)? {
             return Ok(out);

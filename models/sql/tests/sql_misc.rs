@@ -52,6 +52,11 @@ fn misc_statements_take_their_learned_rows() {
             "LOAD DATA LOCAL INFILE 'x.txt' REPLACE INTO TABLE m1 FIELDS TERMINATED BY ','",
             "load_data:load_data.myisam",
         ),
+        // LOAD XML: the same mysql_load (sql/sql_load.cc).
+        (
+            "LOAD XML INFILE 'x.xml' INTO TABLE t1 ROWS IDENTIFIED BY '<row>'",
+            "load_data:load_data",
+        ),
         ("SET GLOBAL general_log = 1", "set_global:set_global"),
         (
             "SET @@global.hot_cache.key_buffer_size = 1024*1024",
@@ -102,7 +107,8 @@ fn misc_statements_take_their_learned_rows() {
     }
     for (q, why) in [
         ("CHECKSUM TABLE t1 PARTITION (p1)", "PARTITION"),
-        ("SET GLOBAL read_only = 1", "read_only"),
+        // (SET GLOBAL read_only = 0 | 1 alone is modelled: sql_read_only.rs.)
+        ("SET GLOBAL read_only = @old_read_only", "read_only"),
         // (SET GLOBAL lock_wait_timeout alone is modelled: sql_global_timeout.rs.)
         (
             "SET GLOBAL lock_wait_timeout = 1, x = 2",

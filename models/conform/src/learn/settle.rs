@@ -218,6 +218,8 @@ pub fn fresh(mon: &mut Conn) -> Result<(), ConformError> {
     // A scenario's SET GLOBAL lock_wait_timeout is the next connections' value
     // (suite/set-global-lock-wait-timeout.mdl): the next scenario starts from the default.
     mon.query("SET GLOBAL lock_wait_timeout = DEFAULT")?;
+    // And SET GLOBAL read_only = 1 (model/read_only.rs) is undone.
+    mon.query("SET GLOBAL read_only = 0")?;
     let sig = mon.query_one(SIGNATURE)?;
     let same = FIXTURE_SIGNATURE.with(|f| f.borrow().as_ref() == Some(&(mon.id, sig.clone())));
     if same {

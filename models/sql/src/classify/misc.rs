@@ -54,7 +54,7 @@ pub(super) fn classify_misc(
     match (at(0), at(1)) {
         ("cache", "index") => Some(cache_index(cx, toks)),
         ("load", "index") => Some(load_index(cx, toks)),
-        ("load", "data") => Some(load_data(cx, toks, words)),
+        ("load", "data" | "xml") => Some(load_data(cx, toks, words)),
         ("checksum", "table" | "tables") => Some(checksum(cx, toks)),
         ("set", "global" | "@@global") => Some(set_global(cx, toks, words)),
         ("flush" | "reset", _) => super::reload::classify_reload(cx, toks, words),
@@ -349,6 +349,9 @@ fn set_global(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
         "local",
     ];
     if let Some(st) = super::global_timeout::classify(sql, words) {
+        return st;
+    }
+    if let Some(st) = super::read_only::classify(cx, toks, words) {
         return st;
     }
     if let Some(w) = words

@@ -496,6 +496,12 @@ pub const KINDS: &[KindDef] = &[
         "SET GLOBAL concurrent_insert = DEFAULT",
         &[],
     ),
+    // SET GLOBAL read_only = 1 (sql/sys_vars.cc, `fix_read_only`): the global read lock
+    // as FTWRL takes it (`lock_global_read_lock`, `close_cached_tables`,
+    // `make_global_read_lock_block_commit`), given back at once
+    // (`unlock_global_read_lock`). The harness sets read_only back to 0 before each
+    // scenario (`learn/settle.rs`, `fresh`).
+    kx(Kind::SetGlobalReadOnly, "SET GLOBAL read_only = 1", &[]),
     kx(Kind::FlushPrivileges, "FLUSH PRIVILEGES", &[]),
     kx(Kind::FlushStatus, "FLUSH STATUS", &[]),
     kx(Kind::FlushLogs, "FLUSH LOGS", &[]),

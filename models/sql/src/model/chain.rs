@@ -72,6 +72,19 @@ fn chain_words(w: &[String]) -> Option<(Option<bool>, Option<bool>)> {
     Some((chain, release))
 }
 
+/// COMMIT / ROLLBACK followed only by the words of the chain and release clauses, in an
+/// order the grammar (`opt_chain opt_release`, sql/sql_yacc.yy) does not take (`COMMIT
+/// CHAIN`, `COMMIT AND RELEASE`, `ROLLBACK AND RELEASE CHAIN`): ER_PARSE_ERROR, before any
+/// lock, the transaction kept (measured: main/parser_not_embedded.test's Bug#46527 forms,
+/// suite/commit-chain-release-syntax.mdl). `None` for other words (ROLLBACK TO ...).
+fn chain_syntax_error(w: &[String]) -> Option<Result<Stmt, String>> {
+    let clause = |x: &String| matches!(x.as_str(), "work" | "and" | "no" | "chain" | "release");
+    if w.len() > 1 && w[1..].iter().all(clause) && chain_words(w).is_none() {
+        return Some(Ok(Stmt::Fails(crate::classify::ER_PARSE_ERROR)));
+    }
+    None
+}
+
 impl SqlModel {
     /// `SET completion_type`, and `COMMIT` / `ROLLBACK` that chain or release (with the
     /// session's `completion_type`); `None` for any other statement.
@@ -84,7 +97,14 @@ impl SqlModel {
             Some("rollback") => false,
             _ => return None,
         };
-        let (chain, release) = chain_words(w)?;
+        let Some((chain, release)) = chain_words(w) else {
+            return chain_syntax_error(w);
+        };
+        if chain == Some(true) && release == Some(true) {
+            // `AND CHAIN RELEASE`: the grammar's own refusal (Bug#46527, sql_yacc.yy:
+            // MYSQL_YYABORT when both are said).
+            return Some(Ok(Stmt::Fails(crate::classify::ER_PARSE_ERROR)));
+        }
         let ct = self.sess[s].session.completion_type;
         if release.unwrap_or(ct == 2) {
             return Some(Err(format!(
@@ -122,6 +142,22 @@ impl SqlModel {
 mod tests {
     use super::*;
     use crate::words::words;
+
+    #[test]
+    fn chain_and_release_clauses_out_of_the_grammar_are_parse_errors() {
+        let parse_error = Some(Ok(Stmt::Fails(crate::classify::ER_PARSE_ERROR)));
+        for sql in [
+            "COMMIT CHAIN RELEASE",
+            "COMMIT AND RELEASE",
+            "ROLLBACK AND RELEASE CHAIN",
+            "ROLLBACK NO CHAIN NO RELEASE",
+        ] {
+            assert_eq!(chain_syntax_error(&words(sql)), parse_error, "{sql}");
+        }
+        for sql in ["ROLLBACK TO SAVEPOINT a", "COMMIT", "ROLLBACK WORK"] {
+            assert_eq!(chain_syntax_error(&words(sql)), None, "{sql}");
+        }
+    }
 
     #[test]
     fn completion_type_forms() {

@@ -6,10 +6,15 @@
 //! session's LOCK TABLES locks show (SNRW for a WRITE entry, SW for WRITE CONCURRENT).
 //! Measured on 10.11.19: found/seed-421124.mdl (`LOCK TABLES t1 READ LOCAL, t1 AS x
 //! WRITE`, then `DROP TABLE t1, t4`: 1100 for t4, not 1099 for t1).
+//! Before it looks at the instances, `find_table_for_mdl_upgrade` checks that the session
+//! owns BACKUP_DDL (taken by a WRITE entry only): `LOCK TABLES t2 WRITE CONCURRENT, t2 AS x
+//! READ LOCAL` holds SNRW on t2 (the SW and the READ entry's upgrade to SRO) but no
+//! BACKUP_DDL, so DDL of t2 is 1099 (measured: found/seed-441633).
 
 use super::SqlModel;
 use crate::classify::{LtMode, Part};
 use crate::kind::Kind;
+use mdl_core::key::MdlKey;
 use mdl_core::LockType;
 
 /// The statement kinds that open their tables by name and alias (DML and reads).
@@ -39,6 +44,13 @@ impl SqlModel {
         }
         let k = self.handler_key(t);
         let ty = |x: &str| LockType::parse(x).expect("lock type");
+        // find_table_for_mdl_upgrade first asks for the session's BACKUP_DDL (which only
+        // a WRITE entry takes): without it, ER_TABLE_NOT_LOCKED_FOR_WRITE whatever the
+        // table's locks, as for the plain entries' mode (seed-441633).
+        let backup = MdlKey::parse(&self.dialect, "BACKUP", "-").expect("BACKUP key");
+        if !self.holds_type(s, &backup, ty("BACKUP_DDL")) {
+            return mode;
+        }
         if self.holds_type(s, &k, ty("SNRW")) {
             Some(LtMode::Write)
         } else if m == LtMode::Read && self.holds_type(s, &k, ty("SW")) {

@@ -72,6 +72,9 @@ impl SqlModel {
         if let Some(out) = self.refused_before_rules(s, &plan, opens_tables, is_lock)? {
             return Ok(out);
         }
+        if let Some(out) = self.read_only_refused(s, &plan) {
+            return Ok(out);
+        }
         let commit_deferred = self.commit_first(s, &plan)?;
         let Some(verdict) = self.session_rules(s, &plan, opens_tables, is_lock)? else {
             // lock_global_read_lock: a session that has the lock does nothing.
@@ -122,6 +125,8 @@ impl SqlModel {
                 dur: Duration::Statement,
                 ctx: Ctx::Plain,
             }]
+        } else if plan.kind == Kind::SetGlobalReadOnly {
+            self.read_only_steps(s, &plan)?
         } else {
             compose(&self.map, &self.dialect, &self.cat, &plan)?
         };
@@ -504,7 +509,7 @@ impl SqlModel {
                 && errors.contains(&crate::catalog::ER_LOCK_OR_ACTIVE_TRANSACTION));
         if errors.is_empty() || !refused_first {
             for t in std::mem::take(&mut close_handlers) {
-                if plan.kind == Kind::Ftwrl && t.is_none() {
+                if matches!(plan.kind, Kind::Ftwrl | Kind::SetGlobalReadOnly) && t.is_none() {
                     // FTWRL closes the session's HANDLERs but keeps them
                     // (Global_read_lock::lock_global_read_lock, sql/lock.cc:
                     // mysql_ha_cleanup_no_free): a later HANDLER ... READ opens the table

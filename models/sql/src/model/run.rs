@@ -217,7 +217,7 @@ impl SqlModel {
             Step::Upgrade { .. } if cfg!(mdl_bug = "conform_ignore_upgrades") => Ok(Outcome::Ok),
             Step::Upgrade { key, ty, dur, from }
                 if from.is_some_and(|f| {
-                    self.holds_type(s, key, f)
+                    self.holds_type_not_handler(s, key, f)
                         && self
                             .table
                             .session(id)

@@ -51,7 +51,7 @@ fn temp(change: TempChange, commit: bool) -> Option<Result<Stmt, String>> {
 }
 
 impl SqlModel {
-    fn temp_engine(&self, s: usize, t: &Tbl) -> Option<Engine> {
+    pub(super) fn temp_engine(&self, s: usize, t: &Tbl) -> Option<Engine> {
         let tt = &self.sess[s].session.temp_tables;
         tt.iter().find(|(x, _)| x == t).map(|(_, e)| *e)
     }
@@ -157,6 +157,7 @@ impl SqlModel {
         }
         // Temporary and base tables: the base tables' locks. A statement that writes only
         // temporary tables reads its base tables as a SELECT does.
+        self.note_temp_engine(s, &tmp);
         let reads_only = base.iter().all(|x| x.kind.is_select());
         p2.parts = base;
         if reads_only && !p2.kind.is_select() {

@@ -19,6 +19,11 @@
 //!   the source's SR after its ER_NO_SUCH_TABLE, as a statement that failed after its
 //!   open keeps its transaction locks (measured: found/seed-421487; the server function
 //!   that leaves it is not identified).
+//! - DML of base tables and InnoDB temporary tables (`INSERT INTO tmp SELECT ... FROM
+//!   m1`): InnoDB's `external_lock` of the temporary table registers InnoDB in the
+//!   transaction (`trans_register_ha`, sql/handler.cc, from `ha_innobase::external_lock`
+//!   through `innobase_register_trx`), as for a base table: the MyISAM source's SR stays
+//!   (measured: seed-441354).
 
 use super::SqlModel;
 use crate::catalog::Engine;
@@ -31,6 +36,8 @@ pub enum TempFill {
     Like,
     /// `[AS] SELECT ...`: rows written into a table of this engine.
     Select(Engine),
+    /// Not a CREATE: a DML statement of base tables that uses an InnoDB temporary table.
+    TempInnoDb,
 }
 
 impl SqlModel {
@@ -40,12 +47,25 @@ impl SqlModel {
     pub(super) fn temp_fill_engine_less(&self, s: usize, p: &Plan) -> Option<bool> {
         match self.sess[s].session.temp_fill? {
             TempFill::Like => Some(true),
-            TempFill::Select(Engine::InnoDb) => Some(false),
+            TempFill::Select(Engine::InnoDb) | TempFill::TempInnoDb => Some(false),
             TempFill::Select(_) => Some(!p.parts.iter().any(|part| {
                 part.bind
                     .tables()
                     .any(|t| self.cat.engine(t) == Some(Engine::InnoDb))
             })),
+        }
+    }
+
+    /// A DML statement played as its base tables' parts (`tmp`: its parts on temporary
+    /// tables, set aside): an InnoDB one among them takes part in the transaction.
+    pub(super) fn note_temp_engine(&mut self, s: usize, tmp: &[crate::classify::Part]) {
+        let innodb = tmp.iter().any(|x| {
+            x.bind
+                .tables()
+                .any(|t| self.temp_engine(s, t) == Some(Engine::InnoDb))
+        });
+        if innodb && self.sess[s].session.temp_fill.is_none() {
+            self.sess[s].session.temp_fill = Some(TempFill::TempInnoDb);
         }
     }
 
