@@ -188,6 +188,15 @@ fn close(toks: &[Tok], open: usize) -> usize {
 /// (`classify/select.rs`).
 pub(super) fn query(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
     let sql = cx.sql;
+    // Parentheses that do not pair (main/parser.test: `((SELECT 1 FROM t1 LIMIT 1) ORDER
+    // BY 1) LIMIT 1)`): the parser's ER_PARSE_ERROR, before any table is opened.
+    let depth = toks.iter().try_fold(0i32, |d, t| {
+        let d = d + i32::from(*t == Tok::P('(')) - i32::from(*t == Tok::P(')'));
+        (d >= 0).then_some(d)
+    });
+    if depth != Some(0) {
+        return Ok(Stmt::Fails(super::ER_PARSE_ERROR));
+    }
     for w in with_clauses(toks) {
         // ER_DUP_QUERY_NAME (4004): With_clause::check_dependencies, sql/sql_cte.cc.
         if w.elems
