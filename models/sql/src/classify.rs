@@ -46,6 +46,8 @@ mod partition;
 mod partition_clause;
 mod partition_select;
 mod read_only;
+mod query_shapes;
+mod query_values;
 mod reload;
 mod routine;
 mod routine_block;
@@ -86,7 +88,7 @@ use dml::{classify_delete, classify_insert, classify_update};
 use lex::{kw_eq, kw_eq_at, option_value, tokens, wait_clause, Cur, Tok};
 pub use parse_errors::mariadb_parse_error;
 pub use routine_call::call_instructions;
-use select::{classify_select, classify_set, subquery_reads};
+use select::{classify_set, subquery_reads};
 pub(crate) use sequence_engine::is_engine_table;
 use tables::{
     delete_targets_unknown, from_tables, from_tables_aliased, locking_clauses, set_targets,
@@ -247,6 +249,12 @@ fn classify_inner(
     has_row: &dyn Fn(&str) -> bool,
 ) -> Result<Stmt, String> {
     let toks = tokens(sql)?;
+    if let Some(st) = query_shapes::prefixed(sql, db, cat, has_row) {
+        return st;
+    }
+    if let Some(e) = query_shapes::cte_outside_query(sql, &toks) {
+        return Err(e);
+    }
     let cx = Cx {
         sql,
         db,
@@ -258,14 +266,18 @@ fn classify_inner(
         i: 0,
         sql,
     };
-    let Some(Tok::Word { text: first, .. }) = c.peek() else {
-        return Err(if toks.is_empty() {
-            "empty statement".into()
-        } else {
-            format!("statement not in the learned table: `{sql}`")
-        });
+    let first = match c.peek() {
+        Some(Tok::Word { text, .. }) => text.to_ascii_lowercase(),
+        // A parenthesised query expression (`classify/query_shapes.rs`).
+        Some(Tok::P('(')) if query_shapes::starts_query(&toks, 0) => "(".to_owned(),
+        _ => {
+            return Err(if toks.is_empty() {
+                "empty statement".into()
+            } else {
+                format!("statement not in the learned table: `{sql}`")
+            })
+        }
     };
-    let first = first.to_ascii_lowercase();
     let words: Vec<String> = c.rest_words();
     let not_in = || format!("statement not in the learned table: `{sql}`");
     if let Some(st) = sequence::classify_sequence(sql, db, cat, has_row) {
@@ -328,7 +340,9 @@ fn classify_inner(
             st => Ok(st),
         },
         "handler" => classify_handler(&cx, &mut c, &toks),
-        "select" => classify_select(&cx, &toks, &words),
+        // WITH, VALUES and parenthesised queries read their tables as a SELECT does
+        // (`classify/query_shapes.rs`).
+        "select" | "with" | "values" | "(" => query_shapes::query(&cx, &toks, &words),
         "insert" | "replace" => {
             classify_insert(&cx, &mut c, &toks).and_then(|st| sequence_write::insert_rows(st, cat))
         }

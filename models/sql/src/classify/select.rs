@@ -77,9 +77,11 @@ pub(super) fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result
             )
         })
         .collect::<Vec<_>>();
-    if funcs.iter().any(|(_, f)| f == "sleep" || f == "benchmark") {
-        return Err(format!("`{sql}`: SLEEP and BENCHMARK are not modelled"));
-    }
+    // SLEEP(n) and BENCHMARK(n, expr) take no lock of their own (`Item_func_sleep::val_int`
+    // waits on a condition, `Item_func_benchmark::val_int` evaluates `expr` n times, in
+    // sql/item_func.cc): the statement is played without them. On the server the
+    // statement's locks are held for its whole duration; the model does not play time,
+    // so they are taken and released in one step (see models/sql/README.md).
     let get = |n: String, ms: u64| get_lock_plan(cx, n, ms);
     let all = funcs
         .iter()
@@ -121,7 +123,8 @@ pub(super) fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result
             }
         };
     }
-    let mut tables = from_tables(toks, cx.db)?;
+    // A CTE's name is no table (`classify/query_shapes.rs`).
+    let mut tables = from_tables(&super::query_shapes::resolve_ctes(toks), cx.db)?;
     if tables.is_empty() {
         return Ok(Stmt::NoLocks);
     }
