@@ -395,7 +395,7 @@ impl Run {
                 m,
                 &mdl_check::model::search::SearchOptions {
                     dfs: opts.dfs,
-                    symmetry: false,
+                    symmetry: opts.symmetry,
                     por: opts.por,
                     dynamic_quiet: false,
                     max_depth: opts.max_depth,
