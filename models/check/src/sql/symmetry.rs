@@ -61,12 +61,14 @@ pub fn classes(m: &SqlCheck) -> Vec<Vec<usize>> {
                 .iter()
                 .any(|a| a.session == Some(s) || a.at_step.is_some_and(|(x, _)| x == s))
     };
+    // A statement mentions a session when one of its words is the session's name.
     let mentioned = |s: usize| {
-        let name = m.session_name(s).to_ascii_lowercase();
-        m.programs
-            .iter()
-            .flatten()
-            .any(|st| st.sql.to_ascii_lowercase().contains(&name))
+        let name = m.session_name(s);
+        m.programs.iter().flatten().any(|st| {
+            st.sql
+                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                .any(|w| w.eq_ignore_ascii_case(name))
+        })
     };
     let program =
         |s: usize| -> Vec<&str> { m.programs[s].iter().map(|x| x.sql.as_str()).collect() };
