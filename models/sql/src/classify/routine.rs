@@ -81,6 +81,19 @@ pub(super) fn classify_routine(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, Str
     if kw_eq(first, "call") {
         return Some(call(cx, &mut c));
     }
+    if let Some(st) = super::routine_diag::top_level(toks) {
+        return Some(match st {
+            Ok(st) => Ok(st),
+            Err(Why::Fails(code)) => Ok(Stmt::Fails(code)),
+            Err(Why::Refused(why)) => refuse(
+                cx,
+                &why.replace(
+                    " in a stored program's body is not modelled (classify/routine_block.rs)",
+                    " is not modelled (classify/routine_diag.rs)",
+                ),
+            ),
+        });
+    }
     let verb = ["create", "drop", "alter"]
         .into_iter()
         .find(|v| kw_eq(first, v))?;

@@ -1,0 +1,112 @@
+//! The type of a variable a stored program's body DECLAREs (sql/sql_yacc.yy: `sp_decl_vars`
+//! takes a `field_type`, `ROW (field, ...)` (`row_type_body`), or an anchored type:
+//! `TYPE OF t.c` / `ROW TYPE OF t` (`sp_decl_variable_list_anchored`, resolved when the
+//! variable is declared at run time by `sp_rcontext::resolve_type_ref` /
+//! `resolve_table_rowtype_ref`, sql/sp_rcontext.cc, which open the table).
+
+use super::routine_block::{refused, Why};
+use super::routine_body::{field_type, safe_name};
+use super::{kw_eq, Tok};
+
+/// The index after a variable's type at `s[i..]`: a field type or a `ROW (...)` of
+/// field types (nested ROWs included). An anchored type opens its table when the
+/// DECLARE runs (a lock the model does not play there): refused.
+pub(super) fn var_type(s: &[Tok], i: usize) -> Result<usize, Why> {
+    let anchored = |k: usize| {
+        s.get(k).is_some_and(|t| kw_eq(t, "type")) && s.get(k + 1).is_some_and(|t| kw_eq(t, "of"))
+    };
+    if anchored(i) || (s.get(i).is_some_and(|t| kw_eq(t, "row")) && anchored(i + 1)) {
+        return refused(
+            "a variable anchored to a table or cursor (TYPE OF / ROW TYPE OF: \
+             sp_rcontext::resolve_type_ref opens the table when the DECLARE runs)",
+        );
+    }
+    if let Some(j) = row_type(s, i) {
+        return Ok(j);
+    }
+    field_type(s, i).map_or_else(
+        || refused("a variable of a type the model does not know"),
+        Ok,
+    )
+}
+
+/// `ROW (name type, ...)` at `s[i..]`: the index after it.
+fn row_type(s: &[Tok], i: usize) -> Option<usize> {
+    if !s.get(i).is_some_and(|t| kw_eq(t, "row")) || s.get(i + 1) != Some(&Tok::P('(')) {
+        return None;
+    }
+    let mut k = i + 2;
+    loop {
+        safe_name(s.get(k)?).then_some(())?;
+        k = row_type(s, k + 1).or_else(|| field_type(s, k + 1))?;
+        match s.get(k)? {
+            Tok::P(',') => k += 1,
+            Tok::P(')') => return Some(k + 1),
+            _ => return None,
+        }
+    }
+}
+
+/// `name CURSOR (p type, ...) FOR SELECT ...` (`sp_decl_cursor`, `opt_parenthesized_cursor_
+/// formal_parameters`, MariaDB 10.3+): the SELECT, opened at OPEN with the arguments.
+pub(super) fn cursor_with_params(s: &[Tok]) -> Result<&[Tok], Why> {
+    let shape = || refused("a cursor other than `name CURSOR [(p type, ...)] FOR SELECT ...`");
+    if !safe_name(&s[0]) {
+        return shape();
+    }
+    let mut k = 3;
+    loop {
+        if !s.get(k).is_some_and(safe_name) {
+            return shape();
+        }
+        let Some(j) = field_type(s, k + 1) else {
+            return shape();
+        };
+        match s.get(j) {
+            Some(Tok::P(',')) => k = j + 1,
+            Some(Tok::P(')')) => {
+                k = j + 1;
+                break;
+            }
+            _ => return shape(),
+        }
+    }
+    match &s[k..] {
+        [f, q @ ..] if kw_eq(f, "for") && q.first().is_some_and(|x| kw_eq(x, "select")) => Ok(q),
+        _ => shape(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tokens;
+    use super::*;
+
+    fn ty(sql: &str) -> Result<usize, Why> {
+        var_type(&tokens(sql).unwrap(), 0)
+    }
+
+    /// The shapes of main/sp-row.test and main/sp-anchor-row-type-table.test.
+    #[test]
+    fn row_types_are_read_anchored_ones_refused() {
+        assert_eq!(ty("ROW(a INT, b VARCHAR(10))"), Ok(11));
+        assert_eq!(ty("ROW (a ROW(b INT), c INT) DEFAULT"), Ok(12));
+        assert_eq!(ty("INT UNSIGNED"), Ok(2));
+        assert!(matches!(ty("ROW TYPE OF t1"), Err(Why::Refused(r)) if r.contains("TYPE OF")));
+        assert!(matches!(ty("TYPE OF t1.a"), Err(Why::Refused(_))));
+        assert!(matches!(ty("ROW(a INT"), Err(Why::Refused(_))));
+        assert!(matches!(ty("ROW()"), Err(Why::Refused(_))));
+    }
+
+    /// main/sp-cursor.test's cursors with parameters.
+    #[test]
+    fn cursors_with_parameters() {
+        let t =
+            tokens("c CURSOR (pa INT, pb VARCHAR(10)) FOR SELECT a FROM t1 WHERE a > pa").unwrap();
+        assert_eq!(cursor_with_params(&t).map(|q| q.len()), Ok(8));
+        let t = tokens("c CURSOR (pa INT) FOR UPDATE t1 SET a = 1").unwrap();
+        assert!(cursor_with_params(&t).is_err());
+        let t = tokens("c CURSOR (pa) FOR SELECT 1").unwrap();
+        assert!(cursor_with_params(&t).is_err());
+    }
+}
