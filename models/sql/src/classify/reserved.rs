@@ -363,6 +363,12 @@ pub(super) fn is_name(t: &Tok) -> bool {
     }
 }
 
+/// An unquoted reserved word: where a name must be, ER_PARSE_ERROR (measured).
+pub(super) fn is_reserved(t: &Tok) -> bool {
+    matches!(t, Tok::Word { text, quoted: false }
+        if RESERVED.iter().any(|w| text.eq_ignore_ascii_case(w)))
+}
+
 /// A label (`label_ident`): a name that is not one of the words that start a statement.
 pub(super) fn is_label(t: &Tok) -> bool {
     is_name(t)
@@ -412,6 +418,9 @@ mod tests {
         for w in ["l1", "of", "skip", "locked", "nowait", "`begin`"] {
             assert!(is_label(&tok(w)), "{w}");
         }
+        assert!(
+            is_reserved(&tok("ADD")) && !is_reserved(&tok("`add`")) && !is_reserved(&tok("p1"))
+        );
         assert!(!is_name(&tok("@a")));
         assert!(!is_name(&tok("12")));
     }

@@ -133,6 +133,10 @@ fn ddl(
     let r = c.table(cx.db)?;
     let name_tok = &c.t[c.i - 1];
     let rest = &c.t[c.i..];
+    if verb == "create" && super::reserved::is_reserved(name_tok) {
+        // Measured: each reserved word as a routine or event name (classify/reserved.rs).
+        return Ok(Stmt::Fails(super::ER_PARSE_ERROR));
+    }
     if verb == "create" && !routine_body::safe_name(name_tok) {
         return refuse(
             cx,

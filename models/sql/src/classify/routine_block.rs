@@ -417,7 +417,7 @@ impl<'a> Reader<'a> {
         match self.t.get(self.i) {
             Some(Tok::Word { .. }) => {
                 self.i += 1;
-                Ok(())
+                self.open_args()
             }
             _ => refused("OPEN / CLOSE without a cursor name"),
         }
@@ -555,6 +555,10 @@ impl<'a> Reader<'a> {
         let mut i = 0;
         while s.get(i).is_some_and(safe_name) && s.get(i + 1) == Some(&Tok::P(',')) {
             i += 2;
+        }
+        if s.get(i).is_some_and(super::reserved::is_reserved) {
+            // Measured: `DECLARE w INT` of each reserved word (classify/reserved.rs).
+            return Err(Why::Fails(super::ER_PARSE_ERROR));
         }
         if !s.get(i).is_some_and(safe_name) {
             return refused("a DECLARE of a name the model cannot tell from a reserved word");
@@ -767,6 +771,8 @@ mod tests {
             Some(1445)
         );
         assert_eq!(fails("BEGIN END", f), Some(1320));
+        assert_eq!(fails("BEGIN DECLARE a, add INT; END", p), Some(1064));
+        assert_eq!(rd("BEGIN DECLARE only, value INT; END", p), Ok(0));
         assert_eq!(
             fails("BEGIN COMMIT; LOCK TABLES t1 READ; END", f),
             Some(1314)

@@ -4,7 +4,7 @@
 //! variable is declared at run time by `sp_rcontext::resolve_type_ref` /
 //! `resolve_table_rowtype_ref`, sql/sp_rcontext.cc, which open the table).
 
-use super::routine_block::{refused, Why};
+use super::routine_block::{refused, Reader, Why};
 use super::routine_body::{field_type, safe_name};
 use super::{kw_eq, Tok};
 
@@ -74,6 +74,45 @@ pub(super) fn cursor_with_params(s: &[Tok]) -> Result<&[Tok], Why> {
     match &s[k..] {
         [f, q @ ..] if kw_eq(f, "for") && q.first().is_some_and(|x| kw_eq(x, "select")) => Ok(q),
         _ => shape(),
+    }
+}
+
+impl Reader<'_> {
+    /// `OPEN c(args)`'s arguments (`sp_proc_stmt_open`, `opt_parenthesized_cursor_actual_
+    /// parameters`): values, variables and operators, recorded as expressions; nothing
+    /// without parentheses.
+    pub(super) fn open_args(&mut self) -> Result<(), Why> {
+        if self.t.get(self.i) != Some(&Tok::P('(')) {
+            return Ok(());
+        }
+        let start = self.i + 1;
+        let mut depth = 0usize;
+        while let Some(t) = self.t.get(self.i) {
+            match t {
+                Tok::P('(') => depth += 1,
+                Tok::P(')') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                Tok::P(';') => return refused("OPEN's arguments without their `)`"),
+                _ => {}
+            }
+            self.i += 1;
+        }
+        if self.t.get(self.i).is_none() {
+            return refused("OPEN's arguments without their `)`");
+        }
+        let args = &self.t[start..self.i];
+        self.i += 1;
+        for a in args.split(|t| *t == Tok::P(',')) {
+            if a.is_empty() {
+                return refused("an empty argument of OPEN");
+            }
+            self.stmts.push(a);
+        }
+        Ok(())
     }
 }
 
