@@ -20,7 +20,7 @@
 //! tables are prelocked with it (`DML_prelocking_strategy::handle_routine`,
 //! `classify/routine_prelock.rs`): `SELECT f()` / `DO f()` are played.
 
-use super::routine_block::{read, Ctx, Why};
+use super::routine_block::{read_in, Ctx, Why};
 use super::{kw_eq, routine_body, routine_prelock, Bind, Cur, Cx, Effect, Plan, Stmt, Tbl, Tok};
 use crate::kind::Kind;
 use crate::routines::{Body, RoutineKind, RoutineOp, ER_SP_DOES_NOT_EXIST};
@@ -148,7 +148,13 @@ fn ddl(
     if kind == RoutineKind::Function && verb == "create" && has("soname") {
         return refuse(cx, "CREATE FUNCTION ... SONAME (a UDF) is not modelled");
     }
-    let body = match read_definition(verb, kind, rest) {
+    // CREATE AGGREGATE FUNCTION: AGGREGATE comes before FUNCTION, before the name.
+    let aggregate = kind == RoutineKind::Function
+        && c.t[..c.i]
+            .iter()
+            .take_while(|t| !kw_eq(t, "function"))
+            .any(|t| kw_eq(t, "aggregate"));
+    let body = match read_definition(verb, kind, rest, aggregate) {
         Ok(b) => b,
         Err(Why::Refused(why)) => return refuse(cx, &why),
         Err(Why::Fails(code)) => return Ok(Stmt::Fails(code)),
@@ -232,6 +238,7 @@ fn read_definition<'a>(
     verb: &str,
     kind: RoutineKind,
     rest: &'a [Tok],
+    aggregate: bool,
 ) -> Result<Option<ReadBody<'a>>, Why> {
     let after_do = || {
         rest.iter()
@@ -258,7 +265,7 @@ fn read_definition<'a>(
         RoutineKind::Function => Ctx::Function,
         RoutineKind::Event => Ctx::Event,
     };
-    let stmts = read(b, ctx)?;
+    let stmts = read_in(b, ctx, aggregate)?;
     Ok(Some((b, stmts)))
 }
 

@@ -34,6 +34,11 @@ pub const ER_SP_CURSOR_AFTER_HANDLER: u32 = 1338;
 pub const ER_SP_NO_RETSET: u32 = 1415;
 pub const ER_COMMIT_NOT_ALLOWED_IN_SF_OR_TRG: u32 = 1422;
 pub const ER_SP_CANT_SET_AUTOCOMMIT: u32 = 1445;
+/// FETCH GROUP NEXT ROW outside an aggregate function (measured at the FETCH).
+pub const ER_INVALID_AGGREGATE_FUNCTION: u32 = 4105;
+/// An aggregate function without FETCH GROUP NEXT ROW (measured: after the flags'
+/// errors, before ER_SP_NORETURN).
+pub const ER_NOT_AGGREGATE_FUNCTION: u32 = 4106;
 
 /// The kind of stored program a body belongs to (`enum_sp_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +68,7 @@ struct Flags {
     reset: bool,
     flush: bool,
     has_return: bool,
+    fetch_group: bool,
 }
 
 pub(super) struct Reader<'a> {
@@ -75,6 +81,8 @@ pub(super) struct Reader<'a> {
     flags: Flags,
     /// The variables DECLAREd so far (any block: GET DIAGNOSTICS targets).
     pub(super) vars: Vec<String>,
+    /// CREATE AGGREGATE FUNCTION.
+    aggregate: bool,
 }
 
 /// Words that make a simple statement one the reader does not follow.
@@ -109,6 +117,11 @@ pub(super) fn refused<T>(what: &str) -> Result<T, Why> {
 /// trigger's FOR EACH ROW): its SQL statements and expressions (conditions, defaults,
 /// RETURN values, cursors' queries) in text order, or why not.
 pub(super) fn read(body: &[Tok], ctx: Ctx) -> Result<Vec<&[Tok]>, Why> {
+    read_in(body, ctx, false)
+}
+
+/// [`read`], of an aggregate function's body when `aggregate`.
+pub(super) fn read_in(body: &[Tok], ctx: Ctx, aggregate: bool) -> Result<Vec<&[Tok]>, Why> {
     if body.contains(&Tok::P('#')) {
         return refused("a comment");
     }
@@ -120,6 +133,7 @@ pub(super) fn read(body: &[Tok], ctx: Ctx) -> Result<Vec<&[Tok]>, Why> {
         stmts: Vec::new(),
         flags: Flags::default(),
         vars: Vec::new(),
+        aggregate,
     };
     r.stmt()?;
     if r.i != body.len() {
@@ -169,6 +183,7 @@ impl<'a> Reader<'a> {
             (f.autocommit, ER_SP_CANT_SET_AUTOCOMMIT),
             (f.commit, ER_COMMIT_NOT_ALLOWED_IN_SF_OR_TRG),
             (f.reset || f.flush, ER_STMT_NOT_ALLOWED_IN_SF_OR_TRG),
+            (self.aggregate && !f.fetch_group, ER_NOT_AGGREGATE_FUNCTION),
             (self.ctx == Ctx::Function && !f.has_return, ER_SP_NORETURN),
         ]
         .into_iter()
@@ -426,6 +441,16 @@ impl<'a> Reader<'a> {
     /// FETCH [[NEXT] FROM] c INTO v[, w].
     fn fetch(&mut self) -> Result<(), Why> {
         self.i += 1;
+        if self.eat("group") {
+            // `sp_proc_stmt_fetch_head`'s FETCH GROUP NEXT ROW (sql_yacc.yy).
+            self.expect("next")?;
+            self.expect("row")?;
+            if !self.aggregate {
+                return Err(Why::Fails(ER_INVALID_AGGREGATE_FUNCTION));
+            }
+            self.flags.fetch_group = true;
+            return Ok(());
+        }
         self.eat("next");
         self.eat("from");
         self.cursor_name_at()?;
@@ -772,6 +797,22 @@ mod tests {
         );
         assert_eq!(fails("BEGIN END", f), Some(1320));
         assert_eq!(fails("BEGIN DECLARE a, add INT; END", p), Some(1064));
+        // CREATE [AGGREGATE] FUNCTION and FETCH GROUP NEXT ROW (main/custom_aggregate_functions.test).
+        let agg = |sql: &str| match read_in(&tokens(sql).unwrap(), f, true) {
+            Err(Why::Fails(c)) => Some(c),
+            _ => None,
+        };
+        assert_eq!(
+            fails("BEGIN FETCH GROUP NEXT ROW; RETURN 1; END", f),
+            Some(4105)
+        );
+        assert_eq!(fails("BEGIN FETCH GROUP NEXT ROW; END", p), Some(4105));
+        assert_eq!(agg("BEGIN RETURN 1; END"), Some(4106));
+        assert_eq!(agg("BEGIN SET @a = 1; END"), Some(4106));
+        assert_eq!(agg("BEGIN COMMIT; RETURN 1; END"), Some(1422));
+        assert_eq!(agg("BEGIN FETCH GROUP NEXT ROW; END"), Some(1320));
+        let ok = "BEGIN DECLARE CONTINUE HANDLER FOR NOT FOUND RETURN 0; LOOP FETCH GROUP NEXT ROW; END LOOP; END";
+        assert!(read_in(&tokens(ok).unwrap(), f, true).is_ok());
         assert_eq!(rd("BEGIN DECLARE only, value INT; END", p), Ok(0));
         assert_eq!(
             fails("BEGIN COMMIT; LOCK TABLES t1 READ; END", f),
