@@ -505,6 +505,13 @@ impl<'a> Reader<'a> {
         if bad_item {
             return refused("a SIGNAL item the model does not know");
         }
+        // `signal_allowed_expr`: a literal, a variable or a name, one token each.
+        let one_token = |item: &[Tok]| matches!(item, [Tok::Word { .. }, Tok::P('='), _]);
+        if let Some(k) = s.iter().position(|t| kw_eq(t, "set")) {
+            if !s[k + 1..].split(|t| *t == Tok::P(',')).all(one_token) {
+                return refused("a SIGNAL item's value other than a literal or a variable");
+            }
+        }
         Ok(())
     }
 
@@ -748,6 +755,11 @@ mod tests {
         assert_eq!(rd("BEGIN of: LOOP LEAVE of; END LOOP of; END", p), Ok(0));
         assert!(matches!(rd("BEGIN SELECT 1 END", p), Err(Why::Refused(_))));
         assert!(matches!(rd("BEGIN SIGNAL; END", p), Err(Why::Refused(_))));
+        let assign = "BEGIN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = @m := 'x'; END";
+        assert!(matches!(rd(assign, p), Err(Why::Refused(_))));
+        let signal_set =
+            "BEGIN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'x', MYSQL_ERRNO = 1; END";
+        assert_eq!(rd(signal_set, p), Ok(0));
         assert_eq!(
             rd("BEGIN DECLARE v INT; GET DIAGNOSTICS v = ROW_COUNT; END", p),
             Ok(0)
