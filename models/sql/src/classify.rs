@@ -50,6 +50,7 @@ mod routine;
 mod routine_block;
 mod routine_body;
 mod routine_call;
+mod routine_cond;
 mod routine_decl;
 mod routine_diag;
 pub mod routine_expr;

@@ -83,6 +83,8 @@ pub(super) struct Reader<'a> {
     pub(super) vars: Vec<String>,
     /// CREATE AGGREGATE FUNCTION.
     aggregate: bool,
+    /// The conditions DECLAREd so far, with whether each has a SQLSTATE.
+    pub(super) conds: Vec<(String, bool)>,
 }
 
 /// Words that make a simple statement one the reader does not follow.
@@ -134,6 +136,7 @@ pub(super) fn read_in(body: &[Tok], ctx: Ctx, aggregate: bool) -> Result<Vec<&[T
         flags: Flags::default(),
         vars: Vec::new(),
         aggregate,
+        conds: Vec::new(),
     };
     r.stmt()?;
     if r.i != body.len() {
@@ -505,6 +508,7 @@ impl<'a> Reader<'a> {
         if bad_item {
             return refused("a SIGNAL item the model does not know");
         }
+        self.signal_checks(s)?;
         // `signal_allowed_expr`: a literal, a variable or a name, one token each.
         let one_token = |item: &[Tok]| matches!(item, [Tok::Word { .. }, Tok::P('='), _]);
         if let Some(k) = s.iter().position(|t| kw_eq(t, "set")) {
@@ -572,6 +576,7 @@ impl<'a> Reader<'a> {
                 if !safe_name(&s[0]) || !value {
                     return refused("a condition other than `name CONDITION FOR SQLSTATE 'x'`");
                 }
+                self.declare_condition(&s[0], v)?;
                 Ok(0)
             }
             _ => {
@@ -635,7 +640,8 @@ impl<'a> Reader<'a> {
         if self.eat("sqlstate") {
             self.eat("value");
             return match self.t.get(self.i) {
-                Some(Tok::Str(_)) => {
+                Some(Tok::Str(st)) => {
+                    super::routine_cond::check_sqlstate(st)?;
                     self.i += 1;
                     Ok(())
                 }
@@ -648,7 +654,9 @@ impl<'a> Reader<'a> {
         match self.t.get(self.i) {
             Some(Tok::Num(_)) => {}
             Some(t) if kw_eq(t, "sqlwarning") || kw_eq(t, "sqlexception") => {}
-            Some(t) if safe_name(t) => {}
+            Some(t) if safe_name(t) => {
+                self.declared_condition(t)?;
+            }
             _ => return refused("a handler condition the model does not know"),
         }
         self.i += 1;
