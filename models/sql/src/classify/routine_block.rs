@@ -84,7 +84,9 @@ pub(super) struct Reader<'a> {
     /// CREATE AGGREGATE FUNCTION.
     aggregate: bool,
     /// The conditions DECLAREd so far, with whether each has a SQLSTATE.
-    pub(super) conds: Vec<(String, bool)>,
+    pub(super) conds: Vec<(String, bool, String)>,
+    /// Per open block, the condition values its handlers name.
+    pub(super) handlers: Vec<Vec<String>>,
 }
 
 /// Words that make a simple statement one the reader does not follow.
@@ -137,6 +139,7 @@ pub(super) fn read_in(body: &[Tok], ctx: Ctx, aggregate: bool) -> Result<Vec<&[T
         vars: Vec::new(),
         aggregate,
         conds: Vec::new(),
+        handlers: Vec::new(),
     };
     r.stmt()?;
     if r.i != body.len() {
@@ -302,6 +305,7 @@ impl<'a> Reader<'a> {
     fn block_content(&mut self) -> Result<(), Why> {
         // 0: variables and conditions; 1: cursors; 2: handlers.
         let mut stage = 0;
+        self.handlers.push(Vec::new());
         while self.peek_kw("declare") {
             let kind = self.declare()?;
             if kind < stage {
@@ -314,6 +318,7 @@ impl<'a> Reader<'a> {
             stage = kind;
             self.expect_p(';')?;
         }
+        self.handlers.pop();
         self.stmts_until(&["end"], false)
     }
 
@@ -625,7 +630,9 @@ impl<'a> Reader<'a> {
         self.expect("handler")?;
         self.expect("for")?;
         loop {
+            let start = self.i;
             self.condition()?;
+            self.handled(&self.t[start..self.i])?;
             if self.t.get(self.i) != Some(&Tok::P(',')) {
                 break;
             }

@@ -15,6 +15,16 @@ use super::routine_diag::{ER_DUP_SIGNAL_SET, ER_SP_BAD_SQLSTATE, ER_SP_COND_MISM
 use super::{kw_eq, Tok};
 
 pub const ER_SIGNAL_BAD_CONDITION_TYPE: u32 = 1646;
+pub const ER_SP_DUP_HANDLER: u32 = 1413;
+
+/// A condition value as `sp_condition_value::equals` compares them.
+fn value_key(v: &[Tok]) -> String {
+    match v.last() {
+        Some(Tok::Str(s)) => format!("sqlstate {s}"),
+        Some(Tok::Num(n)) => format!("errno {n}"),
+        _ => super::lex::render(v).to_lowercase(),
+    }
+}
 
 /// A SQLSTATE the parser takes (`is_sqlstate_valid`, not `is_sqlstate_completion`).
 pub(super) fn valid_sqlstate(s: &str) -> bool {
@@ -44,7 +54,7 @@ impl Reader<'_> {
             _ => false,
         };
         if let Tok::Word { text, .. } = name {
-            self.conds.push((text.to_lowercase(), state));
+            self.conds.push((text.to_lowercase(), state, value_key(v)));
         }
         Ok(())
     }
@@ -58,9 +68,33 @@ impl Reader<'_> {
         self.conds
             .iter()
             .rev()
-            .find(|(c, _)| *c == n)
-            .map(|(_, state)| *state)
+            .find(|(c, _, _)| *c == n)
+            .map(|(_, state, _)| *state)
             .ok_or(Why::Fails(ER_SP_COND_MISMATCH))
+    }
+
+    /// A handler's condition `v` (its tokens, a declared name resolved to its value):
+    /// ER_SP_DUP_HANDLER when a handler of the same block has that value already
+    /// (`sp_pcontext::check_duplicate_handler`).
+    pub(super) fn handled(&mut self, v: &[Tok]) -> Result<(), Why> {
+        let key = match v {
+            [Tok::Word { text, .. }] => {
+                let n = text.to_lowercase();
+                match self.conds.iter().rev().find(|(c, _, _)| *c == n) {
+                    Some((_, _, k)) => k.clone(),
+                    None => value_key(v),
+                }
+            }
+            _ => value_key(v),
+        };
+        let Some(block) = self.handlers.last_mut() else {
+            return Ok(());
+        };
+        if block.contains(&key) {
+            return Err(Why::Fails(ER_SP_DUP_HANDLER));
+        }
+        block.push(key);
+        Ok(())
     }
 
     /// The parser's checks of SIGNAL / RESIGNAL `s` (after the verb), in its order.
@@ -135,6 +169,13 @@ mod tests {
         let dup = "BEGIN DECLARE foo CONDITION FOR SQLSTATE '12345'; \
                    RESIGNAL foo SET MYSQL_ERRNO = 'foo', MYSQL_ERRNO = 'bar'; END";
         assert_eq!(fails(dup), Some(1641));
+        let dup_handler = "BEGIN DECLARE c1 CONDITION FOR SQLSTATE '42000'; \
+                           DECLARE EXIT HANDLER FOR c1 SELECT 1; \
+                           DECLARE EXIT HANDLER FOR SQLSTATE '42000' SELECT 2; END";
+        assert_eq!(fails(dup_handler), Some(1413));
+        let nested = "BEGIN DECLARE EXIT HANDLER FOR 1062 SELECT 1; \
+                      BEGIN DECLARE EXIT HANDLER FOR 1062 SELECT 2; END; END";
+        assert_eq!(fails(nested), None);
         let ok = "BEGIN DECLARE foo CONDITION FOR SQLSTATE '12345'; \
                   DECLARE EXIT HANDLER FOR foo BEGIN END; SIGNAL foo SET MESSAGE_TEXT = 'x'; END";
         assert_eq!(
