@@ -265,7 +265,8 @@ fn read_definition<'a>(
         RoutineKind::Function => Ctx::Function,
         RoutineKind::Event => Ctx::Event,
     };
-    let stmts = read_in(b, ctx, aggregate)?;
+    let params = super::routine_decl::param_names(rest);
+    let stmts = read_in(b, ctx, aggregate, params)?;
     Ok(Some((b, stmts)))
 }
 

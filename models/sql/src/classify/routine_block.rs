@@ -121,11 +121,17 @@ pub(super) fn refused<T>(what: &str) -> Result<T, Why> {
 /// trigger's FOR EACH ROW): its SQL statements and expressions (conditions, defaults,
 /// RETURN values, cursors' queries) in text order, or why not.
 pub(super) fn read(body: &[Tok], ctx: Ctx) -> Result<Vec<&[Tok]>, Why> {
-    read_in(body, ctx, false)
+    read_in(body, ctx, false, Vec::new())
 }
 
-/// [`read`], of an aggregate function's body when `aggregate`.
-pub(super) fn read_in(body: &[Tok], ctx: Ctx, aggregate: bool) -> Result<Vec<&[Tok]>, Why> {
+/// [`read`], of an aggregate function's body when `aggregate`, with the routine's
+/// parameters `params` (variables for GET DIAGNOSTICS).
+pub(super) fn read_in(
+    body: &[Tok],
+    ctx: Ctx,
+    aggregate: bool,
+    params: Vec<String>,
+) -> Result<Vec<&[Tok]>, Why> {
     if body.contains(&Tok::P('#')) {
         return refused("a comment");
     }
@@ -136,7 +142,7 @@ pub(super) fn read_in(body: &[Tok], ctx: Ctx, aggregate: bool) -> Result<Vec<&[T
         labels: Vec::new(),
         stmts: Vec::new(),
         flags: Flags::default(),
-        vars: Vec::new(),
+        vars: params,
         aggregate,
         conds: Vec::new(),
         handlers: Vec::new(),
@@ -688,6 +694,9 @@ impl<'a> Reader<'a> {
             "start" if at("transaction") => f.commit = true,
             "create" | "drop" => f.commit |= !at("temporary"),
             "alter" | "rename" | "truncate" => f.commit = true,
+            "set" if super::routine_decl::shadowed_set(s, &self.vars) => {
+                return Err(Why::Fails(super::routine_decl::ER_SP_BAD_VAR_SHADOW))
+            }
             "set" => {
                 f.autocommit |= s.iter().take(3).any(|t| {
                     matches!(t, Tok::Word { text, .. }
@@ -825,7 +834,7 @@ mod tests {
         assert_eq!(fails("BEGIN END", f), Some(1320));
         assert_eq!(fails("BEGIN DECLARE a, add INT; END", p), Some(1064));
         // CREATE [AGGREGATE] FUNCTION and FETCH GROUP NEXT ROW (main/custom_aggregate_functions.test).
-        let agg = |sql: &str| match read_in(&tokens(sql).unwrap(), f, true) {
+        let agg = |sql: &str| match read_in(&tokens(sql).unwrap(), f, true, Vec::new()) {
             Err(Why::Fails(c)) => Some(c),
             _ => None,
         };
@@ -839,7 +848,7 @@ mod tests {
         assert_eq!(agg("BEGIN COMMIT; RETURN 1; END"), Some(1422));
         assert_eq!(agg("BEGIN FETCH GROUP NEXT ROW; END"), Some(1320));
         let ok = "BEGIN DECLARE CONTINUE HANDLER FOR NOT FOUND RETURN 0; LOOP FETCH GROUP NEXT ROW; END LOOP; END";
-        assert!(read_in(&tokens(ok).unwrap(), f, true).is_ok());
+        assert!(read_in(&tokens(ok).unwrap(), f, true, Vec::new()).is_ok());
         assert_eq!(rd("BEGIN DECLARE only, value INT; END", p), Ok(0));
         assert_eq!(
             fails("BEGIN COMMIT; LOCK TABLES t1 READ; END", f),

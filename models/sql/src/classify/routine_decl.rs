@@ -77,6 +77,53 @@ pub(super) fn cursor_with_params(s: &[Tok]) -> Result<&[Tok], Why> {
     }
 }
 
+/// The parameters' names of a definition `(p type, IN q type, ...) ...` (none when `t`
+/// does not start with `(`): variables of the body.
+pub(super) fn param_names(t: &[Tok]) -> Vec<String> {
+    let mut out = Vec::new();
+    if t.first() != Some(&Tok::P('(')) {
+        return out;
+    }
+    let mut depth = 0usize;
+    let mut start = true;
+    for x in t {
+        match x {
+            Tok::P('(') => depth += 1,
+            Tok::P(')') => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            Tok::P(',') if depth == 1 => start = true,
+            Tok::Word { text, .. } if depth == 1 && start => {
+                if !["in", "out", "inout"].iter().any(|w| kw_eq(x, w)) {
+                    out.push(text.to_lowercase());
+                    start = false;
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// ER_SP_BAD_VAR_SHADOW: `SET names = ...` / `SET password = ...` (also after a `,`)
+/// where a variable of that name is declared (sql_yacc.yy reads SET NAMES / SET PASSWORD
+/// and refuses the shadowing variable; measured on MariaDB 10.11.19, main/sp-error.test).
+pub const ER_SP_BAD_VAR_SHADOW: u32 = 1453;
+
+/// Whether SET statement `s` (from SET) assigns a declared `names` or `password`.
+pub(super) fn shadowed_set(s: &[Tok], vars: &[String]) -> bool {
+    s.windows(3).any(|w| {
+        (kw_eq(&w[0], "set") || w[0] == Tok::P(','))
+            && w[2] == Tok::P('=')
+            && matches!(&w[1], Tok::Word { text, quoted: false }
+                if ["names", "password"].iter().any(|n| text.eq_ignore_ascii_case(n))
+                    && vars.iter().any(|v| v.eq_ignore_ascii_case(text)))
+    })
+}
+
 impl Reader<'_> {
     /// `OPEN c(args)`'s arguments (`sp_proc_stmt_open`, `opt_parenthesized_cursor_actual_
     /// parameters`): values, variables and operators, recorded as expressions; nothing
@@ -138,6 +185,27 @@ mod tests {
         assert!(matches!(ty("TYPE OF t1.a"), Err(Why::Refused(_))));
         assert!(matches!(ty("ROW(a INT"), Err(Why::Refused(_))));
         assert!(matches!(ty("ROW()"), Err(Why::Refused(_))));
+    }
+
+    #[test]
+    fn set_of_a_shadowing_variable() {
+        let vars = ["names".to_owned(), "password".to_owned()];
+        for sql in [
+            "SET names = 'x'",
+            "SET @a = 1, names = 'x'",
+            "SET PASSWORD = 'x'",
+        ] {
+            assert!(shadowed_set(&tokens(sql).unwrap(), &vars), "{sql}");
+        }
+        assert!(!shadowed_set(&tokens("SET names = 'x'").unwrap(), &[]));
+        assert!(!shadowed_set(&tokens("SET `names` = 'x'").unwrap(), &vars));
+    }
+
+    #[test]
+    fn parameters_are_variables() {
+        let t = tokens("(OUT number INT, INOUT message TEXT, c DECIMAL(5,2)) BEGIN END").unwrap();
+        assert_eq!(param_names(&t), ["number", "message", "c"]);
+        assert!(param_names(&tokens("ON SCHEDULE EVERY 1 DAY").unwrap()).is_empty());
     }
 
     /// main/sp-cursor.test's cursors with parameters.
