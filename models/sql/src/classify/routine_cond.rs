@@ -97,6 +97,15 @@ impl Reader<'_> {
         Ok(())
     }
 
+    /// SIGNAL / RESIGNAL of a condition: declared, with a SQLSTATE.
+    fn signal_condition(&self, n: &Tok) -> Result<(), Why> {
+        if self.declared_condition(n)? {
+            Ok(())
+        } else {
+            Err(Why::Fails(ER_SIGNAL_BAD_CONDITION_TYPE))
+        }
+    }
+
     /// The parser's checks of SIGNAL / RESIGNAL `s` (after the verb), in its order.
     pub(super) fn signal_checks(&self, s: &[Tok]) -> Result<(), Why> {
         match s {
@@ -109,11 +118,7 @@ impl Reader<'_> {
                     check_sqlstate(state)?;
                 }
             }
-            [n, ..] if !kw_eq(n, "set") => {
-                if !self.declared_condition(n)? {
-                    return Err(Why::Fails(ER_SIGNAL_BAD_CONDITION_TYPE));
-                }
-            }
+            [n, ..] if !kw_eq(n, "set") => self.signal_condition(n)?,
             _ => {}
         }
         let Some(k) = s.iter().position(|t| kw_eq(t, "set")) else {

@@ -96,11 +96,11 @@ pub(super) fn param_names(t: &[Tok]) -> Vec<String> {
                 }
             }
             Tok::P(',') if depth == 1 => start = true,
-            Tok::Word { text, .. } if depth == 1 && start => {
-                if !["in", "out", "inout"].iter().any(|w| kw_eq(x, w)) {
-                    out.push(text.to_lowercase());
-                    start = false;
-                }
+            Tok::Word { text, .. }
+                if depth == 1 && start && !["in", "out", "inout"].iter().any(|w| kw_eq(x, w)) =>
+            {
+                out.push(text.to_lowercase());
+                start = false;
             }
             _ => {}
         }
