@@ -86,6 +86,7 @@ pub const TEST_FILES: &[TestFile] = &[
     TestFile { path: "models/sql/tests/sql_routines.rs", run_by: &["test"], empty_in: &[], note: "" },
     plain("models/sql/tests/sql_call.rs"),
     plain("models/sql/tests/sql_call_flow.rs"),
+    plain("models/sql/tests/sql_stored_programs.rs"),
     plain("models/sql/tests/sql_one_offs.rs"),
     plain("models/sql/tests/sql_whole_suite.rs"),
     plain("models/sql/tests/sql_query_shapes.rs"),
