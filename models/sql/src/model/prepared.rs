@@ -12,6 +12,14 @@
 //! - EXECUTE plays the kept statement: its locks, implicit commit, session rules and
 //!   errors are the statement's (`main/flush_read_lock.test` 9.2); an unknown name is
 //!   ER_UNKNOWN_STMT_HANDLER.
+//! - A statement that DDL invalidated since its PREPARE is reprepared inside EXECUTE
+//!   (`Reprepare_observer` reports ER_NEED_REPREPARE from `open_tables`, and
+//!   `Prepared_statement::execute_loop` prepares and executes again): played as the
+//!   statement classified anew on the catalog of now. Its locks are the statement's: in a
+//!   transaction the failed first try keeps its transactional locks, so the reprepare's S
+//!   and the second try find them held; in autocommit the first try's locks are given
+//!   back and taken again with no wait in between (a lock the first try was granted has
+//!   no pending conflicting request ahead of it). suite/ps-ddl-reprepare.mdl.
 //! - DEALLOCATE forgets it (ER_UNKNOWN_STMT_HANDLER for an unknown name).
 //! - The source may be any expression the model computes (`model/dynamic_sql.rs`, user
 //!   variables in `model/user_vars.rs`); PREPARE's checks are in `model/prepare_check.rs`,
