@@ -125,3 +125,15 @@ fn execute_immediate_waits_for_its_prepare_s_first() {
     assert!(!m.is_waiting(s[2]));
     assert!(m.locks_of(s[2]).is_empty(), "{:?}", m.locks_of(s[2]));
 }
+
+#[test]
+fn default_and_ignore_stand_as_values_only() {
+    let (mut m, s) = model(1);
+    let a = s[0];
+    let q = "EXECUTE IMMEDIATE 'INSERT INTO t2 VALUES (?,?)' USING DEFAULT, DEFAULT";
+    assert_eq!(run(&mut m, a, q), "Ok");
+    assert_eq!(run(&mut m, a, "EXECUTE IMMEDIATE 'UPDATE t2 SET b=?' USING IGNORE"), "Ok");
+    assert_eq!(run(&mut m, a, "EXECUTE IMMEDIATE 'SELECT ?+1' USING DEFAULT"), "error 4032");
+    let r = run(&mut m, a, "EXECUTE IMMEDIATE 'UPDATE t2 SET b=?+1' USING DEFAULT");
+    assert!(r.starts_with("refused"), "{r}");
+}

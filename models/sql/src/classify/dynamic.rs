@@ -378,8 +378,8 @@ pub fn param_refused(p: &str) -> Option<String> {
     for (i, t) in toks.iter().enumerate() {
         let Tok::Word(w) = t else { continue };
         let call = toks.get(i + 1) == Some(&Tok::Punct('('));
-        if w == "default" || w == "ignore" {
-            return Some("a DEFAULT or IGNORE parameter is not modelled".into());
+        if (w == "default" || w == "ignore") && toks.len() == 1 {
+            continue;
         }
         let known = if call {
             calls.contains(&w.as_str())
@@ -393,6 +393,64 @@ pub fn param_refused(p: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// A `USING DEFAULT` or `USING IGNORE` parameter (MDEV-11360).
+pub fn is_default_param(p: &str) -> bool {
+    let p = p.trim();
+    p.eq_ignore_ascii_case("default") || p.eq_ignore_ascii_case("ignore")
+}
+
+/// Whether the `i`-th `?` marker of `text` stands alone as a value, where DEFAULT and
+/// IGNORE may stand: a value of `INSERT ... VALUES (...)` or `col = ?` of `UPDATE` /
+/// `INSERT ... SET` (`Item_param::set_default` / `set_ignore` and the checks of the
+/// items that use them, MariaDB `sql/item.cc`: elsewhere ER_INVALID_DEFAULT_PARAM).
+pub fn marker_alone(text: &str, i: usize) -> bool {
+    let Ok(toks) = tokens(text) else { return false };
+    let Some(j) = toks
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| **t == Tok::Punct('?'))
+        .nth(i)
+        .map(|(j, _)| j)
+    else {
+        return false;
+    };
+    let p = |k: usize, c: char| toks.get(k) == Some(&Tok::Punct(c));
+    let word =
+        |k: usize, w: &[&str]| matches!(toks.get(k), Some(Tok::Word(x)) if w.contains(&x.as_str()));
+    let first = |w: &[&str]| word(0, w);
+    let ends = p(j + 1, ',') || p(j + 1, ')') || j + 1 == toks.len();
+    // The paren that encloses the marker, and the depth there.
+    let mut depth = 0i32;
+    let mut open = None;
+    for k in (0..j).rev() {
+        if p(k, ')') {
+            depth += 1;
+        } else if p(k, '(') {
+            if depth == 0 {
+                open = Some(k);
+                break;
+            }
+            depth -= 1;
+        }
+    }
+    match open {
+        Some(o) => {
+            first(&["insert", "replace"])
+                && (p(j - 1, '(') || p(j - 1, ','))
+                && (p(j + 1, ',') || p(j + 1, ')'))
+                && o > 0
+                && (word(o - 1, &["values", "value"]) || p(o - 1, ','))
+        }
+        None => {
+            first(&["update", "insert", "replace"])
+                && j >= 2
+                && p(j - 1, '=')
+                && matches!(toks[j - 2], Tok::Word(_))
+                && (ends || word(j + 1, &["where", "order", "limit"]))
+        }
+    }
 }
 
 fn is_type_word(w: &str) -> bool {
@@ -440,7 +498,13 @@ mod tests {
         ));
         assert!(param_refused("f1()").is_some());
         assert!(param_refused("_latin1'a'=_latin2'a'").is_some());
-        assert!(param_refused("IGNORE").is_some());
+        assert_eq!(param_refused("IGNORE"), None);
+        assert!(marker_alone("INSERT INTO t1 VALUES (?,?)", 1));
+        assert!(marker_alone("UPDATE t1 SET a=?,b=?", 0));
+        assert!(!marker_alone("INSERT INTO t1 VALUES (?+1)", 0));
+        assert!(!marker_alone("INSERT INTO t1 VALUES (CONCAT(?,?))", 0));
+        assert!(!marker_alone("UPDATE t1 SET a=?+1", 0));
+        assert!(!marker_alone("SELECT ?", 0));
         assert_eq!(param_refused("@a"), None);
         assert_eq!(param_refused("TIME'10:20:30'"), None);
     }

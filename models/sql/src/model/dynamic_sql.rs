@@ -10,11 +10,15 @@ use super::prepare_check::{unpreparable, ER_UNSUPPORTED_PS};
 use super::prepared::ER_UNKNOWN_STMT_HANDLER;
 use super::SqlModel;
 use crate::classify::dynamic::{
-    find_top_word, param_refused, placeholders, source_after, split_top, DynValue,
+    find_top_word, is_default_param, marker_alone, param_refused, placeholders, source_after,
+    split_top, DynValue,
 };
 use crate::classify::Stmt;
 use crate::classify::{ER_PARSE_ERROR, ER_WRONG_ARGUMENTS};
 use crate::stmt::SessionStmt;
+
+/// ER_INVALID_DEFAULT_PARAM.
+pub const ER_INVALID_DEFAULT_PARAM: u32 = 4032;
 
 /// ER_EMPTY_QUERY.
 pub const ER_EMPTY_QUERY: u32 = 1065;
@@ -22,8 +26,8 @@ pub const ER_EMPTY_QUERY: u32 = 1065;
 /// What a dynamic statement runs.
 #[derive(Debug)]
 pub(super) enum DynText {
-    /// The text and the number of `USING` parameters.
-    Text(String, usize),
+    /// The text and the `USING` parameters.
+    Text(String, Vec<String>),
     /// It fails before any lock with this error.
     Fails(u32),
 }
@@ -55,12 +59,32 @@ impl SqlModel {
         if crate::classify::mariadb_syntax_error(&text).is_some() {
             return Ok(DynText::Fails(ER_PARSE_ERROR));
         }
-        Ok(DynText::Text(text, params.len()))
+        Ok(DynText::Text(text, params))
     }
 
-    /// ER_WRONG_ARGUMENTS when `text`'s markers and the parameters given differ.
-    pub(super) fn wrong_params(text: &str, given: usize) -> Option<u32> {
-        (placeholders(text) != given).then_some(ER_WRONG_ARGUMENTS)
+    /// The error of `text` run with `params` before its statement (`Err`: not modelled):
+    /// ER_WRONG_ARGUMENTS when the markers and the parameters differ; a DEFAULT or
+    /// IGNORE that does not stand alone as a value fails a SELECT without tables with
+    /// ER_INVALID_DEFAULT_PARAM (main/ps.test, MDEV-11360; with tables the error comes
+    /// after their locks: refused).
+    pub(super) fn param_error(text: &str, params: &[String]) -> Result<Option<u32>, String> {
+        if placeholders(text) != params.len() {
+            return Ok(Some(ER_WRONG_ARGUMENTS));
+        }
+        let misplaced =
+            (0..params.len()).any(|k| is_default_param(&params[k]) && !marker_alone(text, k));
+        if !misplaced {
+            return Ok(None);
+        }
+        let w = crate::words::words(text);
+        if w.first().is_some_and(|x| x == "select")
+            && !w
+                .iter()
+                .any(|x| ["from", "union", "into", "select"].contains(&x.as_str()) && x != &w[0])
+        {
+            return Ok(Some(ER_INVALID_DEFAULT_PARAM));
+        }
+        Err("a DEFAULT or IGNORE parameter that is not a value of INSERT or UPDATE".into())
     }
 }
 
@@ -87,14 +111,15 @@ impl SqlModel {
     /// `SqlModel::immediate_prefix`).
     pub(super) fn classify_immediate(&mut self, s: usize, sql: &str) -> Result<Stmt, String> {
         let fail = |code| Ok(Stmt::Session(SessionStmt::Fail(code)));
-        let (text, given) = match self.dynamic_text(s, sql, "immediate")? {
+        let (text, params) = match self.dynamic_text(s, sql, "immediate")? {
             DynText::Fails(code) => return fail(code),
-            DynText::Text(t, n) => (t, n),
+            DynText::Text(t, ps) => (t, ps),
         };
         if unpreparable(&text) {
             return fail(ER_UNSUPPORTED_PS);
         }
-        if let Some(code) = Self::wrong_params(&text, given) {
+        let err = Self::param_error(&text, &params).map_err(|e| format!("`{sql}`: {e}"))?;
+        if let Some(code) = err {
             if !self.prepare_tables(s, &text).is_empty() {
                 return Err(format!(
                     "`{sql}`: a parameter count that differs, after a prepare that opens \
@@ -127,14 +152,19 @@ impl SqlModel {
         };
         let body = sql.trim().trim_end_matches(';').trim_end();
         let params: Vec<String> = match find_top_word(body, "using") {
-            Some(u) => split_top(&body[u + 5..], ','),
+            Some(u) => split_top(&body[u + 5..], ',')
+                .into_iter()
+                .map(|p| p.trim().to_owned())
+                .collect(),
             None => Vec::new(),
         };
         if let Some(why) = params.iter().find_map(|p| param_refused(p)) {
             return Err(format!("`{sql}`: {why}"));
         }
         // mysql_sql_stmt_execute: the count is checked before the statement runs.
-        if let Some(code) = Self::wrong_params(&text, params.len()) {
+        if let Some(code) =
+            Self::param_error(&text, &params).map_err(|e| format!("`{sql}`: {e}"))?
+        {
             return fail(code);
         }
         self.classify_in(s, &text)

@@ -32,7 +32,7 @@ impl SqlModel {
         let fail = |code| Ok(Stmt::Session(SessionStmt::Fail(code)));
         let text = match self.dynamic_text(s, sql, "from")? {
             DynText::Fails(code) => return fail(code),
-            DynText::Text(_, n) if n > 0 => {
+            DynText::Text(_, ps) if !ps.is_empty() => {
                 return Err(format!("`{sql}`: PREPARE ... USING is not modelled"))
             }
             DynText::Text(t, _) => t,

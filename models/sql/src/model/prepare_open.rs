@@ -108,8 +108,7 @@ impl SqlModel {
             .filter(|t| self.cat.exists(t))
             .map(|t| self.handler_key(t))
             .filter(|k| {
-                self
-                    .table
+                self.table
                     .session(id)
                     .is_none_or(|x| x.book.on_key(k).next().is_none())
             })
