@@ -104,9 +104,9 @@ fn using_must_match_the_markers() {
     assert_eq!(run(&mut m, a, "EXECUTE p USING @x"), "Ok");
 }
 
-#[test]
-fn execute_immediate_waits_for_its_prepare_s_first() {
-    // models/conformance/seed-440522.mdl
+/// seed-440522: s2's HANDLER on t2, s1's RENAME waiting for X, then s3's EXECUTE
+/// IMMEDIATE of an INSERT into t2: what s3 holds and waits for.
+fn immediate_behind_pending_x() -> (SqlModel, Vec<usize>) {
     let (mut m, s) = model(3);
     assert_eq!(run(&mut m, s[1], "HANDLER t2 OPEN"), "Ok");
     assert_eq!(
@@ -115,6 +115,13 @@ fn execute_immediate_waits_for_its_prepare_s_first() {
     );
     let q = "EXECUTE IMMEDIATE 'INSERT INTO t2 (b) VALUES (7)'";
     assert_eq!(run(&mut m, s[2], q), "Waiting");
+    (m, s)
+}
+
+#[test]
+fn execute_immediate_waits_for_its_prepare_s_first() {
+    // models/conformance/seed-440522.mdl
+    let (mut m, s) = immediate_behind_pending_x();
     assert!(
         m.locks_of(s[2]).contains("TABLE test.t2 S (pending)"),
         "{:?}",
@@ -126,14 +133,37 @@ fn execute_immediate_waits_for_its_prepare_s_first() {
     assert!(m.locks_of(s[2]).is_empty(), "{:?}", m.locks_of(s[2]));
 }
 
+/// Seeded bug `sql_immediate_no_prepare`: the statement alone waits for SW; the check
+/// above sees it.
+#[cfg(mdl_bug = "sql_immediate_no_prepare")]
+#[test]
+fn seeded_bug_sql_immediate_no_prepare_is_caught() {
+    let (m, s) = immediate_behind_pending_x();
+    assert!(!m.locks_of(s[2]).contains("TABLE test.t2 S (pending)"));
+}
+
 #[test]
 fn default_and_ignore_stand_as_values_only() {
     let (mut m, s) = model(1);
     let a = s[0];
     let q = "EXECUTE IMMEDIATE 'INSERT INTO t2 VALUES (?,?)' USING DEFAULT, DEFAULT";
     assert_eq!(run(&mut m, a, q), "Ok");
-    assert_eq!(run(&mut m, a, "EXECUTE IMMEDIATE 'UPDATE t2 SET b=?' USING IGNORE"), "Ok");
-    assert_eq!(run(&mut m, a, "EXECUTE IMMEDIATE 'SELECT ?+1' USING DEFAULT"), "error 4032");
-    let r = run(&mut m, a, "EXECUTE IMMEDIATE 'UPDATE t2 SET b=?+1' USING DEFAULT");
+    assert_eq!(
+        run(
+            &mut m,
+            a,
+            "EXECUTE IMMEDIATE 'UPDATE t2 SET b=?' USING IGNORE"
+        ),
+        "Ok"
+    );
+    assert_eq!(
+        run(&mut m, a, "EXECUTE IMMEDIATE 'SELECT ?+1' USING DEFAULT"),
+        "error 4032"
+    );
+    let r = run(
+        &mut m,
+        a,
+        "EXECUTE IMMEDIATE 'UPDATE t2 SET b=?+1' USING DEFAULT",
+    );
     assert!(r.starts_with("refused"), "{r}");
 }

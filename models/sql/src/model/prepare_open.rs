@@ -100,6 +100,10 @@ impl SqlModel {
     /// behind a RENAME's pending X). A key the session holds already is not asked again
     /// (`MDL_context::find_ticket` finds a stronger or equal ticket) nor given back.
     pub(super) fn immediate_prefix(&mut self, s: usize, text: &str) {
+        // Seeded bug `sql_immediate_no_prepare`: no prepare phase.
+        if cfg!(mdl_bug = "sql_immediate_no_prepare") {
+            return;
+        }
         let id = self.sess[s].id;
         let ty = LockType::parse("S").expect("S");
         let keys: Vec<_> = self
