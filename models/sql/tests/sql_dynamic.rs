@@ -167,3 +167,30 @@ fn default_and_ignore_stand_as_values_only() {
     );
     assert!(r.starts_with("refused"), "{r}");
 }
+
+#[test]
+fn parameters_are_fixed_first_and_admin_statements_are_not_checked_when_prepared() {
+    let (mut m, s) = model(1);
+    let a = s[0];
+    // main/ps.test: no statement `stmt`, yet the subquery's error.
+    assert_eq!(
+        run(&mut m, a, "EXECUTE stmt USING (SELECT 1)"),
+        "error 1970"
+    );
+    assert_eq!(
+        run(&mut m, a, "EXECUTE IMMEDIATE @unset USING (SELECT 1)"),
+        "error 1970"
+    );
+    assert_eq!(
+        run(&mut m, a, "PREPARE stmt FROM 'REPAIR TABLE t1, t2, t3'"),
+        "Ok"
+    );
+    assert_eq!(
+        run(&mut m, a, "PREPARE stmt FROM 'ANALYZE TABLE t4, t1'"),
+        "Ok"
+    );
+    assert_eq!(
+        run(&mut m, a, "PREPARE stmt FROM 'SELECT * FROM t3'"),
+        "error 1146"
+    );
+}

@@ -6,6 +6,7 @@
 //! `mysql_sql_stmt_execute` checks before anything (ER_WRONG_ARGUMENTS), EXECUTE
 //! IMMEDIATE after its prepare (`Prepared_statement::execute_immediate`).
 
+use super::kill::ER_SUBQUERIES_NOT_SUPPORTED;
 use super::prepare_check::{unpreparable, ER_UNSUPPORTED_PS};
 use super::prepared::ER_UNKNOWN_STMT_HANDLER;
 use super::SqlModel;
@@ -40,6 +41,9 @@ impl SqlModel {
             return Err(format!("`{sql}`: no dynamic SQL source after {kw}"));
         };
         let params = params.unwrap_or_default();
+        if params.iter().any(|p| subquery(p)) {
+            return Ok(DynText::Fails(ER_SUBQUERIES_NOT_SUPPORTED));
+        }
         if let Some(why) = params.iter().find_map(|p| param_refused(p)) {
             return Err(format!("`{sql}`: {why}"));
         }
@@ -86,6 +90,11 @@ impl SqlModel {
         }
         Err("a DEFAULT or IGNORE parameter that is not a value of INSERT or UPDATE".into())
     }
+}
+
+/// A parameter with a subquery (`(SELECT 1)`).
+fn subquery(p: &str) -> bool {
+    crate::words::words(p).iter().any(|w| w == "select")
 }
 
 /// No statement in `text`: blanks and comments only (`/*!` comments are statements).
@@ -141,6 +150,23 @@ impl SqlModel {
         name: &str,
     ) -> Result<Stmt, String> {
         let fail = |code| Ok(Stmt::Session(SessionStmt::Fail(code)));
+        // mysql_sql_stmt_execute fixes the parameters first
+        // (`LEX::prepared_stmt_params_fix_fields`): a subquery is
+        // ER_SUBQUERIES_NOT_SUPPORTED whatever the name (main/ps.test, MDEV-10709).
+        let body = sql.trim().trim_end_matches(';').trim_end();
+        let params: Vec<String> = match find_top_word(body, "using") {
+            Some(u) => split_top(&body[u + 5..], ',')
+                .into_iter()
+                .map(|p| p.trim().to_owned())
+                .collect(),
+            None => Vec::new(),
+        };
+        if params.iter().any(|p| subquery(p)) {
+            return fail(ER_SUBQUERIES_NOT_SUPPORTED);
+        }
+        if let Some(why) = params.iter().find_map(|p| param_refused(p)) {
+            return Err(format!("`{sql}`: {why}"));
+        }
         let text = self.sess[s]
             .session
             .prepared
@@ -150,17 +176,6 @@ impl SqlModel {
         let Some(text) = text else {
             return fail(ER_UNKNOWN_STMT_HANDLER);
         };
-        let body = sql.trim().trim_end_matches(';').trim_end();
-        let params: Vec<String> = match find_top_word(body, "using") {
-            Some(u) => split_top(&body[u + 5..], ',')
-                .into_iter()
-                .map(|p| p.trim().to_owned())
-                .collect(),
-            None => Vec::new(),
-        };
-        if let Some(why) = params.iter().find_map(|p| param_refused(p)) {
-            return Err(format!("`{sql}`: {why}"));
-        }
         // mysql_sql_stmt_execute: the count is checked before the statement runs.
         if let Some(code) =
             Self::param_error(&text, &params).map_err(|e| format!("`{sql}`: {e}"))?
