@@ -95,6 +95,7 @@ pub const TEST_FILES: &[TestFile] = &[
     plain("models/sql/tests/sql_read_only.rs"),
     plain("models/sql/tests/sql_optimize_myisam.rs"),
     plain("models/sql/tests/sql_statement_time.rs"),
+    plain("models/sql/tests/sql_dynamic.rs"),
     plain("models/sql/tests/sql_data_directory.rs"),
     plain("models/sql/tests/sql_fk_alter.rs"),
     TestFile { path: "models/sql/tests/sql_sequences.rs", run_by: &["test"], empty_in: &[], note: "" },

@@ -32,6 +32,7 @@ mod data_directory;
 mod ddl;
 mod dml;
 mod drop_index;
+pub mod dynamic;
 mod engines;
 mod fk;
 mod fk_alter;
@@ -85,6 +86,7 @@ use control::{
     chain_or_release, classify_backup, classify_flush, classify_handler, classify_lock,
     classify_use,
 };
+pub use data_directory::ER_WRONG_ARGUMENTS;
 use ddl::{
     classify_admin, classify_alter, classify_create, classify_drop, classify_rename,
     classify_truncate, instance_plan,
