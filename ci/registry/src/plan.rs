@@ -73,6 +73,7 @@ pub const TEST_FILES: &[TestFile] = &[
     TestFile { path: "models/conform/tests/conform_mapping.rs", run_by: &["test", "conformance"], empty_in: &[], note: "" },
     TestFile { path: "models/conform/tests/conform_matrix.rs", run_by: &["test", "conformance"], empty_in: &[], note: "" },
     TestFile { path: "models/sql/tests/sql_model.rs", run_by: &["test"], empty_in: &[], note: "" },
+    TestFile { path: "models/sql/tests/sql_system_tables.rs", run_by: &["test"], empty_in: &[], note: "" },
     TestFile { path: "models/conform/tests/conform_random.rs", run_by: &["test", "conformance"], empty_in: &[], note: "the server tests return at once without MDL_CONFORM=1; ci/conformance.sh sets it (MDL_CONFORM_RANDOM scenarios, default 30)" },
     TestFile { path: "models/conform/tests/conform_server.rs", run_by: &["test", "conformance"], empty_in: &[], note: "the server tests return at once without MDL_CONFORM=1; ci/conformance.sh sets it" },
     TestFile { path: "models/conform/tests/conform_syntax_errors.rs", run_by: &["test"], empty_in: &[], note: "" },

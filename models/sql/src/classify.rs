@@ -75,6 +75,7 @@ mod sequence_vcol;
 mod sequence_write;
 mod session;
 pub(crate) mod show;
+mod show_status;
 mod syntax;
 mod system_tables;
 mod tables;

@@ -24,6 +24,7 @@ pub mod classify;
 pub mod compose;
 pub mod effect;
 pub mod errors;
+mod grant_columns;
 pub mod grant_stmt;
 pub mod grants;
 pub mod key_text;
