@@ -22,6 +22,7 @@ pub use crate::stmt::{Bind, LtMode, Part, Plan, SetTarget, Stmt, UserLockCall, X
 
 mod admin;
 mod alter;
+mod alter_charset;
 mod alter_cols;
 mod alter_fk;
 mod alter_keys;

@@ -1,7 +1,7 @@
 //! ANALYZE, OPTIMIZE, CHECK, REPAIR TABLE (`mysql_admin_table`, sql/sql_admin.cc): the
 //! learned row of each table named, and the options after the table list.
 
-use super::{Cur, Cx, Effect, Stmt, Tok};
+use super::{Cur, Cx, Effect, Stmt, Tok, ER_PARSE_ERROR};
 use crate::kind::{Kind, RowVariant};
 
 /// ANALYZE, OPTIMIZE, CHECK, REPAIR TABLE (`mysql_admin_table`, sql/sql_admin.cc).
@@ -55,21 +55,13 @@ pub(super) fn classify_admin(
     // ALL change what is checked or collected, not the open: mysql_check_table and
     // mysql_analyze_table pass the same lock type to mysql_admin_table whatever
     // they are (sql/sql_admin.cc; measured: suite/admin-options.mdl).
-    if kind == Kind::CheckTable {
-        while ["quick", "fast", "medium", "extended", "changed"]
-            .iter()
-            .any(|o| c.eat(o))
-        {}
-    }
-    if kind == Kind::Repair {
-        while ["quick", "extended", "use_frm"].iter().any(|o| c.eat(o)) {}
-    }
-    let mut kind = kind;
-    if kind == Kind::Analyze && c.eat("persistent") {
-        c.expect("for")?;
-        c.expect("all")?;
-        kind = Kind::AnalyzePersistent;
+    let kind = match options(c, kind)? {
+        Some(kind) => kind,
+        None => return Ok(Stmt::Fails(ER_PARSE_ERROR)),
+    };
+    if kind == Kind::AnalyzePersistent {
         parts = super::analyze_persistent::parts(cx, &ts)?;
+        super::analyze_persistent::spec(cx, c, &ts)?;
     }
     if !c.done() && !c.at("wait") && !c.at("nowait") {
         return Err(format!(
@@ -77,4 +69,44 @@ pub(super) fn classify_admin(
         ));
     }
     cx.plan(kind, parts, Effect::NeedTables(ts), toks)
+}
+
+/// The options after the table list (sql_yacc.yy): CHECK's `mi_check_type` (QUICK,
+/// FAST, MEDIUM, EXTENDED, CHANGED, FOR UPGRADE), REPAIR's `mi_repair_type` (QUICK,
+/// EXTENDED, USE_FRM), ANALYZE's `opt_persistent_stat_clause` (the kind becomes
+/// `analyze_persistent`; its spec is read by the caller); OPTIMIZE has none. None: an
+/// option word of another admin statement where this one has none, which the parser
+/// refuses (ER_PARSE_ERROR before any lock: main/analyze.test, `analyze table t1
+/// extended`; main/mysql_upgrade_view.test, `repair table t1 from mysql`).
+fn options(c: &mut Cur, kind: Kind) -> Result<Option<Kind>, String> {
+    match kind {
+        Kind::CheckTable => loop {
+            if c.eat("for") {
+                c.expect("upgrade")?;
+            } else if !["quick", "fast", "medium", "extended", "changed"]
+                .iter()
+                .any(|o| c.eat(o))
+            {
+                break;
+            }
+        },
+        Kind::Repair => while ["quick", "extended", "use_frm"].iter().any(|o| c.eat(o)) {},
+        Kind::Analyze if c.eat("persistent") => {
+            c.expect("for")?;
+            return Ok(Some(Kind::AnalyzePersistent));
+        }
+        _ => {}
+    }
+    const OTHERS: [&str; 9] = [
+        "quick",
+        "fast",
+        "medium",
+        "extended",
+        "changed",
+        "for",
+        "use_frm",
+        "from",
+        "persistent",
+    ];
+    Ok((!OTHERS.iter().any(|o| c.at(o))).then_some(kind))
 }

@@ -6,12 +6,24 @@
 //! INSTANT, INPLACE or COPY (`alter_algorithm.rs`, `alter_columns.rs`).
 
 use super::{
-    alter_cols, alter_fk, alter_keys, alter_rename, alter_tablespace, engines, fk_alter,
-    option_value, partition, views, AlterCols, Cur, Cx, Effect, Stmt, Tbl, Tok,
+    alter_charset, alter_cols, alter_fk, alter_keys, alter_rename, alter_tablespace, engines,
+    fk_alter, option_value, partition, views, AlterCols, Cur, Cx, Effect, Stmt, Tbl, Tok,
 };
 use crate::alter_algorithm::Lock;
 use crate::catalog::Engine;
 use crate::kind::Kind;
+
+/// ER_UNKNOWN_ALTER_ALGORITHM and ER_UNKNOWN_ALTER_LOCK: the parser's errors for an
+/// ALGORITHM= or LOCK= of a word it does not know (sql_yacc.yy, `alter_algorithm_option`
+/// and `alter_lock_option`: `set_requested_algorithm` / `set_requested_lock` fail), before
+/// any lock (measured: main/alter_table.test's `ALGORITHM= INVALID`, `LOCK= INVALID`).
+const ER_UNKNOWN_ALTER_ALGORITHM: u32 = 1800;
+const ER_UNKNOWN_ALTER_LOCK: u32 = 1801;
+
+/// A plain word (an identifier to the parser), not a string or a number.
+fn is_word(v: &str) -> bool {
+    v.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+}
 
 /// What the steps after `target` need of the statement.
 struct Alter {
@@ -79,6 +91,10 @@ fn target(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Result<Step, 
         ));
     }
     let spec = c.rest_words();
+    let names = alter_charset::parse_error(&spec).map_err(|e| format!("`{sql}`: {e}"))?;
+    if let Some(code) = names {
+        return Ok(Step::Done(Stmt::Fails(code)));
+    }
     if c.at("rename") {
         if let Some(st) = alter_rename::classify(cx, toks, &t, c.i) {
             return st.map(Step::Done);
@@ -88,8 +104,22 @@ fn target(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Result<Step, 
         return st.map(Step::Done);
     }
     let algo = option_value(words, "algorithm");
-    let lock = crate::alter_algorithm::lock_clause(&spec)
-        .map_err(|v| format!("`{sql}`: ALTER TABLE ... LOCK={v} is not in the learned table"))?;
+    let lock = match crate::alter_algorithm::lock_clause(&spec) {
+        Ok(lock) => lock,
+        Err(v) if is_word(&v) => return Ok(Step::Done(Stmt::Fails(ER_UNKNOWN_ALTER_LOCK))),
+        Err(v) => {
+            return Err(format!(
+                "`{sql}`: ALTER TABLE ... LOCK={v} is not in the learned table"
+            ))
+        }
+    };
+    const ALGORITHMS: [&str; 5] = ["default", "copy", "inplace", "nocopy", "instant"];
+    if algo
+        .as_deref()
+        .is_some_and(|a| is_word(a) && !ALGORITHMS.contains(&a))
+    {
+        return Ok(Step::Done(Stmt::Fails(ER_UNKNOWN_ALTER_ALGORITHM)));
+    }
     if words.iter().any(|w| w == "sequence")
         && (cx.cat.is_sequence(&t) || !matches!(algo.as_deref(), None | Some("copy" | "default")))
     {
