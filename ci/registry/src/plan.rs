@@ -81,6 +81,7 @@ pub const TEST_FILES: &[TestFile] = &[
     TestFile { path: "models/sql/tests/sql_user_locks.rs", run_by: &["test"], empty_in: &[], note: "" },
     TestFile { path: "models/sql/tests/sql_alter.rs", run_by: &["test"], empty_in: &[], note: "" },
     TestFile { path: "models/sql/tests/sql_alter_columns.rs", run_by: &["test"], empty_in: &[], note: "" },
+    TestFile { path: "models/sql/tests/sql_alter_charset.rs", run_by: &["test"], empty_in: &[], note: "" },
     TestFile { path: "models/sql/tests/sql_partitions.rs", run_by: &["test"], empty_in: &[], note: "" },
     TestFile { path: "models/sql/tests/sql_engines.rs", run_by: &["test"], empty_in: &[], note: "" },
     TestFile { path: "models/sql/tests/sql_misc.rs", run_by: &["test"], empty_in: &[], note: "" },

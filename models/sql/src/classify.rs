@@ -20,6 +20,9 @@ use crate::kind::RowVariant;
 pub use crate::objects::{ForeignKey, Tbl, ViewDef, ViewMode};
 pub use crate::stmt::{Bind, LtMode, Part, Plan, SetTarget, Stmt, UserLockCall, XaOp, XaStmt};
 
+mod admin;
+mod alter;
+mod alter_charset;
 mod alter_cols;
 mod alter_fk;
 mod alter_keys;
@@ -83,15 +86,14 @@ mod user_locks;
 mod views;
 mod xa;
 pub use crate::errors::{ER_NOT_SEQUENCE, ER_NOT_SEQUENCE2, ER_UNKNOWN_SEQUENCES};
+use admin::classify_admin;
+use alter::classify_alter;
 use control::{
     chain_or_release, classify_backup, classify_flush, classify_handler, classify_lock,
     classify_use,
 };
 pub use data_directory::ER_WRONG_ARGUMENTS;
-use ddl::{
-    classify_admin, classify_alter, classify_create, classify_drop, classify_rename,
-    classify_truncate, instance_plan,
-};
+use ddl::{classify_create, classify_drop, classify_rename, classify_truncate, instance_plan};
 use dml::{classify_delete, classify_insert, classify_update};
 use lex::{kw_eq, kw_eq_at, option_value, tokens, wait_clause, Cur, Tok};
 pub use parse_errors::mariadb_parse_error;

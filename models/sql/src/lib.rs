@@ -21,6 +21,7 @@ pub mod alter_algorithm;
 pub mod alter_columns;
 pub mod catalog;
 pub mod classify;
+pub mod collations;
 pub mod compose;
 pub mod effect;
 pub mod errors;
