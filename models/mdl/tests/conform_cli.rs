@@ -60,7 +60,7 @@ fn every_file_answered_in_json_with_the_worst_status() {
 fn text_output_names_each_file() {
     let bad = tmp(
         "bad2.mdl",
-        "dialect mariadb\ns1: sql ALTER TABLE t1 ADD INDEX (b), LOCK=INVALID\n",
+        "dialect mariadb\ns1: sql ALTER TABLE t1 ADD INDEX (b), LOCK='none'\n",
     );
     let out = Command::new(env!("CARGO_BIN_EXE_mdl"))
         .arg("conform")

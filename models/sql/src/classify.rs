@@ -49,6 +49,7 @@ mod parse_errors;
 mod partition;
 mod partition_clause;
 mod partition_select;
+mod query_ctes;
 mod query_shapes;
 mod query_values;
 mod read_only;
@@ -67,6 +68,7 @@ mod routine_flow_stmt;
 mod routine_for;
 mod routine_prelock;
 pub mod routine_program;
+mod routine_reader;
 mod routine_text;
 mod select;
 mod select_order;
@@ -105,14 +107,8 @@ use tables::{
 };
 pub use user_locks::get_lock_columns;
 
-/// The schemas every server has, whose tables the catalog does not know.
-const SYSTEM_SCHEMAS: [&str; 4] = ["information_schema", "mysql", "performance_schema", "sys"];
-
-/// One of the server's own schemas (they always exist; their tables are not in the
-/// catalog).
-pub fn is_system_schema(db: &str) -> bool {
-    SYSTEM_SCHEMAS.iter().any(|x| db.eq_ignore_ascii_case(x))
-}
+pub use crate::objects::is_system_schema;
+use crate::objects::SYSTEM_SCHEMAS;
 
 /// ER_PARSE_ERROR.
 pub const ER_PARSE_ERROR: u32 = 1064;
@@ -279,7 +275,7 @@ fn classify_inner(
     let first = match c.peek() {
         Some(Tok::Word { text, .. }) => text.to_ascii_lowercase(),
         // A parenthesised query expression (`classify/query_shapes.rs`).
-        Some(Tok::P('(')) if query_shapes::starts_query(&toks, 0) => "(".to_owned(),
+        Some(Tok::P('(')) if query_ctes::starts_query(&toks, 0) => "(".to_owned(),
         _ => {
             return Err(if toks.is_empty() {
                 "empty statement".into()

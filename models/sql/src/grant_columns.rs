@@ -86,7 +86,7 @@ pub(crate) fn open_error(
     p: &Privs,
     cat: &Catalog,
 ) -> Result<Option<u32>, String> {
-    if cat.is_view(t) || crate::classify::is_system_schema(&t.db) {
+    if cat.is_view(t) || crate::objects::is_system_schema(&t.db) {
         return Err(format!(
             "`{sql}`: a column privilege on `{t}` (a view or a system table) is not modelled"
         ));

@@ -104,3 +104,13 @@ pub struct ForeignKey {
     /// ON UPDATE CASCADE / SET NULL.
     pub update_modifies: bool,
 }
+
+/// The schemas every server has, whose tables the catalog does not know.
+pub(crate) const SYSTEM_SCHEMAS: [&str; 4] =
+    ["information_schema", "mysql", "performance_schema", "sys"];
+
+/// One of the server's own schemas (they always exist; their tables are not in the
+/// catalog).
+pub fn is_system_schema(db: &str) -> bool {
+    SYSTEM_SCHEMAS.iter().any(|x| db.eq_ignore_ascii_case(x))
+}

@@ -124,3 +124,35 @@ fn a_from_list_goes_on_after_index_hints() {
         "{l:?}"
     );
 }
+
+#[test]
+fn a_show_of_a_missing_schema_fails_with_1049() {
+    // main/ctype_create.test:23, main/information_schema.test:1063,
+    // main/mysqldump.test:2527, main/schema.test:12: the model answered ok.
+    for sql in [
+        "SHOW CREATE DATABASE mysqltest1",
+        "show create schema foo",
+        "show triggers from mysqltest",
+        "SHOW TABLES FROM bug25717383",
+        "SHOW FULL TABLES IN nodb",
+        "SHOW TABLE STATUS FROM nodb",
+    ] {
+        assert_eq!(play(sql).0, "error 1049", "{sql}");
+    }
+    for sql in [
+        "SHOW CREATE DATABASE test",
+        "SHOW TABLES FROM test",
+        "SHOW TABLES FROM mysql",
+    ] {
+        assert_eq!(play(sql).0, "Ok", "{sql}");
+    }
+}
+
+#[test]
+fn like_escape_and_match_against_before_a_parenthesis_call_nothing() {
+    // main/precedence.test:4360: `ESCAPE (3 BETWEEN 2 AND 4)` is the LIKE's clause.
+    let mut m = SqlModel::new(Mapping::load().unwrap());
+    let s = m.add_session();
+    let sql = "create or replace view v1 as select 2 LIKE 2 ESCAPE 3 BETWEEN 2 AND 4, 2 LIKE 2 ESCAPE (3 BETWEEN 2 AND 4)";
+    assert_eq!(m.step(s, sql), Ok(Outcome::Ok));
+}

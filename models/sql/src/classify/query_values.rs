@@ -39,7 +39,7 @@ pub(super) fn tvc_error(toks: &[Tok]) -> Result<Option<u32>, String> {
             found = found.or(Some(4099));
         }
     }
-    let resolved = super::query_shapes::resolve_ctes(toks);
+    let resolved = super::query_ctes::resolve_ctes(toks);
     if found.is_some() && !from_tables(&resolved, "").is_ok_and(|t| t.is_empty()) {
         return Err(
             "an erroneous table value constructor in a statement with tables is not \
@@ -58,7 +58,7 @@ fn row(toks: &[Tok], open: usize) -> Result<(usize, usize, Option<u32>), String>
     while k < toks.len() {
         let t = &toks[k];
         match t {
-            Tok::P('(') if super::query_shapes::starts_query(toks, k) && depth > 0 => {
+            Tok::P('(') if super::query_ctes::starts_query(toks, k) && depth > 0 => {
                 k = skip(toks, k);
                 elem += 1;
                 continue;

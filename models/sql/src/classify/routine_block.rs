@@ -21,6 +21,8 @@
 //! reader does not follow is refused with its name.
 
 use super::routine_body::safe_name;
+use super::routine_reader::Flags;
+pub(super) use super::routine_reader::{refused, Ctx, Reader, Why};
 use super::{kw_eq, Tok};
 
 pub const ER_SP_LILABEL_MISMATCH: u32 = 1308;
@@ -39,55 +41,6 @@ pub const ER_INVALID_AGGREGATE_FUNCTION: u32 = 4105;
 /// An aggregate function without FETCH GROUP NEXT ROW (measured: after the flags'
 /// errors, before ER_SP_NORETURN).
 pub const ER_NOT_AGGREGATE_FUNCTION: u32 = 4106;
-
-/// The kind of stored program a body belongs to (`enum_sp_type`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Ctx {
-    Procedure,
-    Function,
-    Trigger,
-    Event,
-}
-
-/// Why a body is not played as a definition.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Why {
-    /// The reader does not follow this construct.
-    Refused(String),
-    /// The server's parser refuses the definition with this error (no lock taken).
-    Fails(u32),
-}
-
-/// What `is_not_allowed_in_function` looks at (`sp_head::m_flags`).
-#[derive(Default)]
-struct Flags {
-    dynamic: bool,
-    multi_results: bool,
-    autocommit: bool,
-    commit: bool,
-    reset: bool,
-    flush: bool,
-    has_return: bool,
-    fetch_group: bool,
-}
-
-pub(super) struct Reader<'a> {
-    pub(super) t: &'a [Tok],
-    pub(super) i: usize,
-    ctx: Ctx,
-    /// The enclosing labels, with whether each labels a loop.
-    pub(super) labels: Vec<(String, bool)>,
-    pub(super) stmts: Vec<&'a [Tok]>,
-    flags: Flags,
-    /// The variables DECLAREd so far (any block: GET DIAGNOSTICS targets).
-    pub(super) vars: Vec<String>,
-    /// CREATE AGGREGATE FUNCTION.
-    aggregate: bool,
-    /// The conditions DECLAREd so far, with whether each has a SQLSTATE.
-    pub(super) conds: Vec<(String, bool, String)>,
-    /// Per open block, the condition values its handlers name.
-    pub(super) handlers: Vec<Vec<String>>,
-}
 
 /// Words that make a simple statement one the reader does not follow.
 const NOT_FOLLOWED: &[&str] = &[
@@ -110,12 +63,6 @@ const SIGNAL_ITEMS: &[&str] = &[
     "message_text",
     "mysql_errno",
 ];
-
-pub(super) fn refused<T>(what: &str) -> Result<T, Why> {
-    Err(Why::Refused(format!(
-        "{what} in a stored program's body is not modelled (classify/routine_block.rs)"
-    )))
-}
 
 /// Reads `body` (the tokens after a routine's characteristics, an event's DO or a
 /// trigger's FOR EACH ROW): its SQL statements and expressions (conditions, defaults,

@@ -10,8 +10,8 @@
 //! The conditions are those DECLAREd earlier anywhere in the body (the model does not
 //! scope them by block: one declared in a closed sibling block is taken as declared).
 
-use super::routine_block::{Reader, Why};
 use super::routine_diag::{ER_DUP_SIGNAL_SET, ER_SP_BAD_SQLSTATE, ER_SP_COND_MISMATCH};
+use super::routine_reader::{Reader, Why};
 use super::{kw_eq, Tok};
 
 pub const ER_SIGNAL_BAD_CONDITION_TYPE: u32 = 1646;

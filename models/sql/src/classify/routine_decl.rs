@@ -4,8 +4,8 @@
 //! variable is declared at run time by `sp_rcontext::resolve_type_ref` /
 //! `resolve_table_rowtype_ref`, sql/sp_rcontext.cc, which open the table).
 
-use super::routine_block::{refused, Reader, Why};
 use super::routine_body::{field_type, safe_name};
+use super::routine_reader::{refused, Reader, Why};
 use super::{kw_eq, Tok};
 
 /// The index after a variable's type at `s[i..]`: a field type or a `ROW (...)` of

@@ -17,7 +17,7 @@
 //!   outside a handler: ER_RESIGNAL_WITHOUT_ACTIVE_HANDLER (1645). Each measured on
 //!   MariaDB 10.11.19.
 
-use super::routine_block::{refused, Reader, Why};
+use super::routine_reader::{refused, Reader, Why};
 use super::{kw_eq, Stmt, Tok};
 
 pub const ER_SP_UNDECLARED_VAR: u32 = 1327;

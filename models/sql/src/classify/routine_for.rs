@@ -5,8 +5,8 @@
 //! implicit cursor over that SELECT, opened when the loop starts: `LEX::sp_for_loop_
 //! implicit_cursor_statement`, sql/sql_lex.cc).
 
-use super::routine_block::{refused, Reader, Why};
 use super::routine_body::safe_name;
+use super::routine_reader::{refused, Reader, Why};
 use super::{kw_eq, Tok};
 
 /// The index after the `)` matching the `(` at `t[i]`.

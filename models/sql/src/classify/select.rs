@@ -124,7 +124,7 @@ pub(super) fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result
         };
     }
     // A CTE's name is no table (`classify/query_shapes.rs`).
-    let mut tables = from_tables(&super::query_shapes::resolve_ctes(toks), cx.db)?;
+    let mut tables = from_tables(&super::query_ctes::resolve_ctes(toks), cx.db)?;
     if tables.is_empty() {
         return Ok(Stmt::NoLocks);
     }

@@ -17,6 +17,7 @@
 //! None of them commits (no CF_AUTO_COMMIT_TRANS in sql_parse.cc's `sql_command_flags`).
 
 use super::super::catalog::Catalog;
+use super::super::catalog::ER_BAD_DB;
 use super::super::routines::{RoutineKind, ER_EVENT_DOES_NOT_EXIST, ER_SP_DOES_NOT_EXIST};
 use crate::stmt::Stmt;
 
@@ -32,6 +33,11 @@ pub(crate) fn classify_show(
     let at = |j: usize| w.get(j).map(String::as_str).unwrap_or("");
     if let Some(st) = super::show_status::classify(sql, w, i) {
         return Some(st);
+    }
+    if let Some(d) = schema_named(w, i) {
+        if !cat.has_schema(&d) && !crate::objects::is_system_schema(&d) {
+            return Some(Ok(Stmt::Fails(ER_BAD_DB)));
+        }
     }
     match (at(i), at(i + 1)) {
         ("create", "procedure" | "function" | "event") => {
@@ -68,4 +74,23 @@ fn show_create_routine(
         RoutineKind::Event => ER_EVENT_DOES_NOT_EXIST,
         _ => ER_SP_DOES_NOT_EXIST,
     }))
+}
+
+/// The schema a SHOW names for its own reading: `SHOW CREATE DATABASE | SCHEMA db`,
+/// `SHOW [FULL] TABLES | TRIGGERS FROM | IN db`, `SHOW TABLE STATUS FROM | IN db`. A
+/// missing one is ER_BAD_DB_ERROR before any table is looked at (sql_show.cc:
+/// `mysqld_show_create_db` and `get_all_tables` → `make_db_list`/`check_db_dir_existence`;
+/// main/ctype_create.test, main/information_schema.test, main/mysqldump.test).
+fn schema_named(w: &[String], i: usize) -> Option<String> {
+    let at = |j: usize| w.get(j).map(String::as_str).unwrap_or("");
+    let j = match (at(i), at(i + 1)) {
+        ("create", "database" | "schema") if at(i + 2) == "if" => i + 5,
+        ("create", "database" | "schema") => i + 2,
+        ("tables" | "triggers", "from" | "in") => i + 2,
+        ("table", "status") if matches!(at(i + 2), "from" | "in") => i + 3,
+        _ => return None,
+    };
+    w.get(j)
+        .filter(|d| !d.is_empty() && *d != "like" && *d != "where")
+        .cloned()
 }

@@ -52,6 +52,15 @@ const NOT_CALL: &[&str] = &[
     "view",
     "like",
     "partition",
+    // Non-reserved keywords that the grammar reads before `(` in a clause, not as a call
+    // (function-names.tsv lists them as stored-function names when written `word()`
+    // alone): `LIKE ... ESCAPE (...)`, `MATCH ... AGAINST (...)`, `JSON_TABLE(...
+    // COLUMNS (... NESTED PATH ... COLUMNS (...)))`.
+    "escape",
+    "against",
+    "json_table",
+    "columns",
+    "nested",
 ];
 
 /// DROP VIEW [IF EXISTS] v1 [, v2 ...] [RESTRICT | CASCADE], after IF EXISTS.

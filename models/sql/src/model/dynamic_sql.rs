@@ -7,7 +7,7 @@
 //! IMMEDIATE after its prepare (`Prepared_statement::execute_immediate`).
 
 use super::kill::ER_SUBQUERIES_NOT_SUPPORTED;
-use super::prepare_check::{unpreparable, ER_UNSUPPORTED_PS};
+use super::prepare_check::{unpreparable, DynText, ER_UNSUPPORTED_PS};
 use super::prepared::ER_UNKNOWN_STMT_HANDLER;
 use super::SqlModel;
 use crate::classify::dynamic::{
@@ -23,15 +23,6 @@ pub const ER_INVALID_DEFAULT_PARAM: u32 = 4032;
 
 /// ER_EMPTY_QUERY.
 pub const ER_EMPTY_QUERY: u32 = 1065;
-
-/// What a dynamic statement runs.
-#[derive(Debug)]
-pub(super) enum DynText {
-    /// The text and the `USING` parameters.
-    Text(String, Vec<String>),
-    /// It fails before any lock with this error.
-    Fails(u32),
-}
 
 impl SqlModel {
     /// The text the dynamic statement `sql` of session `s` runs: what follows its word

@@ -2,12 +2,20 @@
 //! (MariaDB `sql/sql_prepare.cc`) makes when it is prepared, before any lock
 //! (`model/prepare_open.rs` plays the locks of a PREPARE that passes them).
 
-use super::dynamic_sql::DynText;
 use super::SqlModel;
 use crate::catalog::ER_NO_SUCH_TABLE;
 use crate::classify::{Effect, Stmt};
 use crate::kind::Kind;
 use crate::stmt::SessionStmt;
+
+/// What a dynamic statement runs.
+#[derive(Debug)]
+pub(super) enum DynText {
+    /// The text and the `USING` parameters.
+    Text(String, Vec<String>),
+    /// It fails before any lock with this error.
+    Fails(u32),
+}
 
 /// ER_UNSUPPORTED_PS: a statement that cannot be prepared.
 pub const ER_UNSUPPORTED_PS: u32 = 1295;
