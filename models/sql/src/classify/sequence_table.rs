@@ -10,8 +10,10 @@
 //! with each of `suite/sql_sequence/create.test`'s forms). The table made is a sequence
 //! (`SHOW FULL TABLES`: SEQUENCE). `SEQUENCE=0` / `SEQUENCE=DEFAULT` make a plain table.
 //!
+//! OR REPLACE of a table that exists: [`replace_plan`].
+//!
 //! Refused: a column attribute the check's outcome is not known for (COLLATE, ZEROFILL,
-//! INVISIBLE, ...), OR REPLACE / LIKE / SELECT / TEMPORARY with SEQUENCE=1, ALTER TABLE ...
+//! INVISIBLE, ...), LIKE / SELECT / TEMPORARY with SEQUENCE=1, ALTER TABLE ...
 //! SEQUENCE=1.
 
 use super::{classify, kw_eq, Effect, Stmt, Tok};
@@ -102,9 +104,7 @@ fn sequence_plan(
         return refuse("of this statement");
     };
     if let Effect::Replace { .. } = &p.effect {
-        // CREATE OR REPLACE drops the table first (10.11: measured, a failing check
-        // leaves no table); the model has no effect for a drop then an error.
-        return refuse("with OR REPLACE of a table that exists");
+        return replace_plan(sql, p, toks);
     }
     let Effect::CreateTable {
         t,
@@ -141,6 +141,46 @@ fn sequence_plan(
     p.kind = kind;
     p.parts[0].kind = kind;
     p.parts[0].row = kind.as_str().into();
+    Ok(Stmt::Learned(p))
+}
+
+/// CREATE OR REPLACE TABLE t (...) SEQUENCE=1 of a table (or sequence) `t` that exists:
+/// the locks of CREATE OR REPLACE TABLE (its learned row); `create_table_impl`
+/// (sql/sql_table.cc) drops the old table under its X, then the new definition is
+/// checked (`check_sequence_fields`): a sequence's columns make a sequence, any other
+/// list fails with ER_SEQUENCE_INVALID_TABLE_STRUCTURE and leaves no table (measured on
+/// 10.11.19, suite/sequence-or-replace-table.mdl).
+fn replace_plan(sql: &str, mut p: crate::stmt::Plan, toks: &[Tok]) -> Result<Stmt, String> {
+    let refuse = |why: &str| {
+        Err(format!(
+            "`{sql}`: CREATE OR REPLACE TABLE ... SEQUENCE=1 {why} is not modelled"
+        ))
+    };
+    let Effect::Replace { t, engine, src, .. } = &p.effect else {
+        return refuse("of this statement");
+    };
+    if !src.is_empty() || p.parts.len() != 1 {
+        return refuse("with LIKE or SELECT");
+    }
+    let Some(valid) = columns_valid(toks) else {
+        return refuse("with these column attributes");
+    };
+    // Seeded bug `sql_sequence_columns_unchecked`: any column list makes a sequence.
+    let valid = valid || cfg!(mdl_bug = "sql_sequence_columns_unchecked");
+    p.effect = if valid {
+        Effect::CreateSequence {
+            t: t.clone(),
+            engine: *engine,
+            if_not_exists: false,
+            replace: true,
+            bounds: None,
+        }
+    } else {
+        Effect::DropThenFail {
+            t: t.clone(),
+            code: ER_SEQUENCE_INVALID_TABLE_STRUCTURE,
+        }
+    };
     Ok(Stmt::Learned(p))
 }
 
