@@ -187,6 +187,7 @@ fn replace_plan(sql: &str, mut p: crate::stmt::Plan, toks: &[Tok]) -> Result<Stm
 /// Whether the column list is a sequence's (`check_sequence_fields`), `None` when it has
 /// something whose outcome is not known.
 fn columns_valid(toks: &[Tok]) -> Option<bool> {
+    let toks = &without_comments(toks)?;
     let open = toks.iter().position(|t| *t == Tok::P('('))?;
     let mut items: Vec<Vec<&Tok>> = vec![Vec::new()];
     let mut depth = 0usize;
@@ -221,6 +222,30 @@ fn columns_valid(toks: &[Tok]) -> Option<bool> {
         cols += 1;
     }
     Some(valid && cols == COLUMNS.len())
+}
+
+/// The tokens without their `/* ... */` comments (which the lexer leaves as `/`, `*`
+/// tokens; create.test writes `/* error */` between columns), `None` for an executable
+/// comment (`/*!`, `/*M!`) or one that does not end.
+fn without_comments(toks: &[Tok]) -> Option<Vec<Tok>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        if toks[i] == Tok::P('/') && toks.get(i + 1) == Some(&Tok::P('*')) {
+            match toks.get(i + 2) {
+                Some(Tok::P('!')) => return None,
+                Some(t) if kw_eq(t, "M") => return None,
+                _ => {}
+            }
+            let end = (i + 2..toks.len().saturating_sub(1))
+                .find(|&j| toks[j] == Tok::P('*') && toks[j + 1] == Tok::P('/'))?;
+            i = end + 2;
+            continue;
+        }
+        out.push(toks[i].clone());
+        i += 1;
+    }
+    Some(out)
 }
 
 /// One column definition against the sequence's column `i`; `None` for an attribute whose
