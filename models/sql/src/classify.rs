@@ -60,6 +60,7 @@ mod routine_text;
 mod select;
 mod select_order;
 mod sequence;
+mod sequence_alter;
 mod sequence_ctas;
 mod sequence_engine;
 mod sequence_table;

@@ -60,6 +60,11 @@ pub(super) fn create_table_sequence(
         }
     };
     let create = toks.first().is_some_and(|t| kw_eq(t, "create"));
+    if !create && on {
+        return Some(super::sequence_alter::alter_sequence_on(
+            sql, toks, value_at, db, cat, has_row,
+        ));
+    }
     if !create {
         return Some(Err(format!(
             "`{sql}`: ALTER TABLE ... SEQUENCE= (a table made a sequence or back) is not \
@@ -222,6 +227,25 @@ fn columns_valid(toks: &[Tok]) -> Option<bool> {
         cols += 1;
     }
     Some(valid && cols == COLUMNS.len())
+}
+
+/// Whether a table's known columns are a sequence's (`check_sequence_fields`): the
+/// eight columns by name, type, UNSIGNED and NOT NULL, no key, no CHECK.
+pub(super) fn is_sequence_structure(def: &crate::table_def::TableDef) -> bool {
+    def.keys.is_empty()
+        && def.checks.is_empty()
+        && def.cols.len() == COLUMNS.len()
+        && def
+            .cols
+            .iter()
+            .zip(COLUMNS)
+            .all(|(c, (name, ty, unsigned))| {
+                c.name.eq_ignore_ascii_case(name)
+                    && c.ty.base == ty
+                    && c.ty.unsigned == unsigned
+                    && c.not_null
+                    && !c.auto_inc
+            })
 }
 
 /// The tokens without their `/* ... */` comments (which the lexer leaves as `/`, `*`
