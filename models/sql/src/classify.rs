@@ -62,6 +62,7 @@ mod select_order;
 mod sequence;
 mod sequence_alter;
 mod sequence_ctas;
+mod sequence_cte;
 mod sequence_engine;
 mod sequence_table;
 mod sequence_vcol;

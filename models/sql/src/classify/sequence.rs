@@ -293,6 +293,10 @@ fn with_calls(
         }
     }
     if toks.iter().any(|t| kw_eq(t, "with")) {
+        let seqs: Vec<&Tbl> = calls.iter().map(|c| &c.seq).collect();
+        if let Some(st) = super::sequence_cte::cte_sequence(toks, &seqs, &rest, db, cat, has_row) {
+            return Ok(st);
+        }
         return Err(format!(
             "`{sql}`: sequence functions with a WITH clause (a CTE's name may be the \
              sequence's) are not modelled"
