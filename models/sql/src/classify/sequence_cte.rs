@@ -52,9 +52,7 @@ pub(super) fn cte_sequence(
     let names = cte_names(toks);
     // (`db.x` is a table, never the CTE: such a call is the caller's.)
     let qualified = toks.windows(2).any(|w| w[1] == Tok::P('.'));
-    let all_ctes = seqs
-        .iter()
-        .all(|s| s.db == db && names.contains(&s.name));
+    let all_ctes = seqs.iter().all(|s| s.db == db && names.contains(&s.name));
     if qualified || !all_ctes {
         return None;
     }
