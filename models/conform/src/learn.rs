@@ -458,6 +458,17 @@ fn written_from_source(k: &KindDef, ops: &mut Vec<Op>) {
     if k.kind == Kind::DropFunction {
         drop_function_releases_trans_dml(ops);
     }
+    if k.kind == Kind::AccountColumn {
+        // mysql_table_grant (sql/sql_acl.cc) opens the table for its column list
+        // (open_normal_and_derived_tables) before Grant_tables::open_and_lock: the table's
+        // lock comes first (measured: while it waits behind LOCK TABLES ... WRITE the
+        // session holds no BACKUP lock, suite/grant-column-privilege.mdl); the probes,
+        // which see no order between them, put it last.
+        if let Some(i) = ops.iter().position(|o| o.key == "$t") {
+            let t = ops.remove(i);
+            ops.insert(0, t);
+        }
+    }
     if INPLACE_TWICE.contains(&k.kind) {
         // mysql_inplace_alter_table (sql/sql_table.cc): X for the prepare phase, then
         // down to SU while the engine rebuilds (HA_ALTER_INPLACE_NO_LOCK_AFTER_PREPARE),

@@ -6,7 +6,7 @@
 //! a few hundred random scenarios (kills, timeouts, bulk requests, upgrades and every
 //! assert kind). Without reductions, every property gets the same verdict and a complete
 //! search the same number of unique states; with the reductions (our default), the same
-//! verdicts. A file whose search is cut by the state bound in either engine is not
+//! verdicts (for SQL scenarios: private steps alone and symmetry). A file whose search is cut by the state bound in either engine is not
 //! compared (the test requires them to be few).
 //!
 //! This runs in the seeded-bug builds too: a seeded bug of the lock core changes both
@@ -86,6 +86,22 @@ fn compare_sql(name: &str, m: &SqlCheck) -> Option<(Vec<String>, bool)> {
         diffs.push(format!(
             "{name}: verdicts differ: ours {:?}, stateright's {:?}",
             verdicts(&ours),
+            verdicts(&theirs)
+        ));
+    }
+    // Ours with its reductions (private steps alone, symmetry): the same verdicts.
+    let reduced = mdl_check::sql::check::check_with(
+        m,
+        &mdl_check::model::search::SearchOptions {
+            por: true,
+            symmetry: true,
+            ..mdl_check::sql::check::options(MAX_STATES)
+        },
+    );
+    if !reduced.incomplete && verdicts(&reduced) != verdicts(&theirs) {
+        diffs.push(format!(
+            "{name}: verdicts with reductions differ: ours {:?}, stateright's {:?}",
+            verdicts(&reduced),
             verdicts(&theirs)
         ));
     }

@@ -33,22 +33,25 @@
 //!   the first step, each NAME once; `max_write_lock_count` and `lock_wait_timeout` set
 //!   the settings of those names too (a file giving both forms is refused).
 //!
-//! Files: this one reads a file line by line (`Parser::run`); `lex.rs` splits a line into
-//! words; `header.rs` parses the lines before the first step (settings, `server_option`);
+//! Files: this one reads a file in two passes (`Parser::run`): `prelude.rs` the lines
+//! before the first step, `steps.rs` the steps and top-level lines; `lex.rs` splits a line
+//! into words; `header.rs` parses a setting or a `server_option` line;
 //! `command.rs` the statements (top-level lines and step commands) and their words;
 //! `tests.rs` the parser's tests.
 
 use super::ast::*;
 use mdl_core::dialect::Dialect;
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use lex::{is_server_option, is_session_name, is_setup, split_step, sql_text, tokenize, SrcLine};
+use lex::{tokenize, SrcLine};
+use steps::Body;
 
 mod command;
 mod header;
 mod lex;
+mod prelude;
+mod steps;
 #[cfg(test)]
 mod tests;
 
@@ -156,234 +159,31 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Reads the file in two passes: the settings before the first step
+    /// ([`Parser::prelude`]), then the steps and top-level lines ([`Parser::body`]).
     fn run(self) -> Result<Scenario, ParseError> {
-        // Pass 1: settings before the first step, session names in order of first step.
-        let mut settings = Settings::default();
-        let mut seen_setting: HashMap<&'static str, usize> = HashMap::new();
-        let mut sessions: Vec<String> = Vec::new();
-        let mut first_step: Option<usize> = None;
-        let mut chosen: Option<DialectChoice> = None;
-        let mut setup = Vec::new();
-        let mut server: Option<(Pos, String)> = None;
-        let mut server_options: Vec<ServerOption> = Vec::new();
-        for l in &self.lines {
-            if l.toks.is_empty() {
-                continue;
-            }
-            if is_server_option(&l.toks) {
-                if let Some(f) = first_step {
-                    return Err(self.err(
-                        l.no,
-                        l.toks[0].col,
-                        format!("settings must come before the first step (line {f})"),
-                    ));
-                }
-                let o = self
-                    .server_option(l, &server_options)
-                    .map_err(|(c, m)| self.err(l.no, c, m))?;
-                server_options.push(o);
-                continue;
-            }
-            if let Some(st) = split_step(&l.toks).filter(is_setup) {
-                if let Some(f) = first_step {
-                    return Err(self.err(
-                        l.no,
-                        st.name.col,
-                        format!("`setup:` lines must come before the first step (line {f})"),
-                    ));
-                }
-                let t = &st.cmd[0];
-                let text = sql_text(l.raw, t.off + t.text.len());
-                if text.is_empty() {
-                    return Err(self.err(
-                        l.no,
-                        t.end_col(),
-                        "expected an SQL statement after `setup: sql`",
-                    ));
-                }
-                setup.push((
-                    Pos {
-                        line: l.no,
-                        col: st.name.col,
-                    },
-                    text,
-                ));
-                continue;
-            }
-            if l.toks[0].text.eq_ignore_ascii_case("server") && split_step(&l.toks).is_none() {
-                if let Some(f) = first_step {
-                    return Err(self.err(
-                        l.no,
-                        l.toks[0].col,
-                        format!("settings must come before the first step (line {f})"),
-                    ));
-                }
-                if let Some((p, _)) = &server {
-                    return Err(self.err(
-                        l.no,
-                        l.toks[0].col,
-                        format!("`server` is already set at line {}", p.line),
-                    ));
-                }
-                match l.toks.get(1..) {
-                    Some([v]) => {
-                        server = Some((
-                            Pos {
-                                line: l.no,
-                                col: v.col,
-                            },
-                            v.text.clone(),
-                        ));
-                    }
-                    _ => {
-                        return Err(self.err(
-                            l.no,
-                            l.toks.get(2).map(|t| t.col).unwrap_or(l.end_col),
-                            "expected one server version after `server`",
-                        ))
-                    }
-                }
-                continue;
-            }
-            if let Some(st) = split_step(&l.toks) {
-                if is_session_name(&st.name.text) && !sessions.contains(&st.name.text) {
-                    sessions.push(st.name.text.clone());
-                }
-                first_step.get_or_insert(l.no);
-                continue;
-            }
-            let kw = l.toks[0].text.to_ascii_lowercase();
-            let Some(&key) = SETTINGS.iter().find(|s| **s == kw) else {
-                continue;
-            };
-            if let Some(f) = first_step {
-                return Err(self.err(
-                    l.no,
-                    l.toks[0].col,
-                    format!("settings must come before the first step (line {f})"),
-                ));
-            }
-            if let Some(prev) = seen_setting.insert(key, l.no) {
-                return Err(self.err(
-                    l.no,
-                    l.toks[0].col,
-                    format!("`{key}` is already set at line {prev}"),
-                ));
-            }
-            if let Some(c) = self
-                .setting(l, key, &mut settings)
-                .map_err(|(c, m)| self.err(l.no, c, m))?
-            {
-                chosen = Some(c);
-            }
-        }
-        let chosen = match (self.opts.dialect.clone(), chosen) {
+        let mut p = self.prelude()?;
+        let chosen = match (self.opts.dialect.clone(), p.chosen.take()) {
             (Some(c), _) | (None, Some(c)) => c,
             (None, None) => DialectChoice {
                 dialect: builtin("mysql-8.0").expect("built in"),
                 path: None,
             },
         };
-        settings.dialect = chosen.dialect.name.clone();
-        settings.dialect_path = chosen.path.clone();
-        self.apply_server_options(&server_options, &seen_setting, &mut settings)?;
+        p.settings.dialect = chosen.dialect.name.clone();
+        p.settings.dialect_path = chosen.path.clone();
+        self.apply_server_options(&p.server_options, &p.seen_setting, &mut p.settings)?;
         let dialect = chosen.dialect.clone();
-        let index: HashMap<&str, usize> = sessions
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.as_str(), i))
-            .collect();
-
-        // Pass 2: everything else.
-        let mut out = Vec::new();
-        let mut gone: HashMap<usize, usize> = HashMap::new();
-        for l in &self.lines {
-            if l.toks.is_empty() {
-                continue;
-            }
-            let pos = Pos {
-                line: l.no,
-                col: l.toks[0].col,
-            };
-            if split_step(&l.toks).is_some_and(|st| is_setup(&st))
-                || (l.toks[0].text.eq_ignore_ascii_case("server") && split_step(&l.toks).is_none())
-                || is_server_option(&l.toks)
-            {
-                continue; // pass 1
-            }
-            if let Some(st) = split_step(&l.toks) {
-                let name = &st.name;
-                if name.text.is_empty() {
-                    return Err(self.err(l.no, name.col, "expected a session name before `:`"));
-                }
-                if !is_session_name(&name.text) {
-                    return Err(self.err(
-                        l.no,
-                        name.col,
-                        format!(
-                            "`{}` is not a session name (letters, digits and `_`, not \
-                             starting with a digit)",
-                            name.text
-                        ),
-                    ));
-                }
-                let session = index[name.text.as_str()];
-                if let Some(at) = gone.get(&session) {
-                    return Err(self.err(
-                        l.no,
-                        name.col,
-                        format!(
-                            "session `{}` disconnected at line {at}; it takes no further steps",
-                            name.text
-                        ),
-                    ));
-                }
-                let end = st
-                    .cmd
-                    .last()
-                    .map(|t| t.end_col())
-                    .unwrap_or(name.end_col() + 1);
-                let cmd = self
-                    .command(&dialect, l, &st.cmd, end)
-                    .map_err(|(c, m)| self.err(l.no, c, m))?;
-                if matches!(cmd, Command::Disconnect) {
-                    gone.insert(session, l.no);
-                }
-                out.push(Line {
-                    pos,
-                    item: Item::Step { session, cmd },
-                });
-                continue;
-            }
-            let kw = l.toks[0].text.to_ascii_lowercase();
-            if SETTINGS.contains(&kw.as_str()) {
-                continue; // handled in pass 1
-            }
-            if !TOP.contains(&kw.as_str()) {
-                return Err(self.err(
-                    l.no,
-                    l.toks[0].col,
-                    format!(
-                        "expected `SESSION: COMMAND`, a setting or a top-level line (kill, \
-                         advance, expect, assert), found `{}`",
-                        l.toks[0].text
-                    ),
-                ));
-            }
-            let item = self
-                .top(&dialect, &index, l, &kw)
-                .map_err(|(c, m)| self.err(l.no, c, m))?;
-            out.push(Line { pos, item });
-        }
+        let lines = self.body(&mut Body::new(&dialect, &p.sessions))?;
         Ok(Scenario {
             file: self.file.to_owned(),
-            settings,
-            lines: out,
-            sessions,
+            settings: p.settings,
+            lines,
+            sessions: p.sessions,
             dialect,
-            setup,
-            server,
-            server_options,
+            setup: p.setup,
+            server: p.server,
+            server_options: p.server_options,
         })
     }
 }

@@ -138,6 +138,18 @@ pub(crate) fn classify_accounts(
         // no ON.
         "grant" | "revoke" if w.iter().any(|x| x == "on") => {
             let (op, users) = super::grant_stmt::parse(sql, w, db, cat)?;
+            if let Some(t) = crate::grant_columns::opened(&op) {
+                if !has_row(Kind::AccountColumn.as_str()) {
+                    return Err(format!(
+                        "`{sql}`: `account_column` is not in the learned table"
+                    ));
+                }
+                let effect = Accounts::Grant {
+                    users,
+                    op: Box::new(op),
+                };
+                return Ok(crate::grant_columns::plan(effect, t));
+            }
             Accounts::Grant {
                 users,
                 op: Box::new(op),

@@ -20,6 +20,9 @@ use crate::kind::RowVariant;
 pub use crate::objects::{ForeignKey, Tbl, ViewDef, ViewMode};
 pub use crate::stmt::{Bind, LtMode, Part, Plan, SetTarget, Stmt, UserLockCall, XaOp, XaStmt};
 
+mod admin;
+mod alter;
+mod alter_charset;
 mod alter_cols;
 mod alter_fk;
 mod alter_keys;
@@ -32,6 +35,7 @@ mod data_directory;
 mod ddl;
 mod dml;
 mod drop_index;
+pub mod dynamic;
 mod engines;
 mod fk;
 mod fk_alter;
@@ -45,15 +49,22 @@ mod parse_errors;
 mod partition;
 mod partition_clause;
 mod partition_select;
+mod query_shapes;
+mod query_values;
 mod read_only;
 mod reload;
+mod reserved;
 mod routine;
 mod routine_block;
 mod routine_body;
 mod routine_call;
+mod routine_cond;
+mod routine_decl;
+mod routine_diag;
 pub mod routine_expr;
 mod routine_flow;
 mod routine_flow_stmt;
+mod routine_for;
 mod routine_prelock;
 pub mod routine_program;
 mod routine_text;
@@ -69,6 +80,7 @@ mod sequence_vcol;
 mod sequence_write;
 mod session;
 pub(crate) mod show;
+mod show_status;
 mod syntax;
 mod system_tables;
 mod tables;
@@ -76,19 +88,19 @@ mod user_locks;
 mod views;
 mod xa;
 pub use crate::errors::{ER_NOT_SEQUENCE, ER_NOT_SEQUENCE2, ER_UNKNOWN_SEQUENCES};
+use admin::classify_admin;
+use alter::classify_alter;
 use control::{
     chain_or_release, classify_backup, classify_flush, classify_handler, classify_lock,
     classify_use,
 };
-use ddl::{
-    classify_admin, classify_alter, classify_create, classify_drop, classify_rename,
-    classify_truncate, instance_plan,
-};
+pub use data_directory::ER_WRONG_ARGUMENTS;
+use ddl::{classify_create, classify_drop, classify_rename, classify_truncate, instance_plan};
 use dml::{classify_delete, classify_insert, classify_update};
 use lex::{kw_eq, kw_eq_at, option_value, tokens, wait_clause, Cur, Tok};
 pub use parse_errors::mariadb_parse_error;
 pub use routine_call::call_instructions;
-use select::{classify_select, classify_set, subquery_reads};
+use select::{classify_set, subquery_reads};
 pub(crate) use sequence_engine::is_engine_table;
 use tables::{
     delete_targets_unknown, from_tables, from_tables_aliased, locking_clauses, set_targets,
@@ -249,6 +261,12 @@ fn classify_inner(
     has_row: &dyn Fn(&str) -> bool,
 ) -> Result<Stmt, String> {
     let toks = tokens(sql)?;
+    if let Some(st) = query_shapes::prefixed(sql, db, cat, has_row) {
+        return st;
+    }
+    if let Some(e) = query_shapes::cte_outside_query(sql, &toks) {
+        return Err(e);
+    }
     let cx = Cx {
         sql,
         db,
@@ -260,14 +278,18 @@ fn classify_inner(
         i: 0,
         sql,
     };
-    let Some(Tok::Word { text: first, .. }) = c.peek() else {
-        return Err(if toks.is_empty() {
-            "empty statement".into()
-        } else {
-            format!("statement not in the learned table: `{sql}`")
-        });
+    let first = match c.peek() {
+        Some(Tok::Word { text, .. }) => text.to_ascii_lowercase(),
+        // A parenthesised query expression (`classify/query_shapes.rs`).
+        Some(Tok::P('(')) if query_shapes::starts_query(&toks, 0) => "(".to_owned(),
+        _ => {
+            return Err(if toks.is_empty() {
+                "empty statement".into()
+            } else {
+                format!("statement not in the learned table: `{sql}`")
+            })
+        }
     };
-    let first = first.to_ascii_lowercase();
     let words: Vec<String> = c.rest_words();
     let not_in = || format!("statement not in the learned table: `{sql}`");
     if let Some(st) = sequence::classify_sequence(sql, db, cat, has_row) {
@@ -330,7 +352,9 @@ fn classify_inner(
             st => Ok(st),
         },
         "handler" => classify_handler(&cx, &mut c, &toks),
-        "select" => classify_select(&cx, &toks, &words),
+        // WITH, VALUES and parenthesised queries read their tables as a SELECT does
+        // (`classify/query_shapes.rs`).
+        "select" | "with" | "values" | "(" => query_shapes::query(&cx, &toks, &words),
         "insert" | "replace" => {
             classify_insert(&cx, &mut c, &toks).and_then(|st| sequence_write::insert_rows(st, cat))
         }

@@ -39,15 +39,19 @@ const DB_ONLY_PRIVS: &[&str] = &[
 /// not place.
 fn privileges(sql: &str, w: &[String], level: &Level) -> Result<Privs, String> {
     let mut p = Privs::default();
-    for item in w.split(|x| x == ",") {
+    for item in crate::grant_columns::items(w) {
         let name = item.join(" ");
         match name.as_str() {
             "all" | "all privileges" => p.all = true,
             "grant option" => p.grant_option = true,
             n if item.iter().any(|x| x == "(") => {
-                return Err(format!(
-                    "`{sql}`: a column privilege (`{n}`: it opens the table) is not modelled"
-                ))
+                if !matches!(level, Level::Table(_)) {
+                    return Err(format!(
+                        "`{sql}`: a column privilege (`{n}`) on a schema or globally is not \
+                         modelled"
+                    ));
+                }
+                crate::grant_columns::column_item(sql, item, &mut p)?;
             }
             n if TABLE_PRIVS.contains(&n)
                 || (DB_ONLY_PRIVS.contains(&n) && !matches!(level, Level::Table(_))) =>
@@ -139,6 +143,12 @@ pub fn parse(
     let mut privs = privileges(sql, &w[1..on], &lvl)?;
     let (users, creates, with_option) = users_of(sql, &w[to + 1..], revoke)?;
     privs.grant_option |= with_option;
+    let missing = match (&lvl, privs.columns.is_empty()) {
+        (Level::Table(t), false) if !revoke => {
+            crate::grant_columns::open_error(sql, t, &privs, cat)?
+        }
+        _ => missing,
+    };
     let missing = missing.or(match &lvl {
         Level::Table(t) if !revoke && !privs.all && !privs.names.contains("create") => {
             (!cat.exists(t)).then_some(ER_NO_SUCH_TABLE)

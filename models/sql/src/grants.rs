@@ -7,7 +7,7 @@
 //!
 //! - GRANT on a table (`mysql_table_grant`) without CREATE among the privileges first
 //!   checks that the table exists (`ha_table_exists`, no MDL): ER_NO_SUCH_TABLE; a column
-//!   list opens the table (`open_normal_and_derived_tables`: not modelled). GRANT on a
+//!   list opens the table (`open_normal_and_derived_tables`: `crate::grant_columns`). GRANT on a
 //!   routine (`mysql_routine_grant`, `sp_exist_routines`): ER_SP_DOES_NOT_EXIST. Then a
 //!   user that does not exist is ER_PASSWORD_NO_MATCH unless the statement gives it a
 //!   password (`IDENTIFIED BY`: the server's default sql_mode has NO_AUTO_CREATE_USER);
@@ -45,6 +45,8 @@ pub struct Privs {
     pub names: BTreeSet<String>,
     /// `GRANT OPTION` (REVOKE's list, GRANT's `WITH GRANT OPTION`).
     pub grant_option: bool,
+    /// Column privileges, `priv (col)` (`crate::grant_columns`).
+    pub columns: BTreeSet<String>,
 }
 
 /// A GRANT or REVOKE with ON.
@@ -114,9 +116,14 @@ impl Users {
             Level::Db(_) => ER_NONEXISTING_GRANT,
             Level::Table(_) => ER_NONEXISTING_TABLE_GRANT,
         };
+        // A column privilege not given is ER_NONEXISTING_TABLE_GRANT too
+        // (`replace_column_table`).
         users
             .iter()
-            .any(|u| !self.rows.contains_key(&(u.clone(), op.level.clone())))
+            .any(|u| match self.rows.get(&(u.clone(), op.level.clone())) {
+                None => true,
+                Some(r) => !op.privs.columns.is_subset(&r.columns),
+            })
             .then_some(code)
     }
 
@@ -134,6 +141,7 @@ impl Users {
                 let r = self.rows.entry(key).or_default();
                 r.all |= op.privs.all;
                 r.names.extend(op.privs.names.iter().cloned());
+                r.columns.extend(op.privs.columns.iter().cloned());
                 r.grant_option |= op.privs.grant_option;
                 continue;
             }
@@ -143,14 +151,18 @@ impl Users {
             if op.privs.all {
                 r.all = false;
                 r.names.clear();
+                r.columns.clear();
             }
             for n in &op.privs.names {
                 r.names.remove(n);
             }
+            for c in &op.privs.columns {
+                r.columns.remove(c);
+            }
             if op.privs.grant_option {
                 r.grant_option = false;
             }
-            if !r.all && r.names.is_empty() && !r.grant_option {
+            if !r.all && r.names.is_empty() && r.columns.is_empty() && !r.grant_option {
                 self.rows.remove(&key);
             }
         }

@@ -149,6 +149,7 @@ kinds! {
     ShowCreate = "show_create", "sql/sql_show.cc mysqld_show_create";
     ShowColumns = "show_columns", "sql/sql_show.cc fill_schema_table_by_open";
     Account = "account", "sql/sql_acl.cc mysql_grant";
+    AccountColumn = "account_column", "sql/sql_acl.cc mysql_table_grant (a column list: open_normal_and_derived_tables)";
     CreateOrReplace = "create_or_replace", "sql/sql_table.cc mysql_create_table";
     AlterCopyLockNone = "alter_copy_lock_none", "sql/sql_table.cc mysql_alter_table";
     AlterCopyLockExclusive = "alter_copy_lock_exclusive", "sql/sql_table.cc mysql_alter_table";

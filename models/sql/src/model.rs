@@ -60,6 +60,7 @@ mod checksum_open;
 mod control;
 mod ddl_phases;
 mod dialect;
+mod dynamic_sql;
 pub mod encode;
 mod finish;
 mod global_timeout;
@@ -70,6 +71,7 @@ mod lock_tables;
 mod lt_name_mode;
 mod nopart_ha;
 mod plan;
+mod prepare_check;
 mod prepare_ha;
 mod prepare_lt;
 mod prepare_open;
@@ -89,6 +91,7 @@ mod temp_txn;
 mod trigger_reopen;
 mod trigger_used_table;
 mod user_locks;
+mod user_vars;
 mod victims;
 mod xa;
 
@@ -177,6 +180,11 @@ pub struct SqlSession {
     /// The session named a user variable: the model no longer knows its value
     /// (`model::kill`).
     pub user_vars: bool,
+    /// The user variables' values as far as the model computes them (`model::user_vars`).
+    pub vars: BTreeMap<String, crate::classify::dynamic::DynValue>,
+    /// The prepare phase of the running `EXECUTE IMMEDIATE` (`model::prepare_open`): steps
+    /// its statement's run takes first; empty between statements.
+    pub prepare_prefix: Vec<Step>,
     /// The running statement's `max_statement_time` deadline (model time, ms;
     /// `model::statement_time`), and whether it fired.
     pub stmt_deadline: Option<u64>,
@@ -211,6 +219,8 @@ impl SqlSession {
             tx_read_only: false,
             prepared: Vec::new(),
             user_vars: false,
+            vars: BTreeMap::new(),
+            prepare_prefix: Vec::new(),
             last_row: None,
             xa: None,
             stmt_deadline: None,
@@ -557,6 +567,8 @@ impl SqlModel {
             Some(r) => r?,
             None => self.step_one(s, sql)?,
         };
+        // (Taken by the statement's run, or not used: `model::prepare_open`.)
+        self.sess[s].session.prepare_prefix.clear();
         self.resume_calls(s, out)
     }
 
@@ -738,7 +750,14 @@ impl SqlModel {
             let ns = &self.dialect.namespace(k.namespace()).name;
             format!("{ns} {}", super::key_text::key_text(ns, k.db(), k.name()))
         };
-        for h in x.book.held() {
+        // The system schemas' locks are the server's own, which the harness does not
+        // compare (`mdl_conform::locks::ignored`; `classify/system_tables.rs`).
+        for h in x
+            .book
+            .held()
+            .iter()
+            .filter(|h| !crate::classify::is_system_schema(h.key.db()))
+        {
             out.insert(format!("{} {}", name(&h.key), h.ty));
         }
         if let Some(w) = &x.wait {

@@ -8,7 +8,7 @@
 //! - **Ticket ids** are not written at all. A granted ticket is written as its owner and
 //!   its place in the owner's book, a waiting one as its owner (a session waits for one
 //!   ticket at a time), and an upgrade's old ticket or a bulk acquire's taken ones as
-//!   places in the book; [`Codec::decode`] hands out fresh ids. `LockTable` compares
+//!   places in the book; [`Codec::decode`] (`encode/decode.rs`) hands out fresh ids. `LockTable` compares
 //!   ticket ids only for equality (`==` in `book.rs`, `lock.rs` and `table.rs`; the one
 //!   ordered use, `LockState::grant_in_id_order`, is the concurrent manager's), and a new
 //!   ticket gets an id above every id in use, so two states that differ only in their
@@ -41,14 +41,15 @@
 
 use super::keys::{command_keys, contains, KeyIndex};
 use super::quiet::Quiet;
-use super::{Conflict, MdlModel, State};
-use mdl_core::book::{Held, TicketBook};
+use super::{MdlModel, State};
 use mdl_core::key::MdlKey;
-use mdl_core::lock::{LockState, OwnerId, Ticket, TicketId};
-use mdl_core::table::{BulkReq, BulkResume, LockTable, Session, Wait, WaitKind};
+use mdl_core::lock::TicketId;
+use mdl_core::table::{BulkReq, WaitKind};
 use mdl_core::{Duration, LockType, Outcome, WaitOption};
 use mdl_scenario::Command;
 use std::collections::HashMap;
+
+mod decode;
 
 /// The tables an encoding refers to, built once per model.
 #[derive(Clone, Debug)]
@@ -150,53 +151,6 @@ fn put_wait_option(out: &mut Vec<u8>, w: WaitOption) {
         WaitOption::Timeout(_) => {
             put(out, 2);
             var(out, w.timeout_ms().unwrap_or(0));
-        }
-    }
-}
-
-/// A reader over an encoding. Encodings are only ever read back by the codec that wrote
-/// them, so a short or malformed one is a bug: the reader panics.
-struct Reader<'a> {
-    b: &'a [u8],
-    i: usize,
-}
-
-impl Reader<'_> {
-    fn u8(&mut self) -> u8 {
-        let v = self.b[self.i];
-        self.i += 1;
-        v
-    }
-    fn var(&mut self) -> u64 {
-        let mut v = 0u64;
-        let mut shift = 0;
-        loop {
-            let b = self.u8();
-            v |= u64::from(b & 0x7f) << shift;
-            if b & 0x80 == 0 {
-                return v;
-            }
-            shift += 7;
-        }
-    }
-    fn dur(&mut self) -> Duration {
-        match self.u8() {
-            0 => Duration::Statement,
-            1 => Duration::Transaction,
-            _ => Duration::Explicit,
-        }
-    }
-    fn outcome(&mut self) -> Option<Outcome> {
-        match self.u8() {
-            0 => None,
-            c => Some(Outcome::ALL[(c - 1) as usize]),
-        }
-    }
-    fn wait_option(&mut self) -> WaitOption {
-        match self.u8() {
-            0 => WaitOption::NoWait,
-            1 => WaitOption::Forever,
-            _ => WaitOption::millis(self.var()),
         }
     }
 }
@@ -660,268 +614,6 @@ impl Codec {
     /// session `order()[i]` of the encoded state.
     pub fn last_order<'a>(&self, sc: &'a Scratch) -> &'a [usize] {
         &sc.order
-    }
-
-    fn get_reqs(&self, r: &mut Reader) -> Vec<BulkReq> {
-        let n = r.var() as usize;
-        (0..n)
-            .map(|_| BulkReq {
-                key: self.keys[r.var() as usize].clone(),
-                ty: LockType(r.u8()),
-            })
-            .collect()
-    }
-
-    /// Ticket ids from book places (`base` + place; 0, no place, gives id 0, which no
-    /// ticket has).
-    fn get_places(r: &mut Reader, base: u64) -> Vec<TicketId> {
-        let n = r.var() as usize;
-        (0..n)
-            .map(|_| match r.var() {
-                0 => TicketId(0),
-                p => TicketId(base + p),
-            })
-            .collect()
-    }
-
-    /// The state an encoding stands for (with symmetry: the representative of its
-    /// class). Ticket ids are handed out afresh: session `s`'s waiting ticket has id
-    /// `s + 1`, the granted ones follow in session and book order.
-    pub fn decode(&self, bytes: &[u8]) -> State {
-        let n = self.n;
-        let mut r = Reader { b: bytes, i: 0 };
-        let mut pc = super::PerSession::with_capacity(n);
-        let mut last = super::PerSession::with_capacity(n);
-        let mut kills_left = super::PerSession::with_capacity(n);
-        let mut passed = super::PerSession::with_capacity(n);
-        let mut shape0 = super::PerSession::with_capacity(n);
-        let mut starved = 0u64;
-        let mut bad_deadlock = None;
-        let mut jumps = super::PerSession::with_capacity(n);
-        let (mut bad_cycle, mut bad_reorder, mut bad_jumps) = (None, None, None);
-        let mut sessions = Vec::with_capacity(n);
-        // Ids of session s's book: bases[s] + place (place 1-based).
-        let mut bases: Vec<u64> = Vec::with_capacity(n);
-        let mut next = n as u64;
-        for s in 0..n {
-            pc.push(r.var() as u16);
-            last.push(r.outcome());
-            kills_left.push(r.u8());
-            passed.push(r.u8());
-            shape0.push(r.var());
-            jumps.push(r.u8());
-            let soft = r.u8();
-            if soft & 1 != 0 {
-                bad_cycle = Some(s as u8);
-            }
-            if soft & 2 != 0 {
-                bad_reorder = Some(s as u8);
-            }
-            if soft & 4 != 0 {
-                bad_jumps = Some(s as u8);
-            }
-            let f = r.u8();
-            if f & F_BAD_DEADLOCK != 0 {
-                bad_deadlock = Some(s as u8);
-            }
-            if f & F_STARVED != 0 {
-                starved |= 1u64 << s;
-            }
-            let victim_count = r.var() as u32;
-            let nh = r.var() as usize;
-            let base = next;
-            bases.push(base);
-            let mut held = Vec::with_capacity(nh);
-            for i in 0..nh {
-                held.push(Held {
-                    id: TicketId(base + 1 + i as u64),
-                    key: self.keys[r.var() as usize].clone(),
-                    ty: LockType(r.u8()),
-                    dur: r.dur(),
-                    seq: r.var() as u32,
-                });
-            }
-            next += nh as u64;
-            let ns = r.var() as usize;
-            let mut savepoints = Vec::with_capacity(ns);
-            for _ in 0..ns {
-                let name = r.var() as usize;
-                let mark = r.var() as u32;
-                savepoints.push((self.names.get(name).cloned().unwrap_or_default(), mark));
-            }
-            let next_seq = r.var() as u32;
-            let book = TicketBook::from_parts(held, savepoints, next_seq);
-            let wait = if f & F_WAIT != 0 {
-                let key = self.keys[r.var() as usize].clone();
-                let ty = LockType(r.u8());
-                let timed = r.u8() != 0;
-                let kind = match r.u8() {
-                    0 => WaitKind::Acquire { dur: r.dur() },
-                    1 => WaitKind::Upgrade {
-                        old: match r.var() {
-                            0 => TicketId(0),
-                            p => TicketId(base + p),
-                        },
-                    },
-                    _ => {
-                        let dur = r.dur();
-                        let rest = self.get_reqs(&mut r);
-                        let taken = Self::get_places(&mut r, base);
-                        let wait = r.wait_option();
-                        WaitKind::Bulk {
-                            dur,
-                            rest,
-                            taken,
-                            wait,
-                        }
-                    }
-                };
-                Some(Wait {
-                    key,
-                    ticket: Ticket {
-                        id: TicketId(s as u64 + 1),
-                        owner: OwnerId(s as u32),
-                        ty,
-                    },
-                    kind,
-                    timed,
-                })
-            } else {
-                None
-            };
-            let resume = if f & F_RESUME != 0 {
-                let dur = r.dur();
-                let rest = self.get_reqs(&mut r);
-                let taken = Self::get_places(&mut r, base);
-                let wait = r.wait_option();
-                Some(BulkResume {
-                    dur,
-                    rest,
-                    taken,
-                    wait,
-                })
-            } else {
-                None
-            };
-            sessions.push(Session {
-                book,
-                wait,
-                resume,
-                force_dml: f & F_FORCE_DML != 0,
-                victim_count,
-                gone: f & F_GONE != 0,
-                foreign: None,
-            });
-        }
-        let nl = r.var() as usize;
-        let mut locks = Vec::with_capacity(nl);
-        for _ in 0..nl {
-            let key = self.keys[r.var() as usize].clone();
-            let ng = r.var() as usize;
-            let mut granted = Vec::with_capacity(ng);
-            let mut unplaced = Vec::new();
-            for _ in 0..ng {
-                let o = r.u8() as usize;
-                let p = r.var();
-                let ty = LockType(r.u8());
-                let is_unplaced = r.u8() != 0;
-                let id = if p == 0 {
-                    // Not in its owner's book (only a bug makes one): an id of its own.
-                    next += 1;
-                    next
-                } else {
-                    bases[o] + p
-                };
-                granted.push(Ticket {
-                    id: TicketId(id),
-                    owner: OwnerId(o as u32),
-                    ty,
-                });
-                if is_unplaced {
-                    unplaced.push(TicketId(id));
-                }
-            }
-            let nw = r.var() as usize;
-            let mut waiting = Vec::with_capacity(nw);
-            for _ in 0..nw {
-                let o = r.u8() as usize;
-                let ty = LockType(r.u8());
-                let own = sessions[o]
-                    .wait
-                    .as_ref()
-                    .filter(|w| w.key == key && w.ticket.ty == ty)
-                    .map(|w| w.ticket.id);
-                let id = own.unwrap_or_else(|| {
-                    next += 1;
-                    TicketId(next)
-                });
-                waiting.push(Ticket {
-                    id,
-                    owner: OwnerId(o as u32),
-                    ty,
-                });
-            }
-            let hog = r.var() as u32;
-            let piglet = r.var() as u32;
-            let idx = r.u8();
-            let id_at = |p: u64| {
-                waiting
-                    .get(p as usize)
-                    .map_or(TicketId(u64::MAX), |t: &Ticket| t.id)
-            };
-            let na = r.var() as usize;
-            let ahead = (0..na)
-                .map(|_| {
-                    let a = id_at(r.var());
-                    (a, id_at(r.var()))
-                })
-                .collect();
-            let nj = r.var() as usize;
-            let jumped = (0..nj)
-                .map(|_| {
-                    let t = id_at(r.var());
-                    (t, r.var() as u32)
-                })
-                .collect();
-            locks.push((
-                key,
-                LockState::from_parts(granted, waiting, hog, piglet, idx)
-                    .with_reorders(ahead, jumped)
-                    .with_unplaced(unplaced),
-            ));
-        }
-        let bad_grant: Option<Conflict> = match r.u8() {
-            0 => None,
-            _ => {
-                let k = self.keys[r.var() as usize].clone();
-                let a = r.u8() as usize;
-                let ta = LockType(r.u8());
-                let b = r.u8() as usize;
-                let tb = LockType(r.u8());
-                Some((k, a, ta, b, tb))
-            }
-        };
-        State {
-            table: LockTable::from_parts(
-                self.dialect.clone(),
-                locks,
-                sessions,
-                next + 1,
-                self.config,
-            ),
-            pc,
-            last,
-            kills_left,
-            passed,
-            shape0,
-            starved,
-            bad_deadlock,
-            bad_grant,
-            jumps,
-            bad_cycle,
-            bad_reorder,
-            bad_jumps,
-        }
     }
 }
 

@@ -105,7 +105,7 @@ pub fn check(m: &SqlCheck, max_states: u64) -> SqlResult {
 
 /// Explores every interleaving of `m` within the bounds of `o`.
 pub fn check_with(m: &SqlCheck, o: &SearchOptions) -> SqlResult {
-    let model = SqlScenario::new(Arc::new(m.clone()), o.por);
+    let model = SqlScenario::new(Arc::new(m.clone()), o.por).symmetric(o.symmetry);
     let cpu0 = mem::cpu_seconds();
     // Its properties are `always` and `sometimes` ones (`assert never|sometimes`).
     let space = ModelSpace::new(&model);

@@ -18,6 +18,7 @@
 //!   and [`check`]: `mdl check`'s result from it;
 //! - [`reference`]: stateright's checker on the same model (`--engine stateright`);
 //! - [`quiet`]: the reduction (a private step taken first, alone);
+//! - [`symmetry`]: interchangeable sessions, and a state named by its class;
 //! - [`paths`]: every maximal path, for replays on a server (tests);
 //! - [`written`]: the written order, with the file's `expect` lines (`mdl run`);
 //! - [`text`]: traces as SQL statements per session, with outcomes and locks;
@@ -35,6 +36,7 @@ pub mod quiet;
 #[cfg(feature = "stateright")]
 pub mod reference;
 pub mod simulate;
+pub mod symmetry;
 pub mod text;
 pub mod written;
 
@@ -147,6 +149,8 @@ pub struct SqlState {
     pub unmodelled: Option<(usize, usize, String)>,
     /// The action into this state granted a lock against another session's granted one.
     pub bad_grant: Option<Conflict>,
+    /// The actions into this state, kept when symmetry names states ([`symmetry`]).
+    pub trail: symmetry::Trail,
     fp: u64,
 }
 
@@ -443,6 +447,7 @@ impl SqlCheck {
             kills_left: self.kills.clone(),
             unmodelled: None,
             bad_grant: None,
+            trail: symmetry::Trail::default(),
             fp: 0,
         }
         .seal()

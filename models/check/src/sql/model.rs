@@ -28,12 +28,42 @@ pub struct SqlScenario {
     props: Arc<[SqlProp]>,
     /// Private steps taken alone ([`super::quiet`]).
     pub reduce: bool,
+    /// With symmetry: the classes of interchangeable sessions ([`super::symmetry`]);
+    /// empty without.
+    pub classes: Arc<[Vec<usize>]>,
 }
 
 impl SqlScenario {
     pub fn new(m: Arc<SqlCheck>, reduce: bool) -> SqlScenario {
         let props = m.props().into();
-        SqlScenario { m, props, reduce }
+        SqlScenario {
+            m,
+            props,
+            reduce,
+            classes: Arc::from(Vec::new()),
+        }
+    }
+
+    /// With symmetry when `on` and the scenario has interchangeable sessions.
+    pub fn symmetric(mut self, on: bool) -> SqlScenario {
+        if on {
+            self.classes = super::symmetry::classes(&self.m).into();
+        }
+        self
+    }
+
+    /// Symmetry names states (some sessions are interchangeable).
+    pub fn has_symmetry(&self) -> bool {
+        !self.classes.is_empty()
+    }
+
+    /// Takes one action; with symmetry the new state keeps the actions into it.
+    fn play(&self, st: &SqlState, a: SqlAction) -> (SqlState, SqlRecord) {
+        let (mut next, rec) = self.m.apply(st, a);
+        if self.has_symmetry() {
+            next.trail = st.trail.push(a);
+        }
+        (next, rec)
     }
 }
 
@@ -100,14 +130,19 @@ impl EngineModel for SqlScenario {
     type Notes = BTreeSet<(usize, Outcome)>;
 
     fn step(&self, st: &SqlState, a: SqlAction) -> Option<(SqlState, SqlRecord)> {
-        Some(self.m.apply(st, a))
+        Some(self.play(st, a))
     }
     fn action_of(&self, rec: &SqlRecord) -> SqlAction {
         rec.action
     }
     fn encode(&self, st: &SqlState, _: &mut (), out: &mut Vec<u8>) {
         out.clear();
-        out.extend_from_slice(&st.fingerprint().to_le_bytes());
+        let name = if self.has_symmetry() {
+            super::symmetry::name(&self.m, &self.classes, st)
+        } else {
+            st.fingerprint()
+        };
+        out.extend_from_slice(&name.to_le_bytes());
     }
 
     fn successors(
@@ -119,14 +154,17 @@ impl EngineModel for SqlScenario {
     ) {
         out.clear();
         if self.reduce && enabled.len() > 1 {
-            if let Some(x) = super::quiet::private_step(&self.m, st, enabled) {
+            if let Some((mut x, rec)) = super::quiet::private_step(&self.m, st, enabled) {
                 stats.reduced += 1;
                 stats.skipped += enabled.len() as u64 - 1;
-                out.push(x);
+                if self.has_symmetry() {
+                    x.trail = st.trail.push(rec.action);
+                }
+                out.push((x, rec));
                 return;
             }
         }
-        out.extend(enabled.iter().map(|&a| self.m.apply(st, a)));
+        out.extend(enabled.iter().map(|&a| self.play(st, a)));
     }
     fn reduces(&self) -> bool {
         self.reduce

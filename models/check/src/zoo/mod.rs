@@ -13,10 +13,12 @@ mod check;
 pub mod engine;
 pub mod entries;
 pub mod latch;
+mod sample;
 
 pub use check::*;
 use engine::{Check, Design, StepInfo};
 use entries::Entry;
+pub use sample::*;
 use std::fmt::Write as _;
 
 /// The entries whose id is `only` (or all).

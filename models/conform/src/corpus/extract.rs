@@ -232,7 +232,12 @@ pub fn extract(text: &str) -> Vec<Stmt> {
             buf.push(' ');
         }
         buf.push_str(without_trailing_comment(line, &delim));
-        if let Some(whole) = buf.strip_suffix(delim.as_str()) {
+        // (A delimiter inside a quote left open ends nothing: mysqltest's read_line reads
+        // on, so `prepare s from "` ... `select ...;` ... `";` is one command.)
+        if let Some(whole) = buf
+            .strip_suffix(delim.as_str())
+            .filter(|_| !quote_open(&buf))
+        {
             // mysqltest's read_line ends a command at the delimiter outside quotes: a
             // line `stmt; stmt;` is two commands.
             let parts: Vec<String> = split_at_delimiter(whole, &delim)
@@ -323,6 +328,24 @@ fn split_at_delimiter<'a>(text: &'a str, delim: &str) -> Vec<&'a str> {
     out
 }
 
+/// Whether `text` leaves a quote open (the quotes of `split_at_delimiter`).
+fn quote_open(text: &str) -> bool {
+    let b = text.as_bytes();
+    let (mut quote, mut i) = (None, 0);
+    while i < b.len() {
+        let c = b[i];
+        match quote {
+            Some(q) if c == b'\\' && q != b'`' => i += 1,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if matches!(c, b'\'' | b'"' | b'`') => quote = Some(c),
+            None => {}
+        }
+        i += 1;
+    }
+    quote.is_some()
+}
+
 fn push(out: &mut Vec<Stmt>, line: usize, sql: &str) {
     let sql = sql.trim().trim_end_matches(';').trim();
     if sql.is_empty() || sql.contains('$') {
@@ -384,6 +407,15 @@ mod tests {
                 "SELECT 3",
                 "SELECT 4;5"
             ]
+        );
+    }
+
+    #[test]
+    fn a_delimiter_inside_a_quote_ends_no_command() {
+        let t = "prepare s from \"\nselect * from t1;\n\";\nexecute s;\n";
+        assert_eq!(
+            sqls(t),
+            vec!["prepare s from \" select * from t1; \"", "execute s"]
         );
     }
 

@@ -147,10 +147,6 @@ fn quiet_word(r: &CheckResult) -> &'static str {
     }
 }
 
-/// The default `--threads`: the cores this process may use, at most 2. Measured on the
-/// shared 2-core machine (models/MODEL.md, "Threads"): 2 threads finish the larger scale
-/// files 1.2-1.4x sooner than 1 when a core is free, and no slower when it is loaded; more
-/// threads than cores only add merging.
 /// `--simulate N`'s options (lock and SQL scenarios alike).
 fn sim_options(args: &Args, paths: u64, max_memory: u64) -> SimOptions {
     SimOptions {
@@ -162,6 +158,10 @@ fn sim_options(args: &Args, paths: u64, max_memory: u64) -> SimOptions {
     }
 }
 
+/// The default `--threads`: the cores this process may use, at most 2. Measured on the
+/// shared 2-core machine (models/MODEL.md, "Threads"): 2 threads finish the larger scale
+/// files 1.2-1.4x sooner than 1 when a core is free, and no slower when it is loaded; more
+/// threads than cores only add merging.
 fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
 }
@@ -177,188 +177,145 @@ fn parse_size(s: &str) -> Result<u64, String> {
     mdl_check::model::mem::parse_size(s)
 }
 
+/// What one `mdl check` run carries from file to file: its options, the output paths
+/// probed before any work, the Markdown report so far and the exit status so far.
+struct Run {
+    args: Args,
+    parse_opts: ParseOptions,
+    opts: Options,
+    report_out: Option<OutPath>,
+    replay_out: Option<OutPath>,
+    md: String,
+    code: i32,
+    warned: bool,
+}
+
 pub fn main(args: Args) -> i32 {
-    if args.threads == Some(0)
-        || args.max_states == Some(0)
-        || args.max_depth == Some(0)
-        || args.simulate == Some(0)
-    {
-        eprintln!(
-            "mdl check: --threads, --max-states, --max-depth and --simulate must be at least 1"
-        );
-        return 2;
-    }
-    let parse_opts = match super::dialect_option("check", args.dialect.as_deref()) {
-        Ok(o) => o,
+    let mut run = match Run::new(args) {
+        Ok(r) => r,
         Err(code) => return code,
     };
-    // Output paths are checked before any work: a report that cannot be written fails
-    // now, not after the whole check.
-    let mut report_out = None;
-    let mut replay_out = None;
-    for (opt, path, slot) in [
-        ("--report", &args.report, &mut report_out),
-        ("--replay", &args.replay, &mut replay_out),
-    ] {
-        if let Some(p) = path {
-            match OutPath::probe(opt, p) {
-                Ok(o) => *slot = Some(o),
-                Err(e) => {
-                    eprintln!("mdl check: {e}");
-                    return 2;
-                }
+    let files = run.args.files.clone();
+    for f in &files {
+        // Every file is answered, in order, even after a bad one.
+        let name = f.display().to_string();
+        match run.load(f) {
+            Ok(Loaded::Locks(m)) => run.check_locks(&name, &m),
+            Ok(Loaded::Sql(m)) => run.check_sql(&name, &m),
+            Err(e) => run.refused(&name, &e),
+        }
+    }
+    run.finish()
+}
+
+impl Run {
+    /// The command line checked (a wrong one is exit 2) and turned into options; the
+    /// output paths probed, so that a report that cannot be written fails now, not after
+    /// the whole check.
+    fn new(args: Args) -> Result<Run, i32> {
+        if args.threads == Some(0)
+            || args.max_states == Some(0)
+            || args.max_depth == Some(0)
+            || args.simulate == Some(0)
+        {
+            eprintln!(
+                "mdl check: --threads, --max-states, --max-depth and --simulate must be at least 1"
+            );
+            return Err(2);
+        }
+        let parse_opts = super::dialect_option("check", args.dialect.as_deref())?;
+        let probe = |opt: &str, path: &Option<PathBuf>| match path {
+            None => Ok(None),
+            Some(p) => OutPath::probe(opt, p).map(Some).map_err(|e| {
+                eprintln!("mdl check: {e}");
+                2
+            }),
+        };
+        let report_out = probe("--report", &args.report)?;
+        let replay_out = probe("--replay", &args.replay)?;
+        if args.engine == Engine::Stateright
+            && (args.simulate.is_some() || args.max_depth.is_some() || args.max_memory.is_some())
+        {
+            eprintln!(
+                "mdl check: --engine stateright takes --dfs, --threads, --max-states and \
+                 --max-time; --simulate, --max-depth and --max-memory are the mdl engine's"
+            );
+            return Err(2);
+        }
+        let opts = Options {
+            dfs: args.dfs,
+            symmetry: !args.no_symmetry,
+            por: !args.no_por,
+            dynamic_quiet: !args.no_dynamic_quiet,
+            max_depth: args.max_depth,
+            threads: args.threads.unwrap_or_else(default_threads),
+            max_states: args.max_states,
+            max_memory: args
+                .max_memory
+                .unwrap_or_else(mdl_check::model::mem::default_max_memory),
+            progress: !args.quiet && std::io::stderr().is_terminal(),
+            max_time: args.max_time,
+        };
+        Ok(Run {
+            args,
+            parse_opts,
+            opts,
+            report_out,
+            replay_out,
+            md: String::from("# mdl check report\n\n"),
+            code: 0,
+            warned: false,
+        })
+    }
+
+    /// Reads one file and builds its model: lock requests or SQL sessions.
+    fn load(&self, f: &Path) -> Result<Loaded, ReadError> {
+        let file = read_file_with(f, &self.parse_opts)?;
+        if !mdl_check::sql::is_sql(&file.scenario) {
+            return MdlModel::new(&file.scenario)
+                .map(|m| Loaded::Locks(Box::new(m)))
+                .map_err(|e| file.error(&e));
+        }
+        SqlCheck::new(&file.scenario)
+            .map(|m| Loaded::Sql(Box::new(m)))
+            .map_err(|e| file.error(&e))
+    }
+
+    /// A file that could not be read or modelled: its status and its error.
+    fn refused(&mut self, name: &str, e: &ReadError) {
+        let status = Status::of_read_error(e);
+        match self.args.format {
+            Format::Text => println!("{name}: {}", status.word()),
+            Format::Json => print_document(&document("check", name, status, Some(e), Map::new())),
+        }
+        eprintln!("{}", e.render());
+        self.md
+            .push_str(&format!("## {name}\n\n{}: {}\n\n", status.word(), e));
+        self.code = worst(self.code, status.exit());
+    }
+
+    /// Writes the first counterexample as a replay, once per run.
+    fn write_replay(&mut self, text: impl FnOnce() -> Option<String>) {
+        let Some(out) = self.replay_out.as_mut().filter(|o| !o.written()) else {
+            return;
+        };
+        if let Some(text) = text() {
+            if let Err(e) = out.write(&text) {
+                eprintln!("mdl check: {e}");
+                self.code = worst(self.code, 2);
             }
         }
     }
-    let opts = Options {
-        dfs: args.dfs,
-        symmetry: !args.no_symmetry,
-        por: !args.no_por,
-        dynamic_quiet: !args.no_dynamic_quiet,
-        max_depth: args.max_depth,
-        threads: args.threads.unwrap_or_else(default_threads),
-        max_states: args.max_states,
-        max_memory: args
-            .max_memory
-            .unwrap_or_else(mdl_check::model::mem::default_max_memory),
-        progress: !args.quiet && std::io::stderr().is_terminal(),
-        max_time: args.max_time,
-    };
-    if args.engine == Engine::Stateright
-        && (args.simulate.is_some() || args.max_depth.is_some() || args.max_memory.is_some())
-    {
-        eprintln!(
-            "mdl check: --engine stateright takes --dfs, --threads, --max-states and \
-             --max-time; --simulate, --max-depth and --max-memory are the mdl engine's"
-        );
-        return 2;
-    }
-    let mut code = 0;
-    let mut warned = false;
-    let mut md = String::from("# mdl check report\n\n");
-    for f in &args.files {
-        let name = f.display().to_string();
-        // Every file is answered, in order, even after a bad one.
-        let json = args.format == Format::Json;
-        let loaded = read_file_with(f, &parse_opts).and_then(|file| {
-            if !mdl_check::sql::is_sql(&file.scenario) {
-                return MdlModel::new(&file.scenario)
-                    .map(|m| Loaded::Locks(Box::new(m)))
-                    .map_err(|e| file.error(&e));
-            }
-            SqlCheck::new(&file.scenario)
-                .map(|m| Loaded::Sql(Box::new(m)))
-                .map_err(|e| file.error(&e))
-        });
-        let m = match loaded {
-            Ok(Loaded::Locks(m)) => *m,
-            Ok(Loaded::Sql(m)) => {
-                let max_states = args
-                    .max_states
-                    .unwrap_or(mdl_check::sql::check::DEFAULT_MAX_STATES);
-                let r = if let Some(paths) = args.simulate {
-                    mdl_check::sql::simulate::simulate(
-                        &m,
-                        &sim_options(&args, paths, opts.max_memory),
-                    )
-                } else if args.engine == Engine::Stateright {
-                    mdl_check::sql::reference::check(
-                        &m,
-                        &RefOptions {
-                            dfs: args.dfs,
-                            max_states: Some(max_states),
-                            max_time: args.max_time,
-                            threads: opts.threads,
-                            exhaustive: false,
-                        },
-                    )
-                } else {
-                    mdl_check::sql::check::check_with(
-                        &m,
-                        &mdl_check::model::search::SearchOptions {
-                            dfs: opts.dfs,
-                            symmetry: false,
-                            por: opts.por,
-                            dynamic_quiet: false,
-                            max_depth: opts.max_depth,
-                            max_states: Some(max_states),
-                            max_memory: opts.max_memory,
-                            progress: opts.progress,
-                            threads: opts.threads,
-                            max_time: opts.max_time,
-                        },
-                    )
-                };
-                let status = if r.any_violated() {
-                    Status::Fail
-                } else if r.incomplete {
-                    Status::Incomplete
-                } else {
-                    Status::Pass
-                };
-                code = worst(code, status.exit());
-                if json {
-                    let members = match mdl_check::sql::json::json(&m, &r) {
-                        serde_json::Value::Object(o) => o,
-                        _ => Map::new(),
-                    };
-                    print_document(&document("check", &name, status, None, members));
-                } else if args.quiet {
-                    println!("{name}: {} ({} states)", status.word(), r.unique);
-                } else {
-                    print!("{}", mdl_check::sql::text::text(&m, &r));
-                }
-                if report_out.is_some() {
-                    md.push_str(&format!(
-                        "## {name}\n\n```text\n{}```\n\n",
-                        mdl_check::sql::text::text(&m, &r)
-                    ));
-                }
-                if let Some(out) = replay_out.as_mut().filter(|o| !o.written()) {
-                    if let Some((p, actions)) = r
-                        .props
-                        .iter()
-                        .filter(|p| p.violated)
-                        .find_map(|p| p.trace.as_ref().map(|(t, _)| (p, t)))
-                    {
-                        let actions: Vec<_> = actions.iter().map(|x| x.action).collect();
-                        let title = format!("replay of {}: `{}` violated", m.scenario.file, p.name);
-                        let text = mdl_check::sql::text::replay_scenario(&m, &actions, &title);
-                        if let Err(e) = out.write(&text) {
-                            eprintln!("mdl check: {e}");
-                            code = worst(code, 2);
-                        }
-                    }
-                }
-                continue;
-            }
-            Err(e) => {
-                let status = Status::of_read_error(&e);
-                match args.format {
-                    Format::Text => println!("{name}: {}", status.word()),
-                    Format::Json => {
-                        print_document(&document("check", &name, status, Some(&e), Map::new()))
-                    }
-                }
-                eprintln!("{}", e.render());
-                md.push_str(&format!("## {name}\n\n{}: {}\n\n", status.word(), e));
-                code = worst(code, status.exit());
-                continue;
-            }
-        };
+
+    /// Lock requests: the engine asked for, then the report.
+    fn check_locks(&mut self, name: &str, m: &MdlModel) {
+        let args = &self.args;
         let r = match args.simulate {
-            _ if args.engine == Engine::Stateright => reference::check(
-                &m,
-                &RefOptions {
-                    dfs: args.dfs,
-                    max_states: args.max_states,
-                    max_time: args.max_time,
-                    threads: opts.threads,
-                    exhaustive: false,
-                },
-            ),
-            Some(paths) => simulate(&m, &sim_options(&args, paths, opts.max_memory)),
-            None => check(&m, &opts),
+            _ if args.engine == Engine::Stateright => {
+                reference::check(m, &self.ref_options(args.max_states))
+            }
+            Some(paths) => simulate(m, &sim_options(args, paths, self.opts.max_memory)),
+            None => check(m, &self.opts),
         };
         let status = if r.any_violated() {
             Status::Fail
@@ -367,70 +324,143 @@ pub fn main(args: Args) -> i32 {
         } else {
             Status::Pass
         };
-        code = worst(code, status.exit());
-        warned |= !r.warnings.is_empty();
-        match args.format {
-            Format::Text => {
-                if args.quiet {
-                    println!("{name}: {} ({} states)", quiet_word(&r), r.unique_states);
-                    for w in &r.warnings {
-                        eprintln!("{name}:{}: warning: {}", w.line, w.message);
-                    }
-                } else {
-                    print!(
-                        "{}",
-                        report::text(
-                            &m,
-                            &r,
-                            if args.replay.is_none() {
-                                report::Replays::Shown
-                            } else {
-                                report::Replays::Omitted
-                            }
-                        )
-                    );
+        self.code = worst(self.code, status.exit());
+        self.warned |= !r.warnings.is_empty();
+        self.report_locks(name, m, &r, status);
+        if self.report_out.is_some() {
+            self.md.push_str(&report::markdown(m, &r));
+        }
+        self.write_replay(|| {
+            let (p, t) = r
+                .props
+                .iter()
+                .find_map(|p| p.trace.as_ref().map(|t| (p, t)))?;
+            let title = format!("replay of {}: `{}` violated", m.scenario.file, p.name);
+            Some(report::replay_scenario(m, t, &title))
+        });
+    }
+
+    /// stateright's checker's options.
+    fn ref_options(&self, max_states: Option<u64>) -> RefOptions {
+        RefOptions {
+            dfs: self.args.dfs,
+            max_states,
+            max_time: self.args.max_time,
+            threads: self.opts.threads,
+            exhaustive: false,
+        }
+    }
+
+    /// A lock scenario's result, as text or JSON.
+    fn report_locks(&self, name: &str, m: &MdlModel, r: &CheckResult, status: Status) {
+        match self.args.format {
+            Format::Text if self.args.quiet => {
+                println!("{name}: {} ({} states)", quiet_word(r), r.unique_states);
+                for w in &r.warnings {
+                    eprintln!("{name}:{}: warning: {}", w.line, w.message);
                 }
             }
+            Format::Text => {
+                let replays = if self.args.replay.is_none() {
+                    report::Replays::Shown
+                } else {
+                    report::Replays::Omitted
+                };
+                print!("{}", report::text(m, r, replays));
+            }
             Format::Json => {
-                let members = match report::json(&m, &r) {
+                let members = match report::json(m, r) {
                     serde_json::Value::Object(o) => o,
                     _ => Map::new(),
                 };
-                print_document(&document("check", &name, status, None, members));
+                print_document(&document("check", name, status, None, members));
             }
         }
-        if report_out.is_some() {
-            md.push_str(&report::markdown(&m, &r));
+    }
+
+    /// SQL sessions: the engine asked for (SQL scenarios have their own default state
+    /// limit), then the report.
+    fn check_sql(&mut self, name: &str, m: &SqlCheck) {
+        let args = &self.args;
+        let opts = &self.opts;
+        let max_states = args
+            .max_states
+            .unwrap_or(mdl_check::sql::check::DEFAULT_MAX_STATES);
+        let r = if let Some(paths) = args.simulate {
+            mdl_check::sql::simulate::simulate(m, &sim_options(args, paths, opts.max_memory))
+        } else if args.engine == Engine::Stateright {
+            mdl_check::sql::reference::check(m, &self.ref_options(Some(max_states)))
+        } else {
+            mdl_check::sql::check::check_with(
+                m,
+                &mdl_check::model::search::SearchOptions {
+                    dfs: opts.dfs,
+                    symmetry: opts.symmetry,
+                    por: opts.por,
+                    dynamic_quiet: false,
+                    max_depth: opts.max_depth,
+                    max_states: Some(max_states),
+                    max_memory: opts.max_memory,
+                    progress: opts.progress,
+                    threads: opts.threads,
+                    max_time: opts.max_time,
+                },
+            )
+        };
+        let status = if r.any_violated() {
+            Status::Fail
+        } else if r.incomplete {
+            Status::Incomplete
+        } else {
+            Status::Pass
+        };
+        self.code = worst(self.code, status.exit());
+        if args.format == Format::Json {
+            let members = match mdl_check::sql::json::json(m, &r) {
+                serde_json::Value::Object(o) => o,
+                _ => Map::new(),
+            };
+            print_document(&document("check", name, status, None, members));
+        } else if args.quiet {
+            println!("{name}: {} ({} states)", status.word(), r.unique);
+        } else {
+            print!("{}", mdl_check::sql::text::text(m, &r));
         }
-        if let Some(out) = replay_out.as_mut().filter(|o| !o.written()) {
-            if let Some((p, t)) = r
+        if self.report_out.is_some() {
+            let text = mdl_check::sql::text::text(m, &r);
+            self.md
+                .push_str(&format!("## {name}\n\n```text\n{text}```\n\n"));
+        }
+        self.write_replay(|| {
+            let (p, actions) = r
                 .props
                 .iter()
-                .find_map(|p| p.trace.as_ref().map(|t| (p, t)))
-            {
-                let title = format!("replay of {}: `{}` violated", m.scenario.file, p.name);
-                if let Err(e) = out.write(&report::replay_scenario(&m, t, &title)) {
-                    eprintln!("mdl check: {e}");
-                    code = worst(code, 2);
-                }
+                .filter(|p| p.violated)
+                .find_map(|p| p.trace.as_ref().map(|(t, _)| (p, t)))?;
+            let actions: Vec<_> = actions.iter().map(|x| x.action).collect();
+            let title = format!("replay of {}: `{}` violated", m.scenario.file, p.name);
+            Some(mdl_check::sql::text::replay_scenario(m, &actions, &title))
+        });
+    }
+
+    /// After the last file: the replay not written, the report, `--deny-warnings`.
+    fn finish(mut self) -> i32 {
+        if let Some(out) = self.replay_out.as_ref().filter(|o| !o.written()) {
+            eprintln!(
+                "mdl check: no counterexample, so no replay was written to {}",
+                out.path.display()
+            );
+        }
+        if let Some(out) = self.report_out.as_mut() {
+            if let Err(e) = out.write(&self.md) {
+                eprintln!("mdl check: {e}");
+                self.code = worst(self.code, 2);
             }
         }
-    }
-    if let Some(out) = replay_out.as_ref().filter(|o| !o.written()) {
-        eprintln!(
-            "mdl check: no counterexample, so no replay was written to {}",
-            out.path.display()
-        );
-    }
-    if let Some(out) = report_out.as_mut() {
-        if let Err(e) = out.write(&md) {
-            eprintln!("mdl check: {e}");
-            code = worst(code, 2);
+        if self.warned && self.args.deny_warnings {
+            eprintln!("mdl check: warnings are errors (--deny-warnings)");
+            self.code = worst(self.code, 2);
         }
+        self.code
     }
-    if warned && args.deny_warnings {
-        eprintln!("mdl check: warnings are errors (--deny-warnings)");
-        code = worst(code, 2);
-    }
-    code
 }

@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 
 mod acquire;
 mod detect;
+mod key_commands;
 mod release;
 mod reschedule;
 
@@ -420,80 +421,9 @@ impl Oracle {
                 self.run_bulk(s, sorted, Vec::new(), dur, wait)
             }
             Cmd::Upgrade { s, key, ty, wait } => self.upgrade(s, &key, ty, wait),
-            Cmd::Downgrade { s, key, ty } => {
-                if !self.strategy(&key).takes(ty) {
-                    return Error;
-                }
-                let Some(h) = self.strongest(s, &key) else {
-                    return Error;
-                };
-                let st = self.strategy(&key);
-                let strat = self.tables.namespaces[key.namespace().0 as usize].strategy;
-                // MDL_ticket::downgrade_lock: "Do nothing if already downgraded" (the same
-                // type, or one the held type is not stronger than); then only from the
-                // types it asserts; the ticket leaves m_granted and is added back.
-                if h.ty == ty || !st.covers(h.ty, ty) {
-                    return Ok;
-                }
-                if !self.tables.downgrade_from[strat].contains(&h.ty) {
-                    return Error;
-                }
-                self.upgrade_ticket(s, &key, h.id, ty);
-                self.reschedule(&key);
-                Ok
-            }
-            Cmd::Clone { s, key, ty, dur } => {
-                let Some(h) = self.strongest(s, &key) else {
-                    return Error;
-                };
-                let ty = ty.unwrap_or(h.ty);
-                let st = self.strategy(&key);
-                if !st.takes(ty) {
-                    return Error;
-                }
-                let ok = self.sessions[s]
-                    .held
-                    .iter()
-                    .any(|x| x.key == key && st.covers(x.ty, ty));
-                if !ok {
-                    return Error;
-                }
-                let id = self.new_id();
-                self.locks
-                    .entry(key.clone())
-                    .or_default()
-                    .granted
-                    .push(Request { id, owner: s, ty });
-                self.add_ticket(s, id, &key, ty, dur);
-                Ok
-            }
-            Cmd::Release { s, key, ty } => {
-                let ids: Vec<u64> = match ty {
-                    // The latest ticket of that type.
-                    Some(t) => self.sessions[s]
-                        .held
-                        .iter()
-                        .rev()
-                        .find(|h| h.key == key && h.ty == t)
-                        .map(|h| vec![h.id])
-                        .unwrap_or_default(),
-                    // All on the key, list by list from the front
-                    // (release_all_locks_for_name walks the explicit list so).
-                    None => [
-                        Duration::Statement,
-                        Duration::Transaction,
-                        Duration::Explicit,
-                    ]
-                    .iter()
-                    .flat_map(|d| self.list(s, *d, |h| h.key == key))
-                    .collect(),
-                };
-                if ids.is_empty() {
-                    return Error;
-                }
-                self.release_ids(s, &ids);
-                Ok
-            }
+            Cmd::Downgrade { s, key, ty } => self.downgrade(s, &key, ty),
+            Cmd::Clone { s, key, ty, dur } => self.clone_ticket(s, &key, ty, dur),
+            Cmd::Release { s, key, ty } => self.release_key(s, &key, ty),
             Cmd::EndStatement { s } => {
                 self.release_durations(s, &[Duration::Statement], 0);
                 Ok

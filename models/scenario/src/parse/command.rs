@@ -184,41 +184,7 @@ impl Parser<'_> {
                     wait,
                 }
             }
-            "acquire_all" => {
-                let (dur, wait) = dur_wait(
-                    &mut w,
-                    Options {
-                        duration: true,
-                        last: false,
-                    },
-                )?;
-                let rest = split_commas(&toks[w.i..]);
-                let mut b = Words {
-                    toks: &rest,
-                    i: 0,
-                    end_col: end,
-                };
-                let mut reqs = Vec::new();
-                loop {
-                    reqs.push(ns_key_type(d, &mut b)?);
-                    match b.next() {
-                        None => break,
-                        Some(c) if c.text == "," => continue,
-                        Some(c) => {
-                            return Err((
-                                c.col,
-                                format!("expected `,` or end of line, found `{}`", c.text),
-                            ))
-                        }
-                    }
-                }
-                w.i = toks.len();
-                Command::AcquireAll {
-                    dur: dur.unwrap_or(Duration::Transaction),
-                    wait,
-                    reqs,
-                }
-            }
+            "acquire_all" => acquire_all(d, &mut w, toks, end)?,
             "upgrade" => {
                 let (key, ty) = ns_key_type(d, &mut w)?;
                 let (_, wait) = dur_wait(
@@ -234,36 +200,7 @@ impl Parser<'_> {
                 let (key, ty) = ns_key_type(d, &mut w)?;
                 Command::Downgrade { key, ty }
             }
-            "clone" => {
-                let key = ns_key(d, &mut w)?;
-                let mut ty = None;
-                let mut dur = None;
-                while let Some(t) = w.peek() {
-                    if let Some(x) = Duration::parse(&t.text) {
-                        if dur.replace(x).is_some() {
-                            return Err((t.col, "the duration is given twice".into()));
-                        }
-                    } else if let Some(x) = type_named(d, &t.text) {
-                        if ty.replace(x).is_some() {
-                            return Err((t.col, "the lock type is given twice".into()));
-                        }
-                    } else {
-                        return Err((
-                            t.col,
-                            format!(
-                                "expected a lock type, a duration or end of line, found `{}`",
-                                t.text
-                            ),
-                        ));
-                    }
-                    w.next();
-                }
-                Command::Clone {
-                    key,
-                    ty,
-                    dur: dur.unwrap_or(Duration::Explicit),
-                }
-            }
+            "clone" => clone(d, &mut w)?,
             "release" => {
                 let key = ns_key(d, &mut w)?;
                 let ty = match w.peek() {
@@ -289,35 +226,8 @@ impl Parser<'_> {
                     Command::RollbackTo(n.text.clone())
                 }
             }
-            "set_duration" => {
-                let t = w.next();
-                match t.and_then(|t| Duration::parse(&t.text)) {
-                    Some(x) => Command::SetDuration(x),
-                    None => {
-                        return Err((
-                            t.map(|t| t.col).unwrap_or_else(|| w.here()),
-                            format!(
-                                "expected a duration (statement, transaction, explicit), \
-                                 found {}",
-                                found(t)
-                            ),
-                        ))
-                    }
-                }
-            }
-            "force_dml_weight" => {
-                let t = w.next();
-                match t.map(|t| t.text.to_ascii_lowercase()).as_deref() {
-                    Some("on") => Command::ForceDmlWeight(true),
-                    Some("off") => Command::ForceDmlWeight(false),
-                    _ => {
-                        return Err((
-                            t.map(|t| t.col).unwrap_or_else(|| w.here()),
-                            format!("expected `on` or `off`, found {}", found(t)),
-                        ))
-                    }
-                }
-            }
+            "set_duration" => Command::SetDuration(duration(&mut w)?),
+            "force_dml_weight" => Command::ForceDmlWeight(on_off(&mut w)?),
             "disconnect" => Command::Disconnect,
             "sql" => {
                 let text = sql_text(l.raw, t.off + t.text.len());
@@ -336,6 +246,105 @@ impl Parser<'_> {
         };
         done(&w)?;
         Ok(cmd)
+    }
+}
+
+/// `acquire_all [DURATION] [WAIT] NS KEY TYPE, NS KEY TYPE, ...`: the words after
+/// `acquire_all`.
+fn acquire_all(d: &Dialect, w: &mut Words, toks: &[Word], end: usize) -> PResult<Command> {
+    let (dur, wait) = dur_wait(
+        w,
+        Options {
+            duration: true,
+            last: false,
+        },
+    )?;
+    let rest = split_commas(&toks[w.i..]);
+    let mut b = Words {
+        toks: &rest,
+        i: 0,
+        end_col: end,
+    };
+    let mut reqs = Vec::new();
+    loop {
+        reqs.push(ns_key_type(d, &mut b)?);
+        match b.next() {
+            None => break,
+            Some(c) if c.text == "," => continue,
+            Some(c) => {
+                return Err((
+                    c.col,
+                    format!("expected `,` or end of line, found `{}`", c.text),
+                ))
+            }
+        }
+    }
+    w.i = toks.len();
+    Ok(Command::AcquireAll {
+        dur: dur.unwrap_or(Duration::Transaction),
+        wait,
+        reqs,
+    })
+}
+
+/// `clone NS KEY [TYPE] [DURATION]`: the words after `clone`.
+fn clone(d: &Dialect, w: &mut Words) -> PResult<Command> {
+    let key = ns_key(d, w)?;
+    let mut ty = None;
+    let mut dur = None;
+    while let Some(t) = w.peek() {
+        if let Some(x) = Duration::parse(&t.text) {
+            if dur.replace(x).is_some() {
+                return Err((t.col, "the duration is given twice".into()));
+            }
+        } else if let Some(x) = type_named(d, &t.text) {
+            if ty.replace(x).is_some() {
+                return Err((t.col, "the lock type is given twice".into()));
+            }
+        } else {
+            return Err((
+                t.col,
+                format!(
+                    "expected a lock type, a duration or end of line, found `{}`",
+                    t.text
+                ),
+            ));
+        }
+        w.next();
+    }
+    Ok(Command::Clone {
+        key,
+        ty,
+        dur: dur.unwrap_or(Duration::Explicit),
+    })
+}
+
+/// `set_duration DURATION`: the duration.
+fn duration(w: &mut Words) -> PResult<Duration> {
+    let t = w.next();
+    match t.and_then(|t| Duration::parse(&t.text)) {
+        Some(x) => Ok(x),
+        None => Err((
+            t.map(|t| t.col).unwrap_or_else(|| w.here()),
+            format!(
+                "expected a duration (statement, transaction, explicit), \
+                 found {}",
+                found(t)
+            ),
+        )),
+    }
+}
+
+/// `force_dml_weight on|off`: true for `on`.
+fn on_off(w: &mut Words) -> PResult<bool> {
+    let t = w.next();
+    match t.map(|t| t.text.to_ascii_lowercase()).as_deref() {
+        Some("on") => Ok(true),
+        Some("off") => Ok(false),
+        _ => Err((
+            t.map(|t| t.col).unwrap_or_else(|| w.here()),
+            format!("expected `on` or `off`, found {}", found(t)),
+        )),
     }
 }
 

@@ -113,6 +113,13 @@ fn col_type(words: &[String]) -> Option<(ColType, usize)> {
             }
             Some("collate") => {
                 ty.collation = true;
+                // COLLATE alone names the character set too (`crate::collations`).
+                let of = words
+                    .get(i + 1)
+                    .and_then(|n| crate::collations::collation(n));
+                if let Some((_, cs)) = of.filter(|(_, cs)| !cs.is_empty()) {
+                    ty.charset.get_or_insert_with(|| cs.to_owned());
+                }
                 i += 1;
             }
             _ => break,

@@ -20,7 +20,7 @@
 //! tables are prelocked with it (`DML_prelocking_strategy::handle_routine`,
 //! `classify/routine_prelock.rs`): `SELECT f()` / `DO f()` are played.
 
-use super::routine_block::{read, Ctx, Why};
+use super::routine_block::{read_in, Ctx, Why};
 use super::{kw_eq, routine_body, routine_prelock, Bind, Cur, Cx, Effect, Plan, Stmt, Tbl, Tok};
 use crate::kind::Kind;
 use crate::routines::{Body, RoutineKind, RoutineOp, ER_SP_DOES_NOT_EXIST};
@@ -81,6 +81,19 @@ pub(super) fn classify_routine(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, Str
     if kw_eq(first, "call") {
         return Some(call(cx, &mut c));
     }
+    if let Some(st) = super::routine_diag::top_level(toks) {
+        return Some(match st {
+            Ok(st) => Ok(st),
+            Err(Why::Fails(code)) => Ok(Stmt::Fails(code)),
+            Err(Why::Refused(why)) => refuse(
+                cx,
+                &why.replace(
+                    " in a stored program's body is not modelled (classify/routine_block.rs)",
+                    " is not modelled (classify/routine_diag.rs)",
+                ),
+            ),
+        });
+    }
     let verb = ["create", "drop", "alter"]
         .into_iter()
         .find(|v| kw_eq(first, v))?;
@@ -120,6 +133,10 @@ fn ddl(
     let r = c.table(cx.db)?;
     let name_tok = &c.t[c.i - 1];
     let rest = &c.t[c.i..];
+    if verb == "create" && super::reserved::is_reserved(name_tok) {
+        // Measured: each reserved word as a routine or event name (classify/reserved.rs).
+        return Ok(Stmt::Fails(super::ER_PARSE_ERROR));
+    }
     if verb == "create" && !routine_body::safe_name(name_tok) {
         return refuse(
             cx,
@@ -131,7 +148,13 @@ fn ddl(
     if kind == RoutineKind::Function && verb == "create" && has("soname") {
         return refuse(cx, "CREATE FUNCTION ... SONAME (a UDF) is not modelled");
     }
-    let body = match read_definition(verb, kind, rest) {
+    // CREATE AGGREGATE FUNCTION: AGGREGATE comes before FUNCTION, before the name.
+    let aggregate = kind == RoutineKind::Function
+        && c.t[..c.i]
+            .iter()
+            .take_while(|t| !kw_eq(t, "function"))
+            .any(|t| kw_eq(t, "aggregate"));
+    let body = match read_definition(verb, kind, rest, aggregate) {
         Ok(b) => b,
         Err(Why::Refused(why)) => return refuse(cx, &why),
         Err(Why::Fails(code)) => return Ok(Stmt::Fails(code)),
@@ -215,6 +238,7 @@ fn read_definition<'a>(
     verb: &str,
     kind: RoutineKind,
     rest: &'a [Tok],
+    aggregate: bool,
 ) -> Result<Option<ReadBody<'a>>, Why> {
     let after_do = || {
         rest.iter()
@@ -241,7 +265,8 @@ fn read_definition<'a>(
         RoutineKind::Function => Ctx::Function,
         RoutineKind::Event => Ctx::Event,
     };
-    let stmts = read(b, ctx)?;
+    let params = super::routine_decl::param_names(rest);
+    let stmts = read_in(b, ctx, aggregate, params)?;
     Ok(Some((b, stmts)))
 }
 

@@ -20,7 +20,7 @@
 //! Each was measured on MariaDB 10.11 (the unit tests below name them). A construct the
 //! reader does not follow is refused with its name.
 
-use super::routine_body::{field_type, safe_name};
+use super::routine_body::safe_name;
 use super::{kw_eq, Tok};
 
 pub const ER_SP_LILABEL_MISMATCH: u32 = 1308;
@@ -34,6 +34,11 @@ pub const ER_SP_CURSOR_AFTER_HANDLER: u32 = 1338;
 pub const ER_SP_NO_RETSET: u32 = 1415;
 pub const ER_COMMIT_NOT_ALLOWED_IN_SF_OR_TRG: u32 = 1422;
 pub const ER_SP_CANT_SET_AUTOCOMMIT: u32 = 1445;
+/// FETCH GROUP NEXT ROW outside an aggregate function (measured at the FETCH).
+pub const ER_INVALID_AGGREGATE_FUNCTION: u32 = 4105;
+/// An aggregate function without FETCH GROUP NEXT ROW (measured: after the flags'
+/// errors, before ER_SP_NORETURN).
+pub const ER_NOT_AGGREGATE_FUNCTION: u32 = 4106;
 
 /// The kind of stored program a body belongs to (`enum_sp_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,21 +68,26 @@ struct Flags {
     reset: bool,
     flush: bool,
     has_return: bool,
+    fetch_group: bool,
 }
 
-struct Reader<'a> {
-    t: &'a [Tok],
-    i: usize,
+pub(super) struct Reader<'a> {
+    pub(super) t: &'a [Tok],
+    pub(super) i: usize,
     ctx: Ctx,
     /// The enclosing labels, with whether each labels a loop.
-    labels: Vec<(String, bool)>,
-    stmts: Vec<&'a [Tok]>,
+    pub(super) labels: Vec<(String, bool)>,
+    pub(super) stmts: Vec<&'a [Tok]>,
     flags: Flags,
+    /// The variables DECLAREd so far (any block: GET DIAGNOSTICS targets).
+    pub(super) vars: Vec<String>,
+    /// CREATE AGGREGATE FUNCTION.
+    aggregate: bool,
+    /// The conditions DECLAREd so far, with whether each has a SQLSTATE.
+    pub(super) conds: Vec<(String, bool, String)>,
+    /// Per open block, the condition values its handlers name.
+    pub(super) handlers: Vec<Vec<String>>,
 }
-
-/// Words a label may be besides the names [`safe_name`] takes (measured: MariaDB 10.6's
-/// locking clause words stay usable, main/locking_clause.test).
-const LABEL_WORDS: &[&str] = &["of", "skip", "locked", "nowait"];
 
 /// Words that make a simple statement one the reader does not follow.
 const NOT_FOLLOWED: &[&str] = &[
@@ -101,7 +111,7 @@ const SIGNAL_ITEMS: &[&str] = &[
     "mysql_errno",
 ];
 
-fn refused<T>(what: &str) -> Result<T, Why> {
+pub(super) fn refused<T>(what: &str) -> Result<T, Why> {
     Err(Why::Refused(format!(
         "{what} in a stored program's body is not modelled (classify/routine_block.rs)"
     )))
@@ -111,6 +121,17 @@ fn refused<T>(what: &str) -> Result<T, Why> {
 /// trigger's FOR EACH ROW): its SQL statements and expressions (conditions, defaults,
 /// RETURN values, cursors' queries) in text order, or why not.
 pub(super) fn read(body: &[Tok], ctx: Ctx) -> Result<Vec<&[Tok]>, Why> {
+    read_in(body, ctx, false, Vec::new())
+}
+
+/// [`read`], of an aggregate function's body when `aggregate`, with the routine's
+/// parameters `params` (variables for GET DIAGNOSTICS).
+pub(super) fn read_in(
+    body: &[Tok],
+    ctx: Ctx,
+    aggregate: bool,
+    params: Vec<String>,
+) -> Result<Vec<&[Tok]>, Why> {
     if body.contains(&Tok::P('#')) {
         return refused("a comment");
     }
@@ -121,6 +142,10 @@ pub(super) fn read(body: &[Tok], ctx: Ctx) -> Result<Vec<&[Tok]>, Why> {
         labels: Vec::new(),
         stmts: Vec::new(),
         flags: Flags::default(),
+        vars: params,
+        aggregate,
+        conds: Vec::new(),
+        handlers: Vec::new(),
     };
     r.stmt()?;
     if r.i != body.len() {
@@ -131,17 +156,17 @@ pub(super) fn read(body: &[Tok], ctx: Ctx) -> Result<Vec<&[Tok]>, Why> {
 }
 
 impl<'a> Reader<'a> {
-    fn peek_kw(&self, kw: &str) -> bool {
+    pub(super) fn peek_kw(&self, kw: &str) -> bool {
         self.t.get(self.i).is_some_and(|t| kw_eq(t, kw))
     }
 
-    fn eat(&mut self, kw: &str) -> bool {
+    pub(super) fn eat(&mut self, kw: &str) -> bool {
         let hit = self.peek_kw(kw);
         self.i += usize::from(hit);
         hit
     }
 
-    fn expect(&mut self, kw: &str) -> Result<(), Why> {
+    pub(super) fn expect(&mut self, kw: &str) -> Result<(), Why> {
         if self.eat(kw) {
             Ok(())
         } else {
@@ -170,6 +195,7 @@ impl<'a> Reader<'a> {
             (f.autocommit, ER_SP_CANT_SET_AUTOCOMMIT),
             (f.commit, ER_COMMIT_NOT_ALLOWED_IN_SF_OR_TRG),
             (f.reset || f.flush, ER_STMT_NOT_ALLOWED_IN_SF_OR_TRG),
+            (self.aggregate && !f.fetch_group, ER_NOT_AGGREGATE_FUNCTION),
             (self.ctx == Ctx::Function && !f.has_return, ER_SP_NORETURN),
         ]
         .into_iter()
@@ -190,7 +216,8 @@ impl<'a> Reader<'a> {
             } => text.to_ascii_lowercase(),
             _ => return refused("a statement that does not start with a keyword"),
         };
-        if label.is_some() && !matches!(word.as_str(), "begin" | "loop" | "while" | "repeat") {
+        let labelled = ["begin", "loop", "while", "repeat", "for"];
+        if label.is_some() && !labelled.contains(&word.as_str()) {
             return refused("a label on this statement");
         }
         match word.as_str() {
@@ -198,8 +225,8 @@ impl<'a> Reader<'a> {
             "if" => self.if_stmt(),
             "case" => self.case_stmt(),
             "declare" => refused("a DECLARE after a statement"),
-            "for" => refused("a FOR loop"),
-            "get" => refused("GET DIAGNOSTICS"),
+            "for" => self.for_loop(label),
+            "get" => self.get_diagnostics(),
             "leave" | "iterate" => self.leave(&word),
             "return" => self.return_stmt(),
             "open" | "close" => self.cursor_name(),
@@ -210,15 +237,14 @@ impl<'a> Reader<'a> {
     }
 
     /// `label:` before a block or loop.
-    fn label(&mut self) -> Result<Option<String>, Why> {
+    pub(super) fn label(&mut self) -> Result<Option<String>, Why> {
         if self.t.get(self.i + 1) != Some(&Tok::P(':')) {
             return Ok(None);
         }
         let Some(Tok::Word { text, quoted }) = self.t.get(self.i) else {
             return refused("a label that is not a name");
         };
-        let tok = &self.t[self.i];
-        if !*quoted && !safe_name(tok) && !LABEL_WORDS.iter().any(|w| kw_eq(tok, w)) {
+        if !*quoted && !super::reserved::is_label(&self.t[self.i]) {
             return refused("a label the model cannot tell from a reserved word");
         }
         self.i += 2;
@@ -267,7 +293,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The optional label after END [LOOP | WHILE | REPEAT]: it must be the begin label.
-    fn end_label(&mut self, label: Option<String>) -> Result<(), Why> {
+    pub(super) fn end_label(&mut self, label: Option<String>) -> Result<(), Why> {
         match self.t.get(self.i) {
             Some(Tok::Word { text, .. }) => {
                 self.i += 1;
@@ -285,6 +311,7 @@ impl<'a> Reader<'a> {
     fn block_content(&mut self) -> Result<(), Why> {
         // 0: variables and conditions; 1: cursors; 2: handlers.
         let mut stage = 0;
+        self.handlers.push(Vec::new());
         while self.peek_kw("declare") {
             let kind = self.declare()?;
             if kind < stage {
@@ -297,11 +324,12 @@ impl<'a> Reader<'a> {
             stage = kind;
             self.expect_p(';')?;
         }
+        self.handlers.pop();
         self.stmts_until(&["end"], false)
     }
 
     /// Statements, each followed by `;`, up to one of `ends`; `one`: at least one.
-    fn stmts_until(&mut self, ends: &[&str], one: bool) -> Result<(), Why> {
+    pub(super) fn stmts_until(&mut self, ends: &[&str], one: bool) -> Result<(), Why> {
         let mut n = 0;
         loop {
             match self.t.get(self.i) {
@@ -321,7 +349,7 @@ impl<'a> Reader<'a> {
 
     /// An expression up to the first of `ends` (not consumed); a CASE expression or an
     /// unbalanced one is not followed.
-    fn expr_until(&mut self, ends: &[&str]) -> Result<(), Why> {
+    pub(super) fn expr_until(&mut self, ends: &[&str]) -> Result<(), Why> {
         let start = self.i;
         let mut depth = 0i32;
         while let Some(t) = self.t.get(self.i) {
@@ -418,7 +446,7 @@ impl<'a> Reader<'a> {
         match self.t.get(self.i) {
             Some(Tok::Word { .. }) => {
                 self.i += 1;
-                Ok(())
+                self.open_args()
             }
             _ => refused("OPEN / CLOSE without a cursor name"),
         }
@@ -427,6 +455,16 @@ impl<'a> Reader<'a> {
     /// FETCH [[NEXT] FROM] c INTO v[, w].
     fn fetch(&mut self) -> Result<(), Why> {
         self.i += 1;
+        if self.eat("group") {
+            // `sp_proc_stmt_fetch_head`'s FETCH GROUP NEXT ROW (sql_yacc.yy).
+            self.expect("next")?;
+            self.expect("row")?;
+            if !self.aggregate {
+                return Err(Why::Fails(ER_INVALID_AGGREGATE_FUNCTION));
+            }
+            self.flags.fetch_group = true;
+            return Ok(());
+        }
         self.eat("next");
         self.eat("from");
         self.cursor_name_at()?;
@@ -481,11 +519,19 @@ impl<'a> Reader<'a> {
         if bad_item {
             return refused("a SIGNAL item the model does not know");
         }
+        self.signal_checks(s)?;
+        // `signal_allowed_expr`: a literal, a variable or a name, one token each.
+        let one_token = |item: &[Tok]| matches!(item, [Tok::Word { .. }, Tok::P('='), _]);
+        if let Some(k) = s.iter().position(|t| kw_eq(t, "set")) {
+            if !s[k + 1..].split(|t| *t == Tok::P(',')).all(one_token) {
+                return refused("a SIGNAL item's value other than a literal or a variable");
+            }
+        }
         Ok(())
     }
 
     /// The tokens up to the next `;` (or the end): consumed.
-    fn rest_of_statement(&mut self) -> &'a [Tok] {
+    pub(super) fn rest_of_statement(&mut self) -> &'a [Tok] {
         let start = self.i;
         while self.i < self.t.len() && self.t[self.i] != Tok::P(';') {
             self.i += 1;
@@ -526,6 +572,10 @@ impl<'a> Reader<'a> {
                 self.stmts.push(q);
                 Ok(1)
             }
+            [_, c, Tok::P('('), ..] if kw_eq(c, "cursor") => {
+                self.stmts.push(super::routine_decl::cursor_with_params(s)?);
+                Ok(1)
+            }
             [_, c, f, v @ ..] if kw_eq(c, "condition") && kw_eq(f, "for") => {
                 // `FOR SQLSTATE [VALUE] 'xxxxx'` or `FOR error_number`.
                 let value = match v {
@@ -537,6 +587,7 @@ impl<'a> Reader<'a> {
                 if !safe_name(&s[0]) || !value {
                     return refused("a condition other than `name CONDITION FOR SQLSTATE 'x'`");
                 }
+                self.declare_condition(&s[0], v)?;
                 Ok(0)
             }
             _ => {
@@ -553,12 +604,19 @@ impl<'a> Reader<'a> {
         while s.get(i).is_some_and(safe_name) && s.get(i + 1) == Some(&Tok::P(',')) {
             i += 2;
         }
+        if s.get(i).is_some_and(super::reserved::is_reserved) {
+            // Measured: `DECLARE w INT` of each reserved word (classify/reserved.rs).
+            return Err(Why::Fails(super::ER_PARSE_ERROR));
+        }
         if !s.get(i).is_some_and(safe_name) {
             return refused("a DECLARE of a name the model cannot tell from a reserved word");
         }
-        let Some(j) = field_type(s, i + 1) else {
-            return refused("a variable of a type the model does not know");
-        };
+        for n in s[..=i].iter().step_by(2) {
+            if let Tok::Word { text, .. } = n {
+                self.vars.push(text.to_lowercase());
+            }
+        }
+        let j = super::routine_decl::var_type(s, i + 1)?;
         match &s[j..] {
             [] => Ok(0),
             [d, e @ ..] if kw_eq(d, "default") && !e.is_empty() => {
@@ -578,7 +636,9 @@ impl<'a> Reader<'a> {
         self.expect("handler")?;
         self.expect("for")?;
         loop {
+            let start = self.i;
             self.condition()?;
+            self.handled(&self.t[start..self.i])?;
             if self.t.get(self.i) != Some(&Tok::P(',')) {
                 break;
             }
@@ -593,7 +653,8 @@ impl<'a> Reader<'a> {
         if self.eat("sqlstate") {
             self.eat("value");
             return match self.t.get(self.i) {
-                Some(Tok::Str(_)) => {
+                Some(Tok::Str(st)) => {
+                    super::routine_cond::check_sqlstate(st)?;
                     self.i += 1;
                     Ok(())
                 }
@@ -606,7 +667,9 @@ impl<'a> Reader<'a> {
         match self.t.get(self.i) {
             Some(Tok::Num(_)) => {}
             Some(t) if kw_eq(t, "sqlwarning") || kw_eq(t, "sqlexception") => {}
-            Some(t) if safe_name(t) => {}
+            Some(t) if safe_name(t) => {
+                self.declared_condition(t)?;
+            }
             _ => return refused("a handler condition the model does not know"),
         }
         self.i += 1;
@@ -631,6 +694,9 @@ impl<'a> Reader<'a> {
             "start" if at("transaction") => f.commit = true,
             "create" | "drop" => f.commit |= !at("temporary"),
             "alter" | "rename" | "truncate" => f.commit = true,
+            "set" if super::routine_decl::shadowed_set(s, &self.vars) => {
+                return Err(Why::Fails(super::routine_decl::ER_SP_BAD_VAR_SHADOW))
+            }
             "set" => {
                 f.autocommit |= s.iter().take(3).any(|t| {
                     matches!(t, Tok::Word { text, .. }
@@ -713,10 +779,20 @@ mod tests {
         assert_eq!(rd("BEGIN of: LOOP LEAVE of; END LOOP of; END", p), Ok(0));
         assert!(matches!(rd("BEGIN SELECT 1 END", p), Err(Why::Refused(_))));
         assert!(matches!(rd("BEGIN SIGNAL; END", p), Err(Why::Refused(_))));
-        assert!(matches!(
+        let assign = "BEGIN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = @m := 'x'; END";
+        assert!(matches!(rd(assign, p), Err(Why::Refused(_))));
+        let signal_set =
+            "BEGIN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'x', MYSQL_ERRNO = 1; END";
+        assert_eq!(rd(signal_set, p), Ok(0));
+        assert_eq!(
             rd("BEGIN DECLARE v INT; GET DIAGNOSTICS v = ROW_COUNT; END", p),
-            Err(Why::Refused(_))
-        ));
+            Ok(0)
+        );
+        // Measured: ER_SP_UNDECLARED_VAR (main/get_diagnostics.test).
+        assert_eq!(
+            rd("BEGIN GET DIAGNOSTICS v = ROW_COUNT; END", p),
+            Err(Why::Fails(1327))
+        );
     }
 
     /// Each measured on MariaDB 10.11.19 (CREATE PROCEDURE / FUNCTION / TRIGGER).
@@ -756,6 +832,24 @@ mod tests {
             Some(1445)
         );
         assert_eq!(fails("BEGIN END", f), Some(1320));
+        assert_eq!(fails("BEGIN DECLARE a, add INT; END", p), Some(1064));
+        // CREATE [AGGREGATE] FUNCTION and FETCH GROUP NEXT ROW (main/custom_aggregate_functions.test).
+        let agg = |sql: &str| match read_in(&tokens(sql).unwrap(), f, true, Vec::new()) {
+            Err(Why::Fails(c)) => Some(c),
+            _ => None,
+        };
+        assert_eq!(
+            fails("BEGIN FETCH GROUP NEXT ROW; RETURN 1; END", f),
+            Some(4105)
+        );
+        assert_eq!(fails("BEGIN FETCH GROUP NEXT ROW; END", p), Some(4105));
+        assert_eq!(agg("BEGIN RETURN 1; END"), Some(4106));
+        assert_eq!(agg("BEGIN SET @a = 1; END"), Some(4106));
+        assert_eq!(agg("BEGIN COMMIT; RETURN 1; END"), Some(1422));
+        assert_eq!(agg("BEGIN FETCH GROUP NEXT ROW; END"), Some(1320));
+        let ok = "BEGIN DECLARE CONTINUE HANDLER FOR NOT FOUND RETURN 0; LOOP FETCH GROUP NEXT ROW; END LOOP; END";
+        assert!(read_in(&tokens(ok).unwrap(), f, true, Vec::new()).is_ok());
+        assert_eq!(rd("BEGIN DECLARE only, value INT; END", p), Ok(0));
         assert_eq!(
             fails("BEGIN COMMIT; LOCK TABLES t1 READ; END", f),
             Some(1314)

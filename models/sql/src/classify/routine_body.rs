@@ -7,82 +7,10 @@
 
 use super::{kw_eq, Tok};
 
-/// Names that are no reserved word, measured (`CREATE PROCEDURE pz(export INT, str INT,
-/// ...)` is created on MariaDB 10.11; `CREATE FUNCTION hello(...)`, main/sp.test).
-const NOT_RESERVED: &[&str] = &[
-    "export", "str", "res", "cnt", "done", "tid", "var", "num", "val", "total", "counter", "msg",
-    "name", "ok", "hello",
-];
-
-/// The reserved words of one or two letters (sql/lex.h): every other name that short is
-/// not reserved.
-const RESERVED_SHORT: &[&str] = &["as", "by", "if", "in", "is", "on", "or", "to"];
-
-/// Reserved words with a digit or an underscore (sql/lex.h): no unquoted routine name.
-const RESERVED_UNDERSCORED: &[&str] = &[
-    "current_date",
-    "current_time",
-    "current_timestamp",
-    "current_user",
-    "current_role",
-    "day_hour",
-    "day_microsecond",
-    "day_minute",
-    "day_second",
-    "hour_microsecond",
-    "hour_minute",
-    "hour_second",
-    "minute_microsecond",
-    "minute_second",
-    "second_microsecond",
-    "year_month",
-    "utc_date",
-    "utc_time",
-    "utc_timestamp",
-    "sql_big_result",
-    "sql_small_result",
-    "sql_calc_found_rows",
-    "no_write_to_binlog",
-    "read_write",
-    "master_ssl_verify_server_cert",
-    "straight_join",
-    "page_checksum",
-    "ref_system_id",
-    "mariadb_schema",
-    "high_priority",
-    "low_priority",
-    "int1",
-    "int2",
-    "int3",
-    "int4",
-    "int8",
-    "float4",
-    "float8",
-    "sql_cache",
-    "sql_no_cache",
-];
-
-/// A routine name the model can tell is not a reserved word (which MariaDB's parser
-/// refuses unquoted): quoted, or with a digit or an underscore and not one of the
-/// reserved words that have one. Other names are refused (the model has no list of
-/// every reserved word).
+/// A routine, parameter, variable, condition or cursor name: quoted, or no reserved word
+/// (`classify/reserved.rs`, measured on MariaDB 10.11).
 pub(super) fn safe_name(t: &Tok) -> bool {
-    match t {
-        Tok::Word { quoted: true, .. } => true,
-        Tok::Word { text, .. } if NOT_RESERVED.iter().any(|w| text.eq_ignore_ascii_case(w)) => true,
-        Tok::Word { text, .. } if text.chars().count() <= 2 => {
-            text.chars().all(|c| c.is_alphanumeric() || c == '_')
-                && !RESERVED_SHORT.iter().any(|r| text.eq_ignore_ascii_case(r))
-        }
-        Tok::Word { text, .. } => {
-            text.chars().any(|c| c.is_ascii_digit() || c == '_')
-                && !text.starts_with('@')
-                && !RESERVED_UNDERSCORED
-                    .iter()
-                    .any(|r| text.eq_ignore_ascii_case(r))
-        }
-        _ => false,
-    }
+    super::reserved::is_name(t)
 }
 
 /// Return types a stored function may name (`sf_return_type`: a field type).

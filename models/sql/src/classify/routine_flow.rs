@@ -188,7 +188,7 @@ impl<'a> Compiler<'a> {
             self.cursor_stmt(t)
         } else if w("signal") {
             self.signal(&t[1..])
-        } else if w("resignal") || w("return") || w("get") {
+        } else if w("resignal") || w("return") || w("get") || w("for") {
             Err(format!(
                 "`{}` in a procedure's body is not played",
                 super::lex::render(t)
@@ -267,6 +267,13 @@ impl<'a> Compiler<'a> {
                 self.scope().cursors.push((name(n), slot, sql));
                 Ok(())
             }
+            [_, c, ..] if kw_eq(c, "cursor") => {
+                Err("a cursor with parameters is not played".to_owned())
+            }
+            _ if t.iter().any(|x| kw_eq(x, "row") || kw_eq(x, "type")) => Err(
+                "a ROW variable, or one anchored to a table (TYPE OF: the DECLARE opens it),                  is not played"
+                    .to_owned(),
+            ),
             [n, c, f, v @ ..] if kw_eq(c, "condition") && kw_eq(f, "for") => {
                 let cond = self.cond(v)?;
                 self.scope().conds.push((name(n), cond));

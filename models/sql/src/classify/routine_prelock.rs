@@ -162,6 +162,14 @@ const FLOW: &[&str] = &[
 /// Whether a body (its tokens) has control flow.
 pub(super) fn has_flow(body: &[Tok]) -> bool {
     body.iter().any(|t| FLOW.iter().any(|w| kw_eq(t, w)))
+        || body.windows(3).any(|w| {
+            // FOR i IN (a loop), GET [CURRENT] DIAGNOSTICS, ROW( / ROW TYPE, TYPE OF:
+            // for the body's compiler, which plays or refuses them.
+            (kw_eq(&w[0], "for") && kw_eq(&w[2], "in"))
+                || (kw_eq(&w[0], "get") && (kw_eq(&w[1], "diagnostics") || kw_eq(&w[1], "current")))
+                || (kw_eq(&w[0], "row") && (w[1] == Tok::P('(') || kw_eq(&w[1], "type")))
+                || (kw_eq(&w[0], "type") && kw_eq(&w[1], "of"))
+        })
 }
 
 /// `CALL p()` of a procedure whose straight-line body runs one DML statement (the rest

@@ -2,7 +2,7 @@
 
 use super::{
     from_tables, locking_clauses, user_locks, views, Bind, Cx, Effect, Part, Plan, Stmt, Tok,
-    UserLockCall, SYSTEM_SCHEMAS,
+    UserLockCall,
 };
 use crate::kind::Kind;
 
@@ -77,9 +77,11 @@ pub(super) fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result
             )
         })
         .collect::<Vec<_>>();
-    if funcs.iter().any(|(_, f)| f == "sleep" || f == "benchmark") {
-        return Err(format!("`{sql}`: SLEEP and BENCHMARK are not modelled"));
-    }
+    // SLEEP(n) and BENCHMARK(n, expr) take no lock of their own (`Item_func_sleep::val_int`
+    // waits on a condition, `Item_func_benchmark::val_int` evaluates `expr` n times, in
+    // sql/item_func.cc): the statement is played without them. On the server the
+    // statement's locks are held for its whole duration; the model does not play time,
+    // so they are taken and released in one step (see models/sql/README.md).
     let get = |n: String, ms: u64| get_lock_plan(cx, n, ms);
     let all = funcs
         .iter()
@@ -121,20 +123,18 @@ pub(super) fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result
             }
         };
     }
-    let mut tables = from_tables(toks, cx.db)?;
+    // A CTE's name is no table (`classify/query_shapes.rs`).
+    let mut tables = from_tables(&super::query_shapes::resolve_ctes(toks), cx.db)?;
     if tables.is_empty() {
         return Ok(Stmt::NoLocks);
     }
     super::select_order::first_table_first(toks, cx.db, &mut tables)?;
-    if let Some(t) = tables
-        .iter()
-        .find(|t| SYSTEM_SCHEMAS.iter().any(|x| t.db.eq_ignore_ascii_case(x)))
-    {
-        // A SELECT of information_schema alone is `classify/session.rs`'s; with other tables,
-        // or of the other system schemas, the catalog does not know the table.
-        return Err(format!(
-            "`{sql}`: the system schema's table `{t}` is not in the catalog"
-        ));
+    // The system schemas' tables (`system_tables.rs`): `mysql` and `performance_schema`
+    // ones read with SR as any table (1100 under LOCK TABLES), not in the catalog;
+    // `information_schema` ones with no lock.
+    let need = super::system_tables::leave_out(sql, &mut tables)?;
+    if tables.is_empty() {
+        return Ok(Stmt::NoLocks);
     }
     if words.iter().any(|w| w == "into") && words.iter().any(|w| w == "outfile" || w == "dumpfile")
     {
@@ -153,7 +153,7 @@ pub(super) fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result
         }
         parts.push(cx.on_table(k, t)?);
     }
-    cx.plan(kind, parts, Effect::NeedTables(tables), toks)
+    cx.plan(kind, parts, Effect::NeedTables(need), toks)
 }
 
 /// The plan of one GET_LOCK: the learned `get_lock` row on the lock's name, with its

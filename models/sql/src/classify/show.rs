@@ -30,6 +30,9 @@ pub(crate) fn classify_show(
     cat: &Catalog,
 ) -> Option<Result<Stmt, String>> {
     let at = |j: usize| w.get(j).map(String::as_str).unwrap_or("");
+    if let Some(st) = super::show_status::classify(sql, w, i) {
+        return Some(st);
+    }
     match (at(i), at(i + 1)) {
         ("create", "procedure" | "function" | "event") => {
             let kind = match at(i + 1) {

@@ -174,7 +174,7 @@ pub(super) fn from_tables_aliased(
         i += 1;
         // A nested join's parentheses (`FROM t1 LEFT JOIN (t3 JOIN t2) ON ...`): its
         // first table follows them (a subquery's `(SELECT` is not a nested join).
-        while toks.get(i) == Some(&Tok::P('(')) && !kw_eq_at(toks, i + 1, "select") {
+        while toks.get(i) == Some(&Tok::P('(')) && !super::query_shapes::starts_query(toks, i) {
             // `(t1 JOIN t2 ON 1) alias` is a syntax error on 10.11 (main/subselect.test):
             // refused, not played.
             let mut depth = 0usize;

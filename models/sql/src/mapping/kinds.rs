@@ -352,6 +352,18 @@ pub const KINDS: &[KindDef] = &[
         matrix: false,
         check: false,
     },
+    // GRANT with a column list (sql_acl.cc `mysql_table_grant`: the table is opened
+    // with `open_normal_and_derived_tables` to check the columns, before the grant
+    // tables). Learned, not in the matrix.
+    KindDef {
+        kind: Kind::AccountColumn,
+        variant: RowVariant::Base,
+        sql: "GRANT SELECT (a) ON test.t1 TO u1",
+        prep: &["CREATE USER IF NOT EXISTS u1"],
+        setup: &[],
+        matrix: false,
+        check: false,
+    },
     // INSTALL / UNINSTALL PLUGIN | SONAME (sql/sql_plugin.cc: `mysql_install_plugin`,
     // `mysql_uninstall_plugin` open mysql.plugin with `open_ltable(TL_WRITE)` before they
     // load or find the plugin): learned on forms that fail after that open (1126, 1305),

@@ -260,7 +260,12 @@ impl SqlModel {
             name: key.name().to_owned(),
         };
         // (A Sequence engine table is discovered by its name: `classify/sequence_engine.rs`.)
-        if self.cat.exists(&t) || crate::classify::is_engine_table(&t.name) {
+        // (A system schema's table is the server's: `classify/system_tables.rs` kept only
+        // those it has.)
+        if self.cat.exists(&t)
+            || crate::classify::is_engine_table(&t.name)
+            || crate::classify::is_system_schema(&t.db)
+        {
             return None;
         }
         // (A sequence's own error: `model/sequence.rs`.)

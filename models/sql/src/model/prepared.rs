@@ -12,30 +12,26 @@
 //! - EXECUTE plays the kept statement: its locks, implicit commit, session rules and
 //!   errors are the statement's (`main/flush_read_lock.test` 9.2); an unknown name is
 //!   ER_UNKNOWN_STMT_HANDLER.
+//! - A statement that DDL invalidated since its PREPARE is reprepared inside EXECUTE
+//!   (`Reprepare_observer` reports ER_NEED_REPREPARE from `open_tables`, and
+//!   `Prepared_statement::execute_loop` prepares and executes again): played as the
+//!   statement classified anew on the catalog of now. Its locks are the statement's: in a
+//!   transaction the failed first try keeps its transactional locks, so the reprepare's S
+//!   and the second try find them held; in autocommit the first try's locks are given
+//!   back and taken again with no wait in between (a lock the first try was granted has
+//!   no pending conflicting request ahead of it). suite/ps-ddl-reprepare.mdl.
 //! - DEALLOCATE forgets it (ER_UNKNOWN_STMT_HANDLER for an unknown name).
+//! - The source may be any expression the model computes (`model/dynamic_sql.rs`, user
+//!   variables in `model/user_vars.rs`); PREPARE's checks are in `model/prepare_check.rs`,
+//!   EXECUTE IMMEDIATE's prepare phase in `model/prepare_open.rs` (`immediate_prefix`).
 
 use super::SqlModel;
-use crate::catalog::ER_NO_SUCH_TABLE;
-use crate::classify::{classify, Effect, Stmt};
+use crate::classify::{classify, Stmt};
 use crate::stmt::SessionStmt;
 use crate::words::words;
 
 /// ER_UNKNOWN_STMT_HANDLER.
 pub const ER_UNKNOWN_STMT_HANDLER: u32 = 1243;
-
-/// The text of the single-quoted string that ends `sql` after its word `kw`.
-fn quoted_after(sql: &str, kw: &str) -> Option<String> {
-    let low = sql.to_ascii_lowercase();
-    let at = low.find(&format!(" {kw} "))? + kw.len() + 2;
-    let rest = sql[at..].trim().trim_end_matches(';').trim_end();
-    let q = rest.chars().next().filter(|c| *c == '\'' || *c == '"')?;
-    let body = rest.strip_prefix(q)?.strip_suffix(q)?;
-    let dq = format!("{q}{q}");
-    if body.replace(&dq, "").contains(q) {
-        return None;
-    }
-    Some(body.replace(&dq, &q.to_string()))
-}
 
 impl SqlModel {
     /// The session statements the model classifies with the session's state: prepared
@@ -43,82 +39,26 @@ impl SqlModel {
     pub(super) fn session_classify(&mut self, s: usize, sql: &str) -> Option<Result<Stmt, String>> {
         self.sess[s].session.pending_temp = None;
         self.sess[s].session.temp_fill = None;
+        self.sess[s].session.prepare_prefix.clear();
         let w = words(sql);
         self.note_user_vars(s, &w);
+        self.note_var_values(s, sql, &w);
         let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
-        let fail = |code| Some(Ok(Stmt::Session(SessionStmt::Fail(code))));
         if let Some(r) = self.chain_classify(s, &w) {
             return Some(r);
         }
         match (at(0), at(1)) {
             ("prepare", name) if at(2) == "from" => {
-                let Some(text) = quoted_after(sql, "from") else {
-                    return Some(Err(format!(
-                        "`{sql}`: PREPARE from anything but a string literal is not modelled"
-                    )));
-                };
-                let checked = self
-                    .classify_in(s, &text)
-                    .or_else(|e| self.call_prepared(s, &text, e));
-                // (Only EXECUTE makes a temporary table.)
-                self.sess[s].session.pending_temp = None;
-                self.sess[s].session.temp_fill = None;
-                match checked {
-                    Err(e) => Some(Err(format!("`{sql}`: {e}"))),
-                    // mysql_test_handler_read (sql_prepare.cc) looks for the HANDLER when
-                    // the statement is prepared: ER_UNKNOWN_TABLE for one not open
-                    // (measured: suite/handler/interface.test's `PREPARE h_r FROM 'HANDLER
-                    // t1 READ ...'`, handler-syntax-errors.mdl).
-                    Ok(Stmt::HandlerRead(h)) if self.handler_index(s, &h).is_none() => {
-                        fail(crate::model::ER_UNKNOWN_TABLE_HANDLER)
-                    }
-                    Ok(Stmt::Learned(p)) if self.prepare_not_locked(s, &p) => {
-                        fail(super::ER_TABLE_NOT_LOCKED)
-                    }
-                    // (ALTER, CREATE / DROP INDEX are not checked when prepared:
-                    // `check_prepared_statement` has no test for them; measured:
-                    // found/seed-340015, PREPARE of `ALTER TABLE t1 FORCE` with no t1 is ok.)
-                    Ok(Stmt::Learned(p))
-                        if matches!(&p.effect, Effect::NeedTables(_))
-                            && self.cat.error_of(&p.effect) == Some(ER_NO_SUCH_TABLE) =>
-                    {
-                        fail(ER_NO_SUCH_TABLE)
-                    }
-                    // mysql_test_create_table (sql_prepare.cc) opens CREATE TABLE's
-                    // source tables (LIKE, SELECT) when it is prepared (the corpus's
-                    // sql_sequence/concurrent_create.test: PREPARE of `CREATE TABLE s2
-                    // LIKE s1` with no s1 fails with 1146).
-                    Ok(Stmt::Learned(p))
-                        if matches!(p.effect.inner(), Effect::CreateTable { src, .. }
-                            if src.iter().any(|t| !self.cat.exists(t))) =>
-                    {
-                        fail(ER_NO_SUCH_TABLE)
-                    }
-                    Ok(_) => Some(Ok(Stmt::Session(SessionStmt::Prepare(
-                        name.to_owned(),
-                        text,
-                    )))),
+                let r = self.classify_prepare(s, sql, name);
+                if let Ok(Stmt::Session(SessionStmt::Fail(_))) = r {
+                    // mysql_sql_stmt_prepare deallocates a statement of the same name
+                    // first, "ok to remove old and fail to insert a new one".
+                    self.sess[s].session.prepared.retain(|(n, _)| n != name);
                 }
+                Some(r)
             }
-            ("execute", "immediate") => match quoted_after(sql, "immediate") {
-                Some(text) => Some(self.classify_in(s, &text)),
-                None => Some(Err(format!(
-                    "`{sql}`: EXECUTE IMMEDIATE of anything but a string literal is not \
-                     modelled"
-                ))),
-            },
-            ("execute", name) => {
-                let text = self.sess[s]
-                    .session
-                    .prepared
-                    .iter()
-                    .find(|(n, _)| n == name)
-                    .map(|(_, t)| t.clone());
-                match text {
-                    Some(t) => Some(self.classify_in(s, &t)),
-                    None => fail(ER_UNKNOWN_STMT_HANDLER),
-                }
-            }
+            ("execute", "immediate") => Some(self.classify_immediate(s, sql)),
+            ("execute", name) => Some(self.classify_execute(s, sql, name)),
             ("deallocate" | "drop", "prepare") if w.len() == 3 => {
                 Some(Ok(Stmt::Session(SessionStmt::Deallocate(at(2).to_owned()))))
             }

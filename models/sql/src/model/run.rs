@@ -19,6 +19,9 @@ impl SqlModel {
         timeout: Option<u64>,
         then: Then,
     ) -> Outcome {
+        // EXECUTE IMMEDIATE's prepare phase first (`model::prepare_open`).
+        let pre = std::mem::take(&mut self.sess[s].session.prepare_prefix);
+        let steps: Vec<Step> = pre.into_iter().chain(steps).collect();
         let timeout = timeout.or_else(|| {
             if matches!(then, Then::Plan(ref p) if p.kind == Kind::GetLock) {
                 None

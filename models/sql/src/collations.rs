@@ -1,0 +1,688 @@
+//! MariaDB 10.11.19's character sets and collations, read from a server started with
+//! `--no-defaults`: `information_schema.CHARACTER_SETS`, and each collation with its
+//! character set from `COLLATION_CHARACTER_SET_APPLICABILITY` (its FULL_COLLATION_NAME)
+//! plus the `uca1400_*` names of `COLLATIONS`, which name no character set (they take
+//! the one they are used with: `<charset>_uca1400_*`). These are the names the parser
+//! accepts after CHARACTER SET and COLLATE (`get_charset_by_csname`,
+//! `get_charset_by_name`, mysys/charset.c). `utf8` is `utf8mb3` (`old_mode`
+//! UTF8_IS_UTF8MB3, the default).
+
+/// The character sets, separated by spaces.
+const CHARSETS: &str = "\
+armscii8 ascii big5 binary cp1250 cp1251 cp1256 cp1257 cp850 cp852 cp866 cp932 dec8 \
+eucjpms euckr gb2312 gbk geostd8 greek hebrew hp8 keybcs2 koi8r koi8u latin1 latin2 \
+latin5 latin7 macce macroman sjis swe7 tis620 ucs2 ujis utf16 utf16le utf32 utf8mb3 \
+utf8mb4 ";
+
+/// Each collation as `name:charset` (`name:` for the `uca1400_*` ones), separated by
+/// spaces.
+const COLLATIONS: &str = "\
+armscii8_bin:armscii8 armscii8_general_ci:armscii8 armscii8_general_nopad_ci:armscii8 \
+armscii8_nopad_bin:armscii8 ascii_bin:ascii ascii_general_ci:ascii \
+ascii_general_nopad_ci:ascii ascii_nopad_bin:ascii big5_bin:big5 big5_chinese_ci:big5 \
+big5_chinese_nopad_ci:big5 big5_nopad_bin:big5 binary:binary cp1250_bin:cp1250 \
+cp1250_croatian_ci:cp1250 cp1250_czech_cs:cp1250 cp1250_general_ci:cp1250 \
+cp1250_general_nopad_ci:cp1250 cp1250_nopad_bin:cp1250 cp1250_polish_ci:cp1250 \
+cp1251_bin:cp1251 cp1251_bulgarian_ci:cp1251 cp1251_general_ci:cp1251 \
+cp1251_general_cs:cp1251 cp1251_general_nopad_ci:cp1251 cp1251_nopad_bin:cp1251 \
+cp1251_ukrainian_ci:cp1251 cp1256_bin:cp1256 cp1256_general_ci:cp1256 \
+cp1256_general_nopad_ci:cp1256 cp1256_nopad_bin:cp1256 cp1257_bin:cp1257 \
+cp1257_general_ci:cp1257 cp1257_general_nopad_ci:cp1257 cp1257_lithuanian_ci:cp1257 \
+cp1257_nopad_bin:cp1257 cp850_bin:cp850 cp850_general_ci:cp850 \
+cp850_general_nopad_ci:cp850 cp850_nopad_bin:cp850 cp852_bin:cp852 \
+cp852_general_ci:cp852 cp852_general_nopad_ci:cp852 cp852_nopad_bin:cp852 \
+cp866_bin:cp866 cp866_general_ci:cp866 cp866_general_nopad_ci:cp866 \
+cp866_nopad_bin:cp866 cp932_bin:cp932 cp932_japanese_ci:cp932 \
+cp932_japanese_nopad_ci:cp932 cp932_nopad_bin:cp932 dec8_bin:dec8 dec8_nopad_bin:dec8 \
+dec8_swedish_ci:dec8 dec8_swedish_nopad_ci:dec8 eucjpms_bin:eucjpms \
+eucjpms_japanese_ci:eucjpms eucjpms_japanese_nopad_ci:eucjpms eucjpms_nopad_bin:eucjpms \
+euckr_bin:euckr euckr_korean_ci:euckr euckr_korean_nopad_ci:euckr euckr_nopad_bin:euckr \
+gb2312_bin:gb2312 gb2312_chinese_ci:gb2312 gb2312_chinese_nopad_ci:gb2312 \
+gb2312_nopad_bin:gb2312 gbk_bin:gbk gbk_chinese_ci:gbk gbk_chinese_nopad_ci:gbk \
+gbk_nopad_bin:gbk geostd8_bin:geostd8 geostd8_general_ci:geostd8 \
+geostd8_general_nopad_ci:geostd8 geostd8_nopad_bin:geostd8 greek_bin:greek \
+greek_general_ci:greek greek_general_nopad_ci:greek greek_nopad_bin:greek \
+hebrew_bin:hebrew hebrew_general_ci:hebrew hebrew_general_nopad_ci:hebrew \
+hebrew_nopad_bin:hebrew hp8_bin:hp8 hp8_english_ci:hp8 hp8_english_nopad_ci:hp8 \
+hp8_nopad_bin:hp8 keybcs2_bin:keybcs2 keybcs2_general_ci:keybcs2 \
+keybcs2_general_nopad_ci:keybcs2 keybcs2_nopad_bin:keybcs2 koi8r_bin:koi8r \
+koi8r_general_ci:koi8r koi8r_general_nopad_ci:koi8r koi8r_nopad_bin:koi8r \
+koi8u_bin:koi8u koi8u_general_ci:koi8u koi8u_general_nopad_ci:koi8u \
+koi8u_nopad_bin:koi8u latin1_bin:latin1 latin1_danish_ci:latin1 \
+latin1_general_ci:latin1 latin1_general_cs:latin1 latin1_german1_ci:latin1 \
+latin1_german2_ci:latin1 latin1_nopad_bin:latin1 latin1_spanish_ci:latin1 \
+latin1_swedish_ci:latin1 latin1_swedish_nopad_ci:latin1 latin2_bin:latin2 \
+latin2_croatian_ci:latin2 latin2_czech_cs:latin2 latin2_general_ci:latin2 \
+latin2_general_nopad_ci:latin2 latin2_hungarian_ci:latin2 latin2_nopad_bin:latin2 \
+latin5_bin:latin5 latin5_nopad_bin:latin5 latin5_turkish_ci:latin5 \
+latin5_turkish_nopad_ci:latin5 latin7_bin:latin7 latin7_estonian_cs:latin7 \
+latin7_general_ci:latin7 latin7_general_cs:latin7 latin7_general_nopad_ci:latin7 \
+latin7_nopad_bin:latin7 macce_bin:macce macce_general_ci:macce \
+macce_general_nopad_ci:macce macce_nopad_bin:macce macroman_bin:macroman \
+macroman_general_ci:macroman macroman_general_nopad_ci:macroman \
+macroman_nopad_bin:macroman sjis_bin:sjis sjis_japanese_ci:sjis \
+sjis_japanese_nopad_ci:sjis sjis_nopad_bin:sjis swe7_bin:swe7 swe7_nopad_bin:swe7 \
+swe7_swedish_ci:swe7 swe7_swedish_nopad_ci:swe7 tis620_bin:tis620 \
+tis620_nopad_bin:tis620 tis620_thai_ci:tis620 tis620_thai_nopad_ci:tis620 \
+uca1400_ai_ci: uca1400_ai_cs: uca1400_as_ci: uca1400_as_cs: uca1400_croatian_ai_ci: \
+uca1400_croatian_ai_cs: uca1400_croatian_as_ci: uca1400_croatian_as_cs: \
+uca1400_croatian_nopad_ai_ci: uca1400_croatian_nopad_ai_cs: \
+uca1400_croatian_nopad_as_ci: uca1400_croatian_nopad_as_cs: uca1400_czech_ai_ci: \
+uca1400_czech_ai_cs: uca1400_czech_as_ci: uca1400_czech_as_cs: \
+uca1400_czech_nopad_ai_ci: uca1400_czech_nopad_ai_cs: uca1400_czech_nopad_as_ci: \
+uca1400_czech_nopad_as_cs: uca1400_danish_ai_ci: uca1400_danish_ai_cs: \
+uca1400_danish_as_ci: uca1400_danish_as_cs: uca1400_danish_nopad_ai_ci: \
+uca1400_danish_nopad_ai_cs: uca1400_danish_nopad_as_ci: uca1400_danish_nopad_as_cs: \
+uca1400_esperanto_ai_ci: uca1400_esperanto_ai_cs: uca1400_esperanto_as_ci: \
+uca1400_esperanto_as_cs: uca1400_esperanto_nopad_ai_ci: uca1400_esperanto_nopad_ai_cs: \
+uca1400_esperanto_nopad_as_ci: uca1400_esperanto_nopad_as_cs: uca1400_estonian_ai_ci: \
+uca1400_estonian_ai_cs: uca1400_estonian_as_ci: uca1400_estonian_as_cs: \
+uca1400_estonian_nopad_ai_ci: uca1400_estonian_nopad_ai_cs: \
+uca1400_estonian_nopad_as_ci: uca1400_estonian_nopad_as_cs: uca1400_german2_ai_ci: \
+uca1400_german2_ai_cs: uca1400_german2_as_ci: uca1400_german2_as_cs: \
+uca1400_german2_nopad_ai_ci: uca1400_german2_nopad_ai_cs: uca1400_german2_nopad_as_ci: \
+uca1400_german2_nopad_as_cs: uca1400_hungarian_ai_ci: uca1400_hungarian_ai_cs: \
+uca1400_hungarian_as_ci: uca1400_hungarian_as_cs: uca1400_hungarian_nopad_ai_ci: \
+uca1400_hungarian_nopad_ai_cs: uca1400_hungarian_nopad_as_ci: \
+uca1400_hungarian_nopad_as_cs: uca1400_icelandic_ai_ci: uca1400_icelandic_ai_cs: \
+uca1400_icelandic_as_ci: uca1400_icelandic_as_cs: uca1400_icelandic_nopad_ai_ci: \
+uca1400_icelandic_nopad_ai_cs: uca1400_icelandic_nopad_as_ci: \
+uca1400_icelandic_nopad_as_cs: uca1400_latvian_ai_ci: uca1400_latvian_ai_cs: \
+uca1400_latvian_as_ci: uca1400_latvian_as_cs: uca1400_latvian_nopad_ai_ci: \
+uca1400_latvian_nopad_ai_cs: uca1400_latvian_nopad_as_ci: uca1400_latvian_nopad_as_cs: \
+uca1400_lithuanian_ai_ci: uca1400_lithuanian_ai_cs: uca1400_lithuanian_as_ci: \
+uca1400_lithuanian_as_cs: uca1400_lithuanian_nopad_ai_ci: \
+uca1400_lithuanian_nopad_ai_cs: uca1400_lithuanian_nopad_as_ci: \
+uca1400_lithuanian_nopad_as_cs: uca1400_nopad_ai_ci: uca1400_nopad_ai_cs: \
+uca1400_nopad_as_ci: uca1400_nopad_as_cs: uca1400_persian_ai_ci: uca1400_persian_ai_cs: \
+uca1400_persian_as_ci: uca1400_persian_as_cs: uca1400_persian_nopad_ai_ci: \
+uca1400_persian_nopad_ai_cs: uca1400_persian_nopad_as_ci: uca1400_persian_nopad_as_cs: \
+uca1400_polish_ai_ci: uca1400_polish_ai_cs: uca1400_polish_as_ci: uca1400_polish_as_cs: \
+uca1400_polish_nopad_ai_ci: uca1400_polish_nopad_ai_cs: uca1400_polish_nopad_as_ci: \
+uca1400_polish_nopad_as_cs: uca1400_romanian_ai_ci: uca1400_romanian_ai_cs: \
+uca1400_romanian_as_ci: uca1400_romanian_as_cs: uca1400_romanian_nopad_ai_ci: \
+uca1400_romanian_nopad_ai_cs: uca1400_romanian_nopad_as_ci: \
+uca1400_romanian_nopad_as_cs: uca1400_roman_ai_ci: uca1400_roman_ai_cs: \
+uca1400_roman_as_ci: uca1400_roman_as_cs: uca1400_roman_nopad_ai_ci: \
+uca1400_roman_nopad_ai_cs: uca1400_roman_nopad_as_ci: uca1400_roman_nopad_as_cs: \
+uca1400_sinhala_ai_ci: uca1400_sinhala_ai_cs: uca1400_sinhala_as_ci: \
+uca1400_sinhala_as_cs: uca1400_sinhala_nopad_ai_ci: uca1400_sinhala_nopad_ai_cs: \
+uca1400_sinhala_nopad_as_ci: uca1400_sinhala_nopad_as_cs: uca1400_slovak_ai_ci: \
+uca1400_slovak_ai_cs: uca1400_slovak_as_ci: uca1400_slovak_as_cs: \
+uca1400_slovak_nopad_ai_ci: uca1400_slovak_nopad_ai_cs: uca1400_slovak_nopad_as_ci: \
+uca1400_slovak_nopad_as_cs: uca1400_slovenian_ai_ci: uca1400_slovenian_ai_cs: \
+uca1400_slovenian_as_ci: uca1400_slovenian_as_cs: uca1400_slovenian_nopad_ai_ci: \
+uca1400_slovenian_nopad_ai_cs: uca1400_slovenian_nopad_as_ci: \
+uca1400_slovenian_nopad_as_cs: uca1400_spanish2_ai_ci: uca1400_spanish2_ai_cs: \
+uca1400_spanish2_as_ci: uca1400_spanish2_as_cs: uca1400_spanish2_nopad_ai_ci: \
+uca1400_spanish2_nopad_ai_cs: uca1400_spanish2_nopad_as_ci: \
+uca1400_spanish2_nopad_as_cs: uca1400_spanish_ai_ci: uca1400_spanish_ai_cs: \
+uca1400_spanish_as_ci: uca1400_spanish_as_cs: uca1400_spanish_nopad_ai_ci: \
+uca1400_spanish_nopad_ai_cs: uca1400_spanish_nopad_as_ci: uca1400_spanish_nopad_as_cs: \
+uca1400_swedish_ai_ci: uca1400_swedish_ai_cs: uca1400_swedish_as_ci: \
+uca1400_swedish_as_cs: uca1400_swedish_nopad_ai_ci: uca1400_swedish_nopad_ai_cs: \
+uca1400_swedish_nopad_as_ci: uca1400_swedish_nopad_as_cs: uca1400_turkish_ai_ci: \
+uca1400_turkish_ai_cs: uca1400_turkish_as_ci: uca1400_turkish_as_cs: \
+uca1400_turkish_nopad_ai_ci: uca1400_turkish_nopad_ai_cs: uca1400_turkish_nopad_as_ci: \
+uca1400_turkish_nopad_as_cs: uca1400_vietnamese_ai_ci: uca1400_vietnamese_ai_cs: \
+uca1400_vietnamese_as_ci: uca1400_vietnamese_as_cs: uca1400_vietnamese_nopad_ai_ci: \
+uca1400_vietnamese_nopad_ai_cs: uca1400_vietnamese_nopad_as_ci: \
+uca1400_vietnamese_nopad_as_cs: ucs2_bin:ucs2 ucs2_croatian_ci:ucs2 \
+ucs2_croatian_mysql561_ci:ucs2 ucs2_czech_ci:ucs2 ucs2_danish_ci:ucs2 \
+ucs2_esperanto_ci:ucs2 ucs2_estonian_ci:ucs2 ucs2_general_ci:ucs2 \
+ucs2_general_mysql500_ci:ucs2 ucs2_general_nopad_ci:ucs2 ucs2_german2_ci:ucs2 \
+ucs2_hungarian_ci:ucs2 ucs2_icelandic_ci:ucs2 ucs2_latvian_ci:ucs2 \
+ucs2_lithuanian_ci:ucs2 ucs2_myanmar_ci:ucs2 ucs2_nopad_bin:ucs2 ucs2_persian_ci:ucs2 \
+ucs2_polish_ci:ucs2 ucs2_romanian_ci:ucs2 ucs2_roman_ci:ucs2 ucs2_sinhala_ci:ucs2 \
+ucs2_slovak_ci:ucs2 ucs2_slovenian_ci:ucs2 ucs2_spanish2_ci:ucs2 ucs2_spanish_ci:ucs2 \
+ucs2_swedish_ci:ucs2 ucs2_thai_520_w2:ucs2 ucs2_turkish_ci:ucs2 ucs2_uca1400_ai_ci:ucs2 \
+ucs2_uca1400_ai_cs:ucs2 ucs2_uca1400_as_ci:ucs2 ucs2_uca1400_as_cs:ucs2 \
+ucs2_uca1400_croatian_ai_ci:ucs2 ucs2_uca1400_croatian_ai_cs:ucs2 \
+ucs2_uca1400_croatian_as_ci:ucs2 ucs2_uca1400_croatian_as_cs:ucs2 \
+ucs2_uca1400_croatian_nopad_ai_ci:ucs2 ucs2_uca1400_croatian_nopad_ai_cs:ucs2 \
+ucs2_uca1400_croatian_nopad_as_ci:ucs2 ucs2_uca1400_croatian_nopad_as_cs:ucs2 \
+ucs2_uca1400_czech_ai_ci:ucs2 ucs2_uca1400_czech_ai_cs:ucs2 \
+ucs2_uca1400_czech_as_ci:ucs2 ucs2_uca1400_czech_as_cs:ucs2 \
+ucs2_uca1400_czech_nopad_ai_ci:ucs2 ucs2_uca1400_czech_nopad_ai_cs:ucs2 \
+ucs2_uca1400_czech_nopad_as_ci:ucs2 ucs2_uca1400_czech_nopad_as_cs:ucs2 \
+ucs2_uca1400_danish_ai_ci:ucs2 ucs2_uca1400_danish_ai_cs:ucs2 \
+ucs2_uca1400_danish_as_ci:ucs2 ucs2_uca1400_danish_as_cs:ucs2 \
+ucs2_uca1400_danish_nopad_ai_ci:ucs2 ucs2_uca1400_danish_nopad_ai_cs:ucs2 \
+ucs2_uca1400_danish_nopad_as_ci:ucs2 ucs2_uca1400_danish_nopad_as_cs:ucs2 \
+ucs2_uca1400_esperanto_ai_ci:ucs2 ucs2_uca1400_esperanto_ai_cs:ucs2 \
+ucs2_uca1400_esperanto_as_ci:ucs2 ucs2_uca1400_esperanto_as_cs:ucs2 \
+ucs2_uca1400_esperanto_nopad_ai_ci:ucs2 ucs2_uca1400_esperanto_nopad_ai_cs:ucs2 \
+ucs2_uca1400_esperanto_nopad_as_ci:ucs2 ucs2_uca1400_esperanto_nopad_as_cs:ucs2 \
+ucs2_uca1400_estonian_ai_ci:ucs2 ucs2_uca1400_estonian_ai_cs:ucs2 \
+ucs2_uca1400_estonian_as_ci:ucs2 ucs2_uca1400_estonian_as_cs:ucs2 \
+ucs2_uca1400_estonian_nopad_ai_ci:ucs2 ucs2_uca1400_estonian_nopad_ai_cs:ucs2 \
+ucs2_uca1400_estonian_nopad_as_ci:ucs2 ucs2_uca1400_estonian_nopad_as_cs:ucs2 \
+ucs2_uca1400_german2_ai_ci:ucs2 ucs2_uca1400_german2_ai_cs:ucs2 \
+ucs2_uca1400_german2_as_ci:ucs2 ucs2_uca1400_german2_as_cs:ucs2 \
+ucs2_uca1400_german2_nopad_ai_ci:ucs2 ucs2_uca1400_german2_nopad_ai_cs:ucs2 \
+ucs2_uca1400_german2_nopad_as_ci:ucs2 ucs2_uca1400_german2_nopad_as_cs:ucs2 \
+ucs2_uca1400_hungarian_ai_ci:ucs2 ucs2_uca1400_hungarian_ai_cs:ucs2 \
+ucs2_uca1400_hungarian_as_ci:ucs2 ucs2_uca1400_hungarian_as_cs:ucs2 \
+ucs2_uca1400_hungarian_nopad_ai_ci:ucs2 ucs2_uca1400_hungarian_nopad_ai_cs:ucs2 \
+ucs2_uca1400_hungarian_nopad_as_ci:ucs2 ucs2_uca1400_hungarian_nopad_as_cs:ucs2 \
+ucs2_uca1400_icelandic_ai_ci:ucs2 ucs2_uca1400_icelandic_ai_cs:ucs2 \
+ucs2_uca1400_icelandic_as_ci:ucs2 ucs2_uca1400_icelandic_as_cs:ucs2 \
+ucs2_uca1400_icelandic_nopad_ai_ci:ucs2 ucs2_uca1400_icelandic_nopad_ai_cs:ucs2 \
+ucs2_uca1400_icelandic_nopad_as_ci:ucs2 ucs2_uca1400_icelandic_nopad_as_cs:ucs2 \
+ucs2_uca1400_latvian_ai_ci:ucs2 ucs2_uca1400_latvian_ai_cs:ucs2 \
+ucs2_uca1400_latvian_as_ci:ucs2 ucs2_uca1400_latvian_as_cs:ucs2 \
+ucs2_uca1400_latvian_nopad_ai_ci:ucs2 ucs2_uca1400_latvian_nopad_ai_cs:ucs2 \
+ucs2_uca1400_latvian_nopad_as_ci:ucs2 ucs2_uca1400_latvian_nopad_as_cs:ucs2 \
+ucs2_uca1400_lithuanian_ai_ci:ucs2 ucs2_uca1400_lithuanian_ai_cs:ucs2 \
+ucs2_uca1400_lithuanian_as_ci:ucs2 ucs2_uca1400_lithuanian_as_cs:ucs2 \
+ucs2_uca1400_lithuanian_nopad_ai_ci:ucs2 ucs2_uca1400_lithuanian_nopad_ai_cs:ucs2 \
+ucs2_uca1400_lithuanian_nopad_as_ci:ucs2 ucs2_uca1400_lithuanian_nopad_as_cs:ucs2 \
+ucs2_uca1400_nopad_ai_ci:ucs2 ucs2_uca1400_nopad_ai_cs:ucs2 \
+ucs2_uca1400_nopad_as_ci:ucs2 ucs2_uca1400_nopad_as_cs:ucs2 \
+ucs2_uca1400_persian_ai_ci:ucs2 ucs2_uca1400_persian_ai_cs:ucs2 \
+ucs2_uca1400_persian_as_ci:ucs2 ucs2_uca1400_persian_as_cs:ucs2 \
+ucs2_uca1400_persian_nopad_ai_ci:ucs2 ucs2_uca1400_persian_nopad_ai_cs:ucs2 \
+ucs2_uca1400_persian_nopad_as_ci:ucs2 ucs2_uca1400_persian_nopad_as_cs:ucs2 \
+ucs2_uca1400_polish_ai_ci:ucs2 ucs2_uca1400_polish_ai_cs:ucs2 \
+ucs2_uca1400_polish_as_ci:ucs2 ucs2_uca1400_polish_as_cs:ucs2 \
+ucs2_uca1400_polish_nopad_ai_ci:ucs2 ucs2_uca1400_polish_nopad_ai_cs:ucs2 \
+ucs2_uca1400_polish_nopad_as_ci:ucs2 ucs2_uca1400_polish_nopad_as_cs:ucs2 \
+ucs2_uca1400_romanian_ai_ci:ucs2 ucs2_uca1400_romanian_ai_cs:ucs2 \
+ucs2_uca1400_romanian_as_ci:ucs2 ucs2_uca1400_romanian_as_cs:ucs2 \
+ucs2_uca1400_romanian_nopad_ai_ci:ucs2 ucs2_uca1400_romanian_nopad_ai_cs:ucs2 \
+ucs2_uca1400_romanian_nopad_as_ci:ucs2 ucs2_uca1400_romanian_nopad_as_cs:ucs2 \
+ucs2_uca1400_roman_ai_ci:ucs2 ucs2_uca1400_roman_ai_cs:ucs2 \
+ucs2_uca1400_roman_as_ci:ucs2 ucs2_uca1400_roman_as_cs:ucs2 \
+ucs2_uca1400_roman_nopad_ai_ci:ucs2 ucs2_uca1400_roman_nopad_ai_cs:ucs2 \
+ucs2_uca1400_roman_nopad_as_ci:ucs2 ucs2_uca1400_roman_nopad_as_cs:ucs2 \
+ucs2_uca1400_sinhala_ai_ci:ucs2 ucs2_uca1400_sinhala_ai_cs:ucs2 \
+ucs2_uca1400_sinhala_as_ci:ucs2 ucs2_uca1400_sinhala_as_cs:ucs2 \
+ucs2_uca1400_sinhala_nopad_ai_ci:ucs2 ucs2_uca1400_sinhala_nopad_ai_cs:ucs2 \
+ucs2_uca1400_sinhala_nopad_as_ci:ucs2 ucs2_uca1400_sinhala_nopad_as_cs:ucs2 \
+ucs2_uca1400_slovak_ai_ci:ucs2 ucs2_uca1400_slovak_ai_cs:ucs2 \
+ucs2_uca1400_slovak_as_ci:ucs2 ucs2_uca1400_slovak_as_cs:ucs2 \
+ucs2_uca1400_slovak_nopad_ai_ci:ucs2 ucs2_uca1400_slovak_nopad_ai_cs:ucs2 \
+ucs2_uca1400_slovak_nopad_as_ci:ucs2 ucs2_uca1400_slovak_nopad_as_cs:ucs2 \
+ucs2_uca1400_slovenian_ai_ci:ucs2 ucs2_uca1400_slovenian_ai_cs:ucs2 \
+ucs2_uca1400_slovenian_as_ci:ucs2 ucs2_uca1400_slovenian_as_cs:ucs2 \
+ucs2_uca1400_slovenian_nopad_ai_ci:ucs2 ucs2_uca1400_slovenian_nopad_ai_cs:ucs2 \
+ucs2_uca1400_slovenian_nopad_as_ci:ucs2 ucs2_uca1400_slovenian_nopad_as_cs:ucs2 \
+ucs2_uca1400_spanish2_ai_ci:ucs2 ucs2_uca1400_spanish2_ai_cs:ucs2 \
+ucs2_uca1400_spanish2_as_ci:ucs2 ucs2_uca1400_spanish2_as_cs:ucs2 \
+ucs2_uca1400_spanish2_nopad_ai_ci:ucs2 ucs2_uca1400_spanish2_nopad_ai_cs:ucs2 \
+ucs2_uca1400_spanish2_nopad_as_ci:ucs2 ucs2_uca1400_spanish2_nopad_as_cs:ucs2 \
+ucs2_uca1400_spanish_ai_ci:ucs2 ucs2_uca1400_spanish_ai_cs:ucs2 \
+ucs2_uca1400_spanish_as_ci:ucs2 ucs2_uca1400_spanish_as_cs:ucs2 \
+ucs2_uca1400_spanish_nopad_ai_ci:ucs2 ucs2_uca1400_spanish_nopad_ai_cs:ucs2 \
+ucs2_uca1400_spanish_nopad_as_ci:ucs2 ucs2_uca1400_spanish_nopad_as_cs:ucs2 \
+ucs2_uca1400_swedish_ai_ci:ucs2 ucs2_uca1400_swedish_ai_cs:ucs2 \
+ucs2_uca1400_swedish_as_ci:ucs2 ucs2_uca1400_swedish_as_cs:ucs2 \
+ucs2_uca1400_swedish_nopad_ai_ci:ucs2 ucs2_uca1400_swedish_nopad_ai_cs:ucs2 \
+ucs2_uca1400_swedish_nopad_as_ci:ucs2 ucs2_uca1400_swedish_nopad_as_cs:ucs2 \
+ucs2_uca1400_turkish_ai_ci:ucs2 ucs2_uca1400_turkish_ai_cs:ucs2 \
+ucs2_uca1400_turkish_as_ci:ucs2 ucs2_uca1400_turkish_as_cs:ucs2 \
+ucs2_uca1400_turkish_nopad_ai_ci:ucs2 ucs2_uca1400_turkish_nopad_ai_cs:ucs2 \
+ucs2_uca1400_turkish_nopad_as_ci:ucs2 ucs2_uca1400_turkish_nopad_as_cs:ucs2 \
+ucs2_uca1400_vietnamese_ai_ci:ucs2 ucs2_uca1400_vietnamese_ai_cs:ucs2 \
+ucs2_uca1400_vietnamese_as_ci:ucs2 ucs2_uca1400_vietnamese_as_cs:ucs2 \
+ucs2_uca1400_vietnamese_nopad_ai_ci:ucs2 ucs2_uca1400_vietnamese_nopad_ai_cs:ucs2 \
+ucs2_uca1400_vietnamese_nopad_as_ci:ucs2 ucs2_uca1400_vietnamese_nopad_as_cs:ucs2 \
+ucs2_unicode_520_ci:ucs2 ucs2_unicode_520_nopad_ci:ucs2 ucs2_unicode_ci:ucs2 \
+ucs2_unicode_nopad_ci:ucs2 ucs2_vietnamese_ci:ucs2 ujis_bin:ujis ujis_japanese_ci:ujis \
+ujis_japanese_nopad_ci:ujis ujis_nopad_bin:ujis utf16le_bin:utf16le \
+utf16le_general_ci:utf16le utf16le_general_nopad_ci:utf16le utf16le_nopad_bin:utf16le \
+utf16_bin:utf16 utf16_croatian_ci:utf16 utf16_croatian_mysql561_ci:utf16 \
+utf16_czech_ci:utf16 utf16_danish_ci:utf16 utf16_esperanto_ci:utf16 \
+utf16_estonian_ci:utf16 utf16_general_ci:utf16 utf16_general_nopad_ci:utf16 \
+utf16_german2_ci:utf16 utf16_hungarian_ci:utf16 utf16_icelandic_ci:utf16 \
+utf16_latvian_ci:utf16 utf16_lithuanian_ci:utf16 utf16_myanmar_ci:utf16 \
+utf16_nopad_bin:utf16 utf16_persian_ci:utf16 utf16_polish_ci:utf16 \
+utf16_romanian_ci:utf16 utf16_roman_ci:utf16 utf16_sinhala_ci:utf16 \
+utf16_slovak_ci:utf16 utf16_slovenian_ci:utf16 utf16_spanish2_ci:utf16 \
+utf16_spanish_ci:utf16 utf16_swedish_ci:utf16 utf16_thai_520_w2:utf16 \
+utf16_turkish_ci:utf16 utf16_uca1400_ai_ci:utf16 utf16_uca1400_ai_cs:utf16 \
+utf16_uca1400_as_ci:utf16 utf16_uca1400_as_cs:utf16 utf16_uca1400_croatian_ai_ci:utf16 \
+utf16_uca1400_croatian_ai_cs:utf16 utf16_uca1400_croatian_as_ci:utf16 \
+utf16_uca1400_croatian_as_cs:utf16 utf16_uca1400_croatian_nopad_ai_ci:utf16 \
+utf16_uca1400_croatian_nopad_ai_cs:utf16 utf16_uca1400_croatian_nopad_as_ci:utf16 \
+utf16_uca1400_croatian_nopad_as_cs:utf16 utf16_uca1400_czech_ai_ci:utf16 \
+utf16_uca1400_czech_ai_cs:utf16 utf16_uca1400_czech_as_ci:utf16 \
+utf16_uca1400_czech_as_cs:utf16 utf16_uca1400_czech_nopad_ai_ci:utf16 \
+utf16_uca1400_czech_nopad_ai_cs:utf16 utf16_uca1400_czech_nopad_as_ci:utf16 \
+utf16_uca1400_czech_nopad_as_cs:utf16 utf16_uca1400_danish_ai_ci:utf16 \
+utf16_uca1400_danish_ai_cs:utf16 utf16_uca1400_danish_as_ci:utf16 \
+utf16_uca1400_danish_as_cs:utf16 utf16_uca1400_danish_nopad_ai_ci:utf16 \
+utf16_uca1400_danish_nopad_ai_cs:utf16 utf16_uca1400_danish_nopad_as_ci:utf16 \
+utf16_uca1400_danish_nopad_as_cs:utf16 utf16_uca1400_esperanto_ai_ci:utf16 \
+utf16_uca1400_esperanto_ai_cs:utf16 utf16_uca1400_esperanto_as_ci:utf16 \
+utf16_uca1400_esperanto_as_cs:utf16 utf16_uca1400_esperanto_nopad_ai_ci:utf16 \
+utf16_uca1400_esperanto_nopad_ai_cs:utf16 utf16_uca1400_esperanto_nopad_as_ci:utf16 \
+utf16_uca1400_esperanto_nopad_as_cs:utf16 utf16_uca1400_estonian_ai_ci:utf16 \
+utf16_uca1400_estonian_ai_cs:utf16 utf16_uca1400_estonian_as_ci:utf16 \
+utf16_uca1400_estonian_as_cs:utf16 utf16_uca1400_estonian_nopad_ai_ci:utf16 \
+utf16_uca1400_estonian_nopad_ai_cs:utf16 utf16_uca1400_estonian_nopad_as_ci:utf16 \
+utf16_uca1400_estonian_nopad_as_cs:utf16 utf16_uca1400_german2_ai_ci:utf16 \
+utf16_uca1400_german2_ai_cs:utf16 utf16_uca1400_german2_as_ci:utf16 \
+utf16_uca1400_german2_as_cs:utf16 utf16_uca1400_german2_nopad_ai_ci:utf16 \
+utf16_uca1400_german2_nopad_ai_cs:utf16 utf16_uca1400_german2_nopad_as_ci:utf16 \
+utf16_uca1400_german2_nopad_as_cs:utf16 utf16_uca1400_hungarian_ai_ci:utf16 \
+utf16_uca1400_hungarian_ai_cs:utf16 utf16_uca1400_hungarian_as_ci:utf16 \
+utf16_uca1400_hungarian_as_cs:utf16 utf16_uca1400_hungarian_nopad_ai_ci:utf16 \
+utf16_uca1400_hungarian_nopad_ai_cs:utf16 utf16_uca1400_hungarian_nopad_as_ci:utf16 \
+utf16_uca1400_hungarian_nopad_as_cs:utf16 utf16_uca1400_icelandic_ai_ci:utf16 \
+utf16_uca1400_icelandic_ai_cs:utf16 utf16_uca1400_icelandic_as_ci:utf16 \
+utf16_uca1400_icelandic_as_cs:utf16 utf16_uca1400_icelandic_nopad_ai_ci:utf16 \
+utf16_uca1400_icelandic_nopad_ai_cs:utf16 utf16_uca1400_icelandic_nopad_as_ci:utf16 \
+utf16_uca1400_icelandic_nopad_as_cs:utf16 utf16_uca1400_latvian_ai_ci:utf16 \
+utf16_uca1400_latvian_ai_cs:utf16 utf16_uca1400_latvian_as_ci:utf16 \
+utf16_uca1400_latvian_as_cs:utf16 utf16_uca1400_latvian_nopad_ai_ci:utf16 \
+utf16_uca1400_latvian_nopad_ai_cs:utf16 utf16_uca1400_latvian_nopad_as_ci:utf16 \
+utf16_uca1400_latvian_nopad_as_cs:utf16 utf16_uca1400_lithuanian_ai_ci:utf16 \
+utf16_uca1400_lithuanian_ai_cs:utf16 utf16_uca1400_lithuanian_as_ci:utf16 \
+utf16_uca1400_lithuanian_as_cs:utf16 utf16_uca1400_lithuanian_nopad_ai_ci:utf16 \
+utf16_uca1400_lithuanian_nopad_ai_cs:utf16 utf16_uca1400_lithuanian_nopad_as_ci:utf16 \
+utf16_uca1400_lithuanian_nopad_as_cs:utf16 utf16_uca1400_nopad_ai_ci:utf16 \
+utf16_uca1400_nopad_ai_cs:utf16 utf16_uca1400_nopad_as_ci:utf16 \
+utf16_uca1400_nopad_as_cs:utf16 utf16_uca1400_persian_ai_ci:utf16 \
+utf16_uca1400_persian_ai_cs:utf16 utf16_uca1400_persian_as_ci:utf16 \
+utf16_uca1400_persian_as_cs:utf16 utf16_uca1400_persian_nopad_ai_ci:utf16 \
+utf16_uca1400_persian_nopad_ai_cs:utf16 utf16_uca1400_persian_nopad_as_ci:utf16 \
+utf16_uca1400_persian_nopad_as_cs:utf16 utf16_uca1400_polish_ai_ci:utf16 \
+utf16_uca1400_polish_ai_cs:utf16 utf16_uca1400_polish_as_ci:utf16 \
+utf16_uca1400_polish_as_cs:utf16 utf16_uca1400_polish_nopad_ai_ci:utf16 \
+utf16_uca1400_polish_nopad_ai_cs:utf16 utf16_uca1400_polish_nopad_as_ci:utf16 \
+utf16_uca1400_polish_nopad_as_cs:utf16 utf16_uca1400_romanian_ai_ci:utf16 \
+utf16_uca1400_romanian_ai_cs:utf16 utf16_uca1400_romanian_as_ci:utf16 \
+utf16_uca1400_romanian_as_cs:utf16 utf16_uca1400_romanian_nopad_ai_ci:utf16 \
+utf16_uca1400_romanian_nopad_ai_cs:utf16 utf16_uca1400_romanian_nopad_as_ci:utf16 \
+utf16_uca1400_romanian_nopad_as_cs:utf16 utf16_uca1400_roman_ai_ci:utf16 \
+utf16_uca1400_roman_ai_cs:utf16 utf16_uca1400_roman_as_ci:utf16 \
+utf16_uca1400_roman_as_cs:utf16 utf16_uca1400_roman_nopad_ai_ci:utf16 \
+utf16_uca1400_roman_nopad_ai_cs:utf16 utf16_uca1400_roman_nopad_as_ci:utf16 \
+utf16_uca1400_roman_nopad_as_cs:utf16 utf16_uca1400_sinhala_ai_ci:utf16 \
+utf16_uca1400_sinhala_ai_cs:utf16 utf16_uca1400_sinhala_as_ci:utf16 \
+utf16_uca1400_sinhala_as_cs:utf16 utf16_uca1400_sinhala_nopad_ai_ci:utf16 \
+utf16_uca1400_sinhala_nopad_ai_cs:utf16 utf16_uca1400_sinhala_nopad_as_ci:utf16 \
+utf16_uca1400_sinhala_nopad_as_cs:utf16 utf16_uca1400_slovak_ai_ci:utf16 \
+utf16_uca1400_slovak_ai_cs:utf16 utf16_uca1400_slovak_as_ci:utf16 \
+utf16_uca1400_slovak_as_cs:utf16 utf16_uca1400_slovak_nopad_ai_ci:utf16 \
+utf16_uca1400_slovak_nopad_ai_cs:utf16 utf16_uca1400_slovak_nopad_as_ci:utf16 \
+utf16_uca1400_slovak_nopad_as_cs:utf16 utf16_uca1400_slovenian_ai_ci:utf16 \
+utf16_uca1400_slovenian_ai_cs:utf16 utf16_uca1400_slovenian_as_ci:utf16 \
+utf16_uca1400_slovenian_as_cs:utf16 utf16_uca1400_slovenian_nopad_ai_ci:utf16 \
+utf16_uca1400_slovenian_nopad_ai_cs:utf16 utf16_uca1400_slovenian_nopad_as_ci:utf16 \
+utf16_uca1400_slovenian_nopad_as_cs:utf16 utf16_uca1400_spanish2_ai_ci:utf16 \
+utf16_uca1400_spanish2_ai_cs:utf16 utf16_uca1400_spanish2_as_ci:utf16 \
+utf16_uca1400_spanish2_as_cs:utf16 utf16_uca1400_spanish2_nopad_ai_ci:utf16 \
+utf16_uca1400_spanish2_nopad_ai_cs:utf16 utf16_uca1400_spanish2_nopad_as_ci:utf16 \
+utf16_uca1400_spanish2_nopad_as_cs:utf16 utf16_uca1400_spanish_ai_ci:utf16 \
+utf16_uca1400_spanish_ai_cs:utf16 utf16_uca1400_spanish_as_ci:utf16 \
+utf16_uca1400_spanish_as_cs:utf16 utf16_uca1400_spanish_nopad_ai_ci:utf16 \
+utf16_uca1400_spanish_nopad_ai_cs:utf16 utf16_uca1400_spanish_nopad_as_ci:utf16 \
+utf16_uca1400_spanish_nopad_as_cs:utf16 utf16_uca1400_swedish_ai_ci:utf16 \
+utf16_uca1400_swedish_ai_cs:utf16 utf16_uca1400_swedish_as_ci:utf16 \
+utf16_uca1400_swedish_as_cs:utf16 utf16_uca1400_swedish_nopad_ai_ci:utf16 \
+utf16_uca1400_swedish_nopad_ai_cs:utf16 utf16_uca1400_swedish_nopad_as_ci:utf16 \
+utf16_uca1400_swedish_nopad_as_cs:utf16 utf16_uca1400_turkish_ai_ci:utf16 \
+utf16_uca1400_turkish_ai_cs:utf16 utf16_uca1400_turkish_as_ci:utf16 \
+utf16_uca1400_turkish_as_cs:utf16 utf16_uca1400_turkish_nopad_ai_ci:utf16 \
+utf16_uca1400_turkish_nopad_ai_cs:utf16 utf16_uca1400_turkish_nopad_as_ci:utf16 \
+utf16_uca1400_turkish_nopad_as_cs:utf16 utf16_uca1400_vietnamese_ai_ci:utf16 \
+utf16_uca1400_vietnamese_ai_cs:utf16 utf16_uca1400_vietnamese_as_ci:utf16 \
+utf16_uca1400_vietnamese_as_cs:utf16 utf16_uca1400_vietnamese_nopad_ai_ci:utf16 \
+utf16_uca1400_vietnamese_nopad_ai_cs:utf16 utf16_uca1400_vietnamese_nopad_as_ci:utf16 \
+utf16_uca1400_vietnamese_nopad_as_cs:utf16 utf16_unicode_520_ci:utf16 \
+utf16_unicode_520_nopad_ci:utf16 utf16_unicode_ci:utf16 utf16_unicode_nopad_ci:utf16 \
+utf16_vietnamese_ci:utf16 utf32_bin:utf32 utf32_croatian_ci:utf32 \
+utf32_croatian_mysql561_ci:utf32 utf32_czech_ci:utf32 utf32_danish_ci:utf32 \
+utf32_esperanto_ci:utf32 utf32_estonian_ci:utf32 utf32_general_ci:utf32 \
+utf32_general_nopad_ci:utf32 utf32_german2_ci:utf32 utf32_hungarian_ci:utf32 \
+utf32_icelandic_ci:utf32 utf32_latvian_ci:utf32 utf32_lithuanian_ci:utf32 \
+utf32_myanmar_ci:utf32 utf32_nopad_bin:utf32 utf32_persian_ci:utf32 \
+utf32_polish_ci:utf32 utf32_romanian_ci:utf32 utf32_roman_ci:utf32 \
+utf32_sinhala_ci:utf32 utf32_slovak_ci:utf32 utf32_slovenian_ci:utf32 \
+utf32_spanish2_ci:utf32 utf32_spanish_ci:utf32 utf32_swedish_ci:utf32 \
+utf32_thai_520_w2:utf32 utf32_turkish_ci:utf32 utf32_uca1400_ai_ci:utf32 \
+utf32_uca1400_ai_cs:utf32 utf32_uca1400_as_ci:utf32 utf32_uca1400_as_cs:utf32 \
+utf32_uca1400_croatian_ai_ci:utf32 utf32_uca1400_croatian_ai_cs:utf32 \
+utf32_uca1400_croatian_as_ci:utf32 utf32_uca1400_croatian_as_cs:utf32 \
+utf32_uca1400_croatian_nopad_ai_ci:utf32 utf32_uca1400_croatian_nopad_ai_cs:utf32 \
+utf32_uca1400_croatian_nopad_as_ci:utf32 utf32_uca1400_croatian_nopad_as_cs:utf32 \
+utf32_uca1400_czech_ai_ci:utf32 utf32_uca1400_czech_ai_cs:utf32 \
+utf32_uca1400_czech_as_ci:utf32 utf32_uca1400_czech_as_cs:utf32 \
+utf32_uca1400_czech_nopad_ai_ci:utf32 utf32_uca1400_czech_nopad_ai_cs:utf32 \
+utf32_uca1400_czech_nopad_as_ci:utf32 utf32_uca1400_czech_nopad_as_cs:utf32 \
+utf32_uca1400_danish_ai_ci:utf32 utf32_uca1400_danish_ai_cs:utf32 \
+utf32_uca1400_danish_as_ci:utf32 utf32_uca1400_danish_as_cs:utf32 \
+utf32_uca1400_danish_nopad_ai_ci:utf32 utf32_uca1400_danish_nopad_ai_cs:utf32 \
+utf32_uca1400_danish_nopad_as_ci:utf32 utf32_uca1400_danish_nopad_as_cs:utf32 \
+utf32_uca1400_esperanto_ai_ci:utf32 utf32_uca1400_esperanto_ai_cs:utf32 \
+utf32_uca1400_esperanto_as_ci:utf32 utf32_uca1400_esperanto_as_cs:utf32 \
+utf32_uca1400_esperanto_nopad_ai_ci:utf32 utf32_uca1400_esperanto_nopad_ai_cs:utf32 \
+utf32_uca1400_esperanto_nopad_as_ci:utf32 utf32_uca1400_esperanto_nopad_as_cs:utf32 \
+utf32_uca1400_estonian_ai_ci:utf32 utf32_uca1400_estonian_ai_cs:utf32 \
+utf32_uca1400_estonian_as_ci:utf32 utf32_uca1400_estonian_as_cs:utf32 \
+utf32_uca1400_estonian_nopad_ai_ci:utf32 utf32_uca1400_estonian_nopad_ai_cs:utf32 \
+utf32_uca1400_estonian_nopad_as_ci:utf32 utf32_uca1400_estonian_nopad_as_cs:utf32 \
+utf32_uca1400_german2_ai_ci:utf32 utf32_uca1400_german2_ai_cs:utf32 \
+utf32_uca1400_german2_as_ci:utf32 utf32_uca1400_german2_as_cs:utf32 \
+utf32_uca1400_german2_nopad_ai_ci:utf32 utf32_uca1400_german2_nopad_ai_cs:utf32 \
+utf32_uca1400_german2_nopad_as_ci:utf32 utf32_uca1400_german2_nopad_as_cs:utf32 \
+utf32_uca1400_hungarian_ai_ci:utf32 utf32_uca1400_hungarian_ai_cs:utf32 \
+utf32_uca1400_hungarian_as_ci:utf32 utf32_uca1400_hungarian_as_cs:utf32 \
+utf32_uca1400_hungarian_nopad_ai_ci:utf32 utf32_uca1400_hungarian_nopad_ai_cs:utf32 \
+utf32_uca1400_hungarian_nopad_as_ci:utf32 utf32_uca1400_hungarian_nopad_as_cs:utf32 \
+utf32_uca1400_icelandic_ai_ci:utf32 utf32_uca1400_icelandic_ai_cs:utf32 \
+utf32_uca1400_icelandic_as_ci:utf32 utf32_uca1400_icelandic_as_cs:utf32 \
+utf32_uca1400_icelandic_nopad_ai_ci:utf32 utf32_uca1400_icelandic_nopad_ai_cs:utf32 \
+utf32_uca1400_icelandic_nopad_as_ci:utf32 utf32_uca1400_icelandic_nopad_as_cs:utf32 \
+utf32_uca1400_latvian_ai_ci:utf32 utf32_uca1400_latvian_ai_cs:utf32 \
+utf32_uca1400_latvian_as_ci:utf32 utf32_uca1400_latvian_as_cs:utf32 \
+utf32_uca1400_latvian_nopad_ai_ci:utf32 utf32_uca1400_latvian_nopad_ai_cs:utf32 \
+utf32_uca1400_latvian_nopad_as_ci:utf32 utf32_uca1400_latvian_nopad_as_cs:utf32 \
+utf32_uca1400_lithuanian_ai_ci:utf32 utf32_uca1400_lithuanian_ai_cs:utf32 \
+utf32_uca1400_lithuanian_as_ci:utf32 utf32_uca1400_lithuanian_as_cs:utf32 \
+utf32_uca1400_lithuanian_nopad_ai_ci:utf32 utf32_uca1400_lithuanian_nopad_ai_cs:utf32 \
+utf32_uca1400_lithuanian_nopad_as_ci:utf32 utf32_uca1400_lithuanian_nopad_as_cs:utf32 \
+utf32_uca1400_nopad_ai_ci:utf32 utf32_uca1400_nopad_ai_cs:utf32 \
+utf32_uca1400_nopad_as_ci:utf32 utf32_uca1400_nopad_as_cs:utf32 \
+utf32_uca1400_persian_ai_ci:utf32 utf32_uca1400_persian_ai_cs:utf32 \
+utf32_uca1400_persian_as_ci:utf32 utf32_uca1400_persian_as_cs:utf32 \
+utf32_uca1400_persian_nopad_ai_ci:utf32 utf32_uca1400_persian_nopad_ai_cs:utf32 \
+utf32_uca1400_persian_nopad_as_ci:utf32 utf32_uca1400_persian_nopad_as_cs:utf32 \
+utf32_uca1400_polish_ai_ci:utf32 utf32_uca1400_polish_ai_cs:utf32 \
+utf32_uca1400_polish_as_ci:utf32 utf32_uca1400_polish_as_cs:utf32 \
+utf32_uca1400_polish_nopad_ai_ci:utf32 utf32_uca1400_polish_nopad_ai_cs:utf32 \
+utf32_uca1400_polish_nopad_as_ci:utf32 utf32_uca1400_polish_nopad_as_cs:utf32 \
+utf32_uca1400_romanian_ai_ci:utf32 utf32_uca1400_romanian_ai_cs:utf32 \
+utf32_uca1400_romanian_as_ci:utf32 utf32_uca1400_romanian_as_cs:utf32 \
+utf32_uca1400_romanian_nopad_ai_ci:utf32 utf32_uca1400_romanian_nopad_ai_cs:utf32 \
+utf32_uca1400_romanian_nopad_as_ci:utf32 utf32_uca1400_romanian_nopad_as_cs:utf32 \
+utf32_uca1400_roman_ai_ci:utf32 utf32_uca1400_roman_ai_cs:utf32 \
+utf32_uca1400_roman_as_ci:utf32 utf32_uca1400_roman_as_cs:utf32 \
+utf32_uca1400_roman_nopad_ai_ci:utf32 utf32_uca1400_roman_nopad_ai_cs:utf32 \
+utf32_uca1400_roman_nopad_as_ci:utf32 utf32_uca1400_roman_nopad_as_cs:utf32 \
+utf32_uca1400_sinhala_ai_ci:utf32 utf32_uca1400_sinhala_ai_cs:utf32 \
+utf32_uca1400_sinhala_as_ci:utf32 utf32_uca1400_sinhala_as_cs:utf32 \
+utf32_uca1400_sinhala_nopad_ai_ci:utf32 utf32_uca1400_sinhala_nopad_ai_cs:utf32 \
+utf32_uca1400_sinhala_nopad_as_ci:utf32 utf32_uca1400_sinhala_nopad_as_cs:utf32 \
+utf32_uca1400_slovak_ai_ci:utf32 utf32_uca1400_slovak_ai_cs:utf32 \
+utf32_uca1400_slovak_as_ci:utf32 utf32_uca1400_slovak_as_cs:utf32 \
+utf32_uca1400_slovak_nopad_ai_ci:utf32 utf32_uca1400_slovak_nopad_ai_cs:utf32 \
+utf32_uca1400_slovak_nopad_as_ci:utf32 utf32_uca1400_slovak_nopad_as_cs:utf32 \
+utf32_uca1400_slovenian_ai_ci:utf32 utf32_uca1400_slovenian_ai_cs:utf32 \
+utf32_uca1400_slovenian_as_ci:utf32 utf32_uca1400_slovenian_as_cs:utf32 \
+utf32_uca1400_slovenian_nopad_ai_ci:utf32 utf32_uca1400_slovenian_nopad_ai_cs:utf32 \
+utf32_uca1400_slovenian_nopad_as_ci:utf32 utf32_uca1400_slovenian_nopad_as_cs:utf32 \
+utf32_uca1400_spanish2_ai_ci:utf32 utf32_uca1400_spanish2_ai_cs:utf32 \
+utf32_uca1400_spanish2_as_ci:utf32 utf32_uca1400_spanish2_as_cs:utf32 \
+utf32_uca1400_spanish2_nopad_ai_ci:utf32 utf32_uca1400_spanish2_nopad_ai_cs:utf32 \
+utf32_uca1400_spanish2_nopad_as_ci:utf32 utf32_uca1400_spanish2_nopad_as_cs:utf32 \
+utf32_uca1400_spanish_ai_ci:utf32 utf32_uca1400_spanish_ai_cs:utf32 \
+utf32_uca1400_spanish_as_ci:utf32 utf32_uca1400_spanish_as_cs:utf32 \
+utf32_uca1400_spanish_nopad_ai_ci:utf32 utf32_uca1400_spanish_nopad_ai_cs:utf32 \
+utf32_uca1400_spanish_nopad_as_ci:utf32 utf32_uca1400_spanish_nopad_as_cs:utf32 \
+utf32_uca1400_swedish_ai_ci:utf32 utf32_uca1400_swedish_ai_cs:utf32 \
+utf32_uca1400_swedish_as_ci:utf32 utf32_uca1400_swedish_as_cs:utf32 \
+utf32_uca1400_swedish_nopad_ai_ci:utf32 utf32_uca1400_swedish_nopad_ai_cs:utf32 \
+utf32_uca1400_swedish_nopad_as_ci:utf32 utf32_uca1400_swedish_nopad_as_cs:utf32 \
+utf32_uca1400_turkish_ai_ci:utf32 utf32_uca1400_turkish_ai_cs:utf32 \
+utf32_uca1400_turkish_as_ci:utf32 utf32_uca1400_turkish_as_cs:utf32 \
+utf32_uca1400_turkish_nopad_ai_ci:utf32 utf32_uca1400_turkish_nopad_ai_cs:utf32 \
+utf32_uca1400_turkish_nopad_as_ci:utf32 utf32_uca1400_turkish_nopad_as_cs:utf32 \
+utf32_uca1400_vietnamese_ai_ci:utf32 utf32_uca1400_vietnamese_ai_cs:utf32 \
+utf32_uca1400_vietnamese_as_ci:utf32 utf32_uca1400_vietnamese_as_cs:utf32 \
+utf32_uca1400_vietnamese_nopad_ai_ci:utf32 utf32_uca1400_vietnamese_nopad_ai_cs:utf32 \
+utf32_uca1400_vietnamese_nopad_as_ci:utf32 utf32_uca1400_vietnamese_nopad_as_cs:utf32 \
+utf32_unicode_520_ci:utf32 utf32_unicode_520_nopad_ci:utf32 utf32_unicode_ci:utf32 \
+utf32_unicode_nopad_ci:utf32 utf32_vietnamese_ci:utf32 utf8mb3_bin:utf8mb3 \
+utf8mb3_croatian_ci:utf8mb3 utf8mb3_croatian_mysql561_ci:utf8mb3 \
+utf8mb3_czech_ci:utf8mb3 utf8mb3_danish_ci:utf8mb3 utf8mb3_esperanto_ci:utf8mb3 \
+utf8mb3_estonian_ci:utf8mb3 utf8mb3_general_ci:utf8mb3 \
+utf8mb3_general_mysql500_ci:utf8mb3 utf8mb3_general_nopad_ci:utf8mb3 \
+utf8mb3_german2_ci:utf8mb3 utf8mb3_hungarian_ci:utf8mb3 utf8mb3_icelandic_ci:utf8mb3 \
+utf8mb3_latvian_ci:utf8mb3 utf8mb3_lithuanian_ci:utf8mb3 utf8mb3_myanmar_ci:utf8mb3 \
+utf8mb3_nopad_bin:utf8mb3 utf8mb3_persian_ci:utf8mb3 utf8mb3_polish_ci:utf8mb3 \
+utf8mb3_romanian_ci:utf8mb3 utf8mb3_roman_ci:utf8mb3 utf8mb3_sinhala_ci:utf8mb3 \
+utf8mb3_slovak_ci:utf8mb3 utf8mb3_slovenian_ci:utf8mb3 utf8mb3_spanish2_ci:utf8mb3 \
+utf8mb3_spanish_ci:utf8mb3 utf8mb3_swedish_ci:utf8mb3 utf8mb3_thai_520_w2:utf8mb3 \
+utf8mb3_turkish_ci:utf8mb3 utf8mb3_uca1400_ai_ci:utf8mb3 utf8mb3_uca1400_ai_cs:utf8mb3 \
+utf8mb3_uca1400_as_ci:utf8mb3 utf8mb3_uca1400_as_cs:utf8mb3 \
+utf8mb3_uca1400_croatian_ai_ci:utf8mb3 utf8mb3_uca1400_croatian_ai_cs:utf8mb3 \
+utf8mb3_uca1400_croatian_as_ci:utf8mb3 utf8mb3_uca1400_croatian_as_cs:utf8mb3 \
+utf8mb3_uca1400_croatian_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_croatian_nopad_ai_cs:utf8mb3 \
+utf8mb3_uca1400_croatian_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_croatian_nopad_as_cs:utf8mb3 utf8mb3_uca1400_czech_ai_ci:utf8mb3 \
+utf8mb3_uca1400_czech_ai_cs:utf8mb3 utf8mb3_uca1400_czech_as_ci:utf8mb3 \
+utf8mb3_uca1400_czech_as_cs:utf8mb3 utf8mb3_uca1400_czech_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_czech_nopad_ai_cs:utf8mb3 utf8mb3_uca1400_czech_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_czech_nopad_as_cs:utf8mb3 utf8mb3_uca1400_danish_ai_ci:utf8mb3 \
+utf8mb3_uca1400_danish_ai_cs:utf8mb3 utf8mb3_uca1400_danish_as_ci:utf8mb3 \
+utf8mb3_uca1400_danish_as_cs:utf8mb3 utf8mb3_uca1400_danish_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_danish_nopad_ai_cs:utf8mb3 utf8mb3_uca1400_danish_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_danish_nopad_as_cs:utf8mb3 utf8mb3_uca1400_esperanto_ai_ci:utf8mb3 \
+utf8mb3_uca1400_esperanto_ai_cs:utf8mb3 utf8mb3_uca1400_esperanto_as_ci:utf8mb3 \
+utf8mb3_uca1400_esperanto_as_cs:utf8mb3 utf8mb3_uca1400_esperanto_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_esperanto_nopad_ai_cs:utf8mb3 \
+utf8mb3_uca1400_esperanto_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_esperanto_nopad_as_cs:utf8mb3 utf8mb3_uca1400_estonian_ai_ci:utf8mb3 \
+utf8mb3_uca1400_estonian_ai_cs:utf8mb3 utf8mb3_uca1400_estonian_as_ci:utf8mb3 \
+utf8mb3_uca1400_estonian_as_cs:utf8mb3 utf8mb3_uca1400_estonian_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_estonian_nopad_ai_cs:utf8mb3 \
+utf8mb3_uca1400_estonian_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_estonian_nopad_as_cs:utf8mb3 utf8mb3_uca1400_german2_ai_ci:utf8mb3 \
+utf8mb3_uca1400_german2_ai_cs:utf8mb3 utf8mb3_uca1400_german2_as_ci:utf8mb3 \
+utf8mb3_uca1400_german2_as_cs:utf8mb3 utf8mb3_uca1400_german2_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_german2_nopad_ai_cs:utf8mb3 utf8mb3_uca1400_german2_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_german2_nopad_as_cs:utf8mb3 utf8mb3_uca1400_hungarian_ai_ci:utf8mb3 \
+utf8mb3_uca1400_hungarian_ai_cs:utf8mb3 utf8mb3_uca1400_hungarian_as_ci:utf8mb3 \
+utf8mb3_uca1400_hungarian_as_cs:utf8mb3 utf8mb3_uca1400_hungarian_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_hungarian_nopad_ai_cs:utf8mb3 \
+utf8mb3_uca1400_hungarian_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_hungarian_nopad_as_cs:utf8mb3 utf8mb3_uca1400_icelandic_ai_ci:utf8mb3 \
+utf8mb3_uca1400_icelandic_ai_cs:utf8mb3 utf8mb3_uca1400_icelandic_as_ci:utf8mb3 \
+utf8mb3_uca1400_icelandic_as_cs:utf8mb3 utf8mb3_uca1400_icelandic_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_icelandic_nopad_ai_cs:utf8mb3 \
+utf8mb3_uca1400_icelandic_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_icelandic_nopad_as_cs:utf8mb3 utf8mb3_uca1400_latvian_ai_ci:utf8mb3 \
+utf8mb3_uca1400_latvian_ai_cs:utf8mb3 utf8mb3_uca1400_latvian_as_ci:utf8mb3 \
+utf8mb3_uca1400_latvian_as_cs:utf8mb3 utf8mb3_uca1400_latvian_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_latvian_nopad_ai_cs:utf8mb3 utf8mb3_uca1400_latvian_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_latvian_nopad_as_cs:utf8mb3 utf8mb3_uca1400_lithuanian_ai_ci:utf8mb3 \
+utf8mb3_uca1400_lithuanian_ai_cs:utf8mb3 utf8mb3_uca1400_lithuanian_as_ci:utf8mb3 \
+utf8mb3_uca1400_lithuanian_as_cs:utf8mb3 utf8mb3_uca1400_lithuanian_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_lithuanian_nopad_ai_cs:utf8mb3 \
+utf8mb3_uca1400_lithuanian_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_lithuanian_nopad_as_cs:utf8mb3 utf8mb3_uca1400_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_nopad_ai_cs:utf8mb3 utf8mb3_uca1400_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_nopad_as_cs:utf8mb3 utf8mb3_uca1400_persian_ai_ci:utf8mb3 \
+utf8mb3_uca1400_persian_ai_cs:utf8mb3 utf8mb3_uca1400_persian_as_ci:utf8mb3 \
+utf8mb3_uca1400_persian_as_cs:utf8mb3 utf8mb3_uca1400_persian_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_persian_nopad_ai_cs:utf8mb3 utf8mb3_uca1400_persian_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_persian_nopad_as_cs:utf8mb3 utf8mb3_uca1400_polish_ai_ci:utf8mb3 \
+utf8mb3_uca1400_polish_ai_cs:utf8mb3 utf8mb3_uca1400_polish_as_ci:utf8mb3 \
+utf8mb3_uca1400_polish_as_cs:utf8mb3 utf8mb3_uca1400_polish_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_polish_nopad_ai_cs:utf8mb3 utf8mb3_uca1400_polish_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_polish_nopad_as_cs:utf8mb3 utf8mb3_uca1400_romanian_ai_ci:utf8mb3 \
+utf8mb3_uca1400_romanian_ai_cs:utf8mb3 utf8mb3_uca1400_romanian_as_ci:utf8mb3 \
+utf8mb3_uca1400_romanian_as_cs:utf8mb3 utf8mb3_uca1400_romanian_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_romanian_nopad_ai_cs:utf8mb3 \
+utf8mb3_uca1400_romanian_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_romanian_nopad_as_cs:utf8mb3 utf8mb3_uca1400_roman_ai_ci:utf8mb3 \
+utf8mb3_uca1400_roman_ai_cs:utf8mb3 utf8mb3_uca1400_roman_as_ci:utf8mb3 \
+utf8mb3_uca1400_roman_as_cs:utf8mb3 utf8mb3_uca1400_roman_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_roman_nopad_ai_cs:utf8mb3 utf8mb3_uca1400_roman_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_roman_nopad_as_cs:utf8mb3 utf8mb3_uca1400_sinhala_ai_ci:utf8mb3 \
+utf8mb3_uca1400_sinhala_ai_cs:utf8mb3 utf8mb3_uca1400_sinhala_as_ci:utf8mb3 \
+utf8mb3_uca1400_sinhala_as_cs:utf8mb3 utf8mb3_uca1400_sinhala_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_sinhala_nopad_ai_cs:utf8mb3 utf8mb3_uca1400_sinhala_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_sinhala_nopad_as_cs:utf8mb3 utf8mb3_uca1400_slovak_ai_ci:utf8mb3 \
+utf8mb3_uca1400_slovak_ai_cs:utf8mb3 utf8mb3_uca1400_slovak_as_ci:utf8mb3 \
+utf8mb3_uca1400_slovak_as_cs:utf8mb3 utf8mb3_uca1400_slovak_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_slovak_nopad_ai_cs:utf8mb3 utf8mb3_uca1400_slovak_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_slovak_nopad_as_cs:utf8mb3 utf8mb3_uca1400_slovenian_ai_ci:utf8mb3 \
+utf8mb3_uca1400_slovenian_ai_cs:utf8mb3 utf8mb3_uca1400_slovenian_as_ci:utf8mb3 \
+utf8mb3_uca1400_slovenian_as_cs:utf8mb3 utf8mb3_uca1400_slovenian_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_slovenian_nopad_ai_cs:utf8mb3 \
+utf8mb3_uca1400_slovenian_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_slovenian_nopad_as_cs:utf8mb3 utf8mb3_uca1400_spanish2_ai_ci:utf8mb3 \
+utf8mb3_uca1400_spanish2_ai_cs:utf8mb3 utf8mb3_uca1400_spanish2_as_ci:utf8mb3 \
+utf8mb3_uca1400_spanish2_as_cs:utf8mb3 utf8mb3_uca1400_spanish2_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_spanish2_nopad_ai_cs:utf8mb3 \
+utf8mb3_uca1400_spanish2_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_spanish2_nopad_as_cs:utf8mb3 utf8mb3_uca1400_spanish_ai_ci:utf8mb3 \
+utf8mb3_uca1400_spanish_ai_cs:utf8mb3 utf8mb3_uca1400_spanish_as_ci:utf8mb3 \
+utf8mb3_uca1400_spanish_as_cs:utf8mb3 utf8mb3_uca1400_spanish_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_spanish_nopad_ai_cs:utf8mb3 utf8mb3_uca1400_spanish_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_spanish_nopad_as_cs:utf8mb3 utf8mb3_uca1400_swedish_ai_ci:utf8mb3 \
+utf8mb3_uca1400_swedish_ai_cs:utf8mb3 utf8mb3_uca1400_swedish_as_ci:utf8mb3 \
+utf8mb3_uca1400_swedish_as_cs:utf8mb3 utf8mb3_uca1400_swedish_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_swedish_nopad_ai_cs:utf8mb3 utf8mb3_uca1400_swedish_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_swedish_nopad_as_cs:utf8mb3 utf8mb3_uca1400_turkish_ai_ci:utf8mb3 \
+utf8mb3_uca1400_turkish_ai_cs:utf8mb3 utf8mb3_uca1400_turkish_as_ci:utf8mb3 \
+utf8mb3_uca1400_turkish_as_cs:utf8mb3 utf8mb3_uca1400_turkish_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_turkish_nopad_ai_cs:utf8mb3 utf8mb3_uca1400_turkish_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_turkish_nopad_as_cs:utf8mb3 utf8mb3_uca1400_vietnamese_ai_ci:utf8mb3 \
+utf8mb3_uca1400_vietnamese_ai_cs:utf8mb3 utf8mb3_uca1400_vietnamese_as_ci:utf8mb3 \
+utf8mb3_uca1400_vietnamese_as_cs:utf8mb3 utf8mb3_uca1400_vietnamese_nopad_ai_ci:utf8mb3 \
+utf8mb3_uca1400_vietnamese_nopad_ai_cs:utf8mb3 \
+utf8mb3_uca1400_vietnamese_nopad_as_ci:utf8mb3 \
+utf8mb3_uca1400_vietnamese_nopad_as_cs:utf8mb3 utf8mb3_unicode_520_ci:utf8mb3 \
+utf8mb3_unicode_520_nopad_ci:utf8mb3 utf8mb3_unicode_ci:utf8mb3 \
+utf8mb3_unicode_nopad_ci:utf8mb3 utf8mb3_vietnamese_ci:utf8mb3 utf8mb4_bin:utf8mb4 \
+utf8mb4_croatian_ci:utf8mb4 utf8mb4_croatian_mysql561_ci:utf8mb4 \
+utf8mb4_czech_ci:utf8mb4 utf8mb4_danish_ci:utf8mb4 utf8mb4_esperanto_ci:utf8mb4 \
+utf8mb4_estonian_ci:utf8mb4 utf8mb4_general_ci:utf8mb4 utf8mb4_general_nopad_ci:utf8mb4 \
+utf8mb4_german2_ci:utf8mb4 utf8mb4_hungarian_ci:utf8mb4 utf8mb4_icelandic_ci:utf8mb4 \
+utf8mb4_latvian_ci:utf8mb4 utf8mb4_lithuanian_ci:utf8mb4 utf8mb4_myanmar_ci:utf8mb4 \
+utf8mb4_nopad_bin:utf8mb4 utf8mb4_persian_ci:utf8mb4 utf8mb4_polish_ci:utf8mb4 \
+utf8mb4_romanian_ci:utf8mb4 utf8mb4_roman_ci:utf8mb4 utf8mb4_sinhala_ci:utf8mb4 \
+utf8mb4_slovak_ci:utf8mb4 utf8mb4_slovenian_ci:utf8mb4 utf8mb4_spanish2_ci:utf8mb4 \
+utf8mb4_spanish_ci:utf8mb4 utf8mb4_swedish_ci:utf8mb4 utf8mb4_thai_520_w2:utf8mb4 \
+utf8mb4_turkish_ci:utf8mb4 utf8mb4_uca1400_ai_ci:utf8mb4 utf8mb4_uca1400_ai_cs:utf8mb4 \
+utf8mb4_uca1400_as_ci:utf8mb4 utf8mb4_uca1400_as_cs:utf8mb4 \
+utf8mb4_uca1400_croatian_ai_ci:utf8mb4 utf8mb4_uca1400_croatian_ai_cs:utf8mb4 \
+utf8mb4_uca1400_croatian_as_ci:utf8mb4 utf8mb4_uca1400_croatian_as_cs:utf8mb4 \
+utf8mb4_uca1400_croatian_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_croatian_nopad_ai_cs:utf8mb4 \
+utf8mb4_uca1400_croatian_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_croatian_nopad_as_cs:utf8mb4 utf8mb4_uca1400_czech_ai_ci:utf8mb4 \
+utf8mb4_uca1400_czech_ai_cs:utf8mb4 utf8mb4_uca1400_czech_as_ci:utf8mb4 \
+utf8mb4_uca1400_czech_as_cs:utf8mb4 utf8mb4_uca1400_czech_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_czech_nopad_ai_cs:utf8mb4 utf8mb4_uca1400_czech_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_czech_nopad_as_cs:utf8mb4 utf8mb4_uca1400_danish_ai_ci:utf8mb4 \
+utf8mb4_uca1400_danish_ai_cs:utf8mb4 utf8mb4_uca1400_danish_as_ci:utf8mb4 \
+utf8mb4_uca1400_danish_as_cs:utf8mb4 utf8mb4_uca1400_danish_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_danish_nopad_ai_cs:utf8mb4 utf8mb4_uca1400_danish_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_danish_nopad_as_cs:utf8mb4 utf8mb4_uca1400_esperanto_ai_ci:utf8mb4 \
+utf8mb4_uca1400_esperanto_ai_cs:utf8mb4 utf8mb4_uca1400_esperanto_as_ci:utf8mb4 \
+utf8mb4_uca1400_esperanto_as_cs:utf8mb4 utf8mb4_uca1400_esperanto_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_esperanto_nopad_ai_cs:utf8mb4 \
+utf8mb4_uca1400_esperanto_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_esperanto_nopad_as_cs:utf8mb4 utf8mb4_uca1400_estonian_ai_ci:utf8mb4 \
+utf8mb4_uca1400_estonian_ai_cs:utf8mb4 utf8mb4_uca1400_estonian_as_ci:utf8mb4 \
+utf8mb4_uca1400_estonian_as_cs:utf8mb4 utf8mb4_uca1400_estonian_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_estonian_nopad_ai_cs:utf8mb4 \
+utf8mb4_uca1400_estonian_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_estonian_nopad_as_cs:utf8mb4 utf8mb4_uca1400_german2_ai_ci:utf8mb4 \
+utf8mb4_uca1400_german2_ai_cs:utf8mb4 utf8mb4_uca1400_german2_as_ci:utf8mb4 \
+utf8mb4_uca1400_german2_as_cs:utf8mb4 utf8mb4_uca1400_german2_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_german2_nopad_ai_cs:utf8mb4 utf8mb4_uca1400_german2_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_german2_nopad_as_cs:utf8mb4 utf8mb4_uca1400_hungarian_ai_ci:utf8mb4 \
+utf8mb4_uca1400_hungarian_ai_cs:utf8mb4 utf8mb4_uca1400_hungarian_as_ci:utf8mb4 \
+utf8mb4_uca1400_hungarian_as_cs:utf8mb4 utf8mb4_uca1400_hungarian_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_hungarian_nopad_ai_cs:utf8mb4 \
+utf8mb4_uca1400_hungarian_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_hungarian_nopad_as_cs:utf8mb4 utf8mb4_uca1400_icelandic_ai_ci:utf8mb4 \
+utf8mb4_uca1400_icelandic_ai_cs:utf8mb4 utf8mb4_uca1400_icelandic_as_ci:utf8mb4 \
+utf8mb4_uca1400_icelandic_as_cs:utf8mb4 utf8mb4_uca1400_icelandic_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_icelandic_nopad_ai_cs:utf8mb4 \
+utf8mb4_uca1400_icelandic_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_icelandic_nopad_as_cs:utf8mb4 utf8mb4_uca1400_latvian_ai_ci:utf8mb4 \
+utf8mb4_uca1400_latvian_ai_cs:utf8mb4 utf8mb4_uca1400_latvian_as_ci:utf8mb4 \
+utf8mb4_uca1400_latvian_as_cs:utf8mb4 utf8mb4_uca1400_latvian_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_latvian_nopad_ai_cs:utf8mb4 utf8mb4_uca1400_latvian_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_latvian_nopad_as_cs:utf8mb4 utf8mb4_uca1400_lithuanian_ai_ci:utf8mb4 \
+utf8mb4_uca1400_lithuanian_ai_cs:utf8mb4 utf8mb4_uca1400_lithuanian_as_ci:utf8mb4 \
+utf8mb4_uca1400_lithuanian_as_cs:utf8mb4 utf8mb4_uca1400_lithuanian_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_lithuanian_nopad_ai_cs:utf8mb4 \
+utf8mb4_uca1400_lithuanian_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_lithuanian_nopad_as_cs:utf8mb4 utf8mb4_uca1400_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_nopad_ai_cs:utf8mb4 utf8mb4_uca1400_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_nopad_as_cs:utf8mb4 utf8mb4_uca1400_persian_ai_ci:utf8mb4 \
+utf8mb4_uca1400_persian_ai_cs:utf8mb4 utf8mb4_uca1400_persian_as_ci:utf8mb4 \
+utf8mb4_uca1400_persian_as_cs:utf8mb4 utf8mb4_uca1400_persian_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_persian_nopad_ai_cs:utf8mb4 utf8mb4_uca1400_persian_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_persian_nopad_as_cs:utf8mb4 utf8mb4_uca1400_polish_ai_ci:utf8mb4 \
+utf8mb4_uca1400_polish_ai_cs:utf8mb4 utf8mb4_uca1400_polish_as_ci:utf8mb4 \
+utf8mb4_uca1400_polish_as_cs:utf8mb4 utf8mb4_uca1400_polish_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_polish_nopad_ai_cs:utf8mb4 utf8mb4_uca1400_polish_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_polish_nopad_as_cs:utf8mb4 utf8mb4_uca1400_romanian_ai_ci:utf8mb4 \
+utf8mb4_uca1400_romanian_ai_cs:utf8mb4 utf8mb4_uca1400_romanian_as_ci:utf8mb4 \
+utf8mb4_uca1400_romanian_as_cs:utf8mb4 utf8mb4_uca1400_romanian_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_romanian_nopad_ai_cs:utf8mb4 \
+utf8mb4_uca1400_romanian_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_romanian_nopad_as_cs:utf8mb4 utf8mb4_uca1400_roman_ai_ci:utf8mb4 \
+utf8mb4_uca1400_roman_ai_cs:utf8mb4 utf8mb4_uca1400_roman_as_ci:utf8mb4 \
+utf8mb4_uca1400_roman_as_cs:utf8mb4 utf8mb4_uca1400_roman_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_roman_nopad_ai_cs:utf8mb4 utf8mb4_uca1400_roman_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_roman_nopad_as_cs:utf8mb4 utf8mb4_uca1400_sinhala_ai_ci:utf8mb4 \
+utf8mb4_uca1400_sinhala_ai_cs:utf8mb4 utf8mb4_uca1400_sinhala_as_ci:utf8mb4 \
+utf8mb4_uca1400_sinhala_as_cs:utf8mb4 utf8mb4_uca1400_sinhala_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_sinhala_nopad_ai_cs:utf8mb4 utf8mb4_uca1400_sinhala_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_sinhala_nopad_as_cs:utf8mb4 utf8mb4_uca1400_slovak_ai_ci:utf8mb4 \
+utf8mb4_uca1400_slovak_ai_cs:utf8mb4 utf8mb4_uca1400_slovak_as_ci:utf8mb4 \
+utf8mb4_uca1400_slovak_as_cs:utf8mb4 utf8mb4_uca1400_slovak_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_slovak_nopad_ai_cs:utf8mb4 utf8mb4_uca1400_slovak_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_slovak_nopad_as_cs:utf8mb4 utf8mb4_uca1400_slovenian_ai_ci:utf8mb4 \
+utf8mb4_uca1400_slovenian_ai_cs:utf8mb4 utf8mb4_uca1400_slovenian_as_ci:utf8mb4 \
+utf8mb4_uca1400_slovenian_as_cs:utf8mb4 utf8mb4_uca1400_slovenian_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_slovenian_nopad_ai_cs:utf8mb4 \
+utf8mb4_uca1400_slovenian_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_slovenian_nopad_as_cs:utf8mb4 utf8mb4_uca1400_spanish2_ai_ci:utf8mb4 \
+utf8mb4_uca1400_spanish2_ai_cs:utf8mb4 utf8mb4_uca1400_spanish2_as_ci:utf8mb4 \
+utf8mb4_uca1400_spanish2_as_cs:utf8mb4 utf8mb4_uca1400_spanish2_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_spanish2_nopad_ai_cs:utf8mb4 \
+utf8mb4_uca1400_spanish2_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_spanish2_nopad_as_cs:utf8mb4 utf8mb4_uca1400_spanish_ai_ci:utf8mb4 \
+utf8mb4_uca1400_spanish_ai_cs:utf8mb4 utf8mb4_uca1400_spanish_as_ci:utf8mb4 \
+utf8mb4_uca1400_spanish_as_cs:utf8mb4 utf8mb4_uca1400_spanish_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_spanish_nopad_ai_cs:utf8mb4 utf8mb4_uca1400_spanish_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_spanish_nopad_as_cs:utf8mb4 utf8mb4_uca1400_swedish_ai_ci:utf8mb4 \
+utf8mb4_uca1400_swedish_ai_cs:utf8mb4 utf8mb4_uca1400_swedish_as_ci:utf8mb4 \
+utf8mb4_uca1400_swedish_as_cs:utf8mb4 utf8mb4_uca1400_swedish_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_swedish_nopad_ai_cs:utf8mb4 utf8mb4_uca1400_swedish_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_swedish_nopad_as_cs:utf8mb4 utf8mb4_uca1400_turkish_ai_ci:utf8mb4 \
+utf8mb4_uca1400_turkish_ai_cs:utf8mb4 utf8mb4_uca1400_turkish_as_ci:utf8mb4 \
+utf8mb4_uca1400_turkish_as_cs:utf8mb4 utf8mb4_uca1400_turkish_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_turkish_nopad_ai_cs:utf8mb4 utf8mb4_uca1400_turkish_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_turkish_nopad_as_cs:utf8mb4 utf8mb4_uca1400_vietnamese_ai_ci:utf8mb4 \
+utf8mb4_uca1400_vietnamese_ai_cs:utf8mb4 utf8mb4_uca1400_vietnamese_as_ci:utf8mb4 \
+utf8mb4_uca1400_vietnamese_as_cs:utf8mb4 utf8mb4_uca1400_vietnamese_nopad_ai_ci:utf8mb4 \
+utf8mb4_uca1400_vietnamese_nopad_ai_cs:utf8mb4 \
+utf8mb4_uca1400_vietnamese_nopad_as_ci:utf8mb4 \
+utf8mb4_uca1400_vietnamese_nopad_as_cs:utf8mb4 utf8mb4_unicode_520_ci:utf8mb4 \
+utf8mb4_unicode_520_nopad_ci:utf8mb4 utf8mb4_unicode_ci:utf8mb4 \
+utf8mb4_unicode_nopad_ci:utf8mb4 utf8mb4_vietnamese_ci:utf8mb4 ";
+
+/// The character set `name` names (`utf8` is `utf8mb3`), when the server has it.
+pub fn charset(name: &str) -> Option<&'static str> {
+    let name = name.to_ascii_lowercase();
+    let name = if name == "utf8" { "utf8mb3" } else { &name };
+    CHARSETS.split_whitespace().find(|c| *c == name)
+}
+
+/// The collation `name` names (`utf8_...` is `utf8mb3_...`) and its character set ("" for
+/// a `uca1400_*` one), when the server has it.
+pub fn collation(name: &str) -> Option<(&'static str, &'static str)> {
+    let name = name.to_ascii_lowercase();
+    let name = match name.strip_prefix("utf8_") {
+        Some(rest) => format!("utf8mb3_{rest}"),
+        None => name,
+    };
+    COLLATIONS
+        .split_whitespace()
+        .filter_map(|e| e.split_once(':'))
+        .find(|(n, _)| *n == name)
+}
