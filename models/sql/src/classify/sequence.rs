@@ -294,7 +294,7 @@ fn with_calls(
     }
     if toks.iter().any(|t| kw_eq(t, "with")) {
         let seqs: Vec<&Tbl> = calls.iter().map(|c| &c.seq).collect();
-        if let Some(st) = super::sequence_cte::cte_sequence(toks, &seqs, &rest, db, cat, has_row) {
+        if let Some(st) = super::sequence_cte::cte_sequence(toks, &seqs, db) {
             return Ok(st);
         }
         return Err(format!(

@@ -7,8 +7,7 @@
 //!
 //! Refused (by the caller): a statement with a base table too, or a call of another name.
 
-use super::{classify, kw_eq, Stmt, Tok};
-use crate::catalog::Catalog;
+use super::{kw_eq, Stmt, Tok};
 use crate::errors::ER_NOT_SEQUENCE2;
 use crate::objects::Tbl;
 
@@ -40,15 +39,8 @@ fn cte_names(toks: &[Tok]) -> Vec<String> {
 }
 
 /// `Some(Fails(4090))` when every call's sequence is an unqualified CTE name of the
-/// statement and the statement without the calls (`rest`) locks nothing; `None` else.
-pub(super) fn cte_sequence(
-    toks: &[Tok],
-    seqs: &[&Tbl],
-    rest: &[Tok],
-    db: &str,
-    cat: &Catalog,
-    has_row: &dyn Fn(&str) -> bool,
-) -> Option<Stmt> {
+/// statement and the statement reads only CTEs; `None` else.
+pub(super) fn cte_sequence(toks: &[Tok], seqs: &[&Tbl], db: &str) -> Option<Stmt> {
     let names = cte_names(toks);
     // (`db.x` is a table, never the CTE: such a call is the caller's.)
     let qualified = toks.windows(2).any(|w| w[1] == Tok::P('.'));
@@ -56,13 +48,9 @@ pub(super) fn cte_sequence(
     if qualified || !all_ctes {
         return None;
     }
-    // (The classifier may not know WITH, or take a CTE for a table: read the FROMs.)
-    let no_tables = only_ctes_read(toks, &names)
-        || matches!(
-            classify(&super::lex::render(rest), db, cat, has_row),
-            Ok(Stmt::NoLocks)
-        );
-    no_tables.then_some(Stmt::Fails(ER_NOT_SEQUENCE2))
+    // The FROMs are read here, not by the classifier (which may not know WITH, or take
+    // a CTE for a table).
+    only_ctes_read(toks, &names).then_some(Stmt::Fails(ER_NOT_SEQUENCE2))
 }
 
 /// A SELECT whose every FROM reads one CTE (with an optional alias) or a derived table:
