@@ -294,6 +294,7 @@ impl Catalog {
             Effect::CreateTrigger { .. } | Effect::DropTrigger { .. } => self.trigger_error(e),
             Effect::CreateSequence { .. }
             | Effect::DropSequences { .. }
+            | Effect::DropThenFail { .. }
             | Effect::NeedSequences(_) => self.sequence_error(e),
         }
     }
@@ -355,7 +356,9 @@ impl Catalog {
             | Effect::CreateTable { .. }
             | Effect::DropTables { .. } => self.apply_table(e),
             Effect::AlterRename { .. } | Effect::Rename(_) => self.apply_rename(e),
-            Effect::CreateSequence { .. } | Effect::DropSequences { .. } => self.apply_sequence(e),
+            Effect::CreateSequence { .. }
+            | Effect::DropSequences { .. }
+            | Effect::DropThenFail { .. } => self.apply_sequence(e),
             Effect::CreateDb { .. } | Effect::DropDb { .. } => self.apply_schema(e),
             Effect::CreateView { .. } | Effect::DropView { .. } => self.apply_view(e),
             Effect::CreateTrigger { .. } | Effect::DropTrigger { .. } => self.apply_trigger(e),

@@ -121,6 +121,14 @@ pub enum Effect {
         /// Its MINVALUE and MAXVALUE, when known.
         bounds: Option<(i64, i64)>,
     },
+    /// CREATE OR REPLACE whose new object fails once the old one is dropped (`t`, which
+    /// existed: `create_table_impl`, sql/sql_table.cc, drops it under OR REPLACE before
+    /// the new definition is checked): `t` is gone and the statement ends with `code`
+    /// (`classify/sequence_table.rs`).
+    DropThenFail {
+        t: Tbl,
+        code: u32,
+    },
     /// DROP SEQUENCE: drops the sequences of the list (not its tables).
     DropSequences {
         ts: Vec<Tbl>,

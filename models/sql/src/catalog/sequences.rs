@@ -36,6 +36,7 @@ impl Catalog {
                         .then_some(ER_UNKNOWN_SEQUENCES)
                 }
             }
+            Effect::DropThenFail { code, .. } => Some(*code),
             Effect::NeedSequences(needs) => needs.iter().find_map(|n| {
                 if !self.exists(&n.t) {
                     n.missing
@@ -66,6 +67,11 @@ impl Catalog {
                 self.empty.remove(t);
                 self.triggers.retain(|_, on| on != t);
             }
+            // (Applied although the statement fails: `model/finish.rs`.)
+            Effect::DropThenFail { t, .. } => self.apply_table(&Effect::DropTables {
+                ts: vec![t.clone()],
+                if_exists: true,
+            }),
             Effect::DropSequences { ts, .. } => {
                 for t in ts {
                     if self.is_sequence(t) {

@@ -88,7 +88,11 @@ pub fn clause(words: &[String]) -> Clause {
         return Clause::Loaded(e);
     }
     match name.as_str() {
-        "sequence" | "sql_sequence" | "performance_schema" => Clause::NotPlayed(name),
+        // (The sequences' own engine, `sql_sequence`, is not selectable: 1286 before any
+        // lock, as for an engine the server does not load; measured:
+        // suite/sequence-engine-create.mdl. The Sequence engine's CREATE is 1005 and its
+        // ALTER takes the ALTER's locks: not played.)
+        "sequence" | "performance_schema" => Clause::NotPlayed(name),
         // A word the parser does not take for a name (`ENGINE=(`, a number): the
         // model's syntax check or the server's 1064, not 1286.
         n if n.is_empty() || !n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {

@@ -293,6 +293,10 @@ fn with_calls(
         }
     }
     if toks.iter().any(|t| kw_eq(t, "with")) {
+        let seqs: Vec<&Tbl> = calls.iter().map(|c| &c.seq).collect();
+        if let Some(st) = super::sequence_cte::cte_sequence(toks, &seqs, db) {
+            return Ok(st);
+        }
         return Err(format!(
             "`{sql}`: sequence functions with a WITH clause (a CTE's name may be the \
              sequence's) are not modelled"
@@ -722,24 +726,35 @@ fn options(toks: &[Tok], alter: bool) -> Result<Def, String> {
         "pack_keys",
         "stats_persistent",
     ];
+    // An unknown `NAME = value` parses as an engine-defined option (`create_table_option`'s
+    // `IDENT_sys equal ...`): a misplaced word after it is still the parser's error.
+    let mut unknown = None;
     while i < toks.len() {
         if misplaced(i) {
             def.syntax = true;
             return Ok(def);
         }
-        if !TABLE_OPTS.iter().any(|k| kw(i, k)) {
-            return Err(bad(i));
+        let known = TABLE_OPTS.iter().any(|k| kw(i, k));
+        let engine_defined = matches!(toks.get(i), Some(Tok::Word { .. })) && eq(i + 1) == 1;
+        if !(known || engine_defined) {
+            return Err(bad(unknown.unwrap_or(i)));
+        }
+        if !known {
+            unknown = unknown.or(Some(i));
         }
         let v = i + 1 + eq(i + 1);
         match toks.get(v) {
             Some(Tok::Word { .. } | Tok::Str(_) | Tok::Num(_)) => i = v + 1,
-            _ => return Err(bad(v)),
+            _ => return Err(bad(unknown.unwrap_or(v))),
         }
         if toks.get(i) == Some(&Tok::P(',')) {
             i += 1;
         }
     }
-    Ok(def)
+    match unknown {
+        Some(at) => Err(bad(at)),
+        None => Ok(def),
+    }
 }
 
 /// The values a CREATE / ALTER SEQUENCE sets (`sequence_definition`, `sql_sequence.h`).

@@ -10,8 +10,10 @@
 //! with each of `suite/sql_sequence/create.test`'s forms). The table made is a sequence
 //! (`SHOW FULL TABLES`: SEQUENCE). `SEQUENCE=0` / `SEQUENCE=DEFAULT` make a plain table.
 //!
+//! OR REPLACE of a table that exists: [`replace_plan`].
+//!
 //! Refused: a column attribute the check's outcome is not known for (COLLATE, ZEROFILL,
-//! INVISIBLE, ...), OR REPLACE / LIKE / SELECT / TEMPORARY with SEQUENCE=1, ALTER TABLE ...
+//! INVISIBLE, ...), LIKE / SELECT / TEMPORARY with SEQUENCE=1, ALTER TABLE ...
 //! SEQUENCE=1.
 
 use super::{classify, kw_eq, Effect, Stmt, Tok};
@@ -58,6 +60,11 @@ pub(super) fn create_table_sequence(
         }
     };
     let create = toks.first().is_some_and(|t| kw_eq(t, "create"));
+    if !create && on {
+        return Some(super::sequence_alter::alter_sequence_on(
+            sql, toks, value_at, db, cat, has_row,
+        ));
+    }
     if !create {
         return Some(Err(format!(
             "`{sql}`: ALTER TABLE ... SEQUENCE= (a table made a sequence or back) is not \
@@ -102,9 +109,7 @@ fn sequence_plan(
         return refuse("of this statement");
     };
     if let Effect::Replace { .. } = &p.effect {
-        // CREATE OR REPLACE drops the table first (10.11: measured, a failing check
-        // leaves no table); the model has no effect for a drop then an error.
-        return refuse("with OR REPLACE of a table that exists");
+        return replace_plan(sql, p, toks);
     }
     let Effect::CreateTable {
         t,
@@ -144,9 +149,50 @@ fn sequence_plan(
     Ok(Stmt::Learned(p))
 }
 
+/// CREATE OR REPLACE TABLE t (...) SEQUENCE=1 of a table (or sequence) `t` that exists:
+/// the locks of CREATE OR REPLACE TABLE (its learned row); `create_table_impl`
+/// (sql/sql_table.cc) drops the old table under its X, then the new definition is
+/// checked (`check_sequence_fields`): a sequence's columns make a sequence, any other
+/// list fails with ER_SEQUENCE_INVALID_TABLE_STRUCTURE and leaves no table (measured on
+/// 10.11.19, suite/sequence-or-replace-table.mdl).
+fn replace_plan(sql: &str, mut p: crate::stmt::Plan, toks: &[Tok]) -> Result<Stmt, String> {
+    let refuse = |why: &str| {
+        Err(format!(
+            "`{sql}`: CREATE OR REPLACE TABLE ... SEQUENCE=1 {why} is not modelled"
+        ))
+    };
+    let Effect::Replace { t, engine, src, .. } = &p.effect else {
+        return refuse("of this statement");
+    };
+    if !src.is_empty() || p.parts.len() != 1 {
+        return refuse("with LIKE or SELECT");
+    }
+    let Some(valid) = columns_valid(toks) else {
+        return refuse("with these column attributes");
+    };
+    // Seeded bug `sql_sequence_columns_unchecked`: any column list makes a sequence.
+    let valid = valid || cfg!(mdl_bug = "sql_sequence_columns_unchecked");
+    p.effect = if valid {
+        Effect::CreateSequence {
+            t: t.clone(),
+            engine: *engine,
+            if_not_exists: false,
+            replace: true,
+            bounds: None,
+        }
+    } else {
+        Effect::DropThenFail {
+            t: t.clone(),
+            code: ER_SEQUENCE_INVALID_TABLE_STRUCTURE,
+        }
+    };
+    Ok(Stmt::Learned(p))
+}
+
 /// Whether the column list is a sequence's (`check_sequence_fields`), `None` when it has
 /// something whose outcome is not known.
 fn columns_valid(toks: &[Tok]) -> Option<bool> {
+    let toks = &without_comments(toks)?;
     let open = toks.iter().position(|t| *t == Tok::P('('))?;
     let mut items: Vec<Vec<&Tok>> = vec![Vec::new()];
     let mut depth = 0usize;
@@ -181,6 +227,49 @@ fn columns_valid(toks: &[Tok]) -> Option<bool> {
         cols += 1;
     }
     Some(valid && cols == COLUMNS.len())
+}
+
+/// Whether a table's known columns are a sequence's (`check_sequence_fields`): the
+/// eight columns by name, type, UNSIGNED and NOT NULL, no key, no CHECK.
+pub(super) fn is_sequence_structure(def: &crate::table_def::TableDef) -> bool {
+    def.keys.is_empty()
+        && def.checks.is_empty()
+        && def.cols.len() == COLUMNS.len()
+        && def
+            .cols
+            .iter()
+            .zip(COLUMNS)
+            .all(|(c, (name, ty, unsigned))| {
+                c.name.eq_ignore_ascii_case(name)
+                    && c.ty.base == ty
+                    && c.ty.unsigned == unsigned
+                    && c.not_null
+                    && !c.auto_inc
+            })
+}
+
+/// The tokens without their `/* ... */` comments (which the lexer leaves as `/`, `*`
+/// tokens; create.test writes `/* error */` between columns), `None` for an executable
+/// comment (`/*!`, `/*M!`) or one that does not end.
+fn without_comments(toks: &[Tok]) -> Option<Vec<Tok>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        if toks[i] == Tok::P('/') && toks.get(i + 1) == Some(&Tok::P('*')) {
+            match toks.get(i + 2) {
+                Some(Tok::P('!')) => return None,
+                Some(t) if kw_eq(t, "M") => return None,
+                _ => {}
+            }
+            let end = (i + 2..toks.len().saturating_sub(1))
+                .find(|&j| toks[j] == Tok::P('*') && toks[j + 1] == Tok::P('/'))?;
+            i = end + 2;
+            continue;
+        }
+        out.push(toks[i].clone());
+        i += 1;
+    }
+    Some(out)
 }
 
 /// One column definition against the sequence's column `i`; `None` for an attribute whose

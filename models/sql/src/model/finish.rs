@@ -125,6 +125,7 @@ impl SqlModel {
                     Effect::DropTables { .. }
                         | Effect::DropView { .. }
                         | Effect::DropSequences { .. }
+                        | Effect::DropThenFail { .. }
                 ) {
                     self.cat.apply(&p.effect);
                 }
