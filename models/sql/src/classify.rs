@@ -74,6 +74,8 @@ mod select;
 mod select_order;
 mod sequence;
 mod sequence_alter;
+mod sequence_calls;
+mod sequence_columns;
 mod sequence_ctas;
 mod sequence_cte;
 mod sequence_engine;

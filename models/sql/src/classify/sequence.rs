@@ -23,6 +23,7 @@
 //! (Oracle mode), sequence functions inside DDL (a column DEFAULT), sequences of an
 //! engine other than InnoDB in NEXTVAL / ALTER (their rows were learned on InnoDB), views.
 
+use super::sequence_calls::{calls_as_zero, creating_with_sequence};
 use super::{classify, kw_eq, tokens, Bind, Cur, Effect, Part, Plan, SetTarget, Stmt, Tbl, Tok};
 use crate::catalog::{Catalog, Engine, SeqNeed, ER_NO_SUCH_TABLE};
 use crate::errors::ER_UNKNOWN_SEQUENCES;
@@ -890,43 +891,4 @@ fn create_with_default(
         Some(p) => Ok(Stmt::Learned(p)),
         None => refuse("this CREATE TABLE with a sequence function"),
     }
-}
-
-/// The statement's tokens with each sequence function call (`spans`, in order) replaced
-/// by `0`, so that the rest classifies as the statement would without the sequence.
-pub(super) fn calls_as_zero(
-    toks: &[Tok],
-    spans: impl Iterator<Item = std::ops::Range<usize>>,
-) -> Vec<Tok> {
-    let mut rest = Vec::new();
-    let mut i = 0;
-    for span in spans {
-        rest.extend(toks[i..span.start].iter().cloned());
-        rest.push(Tok::Num("0".into()));
-        i = span.end;
-    }
-    rest.extend(toks[i..].iter().cloned());
-    rest
-}
-
-/// A CREATE TABLE's plan made the learned row `kind`: the new table and the sequence it
-/// opens (`None`: the plan does not create a table).
-pub(super) fn creating_with_sequence(mut p: Plan, kind: Kind, seq: &Tbl) -> Option<Plan> {
-    let Effect::CreateTable { t, src, .. } = &mut p.effect else {
-        return None;
-    };
-    let new = t.clone();
-    src.push(seq.clone());
-    p.kind = kind;
-    p.parts = vec![Part {
-        row: kind.as_str().to_owned(),
-        kind,
-        bind: Bind {
-            n: Some(new),
-            t: Some(seq.clone()),
-            ..Bind::default()
-        },
-        set_target: SetTarget::NotInList,
-    }];
-    Some(p)
 }

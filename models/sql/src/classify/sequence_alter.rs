@@ -10,7 +10,7 @@
 //! outcome then depends on its rows: ER_INTERNAL_ERROR unless it has exactly one,
 //! ER_SEQUENCE_INVALID_DATA for a row out of bounds; MDEV-36032), a sequence.
 
-use super::sequence_table::{is_sequence_structure, ER_SEQUENCE_INVALID_TABLE_STRUCTURE};
+use super::sequence_columns::{is_sequence_structure, ER_SEQUENCE_INVALID_TABLE_STRUCTURE};
 use super::{classify, kw_eq, Effect, Stmt, Tok};
 use crate::catalog::Catalog;
 use crate::effect::AlterCols;

@@ -61,13 +61,13 @@ pub(super) fn create_select(
     if !has_row(kind.as_str()) {
         return refuse("of a sequence function in this dialect");
     }
-    let rest = super::sequence::calls_as_zero(toks, calls.iter().map(|c| c.2.clone()));
+    let rest = super::sequence_calls::calls_as_zero(toks, calls.iter().map(|c| c.2.clone()));
     let p = match classify(&super::lex::render(&rest), db, cat, has_row) {
         Ok(Stmt::Learned(p)) if p.kind == Kind::CreateSelect && p.parts.len() == 1 => p,
         Ok(_) => return refuse("of this form"),
         Err(e) => return Some(Err(e)),
     };
-    match super::sequence::creating_with_sequence(p, kind, seq) {
+    match super::sequence_calls::creating_with_sequence(p, kind, seq) {
         Some(p) => Some(Ok(Stmt::Learned(p))),
         None => refuse("of this form"),
     }
