@@ -366,9 +366,10 @@ fn show(
         // SHOW ENGINE ... STATUS / MUTEX (ha_show_status) and SHOW [ALL] SLAVE(S) STATUS
         // (show_master_info / show_all_master_info): no table opened (measured:
         // show-engine-slave-status.mdl).
-        "engine" | "slave" | "replica" if w.last().is_some_and(|x| x == "status") => {
-            Ok(Stmt::NoLocks)
+        "engine" if w.last().is_some_and(|x| x == "status") => {
+            Ok(Stmt::Session(SessionStmt::OpensNothing))
         }
+        "slave" | "replica" if w.last().is_some_and(|x| x == "status") => Ok(Stmt::NoLocks),
         "create" if matches!(at(i + 1), "database" | "schema" | "user") => Ok(Stmt::NoLocks),
         _ => Err(format!("`{sql}`: this SHOW is not modelled")),
     }

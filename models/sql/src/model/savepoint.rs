@@ -47,6 +47,7 @@ impl SqlModel {
         Ok(match x {
             SessionStmt::Temp(op) => return self.temp_stmt(s, op),
             SessionStmt::Fail(code) => self.fail(s, code),
+            SessionStmt::OpensNothing => Outcome::Ok,
             SessionStmt::GlobalLockWaitTimeout(secs) => {
                 self.set_global_lock_wait_timeout(secs);
                 Outcome::Ok
