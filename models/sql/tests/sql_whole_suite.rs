@@ -156,3 +156,18 @@ fn like_escape_and_match_against_before_a_parenthesis_call_nothing() {
     let sql = "create or replace view v1 as select 2 LIKE 2 ESCAPE 3 BETWEEN 2 AND 4, 2 LIKE 2 ESCAPE (3 BETWEEN 2 AND 4)";
     assert_eq!(m.step(s, sql), Ok(Outcome::Ok));
 }
+
+#[test]
+fn a_from_list_goes_on_after_a_ctes_reference() {
+    // Reported by the seq2 helper: `FROM x, t1` with x a CTE opened nothing, while the
+    // server waits for t1's SR.
+    let (o, l) = play("select (with x(x) as (select 1) select x.x from x, t1 where 0)");
+    assert_eq!(o, "Ok");
+    assert_eq!(l, vec!["TABLE test.t1 SR"], "{l:?}");
+    let (_, l) = play("WITH c AS (SELECT a FROM t0) SELECT * FROM c AS cc, t2, m1");
+    assert_eq!(
+        l.iter().filter(|x| x.starts_with("TABLE")).count(),
+        3,
+        "{l:?}"
+    );
+}

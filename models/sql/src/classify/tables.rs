@@ -199,6 +199,17 @@ pub(super) fn from_tables_aliased(
                 goes_on.insert(comma);
                 break;
             }
+            if kw_eq_at(toks, i, "dual") {
+                // DUAL, or a CTE's reference (`query_ctes::resolve_ctes` writes DUAL in its
+                // place): no table, but the list goes on after it and its alias
+                // (`FROM x, t1` with x a CTE opens t1).
+                i = after_alias(toks, i + 1);
+                if toks.get(i) == Some(&Tok::P(',')) && !kw_eq_at(toks, 0, "insert") {
+                    i += 1;
+                    continue;
+                }
+                break;
+            }
             let Some((tb, next)) = name_at(i) else {
                 break;
             };
@@ -234,6 +245,22 @@ pub(super) fn from_tables_aliased(
         }
     }
     Ok(out)
+}
+
+/// The index after an optional alias at `at` (`AS name`, or a name that is not a
+/// keyword ending the table reference).
+fn after_alias(toks: &[Tok], at: usize) -> usize {
+    if kw_eq_at(toks, at, "as") {
+        return at + 2;
+    }
+    match toks.get(at) {
+        Some(Tok::Word { text, quoted })
+            if *quoted || !TABLE_END.iter().any(|k| text.eq_ignore_ascii_case(k)) =>
+        {
+            at + 1
+        }
+        _ => at,
+    }
 }
 
 /// The index after a table reference's index hints (sql_yacc.yy `opt_key_definition`:
