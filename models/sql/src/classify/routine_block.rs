@@ -21,6 +21,7 @@
 //! reader does not follow is refused with its name.
 
 use super::routine_body::safe_name;
+use super::routine_diag::SIGNAL_ITEMS;
 use super::routine_reader::Flags;
 pub(super) use super::routine_reader::{refused, Ctx, Reader, Why};
 use super::{kw_eq, Tok};
@@ -46,22 +47,6 @@ pub const ER_NOT_AGGREGATE_FUNCTION: u32 = 4106;
 const NOT_FOLLOWED: &[&str] = &[
     "dumpfile", "outfile", "analyse", "declare", "cursor", "handler", "leave", "iterate", "signal",
     "resignal", "while", "repeat", "loop", "goto",
-];
-
-/// The items SIGNAL / RESIGNAL may SET (sql_yacc.yy, `signal_condition_information_item_name`).
-const SIGNAL_ITEMS: &[&str] = &[
-    "class_origin",
-    "subclass_origin",
-    "constraint_catalog",
-    "constraint_schema",
-    "constraint_name",
-    "catalog_name",
-    "schema_name",
-    "table_name",
-    "column_name",
-    "cursor_name",
-    "message_text",
-    "mysql_errno",
 ];
 
 /// Reads `body` (the tokens after a routine's characteristics, an event's DO or a

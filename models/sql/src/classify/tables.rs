@@ -203,7 +203,7 @@ pub(super) fn from_tables_aliased(
                 // DUAL, or a CTE's reference (`query_ctes::resolve_ctes` writes DUAL in its
                 // place): no table, but the list goes on after it and its alias
                 // (`FROM x, t1` with x a CTE opens t1).
-                i = after_alias(toks, i + 1);
+                i = alias_at(toks, i + 1).1;
                 if toks.get(i) == Some(&Tok::P(',')) && !kw_eq_at(toks, 0, "insert") {
                     i += 1;
                     continue;
@@ -223,18 +223,8 @@ pub(super) fn from_tables_aliased(
                 i += close.map_or(toks.len() - i, |c| c + 1);
             }
             // An alias, up to a comma or a keyword.
-            let mut alias = None;
-            if kw_eq_at(toks, i, "as") {
-                if let Some(Tok::Word { text, .. }) = toks.get(i + 1) {
-                    alias = Some(text.clone());
-                }
-                i += 2;
-            } else if let Some(Tok::Word { text, quoted }) = toks.get(i) {
-                if *quoted || !TABLE_END.iter().any(|k| text.eq_ignore_ascii_case(k)) {
-                    alias = Some(text.clone());
-                    i += 1;
-                }
-            }
+            let (alias, next) = alias_at(toks, i);
+            i = next;
             out.push((tb, alias));
             i = after_index_hints(toks, i);
             if toks.get(i) == Some(&Tok::P(',')) && !kw_eq_at(toks, 0, "insert") {
@@ -247,19 +237,23 @@ pub(super) fn from_tables_aliased(
     Ok(out)
 }
 
-/// The index after an optional alias at `at` (`AS name`, or a name that is not a
-/// keyword ending the table reference).
-fn after_alias(toks: &[Tok], at: usize) -> usize {
+/// The optional alias of a table reference at `at` (`AS name`, or a name that is not a
+/// keyword ending the reference), and the index after it.
+fn alias_at(toks: &[Tok], at: usize) -> (Option<String>, usize) {
     if kw_eq_at(toks, at, "as") {
-        return at + 2;
+        let alias = match toks.get(at + 1) {
+            Some(Tok::Word { text, .. }) => Some(text.clone()),
+            _ => None,
+        };
+        return (alias, at + 2);
     }
     match toks.get(at) {
         Some(Tok::Word { text, quoted })
             if *quoted || !TABLE_END.iter().any(|k| text.eq_ignore_ascii_case(k)) =>
         {
-            at + 1
+            (Some(text.clone()), at + 1)
         }
-        _ => at,
+        _ => (None, at),
     }
 }
 
@@ -304,13 +298,7 @@ fn comma_after_derived(toks: &[Tok], at: usize) -> Option<usize> {
             }
             depth == 0
         })?;
-    let mut k = close + 1;
-    if kw_eq_at(toks, k, "as") {
-        k += 1;
-    }
-    if matches!(toks.get(k), Some(Tok::Word { .. })) && toks.get(k + 1) == Some(&Tok::P(',')) {
-        k += 1;
-    }
+    let k = alias_at(toks, close + 1).1;
     (toks.get(k) == Some(&Tok::P(','))).then_some(k)
 }
 
