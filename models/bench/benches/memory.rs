@@ -95,6 +95,23 @@ fn main() {
         println!("memory bench: skipped (run it with `cargo bench -p mdl-bench --bench memory`)");
         return;
     }
+    print_sizes();
+    let d = Dialect::mysql80();
+    let keys: Vec<MdlKey> = (0..HELD).map(|i| table_key(&d, "mem", i)).collect();
+    per_lock_baselines(&keys);
+    if !manager_works() {
+        println!("  ours             not measured: mdl_core::Manager is not usable yet");
+        return;
+    }
+    let m = manager();
+    per_lock_ours(&m, &d, &keys);
+    drop(keys);
+    per_connection(&m, &d);
+    stream(&m, &d);
+}
+
+/// The sizes of the public per-lock and per-ticket types.
+fn print_sizes() {
     println!("size_of (public types; the manager's internals are private):");
     println!(
         "  MdlKey                  {:>4} B (+ one shared allocation per distinct key)",
@@ -112,17 +129,17 @@ fn main() {
         "  book::Held              {:>4} B (one per ticket in a context's book)",
         std::mem::size_of::<mdl_core::book::Held>()
     );
+}
 
-    let d = Dialect::mysql80();
-    let keys: Vec<MdlKey> = (0..HELD).map(|i| table_key(&d, "mem", i)).collect();
-
+/// Bytes per lock held by the baselines: HELD distinct locks in one context.
+fn per_lock_baselines(keys: &[MdlKey]) {
     // Bytes per lock held: HELD distinct locks in one context, keys allocated beforehand.
     println!("\nbytes allocated per lock held ({HELD} distinct SR locks in one context):");
     {
         let nv = baselines::Naive::new();
         let mut c = nv.context();
         let before = live();
-        for k in &keys {
+        for k in keys {
             nv.acquire(&mut c, k, baselines::Mode::Shared);
         }
         let held = live() - before;
@@ -136,7 +153,7 @@ fn main() {
     {
         let dm = baselines::DashRw::new();
         let before = live();
-        for k in &keys {
+        for k in keys {
             dm.insert(k);
         }
         let held = live() - before;
@@ -145,15 +162,15 @@ fn main() {
             held as f64 / HELD as f64
         );
     }
-    if !manager_works() {
-        println!("  ours             not measured: mdl_core::Manager is not usable yet");
-        return;
-    }
-    let m = manager();
+}
+
+/// Bytes per lock held by ours: HELD distinct SR locks on the fast path, then a tenth as
+/// many SU locks on the slow path.
+fn per_lock_ours(m: &Manager, d: &Dialect, keys: &[MdlKey]) {
     {
         let mut c = m.context();
         let before = live();
-        for k in &keys {
+        for k in keys {
             let o = c.acquire_outcome(k, LockType::SR, Duration::Transaction, WaitOption::Forever);
             assert_eq!(o, Ok(Outcome::Granted));
         }
@@ -168,7 +185,7 @@ fn main() {
         );
         // Fewer for the slow path: its acquire + commit grow with the number held.
         // Distinct keys: the SR objects may still be in the map (reclaimed by a later sweep).
-        let su: Vec<MdlKey> = (0..HELD / 10).map(|i| table_key(&d, "memsu", i)).collect();
+        let su: Vec<MdlKey> = (0..HELD / 10).map(|i| table_key(d, "memsu", i)).collect();
         let before = live();
         for k in &su {
             let o = c.acquire_outcome(k, LockType::SU, Duration::Transaction, WaitOption::Forever);
@@ -184,13 +201,15 @@ fn main() {
             m.lock_object_count()
         );
     }
-    drop(keys);
+}
 
+/// Bytes per connection, the naive baseline's and ours.
+fn per_connection(m: &Manager, d: &Dialect) {
     // Bytes per connection: CONNS contexts made (idle), then each takes SR on one table
     // and keeps it (one lock held per connection, on the same table), then commits
     // (each keeps its idle pin of the table: a connection's cache of map lookups).
     println!("\nbytes per connection ({CONNS} connections, one table):");
-    let t = table_key(&d, "conn", 0);
+    let t = table_key(d, "conn", 0);
     {
         let nv = baselines::Naive::new();
         let before = live();
@@ -227,7 +246,10 @@ fn main() {
             after as f64 / CONNS as f64
         );
     }
+}
 
+/// One million distinct keys through one context: memory stays flat.
+fn stream(m: &Manager, d: &Dialect) {
     // One million distinct keys locked and released, one at a time, each key made and
     // dropped in the loop: live bytes and lock objects sampled every 100,000.
     println!("\none million distinct keys locked (SR, then SU every 10th) and released:");
@@ -236,7 +258,7 @@ fn main() {
     let start = live();
     let a0 = ALLOCS.load(Relaxed);
     for i in 0..STREAM {
-        let k = table_key(&d, "stream", i);
+        let k = table_key(d, "stream", i);
         let ty = if i % 10 == 9 {
             LockType::SU
         } else {

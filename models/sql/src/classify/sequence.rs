@@ -602,60 +602,13 @@ pub(super) fn lock_rows(st: Stmt, cat: &Catalog) -> Result<Stmt, String> {
 fn options(toks: &[Tok], alter: bool) -> Result<Def, String> {
     let mut def = Def::default();
     let mut i = 0;
-    let kw = |i: usize, k: &str| toks.get(i).is_some_and(|t| kw_eq(t, k));
-    // A number: where it ends and its value.
-    let num = |i: usize| -> Option<(usize, i64)> {
-        let neg = toks.get(i) == Some(&Tok::P('-'));
-        let j = if neg || toks.get(i) == Some(&Tok::P('+')) {
-            i + 1
-        } else {
-            i
-        };
-        match toks.get(j) {
-            Some(Tok::Num(n)) => {
-                let v = n.parse::<i64>().ok()?;
-                Some((j + 1, if neg { -v } else { v }))
-            }
-            _ => None,
-        }
-    };
-    let eq = |i: usize| usize::from(toks.get(i) == Some(&Tok::P('=')));
-    // (The message names the SQL token, not a Rust value.)
-    let bad = |i: usize| match toks.get(i) {
-        Some(t) => format!(
-            "unexpected `{}` in the sequence's options",
-            super::lex::render(std::slice::from_ref(t))
-        ),
-        None => "unexpected end in the sequence's options".to_string(),
-    };
+    let kw = |i: usize, k: &str| is_kw(toks, i, k);
+    let num = |i: usize| number_at(toks, i);
+    let eq = |i: usize| equals_at(toks, i);
     let mut seen = 0;
     let mut groups: Vec<&str> = Vec::new();
     while i < toks.len() {
-        // Each option once (the parser's ER_DUP_ARGUMENT; measured for every group).
-        let group = [
-            ("minvalue", "min"),
-            ("nominvalue", "min"),
-            ("maxvalue", "max"),
-            ("nomaxvalue", "max"),
-            ("cache", "cache"),
-            ("nocache", "cache"),
-            ("cycle", "cycle"),
-            ("nocycle", "cycle"),
-            ("start", "start"),
-            ("increment", "increment"),
-            ("restart", "restart"),
-        ]
-        .iter()
-        .find(|(k, _)| kw(i, k) || (kw(i, "no") && kw(i + 1, k)))
-        .map(|(_, g)| *g);
-        if let Some(g) = group {
-            // MINVALUE n after NO MINVALUE / NOMINVALUE is no duplicate, every other
-            // pair of one group is (measured, both orders, each group).
-            let min_value = g == "min" && kw(i, "minvalue");
-            let g = if min_value { "min_value" } else { g };
-            def.duplicate |= groups.contains(&g) || (g == "min" && groups.contains(&"min_value"));
-            groups.push(g);
-        }
+        note_group(toks, i, &mut def, &mut groups);
         let set = |v: &mut Option<i64>, r: Option<(usize, i64)>| {
             r.map(|(j, x)| {
                 *v = Some(x);
@@ -700,19 +653,56 @@ fn options(toks: &[Tok], alter: bool) -> Result<Def, String> {
         i = next;
         seen += 1;
     }
-    // A comma, a parenthesis (a column list) or a sequence option where the grammar
-    // has none: the parser's error.
-    let misplaced = |i: usize| {
-        matches!(toks.get(i), Some(Tok::P(',' | '('))) || SEQ_KW.iter().any(|k| kw(i, k))
-    };
     if alter {
-        if seen == 0 || misplaced(i) {
+        if seen == 0 || misplaced_at(toks, i) {
             def.syntax = true;
             return Ok(def);
         }
-        return if i < toks.len() { Err(bad(i)) } else { Ok(def) };
+        return if i < toks.len() {
+            Err(bad_option(toks, i))
+        } else {
+            Ok(def)
+        };
     }
-    // CREATE's table options: NAME [=] value, separated by spaces or commas.
+    table_options(toks, i, def)
+}
+
+/// Each option once (the parser's ER_DUP_ARGUMENT; measured for every group): marks
+/// `def.duplicate` when the option at `i` repeats a group already seen.
+fn note_group(toks: &[Tok], i: usize, def: &mut Def, groups: &mut Vec<&'static str>) {
+    const GROUPS: &[(&str, &str)] = &[
+        ("minvalue", "min"),
+        ("nominvalue", "min"),
+        ("maxvalue", "max"),
+        ("nomaxvalue", "max"),
+        ("cache", "cache"),
+        ("nocache", "cache"),
+        ("cycle", "cycle"),
+        ("nocycle", "cycle"),
+        ("start", "start"),
+        ("increment", "increment"),
+        ("restart", "restart"),
+    ];
+    let kw = |i: usize, k: &str| is_kw(toks, i, k);
+    let group = GROUPS
+        .iter()
+        .find(|(k, _)| kw(i, k) || (kw(i, "no") && kw(i + 1, k)))
+        .map(|(_, g)| *g);
+    if let Some(g) = group {
+        // MINVALUE n after NO MINVALUE / NOMINVALUE is no duplicate, every other
+        // pair of one group is (measured, both orders, each group).
+        let min_value = g == "min" && kw(i, "minvalue");
+        let g = if min_value { "min_value" } else { g };
+        def.duplicate |= groups.contains(&g) || (g == "min" && groups.contains(&"min_value"));
+        groups.push(g);
+    }
+}
+
+/// CREATE's table options after the sequence options: NAME [=] value, separated by
+/// spaces or commas. An unknown `NAME = value` parses as an engine-defined option
+/// (`create_table_option`'s `IDENT_sys equal ...`): a misplaced word after it is still
+/// the parser's error.
+fn table_options(toks: &[Tok], mut i: usize, mut def: Def) -> Result<Def, String> {
     const TABLE_OPTS: &[&str] = &[
         "engine",
         "comment",
@@ -727,34 +717,76 @@ fn options(toks: &[Tok], alter: bool) -> Result<Def, String> {
         "pack_keys",
         "stats_persistent",
     ];
-    // An unknown `NAME = value` parses as an engine-defined option (`create_table_option`'s
-    // `IDENT_sys equal ...`): a misplaced word after it is still the parser's error.
     let mut unknown = None;
     while i < toks.len() {
-        if misplaced(i) {
+        if misplaced_at(toks, i) {
             def.syntax = true;
             return Ok(def);
         }
-        let known = TABLE_OPTS.iter().any(|k| kw(i, k));
-        let engine_defined = matches!(toks.get(i), Some(Tok::Word { .. })) && eq(i + 1) == 1;
+        let known = TABLE_OPTS.iter().any(|k| is_kw(toks, i, k));
+        let engine_defined =
+            matches!(toks.get(i), Some(Tok::Word { .. })) && equals_at(toks, i + 1) == 1;
         if !(known || engine_defined) {
-            return Err(bad(unknown.unwrap_or(i)));
+            return Err(bad_option(toks, unknown.unwrap_or(i)));
         }
         if !known {
             unknown = unknown.or(Some(i));
         }
-        let v = i + 1 + eq(i + 1);
+        let v = i + 1 + equals_at(toks, i + 1);
         match toks.get(v) {
             Some(Tok::Word { .. } | Tok::Str(_) | Tok::Num(_)) => i = v + 1,
-            _ => return Err(bad(unknown.unwrap_or(v))),
+            _ => return Err(bad_option(toks, unknown.unwrap_or(v))),
         }
         if toks.get(i) == Some(&Tok::P(',')) {
             i += 1;
         }
     }
     match unknown {
-        Some(at) => Err(bad(at)),
+        Some(at) => Err(bad_option(toks, at)),
         None => Ok(def),
+    }
+}
+
+fn is_kw(toks: &[Tok], i: usize, k: &str) -> bool {
+    toks.get(i).is_some_and(|t| kw_eq(t, k))
+}
+
+/// A number at `i` (with its sign): where it ends and its value.
+fn number_at(toks: &[Tok], i: usize) -> Option<(usize, i64)> {
+    let neg = toks.get(i) == Some(&Tok::P('-'));
+    let j = if neg || toks.get(i) == Some(&Tok::P('+')) {
+        i + 1
+    } else {
+        i
+    };
+    match toks.get(j) {
+        Some(Tok::Num(n)) => {
+            let v = n.parse::<i64>().ok()?;
+            Some((j + 1, if neg { -v } else { v }))
+        }
+        _ => None,
+    }
+}
+
+/// 1 when an `=` is at `i` (the grammar's `opt_equal`), else 0.
+fn equals_at(toks: &[Tok], i: usize) -> usize {
+    usize::from(toks.get(i) == Some(&Tok::P('=')))
+}
+
+/// A comma, a parenthesis (a column list) or a sequence option where the grammar has
+/// none: the parser's error.
+fn misplaced_at(toks: &[Tok], i: usize) -> bool {
+    matches!(toks.get(i), Some(Tok::P(',' | '('))) || SEQ_KW.iter().any(|k| is_kw(toks, i, k))
+}
+
+/// The refusal for the token at `i` (the message names the SQL token, not a Rust value).
+fn bad_option(toks: &[Tok], i: usize) -> String {
+    match toks.get(i) {
+        Some(t) => format!(
+            "unexpected `{}` in the sequence's options",
+            super::lex::render(std::slice::from_ref(t))
+        ),
+        None => "unexpected end in the sequence's options".to_string(),
     }
 }
 
