@@ -159,6 +159,20 @@ fn explained_differences_are_those_outside_mdl() {
         "f:5: s1: sql BACKUP STAGE BLOCK_COMMIT: s1 holds on the server {}, ours {\"BACKUP - BACKUP_COMMIT (pending)\", \"TABLE test.t1 SW\"}",
     ]);
     assert!(random::explained(&no_row_error).is_some());
+    // Both wait: the server past the implicit commit, at the ALTER's own BACKUP_DDL
+    // behind an FTWRL (seeds 270072, 470524).
+    let no_row_pending = rep(&[
+        "f:5: s1: sql ALTER TABLE t2 FORCE, ALGORITHM=INPLACE: s1 holds on the server {\"BACKUP - BACKUP_DDL (pending)\"}, ours {\"BACKUP - BACKUP_COMMIT (pending)\", \"TABLE test.t1 SW\"}",
+    ]);
+    assert!(random::explained(&no_row_pending).is_some());
+    // The server waiting for BACKUP_COMMIT too, or holding only, is a difference.
+    for server in [
+        "\"BACKUP - BACKUP_COMMIT (pending)\"",
+        "\"BACKUP - BACKUP_DDL\"",
+    ] {
+        let d = format!("f:5: s1: sql ALTER TABLE t2 FORCE: s1 holds on the server {{{server}}}, ours {{\"BACKUP - BACKUP_COMMIT (pending)\"}}");
+        assert!(random::explained(&rep(&[d.as_str()])).is_none(), "{d}");
+    }
     // An error where ours waits for another lock is a difference.
     let error_other = rep(&[
         "f:5: s1: sql BACKUP STAGE BLOCK_COMMIT: the server gave error 4146, ours waiting",
