@@ -10,6 +10,12 @@
 //! owns BACKUP_DDL (taken by a WRITE entry only): `LOCK TABLES t2 WRITE CONCURRENT, t2 AS x
 //! READ LOCAL` holds SNRW on t2 (the SW and the READ entry's upgrade to SRO) but no
 //! BACKUP_DDL, so DDL of t2 is 1099 (measured: found/seed-441633).
+//! FLUSH TABLES with no list judges the tables the same way: `reload_acl_and_cache`
+//! (MariaDB `sql/sql_reload.cc`) asks for BACKUP_DDL, then for an upgradable ticket of
+//! each open table, and a READ entry of a table that also has a WRITE entry shares its
+//! SNRW ticket (`MDL_context::acquire_locks` takes the stronger request of one key
+//! first; the weaker one finds its ticket). Measured: found/seed-471414 (`LOCK TABLES m1
+//! READ, m1 AS x WRITE`, then FLUSH TABLES: ok, not 1099).
 
 use super::SqlModel;
 use crate::classify::{LtMode, Part};
@@ -57,6 +63,33 @@ impl SqlModel {
             Some(LtMode::WriteConcurrent)
         } else {
             mode
+        }
+    }
+
+    /// The LOCK TABLES mode that FLUSH TABLES (no list) sees: WRITE when the session
+    /// owns BACKUP_DDL and holds SNRW on every table it locked; otherwise the weakest
+    /// entry's (any READ entry, then any WRITE CONCURRENT one), as before.
+    pub(super) fn lt_mode_of_flush(&self, s: usize) -> LtMode {
+        let st = &self.sess[s].session;
+        let ty = |x: &str| LockType::parse(x).expect("lock type");
+        let backup = MdlKey::parse(&self.dialect, "BACKUP", "-").expect("BACKUP key");
+        let upgradable = self.holds_type(s, &backup, ty("BACKUP_DDL"))
+            && st
+                .lock_tables
+                .iter()
+                .all(|(t, _)| self.holds_type(s, &self.handler_key(t), ty("SNRW")));
+        if upgradable {
+            LtMode::Write
+        } else if st.lock_tables.iter().any(|(_, m)| *m == LtMode::Read) {
+            LtMode::Read
+        } else if st
+            .lock_tables
+            .iter()
+            .any(|(_, m)| *m == LtMode::WriteConcurrent)
+        {
+            LtMode::WriteConcurrent
+        } else {
+            LtMode::Write
         }
     }
 }

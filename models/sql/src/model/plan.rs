@@ -382,10 +382,11 @@ impl SqlModel {
                     p,
                     st.lock_tables.iter().find(|(x, _)| x == t).map(|(_, m)| *m),
                 ),
-                // A statement that names no table (FLUSH TABLES, FTWRL, BACKUP
-                // STAGE, GET_LOCK) is judged by the locks in force: any READ one
-                // counts (FLUSH TABLES needs every locked table WRITE,
-                // reload_acl_and_cache).
+                // FLUSH TABLES needs an upgradable lock of every locked table
+                // (reload_acl_and_cache; `lt_name_mode.rs`).
+                None if plan.kind == Kind::FlushTables => Some(self.lt_mode_of_flush(s)),
+                // Another statement that names no table (FTWRL, BACKUP STAGE,
+                // GET_LOCK) is judged by the locks in force: any READ one counts.
                 None if st.lock_tables.iter().any(|(_, m)| *m == LtMode::Read) => {
                     Some(LtMode::Read)
                 }
