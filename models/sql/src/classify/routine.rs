@@ -390,6 +390,12 @@ pub(super) fn function_calls(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, Strin
         ));
     }
     let body = cx.cat.routines.get(RoutineKind::Function, f)?;
+    if let Some(why) = super::tokens(&body.src)
+        .ok()
+        .and_then(|def| super::routine_anchor::function_refusal(&def, cx.cat, &f.db))
+    {
+        return Some(refuse(cx, &why));
+    }
     let prelocked = if body.uses_tables {
         match routine_prelock::body_parts(f, &body.stmts, cx.cat, cx.has_row) {
             Ok(p) => p,
