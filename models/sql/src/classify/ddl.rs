@@ -327,6 +327,12 @@ fn create_trigger(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
     // the catalog marks the table (`Cx::no_view` refuses it from then on). The
     // body must be one `classify/routine_block.rs` reads (its parse errors fail the
     // statement before any lock).
+    // A variable anchored to a table is resolved when the trigger fires
+    // (`sp_rcontext::create`, classify/routine_anchor.rs): one whose table or column the
+    // catalog does not hold is refused.
+    if let Some(why) = super::routine_anchor::function_refusal(body, cx.cat, db) {
+        return Err(format!("`{sql}`: {why}"));
+    }
     let read = match routine_block::read(body, routine_block::Ctx::Trigger) {
         Err(routine_block::Why::Fails(code)) => return Ok(Stmt::Fails(code)),
         Err(routine_block::Why::Refused(why)) if uses_tables => {

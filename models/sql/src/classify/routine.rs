@@ -170,7 +170,10 @@ fn ddl(
             r: r.clone(),
             body: Body {
                 uses_tables: body_uses_tables(body.as_ref().map_or(rest, |b| b.0)),
-                flow: body.as_ref().is_none_or(|b| routine_prelock::has_flow(b.0)),
+                // A parameter anchored to a table: the CALL compiles it too (its table
+                // is opened as the call starts, classify/routine_anchor.rs).
+                flow: body.as_ref().is_none_or(|b| routine_prelock::has_flow(b.0))
+                    || !super::routine_anchor::table_anchors(rest).is_empty(),
                 stmts: body
                     .as_ref()
                     .map(|b| b.1.iter().map(|s| super::lex::render(s)).collect())

@@ -220,10 +220,10 @@ pub(super) fn start_instrs(def: &[Tok], cat: &Catalog, home: &str) -> Vec<Instr>
     out
 }
 
-/// Why a statement calling stored function `f` (definition `def`) is refused for its
-/// anchors: a table anchor whose table or column the catalog does not hold (the server's
-/// 1146 / 1054 come when the function starts, after the statement's prelocking, which
-/// the model does not play). None when every anchored table and column is there (their
+/// Why a statement calling stored function `f` (definition `def`), or a trigger's
+/// definition, is refused for its anchors: a table anchor whose table or column the
+/// catalog does not hold (the server's 1146 / 1054 come when the function starts or the
+/// trigger fires, after the statement's prelocking, which the model does not play). None when every anchored table and column is there (their
 /// SHARED_HIGH_PRIO is given back at once: nothing to add to the statement).
 pub(super) fn function_refusal(def: &[Tok], cat: &Catalog, home: &str) -> Option<String> {
     table_anchors(def).into_iter().find_map(|a| {
@@ -237,7 +237,7 @@ pub(super) fn function_refusal(def: &[Tok], cat: &Catalog, home: &str) -> Option
             .is_some_and(|d| c.is_none_or(|c| d.col(c).is_some()));
         (!there).then(|| {
             format!(
-                "a variable of the stored function anchored to `{t}` (TYPE OF / ROW TYPE OF), \
+                "a variable of a stored function or trigger anchored to `{t}` (TYPE OF / ROW TYPE OF), \
                  a table or column the catalog does not hold (the error after the prelocking, \
                  or a temporary table, is not modelled)"
             )
