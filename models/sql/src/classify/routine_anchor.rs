@@ -191,6 +191,20 @@ fn dotted_name(db: &Option<String>, t: &str) -> String {
     }
 }
 
+/// `SHOW COLUMNS FROM t` for each table anchor of `def` (the statement whose locks
+/// resolving it takes).
+pub(super) fn show_columns(def: &[Tok]) -> Vec<String> {
+    table_anchors(def)
+        .iter()
+        .filter_map(|a| match a {
+            Anchor::Column { db, t, .. } | Anchor::Row { db, t } => {
+                Some(format!("SHOW COLUMNS FROM {}", dotted_name(db, t)))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// The instructions that resolve a routine's table anchors as it starts (see the
 /// module's comment): `SHOW COLUMNS FROM t` per anchor, and ER_BAD_FIELD_ERROR after
 /// the first whose column the catalog's base table does not have. `home`: the
@@ -220,10 +234,10 @@ pub(super) fn start_instrs(def: &[Tok], cat: &Catalog, home: &str) -> Vec<Instr>
     out
 }
 
-/// Why a statement calling stored function `f` (definition `def`), or a trigger's
-/// definition, is refused for its anchors: a table anchor whose table or column the
-/// catalog does not hold (the server's 1146 / 1054 come when the function starts or the
-/// trigger fires, after the statement's prelocking, which the model does not play). None when every anchored table and column is there (their
+/// Why a statement calling stored function `f` (definition `def`) is refused for its
+/// anchors: a table anchor whose table or column the catalog does not hold (the server's
+/// 1146 / 1054 come when the function starts, after the statement's prelocking, which
+/// the model does not play). None when every anchored table and column is there (their
 /// SHARED_HIGH_PRIO is given back at once: nothing to add to the statement).
 pub(super) fn function_refusal(def: &[Tok], cat: &Catalog, home: &str) -> Option<String> {
     table_anchors(def).into_iter().find_map(|a| {
@@ -232,12 +246,13 @@ pub(super) fn function_refusal(def: &[Tok], cat: &Catalog, home: &str) -> Option
             Anchor::Row { db, t } => (db, t, None),
             _ => return None,
         };
-        let there = cat
-            .columns(&table_of(db, t, home))
-            .is_some_and(|d| c.is_none_or(|c| d.col(c).is_some()));
+        let tbl = table_of(db, t, home);
+        // A column is checked when the catalog knows the table's definition.
+        let there = cat.exists(&tbl)
+            && c.is_none_or(|c| cat.columns(&tbl).is_none_or(|d| d.col(c).is_some()));
         (!there).then(|| {
             format!(
-                "a variable of a stored function or trigger anchored to `{t}` (TYPE OF / ROW TYPE OF), \
+                "a variable of the stored function anchored to `{t}` (TYPE OF / ROW TYPE OF), \
                  a table or column the catalog does not hold (the error after the prelocking, \
                  or a temporary table, is not modelled)"
             )
