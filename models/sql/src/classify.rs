@@ -56,6 +56,7 @@ mod read_only;
 mod reload;
 mod reserved;
 mod routine;
+mod routine_anchor;
 mod routine_block;
 mod routine_body;
 mod routine_call;

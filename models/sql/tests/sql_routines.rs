@@ -129,10 +129,12 @@ fn a_trigger_whose_body_uses_tables_is_prelocked_by_the_dml_it_fires() {
     assert_eq!(m.step(a, "SELECT * FROM t2"), Ok(Outcome::Ok));
     assert_eq!(m.step(a, "DROP TRIGGER tr1"), Ok(Outcome::Ok));
     assert_eq!(m.step(a, "INSERT INTO t1 (b) VALUES (1)"), Ok(Outcome::Ok));
-    // A body the model cannot read is refused.
-    assert!(m
-        .step(a, "CREATE TRIGGER tr2 AFTER INSERT ON t1 FOR EACH ROW BEGIN DECLARE r ROW TYPE OF t2; INSERT INTO t2 VALUES (1, 1); END")
-        .is_err());
+    // A variable anchored to a table is read (classify/routine_anchor.rs); the DML that
+    // fires the trigger (which resolves it) is refused.
+    let anchored = "CREATE TRIGGER tr2 AFTER INSERT ON t1 FOR EACH ROW BEGIN DECLARE r ROW TYPE OF t9; SET @x = 1; END";
+    assert_eq!(m.step(a, anchored), Ok(Outcome::Ok));
+    assert!(m.step(a, "INSERT INTO t1 (b) VALUES (1)").is_err());
+    assert_eq!(m.step(a, "DROP TRIGGER tr2"), Ok(Outcome::Ok));
     // Control flow is read (classify/routine_block.rs).
     let flow = "CREATE TRIGGER tr2 AFTER INSERT ON t1 FOR EACH ROW BEGIN IF NEW.b THEN INSERT INTO t2 VALUES (1, 1); END IF; END";
     assert_eq!(m.step(a, flow), Ok(Outcome::Ok));

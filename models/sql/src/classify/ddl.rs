@@ -327,6 +327,12 @@ fn create_trigger(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
     // the catalog marks the table (`Cx::no_view` refuses it from then on). The
     // body must be one `classify/routine_block.rs` reads (its parse errors fail the
     // statement before any lock).
+    // A variable anchored to a table is resolved when the trigger fires
+    // (`sp_rcontext::create`, classify/routine_anchor.rs): CREATE only parses it; the
+    // DML that fires the trigger is refused (`SHOW COLUMNS FROM t` among its body's
+    // statements, whose prelocking `routine_prelock.rs` does not model).
+    let anchors = super::routine_anchor::show_columns(body);
+    let uses_tables = uses_tables || !anchors.is_empty();
     let read = match routine_block::read(body, routine_block::Ctx::Trigger) {
         Err(routine_block::Why::Fails(code)) => return Ok(Stmt::Fails(code)),
         Err(routine_block::Why::Refused(why)) if uses_tables => {
@@ -364,7 +370,11 @@ fn create_trigger(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
                         Tok::Word { text, .. } => text.to_lowercase(),
                         _ => String::new(),
                     },
-                    stmts: read.iter().map(|s| super::lex::render(s)).collect(),
+                    stmts: read
+                        .iter()
+                        .map(|s| super::lex::render(s))
+                        .chain(anchors)
+                        .collect(),
                 })
             }),
         },

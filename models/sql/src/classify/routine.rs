@@ -170,7 +170,10 @@ fn ddl(
             r: r.clone(),
             body: Body {
                 uses_tables: body_uses_tables(body.as_ref().map_or(rest, |b| b.0)),
-                flow: body.as_ref().is_none_or(|b| routine_prelock::has_flow(b.0)),
+                // A parameter anchored to a table: the CALL compiles it too (its table
+                // is opened as the call starts, classify/routine_anchor.rs).
+                flow: body.as_ref().is_none_or(|b| routine_prelock::has_flow(b.0))
+                    || !super::routine_anchor::table_anchors(rest).is_empty(),
                 stmts: body
                     .as_ref()
                     .map(|b| b.1.iter().map(|s| super::lex::render(s)).collect())
@@ -390,6 +393,12 @@ pub(super) fn function_calls(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, Strin
         ));
     }
     let body = cx.cat.routines.get(RoutineKind::Function, f)?;
+    if let Some(why) = super::tokens(&body.src)
+        .ok()
+        .and_then(|def| super::routine_anchor::function_refusal(&def, cx.cat, &f.db))
+    {
+        return Some(refuse(cx, &why));
+    }
     let prelocked = if body.uses_tables {
         match routine_prelock::body_parts(f, &body.stmts, cx.cat, cx.has_row) {
             Ok(p) => p,

@@ -132,7 +132,9 @@ fn params(t: &[Tok], function: bool) -> Option<usize> {
             i += 1;
         }
         safe_name(inner.get(i)?).then_some(())?;
-        i = field_type(inner, i + 1)?;
+        // `p TYPE OF t.c` / `p ROW TYPE OF t`: `classify/routine_anchor.rs`.
+        i = super::routine_anchor::anchored_type(inner, i + 1, &[], &[])
+            .map_or_else(|| field_type(inner, i + 1), |(_, j)| Some(j))?;
         match inner.get(i) {
             None => return Some(end),
             Some(Tok::P(',')) if i + 1 < inner.len() => i += 1,

@@ -8,18 +8,13 @@ use super::routine_body::{field_type, safe_name};
 use super::routine_reader::{refused, Reader, Why};
 use super::{kw_eq, Tok};
 
-/// The index after a variable's type at `s[i..]`: a field type or a `ROW (...)` of
-/// field types (a ROW of ROWs is a syntax error: main/sp-row.test). An anchored type opens its table when the
-/// DECLARE runs (a lock the model does not play there): refused.
+/// The index after a variable's type at `s[i..]`: a field type, a `ROW (...)` of
+/// field types (a ROW of ROWs is a syntax error: main/sp-row.test), or an anchored type
+/// (`TYPE OF t.c`, `ROW TYPE OF t`: read by `routine_anchor.rs`, resolved when the
+/// routine runs; CREATE opens nothing).
 pub(super) fn var_type(s: &[Tok], i: usize) -> Result<usize, Why> {
-    let anchored = |k: usize| {
-        s.get(k).is_some_and(|t| kw_eq(t, "type")) && s.get(k + 1).is_some_and(|t| kw_eq(t, "of"))
-    };
-    if anchored(i) || (s.get(i).is_some_and(|t| kw_eq(t, "row")) && anchored(i + 1)) {
-        return refused(
-            "a variable anchored to a table or cursor (TYPE OF / ROW TYPE OF: \
-             sp_rcontext::resolve_type_ref opens the table when the DECLARE runs)",
-        );
+    if let Some((_, j)) = super::routine_anchor::anchored_type(s, i, &[], &[]) {
+        return Ok(j);
     }
     if let Some(j) = row_type(s, i) {
         return Ok(j);
@@ -174,15 +169,16 @@ mod tests {
 
     /// The shapes of main/sp-row.test and main/sp-anchor-row-type-table.test.
     #[test]
-    fn row_types_are_read_anchored_ones_refused() {
+    fn row_and_anchored_types_are_read() {
         assert_eq!(ty("ROW(a INT, b VARCHAR(10))"), Ok(11));
         assert!(matches!(
             ty("ROW (a ROW(b INT), c INT)"),
             Err(Why::Refused(_))
         ));
         assert_eq!(ty("INT UNSIGNED"), Ok(2));
-        assert!(matches!(ty("ROW TYPE OF t1"), Err(Why::Refused(r)) if r.contains("TYPE OF")));
-        assert!(matches!(ty("TYPE OF t1.a"), Err(Why::Refused(_))));
+        assert_eq!(ty("ROW TYPE OF t1"), Ok(4));
+        assert_eq!(ty("TYPE OF t1.a"), Ok(5));
+        assert!(matches!(ty("TYPE OF 1"), Err(Why::Refused(_))));
         assert!(matches!(ty("ROW(a INT"), Err(Why::Refused(_))));
         assert!(matches!(ty("ROW()"), Err(Why::Refused(_))));
     }

@@ -158,6 +158,10 @@ impl<'a> Compiler<'a> {
             .zip(bound)
             .map(|(n, e)| (self.new_local(n), e))
             .collect();
+        // The anchored variables' tables, opened as the routine starts (`sp_rcontext::
+        // create`, `classify/routine_anchor.rs`).
+        let anchors = super::routine_anchor::start_instrs(&toks, self.cat, &self.db);
+        self.code.extend(anchors);
         let r = self.stmt(stmt);
         self.scopes = outer;
         self.db = saved_db;
@@ -270,16 +274,50 @@ impl<'a> Compiler<'a> {
             [_, c, ..] if kw_eq(c, "cursor") => {
                 Err("a cursor with parameters is not played".to_owned())
             }
-            _ if t.iter().any(|x| kw_eq(x, "row") || kw_eq(x, "type")) => Err(
-                "a ROW variable, or one anchored to a table (TYPE OF: the DECLARE opens it),                  is not played"
-                    .to_owned(),
-            ),
+            _ if t.iter().any(|x| kw_eq(x, "row") || kw_eq(x, "type")) => self.anchored(t),
             [n, c, f, v @ ..] if kw_eq(c, "condition") && kw_eq(f, "for") => {
                 let cond = self.cond(v)?;
                 self.scope().conds.push((name(n), cond));
                 Ok(())
             }
             _ => self.variables(t),
+        }
+    }
+
+    /// `DECLARE v[, w] TYPE OF ... | ROW TYPE OF ...` (`classify/routine_anchor.rs`): a
+    /// variable as any other (its table was opened as the routine started); one anchored
+    /// to a cursor first opens the cursor's SELECT (`sp_instr_cursor_copy_struct`). A
+    /// `ROW (...)` variable is refused.
+    fn anchored(&mut self, t: &[Tok]) -> R<()> {
+        use super::routine_anchor::{anchored_type, Anchor};
+        let mut i = 0;
+        while t.get(i + 1) == Some(&Tok::P(',')) {
+            i += 2;
+        }
+        let cursors: Vec<String> = self
+            .scopes
+            .iter()
+            .flat_map(|s| &s.cursors)
+            .map(|c| c.0.clone())
+            .collect();
+        match anchored_type(t, i + 1, &cursors, &[]) {
+            Some((Anchor::Cursor(c), _)) => {
+                let sql = self
+                    .scopes
+                    .iter()
+                    .rev()
+                    .flat_map(|s| s.cursors.iter().rev())
+                    .find(|x| x.0 == c)
+                    .map(|x| x.2.clone())
+                    .ok_or("a cursor the compiler does not find")?;
+                self.emit(Instr::Stmt {
+                    sql,
+                    into: Vec::new(),
+                });
+                self.variables(t)
+            }
+            Some(_) => self.variables(t),
+            None => Err("a ROW variable is not played".to_owned()),
         }
     }
 

@@ -135,6 +135,15 @@ impl SqlModel {
         if let Some(r) = self.temp_sequence_check(s, &p) {
             return Some(r);
         }
+        if matches!(p.kind, Kind::ShowColumns | Kind::ShowCreate)
+            && tables.iter().all(|t| self.temp_engine(s, t).is_some())
+        {
+            // SHOW COLUMNS / SHOW CREATE TABLE of a temporary table: it is found by
+            // `THD::open_temporary_tables` before any MDL is asked for
+            // (`open_tables_only_view_structure`, sql/sql_base.cc): no lock, no effect.
+            // Also the table of a `TYPE OF t.c` variable (`classify/routine_anchor.rs`).
+            return Some(Ok(Stmt::NoLocks));
+        }
         if !DML.contains(&p.kind) {
             return Some(Err(format!(
                 "`{sql}`: this statement on a temporary table is not modelled"
