@@ -268,6 +268,48 @@ fn interchangeable_sessions_are_one_class() {
     }
 }
 
+/// The SQL report says which reductions a search used and what they did: symmetry with
+/// its classes by session name and the states it named by another member of their orbit,
+/// the private steps with their counts; neither when they were off.
+#[test]
+fn the_report_names_symmetry_and_por() {
+    let sc = &twins(0)[0];
+    let m = SqlCheck::new(sc).expect("model");
+    let run = |por, symmetry| {
+        let o = mdl_check::model::search::SearchOptions {
+            por,
+            symmetry,
+            ..options(DEFAULT_MAX_STATES)
+        };
+        check_with(&m, &o)
+    };
+    let on = run(true, true);
+    let y = on.symmetry.as_ref().expect("symmetry used");
+    assert_eq!(y.groups, vec![vec!["w1", "w2", "w3"]]);
+    assert!(y.renamed > 0);
+    assert!(on.por.is_some_and(|p| p.reduced > 0));
+    let j = mdl_check::sql::json::json(&m, &on);
+    assert_eq!(j["symmetry"], true);
+    assert_eq!(j["reduction"]["symmetry_groups"], serde_json::json!([3]));
+    assert_eq!(
+        j["reduction"]["symmetry_sessions"],
+        serde_json::json!([["w1", "w2", "w3"]])
+    );
+    assert_eq!(j["reduction"]["symmetry_states_renamed"], y.renamed);
+    let t = mdl_check::sql::text::text(&m, &on);
+    assert!(
+        t.contains("reductions: symmetry over w1 = w2 = w3 ("),
+        "{t}"
+    );
+    assert!(t.contains("private steps taken alone ("), "{t}");
+    let off = run(false, false);
+    assert!(off.symmetry.is_none() && off.por.is_none());
+    assert_eq!(mdl_check::sql::json::json(&m, &off)["symmetry"], false);
+    let t = mdl_check::sql::text::text(&m, &off);
+    assert!(t.contains("reductions: no symmetry"), "{t}");
+    assert!(t.contains("no partial-order reduction (--no-por)"), "{t}");
+}
+
 /// A session an assert names, or whose name a statement mentions, is nobody's twin.
 #[cfg(not(mdl_bug = "sql_symmetry_ignores_asserts"))]
 #[test]

@@ -55,6 +55,9 @@ pub struct SqlResult {
     pub stateright: bool,
     /// The reduction's counts, when it was on ([`super::quiet`]).
     pub por: Option<PorStats>,
+    /// Symmetry, when it named states ([`super::symmetry`]): `None` when it was off or
+    /// no two sessions were interchangeable.
+    pub symmetry: Option<SymmetryUsed>,
     /// CPU seconds of the process during the search (Linux).
     pub cpu_secs: Option<f64>,
     /// The most bytes the search's own structures took (the states seen, the queue of
@@ -72,6 +75,30 @@ pub struct SqlResult {
     pub switched_to_dfs: Option<(usize, u64)>,
     /// `--simulate N`: the sample taken ([`super::simulate`]); `None` for a search.
     pub simulated: Option<Simulated>,
+}
+
+/// What symmetry did in a SQL search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymmetryUsed {
+    /// The classes of interchangeable sessions, by name.
+    pub groups: Vec<Vec<String>>,
+    /// States generated (with repeats) that were named by another member of their orbit:
+    /// each would have been a state of its own without symmetry unless another path
+    /// reached it too, so this bounds the unique states saved from above.
+    pub renamed: u64,
+}
+
+impl SymmetryUsed {
+    fn of(m: &SqlCheck, model: &SqlScenario) -> Option<SymmetryUsed> {
+        model.has_symmetry().then(|| SymmetryUsed {
+            groups: model
+                .classes
+                .iter()
+                .map(|c| c.iter().map(|&s| m.session_name(s).to_owned()).collect())
+                .collect(),
+            renamed: model.renamed(),
+        })
+    }
 }
 
 impl SqlResult {
@@ -144,6 +171,7 @@ pub fn check_with(m: &SqlCheck, o: &SearchOptions) -> SqlResult {
         threads: r.threads,
         stateright: false,
         por: r.por,
+        symmetry: SymmetryUsed::of(m, &model),
         cpu_secs: mem::cpu_seconds().zip(cpu0).map(|(b, a)| b - a),
         search_bytes: r.search_bytes,
         heap_peak: r.heap_peak,

@@ -1,8 +1,9 @@
 //! The JSON of a SQL check (`mdl check --format json` of a file of SQL sessions): the
 //! same document members as a check of lock requests (`model::report::json`,
-//! `models/docs/json-output.md`), with the SQL statements in the trace steps. A SQL
-//! search has no symmetry; its one reduction (private steps taken alone, `sql::quiet`)
-//! is reported as `por`.
+//! `models/docs/json-output.md`), with the SQL statements in the trace steps. Symmetry
+//! (`sql::symmetry`) is reported with its classes by session name and the states it
+//! named by another member of their orbit (`symmetry_states_renamed`); the private
+//! steps taken alone (`sql::quiet`) as `por`.
 
 use super::check::SqlResult;
 use super::{text, SqlAction, SqlCheck, SqlRecord};
@@ -114,10 +115,12 @@ pub fn json(m: &SqlCheck, r: &SqlResult) -> Value {
         "switched_to_dfs": r.switched_to_dfs.map(|(d, b)| json!({"depth": d, "bytes": b})),
         "depth_bound": null,
         "depth_cut": false,
-        "symmetry": false,
+        "symmetry": r.symmetry.is_some(),
         "reduction": {
-            "symmetry": false,
-            "symmetry_groups": [],
+            "symmetry": r.symmetry.is_some(),
+            "symmetry_groups": r.symmetry.as_ref().map_or(Vec::new(), |y| y.groups.iter().map(Vec::len).collect()),
+            "symmetry_sessions": r.symmetry.as_ref().map_or(Vec::new(), |y| y.groups.clone()),
+            "symmetry_states_renamed": r.symmetry.as_ref().map(|y| y.renamed),
             "por": r.por.is_some(),
             "por_states_reduced": r.por.map(|p| p.reduced),
             "por_actions_skipped": r.por.map(|p| p.skipped),

@@ -18,6 +18,7 @@ use crate::model::por::PorStats;
 use mdl_core::Outcome;
 use stateright::{Model, Property};
 use std::collections::{BTreeSet, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// A SQL scenario with the reduction a search asked for.
@@ -31,6 +32,9 @@ pub struct SqlScenario {
     /// With symmetry: the classes of interchangeable sessions ([`super::symmetry`]);
     /// empty without.
     pub classes: Arc<[Vec<usize>]>,
+    /// States generated whose name is another member of their symmetry orbit
+    /// ([`super::symmetry::name`] replayed a renaming): the report's count.
+    renamed: Arc<AtomicU64>,
 }
 
 impl SqlScenario {
@@ -41,6 +45,7 @@ impl SqlScenario {
             props,
             reduce,
             classes: Arc::from(Vec::new()),
+            renamed: Arc::default(),
         }
     }
 
@@ -55,6 +60,11 @@ impl SqlScenario {
     /// Symmetry names states (some sessions are interchangeable).
     pub fn has_symmetry(&self) -> bool {
         !self.classes.is_empty()
+    }
+
+    /// States generated so far that symmetry named by another member of their orbit.
+    pub fn renamed(&self) -> u64 {
+        self.renamed.load(Ordering::Relaxed)
     }
 
     /// Takes one action; with symmetry the new state keeps the actions into it.
@@ -138,7 +148,11 @@ impl EngineModel for SqlScenario {
     fn encode(&self, st: &SqlState, _: &mut (), out: &mut Vec<u8>) {
         out.clear();
         let name = if self.has_symmetry() {
-            super::symmetry::name(&self.m, &self.classes, st)
+            let (name, renamed) = super::symmetry::name(&self.m, &self.classes, st);
+            if renamed {
+                self.renamed.fetch_add(1, Ordering::Relaxed);
+            }
+            name
         } else {
             st.fingerprint()
         };

@@ -51,6 +51,7 @@ pub fn check(m: &SqlCheck, o: &RefOptions) -> SqlResult {
         threads: o.threads.max(1),
         stateright: true,
         por: None,
+        symmetry: None,
         cpu_secs: mem::cpu_seconds().zip(cpu0).map(|(b, a)| b - a),
         search_bytes: 0,
         heap_peak: mem::heap_bytes().map(|h| h as u64),

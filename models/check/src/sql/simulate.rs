@@ -51,6 +51,7 @@ pub fn simulate(m: &SqlCheck, o: &SimOptions) -> SqlResult {
         threads: 1,
         stateright: false,
         por: None,
+        symmetry: None,
         cpu_secs: mem::cpu_seconds().zip(cpu0).map(|(b, a)| b - a),
         search_bytes: s.seen_bytes,
         heap_peak: mem::heap_bytes().map(|h| h as u64),

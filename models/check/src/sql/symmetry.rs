@@ -137,10 +137,11 @@ fn rename(a: SqlAction, sigma: &[usize]) -> SqlAction {
 }
 
 /// The name of `st`'s class: the fingerprint of its representative (of `st` itself when
-/// the representative is `st`).
-pub fn name(m: &SqlCheck, classes: &[Vec<usize>], st: &SqlState) -> u64 {
+/// the representative is `st`), and whether the name is another state's (a renaming
+/// replayed and accepted: what the SQL report counts as named by a representative).
+pub fn name(m: &SqlCheck, classes: &[Vec<usize>], st: &SqlState) -> (u64, bool) {
     let Some(sigma) = sigma(m, classes, st) else {
-        return st.fingerprint();
+        return (st.fingerprint(), false);
     };
     let mut x = m.initial();
     for a in st.trail.actions() {
@@ -150,8 +151,8 @@ pub fn name(m: &SqlCheck, classes: &[Vec<usize>], st: &SqlState) -> u64 {
     // otherwise `st` is named by itself.
     let same = (0..m.sessions()).all(|s| key(m, &x, sigma[s]) == key(m, st, s));
     if same {
-        x.fingerprint()
+        (x.fingerprint(), true)
     } else {
-        st.fingerprint()
+        (st.fingerprint(), false)
     }
 }

@@ -81,6 +81,32 @@ pub fn state_lines(m: &SqlCheck, st: &SqlState) -> Vec<String> {
         .collect()
 }
 
+/// The reductions a search used and what they did, in words (`none` when neither).
+pub fn reductions(r: &SqlResult) -> String {
+    let mut v = Vec::new();
+    match &r.symmetry {
+        Some(y) => {
+            let groups: Vec<String> = y.groups.iter().map(|g| g.join(" = ")).collect();
+            v.push(format!(
+                "symmetry over {} ({} states generated were named by another member of \
+                 their orbit)",
+                groups.join(", "),
+                y.renamed
+            ));
+        }
+        None => v.push("no symmetry (off, or no two sessions interchangeable)".into()),
+    }
+    match &r.por {
+        Some(p) => v.push(format!(
+            "private steps taken alone ({} states expanded by one action, {} actions \
+             skipped)",
+            p.reduced, p.skipped
+        )),
+        None => v.push("no partial-order reduction (--no-por)".into()),
+    }
+    v.join("; ")
+}
+
 /// The whole text report of one file.
 pub fn text(m: &SqlCheck, r: &SqlResult) -> String {
     let mut out = format!("{}:\n", m.scenario.file);
@@ -128,6 +154,9 @@ pub fn text(m: &SqlCheck, r: &SqlResult) -> String {
             ""
         }
     );
+    if r.simulated.is_none() && !r.stateright {
+        let _ = writeln!(out, "  reductions: {}", reductions(r));
+    }
     if let Some(x) = &r.simulated {
         let _ = writeln!(
             out,
