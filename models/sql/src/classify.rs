@@ -29,6 +29,7 @@ mod alter_keys;
 mod alter_rename;
 mod alter_tablespace;
 mod analyze_persistent;
+mod column_types;
 pub mod columns;
 mod control;
 mod data_directory;

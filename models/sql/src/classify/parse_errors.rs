@@ -30,6 +30,11 @@ pub fn mariadb_parse_error(sql: &str, db: &str) -> Option<u32> {
     if kw_eq(first, "drop") {
         return duplicate(&drop_list(&toks, db)?);
     }
+    // A column's data type the parser refuses (classify/column_types.rs); the columns
+    // come before a PARTITION BY clause.
+    if let Some(code) = super::column_types::error(&toks) {
+        return Some(code);
+    }
     // A PARTITION BY clause the parser refuses (classify/partition_clause.rs).
     if let Some(code) = super::partition_clause::error(&toks) {
         return Some(code);
