@@ -72,6 +72,7 @@ pub mod routine_program;
 mod routine_reader;
 mod routine_text;
 mod select;
+mod select_no_from;
 mod select_order;
 mod sequence;
 mod sequence_alter;

@@ -42,6 +42,9 @@ pub fn mariadb_parse_error(sql: &str, db: &str) -> Option<u32> {
     if kw_eq(first, "create") {
         return create_like_itself(&toks, db);
     }
+    if let Some(code) = super::select_no_from::error(&toks) {
+        return Some(code);
+    }
     if kw_eq(first, "handler") {
         return handler_where_subquery(&toks);
     }
