@@ -278,6 +278,13 @@ pub const OUTSIDE: &[u32] = &[
     // refuses the suite's data files to LOAD DATA / LOAD XML (`mysql_load`,
     // sql/sql_load.cc, after the tables are opened): its configuration, not MDL.
     1290,
+    // Found by the whole-suite sample of 2000 (h-srv): 1172, a SELECT ... INTO that found
+    // several rows (the fixture's four rows, like 1242); 1267 / 1270 / 1271, an
+    // expression mixing collations (`Item_func::agg_arg_charsets`, sql/item.cc, while the
+    // statement's items are fixed: values the model does not evaluate, like 4079), and
+    // 1250, a UNION's ORDER BY naming one SELECT's table (`find_field_in_tables` after the
+    // tables are opened: names the model does not resolve, like 1054).
+    1172, 1250, 1267, 1270, 1271,
 ];
 
 /// Is the report's difference only the server's error of [`OUTSIDE`]?

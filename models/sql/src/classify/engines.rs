@@ -122,6 +122,34 @@ pub fn unknown_engine(
     Some(cx.plan(kind, vec![p], Effect::Fail(ER_UNKNOWN_STORAGE_ENGINE), toks))
 }
 
+/// `SET [SESSION] default_storage_engine | storage_engine | default_tmp_storage_engine =
+/// name` of an engine the server does not load: ER_UNKNOWN_STORAGE_ENGINE (1286) from the
+/// variable's check (`Sys_var_plugin::do_check`, sql/sys_vars.inl: `ha_resolve_by_name`
+/// finds no such plugin), no lock and no implicit commit as for any SET (measured:
+/// main/parser.test:757, `set default_storage_engine = "a.MYISAM"`;
+/// suite/set-unknown-engine.mdl). `value` is the SET's value word (`'x'` for a string); a
+/// variable, DEFAULT or an expression is no engine name: None.
+pub fn set_engine_error(var: &str, value: &str) -> Option<u32> {
+    const VARS: &[&str] = &[
+        "default_storage_engine",
+        "storage_engine",
+        "default_tmp_storage_engine",
+    ];
+    if !VARS.contains(&var) {
+        return None;
+    }
+    let name = match value.strip_prefix('\'') {
+        Some(s) => s.strip_suffix('\'')?,
+        None if value.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => value,
+        None => return None,
+    };
+    let known = Engine::parse(name).is_some()
+        || ["default", "sequence", "performance_schema"]
+            .iter()
+            .any(|e| name.eq_ignore_ascii_case(e));
+    (!known && !name.is_empty()).then_some(ER_UNKNOWN_STORAGE_ENGINE)
+}
+
 /// The engine of a CREATE TABLE (`words` lower case): InnoDB by default; `Err` with the
 /// reason for an engine the model does not play.
 pub fn create_engine(sql: &str, words: &[String]) -> Result<Engine, String> {

@@ -51,6 +51,9 @@ pub(super) fn classify_set(words: &[String], sql: &str) -> Result<Stmt, String> 
             v => Err(format!("bad autocommit `{v}`")),
         },
         "global" | "@@global" => Err(format!("`{sql}`: SET GLOBAL is not modelled")),
+        _ if w.len() == 4 && w[2] == "=" => {
+            Ok(super::engines::set_engine_error(var, value()).map_or(Stmt::NoLocks, Stmt::Fails))
+        }
         _ => Ok(Stmt::NoLocks),
     }
 }

@@ -19,7 +19,7 @@
 //!   `select_view_temptable` on a view of one table; a view of several tables, or of a
 //!   view, is refused for DML (not measured).
 
-use super::function_names::{callee, Callee};
+use super::function_names::{callee_of_call, Callee};
 use super::{from_tables, kw_eq, Bind, Cur, Cx, Effect, Part, Stmt, Tbl, Tok};
 use crate::kind::Kind;
 pub use crate::objects::{ViewDef, ViewMode};
@@ -277,7 +277,8 @@ fn stored_calls(sql: &str, body: &[Tok]) -> Result<Vec<String>, String> {
         ) = (&w[0], &w[1])
         {
             let l = text.to_ascii_lowercase();
-            let stored = matches!(callee(&l), Callee::Stored { .. });
+            let has_args = body.get(i + 2).is_some_and(|t| *t != Tok::P(')'));
+            let stored = matches!(callee_of_call(&l, has_args), Callee::Stored { .. });
             if stored && !NOT_CALL.contains(&l.as_str()) {
                 if i > 0 && body[i - 1] == Tok::P('.') {
                     return Err(format!(
