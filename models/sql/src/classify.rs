@@ -229,6 +229,15 @@ pub fn classify(
     cat: &Catalog,
     has_row: &dyn Fn(&str) -> bool,
 ) -> Result<Stmt, String> {
+    // The code behind the statement's comments (`crate::comments`, sql_lex.cc's
+    // `lex_one_token`); only comments: SQLCOM_EMPTY_QUERY, no error when the lexer found a
+    // comment (sql_yacc.yy, `query: END_OF_INPUT`), nothing opened.
+    if let Some(code) = crate::comments::code(sql) {
+        if code.trim().trim_end_matches(';').trim().is_empty() {
+            return Ok(Stmt::Session(crate::stmt::SessionStmt::OpensNothing));
+        }
+        return classify(&code, db, cat, has_row);
+    }
     if SYSTEM_SCHEMAS.iter().any(|x| db.eq_ignore_ascii_case(x)) {
         // After `USE mysql` (the server's own schemas exist; USE takes no lock): their
         // tables are not in the catalog, so only statements that name none are played.

@@ -563,6 +563,10 @@ impl SqlModel {
             return Err("the session's previous statement is still waiting".into());
         }
         self.connect_session(s);
+        // The code behind the statement's comments (`crate::comments`).
+        // (A statement of comments only: `step_one`.)
+        let code = crate::comments::code(sql).filter(|c| !c.trim().is_empty());
+        let sql = code.as_deref().unwrap_or(sql);
         let out = match self.call_begin(s, sql) {
             Some(r) => r?,
             None => self.step_one(s, sql)?,
@@ -574,8 +578,16 @@ impl SqlModel {
 
     /// One statement (a CALL's instruction too: `model::call`).
     fn step_one(&mut self, s: usize, sql: &str) -> Result<Outcome, String> {
+        let code = crate::comments::code(sql);
+        let sql = code.as_deref().unwrap_or(sql);
         let db = self.sess[s].session.db.clone();
-        let st = if self.map.dialect_name() == "mariadb"
+        let st = if code
+            .as_deref()
+            .is_some_and(|c| c.trim().trim_end_matches(';').trim().is_empty())
+        {
+            // Only comments: SQLCOM_EMPTY_QUERY (sql_yacc.yy, `query: END_OF_INPUT`).
+            Stmt::Session(crate::stmt::SessionStmt::OpensNothing)
+        } else if self.map.dialect_name() == "mariadb"
             && !cfg!(mdl_bug = "conform_no_syntax_rules")
             && super::classify::mariadb_syntax_error(sql).is_some()
         {
