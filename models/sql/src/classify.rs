@@ -83,6 +83,7 @@ mod sequence_table;
 mod sequence_vcol;
 mod sequence_write;
 mod session;
+mod set_global_forms;
 pub(crate) mod show;
 mod show_status;
 mod syntax;
