@@ -366,6 +366,24 @@ fn show(
         // SHOW ENGINE ... STATUS / MUTEX (ha_show_status) and SHOW [ALL] SLAVE(S) STATUS
         // (show_master_info / show_all_master_info): no table opened (measured:
         // show-engine-slave-status.mdl).
+        // LOGS and MUTEX the same (SQLCOM_SHOW_ENGINE_LOGS / _MUTEX); an engine the server
+        // does not have is the parser's ER_UNKNOWN_STORAGE_ENGINE (sql_yacc.yy,
+        // `storage_engines` → ha_resolve_by_name; main/show_check.result).
+        "engine"
+            if w.len() == i + 3
+                && matches!(
+                    w.last().map(String::as_str),
+                    Some("status" | "logs" | "mutex")
+                ) =>
+        {
+            let name = vec!["engine".to_owned(), at(i + 1).to_owned()];
+            Ok(match super::engines::clause(&name) {
+                super::engines::Clause::Unknown(_) => {
+                    Stmt::Fails(super::engines::ER_UNKNOWN_STORAGE_ENGINE)
+                }
+                _ => Stmt::Session(SessionStmt::OpensNothing),
+            })
+        }
         "engine" if w.last().is_some_and(|x| x == "status") => {
             Ok(Stmt::Session(SessionStmt::OpensNothing))
         }
