@@ -126,6 +126,11 @@ pub const ER_TABLEACCESS_DENIED: u32 = 1142;
 /// statements the classifier would otherwise take: see `classify/syntax.rs`. None when
 /// none of its rules applies (or the statement does not tokenize: `classify` says why).
 pub fn mariadb_syntax_error(sql: &str) -> Option<&'static str> {
+    // The text rules read the comments (a `;` inside an executable one), the others the
+    // code behind them (`crate::comments`).
+    if let Some(code) = crate::comments::code(sql) {
+        return syntax::text_rejects(sql).or_else(|| mariadb_syntax_error(&code));
+    }
     let toks = tokens(sql).ok()?;
     syntax::mariadb_rejects(sql, &toks)
 }

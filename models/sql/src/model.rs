@@ -564,10 +564,10 @@ impl SqlModel {
         }
         self.connect_session(s);
         // The code behind the statement's comments (`crate::comments`).
-        // (A statement of comments only: `step_one`.)
+        // (A statement of comments only, and the parser's rules on the text with its
+        // comments: `step_one`.)
         let code = crate::comments::code(sql).filter(|c| !c.trim().is_empty());
-        let sql = code.as_deref().unwrap_or(sql);
-        let out = match self.call_begin(s, sql) {
+        let out = match self.call_begin(s, code.as_deref().unwrap_or(sql)) {
             Some(r) => r?,
             None => self.step_one(s, sql)?,
         };
@@ -578,6 +578,10 @@ impl SqlModel {
 
     /// One statement (a CALL's instruction too: `model::call`).
     fn step_one(&mut self, s: usize, sql: &str) -> Result<Outcome, String> {
+        // The parser's syntax rules read the text with its comments (a `;` inside an
+        // executable comment: `mariadb_syntax_error`); the rest reads the code behind
+        // them (`crate::comments`).
+        let text = sql;
         let code = crate::comments::code(sql);
         let sql = code.as_deref().unwrap_or(sql);
         let db = self.sess[s].session.db.clone();
@@ -589,7 +593,7 @@ impl SqlModel {
             Stmt::Session(crate::stmt::SessionStmt::OpensNothing)
         } else if self.map.dialect_name() == "mariadb"
             && !cfg!(mdl_bug = "conform_no_syntax_rules")
-            && super::classify::mariadb_syntax_error(sql).is_some()
+            && super::classify::mariadb_syntax_error(text).is_some()
         {
             // A syntax error: the server's parser refuses it before anything runs.
             Stmt::Fails(super::classify::ER_PARSE_ERROR)
