@@ -47,12 +47,9 @@ pub(super) fn classify(cx: &Cx, toks: &[Tok], words: &[String]) -> Option<Result
         ))
     };
     match w.as_slice() {
-        ["set", "global", "transaction", "isolation", "level", level @ ..]
-            if matches!(
-                level,
-                ["read", "uncommitted" | "committed"] | ["repeatable", "read"] | ["serializable"]
-            ) =>
-        {
+        ["set", "global", "transaction", "isolation", "level", "read", "uncommitted" | "committed"]
+        | ["set", "global", "transaction", "isolation", "level", "repeatable", "read"]
+        | ["set", "global", "transaction", "isolation", "level", "serializable"] => {
             return no_lock()
         }
         ["set", "global", "transaction", "read", "write"] => return no_lock(),
