@@ -86,6 +86,7 @@ mod sequence_table;
 mod sequence_vcol;
 mod sequence_write;
 mod session;
+mod set_global_forms;
 pub(crate) mod show;
 mod show_status;
 mod syntax;
@@ -128,6 +129,11 @@ pub const ER_TABLEACCESS_DENIED: u32 = 1142;
 /// statements the classifier would otherwise take: see `classify/syntax.rs`. None when
 /// none of its rules applies (or the statement does not tokenize: `classify` says why).
 pub fn mariadb_syntax_error(sql: &str) -> Option<&'static str> {
+    // The text rules read the comments (a `;` inside an executable one), the others the
+    // code behind them (`crate::comments`).
+    if let Some(code) = crate::comments::code(sql) {
+        return syntax::text_rejects(sql).or_else(|| mariadb_syntax_error(&code));
+    }
     let toks = tokens(sql).ok()?;
     syntax::mariadb_rejects(sql, &toks)
 }
@@ -232,6 +238,15 @@ pub fn classify(
     cat: &Catalog,
     has_row: &dyn Fn(&str) -> bool,
 ) -> Result<Stmt, String> {
+    // The code behind the statement's comments (`crate::comments`, sql_lex.cc's
+    // `lex_one_token`); only comments: SQLCOM_EMPTY_QUERY, no error when the lexer found a
+    // comment (sql_yacc.yy, `query: END_OF_INPUT`), nothing opened.
+    if let Some(code) = crate::comments::code(sql) {
+        if code.trim().trim_end_matches(';').trim().is_empty() {
+            return Ok(Stmt::Session(crate::stmt::SessionStmt::OpensNothing));
+        }
+        return classify(&code, db, cat, has_row);
+    }
     if SYSTEM_SCHEMAS.iter().any(|x| db.eq_ignore_ascii_case(x)) {
         // After `USE mysql` (the server's own schemas exist; USE takes no lock): their
         // tables are not in the catalog, so only statements that name none are played.

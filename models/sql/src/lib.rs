@@ -22,6 +22,7 @@ pub mod alter_columns;
 pub mod catalog;
 pub mod classify;
 pub mod collations;
+pub mod comments;
 pub mod compose;
 pub mod effect;
 pub mod errors;

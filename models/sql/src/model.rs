@@ -563,7 +563,11 @@ impl SqlModel {
             return Err("the session's previous statement is still waiting".into());
         }
         self.connect_session(s);
-        let out = match self.call_begin(s, sql) {
+        // The code behind the statement's comments (`crate::comments`).
+        // (A statement of comments only, and the parser's rules on the text with its
+        // comments: `step_one`.)
+        let code = crate::comments::code(sql).filter(|c| !c.trim().is_empty());
+        let out = match self.call_begin(s, code.as_deref().unwrap_or(sql)) {
             Some(r) => r?,
             None => self.step_one(s, sql)?,
         };
@@ -574,10 +578,22 @@ impl SqlModel {
 
     /// One statement (a CALL's instruction too: `model::call`).
     fn step_one(&mut self, s: usize, sql: &str) -> Result<Outcome, String> {
+        // The parser's syntax rules read the text with its comments (a `;` inside an
+        // executable comment: `mariadb_syntax_error`); the rest reads the code behind
+        // them (`crate::comments`).
+        let text = sql;
+        let code = crate::comments::code(sql);
+        let sql = code.as_deref().unwrap_or(sql);
         let db = self.sess[s].session.db.clone();
-        let st = if self.map.dialect_name() == "mariadb"
+        let st = if code
+            .as_deref()
+            .is_some_and(|c| c.trim().trim_end_matches(';').trim().is_empty())
+        {
+            // Only comments: SQLCOM_EMPTY_QUERY (sql_yacc.yy, `query: END_OF_INPUT`).
+            Stmt::Session(crate::stmt::SessionStmt::OpensNothing)
+        } else if self.map.dialect_name() == "mariadb"
             && !cfg!(mdl_bug = "conform_no_syntax_rules")
-            && super::classify::mariadb_syntax_error(sql).is_some()
+            && super::classify::mariadb_syntax_error(text).is_some()
         {
             // A syntax error: the server's parser refuses it before anything runs.
             Stmt::Fails(super::classify::ER_PARSE_ERROR)

@@ -118,6 +118,10 @@ pub fn statements(dir: &Path, files: &[PathBuf]) -> Result<Vec<Entry>, ConformEr
 /// The statement's family for the report: its first keyword, with the object word of
 /// CREATE / DROP / ALTER / SHOW / FLUSH / BACKUP / LOCK (`CREATE TABLE`, `FLUSH TABLES`).
 pub fn family(sql: &str) -> String {
+    // Behind its comments (`mdl_sql::comments`: `/*!50003 CREATE FUNCTION ...*/` is a
+    // CREATE FUNCTION).
+    let code = mdl_sql::comments::code(sql);
+    let sql = code.as_deref().unwrap_or(sql);
     let words: Vec<String> = sql
         .split(|c: char| c.is_whitespace() || c == '(' || c == ';')
         .filter(|w| !w.is_empty())

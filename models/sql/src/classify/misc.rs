@@ -354,6 +354,9 @@ fn set_global(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
     if let Some(st) = super::read_only::classify(cx, toks, words) {
         return st;
     }
+    if let Some(st) = super::set_global_forms::classify(cx, toks, words) {
+        return st;
+    }
     if let Some(w) = words
         .iter()
         .find(|w| REFUSED.contains(&w.as_str()) || w.starts_with("gtid_") || w.contains("debug"))

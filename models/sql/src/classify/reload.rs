@@ -62,6 +62,27 @@ pub(super) fn classify_reload(
         ("flush", ["threads"] | ["ssl"] | ["relay", "logs"] | ["slave"]) => {
             (Kind::FlushStatus, Effect::None)
         }
+        // The other options of `flush_option` (sql_yacc.yy): REFRESH_HOSTS,
+        // REFRESH_USER_RESOURCES, REFRESH_QUERY_CACHE, REFRESH_DES_KEY_FILE and an
+        // information_schema table with a `reset_table` (REFRESH_GENERIC:
+        // TABLE_STATISTICS, INDEX_STATISTICS, USER_STATISTICS, CLIENT_STATISTICS,
+        // THREAD_POOL_*), all in reload_acl_and_cache with no table: no lock, the implicit
+        // commit, also under LOCK TABLES (suite/flush-options-no-table.mdl).
+        (
+            "flush",
+            ["hosts"]
+            | ["user_resources"]
+            | ["query", "cache"]
+            | ["des_key_file"]
+            | ["table_statistics" | "index_statistics" | "user_statistics"]
+            | ["client_statistics"]
+            | ["thread_pool_stats" | "thread_pool_waits" | "thread_pool_queues"],
+        ) => (Kind::FlushStatus, Effect::None),
+        // The logs one by one (REFRESH_BINARY_LOG, REFRESH_SLOW_LOG, ...): FLUSH LOGS'
+        // own row (no lock; the harness's server has no binary log to rotate).
+        ("flush", ["binary" | "slow" | "error" | "engine" | "general", "logs"]) => {
+            (Kind::FlushLogs, Effect::None)
+        }
         ("reset", ["query", "cache"] | ["slave"] | ["slave", "all"]) => {
             (Kind::FlushStatus, Effect::None)
         }

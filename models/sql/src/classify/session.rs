@@ -317,6 +317,21 @@ fn show(
             no_view(sql, cat, &t)?;
             Ok(one_table_plan(Kind::ShowCreate, t, cat, has_row))
         }
+        // SHOW CREATE TRIGGER (sql_show.cc, `mysql_show_create_trigger`): the trigger's
+        // table found from its .TRN file (`get_trigger_table`), then opened as SHOW
+        // CREATE TABLE opens its table (`open_tables` with
+        // MYSQL_OPEN_FORCE_SHARED_HIGH_PRIO_MDL): the learned `show_create` row on that
+        // table; a trigger that does not exist is ER_TRG_DOES_NOT_EXIST before any open.
+        "create" if at(i + 1) == "trigger" && w.len() == i + 3 => {
+            let tr = table_at(w, i + 2, db).ok_or_else(|| format!("`{sql}`: no trigger"))?;
+            match cat.trigger_table(&tr) {
+                Some(t) => {
+                    no_view(sql, cat, &t)?;
+                    Ok(one_table_plan(Kind::ShowCreate, t, cat, has_row))
+                }
+                None => Ok(Stmt::Fails(crate::catalog::ER_TRG_DOES_NOT_EXIST)),
+            }
+        }
         // SHOW CREATE VIEW (mysqld_show_create): the view's SH for the statement, no
         // table of it (learned: `show_create_view`); a table gives ER_WRONG_OBJECT once
         // opened.
@@ -366,6 +381,24 @@ fn show(
         // SHOW ENGINE ... STATUS / MUTEX (ha_show_status) and SHOW [ALL] SLAVE(S) STATUS
         // (show_master_info / show_all_master_info): no table opened (measured:
         // show-engine-slave-status.mdl).
+        // LOGS and MUTEX the same (SQLCOM_SHOW_ENGINE_LOGS / _MUTEX); an engine the server
+        // does not have is the parser's ER_UNKNOWN_STORAGE_ENGINE (sql_yacc.yy,
+        // `storage_engines` → ha_resolve_by_name; main/show_check.result).
+        "engine"
+            if w.len() == i + 3
+                && matches!(
+                    w.last().map(String::as_str),
+                    Some("status" | "logs" | "mutex")
+                ) =>
+        {
+            let name = vec!["engine".to_owned(), at(i + 1).to_owned()];
+            Ok(match super::engines::clause(&name) {
+                super::engines::Clause::Unknown(_) => {
+                    Stmt::Fails(super::engines::ER_UNKNOWN_STORAGE_ENGINE)
+                }
+                _ => Stmt::Session(SessionStmt::OpensNothing),
+            })
+        }
         "engine" if w.last().is_some_and(|x| x == "status") => {
             Ok(Stmt::Session(SessionStmt::OpensNothing))
         }

@@ -16,11 +16,24 @@
 //!   `SHOW COUNT(*) WARNINGS | ERRORS`, `SHOW STORAGE ENGINES`, `SHOW LOCAL VARIABLES |
 //!   STATUS`: filled from the server's memory or files (sql_profile.cc,
 //!   sql_repl.cc `mysql_show_binlog_events`, sql_show.cc);
+//! - `SHOW EXPLAIN | ANALYZE [FORMAT=...] FOR id` (SQLCOM_SHOW_EXPLAIN / _ANALYZE, a SHOW
+//!   of the information_schema table SCH_EXPLAIN_TABULAR filled by `fill_show_explain`,
+//!   sql_show.cc): an id that names no connection is ER_NO_SUCH_THREAD, a name instead of
+//!   a constant ER_SET_CONSTANTS_ONLY, no id ER_PARSE_ERROR (main/show_explain.result,
+//!   main/show_analyze.result);
+//! - `SHOW SLAVE HOSTS` (`show_slave_hosts`, sql_repl.cc): no table;
 //! - words the 10.11 parser no longer has (`SHOW PLUGIN`, `SHOW TABLE TYPES`, `SHOW
 //!   MUTEX STATUS`, `SHOW INNODB STATUS`, `SHOW STATISTICS`): ER_PARSE_ERROR.
 
 use super::ER_PARSE_ERROR;
-use crate::stmt::Stmt;
+use crate::effect::Effect;
+use crate::kind::Kind;
+use crate::stmt::{Bind, Part, Plan, SessionStmt, SetTarget, Stmt};
+
+/// ER_NO_SUCH_THREAD.
+const ER_NO_SUCH_THREAD: u32 = 1094;
+/// ER_SET_CONSTANTS_ONLY.
+const ER_SET_CONSTANTS_ONLY: u32 = 1204;
 
 /// ER_FEATURE_DISABLED.
 const ER_FEATURE_DISABLED: u32 = 1289;
@@ -50,6 +63,10 @@ pub(super) fn classify(sql: &str, w: &[String], i: usize) -> Option<Result<Stmt,
             _ => return None,
         },
         ("storage", "engines") => Stmt::NoLocks,
+        ("explain" | "analyze", _) => return Some(explain_for(sql, w, i + 1)),
+        // SQLCOM_SHOW_SLAVE_HOSTS (sql_parse.cc → `show_slave_hosts`, sql_repl.cc): the
+        // list of registered replicas, no table opened.
+        ("slave", "hosts") if w.len() == i + 2 => Stmt::Session(SessionStmt::OpensNothing),
         ("local", "variables" | "status") => Stmt::NoLocks,
         ("plugin" | "statistics", "") | ("table", "types") | ("mutex" | "innodb", "status") => {
             Stmt::Fails(ER_PARSE_ERROR)
@@ -77,5 +94,51 @@ fn events(sql: &str, w: &[String], i: usize) -> Result<Stmt, String> {
     match at(rest) {
         "" | "like" | "where" => Ok(Stmt::NoLocks),
         x => Err(format!("`{sql}`: SHOW EVENTS with `{x}` is not modelled")),
+    }
+}
+
+/// `SHOW EXPLAIN | ANALYZE [FORMAT = name] FOR id` from `w[i..]`. The statement opens its
+/// information_schema table (no MDL: `open_tables` of a schema table; the session's
+/// HANDLERs are flushed, so it is played on the learned `set_global` row, which takes
+/// nothing and commits nothing) and fails in `fill_show_explain`. The model knows no
+/// connection id: an id of 1000 or more (those of mysql-test) names no connection of the
+/// harness's throwaway server, a smaller one is refused.
+fn explain_for(sql: &str, w: &[String], mut i: usize) -> Result<Stmt, String> {
+    let at = |j: usize| w.get(j).map(String::as_str).unwrap_or("");
+    if at(i) == "format" && at(i + 1) == "=" {
+        i += 3;
+    }
+    if at(i) != "for" {
+        return Ok(Stmt::Fails(ER_PARSE_ERROR));
+    }
+    let fail = |code| {
+        let kind = Kind::SetGlobal;
+        Ok(Stmt::Learned(Plan {
+            kind,
+            parts: vec![Part {
+                row: kind.as_str().to_owned(),
+                kind,
+                bind: Bind::default(),
+                set_target: SetTarget::NotInList,
+            }],
+            lock_tables: Vec::new(),
+            wait: None,
+            user_lock_timeout: None,
+            effect: Effect::Fail(code),
+            aliased: None,
+        }))
+    };
+    match &w[(i + 1).min(w.len())..] {
+        [] => Ok(Stmt::Fails(ER_PARSE_ERROR)),
+        [n] if n.parse::<u64>().is_ok_and(|n| n >= 1000) => fail(ER_NO_SUCH_THREAD),
+        [n] if n.chars().all(|c| c.is_alphanumeric() || c == '_')
+            && !n.chars().all(|c| c.is_ascii_digit()) =>
+        {
+            fail(ER_SET_CONSTANTS_ONLY)
+        }
+        _ => Err(format!(
+            "`{sql}`: SHOW EXPLAIN / ANALYZE of a connection id the model cannot know, or of \
+             a subquery, is not modelled"
+        )),
     }
 }

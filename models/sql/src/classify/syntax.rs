@@ -14,6 +14,11 @@ mod handler;
 mod more;
 
 /// Why MariaDB's parser rejects `sql` (tokens `toks`), or None when no rule applies.
+/// The rules on the statement's text with its comments (`more::text`).
+pub(super) fn text_rejects(sql: &str) -> Option<&'static str> {
+    more::text(sql)
+}
+
 pub(super) fn mariadb_rejects(sql: &str, toks: &[Tok]) -> Option<&'static str> {
     if let Some(r) = more::text(sql) {
         return Some(r);
