@@ -171,7 +171,7 @@ fn literal(t: &Tok) -> Result<Option<i64>, Stop> {
         return refused("an event time the model does not read");
     }
     let (y, m, d) = (parts[0], parts[1], parts[2]);
-    if y < 1970 || y > 2038 || (y == 2038 && (m > 1 || d > 19)) {
+    if !(1970..=2038).contains(&y) || (y == 2038 && (m > 1 || d > 19)) {
         return Ok(None);
     }
     if (y == 1970 && m == 1 && d == 1) || (y == 2038 && d == 19) {
@@ -244,8 +244,11 @@ fn base(e: &[Tok]) -> Option<(bool, &[Tok])> {
     bare.then_some((today, rest))
 }
 
+/// An offset's bounds in seconds and the tokens after it.
+type Offset<'a> = ((i64, i64), &'a [Tok]);
+
 /// `INTERVAL n unit` at the start of `e`, with the tokens after it.
-fn interval(e: &[Tok]) -> Result<Option<((i64, i64), &[Tok])>, Stop> {
+fn interval(e: &[Tok]) -> Result<Option<Offset<'_>>, Stop> {
     if !word(e.first(), "interval") {
         return Ok(None);
     }
