@@ -169,6 +169,12 @@ impl Routines {
         match op {
             RoutineOp::Create { .. } if !has_schema => Some(ER_BAD_DB),
             RoutineOp::Create { past: true, .. } => None,
+            // Events::update_event checks the schema once it holds the event's lock
+            // (`check_db_dir_existence`; measured: ALTER EVENT nodb9.e1 ..., 1049).
+            RoutineOp::Alter {
+                kind: RoutineKind::Event,
+                ..
+            } if !has_schema => Some(ER_BAD_DB),
             RoutineOp::Alter { kind, r, ev } if *ev != EventAlter::default() => {
                 self.event_alter_error(*kind, r, ev)
             }

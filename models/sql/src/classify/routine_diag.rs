@@ -85,8 +85,8 @@ fn diagnostics(s: &[Tok], declared: &dyn Fn(&str) -> bool) -> Result<(), Why> {
     i += 1;
     let items = if s.get(i).is_some_and(|t| kw_eq(t, "condition")) {
         match s.get(i + 1) {
-            Some(Tok::Num(n)) if n.chars().all(|c| c.is_ascii_digit()) => i += 2,
-            Some(Tok::Str(_)) => i += 2,
+            // `signed_literal`: a number (`1.1` too, measured: an OK packet) or a string.
+            Some(Tok::Num(_) | Tok::Str(_)) => i += 2,
             // `condition_number: ident`: a name that is no declared variable is
             // ER_BAD_FIELD_ERROR as the parser reads it (measured: `CONDITION a`,
             // `CONDITION p1()`, `CONDITION ABS(2)`).
@@ -101,7 +101,7 @@ fn diagnostics(s: &[Tok], declared: &dyn Fn(&str) -> bool) -> Result<(), Why> {
                 }
                 i += 2;
             }
-            Some(Tok::Num(_) | Tok::P(_)) | None => return parse(),
+            Some(Tok::P(_)) | None => return parse(),
             _ => return refused("GET DIAGNOSTICS CONDITION without a number or a variable"),
         }
         CONDITION_ITEMS
@@ -319,6 +319,10 @@ mod tests {
         );
         assert_eq!(
             top("GET DIAGNOSTICS CONDITION \"1\" @a = CLASS_ORIGIN"),
+            Ok(Stmt::NoLocks)
+        );
+        assert_eq!(
+            top("GET DIAGNOSTICS CONDITION 1.1 @a = CLASS_ORIGIN"),
             Ok(Stmt::NoLocks)
         );
     }
