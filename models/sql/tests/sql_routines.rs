@@ -127,6 +127,12 @@ fn an_event_in_the_past_is_not_created_and_bad_schedules_fail_before_locks() {
     let future = "CREATE EVENT e3 ON SCHEDULE AT NOW() + INTERVAL 1 YEAR DO SET @a = 1";
     assert_eq!(m.step(a, future), Ok(Outcome::Ok));
     assert_eq!(m.step(a, "DROP EVENT e3"), Ok(Outcome::Ok));
+    // main/events_1.test: a compound unit's count; a time before now (PRESERVE).
+    let compound = "CREATE EVENT e5 ON SCHEDULE EVERY '10:20' MINUTE_SECOND DO SET @a = 1";
+    assert_eq!(m.step(a, compound), Ok(Outcome::Ok));
+    let before = "CREATE EVENT e6 ON SCHEDULE AT CURRENT_TIMESTAMP - INTERVAL 1 DAY \
+                  ON COMPLETION PRESERVE DO SET @a = 1";
+    assert_eq!(m.step(a, before), Ok(Outcome::Ok));
     for (sql, code) in [
         (
             "CREATE EVENT e2 ON SCHEDULE AT 10000101000000 DO SET @a = 1",

@@ -252,10 +252,19 @@ fn interval(e: &[Tok]) -> Result<Option<Offset<'_>>, Stop> {
     if !word(e.first(), "interval") {
         return Ok(None);
     }
-    let (Some(n), Some(u)) = (e.get(1).and_then(count), e.get(2)) else {
+    let (Some(Tok::Num(n)), Some(u)) = (e.get(1), e.get(2)) else {
         return refused("an event INTERVAL the model does not read");
     };
-    Ok(Some((unit(u, n)?, &e[3..])))
+    // A fraction (`INTERVAL 0.1 SECOND`): between the whole seconds around it.
+    let Ok(x) = n.parse::<f64>() else {
+        return refused("an event INTERVAL the model does not read");
+    };
+    let (lo, hi) = unit(u, 1)?;
+    let off = (
+        (x * lo as f64).floor() as i64,
+        (x * hi as f64).ceil() as i64,
+    );
+    Ok(Some((off, &e[3..])))
 }
 
 /// A time expression: a literal, NULL, now or today (plus or `DATE_ADD` an INTERVAL).
@@ -276,7 +285,8 @@ fn time(e: &[Tok]) -> Result<Option<When>, Stop> {
     };
     let (after, (lo, hi)) = match (add, after) {
         (false, []) => (after, (0, 0)),
-        (false, [Tok::P('+'), rest @ ..]) => match interval(rest)? {
+        (false, [Tok::P(sign @ ('+' | '-')), rest @ ..]) => match interval(rest)? {
+            Some(((lo, hi), tail)) if *sign == '-' => (tail, (-hi, -lo)),
             Some((off, tail)) => (tail, off),
             None => return refused("an event time the model does not read"),
         },
@@ -302,6 +312,14 @@ fn every_count(e: &[Tok]) -> Result<Option<i64>, Stop> {
         [Tok::P('('), inner @ .., Tok::P(')')] if word(inner.first(), "select") => &inner[1..],
         _ => e,
     };
+    if let [Tok::P('-'), Tok::Num(_)] = e {
+        return Ok(None);
+    }
+    if let [Tok::Num(n)] = e {
+        if n.chars().all(|c| c.is_ascii_digit()) && n.parse::<i64>().is_err() {
+            return Ok(None);
+        }
+    }
     let mut total = 0i64;
     for (i, t) in e.iter().enumerate() {
         match (i % 2, t) {
@@ -319,6 +337,45 @@ fn every_count(e: &[Tok]) -> Result<Option<i64>, Stop> {
         }
     }
     Ok((total > 0 && total <= 1_000_000_000).then_some(total))
+}
+
+/// The compound units an EVERY takes as `'a:b[:c[:d]]'` (`get_interval_value`).
+const COMPOUND: &[&str] = &[
+    "year_month",
+    "day_hour",
+    "day_minute",
+    "day_second",
+    "hour_minute",
+    "hour_second",
+    "minute_second",
+];
+
+/// EVERY `'a:b' UNIT` of a compound unit: Some(whether the interval is positive), None
+/// when the unit is not compound; a MICROSECOND unit is ER_NOT_SUPPORTED_YET
+/// (`init_interval`).
+fn compound_every(n: &[Tok], u: &Tok) -> Result<Option<bool>, Stop> {
+    let Tok::Word { text, .. } = u else {
+        return Ok(None);
+    };
+    let w = text.to_ascii_lowercase();
+    if w.contains("microsecond") {
+        return Err(Stop::Check(ER_NOT_SUPPORTED_YET));
+    }
+    if !COMPOUND.contains(&w.as_str()) {
+        return Ok(None);
+    }
+    let [Tok::Str(v)] = n else {
+        return refused("an event EVERY count the model does not read");
+    };
+    let groups: Vec<&str> = v.split(':').collect();
+    if groups.len() > 4
+        || groups
+            .iter()
+            .any(|g| g.is_empty() || !g.chars().all(|c| c.is_ascii_digit()))
+    {
+        return refused("an event EVERY count the model does not read");
+    }
+    Ok(Some(groups.iter().any(|g| !g.trim_start_matches('0').is_empty())))
 }
 
 /// The clauses of an event statement after its name, up to DO.
@@ -479,8 +536,15 @@ impl Schedule<'_> {
         let Some((n, u)) = self.every else {
             return Err(Stop::Parse);
         };
-        let n = every_count(n)?.ok_or(Stop::Check(ER_EVENT_INTERVAL_NOT_POSITIVE_OR_TOO_BIG))?;
-        unit(u, n)?;
+        if let Some(positive) = compound_every(n, u)? {
+            if !positive {
+                return Err(Stop::Check(ER_EVENT_INTERVAL_NOT_POSITIVE_OR_TOO_BIG));
+            }
+        } else {
+            let n =
+                every_count(n)?.ok_or(Stop::Check(ER_EVENT_INTERVAL_NOT_POSITIVE_OR_TOO_BIG))?;
+            unit(u, n)?;
+        }
         // ev_starts: no STARTS is NOW().
         let starts = match self.starts {
             Some(e) => time(e)?.ok_or(Stop::Check(ER_WRONG_VALUE))?,
