@@ -375,7 +375,9 @@ fn compound_every(n: &[Tok], u: &Tok) -> Result<Option<bool>, Stop> {
     {
         return refused("an event EVERY count the model does not read");
     }
-    Ok(Some(groups.iter().any(|g| !g.trim_start_matches('0').is_empty())))
+    Ok(Some(
+        groups.iter().any(|g| !g.trim_start_matches('0').is_empty()),
+    ))
 }
 
 /// The clauses of an event statement after its name, up to DO.
