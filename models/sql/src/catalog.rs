@@ -272,7 +272,7 @@ impl Catalog {
         match e {
             Effect::None | Effect::KeyCache(_) | Effect::ReadOnly(_) => None,
             Effect::WithFks(e, _) => self.error_of(e),
-            Effect::Fail(c) => Some(*c),
+            Effect::Fail(c) | Effect::FailBeforeLocks(c) => Some(*c),
             Effect::Accounts(a) => a.error(&self.users),
             Effect::Routine(op) => self.routines.error(op, self.has_schema(&op.target().db)),
             Effect::AlterDb(_) | Effect::CreateDb { .. } | Effect::DropDb { .. } => {
@@ -320,6 +320,7 @@ impl Catalog {
             Effect::None
             | Effect::NeedTables(_)
             | Effect::Fail(_)
+            | Effect::FailBeforeLocks(_)
             | Effect::InPlace(_)
             | Effect::NotPartitioned(_)
             | Effect::ExchangeNotPartitioned(..)

@@ -38,6 +38,7 @@ mod dml;
 mod drop_index;
 pub mod dynamic;
 mod engines;
+mod event_schedule;
 mod fk;
 mod fk_alter;
 mod function_names;

@@ -16,6 +16,11 @@ pub enum Effect {
     /// `SET GLOBAL read_only = 0 | 1`: the server's read_only from then on
     /// (`classify/read_only.rs`).
     ReadOnly(bool),
+    /// The statement's own checks fail once its implicit commit and the session's rules
+    /// are through, before its first lock (an event's schedule:
+    /// `Event_parse_data::check_parse_data`, before `lock_object_name`): the error, no
+    /// lock, no change.
+    FailBeforeLocks(u32),
     CreateTable {
         t: Tbl,
         engine: Engine,

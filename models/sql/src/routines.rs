@@ -46,6 +46,11 @@ pub const ER_SP_ALREADY_EXISTS: u32 = 1304;
 pub const ER_SP_DOES_NOT_EXIST: u32 = 1305;
 pub const ER_EVENT_ALREADY_EXISTS: u32 = 1537;
 pub const ER_EVENT_DOES_NOT_EXIST: u32 = 1539;
+/// ALTER EVENT ... RENAME TO its own name (`Events::update_event`, sql/events.cc).
+pub const ER_EVENT_SAME_NAME: u32 = 1551;
+/// ALTER EVENT of a time in the past with ON COMPLETION NOT PRESERVE
+/// (`Event_parse_data::check_if_in_the_past`, sql/event_parse_data.cc).
+pub const ER_EVENT_CANNOT_ALTER_IN_THE_PAST: u32 = 1589;
 
 /// What a routine's body is, as far as the model reads it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,6 +68,23 @@ pub struct Body {
     /// The definition after the routine's name (parameters, characteristics, body) as
     /// text: a CALL compiles it (`classify/routine_flow.rs`).
     pub src: String,
+    /// An event's ON COMPLETION PRESERVE (false for routines and for NOT PRESERVE, the
+    /// default): an ALTER EVENT to a past time that does not say decides by it.
+    pub preserve: bool,
+}
+
+/// What an ALTER EVENT says beyond its body (`Events::update_event`, sql/events.cc;
+/// `Event_db_repository::update_event`, sql/event_db_repository.cc).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct EventAlter {
+    /// ON COMPLETION [NOT] PRESERVE, when written.
+    pub preserve: Option<bool>,
+    /// Its AT or ENDS lies in the past and it writes no ON COMPLETION: the event's own
+    /// decides (`Event_parse_data::check_dates`, after the locks): NOT PRESERVE is
+    /// ER_EVENT_CANNOT_ALTER_IN_THE_PAST.
+    pub past: bool,
+    /// RENAME TO this name (its locks were taken after the old name's).
+    pub rename: Option<Tbl>,
 }
 
 /// A routine DDL statement's effect on the catalog.
@@ -74,6 +96,11 @@ pub enum RoutineOp {
         body: Body,
         if_not_exists: bool,
         or_replace: bool,
+        /// An event whose AT or ENDS lies in the past, without ON COMPLETION PRESERVE:
+        /// the server takes its locks, checks the schema and creates nothing, with a
+        /// note (`Events::create_event`'s `do_not_create`, whether the event exists or
+        /// not; measured).
+        past: bool,
     },
     Drop {
         kind: RoutineKind,
@@ -83,13 +110,11 @@ pub enum RoutineOp {
     Alter {
         kind: RoutineKind,
         r: Tbl,
+        ev: EventAlter,
     },
     /// A statement that calls a stored function: once it holds the function's S, the
     /// function must exist (a DROP it waited behind: ER_SP_DOES_NOT_EXIST; sp-lock.test).
-    Use {
-        kind: RoutineKind,
-        r: Tbl,
-    },
+    Use { kind: RoutineKind, r: Tbl },
 }
 
 impl RoutineOp {
@@ -143,6 +168,16 @@ impl Routines {
     pub fn error(&self, op: &RoutineOp, has_schema: bool) -> Option<u32> {
         match op {
             RoutineOp::Create { .. } if !has_schema => Some(ER_BAD_DB),
+            RoutineOp::Create { past: true, .. } => None,
+            // Events::update_event checks the schema once it holds the event's lock
+            // (`check_db_dir_existence`; measured: ALTER EVENT nodb9.e1 ..., 1049).
+            RoutineOp::Alter {
+                kind: RoutineKind::Event,
+                ..
+            } if !has_schema => Some(ER_BAD_DB),
+            RoutineOp::Alter { kind, r, ev } if *ev != EventAlter::default() => {
+                self.event_alter_error(*kind, r, ev)
+            }
             RoutineOp::Create {
                 kind,
                 r,
@@ -154,14 +189,47 @@ impl Routines {
             RoutineOp::Drop { kind, r, if_exists } => {
                 (self.get(*kind, r).is_none() && !if_exists).then_some(kind.errors().1)
             }
-            RoutineOp::Alter { kind, r } | RoutineOp::Use { kind, r } => {
+            RoutineOp::Alter { kind, r, .. } | RoutineOp::Use { kind, r } => {
                 self.get(*kind, r).is_none().then_some(kind.errors().1)
             }
         }
     }
 
+    /// An ALTER EVENT's error once its locks are taken: RENAME TO a name that exists
+    /// first (ER_EVENT_ALREADY_EXISTS), then the event itself, then a past time
+    /// (`Event_db_repository::update_event`; measured: suite/event-schedule-rename.mdl).
+    /// (RENAME TO a missing schema is ER_BAD_DB: the classifier's `Effect::Fail`.)
+    fn event_alter_error(&self, kind: RoutineKind, r: &Tbl, ev: &EventAlter) -> Option<u32> {
+        let (exists, missing) = kind.errors();
+        if ev
+            .rename
+            .as_ref()
+            .is_some_and(|n| self.get(kind, n).is_some())
+        {
+            return Some(exists);
+        }
+        let Some(body) = self.get(kind, r) else {
+            return Some(missing);
+        };
+        (ev.past && !body.preserve).then_some(ER_EVENT_CANNOT_ALTER_IN_THE_PAST)
+    }
+
     pub fn apply(&mut self, op: &RoutineOp, has_schema: bool) {
         match op {
+            RoutineOp::Create { past: true, .. } => {}
+            RoutineOp::Alter { kind, r, ev } => {
+                if self.error(op, has_schema).is_some() {
+                    return;
+                }
+                let key = folded(*kind, r);
+                if let Some(mut b) = self.objs.remove(&key) {
+                    if let Some(p) = ev.preserve {
+                        b.preserve = p;
+                    }
+                    let to = ev.rename.as_ref().map_or(key, |n| folded(*kind, n));
+                    self.objs.insert(to, b);
+                }
+            }
             RoutineOp::Create {
                 kind,
                 r,
@@ -178,7 +246,7 @@ impl Routines {
             RoutineOp::Drop { kind, r, .. } => {
                 self.objs.remove(&folded(*kind, r));
             }
-            RoutineOp::Alter { .. } | RoutineOp::Use { .. } => {}
+            RoutineOp::Use { .. } => {}
         }
     }
 
@@ -209,9 +277,11 @@ mod tests {
                 stmts: Vec::new(),
                 flow: false,
                 src: String::new(),
+                preserve: false,
             },
             if_not_exists,
             or_replace,
+            past: false,
         }
     }
 
@@ -256,6 +326,7 @@ mod tests {
         let alter = RoutineOp::Alter {
             kind: RoutineKind::Event,
             r: p1(),
+            ev: EventAlter::default(),
         };
         assert_eq!(c.error(&alter, true), Some(ER_EVENT_DOES_NOT_EXIST));
     }

@@ -168,6 +168,36 @@ fn default_and_ignore_stand_as_values_only() {
     assert!(r.starts_with("refused"), "{r}");
 }
 
+/// suite/ps-default-param-after-locks.mdl (main/default.test, MDEV-11360): a misplaced
+/// DEFAULT / IGNORE fails once the statement's tables are locked: behind another
+/// session's LOCK TABLES ... WRITE it waits first; `EXPLAIN SELECT ?` runs.
+#[test]
+fn a_misplaced_default_fails_after_the_statements_locks() {
+    let (mut m, s) = model(2);
+    let (a, b) = (s[0], s[1]);
+    assert_eq!(run(&mut m, b, "LOCK TABLES t2 WRITE"), "Ok");
+    let q = "EXECUTE IMMEDIATE 'SELECT * FROM t2 LIMIT ?' USING IGNORE";
+    assert_eq!(run(&mut m, a, q), "Waiting");
+    assert_eq!(run(&mut m, b, "UNLOCK TABLES"), "Ok");
+    assert_eq!(m.session(a).last_error, Some(4032));
+    let q = "EXECUTE IMMEDIATE 'EXPLAIN EXTENDED SELECT ?' USING IGNORE";
+    assert_eq!(run(&mut m, a, q), "Ok");
+    let q = "EXECUTE IMMEDIATE 'SELECT * FROM t9 WHERE ?' USING IGNORE";
+    assert_eq!(run(&mut m, a, q), "error 1146");
+    // In a transaction the failed statement keeps its SR.
+    assert_eq!(run(&mut m, a, "BEGIN"), "Ok");
+    let q = "EXECUTE IMMEDIATE 'SELECT * FROM t2 WHERE ?' USING IGNORE";
+    assert_eq!(run(&mut m, a, q), "error 4032");
+    assert!(
+        m.locks_of(a).contains("TABLE test.t2 SR"),
+        "{:?}",
+        m.locks_of(a)
+    );
+    assert_eq!(run(&mut m, b, "LOCK TABLES t2 WRITE"), "Waiting");
+    assert_eq!(run(&mut m, a, "COMMIT"), "Ok");
+    assert!(!m.is_waiting(b));
+}
+
 #[test]
 fn parameters_are_fixed_first_and_admin_statements_are_not_checked_when_prepared() {
     let (mut m, s) = model(1);

@@ -88,8 +88,8 @@ fn what_the_model_cannot_play_is_refused() {
         // prelocked.
         "CALL p2()",
         "SELECT f2() FROM t2",
-        // An event that may be dropped at once (AT, no PRESERVE), a UDF.
-        "CREATE EVENT e1 ON SCHEDULE AT '2000-01-01 00:00:00' DO SET @x = 1",
+        // An event time the model cannot place against its clock (2026-2029), a UDF.
+        "CREATE EVENT e1 ON SCHEDULE AT '2027-01-01 00:00:00' DO SET @x = 1",
         "CREATE FUNCTION u1 RETURNS INTEGER SONAME 'udf.so'",
     ] {
         assert!(m.step(a, sql).is_err(), "{sql}");
@@ -107,6 +107,110 @@ fn routine_ddl_in_a_missing_schema_fails_after_its_locks() {
     assert_eq!(m.session(a).last_error, Some(1049));
     assert_eq!(m.step(a, "DROP EVENT db9.e1"), Ok(Outcome::Error));
     assert_eq!(m.session(a).last_error, Some(1539));
+}
+
+/// suite/event-schedule-rename.mdl: an event in the past is not created, after its
+/// locks; the schedule's checks fail before any lock, after the implicit commit.
+#[test]
+fn an_event_in_the_past_is_not_created_and_bad_schedules_fail_before_locks() {
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    let past = "CREATE EVENT e1 ON SCHEDULE AT '1999-01-01 00:00:00' DO SET @a = 1";
+    assert_eq!(m.step(a, past), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "DROP EVENT e1"), Ok(Outcome::Error));
+    assert_eq!(m.session(a).last_error, Some(1539));
+    let every = "CREATE EVENT e1 ON SCHEDULE EVERY 1 HOUR DO SET @a = 1";
+    assert_eq!(m.step(a, every), Ok(Outcome::Ok));
+    // do_not_create comes before the event's existence.
+    assert_eq!(m.step(a, past), Ok(Outcome::Ok));
+    let future = "CREATE EVENT e3 ON SCHEDULE AT NOW() + INTERVAL 1 YEAR DO SET @a = 1";
+    assert_eq!(m.step(a, future), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "DROP EVENT e3"), Ok(Outcome::Ok));
+    // main/events_1.test: a compound unit's count; a time before now (PRESERVE).
+    let compound = "CREATE EVENT e5 ON SCHEDULE EVERY '10:20' MINUTE_SECOND DO SET @a = 1";
+    assert_eq!(m.step(a, compound), Ok(Outcome::Ok));
+    let before = "CREATE EVENT e6 ON SCHEDULE AT CURRENT_TIMESTAMP - INTERVAL 1 DAY \
+                  ON COMPLETION PRESERVE DO SET @a = 1";
+    assert_eq!(m.step(a, before), Ok(Outcome::Ok));
+    for (sql, code) in [
+        (
+            "CREATE EVENT e2 ON SCHEDULE AT 10000101000000 DO SET @a = 1",
+            1525,
+        ),
+        (
+            "CREATE EVENT e2 ON SCHEDULE AT 'not a date' DO SET @a = 1",
+            1525,
+        ),
+        (
+            "CREATE EVENT e2 ON SCHEDULE EVERY 1 HOUR ENDS NOW() DO SET @a = 1",
+            1543,
+        ),
+        (
+            "CREATE EVENT e2 ON SCHEDULE AT ROW(1,2) DO SET @a = 1",
+            1241,
+        ),
+        (
+            "CREATE EVENT e2 ON SCHEDULE EVERY 0 SECOND DO SET @a = 1",
+            1542,
+        ),
+        (
+            "CREATE EVENT e2 ON SCHEDULE AT (SELECT a FROM t1) DO SET @a = 1",
+            1970,
+        ),
+        (
+            "CREATE EVENT e2 ON SCHEDULE AT NOW() STARTS NOW() DO SET @a = 1",
+            1064,
+        ),
+    ] {
+        assert_eq!(m.step(a, sql), Ok(Outcome::Error), "{sql}");
+        assert_eq!(m.session(a).last_error, Some(code), "{sql}");
+    }
+    // The implicit commit comes first: b's transaction lock goes.
+    m.step(b, "BEGIN").unwrap();
+    m.step(b, "SELECT * FROM t1").unwrap();
+    assert!(!held(&m, b).is_empty());
+    let bad = "CREATE EVENT e2 ON SCHEDULE AT NULL DO SET @a = 1";
+    assert_eq!(m.step(b, bad), Ok(Outcome::Error));
+    assert!(held(&m, b).is_empty());
+}
+
+/// suite/event-schedule-rename.mdl: ALTER EVENT ... RENAME TO locks both names and moves
+/// the event; its errors; a past time decided by the event's ON COMPLETION.
+#[test]
+fn alter_event_rename_locks_both_names_and_moves_the_event() {
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    m.step(a, "CREATE EVENT e1 ON SCHEDULE EVERY 1 HOUR DO SET @a = 1")
+        .unwrap();
+    for (sql, code) in [
+        ("ALTER EVENT e1 RENAME TO e1", 1551),
+        ("ALTER EVENT e9 RENAME TO e1", 1537),
+        ("ALTER EVENT e9 RENAME TO e8", 1539),
+        ("ALTER EVENT e1 RENAME TO nodb.e3", 1049),
+    ] {
+        assert_eq!(m.step(a, sql), Ok(Outcome::Error), "{sql}");
+        assert_eq!(m.session(a).last_error, Some(code), "{sql}");
+    }
+    m.step(b, "BACKUP STAGE START").unwrap();
+    m.step(b, "BACKUP STAGE BLOCK_DDL").unwrap();
+    assert_eq!(
+        m.step(a, "ALTER EVENT e1 RENAME TO e2"),
+        Ok(Outcome::Waiting)
+    );
+    m.step(b, "BACKUP STAGE END").unwrap();
+    assert_eq!(m.step(a, "DROP EVENT e1"), Ok(Outcome::Error));
+    let past = "ALTER EVENT e2 ON SCHEDULE EVERY 1 HOUR STARTS '1999-01-01 00:00:00' \
+                ENDS '1999-01-02 00:00:00'";
+    assert_eq!(m.step(a, past), Ok(Outcome::Error));
+    assert_eq!(m.session(a).last_error, Some(1589));
+    assert_eq!(
+        m.step(a, "ALTER EVENT e2 ON COMPLETION PRESERVE"),
+        Ok(Outcome::Ok)
+    );
+    assert_eq!(m.step(a, past), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "DROP EVENT e2"), Ok(Outcome::Ok));
 }
 
 #[cfg(not(mdl_bug = "conform_no_prelocking"))]

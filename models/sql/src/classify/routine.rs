@@ -20,10 +20,13 @@
 //! tables are prelocked with it (`DML_prelocking_strategy::handle_routine`,
 //! `classify/routine_prelock.rs`): `SELECT f()` / `DO f()` are played.
 
+use super::event_schedule::{self, Clauses, Stop};
 use super::routine_block::{read_in, Ctx, Why};
 use super::{kw_eq, routine_body, routine_prelock, Bind, Cur, Cx, Effect, Plan, Stmt, Tbl, Tok};
 use crate::kind::Kind;
-use crate::routines::{Body, RoutineKind, RoutineOp, ER_SP_DOES_NOT_EXIST};
+use crate::routines::{
+    Body, EventAlter, RoutineKind, RoutineOp, ER_EVENT_SAME_NAME, ER_SP_DOES_NOT_EXIST,
+};
 
 /// Words that make a routine body use tables (or run statements that may).
 const TABLE_WORDS: &[&str] = &[
@@ -159,9 +162,16 @@ fn ddl(
         Err(Why::Refused(why)) => return refuse(cx, &why),
         Err(Why::Fails(code)) => return Ok(Stmt::Fails(code)),
     };
+    let mut ev = Clauses::default();
+    let mut check = None;
     if kind == RoutineKind::Event && verb != "drop" {
-        if let Some(why) = event_refusal(rest) {
-            return refuse(cx, &format!("{} EVENT: {why}", verb.to_uppercase()));
+        match event_schedule::read(rest, cx.db, verb == "create") {
+            Ok(c) => ev = c,
+            Err(Stop::Parse) => return Ok(Stmt::Fails(super::ER_PARSE_ERROR)),
+            Err(Stop::Check(code)) => check = Some(code),
+            Err(Stop::Refused(why)) => {
+                return refuse(cx, &format!("{} EVENT: {why}", verb.to_uppercase()))
+            }
         }
     }
     let op = match verb {
@@ -179,9 +189,11 @@ fn ddl(
                     .map(|b| b.1.iter().map(|s| super::lex::render(s)).collect())
                     .unwrap_or_default(),
                 src: super::lex::render(rest),
+                preserve: ev.preserve == Some(true),
             },
             if_not_exists,
             or_replace,
+            past: ev.past,
         },
         "drop" => {
             if !c.done() {
@@ -193,7 +205,15 @@ fn ddl(
                 if_exists,
             }
         }
-        _ => RoutineOp::Alter { kind, r: r.clone() },
+        _ => RoutineOp::Alter {
+            kind,
+            r: r.clone(),
+            ev: EventAlter {
+                preserve: ev.preserve,
+                past: ev.past,
+                rename: ev.rename.clone(),
+            },
+        },
     };
     let row = ddl_kind(&op);
     if !(cx.has_row)(row.as_str()) {
@@ -202,7 +222,41 @@ fn ddl(
             &format!("`{row}` is not in this dialect's statement table"),
         );
     }
-    Ok(learned(cx, row, r, Effect::Routine(op)))
+    if let Some(code) = check {
+        return Ok(learned(cx, row, r, Effect::FailBeforeLocks(code)));
+    }
+    match &ev.rename {
+        Some(n) => Ok(rename_event(cx, row, r, n.clone(), op)),
+        None => Ok(learned(cx, row, r, Effect::Routine(op))),
+    }
+}
+
+/// ALTER EVENT ... RENAME TO `n` (`Events::update_event`, sql/events.cc): the old name's
+/// `lock_object_name`; the same name is ER_EVENT_SAME_NAME there; then the new name's
+/// (BACKUP_DDL again, its schema's IX, its X), and a new schema that does not exist is
+/// ER_BAD_DB_ERROR (`check_db_dir_existence`); then the catalog's errors
+/// (`Routines::error`).
+fn rename_event(cx: &Cx, row: Kind, r: Tbl, n: Tbl, op: RoutineOp) -> Stmt {
+    let same = r.db == n.db && r.name.eq_ignore_ascii_case(&n.name);
+    if same {
+        return learned(cx, row, r, Effect::Fail(ER_EVENT_SAME_NAME));
+    }
+    let effect = if cx.cat.has_schema(&n.db) {
+        Effect::Routine(op)
+    } else {
+        Effect::Fail(crate::routines::ER_BAD_DB)
+    };
+    let mut st = learned(cx, row, r, effect);
+    if let Stmt::Learned(p) = &mut st {
+        p.parts.push(cx.part(
+            row,
+            Bind {
+                r: Some(n),
+                ..Bind::default()
+            },
+        ));
+    }
+    st
 }
 
 /// The learned kind of a routine's or event's CREATE / DROP / ALTER.
@@ -271,32 +325,6 @@ fn read_definition<'a>(
     let params = super::routine_decl::param_names(rest);
     let stmts = read_in(b, ctx, aggregate, params)?;
     Ok(Some((b, stmts)))
-}
-
-/// Why an event's CREATE / ALTER is refused: a schedule that may lie in the past makes
-/// the server drop (or not create) the event without its locks
-/// (`Event_parse_data::check_if_in_the_past`, `Events::create_event`'s `do_not_create`),
-/// which depends on the clock; a RENAME names a second event.
-fn event_refusal(rest: &[Tok]) -> Option<&'static str> {
-    let before_do = rest
-        .iter()
-        .position(|t| kw_eq(t, "do"))
-        .map_or(rest, |i| &rest[..i]);
-    // ON COMPLETION PRESERVE keeps an event whose time has passed (measured: created,
-    // after its locks).
-    let preserve = before_do
-        .windows(2)
-        .any(|w| kw_eq(&w[1], "preserve") && !kw_eq(&w[0], "not"));
-    if !preserve && before_do.iter().any(|t| kw_eq(t, "at") || kw_eq(t, "ends")) {
-        return Some(
-            "an event scheduled AT a time or with ENDS (maybe past) without ON COMPLETION \
-             PRESERVE is not modelled",
-        );
-    }
-    if before_do.iter().any(|t| kw_eq(t, "rename")) {
-        return Some("ALTER EVENT ... RENAME TO is not modelled");
-    }
-    None
 }
 
 /// Whether the body may use tables.

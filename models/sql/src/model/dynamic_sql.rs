@@ -57,30 +57,70 @@ impl SqlModel {
         Ok(DynText::Text(text, params))
     }
 
-    /// The error of `text` run with `params` before its statement (`Err`: not modelled):
-    /// ER_WRONG_ARGUMENTS when the markers and the parameters differ; a DEFAULT or
-    /// IGNORE that does not stand alone as a value fails a SELECT without tables with
-    /// ER_INVALID_DEFAULT_PARAM (main/ps.test, MDEV-11360; with tables the error comes
-    /// after their locks: refused).
-    pub(super) fn param_error(text: &str, params: &[String]) -> Result<Option<u32>, String> {
+    /// The error of `text` run with `params` (`Err`: not modelled): ER_WRONG_ARGUMENTS
+    /// when the markers and the parameters differ, before the statement; a DEFAULT or
+    /// IGNORE that does not stand alone as a value is ER_INVALID_DEFAULT_PARAM once the
+    /// item that uses it is fixed or evaluated (`Item_param::set_default` /
+    /// `set_ignore`, sql/item.cc), after the statement's tables are locked (measured on
+    /// 10.11.19: `INSERT INTO t1 VALUES (?+1)`, `SELECT * FROM t1 LIMIT ?`, `... WHERE ?`
+    /// wait behind another session's LOCK TABLES t1 WRITE, then fail; main/default.test,
+    /// MDEV-11360). `EXPLAIN ... SELECT ?` does not evaluate a bare select item: it runs.
+    /// Not modelled: UPDATE (`SET a=?+1` is evaluated per row: no error on an empty
+    /// table), CREATE (CREATE OR REPLACE drops the table before it fails), CALL and the
+    /// other statements.
+    pub(super) fn param_error(text: &str, params: &[String]) -> Result<ParamError, String> {
         if placeholders(text) != params.len() {
-            return Ok(Some(ER_WRONG_ARGUMENTS));
+            return Ok(ParamError::Before(ER_WRONG_ARGUMENTS));
         }
-        let misplaced =
-            (0..params.len()).any(|k| is_default_param(&params[k]) && !marker_alone(text, k));
-        if !misplaced {
-            return Ok(None);
+        let misplaced: Vec<usize> = (0..params.len())
+            .filter(|&k| is_default_param(&params[k]) && !marker_alone(text, k))
+            .collect();
+        if misplaced.is_empty() {
+            return Ok(ParamError::None);
         }
         let w = crate::words::words(text);
-        if w.first().is_some_and(|x| x == "select")
-            && !w
-                .iter()
-                .any(|x| ["from", "union", "into", "select"].contains(&x.as_str()) && x != &w[0])
-        {
-            return Ok(Some(ER_INVALID_DEFAULT_PARAM));
+        let first = w.first().map(String::as_str).unwrap_or("");
+        match first {
+            "explain" if misplaced.iter().all(|&k| bare_select_item(text, k)) => {
+                Ok(ParamError::None)
+            }
+            "begin" | "show" => Ok(ParamError::Before(ER_INVALID_DEFAULT_PARAM)),
+            "select" | "values" | "insert" | "replace" | "explain" => {
+                Ok(ParamError::AfterLocks(ER_INVALID_DEFAULT_PARAM))
+            }
+            _ => Err(format!(
+                "a DEFAULT or IGNORE parameter that is not a value of INSERT in `{first}` \
+                 (UPDATE evaluates it per row; CREATE OR REPLACE drops first; CALL) is not \
+                 modelled"
+            )),
         }
-        Err("a DEFAULT or IGNORE parameter that is not a value of INSERT or UPDATE".into())
     }
+}
+
+/// What a dynamic statement's parameters do to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ParamError {
+    None,
+    /// The statement fails with this error before it runs.
+    Before(u32),
+    /// The statement takes its locks and fails with this error.
+    AfterLocks(u32),
+}
+
+/// Whether the `k`-th marker of `text` is a select item of its own right after SELECT
+/// (`EXPLAIN [EXTENDED] SELECT ?`).
+fn bare_select_item(text: &str, k: usize) -> bool {
+    let w = crate::words::words(text);
+    let lower = text.to_lowercase();
+    k == 0
+        && placeholders(text) == 1
+        && !w.iter().any(|x| x == "from")
+        && lower
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .windows(2)
+            .any(|p| p[0] == "select" && p[1] == "?")
+        && lower.trim_end_matches(';').trim_end().ends_with('?')
 }
 
 /// A parameter with a subquery (`(SELECT 1)`).
@@ -119,7 +159,7 @@ impl SqlModel {
             return fail(ER_UNSUPPORTED_PS);
         }
         let err = Self::param_error(&text, &params).map_err(|e| format!("`{sql}`: {e}"))?;
-        if let Some(code) = err {
+        if let ParamError::Before(code) = err {
             if !self.prepare_tables(s, &text).is_empty() {
                 return Err(format!(
                     "`{sql}`: a parameter count that differs, after a prepare that opens \
@@ -129,6 +169,7 @@ impl SqlModel {
             return fail(code);
         }
         let st = self.classify_in(s, &text)?;
+        let st = self.fails_after_locks(st, err);
         self.immediate_prefix(s, &text);
         Ok(st)
     }
@@ -168,11 +209,33 @@ impl SqlModel {
             return fail(ER_UNKNOWN_STMT_HANDLER);
         };
         // mysql_sql_stmt_execute: the count is checked before the statement runs.
-        if let Some(code) =
-            Self::param_error(&text, &params).map_err(|e| format!("`{sql}`: {e}"))?
-        {
+        let err = Self::param_error(&text, &params).map_err(|e| format!("`{sql}`: {e}"))?;
+        if let ParamError::Before(code) = err {
             return fail(code);
         }
-        self.classify_in(s, &text)
+        let st = self.classify_in(s, &text)?;
+        Ok(self.fails_after_locks(st, err))
+    }
+}
+
+impl SqlModel {
+    /// The statement `st` with the error its parameters give after its locks: a learned
+    /// plan takes its locks and fails (`Effect::Fail`) unless its own error comes first
+    /// (a missing table: the tables are opened before the parameter is used); a
+    /// statement without locks fails.
+    fn fails_after_locks(&self, st: Stmt, err: ParamError) -> Stmt {
+        let ParamError::AfterLocks(code) = err else {
+            return st;
+        };
+        match st {
+            Stmt::Learned(mut p) => {
+                if self.cat.error_of(&p.effect).is_none() {
+                    p.effect = crate::classify::Effect::Fail(code);
+                }
+                Stmt::Learned(p)
+            }
+            Stmt::Fails(c) => Stmt::Fails(c),
+            _ => Stmt::Session(SessionStmt::Fail(code)),
+        }
     }
 }

@@ -724,6 +724,12 @@ impl SqlModel {
         trigger_missing: bool,
     ) {
         let d = &self.dialect;
+        if let Effect::FailBeforeLocks(code) = plan.effect {
+            // Checked after the implicit commit and the session rules, before any lock.
+            own.clear();
+            own.push(Step::Fail(code));
+            return;
+        }
         if let Some(code) = deferred {
             let at = if lock_table_names(&self.map, plan) {
                 own.iter().position(|st| matches!(st, Step::Bulk(_)))
