@@ -241,8 +241,12 @@ impl SqlModel {
 
     /// The statement `sql` runs: itself, or the text of the prepared statement an
     /// `EXECUTE name` / `EXECUTE IMMEDIATE '...'` runs (a prepared CALL adds no lock
-    /// either: main/sp-lock.test part 4). None when it is no CALL.
+    /// either: main/sp-lock.test part 4), or a compound statement run as an anonymous
+    /// procedure (`classify/routine_anon.rs`). None when it is neither.
     fn executed_text(&self, s: usize, sql: &str) -> Option<String> {
+        if crate::classify::is_compound_statement(sql) {
+            return Some(sql.to_owned());
+        }
         let w: Vec<String> = sql
             .split_whitespace()
             .map(|x| x.to_ascii_lowercase())
