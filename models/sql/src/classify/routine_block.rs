@@ -243,6 +243,7 @@ impl<'a> Reader<'a> {
     fn block_content(&mut self) -> Result<(), Why> {
         // 0: variables and conditions; 1: cursors; 2: handlers.
         let mut stage = 0;
+        let conds_at = self.conds.len();
         self.handlers.push(Vec::new());
         while self.peek_kw("declare") {
             let kind = self.declare()?;
@@ -257,7 +258,11 @@ impl<'a> Reader<'a> {
             self.expect_p(';')?;
         }
         self.handlers.pop();
-        self.stmts_until(&["end"], false)
+        let r = self.stmts_until(&["end"], false);
+        // A block's conditions are gone after its END (`sp_pcontext::pop_context`;
+        // main/signal.test:928: the outer `foo` is the one SIGNAL names there).
+        self.conds.truncate(conds_at);
+        r
     }
 
     /// Statements, each followed by `;`, up to one of `ends`; `one`: at least one.
@@ -729,6 +734,9 @@ mod tests {
         assert_eq!(rd("BEGIN of: LOOP LEAVE of; END LOOP of; END", p), Ok(0));
         assert!(matches!(rd("BEGIN SELECT 1 END", p), Err(Why::Refused(_))));
         assert_eq!(rd("BEGIN SIGNAL; END", p), Err(Why::Fails(1064)));
+        let scoped = "BEGIN DECLARE foo CONDITION FOR SQLSTATE '99999'; BEGIN DECLARE foo \
+                      CONDITION FOR 8888; END; SIGNAL foo SET MYSQL_ERRNO=9999; END";
+        assert_eq!(rd(scoped, p), Ok(0));
         let bad_item = "BEGIN SIGNAL SQLSTATE '12345' SET bla_bla = 'foo'; END";
         assert_eq!(rd(bad_item, p), Err(Why::Fails(1064)));
         let assign = "BEGIN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = @m := 'x'; END";
