@@ -469,6 +469,17 @@ impl<'a> Reader<'a> {
             if !s[k + 1..].split(|t| *t == Tok::P(',')).all(one_token) {
                 return refused("a SIGNAL item's value other than a literal or a variable");
             }
+            // A name that is no literal must be a declared variable: ER_SP_UNDECLARED_VAR
+            // at CREATE (`LEX::create_item_for_sp_var`; main/signal.test:2547, `65`).
+            let undeclared = s[k + 1..].split(|t| *t == Tok::P(',')).any(|item| {
+                matches!(item, [_, _, Tok::Word { text, .. }]
+                    if !text.starts_with('@')
+                        && !["null", "true", "false"].iter().any(|w| text.eq_ignore_ascii_case(w))
+                        && !self.vars.contains(&text.to_lowercase()))
+            });
+            if undeclared {
+                return Err(Why::Fails(super::routine_diag::ER_SP_UNDECLARED_VAR));
+            }
         }
         Ok(())
     }
@@ -737,6 +748,10 @@ mod tests {
         let scoped = "BEGIN DECLARE foo CONDITION FOR SQLSTATE '99999'; BEGIN DECLARE foo \
                       CONDITION FOR 8888; END; SIGNAL foo SET MYSQL_ERRNO=9999; END";
         assert_eq!(rd(scoped, p), Ok(0));
+        let name = "BEGIN DECLARE foo CONDITION FOR SQLSTATE '12345'; SIGNAL foo SET MYSQL_ERRNO = `65`; END";
+        assert_eq!(rd(name, p), Err(Why::Fails(1327)));
+        let var = "BEGIN DECLARE m INT; SIGNAL SQLSTATE '12345' SET MYSQL_ERRNO = m; END";
+        assert_eq!(rd(var, p), Ok(0));
         let bad_item = "BEGIN SIGNAL SQLSTATE '12345' SET bla_bla = 'foo'; END";
         assert_eq!(rd(bad_item, p), Err(Why::Fails(1064)));
         let assign = "BEGIN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = @m := 'x'; END";
