@@ -70,8 +70,10 @@ impl SqlModel {
         let sql = &self.executed_text(s, sql)?;
         {
             // The one-statement bodies keep their measured path (`call_one_statement`).
+            // (`BEGIN NOT ATOMIC ...` is no BEGIN of a transaction.)
             let has = self.has_row();
-            if crate::classify::classify(sql, &db, &self.cat, &has).is_ok() {
+            let compound = crate::classify::is_compound_statement(sql);
+            if !compound && crate::classify::classify(sql, &db, &self.cat, &has).is_ok() {
                 return None;
             }
         }
