@@ -22,17 +22,13 @@ pub(super) fn check(s: &[Tok], vars: &[String]) -> Result<(), Why> {
     if !declared(target) {
         return Ok(());
     }
-    let reads_table = value
-        .windows(2)
-        .any(|w| kw_eq(&w[0], "from") && !kw_eq(&w[1], "dual"));
-    if reads_table {
-        return Ok(());
-    }
+    let covered = tables_in_scope(value);
     let unknown = value.iter().enumerate().any(|(i, t)| {
         matches!(t, Tok::Word { text, quoted: false } if !text.starts_with('@'))
             && !declared(t)
             && !super::reserved::is_reserved(t)
             && value.get(i + 1) != Some(&Tok::P('('))
+            && !covered[i]
     });
     if unknown {
         return refused(
@@ -41,6 +37,44 @@ pub(super) fn check(s: &[Tok], vars: &[String]) -> Result<(), Why> {
         );
     }
     Ok(())
+}
+
+/// Per token of `value`, whether a SELECT around it (its own or an outer one, each a
+/// parenthesised group) reads a table (`FROM x` at that group's own level, x not DUAL):
+/// a name there may be one of that table's columns.
+fn tables_in_scope(value: &[Tok]) -> Vec<bool> {
+    // Per `(`: whether its group reads a table at its own level.
+    let mut open: Vec<(usize, bool)> = Vec::new();
+    let mut reads = vec![false; value.len()];
+    for (i, t) in value.iter().enumerate() {
+        match t {
+            Tok::P('(') => open.push((i, false)),
+            Tok::P(')') => {
+                if let Some((at, true)) = open.pop() {
+                    reads[at] = true;
+                }
+            }
+            _ if kw_eq(t, "from") && !value.get(i + 1).is_some_and(|n| kw_eq(n, "dual")) => {
+                if let Some(g) = open.last_mut() {
+                    g.1 = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    // A token is covered when one of its enclosing groups reads a table.
+    let mut stack: Vec<usize> = Vec::new();
+    let mut covered = vec![false; value.len()];
+    for (i, t) in value.iter().enumerate() {
+        match t {
+            Tok::P('(') => stack.push(i),
+            Tok::P(')') => {
+                stack.pop();
+            }
+            _ => covered[i] = stack.iter().any(|&g| reads[g]),
+        }
+    }
+    covered
 }
 
 #[cfg(test)]
@@ -60,6 +94,12 @@ mod tests {
             "BEGIN DECLARE a INT; SET a=DEFAULT(unknown_ident); END"
         ));
         assert!(rd("BEGIN DECLARE a INT; SET a=(SELECT c1 FROM t1); END").is_ok());
+        assert!(refused(
+            "BEGIN DECLARE a INT; SET a=(SELECT c1 FROM t1)+unknown_ident; END"
+        ));
+        let nested = "BEGIN DECLARE a INT; SET a=(SELECT (SELECT u)+(SELECT c1 FROM t1)); END";
+        assert!(refused(nested));
+        assert!(rd("BEGIN DECLARE a INT; SET a=(SELECT (SELECT c2) FROM t1); END").is_ok());
         assert!(rd("BEGIN DECLARE a, b INT; SET a=b+1; END").is_ok());
         assert!(rd("BEGIN DECLARE a INT; SET a=NULL; END").is_ok());
         assert!(rd("BEGIN DECLARE a INT; SET a=ABS(-1); END").is_ok());
