@@ -28,7 +28,7 @@ pub(super) fn check(s: &[Tok], vars: &[String]) -> Result<(), Why> {
             && !declared(t)
             && !super::reserved::is_reserved(t)
             && value.get(i + 1) != Some(&Tok::P('('))
-            && !(i > 0 && value[i - 1] == Tok::P('.'))
+            && (i == 0 || value[i - 1] != Tok::P('.'))
             && !covered[i]
     });
     if unknown {
