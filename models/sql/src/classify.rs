@@ -29,6 +29,7 @@ mod alter_keys;
 mod alter_rename;
 mod alter_tablespace;
 mod analyze_persistent;
+mod block_comments;
 mod column_types;
 pub mod columns;
 mod control;
@@ -59,6 +60,7 @@ mod reload;
 mod reserved;
 mod routine;
 mod routine_anchor;
+mod routine_anon;
 mod routine_block;
 mod routine_body;
 mod routine_call;
@@ -69,9 +71,11 @@ pub mod routine_expr;
 mod routine_flow;
 mod routine_flow_stmt;
 mod routine_for;
+mod routine_nested;
 mod routine_prelock;
 pub mod routine_program;
 mod routine_reader;
+mod routine_set_ident;
 mod routine_text;
 mod select;
 mod select_no_from;
@@ -109,6 +113,12 @@ use dml::{classify_delete, classify_insert, classify_update};
 use lex::{kw_eq, kw_eq_at, option_value, tokens, wait_clause, Cur, Tok};
 pub use parse_errors::mariadb_parse_error;
 pub use routine_call::call_instructions;
+
+/// Whether `sql` is a compound statement outside any stored program (`FOR ... END FOR`,
+/// `BEGIN NOT ATOMIC ... END`, ...: `classify/routine_anon.rs`), which runs as a CALL does.
+pub fn is_compound_statement(sql: &str) -> bool {
+    tokens(sql).is_ok_and(|t| routine_anon::is_compound(&t))
+}
 use select::{classify_set, subquery_reads};
 pub(crate) use sequence_engine::is_engine_table;
 use tables::{

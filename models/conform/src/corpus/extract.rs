@@ -231,6 +231,11 @@ pub fn extract(text: &str) -> Vec<Stmt> {
         if !buf.is_empty() {
             buf.push(' ');
         }
+        let line = if quote_open(&buf) {
+            line
+        } else {
+            without_line_comment(line)
+        };
         buf.push_str(without_trailing_comment(line, &delim));
         // (A delimiter inside a quote left open ends nothing: mysqltest's read_line reads
         // on, so `prepare s from "` ... `select ...;` ... `";` is one command.)
@@ -288,6 +293,38 @@ fn without_trailing_comment<'a>(line: &'a str, delim: &str) -> &'a str {
                 }
                 i = end;
                 continue;
+            }
+            None => {}
+        }
+        i += 1;
+    }
+    line
+}
+
+/// The line without a `# ...` or `-- ...` comment that runs to its end (outside quotes):
+/// the server's lexer skips such a comment up to the newline (`sql/sql_lex.cc`,
+/// `Lex_input_stream::lex_one_token`, `MY_LEX_COMMENT` for `#`, and `--` followed by a
+/// space or a control character), and the runner sends the statement with its newlines;
+/// joined to one line, the comment would swallow the lines after it. A `#` inside a word
+/// (`t#1`) is left.
+fn without_line_comment(line: &str) -> &str {
+    let b = line.as_bytes();
+    let (mut quote, mut i) = (None, 0);
+    while i < b.len() {
+        let c = b[i];
+        let after_space = i == 0 || b[i - 1].is_ascii_whitespace() || b[i - 1] == b';';
+        match quote {
+            Some(q) if c == b'\\' && q != b'`' => i += 1,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if matches!(c, b'\'' | b'"' | b'`') => quote = Some(c),
+            None if c == b'#' && after_space => return line[..i].trim_end(),
+            None if c == b'-'
+                && b.get(i + 1) == Some(&b'-')
+                && b.get(i + 2)
+                    .is_none_or(|x| x.is_ascii_whitespace() || x.is_ascii_control()) =>
+            {
+                return line[..i].trim_end()
             }
             None => {}
         }
@@ -433,5 +470,16 @@ mod tests {
     fn comment_lines_inside_a_statement_are_dropped() {
         let t = "delimiter |;\nCREATE PROCEDURE p() BEGIN\n# why\nSELECT 1;\nEND|\n";
         assert_eq!(sqls(t), vec!["CREATE PROCEDURE p() BEGIN SELECT 1; END"]);
+    }
+
+    #[test]
+    fn comments_at_the_end_of_a_line_inside_a_statement_are_dropped() {
+        // main/sp.test (h_se, hndlr4): the comment ends at the newline.
+        let t = "delimiter |;\nCREATE PROCEDURE p() BEGIN -- why\nSELECT 1; # no hits\n\
+                 SELECT '#', '-- x', a--1 FROM t#1;\nEND|\n";
+        assert_eq!(
+            sqls(t),
+            vec!["CREATE PROCEDURE p() BEGIN SELECT 1; SELECT '#', '-- x', a--1 FROM t#1; END"]
+        );
     }
 }

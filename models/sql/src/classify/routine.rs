@@ -75,6 +75,10 @@ fn skip_definer(c: &mut Cur) -> Result<(), String> {
 
 /// The routine statement `toks` is, or None when it is not one.
 pub(super) fn classify_routine(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
+    // A definition's `/* ... */` comments are read as the server's lexer reads them
+    // (`classify/block_comments.rs`); the statement is then read without them.
+    let resolved = super::block_comments::resolve(cx.sql).and_then(|s| super::tokens(&s).ok());
+    let toks = resolved.as_deref().unwrap_or(toks);
     let first = toks.first()?;
     let mut c = Cur {
         t: toks,
@@ -310,6 +314,9 @@ fn read_definition<'a>(
             Some(after_do().filter(|_| on_schedule).ok_or_else(shape)?)
         }
         ("create", k) => {
+            if let Some(code) = routine_body::params_error(rest) {
+                return Err(Why::Fails(code));
+            }
             Some(routine_body::definition(rest, k == RoutineKind::Function).ok_or_else(shape)?)
         }
         ("alter", RoutineKind::Event) => after_do(),

@@ -43,7 +43,24 @@ const TYPES: &[&str] = &[
     "varbinary",
     "bool",
     "boolean",
+    "tinyblob",
+    "mediumblob",
+    "longblob",
+    "json",
+    // Spatial types (`spatial_type`: sql_yacc.yy; main/sp_gis.test, main/gis.test).
+    "geometry",
+    "point",
+    "linestring",
+    "polygon",
+    "multipoint",
+    "multilinestring",
+    "multipolygon",
+    "geometrycollection",
 ];
+
+/// Types followed by their list of values (`ENUM ('a', ...)`, `SET ('a', ...)`:
+/// `field_type_string`; main/sp-vars.test, main/sp.test bug9775).
+const VALUE_LIST_TYPES: &[&str] = &["enum", "set"];
 
 /// Characteristic words (`sp_chistic`).
 const CHISTICS: &[&str] = &[
@@ -87,6 +104,15 @@ fn parens(t: &[Tok]) -> Option<usize> {
 /// index after it.
 pub(super) fn field_type(t: &[Tok], mut i: usize) -> Option<usize> {
     let ty = t.get(i)?;
+    if VALUE_LIST_TYPES.iter().any(|w| kw_eq(ty, w)) {
+        i += 1;
+        let n = parens(t.get(i..)?)?;
+        let values = &t[i + 1..i + n - 1];
+        let strings = values.iter().step_by(2).all(|x| matches!(x, Tok::Str(_)))
+            && values.iter().skip(1).step_by(2).all(|x| *x == Tok::P(','))
+            && values.len() % 2 == 1;
+        return strings.then(|| attributes(t, i + n));
+    }
     if !TYPES.iter().any(|w| kw_eq(ty, w)) {
         return None;
     }
@@ -102,43 +128,74 @@ pub(super) fn field_type(t: &[Tok], mut i: usize) -> Option<usize> {
         }
         i += n;
     }
+    Some(attributes(t, i))
+}
+
+/// A type's attributes from `t[i..]` (`opt_binary`, `opt_compressed`, `field_options`,
+/// `CHARACTER SET` / `COLLATE`; ASCII and UNICODE are `opt_binary`'s latin1 / ucs2,
+/// main/sp-ucs2.test): the index after them.
+fn attributes(t: &[Tok], mut i: usize) -> usize {
+    const WORDS: &[&str] = &[
+        "unsigned",
+        "signed",
+        "zerofill",
+        "binary",
+        "ascii",
+        "unicode",
+        "compressed",
+    ];
     loop {
         match t.get(i) {
-            Some(x)
-                if ["unsigned", "signed", "zerofill", "binary"]
-                    .iter()
-                    .any(|w| kw_eq(x, w)) =>
-            {
-                i += 1
-            }
+            // `COMPRESSED:` is a label (main/sp.test MDEV-17544), not an attribute.
+            Some(x) if kw_eq(x, "compressed") && t.get(i + 1) == Some(&Tok::P(':')) => return i,
+            Some(x) if WORDS.iter().any(|w| kw_eq(x, w)) => i += 1,
             Some(x) if kw_eq(x, "charset") || kw_eq(x, "collate") => i += 2,
             Some(x) if kw_eq(x, "character") => i += 3,
-            _ => return Some(i),
+            _ => return i,
         }
     }
 }
 
-/// A parameter list `(p type, ...)`, with IN / OUT / INOUT for a procedure: the index
-/// after it.
-fn params(t: &[Tok], function: bool) -> Option<usize> {
-    let end = parens(t)?;
+/// ER_SP_DUP_PARAM: two parameters of one name (`LEX::sp_param_init`, sql_lex.cc, at the
+/// second name, before its type is read; main/sp-error.test).
+pub const ER_SP_DUP_PARAM: u32 = 1330;
+
+/// A parameter list `(p type, ...)`, each with an optional IN / OUT / INOUT (a function's
+/// too since MariaDB 10.8, MDEV-10654: `sp_fdparam` reads `sp_parameter_type`;
+/// main/sp-inout.test): the index after it; None for a shape not recognised.
+fn params(t: &[Tok]) -> Result<Option<usize>, u32> {
+    let Some(end) = parens(t) else {
+        return Ok(None);
+    };
     let inner = &t[1..end - 1];
     if inner.is_empty() {
-        return Some(end);
+        return Ok(Some(end));
     }
+    let mut names: Vec<String> = Vec::new();
     let mut i = 0;
     loop {
-        if !function && ["in", "out", "inout"].iter().any(|w| kw_eq(&inner[i], w)) {
+        if ["in", "out", "inout"].iter().any(|w| kw_eq(&inner[i], w)) {
             i += 1;
         }
-        safe_name(inner.get(i)?).then_some(())?;
+        let Some(Tok::Word { text, .. }) = inner.get(i).filter(|n| safe_name(n)) else {
+            return Ok(None);
+        };
+        let lower = text.to_lowercase();
+        if names.contains(&lower) {
+            return Err(ER_SP_DUP_PARAM);
+        }
+        names.push(lower);
         // `p TYPE OF t.c` / `p ROW TYPE OF t`: `classify/routine_anchor.rs`.
-        i = super::routine_anchor::anchored_type(inner, i + 1, &[], &[])
-            .map_or_else(|| field_type(inner, i + 1), |(_, j)| Some(j))?;
+        let Some(j) = super::routine_anchor::anchored_type(inner, i + 1, &[], &[])
+            .map_or_else(|| field_type(inner, i + 1), |(_, j)| Some(j))
+        else {
+            return Ok(None);
+        };
+        i = j;
         match inner.get(i) {
-            None => return Some(end),
+            None => return Ok(Some(end)),
             Some(Tok::P(',')) if i + 1 < inner.len() => i += 1,
-            _ => return None,
+            _ => return Ok(None),
         }
     }
 }
@@ -156,6 +213,11 @@ fn chistics(t: &[Tok], mut i: usize) -> usize {
     i
 }
 
+/// The parser's error in a definition's parameter list (a parameter named twice), if any.
+pub(super) fn params_error(t: &[Tok]) -> Option<u32> {
+    params(t).err()
+}
+
 /// Only characteristics (ALTER PROCEDURE / FUNCTION's `sp_a_chistics`).
 pub(super) fn only_chistics(t: &[Tok]) -> bool {
     chistics(t, 0) == t.len()
@@ -165,7 +227,7 @@ pub(super) fn only_chistics(t: &[Tok]) -> bool {
 /// (read by `classify/routine_block.rs`), when the parameters, return type and
 /// characteristics have the shapes recognised here.
 pub(super) fn definition(t: &[Tok], function: bool) -> Option<&[Tok]> {
-    let mut i = params(t, function)?;
+    let mut i = params(t).ok()??;
     if function {
         if !kw_eq(t.get(i)?, "returns") {
             return None;
@@ -253,6 +315,36 @@ mod tests {
         assert!(!def("() RETURNS INT SET @x = 1", true));
         assert!(!def("() RETURN 1", false));
         assert!(only_chistics(&tokens("COMMENT 'c' CONTAINS SQL").unwrap()));
+        // Measured on MariaDB 10.11 (main/sp-inout.test, sp-vars.test, sp.test, sp_gis.test,
+        // sp-ucs2.test, sp-error.test).
+        assert!(def(
+            "(IN a INT, OUT c INT, INOUT d INT) RETURNS INT BEGIN SET c = 1; RETURN a; END",
+            true
+        ));
+        assert!(def("(v1 int) returns set('a','b') return v1", true));
+        assert!(def(
+            "(arg ENUM('a', 'b')) RETURNS ENUM('c', 'd') RETURN arg",
+            true
+        ));
+        assert!(def(
+            "() RETURNS ENUM('a') CHARACTER SET binary RETURN NULL",
+            true
+        ));
+        assert!(!def("() RETURNS ENUM(1) RETURN NULL", true));
+        assert!(def("(x INT, y INT) RETURNS POINT RETURN NULL", true));
+        assert!(def(
+            "() RETURNS VARCHAR(64) ASCII BINARY BEGIN RETURN ''; END",
+            true
+        ));
+        assert!(def("() RETURNS TEXT COMPRESSED BEGIN RETURN ''; END", true));
+        assert!(def("() RETURNS TINYBLOB RETURN 1", true));
+        let dup = |sql: &str| params_error(&tokens(sql).unwrap());
+        assert_eq!(dup("(x int, x char(10)) begin end"), Some(ER_SP_DUP_PARAM));
+        assert_eq!(
+            dup("(IN x int, OUT X int) begin end"),
+            Some(ER_SP_DUP_PARAM)
+        );
+        assert_eq!(dup("(x int, y char(10)) begin end"), None);
         assert!(!only_chistics(&tokens("aggregate none").unwrap()));
     }
 }

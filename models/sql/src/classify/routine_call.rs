@@ -28,6 +28,9 @@ use crate::routines::RoutineKind;
 /// first); `Err` when the body is refused; `None` when `sql` is not such a CALL.
 pub fn call_instructions(sql: &str, db: &str, cat: &Catalog) -> Option<Result<Program, String>> {
     let toks = tokens(sql).ok()?;
+    if super::routine_anon::is_compound(&toks) {
+        return Some(super::routine_anon::instructions(sql, &toks, db, cat));
+    }
     if !toks.first().is_some_and(|t| kw_eq(t, "call")) {
         return None;
     }

@@ -65,6 +65,8 @@ pub(super) const SIGNAL_ITEMS: &[&str] = &[
     "cursor_name",
     "message_text",
     "mysql_errno",
+    // MariaDB 10.7+ (main/get_diagnostics.test `resignal_syntax`: created, and run).
+    "row_number",
 ];
 
 /// A GET DIAGNOSTICS statement `s` (from GET), with `declared` telling a declared

@@ -20,7 +20,7 @@
 //! The model evaluates conditions itself (`routine_expr.rs`): one that reads a table or
 //! calls a function is refused here with its reason.
 
-use super::routine_expr::{self, Expr, Val};
+use super::routine_expr::{self, Expr, Op, Val};
 use super::routine_program::{Cond, Instr, Program, Target, ER_SIGNAL_EXCEPTION};
 use super::{kw_eq, tokens, Catalog, Tok};
 use crate::objects::Tbl;
@@ -192,7 +192,9 @@ impl<'a> Compiler<'a> {
             self.cursor_stmt(t)
         } else if w("signal") {
             self.signal(&t[1..])
-        } else if w("resignal") || w("return") || w("get") || w("for") {
+        } else if w("for") {
+            self.for_range(label, t)
+        } else if w("resignal") || w("return") || w("get") {
             Err(format!(
                 "`{}` in a procedure's body is not played",
                 super::lex::render(t)
@@ -503,6 +505,59 @@ impl<'a> Compiler<'a> {
         Ok(())
     }
 
+    /// `FOR i IN [REVERSE] a .. b DO ... END FOR` over an integer range
+    /// (`LEX::sp_for_loop_intrange_declarations`, sql_lex.cc): the bound is evaluated once
+    /// into a variable of its own, the index is a variable of the loop's block; each turn
+    /// steps the index (`sp_for_loop_increment`, where ITERATE goes) and leaves when it
+    /// passes the bound. A loop over a cursor or a query is not played.
+    fn for_range(&mut self, label: Option<String>, t: &[Tok]) -> R<()> {
+        let not_played = || "a FOR loop over a cursor or a query is not played".to_owned();
+        let index = name(t.get(1).ok_or("a FOR without its index")?);
+        let mut k = 3;
+        let reverse = kw_eq_at(t, k, "reverse");
+        k += usize::from(reverse);
+        // (`t[0]`, FOR, opens a construct: the search starts after it.)
+        let d = 1 + top_kw(&t[1..], "do").ok_or("a FOR without DO")?;
+        let end = 1 + last_kw(&t[1..], "end").ok_or("a FOR without its END")?;
+        let (lo, hi) = range_bounds(&t[k..d]).ok_or_else(not_played)?;
+        let (lo, hi) = (self.expr(&lo)?, self.expr(&hi)?);
+        let (first, last, step, past) = if reverse {
+            (hi, lo, Op::Sub, Op::Ge)
+        } else {
+            (lo, hi, Op::Add, Op::Le)
+        };
+        let back = if reverse { Op::Add } else { Op::Sub };
+        let one = || Box::new(Expr::Lit(Val::Int(1)));
+        self.scopes.push(Scope {
+            label,
+            id: self.block_id(),
+            ..Scope::default()
+        });
+        let bound = self.new_local("");
+        self.emit(Instr::Set(bound, last));
+        let i = self.new_local(&index);
+        self.emit(Instr::Set(i, Expr::Bin(back, Box::new(first), one())));
+        let start = self.emit(Instr::Set(
+            i,
+            Expr::Bin(step, Box::new(Expr::Local(i)), one()),
+        ));
+        self.scope().loop_start = Some(start);
+        let exit = self.emit(Instr::JumpIfNot(
+            Expr::Bin(past, Box::new(Expr::Local(i)), Box::new(Expr::Local(bound))),
+            0,
+        ));
+        self.scope().to_after.push(exit);
+        let r = self.stmts(&t[d + 1..end]);
+        self.emit(Instr::Jump(start));
+        let scope = self.scopes.pop().expect("pushed above");
+        r?;
+        let at = self.here();
+        for j in scope.to_after.into_iter().chain(scope.to_end) {
+            self.patch(j, at);
+        }
+        Ok(())
+    }
+
     fn loop_body(&mut self, word: &str, t: &[Tok], start: usize) -> R<()> {
         match word {
             "while" => {
@@ -688,8 +743,9 @@ fn opens(t: &[Tok], i: usize) -> bool {
     if kw_eq(x, "begin") {
         return !kw_eq_at(t, i + 1, "work") && t.get(i + 1).is_some_and(|n| *n != Tok::P(';'));
     }
-    if kw_eq(x, "if") || kw_eq(x, "repeat") {
-        // The statement, not the function IF(...) / REPEAT(...) nor IF [NOT] EXISTS.
+    if kw_eq(x, "if") || kw_eq(x, "repeat") || kw_eq(x, "for") {
+        // The statement, not the function IF(...) / REPEAT(...) nor IF [NOT] EXISTS, nor
+        // FOR UPDATE.
         return i == 0
             || t[i - 1] == Tok::P(';')
             || t[i - 1] == Tok::P(':')
@@ -698,6 +754,33 @@ fn opens(t: &[Tok], i: usize) -> bool {
                 .any(|w| kw_eq(&t[i - 1], w));
     }
     ["case", "while", "loop"].iter().any(|w| kw_eq(x, w))
+}
+
+/// `a .. b` (the tokenizer reads `1..3` as one number, `1 .. 3` as three tokens): the two
+/// bounds, or None when `t` is no range.
+fn range_bounds(t: &[Tok]) -> Option<(Vec<Tok>, Vec<Tok>)> {
+    let mut flat = Vec::new();
+    let mut at = None;
+    for (i, x) in t.iter().enumerate() {
+        match x {
+            Tok::Num(n) if n.contains("..") => {
+                let (a, b) = n.split_once("..")?;
+                if !a.is_empty() {
+                    flat.push(Tok::Num(a.to_owned()));
+                }
+                at = Some(flat.len());
+                if !b.is_empty() {
+                    flat.push(Tok::Num(b.to_owned()));
+                }
+            }
+            Tok::P('.') if t.get(i + 1) == Some(&Tok::P('.')) => at = Some(flat.len()),
+            Tok::P('.') if i > 0 && t[i - 1] == Tok::P('.') => {}
+            _ => flat.push(x.clone()),
+        }
+    }
+    let at = at?;
+    let (lo, hi) = flat.split_at(at);
+    (!lo.is_empty() && !hi.is_empty()).then(|| (lo.to_vec(), hi.to_vec()))
 }
 
 /// The index of the last `kw` in `t` at depth 0 (ends of a construct's own tokens).

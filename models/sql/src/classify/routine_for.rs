@@ -34,6 +34,10 @@ impl<'a> Reader<'a> {
         if !self.t.get(self.i).is_some_and(safe_name) {
             return refused("a FOR loop index the model cannot tell from a reserved word");
         }
+        if let Some(Tok::Word { text, .. }) = self.t.get(self.i) {
+            // The index (or the cursor's record) is a variable of the loop's body.
+            self.vars.push(text.to_lowercase());
+        }
         self.i += 1;
         self.expect("in")?;
         self.eat("reverse");

@@ -70,8 +70,10 @@ impl SqlModel {
         let sql = &self.executed_text(s, sql)?;
         {
             // The one-statement bodies keep their measured path (`call_one_statement`).
+            // (`BEGIN NOT ATOMIC ...` is no BEGIN of a transaction.)
             let has = self.has_row();
-            if crate::classify::classify(sql, &db, &self.cat, &has).is_ok() {
+            let compound = crate::classify::is_compound_statement(sql);
+            if !compound && crate::classify::classify(sql, &db, &self.cat, &has).is_ok() {
                 return None;
             }
         }
@@ -241,8 +243,12 @@ impl SqlModel {
 
     /// The statement `sql` runs: itself, or the text of the prepared statement an
     /// `EXECUTE name` / `EXECUTE IMMEDIATE '...'` runs (a prepared CALL adds no lock
-    /// either: main/sp-lock.test part 4). None when it is no CALL.
+    /// either: main/sp-lock.test part 4), or a compound statement run as an anonymous
+    /// procedure (`classify/routine_anon.rs`). None when it is neither.
     fn executed_text(&self, s: usize, sql: &str) -> Option<String> {
+        if crate::classify::is_compound_statement(sql) {
+            return Some(sql.to_owned());
+        }
         let w: Vec<String> = sql
             .split_whitespace()
             .map(|x| x.to_ascii_lowercase())
