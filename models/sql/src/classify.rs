@@ -41,6 +41,7 @@ mod fk;
 mod fk_alter;
 mod function_names;
 mod global_timeout;
+mod help_purge;
 mod lex;
 mod lock_alias;
 mod misc;
@@ -82,6 +83,7 @@ mod sequence_engine;
 mod sequence_table;
 mod sequence_vcol;
 mod sequence_write;
+mod servers;
 mod session;
 pub(crate) mod show;
 mod show_status;
@@ -300,6 +302,12 @@ fn classify_inner(
         return st;
     }
     if let Some(st) = one_offs::classify(&cx, &toks, &words) {
+        return st;
+    }
+    if let Some(st) = servers::classify(&cx, &toks, &words) {
+        return st;
+    }
+    if let Some(st) = help_purge::classify(sql, &toks, &words) {
         return st;
     }
     if let Some(st) = routine::classify_routine(&cx, &toks) {
