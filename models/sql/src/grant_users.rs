@@ -100,7 +100,11 @@ fn identified(w: &[String], mut i: usize) -> Option<(usize, bool)> {
     match at(i)? {
         "by" => {
             i += 1;
-            if at(i) == Some("password") && at(i + 1) != Some("(") {
+            // `BY PASSWORD 'hash'`; the words do not keep quotes, so a password that is
+            // the word itself (`BY 'password'`) is the one followed by no string.
+            let hash_follows =
+                at(i + 1).is_some_and(|x| !matches!(x, "(" | "," | "require" | "with"));
+            if at(i) == Some("password") && hash_follows {
                 i += 1;
             }
             w.get(i)?;
@@ -227,7 +231,7 @@ mod tests {
     fn users_with_empty_names_and_hosts() {
         assert_eq!(
             user_at(&w("''@localhost"), 0),
-            Some(("@localhost".into(), 3))
+            Some(("@localhost".into(), 2))
         );
         assert_eq!(user_at(&w("u@''"), 0), Some(("u@%".into(), 2)));
         assert_eq!(user_at(&w("u@ = x"), 0), Some(("u@%".into(), 2)));
@@ -258,6 +262,11 @@ mod tests {
         .unwrap();
         assert!(g.creates.is_empty());
         assert!(grantees(&w("u1 identified by 'x'"), true).is_none());
+        let g = grantees(
+            &w("u1 identified by 'password', u2 identified by password 'h'"),
+            false,
+        );
+        assert_eq!(g.unwrap().creates, vec!["u1@%", "u2@%"]);
         assert!(grantees(&w("u1 with max_queries_per_hour x1"), false).is_none());
     }
 }
