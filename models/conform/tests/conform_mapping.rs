@@ -235,7 +235,7 @@ fn statements_outside_the_table_are_refused_by_name() {
     let m = Mapping::load().unwrap();
     let cat = Catalog::fixture();
     let err = |q: &str| classify(q, "test", &cat, &has_row(&m)).unwrap_err();
-    assert!(err("GRANT PROXY ON u1 TO u2").contains("accounts statement"));
+    assert!(err("GRANT ALL PRIVILEGES, PROXY ON u1 TO u2").contains("privilege"));
     assert!(err("ALTER TABLE t1 ADD INDEX (b), LOCK='none'").contains("LOCK="));
     // BACKUP LOCK t is a learned kind; BACKUP UNLOCK a control statement; BACKUP LOCK with
     // no table is the parser's error (main/backup_syntax.test).
@@ -293,7 +293,17 @@ fn statements_outside_the_table_are_refused_by_name() {
         Stmt::NoLocks
     );
     assert!(err("SET TRANSACTION READ ONLY").contains("READ ONLY"));
-    assert!(err("REVOKE EXECUTE ON PROCEDURE p1 FROM u").contains("REVOKE"));
+    // REVOKE on a routine is modelled since (mysql_routine_grant: 1403 with no row);
+    // PROXY among other privileges is not.
+    assert!(matches!(
+        classify(
+            "REVOKE EXECUTE ON PROCEDURE p1 FROM u",
+            "test",
+            &cat,
+            &has_row(&m)
+        ),
+        Ok(Stmt::Learned(_))
+    ));
     assert!(err("SELECT GET_LOCK('a')").contains("timeout"));
     // RELEASE_ALL_LOCKS is not a lock-free SELECT.
     assert_eq!(
@@ -464,7 +474,7 @@ fn a_non_sql_step_is_refused_with_its_position() {
         Err(ConformError::Scenario { line, .. }) => assert_eq!(line, 2),
         other => panic!("{other:?}"),
     }
-    match load("dialect mariadb\ns1: sql BEGIN\ns1: sql CREATE SERVER s FOREIGN DATA WRAPPER mysql OPTIONS (HOST 'h')\n") {
+    match load("dialect mariadb\ns1: sql BEGIN\ns1: sql CHECK VIEW v1\n") {
         Err(ConformError::Scenario { line, msg, .. }) => {
             assert_eq!(line, 3);
             assert!(msg.contains("not in the learned table"), "{msg}");

@@ -24,6 +24,9 @@ fn user_list(w: &[String], mut i: usize, stop: &[&str]) -> Option<Vec<String>> {
     let mut out = Vec::new();
     loop {
         let (u, j) = user_at(w, i)?;
+        if crate::grant_users::install_made(&u) {
+            return None;
+        }
         out.push(u);
         i = j;
         match w.get(i).map(String::as_str) {
@@ -160,6 +163,8 @@ pub(crate) fn classify_accounts(
             let i = w.iter().position(|x| x == "from").ok_or_else(bad)?;
             Accounts::RevokeAll(user_list(w, i + 1, &[]).ok_or_else(bad)?)
         }
+        // GRANT role TO ... / REVOKE role FROM ... (`mysql_grant_role`: crate::roles).
+        "grant" | "revoke" => Accounts::Role(crate::roles::parse(sql, w)?),
         _ => return Err(bad()),
     };
     Ok(account_plan(effect))
@@ -207,6 +212,7 @@ impl Accounts {
                 .iter()
                 .any(|(a, b)| !has(a) || has(b))
                 .then_some(ER_CANNOT_USER),
+            Accounts::Role(op) => op.error(users),
         }
     }
 
@@ -238,6 +244,7 @@ impl Accounts {
             }
             Accounts::Need { .. } => {}
             Accounts::Grant { users: us, op } => users.apply(op, us),
+            Accounts::Role(op) => op.apply(users),
             Accounts::Rename(pairs) => {
                 for (a, b) in pairs {
                     if users.contains(a) && !users.contains(b) {

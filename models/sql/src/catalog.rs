@@ -17,6 +17,7 @@ mod views;
 use crate::effect::Effect;
 pub use crate::objects::{Engine, SeqNeed, TriggerBody};
 use crate::objects::{ForeignKey, Tbl, ViewDef};
+use crate::routines::RoutineOp;
 use crate::table_def::TableDef;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -80,6 +81,8 @@ pub struct Catalog {
     /// The accounts made since the fixture, as `name@host` (accounts statements,
     /// [`crate::accounts::Accounts`]).
     pub users: super::grants::Users,
+    /// The foreign servers made since the fixture (`crate::servers`).
+    pub servers: super::servers::Servers,
     /// The named key caches made since the fixture (`SET GLOBAL name.key_buffer_size =
     /// N`, N > 0; `classify/misc.rs`); `default` always exists.
     pub key_caches: BTreeSet<String>,
@@ -270,7 +273,7 @@ impl Catalog {
     /// variant by name, so a new one is routed before it compiles.
     pub fn error_of(&self, e: &Effect) -> Option<u32> {
         match e {
-            Effect::None | Effect::KeyCache(_) | Effect::ReadOnly(_) => None,
+            Effect::None | Effect::KeyCache(_) | Effect::ReadOnly(_) | Effect::Server(_) => None,
             Effect::WithFks(e, _) => self.error_of(e),
             Effect::Fail(c) | Effect::FailBeforeLocks(c) => Some(*c),
             Effect::Accounts(a) => a.error(&self.users),
@@ -327,6 +330,7 @@ impl Catalog {
             | Effect::NeedSequences(_)
             | Effect::AlterDb(_) => {}
             Effect::Accounts(a) => a.apply(&mut self.users),
+            Effect::Server(op) => self.servers.apply(op),
             Effect::WithFks(inner, fks) => {
                 let made = match inner.as_ref() {
                     Effect::CreateTable { t, .. } => !self.exists(t),
@@ -344,6 +348,11 @@ impl Catalog {
             }
             Effect::Routine(op) => {
                 let has = self.has_schema(&op.target().db);
+                if let RoutineOp::Drop { kind, r, .. } = op {
+                    // sql_parse.cc, SQLCOM_DROP_PROCEDURE / FUNCTION: `sp_revoke_privileges`
+                    // drops the routine's rows of mysql.procs_priv.
+                    self.users.drop_routine(*kind, r);
+                }
                 self.routines.apply(op, has)
             }
             Effect::KeyCache(name) => {

@@ -44,6 +44,7 @@ mod fk;
 mod fk_alter;
 mod function_names;
 mod global_timeout;
+mod help_purge;
 mod lex;
 mod lock_alias;
 mod misc;
@@ -90,6 +91,7 @@ mod sequence_engine;
 mod sequence_table;
 mod sequence_vcol;
 mod sequence_write;
+mod servers;
 mod session;
 mod set_global_forms;
 pub(crate) mod show;
@@ -329,6 +331,12 @@ fn classify_inner(
         return st;
     }
     if let Some(st) = one_offs::classify(&cx, &toks, &words) {
+        return st;
+    }
+    if let Some(st) = servers::classify(&cx, &toks, &words) {
+        return st;
+    }
+    if let Some(st) = help_purge::classify(sql, &toks, &words) {
         return st;
     }
     if let Some(st) = routine::classify_routine(&cx, &toks) {

@@ -85,6 +85,8 @@ pub enum Effect {
     Routine(crate::routines::RoutineOp),
     /// An accounts statement: the users it needs, makes or drops.
     Accounts(Accounts),
+    /// CREATE / ALTER / DROP SERVER that opened `mysql.servers` (`crate::servers`).
+    Server(crate::servers::ServerOp),
     /// CREATE OR REPLACE TABLE of a table that exists: a new table, with no trigger, of
     /// this engine; of LIKE / SELECT, once `src` exist (else ER_NO_SUCH_TABLE, the old
     /// table kept: `open_tables` fails before the drop).
@@ -215,4 +217,6 @@ pub enum Accounts {
     RevokeAll(Vec<String>),
     /// RENAME USER a TO b.
     Rename(Vec<(String, String)>),
+    /// GRANT role TO ... / REVOKE role FROM ... (`crate::roles`).
+    Role(crate::roles::RoleOp),
 }

@@ -19,12 +19,20 @@
 //!   (REVOKE ALL leaves the GRANT OPTION).
 
 use crate::objects::Tbl;
+use crate::routines::RoutineKind;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// ER_NONEXISTING_GRANT.
 pub const ER_NONEXISTING_GRANT: u32 = 1141;
 /// ER_NONEXISTING_TABLE_GRANT.
 pub const ER_NONEXISTING_TABLE_GRANT: u32 = 1147;
+/// ER_NONEXISTING_PROC_GRANT: REVOKE on a routine of a user with no row for it in
+/// `mysql.procs_priv` (`replace_routine_table`), whether the routine exists or not.
+pub const ER_NONEXISTING_PROC_GRANT: u32 = 1403;
+
+/// The account the harness connects as (`root@localhost`, made by
+/// `mariadb-install-db`): `CURRENT_USER` names it, and it always exists.
+pub const CONNECTED: &str = "root@localhost";
 
 /// Where a privilege applies.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -34,6 +42,15 @@ pub enum Level {
     Global,
     Db(String),
     Table(Tbl),
+    /// `ON PROCEDURE | FUNCTION r` (`mysql_routine_grant`: a row of `mysql.procs_priv`).
+    Routine(RoutineKind, Tbl),
+    /// `GRANT PROXY ON user` (`mysql_grant` with a proxied user: a row of
+    /// `mysql.proxies_priv`, `replace_proxies_priv_table`); the proxied user need not
+    /// exist.
+    Proxy(String),
+    /// A role granted (`mysql_grant_role`: a row of `mysql.roles_mapping`), its key
+    /// `name@` (`crate::roles`).
+    Role(String),
 }
 
 /// The privileges a statement names.
@@ -60,6 +77,9 @@ pub struct GrantOp {
     /// GRANT: the error of the object it names (found when classified: nothing that
     /// could change it runs while a GRANT waits, which is only for FTWRL or BACKUP).
     pub missing: Option<u32>,
+    /// The error found once the users are (a privilege its level does not have: 1221,
+    /// 1144; a plugin not loaded: 1524).
+    pub later: Option<u32>,
 }
 
 /// The accounts that exist and their privilege rows on schemas and tables.
@@ -72,13 +92,36 @@ pub struct Users {
 
 impl Users {
     pub fn contains(&self, u: &str) -> bool {
-        self.names.contains(u)
+        u == CONNECTED || self.names.contains(u)
     }
 
-    /// Drops `u` and its rows.
+    /// Drops `u` and its rows (a role's grants to others go with it).
     pub fn remove(&mut self, u: &str) {
         self.names.remove(u);
-        self.rows.retain(|(x, _), _| x != u);
+        self.rows
+            .retain(|(x, l), _| x != u && *l != Level::Role(u.to_owned()));
+    }
+
+    /// `u` has a row on `level`.
+    pub fn has_row(&self, u: &str, level: &Level) -> bool {
+        self.rows.contains_key(&(u.to_owned(), level.clone()))
+    }
+
+    /// The rows of a routine go when it is dropped (`sp_revoke_privileges`, called by
+    /// sql_parse.cc's SQLCOM_DROP_PROCEDURE / FUNCTION with `automatic_sp_privileges`).
+    pub fn drop_routine(&mut self, kind: RoutineKind, r: &Tbl) {
+        let l = Level::Routine(kind, r.clone());
+        self.rows.retain(|(_, x), _| *x != l);
+    }
+
+    /// Adds the row of `level` for `u` (a role granted: `crate::roles`).
+    pub(crate) fn add_row(&mut self, u: &str, level: Level) {
+        self.rows.entry((u.to_owned(), level)).or_default();
+    }
+
+    /// Removes the row of `level` for `u`.
+    pub(crate) fn remove_row(&mut self, u: &str, level: &Level) {
+        self.rows.remove(&(u.to_owned(), level.clone()));
     }
 
     /// `RENAME USER a TO b`: its rows go with it.
@@ -99,22 +142,28 @@ impl Users {
 
     /// The error of `op` for `users` now, or none.
     pub fn error(&self, op: &GrantOp, users: &[String]) -> Option<u32> {
+        if op.missing.is_some() {
+            return op.missing;
+        }
         if !op.revoke {
-            if op.missing.is_some() {
-                return op.missing;
-            }
             let missing = users
                 .iter()
                 .any(|u| !self.contains(u) && !op.creates.contains(u));
-            return missing.then_some(crate::errors::ER_PASSWORD_NO_MATCH);
+            return missing
+                .then_some(crate::errors::ER_PASSWORD_NO_MATCH)
+                .or(op.later);
         }
         if users.iter().any(|u| !self.contains(u)) {
             return Some(ER_NONEXISTING_GRANT);
         }
+        if op.later.is_some() {
+            return op.later;
+        }
         let code = match op.level {
             Level::Global => return None,
-            Level::Db(_) => ER_NONEXISTING_GRANT,
+            Level::Db(_) | Level::Proxy(_) | Level::Role(_) => ER_NONEXISTING_GRANT,
             Level::Table(_) => ER_NONEXISTING_TABLE_GRANT,
+            Level::Routine(..) => ER_NONEXISTING_PROC_GRANT,
         };
         // A column privilege not given is ER_NONEXISTING_TABLE_GRANT too
         // (`replace_column_table`).
@@ -137,6 +186,14 @@ impl Users {
                 continue;
             }
             let key = (u.clone(), op.level.clone());
+            let nothing = !op.privs.all
+                && op.privs.names.is_empty()
+                && op.privs.columns.is_empty()
+                && !op.privs.grant_option;
+            if !op.revoke && nothing {
+                // GRANT USAGE makes no row (measured: a REVOKE after it is 1141).
+                continue;
+            }
             if !op.revoke {
                 let r = self.rows.entry(key).or_default();
                 r.all |= op.privs.all;

@@ -235,6 +235,7 @@ kinds! {
     FlushTableMultiRev = "flush_table_multi_rev", "sql/sql_reload.cc reload_acl_and_cache (REFRESH_TABLES with a table list)";
     InstallPlugin = "install_plugin", "sql/sql_plugin.cc mysql_install_plugin";
     UninstallPlugin = "uninstall_plugin", "sql/sql_plugin.cc mysql_uninstall_plugin";
+    Server = "server", "sql/sql_servers.cc create_server, alter_server, drop_server";
     CreateSelectJoin = "create_select_join", "sql/sql_insert.cc select_create::create_table_from_items";
     InstanceLock = "instance_lock", "MySQL sql/sql_backup_lock.cc Sql_cmd_lock_instance::execute";
     InstanceUnlock = "instance_unlock", "MySQL sql/sql_backup_lock.cc Sql_cmd_unlock_instance::execute";

@@ -6,8 +6,8 @@
 //! Measured on 10.11.19: found/seed-330032.mdl (a missing user, an existing one, in a
 //! transaction, under LOCK TABLES and FTWRL).
 //!
-//! `SET PASSWORD = ...` (the connected user's own) is not modelled: the model does not
-//! know which account the connection is.
+//! `SET PASSWORD = ...` is the connected account's own (`root@localhost` for the harness,
+//! [`crate::grants::CONNECTED`]), as is `FOR CURRENT_USER()`: the same row, no error.
 
 use crate::accounts::{account_plan, Accounts, ER_PASSWORD_NO_MATCH};
 use crate::grant_stmt::user_at;
@@ -19,11 +19,14 @@ pub(crate) fn classify_set_password(
     w: &[String],
     has_row: &dyn Fn(&str) -> bool,
 ) -> Result<Stmt, String> {
-    let bad = || format!("`{sql}`: SET PASSWORD other than `FOR user = ...` is not modelled");
-    if w.get(2).map(String::as_str) != Some("for") {
+    let bad = || format!("`{sql}`: SET PASSWORD other than `[FOR user] = ...` is not modelled");
+    let (user, i) = match w.get(2).map(String::as_str) {
+        Some("for") => user_at(w, 3).ok_or_else(bad)?,
+        _ => (crate::grants::CONNECTED.to_owned(), 2),
+    };
+    if crate::grant_users::install_made(&user) {
         return Err(bad());
     }
-    let (user, i) = user_at(w, 3).ok_or_else(bad)?;
     if w.get(i).map(String::as_str) != Some("=") {
         return Err(bad());
     }

@@ -374,6 +374,18 @@ pub const KINDS: &[KindDef] = &[
         &[],
     ),
     kx(Kind::UninstallPlugin, "UNINSTALL PLUGIN example", &[]),
+    // CREATE / ALTER / DROP SERVER (sql/sql_servers.cc: `create_server`, `alter_server`,
+    // `drop_server` open mysql.servers with `open_ltable(TL_WRITE)` once the server's
+    // name is found or not: classify/servers.rs). Learned, not in the matrix.
+    KindDef {
+        kind: Kind::Server,
+        variant: RowVariant::Base,
+        sql: "CREATE SERVER s1 FOREIGN DATA WRAPPER mysql OPTIONS (HOST 'localhost')",
+        prep: &["DROP SERVER IF EXISTS s1"],
+        setup: &[],
+        matrix: false,
+        check: false,
+    },
     // CREATE OR REPLACE TABLE of a table that exists (`mysql_create_table_no_lock` with
     // `lex->create_info.or_replace()`: the old table dropped under its X), ALTER DATABASE
     // (`mysql_alter_db`: BACKUP_DDL, then the schema's X). Learned, not in the matrix.

@@ -1,0 +1,62 @@
+//! `HELP 'topic'` and `PURGE { BINARY | MASTER } LOGS { TO 'file' | BEFORE expr }`: no lock
+//! the harness compares, no implicit commit. Measured on 10.11.19
+//! (suite/servers-and-help.mdl: a transaction's SR stays; neither waits for another
+//! session's FTWRL nor fails under the session's own FTWRL or LOCK TABLES):
+//!
+//! - HELP (sql/sql_help.cc, `mysqld_help`) reads `mysql.help_topic`, `help_category`,
+//!   `help_relation`, `help_keyword` with `open_system_tables_for_read` (its SR on them is
+//!   of a system schema and goes with `close_system_tables` at its end; the session's
+//!   LOCK TABLES state is set aside for it). SQLCOM_HELP is not CF_AUTO_COMMIT_TRANS.
+//! - PURGE (sql/sql_parse.cc, SQLCOM_PURGE / SQLCOM_PURGE_BEFORE, `purge_master_logs` /
+//!   `purge_master_logs_before_date`, sql/sql_repl.cc) with no binary log open (the
+//!   harness's server runs with `--skip-log-bin`) answers OK at once. BEFORE's expression
+//!   may hold no subquery or stored function: ER_SUBQUERIES_NOT_SUPPORTED (1970, "PURGE..
+//!   BEFORE"), raised by the parser (sql/sql_yacc.yy, the PURGE rule's BEFORE branch),
+//!   so before the statement runs (measured: no implicit commit).
+
+use super::function_names::{callee, Callee};
+use super::{Stmt, Tok};
+
+/// ER_SUBQUERIES_NOT_SUPPORTED.
+pub const ER_SUBQUERIES_NOT_SUPPORTED: u32 = 1970;
+
+/// The statement if it is one of these, else None.
+pub(super) fn classify(sql: &str, toks: &[Tok], words: &[String]) -> Option<Result<Stmt, String>> {
+    let at = |i: usize| words.get(i).map(String::as_str).unwrap_or("");
+    match at(0) {
+        "help" if toks.len() == 2 => Some(Ok(Stmt::NoLocks)),
+        "help" => Some(Err(format!("`{sql}`: HELP of more than one word"))),
+        "purge" if matches!(at(1), "binary" | "master") && at(2) == "logs" => {
+            Some(purge(sql, toks, at(3)))
+        }
+        _ => None,
+    }
+}
+
+fn purge(sql: &str, toks: &[Tok], how: &str) -> Result<Stmt, String> {
+    match how {
+        "to" if matches!(toks.get(4), Some(Tok::Str(_))) && toks.len() == 5 => Ok(Stmt::NoLocks),
+        "before" => {
+            let expr = &toks[4..];
+            let mut stored = false;
+            for (i, t) in expr.iter().enumerate() {
+                if let Tok::Word { text, quoted } = t {
+                    if text.eq_ignore_ascii_case("select") && !quoted {
+                        stored = true;
+                    }
+                    if expr.get(i + 1) == Some(&Tok::P('('))
+                        && matches!(callee(text), Callee::Stored { .. })
+                    {
+                        stored = true;
+                    }
+                }
+            }
+            Ok(if stored {
+                Stmt::Fails(ER_SUBQUERIES_NOT_SUPPORTED)
+            } else {
+                Stmt::NoLocks
+            })
+        }
+        _ => Err(format!("`{sql}`: this PURGE is not modelled")),
+    }
+}
