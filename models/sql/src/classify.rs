@@ -29,7 +29,6 @@ mod alter_keys;
 mod alter_rename;
 mod alter_tablespace;
 mod analyze_persistent;
-mod block_comments;
 mod column_types;
 pub mod columns;
 mod control;

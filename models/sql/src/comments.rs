@@ -185,4 +185,36 @@ mod tests {
         );
         assert_eq!(c("select 1 -- /* x\n, 2"), None);
     }
+
+    #[test]
+    fn stored_program_comments_read_as_the_server_does() {
+        assert_eq!(code("select 1"), None);
+        assert_eq!(code("select '/*' "), None);
+        assert_eq!(code("select 1 /* x"), None);
+        // (The cases of the stored-program reader, h-rbody.) main/sp.test proc_25411_b: p1, p2, not p3.
+        let p = "(/* real comment */ /*! p1 int, */ /*!00000 p2 int */ /*!999999 ,p3 int */)";
+        let r = code(p).unwrap();
+        assert_eq!(
+            r.split_whitespace().collect::<Vec<_>>().join(" "),
+            "( p1 int, p2 int )"
+        );
+        // main/comments.result: 5.7 .. 9.x versions are MySQL's, unless M!.
+        let one = |s: &str| {
+            code(s)
+                .unwrap()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert_eq!(one("1 /*!50699 +1*/"), "1 +1");
+        assert_eq!(one("1 /*!50700 +1*/"), "1");
+        assert_eq!(one("1 /*M!50700 +1*/"), "1 +1");
+        assert_eq!(one("1 /*!100000 +1*/"), "1 +1");
+        assert_eq!(one("1 /*!110000 +1*/"), "1");
+        assert_eq!(one("1/*!999992*/"), "1");
+        assert_eq!(
+            one("1 + /*!00000 2 */ + 3 /*!999999 noise*/ + 4"),
+            "1 + 2 + 3 + 4"
+        );
+    }
 }

@@ -76,8 +76,8 @@ fn skip_definer(c: &mut Cur) -> Result<(), String> {
 /// The routine statement `toks` is, or None when it is not one.
 pub(super) fn classify_routine(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
     // A definition's `/* ... */` comments are read as the server's lexer reads them
-    // (`classify/block_comments.rs`); the statement is then read without them.
-    let resolved = super::block_comments::resolve(cx.sql).and_then(|s| super::tokens(&s).ok());
+    // (`comments.rs`); the statement is then read without them.
+    let resolved = crate::comments::code(cx.sql).and_then(|s| super::tokens(&s).ok());
     let toks = resolved.as_deref().unwrap_or(toks);
     let first = toks.first()?;
     let mut c = Cur {
