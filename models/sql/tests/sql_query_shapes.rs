@@ -76,7 +76,15 @@ fn cte_errors_and_ctes_in_other_statements() {
             "SET STATEMENT standard_compliant_cte=0 FOR WITH RECURSIVE r(a) AS (SELECT a FROM t1 UNION SELECT r1.a FROM r r1, r r2) SELECT * FROM r",
         ),
         (0, "SET standard_compliant_cte=0"),
+        // A global ORDER BY of a recursive element: 1235 after the locks.
+        (
+            0,
+            "WITH RECURSIVE r(a) AS (SELECT a FROM t1 UNION SELECT a + 1 FROM r WHERE a < 6 ORDER BY a) SELECT * FROM r",
+        ),
+        // CYCLE without RECURSIVE: a syntax error.
+        (0, "WITH c AS (SELECT 1 AS a) CYCLE a RESTRICT SELECT * FROM c"),
     ]);
+    assert_eq!(got[7..], ["error 1235", "error 1064"], "{got:?}");
     assert_eq!(
         got[..6],
         ["error 4004", "Ok", "Ok", "error 4005", "error 4008", "Ok"],

@@ -27,6 +27,7 @@
 use super::cte_recursion::{self, Verdict};
 use super::query_ctes::{cte_names, resolve_ctes, with_clauses};
 use super::{classify, kw_eq, kw_eq_at, lex::render, tokens, Catalog, Cx, Effect, Stmt, Tok};
+use crate::errors::ER_NOT_STANDARD_COMPLIANT_RECURSIVE;
 
 /// The statements ANALYZE and EXPLAIN run or describe (after their options).
 const PREFIXED: [&str; 8] = [
@@ -55,10 +56,14 @@ pub(super) fn query(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, Str
         return Ok(Stmt::Fails(code));
     }
     let st = super::select::classify_select(cx, toks, words)?;
-    Ok(if verdict == Verdict::Unrestricted {
-        cte_recursion::after_locks(cx.cat, st)
-    } else {
-        st
+    Ok(match verdict {
+        Verdict::Unrestricted => {
+            cte_recursion::after_locks(cx.cat, st, ER_NOT_STANDARD_COMPLIANT_RECURSIVE)
+        }
+        Verdict::GlobalOrder => {
+            cte_recursion::after_locks(cx.cat, st, cte_recursion::ER_NOT_SUPPORTED_YET)
+        }
+        _ => st,
     })
 }
 
@@ -74,6 +79,15 @@ fn parse_errors(sql: &str, toks: &[Tok]) -> Result<Option<u32>, String> {
                 .any(|(m, _, _)| m.eq_ignore_ascii_case(n))
         }) {
             return Ok(Some(4004));
+        }
+        // `CYCLE ... RESTRICT` after an element of a WITH without RECURSIVE: the parser's
+        // ER_PARSE_ERROR (sql_yacc.yy `opt_cycle`; main/cte_cycle.test).
+        if !w.recursive
+            && w.elems
+                .iter()
+                .any(|(_, _, e)| kw_eq_at(toks, e + 1, "cycle"))
+        {
+            return Ok(Some(super::ER_PARSE_ERROR));
         }
     }
     match cte_recursion::check_all(toks).map_err(|e| format!("`{sql}`: {e}"))? {
@@ -110,8 +124,8 @@ pub(super) fn cte_outside_query(sql: &str, toks: &[Tok]) -> Option<Result<CteFre
         Err(e) => Err(e),
         Ok(Some(code)) => Ok(CteFree::Fails(code)),
         Ok(None) => match cte_recursion::check_all(toks) {
-            Ok(Verdict::Unrestricted) => Err(format!(
-                "`{sql}`: a non-standard recursive CTE (4008 after the locks) in a statement \
+            Ok(Verdict::Unrestricted | Verdict::GlobalOrder) => Err(format!(
+                "`{sql}`: a recursive CTE the server refuses after the locks (4008, 1235) in a statement \
                  other than a query is not modelled"
             )),
             Err(e) => Err(format!("`{sql}`: {e}")),
