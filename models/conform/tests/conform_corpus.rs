@@ -26,7 +26,7 @@ if ($n)
 ALTER TABLE t1 FORCE, ALGORITHM=COPY;
 connection con1;
 --reap
-CREATE EVENT e ON SCHEDULE AT '2000-01-01 00:00:00' DO SELECT 1;
+CREATE EVENT e ON SCHEDULE EVERY @x SECOND DO SELECT 1;
 select * from t1;
 HANDLER t1 OPEN;
 alter online table t1 algorithm=INPLACE, lock=NONE;
@@ -92,7 +92,7 @@ fn offline_the_statements_are_played_alone() {
             "UNLOCK TABLES",
             "SELECT * FROM t1",
             "ALTER TABLE t1 FORCE, ALGORITHM=COPY",
-            "CREATE EVENT e ON SCHEDULE AT '2000-01-01 00:00:00' DO SELECT 1",
+            "CREATE EVENT e ON SCHEDULE EVERY @x SECOND DO SELECT 1",
             "HANDLER t1 OPEN",
             "alter online table t1 algorithm=INPLACE, lock=NONE",
         ]

@@ -32,6 +32,7 @@ mod analyze_persistent;
 mod column_types;
 pub mod columns;
 mod control;
+mod cte_recursion;
 mod data_directory;
 mod ddl;
 mod dml;
@@ -292,9 +293,27 @@ fn classify_inner(
     if let Some(st) = query_shapes::prefixed(sql, db, cat, has_row) {
         return st;
     }
-    if let Some(e) = query_shapes::cte_outside_query(sql, &toks) {
-        return Err(e);
+    match query_shapes::cte_outside_query(sql, &toks) {
+        None => {}
+        Some(Ok(query_shapes::CteFree::Fails(code))) => return Ok(Stmt::Fails(code)),
+        Some(Ok(query_shapes::CteFree::Text(text))) => {
+            return classify_plain(&text, &tokens(&text)?, db, cat, has_row)
+        }
+        Some(Err(e)) => return Err(e),
     }
+    classify_plain(sql, &toks, db, cat, has_row)
+}
+
+/// [`classify_inner`] once the prefixes (ANALYZE, EXPLAIN) and the CTEs of a statement
+/// other than a query are dealt with.
+fn classify_plain(
+    sql: &str,
+    toks: &[Tok],
+    db: &str,
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Result<Stmt, String> {
+    let toks = toks.to_vec();
     let cx = Cx {
         sql,
         db,

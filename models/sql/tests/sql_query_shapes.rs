@@ -52,18 +52,58 @@ fn a_cte_reads_its_base_tables_and_hides_tables_of_its_name() {
 }
 
 #[test]
-fn cte_errors_and_shapes_the_model_does_not_play() {
+fn cte_errors_and_ctes_in_other_statements() {
     let got = play(&[
         (0, "WITH t AS (SELECT 1), t AS (SELECT 2) SELECT * FROM t"),
+        // The anchor may follow the recursive SELECT (move_anchors_ahead).
         (
             0,
             "WITH RECURSIVE r AS (SELECT a FROM r UNION SELECT 1) SELECT * FROM r",
         ),
         (0, "INSERT INTO t1 WITH c AS (SELECT 1, 2) SELECT * FROM c"),
+        // No anchor: 4005 while parsing.
+        (
+            0,
+            "WITH RECURSIVE r AS (SELECT r.a FROM r, t1 WHERE r.a = t1.a) SELECT * FROM r",
+        ),
+        // Two references in one SELECT: 4008 after the locks.
+        (
+            0,
+            "WITH RECURSIVE r(a) AS (SELECT a FROM t1 UNION SELECT r1.a FROM r r1, r r2) SELECT * FROM r",
+        ),
+        (
+            0,
+            "SET STATEMENT standard_compliant_cte=0 FOR WITH RECURSIVE r(a) AS (SELECT a FROM t1 UNION SELECT r1.a FROM r r1, r r2) SELECT * FROM r",
+        ),
+        (0, "SET standard_compliant_cte=0"),
+        // A global ORDER BY of a recursive element: 1235 after the locks.
+        (
+            0,
+            "WITH RECURSIVE r(a) AS (SELECT a FROM t1 UNION SELECT a + 1 FROM r WHERE a < 6 ORDER BY a) SELECT * FROM r",
+        ),
+        // CYCLE without RECURSIVE: a syntax error.
+        (0, "WITH c AS (SELECT 1 AS a) CYCLE a RESTRICT SELECT * FROM c"),
     ]);
-    assert_eq!(got[0], "error 4004", "{got:?}");
-    assert!(got[1].starts_with("refused"), "{got:?}");
-    assert!(got[2].starts_with("refused"), "{got:?}");
+    assert_eq!(got[7..], ["error 1235", "error 1064"], "{got:?}");
+    assert_eq!(
+        got[..6],
+        ["error 4004", "Ok", "Ok", "error 4005", "error 4008", "Ok"],
+        "{got:?}"
+    );
+    assert!(got[6].starts_with("refused"), "{got:?}");
+    // The CTE's tables are the statement's read tables; its name hides a table.
+    assert!(drop_waits(
+        "INSERT INTO t2 (b) WITH c AS (SELECT b FROM t1) SELECT b FROM c",
+        "t1"
+    ));
+    assert!(!drop_waits(
+        "UPDATE t1 SET b = 2 WHERE a IN (WITH t2 AS (SELECT a FROM t0) SELECT a FROM t2)",
+        "t2"
+    ));
+    assert!(drop_waits(
+        "UPDATE t1 SET b = 2 WHERE a IN (WITH t2 AS (SELECT a FROM t0) SELECT a FROM t2)",
+        "t0"
+    ));
 }
 
 #[test]

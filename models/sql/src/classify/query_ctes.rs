@@ -22,6 +22,10 @@ pub(super) fn starts_query(toks: &[Tok], mut i: usize) -> bool {
 /// body inside the parentheses after AS), and the end of its scope (the end of the query
 /// expression it opens: the parenthesis that closes around it, or the statement's end).
 pub(super) struct With {
+    /// The index of its WITH.
+    pub(super) at: usize,
+    /// The indexes of its elements' names (where they are defined, not referenced).
+    pub(super) defs: Vec<usize>,
     pub(super) recursive: bool,
     pub(super) elems: Vec<(String, usize, usize)>,
     pub(super) scope_end: usize,
@@ -40,6 +44,7 @@ pub(super) fn with_clauses(toks: &[Tok]) -> Vec<With> {
         let recursive = kw_eq_at(toks, i + 1, "recursive");
         let mut j = i + 1 + usize::from(recursive);
         let mut elems = Vec::new();
+        let mut defs = Vec::new();
         // One element, then `, element` for each further one.
         while let Some(Tok::Word { text, .. }) = toks.get(j) {
             let mut k = j + 1;
@@ -51,6 +56,7 @@ pub(super) fn with_clauses(toks: &[Tok]) -> Vec<With> {
             }
             let end = close(toks, k + 1);
             elems.push((text.clone(), k + 2, end));
+            defs.push(j);
             j = end + 1;
             if toks.get(j) != Some(&Tok::P(',')) {
                 break;
@@ -59,6 +65,8 @@ pub(super) fn with_clauses(toks: &[Tok]) -> Vec<With> {
         }
         if !elems.is_empty() {
             out.push(With {
+                at: i,
+                defs,
                 recursive,
                 elems,
                 scope_end: enclosing_close(toks, i),
@@ -107,7 +115,11 @@ fn resolves_to_cte(w: &With, p: usize, name: &str) -> bool {
     if p < first.1 || p >= w.scope_end {
         return false;
     }
-    let Some(at) = w.elems.iter().position(|(n, _, _)| n == name) else {
+    let Some(at) = w
+        .elems
+        .iter()
+        .position(|(n, _, _)| n.eq_ignore_ascii_case(name))
+    else {
         return false;
     };
     match w.elems.iter().position(|(_, s, e)| (*s..*e).contains(&p)) {
@@ -127,7 +139,7 @@ pub(super) fn resolve_ctes(toks: &[Tok]) -> Vec<Tok> {
     }
     for (p, t) in toks.iter().enumerate() {
         let Tok::Word { text, .. } = t else { continue };
-        if p > 0 && toks[p - 1] == Tok::P('.') {
+        if p > 0 && toks[p - 1] == Tok::P('.') || withs.iter().any(|w| w.defs.contains(&p)) {
             continue;
         }
         if withs.iter().any(|w| resolves_to_cte(w, p, text)) {

@@ -24,8 +24,10 @@
 //!   plan's `Explain_*` output, before changing a row): the statement's locks, no effect
 //!   beyond its tables having to exist.
 
-use super::query_ctes::{cte_names, with_clauses, With};
+use super::cte_recursion::{self, Verdict};
+use super::query_ctes::{cte_names, resolve_ctes, with_clauses};
 use super::{classify, kw_eq, kw_eq_at, lex::render, tokens, Catalog, Cx, Effect, Stmt, Tok};
+use crate::errors::ER_NOT_STANDARD_COMPLIANT_RECURSIVE;
 
 /// The statements ANALYZE and EXPLAIN run or describe (after their options).
 const PREFIXED: [&str; 8] = [
@@ -46,103 +48,97 @@ pub(super) fn query(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, Str
     if depth != Some(0) {
         return Ok(Stmt::Fails(super::ER_PARSE_ERROR));
     }
-    for w in with_clauses(toks) {
-        // ER_DUP_QUERY_NAME (4004): With_clause::check_dependencies, sql/sql_cte.cc.
-        if w.elems
-            .iter()
-            .enumerate()
-            .any(|(i, (n, _, _))| w.elems[..i].iter().any(|(m, _, _)| m == n))
-        {
-            return Ok(Stmt::Fails(4004));
-        }
-        if w.recursive {
-            recursive_shape(toks, &w).map_err(|e| format!("`{sql}`: {e}"))?;
-        }
+    if let Some(code) = parse_errors(sql, toks)? {
+        return Ok(Stmt::Fails(code));
     }
+    let verdict = cte_recursion::check_all(toks).map_err(|e| format!("`{sql}`: {e}"))?;
     if let Some(code) = super::query_values::tvc_error(toks).map_err(|e| format!("`{sql}`: {e}"))? {
         return Ok(Stmt::Fails(code));
     }
-    super::select::classify_select(cx, toks, words)
+    let st = super::select::classify_select(cx, toks, words)?;
+    Ok(match verdict {
+        Verdict::Unrestricted => {
+            cte_recursion::after_locks(cx.cat, st, ER_NOT_STANDARD_COMPLIANT_RECURSIVE)
+        }
+        Verdict::GlobalOrder => {
+            cte_recursion::after_locks(cx.cat, st, cte_recursion::ER_NOT_SUPPORTED_YET)
+        }
+        _ => st,
+    })
 }
 
-/// The recursive elements of a WITH RECURSIVE the model plays: an anchor without a
-/// reference to the element, then UNION and SELECTs that reference it once, in their own
-/// FROM lists, without aggregation, ordering or outer joins, and no element referencing a
-/// later one. The server checks these rules before opening a table (ER_RECURSIVE_WITHOUT_
-/// ANCHORS 4005, ER_UNACCEPTABLE_MUTUAL_RECURSION 4006, ER_NOT_STANDARD_COMPLIANT_RECURSIVE
-/// 4008: `With_element::check_unrestricted_recursive`, `st_select_lex::check_unrestricted_
-/// recursive` and `With_clause::check_anchors` in sql/sql_cte.cc); the other shapes are
-/// refused rather than guessed.
-fn recursive_shape(toks: &[Tok], w: &With) -> Result<(), String> {
-    const REFUSED: [&str; 14] = [
-        "group", "having", "order", "limit", "left", "right", "outer", "exists", "count", "sum",
-        "avg", "min", "max", "over",
-    ];
-    for (k, (name, s, e)) in w.elems.iter().enumerate() {
-        let body = &toks[*s..*e];
-        let refs = |n: &str| -> Vec<usize> {
-            (0..body.len())
-                .filter(|&p| {
-                    matches!(&body[p], Tok::Word { text, .. } if text == n)
-                        && (p == 0 || body[p - 1] != Tok::P('.'))
-                        && body.get(p + 1) != Some(&Tok::P('.'))
-                })
-                .collect()
-        };
-        if w.elems[k + 1..].iter().any(|(n, _, _)| !refs(n).is_empty()) {
-            return Err(
-                "a recursive CTE referencing a later element of its WITH is not modelled".into(),
-            );
+/// The errors of a statement's WITH clauses that the server finds while parsing it,
+/// before it opens a table (`LEX::check_dependencies_in_with_clauses`, sql/sql_cte.cc):
+/// two elements of one name, ER_DUP_QUERY_NAME (4004, `With_clause::check_dependencies`),
+/// then the anchors of its recursive elements (4005, 4006: `cte_recursion.rs`).
+fn parse_errors(sql: &str, toks: &[Tok]) -> Result<Option<u32>, String> {
+    for w in with_clauses(toks) {
+        if w.elems.iter().enumerate().any(|(i, (n, _, _))| {
+            w.elems[..i]
+                .iter()
+                .any(|(m, _, _)| m.eq_ignore_ascii_case(n))
+        }) {
+            return Ok(Some(4004));
         }
-        let own = refs(name);
-        if own.is_empty() {
-            continue;
-        }
-        let depth = |p: usize| {
-            body[..p].iter().fold(0i32, |d, t| match t {
-                Tok::P('(') => d + 1,
-                Tok::P(')') => d - 1,
-                _ => d,
-            })
-        };
-        let union = (0..body.len()).find(|&p| kw_eq(&body[p], "union") && depth(p) == 0);
-        let standard = union.is_some_and(|u| {
-            own.len() == 1
-                && own[0] > u
-                && depth(own[0]) == 0
-                && !body[u..]
-                    .iter()
-                    .any(|t| REFUSED.iter().any(|r| kw_eq(t, r)))
-                && !body.iter().any(|t| kw_eq(t, "with"))
-        });
-        if !standard {
-            return Err(
-                "a recursive CTE other than `anchor UNION SELECT ... FROM itself` \
-                        (one reference, no aggregate, ordering or outer join) is not modelled"
-                    .into(),
-            );
+        // `CYCLE ... RESTRICT` after an element of a WITH without RECURSIVE: the parser's
+        // ER_PARSE_ERROR (sql_yacc.yy `opt_cycle`; main/cte_cycle.test).
+        if !w.recursive
+            && w.elems
+                .iter()
+                .any(|(_, _, e)| kw_eq_at(toks, e + 1, "cycle"))
+        {
+            return Ok(Some(super::ER_PARSE_ERROR));
         }
     }
-    Ok(())
+    match cte_recursion::check_all(toks).map_err(|e| format!("`{sql}`: {e}"))? {
+        Verdict::ParseError(code) => Ok(Some(code)),
+        _ => Ok(None),
+    }
 }
 
 /// A statement that defines a CTE but is no query expression (INSERT ... WITH, CREATE
-/// TABLE ... AS WITH, CREATE VIEW ... AS WITH, a DML's subquery with a WITH): the other
-/// classifiers would take the CTE's name for a table, so it is refused.
-/// (A stored program's body is the routine classifiers', which read its statements one
-/// by one.)
-pub(super) fn cte_outside_query(sql: &str, toks: &[Tok]) -> Option<String> {
+/// TABLE ... AS WITH, CREATE VIEW ... AS WITH, a DML's or a SET's subquery with a WITH):
+/// the statement with every reference to a visible CTE written as DUAL, which no table
+/// list opens (`query_ctes::resolve_ctes`), as the server resolves them before
+/// `open_tables` (`LEX::resolve_references_to_cte` from `parse_sql`'s
+/// `LEX::check_cte_dependencies_and_resolve_references`); the tables read inside a CTE
+/// are read as the statement reads its other tables (an INSERT ... WITH ... SELECT as an
+/// INSERT ... SELECT). The WITH clauses' parse errors come first. None when the
+/// statement is of another kind or defines no CTE. (A stored program's body is the
+/// routine classifiers', which read its statements one by one.)
+pub(super) fn cte_outside_query(sql: &str, toks: &[Tok]) -> Option<Result<CteFree, String>> {
+    // (SET STATEMENT ... FOR <stmt> is its inner statement's: `classify/session.rs`.)
     let dml = ["insert", "replace", "update", "delete", "do", "set"]
         .iter()
-        .any(|k| kw_eq_at(toks, 0, k));
+        .any(|k| kw_eq_at(toks, 0, k))
+        && !kw_eq_at(toks, 1, "statement");
     let ddl = kw_eq_at(toks, 0, "create")
         && toks
             .iter()
             .take_while(|t| **t != Tok::P('('))
             .any(|t| kw_eq(t, "table") || kw_eq(t, "view"));
-    ((dml || ddl) && !cte_names(toks).is_empty()).then(|| {
-        format!("`{sql}`: a WITH clause (CTE) in a statement other than a query is not modelled")
+    if !(dml || ddl) || cte_names(toks).is_empty() {
+        return None;
+    }
+    Some(match parse_errors(sql, toks) {
+        Err(e) => Err(e),
+        Ok(Some(code)) => Ok(CteFree::Fails(code)),
+        Ok(None) => match cte_recursion::check_all(toks) {
+            Ok(Verdict::Unrestricted | Verdict::GlobalOrder) => Err(format!(
+                "`{sql}`: a recursive CTE the server refuses after the locks (4008, 1235) in a statement \
+                 other than a query is not modelled"
+            )),
+            Err(e) => Err(format!("`{sql}`: {e}")),
+            Ok(_) => Ok(CteFree::Text(render(&resolve_ctes(toks)))),
+        },
     })
+}
+
+/// A statement with CTEs, once they are resolved: its parse error, or its text with
+/// each reference to a CTE written as DUAL.
+pub(super) enum CteFree {
+    Fails(u32),
+    Text(String),
 }
 
 /// `ANALYZE [FORMAT=...] <stmt>` and `EXPLAIN|DESCRIBE [EXTENDED|PARTITIONS|FORMAT=...]

@@ -51,6 +51,14 @@ pub(super) fn classify_set(words: &[String], sql: &str) -> Result<Stmt, String> 
             v => Err(format!("bad autocommit `{v}`")),
         },
         "global" | "@@global" => Err(format!("`{sql}`: SET GLOBAL is not modelled")),
+        // It decides whether an unrestricted recursive CTE fails (4008,
+        // `classify/cte_recursion.rs`) in the session's later statements, which the
+        // classifier reads one by one: refused; `SET STATEMENT standard_compliant_cte=0
+        // FOR ...` is played.
+        "standard_compliant_cte" => Err(format!(
+            "`{sql}`: SET standard_compliant_cte for the session is not modelled (SET \
+             STATEMENT ... FOR is)"
+        )),
         _ if w.len() == 4 && w[2] == "=" => {
             Ok(super::engines::set_engine_error(var, value()).map_or(Stmt::NoLocks, Stmt::Fails))
         }

@@ -160,6 +160,7 @@ fn set_statement(
     let vars_end = w.iter().position(|x| x == "for").unwrap_or(w.len());
     let mut timeout = None;
     let mut max_time = None;
+    let mut compliant_off = false;
     for var in w[2..vars_end].split(|x| x == ",") {
         let name = var.first().map(String::as_str).unwrap_or("");
         let name = name
@@ -176,10 +177,15 @@ fn set_statement(
             "autocommit" | "sql_log_bin" => {
                 return Err(format!("`{sql}`: SET STATEMENT {name} is not modelled"))
             }
+            // An unrestricted recursive CTE runs (`classify/cte_recursion.rs`).
+            "standard_compliant_cte" => compliant_off = matches!(value, "0" | "off"),
             _ => {}
         }
     }
-    let st = inner_statement(sql, inner, db, cat, has_row, timeout)?;
+    let mut st = inner_statement(sql, inner, db, cat, has_row, timeout)?;
+    if compliant_off {
+        st = super::cte_recursion::compliant_off(st);
+    }
     Ok(match max_time {
         Some(ms) if ms > 0 => Stmt::Session(SessionStmt::StatementTime(ms, Box::new(st))),
         _ => st,

@@ -267,6 +267,8 @@ fn expand(cx: &Cx, t: &Tbl, out: &mut Vec<Tbl>, depth: usize) -> Result<(), Stri
 /// NEXT VALUE / NEXTVAL is refused.
 fn stored_calls(sql: &str, body: &[Tok]) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
+    // A CTE's name before its column list (`WITH t(c) AS (...)`) calls nothing.
+    let ctes = super::query_ctes::cte_names(body);
     for (i, w) in body.windows(2).enumerate() {
         if let (
             Tok::Word {
@@ -279,7 +281,7 @@ fn stored_calls(sql: &str, body: &[Tok]) -> Result<Vec<String>, String> {
             let l = text.to_ascii_lowercase();
             let has_args = body.get(i + 2).is_some_and(|t| *t != Tok::P(')'));
             let stored = matches!(callee_of_call(&l, has_args), Callee::Stored { .. });
-            if stored && !NOT_CALL.contains(&l.as_str()) {
+            if stored && !NOT_CALL.contains(&l.as_str()) && !ctes.contains(text) {
                 if i > 0 && body[i - 1] == Tok::P('.') {
                     return Err(format!(
                         "`{sql}`: a view calling `{text}` of another schema is not modelled"

@@ -43,7 +43,9 @@ impl SqlModel {
             .session(self.sess[s].id)
             .is_some_and(|x| !x.book.is_empty())
             || self.flushed_by == Some(s);
+        // (A recursive CTE's 4008 comes from JOIN::prepare, after open_tables.)
         let keep_on_error = matches!(&then, Then::Plan(p) if p.kind == Kind::Update
+            || p.effect == Effect::Fail(crate::errors::ER_NOT_STANDARD_COMPLIANT_RECURSIVE)
             || (matches!(p.effect, Effect::NotPartitioned(_))
                 && matches!(p.kind, Kind::LoadIndex | Kind::CacheIndex)))
             || self.temp_like_keeps_on_error(s)
