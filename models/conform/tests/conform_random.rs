@@ -300,10 +300,7 @@ fn forms_the_random_run_found() {
     // The connected account's own password (set_password.rs, h-acct): no error.
     assert!(m.step(a, "SET PASSWORD = PASSWORD('x')").is_ok());
     assert_eq!(m.session(a).last_error, None);
-    for refused in [
-        "ROLLBACK AND NO CHAIN RELEASE",
-        "COMMIT WORK RELEASE",
-    ] {
+    for refused in ["ROLLBACK AND NO CHAIN RELEASE", "COMMIT WORK RELEASE"] {
         assert!(m.step(a, refused).is_err(), "{refused}");
     }
     // `AND RELEASE` is not in the grammar: ER_PARSE_ERROR, the transaction kept

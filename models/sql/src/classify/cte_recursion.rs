@@ -299,20 +299,7 @@ pub(super) fn compliant_off(st: Stmt) -> Stmt {
 
 /// The index of the parenthesis that closes the one at `open` (`end` when none does).
 fn close_of(toks: &[Tok], open: usize, end: usize) -> usize {
-    let mut depth = 0i32;
-    for (k, t) in toks.iter().enumerate().take(end).skip(open) {
-        match t {
-            Tok::P('(') => depth += 1,
-            Tok::P(')') => {
-                depth -= 1;
-                if depth == 0 {
-                    return k;
-                }
-            }
-            _ => {}
-        }
-    }
-    end
+    super::lex::matching_paren(&toks[..end.min(toks.len())], open).unwrap_or(end)
 }
 
 /// The SELECTs of a query expression's tokens `[s, e)`: split at the UNION / EXCEPT /

@@ -113,6 +113,25 @@ pub(super) fn kw_eq_at(toks: &[Tok], i: usize, kw: &str) -> bool {
 
 /// The value of an `ALGORITHM [=] x` / `LOCK [=] x` clause (the `=` is optional in the
 /// server's grammar, `alter_algorithm_option` / `alter_lock_option` in MariaDB
+/// The index of the `)` that closes the `(` at `toks[open]`; None when none does. The one
+/// parenthesis matcher of the classifier.
+pub(super) fn matching_paren(toks: &[Tok], open: usize) -> Option<usize> {
+    let mut depth = 0i64;
+    for (k, t) in toks.iter().enumerate().skip(open) {
+        match t {
+            Tok::P('(') => depth += 1,
+            Tok::P(')') => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// `sql/sql_yacc.yy`: mysql-test writes `algorithm copy`).
 pub(super) fn option_value(words: &[String], name: &str) -> Option<String> {
     let i = words.iter().position(|w| w == name)?;

@@ -154,18 +154,5 @@ pub(super) fn resolve_ctes(toks: &[Tok]) -> Vec<Tok> {
 
 /// The index of the parenthesis that closes the one at `open` (the last token when none).
 fn close(toks: &[Tok], open: usize) -> usize {
-    let mut depth = 0i32;
-    for (k, t) in toks.iter().enumerate().skip(open) {
-        match t {
-            Tok::P('(') => depth += 1,
-            Tok::P(')') => {
-                depth -= 1;
-                if depth == 0 {
-                    return k;
-                }
-            }
-            _ => {}
-        }
-    }
-    toks.len().saturating_sub(1)
+    super::lex::matching_paren(toks, open).unwrap_or(toks.len().saturating_sub(1))
 }

@@ -84,20 +84,7 @@ fn parens(t: &[Tok]) -> Option<usize> {
     if t.first() != Some(&Tok::P('(')) {
         return None;
     }
-    let mut depth = 0usize;
-    for (i, x) in t.iter().enumerate() {
-        match x {
-            Tok::P('(') => depth += 1,
-            Tok::P(')') => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i + 1);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+    super::lex::matching_paren(t, 0).map(|k| k + 1)
 }
 
 /// A type with its length (`CHAR(10)`, `DECIMAL(5,2)`) and attributes from `t[i..]`: the

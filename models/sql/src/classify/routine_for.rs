@@ -11,20 +11,7 @@ use super::{kw_eq, Tok};
 
 /// The index after the `)` matching the `(` at `t[i]`.
 fn close_paren(t: &[Tok], i: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (k, x) in t.iter().enumerate().skip(i) {
-        match x {
-            Tok::P('(') => depth += 1,
-            Tok::P(')') => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(k + 1);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+    super::lex::matching_paren(t, i).map(|k| k + 1)
 }
 
 impl<'a> Reader<'a> {

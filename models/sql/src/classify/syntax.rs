@@ -249,20 +249,7 @@ fn first_is(toks: &[Tok], words: &[&str]) -> bool {
 
 /// The index of the `)` that closes the `(` at `open`, or the end.
 fn closing(toks: &[Tok], open: usize) -> usize {
-    let mut depth = 0i32;
-    for (k, t) in toks.iter().enumerate().skip(open) {
-        match t {
-            Tok::P('(') => depth += 1,
-            Tok::P(')') => {
-                depth -= 1;
-                if depth == 0 {
-                    return k;
-                }
-            }
-            _ => {}
-        }
-    }
-    toks.len()
+    super::lex::matching_paren(toks, open).unwrap_or(toks.len())
 }
 
 /// In CREATE/ALTER TABLE: a type's length is a number (`int(-1)`: sql_yacc.yy's
