@@ -10,7 +10,7 @@ use crate::effect::Effect;
 pub use crate::errors::ER_PASSWORD_NO_MATCH;
 use crate::grant_stmt::user_at;
 use crate::kind::Kind;
-use crate::stmt::{Bind, Part, Plan, SetTarget, Stmt};
+use crate::stmt::{Bind, Part, Plan, Stmt};
 
 /// ER_CANNOT_USER: CREATE USER of a user that exists, DROP / RENAME of one that does not.
 pub const ER_CANNOT_USER: u32 = 1396;
@@ -173,20 +173,12 @@ pub(crate) fn classify_accounts(
 /// An accounts statement as the learned `account` row: its one part, no table, and
 /// `effect` on the accounts (`mysql_grant`, `mysql_create_user`, `change_password`, ...).
 pub(crate) fn account_plan(effect: Accounts) -> Stmt {
-    Stmt::Learned(Plan {
-        kind: Kind::Account,
-        parts: vec![Part {
-            row: "account".into(),
-            kind: Kind::Account,
-            bind: Bind::default(),
-            set_target: SetTarget::NotInList,
-        }],
-        lock_tables: Vec::new(),
-        wait: None,
-        user_lock_timeout: None,
-        effect: Effect::Accounts(effect),
-        aliased: None,
-    })
+    let part = Part::on_row("account", Kind::Account, Bind::default());
+    Stmt::Learned(Plan::of(
+        Kind::Account,
+        vec![part],
+        Effect::Accounts(effect),
+    ))
 }
 
 impl Accounts {

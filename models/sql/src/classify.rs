@@ -229,16 +229,15 @@ impl Cx<'_> {
         effect: Effect,
         toks: &[Tok],
     ) -> Result<Stmt, String> {
+        let wait = wait_clause(toks)?;
+        let effect = partition_select::effect(self, effect, toks);
+        let aliased = from_tables_aliased(toks, self.db)?
+            .into_iter()
+            .find_map(|(t, a)| a.filter(|a| *a != t.name).map(|a| format!("{t} AS {a}")));
         Ok(Stmt::Learned(Plan {
-            kind,
-            parts,
-            lock_tables: Vec::new(),
-            wait: wait_clause(toks)?,
-            user_lock_timeout: None,
-            effect: partition_select::effect(self, effect, toks),
-            aliased: from_tables_aliased(toks, self.db)?
-                .into_iter()
-                .find_map(|(t, a)| a.filter(|a| *a != t.name).map(|a| format!("{t} AS {a}"))),
+            wait,
+            aliased,
+            ..Plan::of(kind, parts, effect)
         }))
     }
 }

@@ -16,7 +16,7 @@ use crate::effect::{Accounts, Effect};
 use crate::grants::{GrantOp, Level, Privs};
 use crate::kind::Kind;
 use crate::objects::Tbl;
-use crate::stmt::{Bind, Part, Plan, SetTarget, Stmt};
+use crate::stmt::{Bind, Plan, Stmt};
 
 /// The privileges a column list may name (sql/privilege.h, COL_ACLS).
 const COLUMN_PRIVS: &[&str] = &["select", "insert", "update", "references"];
@@ -122,23 +122,15 @@ pub(crate) fn opened(op: &GrantOp) -> Option<Tbl> {
 /// GRANT with a column list as the learned `account_column` row on its table, with
 /// `effect` on the accounts.
 pub(crate) fn plan(effect: Accounts, t: Tbl) -> Stmt {
-    Stmt::Learned(Plan {
-        kind: Kind::AccountColumn,
-        parts: vec![Part {
-            row: Kind::AccountColumn.as_str().into(),
-            kind: Kind::AccountColumn,
-            bind: Bind {
-                t: Some(t),
-                ..Bind::default()
-            },
-            set_target: SetTarget::NotInList,
-        }],
-        lock_tables: Vec::new(),
-        wait: None,
-        user_lock_timeout: None,
-        effect: Effect::Accounts(effect),
-        aliased: None,
-    })
+    let bind = Bind {
+        t: Some(t),
+        ..Bind::default()
+    };
+    Stmt::Learned(Plan::single(
+        Kind::AccountColumn,
+        bind,
+        Effect::Accounts(effect),
+    ))
 }
 
 #[cfg(test)]

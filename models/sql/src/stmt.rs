@@ -99,6 +99,41 @@ pub struct Plan {
     pub aliased: Option<String>,
 }
 
+impl Plan {
+    /// A statement of `parts` with `effect`: no LOCK TABLES list, no WAIT or GET_LOCK
+    /// timeout, no alias (the constructor of the plans built by hand; the classifier's
+    /// own `Cx::plan` adds WAIT and the alias it reads).
+    pub fn of(kind: Kind, parts: Vec<Part>, effect: Effect) -> Plan {
+        Plan {
+            kind,
+            parts,
+            lock_tables: Vec::new(),
+            wait: None,
+            user_lock_timeout: None,
+            effect,
+            aliased: None,
+        }
+    }
+
+    /// A statement of one part, `kind`'s own learned row bound to `bind`.
+    pub fn single(kind: Kind, bind: Bind, effect: Effect) -> Plan {
+        Plan::of(kind, vec![Part::on_row(kind.as_str(), kind, bind)], effect)
+    }
+}
+
+impl Part {
+    /// The learned row `row` (of kind `kind`) bound to `bind`, not in a multi-table
+    /// UPDATE's list.
+    pub fn on_row(row: impl Into<String>, kind: Kind, bind: Bind) -> Part {
+        Part {
+            row: row.into(),
+            kind,
+            bind,
+            set_target: SetTarget::NotInList,
+        }
+    }
+}
+
 /// What a statement is, for our side.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stmt {

@@ -352,15 +352,7 @@ fn learned(cx: &Cx, row: Kind, r: Tbl, effect: Effect) -> Stmt {
             ..Bind::default()
         },
     );
-    Stmt::Learned(Plan {
-        kind: row,
-        parts: vec![part],
-        lock_tables: Vec::new(),
-        wait: None,
-        user_lock_timeout: None,
-        effect,
-        aliased: None,
-    })
+    Stmt::Learned(Plan::of(row, vec![part], effect))
 }
 
 /// `CALL name[(args)]`.

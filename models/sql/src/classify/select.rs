@@ -170,19 +170,13 @@ pub(super) fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result
 /// The plan of one GET_LOCK: the learned `get_lock` row on the lock's name, with its
 /// timeout (ms).
 pub(super) fn get_lock_plan(cx: &Cx, n: String, ms: u64) -> Plan {
+    let bind = Bind {
+        lock: Some(n),
+        ..Bind::default()
+    };
+    let part = cx.part(Kind::GetLock, bind);
     Plan {
-        kind: Kind::GetLock,
-        parts: vec![cx.part(
-            Kind::GetLock,
-            Bind {
-                lock: Some(n),
-                ..Bind::default()
-            },
-        )],
-        lock_tables: Vec::new(),
-        wait: None,
         user_lock_timeout: Some(ms),
-        effect: Effect::None,
-        aliased: None,
+        ..Plan::of(Kind::GetLock, vec![part], Effect::None)
     }
 }

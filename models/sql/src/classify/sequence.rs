@@ -58,13 +58,8 @@ fn part(kind: Kind, t: &Tbl) -> Part {
 
 fn plan(kind: Kind, parts: Vec<Part>, effect: Effect, wait: Option<u64>) -> Stmt {
     Stmt::Learned(Plan {
-        kind,
-        parts,
-        lock_tables: Vec::new(),
         wait,
-        user_lock_timeout: None,
-        effect,
-        aliased: None,
+        ..Plan::of(kind, parts, effect)
     })
 }
 

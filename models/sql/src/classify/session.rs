@@ -234,23 +234,12 @@ fn one_table_plan(kind: Kind, t: Tbl, cat: &Catalog, has_row: &dyn Fn(&str) -> b
         }
         _ => kind.as_str().to_owned(),
     };
-    Stmt::Learned(Plan {
-        kind,
-        parts: vec![Part {
-            row,
-            kind,
-            bind: Bind {
-                t: Some(t.clone()),
-                ..Bind::default()
-            },
-            set_target: SetTarget::NotInList,
-        }],
-        lock_tables: Vec::new(),
-        wait: None,
-        user_lock_timeout: None,
-        effect: Effect::NeedTables(vec![t]),
-        aliased: None,
-    })
+    let bind = Bind {
+        t: Some(t.clone()),
+        ..Bind::default()
+    };
+    let part = Part::on_row(row, kind, bind);
+    Stmt::Learned(Plan::of(kind, vec![part], Effect::NeedTables(vec![t])))
 }
 
 /// `EXPLAIN SELECT ...` (the SELECT's locks), `DESCRIBE t` / `EXPLAIN t` (SHOW COLUMNS).
@@ -549,23 +538,11 @@ fn alter_db_upgrade(w: &[String], has_row: &dyn Fn(&str) -> bool) -> Option<Stmt
     if !has_row(kind.as_str()) {
         return None;
     }
-    Some(Stmt::Learned(Plan {
-        kind,
-        parts: vec![Part {
-            row: kind.as_str().into(),
-            kind,
-            bind: Bind {
-                s,
-                ..Bind::default()
-            },
-            set_target: SetTarget::NotInList,
-        }],
-        lock_tables: Vec::new(),
-        wait: None,
-        user_lock_timeout: None,
-        effect: Effect::Fail(code),
-        aliased: None,
-    }))
+    let bind = Bind {
+        s,
+        ..Bind::default()
+    };
+    Some(Stmt::Learned(Plan::single(kind, bind, Effect::Fail(code))))
 }
 
 /// `ALTER DATABASE|SCHEMA [db] options`: the learned `alter_db` row.
@@ -587,21 +564,13 @@ fn alter_db(
     {
         return Err(format!("`{sql}`: this ALTER DATABASE is not modelled"));
     }
-    Ok(Stmt::Learned(Plan {
-        kind: Kind::AlterDb,
-        parts: vec![Part {
-            row: Kind::AlterDb.as_str().into(),
-            kind: Kind::AlterDb,
-            bind: Bind {
-                s: Some(s.clone()),
-                ..Bind::default()
-            },
-            set_target: SetTarget::NotInList,
-        }],
-        lock_tables: Vec::new(),
-        wait: None,
-        user_lock_timeout: None,
-        effect: Effect::AlterDb(s),
-        aliased: None,
-    }))
+    let bind = Bind {
+        s: Some(s.clone()),
+        ..Bind::default()
+    };
+    Ok(Stmt::Learned(Plan::single(
+        Kind::AlterDb,
+        bind,
+        Effect::AlterDb(s),
+    )))
 }

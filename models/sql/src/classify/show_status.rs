@@ -28,7 +28,7 @@
 use super::ER_PARSE_ERROR;
 use crate::effect::Effect;
 use crate::kind::Kind;
-use crate::stmt::{Bind, Part, Plan, SessionStmt, SetTarget, Stmt};
+use crate::stmt::{Bind, Plan, SessionStmt, Stmt};
 
 /// ER_NO_SUCH_THREAD.
 const ER_NO_SUCH_THREAD: u32 = 1094;
@@ -113,20 +113,11 @@ fn explain_for(sql: &str, w: &[String], mut i: usize) -> Result<Stmt, String> {
     }
     let fail = |code| {
         let kind = Kind::SetGlobal;
-        Ok(Stmt::Learned(Plan {
+        Ok(Stmt::Learned(Plan::single(
             kind,
-            parts: vec![Part {
-                row: kind.as_str().to_owned(),
-                kind,
-                bind: Bind::default(),
-                set_target: SetTarget::NotInList,
-            }],
-            lock_tables: Vec::new(),
-            wait: None,
-            user_lock_timeout: None,
-            effect: Effect::Fail(code),
-            aliased: None,
-        }))
+            Bind::default(),
+            Effect::Fail(code),
+        )))
     };
     match &w[(i + 1).min(w.len())..] {
         [] => Ok(Stmt::Fails(ER_PARSE_ERROR)),

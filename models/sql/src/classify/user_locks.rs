@@ -120,14 +120,8 @@ pub(super) fn timeout_ms(args: &[&Tok]) -> Result<Option<u64>, String> {
 /// (1 got it, 0 timed out, NULL killed) from the server's row.
 pub fn get_lock_columns(sql: &str) -> Option<Vec<usize>> {
     let toks = super::tokens(sql).ok()?;
-    let dummy = |_: String, _: u64| super::Plan {
-        kind: crate::kind::Kind::GetLock,
-        parts: Vec::new(),
-        lock_tables: Vec::new(),
-        wait: None,
-        user_lock_timeout: None,
-        effect: super::Effect::None,
-        aliased: None,
+    let dummy = |_: String, _: u64| {
+        super::Plan::of(crate::kind::Kind::GetLock, Vec::new(), super::Effect::None)
     };
     let calls = calls(&toks, &dummy)?.ok()?;
     Some(

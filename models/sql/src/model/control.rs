@@ -160,23 +160,12 @@ impl SqlModel {
             } else {
                 Kind::HandlerOpen.as_str()
             };
-            let plan = Plan {
-                kind: Kind::HandlerOpen,
-                parts: vec![crate::classify::Part {
-                    row: row.into(),
-                    kind: Kind::HandlerOpen,
-                    bind: crate::classify::Bind {
-                        t: Some(t.clone()),
-                        ..Default::default()
-                    },
-                    set_target: Default::default(),
-                }],
-                lock_tables: Vec::new(),
-                wait: None,
-                user_lock_timeout: None,
-                effect: Effect::NeedTables(vec![t]),
-                aliased: None,
+            let bind = crate::classify::Bind {
+                t: Some(t.clone()),
+                ..Default::default()
             };
+            let part = crate::classify::Part::on_row(row, Kind::HandlerOpen, bind);
+            let plan = Plan::of(Kind::HandlerOpen, vec![part], Effect::NeedTables(vec![t]));
             let steps = compose(&self.map, &self.dialect, &self.cat, &plan)?;
             self.start_run(s, steps, Vec::new(), false, false, None, Then::Reopen(i))
         })
