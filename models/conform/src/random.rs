@@ -115,7 +115,7 @@ pub fn generate(map: &Mapping, seed: u64, k: usize, steps: usize) -> Generated {
         let others: Vec<usize> = (0..k).filter(|o| *o != s && started[*o]).collect();
         let other =
             (!others.is_empty()).then(|| session_name(others[r.random_range(0..others.len())]));
-        let f1 = model.cat.routines.functions().any(|f| f.name == "f1");
+        let f1 = model.catalog.routines.functions().any(|f| f.name == "f1");
         let locked = model.session(s).under_lock_tables();
         let d = forms::draw(&mut r, serial, other, (f1, locked));
         let q = forms::statement(&d);

@@ -237,7 +237,7 @@ fn check_known(
                     // The run decides what happens here; only the statement is checked.
                     let has = |r: &str| map.kind(r).is_some();
                     let db = model.session(*session).db.clone();
-                    mdl_sql::classify::classify(q, &db, &model.cat, &has)
+                    mdl_sql::classify::classify(q, &db, &model.catalog, &has)
                         .map_err(|m| serr(file, l.pos.line, l.pos.col, m))?;
                     continue;
                 }

@@ -205,7 +205,7 @@ fn classifier_knows_every_kind() {
         for p in k.prep {
             model.setup(p).unwrap();
         }
-        cat.clone_from(&model.cat);
+        cat.clone_from(&model.catalog);
         match classify(k.sql, "test", &cat, &has_row(&m)) {
             // FOR EXPORT is played as WITH READ LOCK with its own rows; LOCK TABLES of a
             // sequence: the `lock_*_sequence` row of a `lock_*` part (INSERT into one:
@@ -412,7 +412,7 @@ fn composition_reproduces_every_learned_row() {
         for p in k.prep {
             model.setup(p).unwrap();
         }
-        let cat = model.cat.clone();
+        let cat = model.catalog.clone();
         let plan = match classify(k.sql, "test", &cat, &has_row(&m)) {
             Ok(Stmt::Learned(p)) => p,
             Ok(Stmt::ReleaseAllLocks) => continue,

@@ -36,7 +36,7 @@ fn play(map: &std::sync::Arc<Mapping>, sql: &str) -> Played {
     let mut m = SqlModel::with_mapping(map.clone());
     let s = m.add_session();
     let has = |r: &str| map.kind(r).is_some();
-    match classify(sql, "test", &m.cat, &has) {
+    match classify(sql, "test", &m.catalog, &has) {
         Err(_) => return Played::Refused,
         Ok(Stmt::Learned(_)) => {}
         Ok(_) => return Played::NoLocks,
@@ -121,7 +121,7 @@ fn the_check_can_fail() {
     let s = m.add_session();
     let has = |r: &str| map.kind(r).is_some();
     assert!(matches!(
-        classify(sql, "test", &m.cat, &has),
+        classify(sql, "test", &m.catalog, &has),
         Ok(Stmt::Learned(_))
     ));
     assert_eq!(m.step(s, "SELECT * FROM t1 FOR SHARE"), Ok(Outcome::Error));

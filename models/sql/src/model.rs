@@ -329,8 +329,8 @@ pub struct SqlModel {
     pub table: LockTable,
     /// Shared: a model is cloned per state by `mdl check`'s SQL search.
     map: std::sync::Arc<Mapping>,
-    pub cat: encode::Shared<Catalog>,
-    sess: Vec<encode::Shared<Connection>>,
+    pub catalog: encode::Shared<Catalog>,
+    sessions: Vec<encode::Shared<Connection>>,
     events: Vec<(usize, Outcome)>,
     now: u64,
     seq: u64,
@@ -370,8 +370,8 @@ impl SqlModel {
             dialect: encode::Shared::new(d.clone()),
             table: LockTable::new(std::sync::Arc::new(d), Config::default()),
             map,
-            cat: encode::Shared::new(Catalog::fixture()),
-            sess: Vec::new(),
+            catalog: encode::Shared::new(Catalog::fixture()),
+            sessions: Vec::new(),
             events: Vec::new(),
             now: 0,
             seq: 0,
@@ -408,29 +408,29 @@ impl SqlModel {
 
     pub fn add_session(&mut self) -> usize {
         let id = self.table.add_session();
-        self.sess.push(encode::Shared::new(Connection {
+        self.sessions.push(encode::Shared::new(Connection {
             id,
             session: SqlSession::new(),
             run: None,
             user_locks_run: None,
             call: None,
         }));
-        self.sess.len() - 1
+        self.sessions.len() - 1
     }
 
     pub fn sessions(&self) -> usize {
-        self.sess.len()
+        self.sessions.len()
     }
 
     /// The session's SQL state.
     pub fn session(&self, s: usize) -> &SqlSession {
-        &self.sess[s].session
+        &self.sessions[s].session
     }
 
     /// Its statement has not finished (it waits for a lock, or its CALL stands between
     /// two instructions: `model::call`).
     pub fn is_waiting(&self, s: usize) -> bool {
-        self.sess[s].run.is_some() || self.sess[s].call.is_some()
+        self.sessions[s].run.is_some() || self.sessions[s].call.is_some()
     }
 
     /// The model's clock, in milliseconds.
@@ -440,7 +440,7 @@ impl SqlModel {
 
     /// When session `s`'s wait times out (model time), if it waits with a timeout.
     pub fn wait_deadline(&self, s: usize) -> Option<u64> {
-        self.sess[s].run.as_ref()?.waiting.as_ref()?.deadline
+        self.sessions[s].run.as_ref()?.waiting.as_ref()?.deadline
     }
 
     /// A fingerprint of everything that decides what the model does next: the lock
@@ -476,7 +476,7 @@ impl SqlModel {
             return Ok(());
         }
         let has = |r: &str| self.map.kind(r).is_some();
-        match classify(sql, "test", &self.cat, &has) {
+        match classify(sql, "test", &self.catalog, &has) {
             Ok(Stmt::Learned(p)) if inserts => {
                 // Data only, but the table has rows now (`note_rows`).
                 self.note_rows(&p);
@@ -494,15 +494,15 @@ impl SqlModel {
                         db: "test".into(),
                         name: t.trim_matches('`').to_owned(),
                     };
-                    self.cat.set_no_row(&t, false);
+                    self.catalog.set_no_row(&t, false);
                 }
                 Ok(())
             }
             Ok(Stmt::Learned(p)) => {
-                if let Some(e) = self.cat.error_of(&p.effect) {
+                if let Some(e) = self.catalog.error_of(&p.effect) {
                     return Err(format!("`{sql}` fails in the model with error {e}"));
                 }
-                self.cat.apply(&p.effect);
+                self.catalog.apply(&p.effect);
                 self.note_rows(&p);
                 Ok(())
             }
@@ -524,18 +524,22 @@ impl SqlModel {
                 .filter_map(|x| x.bind.t.clone())
                 .collect()
         };
-        let sources_have_rows = || tables(Kind::Select).iter().any(|t| !self.cat.has_no_row(t));
+        let sources_have_rows = || {
+            tables(Kind::Select)
+                .iter()
+                .any(|t| !self.catalog.has_no_row(t))
+        };
         match p.kind {
             Kind::Truncate => {
                 for t in tables(Kind::Truncate) {
-                    self.cat.set_no_row(&t, true);
+                    self.catalog.set_no_row(&t, true);
                 }
             }
             Kind::Insert => {
                 let rows = p.parts.len() == 1 || sources_have_rows();
                 if rows {
                     for t in tables(Kind::Insert) {
-                        self.cat.set_no_row(&t, false);
+                        self.catalog.set_no_row(&t, false);
                     }
                 }
             }
@@ -543,7 +547,7 @@ impl SqlModel {
                 if let Effect::CreateTable { t, .. } = &p.effect {
                     let t = t.clone();
                     if sources_have_rows() {
-                        self.cat.set_no_row(&t, false);
+                        self.catalog.set_no_row(&t, false);
                     }
                 }
             }
@@ -572,7 +576,7 @@ impl SqlModel {
             None => self.step_one(s, sql)?,
         };
         // (Taken by the statement's run, or not used: `model::prepare_open`.)
-        self.sess[s].session.prepare_prefix.clear();
+        self.sessions[s].session.prepare_prefix.clear();
         self.resume_calls(s, out)
     }
 
@@ -584,7 +588,7 @@ impl SqlModel {
         let text = sql;
         let code = crate::comments::code(sql);
         let sql = code.as_deref().unwrap_or(sql);
-        let db = self.sess[s].session.db.clone();
+        let db = self.sessions[s].session.db.clone();
         let st = if code
             .as_deref()
             .is_some_and(|c| c.trim().trim_end_matches(';').trim().is_empty())
@@ -605,12 +609,12 @@ impl SqlModel {
                 Some(st) => st?,
                 None => {
                     let has = self.has_row();
-                    classify(sql, &db, &self.cat, &has)?
+                    classify(sql, &db, &self.catalog, &has)?
                 }
             }
         };
-        self.sess[s].session.last_error = None;
-        self.sess[s].session.last_row = None;
+        self.sessions[s].session.last_error = None;
+        self.sessions[s].session.last_row = None;
         let st = self.ro_txn_gate(s, sql, st)?;
         let st = self.arm_statement_time(s, st);
         if let Some(out) = self.xa_gate(s, &st)? {
@@ -695,7 +699,7 @@ impl SqlModel {
         dur: Duration,
         old: LockType,
     ) {
-        let run = self.sess[s].run.as_mut().expect("running");
+        let run = self.sessions[s].run.as_mut().expect("running");
         run.steps.push_front(Step::Release {
             key: key.clone(),
             ty: old,
@@ -711,7 +715,7 @@ impl SqlModel {
     /// `KILL QUERY` of a session: ends its lock wait (`killed`). False when it does not
     /// wait.
     pub fn kill(&mut self, s: usize) -> bool {
-        let k = self.table.kill(self.sess[s].id);
+        let k = self.table.kill(self.sessions[s].id);
         self.pump();
         // (A CALL that runs on fails closed: its session's outcome is an error.)
         let _ = self.resume_calls(s, Outcome::Ok);
@@ -724,7 +728,7 @@ impl SqlModel {
         let end = self.now.saturating_add(ms);
         loop {
             let next = self
-                .sess
+                .sessions
                 .iter()
                 .enumerate()
                 .filter_map(|(i, x)| {
@@ -738,9 +742,9 @@ impl SqlModel {
             if self.fire_statement_time(i, dl) {
                 continue;
             }
-            if !self.table.timeout(self.sess[i].id) {
+            if !self.table.timeout(self.sessions[i].id) {
                 // Not waiting in the lock table (should not happen): end it anyway.
-                if let Some(r) = self.sess[i].run.as_mut() {
+                if let Some(r) = self.sessions[i].run.as_mut() {
                     r.waiting = None;
                 }
                 let o = self.finish(i, Outcome::Timeout);
@@ -759,7 +763,7 @@ impl SqlModel {
     /// ` (pending)` for the one it waits for.
     pub fn locks_of(&self, s: usize) -> BTreeSet<String> {
         let mut out = BTreeSet::new();
-        let Some(x) = self.table.session(self.sess[s].id) else {
+        let Some(x) = self.table.session(self.sessions[s].id) else {
             return out;
         };
         let name = |k: &MdlKey| {
@@ -785,7 +789,7 @@ impl SqlModel {
     // --- statements -------------------------------------------------------------------
 
     fn fail(&mut self, s: usize, code: u32) -> Outcome {
-        self.sess[s].session.last_error = Some(code);
+        self.sessions[s].session.last_error = Some(code);
         Outcome::Error
     }
 }

@@ -17,15 +17,15 @@ impl SqlModel {
     /// where the server's error stops it.
     pub(super) fn alter_rename_stops(&self, plan: &Plan, own: &mut Vec<Step>) {
         let (t, n, fail) = match &plan.effect {
-            Effect::AlterRename { t, n, alter } => (t, n, self.cat.error_of(alter).is_some()),
+            Effect::AlterRename { t, n, alter } => (t, n, self.catalog.error_of(alter).is_some()),
             Effect::Rename(pairs) if plan.kind == Kind::AlterRename && pairs.len() == 1 => {
                 (&pairs[0].0, &pairs[0].1, false)
             }
             _ => return,
         };
-        let at = if !self.cat.is_table(t) {
+        let at = if !self.catalog.is_table(t) {
             own.iter().position(|st| matches!(st, Step::Backoff { .. }))
-        } else if self.cat.exists(n) || fail {
+        } else if self.catalog.exists(n) || fail {
             let k = self.table_key(n);
             own.iter()
                 .position(|st| matches!(st, Step::Acquire { .. }) && st.key() == Some(&k))

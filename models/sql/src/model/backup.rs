@@ -16,7 +16,7 @@ impl SqlModel {
     /// BLOCK_DDL waits: BACKUP_FLUSH, and the session at FLUSH).
     pub(super) fn backup_stage_failed(&mut self, s: usize) {
         let d = self.dialect.clone();
-        let id = self.sess[s].id;
+        let id = self.sessions[s].id;
         let held = self.table.session(id).and_then(|x| {
             x.book
                 .held()
@@ -41,12 +41,12 @@ impl SqlModel {
             "BACKUP_WAIT_COMMIT" => Kind::BackupBlockCommit,
             _ => return,
         };
-        self.sess[s].session.backup = Some((stage, key, ty));
+        self.sessions[s].session.backup = Some((stage, key, ty));
     }
 
     pub(super) fn backup_unlock(&mut self, s: usize) {
-        if let Some((k, t)) = self.sess[s].session.backup_lock.take() {
-            let _ = self.table.release(self.sess[s].id, &k, Some(t));
+        if let Some((k, t)) = self.sessions[s].session.backup_lock.take() {
+            let _ = self.table.release(self.sessions[s].id, &k, Some(t));
         }
     }
 
@@ -59,7 +59,7 @@ impl SqlModel {
     /// table).
     pub(super) fn backup_stages(&self, s: usize, kind: Kind, own: Vec<Step>) -> Vec<Step> {
         const STAGES: &[Kind] = &[Kind::BackupStart, Kind::BackupFlush, Kind::BackupBlockDdl];
-        let Some((cur, key, _)) = self.sess[s].session.backup.clone() else {
+        let Some((cur, key, _)) = self.sessions[s].session.backup.clone() else {
             return own;
         };
         let (Some(from), Some(to)) = (

@@ -24,7 +24,7 @@ impl SqlModel {
         let early = p.kind.is_lock_tables()
             || p.kind.is_analyze()
             || matches!(p.kind, Kind::Ftwrl | Kind::FtwrlTable);
-        let Some((b, _, _)) = &self.sess[s].session.backup else {
+        let Some((b, _, _)) = &self.sessions[s].session.backup else {
             return false;
         };
         if !early {

@@ -66,25 +66,25 @@ impl SqlModel {
     /// Plays `sql` when it is a CALL of a multi-statement procedure; None otherwise (the
     /// statement is played as any other, `SqlModel::step_one`).
     pub(super) fn call_begin(&mut self, s: usize, sql: &str) -> Option<Result<Outcome, String>> {
-        let db = self.sess[s].session.db.clone();
+        let db = self.sessions[s].session.db.clone();
         let sql = &self.executed_text(s, sql)?;
         {
             // The one-statement bodies keep their measured path (`call_one_statement`).
             // (`BEGIN NOT ATOMIC ...` is no BEGIN of a transaction.)
             let has = self.has_row();
             let compound = crate::classify::is_compound_statement(sql);
-            if !compound && crate::classify::classify(sql, &db, &self.cat, &has).is_ok() {
+            if !compound && crate::classify::classify(sql, &db, &self.catalog, &has).is_ok() {
                 return None;
             }
         }
-        let prog = match crate::classify::call_instructions(sql, &db, &self.cat)? {
+        let prog = match crate::classify::call_instructions(sql, &db, &self.catalog)? {
             Ok(v) => v,
             Err(e) => return Some(Err(e)),
         };
         if let Err(e) = self.call_check(&db, &prog) {
             return Some(Err(format!("`{sql}`: {e}")));
         }
-        self.sess[s].call = Some(CallRun::new(prog));
+        self.sessions[s].call = Some(CallRun::new(prog));
         Some(self.call_next(s))
     }
 
@@ -97,7 +97,7 @@ impl SqlModel {
             _ => None,
         });
         for i in sqls {
-            crate::classify::classify(i, db, &self.cat, &has)
+            crate::classify::classify(i, db, &self.catalog, &has)
                 .map_err(|e| format!("a body statement `{i}`: {e}"))?;
         }
         Ok(())
@@ -109,7 +109,7 @@ impl SqlModel {
             // Seeded bug `conform_call_first_instruction_only`: the rest of the body is
             // dropped after its first statement.
             if cfg!(mdl_bug = "conform_call_first_instruction_only") {
-                if let Some(c) = self.sess[s].call.as_mut() {
+                if let Some(c) = self.sessions[s].call.as_mut() {
                     if c.steps > 0 && c.pc > 0 {
                         c.pc = c.prog.code.len();
                     }
@@ -118,16 +118,16 @@ impl SqlModel {
             let sql = match self.flow_until_statement(s) {
                 Ok(Flow::Run(sql)) => sql,
                 Ok(Flow::Done(o)) => {
-                    self.sess[s].call = None;
+                    self.sessions[s].call = None;
                     return Ok(o);
                 }
                 Err(e) => {
-                    self.sess[s].call = None;
+                    self.sessions[s].call = None;
                     return Err(e);
                 }
             };
             let user_lock = self.is_user_lock(s, &sql);
-            if let Some(c) = self.sess[s].call.as_mut() {
+            if let Some(c) = self.sessions[s].call.as_mut() {
                 c.user_lock = user_lock;
             }
             match self.step_one(s, &sql) {
@@ -137,7 +137,7 @@ impl SqlModel {
                         return Ok(end);
                     }
                     if let Err(e) = self.settle(s) {
-                        self.sess[s].call = None;
+                        self.sessions[s].call = None;
                         return Err(e);
                     }
                     if self.paused(s) {
@@ -145,7 +145,7 @@ impl SqlModel {
                     }
                 }
                 Err(e) => {
-                    self.sess[s].call = None;
+                    self.sessions[s].call = None;
                     return Err(e);
                 }
             }
@@ -160,7 +160,7 @@ impl SqlModel {
         while let Some(k) = self
             .events
             .iter()
-            .position(|(i, _)| self.sess[*i].call.is_some() && self.sess[*i].run.is_none())
+            .position(|(i, _)| self.sessions[*i].call.is_some() && self.sessions[*i].run.is_none())
         {
             let (i, o) = self.events.remove(k);
             let end = match self.instruction_end(i, o) {
@@ -176,7 +176,7 @@ impl SqlModel {
                         // classifies, or a branch depends on data: the call ends (fails
                         // closed) and the step is refused.
                         Err(e) => {
-                            self.sess[i].session.last_error = None;
+                            self.sessions[i].session.last_error = None;
                             failed = Some(format!("a CALL of session {i} ran on: {e}"));
                             Outcome::Error
                         }
@@ -184,7 +184,7 @@ impl SqlModel {
                 }
                 Ok(Some(o)) => o,
                 Err(e) => {
-                    self.sess[i].call = None;
+                    self.sessions[i].call = None;
                     failed = Some(format!("a CALL of session {i}: {e}"));
                     Outcome::Error
                 }
@@ -193,7 +193,7 @@ impl SqlModel {
                 self.events.push((i, end));
             }
         }
-        if out == Outcome::Waiting && self.sess[fg].run.is_none() {
+        if out == Outcome::Waiting && self.sessions[fg].run.is_none() {
             if let Some(k) = self.events.iter().position(|(x, _)| *x == fg) {
                 out = self.events.remove(k).1;
             }
@@ -212,13 +212,13 @@ impl SqlModel {
     /// for it as usual: the kill does not outlive the instruction, unlike a top-level
     /// SELECT of several user-lock functions, `model/user_locks.rs`).
     fn instruction_end(&mut self, s: usize, o: Outcome) -> Result<Option<Outcome>, String> {
-        let Some(c) = self.sess[s].call.as_mut() else {
+        let Some(c) = self.sessions[s].call.as_mut() else {
             return Ok(None);
         };
         let goes_on = match o {
             Outcome::Ok => true,
             Outcome::Killed | Outcome::Timeout if c.user_lock => {
-                self.sess[s].session.last_error = None;
+                self.sessions[s].session.last_error = None;
                 true
             }
             _ => false,
@@ -226,7 +226,7 @@ impl SqlModel {
         if goes_on || self.caught(s, o)? {
             return Ok(None);
         }
-        self.sess[s].call = None;
+        self.sessions[s].call = None;
         Ok(Some(o))
     }
 
@@ -234,7 +234,7 @@ impl SqlModel {
         let has = self.has_row();
         use crate::classify::Stmt;
         // The one comparison of statement kinds of this file.
-        match crate::classify::classify(sql, &self.sess[s].session.db, &self.cat, &has) {
+        match crate::classify::classify(sql, &self.sessions[s].session.db, &self.catalog, &has) {
             Ok(Stmt::UserLocks(_)) => true,
             Ok(Stmt::Learned(p)) => p.kind == crate::kind::Kind::GetLock,
             _ => false,
@@ -259,7 +259,7 @@ impl SqlModel {
                 let e = sql.rfind('\'')?;
                 (e > q).then(|| sql[q + 1..e].to_owned())?
             }
-            ("execute", Some(name)) if w.len() == 2 => self.sess[s]
+            ("execute", Some(name)) if w.len() == 2 => self.sessions[s]
                 .session
                 .prepared
                 .iter()
@@ -281,8 +281,8 @@ impl SqlModel {
         text: &str,
         e: String,
     ) -> Result<crate::classify::Stmt, String> {
-        let db = &self.sess[s].session.db;
-        match crate::classify::call_instructions(text, db, &self.cat) {
+        let db = &self.sessions[s].session.db;
+        match crate::classify::call_instructions(text, db, &self.catalog) {
             Some(Ok(_)) => Ok(crate::classify::Stmt::NoLocks),
             _ => Err(e),
         }
@@ -292,7 +292,7 @@ impl SqlModel {
     /// it ends, and `call_next` says so).
     fn paused(&self, s: usize) -> bool {
         self.stepwise_calls
-            && self.sess[s]
+            && self.sessions[s]
                 .call
                 .as_ref()
                 .is_some_and(|c| c.pc < c.prog.code.len())
@@ -308,7 +308,7 @@ impl SqlModel {
 
     /// The session's CALL stands between two instructions (not waiting for a lock).
     pub fn between_instructions(&self, s: usize) -> bool {
-        self.sess[s].call.is_some() && self.sess[s].run.is_none()
+        self.sessions[s].call.is_some() && self.sessions[s].run.is_none()
     }
 
     /// Runs the next instruction of the session's stopped CALL: `Waiting` while the CALL

@@ -75,7 +75,7 @@ impl CallRun {
 
 impl SqlModel {
     fn run_mut(&mut self, s: usize) -> Result<&mut CallRun, String> {
-        self.sess[s]
+        self.sessions[s]
             .call
             .as_mut()
             .ok_or_else(|| "no CALL runs".to_owned())
@@ -108,7 +108,7 @@ impl SqlModel {
     /// none left ends).
     pub(super) fn settle(&mut self, s: usize) -> Result<(), String> {
         loop {
-            let Some(c) = self.sess[s].call.as_mut() else {
+            let Some(c) = self.sessions[s].call.as_mut() else {
                 return Ok(());
             };
             let prog = c.prog.clone();
@@ -211,7 +211,7 @@ impl SqlModel {
             } if ts.is_empty() => Some(1),
             Instr::COpen {
                 tables: Some(ts), ..
-            } if ts.iter().all(|t| self.cat.has_no_row(t)) => Some(0),
+            } if ts.iter().all(|t| self.catalog.has_no_row(t)) => Some(0),
             _ => None,
         };
         let c = self.run_mut(s)?;
@@ -260,7 +260,7 @@ impl SqlModel {
         if self.catch(s, code, state)? {
             return Ok(None);
         }
-        self.sess[s].session.last_error = Some(code);
+        self.sessions[s].session.last_error = Some(code);
         Ok(Some(Flow::Done(Outcome::Error)))
     }
 
@@ -268,7 +268,7 @@ impl SqlModel {
     /// goes on there).
     pub(super) fn caught(&mut self, s: usize, o: Outcome) -> Result<bool, String> {
         let code = match o {
-            Outcome::Error => self.sess[s].session.last_error,
+            Outcome::Error => self.sessions[s].session.last_error,
             Outcome::Deadlock => Some(ER_LOCK_DEADLOCK),
             Outcome::Timeout => Some(ER_LOCK_WAIT_TIMEOUT),
             // Measured: a KILL QUERY of a CALL waiting for a lock in its body is
@@ -279,7 +279,7 @@ impl SqlModel {
         let Some(code) = code else { return Ok(false) };
         let hit = self.catch(s, code, None)?;
         if hit {
-            self.sess[s].session.last_error = None;
+            self.sessions[s].session.last_error = None;
         }
         Ok(hit)
     }

@@ -105,7 +105,7 @@ impl SqlModel {
             // MYSQL_YYABORT when both are said).
             return Some(Ok(Stmt::Fails(crate::classify::ER_PARSE_ERROR)));
         }
-        let ct = self.sess[s].session.completion_type;
+        let ct = self.sessions[s].session.completion_type;
         if release.unwrap_or(ct == 2) {
             return Some(Err(format!(
                 "`{}` ends the session (RELEASE, or completion_type = RELEASE): not modelled",
@@ -123,15 +123,15 @@ impl SqlModel {
     /// Plays `SET completion_type` and `ROLLBACK AND CHAIN`.
     pub(super) fn chain_stmt(&mut self, s: usize, x: SessionStmt) -> Outcome {
         match x {
-            SessionStmt::CompletionType(v) => self.sess[s].session.completion_type = v,
+            SessionStmt::CompletionType(v) => self.sessions[s].session.completion_type = v,
             _ => {
                 // trans_rollback, release_transactional_locks (LOCK TABLES' locks are
                 // explicit, kept), then trans_begin: unlock_locked_tables, a transaction.
-                let id = self.sess[s].id;
+                let id = self.sessions[s].id;
                 let _ = self.table.commit(id);
                 self.unlock_tables(s);
-                self.sess[s].session.in_txn = true;
-                self.sess[s].session.wrote = false;
+                self.sessions[s].session.in_txn = true;
+                self.sessions[s].session.wrote = false;
             }
         }
         Outcome::Ok

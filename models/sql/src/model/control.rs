@@ -17,28 +17,29 @@ impl SqlModel {
         st: Stmt,
         flushed: &[usize],
     ) -> Result<Outcome, String> {
-        let id = self.sess[s].id;
+        let id = self.sessions[s].id;
         Ok(match st {
             Stmt::NoLocks => Outcome::Ok,
             Stmt::Fails(code) => self.fail(s, code),
             Stmt::Session(x) => self.session_stmt(s, x)?,
             Stmt::Xa(x) => self.xa_stmt(s, x)?,
             Stmt::Use(db) => {
-                if !self.cat.has_schema(&db) && !crate::classify::is_system_schema(&db) {
+                if !self.catalog.has_schema(&db) && !crate::classify::is_system_schema(&db) {
                     return Ok(self.fail(s, ER_BAD_DB));
                 }
-                self.sess[s].session.db = db;
+                self.sessions[s].session.db = db;
                 Outcome::Ok
             }
             Stmt::SetTimeout(n) => {
-                self.sess[s].session.lock_wait_timeout = Some(n);
+                self.sessions[s].session.lock_wait_timeout = Some(n);
                 Outcome::Ok
             }
             Stmt::SetAutocommit(on) => {
                 // SET autocommit=1 commits an open transaction (sql/sys_vars.cc,
                 // fix_autocommit).
-                let commit = on && !self.sess[s].session.autocommit && self.sess[s].session.in_txn;
-                self.sess[s].session.autocommit = on;
+                let commit =
+                    on && !self.sessions[s].session.autocommit && self.sessions[s].session.in_txn;
+                self.sessions[s].session.autocommit = on;
                 if commit {
                     return self.start_commit(s, Then::Commit);
                 }
@@ -52,28 +53,28 @@ impl SqlModel {
             Stmt::Commit => self.start_commit(s, Then::Commit)?,
             Stmt::Rollback => {
                 let _ = self.table.commit(id);
-                self.sess[s].session.in_txn = false;
-                self.sess[s].session.wrote = false;
+                self.sessions[s].session.in_txn = false;
+                self.sessions[s].session.wrote = false;
                 Outcome::Ok
             }
             Stmt::UnlockTables => {
                 // UNLOCK TABLES: ends LOCK TABLES (committing) and FTWRL
                 // (sql_parse.cc, SQLCOM_UNLOCK_TABLES).
-                let had = self.sess[s].session.under_lock_tables();
+                let had = self.sessions[s].session.under_lock_tables();
                 self.unlock_tables(s);
-                if let Some((k, t)) = self.sess[s].session.ftwrl.take() {
+                if let Some((k, t)) = self.sessions[s].session.ftwrl.take() {
                     let _ = self.table.release(id, &k, Some(t));
                     self.release_ftwrl_rest(s);
                 }
                 if had {
                     let _ = self.table.commit(id);
-                    self.sess[s].session.in_txn = false;
-                    self.sess[s].session.wrote = false;
+                    self.sessions[s].session.in_txn = false;
+                    self.sessions[s].session.wrote = false;
                 }
                 Outcome::Ok
             }
             Stmt::HandlerClose(_) | Stmt::HandlerRead(_)
-                if self.sess[s].session.under_lock_tables() =>
+                if self.sessions[s].session.under_lock_tables() =>
             {
                 // HANDLER statements are refused in LOCK TABLES mode (sql_handler.cc).
                 return Ok(self.fail(s, crate::catalog::ER_LOCK_OR_ACTIVE_TRANSACTION));
@@ -82,7 +83,7 @@ impl SqlModel {
                 let Some(i) = self.handler_index(s, &name) else {
                     return Ok(self.fail(s, ER_UNKNOWN_TABLE_HANDLER));
                 };
-                let h = self.sess[s].session.handlers.remove(i);
+                let h = self.sessions[s].session.handlers.remove(i);
                 if h.open {
                     self.release_handler_lock(s, &h.table);
                 }
@@ -90,24 +91,29 @@ impl SqlModel {
             }
             Stmt::HandlerRead(name) => self.handler_read(s, &name, flushed)?,
             Stmt::ReleaseLock(n) => {
-                let cnt = self.sess[s]
+                let cnt = self.sessions[s]
                     .session
                     .user_locks
                     .get(&n)
                     .copied()
                     .unwrap_or(0);
                 if cnt > 1 {
-                    self.sess[s].session.user_locks.insert(n, cnt - 1);
+                    self.sessions[s].session.user_locks.insert(n, cnt - 1);
                 } else if cnt == 1 {
-                    self.sess[s].session.user_locks.remove(&n);
+                    self.sessions[s].session.user_locks.remove(&n);
                     self.release_user_lock(s, &n);
                 }
                 Outcome::Ok
             }
             Stmt::UserLocks(calls) => self.user_locks_start(s, calls),
             Stmt::ReleaseAllLocks => {
-                let names: Vec<String> = self.sess[s].session.user_locks.keys().cloned().collect();
-                self.sess[s].session.user_locks.clear();
+                let names: Vec<String> = self.sessions[s]
+                    .session
+                    .user_locks
+                    .keys()
+                    .cloned()
+                    .collect();
+                self.sessions[s].session.user_locks.clear();
                 for n in names {
                     self.release_user_lock(s, &n);
                 }
@@ -137,20 +143,20 @@ impl SqlModel {
         let Some(i) = self.handler_index(s, name) else {
             return Ok(self.fail(s, ER_UNKNOWN_TABLE_HANDLER));
         };
-        let t = self.sess[s].session.handlers[i].table.clone();
+        let t = self.sessions[s].session.handlers[i].table.clone();
         Ok(if flushed.contains(&i) {
             // Closed by this statement's flush: the read goes on without a lock;
             // the next one opens the table again.
             Outcome::Ok
-        } else if !self.cat.exists(&t) {
+        } else if !self.catalog.exists(&t) {
             // The table was dropped under the HANDLER.
             return Ok(self.fail(s, crate::catalog::ER_NO_SUCH_TABLE));
-        } else if self.sess[s].session.handlers[i].open {
+        } else if self.sessions[s].session.handlers[i].open {
             Outcome::Ok
         } else {
             // Opened again (mysql_ha_read -> mysql_ha_open with reopen).
-            let t = self.sess[s].session.handlers[i].table.clone();
-            let row = if self.cat.engine(&t) == Some(Engine::MyIsam)
+            let t = self.sessions[s].session.handlers[i].table.clone();
+            let row = if self.catalog.engine(&t) == Some(Engine::MyIsam)
                 && self
                     .map
                     .kind(Kind::HandlerOpen.row_name(RowVariant::MyIsam))
@@ -166,14 +172,14 @@ impl SqlModel {
             };
             let part = crate::classify::Part::on_row(row, Kind::HandlerOpen, bind);
             let plan = Plan::of(Kind::HandlerOpen, vec![part], Effect::NeedTables(vec![t]));
-            let steps = compose(&self.map, &self.dialect, &self.cat, &plan)?;
+            let steps = compose(&self.map, &self.dialect, &self.catalog, &plan)?;
             self.start_run(s, steps, Vec::new(), false, false, None, Then::Reopen(i))
         })
     }
 
     pub(super) fn release_user_lock(&mut self, s: usize, n: &str) {
         let d = self.dialect.clone();
-        let id = self.sess[s].id;
+        let id = self.sessions[s].id;
         let ns = self.user_lock_namespace(&d);
         let _ = self.table.release(id, &MdlKey::new(ns, n, ""), None);
     }
@@ -182,7 +188,7 @@ impl SqlModel {
     /// wrote a transactional table.
     pub(super) fn start_commit(&mut self, s: usize, then: Then) -> Result<Outcome, String> {
         let mut steps = Vec::new();
-        if self.sess[s].session.wrote {
+        if self.sessions[s].session.wrote {
             steps = self.commit_steps()?;
         }
         steps.push(Step::Commit);
@@ -193,7 +199,7 @@ impl SqlModel {
     /// session's FTWRL or BACKUP STAGE BLOCK_COMMIT): then a statement that commits
     /// implicitly waits there, before anything else (measured: found/seed-11852).
     pub(super) fn commit_would_wait(&self, s: usize) -> Result<bool, String> {
-        let me = self.sess[s].id;
+        let me = self.sessions[s].id;
         Ok(self.commit_steps()?.iter().any(|st| match st {
             Step::Acquire { key, ty, .. } => {
                 let strat = self.dialect.strategy(key.namespace());
@@ -214,7 +220,13 @@ impl SqlModel {
         };
         let mut out = Vec::new();
         for o in r.ops.iter().filter(|o| o.op == OpKind::Acquire) {
-            for key in keys(&self.dialect, &self.cat, &o.ns, &o.key, &Default::default())? {
+            for key in keys(
+                &self.dialect,
+                &self.catalog,
+                &o.ns,
+                &o.key,
+                &Default::default(),
+            )? {
                 out.push(Step::Acquire {
                     key,
                     ty: o.ty,

@@ -27,7 +27,7 @@ impl SqlModel {
         // TABLES t2 READ, m1 WRITE: m1's, though t2 is opened after m1's group; measured:
         // found/seed-35-2.mdl); of several, the one opened right before it (DML: the
         // table's lock, then its protection).
-        let Some(run) = self.sess[s].run.as_ref() else {
+        let Some(run) = self.sessions[s].run.as_ref() else {
             return ty;
         };
         let Then::Plan(plan) = &run.then else {
@@ -54,7 +54,7 @@ impl SqlModel {
             _ if owners.len() == 1 => Some(owners[0].clone()),
             _ => None,
         };
-        match owner.and_then(|t| self.cat.engine(&t)) {
+        match owner.and_then(|t| self.catalog.engine(&t)) {
             Some(Engine::InnoDb) => trans,
             Some(_) => dml,
             None => ty,
@@ -68,7 +68,7 @@ impl SqlModel {
     /// found/seed-80028, LOCK TABLES t1 WRITE, m1 READ with t1 renamed away does not
     /// wait for m1).
     pub(super) fn group_missing(&mut self, s: usize) -> Option<Outcome> {
-        let run = self.sess[s].run.as_ref()?;
+        let run = self.sessions[s].run.as_ref()?;
         let Then::Plan(p) = &run.then else {
             return None;
         };
@@ -79,11 +79,11 @@ impl SqlModel {
             .lock_tables
             .iter()
             .take_while(|(_, m)| *m == LtMode::Write)
-            .any(|(t, _)| !self.cat.exists(t));
+            .any(|(t, _)| !self.catalog.exists(t));
         if !missing {
             return None;
         }
-        self.sess[s].session.last_error = Some(crate::catalog::ER_NO_SUCH_TABLE);
+        self.sessions[s].session.last_error = Some(crate::catalog::ER_NO_SUCH_TABLE);
         Some(self.finish(s, Outcome::Error))
     }
 
@@ -102,7 +102,7 @@ impl SqlModel {
         if self.dialect.namespace(key.namespace()).name != "TRIGGER" {
             return;
         }
-        let Some(run) = self.sess[s].run.as_ref() else {
+        let Some(run) = self.sessions[s].run.as_ref() else {
             return;
         };
         let Then::Plan(p) = &run.then else {
@@ -114,7 +114,7 @@ impl SqlModel {
         let Some(tr) = p.parts[0].bind.tr.clone() else {
             return;
         };
-        let now = self.cat.trigger_table(&tr);
+        let now = self.catalog.trigger_table(&tr);
         if now == p.parts[0].bind.t {
             return;
         }
@@ -122,7 +122,7 @@ impl SqlModel {
         plan.parts[0].bind.t = now.clone();
         plan.parts[0].row = match &now {
             Some(t)
-                if self.cat.engine(t) == Some(Engine::MyIsam)
+                if self.catalog.engine(t) == Some(Engine::MyIsam)
                     && self
                         .map
                         .kind(Kind::DropTrigger.row_name(RowVariant::MyIsam))
@@ -132,7 +132,7 @@ impl SqlModel {
             }
             _ => Kind::DropTrigger.as_str().to_owned(),
         };
-        let Ok(steps) = compose(&self.map, &self.dialect, &self.cat, &plan) else {
+        let Ok(steps) = compose(&self.map, &self.dialect, &self.catalog, &plan) else {
             return;
         };
         // The trigger's X is held: the steps after it.
@@ -143,7 +143,7 @@ impl SqlModel {
             return;
         };
         let rest: VecDeque<Step> = steps.into_iter().skip(at + 1).collect();
-        let run = self.sess[s].run.as_mut().expect("running");
+        let run = self.sessions[s].run.as_mut().expect("running");
         run.steps = rest;
         run.then = Then::Plan(plan);
     }
@@ -155,7 +155,7 @@ impl SqlModel {
             return;
         };
         let trigger = self.dialect.namespace(key.namespace()).name == "TRIGGER"
-            && self.sess[s].run.as_ref().is_some_and(|r| {
+            && self.sessions[s].run.as_ref().is_some_and(|r| {
                 matches!(&r.then, Then::Plan(p)
                     if p.kind.is_trigger_ddl())
                     && !self.nothing_to_drop_trigger(&r.then)
@@ -190,12 +190,12 @@ impl SqlModel {
         // with BACKUP_COMMIT, before its BACKUP_FTWRL2).
         if ns == "BACKUP" {
             return ty.abbrev() == "BACKUP_FTWRL2"
-                && self.sess[s].run.as_ref().is_some_and(|r| {
+                && self.sessions[s].run.as_ref().is_some_and(|r| {
                     !r.stood_aside && matches!(&r.then, Then::Plan(p) if p.kind == Kind::Ftwrl)
                 });
         }
         ns == "TABLE"
-            && self.sess[s].run.as_ref().is_some_and(|r| {
+            && self.sessions[s].run.as_ref().is_some_and(|r| {
                 !r.stood_aside
                     && match &r.then {
                         Then::Plan(p) if p.kind == Kind::AlterCopy => *ty == snw,
@@ -220,7 +220,7 @@ impl SqlModel {
         };
         *ty == LockType::parse("SU").expect("SU")
             && self.dialect.namespace(key.namespace()).name == "TABLE"
-            && self.sess[s].run.as_ref().is_some_and(|r| {
+            && self.sessions[s].run.as_ref().is_some_and(|r| {
                 matches!(&r.then, Then::Plan(p)
                     if p.kind.is_inplace_alter())
             })
@@ -235,7 +235,7 @@ impl SqlModel {
             } => Some(key.clone()),
             _ => None,
         };
-        if let Some(r) = self.sess[s].run.as_mut() {
+        if let Some(r) = self.sessions[s].run.as_mut() {
             r.last_open = k;
         }
     }
@@ -262,7 +262,7 @@ impl SqlModel {
         // (A Sequence engine table is discovered by its name: `classify/sequence_engine.rs`.)
         // (A system schema's table is the server's: `classify/system_tables.rs` kept only
         // those it has.)
-        if self.cat.exists(&t)
+        if self.catalog.exists(&t)
             || crate::classify::is_engine_table(&t.name)
             || crate::classify::is_system_schema(&t.db)
         {
@@ -270,7 +270,7 @@ impl SqlModel {
         }
         // (A sequence's own error: `model/sequence.rs`.)
         let code = self.missing_code(s, &t)?;
-        self.sess[s].session.last_error = Some(code);
+        self.sessions[s].session.last_error = Some(code);
         Some(self.finish(s, Outcome::Error))
     }
 
@@ -293,11 +293,11 @@ impl SqlModel {
             // t2).
             Step::Upgrade { ty, .. }
                 if *ty == LockType::SRO
-                    && self.sess[s].run.as_ref().is_some_and(
+                    && self.sessions[s].run.as_ref().is_some_and(
                         |r| matches!(&r.then, Then::Plan(p) if p.kind.is_lock_tables()),
                     ) =>
             {
-                if self.sess[s].run.as_ref().is_some_and(|r| r.had_locks) {
+                if self.sessions[s].run.as_ref().is_some_and(|r| r.had_locks) {
                     Ctx::Retry
                 } else {
                     Ctx::OpenTable
@@ -306,7 +306,7 @@ impl SqlModel {
             // BACKUP STAGE BLOCK_DDL's wait for the running DDL (`backup_block_ddl`).
             Step::Upgrade { ty, .. }
                 if *ty == LockType::parse("BACKUP_WAIT_DDL").expect("a backup lock type")
-                    && self.sess[s].run.as_ref().is_some_and(
+                    && self.sessions[s].run.as_ref().is_some_and(
                         |r| matches!(&r.then, Then::Plan(p) if p.kind.is_backup_block()),
                     ) =>
             {

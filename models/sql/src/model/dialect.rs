@@ -46,7 +46,7 @@ impl SqlModel {
                 Some((MdlKey::singleton(n), o.ty))
             })
             .collect();
-        let id = self.sess[s].id;
+        let id = self.sessions[s].id;
         for (key, ty) in keys {
             let _ = self.table.release(id, &key, Some(ty));
         }

@@ -199,7 +199,7 @@ impl SqlModel {
         if let Some(why) = params.iter().find_map(|p| param_refused(p)) {
             return Err(format!("`{sql}`: {why}"));
         }
-        let text = self.sess[s]
+        let text = self.sessions[s]
             .session
             .prepared
             .iter()
@@ -229,7 +229,7 @@ impl SqlModel {
         };
         match st {
             Stmt::Learned(mut p) => {
-                if self.cat.error_of(&p.effect).is_none() {
+                if self.catalog.error_of(&p.effect).is_none() {
                     p.effect = crate::classify::Effect::Fail(code);
                 }
                 Stmt::Learned(p)

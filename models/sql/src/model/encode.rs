@@ -106,8 +106,8 @@ pub(super) fn fingerprint(m: &super::SqlModel) -> u64 {
         // Fixed for a file's run.
         names: _,
         stepwise_calls: _,
-        cat,
-        sess,
+        catalog: cat,
+        sessions: sess,
         events,
         now,
         seq: _,

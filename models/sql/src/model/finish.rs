@@ -11,14 +11,14 @@ use mdl_core::{Duration, LockType, Outcome};
 impl SqlModel {
     pub(super) fn holds_type(&self, s: usize, k: &MdlKey, t: LockType) -> bool {
         self.table
-            .session(self.sess[s].id)
+            .session(self.sessions[s].id)
             .is_some_and(|x| x.book.on_key(k).any(|h| h.ty == t))
     }
 
     /// Ends the running statement with `out`; the outcome as the server reports it.
     pub(super) fn finish(&mut self, s: usize, mut out: Outcome) -> Outcome {
-        let id = self.sess[s].id;
-        let Some(run) = self.sess[s].run.clone() else {
+        let id = self.sessions[s].id;
+        let Some(run) = self.sessions[s].run.clone() else {
             return out;
         };
         if out == Outcome::Granted {
@@ -32,7 +32,7 @@ impl SqlModel {
         if let (Outcome::Ok, Then::LtRest(plan, deltas)) = (out, &run.then) {
             // The lock taken first is granted: the statement goes on with the locks of
             // LOCK TABLES; the lock is the statement's (statement duration).
-            self.sess[s].run = None;
+            self.sessions[s].run = None;
             let o = self.lt_apply(s, plan, deltas).unwrap_or(Outcome::Error);
             if !self.is_waiting(s) {
                 let _ = self.table.end_statement(id);
@@ -47,15 +47,15 @@ impl SqlModel {
             // TABLES when no table is left (unlock_locked_tables). Measured:
             // found/seed-111355 (no table left: no lock left); with another table locked
             // the analyzed one is ER_TABLE_NOT_LOCKED after; a timeout keeps it.
-            self.sess[s].session.lock_tables.retain(|(x, _)| x != t);
-            if self.sess[s].session.lock_tables.is_empty() {
+            self.sessions[s].session.lock_tables.retain(|(x, _)| x != t);
+            if self.sessions[s].session.lock_tables.is_empty() {
                 self.unlock_tables(s);
             }
         }
         if out != Outcome::Ok {
             return self.failed(s, &run, out);
         }
-        self.sess[s].run = None;
+        self.sessions[s].run = None;
         let new_locks: Vec<(MdlKey, LockType)> = run
             .new
             .iter()
@@ -68,26 +68,26 @@ impl SqlModel {
             .collect();
         match &run.then {
             Then::Begin => {
-                self.sess[s].session.in_txn = true;
-                self.sess[s].session.wrote = false;
+                self.sessions[s].session.in_txn = true;
+                self.sessions[s].session.wrote = false;
             }
             Then::Commit => {
-                self.sess[s].session.in_txn = false;
-                self.sess[s].session.wrote = false;
+                self.sessions[s].session.in_txn = false;
+                self.sessions[s].session.wrote = false;
             }
             Then::Xa(x) => self.xa_then(s, *x),
             Then::Reopen(i) => {
-                self.sess[s].session.handlers[*i].open = true;
+                self.sessions[s].session.handlers[*i].open = true;
             }
             Then::LtCommit(_) | Then::LtRest(..) => {}
             Then::Prepared(n, t) => self.prepared_keep(s, n, t),
             Then::Plan(p) => {
-                self.cat.apply(&p.effect);
+                self.catalog.apply(&p.effect);
                 self.note_rows(p);
                 self.session_after_plan(s, p, &new_locks);
                 self.after_plan(s, p.kind, &run.new);
                 if run.writes {
-                    self.sess[s].session.wrote = true;
+                    self.sessions[s].session.wrote = true;
                 }
             }
         }
@@ -104,17 +104,17 @@ impl SqlModel {
         let err = match &run.then {
             // (A trigger that writes a table the statement uses: `model::trigger_used_table`.)
             Then::Plan(p) => self
-                .cat
+                .catalog
                 .error_of(&p.effect)
                 .or_else(|| self.trigger_used_table(p)),
             Then::Reopen(i) => {
-                let t = &self.sess[s].session.handlers[*i].table;
-                (!self.cat.exists(t)).then_some(crate::catalog::ER_NO_SUCH_TABLE)
+                let t = &self.sessions[s].session.handlers[*i].table;
+                (!self.catalog.exists(t)).then_some(crate::catalog::ER_NO_SUCH_TABLE)
             }
             _ => None,
         };
         if let Some(code) = err {
-            self.sess[s].session.last_error = Some(code);
+            self.sessions[s].session.last_error = Some(code);
             out = Outcome::Error;
             if let Then::Plan(p) = &run.then {
                 // DROP TABLE / DROP VIEW / DROP SEQUENCE of a list drops the tables
@@ -127,7 +127,7 @@ impl SqlModel {
                         | Effect::DropSequences { .. }
                         | Effect::DropThenFail { .. }
                 ) {
-                    self.cat.apply(&p.effect);
+                    self.catalog.apply(&p.effect);
                 }
             }
         }
@@ -137,8 +137,8 @@ impl SqlModel {
     /// A statement that failed (error, timeout, deadlock, kill): it gives back what it
     /// took, and a failed commit ends the transaction.
     fn failed(&mut self, s: usize, run: &Run, out: Outcome) -> Outcome {
-        let id = self.sess[s].id;
-        if self.sess[s].session.in_txn && !run.implicit_commit && run.keep_on_error {
+        let id = self.sessions[s].id;
+        if self.sessions[s].session.in_txn && !run.implicit_commit && run.keep_on_error {
             // In a transaction a statement that failed after open_tables keeps the
             // transaction locks it took (no rollback to the statement's savepoint);
             // the others go.
@@ -154,12 +154,12 @@ impl SqlModel {
                         .collect()
                 })
                 .unwrap_or_default();
-            if let Some(r) = self.sess[s].run.as_mut() {
+            if let Some(r) = self.sessions[s].run.as_mut() {
                 r.new.retain(|(t, _)| !keep.contains(t));
             }
         }
         self.give_back(s, 0);
-        self.sess[s].run = None;
+        self.sessions[s].run = None;
         let _ = self.table.end_statement(id);
         if matches!(&run.then, Then::Plan(p)
             if matches!(p.kind, Kind::BackupFlush | Kind::BackupBlockDdl | Kind::BackupBlockCommit))
@@ -174,8 +174,8 @@ impl SqlModel {
             // failed, MDL released"); so does BEGIN's commit (trans_begin clears
             // OPTION_BEGIN). Measured: found/seed-130635 (kill), seed-130635-2
             // (timeout), seed-130635-3 (autocommit off), seed-130635-4 (BEGIN).
-            self.sess[s].session.in_txn = false;
-            self.sess[s].session.wrote = false;
+            self.sessions[s].session.in_txn = false;
+            self.sessions[s].session.wrote = false;
         }
         // A commit (COMMIT, or a statement's implicit commit) whose BACKUP_COMMIT
         // wait failed rolls the transaction back (ha_commit_trans, sql/handler.cc:
@@ -184,12 +184,12 @@ impl SqlModel {
         // suite/backup-stage-block-commit.mdl, a second DROP TABLE waits for
         // BACKUP_DDL, not BACKUP_COMMIT.
         let commit_failed = run.steps.contains(&Step::Commit);
-        if !self.sess[s].session.in_txn || run.implicit_commit || commit_failed {
+        if !self.sessions[s].session.in_txn || run.implicit_commit || commit_failed {
             let _ = self.table.commit(id);
         }
         if commit_failed {
-            self.sess[s].session.in_txn = false;
-            self.sess[s].session.wrote = false;
+            self.sessions[s].session.in_txn = false;
+            self.sessions[s].session.wrote = false;
         }
         out
     }
@@ -198,12 +198,12 @@ impl SqlModel {
     /// TABLES, FTWRL, BACKUP STAGE, BACKUP LOCK, HANDLERs, user locks, database).
     fn session_after_plan(&mut self, s: usize, p: &Plan, new_locks: &[(MdlKey, LockType)]) {
         let d = self.dialect.clone();
-        let id = self.sess[s].id;
-        let st = &mut self.sess[s].session;
+        let id = self.sessions[s].id;
+        let st = &mut self.sessions[s].session;
         match p.kind {
             k if k.is_lock_tables() || k == Kind::FtwrlTable => {
                 let _ = self.table.set_duration(id, Duration::Explicit);
-                let st = &mut self.sess[s].session;
+                let st = &mut self.sessions[s].session;
                 st.lock_tables = p.lock_tables.clone();
                 st.lt_locks = new_locks
                     .iter()
@@ -245,7 +245,7 @@ impl SqlModel {
                             .find(|h| h.key == k && h.dur == Duration::Explicit)
                             .map(|h| (h.key.clone(), h.ty))
                     });
-                    self.sess[s].session.backup_lock = l;
+                    self.sessions[s].session.backup_lock = l;
                 }
             }
             Kind::HandlerOpen => {
@@ -280,8 +280,8 @@ impl SqlModel {
     /// The end of a statement that succeeded: its commit (autocommit, implicit) or the
     /// transaction it starts.
     fn statement_end(&mut self, s: usize, run: &Run) {
-        let id = self.sess[s].id;
-        let st = &self.sess[s].session;
+        let id = self.sessions[s].id;
+        let st = &self.sessions[s].session;
         // With autocommit off and no BEGIN, the transaction becomes active only when a
         // transactional engine takes part (trans_register_ha sets SERVER_STATUS_IN_TRANS);
         // until then a statement's locks go at its end, as in autocommit mode
@@ -296,7 +296,7 @@ impl SqlModel {
                     !p.parts.iter().any(|part| {
                         part.bind
                             .tables()
-                            .any(|t| self.cat.engine(t) == Some(Engine::InnoDb))
+                            .any(|t| self.catalog.engine(t) == Some(Engine::InnoDb))
                     })
                 })
             }
@@ -305,10 +305,10 @@ impl SqlModel {
         let autocommit_end = (st.autocommit || engine_less) && !st.in_txn;
         if matches!(run.then, Then::Plan(_)) && (run.implicit_commit || autocommit_end) {
             let _ = self.table.commit(id);
-            self.sess[s].session.in_txn = false;
-            self.sess[s].session.wrote = false;
-        } else if matches!(run.then, Then::Plan(_)) && !self.sess[s].session.autocommit {
-            self.sess[s].session.in_txn = true;
+            self.sessions[s].session.in_txn = false;
+            self.sessions[s].session.wrote = false;
+        } else if matches!(run.then, Then::Plan(_)) && !self.sessions[s].session.autocommit {
+            self.sessions[s].session.in_txn = true;
         }
         // (No `mysql_ha_flush` at a statement's end: only the next statement that opens
         // tables closes the HANDLERs others came to wait for meanwhile. The old harness's

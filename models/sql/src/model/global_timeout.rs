@@ -14,11 +14,11 @@ impl SqlModel {
 
     /// Session `s` connects at its first statement with the global value.
     pub(super) fn connect_session(&mut self, s: usize) {
-        if self.sess[s].session.connected {
+        if self.sessions[s].session.connected {
             return;
         }
         let global = self.global_lock_wait_timeout;
-        let st = &mut self.sess[s].session;
+        let st = &mut self.sessions[s].session;
         st.connected = true;
         st.lock_wait_timeout = global;
     }

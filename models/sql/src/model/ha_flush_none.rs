@@ -41,13 +41,13 @@ impl SqlModel {
         let sp = |k: &RoutineKind| matches!(k, RoutineKind::Procedure | RoutineKind::Function);
         match p.effect.inner() {
             Effect::Routine(RoutineOp::Create { kind, r, .. }) => {
-                sp(kind) && self.cat.routines.get(*kind, r).is_none()
+                sp(kind) && self.catalog.routines.get(*kind, r).is_none()
             }
             Effect::Routine(RoutineOp::Drop {
                 kind,
                 r,
                 if_exists: true,
-            }) => sp(kind) && self.cat.routines.get(*kind, r).is_none(),
+            }) => sp(kind) && self.catalog.routines.get(*kind, r).is_none(),
             // ALTER PROCEDURE / FUNCTION, of an existing routine or not
             // (`sp_update_routine`, sql/sp.cc: `open_proc_table_for_update`, `open_ltable`).
             Effect::Routine(RoutineOp::Alter { kind, .. }) => sp(kind),
@@ -63,6 +63,6 @@ impl SqlModel {
 
     fn drops_missing_trigger(&self, p: &Plan) -> bool {
         matches!(p.effect.inner(), Effect::DropTrigger { tr, if_exists: true }
-            if self.cat.trigger_table(tr).is_none())
+            if self.catalog.trigger_table(tr).is_none())
     }
 }

@@ -78,7 +78,7 @@ pub(super) fn handler_tables(p: &crate::classify::Part) -> Vec<Option<Tbl>> {
 
 impl SqlModel {
     pub(super) fn handler_index(&self, s: usize, name: &str) -> Option<usize> {
-        let hs = &self.sess[s].session.handlers;
+        let hs = &self.sessions[s].session.handlers;
         hs.iter().position(|h| h.alias == name).or_else(|| {
             hs.iter()
                 .position(|h| h.table.name == name && h.alias == h.table.name)
@@ -88,7 +88,7 @@ impl SqlModel {
     /// Closes (and forgets) the session's HANDLERs on `t`, or all of them
     /// (`mysql_ha_rm_tables`, `mysql_ha_cleanup`).
     pub(super) fn close_handlers_on(&mut self, s: usize, t: Option<&Tbl>) {
-        let hs: Vec<usize> = self.sess[s]
+        let hs: Vec<usize> = self.sessions[s]
             .session
             .handlers
             .iter()
@@ -97,7 +97,7 @@ impl SqlModel {
             .map(|(i, _)| i)
             .collect();
         for i in hs.into_iter().rev() {
-            let h = self.sess[s].session.handlers.remove(i);
+            let h = self.sessions[s].session.handlers.remove(i);
             if h.open {
                 self.release_handler_lock(s, &h.table);
             }
@@ -107,10 +107,10 @@ impl SqlModel {
     /// Closes every HANDLER of the session and keeps it (`mysql_ha_cleanup_no_free`,
     /// `sql/sql_handler.cc`): the next `HANDLER ... READ` opens its table again.
     pub(super) fn ha_close_no_free(&mut self, s: usize) {
-        for i in 0..self.sess[s].session.handlers.len() {
-            if self.sess[s].session.handlers[i].open {
-                let t = self.sess[s].session.handlers[i].table.clone();
-                self.sess[s].session.handlers[i].open = false;
+        for i in 0..self.sessions[s].session.handlers.len() {
+            if self.sessions[s].session.handlers[i].open {
+                let t = self.sessions[s].session.handlers[i].table.clone();
+                self.sessions[s].session.handlers[i].open = false;
                 self.release_handler_lock(s, &t);
             }
         }
@@ -119,10 +119,11 @@ impl SqlModel {
     /// Closes the session's HANDLERs on `t` and keeps them (`mysql_ha_flush_tables`,
     /// `sql/sql_handler.cc`): the next `HANDLER ... READ` opens the table again.
     pub(super) fn ha_close_keep_on(&mut self, s: usize, t: &Tbl) {
-        for i in 0..self.sess[s].session.handlers.len() {
-            if self.sess[s].session.handlers[i].open && self.sess[s].session.handlers[i].table == *t
+        for i in 0..self.sessions[s].session.handlers.len() {
+            if self.sessions[s].session.handlers[i].open
+                && self.sessions[s].session.handlers[i].table == *t
             {
-                self.sess[s].session.handlers[i].open = false;
+                self.sessions[s].session.handlers[i].open = false;
                 self.release_handler_lock(s, t);
             }
         }
@@ -137,10 +138,10 @@ impl SqlModel {
     pub(super) fn holds_type_not_handler(&self, s: usize, k: &MdlKey, ty: LockType) -> bool {
         let n = self
             .table
-            .session(self.sess[s].id)
+            .session(self.sessions[s].id)
             .map_or(0, |x| x.book.on_key(k).filter(|h| h.ty == ty).count());
         let handlers = if ty == LockType::parse("SR").expect("SR") {
-            let hs = &self.sess[s].session.handlers;
+            let hs = &self.sessions[s].session.handlers;
             hs.iter()
                 .filter(|h| h.open && self.handler_key(&h.table) == *k)
                 .count()
@@ -156,7 +157,7 @@ impl SqlModel {
     }
 
     pub(super) fn release_handler_lock(&mut self, s: usize, t: &Tbl) {
-        let id = self.sess[s].id;
+        let id = self.sessions[s].id;
         let k = self.handler_key(t);
         let sr = LockType::parse("SR").expect("SR");
         // The HANDLER's own ticket (explicit), not the transaction's SR on the same table
@@ -190,14 +191,17 @@ impl SqlModel {
     /// phase).
     pub(super) fn after_copy(&self, owner: OwnerId) -> bool {
         let x = LockType::parse("X").expect("X");
-        self.sess.iter().find(|y| y.id == owner).is_some_and(|y| {
-            y.run.as_ref().is_some_and(|r| {
-                matches!(&r.then, Then::Plan(p) if p.kind == Kind::AlterCopy)
-                    && r.waiting
-                        .as_ref()
-                        .is_some_and(|w| matches!(w.step, Step::Upgrade { ty, .. } if ty == x))
+        self.sessions
+            .iter()
+            .find(|y| y.id == owner)
+            .is_some_and(|y| {
+                y.run.as_ref().is_some_and(|r| {
+                    matches!(&r.then, Then::Plan(p) if p.kind == Kind::AlterCopy)
+                        && r.waiting
+                            .as_ref()
+                            .is_some_and(|w| matches!(w.step, Step::Upgrade { ty, .. } if ty == x))
+                })
             })
-        })
     }
 
     /// `ha_flush`; with `skip_after_copy`, a copying ALTER's X after its copy does not
@@ -208,7 +212,7 @@ impl SqlModel {
         if cfg!(mdl_bug = "conform_no_ha_flush") {
             return close;
         }
-        for (i, h) in self.sess[s].session.handlers.iter().enumerate() {
+        for (i, h) in self.sessions[s].session.handlers.iter().enumerate() {
             if !h.open {
                 continue;
             }
@@ -216,7 +220,7 @@ impl SqlModel {
             let st = self.dialect.strategy(k.namespace());
             let conflict = self.table.lock(&k).is_some_and(|l| {
                 l.waiting().iter().any(|w| {
-                    w.owner != self.sess[s].id
+                    w.owner != self.sessions[s].id
                         && st.conflicts_granted(w.ty, sr)
                         && !(skip_after_copy && self.after_copy(w.owner))
                 })
@@ -226,8 +230,8 @@ impl SqlModel {
             }
         }
         for i in &close {
-            let t = self.sess[s].session.handlers[*i].table.clone();
-            self.sess[s].session.handlers[*i].open = false;
+            let t = self.sessions[s].session.handlers[*i].table.clone();
+            self.sessions[s].session.handlers[*i].open = false;
             self.release_handler_lock(s, &t);
         }
         close

@@ -76,7 +76,7 @@ impl SqlModel {
                 Ok(Stmt::NoLocks)
             }
             ("0", []) => fail(unknown),
-            ("@", [v]) if v != "@" && !self.sess[s].session.user_vars => fail(unknown),
+            ("@", [v]) if v != "@" && !self.sessions[s].session.user_vars => fail(unknown),
             _ if query && !by_id => self
                 .kill_target(sql, w)
                 .map(|t| Stmt::Session(SessionStmt::KillQuery(t))),
@@ -97,7 +97,7 @@ impl SqlModel {
             w[j] == "@" && (j == 0 || w[j - 1] != "@") && w.get(j + 1).is_some_and(|x| x != "@")
         });
         if single {
-            self.sess[s].session.user_vars = true;
+            self.sessions[s].session.user_vars = true;
         }
     }
 }

@@ -20,14 +20,14 @@ pub(super) fn lock_table_names(map: &Mapping, plan: &Plan) -> bool {
 
 impl SqlModel {
     pub(super) fn unlock_tables(&mut self, s: usize) {
-        let id = self.sess[s].id;
-        let locks = std::mem::take(&mut self.sess[s].session.lt_locks);
+        let id = self.sessions[s].id;
+        let locks = std::mem::take(&mut self.sessions[s].session.lt_locks);
         for (k, t) in locks.iter().rev() {
             if self.table.release(id, k, Some(*t)).is_err() {
                 let _ = self.table.release(id, k, None);
             }
         }
-        self.sess[s].session.lock_tables.clear();
+        self.sessions[s].session.lock_tables.clear();
     }
 
     /// Under LOCK TABLES in autocommit mode, a statement that writes a transactional
@@ -38,7 +38,7 @@ impl SqlModel {
     /// behind-block-commit.mdl (from `mdl conform --random 150 --seed 20261203`), the
     /// UPDATE under LOCK TABLES ... WRITE CONCURRENT waits behind BACKUP STAGE BLOCK_COMMIT.
     pub(super) fn lt_autocommit_steps(&self, s: usize, plan: &Plan) -> Result<Vec<Step>, String> {
-        let st = &self.sess[s].session;
+        let st = &self.sessions[s].session;
         let writes = plan
             .parts
             .iter()
@@ -84,7 +84,7 @@ impl SqlModel {
         if !MOVE_UP.contains(&plan.kind) {
             return Ok(Vec::new());
         }
-        let st = &self.sess[s].session;
+        let st = &self.sessions[s].session;
         let tables: Vec<Tbl> = if plan.kind == Kind::FlushTables {
             st.lock_tables.iter().map(|(t, _)| t.clone()).collect()
         } else {
@@ -121,24 +121,24 @@ impl SqlModel {
         lt_deltas: &[(crate::mapping::RuleRow, crate::classify::Bind)],
     ) -> Result<Outcome, String> {
         let d = self.dialect.clone();
-        let id = self.sess[s].id;
+        let id = self.sessions[s].id;
         for (r, b) in lt_deltas {
             // What the statement adds first (REPAIR's X replaces the table's SNRW: an
             // upgrade, so a waiter on the table stays behind it), then what it gives
             // back: only the part's own table locks; the scoped and BACKUP locks stay
             // while a table is locked (they go with the last one, below).
             for l in &r.added {
-                for k in keys(&d, &self.cat, &l.ns, &l.key, b)? {
+                for k in keys(&d, &self.catalog, &l.ns, &l.key, b)? {
                     let _ =
                         self.table
                             .acquire(id, &k, l.ty, Duration::Explicit, WaitOption::NoWait);
-                    self.sess[s].session.lt_locks.push((k, l.ty));
+                    self.sessions[s].session.lt_locks.push((k, l.ty));
                 }
             }
             for l in r.removed.iter().filter(|l| l.ns == "TABLE") {
-                for k in keys(&d, &self.cat, &l.ns, &l.key, b)? {
+                for k in keys(&d, &self.catalog, &l.ns, &l.key, b)? {
                     let _ = self.table.release(id, &k, Some(l.ty));
-                    self.sess[s]
+                    self.sessions[s]
                         .session
                         .lt_locks
                         .retain(|(x, y)| !(*x == k && *y == l.ty));
@@ -155,11 +155,11 @@ impl SqlModel {
             // a waiting BACKUP LOCK of m1 in).
             let x = LockType::parse("X").expect("X");
             let snrw = LockType::parse("SNRW").expect("SNRW");
-            for i in 0..self.sess[s].session.lt_locks.len() {
-                let (k, t) = self.sess[s].session.lt_locks[i].clone();
+            for i in 0..self.sessions[s].session.lt_locks.len() {
+                let (k, t) = self.sessions[s].session.lt_locks[i].clone();
                 if t == x {
                     let _ = self.table.downgrade(id, &k, snrw);
-                    self.sess[s].session.lt_locks[i].1 = snrw;
+                    self.sessions[s].session.lt_locks[i].1 = snrw;
                 }
             }
         }
@@ -178,8 +178,8 @@ impl SqlModel {
             let x = LockType::parse("X").expect("X");
             let snrw = LockType::parse("SNRW").expect("SNRW");
             for p in plan.parts.iter().filter(|p| p.bind.t.is_some()) {
-                for k in keys(&d, &self.cat, "TABLE", "$t", &p.bind)? {
-                    let lt = &mut self.sess[s].session.lt_locks;
+                for k in keys(&d, &self.catalog, "TABLE", "$t", &p.bind)? {
+                    let lt = &mut self.sessions[s].session.lt_locks;
                     if let Some(e) = lt.iter_mut().find(|(y, ty)| *y == k && *ty == x) {
                         e.1 = snrw;
                         let _ = self.table.downgrade(id, &k, snrw);
@@ -187,19 +187,19 @@ impl SqlModel {
                 }
             }
         }
-        if let Some(e) = self.cat.error_of(&plan.effect) {
+        if let Some(e) = self.catalog.error_of(&plan.effect) {
             return Ok(self.fail(s, e));
         }
-        self.cat.apply(&plan.effect);
+        self.catalog.apply(&plan.effect);
         self.note_rows(plan);
         // (CREATE TEMPORARY TABLE ... LIKE / SELECT under LOCK TABLES: its table.)
         self.after_plan(s, plan.kind, &[]);
         if let Effect::DropTables { ts, .. } | Effect::DropSequences { ts, .. } = &plan.effect {
-            self.sess[s]
+            self.sessions[s]
                 .session
                 .lock_tables
                 .retain(|(t, _)| !ts.contains(t));
-            if self.sess[s].session.lock_tables.is_empty() {
+            if self.sessions[s].session.lock_tables.is_empty() {
                 self.unlock_tables(s);
             }
         }
@@ -216,7 +216,7 @@ impl SqlModel {
             p.bind
                 .t
                 .clone()
-                .filter(|t| p.kind.is_analyze() && self.cat.engine(t) == Some(Engine::InnoDb))
+                .filter(|t| p.kind.is_analyze() && self.catalog.engine(t) == Some(Engine::InnoDb))
         });
         if let Some(t) = commits {
             let steps = self.commit_steps()?;
@@ -236,7 +236,7 @@ impl SqlModel {
     /// A statement with WRITE CONCURRENT tables, which take their own protection, is left
     /// as learned.
     pub(super) fn lt_write_engines(&mut self, s: usize) {
-        let Some(run) = self.sess[s].run.as_ref() else {
+        let Some(run) = self.sessions[s].run.as_ref() else {
             return;
         };
         let Then::Plan(p) = &run.then else {
@@ -251,7 +251,7 @@ impl SqlModel {
         let dml = LockType::parse("BACKUP_DML").expect("type");
         let myisam_write = p.parts.iter().any(|x| {
             x.kind == Kind::LockWrite
-                && x.bind.t.as_ref().and_then(|t| self.cat.engine(t)) == Some(Engine::MyIsam)
+                && x.bind.t.as_ref().and_then(|t| self.catalog.engine(t)) == Some(Engine::MyIsam)
         });
         let is_dml = |st: &Step| {
             matches!(st, Step::Acquire { key, ty, .. }
@@ -260,7 +260,7 @@ impl SqlModel {
         let planned = run.steps.iter().any(is_dml);
         let backup = MdlKey::parse(&self.dialect, "BACKUP", "-").expect("BACKUP key");
         if myisam_write && !planned && !self.holds_type(s, &backup, dml) {
-            let run = self.sess[s].run.as_mut().expect("running");
+            let run = self.sessions[s].run.as_mut().expect("running");
             run.steps.push_front(Step::Acquire {
                 key: backup,
                 ty: dml,
@@ -268,7 +268,7 @@ impl SqlModel {
                 ctx: Ctx::Plain,
             });
         } else if !myisam_write && planned {
-            let run = self.sess[s].run.as_mut().expect("running");
+            let run = self.sessions[s].run.as_mut().expect("running");
             let rest: VecDeque<Step> = run.steps.drain(..).filter(|st| !is_dml(st)).collect();
             run.steps = rest;
         }
@@ -282,7 +282,7 @@ impl SqlModel {
     /// InnoDB t2 to m1 holds SRO on m1; found/seed-20484 (once a known limit of the model)
     /// the same with READ LOCAL). Changes the pending upgrades only when an engine changed.
     pub(super) fn lt_read_engines(&mut self, s: usize) {
-        let Some(run) = self.sess[s].run.as_ref() else {
+        let Some(run) = self.sessions[s].run.as_ref() else {
             return;
         };
         let Then::Plan(p) = &run.then else {
@@ -302,7 +302,7 @@ impl SqlModel {
             part.kind.is_lock_read()
                 && part.bind.t.as_ref().is_some_and(|t| {
                     let was_myisam = part.row.ends_with(".myisam");
-                    match self.cat.engine(t) {
+                    match self.catalog.engine(t) {
                         Some(Engine::InnoDb) => was_myisam,
                         Some(_) => !was_myisam,
                         None => false,
@@ -315,7 +315,7 @@ impl SqlModel {
         let wanted: Vec<MdlKey> = p
             .lock_tables
             .iter()
-            .filter(|(t, m)| *m == LtMode::Read && self.cat.engine(t) == Some(Engine::InnoDb))
+            .filter(|(t, m)| *m == LtMode::Read && self.catalog.engine(t) == Some(Engine::InnoDb))
             .map(|(t, _)| self.handler_key(t))
             .filter(|k| !self.holds_type(s, k, sro))
             .collect();
@@ -323,7 +323,7 @@ impl SqlModel {
             matches!(st, Step::Upgrade { key, ty, .. }
                 if *ty == sro && self.dialect.namespace(key.namespace()).name == "TABLE")
         };
-        let run = self.sess[s].run.as_mut().expect("running");
+        let run = self.sessions[s].run.as_mut().expect("running");
         let mut rest: VecDeque<Step> = run.steps.drain(..).filter(|st| !is_sro(st)).collect();
         for k in wanted.into_iter().rev() {
             rest.push_front(Step::Upgrade {

@@ -70,7 +70,7 @@ impl SqlModel {
     /// owns BACKUP_DDL and holds SNRW on every table it locked; otherwise the weakest
     /// entry's (any READ entry, then any WRITE CONCURRENT one), as before.
     pub(super) fn lt_mode_of_flush(&self, s: usize) -> LtMode {
-        let st = &self.sess[s].session;
+        let st = &self.sessions[s].session;
         let ty = |x: &str| LockType::parse(x).expect("lock type");
         let backup = MdlKey::parse(&self.dialect, "BACKUP", "-").expect("BACKUP key");
         let upgradable = self.holds_type(s, &backup, ty("BACKUP_DDL"))

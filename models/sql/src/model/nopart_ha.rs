@@ -25,7 +25,7 @@ impl SqlModel {
     pub(super) fn nopart_ha_close(&self, s: usize, plan: &Plan) -> Vec<Option<Tbl>> {
         match plan.effect.inner() {
             Effect::ExchangeNotPartitioned(t, swap)
-                if !self.sess[s].session.handlers.is_empty() =>
+                if !self.sessions[s].session.handlers.is_empty() =>
             {
                 vec![Some(t.clone()), Some(swap.clone())]
             }

@@ -97,10 +97,10 @@ impl SqlModel {
             // seed-70348; BACKUP STAGE FLUSH keeps them, seed-41480).
             self.ha_close_no_free(s);
         }
-        if plan.kind == Kind::FlushTables && self.sess[s].session.under_lock_tables() {
+        if plan.kind == Kind::FlushTables && self.sessions[s].session.under_lock_tables() {
             return self.flush_tables_under_lock_tables(s, plan);
         }
-        if self.sess[s].session.under_lock_tables()
+        if self.sessions[s].session.under_lock_tables()
             && !is_lock
             && opens_tables
             && deferred.is_none()
@@ -114,7 +114,7 @@ impl SqlModel {
             .ok_or_else(|| self.map.missing_kind(&plan.parts[0].row))?;
         let implicit_commit = row.implicit_commit;
         let trigger_missing = matches!(&plan.effect,
-            Effect::DropTrigger { tr, .. } if self.cat.trigger_table(tr).is_none());
+            Effect::DropTrigger { tr, .. } if self.catalog.trigger_table(tr).is_none());
         let own = if trigger_missing {
             // Only the trigger's X (the table is not known): see below.
             let n = d.namespace_by_name("TRIGGER").expect("TRIGGER");
@@ -128,7 +128,7 @@ impl SqlModel {
         } else if plan.kind == Kind::SetGlobalReadOnly {
             self.read_only_steps(s, &plan)?
         } else {
-            compose(&self.map, &self.dialect, &self.cat, &plan)?
+            compose(&self.map, &self.dialect, &self.catalog, &plan)?
         };
         let mut pre = Vec::new();
         if implicit_commit {
@@ -137,7 +137,7 @@ impl SqlModel {
                 // that lets in do not go first: measured, found/seed-1753).
                 self.unlock_tables(s);
             }
-            if self.sess[s].session.wrote {
+            if self.sessions[s].session.wrote {
                 pre = self.commit_steps()?;
             }
             if !cfg!(mdl_bug = "conform_skip_implicit_commit") {
@@ -153,12 +153,12 @@ impl SqlModel {
                 .and_then(|ms| (ms != u64::MAX).then_some(ms))
         } else {
             plan.wait
-                .or(self.sess[s].session.lock_wait_timeout)
+                .or(self.sessions[s].session.lock_wait_timeout)
                 .map(|secs| secs.saturating_mul(1000))
         };
         let mut own = own;
         self.keep_x_on_empty_tables(&plan, &mut own);
-        let st = &self.sess[s].session;
+        let st = &self.sessions[s].session;
         if writes && !implicit_commit && st.autocommit && !st.in_txn {
             // The statement's own commit (autocommit) requests BACKUP_COMMIT while the
             // statement still holds its locks (ha_commit_trans before
@@ -198,12 +198,12 @@ impl SqlModel {
         if plan.kind == Kind::HandlerOpen {
             if let Some(t) = &plan.parts[0].bind.t {
                 let name = plan.parts[0].bind.alias.as_ref().unwrap_or(&t.name);
-                if self.sess[s]
+                if self.sessions[s]
                     .session
                     .handlers
                     .iter()
                     .any(|h| h.alias == *name)
-                    && !self.sess[s].session.under_lock_tables()
+                    && !self.sessions[s].session.under_lock_tables()
                 {
                     // Not unique table/alias (mysql_ha_open, after it refuses LOCK TABLES:
                     // measured, found/seed-41173).
@@ -214,7 +214,7 @@ impl SqlModel {
         if let Some(a) = plan
             .aliased
             .as_ref()
-            .filter(|_| self.sess[s].session.under_lock_tables() && !is_lock && opens_tables)
+            .filter(|_| self.sessions[s].session.under_lock_tables() && !is_lock && opens_tables)
         {
             // (Checked before anything changes: a refused statement changes nothing.)
             return Err(format!(
@@ -229,7 +229,7 @@ impl SqlModel {
     /// The implicit commit of a statement that commits (before its session rules); true
     /// when it is deferred: the transaction wrote and its BACKUP_COMMIT would wait.
     fn commit_first(&mut self, s: usize, plan: &Plan) -> Result<bool, String> {
-        let id = self.sess[s].id;
+        let id = self.sessions[s].id;
         let row0 = self
             .map
             .kind(&plan.parts[0].row)
@@ -241,24 +241,24 @@ impl SqlModel {
         // BACKUP STAGE END with no backup waits there rather than answering
         // ER_BACKUP_WRONG_STAGE).
         let commit_deferred = row0.implicit_commit
-            && self.sess[s].session.in_txn
+            && self.sessions[s].session.in_txn
             && !cfg!(mdl_bug = "conform_skip_implicit_commit")
-            && self.sess[s].session.wrote
+            && self.sessions[s].session.wrote
             && self.commit_would_wait(s)?;
         if row0.implicit_commit
-            && self.sess[s].session.in_txn
+            && self.sessions[s].session.in_txn
             && !cfg!(mdl_bug = "conform_skip_implicit_commit")
             && !commit_deferred
         {
             // (A transaction that wrote requests BACKUP_COMMIT at this commit; taken as
             // granted here: the statement's own requests below wait if the backup blocks.)
-            self.sess[s].session.wrote = false;
+            self.sessions[s].session.wrote = false;
             // A statement that commits implicitly commits before it runs
             // (mysql_execute_command: trans_commit_implicit, then the statement), so
             // even one the session rules refuse ends the transaction. (A transaction that
             // wrote commits below, where its BACKUP_COMMIT can wait.)
             let _ = self.table.commit(id);
-            self.sess[s].session.in_txn = false;
+            self.sessions[s].session.in_txn = false;
         }
         Ok(commit_deferred)
     }
@@ -277,7 +277,7 @@ impl SqlModel {
         let mut close_handlers: Vec<Option<Tbl>> = Vec::new();
         let mut lt_deltas = Vec::new();
         let mut errors: Vec<u32> = Vec::new();
-        let st = &self.sess[s].session;
+        let st = &self.sessions[s].session;
         for p in &plan.parts {
             // DROP TABLE under LOCK TABLES passes over the tables that do not exist
             // (they give ER_BAD_TABLE at the end).
@@ -287,7 +287,7 @@ impl SqlModel {
                 && p.bind
                     .tr
                     .as_ref()
-                    .is_some_and(|tr| self.cat.trigger_table(tr).is_none())
+                    .is_some_and(|tr| self.catalog.trigger_table(tr).is_none())
             {
                 continue;
             }
@@ -373,7 +373,7 @@ impl SqlModel {
     /// The states whose learned rules apply to `p`, in the order the server checks
     /// them. `None`: FTWRL of a session that has the global read lock.
     fn states_of(&self, s: usize, plan: &Plan, p: &Part) -> Option<Vec<String>> {
-        let st = &self.sess[s].session;
+        let st = &self.sessions[s].session;
         let mut states: Vec<String> = Vec::new();
         if st.under_lock_tables() {
             let mode = match &p.bind.t {
@@ -475,7 +475,7 @@ impl SqlModel {
         // A statement made of other kinds' rows (CREATE TABLE ... SELECT) has its own
         // learned rule too: the HANDLERs it closes on the tables it reads.
         if !plan.parts.iter().any(|p| p.kind == plan.kind)
-            && self.sess[s].session.handlers.iter().any(|h| h.open)
+            && self.sessions[s].session.handlers.iter().any(|h| h.open)
         {
             if let Some(r) = self.map.rule("handler", plan.kind.as_str()) {
                 if r.removed
@@ -615,7 +615,7 @@ impl SqlModel {
         // one refused with ER_TABLE_NOT_LOCKED_FOR_WRITE closes none). It keeps them
         // (close_cached_tables, sql/sql_base.cc: mysql_ha_flush_tables; measured:
         // suite/handler-closed-by-admin-under-lock-tables.mdl, FLUSH TABLE t1).
-        let locked: Vec<Tbl> = self.sess[s]
+        let locked: Vec<Tbl> = self.sessions[s]
             .session
             .lock_tables
             .iter()
@@ -695,7 +695,9 @@ impl SqlModel {
             .parts
             .iter()
             .filter_map(|p| p.bind.t.as_ref())
-            .filter(|t| self.cat.has_no_row(t) && self.cat.engine(t) == Some(Engine::InnoDb))
+            .filter(|t| {
+                self.catalog.has_no_row(t) && self.catalog.engine(t) == Some(Engine::InnoDb)
+            })
             .map(|t| self.handler_key(t))
             .collect();
         let su = LockType::parse("SU").expect("SU");
@@ -759,7 +761,7 @@ impl SqlModel {
             ..
         } = plan.effect.inner()
         {
-            if self.cat.exists(t) {
+            if self.catalog.exists(t) {
                 // lock_table_names, upgrade_lock_if_not_exists: the new name exists:
                 // ER_TABLE_EXISTS_ERROR (IF NOT EXISTS: a note, the statement stops) once
                 // the group is taken, before BACKUP_DDL and the tables it reads.
@@ -781,7 +783,7 @@ impl SqlModel {
             // and BACKUP_DDL are taken (mysql_alter_table); the error comes from
             // `Catalog::error_of` at the end.
             let backoff = own.iter().position(|st| matches!(st, Step::Backoff { .. }));
-            if let (true, Some(at)) = (self.cat.exists(t), backoff) {
+            if let (true, Some(at)) = (self.catalog.exists(t), backoff) {
                 own.truncate(at + 1);
             }
         }

@@ -65,14 +65,14 @@ impl SqlModel {
             return fail(ER_UNSUPPORTED_PS);
         }
         // (The check plays no statement: a SET @v in the text is not run.)
-        let vars = self.sess[s].session.vars.clone();
+        let vars = self.sessions[s].session.vars.clone();
         let checked = self
             .classify_in(s, &text)
             .or_else(|e| self.call_prepared(s, &text, e));
-        self.sess[s].session.vars = vars;
+        self.sessions[s].session.vars = vars;
         // (Only EXECUTE makes a temporary table.)
-        self.sess[s].session.pending_temp = None;
-        self.sess[s].session.temp_fill = None;
+        self.sessions[s].session.pending_temp = None;
+        self.sessions[s].session.temp_fill = None;
         match checked {
             Err(e) => Err(format!("`{sql}`: {e}")),
             // mysql_test_handler_read (sql_prepare.cc) looks for the HANDLER when
@@ -95,7 +95,7 @@ impl SqlModel {
             Ok(Stmt::Learned(p))
                 if matches!(&p.effect, Effect::NeedTables(_))
                     && !admin(p.kind)
-                    && self.cat.error_of(&p.effect) == Some(ER_NO_SUCH_TABLE) =>
+                    && self.catalog.error_of(&p.effect) == Some(ER_NO_SUCH_TABLE) =>
             {
                 fail(ER_NO_SUCH_TABLE)
             }
@@ -105,7 +105,7 @@ impl SqlModel {
             // LIKE s1` with no s1 fails with 1146).
             Ok(Stmt::Learned(p))
                 if matches!(p.effect.inner(), Effect::CreateTable { src, .. }
-                    if src.iter().any(|t| !self.cat.exists(t))) =>
+                    if src.iter().any(|t| !self.catalog.exists(t))) =>
             {
                 fail(ER_NO_SUCH_TABLE)
             }
@@ -115,7 +115,7 @@ impl SqlModel {
             // with no t9, and main/cte_nonrecursive.test:1236's view of a CTE).
             Ok(Stmt::Learned(p))
                 if matches!(&p.effect, Effect::CreateView { def, .. }
-                    if def.bases.iter().any(|t| !self.cat.exists(t))) =>
+                    if def.bases.iter().any(|t| !self.catalog.exists(t))) =>
             {
                 fail(ER_NO_SUCH_TABLE)
             }

@@ -25,7 +25,7 @@ impl SqlModel {
     /// tables the statement would close them on.
     pub(super) fn prepare_ha_close(&mut self, s: usize, text: &str) {
         let first = crate::words::words(text).into_iter().next();
-        if self.sess[s].session.handlers.is_empty()
+        if self.sessions[s].session.handlers.is_empty()
             || !first.is_some_and(|w| HA_CLOSE_WORDS.contains(&w.as_str()))
         {
             return;

@@ -16,13 +16,13 @@ use crate::classify::{Effect, Plan};
 impl SqlModel {
     /// Session `s` is under LOCK TABLES and `p` names a base table it did not lock.
     pub(super) fn prepare_not_locked(&self, s: usize, p: &Plan) -> bool {
-        let st = &self.sess[s].session;
+        let st = &self.sessions[s].session;
         let Effect::NeedTables(tables) = &p.effect else {
             return false;
         };
         st.under_lock_tables()
             && tables.iter().any(|t| {
-                !self.cat.is_view(t)
+                !self.catalog.is_view(t)
                     && !st.temp_tables.iter().any(|(x, _)| x == t)
                     && !st.lock_tables.iter().any(|(x, _)| x == t)
             })

@@ -67,12 +67,12 @@ impl SqlModel {
 
     /// The tables PREPARE of `text` locks S (none: it takes no lock).
     pub(super) fn prepare_tables(&self, s: usize, text: &str) -> Vec<Tbl> {
-        let st = &self.sess[s].session;
+        let st = &self.sessions[s].session;
         if st.under_lock_tables() {
             return Vec::new();
         }
         let has = |r: &str| self.map.kind(r).is_some();
-        let Ok(Stmt::Learned(p)) = classify(text, &st.db, &self.cat, &has) else {
+        let Ok(Stmt::Learned(p)) = classify(text, &st.db, &self.catalog, &has) else {
             return Vec::new();
         };
         if !opens_at_prepare(&p) {
@@ -80,7 +80,7 @@ impl SqlModel {
         }
         let mut ts: Vec<Tbl> = Vec::new();
         for t in p.parts.iter().flat_map(|x| x.bind.tables()) {
-            if self.cat.is_view(t) || st.temp_tables.iter().any(|(x, _)| x == t) {
+            if self.catalog.is_view(t) || st.temp_tables.iter().any(|(x, _)| x == t) {
                 return Vec::new();
             }
             if !ts.contains(t) {
@@ -104,12 +104,12 @@ impl SqlModel {
         if cfg!(mdl_bug = "sql_immediate_no_prepare") {
             return;
         }
-        let id = self.sess[s].id;
+        let id = self.sessions[s].id;
         let ty = LockType::parse("S").expect("S");
         let keys: Vec<_> = self
             .prepare_tables(s, text)
             .iter()
-            .filter(|t| self.cat.exists(t))
+            .filter(|t| self.catalog.exists(t))
             .map(|t| self.handler_key(t))
             .filter(|k| {
                 self.table
@@ -124,12 +124,12 @@ impl SqlModel {
             ctx: Ctx::Plain,
         });
         let give = keys.iter().map(|k| Step::Release { key: k.clone(), ty });
-        self.sess[s].session.prepare_prefix = take.chain(give).collect();
+        self.sessions[s].session.prepare_prefix = take.chain(give).collect();
     }
 
     /// Keeps the prepared statement (a name prepared again is replaced).
     pub(super) fn prepared_keep(&mut self, s: usize, name: &str, text: &str) {
-        let p = &mut self.sess[s].session.prepared;
+        let p = &mut self.sessions[s].session.prepared;
         p.retain(|(n, _)| n != name);
         p.push((name.to_owned(), text.to_owned()));
     }

@@ -37,9 +37,9 @@ impl SqlModel {
     /// The session statements the model classifies with the session's state: prepared
     /// statements (here), then temporary tables (`model::temp`); `None` for any other.
     pub(super) fn session_classify(&mut self, s: usize, sql: &str) -> Option<Result<Stmt, String>> {
-        self.sess[s].session.pending_temp = None;
-        self.sess[s].session.temp_fill = None;
-        self.sess[s].session.prepare_prefix.clear();
+        self.sessions[s].session.pending_temp = None;
+        self.sessions[s].session.temp_fill = None;
+        self.sessions[s].session.prepare_prefix.clear();
         let w = words(sql);
         self.note_user_vars(s, &w);
         self.note_var_values(s, sql, &w);
@@ -53,7 +53,7 @@ impl SqlModel {
                 if let Ok(Stmt::Session(SessionStmt::Fail(_))) = r {
                     // mysql_sql_stmt_prepare deallocates a statement of the same name
                     // first, "ok to remove old and fail to insert a new one".
-                    self.sess[s].session.prepared.retain(|(n, _)| n != name);
+                    self.sessions[s].session.prepared.retain(|(n, _)| n != name);
                 }
                 Some(r)
             }
@@ -99,8 +99,8 @@ impl SqlModel {
         if let Some(r) = self.session_classify(s, sql) {
             return r;
         }
-        let db = self.sess[s].session.db.clone();
+        let db = self.sessions[s].session.db.clone();
         let has = |r: &str| self.map.kind(r).is_some();
-        classify(sql, &db, &self.cat, &has)
+        classify(sql, &db, &self.catalog, &has)
     }
 }

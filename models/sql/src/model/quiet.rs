@@ -43,7 +43,7 @@ fn transaction_statement(sql: &str) -> bool {
 impl SqlModel {
     /// Session `s`'s statement `sql` is private here (see the module documentation).
     pub fn private_step(&self, s: usize, sql: &str) -> bool {
-        let x = &self.sess[s];
+        let x = &self.sessions[s];
         if cfg!(mdl_bug = "sql_quiet_any_step") {
             // Seeded bug: any statement of a session that does not wait is private.
             return x.run.is_none();
@@ -79,11 +79,12 @@ impl SqlModel {
     pub fn only_session_changed(&self, pre: &SqlModel, s: usize) -> bool {
         use super::encode::Shared;
         self.table == pre.table
-            && Shared::same(&self.cat, &pre.cat)
+            && Shared::same(&self.catalog, &pre.catalog)
             && self.now == pre.now
             && self.events.is_empty()
-            && self.sess.len() == pre.sess.len()
-            && (0..self.sess.len()).all(|o| o == s || Shared::same(&self.sess[o], &pre.sess[o]))
+            && self.sessions.len() == pre.sessions.len()
+            && (0..self.sessions.len())
+                .all(|o| o == s || Shared::same(&self.sessions[o], &pre.sessions[o]))
     }
 }
 

@@ -21,7 +21,7 @@ impl SqlModel {
     /// `check_read_only`'s refusal of a session in an active transaction (BEGIN, or a
     /// transactional engine used with autocommit off); `None` for any other statement.
     pub(super) fn read_only_refused(&mut self, s: usize, plan: &Plan) -> Option<Outcome> {
-        let st = &self.sess[s].session;
+        let st = &self.sessions[s].session;
         let refused = st.in_txn || st.under_lock_tables() || st.backup.is_some();
         if !matches!(plan.effect, Effect::ReadOnly(_)) || !refused {
             return None;
@@ -32,12 +32,12 @@ impl SqlModel {
     /// The steps of SET GLOBAL read_only = 1: none for a session that has the global read
     /// lock, else the `ftwrl` row's for the statement.
     pub(super) fn read_only_steps(&self, s: usize, plan: &Plan) -> Result<Vec<Step>, String> {
-        if self.sess[s].session.ftwrl.is_some() {
+        if self.sessions[s].session.ftwrl.is_some() {
             return Ok(Vec::new());
         }
         let mut p = plan.clone();
         p.parts[0].row = Kind::Ftwrl.as_str().to_owned();
-        let mut steps = compose(&self.map, &self.dialect, &self.cat, &p)?;
+        let mut steps = compose(&self.map, &self.dialect, &self.catalog, &p)?;
         for st in &mut steps {
             if let Step::Acquire { dur, .. } | Step::Upgrade { dur, .. } = st {
                 *dur = Duration::Statement;

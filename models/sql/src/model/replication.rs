@@ -32,7 +32,7 @@ impl SqlModel {
         let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
         match (at(0), at(1)) {
             ("stop", "slave" | "replica") => {
-                let st = &self.sess[s].session;
+                let st = &self.sessions[s].session;
                 if st.in_txn || !st.lock_tables.is_empty() || st.ftwrl.is_some() {
                     return Some(Stmt::Session(SessionStmt::Fail(
                         ER_LOCK_OR_ACTIVE_TRANSACTION,

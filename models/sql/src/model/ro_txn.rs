@@ -36,20 +36,20 @@ impl SqlModel {
         let read_only = w.windows(2).any(|x| x[0] == "read" && x[1] == "only");
         if matches!(st, Stmt::Begin) {
             let start = w.first().is_some_and(|x| x == "start");
-            self.sess[s].session.tx_read_only = start && read_only;
+            self.sessions[s].session.tx_read_only = start && read_only;
             return Ok(st);
         }
         // (A transaction ended otherwise, an implicit commit among them, ends it too.)
-        if !self.sess[s].session.in_txn {
-            self.sess[s].session.tx_read_only = false;
+        if !self.sessions[s].session.in_txn {
+            self.sessions[s].session.tx_read_only = false;
         }
-        if !self.sess[s].session.tx_read_only {
+        if !self.sessions[s].session.tx_read_only {
             return Ok(st);
         }
         let fail = Stmt::Fails(ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION);
         match &st {
             Stmt::Commit | Stmt::Rollback | Stmt::Session(SessionStmt::RollbackChain) => {
-                self.sess[s].session.tx_read_only = false;
+                self.sessions[s].session.tx_read_only = false;
             }
             Stmt::Learned(p) => {
                 let commits = self
@@ -57,7 +57,7 @@ impl SqlModel {
                     .kind(&p.parts[0].row)
                     .is_some_and(|r| r.implicit_commit);
                 if commits {
-                    self.sess[s].session.tx_read_only = false;
+                    self.sessions[s].session.tx_read_only = false;
                 } else if p.parts.iter().any(|x| writes(x.kind.as_str())) {
                     return Ok(fail);
                 }

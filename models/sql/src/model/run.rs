@@ -20,13 +20,13 @@ impl SqlModel {
         then: Then,
     ) -> Outcome {
         // EXECUTE IMMEDIATE's prepare phase first (`model::prepare_open`).
-        let pre = std::mem::take(&mut self.sess[s].session.prepare_prefix);
+        let pre = std::mem::take(&mut self.sessions[s].session.prepare_prefix);
         let steps: Vec<Step> = pre.into_iter().chain(steps).collect();
         let timeout = timeout.or_else(|| {
             if matches!(then, Then::Plan(ref p) if p.kind == Kind::GetLock) {
                 None
             } else {
-                self.sess[s]
+                self.sessions[s]
                     .session
                     .lock_wait_timeout
                     .map(|x| x.saturating_mul(1000))
@@ -40,7 +40,7 @@ impl SqlModel {
         // server, known-differences/woken-race-130216.mdl.)
         let had_locks = self
             .table
-            .session(self.sess[s].id)
+            .session(self.sessions[s].id)
             .is_some_and(|x| !x.book.is_empty())
             || self.flushed_by == Some(s);
         // (A recursive CTE's 4008 comes from JOIN::prepare, after open_tables.)
@@ -55,7 +55,7 @@ impl SqlModel {
             // (measured: suite/ps-default-param-after-locks.mdl).
             || matches!(&then, Then::Plan(p)
                 if p.effect == Effect::Fail(super::dynamic_sql::ER_INVALID_DEFAULT_PARAM));
-        self.sess[s].run = Some(Run {
+        self.sessions[s].run = Some(Run {
             steps: steps.into(),
             own,
             new: Vec::new(),
@@ -83,14 +83,14 @@ impl SqlModel {
 
     pub(super) fn ids(&self, s: usize) -> Vec<mdl_core::lock::TicketId> {
         self.table
-            .session(self.sess[s].id)
+            .session(self.sessions[s].id)
             .map(|x| x.book.held().iter().map(|h| h.id).collect())
             .unwrap_or_default()
     }
 
     pub(super) fn note_new(&mut self, s: usize, before: &[mdl_core::lock::TicketId], key: &MdlKey) {
         let now = self.ids(s);
-        let run = self.sess[s].run.as_mut().expect("running");
+        let run = self.sessions[s].run.as_mut().expect("running");
         for i in now {
             if !before.contains(&i) && !run.new.iter().any(|(x, _)| *x == i) {
                 run.new.push((i, key.clone()));
@@ -102,7 +102,11 @@ impl SqlModel {
     pub(super) fn run(&mut self, s: usize) -> Outcome {
         loop {
             self.lt_read_engines(s);
-            let Some(step) = self.sess[s].run.as_mut().and_then(|r| r.steps.pop_front()) else {
+            let Some(step) = self.sessions[s]
+                .run
+                .as_mut()
+                .and_then(|r| r.steps.pop_front())
+            else {
                 return self.finish(s, Outcome::Ok);
             };
             if step == Step::Commit {
@@ -127,13 +131,13 @@ impl SqlModel {
                 // other sessions the same release let in make their requests first
                 // (measured: found/seed-61590, a RENAME let in with it asks for X on the
                 // table, and the ALTER's move to SNW, behind that pending X, is a deadlock).
-                let run = self.sess[s].run.as_mut().expect("running");
+                let run = self.sessions[s].run.as_mut().expect("running");
                 run.stood_aside = true;
                 run.steps.push_front(step);
                 self.yielded.push_back(s);
                 return Outcome::Waiting;
             }
-            let timeout = self.sess[s].run.as_ref().and_then(|r| r.timeout);
+            let timeout = self.sessions[s].run.as_ref().and_then(|r| r.timeout);
             let wait = self.wait_option(timeout);
             let before = self.ids(s);
             let r = match self.request(s, &step, timeout, wait) {
@@ -155,16 +159,16 @@ impl SqlModel {
 
     /// The implicit commit before the statement's own steps.
     fn implicit_commit_step(&mut self, s: usize) {
-        let id = self.sess[s].id;
+        let id = self.sessions[s].id;
         // The implicit commit before the statement's own steps. (Whether a session
         // its releases let in runs on before this one opens its tables is a race
         // on the server: known-differences/woken-session-race.mdl.)
         let _ = self.table.commit(id);
-        self.sess[s].session.in_txn = false;
-        self.sess[s].session.wrote = false;
+        self.sessions[s].session.in_txn = false;
+        self.sessions[s].session.wrote = false;
         let has = self.table.session(id).is_some_and(|x| !x.book.is_empty())
             || self.flushed_by == Some(s);
-        if let Some(r) = self.sess[s].run.as_mut() {
+        if let Some(r) = self.sessions[s].run.as_mut() {
             r.had_locks = has;
             r.new.clear();
         }
@@ -174,7 +178,7 @@ impl SqlModel {
     /// that does not exist: ER_NO_SUCH_TABLE before any wait.
     fn opens_first_missing(&mut self, s: usize, step: &Step) -> Option<Outcome> {
         if let (Step::Upgrade { .. }, Some(Then::Plan(p))) =
-            (step, self.sess[s].run.as_ref().map(|r| &r.then))
+            (step, self.sessions[s].run.as_ref().map(|r| &r.then))
         {
             // LOCK TABLES opens every table (open_tables) before lock_tables moves
             // the READ ones to SRO: a missing table is found first (measured:
@@ -184,9 +188,10 @@ impl SqlModel {
             // found/seed-250006, no wait for SNW behind a failed UPDATE's SW).
             let opens_first =
                 p.kind.is_lock_tables() || p.kind.is_alter() || (p.kind == Kind::CreateIndex);
-            if opens_first && self.cat.error_of(&p.effect) == Some(crate::catalog::ER_NO_SUCH_TABLE)
+            if opens_first
+                && self.catalog.error_of(&p.effect) == Some(crate::catalog::ER_NO_SUCH_TABLE)
             {
-                self.sess[s].session.last_error = Some(crate::catalog::ER_NO_SUCH_TABLE);
+                self.sessions[s].session.last_error = Some(crate::catalog::ER_NO_SUCH_TABLE);
                 return Some(self.finish(s, Outcome::Error));
             }
         }
@@ -196,10 +201,10 @@ impl SqlModel {
     /// The request of one step on the lock table (or what the step does instead).
     fn request(&mut self, s: usize, step: &Step, timeout: Option<u64>, wait: WaitOption) -> Next {
         let d = self.dialect.clone();
-        let id = self.sess[s].id;
+        let id = self.sessions[s].id;
         let r = match step {
             Step::Bulk(group) => {
-                let run = self.sess[s].run.as_mut().expect("running");
+                let run = self.sessions[s].run.as_mut().expect("running");
                 run.group_start = run.new.len();
                 for (k, t, du) in group.iter().rev() {
                     run.steps.push_front(Step::Acquire {
@@ -287,7 +292,7 @@ impl SqlModel {
             }
             Step::Commit => return Next::Continue,
             Step::Fail(code) => {
-                self.sess[s].session.last_error = Some(*code);
+                self.sessions[s].session.last_error = Some(*code);
                 return Next::Stop(self.finish(s, Outcome::Error));
             }
             Step::Release { key, ty } => {
@@ -306,7 +311,7 @@ impl SqlModel {
     /// group is given back, the lock waited for alone and given back, the group taken
     /// again.
     fn backoff(&mut self, s: usize, step: &Step, timeout: Option<u64>, wait: WaitOption) -> Next {
-        let id = self.sess[s].id;
+        let id = self.sessions[s].id;
         let Step::Backoff {
             key,
             ty,
@@ -321,15 +326,15 @@ impl SqlModel {
             Ok(Outcome::Busy) if timeout != Some(0) => {
                 // lock_table_names: give back the group, wait for this lock
                 // alone, give it back, take the group again.
-                let start = self.sess[s]
+                let start = self.sessions[s]
                     .run
                     .as_ref()
                     .map(|r| r.group_start)
                     .unwrap_or(0);
                 self.give_back(s, start);
-                self.sess[s].run.as_mut().expect("running").group_start = start;
+                self.sessions[s].run.as_mut().expect("running").group_start = start;
                 let w = self.table.acquire(id, key, *ty, *dur, wait);
-                let run = self.sess[s].run.as_mut().expect("running");
+                let run = self.sessions[s].run.as_mut().expect("running");
                 run.steps.push_front(step.clone());
                 for b in between.iter().rev() {
                     run.steps.push_front(b.clone());
@@ -412,14 +417,14 @@ impl SqlModel {
             Ok(Outcome::Deadlock) => {
                 let ctx = self.ctx_of(s, &step);
                 // Put the step back: a retry takes it again.
-                self.sess[s]
+                self.sessions[s]
                     .run
                     .as_mut()
                     .expect("running")
                     .steps
                     .push_front(step);
                 let backs_off = ctx == Ctx::OpenTable
-                    && self.sess[s].run.as_ref().is_some_and(|r| !r.had_locks);
+                    && self.sessions[s].run.as_ref().is_some_and(|r| !r.had_locks);
                 match self.deadlocked(s, ctx) {
                     Some(o) => return Some(o),
                     None if backs_off => {
@@ -454,10 +459,10 @@ impl SqlModel {
         let seq = self.seq;
         let now = self.now;
         let before = self.ids(s);
-        let run = self.sess[s].run.as_mut().expect("running");
+        let run = self.sessions[s].run.as_mut().expect("running");
         let deadline = run.timeout.map(|ms| now.saturating_add(ms));
         let deadline = self.with_statement_time(s, deadline);
-        let run = self.sess[s].run.as_mut().expect("running");
+        let run = self.sessions[s].run.as_mut().expect("running");
         run.waiting = Some(Waiting {
             step,
             deadline,

@@ -43,7 +43,7 @@ pub const ER_CANT_CHANGE_TX_CHARACTERISTICS: u32 = 1568;
 
 impl SqlModel {
     pub(super) fn session_stmt(&mut self, s: usize, x: SessionStmt) -> Result<Outcome, String> {
-        let id = self.sess[s].id;
+        let id = self.sessions[s].id;
         Ok(match x {
             SessionStmt::Temp(op) => return self.temp_stmt(s, op),
             SessionStmt::Fail(code) => self.fail(s, code),
@@ -65,7 +65,7 @@ impl SqlModel {
             SessionStmt::KillQuery(t) => {
                 // Ends t's wait (`killed`) as a `kill` line does; the killer's statement
                 // takes no lock (`sql_kill`, sql/sql_parse.cc).
-                let _ = self.table.kill(self.sess[t].id);
+                let _ = self.table.kill(self.sessions[t].id);
                 Outcome::Ok
             }
             SessionStmt::Prepare(name, text) => {
@@ -73,7 +73,7 @@ impl SqlModel {
                 self.prepare_open(s, name, text)
             }
             SessionStmt::Deallocate(name) => {
-                let p = &mut self.sess[s].session.prepared;
+                let p = &mut self.sessions[s].session.prepared;
                 let had = p.len();
                 p.retain(|(n, _)| *n != name);
                 if p.len() == had {
@@ -82,20 +82,20 @@ impl SqlModel {
                 Outcome::Ok
             }
             SessionStmt::SetNextTransaction => {
-                if self.sess[s].session.in_txn {
+                if self.sessions[s].session.in_txn {
                     return Ok(self.fail(s, ER_CANT_CHANGE_TX_CHARACTERISTICS));
                 }
                 Outcome::Ok
             }
             SessionStmt::Savepoint(n) => {
-                let st = &self.sess[s].session;
+                let st = &self.sessions[s].session;
                 // in_multi_stmt_transaction_mode(): BEGIN, or autocommit off.
                 if !st.in_txn && st.autocommit {
                     return Ok(Outcome::Ok);
                 }
                 let locked = self.innodb_locked(s);
                 let _ = self.table.savepoint(id, &n);
-                let sv = &mut self.sess[s].session.savepoints;
+                let sv = &mut self.sessions[s].session.savepoints;
                 sv.retain(|(x, _)| *x != n);
                 sv.push((n, locked));
                 Outcome::Ok
@@ -104,13 +104,13 @@ impl SqlModel {
                 let Some(i) = self.savepoint_index(s, &n) else {
                     return Ok(self.fail(s, ER_SP_DOES_NOT_EXIST));
                 };
-                let locked = self.sess[s].session.savepoints[i].1;
-                self.sess[s].session.savepoints.truncate(i + 1);
+                let locked = self.sessions[s].session.savepoints[i].1;
+                self.sessions[s].session.savepoints.truncate(i + 1);
                 if !locked {
                     let _ = self.table.rollback_to(id, &n);
                     // (InnoDB gave back its locks taken since: those reads are gone.)
                     let held = self.ids(s);
-                    self.sess[s]
+                    self.sessions[s]
                         .session
                         .locking_reads
                         .retain(|x| held.contains(x));
@@ -122,7 +122,7 @@ impl SqlModel {
                 let Some(i) = self.savepoint_index(s, &n) else {
                     return Ok(self.fail(s, ER_SP_DOES_NOT_EXIST));
                 };
-                self.sess[s].session.savepoints.truncate(i);
+                self.sessions[s].session.savepoints.truncate(i);
                 Outcome::Ok
             }
         })
@@ -131,8 +131,8 @@ impl SqlModel {
     /// The position of savepoint `n` in the session's list, when the lock table knows it
     /// too (its savepoints go at every commit).
     fn savepoint_index(&self, s: usize, n: &str) -> Option<usize> {
-        let core = self.table.session(self.sess[s].id)?.book.savepoints();
-        let i = self.sess[s]
+        let core = self.table.session(self.sessions[s].id)?.book.savepoints();
+        let i = self.sessions[s]
             .session
             .savepoints
             .iter()
@@ -144,10 +144,10 @@ impl SqlModel {
     /// of a writer (SW or stronger: a write or SELECT ... FOR UPDATE) on an InnoDB table,
     /// or a LOCK IN SHARE MODE read's lock is still held.
     fn innodb_locked(&self, s: usize) -> bool {
-        let Some(x) = self.table.session(self.sess[s].id) else {
+        let Some(x) = self.table.session(self.sessions[s].id) else {
             return false;
         };
-        let reads = &self.sess[s].session.locking_reads;
+        let reads = &self.sessions[s].session.locking_reads;
         x.book.held().iter().any(|h| {
             h.dur == Duration::Transaction
                 && (reads.contains(&h.id)
@@ -159,7 +159,7 @@ impl SqlModel {
 
     fn innodb_key(&self, k: &MdlKey) -> bool {
         self.dialect.namespace(k.namespace()).name == "TABLE"
-            && self.cat.engine(&Tbl {
+            && self.catalog.engine(&Tbl {
                 db: k.db().to_owned(),
                 name: k.name().to_owned(),
             }) == Some(Engine::InnoDb)
@@ -168,10 +168,13 @@ impl SqlModel {
     /// At the end of a statement of the learned table that succeeded: the temporary
     /// table it makes (`model::temp`), the locking reads it did.
     pub(super) fn after_plan(&mut self, s: usize, kind: Kind, new: &[(TicketId, MdlKey)]) {
-        if let Some(t) = self.sess[s].session.pending_temp.take() {
+        if let Some(t) = self.sessions[s].session.pending_temp.take() {
             // (CREATE OR REPLACE TEMPORARY: the old one of the name goes.)
-            self.sess[s].session.temp_tables.retain(|(x, _)| *x != t.0);
-            self.sess[s].session.temp_tables.push(t);
+            self.sessions[s]
+                .session
+                .temp_tables
+                .retain(|(x, _)| *x != t.0);
+            self.sessions[s].session.temp_tables.push(t);
         }
         self.note_locking_read(s, kind, new);
     }
@@ -189,7 +192,7 @@ impl SqlModel {
             .map(|(i, _)| *i)
             .collect();
         let held = self.ids(s);
-        let reads = &mut self.sess[s].session.locking_reads;
+        let reads = &mut self.sessions[s].session.locking_reads;
         reads.retain(|x| held.contains(x));
         reads.extend(ids);
     }

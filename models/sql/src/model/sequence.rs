@@ -14,7 +14,7 @@ impl SqlModel {
     /// from `open_table` for a table list entry made by NEXTVAL / LASTVAL / SETVAL,
     /// `sql_base.cc`), or none (IF EXISTS).
     pub(super) fn missing_code(&self, s: usize, t: &Tbl) -> Option<u32> {
-        let Some(Then::Plan(p)) = self.sess[s].run.as_ref().map(|r| &r.then) else {
+        let Some(Then::Plan(p)) = self.sessions[s].run.as_ref().map(|r| &r.then) else {
             return Some(ER_NO_SUCH_TABLE);
         };
         match &p.effect {
@@ -64,9 +64,9 @@ impl SqlModel {
         let low = sql.to_ascii_lowercase();
         let at = low.find("temporary")?;
         let plain = format!("{}{}", &sql[..at], &sql[at + "temporary".len()..]);
-        let db = self.sess[s].session.db.clone();
+        let db = self.sessions[s].session.db.clone();
         let has = |r: &str| self.map.kind(r).is_some();
-        let (t, engine, if_not_exists) = match classify(&plain, &db, &self.cat, &has) {
+        let (t, engine, if_not_exists) = match classify(&plain, &db, &self.catalog, &has) {
             Ok(Stmt::Learned(p)) if p.kind == Kind::CreateSequence => match p.effect {
                 Effect::CreateSequence {
                     t,
@@ -85,12 +85,12 @@ impl SqlModel {
             }
             Err(e) => return Some(Err(e)),
         };
-        let exists = self.sess[s]
+        let exists = self.sessions[s]
             .session
             .temp_tables
             .iter()
             .any(|(x, _)| *x == t);
-        if exists && self.sess[s].session.in_txn {
+        if exists && self.sessions[s].session.in_txn {
             return Some(Err(format!(
                 "`{sql}`: CREATE TEMPORARY SEQUENCE of a name the session has, in a \
                  transaction, is not modelled"
@@ -117,7 +117,7 @@ impl SqlModel {
         temporary: bool,
     ) -> Option<Result<Stmt, String>> {
         let (if_exists, ts) = super::temp::drop_list(w, db, temporary);
-        let st = &self.sess[s].session;
+        let st = &self.sessions[s].session;
         let is_seq = |t: &Tbl| st.temp_sequences.contains(t);
         let is_temp = |t: &Tbl| st.temp_tables.iter().any(|(x, _)| x == t);
         let all_seqs = ts.iter().all(is_seq);
@@ -148,7 +148,7 @@ impl SqlModel {
     /// (refused when the statement has base tables too: the error would come after their
     /// locks).
     pub(super) fn temp_sequence_check(&self, s: usize, p: &Plan) -> Option<Result<Stmt, String>> {
-        let st = &self.sess[s].session;
+        let st = &self.sessions[s].session;
         let is_temp = |t: &Tbl| st.temp_tables.iter().any(|(x, _)| x == t);
         let wrong = p.parts.iter().any(|x| {
             FUNCS.contains(&x.kind)
@@ -176,7 +176,7 @@ impl SqlModel {
 
     /// What a statement needs of the catalog once its temporary tables are taken out.
     pub(super) fn temp_needs(&self, s: usize, e: Effect) -> Effect {
-        let st = &self.sess[s].session;
+        let st = &self.sessions[s].session;
         match e {
             Effect::NeedSequences(ns) => Effect::NeedSequences(
                 ns.into_iter()

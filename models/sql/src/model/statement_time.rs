@@ -22,7 +22,7 @@ impl SqlModel {
     /// inner` (and disarms the last statement's otherwise); the statement to play.
     pub(super) fn arm_statement_time(&mut self, s: usize, st: Stmt) -> Stmt {
         let now = self.now;
-        let x = &mut self.sess[s].session;
+        let x = &mut self.sessions[s].session;
         x.stmt_time_up = false;
         match st {
             Stmt::Session(SessionStmt::StatementTime(ms, inner)) => {
@@ -38,7 +38,7 @@ impl SqlModel {
 
     /// A wait's deadline with the statement's timer: the earlier of the two.
     pub(super) fn with_statement_time(&self, s: usize, deadline: Option<u64>) -> Option<u64> {
-        match (deadline, self.sess[s].session.stmt_deadline) {
+        match (deadline, self.sessions[s].session.stmt_deadline) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
@@ -49,17 +49,21 @@ impl SqlModel {
     /// (its outcome becomes ER_STATEMENT_TIMEOUT in [`Self::statement_timed_out`]); true
     /// then.
     pub(super) fn fire_statement_time(&mut self, s: usize, dl: u64) -> bool {
-        if self.sess[s].session.stmt_deadline.is_none_or(|d| d > dl) {
+        if self.sessions[s]
+            .session
+            .stmt_deadline
+            .is_none_or(|d| d > dl)
+        {
             return false;
         }
-        self.sess[s].session.stmt_time_up = true;
+        self.sessions[s].session.stmt_time_up = true;
         self.kill(s);
         true
     }
 
     /// A statement killed by its timer fails with ER_STATEMENT_TIMEOUT.
     pub(super) fn statement_timed_out(&mut self, s: usize, out: Outcome) -> Outcome {
-        let x = &mut self.sess[s].session;
+        let x = &mut self.sessions[s].session;
         if out == Outcome::Killed && x.stmt_time_up {
             x.last_error = Some(ER_STATEMENT_TIMEOUT);
             return Outcome::Error;

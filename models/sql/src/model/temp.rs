@@ -52,7 +52,7 @@ fn temp(change: TempChange, commit: bool) -> Option<Result<Stmt, String>> {
 
 impl SqlModel {
     pub(super) fn temp_engine(&self, s: usize, t: &Tbl) -> Option<Engine> {
-        let tt = &self.sess[s].session.temp_tables;
+        let tt = &self.sessions[s].session.temp_tables;
         tt.iter().find(|(x, _)| x == t).map(|(_, e)| *e)
     }
 
@@ -61,7 +61,7 @@ impl SqlModel {
     pub(super) fn temp_classify(&mut self, s: usize, sql: &str) -> Option<Result<Stmt, String>> {
         let w = words(sql);
         let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
-        let db = self.sess[s].session.db.clone();
+        let db = self.sessions[s].session.db.clone();
         if at(0) == "create" && at(1) == "temporary" && at(2) == "sequence" {
             return self.temp_create_sequence(s, sql);
         }
@@ -88,7 +88,7 @@ impl SqlModel {
         if at(0) == "drop" && at(1) == "temporary" {
             return self.temp_drop(s, &w, &db, true);
         }
-        if self.sess[s].session.temp_tables.is_empty() {
+        if self.sessions[s].session.temp_tables.is_empty() {
             return None;
         }
         let is_temp = |i: usize| table_at(&w, i, &db).and_then(|t| self.temp_engine(s, &t));
@@ -119,7 +119,7 @@ impl SqlModel {
             _ => {}
         }
         let has = |r: &str| self.map.kind(r).is_some();
-        let p = match classify(sql, &db, &self.cat, &has) {
+        let p = match classify(sql, &db, &self.catalog, &has) {
             Ok(Stmt::Learned(p)) => p,
             _ => return None,
         };
@@ -239,7 +239,9 @@ impl SqlModel {
         let like = at(i + 1) == "like";
         let (src_sql, made) = if like {
             let src = table_at(w, i + 2, db)?;
-            let e = self.temp_engine(s, &src).or_else(|| self.cat.engine(&src));
+            let e = self
+                .temp_engine(s, &src)
+                .or_else(|| self.catalog.engine(&src));
             (
                 format!("SELECT * FROM {}.{}", src.db, src.name),
                 (t, e.unwrap_or(Engine::InnoDb)),
@@ -253,7 +255,7 @@ impl SqlModel {
             Some(r) => r,
             None => {
                 let has = |r: &str| self.map.kind(r).is_some();
-                classify(&src_sql, db, &self.cat, &has)
+                classify(&src_sql, db, &self.catalog, &has)
             }
         };
         match r {
@@ -264,12 +266,12 @@ impl SqlModel {
             })))
             | Ok(Stmt::NoLocks) => temp(TempChange::Create(made.0, made.1), false),
             Ok(Stmt::Learned(p)) if p.kind == Kind::Select => {
-                self.sess[s].session.temp_fill = Some(if like {
+                self.sessions[s].session.temp_fill = Some(if like {
                     TempFill::Like
                 } else {
                     TempFill::Select(made.1)
                 });
-                self.sess[s].session.pending_temp = Some(made);
+                self.sessions[s].session.pending_temp = Some(made);
                 Some(Ok(Stmt::Learned(p)))
             }
             Err(e) => Some(Err(e)),
@@ -285,7 +287,7 @@ impl SqlModel {
     /// has CF_HA_CLOSE, `mysql_ha_rm_tables(thd, all_tables)` before anything else;
     /// measured: found/seed-300253.mdl).
     pub(super) fn temp_ha_close(&self, s: usize, plan: &crate::classify::Plan) -> Vec<Option<Tbl>> {
-        let Some((t, _)) = &self.sess[s].session.pending_temp else {
+        let Some((t, _)) = &self.sessions[s].session.pending_temp else {
             return Vec::new();
         };
         let mut v = vec![Some(t.clone())];
@@ -361,7 +363,7 @@ impl SqlModel {
 
     /// Plays a statement on temporary tables only.
     pub(super) fn temp_stmt(&mut self, s: usize, op: TempOp) -> Result<Outcome, String> {
-        let st = &mut self.sess[s].session;
+        let st = &mut self.sessions[s].session;
         match op.change {
             TempChange::Fail(code) => return Ok(self.fail(s, code)),
             TempChange::None => {}
@@ -398,7 +400,7 @@ impl SqlModel {
                     self.close_handlers_on(s, Some(a));
                     self.close_handlers_on(s, Some(b));
                 }
-                let st = &mut self.sess[s].session;
+                let st = &mut self.sessions[s].session;
                 for (a, b) in pairs {
                     if let Some(x) = st.temp_sequences.iter_mut().find(|x| **x == a) {
                         *x = b.clone();
@@ -409,7 +411,7 @@ impl SqlModel {
                 }
             }
         }
-        if op.commit && self.sess[s].session.in_txn {
+        if op.commit && self.sessions[s].session.in_txn {
             return self.start_commit(s, Then::Commit);
         }
         Ok(Outcome::Ok)

@@ -46,7 +46,7 @@ impl SqlModel {
             }
             None => return None,
         };
-        if self.sess[s].session.in_txn {
+        if self.sessions[s].session.in_txn {
             return Some(Err(format!(
                 "`{sql}`: a partition operation on a temporary table in a transaction (an \
                  implicit commit, then the error) is not modelled"

@@ -45,13 +45,13 @@ impl SqlModel {
     /// transaction active: whether no transactional engine takes part (its locks go at
     /// its end); `None` for any other statement (the caller's rule applies).
     pub(super) fn temp_fill_engine_less(&self, s: usize, p: &Plan) -> Option<bool> {
-        match self.sess[s].session.temp_fill? {
+        match self.sessions[s].session.temp_fill? {
             TempFill::Like => Some(true),
             TempFill::Select(Engine::InnoDb) | TempFill::TempInnoDb => Some(false),
             TempFill::Select(_) => Some(!p.parts.iter().any(|part| {
                 part.bind
                     .tables()
-                    .any(|t| self.cat.engine(t) == Some(Engine::InnoDb))
+                    .any(|t| self.catalog.engine(t) == Some(Engine::InnoDb))
             })),
         }
     }
@@ -64,14 +64,14 @@ impl SqlModel {
                 .tables()
                 .any(|t| self.temp_engine(s, t) == Some(Engine::InnoDb))
         });
-        if innodb && self.sess[s].session.temp_fill.is_none() {
-            self.sess[s].session.temp_fill = Some(TempFill::TempInnoDb);
+        if innodb && self.sessions[s].session.temp_fill.is_none() {
+            self.sessions[s].session.temp_fill = Some(TempFill::TempInnoDb);
         }
     }
 
     /// A CREATE TEMPORARY TABLE ... LIKE that fails in a transaction keeps the
     /// transaction locks it took.
     pub(super) fn temp_like_keeps_on_error(&self, s: usize) -> bool {
-        self.sess[s].session.temp_fill == Some(TempFill::Like)
+        self.sessions[s].session.temp_fill == Some(TempFill::Like)
     }
 }

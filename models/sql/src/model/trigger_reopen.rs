@@ -36,7 +36,7 @@ impl SqlModel {
             db: key.db().to_owned(),
             name: key.name().to_owned(),
         };
-        let Some(Then::Plan(p)) = self.sess[s].run.as_ref().map(|r| &r.then) else {
+        let Some(Then::Plan(p)) = self.sessions[s].run.as_ref().map(|r| &r.then) else {
             return;
         };
         if p.parts.first().and_then(|x| x.bind.t.as_ref()) != Some(&t) {
@@ -47,14 +47,14 @@ impl SqlModel {
                 && x.bind
                     .tr
                     .as_ref()
-                    .is_some_and(|tr| self.cat.trigger_table(tr).as_ref() != Some(&t))
+                    .is_some_and(|tr| self.catalog.trigger_table(tr).as_ref() != Some(&t))
         };
         if !p.parts.iter().any(left) {
             return;
         }
         let mut plan = (**p).clone();
         plan.parts.retain(|x| !left(x));
-        let Ok(steps) = compose(&self.map, &self.dialect, &self.cat, &plan) else {
+        let Ok(steps) = compose(&self.map, &self.dialect, &self.catalog, &plan) else {
             return;
         };
         let Some(at) = steps
@@ -64,7 +64,7 @@ impl SqlModel {
             return;
         };
         let rest: VecDeque<Step> = steps.into_iter().skip(at + 1).collect();
-        let run = self.sess[s].run.as_mut().expect("running");
+        let run = self.sessions[s].run.as_mut().expect("running");
         run.steps = rest;
         run.then = Then::Plan(Box::new(plan));
     }

@@ -21,7 +21,7 @@ pub const ER_CANT_UPDATE_USED_TABLE_IN_SF_OR_TRG: u32 = 1442;
 impl SqlModel {
     /// The 1442 of an INSERT whose triggers write a table it uses, when it inserts a row.
     pub(super) fn trigger_used_table(&self, p: &Plan) -> Option<u32> {
-        trigger_used_table(&self.cat, p)
+        trigger_used_table(&self.catalog, p)
     }
 }
 

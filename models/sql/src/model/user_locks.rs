@@ -35,7 +35,7 @@ pub(super) struct UserLocksRun {
 impl SqlModel {
     /// Starts the statement: its calls one after the other until one waits.
     pub(super) fn user_locks_start(&mut self, s: usize, calls: Vec<UserLockCall>) -> Outcome {
-        self.sess[s].user_locks_run = Some(UserLocksRun {
+        self.sessions[s].user_locks_run = Some(UserLocksRun {
             calls: calls.into(),
             row: Vec::new(),
             killed: false,
@@ -47,7 +47,7 @@ impl SqlModel {
     /// SELECT, its value is noted and the SELECT goes on (`Waiting` when its next call
     /// waits); any other outcome is the statement's own.
     pub(super) fn user_locks_after(&mut self, s: usize, out: Outcome) -> Outcome {
-        if out == Outcome::Waiting || self.sess[s].user_locks_run.is_none() {
+        if out == Outcome::Waiting || self.sessions[s].user_locks_run.is_none() {
             return out;
         }
         let value = match out {
@@ -56,11 +56,11 @@ impl SqlModel {
             Outcome::Killed => "NULL",
             // A deadlock or an error ends the statement (the locks taken stay).
             _ => {
-                self.sess[s].user_locks_run = None;
+                self.sessions[s].user_locks_run = None;
                 return out;
             }
         };
-        let ul = self.sess[s].user_locks_run.as_mut().expect("checked");
+        let ul = self.sessions[s].user_locks_run.as_mut().expect("checked");
         ul.row.push((value.into(), true));
         ul.killed |= out == Outcome::Killed;
         self.user_locks_next(s)
@@ -68,7 +68,7 @@ impl SqlModel {
 
     fn user_locks_next(&mut self, s: usize) -> Outcome {
         loop {
-            let Some(ul) = self.sess[s].user_locks_run.as_mut() else {
+            let Some(ul) = self.sessions[s].user_locks_run.as_mut() else {
                 return Outcome::Ok;
             };
             let Some(call) = ul.calls.pop_front() else {
@@ -76,11 +76,11 @@ impl SqlModel {
             };
             let value = match call {
                 UserLockCall::Get(name, plan) => {
-                    if let Some(n) = self.sess[s].session.user_locks.get_mut(&name) {
+                    if let Some(n) = self.sessions[s].session.user_locks.get_mut(&name) {
                         *n += 1;
                         "1".to_string()
                     } else {
-                        let killed = self.sess[s]
+                        let killed = self.sessions[s]
                             .user_locks_run
                             .as_ref()
                             .is_some_and(|u| u.killed);
@@ -89,7 +89,7 @@ impl SqlModel {
                             if killed {
                                 // Still killed: the wait ends at once (MDL_wait::timed_wait
                                 // checks the owner's kill flag); `pump` takes the event.
-                                self.table.kill(self.sess[s].id);
+                                self.table.kill(self.sessions[s].id);
                             }
                             return Outcome::Waiting;
                         }
@@ -102,13 +102,17 @@ impl SqlModel {
                 UserLockCall::ReleaseAll => {
                     let n: u32 = if cfg!(mdl_bug = "conform_user_lock_rows") {
                         // Seeded bug: the names, not their counts.
-                        self.sess[s].session.user_locks.len() as u32
+                        self.sessions[s].session.user_locks.len() as u32
                     } else {
-                        self.sess[s].session.user_locks.values().sum()
+                        self.sessions[s].session.user_locks.values().sum()
                     };
-                    let names: Vec<String> =
-                        self.sess[s].session.user_locks.keys().cloned().collect();
-                    self.sess[s].session.user_locks.clear();
+                    let names: Vec<String> = self.sessions[s]
+                        .session
+                        .user_locks
+                        .keys()
+                        .cloned()
+                        .collect();
+                    self.sessions[s].session.user_locks.clear();
                     for name in names {
                         self.release_user_lock(s, &name);
                     }
@@ -123,7 +127,7 @@ impl SqlModel {
                     None => "NULL".into(),
                 },
             };
-            if let Some(ul) = self.sess[s].user_locks_run.as_mut() {
+            if let Some(ul) = self.sessions[s].user_locks_run.as_mut() {
                 ul.row.push((value, false));
             }
         }
@@ -132,13 +136,16 @@ impl SqlModel {
     /// RELEASE_LOCK's value: 1 (one count less, the lock given back at the last), 0 held by
     /// another session, NULL held by none.
     fn user_lock_release(&mut self, s: usize, name: &str) -> String {
-        match self.sess[s].session.user_locks.get(name).copied() {
+        match self.sessions[s].session.user_locks.get(name).copied() {
             Some(n) if n > 1 => {
-                self.sess[s].session.user_locks.insert(name.into(), n - 1);
+                self.sessions[s]
+                    .session
+                    .user_locks
+                    .insert(name.into(), n - 1);
                 "1".into()
             }
             Some(_) => {
-                self.sess[s].session.user_locks.remove(name);
+                self.sessions[s].session.user_locks.remove(name);
                 self.release_user_lock(s, name);
                 "1".into()
             }
@@ -149,13 +156,13 @@ impl SqlModel {
 
     /// The session holding user lock `name`.
     fn user_lock_owner(&self, name: &str) -> Option<usize> {
-        self.sess
+        self.sessions
             .iter()
             .position(|x| x.session.user_locks.contains_key(name))
     }
 
     fn user_locks_end(&mut self, s: usize) -> Outcome {
-        let Some(ul) = self.sess[s].user_locks_run.take() else {
+        let Some(ul) = self.sessions[s].user_locks_run.take() else {
             return Outcome::Ok;
         };
         let gets: Vec<&str> = ul
@@ -171,7 +178,7 @@ impl SqlModel {
         } else {
             Outcome::Ok
         };
-        self.sess[s].session.last_row = Some(ul.row.into_iter().map(|(v, _)| v).collect());
+        self.sessions[s].session.last_row = Some(ul.row.into_iter().map(|(v, _)| v).collect());
         out
     }
 }

@@ -22,7 +22,7 @@ fn var_name(s: &str) -> Option<String> {
 impl SqlModel {
     /// The value of session `s`'s user variable `name` (`None`: never set, NULL).
     pub(super) fn var_value(&self, s: usize, name: &str) -> Option<DynValue> {
-        self.sess[s].session.vars.get(name).cloned()
+        self.sessions[s].session.vars.get(name).cloned()
     }
 
     /// The value of a dynamic SQL source expression in session `s`.
@@ -62,7 +62,7 @@ impl SqlModel {
             }
         }
         for (n, v) in set {
-            self.sess[s].session.vars.insert(n, v);
+            self.sessions[s].session.vars.insert(n, v);
         }
     }
 

@@ -17,7 +17,7 @@ impl SqlModel {
     /// request is first in its steps). `None`: it goes on (back-off and retry, or FTWRL's
     /// wait again); `Some(outcome)`: the statement ended.
     pub(super) fn deadlocked(&mut self, s: usize, ctx: Ctx) -> Option<Outcome> {
-        let run = self.sess[s].run.as_mut().expect("running");
+        let run = self.sessions[s].run.as_mut().expect("running");
         run.waiting = None;
         run.retries += 1;
         let give_up = run.retries > MAX_RETRIES;
@@ -28,7 +28,7 @@ impl SqlModel {
                 // OT_BACKOFF_AND_RETRY: give back the statement's locks, open again.
                 let own = run.own.clone();
                 self.give_back(s, 0);
-                let run = self.sess[s].run.as_mut().expect("running");
+                let run = self.sessions[s].run.as_mut().expect("running");
                 run.steps = own.into();
                 run.group_start = 0;
                 None
@@ -36,9 +36,9 @@ impl SqlModel {
             Ctx::OpenTable => {
                 let o = self.finish(s, Outcome::Deadlock);
                 // request_backoff_action: the transaction is rolled back.
-                let _ = self.table.commit(self.sess[s].id);
-                self.sess[s].session.in_txn = false;
-                self.sess[s].session.wrote = false;
+                let _ = self.table.commit(self.sessions[s].id);
+                self.sessions[s].session.in_txn = false;
+                self.sessions[s].session.wrote = false;
                 Some(o)
             }
             Ctx::BlockDdl if run.retries <= crate::compose::BLOCK_DDL_RETRIES => {
@@ -70,11 +70,11 @@ impl SqlModel {
     pub(super) fn retry_victims_now(&mut self, s: usize) {
         let ev = self.table.take_events(); // (only the new ones: `held_back` keeps the rest)
         for (owner, o) in ev {
-            let v = self.sess.iter().position(|x| x.id == owner);
+            let v = self.sessions.iter().position(|x| x.id == owner);
             let retry = o == Outcome::Deadlock
                 && v.is_some_and(|v| {
                     v != s
-                        && self.sess[v].run.as_ref().is_some_and(|r| {
+                        && self.sessions[v].run.as_ref().is_some_and(|r| {
                             r.retries < MAX_RETRIES
                                 && r.waiting.as_ref().is_some_and(|w| {
                                     !w.release_after && self.ctx_of(v, &w.step) == Ctx::Retry
@@ -85,7 +85,7 @@ impl SqlModel {
                 self.held_back.push((owner, o));
                 continue;
             };
-            let run = self.sess[v].run.as_mut().expect("running");
+            let run = self.sessions[v].run.as_mut().expect("running");
             let w = run.waiting.take().expect("waiting");
             run.steps.push_front(w.step);
             if self.deadlocked(v, Ctx::Retry).is_none() {
@@ -102,13 +102,17 @@ impl SqlModel {
     /// with no lock held before it): gives back its locks now and sets its steps for the
     /// retry; `false` (nothing done) for any other victim.
     pub(super) fn back_off_now(&mut self, owner: OwnerId) -> bool {
-        let Some(s) = self.sess.iter().position(|x| x.id == owner) else {
+        let Some(s) = self.sessions.iter().position(|x| x.id == owner) else {
             return false;
         };
-        let Some(w) = self.sess[s].run.as_ref().and_then(|r| r.waiting.clone()) else {
+        let Some(w) = self.sessions[s]
+            .run
+            .as_ref()
+            .and_then(|r| r.waiting.clone())
+        else {
             return false;
         };
-        let run = self.sess[s].run.as_ref().expect("running");
+        let run = self.sessions[s].run.as_ref().expect("running");
         if w.release_after
             || self.ctx_of(s, &w.step) != Ctx::OpenTable
             || run.had_locks
@@ -123,9 +127,9 @@ impl SqlModel {
 
     /// Gives back the tickets the running statement made since `new[from]`.
     pub(super) fn give_back(&mut self, s: usize, from: usize) {
-        let id = self.sess[s].id;
+        let id = self.sessions[s].id;
         let mine: Vec<(mdl_core::lock::TicketId, MdlKey)> = {
-            let run = self.sess[s].run.as_mut().expect("running");
+            let run = self.sessions[s].run.as_mut().expect("running");
             let from = from.min(run.new.len());
             run.new.split_off(from)
         };
@@ -152,7 +156,7 @@ impl SqlModel {
                     let Some(y) = self.yielded.pop_front() else {
                         return;
                     };
-                    if self.sess[y].run.is_some() {
+                    if self.sessions[y].run.is_some() {
                         let out = self.run(y);
                         let out = self.user_locks_after(y, out);
                         if out != Outcome::Waiting {
@@ -165,7 +169,11 @@ impl SqlModel {
                 // goes on first: its next request follows at once, the others' after they
                 // wake (measured: found/seed-1632.mdl; a race on the server, see
                 // known-differences/woken-sessions-race.mdl).
-                if let Some(fg) = self.foreground.and_then(|f| self.sess.get(f)).map(|x| x.id) {
+                if let Some(fg) = self
+                    .foreground
+                    .and_then(|f| self.sessions.get(f))
+                    .map(|x| x.id)
+                {
                     ev.sort_by_key(|(o, _)| *o != fg);
                 }
                 // The victims of one search that back off give back their locks before
@@ -180,7 +188,7 @@ impl SqlModel {
                 let mut rest = Vec::with_capacity(ev.len());
                 for e in ev {
                     if e.1 == Outcome::Deadlock && self.back_off_now(e.0) {
-                        if let Some(s) = self.sess.iter().position(|x| x.id == e.0) {
+                        if let Some(s) = self.sessions.iter().position(|x| x.id == e.0) {
                             self.yielded.push_back(s);
                         }
                     } else {
@@ -196,15 +204,15 @@ impl SqlModel {
             // by one: a session may stand aside for the rest, `run`.)
             {
                 let (owner, o) = self.stash.remove(0);
-                let Some(s) = self.sess.iter().position(|x| x.id == owner) else {
+                let Some(s) = self.sessions.iter().position(|x| x.id == owner) else {
                     continue;
                 };
-                if self.sess[s].run.is_none() {
+                if self.sessions[s].run.is_none() {
                     continue;
                 }
                 let out = match o {
                     Outcome::Granted => {
-                        let w = self.sess[s].run.as_mut().and_then(|r| r.waiting.take());
+                        let w = self.sessions[s].run.as_mut().and_then(|r| r.waiting.take());
                         if let Some(w) = w {
                             if w.release_after {
                                 // A back-off's wait: give the lock back at once.
@@ -228,14 +236,14 @@ impl SqlModel {
                         }
                     }
                     Outcome::Deadlock => {
-                        let w = self.sess[s].run.as_mut().and_then(|r| r.waiting.take());
+                        let w = self.sessions[s].run.as_mut().and_then(|r| r.waiting.take());
                         let ctx = match w.as_ref() {
                             Some(w) => self.ctx_of(s, &w.step),
                             None => Ctx::Plain,
                         };
                         if let Some(w) = w {
                             if !w.release_after {
-                                self.sess[s]
+                                self.sessions[s]
                                     .run
                                     .as_mut()
                                     .expect("running")
@@ -249,7 +257,7 @@ impl SqlModel {
                         }
                     }
                     o => {
-                        if let Some(r) = self.sess[s].run.as_mut() {
+                        if let Some(r) = self.sessions[s].run.as_mut() {
                             r.waiting = None;
                         }
                         self.finish(s, o)

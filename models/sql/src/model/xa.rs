@@ -57,7 +57,7 @@ impl SqlModel {
     /// A statement other than XA in a session in an XA transaction: its error, `None` to
     /// play it, `Err` when the model does not follow it there.
     pub(super) fn xa_gate(&mut self, s: usize, st: &Stmt) -> Result<Option<Outcome>, String> {
-        let Some((_, state)) = self.sess[s].session.xa.clone() else {
+        let Some((_, state)) = self.sessions[s].session.xa.clone() else {
             return Ok(None);
         };
         let refuse = || {
@@ -99,15 +99,15 @@ impl SqlModel {
 
     /// Plays an XA statement.
     pub(super) fn xa_stmt(&mut self, s: usize, x: XaStmt) -> Result<Outcome, String> {
-        let me = self.sess[s].session.xa.clone();
+        let me = self.sessions[s].session.xa.clone();
         let other = |m: &SqlModel| {
-            m.sess
+            m.sessions
                 .iter()
                 .enumerate()
                 .any(|(i, o)| i != s && o.session.xa.as_ref().is_some_and(|(id, _)| *id == x.xid))
         };
         let refuse = |what: &str| Err(format!("{what} is not modelled"));
-        let st = &self.sess[s].session;
+        let st = &self.sessions[s].session;
         let mine = me.as_ref().map(|(id, _)| *id == x.xid);
         let code = match (x.op, me.map(|(_, st)| st)) {
             (XaOp::Recover, None) => return Ok(Outcome::Ok),
@@ -126,11 +126,11 @@ impl SqlModel {
                     // trans_begin, then xid_cache_insert fails: trans_rollback.
                     return Ok(self.fail(s, ER_XAER_DUPID));
                 }
-                self.sess[s].session.xa = Some((x.xid, XaState::Active));
+                self.sessions[s].session.xa = Some((x.xid, XaState::Active));
                 return self.start_commit(s, Then::Begin);
             }
             (XaOp::End, Some(XaState::Active)) if mine == Some(true) => {
-                self.sess[s]
+                self.sessions[s]
                     .session
                     .xa
                     .as_mut()
@@ -190,7 +190,7 @@ impl SqlModel {
 
     /// What a finished XA statement changes in the session.
     pub(super) fn xa_then(&mut self, s: usize, then: XaThen) {
-        let st = &mut self.sess[s].session;
+        let st = &mut self.sessions[s].session;
         match then {
             XaThen::Prepared => {
                 if let Some(x) = st.xa.as_mut() {
