@@ -98,7 +98,7 @@ fn outcome(sql: &str) -> String {
     let map = Mapping::load().expect("statements.tsv");
     let m = SqlModel::new(map.clone());
     let has = |r: &str| map.kind(r).is_some();
-    match classify(sql, "test", &m.cat, &has) {
+    match classify(sql, "test", &m.catalog, &has) {
         Ok(Stmt::Learned(p)) => p.kind.as_str().to_owned(),
         Ok(Stmt::Fails(code)) => format!("fails {code}"),
         Ok(other) => format!("{other:?}"),

@@ -145,7 +145,7 @@ fn outcome(sql: &str) -> String {
     m.setup(X).expect("x");
     m.setup(XM).expect("xm");
     let has = |r: &str| map.kind(r).is_some();
-    match classify(sql, "test", &m.cat, &has) {
+    match classify(sql, "test", &m.catalog, &has) {
         Ok(Stmt::Learned(p)) => match &p.effect {
             Effect::Alter {
                 cols: AlterCols::Fail(c),

@@ -59,20 +59,20 @@ fn loaded_engines_make_tables_of_their_class() {
         ],
     );
     assert!(got.iter().all(|g| g == "Ok"), "{got:?}");
-    assert_eq!(m.cat.engine_exact(&tbl("a1")), Some(Engine::Aria));
-    assert_eq!(m.cat.engine(&tbl("a1")), Some(Engine::MyIsam));
-    assert_eq!(m.cat.engine_exact(&tbl("h1")), Some(Engine::Memory));
-    assert_eq!(m.cat.engine_exact(&tbl("c1")), Some(Engine::Csv));
+    assert_eq!(m.catalog.engine_exact(&tbl("a1")), Some(Engine::Aria));
+    assert_eq!(m.catalog.engine(&tbl("a1")), Some(Engine::MyIsam));
+    assert_eq!(m.catalog.engine_exact(&tbl("h1")), Some(Engine::Memory));
+    assert_eq!(m.catalog.engine_exact(&tbl("c1")), Some(Engine::Csv));
     // A column named `engine` is no ENGINE clause.
-    assert_eq!(m.cat.engine_exact(&tbl("e1")), Some(Engine::InnoDb));
+    assert_eq!(m.catalog.engine_exact(&tbl("e1")), Some(Engine::InnoDb));
     let map = Mapping::load().unwrap();
     let has = |r: &str| map.kind(r).is_some();
-    match classify("INSERT INTO c1 VALUES (1)", "test", &m.cat, &has).unwrap() {
+    match classify("INSERT INTO c1 VALUES (1)", "test", &m.catalog, &has).unwrap() {
         Stmt::Learned(p) => assert_eq!(p.parts[0].row, "insert.myisam"),
         s => panic!("{s:?}"),
     }
     for q in ["INSERT INTO a1 VALUES (1)", "ALTER TABLE h1 FORCE"] {
-        let e = classify(q, "test", &m.cat, &has).unwrap_err();
+        let e = classify(q, "test", &m.catalog, &has).unwrap_err();
         assert!(e.contains("Aria or MEMORY"), "{e}");
     }
 }
@@ -205,8 +205,8 @@ fn alter_engine_copies_and_the_catalog_follows() {
     assert_eq!(got[..2], ["Ok", "Ok"]);
     assert!(got[2].starts_with("refused"), "{got:?}");
     assert!(got[3].contains("ENGINE=CSV"), "{got:?}");
-    assert_eq!(m.cat.engine_exact(&tbl("t1")), Some(Engine::MyIsam));
-    assert_eq!(m.cat.engine_exact(&tbl("m1")), Some(Engine::Aria));
+    assert_eq!(m.catalog.engine_exact(&tbl("t1")), Some(Engine::MyIsam));
+    assert_eq!(m.catalog.engine_exact(&tbl("m1")), Some(Engine::Aria));
 }
 
 #[test]
@@ -255,7 +255,7 @@ fn create_or_replace_like_and_select_replace_the_table() {
         ],
     );
     assert_eq!(got, ["error 1146", "Ok"]);
-    assert!(model.cat.exists(&tbl("t1")));
+    assert!(model.catalog.exists(&tbl("t1")));
 }
 
 #[test]
@@ -272,7 +272,7 @@ fn alter_rename_alone_takes_its_row() {
         &["ALTER TABLE t1 RENAME TO t3", "ALTER TABLE t3 RENAME t2"],
     );
     assert_eq!(got, ["Ok", "error 1050"]);
-    assert!(model.cat.exists(&tbl("t3")) && !model.cat.exists(&tbl("t1")));
+    assert!(model.catalog.exists(&tbl("t3")) && !model.catalog.exists(&tbl("t1")));
 }
 
 #[test]
@@ -328,7 +328,7 @@ fn keys_alone_and_rename_with_operations_take_their_rows() {
         ],
     );
     assert_eq!(got, ["error 1050", "error 1054", "Ok", "Ok"]);
-    assert!(model.cat.exists(&tbl("t3")) && !model.cat.exists(&tbl("t1")));
+    assert!(model.catalog.exists(&tbl("t3")) && !model.catalog.exists(&tbl("t1")));
 }
 
 #[test]
