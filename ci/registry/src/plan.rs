@@ -92,6 +92,8 @@ pub const TEST_FILES: &[TestFile] = &[
     plain("models/sql/tests/sql_one_offs.rs"),
     plain("models/sql/tests/sql_whole_suite.rs"),
     plain("models/sql/tests/sql_query_shapes.rs"),
+    plain("models/sql/tests/sql_anchor.rs"),
+    plain("models/sql/tests/sql_misc_forms.rs"),
     plain("models/sql/tests/sql_kinds.rs"),
     plain("models/sql/tests/sql_global_timeout.rs"),
     plain("models/sql/tests/sql_read_only.rs"),
