@@ -54,6 +54,8 @@ pub(super) fn instance_plan(cx: &Cx, kind: Kind, toks: &[Tok]) -> Result<Stmt, S
     )
 }
 
+/// `CREATE ...` of a table, index, schema, view or trigger: the dispatcher
+/// (`mysql_execute_command`'s SQLCOM_CREATE_* cases, sql/sql_parse.cc).
 pub(super) fn classify_create(
     cx: &Cx,
     c: &mut Cur,
@@ -61,7 +63,6 @@ pub(super) fn classify_create(
     words: &[String],
 ) -> Result<Stmt, String> {
     let sql = cx.sql;
-    let db = cx.db;
     c.i = 1;
     let or_replace = c.eat("or") && {
         c.expect("replace")?;
@@ -114,6 +115,14 @@ pub(super) fn classify_create(
             created_family(&toks[c.i..])
         ));
     }
+    create_table(cx, c, toks, words)
+}
+
+/// `CREATE TABLE [IF NOT EXISTS] name` and what follows: LIKE, a SELECT, or a
+/// definition (`mysql_create_table`, sql/sql_table.cc; `select_create` for a SELECT).
+fn create_table(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    let db = cx.db;
     let ine = c.eat("if") && {
         c.expect("not")?;
         c.expect("exists")?;
@@ -148,39 +157,7 @@ pub(super) fn classify_create(
         ..Bind::default()
     };
     if c.eat("like") || (c.eat_p('(') && c.eat("like")) {
-        let src = c.table(db)?;
-        let _ = c.eat_p(')');
-        if !c.done() {
-            // `CREATE TABLE t2 LIKE t1 PARTITION (p0)` is a syntax error (1064).
-            return Err(format!(
-                "`{sql}`: words after CREATE TABLE ... LIKE's table"
-            ));
-        }
-        cx.no_view(&src)?;
-        let engine = cx.cat.engine_exact(&src).unwrap_or(Engine::InnoDb);
-        let p = cx.part(
-            Kind::CreateLike,
-            Bind {
-                n: Some(n.clone()),
-                t: Some(src.clone()),
-                ..Bind::default()
-            },
-        );
-        return cx.plan(
-            Kind::CreateLike,
-            vec![p],
-            Effect::CreateTable {
-                t: n,
-                engine,
-                if_not_exists: ine,
-                partitioned: cx.cat.is_partitioned(&src),
-                pk: cx.cat.primary_key(&src).map(<[String]>::to_vec),
-                cols: cx.cat.columns(&src).cloned().map(Box::new),
-                src: vec![src],
-                no_columns: false,
-            },
-            toks,
-        );
+        return create_like(cx, c, toks, n, ine);
     }
     let sel = toks.iter().position(|t| kw_eq(t, "select"));
     if let Some(s) = sel {
@@ -220,6 +197,46 @@ pub(super) fn classify_create(
             pk: crate::alter_algorithm::primary_key(words),
             no_columns,
             cols: columns::create_table(words).map(Box::new),
+        },
+        toks,
+    )
+}
+
+/// `CREATE TABLE n LIKE src`: the learned `create_like` row, the new table made with the
+/// source's engine, keys and columns (`mysql_create_like_table`, sql/sql_table.cc).
+fn create_like(cx: &Cx, c: &mut Cur, toks: &[Tok], n: Tbl, ine: bool) -> Result<Stmt, String> {
+    let sql = cx.sql;
+    let db = cx.db;
+    let src = c.table(db)?;
+    let _ = c.eat_p(')');
+    if !c.done() {
+        // `CREATE TABLE t2 LIKE t1 PARTITION (p0)` is a syntax error (1064).
+        return Err(format!(
+            "`{sql}`: words after CREATE TABLE ... LIKE's table"
+        ));
+    }
+    cx.no_view(&src)?;
+    let engine = cx.cat.engine_exact(&src).unwrap_or(Engine::InnoDb);
+    let p = cx.part(
+        Kind::CreateLike,
+        Bind {
+            n: Some(n.clone()),
+            t: Some(src.clone()),
+            ..Bind::default()
+        },
+    );
+    cx.plan(
+        Kind::CreateLike,
+        vec![p],
+        Effect::CreateTable {
+            t: n,
+            engine,
+            if_not_exists: ine,
+            partitioned: cx.cat.is_partitioned(&src),
+            pk: cx.cat.primary_key(&src).map(<[String]>::to_vec),
+            cols: cx.cat.columns(&src).cloned().map(Box::new),
+            src: vec![src],
+            no_columns: false,
         },
         toks,
     )
