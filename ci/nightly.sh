@@ -26,7 +26,8 @@
 #   MDL_MUTANTS_*               see ci/mutants.sh (tiny: MDL_MUTANTS_TINY=1)
 #   MDL_STEP_TIMEOUT=14400      hard limit of any one step, in seconds
 # Step selection: MDL_STEPS / MDL_SKIP_STEPS (comma lists of step names or groups: fmt
-# clippy test check zoo explore loom shuttle seeded fuzz coverage conformance mutants).
+# clippy test check zoo explore loom shuttle seeded fuzz coverage conformance semver
+# mutants).
 # Nothing is skipped silently (ci/README.md); MDL_ALLOW_SKIP=a,b accepts that steps a, b
 # cannot run here (a tool that cannot exist on this machine).
 set -uo pipefail
@@ -155,6 +156,14 @@ if want_step conformance; then
 fi
 if want_step seeded-tests seeded; then
   run_script seeded-tests "each seeded bug's own test" required ci/seeded-tests.sh
+fi
+if want_step semver; then
+  # The public API against the newest release tag (none before the first release).
+  if [ -n "$(git -C "$here/.." tag --list 'mdl-core-v*')" ]; then
+    run_script semver "cargo semver-checks against the newest mdl-core-v* tag" optional ci/semver.sh
+  else
+    cannot_run semver "cargo semver-checks" optional "no mdl-core-v* version tag yet"
+  fi
 fi
 if want_step mutants; then
   run_script mutants "mdl-core decision code${MDL_MUTANTS_TINY:+ (tiny)}" optional ci/mutants.sh
