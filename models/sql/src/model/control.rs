@@ -1,6 +1,7 @@
 //! Control statements (`sql/sql_parse.cc`, `sql/transaction.cc`, `sql/lock.cc`): the
 //! statements that are not a learned plan, and the commits they request.
 
+use super::run::RunShape;
 use super::{SqlModel, Then, ER_BAD_DB, ER_UNKNOWN_TABLE_HANDLER};
 use crate::catalog::Engine;
 use crate::classify::{Effect, Plan, Stmt};
@@ -173,7 +174,7 @@ impl SqlModel {
             let part = crate::classify::Part::on_row(row, Kind::HandlerOpen, bind);
             let plan = Plan::of(Kind::HandlerOpen, vec![part], Effect::NeedTables(vec![t]));
             let steps = compose(&self.map, &self.dialect, &self.catalog, &plan)?;
-            self.start_run(s, steps, Vec::new(), false, false, None, Then::Reopen(i))
+            self.start_run(s, steps, Vec::new(), RunShape::PLAIN, None, Then::Reopen(i))
         })
     }
 
@@ -192,7 +193,7 @@ impl SqlModel {
             steps = self.commit_steps()?;
         }
         steps.push(Step::Commit);
-        Ok(self.start_run(s, steps, Vec::new(), false, false, None, then))
+        Ok(self.start_run(s, steps, Vec::new(), RunShape::PLAIN, None, then))
     }
 
     /// Whether the BACKUP_COMMIT of a transaction that wrote would wait (another

@@ -1,6 +1,7 @@
 //! The session's own LOCK TABLES (`sql/lock.cc`, `Locked_tables_list`): statements on the
 //! tables it locked, and UNLOCK TABLES.
 
+use super::run::RunShape;
 use super::{SqlModel, Then};
 use crate::catalog::Engine;
 use crate::classify::{Effect, LtMode, Plan, Tbl};
@@ -220,7 +221,14 @@ impl SqlModel {
         });
         if let Some(t) = commits {
             let steps = self.commit_steps()?;
-            return Ok(self.start_run(s, steps, Vec::new(), false, false, None, Then::LtCommit(t)));
+            return Ok(self.start_run(
+                s,
+                steps,
+                Vec::new(),
+                RunShape::PLAIN,
+                None,
+                Then::LtCommit(t),
+            ));
         }
         Ok(Outcome::Ok)
     }

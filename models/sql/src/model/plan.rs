@@ -1,6 +1,7 @@
 //! A statement of the learned table ([`crate::classify::Plan`]): the implicit commit, the
 //! session rules, the error that comes first, and the steps it requests.
 
+use super::run::RunShape;
 use super::SqlSession;
 use super::{
     handlers::{closes_handler, handler_open_new_alias, handler_tables},
@@ -178,8 +179,10 @@ impl SqlModel {
             s,
             steps,
             own,
-            implicit_commit,
-            writes,
+            RunShape {
+                implicit_commit,
+                writes,
+            },
             timeout,
             Then::Plan(Box::new(plan)),
         ))
@@ -594,8 +597,10 @@ impl SqlModel {
                     s,
                     steps,
                     Vec::new(),
-                    true,
-                    false,
+                    RunShape {
+                        implicit_commit: true,
+                        writes: false,
+                    },
                     None,
                     Then::Commit,
                 )));
@@ -634,8 +639,7 @@ impl SqlModel {
             s,
             steps,
             Vec::new(),
-            false,
-            false,
+            RunShape::PLAIN,
             plan.wait.map(|secs| secs.saturating_mul(1000)),
             Then::LtRest(Box::new(plan), Vec::new()),
         ))
@@ -673,8 +677,7 @@ impl SqlModel {
                 s,
                 steps,
                 Vec::new(),
-                false,
-                false,
+                RunShape::PLAIN,
                 timeout,
                 Then::LtRest(Box::new(plan), lt_deltas),
             ));

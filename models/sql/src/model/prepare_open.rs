@@ -12,6 +12,7 @@
 //! statement kept; not under LOCK TABLES (the locked tables are used, `model/prepare_lt.rs`),
 //! not for views or temporary tables (as before: no lock).
 
+use super::run::RunShape;
 use super::{SqlModel, Then};
 use crate::classify::{classify, Plan, Stmt, Tbl};
 use crate::compose::{Ctx, Step};
@@ -58,8 +59,7 @@ impl SqlModel {
             s,
             steps,
             Vec::new(),
-            false,
-            false,
+            RunShape::PLAIN,
             None,
             Then::Prepared(name, text),
         )

@@ -7,6 +7,23 @@ use crate::kind::Kind;
 use mdl_core::key::MdlKey;
 use mdl_core::{LockType, MdlError, Outcome, WaitOption};
 
+/// What a statement's run is beside its steps: whether it commits the transaction first
+/// (`implicit_commit`: the statement's CF_AUTO_COMMIT_TRANS) and whether it writes a
+/// transactional table (`writes`: its commit then needs BACKUP_COMMIT).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct RunShape {
+    pub(super) implicit_commit: bool,
+    pub(super) writes: bool,
+}
+
+impl RunShape {
+    /// Neither: a session statement's own run (HANDLER reopen, COMMIT, XA, ...).
+    pub(super) const PLAIN: RunShape = RunShape {
+        implicit_commit: false,
+        writes: false,
+    };
+}
+
 impl SqlModel {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn start_run(
@@ -14,11 +31,14 @@ impl SqlModel {
         s: usize,
         steps: Vec<Step>,
         own: Vec<Step>,
-        implicit_commit: bool,
-        writes: bool,
+        shape: RunShape,
         timeout: Option<u64>,
         then: Then,
     ) -> Outcome {
+        let RunShape {
+            implicit_commit,
+            writes,
+        } = shape;
         // EXECUTE IMMEDIATE's prepare phase first (`model::prepare_open`).
         let pre = std::mem::take(&mut self.sessions[s].session.prepare_prefix);
         let steps: Vec<Step> = pre.into_iter().chain(steps).collect();

@@ -22,6 +22,7 @@
 //! transaction a disconnected session left), statements other than DML, SELECT,
 //! transaction control and DDL inside an XA transaction, `XA RECOVER` inside one.
 
+use super::run::RunShape;
 use super::{Outcome, SqlModel, Step, Then};
 use crate::classify::{Stmt, XaOp, XaStmt};
 use crate::kind::Kind;
@@ -143,7 +144,7 @@ impl SqlModel {
             (XaOp::Prepare, Some(XaState::Idle)) if mine == Some(true) => {
                 let steps = self.commit_steps()?;
                 let then = Then::Xa(XaThen::Prepared);
-                return Ok(self.start_run(s, steps, Vec::new(), false, false, None, then));
+                return Ok(self.start_run(s, steps, Vec::new(), RunShape::PLAIN, None, then));
             }
             (XaOp::Prepare, Some(XaState::Idle)) => ER_XAER_NOTA,
             (XaOp::Prepare, _) => ER_XAER_RMFAIL,
@@ -174,7 +175,7 @@ impl SqlModel {
                 let mut steps = self.commit_steps()?;
                 steps.push(Step::Commit);
                 let then = Then::Xa(XaThen::Done);
-                return Ok(self.start_run(s, steps, Vec::new(), false, false, None, then));
+                return Ok(self.start_run(s, steps, Vec::new(), RunShape::PLAIN, None, then));
             }
             (XaOp::Rollback, Some(_)) => {
                 // It requests BACKUP_COMMIT first, in IDLE and PREPARED, a read-only
@@ -182,7 +183,7 @@ impl SqlModel {
                 let mut steps = self.commit_steps()?;
                 steps.push(Step::Commit);
                 let then = Then::Xa(XaThen::Done);
-                return Ok(self.start_run(s, steps, Vec::new(), false, false, None, then));
+                return Ok(self.start_run(s, steps, Vec::new(), RunShape::PLAIN, None, then));
             }
         };
         Ok(self.fail(s, code))
