@@ -111,8 +111,6 @@ pub(super) fn kw_eq_at(toks: &[Tok], i: usize, kw: &str) -> bool {
     toks.get(i).is_some_and(|t| kw_eq(t, kw))
 }
 
-/// The value of an `ALGORITHM [=] x` / `LOCK [=] x` clause (the `=` is optional in the
-/// server's grammar, `alter_algorithm_option` / `alter_lock_option` in MariaDB
 /// The index of the `)` that closes the `(` at `toks[open]`; None when none does. The one
 /// parenthesis matcher of the classifier.
 pub(super) fn matching_paren(toks: &[Tok], open: usize) -> Option<usize> {
@@ -132,6 +130,8 @@ pub(super) fn matching_paren(toks: &[Tok], open: usize) -> Option<usize> {
     None
 }
 
+/// The value of an `ALGORITHM [=] x` / `LOCK [=] x` clause (the `=` is optional in the
+/// server's grammar, `alter_algorithm_option` / `alter_lock_option` in MariaDB
 /// `sql/sql_yacc.yy`: mysql-test writes `algorithm copy`).
 pub(super) fn option_value(words: &[String], name: &str) -> Option<String> {
     let i = words.iter().position(|w| w == name)?;

@@ -107,18 +107,5 @@ fn row(toks: &[Tok], open: usize) -> Result<(usize, usize, Option<u32>), String>
 
 /// The index after the parenthesis that closes the one at `open`.
 fn skip(toks: &[Tok], open: usize) -> usize {
-    let mut depth = 0i32;
-    for (k, t) in toks.iter().enumerate().skip(open) {
-        match t {
-            Tok::P('(') => depth += 1,
-            Tok::P(')') => {
-                depth -= 1;
-                if depth == 0 {
-                    return k + 1;
-                }
-            }
-            _ => {}
-        }
-    }
-    toks.len()
+    super::lex::matching_paren(toks, open).map_or(toks.len(), |k| k + 1)
 }

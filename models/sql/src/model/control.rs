@@ -108,16 +108,7 @@ impl SqlModel {
             }
             Stmt::UserLocks(calls) => self.user_locks_start(s, calls),
             Stmt::ReleaseAllLocks => {
-                let names: Vec<String> = self.sessions[s]
-                    .session
-                    .user_locks
-                    .keys()
-                    .cloned()
-                    .collect();
-                self.sessions[s].session.user_locks.clear();
-                for n in names {
-                    self.release_user_lock(s, &n);
-                }
+                self.release_all_user_locks(s);
                 Outcome::Ok
             }
             Stmt::BackupUnlock => {

@@ -33,6 +33,22 @@ pub(super) struct UserLocksRun {
 }
 
 impl SqlModel {
+    /// RELEASE_ALL_LOCKS (statement or function): every user lock of the session given
+    /// back, each name once whatever its count (`Item_func_release_all_locks::val_int`,
+    /// sql/item_func.cc).
+    pub(super) fn release_all_user_locks(&mut self, s: usize) {
+        let names: Vec<String> = self.sessions[s]
+            .session
+            .user_locks
+            .keys()
+            .cloned()
+            .collect();
+        self.sessions[s].session.user_locks.clear();
+        for name in names {
+            self.release_user_lock(s, &name);
+        }
+    }
+
     /// Starts the statement: its calls one after the other until one waits.
     pub(super) fn user_locks_start(&mut self, s: usize, calls: Vec<UserLockCall>) -> Outcome {
         self.sessions[s].user_locks_run = Some(UserLocksRun {
@@ -106,16 +122,7 @@ impl SqlModel {
                     } else {
                         self.sessions[s].session.user_locks.values().sum()
                     };
-                    let names: Vec<String> = self.sessions[s]
-                        .session
-                        .user_locks
-                        .keys()
-                        .cloned()
-                        .collect();
-                    self.sessions[s].session.user_locks.clear();
-                    for name in names {
-                        self.release_user_lock(s, &name);
-                    }
+                    self.release_all_user_locks(s);
                     n.to_string()
                 }
                 UserLockCall::IsFree(name) => match self.user_lock_owner(&name) {
