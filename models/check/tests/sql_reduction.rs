@@ -67,9 +67,16 @@ fn exact_found(m: &SqlCheck, cap: usize) -> Option<Vec<bool>> {
     Some(found)
 }
 
-/// Per property, whether our search (with its reduction when `por`, with symmetry
-/// when `symmetry`) found it shown.
-fn search_found(m: &SqlCheck, por: bool, symmetry: bool) -> (Vec<bool>, u64) {
+/// Which reductions a search uses.
+#[derive(Clone, Copy)]
+struct Reductions {
+    por: bool,
+    symmetry: bool,
+}
+
+/// Per property, whether our search (with the reductions asked) found it shown.
+fn search_found(m: &SqlCheck, reductions: Reductions) -> (Vec<bool>, u64) {
+    let Reductions { por, symmetry } = reductions;
     let o = mdl_check::model::search::SearchOptions {
         por,
         symmetry,
@@ -194,7 +201,7 @@ fn compare_files(files: Vec<Scenario>) -> (usize, Vec<String>) {
         };
         compared += 1;
         for (por, symmetry) in [(false, false), (true, false), (false, true), (true, true)] {
-            let (found, _) = search_found(&m, por, symmetry);
+            let (found, _) = search_found(&m, Reductions { por, symmetry });
             if found != exact {
                 differ.push(format!(
                     "{} (reduction {}, symmetry {}): {found:?}, exact {exact:?}",
@@ -231,8 +238,20 @@ fn private_steps_are_taken_alone() {
                 b: sql UPDATE t1 SET b=2 WHERE a=2\n\
                 b: sql COMMIT\n";
     let m = SqlCheck::new(&parse("begin.mdl", text)).expect("model");
-    let (on, n_on) = search_found(&m, true, false);
-    let (off, n_off) = search_found(&m, false, false);
+    let (on, n_on) = search_found(
+        &m,
+        Reductions {
+            por: true,
+            symmetry: false,
+        },
+    );
+    let (off, n_off) = search_found(
+        &m,
+        Reductions {
+            por: false,
+            symmetry: false,
+        },
+    );
     assert_eq!(on, off);
     assert!(
         n_on < n_off,
@@ -258,8 +277,20 @@ fn interchangeable_sessions_are_one_class() {
     let m = SqlCheck::new(sc).expect("model");
     assert_eq!(mdl_check::sql::symmetry::classes(&m), vec![vec![0, 1, 2]]);
     for por in [false, true] {
-        let (on, n_on) = search_found(&m, por, true);
-        let (off, n_off) = search_found(&m, por, false);
+        let (on, n_on) = search_found(
+            &m,
+            Reductions {
+                por,
+                symmetry: true,
+            },
+        );
+        let (off, n_off) = search_found(
+            &m,
+            Reductions {
+                por,
+                symmetry: false,
+            },
+        );
         assert_eq!(on, off);
         assert!(
             n_on * 3 < n_off,

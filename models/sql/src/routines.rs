@@ -268,7 +268,15 @@ mod tests {
         }
     }
 
-    fn create(if_not_exists: bool, or_replace: bool) -> RoutineOp {
+    /// The clause of a CREATE PROCEDURE about a name that exists.
+    #[derive(Clone, Copy)]
+    enum Clause {
+        Plain,
+        IfNotExists,
+        OrReplace,
+    }
+
+    fn create(clause: Clause) -> RoutineOp {
         RoutineOp::Create {
             kind: RoutineKind::Procedure,
             r: p1(),
@@ -279,8 +287,8 @@ mod tests {
                 src: String::new(),
                 preserve: false,
             },
-            if_not_exists,
-            or_replace,
+            if_not_exists: matches!(clause, Clause::IfNotExists),
+            or_replace: matches!(clause, Clause::OrReplace),
             past: false,
         }
     }
@@ -294,24 +302,24 @@ mod tests {
             if_exists: false,
         };
         assert_eq!(c.error(&drop, true), Some(ER_SP_DOES_NOT_EXIST));
-        assert_eq!(c.error(&create(false, false), true), None);
-        c.apply(&create(false, false), true);
+        assert_eq!(c.error(&create(Clause::Plain), true), None);
+        c.apply(&create(Clause::Plain), true);
         assert_eq!(
-            c.error(&create(false, false), true),
+            c.error(&create(Clause::Plain), true),
             Some(ER_SP_ALREADY_EXISTS)
         );
-        assert_eq!(c.error(&create(true, false), true), None);
-        assert_eq!(c.error(&create(false, true), true), None);
+        assert_eq!(c.error(&create(Clause::IfNotExists), true), None);
+        assert_eq!(c.error(&create(Clause::OrReplace), true), None);
         assert_eq!(c.error(&drop, true), None);
         c.apply(&drop, true);
         assert!(c.get(RoutineKind::Procedure, &p1()).is_none());
-        assert_eq!(c.error(&create(false, false), false), Some(ER_BAD_DB));
+        assert_eq!(c.error(&create(Clause::Plain), false), Some(ER_BAD_DB));
     }
 
     #[test]
     fn names_are_case_insensitive() {
         let mut c = Routines::default();
-        c.apply(&create(false, false), true);
+        c.apply(&create(Clause::Plain), true);
         let upper = Tbl {
             db: "test".into(),
             name: "P1".into(),

@@ -258,7 +258,17 @@ fn by_algorithm(cx: &Cx, toks: &[Tok], words: &[String], a: Alter) -> Result<Stm
     // engines' rows of classify/engines.rs.)
     let engine_clause = !matches!(engines::clause(words), engines::Clause::Absent);
     if a.known && a.lock.is_none() && !engine_clause {
-        let st = alter_cols::classify(cx, &t, &a.spec, algo, pk_copy, a.online, toks);
+        let st = alter_cols::classify(
+            cx,
+            &t,
+            &a.spec,
+            alter_cols::Asked {
+                algo,
+                pk_copy,
+                online: a.online,
+            },
+            toks,
+        );
         if let Some(st) = st {
             return st.map_err(|e| format!("`{sql}`: {e}"));
         }

@@ -68,17 +68,31 @@ fn old_way_plays(spec: &[String], algo: Option<&str>, engine: Engine) -> bool {
     }
 }
 
+/// What the ALTER asks for beside its operations.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Asked<'a> {
+    /// The ALGORITHM= clause, lower case (`None`: not written).
+    pub algo: Option<&'a str>,
+    /// It drops a primary key column of an InnoDB table (a copy whatever is asked).
+    pub pk_copy: bool,
+    /// ALTER ONLINE TABLE (LOCK=NONE).
+    pub online: bool,
+}
+
 /// The plan of ALTER TABLE `t` (columns known) with `spec` (its words after the table
 /// name); `None` to go the old way (what `resolve` cannot tell, where the old way can).
 pub(super) fn classify(
     cx: &Cx,
     t: &Tbl,
     spec: &[String],
-    algo: Option<&str>,
-    pk_copy: bool,
-    online: bool,
+    asked: Asked,
     toks: &[Tok],
 ) -> Option<Result<Stmt, String>> {
+    let Asked {
+        algo,
+        pk_copy,
+        online,
+    } = asked;
     if algo.is_some_and(|a| a != "default" && rank(a).is_none()) {
         return Some(Err(format!(
             "unknown ALGORITHM={}",

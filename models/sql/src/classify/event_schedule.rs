@@ -88,10 +88,16 @@ impl When {
     /// Whether it lies before the statement's start; None when the model cannot tell.
     fn past(self) -> Option<bool> {
         match self {
-            When::Abs(t) => decide(t < NOW_LO, t >= NOW_HI),
+            When::Abs(t) => decide(Evidence {
+                holds: t < NOW_LO,
+                fails: t >= NOW_HI,
+            }),
             When::Rel { today, lo, hi } => {
                 let back = if today { DAY - 1 } else { 0 };
-                decide(hi < 0, lo >= back)
+                decide(Evidence {
+                    holds: hi < 0,
+                    fails: lo >= back,
+                })
             }
         }
     }
@@ -108,16 +114,31 @@ impl When {
         ) = (self, ends)
         {
             if a == b {
-                return decide(lo >= ehi, hi < elo);
+                return decide(Evidence {
+                    holds: lo >= ehi,
+                    fails: hi < elo,
+                });
             }
         }
         let ((lo, hi), (elo, ehi)) = (self.bounds(), ends.bounds());
-        decide(lo >= ehi, hi < elo)
+        decide(Evidence {
+            holds: lo >= ehi,
+            fails: hi < elo,
+        })
     }
 }
 
-fn decide(yes: bool, no: bool) -> Option<bool> {
-    match (yes, no) {
+/// What the bounds show of a condition: it certainly holds, or it certainly fails.
+#[derive(Clone, Copy, Debug)]
+struct Evidence {
+    holds: bool,
+    fails: bool,
+}
+
+/// `Some(true)` when the condition certainly holds, `Some(false)` when it certainly
+/// fails, `None` when the bounds do not tell.
+fn decide(e: Evidence) -> Option<bool> {
+    match (e.holds, e.fails) {
         (true, _) => Some(true),
         (_, true) => Some(false),
         _ => None,

@@ -411,7 +411,13 @@ fn ddl_statement(mut c: Cur, db: &str, cat: &Catalog) -> Result<Stmt, String> {
         }
     }
     match first.as_str() {
-        "create" => create(&mut c, s, if_exists, or_replace, cat, wait, bounds),
+        "create" => {
+            let existing = Existing {
+                if_not_exists: if_exists,
+                or_replace,
+            };
+            create(&mut c, s, existing, cat, wait, bounds)
+        }
         "drop" => {
             let mut ts = vec![s];
             while c.eat_p(',') {
@@ -463,16 +469,28 @@ fn ddl_statement(mut c: Cur, db: &str, cat: &Catalog) -> Result<Stmt, String> {
     }
 }
 
+/// The clauses of CREATE SEQUENCE about a name that exists.
+#[derive(Clone, Copy, Debug)]
+struct Existing {
+    /// IF NOT EXISTS: a note, not an error, when the name exists.
+    if_not_exists: bool,
+    /// OR REPLACE: the sequence that exists is dropped first.
+    or_replace: bool,
+}
+
 /// CREATE [OR REPLACE] SEQUENCE [IF NOT EXISTS] s [options] [ENGINE=e].
 fn create(
     c: &mut Cur,
     s: Tbl,
-    if_not_exists: bool,
-    or_replace: bool,
+    existing: Existing,
     cat: &Catalog,
     wait: Option<u64>,
     bounds: Option<(i64, i64)>,
 ) -> Result<Stmt, String> {
+    let Existing {
+        if_not_exists,
+        or_replace,
+    } = existing;
     let sql = c.sql;
     let rest = c.rest_words();
     if rest.iter().any(|w| w == "select" || w == "like") {

@@ -41,6 +41,27 @@ pub(super) const DEFERRED_PROTECTION: &[Kind] = &[
     Kind::DropTrigger,
 ];
 
+/// What the session rules ask of a statement's plan, computed once per statement.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    /// Some part names a table or a view (it opens tables: LOCK TABLES' rules apply).
+    opens_tables: bool,
+    /// The statement is LOCK TABLES itself.
+    is_lock: bool,
+}
+
+impl Shape {
+    fn of(plan: &Plan) -> Shape {
+        Shape {
+            opens_tables: plan
+                .parts
+                .iter()
+                .any(|p| p.bind.t.is_some() || p.bind.v.is_some()),
+            is_lock: plan.kind.is_lock_tables(),
+        }
+    }
+}
+
 impl SqlModel {
     /// The session rule of `part` in state `state`: the learned row of its engine
     /// variant, or of the kind.
@@ -65,19 +86,19 @@ impl SqlModel {
     /// comes first, then its steps (under the session's own LOCK TABLES: the learned
     /// change of its locks).
     pub(super) fn run_plan(&mut self, s: usize, plan: Plan) -> Result<Outcome, String> {
-        let opens_tables = plan
-            .parts
-            .iter()
-            .any(|p| p.bind.t.is_some() || p.bind.v.is_some());
-        let is_lock = plan.kind.is_lock_tables();
-        if let Some(out) = self.refused_before_rules(s, &plan, opens_tables, is_lock)? {
+        let shape = Shape::of(&plan);
+        let Shape {
+            opens_tables,
+            is_lock,
+        } = shape;
+        if let Some(out) = self.refused_before_rules(s, &plan, shape)? {
             return Ok(out);
         }
         if let Some(out) = self.read_only_refused(s, &plan) {
             return Ok(out);
         }
         let commit_deferred = self.commit_first(s, &plan)?;
-        let Some(verdict) = self.session_rules(s, &plan, opens_tables, is_lock)? else {
+        let Some(verdict) = self.session_rules(s, &plan, shape)? else {
             // lock_global_read_lock: a session that has the lock does nothing.
             return Ok(Outcome::Ok);
         };
@@ -87,7 +108,7 @@ impl SqlModel {
             errors,
         } = verdict;
         self.close_handlers_first(s, &plan, close_handlers, &errors);
-        let deferred = match self.first_error(s, &plan, &errors, commit_deferred, is_lock)? {
+        let deferred = match self.first_error(s, &plan, &errors, commit_deferred, shape)? {
             ControlFlow::Break(out) => return Ok(out),
             ControlFlow::Continue(deferred) => deferred,
         };
@@ -195,9 +216,12 @@ impl SqlModel {
         &mut self,
         s: usize,
         plan: &Plan,
-        opens_tables: bool,
-        is_lock: bool,
+        shape: Shape,
     ) -> Result<Option<Outcome>, String> {
+        let Shape {
+            opens_tables,
+            is_lock,
+        } = shape;
         if plan.kind == Kind::HandlerOpen {
             if let Some(t) = &plan.parts[0].bind.t {
                 let name = plan.parts[0].bind.alias.as_ref().unwrap_or(&t.name);
@@ -274,9 +298,12 @@ impl SqlModel {
         &self,
         s: usize,
         plan: &Plan,
-        opens_tables: bool,
-        is_lock: bool,
+        shape: Shape,
     ) -> Result<Option<Verdict>, String> {
+        let Shape {
+            opens_tables,
+            is_lock,
+        } = shape;
         let mut close_handlers: Vec<Option<Tbl>> = Vec::new();
         let mut lt_deltas = Vec::new();
         let mut errors: Vec<u32> = Vec::new();
@@ -541,8 +568,9 @@ impl SqlModel {
         plan: &Plan,
         errors: &[u32],
         commit_deferred: bool,
-        is_lock: bool,
+        shape: Shape,
     ) -> Result<ControlFlow<Outcome, Option<u32>>, String> {
+        let is_lock = shape.is_lock;
         let mut deferred: Option<u32> = None;
         if !errors.is_empty() {
             // Under LOCK TABLES a table that is not locked is found while the tables are

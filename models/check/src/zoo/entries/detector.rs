@@ -227,9 +227,21 @@ upgrade to `X` closes an MDL cycle; the detector aborts the `UPDATE` (DML 25 aga
     }
 }
 
-/// The #65890 designs: `swap` makes the transaction use A first; `all_or_nothing` is the
-/// fixed LOCK TABLES.
-fn name_order_design(swap: bool, all_or_nothing: bool) -> Design {
+/// Which of the #65890 designs.
+#[derive(Clone, Copy)]
+struct NameOrder {
+    /// The transaction uses A first (the old design's uses B first).
+    swap: bool,
+    /// LOCK TABLES takes all its locks or none (the fix).
+    all_or_nothing: bool,
+}
+
+/// The #65890 designs.
+fn name_order_design(order: NameOrder) -> Design {
+    let NameOrder {
+        swap,
+        all_or_nothing,
+    } = order;
     let d = Dialect::mysql80();
     let a = tbl(&d, "A");
     let b = tbl(&d, "B");
@@ -318,17 +330,29 @@ whatever the names. (It waits without a place in the locks' queues, so it could 
 starved; this model has one transaction and does not check that.) The variants below run \
 both designs with the transaction's tables the other way round: the old design then \
 holds, which is the name dependence the reporter saw.",
-        old: name_order_design(false, false),
-        new: name_order_design(false, true),
+        old: name_order_design(NameOrder {
+            swap: false,
+            all_or_nothing: false,
+        }),
+        new: name_order_design(NameOrder {
+            swap: false,
+            all_or_nothing: true,
+        }),
         variants: vec![
             Variant {
                 label: "old design, the transaction uses A first (names swapped)",
-                design: name_order_design(true, false),
+                design: name_order_design(NameOrder {
+                    swap: true,
+                    all_or_nothing: false,
+                }),
                 expect_caught: false,
             },
             Variant {
                 label: "fixed design, the transaction uses A first (names swapped)",
-                design: name_order_design(true, true),
+                design: name_order_design(NameOrder {
+                    swap: true,
+                    all_or_nothing: true,
+                }),
                 expect_caught: false,
             },
         ],
