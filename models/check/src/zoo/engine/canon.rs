@@ -11,7 +11,7 @@ impl DesignState {
                 &self.pc,
                 &self.round,
                 &self.aborts,
-                &self.cw,
+                &self.foreign_wait,
                 &self.done,
                 &self.res,
             ),
@@ -29,7 +29,7 @@ impl DesignState {
 
 impl PartialEq for DesignState {
     fn eq(&self, o: &DesignState) -> bool {
-        self.rest() == o.rest() && canon_table(&self.t) == canon_table(&o.t)
+        self.rest() == o.rest() && canon_table(&self.table) == canon_table(&o.table)
     }
 }
 impl Eq for DesignState {}
@@ -37,7 +37,7 @@ impl Eq for DesignState {}
 impl Hash for DesignState {
     fn hash<H: Hasher>(&self, h: &mut H) {
         self.rest().hash(h);
-        canon_table(&self.t).hash(h);
+        canon_table(&self.table).hash(h);
     }
 }
 

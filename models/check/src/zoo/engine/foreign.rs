@@ -17,9 +17,14 @@ impl Design {
                     .holders
                     .iter()
                     .filter(|h| h.s != s8 && !kind.compatible(h.mode, *mode))
-                    .map(|h| o(h.s as usize))
+                    .map(|h| owner(h.s as usize))
                     .collect();
-                b.extend(res.old.iter().filter(|x| **x != s8).map(|x| o(*x as usize)));
+                b.extend(
+                    res.old
+                        .iter()
+                        .filter(|x| **x != s8)
+                        .map(|x| owner(*x as usize)),
+                );
                 // thr_lock(): a read request with no write lock held by another thread
                 // yields to a pending TL_WRITE.
                 let write_held = res
@@ -29,10 +34,10 @@ impl Design {
                 if kind.is_thr_lock() && matches!(*mode, READ | READ_NO_INSERT) && !write_held {
                     for x in 0..self.progs.len() {
                         if x != s
-                            && st.cw[x]
+                            && st.foreign_wait[x]
                             && matches!(self.op(st, x), Some((Op::Take(rr, WRITE, _), _)) if rr == r)
                         {
-                            b.push(o(x));
+                            b.push(owner(x));
                         }
                     }
                 }
@@ -55,7 +60,7 @@ impl Design {
                     .old
                     .iter()
                     .filter(|x| **x != s8)
-                    .map(|x| o(*x as usize))
+                    .map(|x| owner(*x as usize))
                     .collect();
                 if b.is_empty() {
                     Try::Done
@@ -73,7 +78,10 @@ impl Design {
             Op::BulkRetry(v, dur) => {
                 let reqs = bulk_reqs(v);
                 let before = st.clone();
-                match st.t.acquire_all(o(s), &reqs, *dur, WaitOption::NoWait) {
+                match st
+                    .table
+                    .acquire_all(owner(s), &reqs, *dur, WaitOption::NoWait)
+                {
                     Ok(Outcome::Granted) => Try::Done,
                     _ => {
                         *st = before;
@@ -83,13 +91,13 @@ impl Design {
             }
             // The old one-pass detector's waits are the engine's (see `Design::one_pass`).
             Op::Acq(k, ty, dur) if self.one_pass => {
-                match st.t.acquire(o(s), k, *ty, *dur, WaitOption::NoWait) {
+                match st.table.acquire(owner(s), k, *ty, *dur, WaitOption::NoWait) {
                     Ok(Outcome::Granted) => Try::Done,
                     _ => Try::Blocked(self.mdl_blockers(st, s, &[(k.clone(), *ty)])),
                 }
             }
             Op::Upg(k, ty) if self.one_pass => {
-                match st.t.upgrade(o(s), k, *ty, WaitOption::NoWait) {
+                match st.table.upgrade(owner(s), k, *ty, WaitOption::NoWait) {
                     Ok(Outcome::Granted) => Try::Done,
                     _ => Try::Blocked(self.mdl_blockers(st, s, &[(k.clone(), *ty)])),
                 }

@@ -14,14 +14,14 @@ impl Design {
     ) -> Vec<OwnerId> {
         let mut out = Vec::new();
         for (k, ty) in reqs {
-            if st.t.owns_equal_or_stronger(o(s), k, *ty) {
+            if st.table.owns_equal_or_stronger(owner(s), k, *ty) {
                 continue;
             }
-            if let Some(l) = st.t.lock(k) {
-                let r = st.t.rules(k);
+            if let Some(l) = st.table.lock(k) {
+                let r = st.table.rules(k);
                 let tk = Ticket {
                     id: TicketId(u64::MAX),
-                    owner: o(s),
+                    owner: owner(s),
                     ty: *ty,
                 };
                 out.extend(l.blockers(&r, &tk));
@@ -45,14 +45,14 @@ impl Design {
     /// wait, whether or not it was registered with the detector.
     pub fn edges(&self, st: &DesignState) -> BTreeSet<(usize, usize)> {
         let mut e = BTreeSet::new();
-        for (a, b) in st.t.wait_edges() {
+        for (a, b) in st.table.wait_edges() {
             let a = a.0 as usize;
-            if st.t.session(o(a)).is_some_and(|x| x.wait.is_some()) {
+            if st.table.session(owner(a)).is_some_and(|x| x.wait.is_some()) {
                 e.insert((a, b.0 as usize));
             }
         }
         for s in 0..self.progs.len() {
-            if st.cw[s] {
+            if st.foreign_wait[s] {
                 for b in self.foreign_blockers(st, s) {
                     e.insert((s, b.0 as usize));
                 }
@@ -77,13 +77,14 @@ impl Design {
     }
 
     pub(super) fn suspect(&self, st: &DesignState, s: usize, k: &MdlKey) -> bool {
-        let holds =
-            st.t.session(o(s))
-                .is_some_and(|x| !x.book.held().is_empty());
+        let holds = st
+            .table
+            .session(owner(s))
+            .is_some_and(|x| !x.book.held().is_empty());
         holds
-            && st.t.lock(k).is_some_and(|l| {
+            && st.table.lock(k).is_some_and(|l| {
                 l.waiting().iter().any(|w| {
-                    w.owner != o(s)
+                    w.owner != owner(s)
                         && self.d.weight(k.namespace(), w.ty, WeightRule::ByTicket, 0)
                             >= self.d.weights.ddl
                 })
@@ -93,7 +94,8 @@ impl Design {
     /// The watched session waits for its lock.
     pub fn watched_waiting(&self, st: &DesignState) -> bool {
         self.watch.as_ref().is_some_and(|(ws, key)| {
-            st.t.session(o(*ws as usize))
+            st.table
+                .session(owner(*ws as usize))
                 .and_then(|x| x.wait.as_ref())
                 .is_some_and(|w| w.key == *key)
         })
@@ -109,7 +111,7 @@ impl Design {
             Check::NoFalseDeadlock => !st.false_deadlock,
             Check::BoundedWait => st.starve <= self.starve_bound,
             Check::NoFlushPileUp => !(0..self.progs.len()).any(|s| {
-                if !st.cw[s] {
+                if !st.foreign_wait[s] {
                     return false;
                 }
                 let Some((Op::Take(r, _, _), _)) = self.op(st, s) else {
@@ -121,7 +123,7 @@ impl Design {
                     .iter()
                     .filter(|(rr, _)| rr == r)
                     .any(|(_, k)| {
-                        st.t.lock(k).is_some_and(|l| {
+                        st.table.lock(k).is_some_and(|l| {
                             l.granted()
                                 .iter()
                                 .chain(l.waiting())
@@ -151,10 +153,10 @@ impl Design {
                 !st.done[s]
                     && self.tracked.iter().enumerate().any(|(i, k)| {
                         st.used[s] & (1 << i) != 0
-                            && st.t.lock(k).is_some_and(|l| {
+                            && st.table.lock(k).is_some_and(|l| {
                                 l.granted()
                                     .iter()
-                                    .any(|t| t.owner != o(s) && t.ty == LockType::X)
+                                    .any(|t| t.owner != owner(s) && t.ty == LockType::X)
                             })
                     })
             }),
@@ -167,7 +169,7 @@ impl Design {
             Check::WatchedGranted => st.watched_granted,
             Check::GrantedAfterPassedOver => st.passed_then_granted,
             Check::TwoDeadlocks => st.deadlocks >= 2,
-            Check::NoLostWakeup => st.t.grantable_waiters().is_empty(),
+            Check::NoLostWakeup => st.table.grantable_waiters().is_empty(),
         }
     }
 }
@@ -187,12 +189,14 @@ impl EdgeGraph {
         }
         let w = (0..m.progs.len())
             .map(|s| {
-                let vc = st.t.session(o(s)).map_or(0, |x| x.victim_count);
+                let vc = st.table.session(owner(s)).map_or(0, |x| x.victim_count);
                 match m.op(st, s) {
-                    Some((Op::Acq(k, ty, _), _)) | Some((Op::Upg(k, ty), _)) if st.cw[s] => {
+                    Some((Op::Acq(k, ty, _), _)) | Some((Op::Upg(k, ty), _))
+                        if st.foreign_wait[s] =>
+                    {
                         m.d.weight(k.namespace(), *ty, WeightRule::ByTicket, vc)
                     }
-                    _ => st.t.wait_weight(o(s)),
+                    _ => st.table.wait_weight(owner(s)),
                 }
             })
             .collect();

@@ -456,12 +456,12 @@ impl Design {
 /// ticket ids ([`canon_table`]).
 #[derive(Clone, Debug)]
 pub struct DesignState {
-    pub t: LockTable,
+    pub table: LockTable,
     pub pc: Vec<u8>,
     pub round: Vec<u8>,
     pub aborts: Vec<u8>,
     /// Blocked in a foreign subsystem at `pc`.
-    pub cw: Vec<bool>,
+    pub foreign_wait: Vec<bool>,
     pub done: Vec<bool>,
     pub res: Vec<Resource>,
     pub objs: Vec<TableObject>,
@@ -509,7 +509,7 @@ enum Try {
     Blocked(Vec<OwnerId>),
 }
 
-fn o(s: usize) -> OwnerId {
+fn owner(s: usize) -> OwnerId {
     OwnerId(s as u32)
 }
 
@@ -529,11 +529,11 @@ impl Design {
             });
         }
         DesignState {
-            t,
+            table: t,
             pc: vec![0; n],
             round: vec![0; n],
             aborts: vec![0; n],
-            cw: vec![false; n],
+            foreign_wait: vec![false; n],
             done: vec![false; n],
             res,
             objs: self.objs.clone(),
@@ -564,13 +564,13 @@ impl Design {
         if st.done[s] {
             return false;
         }
-        let Some(x) = st.t.session(o(s)) else {
+        let Some(x) = st.table.session(owner(s)) else {
             return false;
         };
         if x.wait.is_some() {
             return false;
         }
-        if st.cw[s] || matches!(self.op(st, s), Some((Op::PurgeWait, _))) {
+        if st.foreign_wait[s] || matches!(self.op(st, s), Some((Op::PurgeWait, _))) {
             let mut c = st.clone();
             return matches!(self.try_foreign(&mut c, s), Some(Try::Done));
         }
@@ -594,7 +594,7 @@ impl Design {
     }
 
     fn finish(&self, st: &mut DesignState, s: usize) {
-        let _ = st.t.disconnect(o(s));
+        let _ = st.table.disconnect(owner(s));
         self.release_foreign(
             st,
             s,
@@ -604,7 +604,7 @@ impl Design {
                 Duration::Explicit,
             ],
         );
-        st.cw[s] = false;
+        st.foreign_wait[s] = false;
         st.done[s] = true;
         st.used[s] = 0;
     }
@@ -612,9 +612,9 @@ impl Design {
     fn abort(&self, st: &mut DesignState, s: usize) {
         st.aborts[s] = st.aborts[s].saturating_add(1);
         st.deadlocks = st.deadlocks.saturating_add(1);
-        st.cw[s] = false;
+        st.foreign_wait[s] = false;
         st.used[s] = 0;
-        let _ = st.t.commit(o(s));
+        let _ = st.table.commit(owner(s));
         let p = &self.progs[s];
         match p.on_abort {
             OnAbort::Skip(pc) => {
@@ -622,7 +622,7 @@ impl Design {
                 st.pc[s] = pc;
             }
             OnAbort::Restart if st.aborts[s] <= p.retries => {
-                let _ = st.t.release_explicit(o(s));
+                let _ = st.table.release_explicit(owner(s));
                 self.release_foreign(
                     st,
                     s,

@@ -11,7 +11,7 @@ impl Design {
         let mut n = st.clone();
         let (op, label) = self.op(st, s).cloned().expect("enabled session has a step");
         let watch_wait_before = self.watched_waiting(st);
-        let me = o(s);
+        let me = owner(s);
         let OpOut {
             target,
             mdl,
@@ -29,7 +29,7 @@ impl Design {
                             n.starve = n.starve.saturating_add(1).min(self.starve_bound + 1);
                         }
                     }
-                    if n.t.session(me).is_some_and(|x| x.resume.is_none()) {
+                    if n.table.session(me).is_some_and(|x| x.resume.is_none()) {
                         self.advance(&mut n, s);
                     }
                 }
@@ -86,11 +86,12 @@ impl Design {
             n.starve = 0;
         }
         self.track_use(&mut n);
-        let reorders =
-            n.t.take_reorders()
-                .into_iter()
-                .map(|(_, a, b)| (a.0 as usize, b.0 as usize))
-                .collect();
+        let reorders = n
+            .table
+            .take_reorders()
+            .into_iter()
+            .map(|(_, a, b)| (a.0 as usize, b.0 as usize))
+            .collect();
         (
             n,
             StepInfo {
@@ -134,55 +135,66 @@ impl Design {
 
     /// [`Design::run_op`] for the metadata-lock requests and releases.
     pub(super) fn request_op(&self, n: &mut DesignState, s: usize, op: &Op, done: &mut OpOut) {
-        let me = o(s);
+        let me = owner(s);
         match op {
             Op::Acq(k, ty, dur) => {
                 if self.suspicion && self.suspect(n, s, k) {
                     done.mdl = Some(Outcome::Deadlock);
                     done.text = "ER_LOCK_DEADLOCK (a DDL waits on the table)".into();
                 } else if self.one_pass {
-                    let out =
-                        n.t.acquire(me, k, *ty, *dur, WaitOption::NoWait)
-                            .expect("well-formed program");
+                    let out = n
+                        .table
+                        .acquire(me, k, *ty, *dur, WaitOption::NoWait)
+                        .expect("well-formed program");
                     done.mdl =
                         self.one_pass_outcome(n, s, out, &mut done.text, &mut done.deadlocked);
                 } else {
                     done.mdl = Some(
-                        n.t.acquire(me, k, *ty, *dur, WaitOption::Forever)
+                        n.table
+                            .acquire(me, k, *ty, *dur, WaitOption::Forever)
                             .expect("well-formed program"),
                     );
                 }
             }
             Op::Upg(k, ty) => {
                 if self.one_pass {
-                    let out =
-                        n.t.upgrade(me, k, *ty, WaitOption::NoWait)
-                            .expect("well-formed program");
+                    let out = n
+                        .table
+                        .upgrade(me, k, *ty, WaitOption::NoWait)
+                        .expect("well-formed program");
                     done.mdl =
                         self.one_pass_outcome(n, s, out, &mut done.text, &mut done.deadlocked);
                 } else {
                     done.mdl = Some(
-                        n.t.upgrade(me, k, *ty, WaitOption::Forever)
+                        n.table
+                            .upgrade(me, k, *ty, WaitOption::Forever)
                             .expect("well-formed program"),
                     );
                 }
             }
             Op::Down(k, ty) => {
-                let _ = n.t.downgrade(me, k, *ty).expect("well-formed program");
+                let _ = n.table.downgrade(me, k, *ty).expect("well-formed program");
                 done.text = "ok (no wait)".into();
                 self.advance(n, s);
             }
             Op::Release(k, ty) => {
-                let _ = n.t.release(me, k, Some(*ty)).expect("well-formed program");
+                let _ = n
+                    .table
+                    .release(me, k, Some(*ty))
+                    .expect("well-formed program");
                 done.text = "ok".into();
                 self.advance(n, s);
             }
             Op::ShowOpen(k) => {
-                let holds = n.t.session(me).is_some_and(|x| !x.book.held().is_empty());
+                let holds = n
+                    .table
+                    .session(me)
+                    .is_some_and(|x| !x.book.held().is_empty());
                 if self.show_no_wait && holds {
-                    let out =
-                        n.t.acquire(me, k, LockType::SH, Duration::Statement, WaitOption::NoWait)
-                            .expect("well-formed program");
+                    let out = n
+                        .table
+                        .acquire(me, k, LockType::SH, Duration::Statement, WaitOption::NoWait)
+                        .expect("well-formed program");
                     if out == Outcome::Busy {
                         done.text =
                             "conflict: table skipped with a warning (ER_WARN_I_S_SKIPPED_TABLE)"
@@ -193,35 +205,36 @@ impl Design {
                     }
                 } else {
                     done.mdl = Some(
-                        n.t.acquire(
-                            me,
-                            k,
-                            LockType::SH,
-                            Duration::Statement,
-                            WaitOption::Forever,
-                        )
-                        .expect("well-formed program"),
+                        n.table
+                            .acquire(
+                                me,
+                                k,
+                                LockType::SH,
+                                Duration::Statement,
+                                WaitOption::Forever,
+                            )
+                            .expect("well-formed program"),
                     );
                 }
             }
             Op::BulkRetry(..) => match self.try_foreign(n, s).expect("bulk retry") {
                 Try::Done => {
-                    n.cw[s] = false;
+                    n.foreign_wait[s] = false;
                     done.text = "granted (all at once)".into();
                     self.advance(n, s);
                 }
                 Try::Blocked(_) => {
-                    n.cw[s] = true;
+                    n.foreign_wait[s] = true;
                     done.text =
                         "a lock is taken: gives back the others and waits holding none".into();
                 }
             },
             Op::Bulk(v, dur) => {
-                let out = if n.t.session(me).is_some_and(|x| x.resume.is_some()) {
-                    n.t.resume_bulk(me)
+                let out = if n.table.session(me).is_some_and(|x| x.resume.is_some()) {
+                    n.table.resume_bulk(me)
                 } else {
                     let reqs = bulk_reqs(v);
-                    n.t.acquire_all(me, &reqs, *dur, WaitOption::Forever)
+                    n.table.acquire_all(me, &reqs, *dur, WaitOption::Forever)
                 };
                 done.mdl = Some(out.expect("well-formed program"));
             }
@@ -232,7 +245,7 @@ impl Design {
 
     /// [`Design::run_op`] for the statement and transaction ends and the table-level locks.
     pub(super) fn end_op(&self, n: &mut DesignState, s: usize, op: &Op, done: &mut OpOut) {
-        let me = o(s);
+        let me = owner(s);
         match op {
             Op::PurgeLock => {
                 let name = n.purge_name.expect("resolved") as usize;
@@ -242,32 +255,33 @@ impl Design {
                 } else {
                     let k = self.purge_key(n).expect("resolved");
                     done.mdl = Some(
-                        n.t.acquire(
-                            me,
-                            &k,
-                            LockType::SR,
-                            Duration::Statement,
-                            WaitOption::Forever,
-                        )
-                        .expect("well-formed program"),
+                        n.table
+                            .acquire(
+                                me,
+                                &k,
+                                LockType::SR,
+                                Duration::Statement,
+                                WaitOption::Forever,
+                            )
+                            .expect("well-formed program"),
                     );
                 }
             }
             Op::EndStmt => {
-                let _ = n.t.end_statement(me);
+                let _ = n.table.end_statement(me);
                 self.release_foreign(n, s, &[Duration::Statement]);
                 done.text = "ok".into();
                 self.advance(n, s);
             }
             Op::Commit => {
-                let _ = n.t.commit(me);
+                let _ = n.table.commit(me);
                 self.release_foreign(n, s, &[Duration::Statement, Duration::Transaction]);
                 n.used[s] = 0;
                 done.text = "ok".into();
                 self.advance(n, s);
             }
             Op::Unlock => {
-                let _ = n.t.release_explicit(me);
+                let _ = n.table.release_explicit(me);
                 self.release_foreign(n, s, &[Duration::Explicit]);
                 done.text = "ok".into();
                 self.advance(n, s);
@@ -276,22 +290,25 @@ impl Design {
                 done.target = self.res[*r as usize].subsystem;
                 match self.try_foreign(n, s).expect("foreign step") {
                     Try::Done => {
-                        if n.cw[s] {
-                            n.cw[s] = false;
+                        if n.foreign_wait[s] {
+                            n.foreign_wait[s] = false;
                             if self.visible {
-                                n.t.foreign_granted(me);
+                                n.table.foreign_granted(me);
                             }
                         }
                         done.text = "granted".into();
                         self.advance(n, s);
                     }
                     Try::Blocked(b) => {
-                        n.cw[s] = true;
+                        n.foreign_wait[s] = true;
                         done.text = "waiting".into();
                         if self.backoff && self.mdl_waits_for(n, s) && self.back_off(n, s) {
                             done.text = "wait aborted by the waiting DDL: gives back its metadata locks, retries".into();
                         } else if self.visible {
-                            let out = n.t.foreign_wait(me, b, self.fweight).expect("live session");
+                            let out = n
+                                .table
+                                .foreign_wait(me, b, self.fweight)
+                                .expect("live session");
                             if out == Outcome::Deadlock {
                                 done.text = "deadlock".into();
                                 done.deadlocked.push(s);
@@ -310,12 +327,12 @@ impl Design {
 
     /// [`Design::run_op`] for the table definition cache, the purge thread and the table objects.
     pub(super) fn object_op(&self, n: &mut DesignState, s: usize, op: &Op, done: &mut OpOut) {
-        let me = o(s);
+        let me = owner(s);
         match op {
             Op::PurgeWait => {
                 done.target = "InnoDB";
                 let _ = self.try_foreign(n, s);
-                n.cw[s] = false;
+                n.foreign_wait[s] = false;
                 done.text = "undo to purge".into();
                 self.advance(n, s);
             }
@@ -405,7 +422,7 @@ impl Design {
                 let now = n.objs[ob].name;
                 if self.purge == PurgeRule::Exact && Some(now) != n.purge_name {
                     if let Some(k) = self.purge_key(n) {
-                        let _ = n.t.release(me, &k, None);
+                        let _ = n.table.release(me, &k, None);
                     }
                     done.text =
                         format!("renamed to `{}`: release, retry", self.names[now as usize]);
@@ -447,7 +464,7 @@ impl Design {
     ) -> Vec<(usize, Outcome)> {
         let mut events = Vec::new();
         loop {
-            let ev = n.t.take_events();
+            let ev = n.table.take_events();
             if ev.is_empty() {
                 break;
             }
@@ -462,15 +479,19 @@ impl Design {
                         } else if let Some((_, key)) = &self.watch {
                             // A grant to another waiter on the watched key passes the
                             // watched session over.
-                            let on_key =
-                                st.t.session(o(w))
-                                    .and_then(|x| x.wait.as_ref())
-                                    .is_some_and(|x| x.key == *key);
+                            let on_key = st
+                                .table
+                                .session(owner(w))
+                                .and_then(|x| x.wait.as_ref())
+                                .is_some_and(|x| x.key == *key);
                             if watch_wait_before && self.watched_waiting(n) && on_key {
                                 n.starve = n.starve.saturating_add(1).min(self.starve_bound + 1);
                             }
                         }
-                        if n.t.session(o(w)).is_some_and(|x| x.resume.is_none()) {
+                        if n.table
+                            .session(owner(w))
+                            .is_some_and(|x| x.resume.is_none())
+                        {
                             self.advance(n, w);
                         }
                     }
@@ -494,22 +515,24 @@ impl Design {
         n: &mut DesignState,
         deadlocked: &mut Vec<usize>,
     ) -> BTreeSet<(usize, usize)> {
-        let switched: Vec<MdlKey> =
-            n.t.locks()
-                .filter(|(k, l)| {
-                    st.t.lock(k).map(|b| b.pending_index()).unwrap_or(0) != l.pending_index()
-                })
-                .map(|(k, _)| k.clone())
-                .collect();
+        let switched: Vec<MdlKey> = n
+            .table
+            .locks()
+            .filter(|(k, l)| {
+                st.table.lock(k).map(|b| b.pending_index()).unwrap_or(0) != l.pending_index()
+            })
+            .map(|(k, _)| k.clone())
+            .collect();
         let graph = self.edges(n);
         for k in switched {
-            let waiters: Vec<OwnerId> =
-                n.t.lock(&k)
-                    .map(|l| l.waiting().iter().map(|t| t.owner).collect())
-                    .unwrap_or_default();
+            let waiters: Vec<OwnerId> = n
+                .table
+                .lock(&k)
+                .map(|l| l.waiting().iter().map(|t| t.owner).collect())
+                .unwrap_or_default();
             for w in waiters {
                 let wi = w.0 as usize;
-                if n.t.search_from(w) == Outcome::Deadlock {
+                if n.table.search_from(w) == Outcome::Deadlock {
                     deadlocked.push(wi);
                     self.abort(n, wi);
                 }
@@ -530,11 +553,11 @@ impl Design {
         deadlocked: &mut Vec<usize>,
     ) -> Option<Outcome> {
         if out != Outcome::Busy {
-            n.cw[s] = false;
+            n.foreign_wait[s] = false;
             return Some(out);
         }
-        let first = !n.cw[s];
-        n.cw[s] = true;
+        let first = !n.foreign_wait[s];
+        n.foreign_wait[s] = true;
         *text = "waiting".into();
         if !first {
             return None;
@@ -561,12 +584,13 @@ impl Design {
     /// [`Design::backoff`]: the sessions `s` now waits for that wait in THR_LOCK give
     /// back every metadata lock and start their statement over. Returns their names.
     pub(super) fn back_off_blockers(&self, n: &mut DesignState, s: usize) -> Vec<&'static str> {
-        let blockers: Vec<usize> =
-            n.t.wait_edges()
-                .iter()
-                .filter(|(a, _)| a.0 as usize == s)
-                .map(|(_, b)| b.0 as usize)
-                .collect();
+        let blockers: Vec<usize> = n
+            .table
+            .wait_edges()
+            .iter()
+            .filter(|(a, _)| a.0 as usize == s)
+            .map(|(_, b)| b.0 as usize)
+            .collect();
         let mut names = Vec::new();
         for b in blockers {
             if self.back_off(n, b) {
@@ -583,12 +607,12 @@ impl Design {
     pub(super) fn back_off(&self, n: &mut DesignState, b: usize) -> bool {
         let in_thr = matches!(self.op(n, b), Some((Op::Take(r, _, _), _))
             if self.res[*r as usize].kind.is_thr_lock());
-        if !(n.cw[b] && in_thr) {
+        if !(n.foreign_wait[b] && in_thr) {
             return false;
         }
-        let _ = n.t.commit(o(b));
+        let _ = n.table.commit(owner(b));
         self.release_foreign(n, b, &[Duration::Statement]);
-        n.cw[b] = false;
+        n.foreign_wait[b] = false;
         if let Some(pc) = self.progs[b].backoff_pc {
             n.pc[b] = pc;
         }
@@ -597,15 +621,15 @@ impl Design {
 
     /// Does some session wait in MDL for `b` (an upgrader that notifies it)?
     pub(super) fn mdl_waits_for(&self, n: &DesignState, b: usize) -> bool {
-        n.t.wait_edges()
-            .iter()
-            .any(|(a, x)| x.0 as usize == b && n.t.session(*a).is_some_and(|y| y.wait.is_some()))
+        n.table.wait_edges().iter().any(|(a, x)| {
+            x.0 as usize == b && n.table.session(*a).is_some_and(|y| y.wait.is_some())
+        })
     }
 
     /// Marks the tracked tables each session holds a lock on as used by its transaction.
     pub(super) fn track_use(&self, n: &mut DesignState) {
         for (i, k) in self.tracked.iter().enumerate() {
-            if let Some(l) = n.t.lock(k) {
+            if let Some(l) = n.table.lock(k) {
                 for t in l.granted() {
                     let s = t.owner.0 as usize;
                     if !n.done[s] {
@@ -623,26 +647,29 @@ impl Design {
         dl: &mut Vec<usize>,
     ) {
         for w in 0..self.progs.len() {
-            if !n.cw[w] {
+            if !n.foreign_wait[w] {
                 continue;
             }
             let b = self.foreign_blockers(n, w);
-            let cur = n.t.session(o(w)).and_then(|x| x.foreign.clone());
+            let cur = n.table.session(owner(w)).and_then(|x| x.foreign.clone());
             let same = cur.as_ref().is_some_and(|(h, _)| *h == b);
             if b.is_empty() || same {
                 continue;
             }
-            n.t.foreign_granted(o(w));
-            if n.t.foreign_wait(o(w), b, self.fweight) == Ok(Outcome::Deadlock) {
+            n.table.foreign_granted(owner(w));
+            if n.table.foreign_wait(owner(w), b, self.fweight) == Ok(Outcome::Deadlock) {
                 events.push((w, Outcome::Deadlock));
                 dl.push(w);
                 self.abort(n, w);
             }
-            for (v, out) in n.t.take_events() {
+            for (v, out) in n.table.take_events() {
                 let v = v.0 as usize;
                 events.push((v, out));
                 if out == Outcome::Granted {
-                    if n.t.session(o(v)).is_some_and(|x| x.resume.is_none()) {
+                    if n.table
+                        .session(owner(v))
+                        .is_some_and(|x| x.resume.is_none())
+                    {
                         self.advance(n, v);
                     }
                 } else {
