@@ -96,6 +96,7 @@ mod session;
 mod set_global_forms;
 pub(crate) mod show;
 mod show_status;
+mod sp_var_keywords;
 mod syntax;
 mod system_tables;
 mod tables;

@@ -651,7 +651,7 @@ impl<'a> Reader<'a> {
                 return Err(Why::Fails(super::routine_decl::ER_SP_BAD_VAR_SHADOW))
             }
             "set" => {
-                super::routine_set_ident::check(s, &self.vars)?;
+                super::routine_set_ident::check(s, &self.vars, self.ctx)?;
                 f.autocommit |= s.iter().take(3).any(|t| {
                     matches!(t, Tok::Word { text, .. }
                     if text.trim_start_matches('@').eq_ignore_ascii_case("autocommit")
