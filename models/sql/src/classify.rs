@@ -70,6 +70,7 @@ mod routine_decl;
 mod routine_diag;
 pub mod routine_expr;
 mod routine_flow;
+mod routine_flow_data;
 mod routine_flow_stmt;
 mod routine_for;
 mod routine_nested;

@@ -50,9 +50,9 @@ pub(super) fn check(s: &[Tok], vars: &[String], ctx: Ctx) -> Result<(), Why> {
     }
     if unsure {
         return refused(
-            "SET of a variable to a value naming a keyword, or a name in a HAVING or under a \
-             UNION, that the body does not declare (the server's ER_SP_UNDECLARED_VAR, or a \
-             piece of syntax the model does not tell)",
+            "SET of a variable to a value naming a keyword, or a name in a GROUP BY, ORDER BY \
+             or HAVING or under a UNION, that the body does not declare (the server's \
+             ER_SP_UNDECLARED_VAR, ER_BAD_FIELD_ERROR when it runs, or a piece of syntax the model does not tell)",
         );
     }
     Ok(())
