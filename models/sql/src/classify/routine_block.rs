@@ -299,7 +299,9 @@ impl<'a> Reader<'a> {
                     if self.i == start || depth != 0 {
                         return refused("an empty condition");
                     }
-                    self.stmts.push(&self.t[start..self.i]);
+                    let e = &self.t[start..self.i];
+                    super::routine_set_ident::check_expr(e, &self.vars, self.ctx)?;
+                    self.stmts.push(e);
                     return Ok(());
                 }
                 _ => {}
@@ -374,6 +376,7 @@ impl<'a> Reader<'a> {
         if s.is_empty() {
             return refused("RETURN without a value");
         }
+        super::routine_set_ident::check_expr(s, &self.vars, self.ctx)?;
         self.stmts.push(s);
         Ok(())
     }
