@@ -184,3 +184,29 @@ fn a_kill_query_inside_the_body_goes_to_its_handler() {
     assert_eq!(m.take_events(), vec![(a, Outcome::Ok)]);
     assert_eq!(held(&m, a), vec!["TABLE test.m2 SW"]);
 }
+
+/// An IF / CASE whose one condition reads a table and whose branches are inert
+/// (main/sp-expr.test): the condition's locks, as a SELECT's (`sp_instr_jump_if_not`),
+/// then a branch; a missing table fails the block; a branch that is not inert stays
+/// refused (`classify/routine_flow_data.rs`).
+#[test]
+fn a_branch_over_data_with_inert_branches_plays_its_condition() {
+    let mut m = model();
+    let a = m.add_session();
+    m.step(a, "BEGIN").unwrap();
+    for sql in [
+        "BEGIN NOT ATOMIC IF (EXISTS (SELECT a FROM t1)) THEN SELECT 1; ELSE SELECT NULL; \
+         END IF; END",
+        "BEGIN NOT ATOMIC CASE ((1) IN (SELECT a FROM t2)) WHEN 1 THEN SELECT 1; \
+         ELSE SELECT NULL; END CASE; END",
+    ] {
+        assert_eq!(m.step(a, sql), Ok(Outcome::Ok), "{sql}");
+    }
+    let locks = held(&m, a).join(" ");
+    assert!(locks.contains("t1") && locks.contains("t2"), "{locks}");
+    m.step(a, "COMMIT").unwrap();
+    let missing = "BEGIN NOT ATOMIC IF EXISTS (SELECT * FROM nosuch) THEN SELECT 1; END IF; END";
+    assert_eq!(m.step(a, missing), Ok(Outcome::Error));
+    let busy = "BEGIN NOT ATOMIC IF EXISTS (SELECT * FROM t1) THEN DELETE FROM t2; END IF; END";
+    assert!(m.step(a, busy).is_err());
+}

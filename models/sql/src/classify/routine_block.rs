@@ -299,7 +299,9 @@ impl<'a> Reader<'a> {
                     if self.i == start || depth != 0 {
                         return refused("an empty condition");
                     }
-                    self.stmts.push(&self.t[start..self.i]);
+                    let e = &self.t[start..self.i];
+                    super::routine_set_ident::check_expr(e, &self.vars, self.ctx)?;
+                    self.stmts.push(e);
                     return Ok(());
                 }
                 _ => {}
@@ -374,6 +376,7 @@ impl<'a> Reader<'a> {
         if s.is_empty() {
             return refused("RETURN without a value");
         }
+        super::routine_set_ident::check_expr(s, &self.vars, self.ctx)?;
         self.stmts.push(s);
         Ok(())
     }
@@ -651,7 +654,7 @@ impl<'a> Reader<'a> {
                 return Err(Why::Fails(super::routine_decl::ER_SP_BAD_VAR_SHADOW))
             }
             "set" => {
-                super::routine_set_ident::check(s, &self.vars)?;
+                super::routine_set_ident::check(s, &self.vars, self.ctx)?;
                 f.autocommit |= s.iter().take(3).any(|t| {
                     matches!(t, Tok::Word { text, .. }
                     if text.trim_start_matches('@').eq_ignore_ascii_case("autocommit")

@@ -230,7 +230,7 @@ mod tests {
     use super::super::tokens;
     use super::*;
 
-    use super::super::routine_block::{read, Ctx};
+    use super::super::routine_block::{read_in, Ctx};
 
     /// The head is recognised and the body read (no parse error either).
     fn def(sql: &str, function: bool) -> bool {
@@ -240,7 +240,9 @@ mod tests {
         } else {
             Ctx::Procedure
         };
-        definition(&t, function).is_some_and(|b| read(b, ctx).is_ok())
+        // The parameters are variables of the body (as `routine::classify_body` reads it).
+        let params = super::super::routine_decl::param_names(&t);
+        definition(&t, function).is_some_and(|b| read_in(b, ctx, false, params).is_ok())
     }
 
     #[test]

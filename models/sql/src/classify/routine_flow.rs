@@ -419,6 +419,12 @@ impl<'a> Compiler<'a> {
     fn if_stmt(&mut self, t: &[Tok]) -> R<()> {
         let end = t.len().checked_sub(2).ok_or("an IF without its END IF")?;
         let arms = arms(&t[..end], &["elseif"], "then");
+        if let [(cond, body)] = arms.whens[..] {
+            // A condition over data with inert branches (`routine_flow_data.rs`).
+            if let Some(r) = self.over_data(cond, &[Some(body), arms.otherwise]) {
+                return r;
+            }
+        }
         let mut to_end = Vec::new();
         for (cond, body) in arms.whens {
             let c = self.expr(cond)?;
@@ -449,12 +455,21 @@ impl<'a> Compiler<'a> {
             .iter()
             .position(|x| kw_eq(x, "when"))
             .ok_or("a CASE without WHEN")?;
+        let arms = arms(&t[first_when..], &["when"], "then");
+        if let (Some(e), [(w, body)]) = (arms.otherwise, &arms.whens[..]) {
+            // A subject or condition over data with inert branches (`routine_flow_data.rs`).
+            let cond = if first_when > 0 { &t[..first_when] } else { w };
+            if first_when == 0 || self.expr(w).is_ok() {
+                if let Some(r) = self.over_data(cond, &[Some(body), Some(e)]) {
+                    return r;
+                }
+            }
+        }
         let subject = if first_when > 0 {
             Some(self.expr(&t[..first_when])?)
         } else {
             None
         };
-        let arms = arms(&t[first_when..], &["when"], "then");
         let mut to_end = Vec::new();
         for (cond, body) in arms.whens {
             let mut c = self.expr(cond)?;
