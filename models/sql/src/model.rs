@@ -63,6 +63,7 @@ mod dialect;
 mod dynamic_sql;
 pub mod encode;
 mod finish;
+pub mod footprint;
 mod global_timeout;
 mod ha_flush_none;
 mod handlers;

@@ -17,7 +17,8 @@
 //!   run by our search engine ([`crate::model::search`], the one lock scenarios run on),
 //!   and [`check`]: `mdl check`'s result from it;
 //! - [`reference`]: stateright's checker on the same model (`--engine stateright`);
-//! - [`quiet`]: the reduction (a private step taken first, alone);
+//! - [`quiet`]: the reduction (a private step taken first, alone), and [`key_por`]: a
+//!   step on keys no other session touches taken first, alone;
 //! - [`symmetry`]: interchangeable sessions, and a state named by its class;
 //! - [`paths`]: every maximal path, for replays on a server (tests);
 //! - [`written`]: the written order, with the file's `expect` lines (`mdl run`);
@@ -30,6 +31,7 @@ pub mod check;
 #[cfg(feature = "stateright")]
 pub mod explore;
 pub mod json;
+pub mod key_por;
 pub mod model;
 pub mod paths;
 pub mod quiet;

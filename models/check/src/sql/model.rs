@@ -8,8 +8,9 @@
 //! equality too, so that both engines count the same states. The SQL model has no
 //! encoding a state can be rebuilt from, so our engine keeps the states on its queue
 //! aside (a state is small: its catalog and sessions are shared with the states it came
-//! from, `mdl_sql::model::encode`). One reduction ([`super::quiet`]): a private step is
-//! taken first, alone. The notes: every (session, outcome) a statement reached.
+//! from, `mdl_sql::model::encode`). Two reductions, each a step taken first, alone: a
+//! private step ([`super::quiet`]) and a step on keys no other session touches
+//! ([`super::key_por`]). The notes: every (session, outcome) a statement reached.
 
 use super::{SqlAction, SqlCheck, SqlProp, SqlRecord, SqlState};
 use crate::model::engine_model::prop_fns;
@@ -27,8 +28,10 @@ pub struct SqlScenario {
     pub m: Arc<SqlCheck>,
     /// Its properties, built-ins first ([`SqlCheck::props`]).
     props: Arc<[SqlProp]>,
-    /// Private steps taken alone ([`super::quiet`]).
+    /// Private steps taken alone ([`super::quiet`]), and steps on keys no other session
+    /// touches ([`super::key_por`]).
     pub reduce: bool,
+    key_por: Option<Arc<super::key_por::KeyPor>>,
     /// With symmetry: the classes of interchangeable sessions ([`super::symmetry`]);
     /// empty without.
     pub classes: Arc<[Vec<usize>]>,
@@ -40,10 +43,12 @@ pub struct SqlScenario {
 impl SqlScenario {
     pub fn new(m: Arc<SqlCheck>, reduce: bool) -> SqlScenario {
         let props = m.props().into();
+        let key_por = reduce.then(|| Arc::new(super::key_por::KeyPor::new(&m)));
         SqlScenario {
             m,
             props,
             reduce,
+            key_por,
             classes: Arc::from(Vec::new()),
             renamed: Arc::default(),
         }
@@ -168,7 +173,11 @@ impl EngineModel for SqlScenario {
     ) {
         out.clear();
         if self.reduce && enabled.len() > 1 {
-            if let Some((mut x, rec)) = super::quiet::private_step(&self.m, st, enabled) {
+            let alone = super::quiet::private_step(&self.m, st, enabled).or_else(|| {
+                let k = self.key_por.as_ref()?;
+                k.alone(&self.m, st, enabled)
+            });
+            if let Some((mut x, rec)) = alone {
                 stats.reduced += 1;
                 stats.skipped += enabled.len() as u64 - 1;
                 if self.has_symmetry() {
