@@ -217,6 +217,10 @@ fn classifier_knows_every_kind() {
                     || (k.name().starts_with("alter_") && k.name().contains("_lock_"))
                     || (k.name().starts_with("alter_") && k.name().ends_with("_rename"))
                     || k.name().starts_with("fk_")
+                    // CHECK / REPAIR VIEW of a view of no table: the `*_const` row of a
+                    // `check_view` / `repair_view` plan.
+                    || k.name().starts_with("check_view")
+                    || k.name().starts_with("repair_view")
                     // An INSERT into a sequence: the `insert_sequence` row of an INSERT.
                     || k.name() == "insert_sequence" =>
             {
@@ -474,7 +478,7 @@ fn a_non_sql_step_is_refused_with_its_position() {
         Err(ConformError::Scenario { line, .. }) => assert_eq!(line, 2),
         other => panic!("{other:?}"),
     }
-    match load("dialect mariadb\ns1: sql BEGIN\ns1: sql CHECK VIEW v1\n") {
+    match load("dialect mariadb\ns1: sql BEGIN\ns1: sql LOAD TABLE t1 FROM MASTER\n") {
         Err(ConformError::Scenario { line, msg, .. }) => {
             assert_eq!(line, 3);
             assert!(msg.contains("not in the learned table"), "{msg}");

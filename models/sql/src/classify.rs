@@ -21,6 +21,7 @@ pub use crate::objects::{ForeignKey, Tbl, ViewDef, ViewMode};
 pub use crate::stmt::{Bind, LtMode, Part, Plan, SetTarget, Stmt, UserLockCall, XaOp, XaStmt};
 
 mod admin;
+mod admin_view;
 mod alter;
 mod alter_charset;
 mod alter_cols;

@@ -36,8 +36,10 @@ pub const ADMIN: &[Kind] = &[
     Kind::Analyze,
     Kind::AnalyzePersistent,
     Kind::CheckTable,
+    Kind::CheckView,
     Kind::Optimize,
     Kind::Repair,
+    Kind::RepairView,
 ];
 
 /// How a deadlock that picks this request's session as the victim ends (the server's

@@ -120,6 +120,10 @@ kinds! {
     LockWriteView = "lock_write_view", "sql/sql_parse.cc lock_tables_open_and_lock_tables";
     SelectViewTemptable = "select_view_temptable", "sql/sql_view.cc mysql_make_view (TEMPTABLE)";
     ShowCreateView = "show_create_view", "sql/sql_show.cc mysqld_show_create";
+    CheckView = "check_view", "sql/sql_admin.cc mysql_admin_table (CHECK VIEW: open_only_one_table, required_type FRMTYPE_VIEW; view_check)";
+    RepairView = "repair_view", "sql/sql_admin.cc mysql_admin_table (REPAIR VIEW: open_only_one_table, required_type FRMTYPE_VIEW; view_repair)";
+    CheckViewConst = "check_view_const", "sql/sql_admin.cc mysql_admin_table (CHECK VIEW of a view with no table)";
+    RepairViewConst = "repair_view_const", "sql/sql_admin.cc mysql_admin_table (REPAIR VIEW of a view with no table)";
     FkInsertParent = "fk_insert_parent", "sql/sql_base.cc open_tables (prelocking of the foreign keys: prepare_fk_prelocking_list)";
     FkUpdateParent = "fk_update_parent", "sql/sql_base.cc open_tables (prelocking of the foreign keys: prepare_fk_prelocking_list)";
     FkDeleteParent = "fk_delete_parent", "sql/sql_base.cc open_tables (prelocking of the foreign keys: prepare_fk_prelocking_list)";

@@ -152,7 +152,7 @@ fn a_statement_outside_the_table_changes_nothing() {
     m.step(a, "BEGIN").unwrap();
     m.step(a, "SELECT * FROM t1").unwrap();
     let before = m.locks_of(a);
-    assert!(m.step(a, "CHECK VIEW v1").is_err());
+    assert!(m.step(a, "CHECK VIEW t1").is_err());
     assert_eq!(m.locks_of(a), before);
 }
 

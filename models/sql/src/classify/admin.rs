@@ -18,6 +18,9 @@ pub(super) fn classify_admin(
     c.i = 1;
     c.eat("no_write_to_binlog");
     c.eat("local");
+    if matches!(first, "check" | "repair") && c.eat("view") {
+        return super::admin_view::classify(cx, c, toks, first == "repair");
+    }
     if !c.eat("table") && !c.eat("tables") {
         return Err(not_in());
     }

@@ -239,7 +239,13 @@ fn one_table_plan(kind: Kind, t: Tbl, cat: &Catalog, has_row: &dyn Fn(&str) -> b
         ..Bind::default()
     };
     let part = Part::on_row(row, kind, bind);
-    Stmt::Learned(Plan::of(kind, vec![part], Effect::NeedTables(vec![t])))
+    // A system schema's table the server has is not the catalog's (`system_tables.rs`).
+    let need = if super::system_tables::is_system(&t) && super::system_tables::exists(&t) {
+        vec![]
+    } else {
+        vec![t]
+    };
+    Stmt::Learned(Plan::of(kind, vec![part], Effect::NeedTables(need)))
 }
 
 /// `EXPLAIN SELECT ...` (the SELECT's locks), `DESCRIBE t` / `EXPLAIN t` (SHOW COLUMNS).

@@ -140,6 +140,7 @@ const FK: &[&str] = &["CREATE TABLE t3 (a INT PRIMARY KEY, b INT, \
 const FK_CASCADE: &[&str] = &["CREATE TABLE t3 (a INT PRIMARY KEY, b INT, \
     FOREIGN KEY (b) REFERENCES t1 (a) ON DELETE CASCADE ON UPDATE CASCADE) ENGINE=InnoDB"];
 const VIEW: &[&str] = &["CREATE VIEW v1 AS SELECT * FROM t1"];
+const VIEW_CONST: &[&str] = &["CREATE VIEW v1 AS SELECT 1 AS a"];
 const VIEW_TEMPTABLE: &[&str] = &["CREATE ALGORITHM=TEMPTABLE VIEW v1 AS SELECT * FROM t1"];
 
 /// A kind with a preparation, learned but not in the matrix.
@@ -260,6 +261,14 @@ pub const KINDS: &[KindDef] = &[
         VIEW_TEMPTABLE,
     ),
     kv(Kind::ShowCreateView, "SHOW CREATE VIEW v1", VIEW),
+    // CHECK VIEW / REPAIR VIEW (sql/sql_admin.cc `mysql_admin_table`: the view's MDL is
+    // SHARED_READ for CHECK and SHARED_NO_READ_WRITE for REPAIR, `open_only_one_table`
+    // opens it with `required_type= FRMTYPE_VIEW`, then `view_check` / `view_repair`).
+    // Learned, not in the matrix.
+    kv(Kind::CheckView, "CHECK VIEW v1", VIEW),
+    kv(Kind::RepairView, "REPAIR VIEW v1", VIEW),
+    kv(Kind::CheckViewConst, "CHECK VIEW v1", VIEW_CONST),
+    kv(Kind::RepairViewConst, "REPAIR VIEW v1", VIEW_CONST),
     // Foreign keys (MariaDB sql/sql_base.cc: `DML_prelocking_strategy::handle_table`
     // prelocks the children of a parent opened for writing, `prepare_fk_prelocking_list`:
     // SR for RESTRICT / NO ACTION, SW for CASCADE / SET NULL of the statement's
