@@ -71,14 +71,17 @@ pub(super) fn classify(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
     if let Err(code) = params(rest) {
         return Some(Ok(Stmt::Fails(code)));
     }
-    if let Some(code) = body_error(&rest[at..], kind == RoutineKind::Function, aggregate) {
-        return Some(Ok(Stmt::Fails(code)));
-    }
     if let Some(why) = unread(&rest[at..]) {
         return Some(Err(format!(
             "`{}`: an Oracle-mode routine body with {why} is not read (classify/oracle_routine.rs)",
             cx.sql
         )));
+    }
+    if let Some(code) = body_error(&rest[at..], kind == RoutineKind::Function, aggregate) {
+        return Some(Ok(Stmt::Fails(code)));
+    }
+    if !end_name_matches(&rest[at..], &r, cx.db) {
+        return Some(Ok(Stmt::Fails(ER_END_IDENTIFIER_DOES_NOT_MATCH)));
     }
     if !body_outline(&rest[at..]) {
         return Some(Err(format!(
@@ -212,6 +215,10 @@ const ER_SP_COND_MISMATCH: u32 = 1319;
 /// ER_SP_NORETURN: a function whose body has no RETURN.
 const ER_SP_NORETURN: u32 = 1320;
 
+/// ER_SP_BADRETURN: RETURN with a value in a procedure (`Sp_handler::add_instr_freturn`,
+/// sql/sp.cc; measured: compat/oracle/t/sp.test, `RETURN 10` in a procedure).
+const ER_SP_BADRETURN: u32 = 1313;
+
 /// ER_SP_DUP_HANDLER: one EXCEPTION section with two handlers of one name.
 const ER_SP_DUP_HANDLER: u32 = 1413;
 
@@ -285,6 +292,12 @@ fn body_error(body: &[Tok], function: bool, aggregate: bool) -> Option<u32> {
             }
         }
     }
+    let return_value = body
+        .windows(2)
+        .any(|w| kw_eq(&w[0], "return") && w[1] != Tok::P(';'));
+    if !function && return_value {
+        return Some(ER_SP_BADRETURN);
+    }
     if dup_handler(body) {
         return Some(ER_SP_DUP_HANDLER);
     }
@@ -324,6 +337,19 @@ fn unread(body: &[Tok]) -> Option<&'static str> {
         ("iterate", "ITERATE"),
         ("leave", "LEAVE"),
     ];
+    // An assignment to a ROW variable's field (4081 as the body is parsed when the
+    // variable is unknown). A read of a field a ROW variable lacks (4082) is not seen: a
+    // known difference.
+    let field_target = body.windows(5).any(|w| {
+        (w[0] == Tok::P(';') || kw_eq(&w[0], "begin") || kw_eq(&w[0], "set"))
+            && matches!(w[1], Tok::Word { .. })
+            && w[2] == Tok::P('.')
+            && matches!(w[3], Tok::Word { .. })
+            && (w[4] == Tok::P(':') || w[4] == Tok::P('='))
+    });
+    if field_target {
+        return Some("an assignment to a field");
+    }
     if body
         .windows(2)
         .any(|w| w[0] == Tok::P('<') && w[1] == Tok::P('<'))
@@ -340,6 +366,33 @@ fn unread(body: &[Tok]) -> Option<&'static str> {
         .iter()
         .find(|(w, _)| body.iter().any(|t| kw_eq(t, w)))
         .map(|(_, why)| *why)
+}
+
+/// ER_END_IDENTIFIER_DOES_NOT_MATCH: the name after the body's END is not the routine's.
+const ER_END_IDENTIFIER_DOES_NOT_MATCH: u32 = 4083;
+
+/// Whether the `opt_sp_name` after the body's END, if any, names the routine `r`
+/// (`sp_head::check_standalone_routine_end_name`, sql/sp_head.cc: schema and name; measured
+/// on compat/oracle/t/sp.test MDEV-13450: 4083 otherwise).
+fn end_name_matches(body: &[Tok], r: &super::Tbl, db: &str) -> bool {
+    let mut n = body.len();
+    while n > 0 && body[n - 1] == Tok::P(';') {
+        n -= 1;
+    }
+    let word = |t: &Tok| match t {
+        Tok::Word { text, .. } => Some(text.to_lowercase()),
+        _ => None,
+    };
+    let same =
+        |d: &str, name: &str| d.eq_ignore_ascii_case(&r.db) && name.eq_ignore_ascii_case(&r.name);
+    match &body[..n] {
+        [.., e, a, Tok::P('.'), b] if kw_eq(e, "end") => match (word(a), word(b)) {
+            (Some(a), Some(b)) => same(&a, &b),
+            _ => true,
+        },
+        [.., e, name] if kw_eq(e, "end") => word(name).is_none_or(|n| same(db, &n)),
+        _ => true,
+    }
 }
 
 /// `sp_body [opt_sp_name]`: a top-level `BEGIN`, and the last words `END` or `END name`
@@ -405,6 +458,25 @@ mod tests {
             Some(4105)
         );
         assert_eq!(err("BEGIN NULL; END", true, false), Some(1320));
+        assert_eq!(err("BEGIN RETURN 10; END", false, false), Some(1313));
+        assert_eq!(err("BEGIN RETURN; END", false, false), None);
+        let r = crate::objects::Tbl {
+            db: "test".into(),
+            name: "p1".into(),
+        };
+        let end = |s: &str| end_name_matches(&tokens(s).unwrap(), &r, "test");
+        assert!(end("BEGIN NULL; END"));
+        assert!(end("BEGIN NULL; END test.P1;"));
+        assert!(!end("BEGIN NULL; END test2.p1"));
+        assert!(!end("BEGIN NULL; END p2"));
+        assert_eq!(
+            unread(&tokens("a ROW(a INT); BEGIN NULL; END").unwrap()),
+            None
+        );
+        assert_eq!(
+            unread(&tokens("BEGIN a.b:=1; END").unwrap()),
+            Some("an assignment to a field")
+        );
         assert_eq!(
             err(
                 "e EXCEPTION; BEGIN RETURN 1; EXCEPTION WHEN e THEN RETURN 2; WHEN e THEN \
