@@ -160,3 +160,24 @@ fn with_a_server_differences_are_scenario_files() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A file's `SET sql_mode=ORACLE` puts the statements after it in Oracle mode (played
+/// after that SET, offline and on the server), until it sets another mode.
+#[test]
+fn the_files_sql_mode_is_followed() {
+    let dir = std::env::temp_dir().join(format!("mdl-corpus-test-{}-oracle", std::process::id()));
+    std::fs::create_dir_all(dir.join("compat")).unwrap();
+    let text = "SET sql_mode=ORACLE;\nDELIMITER $$;\nCREATE PROCEDURE p1 AS BEGIN NULL; END$$\n\
+                DELIMITER ;$$\nSET sql_mode=DEFAULT;\nCREATE PROCEDURE p2 AS BEGIN NULL END;\n";
+    std::fs::write(dir.join("compat/o.test"), text).unwrap();
+    let files = vec![dir.join("compat/o.test")];
+    let entries = corpus::statements(&dir, &files).unwrap();
+    let modes: Vec<bool> = entries.iter().map(|e| e.oracle).collect();
+    assert_eq!(modes, [true, true, false, false]);
+    let map = mdl_sql::mapping::Mapping::load().unwrap();
+    assert!(corpus::offline_in(&map, &entries[1].sql, true).is_ok());
+    assert!(corpus::offline_in(&map, &entries[3].sql, false).is_err());
+    assert!(corpus::scenario_text_in(&map, &entries[1].sql, true)
+        .contains("s1: sql SET sql_mode=ORACLE\n"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

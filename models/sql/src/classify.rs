@@ -50,6 +50,7 @@ mod lex;
 mod lock_alias;
 mod misc;
 mod one_offs;
+mod oracle_routine;
 mod parse_errors;
 mod partition;
 mod partition_clause;
@@ -283,6 +284,27 @@ pub fn classify(
     let st = classify_inner(sql, db, cat, has_row)?;
     engines::not_opened(sql, cat, &st)?;
     fk::apply(sql, &tokens(sql)?, db, cat, st)
+}
+
+/// The statements whose grammar differs under `sql_mode=ORACLE` and that the model reads
+/// in that mode (`classify/oracle_routine.rs`); None for any other statement, which is
+/// classified as in the default mode.
+pub fn classify_oracle(
+    sql: &str,
+    db: &str,
+    cat: &Catalog,
+    has_row: &dyn Fn(&str) -> bool,
+) -> Option<Result<Stmt, String>> {
+    let code = crate::comments::code(sql);
+    let sql = code.as_deref().unwrap_or(sql);
+    let toks = tokens(sql).ok()?;
+    let cx = Cx {
+        sql,
+        db,
+        cat,
+        has_row,
+    };
+    oracle_routine::classify(&cx, &toks)
 }
 
 fn classify_inner(

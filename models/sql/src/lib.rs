@@ -39,6 +39,7 @@ mod roles;
 pub mod routines;
 mod servers;
 mod set_password;
+pub mod sql_mode;
 pub mod stmt;
 pub mod table_def;
 mod words;

@@ -71,6 +71,7 @@ mod kill;
 mod lock_tables;
 mod lt_name_mode;
 mod nopart_ha;
+mod oracle_mode;
 mod plan;
 mod prepare_check;
 mod prepare_ha;
@@ -166,6 +167,8 @@ pub struct SqlSession {
     /// The temporary table the running CREATE TEMPORARY TABLE ... LIKE / SELECT makes
     /// when it succeeds.
     pub pending_temp: Option<(Tbl, Engine)>,
+    /// The session's sql_mode holds ORACLE (`model/oracle_mode.rs`).
+    pub oracle: bool,
     /// How that CREATE TEMPORARY TABLE fills its table (`model::temp_txn`).
     pub temp_fill: Option<temp_txn::TempFill>,
     /// In a transaction begun READ ONLY (`model::ro_txn`).
@@ -216,6 +219,7 @@ impl SqlSession {
             temp_tables: Vec::new(),
             temp_sequences: Vec::new(),
             pending_temp: None,
+            oracle: false,
             temp_fill: None,
             tx_read_only: false,
             prepared: Vec::new(),

@@ -37,6 +37,8 @@ pub struct Entry {
     pub file: String,
     pub line: usize,
     pub sql: String,
+    /// Run under `sql_mode=ORACLE`: the file set it before (`mdl_sql::sql_mode`).
+    pub oracle: bool,
 }
 
 /// The files of the list (`#` comments, blank lines skipped), relative to `dir`; a
@@ -102,12 +104,24 @@ pub fn statements(dir: &Path, files: &[PathBuf]) -> Result<Vec<Entry>, ConformEr
             std::fs::read(f).map_err(|e| ConformError::Io(format!("{}: {e}", f.display())))?;
         let text = String::from_utf8_lossy(&bytes);
         let rel = f.strip_prefix(dir).unwrap_or(f).display().to_string();
+        // Each file begins in the server's default sql_mode (mysqltest's new connection).
+        let mut oracle = false;
         for s in extract::extract(&text) {
-            if seen.insert(s.sql.to_ascii_lowercase()) {
+            if let Some(o) = mdl_sql::sql_mode::sets_oracle(&s.sql) {
+                oracle = o;
+            }
+            // A statement read in the Oracle grammar is another statement.
+            let key = format!(
+                "{}{}",
+                if oracle { "oracle:" } else { "" },
+                s.sql.to_ascii_lowercase()
+            );
+            if seen.insert(key) {
                 out.push(Entry {
                     file: rel.clone(),
                     line: s.line,
                     sql: s.sql,
+                    oracle,
                 });
             }
         }
@@ -191,10 +205,21 @@ pub fn reason(msg: &str) -> String {
 
 /// Plays a statement alone on a fresh model: its outcome, or the model's refusal.
 pub fn offline(map: &Mapping, sql: &str) -> Result<Outcome, String> {
+    offline_in(map, sql, false)
+}
+
+/// [`offline`] in a session whose sql_mode is ORACLE when `oracle`.
+pub fn offline_in(map: &Mapping, sql: &str, oracle: bool) -> Result<Outcome, String> {
     let mut m = SqlModel::new(map.clone());
     let s = m.add_session();
+    if oracle {
+        m.step(s, ORACLE)?;
+    }
     m.step(s, sql)
 }
+
+/// The statement that puts a scenario's session in Oracle mode.
+const ORACLE: &str = "SET sql_mode=ORACLE";
 
 /// Statements not run on the server: they change it for the statements after them (or
 /// for the harness), or sleep.
@@ -237,12 +262,23 @@ fn unsafe_on_server(sql: &str) -> bool {
 /// The one-statement scenario that compares `sql`'s locks: inside BEGIN when the model
 /// keeps locks after it, else behind another session's read of every fixture table.
 pub fn scenario_text(map: &Mapping, sql: &str) -> String {
+    scenario_text_in(map, sql, false)
+}
+
+/// [`scenario_text`] with its session in Oracle mode first when `oracle`.
+pub fn scenario_text_in(map: &Mapping, sql: &str, oracle: bool) -> String {
     let mut m = SqlModel::new(map.clone());
     let s = m.add_session();
+    if oracle {
+        let _ = m.step(s, ORACLE);
+    }
     let keeps = m.step(s, "BEGIN").is_ok()
         && m.step(s, sql) == Ok(Outcome::Ok)
         && !m.locks_of(s).is_empty();
     let mut t = String::from("dialect mariadb\n");
+    if oracle {
+        t.push_str(&format!("s1: sql {ORACLE}\n"));
+    }
     if keeps {
         t.push_str(&format!("s1: sql BEGIN\ns1: sql {sql}\n"));
     } else {
@@ -408,7 +444,7 @@ pub fn run(
         let fam = family(&e.sql);
         let c = sum.by_family.entry(fam).or_default();
         c.total += 1;
-        if let Err(r) = offline(map, &e.sql) {
+        if let Err(r) = offline_in(map, &e.sql, e.oracle) {
             let _ = writeln!(log, "{}:{}: refused: {r}", e.file, e.line);
             *sum.reasons.entry(reason(&r)).or_default() += 1;
             continue;
@@ -420,7 +456,7 @@ pub fn run(
             continue;
         }
         let name = format!("{}:{}", e.file, e.line);
-        let text = scenario_text(map, &e.sql);
+        let text = scenario_text_in(map, &e.sql, e.oracle);
         let Ok(sc) = scenario::load_text(&name, &text, map) else {
             sum.skipped += 1;
             continue;

@@ -46,7 +46,7 @@ fn kind_word(t: Option<&Tok>) -> Option<RoutineKind> {
 }
 
 /// Skips `DEFINER = user` (`user`, `'u'@'h'`, `u@h`, `CURRENT_USER[()]`).
-fn skip_definer(c: &mut Cur) -> Result<(), String> {
+pub(super) fn skip_definer(c: &mut Cur) -> Result<(), String> {
     if !c.eat("definer") {
         return Ok(());
     }

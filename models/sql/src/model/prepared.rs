@@ -44,6 +44,9 @@ impl SqlModel {
         self.note_user_vars(s, &w);
         self.note_var_values(s, sql, &w);
         let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
+        if let Some(r) = self.oracle_classify(s, sql) {
+            return Some(r);
+        }
         if let Some(r) = self.chain_classify(s, &w) {
             return Some(r);
         }
