@@ -323,8 +323,20 @@ fn the_comparison_catches_the_seeded_sql_por_bug() {
 #[test]
 fn steps_on_disjoint_keys_are_taken_alone() {
     let m = SqlCheck::new(&key_files().remove(1)).expect("model");
-    let (on, n_on) = search_found(&m, true, false);
-    let (off, n_off) = search_found(&m, false, false);
+    let (on, n_on) = search_found(
+        &m,
+        Reductions {
+            por: true,
+            symmetry: false,
+        },
+    );
+    let (off, n_off) = search_found(
+        &m,
+        Reductions {
+            por: false,
+            symmetry: false,
+        },
+    );
     assert_eq!(on, off);
     assert!(
         n_on * 2 < n_off,

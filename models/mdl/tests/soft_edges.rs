@@ -206,7 +206,7 @@ fn soft_edges_keep_the_zoo_safe() {
                     continue;
                 }
                 let (n, info) = m.step(&s, a);
-                n.t.check()
+                n.table.check()
                     .unwrap_or_else(|e| panic!("{name}: lock table invariant: {e}"));
                 let (g0, g1) = (m.edges(&s), m.edges(&n));
                 assert!(
@@ -221,7 +221,7 @@ fn soft_edges_keep_the_zoo_safe() {
                          lead back to it (not a cycle)"
                     );
                 }
-                for (_, l) in n.t.locks() {
+                for (_, l) in n.table.locks() {
                     for (_, times) in l.jumped() {
                         assert!(u64::from(*times) <= m.config.max_write_lock_count);
                     }
