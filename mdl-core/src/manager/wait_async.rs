@@ -255,13 +255,33 @@ impl Context {
         dur: LockDuration,
         wait: WaitOption,
     ) -> Result<Outcome, MdlError> {
+        self.acquire_all_paced_async(reqs, dur, wait, || std::future::ready(()))
+            .await
+    }
+
+    /// [`Context::acquire_all_outcome_async`], awaiting `pause()` whenever an element
+    /// was granted after a wait and more elements remain, before the next one is
+    /// requested: the async twin of [`Context::acquire_all_paced`] (the scenario runner
+    /// decides there the order in which woken bulk requests go on). It changes no
+    /// decision; dropping the future in the pause gives back what it was granted.
+    #[doc(hidden)]
+    pub async fn acquire_all_paced_async<P: Future<Output = ()>>(
+        &mut self,
+        reqs: &[BulkReq],
+        dur: LockDuration,
+        wait: WaitOption,
+        mut pause: impl FnMut() -> P,
+    ) -> Result<Outcome, MdlError> {
         let sorted = self.bulk_sorted(reqs)?;
         let mut bulk = Bulk::new(self);
-        for r in &sorted {
+        for (i, r) in sorted.iter().enumerate() {
             let b = bulk.begin(r, dur, wait)?;
             let (o, new) = finish(bulk.ctx, b).await;
             if let Some(failed) = bulk.took(o, new) {
                 return Ok(failed);
+            }
+            if bulk.ctx.waited && i + 1 < sorted.len() {
+                pause().await;
             }
         }
         Ok(bulk.keep())

@@ -137,7 +137,7 @@ fn a_file_invalid_midway_keeps_its_transcript_and_failed_expectations() {
          s1: commit\n",
     );
     let path = p.display().to_string();
-    for engine in ["manager", "table"] {
+    for engine in ["manager", "table", "threads"] {
         let o = mdl(&["run", "--engine", engine, &path]);
         assert_eq!(o.status.code(), Some(2));
         let out = stdout(&o);
@@ -180,7 +180,7 @@ fn a_session_left_waiting_fails_the_run_unless_expected() {
     let q = tmp("left-ok.mdl", format!("{text}expect s2 waiting\n"))
         .display()
         .to_string();
-    for engine in ["manager", "table"] {
+    for engine in ["manager", "table", "threads"] {
         let o = mdl(&["run", "--engine", engine, &p]);
         assert_eq!(o.status.code(), Some(1), "{engine}");
         assert!(

@@ -35,7 +35,7 @@ fn malformed_files_exit_2_with_file_line_col() {
             "busy.mdl:3:3: a step for session `s2`, whose previous step (line 2) is still waiting",
         ),
     ];
-    for engine in ["manager", "table"] {
+    for engine in ["manager", "table", "threads"] {
         for (name, text, want) in cases {
             let p = tmp(name, text);
             let path = p.display().to_string();
@@ -78,7 +78,7 @@ fn a_failed_expectation_exits_1_and_names_the_line() {
         "s1: acquire TABLE a.b X\ns2: acquire TABLE a.b SR\nexpect s2 granted\ns1: commit\n",
     );
     let path = p.display().to_string();
-    for engine in ["manager", "table"] {
+    for engine in ["manager", "table", "threads"] {
         let o = mdl(&["run", "--engine", engine, &path]);
         assert_eq!(o.status.code(), Some(1));
         let e = stderr(&o);
@@ -126,7 +126,7 @@ fn json_output_has_steps_events_and_expectations() {
         "s1: acquire TABLE a.b X\ns2: acquire TABLE a.b SR\nexpect s2 waiting\n\
          s1: release TABLE a.c\ns1: commit\nexpect s2 granted\n",
     );
-    for engine in ["manager", "table"] {
+    for engine in ["manager", "table", "threads"] {
         let o = mdl(&[
             "run",
             "--engine",

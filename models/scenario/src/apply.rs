@@ -126,4 +126,31 @@ impl Command {
         };
         Ok(r?)
     }
+    /// [`Command::apply_to_context`] as a future over the manager's async waits
+    /// ([`Context::acquire_outcome_async`] and its twins): the same outcomes, and a
+    /// request that waits leaves the future pending instead of blocking the thread.
+    /// `pause()` is awaited where the blocking form calls `pause`
+    /// ([`Context::acquire_all_paced_async`]). The commands that never wait are the
+    /// blocking form's.
+    pub async fn apply_to_context_async<P: std::future::Future<Output = ()>>(
+        &self,
+        ctx: &mut Option<Context>,
+        wait: WaitOption,
+        pause: impl FnMut() -> P,
+    ) -> Result<Outcome, ApplyError> {
+        let r = match (self, ctx.as_mut()) {
+            (Command::Acquire { key, ty, dur, .. }, Some(c)) => {
+                c.acquire_outcome_async(key, *ty, *dur, wait).await
+            }
+            (Command::AcquireAll { dur, reqs, .. }, Some(c)) => {
+                c.acquire_all_paced_async(&bulk(reqs), *dur, wait, pause)
+                    .await
+            }
+            (Command::Upgrade { key, ty, .. }, Some(c)) => {
+                c.upgrade_outcome_async(key, *ty, wait).await
+            }
+            _ => return self.apply_to_context(ctx, wait, &mut || {}),
+        };
+        Ok(r?)
+    }
 }

@@ -35,10 +35,15 @@ fn play(name: &str, text: &str) -> Transcript {
     let a = runner::run_engine(&sc, Engine::Table)
         .valid()
         .unwrap_or_else(|e| panic!("table: {e}"));
-    if manager_ready() {
-        let b = runner::run_engine(&sc, Engine::Manager)
+    let engines = if manager_ready() {
+        &[Engine::Manager, Engine::Threads][..]
+    } else {
+        &[]
+    };
+    for &e in engines {
+        let b = runner::run_engine(&sc, e)
             .valid()
-            .unwrap_or_else(|e| panic!("manager: {e}"));
+            .unwrap_or_else(|err| panic!("{e:?}: {err}"));
         if a.text() != b.text() {
             let first = a
                 .text()
@@ -476,8 +481,8 @@ fn misuse_gives_error_and_changes_nothing() {
 fn a_step_while_waiting_makes_the_scenario_invalid() {
     let text = "s1: acquire TABLE db.t X\ns2: acquire TABLE db.t X\ns2: commit\n";
     let sc = parse("busy.mdl", text).expect("parses");
-    for e in [Engine::Table, Engine::Manager] {
-        if e == Engine::Manager && !manager_ready() {
+    for e in [Engine::Table, Engine::Manager, Engine::Threads] {
+        if e != Engine::Table && !manager_ready() {
             continue;
         }
         let err = runner::run_engine(&sc, e).valid().expect_err("invalid");

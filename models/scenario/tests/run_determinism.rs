@@ -1,7 +1,8 @@
 //! `mdl run` does not depend on thread timing: every bundled scenario
 //! (`models/scenarios/*.mdl`, `models/mdl/tests/check_scenarios/*.mdl`), every scenario
 //! example of the docs and a few hundred random scenarios, played many times on the
-//! concurrent manager, give one transcript each, equal to the sequential table's.
+//! concurrent manager (its task engine and its thread engine), give one transcript
+//! each, equal to the sequential table's.
 //!
 //! The random scenarios aim at what used to race: waits sharing a deadline
 //! (`lock_wait_timeout` and a few `timeout=` values, `advance` past several at once),
@@ -367,8 +368,11 @@ struct Tally {
 fn same_every_time(name: &str, sc: &Scenario, repeat: usize, tally: &mut Tally) {
     let want = runner::run_engine(sc, Engine::Table);
     let want_text = outcome(&want);
-    for i in 0..repeat {
-        let got = outcome(&runner::run_engine(sc, Engine::Manager));
+    for (e, i) in [Engine::Manager, Engine::Threads]
+        .into_iter()
+        .flat_map(|e| (0..repeat).map(move |i| (e, i)))
+    {
+        let got = outcome(&runner::run_engine(sc, e));
         if got != want_text {
             let first = want_text
                 .lines()
@@ -377,8 +381,8 @@ fn same_every_time(name: &str, sc: &Scenario, repeat: usize, tally: &mut Tally) 
                 .map(|(a, b)| format!("table:   {a}\nmanager: {b}"))
                 .unwrap_or_else(|| "one transcript is longer".into());
             panic!(
-                "{name}: run {} of {repeat} on the manager differs from the table; first \
-                 difference:\n{first}\n\ntable:\n{want_text}\nmanager:\n{got}",
+                "{name}: run {} of {repeat} on the {e:?} engine differs from the table; \
+                 first difference:\n{first}\n\ntable:\n{want_text}\nmanager:\n{got}",
                 i + 1
             );
         }
@@ -495,7 +499,7 @@ fn always(name: &str, text: &str) {
     let sc = parse(name, text).unwrap_or_else(|e| panic!("{e}"));
     let want = runner::run_engine(&sc, Engine::Table);
     assert!(want.ok(), "{name}: table:\n{}", outcome(&want));
-    for e in [Engine::Table, Engine::Manager] {
+    for e in [Engine::Table, Engine::Manager, Engine::Threads] {
         for i in 0..50 {
             let t = runner::run_engine(&sc, e);
             assert_eq!(

@@ -85,11 +85,18 @@ fn bundled_scenarios_agree_on_both_engines() {
         let a = runner::run_engine(&sc, Engine::Table)
             .valid()
             .unwrap_or_else(|e| panic!("{e}"));
-        let b = runner::run_engine(&sc, Engine::Manager)
-            .valid()
-            .unwrap_or_else(|e| panic!("{e}"));
-        assert!(b.ok(), "{}: manager:\n{}", p.display(), b.text());
-        assert_eq!(a.text(), b.text(), "{}: transcripts differ", p.display());
+        for e in [Engine::Manager, Engine::Threads] {
+            let b = runner::run_engine(&sc, e)
+                .valid()
+                .unwrap_or_else(|err| panic!("{err}"));
+            assert!(b.ok(), "{}: {e:?}:\n{}", p.display(), b.text());
+            assert_eq!(
+                a.text(),
+                b.text(),
+                "{}: {e:?}: transcripts differ",
+                p.display()
+            );
+        }
     }
 }
 
@@ -206,19 +213,18 @@ fn manager_transcripts_are_deterministic() {
             .valid()
             .expect("valid")
             .text();
-        for _ in 0..25 {
-            let got = runner::run_engine(&sc, Engine::Manager)
-                .valid()
-                .expect("valid")
-                .text();
-            assert_eq!(got, want, "{}", p.display());
+        for e in [Engine::Manager, Engine::Threads] {
+            for _ in 0..25 {
+                let got = runner::run_engine(&sc, e).valid().expect("valid").text();
+                assert_eq!(got, want, "{}: {e:?}", p.display());
+            }
         }
     }
 }
 
 /// Seeded bug `run_report_early` (the manager runner reports a step's outcome before the
-/// system is quiet): the comparison with the table engine catches it on every bundled
-/// scenario. Run with `RUSTFLAGS='--cfg mdl_bug="run_report_early"'`.
+/// system is quiet, in both its task and its thread engine): the comparison with the
+/// table engine catches it on every bundled scenario, on each. Run with `RUSTFLAGS='--cfg mdl_bug="run_report_early"'`.
 #[cfg(mdl_bug = "run_report_early")]
 #[test]
 fn seeded_run_report_early_is_caught() {
@@ -229,14 +235,16 @@ fn seeded_run_report_early_is_caught() {
         let a = runner::run_engine(sc, Engine::Table)
             .valid()
             .expect("valid");
-        match runner::run_engine(sc, Engine::Manager).valid() {
-            Ok(b) if b.text() == a.text() && b.ok() => {}
-            _ => caught += 1,
+        for e in [Engine::Manager, Engine::Threads] {
+            match runner::run_engine(sc, e).valid() {
+                Ok(b) if b.text() == a.text() && b.ok() => {}
+                _ => caught += 1,
+            }
         }
     }
     assert_eq!(
         caught,
-        all.len(),
+        2 * all.len(),
         "every bundled scenario exposes the early report"
     );
 }
@@ -275,12 +283,20 @@ fn mysql_unit_ports_pass_on_both_engines() {
             .valid()
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(a.ok(), "{}: table:\n{}", p.display(), a.text());
-        if manager {
-            let b = runner::run_engine(sc, Engine::Manager)
+        for e in [Engine::Manager, Engine::Threads]
+            .into_iter()
+            .filter(|_| manager)
+        {
+            let b = runner::run_engine(sc, e)
                 .valid()
-                .unwrap_or_else(|e| panic!("{e}"));
-            assert!(b.ok(), "{}: manager:\n{}", p.display(), b.text());
-            assert_eq!(a.text(), b.text(), "{}: transcripts differ", p.display());
+                .unwrap_or_else(|err| panic!("{err}"));
+            assert!(b.ok(), "{}: {e:?}:\n{}", p.display(), b.text());
+            assert_eq!(
+                a.text(),
+                b.text(),
+                "{}: {e:?}: transcripts differ",
+                p.display()
+            );
         }
     }
 }
@@ -310,6 +326,7 @@ fn the_search_follows_the_servers_list_order_on_both_engines() {
     assert!(fast_path_search_order_holds(Engine::Table), "table");
     assert!(manager_ready());
     assert!(fast_path_search_order_holds(Engine::Manager), "manager");
+    assert!(fast_path_search_order_holds(Engine::Threads), "threads");
 }
 
 /// Seeded bug `blockers_in_owner_order` (the old design: blockers in owner order): the
@@ -321,4 +338,5 @@ fn seeded_blockers_in_owner_order_is_caught() {
     assert!(!fast_path_search_order_holds(Engine::Table), "table");
     assert!(manager_ready());
     assert!(!fast_path_search_order_holds(Engine::Manager), "manager");
+    assert!(!fast_path_search_order_holds(Engine::Threads), "threads");
 }

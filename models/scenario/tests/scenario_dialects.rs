@@ -47,7 +47,7 @@ fn a_dialect_line_names_a_folder_next_to_the_file() {
     assert_eq!((e.pos.line, e.pos.col), (9, 9), "{e}");
     assert!(e.msg.starts_with("expected a dialect"), "{e}");
     // Played in written order on both engines, in the folder's types.
-    for engine in [Engine::Table, Engine::Manager] {
+    for engine in [Engine::Table, Engine::Manager, Engine::Threads] {
         let t = run_engine(&sc, engine);
         assert_eq!(t.exit_code(), 0, "{engine:?}: {}", t.text());
         assert!(t

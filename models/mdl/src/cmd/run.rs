@@ -40,6 +40,7 @@ fn engine_name(e: Engine) -> &'static str {
     match e {
         Engine::Manager => "manager",
         Engine::Table => "table",
+        Engine::Threads => "threads",
     }
 }
 

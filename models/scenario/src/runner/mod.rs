@@ -1,10 +1,13 @@
 //! The scenario runner: plays a [`Scenario`] in written order on a [`Backend`] and
 //! produces a [`Transcript`].
 //!
-//! Two backends: [`TableBackend`] over the sequential [`mdl_core::table::LockTable`], and
-//! [`ManagerBackend`] over the concurrent [`mdl_core::Manager`] with one OS thread per
-//! session and a manual clock. After every line the backend waits until the system is
-//! quiet, so both produce the same transcript for the same file.
+//! Three backends: [`TableBackend`] over the sequential [`mdl_core::table::LockTable`];
+//! [`TaskBackend`] over the concurrent [`mdl_core::Manager`] with every session a task
+//! (a future over the manager's async waits) polled on the runner's thread, and a
+//! manual clock (the `manager` engine, `mdl run`'s default); [`ThreadBackend`] over the
+//! same manager with one OS thread per session blocking in its waits (the `threads`
+//! engine). After every line the backend waits until the system is quiet, so all three
+//! produce the same transcript for the same file.
 //!
 //! Transcript conventions (the spec leaves them to the project):
 //! - a step: `LINE  SESSION: COMMAND  -> OUTCOME` (`-> error: MESSAGE` for a misuse);
@@ -23,7 +26,7 @@
 //!
 //! # Order and quiescence
 //!
-//! Both engines resolve every line the same way, so the transcript never depends on
+//! Every engine resolves every line the same way, so the transcript never depends on
 //! thread timing:
 //! - after a line, every consequence is carried out before the next line: grants made by
 //!   a release, a timeout, a kill or a deadlock abort, the victims' clean-up;
@@ -39,11 +42,13 @@
 //!   timed out. A wait that starts meanwhile (a bulk request going on) starts at the
 //!   deadline being processed.
 
-mod manager;
 mod table;
+mod tasks;
+mod threads;
 
-pub use manager::ManagerBackend;
 pub use table::TableBackend;
+pub use tasks::TaskBackend;
+pub use threads::ThreadBackend;
 
 use crate::{Command, Expectation, Item, ParseError, Pos, Scenario};
 use mdl_core::dialect::Dialect;
@@ -113,10 +118,12 @@ pub trait Backend {
 #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Engine {
-    /// The concurrent manager, one thread per session.
+    /// The concurrent manager, every session a task polled on the runner's thread.
     Manager,
     /// The sequential lock table.
     Table,
+    /// The concurrent manager, one OS thread per session (blocking waits).
+    Threads,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -319,7 +326,8 @@ pub fn dialect_of(sc: &Scenario) -> Dialect {
 pub fn run_engine(sc: &Scenario, engine: Engine) -> Transcript {
     match engine {
         Engine::Table => run(sc, TableBackend::new(sc)),
-        Engine::Manager => run(sc, ManagerBackend::new(sc)),
+        Engine::Manager => run(sc, TaskBackend::new(sc)),
+        Engine::Threads => run(sc, ThreadBackend::new(sc)),
     }
 }
 

@@ -1,5 +1,7 @@
-//! The runner's backend over the real concurrent [`Manager`]: one OS thread per session,
-//! each owning its [`Context`], and a manual clock.
+//! The runner's thread engine over the real concurrent [`Manager`] (`mdl run --engine
+//! threads`): one OS thread per session, each owning its [`Context`] and blocking in
+//! its waits, and a manual clock. (The default `manager` engine plays the same manager
+//! with sessions as tasks on one thread: `tasks.rs`.)
 //!
 //! After every line the runner waits until the system is quiet: every session thread is
 //! idle (its last call returned and its outcome is delivered), parked in a wait whose
@@ -12,7 +14,7 @@
 //! and times out one wait at a time ([`ContextHandle::time_out`]). So no outcome depends
 //! on thread timing.
 //!
-//! A hang guard (a generous wall-clock limit, [`ManagerBackend::GUARD`]) turns a manager
+//! A hang guard (a generous wall-clock limit, [`ThreadBackend::GUARD`]) turns a manager
 //! that never settles into an `error` outcome instead of a hung tool; it decides nothing
 //! in a correct run.
 
@@ -52,7 +54,7 @@ struct SessionThread {
     pending: bool,
 }
 
-pub struct ManagerBackend {
+pub struct ThreadBackend {
     mgr: Option<Manager>,
     sessions: Vec<SessionThread>,
     /// Set when the manager panicked or did not settle.
@@ -122,11 +124,11 @@ fn has_cycle(n: usize, edges: &[(mdl_core::OwnerId, mdl_core::OwnerId)]) -> bool
     false
 }
 
-impl ManagerBackend {
+impl ThreadBackend {
     /// The hang guard.
     pub const GUARD: std::time::Duration = std::time::Duration::from_secs(60);
 
-    pub fn new(sc: &Scenario) -> ManagerBackend {
+    pub fn new(sc: &Scenario) -> ThreadBackend {
         let d = super::dialect_of(sc);
         let cfg = Config {
             max_write_lock_count: sc.settings.max_write_lock_count,
@@ -139,7 +141,7 @@ impl ManagerBackend {
         let (mgr, ctxs) = match made {
             Ok(x) => x,
             Err(p) => {
-                return ManagerBackend {
+                return ThreadBackend {
                     mgr: None,
                     sessions: Vec::new(),
                     broken: Some(format!(
@@ -191,7 +193,7 @@ impl ManagerBackend {
                 pending: false,
             });
         }
-        ManagerBackend {
+        ThreadBackend {
             mgr: Some(mgr),
             sessions,
             broken,
@@ -235,7 +237,7 @@ impl ManagerBackend {
 
     /// Settles a line: the paused bulk requests go on one at a time, the lowest session
     /// first, each until it waits, ends or fails (the table engine's order). (A step's
-    /// own bulk request goes on first: [`ManagerBackend::go_on`] in `step`.)
+    /// own bulk request goes on first: [`ThreadBackend::go_on`] in `step`.)
     fn settle(&mut self) {
         loop {
             self.wait_quiet();
@@ -324,9 +326,9 @@ impl ManagerBackend {
     }
 }
 
-impl Backend for ManagerBackend {
+impl Backend for ThreadBackend {
     fn name(&self) -> &'static str {
-        "manager"
+        "threads"
     }
 
     fn step(
@@ -486,7 +488,7 @@ impl Backend for ManagerBackend {
     }
 }
 
-impl Drop for ManagerBackend {
+impl Drop for ThreadBackend {
     fn drop(&mut self) {
         if self.sessions.iter().any(|s| s.join.is_some()) {
             self.finish();
