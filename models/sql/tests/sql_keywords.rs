@@ -65,3 +65,23 @@ fn keywords_as_labels_conditions_variables_and_types() {
         }
     }
 }
+
+/// IF as a routine's name is the reserved word IF of `IF NOT EXISTS` / `IF EXISTS`
+/// (storedproc.test lines 1292, 17704).
+#[test]
+fn if_as_a_routine_name() {
+    let mut m = model();
+    let a = m.add_session();
+    for sql in [
+        "CREATE PROCEDURE if() SELECT * from t1 where f2=f1",
+        "DROP PROCEDURE IF EXISTSsp1",
+    ] {
+        assert_eq!(m.step(a, sql), Ok(Outcome::Error), "{sql}");
+        assert_eq!(m.session(a).last_error, Some(1064), "{sql}");
+    }
+    assert_eq!(m.step(a, "DROP PROCEDURE IF EXISTS sp1"), Ok(Outcome::Ok));
+    assert_eq!(
+        m.step(a, "CREATE PROCEDURE IF NOT EXISTS sp1() SELECT 1"),
+        Ok(Outcome::Ok)
+    );
+}
