@@ -89,6 +89,7 @@ pub const TEST_FILES: &[TestFile] = &[
     plain("models/sql/tests/sql_call.rs"),
     plain("models/sql/tests/sql_call_flow.rs"),
     plain("models/sql/tests/sql_stored_programs.rs"),
+    plain("models/sql/tests/sql_keywords.rs"),
     plain("models/sql/tests/sql_one_offs.rs"),
     plain("models/sql/tests/sql_whole_suite.rs"),
     plain("models/sql/tests/sql_query_shapes.rs"),

@@ -125,6 +125,16 @@ fn ddl(
     kind: RoutineKind,
     or_replace: bool,
 ) -> Result<Stmt, String> {
+    let after_if = if verb == "create" { "not" } else { "exists" };
+    if (verb == "create" || verb == "drop")
+        && c.t.get(c.i).is_some_and(|t| kw_eq(t, "if"))
+        && !c.t.get(c.i + 1).is_some_and(|t| kw_eq(t, after_if))
+    {
+        // IF is reserved (models/conformance/keywords.tsv), no name: `opt_if_not_exists` /
+        // `opt_if_exists` want NOT / EXISTS next (storedproc.test `CREATE PROCEDURE if()`,
+        // `DROP PROCEDURE IF EXISTSsp1`: 1064).
+        return Ok(Stmt::Fails(super::ER_PARSE_ERROR));
+    }
     let if_not_exists = verb == "create" && c.eat("if") && {
         c.expect("not")?;
         c.expect("exists")?;

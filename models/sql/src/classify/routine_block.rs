@@ -146,11 +146,19 @@ impl<'a> Reader<'a> {
                 text,
                 quoted: false,
             } => text.to_ascii_lowercase(),
+            // `deterministic:BEGIN`: the characteristic is read, then `:` starts nothing
+            // (`sp_proc_stmt`; suite/funcs_1 storedproc.test, measured 1064).
+            Tok::P(':') if self.ctx != Ctx::Trigger => {
+                return Err(Why::Fails(super::ER_PARSE_ERROR))
+            }
             _ => return refused("a statement that does not start with a keyword"),
         };
         let labelled = ["begin", "loop", "while", "repeat", "for"];
         if label.is_some() && !labelled.contains(&word.as_str()) {
-            return refused("a label on this statement");
+            // Only `sp_labeled_block` and `sp_labeled_control` take a `label:` (sql_yacc.yy;
+            // Oracle mode's `<<l>>` is another rule): storedproc.test's `label1: case`,
+            // `label1: iterate` are 1064.
+            return Err(Why::Fails(super::ER_PARSE_ERROR));
         }
         match word.as_str() {
             "begin" | "loop" | "while" | "repeat" => self.labeled(&word, label),
@@ -176,6 +184,9 @@ impl<'a> Reader<'a> {
         let Some(Tok::Word { text, quoted }) = self.t.get(self.i) else {
             return refused("a label that is not a name");
         };
+        if let Some(code) = super::keywords::label_error(&self.t[self.i]) {
+            return Err(Why::Fails(code)); // `label_ident` (classify/keywords.rs)
+        }
         if !*quoted && !super::reserved::is_label(&self.t[self.i]) {
             return refused("a label the model cannot tell from a reserved word");
         }
@@ -504,6 +515,7 @@ impl<'a> Reader<'a> {
         }
         let names_start = self.i;
         let s = self.rest_of_statement();
+        super::routine_keywords::declare_name(s)?;
         match s {
             [_, c, f, q @ ..] if kw_eq(c, "cursor") && kw_eq(f, "for") => {
                 if !safe_name(&s[0]) || !q.first().is_some_and(|x| kw_eq(x, "select")) {
@@ -548,6 +560,10 @@ impl<'a> Reader<'a> {
             // Measured: `DECLARE w INT` of each reserved word (classify/reserved.rs).
             return Err(Why::Fails(super::ER_PARSE_ERROR));
         }
+        if matches!(s.get(i), Some(Tok::Word { text, quoted: false }) if text.starts_with('@')) {
+            // A user variable is no `sp_decl_ident` (storedproc.test `declare @x char`: 1064).
+            return Err(Why::Fails(super::ER_PARSE_ERROR));
+        }
         if !s.get(i).is_some_and(safe_name) {
             return refused("a DECLARE of a name the model cannot tell from a reserved word");
         }
@@ -569,12 +585,7 @@ impl<'a> Reader<'a> {
 
     /// `DECLARE CONTINUE | EXIT HANDLER FOR cond[, cond] stmt`.
     fn handler(&mut self) -> Result<u8, Why> {
-        if self.eat("undo") {
-            return refused("an UNDO handler");
-        }
-        self.i += 1;
-        self.expect("handler")?;
-        self.expect("for")?;
+        self.i += super::routine_keywords::handler_head(&self.t[self.i..])?;
         loop {
             let start = self.i;
             self.condition()?;
@@ -603,6 +614,13 @@ impl<'a> Reader<'a> {
         }
         if self.eat("not") {
             return self.expect("found");
+        }
+        let named = self
+            .t
+            .get(self.i)
+            .filter(|t| !kw_eq(t, "sqlwarning") && !kw_eq(t, "sqlexception"));
+        if let Some(code) = named.and_then(super::keywords::handler_error) {
+            return Err(Why::Fails(code)); // `sp_hcond` (classify/keywords.rs)
         }
         match self.t.get(self.i) {
             Some(Tok::Num(_)) => {}

@@ -19,10 +19,7 @@ pub(super) fn var_type(s: &[Tok], i: usize) -> Result<usize, Why> {
     if let Some(j) = row_type(s, i) {
         return Ok(j);
     }
-    field_type(s, i).map_or_else(
-        || refused("a variable of a type the model does not know"),
-        Ok,
-    )
+    field_type(s, i).map_or_else(|| super::routine_keywords::unread_type(s, i), Ok)
 }
 
 /// `ROW (name type, ...)` at `s[i..]`: the index after it.
