@@ -72,6 +72,9 @@ pub(crate) fn classify_accounts(
             .map(|u| format!("{}@", u.strip_suffix("@%").unwrap_or(&u)))
             .collect()
     };
+    if crate::role_names::parse_error(w) {
+        return Ok(Stmt::Fails(crate::role_names::ER_PARSE_ERROR));
+    }
     // CREATE ROLE ... WITH ADMIN grantee (`crate::role_names`).
     let w = if role {
         match crate::role_names::read(w) {
