@@ -6,6 +6,8 @@
 //!   server does not have (sql_yacc.yy's `charset_name`: `get_charset_by_csname` fails in
 //!   the parser; main/ctype_ldml.test:468 `ascii2`, a set that test loads itself). The
 //!   names are `crate::collations`, read from 10.11.19.
+//! - ER_UNKNOWN_COLLATION (1273): `COLLATE name` of a collation the server does not have
+//!   (sql_yacc.yy's `collation_name`; main/ctype_ldml.test:46 `ucs2_test_ci`);
 //! - ER_GENERATED_COLUMN_FUNCTION_IS_NOT_ALLOWED (1901): a subquery in a column's
 //!   DEFAULT (...), generated `AS (...)` or CHECK (...): the parser's `field_spec` calls
 //!   `Column_definition::check` (sql/field.cc), whose `check_expression` walks the
@@ -26,6 +28,16 @@ pub(super) fn error(words: &[String]) -> Option<u32> {
 
 fn unknown_charset(w: &[String]) -> Option<u32> {
     for i in 0..w.len() {
+        if w[i] == "collate" {
+            // An unknown collation: ER_UNKNOWN_COLLATION from `collation_name` (the
+            // test's own collations of main/ctype_ldml.test).
+            let name = w.get(i + 1).map_or("", |x| x.trim_matches('\''));
+            let known = name.is_empty() || name == "default" || name == "=";
+            if !known && crate::collations::collation(name).is_none() {
+                return Some(super::alter_charset::ER_UNKNOWN_COLLATION);
+            }
+            continue;
+        }
         let at = match w[i].as_str() {
             "charset" => i + 1,
             "character" if w.get(i + 1).is_some_and(|x| x == "set") => i + 2,
