@@ -23,7 +23,9 @@ pub(super) const ER_GENERATED_COLUMN_FUNCTION_IS_NOT_ALLOWED: u32 = 1901;
 
 /// The parser's error for a CREATE TABLE's words, or None.
 pub(super) fn error(words: &[String]) -> Option<u32> {
-    unknown_charset(words).or_else(|| subquery_in_column_expr(words))
+    unknown_charset(words)
+        .or_else(|| subquery_in_column_expr(words))
+        .or_else(|| impossible_default(words))
 }
 
 fn unknown_charset(w: &[String]) -> Option<u32> {
@@ -59,6 +61,27 @@ fn unknown_charset(w: &[String]) -> Option<u32> {
         }
     }
     None
+}
+
+/// Functions a column's DEFAULT cannot call (their `check_vcol_func_processor` marks
+/// VCOL_IMPOSSIBLE: aggregates, user locks, LOAD_FILE; main/default.test:412-1645).
+const NOT_IN_DEFAULT: &[&str] = &[
+    "count",
+    "sum",
+    "avg",
+    "min",
+    "max",
+    "group_concat",
+    "get_lock",
+    "release_lock",
+    "load_file",
+];
+
+/// `DEFAULT f(...)` of a function of [`NOT_IN_DEFAULT`] inside the column list.
+fn impossible_default(w: &[String]) -> Option<u32> {
+    w.windows(3)
+        .any(|x| x[0] == "default" && x[2] == "(" && NOT_IN_DEFAULT.contains(&x[1].as_str()))
+        .then_some(ER_GENERATED_COLUMN_FUNCTION_IS_NOT_ALLOWED)
 }
 
 /// A `select` inside the parentheses after DEFAULT, AS or CHECK inside the column list

@@ -15,6 +15,10 @@ use crate::kind::Kind;
 
 /// ER_FUNC_INEXISTENT_NAME_COLLISION.
 pub(super) const ER_FUNC_INEXISTENT_NAME_COLLISION: u32 = 1630;
+/// Native functions whose names are also lexer keywords, measured qualified (`test.x()`):
+/// only `database` so far (1630); `pi`, a function only, is 1305.
+const NATIVE_KEYWORDS: &[&str] = &["database"];
+
 /// ER_SP_DOES_NOT_EXIST.
 const ER_SP_DOES_NOT_EXIST: u32 = 1305;
 
@@ -44,10 +48,16 @@ pub(super) fn classify(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
             let Tok::Word { text: db, .. } = &toks[i - 2] else {
                 return None;
             };
-            // A qualified call is always a stored function's.
-            let code = match callee {
-                Callee::Stored { keyword: false } => ER_SP_DOES_NOT_EXIST,
-                _ => ER_FUNC_INEXISTENT_NAME_COLLISION,
+            // A qualified call is always a stored function's; the name collides when it
+            // is a keyword of the lexer (`database`, reserved; `relay`, not), not when it
+            // is only a native function's (`test.pi()`: 1305, main/sp.test:5743).
+            let keyword = matches!(callee, Callee::Stored { keyword: true })
+                || super::reserved::is_reserved(&toks[i])
+                || NATIVE_KEYWORDS.iter().any(|k| text.eq_ignore_ascii_case(k));
+            let code = if keyword {
+                ER_FUNC_INEXISTENT_NAME_COLLISION
+            } else {
+                ER_SP_DOES_NOT_EXIST
             };
             (db.clone(), code)
         } else {
