@@ -19,6 +19,11 @@ pub(super) const ER_FUNC_INEXISTENT_NAME_COLLISION: u32 = 1630;
 /// only `database` so far (1630); `pi`, a function only, is 1305.
 const NATIVE_KEYWORDS: &[&str] = &["database"];
 
+/// Parts of the spatial functions' names.
+const SPATIAL: &[&str] = &[
+    "st_", "text", "wkb", "wkt", "geom", "point", "poly", "line", "json", "mbr", "srid",
+];
+
 /// ER_SP_DOES_NOT_EXIST.
 const ER_SP_DOES_NOT_EXIST: u32 = 1305;
 
@@ -40,6 +45,14 @@ pub(super) fn classify(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
         };
         if toks[i + 1] != Tok::P('(') || text.starts_with('@') {
             continue;
+        }
+        // The spatial functions (item_geofunc.cc's registry) are native, but the measured
+        // function table misses many of them (`ST_ASTEXT`, `ST_DISTANCE_SPHERE`, ...;
+        // main/gis*.test of the `main/` sample): such a name is left to the old reading
+        // (no lock), not taken for a missing stored function.
+        let l = text.to_ascii_lowercase();
+        if SPATIAL.iter().any(|p| l.contains(p)) {
+            return None;
         }
         let has_args = toks.get(i + 2).is_some_and(|t| *t != Tok::P(')'));
         let callee = callee_of_call(text, has_args);
