@@ -72,6 +72,28 @@ pub(crate) fn classify_accounts(
             .map(|u| format!("{}@", u.strip_suffix("@%").unwrap_or(&u)))
             .collect()
     };
+    if crate::role_names::parse_error(w) {
+        return Ok(Stmt::Fails(crate::role_names::ER_PARSE_ERROR));
+    }
+    // CREATE ROLE ... WITH ADMIN grantee (`crate::role_names`).
+    let w = if role {
+        match crate::role_names::read(w) {
+            crate::role_names::Read::Names(w) => w,
+            crate::role_names::Read::ParseError => {
+                return Ok(Stmt::Fails(crate::role_names::ER_PARSE_ERROR))
+            }
+            crate::role_names::Read::CannotUser => {
+                return Ok(account_plan(Accounts::Need {
+                    users: vec![crate::role_names::NEVER.to_owned()],
+                    code: ER_CANNOT_USER,
+                }))
+            }
+            crate::role_names::Read::Refused(why) => return Err(format!("`{sql}`: {why}")),
+        }
+    } else {
+        w
+    };
+    let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
     // A role name has no host, and CURRENT_USER / CURRENT_ROLE / NONE / PUBLIC are not
     // role names (sql_yacc.yy `role_name`: 1064 or ER_INVALID_ROLE): refused, not guessed.
     if role

@@ -35,6 +35,7 @@ pub mod kind;
 pub mod mapping;
 pub mod model;
 pub mod objects;
+mod role_names;
 mod roles;
 pub mod routines;
 mod servers;

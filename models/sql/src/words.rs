@@ -14,8 +14,22 @@ pub(crate) fn words(sql: &str) -> Vec<String> {
             out.push(std::mem::take(cur));
         }
     };
-    for c in sql.trim().trim_end_matches(';').chars() {
+    let mut chars = sql.trim().trim_end_matches(';').chars().peekable();
+    while let Some(c) = chars.next() {
         match quote {
+            // A doubled quote inside a quoted name or string is the quote itself, and a
+            // backslash escapes the next character of a string (sql/sql_lex.cc,
+            // `Lex_input_stream::get_text` / `get_quoted_token`): `'O\'Brien'`,
+            // `'x''y'`, `` `r``o` `` (main/grant5.test).
+            Some(q) if c == q && chars.peek() == Some(&q) => {
+                chars.next();
+                cur.push(q);
+            }
+            Some(q) if c == '\\' && q != '`' => {
+                if let Some(n) = chars.next() {
+                    cur.push(n);
+                }
+            }
             Some(q) if c == q => {
                 quote = None;
                 flush(&mut cur, &mut out);

@@ -342,6 +342,14 @@ pub const OUTSIDE: &[u32] = &[
     // cast.test's `CAST(_utf8 0xD18F AS CHAR(1) CHARACTER SET latin1)` in a body): values
     // the model does not evaluate, like 1267.
     1977,
+    // Found by the `main/` sample of 3000 (h-srv, issue 27): values the model does not
+    // evaluate, checked while the statement runs: 1919 (ER_DYN_COL_WRONG_FORMAT, a
+    // dynamic column's bytes, `COLUMN_GET` / `COLUMN_JSON` in dyncol.test), 3034
+    // (ER_GIS_UNSUPPORTED_ARGUMENT, `ST_DISTANCE_SPHERE` of MULTIPOINTs, gis-precise.test)
+    // and 1105 (ER_UNKNOWN_ERROR, which `Item_xml_str_func::fix_fields` raises for an
+    // XPATH syntax error, xml.test:261; the server's catch-all code, so counted only
+    // where ours is no error).
+    1105, 1919, 3034,
 ];
 
 /// Is the report's difference only the server's error of [`OUTSIDE`]?

@@ -129,6 +129,10 @@ fn create_table(cx: &Cx, c: &mut Cur, toks: &[Tok], words: &[String]) -> Result<
         true
     };
     let n = c.table(db)?;
+    // Errors of the column list the parser gives (`classify/create_parse.rs`).
+    if let Some(code) = super::create_parse::error(words) {
+        return Ok(Stmt::Fails(code));
+    }
     // The server checks a PARTITION BY clause (the parser, then `check_partition_info`)
     // before it reports the schema missing (error 1 where ours says 1049, the corpus's
     // partition_innodb.test). Before the name taken, too: where the fixture has the
@@ -325,7 +329,12 @@ fn create_trigger(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt, String> {
         i: on_at + 1,
         sql,
     };
-    let t = c2.table(db)?;
+    // An unqualified ON table is in the trigger's schema, not the session's: the parser
+    // adds it (`st_select_lex::add_table_to_list` in sql_yacc.yy's `trigger_tail`) after
+    // `make_sp_head`, and `LEX::copy_db_to` (sql/sql_lex.cc) gives a name inside a stored
+    // program the program's schema (main/trigger.test:400, `create trigger test.trg1 ...
+    // on t1` from another schema: ER_NO_SUCH_TABLE; suite/trigger-other-schema.mdl).
+    let t = c2.table(&tr.db)?;
     let body_at = toks
         .windows(2)
         .position(|w| kw_eq(&w[0], "each") && kw_eq(&w[1], "row"))

@@ -61,6 +61,15 @@ pub fn mariadb_parse_error(sql: &str, db: &str) -> Option<u32> {
     if kw_eq(first, "create") {
         return create_like_itself(&toks, db);
     }
+    if let Some(code) = super::cast_length::error(&toks) {
+        return Some(code);
+    }
+    if let Some(code) = super::call_arg_errors::error(&toks) {
+        return Some(code);
+    }
+    if let Some(code) = super::union_tail::order_names_table(&toks) {
+        return Some(code);
+    }
     if let Some(code) = super::select_no_from::error(&toks) {
         return Some(code);
     }

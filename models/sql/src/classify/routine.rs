@@ -412,7 +412,10 @@ pub(super) fn function_calls(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, Strin
         })
         .cloned()
         .collect();
-    let f = named.first()?;
+    let Some(f) = named.first() else {
+        // Calls of functions the catalog does not have (`classify/missing_function.rs`).
+        return super::missing_function::classify(cx, toks);
+    };
     let simple = named.len() == 1
         && f.db == cx.db
         && toks.len() == 4

@@ -152,6 +152,22 @@ pub(super) fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result
         return Err(format!("`{sql}`: SELECT ... INTO OUTFILE is not modelled"));
     }
     let (kind, inner) = locking_clauses(toks, cx.db)?;
+    if kind != Kind::Select && inner.is_empty() {
+        if let Some((before, last)) = super::union_tail::split(toks, cx.db)? {
+            let mut parts = Vec::new();
+            for t in &before {
+                if cx.cat.is_view(t) {
+                    parts.extend(views::select_parts(cx, t)?);
+                } else {
+                    parts.push(cx.on_table(Kind::Select, t)?);
+                }
+            }
+            for t in &last {
+                parts.push(cx.on_table(kind, t)?);
+            }
+            return cx.plan(kind, parts, Effect::NeedTables(need), toks);
+        }
+    }
     let mut parts = Vec::new();
     for t in &tables {
         let k = inner

@@ -13,6 +13,7 @@
 //!   (`sp_update_routine`, sql/sp.cc, opens `mysql.proc` the same way: found/seed-431884
 //!   and its `-2`);
 //! - DROP SEQUENCE (`mysql_rm_table`, as DROP TABLE: found/seed-421451);
+//! - ALTER DATABASE (`mysql_alter_db`: found/seed-481178);
 //! - FLUSH TABLES with no list (`reload_acl_and_cache` → `flush_tables`, which opens
 //!   no table);
 //! - DROP TRIGGER IF EXISTS of a missing trigger (`mysql_create_or_drop_trigger` returns
@@ -36,6 +37,12 @@ impl SqlModel {
         // DROP SEQUENCE is `mysql_rm_table`, as DROP TABLE (`lock_table_names`, no
         // `open_tables`).
         if p.kind == Kind::DropSequence {
+            return true;
+        }
+        // ALTER DATABASE is `mysql_alter_db` (sql/sql_db.cc): `lock_schema_name`, no
+        // `open_tables` (random seed 481178: with a HANDLER open and another session's
+        // ALTER TABLE waiting for it, the server's ALTER DATABASE deadlocks).
+        if p.kind == Kind::AlterDb {
             return true;
         }
         let sp = |k: &RoutineKind| matches!(k, RoutineKind::Procedure | RoutineKind::Function);
