@@ -94,6 +94,7 @@ mod sequence_write;
 mod servers;
 mod session;
 mod set_global_forms;
+mod set_global_vars;
 pub(crate) mod show;
 mod show_status;
 mod syntax;

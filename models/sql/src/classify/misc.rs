@@ -357,10 +357,13 @@ fn set_global(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
     if let Some(st) = super::set_global_forms::classify(cx, toks, words) {
         return st;
     }
-    if let Some(w) = words
-        .iter()
-        .find(|w| REFUSED.contains(&w.as_str()) || w.starts_with("gtid_") || w.contains("debug"))
-    {
+    if let Some(st) = super::set_global_vars::classify(sql, toks) {
+        return st;
+    }
+    if let Some(w) = words.iter().find(|w| {
+        (REFUSED.contains(&w.as_str()) || w.starts_with("gtid_") || w.contains("debug"))
+            && !super::set_global_vars::no_lock(w)
+    }) {
         return Err(format!("`{sql}`: SET GLOBAL of `{w}` is not modelled"));
     }
     if !from_tables(toks, cx.db)?.is_empty() || words.iter().any(|w| w == "select") {
