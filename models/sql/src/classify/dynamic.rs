@@ -356,6 +356,9 @@ pub fn placeholders(text: &str) -> usize {
 /// function of them, which the server evaluates without a table). `DEFAULT` / `IGNORE`
 /// depend on where the marker stands (ER_INVALID_DEFAULT_PARAM elsewhere than a value).
 pub fn param_refused(p: &str) -> Option<String> {
+    if super::execute_params::system_variable(p) {
+        return None;
+    }
     let toks = match tokens(p) {
         Ok(t) if !t.is_empty() => t,
         _ => return Some(format!("the parameter `{p}`")),
@@ -381,11 +384,16 @@ pub fn param_refused(p: &str) -> Option<String> {
         if (w == "default" || w == "ignore") && toks.len() == 1 {
             continue;
         }
+        let prev = match i.checked_sub(1).map(|k| &toks[k]) {
+            Some(Tok::Word(x)) => Some(x.as_str()),
+            _ => None,
+        };
+        let str_next = matches!(toks.get(i + 1), Some(Tok::Str(_)));
         let known = if call {
             calls.contains(&w.as_str())
         } else {
             lits.contains(&w.as_str()) || is_type_word(w)
-        };
+        } || super::execute_params::value_word(w, prev, call, str_next);
         if !known {
             return Some(format!(
                 "the parameter `{p}` (a column, a subquery or a function the model does not know)"
