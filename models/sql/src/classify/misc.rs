@@ -363,6 +363,7 @@ fn set_global(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
     if let Some(w) = words.iter().find(|w| {
         (REFUSED.contains(&w.as_str()) || w.starts_with("gtid_") || w.contains("debug"))
             && !super::set_global_vars::no_lock(w)
+            && !(w.starts_with('@') && !w.starts_with("@@"))
     }) {
         return Err(format!("`{sql}`: SET GLOBAL of `{w}` is not modelled"));
     }
