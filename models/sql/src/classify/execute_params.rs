@@ -31,8 +31,13 @@ const TYPES: &[&str] = &["inet4", "inet6", "uuid"];
 /// Whether the word `w` of a parameter (lower case) is one the model takes: `prev` is the
 /// word before it, `call` whether `(` follows, `str_next` whether a string literal does.
 pub(super) fn value_word(w: &str, prev: Option<&str>, call: bool, str_next: bool) -> bool {
-    if prev == Some("collate") || w == "collate" {
-        // `expr COLLATE name`: the collation is a name, not a column.
+    if prev == Some("collate") {
+        // `expr COLLATE name`: the collation is a name, not a column. A context collation
+        // (`uca1400_ai_ci`, no character set) of NULL is ER_NOT_ALLOWED_IN_THIS_CONTEXT
+        // (main/ctype_collate_context.test, MDEV-10865): refused, not evaluated.
+        return !w.starts_with("uca1400_");
+    }
+    if w == "collate" {
         return true;
     }
     if w.starts_with('_') && str_next {
@@ -72,7 +77,8 @@ mod tests {
 
     #[test]
     fn words() {
-        assert!(value_word("uca1400_ai_ci", Some("collate"), false, false));
+        assert!(value_word("utf8mb4_bin", Some("collate"), false, false));
+        assert!(!value_word("uca1400_ai_ci", Some("collate"), false, false));
         assert!(value_word("_ucs2", None, false, true));
         assert!(value_word("current_timestamp", None, false, false));
         assert!(value_word("maketime", None, true, false));

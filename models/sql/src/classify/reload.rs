@@ -10,7 +10,8 @@
 //!   The harness's server has no replication configured: FLUSH RELAY LOGS, FLUSH SLAVE and
 //!   RESET SLAVE do nothing there;
 //! - `RESET MASTER`: the same, then ER_FLUSH_MASTER_BINLOG_CLOSED (`reset_master`: the
-//!   harness's server runs without a binary log);
+//!   harness's server runs without a binary log); RESET REPLICA, RESET MASTER TO n and a
+//!   named connection: [`super::reset_replica`];
 //! - the parser's errors: an option twice in a list (`flush relay logs, relay logs`,
 //!   `flush slave, slave`: ER_WRONG_USAGE in sql_yacc.yy's `flush_option`), TABLES in a list
 //!   of other options (`flush privileges, tables`, `flush tables with read lock, tables`:
@@ -33,6 +34,11 @@ pub(super) fn classify_reload(
 ) -> Option<Result<Stmt, String>> {
     let mut w: Vec<&str> = words.iter().map(String::as_str).collect();
     let first = w.remove(0);
+    if first == "reset" {
+        if let Some(st) = super::reset_replica::classify(cx, toks) {
+            return Some(st);
+        }
+    }
     if first == "rename" {
         return Some(Ok(Stmt::Fails(ER_PARSE_ERROR)));
     }
