@@ -95,6 +95,7 @@ mod servers;
 mod session;
 mod set_global_forms;
 mod set_global_vars;
+mod set_global_expr;
 mod reset_replica;
 mod execute_params;
 pub(crate) mod show;

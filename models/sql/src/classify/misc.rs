@@ -372,7 +372,7 @@ fn set_global(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
             "`{sql}`: SET GLOBAL with a subquery is not modelled"
         ));
     }
-    if !assignments_are_simple(&toks[1..]) {
+    if !assignments_are_simple(&toks[1..]) && !super::set_global_expr::all_numeric(&toks[1..]) {
         return Err(format!(
             "`{sql}`: SET GLOBAL whose value is not one literal, name or signed number is not \
              modelled (the server may reject it as a syntax error)"
