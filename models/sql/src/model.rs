@@ -61,6 +61,7 @@ mod control;
 mod ddl_phases;
 mod dialect;
 mod dynamic_sql;
+mod dynamic_source;
 pub mod encode;
 mod finish;
 mod global_timeout;

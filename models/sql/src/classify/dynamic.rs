@@ -177,6 +177,11 @@ impl Parser<'_> {
             Some(Tok::Num(n)) if n.chars().all(|c| c.is_ascii_digit() || c == '.') => {
                 DynValue::Str(n)
             }
+            // `0x53454C4543542031`: a hex literal is a string in a string context
+            // (Item_hex_string; main/ps.test runs it as `SELECT 1`).
+            Some(Tok::Num(n)) if hex_text(&n).is_some() => {
+                DynValue::Str(hex_text(&n).unwrap_or_default())
+            }
             Some(Tok::Var(n)) => (self.var)(&n).unwrap_or(DynValue::Null),
             Some(Tok::Word(w)) if w == "null" => DynValue::Null,
             Some(Tok::Punct('(')) => {
@@ -225,9 +230,34 @@ impl Parser<'_> {
                 }
                 _ => DynValue::Null,
             },
+            // COALESCE: the first argument that is not NULL (Item_func_coalesce).
+            "coalesce" => args
+                .iter()
+                .find(|a| **a != DynValue::Null)
+                .cloned()
+                .unwrap_or(DynValue::Null),
+            // TRIM(s): the spaces off both ends (Item_func_trim).
+            "trim" => match args.as_slice() {
+                [DynValue::Str(x)] => DynValue::Str(x.trim_matches(' ').to_owned()),
+                [DynValue::Null] => DynValue::Null,
+                _ => DynValue::Unknown("TRIM of several arguments".into()),
+            },
             _ => DynValue::Unknown(format!("the function {f}() in a dynamic SQL source")),
         }
     }
+}
+
+/// The text of a hex literal `0x...` (an even number of digits, valid UTF-8).
+fn hex_text(n: &str) -> Option<String> {
+    let h = n.strip_prefix("0x").or_else(|| n.strip_prefix("0X"))?;
+    if h.is_empty() || h.len() % 2 != 0 {
+        return None;
+    }
+    let bytes: Option<Vec<u8>> = (0..h.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(h.get(i..i + 2)?, 16).ok())
+        .collect();
+    String::from_utf8(bytes?).ok()
 }
 
 /// CONCAT: NULL when any argument is.
