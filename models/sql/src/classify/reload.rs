@@ -19,12 +19,11 @@
 //!   ER_PARSE_ERROR; main/flush.result, main/renamedb.result).
 
 use super::{Bind, Cx, Effect, Stmt, Tok, ER_PARSE_ERROR};
+use super::reset_replica::ER_FLUSH_MASTER_BINLOG_CLOSED;
 use crate::kind::Kind;
 
 /// ER_WRONG_USAGE.
 pub const ER_WRONG_USAGE: u32 = 1221;
-/// ER_FLUSH_MASTER_BINLOG_CLOSED.
-pub const ER_FLUSH_MASTER_BINLOG_CLOSED: u32 = 1186;
 
 /// The statement if it is one of this file's, else None (the other FLUSH statements).
 pub(super) fn classify_reload(

@@ -15,10 +15,11 @@
 //!
 //! Measured: suite/reset-replica-named.mdl.
 
-use super::reload::ER_FLUSH_MASTER_BINLOG_CLOSED;
 use super::{Bind, Cx, Effect, Stmt, Tok};
 use crate::kind::Kind;
 
+/// ER_FLUSH_MASTER_BINLOG_CLOSED (also RESET MASTER's, `reload.rs`).
+pub const ER_FLUSH_MASTER_BINLOG_CLOSED: u32 = 1186;
 /// ER_SLAVE_CONNECTION_NOT_FOUND.
 pub const ER_SLAVE_CONNECTION_NOT_FOUND: u32 = 1617;
 /// ER_WRONG_ARGUMENTS.
