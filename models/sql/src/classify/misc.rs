@@ -360,8 +360,10 @@ fn set_global(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
     if let Some(st) = super::set_global_vars::classify(sql, toks) {
         return st;
     }
+    let defaults = super::set_global_vars::sets_defaults_only(toks);
     if let Some(w) = words.iter().find(|w| {
-        (REFUSED.contains(&w.as_str()) || w.starts_with("gtid_") || w.contains("debug"))
+        !defaults
+            && (REFUSED.contains(&w.as_str()) || w.starts_with("gtid_") || w.contains("debug"))
             && !super::set_global_vars::no_lock(w)
             && !(w.starts_with('@') && !w.starts_with("@@"))
     }) {

@@ -18,7 +18,8 @@
 //!   `gtid_cleanup_batch_size`: plain `Sys_var_uint` / `Sys_var_mybool` / `Sys_var_ulong`;
 //!   `gtid_pos_auto_engines`: `Sys_var_gtid_pos_auto_engines`, a list of engines checked by
 //!   name; `wsrep_debug`: `Sys_var_enum` whose update only sets the debug level): they
-//!   go on to `misc::set_global`'s value checks and its learned `set_global` row.
+//!   go on to `misc::set_global`'s value checks and its learned `set_global` row;
+//! - `max_statement_time` and `autocommit` set to their defaults ([`sets_defaults_only`]).
 //!
 //! Not modelled (left to `misc::set_global`'s refusal): `gtid_slave_pos`
 //! (`Sys_var_gtid_slave_pos::global_update` writes mysql.gtid_slave_pos: measured, it fails
@@ -59,6 +60,33 @@ pub(super) fn no_lock(name: &str) -> bool {
         "wsrep_debug",
     ];
     NAMES.contains(&name)
+}
+
+/// Whether every assignment of `SET GLOBAL ...` (`toks`: the whole statement) gives a
+/// variable that becomes a new session's default (`max_statement_time`, `autocommit`)
+/// its compiled-in default (0 and ON: `Sys_max_statement_time`, `Sys_autocommit`), the
+/// value the harness's fresh server already has: the sessions the model plays keep what
+/// they read. Any other value stays refused (new sessions would start with it).
+pub(super) fn sets_defaults_only(toks: &[Tok]) -> bool {
+    let list = assignments(&toks[1.min(toks.len())..]);
+    let is = |v: &[Tok], ws: &[&str]| match v {
+        [Tok::Word { text, quoted: false }] => ws.iter().any(|w| text.eq_ignore_ascii_case(w)),
+        [Tok::Num(n)] => ws.contains(&n.as_str()),
+        _ => false,
+    };
+    let session = toks.iter().any(|t| {
+        matches!(t, Tok::Word { text, quoted: false }
+            if ["session", "local", "@@session", "@@local"]
+                .iter()
+                .any(|w| text.eq_ignore_ascii_case(w)))
+    });
+    !session
+        && !list.is_empty()
+        && list.iter().all(|a| match a.name.as_str() {
+            "max_statement_time" => is(a.value, &["default", "false", "0", "0.0", "0.000000"]),
+            "autocommit" => is(a.value, &["default", "true", "on", "1"]),
+            _ => false,
+        })
 }
 
 /// The error of `SET GLOBAL name = ...` that `set_var::check` raises by the name alone.
