@@ -18,8 +18,8 @@
 //!   ER_PARSE_ERROR), and `RENAME DATABASE` (gone from the grammar since MySQL 5.1.23:
 //!   ER_PARSE_ERROR; main/flush.result, main/renamedb.result).
 
-use super::{Bind, Cx, Effect, Stmt, Tok, ER_PARSE_ERROR};
 use super::reset_replica::ER_FLUSH_MASTER_BINLOG_CLOSED;
+use super::{Bind, Cx, Effect, Stmt, Tok, ER_PARSE_ERROR};
 use crate::kind::Kind;
 
 /// ER_WRONG_USAGE.

@@ -27,9 +27,7 @@ pub const ER_WRONG_ARGUMENTS: u32 = 1210;
 
 /// The statement if it is one of this file's forms (`toks`: the whole `RESET ...`).
 pub(super) fn classify(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
-    let kw = |t: Option<&Tok>, w: &str| {
-        matches!(t, Some(Tok::Word { text, quoted: false }) if text.eq_ignore_ascii_case(w))
-    };
+    let kw = |t: Option<&Tok>, w: &str| matches!(t, Some(Tok::Word { text, quoted: false }) if text.eq_ignore_ascii_case(w));
     let mut i = 1;
     if kw(toks.get(i), "no_write_to_binlog") || kw(toks.get(i), "local") {
         i += 1;

@@ -25,9 +25,7 @@ pub(super) fn all_numeric(toks: &[Tok]) -> bool {
 }
 
 fn numeric(name: &str, v: &[Tok]) -> bool {
-    let word = |t: Option<&Tok>, w: &str| {
-        matches!(t, Some(Tok::Word { text, quoted: false }) if text.eq_ignore_ascii_case(w))
-    };
+    let word = |t: Option<&Tok>, w: &str| matches!(t, Some(Tok::Word { text, quoted: false }) if text.eq_ignore_ascii_case(w));
     let (mut i, mut depth) = (0, 0i32);
     let mut operand = false;
     while i < v.len() {
@@ -45,7 +43,9 @@ fn numeric(name: &str, v: &[Tok]) -> bool {
                 operand = true;
                 continue;
             }
-            Tok::Word { .. } if word(v.get(i), "@@global") && v.get(i + 1) == Some(&Tok::P('.')) => {
+            Tok::Word { .. }
+                if word(v.get(i), "@@global") && v.get(i + 1) == Some(&Tok::P('.')) =>
+            {
                 if !word(v.get(i + 2), name) {
                     return false;
                 }
@@ -101,10 +101,16 @@ mod tests {
     fn values() {
         assert!(ok("set global flush_time=cast(-1 as unsigned int)"));
         assert!(ok("SET @@global.big_tables = 1-@@global.big_tables"));
-        assert!(ok("set global aria_log_file_size=@@global.aria_log_file_size + 8192 - 1"));
+        assert!(ok(
+            "set global aria_log_file_size=@@global.aria_log_file_size + 8192 - 1"
+        ));
         assert!(ok("SET GLOBAL server_id = (1 << 32) - 1"));
-        assert!(ok("SET @@global.slave_net_timeout=2*@@global.slave_net_timeout"));
-        assert!(!ok("set @@global.slave_net_timeout = @@global.net_read_timeout * 2"));
+        assert!(ok(
+            "SET @@global.slave_net_timeout=2*@@global.slave_net_timeout"
+        ));
+        assert!(!ok(
+            "set @@global.slave_net_timeout = @@global.net_read_timeout * 2"
+        ));
         assert!(!ok("SET @@global.max_connections = @start_value+1"));
         assert!(!ok("SET GLOBAL x = 1"));
         assert!(!ok("SET GLOBAL x = (1"));

@@ -70,7 +70,10 @@ pub(super) fn no_lock(name: &str) -> bool {
 pub(super) fn sets_defaults_only(toks: &[Tok]) -> bool {
     let list = assignments(&toks[1.min(toks.len())..]);
     let is = |v: &[Tok], ws: &[&str]| match v {
-        [Tok::Word { text, quoted: false }] => ws.iter().any(|w| text.eq_ignore_ascii_case(w)),
+        [Tok::Word {
+            text,
+            quoted: false,
+        }] => ws.iter().any(|w| text.eq_ignore_ascii_case(w)),
         [Tok::Num(n)] => ws.contains(&n.as_str()),
         _ => false,
     };
@@ -128,7 +131,10 @@ pub(super) fn classify(sql: &str, toks: &[Tok]) -> Option<Result<Stmt, String>> 
 pub(super) fn engines_value_known(value: &[Tok]) -> bool {
     const ENGINES: &[&str] = &["innodb", "myisam", "aria", "memory", "csv"];
     match value {
-        [Tok::Word { text, quoted: false }] => text.eq_ignore_ascii_case("default"),
+        [Tok::Word {
+            text,
+            quoted: false,
+        }] => text.eq_ignore_ascii_case("default"),
         [Tok::Str(s)] => {
             s.is_empty()
                 || s.split(',')

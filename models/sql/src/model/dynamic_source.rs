@@ -29,11 +29,36 @@ pub const ER_CANT_AGGREGATE_2COLLATIONS: u32 = 1267;
 /// Built-in functions of no argument (a name not among them, called with `()`, is a stored
 /// function to the parser).
 const NO_ARG_BUILTINS: &[&str] = &[
-    "now", "curdate", "curtime", "database", "schema", "user", "current_user", "session_user",
-    "system_user", "version", "uuid", "uuid_short", "rand", "pi", "connection_id",
-    "last_insert_id", "found_rows", "row_count", "sysdate", "utc_date", "utc_time",
-    "utc_timestamp", "localtime", "localtimestamp", "current_date", "current_time",
-    "current_timestamp", "unix_timestamp", "current_role", "sys_guid",
+    "now",
+    "curdate",
+    "curtime",
+    "database",
+    "schema",
+    "user",
+    "current_user",
+    "session_user",
+    "system_user",
+    "version",
+    "uuid",
+    "uuid_short",
+    "rand",
+    "pi",
+    "connection_id",
+    "last_insert_id",
+    "found_rows",
+    "row_count",
+    "sysdate",
+    "utc_date",
+    "utc_time",
+    "utc_timestamp",
+    "localtime",
+    "localtimestamp",
+    "current_date",
+    "current_time",
+    "current_timestamp",
+    "unix_timestamp",
+    "current_role",
+    "sys_guid",
 ];
 
 /// One token of a source: a word (lower case, `@` kept), a string literal, a punctuation.
@@ -62,7 +87,11 @@ fn lex(src: &str) -> Option<Vec<T>> {
                     _ => j += 1,
                 }
             }
-            out.push(if x == '`' { T::Word("`".into()) } else { T::Str });
+            out.push(if x == '`' {
+                T::Word("`".into())
+            } else {
+                T::Str
+            });
             i = j + 1;
         } else if x.is_alphanumeric() || "_$@".contains(x) {
             let s = i;
@@ -143,14 +172,26 @@ mod tests {
 
     #[test]
     fn errors() {
-        assert_eq!(source_error("(SELECT 'SELECT 1')"), Some(ER_SUBQUERIES_NOT_SUPPORTED));
-        assert_eq!(source_error("EXISTS (SELECT * FROM t1)"), Some(ER_SUBQUERIES_NOT_SUPPORTED));
+        assert_eq!(
+            source_error("(SELECT 'SELECT 1')"),
+            Some(ER_SUBQUERIES_NOT_SUPPORTED)
+        );
+        assert_eq!(
+            source_error("EXISTS (SELECT * FROM t1)"),
+            Some(ER_SUBQUERIES_NOT_SUPPORTED)
+        );
         assert_eq!(source_error("f1()"), Some(ER_SUBQUERIES_NOT_SUPPORTED));
         assert_eq!(source_error("a"), Some(ER_BAD_FIELD_ERROR));
         assert_eq!(source_error("DEFAULT(a)"), Some(ER_BAD_FIELD_ERROR));
         assert_eq!(source_error("?"), Some(ER_PARSE_ERROR));
-        assert_eq!(source_error("ROW('SELECT 1','SELECT 2')"), Some(ER_OPERAND_COLUMNS));
-        assert_eq!(source_error("MAX('SELECT 1 AS c')"), Some(ER_INVALID_GROUP_FUNC_USE));
+        assert_eq!(
+            source_error("ROW('SELECT 1','SELECT 2')"),
+            Some(ER_OPERAND_COLUMNS)
+        );
+        assert_eq!(
+            source_error("MAX('SELECT 1 AS c')"),
+            Some(ER_INVALID_GROUP_FUNC_USE)
+        );
         assert_eq!(source_error("TIME'10:20:30'"), Some(ER_PARSE_ERROR));
         assert_eq!(
             source_error("CONCAT(_latin1'SELECT 1 AS c FROM ', _latin2 'DUAL')"),

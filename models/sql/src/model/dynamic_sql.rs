@@ -39,7 +39,9 @@ impl SqlModel {
             return Err(format!("`{sql}`: {why}"));
         }
         let value = self.dynamic_value(s, &src);
-        if let (DynValue::Unknown(_), Some(code)) = (&value, super::dynamic_source::source_error(&src)) {
+        if let (DynValue::Unknown(_), Some(code)) =
+            (&value, super::dynamic_source::source_error(&src))
+        {
             return Ok(DynText::Fails(code));
         }
         let text = match value {
