@@ -247,7 +247,8 @@ impl Parser<'_> {
     }
 }
 
-/// The text of a hex literal `0x...` (an even number of digits, valid UTF-8).
+/// The text of a hex literal `0x...` (an even number of digits, ASCII bytes only: other
+/// bytes are read in the connection's character set, which the model does not follow).
 fn hex_text(n: &str) -> Option<String> {
     let h = n.strip_prefix("0x").or_else(|| n.strip_prefix("0X"))?;
     if h.is_empty() || h.len() % 2 != 0 {
@@ -257,7 +258,11 @@ fn hex_text(n: &str) -> Option<String> {
         .step_by(2)
         .map(|i| u8::from_str_radix(h.get(i..i + 2)?, 16).ok())
         .collect();
-    String::from_utf8(bytes?).ok()
+    let bytes = bytes?;
+    if !bytes.iter().all(u8::is_ascii) {
+        return None;
+    }
+    String::from_utf8(bytes).ok()
 }
 
 /// CONCAT: NULL when any argument is.
@@ -530,6 +535,9 @@ mod tests {
         assert!(matches!(ev("'SELECT' || '1'"), DynValue::Unknown(_)));
         assert!(matches!(ev("0xD182"), DynValue::Unknown(_)));
         assert!(matches!(ev("_cp1257 0xD182"), DynValue::Unknown(_)));
+        assert_eq!(ev("0x53454C4543542031"), DynValue::Str("SELECT 1".into()));
+        assert_eq!(ev("COALESCE(NULL, 'x')"), DynValue::Str("x".into()));
+        assert_eq!(ev("TRIM('  x ')"), DynValue::Str("x".into()));
         assert!(matches!(
             ev("CONCAT(_latin1'SELECT 1 FROM ', _latin2 'DUAL')"),
             DynValue::Unknown(_)

@@ -361,12 +361,13 @@ fn set_global(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
         return st;
     }
     let defaults = super::set_global_vars::sets_defaults_only(toks);
-    if let Some(w) = words.iter().find(|w| {
-        !defaults
-            && (REFUSED.contains(&w.as_str()) || w.starts_with("gtid_") || w.contains("debug"))
-            && !super::set_global_vars::no_lock(w)
-            && !(w.starts_with('@') && !w.starts_with("@@"))
-    }) {
+    // (A user variable, `@saved_debug`, is a value, not a variable's name.)
+    let user_var = |w: &str| w.starts_with('@') && !w.starts_with("@@");
+    let refused = |w: &str| REFUSED.contains(&w) || w.starts_with("gtid_") || w.contains("debug");
+    if let Some(w) = words
+        .iter()
+        .find(|w| !defaults && refused(w) && !super::set_global_vars::no_lock(w) && !user_var(w))
+    {
         return Err(format!("`{sql}`: SET GLOBAL of `{w}` is not modelled"));
     }
     if !from_tables(toks, cx.db)?.is_empty() || words.iter().any(|w| w == "select") {
