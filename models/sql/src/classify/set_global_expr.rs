@@ -60,7 +60,13 @@ fn numeric(name: &str, v: &[Tok]) -> bool {
         }
         i += 1;
     }
-    depth == 0 && operand && v.len() > 1
+    // Ends with an operand (`1 +` is the parser's syntax error), no two operators meet.
+    let op = |t: &Tok| matches!(t, Tok::P('+' | '-' | '*' | '<' | '>'));
+    let ends = matches!(v.last(), Some(Tok::Num(_) | Tok::P(')') | Tok::Word { .. }));
+    let doubled = v
+        .windows(2)
+        .any(|w| op(&w[0]) && op(&w[1]) && !(w[0] == w[1] && matches!(w[0], Tok::P('<' | '>'))));
+    depth == 0 && operand && v.len() > 1 && ends && !doubled
 }
 
 /// The length of `CAST([-]number AS UNSIGNED|SIGNED [INT|INTEGER])` at the start of `v`.
@@ -115,5 +121,7 @@ mod tests {
         assert!(!ok("SET GLOBAL x = 1"));
         assert!(!ok("SET GLOBAL x = (1"));
         assert!(!ok("SET GLOBAL x = 4 / 2"));
+        assert!(!ok("SET GLOBAL x = 1 +"));
+        assert!(!ok("SET GLOBAL x = 1 + * 2"));
     }
 }
