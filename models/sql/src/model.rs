@@ -60,6 +60,7 @@ mod checksum_open;
 mod control;
 mod ddl_phases;
 mod dialect;
+mod dynamic_source;
 mod dynamic_sql;
 pub mod encode;
 mod finish;

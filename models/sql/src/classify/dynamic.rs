@@ -177,6 +177,11 @@ impl Parser<'_> {
             Some(Tok::Num(n)) if n.chars().all(|c| c.is_ascii_digit() || c == '.') => {
                 DynValue::Str(n)
             }
+            // `0x53454C4543542031`: a hex literal is a string in a string context
+            // (Item_hex_string; main/ps.test runs it as `SELECT 1`).
+            Some(Tok::Num(n)) if hex_text(&n).is_some() => {
+                DynValue::Str(hex_text(&n).unwrap_or_default())
+            }
             Some(Tok::Var(n)) => (self.var)(&n).unwrap_or(DynValue::Null),
             Some(Tok::Word(w)) if w == "null" => DynValue::Null,
             Some(Tok::Punct('(')) => {
@@ -225,9 +230,39 @@ impl Parser<'_> {
                 }
                 _ => DynValue::Null,
             },
+            // COALESCE: the first argument that is not NULL (Item_func_coalesce).
+            "coalesce" => args
+                .iter()
+                .find(|a| **a != DynValue::Null)
+                .cloned()
+                .unwrap_or(DynValue::Null),
+            // TRIM(s): the spaces off both ends (Item_func_trim).
+            "trim" => match args.as_slice() {
+                [DynValue::Str(x)] => DynValue::Str(x.trim_matches(' ').to_owned()),
+                [DynValue::Null] => DynValue::Null,
+                _ => DynValue::Unknown("TRIM of several arguments".into()),
+            },
             _ => DynValue::Unknown(format!("the function {f}() in a dynamic SQL source")),
         }
     }
+}
+
+/// The text of a hex literal `0x...` (an even number of digits, ASCII bytes only: other
+/// bytes are read in the connection's character set, which the model does not follow).
+fn hex_text(n: &str) -> Option<String> {
+    let h = n.strip_prefix("0x").or_else(|| n.strip_prefix("0X"))?;
+    if h.is_empty() || h.len() % 2 != 0 {
+        return None;
+    }
+    let bytes: Option<Vec<u8>> = (0..h.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(h.get(i..i + 2)?, 16).ok())
+        .collect();
+    let bytes = bytes?;
+    if !bytes.iter().all(u8::is_ascii) {
+        return None;
+    }
+    String::from_utf8(bytes).ok()
 }
 
 /// CONCAT: NULL when any argument is.
@@ -356,6 +391,9 @@ pub fn placeholders(text: &str) -> usize {
 /// function of them, which the server evaluates without a table). `DEFAULT` / `IGNORE`
 /// depend on where the marker stands (ER_INVALID_DEFAULT_PARAM elsewhere than a value).
 pub fn param_refused(p: &str) -> Option<String> {
+    if super::execute_params::system_variable(p) {
+        return None;
+    }
     let toks = match tokens(p) {
         Ok(t) if !t.is_empty() => t,
         _ => return Some(format!("the parameter `{p}`")),
@@ -381,11 +419,16 @@ pub fn param_refused(p: &str) -> Option<String> {
         if (w == "default" || w == "ignore") && toks.len() == 1 {
             continue;
         }
+        let prev = match i.checked_sub(1).map(|k| &toks[k]) {
+            Some(Tok::Word(x)) => Some(x.as_str()),
+            _ => None,
+        };
+        let str_next = matches!(toks.get(i + 1), Some(Tok::Str(_)));
         let known = if call {
             calls.contains(&w.as_str())
         } else {
             lits.contains(&w.as_str()) || is_type_word(w)
-        };
+        } || super::execute_params::value_word(w, prev, call, str_next);
         if !known {
             return Some(format!(
                 "the parameter `{p}` (a column, a subquery or a function the model does not know)"
@@ -492,6 +535,9 @@ mod tests {
         assert!(matches!(ev("'SELECT' || '1'"), DynValue::Unknown(_)));
         assert!(matches!(ev("0xD182"), DynValue::Unknown(_)));
         assert!(matches!(ev("_cp1257 0xD182"), DynValue::Unknown(_)));
+        assert_eq!(ev("0x53454C4543542031"), DynValue::Str("SELECT 1".into()));
+        assert_eq!(ev("COALESCE(NULL, 'x')"), DynValue::Str("x".into()));
+        assert_eq!(ev("TRIM('  x ')"), DynValue::Str("x".into()));
         assert!(matches!(
             ev("CONCAT(_latin1'SELECT 1 FROM ', _latin2 'DUAL')"),
             DynValue::Unknown(_)

@@ -357,9 +357,16 @@ fn set_global(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
     if let Some(st) = super::set_global_forms::classify(cx, toks, words) {
         return st;
     }
+    if let Some(st) = super::set_global_vars::classify(sql, toks) {
+        return st;
+    }
+    let defaults = super::set_global_vars::sets_defaults_only(toks);
+    // (A user variable, `@saved_debug`, is a value, not a variable's name.)
+    let user_var = |w: &str| w.starts_with('@') && !w.starts_with("@@");
+    let refused = |w: &str| REFUSED.contains(&w) || w.starts_with("gtid_") || w.contains("debug");
     if let Some(w) = words
         .iter()
-        .find(|w| REFUSED.contains(&w.as_str()) || w.starts_with("gtid_") || w.contains("debug"))
+        .find(|w| !defaults && refused(w) && !super::set_global_vars::no_lock(w) && !user_var(w))
     {
         return Err(format!("`{sql}`: SET GLOBAL of `{w}` is not modelled"));
     }
@@ -368,7 +375,7 @@ fn set_global(cx: &Cx, toks: &[Tok], words: &[String]) -> Result<Stmt, String> {
             "`{sql}`: SET GLOBAL with a subquery is not modelled"
         ));
     }
-    if !assignments_are_simple(&toks[1..]) {
+    if !assignments_are_simple(&toks[1..]) && !super::set_global_expr::all_numeric(&toks[1..]) {
         return Err(format!(
             "`{sql}`: SET GLOBAL whose value is not one literal, name or signed number is not \
              modelled (the server may reject it as a syntax error)"

@@ -10,20 +10,20 @@
 //!   The harness's server has no replication configured: FLUSH RELAY LOGS, FLUSH SLAVE and
 //!   RESET SLAVE do nothing there;
 //! - `RESET MASTER`: the same, then ER_FLUSH_MASTER_BINLOG_CLOSED (`reset_master`: the
-//!   harness's server runs without a binary log);
+//!   harness's server runs without a binary log); RESET REPLICA, RESET MASTER TO n and a
+//!   named connection: [`super::reset_replica`];
 //! - the parser's errors: an option twice in a list (`flush relay logs, relay logs`,
 //!   `flush slave, slave`: ER_WRONG_USAGE in sql_yacc.yy's `flush_option`), TABLES in a list
 //!   of other options (`flush privileges, tables`, `flush tables with read lock, tables`:
 //!   ER_PARSE_ERROR), and `RENAME DATABASE` (gone from the grammar since MySQL 5.1.23:
 //!   ER_PARSE_ERROR; main/flush.result, main/renamedb.result).
 
+use super::reset_replica::ER_FLUSH_MASTER_BINLOG_CLOSED;
 use super::{Bind, Cx, Effect, Stmt, Tok, ER_PARSE_ERROR};
 use crate::kind::Kind;
 
 /// ER_WRONG_USAGE.
 pub const ER_WRONG_USAGE: u32 = 1221;
-/// ER_FLUSH_MASTER_BINLOG_CLOSED.
-pub const ER_FLUSH_MASTER_BINLOG_CLOSED: u32 = 1186;
 
 /// The statement if it is one of this file's, else None (the other FLUSH statements).
 pub(super) fn classify_reload(
@@ -33,6 +33,11 @@ pub(super) fn classify_reload(
 ) -> Option<Result<Stmt, String>> {
     let mut w: Vec<&str> = words.iter().map(String::as_str).collect();
     let first = w.remove(0);
+    if first == "reset" {
+        if let Some(st) = super::reset_replica::classify(cx, toks) {
+            return Some(st);
+        }
+    }
     if first == "rename" {
         return Some(Ok(Stmt::Fails(ER_PARSE_ERROR)));
     }

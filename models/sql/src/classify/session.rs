@@ -68,6 +68,19 @@ fn after_for(sql: &str) -> Option<usize> {
     None
 }
 
+/// The savepoint name of `SAVEPOINT \`a\`\`b\`` (and of ROLLBACK TO / RELEASE) when it is one
+/// backquoted identifier with doubled backquotes, which `words` splits: the `i`-th token
+/// and the last (sql/sql_lex.cc, `Lex_input_stream::scan_ident_delimited` undoes the
+/// doubling; rpl_mdev382.test). Savepoint names compare case-insensitively
+/// (`find_savepoint`, sql/transaction.cc: `system_charset_info`), hence lower case.
+fn quoted_name(sql: &str, i: usize) -> Option<String> {
+    let toks = super::lex::tokens(sql.trim().trim_end_matches(';')).ok()?;
+    match toks.get(i..) {
+        Some([super::Tok::Word { text, quoted: true }]) => Some(text.to_lowercase()),
+        _ => None,
+    }
+}
+
 /// Classifies a statement of these families; `None` for any other statement.
 pub fn classify_session(
     sql: &str,
@@ -79,7 +92,8 @@ pub fn classify_session(
     let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
     let one_name = |i: usize| -> Result<String, String> {
         if w.len() != i + 1 {
-            return Err(format!("`{sql}`: expected one savepoint name at its end"));
+            return quoted_name(sql, i)
+                .ok_or_else(|| format!("`{sql}`: expected one savepoint name at its end"));
         }
         Ok(w[i].clone())
     };

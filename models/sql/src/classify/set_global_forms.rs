@@ -25,9 +25,9 @@ pub const ER_UNKNOWN_SYSTEM_VARIABLE: u32 = 1193;
 const DEBUG_ONLY: &[&str] = &["debug", "debug_dbug", "debug_sync"];
 
 /// One assignment of a SET: the variable's name (lower case) and its value's tokens.
-struct Assign<'a> {
-    name: String,
-    value: &'a [Tok],
+pub(super) struct Assign<'a> {
+    pub(super) name: String,
+    pub(super) value: &'a [Tok],
 }
 
 /// The statement if it is one of this file's forms (`toks`: the whole `SET GLOBAL ...`).
@@ -75,7 +75,7 @@ fn own_session_value(a: &Assign) -> bool {
 
 /// The assignments of `GLOBAL a = v, [GLOBAL] b = v, @@global.c = v` (a top-level comma
 /// ends one); those that are not `name = value` are left out.
-fn assignments(toks: &[Tok]) -> Vec<Assign<'_>> {
+pub(super) fn assignments(toks: &[Tok]) -> Vec<Assign<'_>> {
     let mut out = Vec::new();
     let mut depth = 0i32;
     let mut start = 0;

@@ -38,7 +38,13 @@ impl SqlModel {
         if let Some(why) = params.iter().find_map(|p| param_refused(p)) {
             return Err(format!("`{sql}`: {why}"));
         }
-        let text = match self.dynamic_value(s, &src) {
+        let value = self.dynamic_value(s, &src);
+        if let (DynValue::Unknown(_), Some(code)) =
+            (&value, super::dynamic_source::source_error(&src))
+        {
+            return Ok(DynText::Fails(code));
+        }
+        let text = match value {
             DynValue::Str(t) => t,
             // get_dynamic_sql_string: "NULL", which the parser refuses.
             DynValue::Null => return Ok(DynText::Fails(ER_PARSE_ERROR)),

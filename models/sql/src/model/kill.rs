@@ -66,6 +66,11 @@ impl SqlModel {
         };
         match (at(i), w.get(i + 1..).unwrap_or_default()) {
             ("(", _) if w.iter().any(|x| x == "select") => fail(ER_SUBQUERIES_NOT_SUPPORTED),
+            // A sequence function reads its table: the parser's `table_or_sp_used()`
+            // check, as a subquery (sql_yacc.yy `kill_expr`; main/parser.test MDEV-19632).
+            ("lastval" | "nextval" | "setval", [p, ..]) if p == "(" => {
+                fail(ER_SUBQUERIES_NOT_SUPPORTED)
+            }
             ("user", _) if by_id => fail(ER_BAD_FIELD_ERROR),
             ("user", rest) if !rest.is_empty() => {
                 if rest[0] == "root" {
