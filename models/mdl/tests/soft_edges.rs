@@ -206,7 +206,8 @@ fn soft_edges_keep_the_zoo_safe() {
                     continue;
                 }
                 let (n, info) = m.step(&s, a);
-                n.table.check()
+                n.table
+                    .check()
                     .unwrap_or_else(|e| panic!("{name}: lock table invariant: {e}"));
                 let (g0, g1) = (m.edges(&s), m.edges(&n));
                 assert!(

@@ -42,6 +42,7 @@
 //!   timed out. A wait that starts meanwhile (a bulk request going on) starts at the
 //!   deadline being processed.
 
+mod inspect;
 mod table;
 mod tasks;
 mod threads;

@@ -18,6 +18,7 @@
 //! that never settles into an `error` outcome instead of a hung tool; it decides nothing
 //! in a correct run.
 
+use super::inspect::{self, panic_text};
 use super::{Backend, StepOutcome};
 use crate::{Command, Scenario};
 use mdl_core::key::MdlKey;
@@ -59,16 +60,6 @@ pub struct ThreadBackend {
     sessions: Vec<SessionThread>,
     /// Set when the manager panicked or did not settle.
     broken: Option<String>,
-}
-
-fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = p.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else if let Some(s) = p.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "a panic".into()
-    }
 }
 
 /// A bulk request's pause: tell the runner, wait for its go (or for the runner to be gone).
@@ -392,27 +383,11 @@ impl Backend for ThreadBackend {
     }
 
     fn deadlines(&mut self) -> Vec<(usize, u64)> {
-        let mut out = Vec::new();
-        for (i, s) in self.sessions.iter().enumerate() {
-            if !s.pending {
-                continue;
-            }
-            if let Some(h) = &s.handle {
-                if let Ok(Some(d)) = catch_unwind(AssertUnwindSafe(|| h.wait_deadline())) {
-                    out.push((i, d));
-                }
-            }
-        }
-        out
+        inspect::deadlines(self.sessions.iter().map(|s| (s.pending, s.handle.as_ref())))
     }
 
     fn set_clock(&mut self, ms: u64) {
-        if let Some(Clock::Manual(c)) = self.mgr.as_ref().map(|m| m.clock()) {
-            let now = c.now_ms();
-            if ms > now {
-                c.advance(ms - now);
-            }
-        }
+        inspect::set_clock(self.mgr.as_ref(), ms)
     }
 
     fn time_out(&mut self, session: usize) -> Vec<(usize, Outcome)> {
@@ -424,27 +399,11 @@ impl Backend for ThreadBackend {
     }
 
     fn holds(&mut self, session: usize, key: &MdlKey, ty: LockType) -> bool {
-        let Some(m) = &self.mgr else { return false };
-        catch_unwind(AssertUnwindSafe(|| {
-            let st = m.dialect().strategy(key.namespace());
-            m.snapshot().iter().any(|r| {
-                r.granted && r.owner.0 as usize == session && &r.key == key && st.covers(r.ty, ty)
-            })
-        }))
-        .unwrap_or(false)
+        inspect::holds(self.mgr.as_ref(), session, key, ty)
     }
 
     fn tickets(&mut self, session: usize, key: Option<&MdlKey>) -> usize {
-        let Some(m) = &self.mgr else { return 0 };
-        catch_unwind(AssertUnwindSafe(|| {
-            m.snapshot()
-                .iter()
-                .filter(|r| {
-                    r.granted && r.owner.0 as usize == session && key.is_none_or(|k| &r.key == k)
-                })
-                .count()
-        }))
-        .unwrap_or(0)
+        inspect::tickets(self.mgr.as_ref(), session, key)
     }
 
     fn finish(&mut self) {
