@@ -95,7 +95,9 @@ pub fn classify_session(
             return quoted_name(sql, i)
                 .ok_or_else(|| format!("`{sql}`: expected one savepoint name at its end"));
         }
-        Ok(w[i].clone())
+        // (A quoted name is one word, its case kept: savepoint names compare without
+        // case all the same, find_savepoint.)
+        Ok(w[i].to_lowercase())
     };
     let session = |x: Result<String, String>, f: fn(String) -> SessionStmt| {
         Some(x.map(|n| Stmt::Session(f(n))))
