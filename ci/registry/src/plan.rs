@@ -100,6 +100,8 @@ pub const TEST_FILES: &[TestFile] = &[
     plain("models/sql/tests/sql_read_only.rs"),
     plain("models/sql/tests/sql_optimize_myisam.rs"),
     plain("models/sql/tests/sql_admin_view.rs"),
+    plain("models/sql/tests/sql_oracle.rs"),
+    plain("models/sql/tests/sql_server_differences.rs"),
     plain("models/sql/tests/sql_statement_time.rs"),
     plain("models/sql/tests/sql_dynamic.rs"),
     plain("models/sql/tests/sql_data_directory.rs"),
