@@ -538,7 +538,8 @@ fn written_from_source(k: &KindDef, ops: &mut Vec<Op>) {
         // probes cannot see apart (their blockers, FTWRL and BLOCK_DDL, stop the
         // statement at an earlier backup lock), measured behind that BACKUP LOCK: a
         // MyISAM REPAIR takes BACKUP_DML after its BACKUP_DDL (found/seed-221930), a
-        // MyISAM OPTIMIZE BACKUP_DDL after its BACKUP_DML (found/seed-221930-2).
+        // MyISAM OPTIMIZE BACKUP_DDL (found/seed-221930-2; `optimize::fix_rows` puts it
+        // in its place, lock_table_names' back-off before the BACKUP_DML: seed-481800).
         if let Some(last) = ops
             .iter()
             .rposition(|o| o.key == "$t" && o.ty.abbrev() == "SNRW")

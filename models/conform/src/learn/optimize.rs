@@ -133,12 +133,48 @@ fn optimize_myisam_reopen(ops: &mut Vec<Op>) {
     ops.insert(up + n + 1, dml);
 }
 
+/// The second open of a MyISAM OPTIMIZE (SNRW, a lock of SU or stronger) goes through
+/// `lock_table_names` (sql/sql_base.cc): the schema's IX and the SNRW in one
+/// `acquire_locks`, then `try_acquire_lock` of BACKUP_DDL; when that is busy (another
+/// session's FTWRL or BACKUP STAGE, granted or pending) it rolls back to its savepoint,
+/// waits for BACKUP_DDL alone and starts again. Only then `open_table` takes the
+/// statement's BACKUP_DML for the table opened for write. Measured: found/seed-481800
+/// (behind a pending BACKUP STAGE START the server waits for BACKUP_DDL holding nothing;
+/// the row had the BACKUP_DML first and BACKUP_DDL as a plain wait). Writes the row's
+/// second open so: IX and SNRW a `bulk` group, BACKUP_DDL its `backoff`, then BACKUP_DML
+/// (idempotent: a row written so is left as it is).
+fn optimize_myisam_lock_table_names(ops: &mut Vec<Op>) {
+    let Some(snrw) = ops
+        .iter()
+        .rposition(|o| o.key == "$t" && o.ty.abbrev() == "SNRW" && o.op != OpKind::Release)
+    else {
+        return;
+    };
+    let Some(ddl) = ops
+        .iter()
+        .position(|o| o.ns == "BACKUP" && o.ty.abbrev() == "BACKUP_DDL" && o.op != OpKind::Release)
+    else {
+        return;
+    };
+    let src = "source:sql_base.cc:lock_table_names";
+    ops[snrw].op = OpKind::Bulk;
+    if snrw > 0 && ops[snrw - 1].ns == "SCHEMA" {
+        ops[snrw - 1].op = OpKind::Bulk;
+    }
+    let mut backoff = ops.remove(ddl);
+    backoff.op = OpKind::Backoff;
+    backoff.evidence = src.into();
+    let at = if ddl < snrw { snrw } else { snrw + 1 };
+    ops.insert(at, backoff);
+}
+
 /// Writes the `optimize` row's ops from the `alter_inplace` row's (see the module
 /// documentation) and the `optimize.myisam` row's second open; a table without those rows
 /// is left as it is.
 pub(super) fn fix_rows(m: &mut mdl_sql::mapping::Mapping) {
     if let Some(r) = m.kinds.iter_mut().find(|r| r.name == "optimize.myisam") {
         optimize_myisam_reopen(&mut r.ops);
+        optimize_myisam_lock_table_names(&mut r.ops);
     }
     let Some(inplace) = m
         .kinds
@@ -178,9 +214,14 @@ mod tests {
             .collect();
         let at = |s: &str| ops.iter().position(|o| o == s);
         // SW and BACKUP_DML given back before the schema's IX and the SNRW are asked for.
-        assert!(at("Release TABLE SW") < at("Acquire SCHEMA IX"));
-        assert!(at("Release BACKUP BACKUP_DML") < at("Acquire TABLE SNRW"));
+        assert!(at("Release TABLE SW") < at("Bulk SCHEMA IX"));
+        assert!(at("Release BACKUP BACKUP_DML") < at("Bulk TABLE SNRW"));
         assert!(!ops.iter().any(|o| o.starts_with("Upgrade TABLE SNRW")));
+        // lock_table_names' back-off for BACKUP_DDL, then open_table's BACKUP_DML
+        // (found/seed-481800).
+        let dml_again = ops.iter().rposition(|o| o == "Acquire BACKUP BACKUP_DML");
+        assert!(at("Bulk TABLE SNRW") < at("Backoff BACKUP BACKUP_DDL"));
+        assert!(at("Backoff BACKUP BACKUP_DDL") < dml_again);
     }
 
     #[test]
@@ -197,5 +238,34 @@ mod tests {
         assert!(ops
             .iter()
             .any(|o| o.op == OpKind::Bulk && o.key == "$t" && o.ty.abbrev() == "SNW"));
+    }
+
+    #[test]
+    fn the_learned_second_open_becomes_lock_table_names_back_off() {
+        // As the learner writes it before fix_rows: IX, SNRW, BACKUP_DML, BACKUP_DDL, X.
+        let d = Duration::Statement;
+        let mut ops = vec![
+            op(OpKind::Acquire, "SCHEMA", "$db", "IX", d, "e"),
+            op(OpKind::Acquire, "TABLE", "$t", "SNRW", d, "e"),
+            op(OpKind::Acquire, "BACKUP", "-", "BACKUP_DML", d, "e"),
+            op(OpKind::Acquire, "BACKUP", "-", "BACKUP_DDL", d, "e"),
+            op(OpKind::Upgrade, "TABLE", "$t", "X", d, "e"),
+        ];
+        optimize_myisam_lock_table_names(&mut ops);
+        let shape: Vec<String> = ops
+            .iter()
+            .map(|o| format!("{:?} {}", o.op, o.ty.abbrev()))
+            .collect();
+        let want = [
+            "Bulk IX",
+            "Bulk SNRW",
+            "Backoff BACKUP_DDL",
+            "Acquire BACKUP_DML",
+            "Upgrade X",
+        ];
+        assert_eq!(shape, want);
+        let again = ops.clone();
+        optimize_myisam_lock_table_names(&mut ops);
+        assert_eq!(ops, again);
     }
 }

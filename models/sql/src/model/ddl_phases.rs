@@ -169,8 +169,12 @@ impl SqlModel {
     /// an in-place ALTER's first move up to X (after mysql_alter_table prepared the new
     /// definition and asked the engine what it can do, sql/sql_table.cc, before
     /// mysql_inplace_alter_table; measured: found/seed-120340, a LOCK TABLES and an INSERT
-    /// let in with CREATE INDEX are done before its X), and the statement has not stood
-    /// aside yet.
+    /// let in with CREATE INDEX are done before its X), or an instant ALTER's one move up
+    /// to X (`mysql_inplace_alter_table`'s "Upgrade to EXCLUSIVE before commit",
+    /// `wait_while_table_is_used`, after `mysql_alter_table` built the new definition,
+    /// `fill_alter_inplace_info` and the engine's `prepare_inplace_alter_table`; measured:
+    /// found/seed-481730, a LOCK TABLES let in by the ALTER's implicit commit takes its
+    /// READ table's SRO before the ALTER's X), and the statement has not stood aside yet.
     pub(super) fn copy_phase(&self, s: usize, step: &Step) -> bool {
         let Step::Upgrade { key, ty, .. } = step else {
             return false;
@@ -199,6 +203,7 @@ impl SqlModel {
                 !r.stood_aside
                     && match &r.then {
                         Then::Plan(p) if p.kind == Kind::AlterCopy => *ty == snw,
+                        Then::Plan(p) if p.kind == Kind::AlterInstant => *ty == x,
                         // (The first X: the move down to SU for the rebuild follows.)
                         Then::Plan(p) if p.kind.is_inplace_alter() => {
                             *ty == x

@@ -31,10 +31,17 @@ impl SqlModel {
         out = super::checksum_open::checksum_open_failed(&run, out);
         if let (Outcome::Ok, Then::LtRest(plan, deltas)) = (out, &run.then) {
             // The lock taken first is granted: the statement goes on with the locks of
-            // LOCK TABLES; the lock is the statement's (statement duration).
+            // LOCK TABLES; the lock is the statement's (statement duration). Its end gives
+            // the statement's locks back unless `lt_apply` started another run (ANALYZE's
+            // commit), also when it is an instruction of a CALL: `sp_lex_keeper::
+            // reset_lex_and_exec_core` (sql/sp_head.cc) releases each instruction's
+            // statement locks (`release_statement_locks`), and `ha_commit_trans`
+            // (sql/handler.cc) gives its BACKUP_COMMIT back at the commit's end anyway.
+            // Measured: found/seed-481640, a CALL whose UPDATE of an InnoDB table under
+            // LOCK TABLES ... WRITE CONCURRENT commits keeps no BACKUP_COMMIT.
             self.sessions[s].run = None;
             let o = self.lt_apply(s, plan, deltas).unwrap_or(Outcome::Error);
-            if !self.is_waiting(s) {
+            if self.sessions[s].run.is_none() {
                 let _ = self.table.end_statement(id);
             }
             return o;
