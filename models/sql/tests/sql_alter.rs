@@ -134,3 +134,31 @@ fn the_catalog_follows_the_primary_key() {
     m.step(a, "ALTER TABLE t3 ADD COLUMN f INT").unwrap();
     assert!(m.step(a, "ALTER TABLE t3 DROP COLUMN f").is_err());
 }
+
+/// An instant ALTER whose implicit commit lets a waiting LOCK TABLES in: the LOCK TABLES
+/// takes its READ table's SRO before the ALTER's one move up to X
+/// (`mysql_inplace_alter_table`, sql/sql_table.cc), which then waits (found/seed-481730).
+#[test]
+fn an_instant_alter_stands_aside_for_the_lock_tables_its_commit_lets_in() {
+    let mut m = SqlModel::new(Mapping::load().expect("statements.tsv"));
+    let a = m.add_session();
+    let b = m.add_session();
+    m.step(a, "BEGIN").unwrap();
+    m.step(a, "UPDATE t1 SET b = 1").unwrap();
+    assert_eq!(
+        m.step(b, "LOCK TABLES t2 READ, t1 WRITE"),
+        Ok(Outcome::Waiting)
+    );
+    assert_eq!(
+        m.step(a, "ALTER TABLE t2 PACK_KEYS=1"),
+        Ok(Outcome::Waiting)
+    );
+    assert_eq!(m.take_events(), vec![(b, Outcome::Ok)]);
+    let held: Vec<String> = m.locks_of(a).into_iter().collect();
+    assert!(
+        held.contains(&"TABLE test.t2 X (pending)".to_string()),
+        "{held:?}"
+    );
+    assert_eq!(m.step(b, "UNLOCK TABLES"), Ok(Outcome::Ok));
+    assert_eq!(m.take_events(), vec![(a, Outcome::Ok)]);
+}

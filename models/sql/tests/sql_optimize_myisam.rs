@@ -40,3 +40,19 @@ fn behind_a_backup_lock_it_waits_for_x_with_both_backup_locks() {
         ]
     );
 }
+
+/// The reopen with SNRW is `lock_table_names` (sql/sql_base.cc): IX and SNRW, then a try
+/// of BACKUP_DDL; behind a pending BACKUP STAGE START it gives the group back and waits
+/// for BACKUP_DDL alone (found/seed-481800).
+#[test]
+fn behind_a_pending_backup_stage_it_waits_for_backup_ddl_holding_nothing() {
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    let c = m.add_session();
+    m.step(a, "LOCK TABLES t2 WRITE, t1 WRITE").unwrap();
+    assert_eq!(m.step(b, "BACKUP STAGE START"), Ok(Outcome::Waiting));
+    assert_eq!(m.step(c, "OPTIMIZE TABLE m1"), Ok(Outcome::Waiting));
+    let held: Vec<String> = m.locks_of(c).into_iter().collect();
+    assert_eq!(held, vec!["BACKUP - BACKUP_DDL (pending)"]);
+}
