@@ -86,6 +86,7 @@ mod ro_txn;
 mod run;
 mod savepoint;
 mod sequence;
+mod stat_open;
 mod statement_time;
 mod temp;
 mod temp_ha_flush;
