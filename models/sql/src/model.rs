@@ -89,6 +89,7 @@ mod sequence;
 mod stat_open;
 mod statement_time;
 mod temp;
+mod temp_exists;
 mod temp_ha_flush;
 mod temp_partition;
 mod temp_txn;
