@@ -86,6 +86,7 @@ mod ro_txn;
 mod run;
 mod savepoint;
 mod sequence;
+mod show_open;
 mod stat_open;
 mod statement_time;
 mod temp;
