@@ -836,4 +836,13 @@ pub const FORMS: &[Form] = &[
         .into()
     }),
     f(1, |d| format!("XA BEGIN {}", d.xid)),
+    f(1, |d| {
+        d.pick(&[
+            "SHOW PROFILE",
+            "FLUSH BINARY LOGS",
+            "SIGNAL SQLSTATE '45000'",
+            "RESIGNAL",
+        ])
+        .into()
+    }),
 ];
