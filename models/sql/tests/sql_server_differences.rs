@@ -154,3 +154,98 @@ fn account_names_with_escaped_quotes_and_role_name_errors() {
         "{got:?}"
     );
 }
+
+/// The random run from seed 490001 (h-rand; `found/seed-490706`, `-490903`, `-491256`,
+/// `-491419`, `suite/handler-kept-no-open.mdl`).
+mod random_490001 {
+    use mdl_core::Outcome;
+    use mdl_sql::mapping::Mapping;
+    use mdl_sql::model::SqlModel;
+
+    fn model() -> (SqlModel, [usize; 3]) {
+        let mut m = SqlModel::new(Mapping::load().unwrap());
+        let ids = [m.add_session(), m.add_session(), m.add_session()];
+        (m, ids)
+    }
+
+    #[test]
+    fn a_killed_wait_for_the_statistics_tables_ends_analyze_persistent_ok() {
+        let (mut m, [_, b, c]) = model();
+        m.step(c, "FLUSH TABLES WITH READ LOCK").unwrap();
+        assert_eq!(
+            m.step(b, "ANALYZE TABLE m1 PERSISTENT FOR ALL"),
+            Ok(Outcome::Waiting)
+        );
+        assert!(m.kill(b));
+        assert_eq!(m.take_events(), vec![(b, Outcome::Ok)]);
+        // Of an InnoDB table (its row waits for BACKUP_COMMIT) a kill stays a kill.
+        assert_eq!(
+            m.step(b, "ANALYZE TABLE t1 PERSISTENT FOR ALL"),
+            Ok(Outcome::Waiting)
+        );
+        assert!(m.kill(b));
+        assert_eq!(m.take_events(), vec![(b, Outcome::Killed)]);
+    }
+
+    /// Session `c`'s HANDLER on t1 that `b`'s RENAME waits for, then `q` by `c`: is the
+    /// HANDLER still open (the RENAME still waiting)?
+    fn handler_kept(q: &str) -> bool {
+        let (mut m, [_, b, c]) = model();
+        m.step(c, "HANDLER t1 OPEN").unwrap();
+        assert_eq!(
+            m.step(b, "RENAME TABLE m1 TO t4, t1 TO m1"),
+            Ok(Outcome::Waiting)
+        );
+        m.step(c, q).unwrap();
+        m.is_waiting(b)
+    }
+
+    #[test]
+    fn every_set_flushes_the_handlers_statements_that_open_nothing_do_not() {
+        for q in [
+            "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE",
+            "SET completion_type = 0",
+            "SELECT 1",
+        ] {
+            assert!(!handler_kept(q), "{q}");
+        }
+        for q in [
+            "SHOW WARNINGS",
+            "SHOW GRANTS",
+            "HELP 'x'",
+            "GET DIAGNOSTICS @n = NUMBER",
+            "SHOW PROFILES",
+            "SHOW CREATE FUNCTION f9",
+            "FLUSH LOGS",
+            "SAVEPOINT sp1",
+        ] {
+            assert!(handler_kept(q), "{q}");
+        }
+    }
+
+    #[test]
+    fn create_temporary_of_a_taken_name_opens_its_source_first() {
+        let (mut m, [a, ..]) = model();
+        m.step(a, "CREATE TEMPORARY TABLE t3 LIKE t2").unwrap();
+        let err = |m: &mut SqlModel, q: &str| {
+            assert_eq!(m.step(a, q), Ok(Outcome::Error), "{q}");
+            m.session(a).last_error
+        };
+        assert_eq!(err(&mut m, "CREATE TEMPORARY TABLE t3 LIKE t9"), Some(1146));
+        assert_eq!(err(&mut m, "CREATE TEMPORARY TABLE t3 LIKE t1"), Some(1050));
+        m.step(a, "LOCK TABLES t2 WRITE").unwrap();
+        assert_eq!(err(&mut m, "CREATE TEMPORARY TABLE t3 LIKE t1"), Some(1100));
+    }
+
+    #[test]
+    fn show_create_table_waits_for_a_granted_x() {
+        let (mut m, [a, b, c]) = model();
+        m.step(a, "LOCK TABLES t2 WRITE CONCURRENT").unwrap();
+        assert_eq!(
+            m.step(c, "RENAME TABLE t2 TO t4, t1 TO t2"),
+            Ok(Outcome::Waiting)
+        );
+        assert_eq!(m.step(b, "SHOW CREATE TABLE t1"), Ok(Outcome::Waiting));
+        assert!(m.locks_of(b).contains("TABLE test.t1 SH (pending)"));
+    }
+}

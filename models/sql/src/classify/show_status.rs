@@ -54,9 +54,17 @@ pub(super) fn classify(sql: &str, w: &[String], i: usize) -> Option<Result<Stmt,
         ("procedure" | "function", "status") => Stmt::NoLocks,
         ("procedure" | "function", "code") => Stmt::Fails(ER_FEATURE_DISABLED),
         ("events", _) => return Some(events(sql, w, i + 1)),
-        ("profile" | "profiles", _) => Stmt::NoLocks,
-        ("binlog" | "relaylog", "events") => Stmt::NoLocks,
-        ("authors" | "contributors", "") => Stmt::NoLocks,
+        // SHOW PROFILE reads information_schema.PROFILING (a SELECT: `open_tables`).
+        ("profile", _) => Stmt::NoLocks,
+        // These never reach `open_tables`, whose `mysql_ha_flush` closes the session's
+        // HANDLERs another session waits for (measured: suite/handler-kept-no-open.mdl):
+        // SQLCOM_SHOW_PROFILES (`PROFILING::show_profiles`, sql/sql_profile.cc), SHOW
+        // BINLOG | RELAYLOG EVENTS (`mysql_show_binlog_events`, sql/sql_repl.cc), SHOW
+        // AUTHORS / CONTRIBUTORS (`mysqld_show_authors`, `mysqld_show_contributors`,
+        // sql/sql_show.cc).
+        ("profiles", _) | ("binlog" | "relaylog", "events") | ("authors" | "contributors", "") => {
+            Stmt::Session(SessionStmt::OpensNothing)
+        }
         (s, "") if STATISTICS.contains(&s) => Stmt::NoLocks,
         ("count", "(") if w[i + 1..].join(" ").starts_with("( * )") => match &w[i + 4..] {
             [x] if x == "warnings" || x == "errors" => Stmt::NoLocks,

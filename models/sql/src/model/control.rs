@@ -126,7 +126,11 @@ impl SqlModel {
                 self.backup_unlock(s);
                 self.run_plan(s, plan)?
             }
-            Stmt::Learned(plan) => self.run_plan(s, plan)?,
+            Stmt::Learned(plan) => {
+                // SHOW CREATE TABLE / SHOW COLUMNS: SH for a moment (`model::show_open`).
+                self.show_open_prefix(s, &plan);
+                self.run_plan(s, plan)?
+            }
         })
     }
 

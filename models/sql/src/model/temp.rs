@@ -225,18 +225,19 @@ impl SqlModel {
                 "`{sql}`: CREATE OR REPLACE ... IF NOT EXISTS is not modelled"
             )));
         }
-        if self.temp_engine(s, &t).is_some() && !or_replace {
-            return temp(
-                if if_not_exists {
-                    TempChange::None
-                } else {
-                    TempChange::Fail(ER_TABLE_EXISTS)
-                },
-                false,
-            );
-        }
+        // The name is a temporary table already: ER_TABLE_EXISTS (a note with IF NOT
+        // EXISTS), after the source's open (`model::temp_exists`).
+        let exists = self.temp_engine(s, &t).is_some() && !or_replace;
+        let exists_change = if if_not_exists {
+            TempChange::None
+        } else {
+            TempChange::Fail(ER_TABLE_EXISTS)
+        };
         // LIKE base / [AS] SELECT ...: the source's locks, as a SELECT.
         let like = at(i + 1) == "like";
+        if exists && !like && !sql.to_ascii_lowercase().contains("select") {
+            return temp(exists_change, false);
+        }
         let (src_sql, made) = if like {
             let src = table_at(w, i + 2, db)?;
             let e = self
@@ -258,6 +259,13 @@ impl SqlModel {
                 classify(&src_sql, db, &self.catalog, &has)
             }
         };
+        if exists {
+            let change = match self.temp_source_error(s, &r) {
+                Some(code) => TempChange::Fail(code),
+                None => exists_change,
+            };
+            return temp(change, false);
+        }
         match r {
             // Only temporary tables, or none.
             Ok(Stmt::Session(SessionStmt::Temp(TempOp {

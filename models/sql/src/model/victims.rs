@@ -257,6 +257,11 @@ impl SqlModel {
                         }
                     }
                     o => {
+                        // (Read before the wait is forgotten: `model::stat_open`.)
+                        let o = match self.sessions[s].run.as_ref() {
+                            Some(r) => super::stat_open::stat_tables_open_failed(r, o),
+                            None => o,
+                        };
                         if let Some(r) = self.sessions[s].run.as_mut() {
                             r.waiting = None;
                         }

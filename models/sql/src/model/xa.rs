@@ -68,6 +68,9 @@ impl SqlModel {
         };
         let rmfail = match (state, st) {
             (_, Stmt::Xa(_) | Stmt::NoLocks | Stmt::Fails(_) | Stmt::SetTimeout(_)) => false,
+            // A statement that opens no table (SHOW WARNINGS, GET DIAGNOSTICS, ...), as
+            // NoLocks.
+            (_, Stmt::Session(crate::stmt::SessionStmt::OpensNothing)) => false,
             (_, Stmt::Begin | Stmt::Commit | Stmt::Rollback) => true,
             (XaState::Active, Stmt::UnlockTables) => false,
             (_, Stmt::Learned(p))
