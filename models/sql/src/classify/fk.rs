@@ -2,7 +2,11 @@
 //!
 //! - `CREATE TABLE child (..., FOREIGN KEY (c) REFERENCES parent (p) [ON DELETE a] [ON
 //!   UPDATE a])` of an InnoDB child and parent records the key in the catalog
-//!   ([`ForeignKey`]; a MyISAM child's clause is parsed and ignored by the server).
+//!   ([`ForeignKey`]; a MyISAM child's clause is parsed and ignored by the server). A
+//!   parent that is not an InnoDB table of the catalog: ER_CANT_CREATE_TABLE after the
+//!   locks, no table made (`catalog/fks.rs`); CREATE OR REPLACE: `classify/fk_replace.rs`;
+//!   a CHECK or stored generated column over a column the key's action changes:
+//!   `classify/fk_vcol.rs`.
 //! - DML that writes a parent prelocks each child (`sql/sql_base.cc`:
 //!   `DML_prelocking_strategy::handle_table` → `prepare_fk_prelocking_list`): SR when the
 //!   statement's operation only checks the child (RESTRICT / NO ACTION, and every INSERT),
@@ -30,8 +34,14 @@ pub(super) fn create_fks(
     toks: &[Tok],
     child: &Tbl,
     db: &str,
-    cat: &Catalog,
 ) -> Result<Vec<ForeignKey>, String> {
+    if super::fk_vcol::refused_by_server(toks) {
+        // The server's 1901 (`classify/fk_vcol.rs`), not played.
+        return Err(format!(
+            "`{sql}`: a CHECK or stored generated column over a column a foreign key's \
+             action changes (the server's 1901) is not modelled"
+        ));
+    }
     let mut out = Vec::new();
     let mut i = 0;
     while i < toks.len() {
@@ -98,12 +108,8 @@ pub(super) fn create_fks(
                 "`{sql}`: a self-referencing foreign key is not modelled"
             ));
         }
-        if cat.engine(&parent) != Some(super::Engine::InnoDb) {
-            return Err(format!(
-                "`{sql}`: a foreign key to `{parent}`, which is not an InnoDB table of the \
-                 catalog, is not modelled"
-            ));
-        }
+        // A parent that is not an InnoDB table of the catalog (missing, MyISAM, a view):
+        // InnoDB's ER_CANT_CREATE_TABLE once the locks are taken (`catalog/fks.rs`).
         out.push(fk);
         i = j;
     }
@@ -129,6 +135,7 @@ pub(super) fn apply(
     let missing = matches!(&plan.effect, Effect::Alter { t, .. } if !cat.exists(t));
     // (GRANT's REFERENCES privilege is no foreign key: `grant_columns.rs`.)
     if plan.kind == Kind::FkAddCopy
+        || matches!(plan.effect, Effect::WithFks(..))
         || missing
         || matches!(plan.kind, Kind::Account | Kind::AccountColumn)
     {
@@ -151,7 +158,7 @@ pub(super) fn apply(
             // The server parses a MyISAM table's foreign keys and ignores them.
             return Ok(Stmt::Learned(plan));
         }
-        let fks = create_fks(sql, toks, t, db, cat)?;
+        let fks = create_fks(sql, toks, t, db)?;
         plan.effect = Effect::WithFks(Box::new(plan.effect), fks);
         return Ok(Stmt::Learned(plan));
     }
