@@ -134,3 +134,32 @@ fn the_catalog_follows_the_primary_key() {
     m.step(a, "ALTER TABLE t3 ADD COLUMN f INT").unwrap();
     assert!(m.step(a, "ALTER TABLE t3 DROP COLUMN f").is_err());
 }
+
+/// Table options InnoDB keeps as metadata only are INSTANT, WITH SYSTEM VERSIONING is a
+/// copy; the options whose choice depends on the table's own value stay refused
+/// (suite/alter-table-options-innodb.mdl compares them with the server).
+#[test]
+fn innodb_table_options() {
+    for spec in [
+        "page_checksum = 1",
+        "transactional = 0 , insert_method = no",
+        "collate = latin1_general_ci",
+        "union = ( t1 , t2 )",
+        "storage disk tablespace ts2",
+        "connection = 'x' , password = 'y'",
+    ] {
+        assert_eq!(
+            default_kind(&w(spec), Engine::InnoDb),
+            Ok(Kind::AlterInstant),
+            "{spec}"
+        );
+    }
+    assert_eq!(
+        default_kind(&w("with system versioning"), Engine::InnoDb),
+        Ok(Kind::AlterCopy)
+    );
+    for spec in ["encryption_key_id = 2", "page_compressed = 1"] {
+        let e = default_kind(&w(spec), Engine::InnoDb).unwrap_err();
+        assert!(e.contains("own value"), "{spec}: {e}");
+    }
+}
