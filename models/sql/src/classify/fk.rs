@@ -147,6 +147,14 @@ pub(super) fn apply(
     // (GRANT's REFERENCES privilege is no foreign key: `grant_columns.rs`.)
     if plan.kind == Kind::FkAddCopy
         || matches!(plan.effect, Effect::WithFks(..))
+        // (An ALTER that fails on its columns first: `classify/fk_alter.rs`.)
+        || matches!(
+            plan.effect,
+            Effect::Alter {
+                cols: crate::effect::AlterCols::Fail(_),
+                ..
+            }
+        )
         || missing
         || matches!(plan.kind, Kind::Account | Kind::AccountColumn)
     {
