@@ -104,9 +104,14 @@ pub(super) fn create_fks(
             }
         }
         if parent == *child {
-            return Err(format!(
-                "`{sql}`: a self-referencing foreign key is not modelled"
-            ));
+            // A key to the table itself: its DML prelocks the table it already holds (a
+            // lock of the same duration, no new ticket: `MDL_context::find_ticket`), and
+            // DROP / TRUNCATE ignore a self-reference (`fk_truncate_illegal_if_parent`,
+            // sql/sql_truncate.cc): not kept in the catalog (measured on 10.11.19:
+            // `suite/fk-myisam-parent.mdl`). ALTER ... ADD of one is refused
+            // (`classify/fk_alter.rs`: no other parent).
+            i = j;
+            continue;
         }
         if [&parent.db, &parent.name]
             .iter()
