@@ -122,7 +122,8 @@ fn plan(
     }
     let fks = fk::create_fks(sql, op, child, cx.db)?;
     let [key] = fks.as_slice() else {
-        return refuse("without one REFERENCES");
+        // (`fk::create_fks` leaves out a key to the table itself.)
+        return refuse("to the table itself, or with several REFERENCES,");
     };
     let parent = key.parent.clone();
     if let Some(def) = cx.cat.columns(child) {
