@@ -105,3 +105,17 @@ fn foreign_key_checks_off_refuses_the_statements_with_keys() {
     m.step(s, "SET @@session.foreign_key_checks = 1").unwrap();
     assert_eq!(m.step(s, create).unwrap(), Outcome::Error);
 }
+
+#[test]
+fn set_statement_foreign_key_checks_is_refused() {
+    let mut m = SqlModel::new(Mapping::load().unwrap());
+    let s = m.add_session();
+    let e = m
+        .step(
+            s,
+            "SET STATEMENT foreign_key_checks=0 FOR CREATE TABLE c1 (a INT, FOREIGN KEY (a) \
+             REFERENCES t9 (a)) ENGINE=InnoDB",
+        )
+        .unwrap_err();
+    assert!(e.contains("foreign_key_checks"), "{e}");
+}

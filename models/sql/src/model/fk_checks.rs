@@ -13,7 +13,8 @@
 //!   it creates keys to missing parents, adds keys in place (`ha_innobase::
 //!   check_if_supported_inplace_alter`) and drops parents. The model follows the checks
 //!   on only: while a session has them off, its statements with a foreign key clause or on
-//!   a table of a key are refused by name.
+//!   a table of a key are refused by name, as is `SET STATEMENT foreign_key_checks=...
+//!   FOR`.
 
 use super::SqlModel;
 use crate::catalog::ER_CANT_CREATE_TABLE;
@@ -49,6 +50,14 @@ impl SqlModel {
         sql: &str,
         w: &[String],
     ) -> Option<Result<Stmt, String>> {
+        if w.get(1).map(String::as_str) == Some("statement")
+            && w.iter().any(|x| x.ends_with("foreign_key_checks"))
+        {
+            // SET STATEMENT foreign_key_checks=... FOR <statement>.
+            return Some(Err(format!(
+                "`{sql}`: SET STATEMENT foreign_key_checks is not modelled"
+            )));
+        }
         if let Some(on) = sets_fk_checks(w) {
             self.sessions[s].session.fk_checks_off = !on;
             return None;
