@@ -6,6 +6,7 @@
 //! `DROP DATABASE` locks, and the errors of a statement on a table that does not exist
 //! (or already does), which the server raises after it took the locks.
 
+mod fks;
 mod partitions;
 mod rename;
 mod schemas;
@@ -19,6 +20,7 @@ pub use crate::objects::{Engine, SeqNeed, TriggerBody};
 use crate::objects::{ForeignKey, Tbl, ViewDef};
 use crate::routines::RoutineOp;
 use crate::table_def::TableDef;
+pub use fks::ER_CANT_CREATE_TABLE;
 use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -274,7 +276,7 @@ impl Catalog {
     pub fn error_of(&self, e: &Effect) -> Option<u32> {
         match e {
             Effect::None | Effect::KeyCache(_) | Effect::ReadOnly(_) | Effect::Server(_) => None,
-            Effect::WithFks(e, _) => self.error_of(e),
+            Effect::WithFks(e, fks) => self.fk_error(e, fks),
             Effect::Fail(c) | Effect::FailBeforeLocks(c) => Some(*c),
             Effect::Accounts(a) => a.error(&self.users),
             Effect::Routine(op) => self.routines.error(op, self.has_schema(&op.target().db)),
@@ -331,21 +333,7 @@ impl Catalog {
             | Effect::AlterDb(_) => {}
             Effect::Accounts(a) => a.apply(&mut self.users),
             Effect::Server(op) => self.servers.apply(op),
-            Effect::WithFks(inner, fks) => {
-                let made = match inner.as_ref() {
-                    Effect::CreateTable { t, .. } => !self.exists(t),
-                    // ALTER TABLE ... ADD FOREIGN KEY (`classify/fk_alter.rs`): the edge
-                    // when the child and its parents are there.
-                    Effect::Alter { t, .. } => {
-                        self.is_table(t) && fks.iter().all(|k| self.is_table(&k.parent))
-                    }
-                    _ => false,
-                };
-                self.apply(inner);
-                if made {
-                    self.foreign_keys.extend(fks.iter().cloned());
-                }
-            }
+            Effect::WithFks(inner, fks) => self.apply_with_fks(inner, fks),
             Effect::Routine(op) => {
                 let has = self.has_schema(&op.target().db);
                 if let RoutineOp::Drop { kind, r, .. } = op {

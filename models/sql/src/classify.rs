@@ -47,6 +47,8 @@ mod event_schedule;
 mod execute_params;
 mod fk;
 mod fk_alter;
+mod fk_replace;
+mod fk_vcol;
 mod function_names;
 mod global_timeout;
 mod help_purge;

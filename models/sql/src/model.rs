@@ -64,6 +64,7 @@ mod dynamic_source;
 mod dynamic_sql;
 pub mod encode;
 mod finish;
+mod fk_checks;
 pub mod footprint;
 mod global_timeout;
 mod ha_flush_none;
@@ -173,6 +174,8 @@ pub struct SqlSession {
     pub pending_temp: Option<(Tbl, Engine)>,
     /// The session's sql_mode holds ORACLE (`model/oracle_mode.rs`).
     pub oracle: bool,
+    /// The session set foreign_key_checks off (`model/fk_checks.rs`).
+    pub fk_checks_off: bool,
     /// How that CREATE TEMPORARY TABLE fills its table (`model::temp_txn`).
     pub temp_fill: Option<temp_txn::TempFill>,
     /// In a transaction begun READ ONLY (`model::ro_txn`).
@@ -224,6 +227,7 @@ impl SqlSession {
             temp_sequences: Vec::new(),
             pending_temp: None,
             oracle: false,
+            fk_checks_off: false,
             temp_fill: None,
             tx_read_only: false,
             prepared: Vec::new(),

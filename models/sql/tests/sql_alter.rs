@@ -162,3 +162,32 @@ fn an_instant_alter_stands_aside_for_the_lock_tables_its_commit_lets_in() {
     assert_eq!(m.step(b, "UNLOCK TABLES"), Ok(Outcome::Ok));
     assert_eq!(m.take_events(), vec![(a, Outcome::Ok)]);
 }
+
+/// Table options InnoDB keeps as metadata only are INSTANT, WITH SYSTEM VERSIONING is a
+/// copy; the options whose choice depends on the table's own value stay refused
+/// (suite/alter-table-options-innodb.mdl compares them with the server).
+#[test]
+fn innodb_table_options() {
+    for spec in [
+        "page_checksum = 1",
+        "transactional = 0 , insert_method = no",
+        "collate = latin1_general_ci",
+        "union = ( t1 , t2 )",
+        "storage disk tablespace ts2",
+        "connection = 'x' , password = 'y'",
+    ] {
+        assert_eq!(
+            default_kind(&w(spec), Engine::InnoDb),
+            Ok(Kind::AlterInstant),
+            "{spec}"
+        );
+    }
+    assert_eq!(
+        default_kind(&w("with system versioning"), Engine::InnoDb),
+        Ok(Kind::AlterCopy)
+    );
+    for spec in ["encryption_key_id = 2", "page_compressed = 1"] {
+        let e = default_kind(&w(spec), Engine::InnoDb).unwrap_err();
+        assert!(e.contains("own value"), "{spec}: {e}");
+    }
+}

@@ -64,3 +64,58 @@ fn the_row_and_the_refusals() {
         assert!(e.contains("not modelled"), "{sql}: {e}");
     }
 }
+
+/// A parent InnoDB does not find (missing, MyISAM): ER_CANT_CREATE_TABLE once the
+/// statement's locks are taken (`catalog/fks.rs`, `model/fk_checks.rs`;
+/// suite/fk-myisam-parent.mdl compares it with the server).
+#[test]
+fn a_parent_that_is_not_innodb_fails_with_1005() {
+    let mut m = SqlModel::new(Mapping::load().unwrap());
+    let [app, ddl] = [(); 2].map(|_| m.add_session());
+    m.step(app, "LOCK TABLES m1 WRITE").unwrap();
+    // CREATE TABLE locks no parent: no wait for m1, no table afterwards.
+    let create = "CREATE TABLE c1 (a INT, FOREIGN KEY (a) REFERENCES m1 (a)) ENGINE=InnoDB";
+    assert_eq!(m.step(ddl, create).unwrap(), Outcome::Error);
+    assert_eq!(m.step(ddl, "SELECT * FROM c1").unwrap(), Outcome::Error);
+    // ALTER opens the parent SNW: it waits for the LOCK TABLES, then fails.
+    let alter = "ALTER TABLE t2 ADD FOREIGN KEY (b) REFERENCES m1 (a)";
+    assert_eq!(m.step(ddl, alter).unwrap(), Outcome::Waiting);
+    m.step(app, "UNLOCK TABLES").unwrap();
+    assert_eq!(m.take_events(), vec![(ddl, Outcome::Error)]);
+    // A missing parent: the ALTER stops before its X (a reader of the child does not
+    // stop it), and the child keeps no key (DML on it prelocks nothing).
+    m.step(app, "BEGIN").unwrap();
+    m.step(app, "SELECT * FROM t2").unwrap();
+    let missing = "ALTER TABLE t2 ADD FOREIGN KEY (b) REFERENCES t9 (a)";
+    assert_eq!(m.step(ddl, missing).unwrap(), Outcome::Error);
+    m.step(app, "COMMIT").unwrap();
+}
+
+/// While a session has foreign_key_checks off, its statements with keys are refused;
+/// back on, they are played again.
+#[test]
+fn foreign_key_checks_off_refuses_the_statements_with_keys() {
+    let mut m = SqlModel::new(Mapping::load().unwrap());
+    let s = m.add_session();
+    m.step(s, "SET foreign_key_checks = 0").unwrap();
+    let create = "CREATE TABLE c1 (a INT, FOREIGN KEY (a) REFERENCES t9 (a)) ENGINE=InnoDB";
+    let e = m.step(s, create).unwrap_err();
+    assert!(e.contains("foreign_key_checks"), "{e}");
+    assert_eq!(m.step(s, "SELECT * FROM t1").unwrap(), Outcome::Ok);
+    m.step(s, "SET @@session.foreign_key_checks = 1").unwrap();
+    assert_eq!(m.step(s, create).unwrap(), Outcome::Error);
+}
+
+#[test]
+fn set_statement_foreign_key_checks_is_refused() {
+    let mut m = SqlModel::new(Mapping::load().unwrap());
+    let s = m.add_session();
+    let e = m
+        .step(
+            s,
+            "SET STATEMENT foreign_key_checks=0 FOR CREATE TABLE c1 (a INT, FOREIGN KEY (a) \
+             REFERENCES t9 (a)) ENGINE=InnoDB",
+        )
+        .unwrap_err();
+    assert!(e.contains("foreign_key_checks"), "{e}");
+}

@@ -510,6 +510,7 @@ fn create_or_replace(
     if !cat.exists(&t) {
         return Ok(Stmt::Learned(p));
     }
+    let fks = super::fk_replace::keys(sql, &t, cat, &mut p)?;
     let Effect::CreateTable {
         engine,
         partitioned,
@@ -571,6 +572,9 @@ fn create_or_replace(
         empty: kind != Kind::CreateOrReplaceSelect && !low.contains("select"),
         src,
     };
+    if let Some(fks) = fks {
+        p.effect = Effect::WithFks(Box::new(p.effect), fks);
+    }
     Ok(Stmt::Learned(p))
 }
 

@@ -12,6 +12,7 @@ use super::{kw_eq, Tok};
 mod ddl;
 mod handler;
 mod more;
+mod references;
 
 /// Why MariaDB's parser rejects `sql` (tokens `toks`), or None when no rule applies.
 /// The rules on the statement's text with its comments (`more::text`).
@@ -43,6 +44,7 @@ pub(super) fn mariadb_rejects(sql: &str, toks: &[Tok]) -> Option<&'static str> {
         .or_else(|| more::rules(toks))
         .or_else(|| ddl::rules(toks))
         .or_else(|| handler::rules(toks))
+        .or_else(|| references::rules(toks))
 }
 
 /// `PERCENTILE_CONT(x) WITHIN GROUP (ORDER BY one_key)`: one argument, one sort key

@@ -843,6 +843,7 @@ impl SqlModel {
             }
         }
         self.alter_rename_stops(plan, own);
+        self.fk_create_stops(plan, own);
         if trigger_missing {
             // mysql_create_or_drop_trigger takes the trigger's X, then finds no trigger:
             // IF EXISTS is a note, otherwise ER_TRG_DOES_NOT_EXIST; nothing else.

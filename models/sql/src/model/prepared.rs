@@ -47,6 +47,9 @@ impl SqlModel {
         if let Some(r) = self.oracle_classify(s, sql) {
             return Some(r);
         }
+        if let Some(r) = self.fk_checks_classify(s, sql, &w) {
+            return Some(r);
+        }
         if let Some(r) = self.chain_classify(s, &w) {
             return Some(r);
         }
