@@ -112,7 +112,7 @@ pub(crate) mod show;
 mod show_status;
 mod sp_var_keywords;
 mod syntax;
-mod system_tables;
+pub(crate) mod system_tables;
 mod tables;
 mod union_tail;
 mod user_locks;

@@ -11,7 +11,7 @@
 //! describe, `fill_schema_table_by_open`); `performance_schema` and `mysql` tables take
 //! their SR as any table's (`open_table`), in a schema the harness does not compare.
 
-use super::Tbl;
+use crate::objects::Tbl;
 const INFORMATION_SCHEMA: &[&str] = &[
     "all_plugins",
     "applicable_roles",
@@ -324,7 +324,7 @@ const SYS: &[&str] = &[
 
 /// Whether `t` is a table (or, for `mysql.user`, a view) of a system schema that the
 /// harness's server has (names compared without case, as the server does for these).
-pub(super) fn exists(t: &Tbl) -> bool {
+pub(crate) fn exists(t: &Tbl) -> bool {
     let list = match t.db.to_ascii_lowercase().as_str() {
         "information_schema" => INFORMATION_SCHEMA,
         "mysql" => MYSQL,
