@@ -115,6 +115,7 @@ mod syntax;
 pub(crate) mod system_tables;
 mod tables;
 mod union_tail;
+mod update_derived;
 mod user_locks;
 mod views;
 mod xa;

@@ -239,7 +239,7 @@ pub(super) fn from_tables_aliased(
 
 /// The optional alias of a table reference at `at` (`AS name`, or a name that is not a
 /// keyword ending the reference), and the index after it.
-fn alias_at(toks: &[Tok], at: usize) -> (Option<String>, usize) {
+pub(super) fn alias_at(toks: &[Tok], at: usize) -> (Option<String>, usize) {
     if kw_eq_at(toks, at, "as") {
         let alias = match toks.get(at + 1) {
             Some(Tok::Word { text, .. }) => Some(text.clone()),
