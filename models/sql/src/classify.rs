@@ -112,6 +112,7 @@ pub(crate) mod show;
 mod show_status;
 mod sp_var_keywords;
 mod syntax;
+mod sys_routines;
 pub(crate) mod system_tables;
 mod tables;
 mod union_tail;
@@ -327,6 +328,7 @@ fn classify_inner(
     has_row: &dyn Fn(&str) -> bool,
 ) -> Result<Stmt, String> {
     let toks = tokens(sql)?;
+    sys_routines::refuse(sql, &toks)?;
     if let Some(st) = query_shapes::prefixed(sql, db, cat, has_row) {
         return st;
     }

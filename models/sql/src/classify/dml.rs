@@ -19,6 +19,7 @@ pub(super) fn classify_insert(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt
         parts.push(cx.on_table(Kind::Select, &t)?);
         need.push(t);
     }
+    let need = super::system_tables::dml_need(cx.sql, &[target], need)?;
     cx.plan(Kind::Insert, parts, Effect::NeedTables(need), toks)
 }
 
@@ -88,6 +89,8 @@ pub(super) fn classify_update(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt
     }
     // A derived table's column set: 1288 once the tables are open; a missing table's
     // 1146 comes first (`open_tables`), decided here from the catalog as it is now.
+    let updated: Vec<Tbl> = written.iter().map(|(t, _)| t.clone()).collect();
+    let need = super::system_tables::dml_need(sql, &updated, need)?;
     let effect = if sets_derived && need.iter().all(|t| cx.cat.exists(t)) {
         Effect::Fail(super::update_derived::ER_NON_UPDATABLE_TABLE)
     } else {
@@ -169,5 +172,6 @@ fn delete_plan(cx: &Cx, deleted: &[Tbl], read: Vec<Tbl>, toks: &[Tok]) -> Result
         parts.push(cx.on_table(Kind::Select, &t)?);
         need.push(t);
     }
+    let need = super::system_tables::dml_need(cx.sql, deleted, need)?;
     cx.plan(Kind::Delete, parts, Effect::NeedTables(need), toks)
 }
