@@ -89,7 +89,13 @@ pub(super) fn classify_update(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt
     }
     // A derived table's column set: 1288 once the tables are open; a missing table's
     // 1146 comes first (`open_tables`), decided here from the catalog as it is now.
-    let updated: Vec<Tbl> = written.iter().map(|(t, _)| t.clone()).collect();
+    // The tables written: those the SET names (or may name).
+    let updated: Vec<Tbl> = written
+        .iter()
+        .zip(parts.iter().filter(|p| p.kind == Kind::Update))
+        .filter(|(_, p)| p.set_target != SetTarget::No)
+        .map(|((t, _), _)| t.clone())
+        .collect();
     let need = super::system_tables::dml_need(sql, &updated, need)?;
     let effect = if sets_derived && need.iter().all(|t| cx.cat.exists(t)) {
         Effect::Fail(super::update_derived::ER_NON_UPDATABLE_TABLE)
