@@ -53,6 +53,7 @@ mod help_purge;
 mod keywords;
 mod lex;
 mod lock_alias;
+mod lock_scope;
 mod misc;
 mod missing_function;
 mod one_offs;

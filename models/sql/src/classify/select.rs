@@ -176,12 +176,23 @@ pub(super) fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result
             return cx.plan(kind, parts, Effect::NeedTables(need), toks);
         }
     }
+    // The locking clause is the outer SELECT's only (`lock_scope`).
+    let sub_only = if kind == Kind::Select {
+        Vec::new()
+    } else {
+        super::lock_scope::only_in_subqueries(&super::query_ctes::resolve_ctes(toks), cx.db)?
+    };
     let mut parts = Vec::new();
     for t in &tables {
+        let outer = if sub_only.contains(t) {
+            Kind::Select
+        } else {
+            kind
+        };
         let k = inner
             .iter()
             .find(|(it, _)| it == t)
-            .map_or(kind, |(_, k)| *k);
+            .map_or(outer, |(_, k)| *k);
         if k == Kind::Select && cx.cat.is_view(t) {
             parts.extend(views::select_parts(cx, t)?);
             continue;
