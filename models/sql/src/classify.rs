@@ -55,6 +55,7 @@ mod help_purge;
 mod keywords;
 mod lex;
 mod lock_alias;
+mod lock_scope;
 mod misc;
 mod missing_function;
 mod one_offs;
@@ -114,9 +115,11 @@ pub(crate) mod show;
 mod show_status;
 mod sp_var_keywords;
 mod syntax;
-mod system_tables;
+mod sys_routines;
+pub(crate) mod system_tables;
 mod tables;
 mod union_tail;
+mod update_derived;
 mod user_locks;
 mod views;
 mod xa;
@@ -328,6 +331,7 @@ fn classify_inner(
     has_row: &dyn Fn(&str) -> bool,
 ) -> Result<Stmt, String> {
     let toks = tokens(sql)?;
+    sys_routines::refuse(sql, &toks)?;
     if let Some(st) = query_shapes::prefixed(sql, db, cat, has_row) {
         return st;
     }

@@ -213,8 +213,11 @@ pub enum Accounts {
         op: Box<crate::grants::GrantOp>,
     },
     /// REVOKE ALL PRIVILEGES, GRANT OPTION FROM users (`mysql_revoke_all`): every row of
-    /// theirs goes.
-    RevokeAll(Vec<String>),
+    /// theirs goes. `bare`: the users written without a host (`Users::resolve`).
+    RevokeAll {
+        users: Vec<String>,
+        bare: Vec<String>,
+    },
     /// RENAME USER a TO b.
     Rename(Vec<(String, String)>),
     /// GRANT role TO ... / REVOKE role FROM ... (`crate::roles`).

@@ -87,6 +87,9 @@ pub(crate) struct Grantees {
     pub users: Vec<String>,
     /// The users given an authentication (made when missing).
     pub creates: Vec<String>,
+    /// The users written without a host and without an authentication (`name@%` in
+    /// `users`): the role `name` when there is one (`crate::grants::Users::resolve`).
+    pub bare: Vec<String>,
     /// `WITH GRANT OPTION`.
     pub grant_option: bool,
     /// A plugin the server has not loaded.
@@ -190,8 +193,12 @@ pub(crate) fn grantees(w: &[String], revoke: bool) -> Option<Grantees> {
         if install_made(&u) {
             return None;
         }
+        if j == i + 1 && w[i] != "current_user" && !w[i].contains('@') {
+            g.bare.push(u.clone());
+        }
         i = j;
         if !revoke && w.get(i).is_some_and(|x| x == "identified") {
+            g.bare.retain(|b| *b != u);
             let (j, loaded) = identified(w, i + 1)?;
             if !loaded {
                 g.error = Some(ER_PLUGIN_IS_NOT_LOADED);
@@ -252,6 +259,10 @@ mod tests {
         .unwrap();
         assert_eq!(g.users, vec!["u1@%", "u2@%"]);
         assert_eq!(g.creates, vec!["u1@%"]);
+        // u1 has an authentication: `get_current_user` gives it `%`, no role is looked up.
+        assert_eq!(g.bare, vec!["u2@%"]);
+        let r = grantees(&w("r1, 'r2'@'%', current_user"), true).unwrap();
+        assert_eq!(r.bare, vec!["r1@%"]);
         assert!(g.grant_option && g.error.is_none());
         let g = grantees(&w("u1 identified with test_plugin_server as 'x'"), false).unwrap();
         assert_eq!(g.error, Some(ER_PLUGIN_IS_NOT_LOADED));

@@ -74,6 +74,9 @@ pub struct GrantOp {
     pub privs: Privs,
     /// GRANT: the users given a password (`IDENTIFIED BY`), made when missing.
     pub creates: Vec<String>,
+    /// The users written without a host (and without IDENTIFIED), as `name@%`: each is
+    /// the role `name` when the catalog has one ([`Users::resolve`]).
+    pub bare: Vec<String>,
     /// GRANT: the error of the object it names (found when classified: nothing that
     /// could change it runs while a GRANT waits, which is only for FTWRL or BACKUP).
     pub missing: Option<u32>,
@@ -100,6 +103,13 @@ impl Users {
         self.names.remove(u);
         self.rows
             .retain(|(x, l), _| x != u && *l != Level::Role(u.to_owned()));
+    }
+
+    /// REVOKE ALL PRIVILEGES, GRANT OPTION FROM `u` (`mysql_revoke_all`): its rows go
+    /// (the roles granted to it among them), `u` stays, and so do the grants of `u` (a
+    /// role) to others.
+    pub fn revoke_all(&mut self, u: &str) {
+        self.rows.retain(|(x, _), _| x != u);
     }
 
     /// `u` has a row on `level`.
@@ -140,8 +150,26 @@ impl Users {
         }
     }
 
+    /// The account `u` of `op` names now: a user written without a host is the role of
+    /// that name when there is one, else `name@%` (MariaDB sql/sql_acl.cc
+    /// `get_current_user`, which `mysql_grant`, `mysql_table_grant`,
+    /// `mysql_routine_grant` and `mysql_revoke_all` call for each user: a LEX_USER with no host is looked up with
+    /// `find_acl_role`, found: host `""` (the role), else `host_not_specified`, `%`;
+    /// measured on 10.11.19, suite/grant-to-role.mdl: a role `r1` and a user `r1@%` both
+    /// there, `GRANT ... TO r1` gives the role the row).
+    pub fn resolve(&self, bare: &[String], u: &str) -> String {
+        match u.strip_suffix("@%") {
+            Some(n) if bare.iter().any(|b| b == u) && self.names.contains(&format!("{n}@")) => {
+                format!("{n}@")
+            }
+            _ => u.to_owned(),
+        }
+    }
+
     /// The error of `op` for `users` now, or none.
     pub fn error(&self, op: &GrantOp, users: &[String]) -> Option<u32> {
+        let users: Vec<String> = users.iter().map(|u| self.resolve(&op.bare, u)).collect();
+        let users = users.as_slice();
         if op.missing.is_some() {
             return op.missing;
         }
@@ -178,7 +206,8 @@ impl Users {
 
     /// Applies `op` (without error) to `users`' rows.
     pub fn apply(&mut self, op: &GrantOp, users: &[String]) {
-        for u in users {
+        let users: Vec<String> = users.iter().map(|u| self.resolve(&op.bare, u)).collect();
+        for u in &users {
             if !op.revoke {
                 self.names.insert(u.clone());
             }

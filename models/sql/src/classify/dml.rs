@@ -19,6 +19,7 @@ pub(super) fn classify_insert(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt
         parts.push(cx.on_table(Kind::Select, &t)?);
         need.push(t);
     }
+    let need = super::system_tables::dml_need(cx.sql, &[target], need)?;
     cx.plan(Kind::Insert, parts, Effect::NeedTables(need), toks)
 }
 
@@ -38,15 +39,29 @@ pub(super) fn classify_update(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt
         text: "update".into(),
         quoted: false,
     }];
-    list.extend(toks[c.i..set_at].iter().cloned());
+    // Derived tables and subqueries of the list are read (`update_derived`).
+    let split = super::update_derived::split(&toks[c.i..set_at], db)?;
+    list.extend(split.list);
     let written = from_tables_aliased(&list, db)?;
+    let targets = set_targets(&toks[set_at + 1..]);
+    let sets_derived = targets.as_ref().is_some_and(|q| {
+        q.iter()
+            .any(|(d, a)| d.is_none() && split.aliases.iter().any(|x| x == a))
+    });
     if written.is_empty() {
+        if sets_derived {
+            return Ok(Stmt::Fails(super::update_derived::ER_NON_UPDATABLE_TABLE));
+        }
         return Err(format!("no table in `{sql}`"));
     }
-    let targets = set_targets(&toks[set_at + 1..]);
     let mut parts = Vec::new();
     let mut need = Vec::new();
-    for (t, alias) in &written {
+    let mut read = split.read.into_iter().peekable();
+    for (n, (t, alias)) in written.iter().enumerate() {
+        while let Some((_, r)) = read.next_if(|(k, _)| *k <= n) {
+            parts.push(cx.on_table(Kind::Select, &r)?);
+            need.push(r);
+        }
         let mut p = cx.on_table(Kind::Update, t)?;
         if written.len() > 1 {
             p.set_target = match &targets {
@@ -65,11 +80,29 @@ pub(super) fn classify_update(cx: &Cx, c: &mut Cur, toks: &[Tok]) -> Result<Stmt
         parts.push(p);
         need.push(t.clone());
     }
-    for t in from_tables(&toks[set_at..], db)? {
+    for t in read
+        .map(|(_, t)| t)
+        .chain(from_tables(&toks[set_at..], db)?)
+    {
         parts.push(cx.on_table(Kind::Select, &t)?);
         need.push(t);
     }
-    cx.plan(Kind::Update, parts, Effect::NeedTables(need), toks)
+    // A derived table's column set: 1288 once the tables are open; a missing table's
+    // 1146 comes first (`open_tables`), decided here from the catalog as it is now.
+    // The tables written: those the SET names (or may name).
+    let updated: Vec<Tbl> = written
+        .iter()
+        .zip(parts.iter().filter(|p| p.kind == Kind::Update))
+        .filter(|(_, p)| p.set_target != SetTarget::No)
+        .map(|((t, _), _)| t.clone())
+        .collect();
+    let need = super::system_tables::dml_need(sql, &updated, need)?;
+    let effect = if sets_derived && need.iter().all(|t| cx.cat.exists(t)) {
+        Effect::Fail(super::update_derived::ER_NON_UPDATABLE_TABLE)
+    } else {
+        Effect::NeedTables(need)
+    };
+    cx.plan(Kind::Update, parts, effect, toks)
 }
 
 /// DELETE, single- and multi-table (`mysql_delete`, `mysql_multi_delete_prepare`).
@@ -145,5 +178,6 @@ fn delete_plan(cx: &Cx, deleted: &[Tbl], read: Vec<Tbl>, toks: &[Tok]) -> Result
         parts.push(cx.on_table(Kind::Select, &t)?);
         need.push(t);
     }
+    let need = super::system_tables::dml_need(cx.sql, deleted, need)?;
     cx.plan(Kind::Delete, parts, Effect::NeedTables(need), toks)
 }

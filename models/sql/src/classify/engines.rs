@@ -122,6 +122,11 @@ pub fn unknown_engine(
     Some(cx.plan(kind, vec![p], Effect::Fail(ER_UNKNOWN_STORAGE_ENGINE), toks))
 }
 
+/// ER_WRONG_VALUE_FOR_VAR.
+const ER_WRONG_VALUE_FOR_VAR: u32 = 1231;
+/// ER_WRONG_TYPE_FOR_VAR.
+const ER_WRONG_TYPE_FOR_VAR: u32 = 1232;
+
 /// `SET [SESSION] default_storage_engine | storage_engine | default_tmp_storage_engine =
 /// name` of an engine the server does not load: ER_UNKNOWN_STORAGE_ENGINE (1286) from the
 /// variable's check (`Sys_var_plugin::do_check`, sql/sys_vars.inl: `ha_resolve_by_name`
@@ -137,6 +142,18 @@ pub fn set_engine_error(var: &str, value: &str) -> Option<u32> {
     ];
     if !VARS.contains(&var) {
         return None;
+    }
+    // NULL for the two that may not be unset, ER_WRONG_VALUE_FOR_VAR (their ON_CHECK
+    // `check_not_null`, sql/sys_vars.cc; default_tmp_storage_engine's NULL means "as
+    // default_storage_engine"); a number is no engine name, ER_WRONG_TYPE_FOR_VAR
+    // (`Sys_var_plugin::check_update_type`: not a STRING_RESULT). Measured:
+    // main/func_time.test:1031, sys_vars/default_storage_engine_basic.test:86-90,
+    // suite/set-engine-null.mdl.
+    if value == "null" {
+        return (var != "default_tmp_storage_engine").then_some(ER_WRONG_VALUE_FOR_VAR);
+    }
+    if !value.is_empty() && value.chars().all(|c| c.is_ascii_digit()) {
+        return Some(ER_WRONG_TYPE_FOR_VAR);
     }
     let name = match value.strip_prefix('\'') {
         Some(s) => s.strip_suffix('\'')?,

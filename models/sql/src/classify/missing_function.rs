@@ -61,6 +61,9 @@ pub(super) fn classify(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
             let Tok::Word { text: db, .. } = &toks[i - 2] else {
                 return None;
             };
+            if super::sys_routines::pure_function(db, text) {
+                continue;
+            }
             // A qualified call is always a stored function's; the name collides when it
             // is a keyword of the lexer (`database`, reserved; `relay`, not), not when it
             // is only a native function's (`test.pi()`: 1305, main/sp.test:5743).

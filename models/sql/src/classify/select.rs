@@ -12,8 +12,16 @@ use crate::kind::Kind;
 /// call open_and_lock_tables on `all_tables`, which holds the subqueries' tables with
 /// TL_READ, so MDL_SHARED_READ). None when the statement names no table.
 pub(super) fn subquery_reads(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
-    let tables = match from_tables(toks, cx.db) {
+    let mut tables = match from_tables(toks, cx.db) {
         Ok(t) => t,
+        Err(e) => return Some(Err(e)),
+    };
+    // The system schemas' tables as a SELECT's (`system_tables::leave_out`): an
+    // `information_schema` table takes no MDL, the others' are the server's (measured:
+    // main/information_schema.test:489, `set @got_val= (select count(*) from
+    // information_schema.columns)`; suite/set-subquery-system-tables.mdl).
+    let need = match super::system_tables::leave_out(cx.sql, &mut tables) {
+        Ok(n) => n,
         Err(e) => return Some(Err(e)),
     };
     if tables.is_empty() {
@@ -23,7 +31,7 @@ pub(super) fn subquery_reads(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, Strin
         .iter()
         .map(|t| cx.on_table(Kind::Select, t))
         .collect();
-    Some(parts.and_then(|parts| cx.plan(Kind::Select, parts, Effect::NeedTables(tables), toks)))
+    Some(parts.and_then(|parts| cx.plan(Kind::Select, parts, Effect::NeedTables(need), toks)))
 }
 
 pub(super) fn classify_set(words: &[String], sql: &str) -> Result<Stmt, String> {
@@ -168,12 +176,23 @@ pub(super) fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result
             return cx.plan(kind, parts, Effect::NeedTables(need), toks);
         }
     }
+    // The locking clause is the outer SELECT's only (`lock_scope`).
+    let sub_only = if kind == Kind::Select {
+        Vec::new()
+    } else {
+        super::lock_scope::only_in_subqueries(&super::query_ctes::resolve_ctes(toks), cx.db)?
+    };
     let mut parts = Vec::new();
     for t in &tables {
+        let outer = if sub_only.contains(t) {
+            Kind::Select
+        } else {
+            kind
+        };
         let k = inner
             .iter()
             .find(|(it, _)| it == t)
-            .map_or(kind, |(_, k)| *k);
+            .map_or(outer, |(_, k)| *k);
         if k == Kind::Select && cx.cat.is_view(t) {
             parts.extend(views::select_parts(cx, t)?);
             continue;

@@ -165,7 +165,7 @@ pub(super) fn from_tables_aliased(
             // `FORCE INDEX FOR JOIN (i2)` is an index hint (sql_yacc.yy
             // index_hint_clause), not a join.
             || (kw_eq(t, "join") && !(i > 0 && kw_eq(&toks[i - 1], "for")))
-            || kw_eq(t, "straight_join")
+            || (kw_eq(t, "straight_join") && !select_option(toks, i))
             || (kw_eq(t, "update") && i == 0);
         if !starts_list {
             i += 1;
@@ -237,9 +237,29 @@ pub(super) fn from_tables_aliased(
     Ok(out)
 }
 
+/// Whether the STRAIGHT_JOIN at `at` is a SELECT option (`SELECT STRAIGHT_JOIN t1.a
+/// ...`, sql_yacc.yy `select_option`), not a join: it follows SELECT or another option
+/// (main/union.test:365).
+fn select_option(toks: &[Tok], at: usize) -> bool {
+    const BEFORE: &[&str] = &[
+        "select",
+        "all",
+        "distinct",
+        "distinctrow",
+        "high_priority",
+        "sql_small_result",
+        "sql_big_result",
+        "sql_buffer_result",
+        "sql_cache",
+        "sql_no_cache",
+        "sql_calc_found_rows",
+    ];
+    at > 0 && BEFORE.iter().any(|k| kw_eq(&toks[at - 1], k))
+}
+
 /// The optional alias of a table reference at `at` (`AS name`, or a name that is not a
 /// keyword ending the reference), and the index after it.
-fn alias_at(toks: &[Tok], at: usize) -> (Option<String>, usize) {
+pub(super) fn alias_at(toks: &[Tok], at: usize) -> (Option<String>, usize) {
     if kw_eq_at(toks, at, "as") {
         let alias = match toks.get(at + 1) {
             Some(Tok::Word { text, .. }) => Some(text.clone()),
