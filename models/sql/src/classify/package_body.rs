@@ -34,6 +34,8 @@ pub(super) const ER_SP_ALREADY_EXISTS: u32 = 1304;
 const ER_TOO_LONG_IDENT: u32 = 1059;
 const ER_SP_NO_RECURSIVE_CREATE: u32 = 1303;
 const ER_SP_WRONG_NAME: u32 = 1458;
+const ER_SP_DUP_VAR: u32 = 1331;
+const ER_FEATURE_DISABLED: u32 = 1289;
 const ER_END_IDENTIFIER_DOES_NOT_MATCH: u32 = 4083;
 const ER_PACKAGE_ROUTINE_IN_SPEC_NOT_DEFINED_IN_BODY: u32 = 4095;
 const ER_PACKAGE_ROUTINE_FORWARD_DECLARATION_NOT_DEFINED: u32 = 4096;
@@ -163,6 +165,8 @@ fn head(toks: &[Tok], mut i: usize, kind: RoutineKind) -> Result<(Head, usize), 
         match t {
             Tok::P(';') => break,
             t if kw_eq(t, "as") || kw_eq(t, "is") => break,
+            // `RETURN INT SA BEGIN ...`: no AS / IS before the body (measured: 1064).
+            t if kw_eq(t, "begin") => return Err(parse_error()),
             Tok::P('(') => i = super::lex::matching_paren(toks, i).ok_or_else(parse_error)? + 1,
             _ => i += 1,
         }
@@ -232,6 +236,8 @@ struct BodyRead {
     defs: Vec<(Head, Body)>,
     forwards: Vec<Head>,
     init_uses_tables: bool,
+    /// The package variables declared so far (lower case).
+    vars: Vec<String>,
 }
 
 /// The package body from the tokens after `AS | IS`, checked against its spec.
@@ -251,6 +257,7 @@ pub(super) fn read_body(
         }
         if kw_eq(t, "begin") {
             let e = block_end(toks, i).ok_or_else(parse_error)?;
+            inner_checks(&toks[i..e])?;
             init_section(&toks[i + 1..e])?;
             r.init_uses_tables |= super::routine::body_uses_tables(&toks[i + 1..e]);
             end_tail(toks, e + 1, pkg)?;
@@ -332,9 +339,7 @@ fn routine_item(
     {
         return Err(Stop::Fails(ER_SP_ALREADY_EXISTS));
     }
-    if toks[begin..e].iter().any(|t| kw_eq(t, "create")) {
-        return Err(Stop::Fails(ER_SP_NO_RECURSIVE_CREATE));
-    }
+    inner_checks(&toks[begin..e])?;
     standalone_check(cx, kind, &toks[i + 1..after])?;
     let body = routine_body(
         &toks[i + 1..after],
@@ -344,6 +349,51 @@ fn routine_item(
     );
     r.defs.push((h, body));
     Ok(after + 1)
+}
+
+/// Words after CREATE [OR REPLACE] [DEFINER = ...] [AGGREGATE] that make a stored program:
+/// inside a routine or an initialisation section the parser refuses them with
+/// ER_SP_NO_RECURSIVE_CREATE (sql/sql_yacc.yy, `if (Lex->sphead)` in each CREATE of a
+/// stored program; measured: CREATE PROCEDURE / FUNCTION / PACKAGE in a package body;
+/// CREATE VIEW or TABLE there parses).
+const PROGRAMS: &[&str] = &["procedure", "function", "package", "trigger", "event"];
+
+/// What the parser refuses inside a routine's or the initialisation section's statements:
+/// a CREATE of a stored program (ER_SP_NO_RECURSIVE_CREATE); SHOW PROCEDURE | FUNCTION |
+/// PACKAGE [BODY] CODE (ER_FEATURE_DISABLED, a server without debug; measured); a CREATE
+/// VIEW, whose SELECT may name the routine's variables (ER_VIEW_SELECT_VARIABLE, which
+/// the model does not look for), is refused.
+fn inner_checks(inner: &[Tok]) -> Result<(), Stop> {
+    for (i, t) in inner.iter().enumerate() {
+        if kw_eq(t, "show") {
+            let code = inner[i + 1..].iter().take(3).any(|x| kw_eq(x, "code"));
+            if code {
+                return Err(Stop::Fails(ER_FEATURE_DISABLED));
+            }
+        }
+        if !kw_eq(t, "create") {
+            continue;
+        }
+        let what = inner[i + 1..].iter().find(|x| {
+            !["or", "replace", "definer", "=", "aggregate"]
+                .iter()
+                .any(|w| kw_eq(x, w))
+                && !matches!(x, Tok::P(_) | Tok::Str(_))
+                && !matches!(x, Tok::Word { text, .. } if text.contains('@'))
+        });
+        match what {
+            Some(w) if PROGRAMS.iter().any(|p| kw_eq(w, p)) => {
+                return Err(Stop::Fails(ER_SP_NO_RECURSIVE_CREATE))
+            }
+            Some(w) if kw_eq(w, "view") => {
+                return Err(Stop::Refused(
+                    "a CREATE VIEW inside a package's routine".into(),
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// The routine read as a standalone Oracle CREATE PROCEDURE / FUNCTION would be
@@ -444,13 +494,24 @@ const INIT_STARTS: &[&str] = &[
     "else",
     "elsif",
     "then",
+    "execute",
+    "create",
+    "drop",
+    "truncate",
+    "alter",
+    "declare",
+    "begin",
+    "commit",
+    "rollback",
 ];
 
 fn init_section(inner: &[Tok]) -> Result<(), Stop> {
     for s in inner.split(|t| *t == Tok::P(';')).filter(|s| !s.is_empty()) {
         let first = &s[0];
-        let assign = s.get(1) == Some(&Tok::P(':'));
-        if !assign && !INIT_STARTS.iter().any(|w| kw_eq(first, w)) {
+        // `a := ...`, `a.b := ...`, and a procedure called by its name (`p1;`, `p1(...)`).
+        let assign = s.iter().take(4).any(|t| *t == Tok::P(':'));
+        let call = matches!(first, Tok::Word { .. }) && (s.len() == 1 || s[1] == Tok::P('('));
+        if !assign && !call && !INIT_STARTS.iter().any(|w| kw_eq(first, w)) {
             return Err(Stop::Refused(format!(
                 "a statement `{}` of a package body's initialisation section",
                 super::lex::render(s)
@@ -500,7 +561,14 @@ fn declaration(toks: &[Tok], i: usize, r: &mut BodyRead) -> Result<usize, Stop> 
     let typed = item
         .get(1)
         .is_some_and(|t| TYPES.iter().any(|w| kw_eq(t, w)));
-    if !cursor && !typed {
+    // `ROW(...)`, `TYPE OF`, `ROW TYPE OF`, `t.c%TYPE`, `t%ROWTYPE`: the anchored ones
+    // open their table when the package is first used (its variables are made then).
+    let row = item.get(1).is_some_and(|t| kw_eq(t, "row"));
+    let anchored = item.iter().any(|t| *t == Tok::P('%'))
+        || item
+            .windows(2)
+            .any(|w| kw_eq(&w[0], "type") && kw_eq(&w[1], "of"));
+    if !cursor && !typed && !row && !anchored {
         return Err(Stop::Refused(format!(
             "a package body declaration `{}`",
             super::lex::render(item)
@@ -512,6 +580,16 @@ fn declaration(toks: &[Tok], i: usize, r: &mut BodyRead) -> Result<usize, Stop> 
         .or_else(|| item.iter().position(|t| kw_eq(t, "default")));
     if let (false, Some(d)) = (cursor, default) {
         r.init_uses_tables |= super::routine::body_uses_tables(&item[d..]);
+    }
+    r.init_uses_tables |= anchored;
+    if !cursor {
+        // Two package variables of one name: ER_SP_DUP_VAR (`sp_pcontext::find_variable`
+        // as the declaration is added; measured: `a INT; a INT;`).
+        let name = super::lex::render(&item[..1]).to_lowercase();
+        if r.vars.contains(&name) {
+            return Err(Stop::Fails(ER_SP_DUP_VAR));
+        }
+        r.vars.push(name);
     }
     Ok(end + 1)
 }

@@ -168,3 +168,52 @@ fn qualified_names_checked_by_the_parser() {
     ok(&mut m, a, "DROP PACKAGE \"pkg2\"");
     assert!(m.step(a, "DROP PACKAGE \"p1.p1\"").is_err());
 }
+
+#[test]
+fn what_the_pairs_of_the_suite_showed() {
+    // Measured with each CREATE PACKAGE BODY of compat/oracle played after its spec.
+    let (mut m, a, _) = oracle();
+    ok(&mut m, a, "CREATE PACKAGE p1 AS PROCEDURE p1; END");
+    let body = |s: &str| format!("CREATE PACKAGE BODY p1 AS {s} END");
+    fails(
+        &mut m,
+        a,
+        &body("a INT; a INT; PROCEDURE p1 AS BEGIN NULL; END;"),
+        1331,
+    );
+    fails(
+        &mut m,
+        a,
+        &body(
+            "PROCEDURE p1 AS BEGIN NULL; END; BEGIN CREATE PACKAGE p2 AS PROCEDURE p1; END; END;",
+        ),
+        1303,
+    );
+    fails(
+        &mut m,
+        a,
+        "CREATE PACKAGE BODY p1 AS FUNCTION f2 RETURN INT SA BEGIN RETURN 10; END; END",
+        1064,
+    );
+    fails(
+        &mut m,
+        a,
+        &body("PROCEDURE p1 AS BEGIN SHOW FUNCTION CODE f1; END;"),
+        1289,
+    );
+    // A CREATE VIEW inside a routine parses or not by the view's SELECT: refused.
+    assert!(m
+        .step(
+            a,
+            &body("PROCEDURE p1 AS BEGIN CREATE OR REPLACE VIEW v1 AS SELECT 1; END;")
+        )
+        .is_err());
+    // Anchored package variables and a call by name in the initialisation section parse.
+    ok(
+        &mut m,
+        a,
+        &body("a t1.a%TYPE := 10; PROCEDURE p1 AS BEGIN NULL; END; BEGIN p1(); a := 1;"),
+    );
+    // Their table is opened when the package is first used: its calls are refused.
+    assert!(m.step(a, "CALL p1.p1").is_err());
+}
