@@ -564,7 +564,7 @@ fn declaration(toks: &[Tok], i: usize, r: &mut BodyRead) -> Result<usize, Stop> 
     // `ROW(...)`, `TYPE OF`, `ROW TYPE OF`, `t.c%TYPE`, `t%ROWTYPE`: the anchored ones
     // open their table when the package is first used (its variables are made then).
     let row = item.get(1).is_some_and(|t| kw_eq(t, "row"));
-    let anchored = item.iter().any(|t| *t == Tok::P('%'))
+    let anchored = item.contains(&Tok::P('%'))
         || item
             .windows(2)
             .any(|w| kw_eq(&w[0], "type") && kw_eq(&w[1], "of"));
