@@ -66,19 +66,16 @@ pub(super) fn classify_oracle(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, Stri
 /// PACKAGE keyword there in 10.11; measured: 1064).
 pub(super) fn classify_default(toks: &[Tok]) -> Option<Stmt> {
     let first = toks.first()?;
-    let words = || {
-        toks.iter()
-            .take_while(|t| !kw_eq(t, "as") && !kw_eq(t, "is"))
+    let mut c = Cur {
+        t: toks,
+        i: 1,
+        sql: "",
     };
     let package = if kw_eq(first, "create") {
-        words().any(|t| kw_eq(t, "package"))
-            && !words().any(|t| {
-                ["table", "procedure", "function", "view", "trigger", "event"]
-                    .iter()
-                    .any(|w| kw_eq(t, w))
-            })
+        let _ = c.eat("or") && c.eat("replace");
+        super::routine::skip_definer(&mut c).is_ok() && c.at("package")
     } else {
-        kw_eq(first, "drop") && toks.get(1).is_some_and(|t| kw_eq(t, "package"))
+        kw_eq(first, "drop") && c.at("package")
     };
     package.then_some(Stmt::Fails(super::ER_PARSE_ERROR))
 }

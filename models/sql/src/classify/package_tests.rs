@@ -217,3 +217,16 @@ fn what_the_pairs_of_the_suite_showed() {
     // Their table is opened when the package is first used: its calls are refused.
     assert!(m.step(a, "CALL p1.p1").is_err());
 }
+
+#[test]
+fn package_is_a_name_in_the_default_grammar() {
+    let mut m = SqlModel::new(Mapping::load().expect("statements.tsv"));
+    let a = m.add_session();
+    ok(&mut m, a, "CREATE DATABASE package");
+    fails(
+        &mut m,
+        a,
+        "CREATE OR REPLACE DEFINER=root@localhost PACKAGE p AS PROCEDURE p1; END",
+        1064,
+    );
+}
