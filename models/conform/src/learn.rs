@@ -112,6 +112,25 @@ pub const BLOCKERS: &[Blocker] = &[
             &["CREATE FUNCTION f1() RETURNS INT RETURN 1"],
         ],
     ),
+    // The package `pkg1`'s PACKAGE_BODY key, held the same way (Oracle mode: the
+    // package statements' grammar).
+    b(
+        "hold_package",
+        &[
+            &["LOCK TABLES mysql.proc WRITE"],
+            &[
+                "SET sql_mode=ORACLE",
+                "CREATE OR REPLACE PACKAGE pkg1 AS PROCEDURE p1; END",
+            ],
+        ],
+    ),
+    // A package body's S, held by a transaction whose CALL of the package's procedure
+    // locked it (`open_and_process_routine`): nothing on mysql.proc, which a CREATE
+    // PACKAGE BODY reads while it is parsed (its spec), so the body's X is seen pending.
+    b(
+        "hold_package_s",
+        &[&["SET sql_mode=ORACLE", "START TRANSACTION", "CALL pkg1.p1"]],
+    ),
     b(
         "hold_event",
         &[
@@ -205,6 +224,8 @@ pub fn template(ns: &str, db: &str, name: &str) -> String {
         ("PROCEDURE", "test", "p1") | ("FUNCTION", "test", "f1") | ("EVENT", "test", "e1") => {
             "$r".into()
         }
+        // The package of the package kinds (spec and body share the key).
+        ("PACKAGE_BODY", "test", "pkg1") => "$r".into(),
         (_, "test", "t1" | "m1") => "$t".into(),
         (_, "test", "t2" | "m2") => "$t2".into(),
         (_, "test", "t3") => "$n".into(),

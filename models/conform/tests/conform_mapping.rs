@@ -7,7 +7,7 @@
 use mdl_conform::{data_dir, scenario, ConformError};
 use mdl_core::Dialect;
 use mdl_sql::catalog::Catalog;
-use mdl_sql::classify::{classify, Stmt};
+use mdl_sql::classify::{classify, classify_oracle, Stmt};
 use mdl_sql::compose::{compose, keys, Step};
 use mdl_sql::kind::Kind;
 use mdl_sql::mapping::{kind_def, matrix_kinds, Mapping, OpKind, KINDS};
@@ -188,6 +188,36 @@ const FK_OTHER: &[&str] = &[
     "fk_add_copy",
 ];
 
+/// A kind's prep on the model: setup lines, or for the package kinds (whose prep sets
+/// sql_mode=ORACLE) statements of a session of their own.
+fn prep(model: &mut SqlModel, k: &mdl_sql::mapping::KindDef) {
+    if k.setup.contains(&"SET sql_mode=ORACLE") {
+        let s = model.add_session();
+        for p in k.prep {
+            assert_eq!(model.step(s, p), Ok(mdl_core::Outcome::Ok), "{p}");
+        }
+        return;
+    }
+    for p in k.prep {
+        model.setup(p).unwrap();
+    }
+}
+
+/// A kind's statement classified as its session reads it: the package kinds under
+/// sql_mode=ORACLE (their `setup`), the others in the default grammar.
+fn classify_kind(
+    k: &mdl_sql::mapping::KindDef,
+    cat: &Catalog,
+    m: &Mapping,
+) -> Result<Stmt, String> {
+    if k.setup.contains(&"SET sql_mode=ORACLE") {
+        if let Some(st) = classify_oracle(k.sql, "test", cat, &has_row(m)) {
+            return st;
+        }
+    }
+    classify(k.sql, "test", cat, &has_row(m))
+}
+
 #[test]
 fn classifier_knows_every_kind() {
     let m = Mapping::load().unwrap();
@@ -202,11 +232,9 @@ fn classifier_knows_every_kind() {
         }
         let mut cat = Catalog::fixture();
         let mut model = SqlModel::new(m.clone());
-        for p in k.prep {
-            model.setup(p).unwrap();
-        }
+        prep(&mut model, k);
         cat.clone_from(&model.catalog);
-        match classify(k.sql, "test", &cat, &has_row(&m)) {
+        match classify_kind(k, &cat, &m) {
             // FOR EXPORT is played as WITH READ LOCK with its own rows; LOCK TABLES of a
             // sequence: the `lock_*_sequence` row of a `lock_*` part (INSERT into one:
             // `insert_sequence`).
@@ -342,7 +370,9 @@ fn learned_flat(m: &Mapping, name: &str, cat: &Catalog) -> Vec<String> {
         v: Some(t("v1")),
         tr: Some(t("tr1")),
         // The routine kinds' routine or event (`learn::template`).
-        r: Some(t(if name.contains("function") {
+        r: Some(t(if name.contains("package") {
+            "pkg1"
+        } else if name.contains("function") {
             "f1"
         } else if name.contains("event") {
             "e1"
@@ -413,11 +443,9 @@ fn composition_reproduces_every_learned_row() {
             continue;
         }
         let mut model = SqlModel::new(m.clone());
-        for p in k.prep {
-            model.setup(p).unwrap();
-        }
+        prep(&mut model, k);
         let cat = model.catalog.clone();
-        let plan = match classify(k.sql, "test", &cat, &has_row(&m)) {
+        let plan = match classify_kind(k, &cat, &m) {
             Ok(Stmt::Learned(p)) => p,
             Ok(Stmt::ReleaseAllLocks) => continue,
             other => panic!("{}: {other:?}", k.sql),

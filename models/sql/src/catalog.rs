@@ -99,6 +99,8 @@ pub struct Catalog {
     prelocking: BTreeMap<Tbl, TriggerBody>,
     /// The stored routines and events made since the fixture.
     pub routines: super::routines::Routines,
+    /// The packages made since the fixture (specs and bodies).
+    pub packages: super::packages::Packages,
     /// The tables that are sequences (`classify/sequence.rs`), with their MINVALUE and
     /// MAXVALUE when known. Every key is a table of `objects` (CREATE SEQUENCE inserts
     /// both; the drops remove both; a rename moves both).
@@ -280,6 +282,7 @@ impl Catalog {
             Effect::Fail(c) | Effect::FailBeforeLocks(c) => Some(*c),
             Effect::Accounts(a) => a.error(&self.users),
             Effect::Routine(op) => self.routines.error(op, self.has_schema(&op.target().db)),
+            Effect::Package(op) => self.packages.error(op, self.has_schema(&op.target().db)),
             Effect::AlterDb(_) | Effect::CreateDb { .. } | Effect::DropDb { .. } => {
                 self.schema_error(e)
             }
@@ -342,6 +345,10 @@ impl Catalog {
                     self.users.drop_routine(*kind, r);
                 }
                 self.routines.apply(op, has)
+            }
+            Effect::Package(op) => {
+                let has = self.has_schema(&op.target().db);
+                self.packages.apply(op, has)
             }
             Effect::KeyCache(name) => {
                 self.key_caches.insert(name.clone());

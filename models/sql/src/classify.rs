@@ -60,6 +60,8 @@ mod misc;
 mod missing_function;
 mod one_offs;
 mod oracle_routine;
+mod package;
+mod package_body;
 mod parse_errors;
 mod partition;
 mod partition_clause;
@@ -321,7 +323,7 @@ pub fn classify_oracle(
         cat,
         has_row,
     };
-    oracle_routine::classify(&cx, &toks)
+    package::classify_oracle(&cx, &toks).or_else(|| oracle_routine::classify(&cx, &toks))
 }
 
 fn classify_inner(
@@ -398,6 +400,9 @@ fn classify_plain(
     }
     if let Some(st) = help_purge::classify(sql, &toks, &words) {
         return st;
+    }
+    if let Some(st) = package::classify_default(&toks) {
+        return Ok(st);
     }
     if let Some(st) = routine::classify_routine(&cx, &toks) {
         return st;

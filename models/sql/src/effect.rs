@@ -83,6 +83,8 @@ pub enum Effect {
     WithFks(Box<Effect>, Vec<ForeignKey>),
     /// Routine or event DDL ([`crate::routines`]).
     Routine(crate::routines::RoutineOp),
+    /// Package DDL ([`crate::packages`]).
+    Package(crate::packages::PackageOp),
     /// An accounts statement: the users it needs, makes or drops.
     Accounts(Accounts),
     /// CREATE / ALTER / DROP SERVER that opened `mysql.servers` (`crate::servers`).

@@ -244,6 +244,11 @@ kinds! {
     InstanceLock = "instance_lock", "MySQL sql/sql_backup_lock.cc Sql_cmd_lock_instance::execute";
     InstanceUnlock = "instance_unlock", "MySQL sql/sql_backup_lock.cc Sql_cmd_unlock_instance::execute";
     AnalyzePersistent = "analyze_persistent", "sql/sql_admin.cc mysql_admin_table, then sql/sql_statistics.cc update_statistics_for_table";
+    CreatePackage = "create_package", "sql/sp.cc Sp_handler::sp_create_routine (Sp_handler_package_spec, MDL_key::PACKAGE_BODY)";
+    CreatePackageBody = "create_package_body", "sql/sp.cc Sp_handler::sp_create_routine (Sp_handler_package_body, MDL_key::PACKAGE_BODY)";
+    DropPackage = "drop_package", "sql/sp.cc Sp_handler::sp_drop_routine (Sp_handler_package_spec::sp_find_and_drop_routine)";
+    DropPackageBody = "drop_package_body", "sql/sp.cc Sp_handler::sp_drop_routine (Sp_handler_package_body)";
+    CallPackage = "call_package", "sql/sql_base.cc open_and_process_routine (the package body added by sql/sql_lex.cc LEX::call_statement_start)";
 }
 
 impl Kind {
@@ -349,6 +354,21 @@ impl Kind {
     /// CREATE TRIGGER or DROP TRIGGER (sql/sql_trigger.cc `mysql_create_or_drop_trigger`).
     pub const fn is_trigger_ddl(self) -> bool {
         matches!(self, Kind::CreateTrigger | Kind::DropTrigger)
+    }
+
+    /// The kind whose learned session rules this kind shares, when it has none of its own:
+    /// the package statements run the routine code paths (`sp_create_routine` /
+    /// `sp_drop_routine` with `lock_object_name`, sql/sp.cc; a package routine's call
+    /// locks its package body as a statement naming a stored function locks the function,
+    /// `open_and_process_routine`, sql/sql_base.cc). Their rows are learned in Oracle mode,
+    /// which the rule probes do not set (`models/sql/src/mapping/kinds.rs`).
+    pub const fn rules_of(self) -> Option<Kind> {
+        match self {
+            Kind::CreatePackage | Kind::CreatePackageBody => Some(Kind::CreateProcedure),
+            Kind::DropPackage | Kind::DropPackageBody => Some(Kind::DropProcedure),
+            Kind::CallPackage => Some(Kind::SelectFunction),
+            _ => None,
+        }
     }
 
     /// ALTER TABLE in place (ALGORITHM=INPLACE or CREATE INDEX): `mysql_inplace_alter_table`'s

@@ -35,6 +35,7 @@ pub mod kind;
 pub mod mapping;
 pub mod model;
 pub mod objects;
+pub mod packages;
 mod role_names;
 mod roles;
 pub mod routines;

@@ -37,6 +37,7 @@ impl Catalog {
                 self.definitions.retain(|t, _| t.db != *db);
                 self.triggers.retain(|t, _| t.db != *db);
                 self.routines.drop_schema(db);
+                self.packages.drop_schema(db);
             }
             _ => {}
         }

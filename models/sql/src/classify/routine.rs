@@ -345,7 +345,7 @@ fn read_definition<'a>(
 }
 
 /// Whether the body may use tables.
-fn body_uses_tables(body: &[Tok]) -> bool {
+pub(super) fn body_uses_tables(body: &[Tok]) -> bool {
     // A body that calls anything (`name(`: a stored function, or a type's length in
     // its declarations) counts as using tables: its stored functions would be locked.
     body.iter().any(|t| TABLE_WORDS.iter().any(|w| kw_eq(t, w)))

@@ -34,6 +34,9 @@ pub(crate) fn classify_show(
     if let Some(st) = super::show_status::classify(sql, w, i) {
         return Some(st);
     }
+    if let Some(st) = super::package::show(sql, w, i, db, cat) {
+        return Some(st);
+    }
     if let Some(d) = schema_named(w, i) {
         if !cat.has_schema(&d) && !crate::objects::is_system_schema(&d) {
             return Some(Ok(Stmt::Fails(ER_BAD_DB)));

@@ -165,6 +165,29 @@ const PROCEDURE: &str = "CREATE PROCEDURE p1() SET @x=1";
 const FUNCTION: &str = "CREATE FUNCTION f1() RETURNS INT RETURN 1";
 const EVENT: &str = "CREATE EVENT e1 ON SCHEDULE EVERY 1 DAY DO SET @x=1";
 
+/// The package `pkg1`, spec and body, made by the prep in Oracle mode.
+const PACKAGE: &[&str] = &[
+    "SET sql_mode=ORACLE",
+    "CREATE PACKAGE pkg1 AS PROCEDURE p1; END",
+    "CREATE PACKAGE BODY pkg1 AS PROCEDURE p1 AS BEGIN NULL; END; END",
+    "SET sql_mode=DEFAULT",
+];
+
+/// A package kind: its session sets sql_mode=ORACLE inside its transaction (the probes'
+/// BEGIN comes first: in Oracle mode `BEGIN` starts an anonymous block); not in the
+/// matrix.
+const fn ko(kind: Kind, sql: &'static str, prep: &'static [&'static str]) -> KindDef {
+    KindDef {
+        kind,
+        variant: RowVariant::Base,
+        sql,
+        prep,
+        setup: &["BEGIN", "SET sql_mode=ORACLE"],
+        matrix: false,
+        check: false,
+    }
+}
+
 /// A routine kind learned on a routine (or event) the `prep` makes; not in the matrix.
 const fn kr(kind: Kind, sql: &'static str, prep: &'static [&'static str]) -> KindDef {
     KindDef {
@@ -568,6 +591,30 @@ pub const KINDS: &[KindDef] = &[
     kr(Kind::DropEvent, "DROP EVENT e1", &[EVENT]),
     kr(Kind::AlterEvent, "ALTER EVENT e1 COMMENT 'c'", &[EVENT]),
     kr(Kind::SelectFunction, "SELECT f1()", &[FUNCTION]),
+    // Packages (`classify/package.rs`): their grammar is sql_mode=ORACLE's in MariaDB
+    // 10.11 (`CREATE PACKAGE` is a syntax error otherwise, measured), so the session sets
+    // it after its BEGIN (`BEGIN` alone is an Oracle anonymous block) and the prep sets
+    // it around its own CREATE PACKAGE. Spec and body share one MDL key,
+    // `MDL_key::PACKAGE_BODY` (`Sp_handler_package_spec::get_mdl_type`, sql/sp.h), taken
+    // by `lock_object_name` (`sp_create_routine`, `sp_drop_routine`, sql/sp.cc). Learned,
+    // not in the matrix; their session rules are the routine kinds' (`Kind::rules_of`).
+    ko(
+        Kind::CreatePackage,
+        "CREATE PACKAGE pkg1 AS PROCEDURE p1; END",
+        &[],
+    ),
+    // Learned as OR REPLACE of a body that exists (the same `lock_object_name`): a
+    // CREATE PACKAGE BODY reads its spec from mysql.proc while it is parsed, so the
+    // `hold_package` blocker (LOCK TABLES mysql.proc WRITE) stops it before its locks;
+    // `hold_package_s` (a CALL's S on the package) shows its X pending.
+    ko(
+        Kind::CreatePackageBody,
+        "CREATE OR REPLACE PACKAGE BODY pkg1 AS PROCEDURE p1 AS BEGIN NULL; END; END",
+        PACKAGE,
+    ),
+    ko(Kind::DropPackage, "DROP PACKAGE pkg1", PACKAGE),
+    ko(Kind::DropPackageBody, "DROP PACKAGE BODY pkg1", PACKAGE),
+    ko(Kind::CallPackage, "CALL pkg1.p1", PACKAGE),
     // Sequences (sql/sql_sequence.cc; `t1` made a sequence by the prep). Learned, not in
     // the matrix: `classify/sequence.rs` plays them.
     kq(Kind::Nextval, "SELECT NEXTVAL(t1)", SEQ_T1),

@@ -78,6 +78,10 @@ impl SqlModel {
         self.map
             .rule(state, row)
             .or_else(|| self.map.rule(state, kind.as_str()))
+            .or_else(|| {
+                kind.rules_of()
+                    .and_then(|k| self.map.rule(state, k.as_str()))
+            })
             .ok_or_else(|| {
                 format!(
                     "no session rule learned for `{kind}` in state `{state}` (mdl conform --learn)"
