@@ -77,6 +77,7 @@ mod routine_call;
 mod routine_cond;
 mod routine_decl;
 mod routine_diag;
+mod routine_dups;
 pub mod routine_expr;
 mod routine_flow;
 mod routine_flow_data;

@@ -323,7 +323,11 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    /// `DECLARE v[, w] type [DEFAULT e]`: an `sp_instr_set` per variable.
+    /// `DECLARE v[, w] type [DEFAULT e]`: an `sp_instr_set` per variable. A DEFAULT that
+    /// reads a table or calls a stored function runs as the statement `SELECT e` (its
+    /// locks and errors: `sp_instr_set::exec_core` through `sp_lex_keeper::
+    /// reset_lex_and_exec_core`, the expression's tables opened as a statement's, as
+    /// `set_locals` plays `SET v = (SELECT ...)`), and the variables are unknown after it.
     fn variables(&mut self, t: &[Tok]) -> R<()> {
         let mut names = Vec::new();
         let mut i = 0;
@@ -339,11 +343,12 @@ impl<'a> Compiler<'a> {
             Some(d) => {
                 let e = &t[d + 1..];
                 if e.iter().any(|x| kw_eq(x, "select")) || self.calls_function(e) {
-                    return Err(format!(
-                        "a DECLARE ... DEFAULT `{}` that reads a table or calls a stored \
-                         function is not played",
-                        super::lex::render(e)
-                    ));
+                    // The variables are declared after the value is computed.
+                    let sql = format!("SELECT {}", super::lex::render(e));
+                    let slots: Vec<usize> = names.iter().map(|n| self.new_local(n)).collect();
+                    let into = slots.iter().map(|s| Target::Local(*s)).collect();
+                    self.emit(Instr::Stmt { sql, into });
+                    return Ok(());
                 }
                 // A value the model does not evaluate (a string, a built-in function)
                 // is unknown: only a branch over it is refused.

@@ -52,6 +52,8 @@ pub(super) struct Reader<'a> {
     pub(super) conds: Vec<(String, bool, String)>,
     /// Per open block, the condition values its handlers name.
     pub(super) handlers: Vec<Vec<String>>,
+    /// Per open block, the names it declares (`routine_dups.rs`).
+    pub(super) blocks: Vec<super::routine_dups::Declared>,
 }
 
 pub(super) fn refused<T>(what: &str) -> Result<T, Why> {
