@@ -83,6 +83,7 @@ mod routine_flow;
 mod routine_flow_data;
 mod routine_flow_stmt;
 mod routine_for;
+mod routine_for_cursor;
 mod routine_keywords;
 mod routine_nested;
 mod routine_prelock;

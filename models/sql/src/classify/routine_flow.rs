@@ -28,28 +28,28 @@ use crate::routines::{Body, RoutineKind};
 
 /// One open block or loop, with what it declares.
 #[derive(Default)]
-struct Scope {
-    label: Option<String>,
+pub(super) struct Scope {
+    pub(super) label: Option<String>,
     /// A loop: where ITERATE goes.
-    loop_start: Option<usize>,
+    pub(super) loop_start: Option<usize>,
     /// The block's own id (EXIT handlers name it).
-    id: usize,
-    handlers: usize,
-    vars: Vec<(String, usize)>,
-    cursors: Vec<(String, usize, String)>,
-    conds: Vec<(String, Cond)>,
+    pub(super) id: usize,
+    pub(super) handlers: usize,
+    pub(super) vars: Vec<(String, usize)>,
+    pub(super) cursors: Vec<(String, usize, String)>,
+    pub(super) conds: Vec<(String, Cond)>,
     /// Jumps to patch with the scope's end (LEAVE, EXIT handlers' `hreturn`).
-    to_end: Vec<usize>,
+    pub(super) to_end: Vec<usize>,
     /// Jumps to patch with the end of the loop (after it).
-    to_after: Vec<usize>,
+    pub(super) to_after: Vec<usize>,
 }
 
 pub(super) struct Compiler<'a> {
     pub(super) cat: &'a Catalog,
     pub(super) code: Vec<Instr>,
-    scopes: Vec<Scope>,
+    pub(super) scopes: Vec<Scope>,
     locals: usize,
-    cursors: usize,
+    pub(super) cursors: usize,
     blocks: usize,
     /// The procedures being compiled (recursion is refused).
     pub(super) stack: Vec<String>,
@@ -82,21 +82,22 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn emit(&mut self, i: Instr) -> usize {
+    pub(super) fn emit(&mut self, i: Instr) -> usize {
         self.code.push(i);
         self.code.len() - 1
     }
 
-    fn here(&self) -> usize {
+    pub(super) fn here(&self) -> usize {
         self.code.len()
     }
 
-    fn patch(&mut self, at: usize, dest: usize) {
+    pub(super) fn patch(&mut self, at: usize, dest: usize) {
         match &mut self.code[at] {
             Instr::Jump(d) | Instr::JumpIfNot(_, d) => *d = dest,
             Instr::HPush { skip, .. } => *skip = dest,
             Instr::HReturn { exit_dest } => *exit_dest = Some(dest),
             Instr::Enter { end } => *end = dest,
+            Instr::CNext { done, .. } => *done = dest,
             _ => unreachable!("only jumps are patched"),
         }
     }
@@ -250,11 +251,11 @@ impl<'a> Compiler<'a> {
         Ok(())
     }
 
-    fn scope(&mut self) -> &mut Scope {
+    pub(super) fn scope(&mut self) -> &mut Scope {
         self.scopes.last_mut().expect("a body runs inside a scope")
     }
 
-    fn block_id(&self) -> usize {
+    pub(super) fn block_id(&self) -> usize {
         self.scopes.last().map_or(0, |s| s.id)
     }
 
@@ -529,9 +530,8 @@ impl<'a> Compiler<'a> {
     /// (`LEX::sp_for_loop_intrange_declarations`, sql_lex.cc): the bound is evaluated once
     /// into a variable of its own, the index is a variable of the loop's block; each turn
     /// steps the index (`sp_for_loop_increment`, where ITERATE goes) and leaves when it
-    /// passes the bound. A loop over a cursor or a query is not played.
+    /// passes the bound. A loop over a cursor or a query: `routine_for_cursor.rs`.
     fn for_range(&mut self, label: Option<String>, t: &[Tok]) -> R<()> {
-        let not_played = || "a FOR loop over a cursor or a query is not played".to_owned();
         let index = name(t.get(1).ok_or("a FOR without its index")?);
         let mut k = 3;
         let reverse = kw_eq_at(t, k, "reverse");
@@ -539,7 +539,9 @@ impl<'a> Compiler<'a> {
         // (`t[0]`, FOR, opens a construct: the search starts after it.)
         let d = 1 + top_kw(&t[1..], "do").ok_or("a FOR without DO")?;
         let end = 1 + last_kw(&t[1..], "end").ok_or("a FOR without its END")?;
-        let (lo, hi) = range_bounds(&t[k..d]).ok_or_else(not_played)?;
+        let Some((lo, hi)) = range_bounds(&t[k..d]) else {
+            return self.for_cursor(label, t, d, end);
+        };
         let (lo, hi) = (self.expr(&lo)?, self.expr(&hi)?);
         let (first, last, step, past) = if reverse {
             (hi, lo, Op::Sub, Op::Ge)
@@ -635,7 +637,7 @@ impl<'a> Compiler<'a> {
         Ok(())
     }
 
-    fn cursor(&self, n: &Tok) -> R<(usize, String)> {
+    pub(super) fn cursor(&self, n: &Tok) -> R<(usize, String)> {
         let n = name(n);
         self.scopes
             .iter()
