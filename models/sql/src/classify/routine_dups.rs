@@ -18,14 +18,6 @@ pub const ER_SP_DUP_VAR: u32 = 1331;
 pub const ER_SP_DUP_COND: u32 = 1332;
 pub const ER_SP_DUP_CURS: u32 = 1333;
 
-/// What one block declares, by kind.
-#[derive(Default)]
-pub(super) struct Declared {
-    vars: Vec<String>,
-    conds: Vec<String>,
-    cursors: Vec<String>,
-}
-
 /// The kind of a declared name (each its own name space).
 #[derive(Clone, Copy)]
 pub(super) enum Kind {
