@@ -163,6 +163,12 @@ impl<'a> Reader<'a> {
             return Err(Why::Fails(super::ER_PARSE_ERROR));
         }
         match word.as_str() {
+            // No `sp_proc_stmt` starts with these: where they belong (a block's END, IF's
+            // ELSEIF / ELSE, CASE's WHEN / THEN) the enclosing reader stops before them,
+            // so here they are out of place (funcs_1/storedproc.test: `END SELECT ...`
+            // as a body, `loop else ...`, `BEGIN when case ...`, `else ...; elseif`,
+            // each ER_PARSE_ERROR).
+            "end" | "else" | "elseif" | "when" | "then" => Err(Why::Fails(super::ER_PARSE_ERROR)),
             "begin" | "loop" | "while" | "repeat" => self.labeled(&word, label),
             "if" => self.if_stmt(),
             "case" => self.case_stmt(),
@@ -816,6 +822,30 @@ mod tests {
     #[test]
     fn the_parsers_errors() {
         let (p, f, tr) = (Ctx::Procedure, Ctx::Function, Ctx::Trigger);
+        // funcs_1/storedproc.test: words that start no statement (ER_PARSE_ERROR).
+        assert_eq!(fails("END SELECT 1; BEGIN", p), Some(1064));
+        assert_eq!(
+            fails("BEGIN l: LOOP ELSE SET @c = 1; END LOOP l; END", p),
+            Some(1064)
+        );
+        assert_eq!(
+            fails("BEGIN WHEN CASE @c = 1 THEN SET @c = 10; END CASE; END", p),
+            Some(1064)
+        );
+        assert_eq!(
+            fails(
+                "BEGIN IF 1 THEN SELECT 1; ELSE SELECT 2; ELSEIF 2 THEN SELECT 3; END IF; END",
+                p
+            ),
+            Some(1064)
+        );
+        assert_eq!(
+            rd(
+                "BEGIN IF 1 THEN SELECT 1; ELSEIF 2 THEN SELECT 3; ELSE SELECT 2; END IF; END",
+                p
+            ),
+            Ok(5)
+        );
         assert_eq!(fails("BEGIN LOCK TABLES t1 READ; END", p), Some(1314));
         assert_eq!(fails("BEGIN BACKUP STAGE START; END", p), Some(1314));
         assert_eq!(fails("BEGIN USE test; END", p), Some(1314));
