@@ -89,6 +89,7 @@ mod routine_nested;
 mod routine_prelock;
 pub mod routine_program;
 mod routine_reader;
+mod routine_rows;
 mod routine_set_ident;
 mod routine_text;
 mod select;

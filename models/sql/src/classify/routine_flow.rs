@@ -55,6 +55,8 @@ pub(super) struct Compiler<'a> {
     pub(super) stack: Vec<String>,
     /// The schema of the procedure being compiled.
     pub(super) db: String,
+    /// The local slots that are ROW variables (`routine_rows.rs`).
+    pub(super) rows: Vec<usize>,
 }
 
 type R<T> = Result<T, String>;
@@ -70,6 +72,7 @@ impl<'a> Compiler<'a> {
             blocks: 0,
             stack: Vec::new(),
             db: db.to_owned(),
+            rows: Vec::new(),
         }
     }
 
@@ -292,7 +295,7 @@ impl<'a> Compiler<'a> {
     /// to a cursor first opens the cursor's SELECT (`sp_instr_cursor_copy_struct`). A
     /// `ROW (...)` variable is refused.
     fn anchored(&mut self, t: &[Tok]) -> R<()> {
-        use super::routine_anchor::{anchored_type, Anchor};
+        use super::routine_anchor::anchored_type;
         let mut i = 0;
         while t.get(i + 1) == Some(&Tok::P(',')) {
             i += 2;
@@ -303,7 +306,30 @@ impl<'a> Compiler<'a> {
             .flat_map(|s| &s.cursors)
             .map(|c| c.0.clone())
             .collect();
-        match anchored_type(t, i + 1, &cursors, &[]) {
+        let anchor = anchored_type(t, i + 1, &cursors, &[]);
+        // ROW TYPE OF a table or cursor, TYPE OF a ROW variable: ROW variables.
+        let row_of_var = match t.get(i + 3) {
+            Some(Tok::Word { text, .. }) if kw_eq_at(t, i + 1, "type") => {
+                self.local(text).is_some_and(|s| self.rows.contains(&s))
+            }
+            _ => false,
+        };
+        let row = kw_eq_at(t, i + 1, "row") || row_of_var;
+        let first = self.locals;
+        let r = self.anchored_vars(t, anchor);
+        if row {
+            self.rows.extend(first..self.locals);
+        }
+        r
+    }
+
+    fn anchored_vars(
+        &mut self,
+        t: &[Tok],
+        anchor: Option<(super::routine_anchor::Anchor, usize)>,
+    ) -> R<()> {
+        use super::routine_anchor::Anchor;
+        match anchor {
             Some((Anchor::Cursor(c), _)) => {
                 let sql = self
                     .scopes

@@ -41,6 +41,8 @@ impl Compiler<'_> {
         } else {
             Vec::new()
         };
+        let is_row = |n: &str| self.local(n).is_some_and(|s| self.rows.contains(&s));
+        let sql = super::routine_rows::fields_as_values(&sql, &is_row);
         self.code.push(Instr::Stmt { sql, into });
         Ok(())
     }

@@ -50,6 +50,8 @@ impl Compiler<'_> {
             ..Scope::default()
         });
         let slot = self.new_local(&rec);
+        // The record is a ROW variable: `rec.f` in the body is its field.
+        self.rows.push(slot);
         self.emit(Instr::COpen {
             cursor,
             sql,
@@ -63,11 +65,6 @@ impl Compiler<'_> {
         self.scope().loop_start = Some(start);
         self.scope().to_after.push(start);
         let r = self.stmts(&t[d + 1..end]);
-        for i in &mut self.code[start + 1..] {
-            if let Instr::Stmt { sql, .. } | Instr::COpen { sql, .. } = i {
-                *sql = record_fields_as_values(sql, &rec);
-            }
-        }
         self.emit(Instr::Jump(start));
         let scope = self.scopes.pop().expect("pushed above");
         r?;
@@ -78,37 +75,6 @@ impl Compiler<'_> {
         self.emit(Instr::CClose(cursor));
         Ok(())
     }
-}
-
-/// `sql` with each `rec.field` of the loop's record written as NULL: the parser makes it
-/// the record's field (`LEX::create_item_ident` finds the ROW variable before any
-/// table's column, `Item_splocal_row_field`), a value the model does not keep, and no
-/// table's name (which the statement's classifier would look for: 1109).
-fn record_fields_as_values(sql: &str, rec: &str) -> String {
-    let Ok(t) = super::tokens(sql) else {
-        return sql.to_owned();
-    };
-    let is_rec = |x: &Tok| matches!(x, Tok::Word { text, .. } if text.eq_ignore_ascii_case(rec));
-    let mut out = Vec::with_capacity(t.len());
-    let mut i = 0;
-    while i < t.len() {
-        let field = is_rec(&t[i])
-            && t.get(i + 1) == Some(&Tok::P('.'))
-            && matches!(t.get(i + 2), Some(Tok::Word { .. }))
-            && t.get(i + 3) != Some(&Tok::P('('))
-            && (i == 0 || t[i - 1] != Tok::P('.'));
-        if field {
-            out.push(Tok::Word {
-                text: "NULL".into(),
-                quoted: false,
-            });
-            i += 3;
-        } else {
-            out.push(t[i].clone());
-            i += 1;
-        }
-    }
-    super::lex::render(&out)
 }
 
 #[cfg(test)]
