@@ -324,7 +324,9 @@ fn read_definition<'a>(
             Some(after_do().filter(|_| on_schedule).ok_or_else(shape)?)
         }
         ("create", k) => {
-            if let Some(code) = routine_body::params_error(rest) {
+            let function = k == RoutineKind::Function;
+            let parse = routine_body::syntax_error(rest, function);
+            if let Some(code) = routine_body::params_error(rest).or(parse) {
                 return Err(Why::Fails(code));
             }
             Some(routine_body::definition(rest, k == RoutineKind::Function).ok_or_else(shape)?)

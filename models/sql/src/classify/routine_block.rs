@@ -22,6 +22,7 @@
 
 use super::routine_body::safe_name;
 use super::routine_diag::SIGNAL_ITEMS;
+use super::routine_dups::Kind;
 use super::routine_reader::Flags;
 pub(super) use super::routine_reader::{refused, Ctx, Reader, Why};
 use super::{kw_eq, Tok};
@@ -78,6 +79,7 @@ pub(super) fn read_in(
         aggregate,
         conds: Vec::new(),
         handlers: Vec::new(),
+        blocks: Vec::new(),
     };
     r.stmt()?;
     if r.i != body.len() {
@@ -161,6 +163,12 @@ impl<'a> Reader<'a> {
             return Err(Why::Fails(super::ER_PARSE_ERROR));
         }
         match word.as_str() {
+            // No `sp_proc_stmt` starts with these: where they belong (a block's END, IF's
+            // ELSEIF / ELSE, CASE's WHEN / THEN) the enclosing reader stops before them,
+            // so here they are out of place (funcs_1/storedproc.test: `END SELECT ...`
+            // as a body, `loop else ...`, `BEGIN when case ...`, `else ...; elseif`,
+            // each ER_PARSE_ERROR).
+            "end" | "else" | "elseif" | "when" | "then" => Err(Why::Fails(super::ER_PARSE_ERROR)),
             "begin" | "loop" | "while" | "repeat" => self.labeled(&word, label),
             "if" => self.if_stmt(),
             "case" => self.case_stmt(),
@@ -256,6 +264,7 @@ impl<'a> Reader<'a> {
         let mut stage = 0;
         let conds_at = self.conds.len();
         self.handlers.push(Vec::new());
+        self.blocks.push(Default::default());
         while self.peek_kw("declare") {
             let kind = self.declare()?;
             if kind < stage {
@@ -270,6 +279,7 @@ impl<'a> Reader<'a> {
         }
         self.handlers.pop();
         let r = self.stmts_until(&["end"], false);
+        self.blocks.pop();
         // A block's conditions are gone after its END (`sp_pcontext::pop_context`;
         // main/signal.test:928: the outer `foo` is the one SIGNAL names there).
         self.conds.truncate(conds_at);
@@ -480,6 +490,13 @@ impl<'a> Reader<'a> {
         // `signal_allowed_expr`: a literal, a variable or a name, one token each.
         let one_token = |item: &[Tok]| matches!(item, [Tok::Word { .. }, Tok::P('='), _]);
         if let Some(k) = s.iter().position(|t| kw_eq(t, "set")) {
+            let bad_value = |item: &[Tok]| {
+                matches!(item, [Tok::Word { .. }, Tok::P('='), v @ ..]
+                    if super::routine_diag::not_a_signal_value(v))
+            };
+            if s[k + 1..].split(|t| *t == Tok::P(',')).any(bad_value) {
+                return Err(Why::Fails(super::ER_PARSE_ERROR));
+            }
             if !s[k + 1..].split(|t| *t == Tok::P(',')).all(one_token) {
                 return refused("a SIGNAL item's value other than a literal or a variable");
             }
@@ -521,11 +538,14 @@ impl<'a> Reader<'a> {
                 if !safe_name(&s[0]) || !q.first().is_some_and(|x| kw_eq(x, "select")) {
                     return refused("a cursor other than `name CURSOR FOR SELECT ...`");
                 }
+                self.declare_name(Kind::Cursor, &s[0])?;
                 self.stmts.push(q);
                 Ok(1)
             }
             [_, c, Tok::P('('), ..] if kw_eq(c, "cursor") => {
-                self.stmts.push(super::routine_decl::cursor_with_params(s)?);
+                let q = super::routine_decl::cursor_with_params(s)?;
+                self.declare_name(Kind::Cursor, &s[0])?;
+                self.stmts.push(q);
                 Ok(1)
             }
             [_, c, f, v @ ..] if kw_eq(c, "condition") && kw_eq(f, "for") => {
@@ -539,6 +559,7 @@ impl<'a> Reader<'a> {
                 if !safe_name(&s[0]) || !value {
                     return refused("a condition other than `name CONDITION FOR SQLSTATE 'x'`");
                 }
+                self.declare_name(Kind::Cond, &s[0])?;
                 self.declare_condition(&s[0], v)?;
                 Ok(0)
             }
@@ -568,6 +589,7 @@ impl<'a> Reader<'a> {
             return refused("a DECLARE of a name the model cannot tell from a reserved word");
         }
         for n in s[..=i].iter().step_by(2) {
+            self.declare_name(Kind::Var, n)?;
             if let Tok::Word { text, .. } = n {
                 self.vars.push(text.to_lowercase());
             }
@@ -774,6 +796,10 @@ mod tests {
         assert_eq!(rd(name, p), Err(Why::Fails(1327)));
         let var = "BEGIN DECLARE m INT; SIGNAL SQLSTATE '12345' SET MYSQL_ERRNO = m; END";
         assert_eq!(rd(var, p), Ok(0));
+        // main/statement-expr.test: a RESIGNAL item's subquery is a syntax error.
+        let subquery = "BEGIN DECLARE CONTINUE HANDLER FOR SQLWARNING RESIGNAL SET \
+                        MYSQL_ERRNO=EXISTS (SELECT * FROM t1); SIGNAL SQLSTATE '01000'; END";
+        assert_eq!(rd(subquery, p), Err(Why::Fails(1064)));
         let bad_item = "BEGIN SIGNAL SQLSTATE '12345' SET bla_bla = 'foo'; END";
         assert_eq!(rd(bad_item, p), Err(Why::Fails(1064)));
         let assign = "BEGIN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = @m := 'x'; END";
@@ -796,6 +822,30 @@ mod tests {
     #[test]
     fn the_parsers_errors() {
         let (p, f, tr) = (Ctx::Procedure, Ctx::Function, Ctx::Trigger);
+        // funcs_1/storedproc.test: words that start no statement (ER_PARSE_ERROR).
+        assert_eq!(fails("END SELECT 1; BEGIN", p), Some(1064));
+        assert_eq!(
+            fails("BEGIN l: LOOP ELSE SET @c = 1; END LOOP l; END", p),
+            Some(1064)
+        );
+        assert_eq!(
+            fails("BEGIN WHEN CASE @c = 1 THEN SET @c = 10; END CASE; END", p),
+            Some(1064)
+        );
+        assert_eq!(
+            fails(
+                "BEGIN IF 1 THEN SELECT 1; ELSE SELECT 2; ELSEIF 2 THEN SELECT 3; END IF; END",
+                p
+            ),
+            Some(1064)
+        );
+        assert_eq!(
+            rd(
+                "BEGIN IF 1 THEN SELECT 1; ELSEIF 2 THEN SELECT 3; ELSE SELECT 2; END IF; END",
+                p
+            ),
+            Ok(5)
+        );
         assert_eq!(fails("BEGIN LOCK TABLES t1 READ; END", p), Some(1314));
         assert_eq!(fails("BEGIN BACKUP STAGE START; END", p), Some(1314));
         assert_eq!(fails("BEGIN USE test; END", p), Some(1314));

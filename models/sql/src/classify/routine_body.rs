@@ -47,6 +47,13 @@ const TYPES: &[&str] = &[
     "mediumblob",
     "longblob",
     "json",
+    // The integer synonyms (`INT1` .. `INT8`: sql/lex.h's symbols for TINYINT ..
+    // BIGINT; funcs_1/storedproc.test `returns int1 unsigned`, measured: created).
+    "int1",
+    "int2",
+    "int3",
+    "int4",
+    "int8",
     // Spatial types (`spatial_type`: sql_yacc.yy; main/sp_gis.test, main/gis.test).
     "geometry",
     "point",
@@ -200,6 +207,26 @@ fn chistics(t: &[Tok], mut i: usize) -> usize {
     i
 }
 
+/// ER_PARSE_ERROR for a definition `t` (after the routine's name) whose parameter list or
+/// RETURNS type has what `sp_param_type` / `sf_return_type` (a bare `field_type`,
+/// sql/sql_yacc.yy) cannot read: `NOT NULL` after a type, a number where a parameter's
+/// name goes (`CREATE FUNCTION year(3)(...)`), `RETURNS SERIAL` (an alias of a column
+/// definition, not a type). Each measured in funcs_1/storedproc.test and
+/// main/parser.test (`--error ER_PARSE_ERROR`); errors of both sql_modes.
+pub(super) fn syntax_error(t: &[Tok], function: bool) -> Option<u32> {
+    let not_null = |w: &[Tok]| kw_eq(&w[0], "not") && kw_eq(&w[1], "null");
+    let end = parens(t)?;
+    let list = &t[1..end - 1];
+    let bad_list = list.windows(2).any(not_null) || matches!(list.first(), Some(Tok::Num(_)));
+    let ret = match (function, t.get(end)) {
+        (true, Some(r)) if kw_eq(r, "returns") => t.get(end + 1..).unwrap_or_default(),
+        _ => &[],
+    };
+    let bad_return = ret.first().is_some_and(|x| kw_eq(x, "serial"))
+        || field_type(ret, 0).is_some_and(|j| ret.get(j..j + 2).is_some_and(not_null));
+    (bad_list || bad_return).then_some(super::ER_PARSE_ERROR)
+}
+
 /// The parser's error in a definition's parameter list (a parameter named twice), if any.
 pub(super) fn params_error(t: &[Tok]) -> Option<u32> {
     params(t).err()
@@ -335,5 +362,37 @@ mod tests {
         );
         assert_eq!(dup("(x int, y char(10)) begin end"), None);
         assert!(!only_chistics(&tokens("aggregate none").unwrap()));
+    }
+
+    /// funcs_1/storedproc.test and main/parser.test, each `--error ER_PARSE_ERROR`.
+    #[test]
+    fn the_heads_parse_errors() {
+        let err = |sql: &str, f: bool| syntax_error(&tokens(sql).unwrap(), f);
+        assert_eq!(
+            err("(f1 char not null ) returns char not null return f1", true),
+            Some(1064)
+        );
+        assert_eq!(
+            err(
+                "(f1 longblob not null ) returns longblob not null return f1",
+                true
+            ),
+            Some(1064)
+        );
+        assert_eq!(
+            err("(3)(f1 year(3)) returns year(3) return f1", true),
+            Some(1064)
+        );
+        assert_eq!(err("() returns serial return 1", true), Some(1064));
+        assert_eq!(
+            err("(f1 int1 unsigned ) returns int1 unsigned return f1", true),
+            None
+        );
+        assert!(def(
+            "(f1 int1 unsigned ) returns int1 unsigned return f1",
+            true
+        ));
+        assert_eq!(err("(a INT) RETURNS INT RETURN 1", true), None);
+        assert_eq!(err("(a INT) BEGIN END", false), None);
     }
 }

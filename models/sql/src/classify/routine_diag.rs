@@ -182,6 +182,20 @@ fn signal(s: &[Tok]) -> Result<Stmt, Why> {
     Ok(Stmt::Fails(code))
 }
 
+/// A SIGNAL / RESIGNAL item's value that `signal_allowed_expr` (sql/sql_yacc.yy: a
+/// `literal`, a `variable` or a `simple_ident`) cannot start: a parenthesis, a sign (no
+/// `signed_literal` there), EXISTS, SELECT or a function call; the parser's
+/// ER_PARSE_ERROR (main/signal.test `MYSQL_ERRNO = -1`, main/statement-expr.test
+/// `MYSQL_ERRNO=(1 IN (SELECT * FROM t1))` and `=EXISTS (SELECT ...)`).
+pub(super) fn not_a_signal_value(v: &[Tok]) -> bool {
+    match v {
+        [Tok::P('(' | '-' | '+'), ..] => true,
+        [w, ..] if kw_eq(w, "exists") || kw_eq(w, "select") => true,
+        [Tok::Word { .. }, Tok::P('('), ..] => true,
+        _ => false,
+    }
+}
+
 /// `[SET item = literal, ...]`: the MYSQL_ERRNO set (Err when out of range), or why not.
 #[allow(clippy::type_complexity)]
 fn set_items(s: &[Tok]) -> Result<Option<Result<u32, ()>>, Why> {
@@ -194,6 +208,11 @@ fn set_items(s: &[Tok]) -> Result<Option<Result<u32, ()>>, Why> {
     let mut seen: Vec<String> = Vec::new();
     let mut errno = None;
     for item in s[1..].split(|t| *t == Tok::P(',')) {
+        if let [Tok::Word { .. }, Tok::P('='), v @ ..] = item {
+            if not_a_signal_value(v) {
+                return Err(Why::Fails(super::ER_PARSE_ERROR));
+            }
+        }
         let [Tok::Word { text, .. }, Tok::P('='), v] = item else {
             return refused("a SIGNAL item other than `item = literal`");
         };
@@ -262,6 +281,17 @@ mod tests {
     fn top_level_outcomes() {
         let f = |c| Ok(Stmt::Fails(c));
         assert_eq!(top("SIGNAL SQLSTATE '45000'"), f(1644));
+        // `signal_allowed_expr`: no sign, parenthesis or subquery (measured 1064).
+        let parse = Err(Why::Fails(1064));
+        assert_eq!(top("SIGNAL SQLSTATE 'HY000' SET MYSQL_ERRNO = -1"), parse);
+        assert_eq!(
+            top("SIGNAL SQLSTATE '01000' SET MYSQL_ERRNO=(1 IN (SELECT * FROM t1))"),
+            parse
+        );
+        assert_eq!(
+            top("SIGNAL SQLSTATE '01000' SET MYSQL_ERRNO=EXISTS (SELECT * FROM t1)"),
+            parse
+        );
         assert_eq!(top("SIGNAL SQLSTATE VALUE '12345'"), f(1644));
         assert_eq!(top("SIGNAL SQLSTATE '02000'"), f(1643));
         assert_eq!(top("SIGNAL SQLSTATE '01000'"), Ok(Stmt::NoLocks));

@@ -28,33 +28,35 @@ use crate::routines::{Body, RoutineKind};
 
 /// One open block or loop, with what it declares.
 #[derive(Default)]
-struct Scope {
-    label: Option<String>,
+pub(super) struct Scope {
+    pub(super) label: Option<String>,
     /// A loop: where ITERATE goes.
-    loop_start: Option<usize>,
+    pub(super) loop_start: Option<usize>,
     /// The block's own id (EXIT handlers name it).
-    id: usize,
-    handlers: usize,
-    vars: Vec<(String, usize)>,
-    cursors: Vec<(String, usize, String)>,
-    conds: Vec<(String, Cond)>,
+    pub(super) id: usize,
+    pub(super) handlers: usize,
+    pub(super) vars: Vec<(String, usize)>,
+    pub(super) cursors: Vec<(String, usize, String)>,
+    pub(super) conds: Vec<(String, Cond)>,
     /// Jumps to patch with the scope's end (LEAVE, EXIT handlers' `hreturn`).
-    to_end: Vec<usize>,
+    pub(super) to_end: Vec<usize>,
     /// Jumps to patch with the end of the loop (after it).
-    to_after: Vec<usize>,
+    pub(super) to_after: Vec<usize>,
 }
 
 pub(super) struct Compiler<'a> {
     pub(super) cat: &'a Catalog,
     pub(super) code: Vec<Instr>,
-    scopes: Vec<Scope>,
+    pub(super) scopes: Vec<Scope>,
     locals: usize,
-    cursors: usize,
+    pub(super) cursors: usize,
     blocks: usize,
     /// The procedures being compiled (recursion is refused).
     pub(super) stack: Vec<String>,
     /// The schema of the procedure being compiled.
     pub(super) db: String,
+    /// The local slots that are ROW variables (`routine_rows.rs`).
+    pub(super) rows: Vec<usize>,
 }
 
 type R<T> = Result<T, String>;
@@ -70,6 +72,7 @@ impl<'a> Compiler<'a> {
             blocks: 0,
             stack: Vec::new(),
             db: db.to_owned(),
+            rows: Vec::new(),
         }
     }
 
@@ -82,21 +85,22 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn emit(&mut self, i: Instr) -> usize {
+    pub(super) fn emit(&mut self, i: Instr) -> usize {
         self.code.push(i);
         self.code.len() - 1
     }
 
-    fn here(&self) -> usize {
+    pub(super) fn here(&self) -> usize {
         self.code.len()
     }
 
-    fn patch(&mut self, at: usize, dest: usize) {
+    pub(super) fn patch(&mut self, at: usize, dest: usize) {
         match &mut self.code[at] {
             Instr::Jump(d) | Instr::JumpIfNot(_, d) => *d = dest,
             Instr::HPush { skip, .. } => *skip = dest,
             Instr::HReturn { exit_dest } => *exit_dest = Some(dest),
             Instr::Enter { end } => *end = dest,
+            Instr::CNext { done, .. } => *done = dest,
             _ => unreachable!("only jumps are patched"),
         }
     }
@@ -250,11 +254,11 @@ impl<'a> Compiler<'a> {
         Ok(())
     }
 
-    fn scope(&mut self) -> &mut Scope {
+    pub(super) fn scope(&mut self) -> &mut Scope {
         self.scopes.last_mut().expect("a body runs inside a scope")
     }
 
-    fn block_id(&self) -> usize {
+    pub(super) fn block_id(&self) -> usize {
         self.scopes.last().map_or(0, |s| s.id)
     }
 
@@ -291,7 +295,7 @@ impl<'a> Compiler<'a> {
     /// to a cursor first opens the cursor's SELECT (`sp_instr_cursor_copy_struct`). A
     /// `ROW (...)` variable is refused.
     fn anchored(&mut self, t: &[Tok]) -> R<()> {
-        use super::routine_anchor::{anchored_type, Anchor};
+        use super::routine_anchor::anchored_type;
         let mut i = 0;
         while t.get(i + 1) == Some(&Tok::P(',')) {
             i += 2;
@@ -302,7 +306,30 @@ impl<'a> Compiler<'a> {
             .flat_map(|s| &s.cursors)
             .map(|c| c.0.clone())
             .collect();
-        match anchored_type(t, i + 1, &cursors, &[]) {
+        let anchor = anchored_type(t, i + 1, &cursors, &[]);
+        // ROW TYPE OF a table or cursor, TYPE OF a ROW variable: ROW variables.
+        let row_of_var = match t.get(i + 3) {
+            Some(Tok::Word { text, .. }) if kw_eq_at(t, i + 1, "type") => {
+                self.local(text).is_some_and(|s| self.rows.contains(&s))
+            }
+            _ => false,
+        };
+        let row = kw_eq_at(t, i + 1, "row") || row_of_var;
+        let first = self.locals;
+        let r = self.anchored_vars(t, anchor);
+        if row {
+            self.rows.extend(first..self.locals);
+        }
+        r
+    }
+
+    fn anchored_vars(
+        &mut self,
+        t: &[Tok],
+        anchor: Option<(super::routine_anchor::Anchor, usize)>,
+    ) -> R<()> {
+        use super::routine_anchor::Anchor;
+        match anchor {
             Some((Anchor::Cursor(c), _)) => {
                 let sql = self
                     .scopes
@@ -323,7 +350,11 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    /// `DECLARE v[, w] type [DEFAULT e]`: an `sp_instr_set` per variable.
+    /// `DECLARE v[, w] type [DEFAULT e]`: an `sp_instr_set` per variable. A DEFAULT that
+    /// reads a table or calls a stored function runs as the statement `SELECT e` (its
+    /// locks and errors: `sp_instr_set::exec_core` through `sp_lex_keeper::
+    /// reset_lex_and_exec_core`, the expression's tables opened as a statement's, as
+    /// `set_locals` plays `SET v = (SELECT ...)`), and the variables are unknown after it.
     fn variables(&mut self, t: &[Tok]) -> R<()> {
         let mut names = Vec::new();
         let mut i = 0;
@@ -339,11 +370,12 @@ impl<'a> Compiler<'a> {
             Some(d) => {
                 let e = &t[d + 1..];
                 if e.iter().any(|x| kw_eq(x, "select")) || self.calls_function(e) {
-                    return Err(format!(
-                        "a DECLARE ... DEFAULT `{}` that reads a table or calls a stored \
-                         function is not played",
-                        super::lex::render(e)
-                    ));
+                    // The variables are declared after the value is computed.
+                    let sql = format!("SELECT {}", super::lex::render(e));
+                    let slots: Vec<usize> = names.iter().map(|n| self.new_local(n)).collect();
+                    let into = slots.iter().map(|s| Target::Local(*s)).collect();
+                    self.emit(Instr::Stmt { sql, into });
+                    return Ok(());
                 }
                 // A value the model does not evaluate (a string, a built-in function)
                 // is unknown: only a branch over it is refused.
@@ -524,9 +556,8 @@ impl<'a> Compiler<'a> {
     /// (`LEX::sp_for_loop_intrange_declarations`, sql_lex.cc): the bound is evaluated once
     /// into a variable of its own, the index is a variable of the loop's block; each turn
     /// steps the index (`sp_for_loop_increment`, where ITERATE goes) and leaves when it
-    /// passes the bound. A loop over a cursor or a query is not played.
+    /// passes the bound. A loop over a cursor or a query: `routine_for_cursor.rs`.
     fn for_range(&mut self, label: Option<String>, t: &[Tok]) -> R<()> {
-        let not_played = || "a FOR loop over a cursor or a query is not played".to_owned();
         let index = name(t.get(1).ok_or("a FOR without its index")?);
         let mut k = 3;
         let reverse = kw_eq_at(t, k, "reverse");
@@ -534,7 +565,9 @@ impl<'a> Compiler<'a> {
         // (`t[0]`, FOR, opens a construct: the search starts after it.)
         let d = 1 + top_kw(&t[1..], "do").ok_or("a FOR without DO")?;
         let end = 1 + last_kw(&t[1..], "end").ok_or("a FOR without its END")?;
-        let (lo, hi) = range_bounds(&t[k..d]).ok_or_else(not_played)?;
+        let Some((lo, hi)) = range_bounds(&t[k..d]) else {
+            return self.for_cursor(label, t, d, end);
+        };
         let (lo, hi) = (self.expr(&lo)?, self.expr(&hi)?);
         let (first, last, step, past) = if reverse {
             (hi, lo, Op::Sub, Op::Ge)
@@ -630,7 +663,7 @@ impl<'a> Compiler<'a> {
         Ok(())
     }
 
-    fn cursor(&self, n: &Tok) -> R<(usize, String)> {
+    pub(super) fn cursor(&self, n: &Tok) -> R<(usize, String)> {
         let n = name(n);
         self.scopes
             .iter()

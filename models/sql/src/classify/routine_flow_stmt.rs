@@ -5,6 +5,7 @@
 //! `sp_proc_stmt_statement`, `set_stmt_option_value` → `LEX::sp_variable_declarations_*` /
 //! `set_variable`).
 
+use super::routine_diag::ER_BAD_FIELD_ERROR;
 use super::routine_expr::{Expr, Val};
 use super::routine_flow::Compiler;
 use super::routine_program::{Instr, Target};
@@ -40,6 +41,8 @@ impl Compiler<'_> {
         } else {
             Vec::new()
         };
+        let is_row = |n: &str| self.local(n).is_some_and(|s| self.rows.contains(&s));
+        let sql = super::routine_rows::fields_as_values(&sql, &is_row);
         self.code.push(Instr::Stmt { sql, into });
         Ok(())
     }
@@ -61,6 +64,28 @@ impl Compiler<'_> {
         }
         if sets.iter().all(Option::is_none) {
             return None;
+        }
+        let is_var = |n: &str| self.local(n).is_some();
+        let at_run = sets
+            .iter()
+            .flatten()
+            .any(|(_, e)| super::routine_set_ident::fails_at_run(e, &is_var));
+        if at_run {
+            // A GROUP BY / ORDER BY name that is no variable in a value that reads no
+            // table: the instruction fails with ER_BAD_FIELD_ERROR, nothing opened
+            // (`routine_set_ident::fails_at_run`).
+            if sets.len() > 1 {
+                return Some(Err(
+                    "a SET of several variables, one of whose values fails when it runs, \
+                     is not played"
+                        .into(),
+                ));
+            }
+            self.code.push(Instr::Raise {
+                code: ER_BAD_FIELD_ERROR,
+                state: "42S22".into(),
+            });
+            return Some(Ok(()));
         }
         let reads = t.iter().any(|x| kw_eq(x, "select")) || self.calls_function(t);
         if reads || sets.iter().any(Option::is_none) {
@@ -190,6 +215,7 @@ fn shift_jumps(code: &mut [Instr], from: usize, n: usize) {
             Instr::HPush { skip, .. } => skip,
             Instr::HReturn { exit_dest: Some(d) } => d,
             Instr::Enter { end } => end,
+            Instr::CNext { done, .. } => done,
             _ => continue,
         };
         if *d >= from {

@@ -70,6 +70,15 @@ pub enum Instr {
     CFetch { cursor: usize, into: Vec<Target> },
     /// `sp_instr_cclose`.
     CClose(usize),
+    /// A FOR loop's fetch over its cursor (`sp_instr_cfetch` without the NOT FOUND
+    /// error, then the jump on `Item_func_cursor_found`, sql/sql_lex.cc
+    /// `LEX::sp_for_loop_cursor_iterate` / `sp_for_loop_cursor_condition_test`): a row
+    /// into `into`, or to `done` when none is left.
+    CNext {
+        cursor: usize,
+        into: Vec<Target>,
+        done: usize,
+    },
     /// A nested CALL's body starts (a frame of its own: its handlers; `end`: the
     /// instruction after its `Exit`).
     Enter { end: usize },

@@ -52,6 +52,16 @@ pub(super) struct Reader<'a> {
     pub(super) conds: Vec<(String, bool, String)>,
     /// Per open block, the condition values its handlers name.
     pub(super) handlers: Vec<Vec<String>>,
+    /// Per open block, the names it declares (`routine_dups.rs`).
+    pub(super) blocks: Vec<Declared>,
+}
+
+/// What one block declares, by kind (each its own name space, `routine_dups.rs`).
+#[derive(Default)]
+pub(super) struct Declared {
+    pub(super) vars: Vec<String>,
+    pub(super) conds: Vec<String>,
+    pub(super) cursors: Vec<String>,
 }
 
 pub(super) fn refused<T>(what: &str) -> Result<T, Why> {

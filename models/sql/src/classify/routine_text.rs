@@ -109,6 +109,12 @@ pub(super) fn from_tables(sql: &str, db: &str) -> Option<Vec<Tbl>> {
     let Some(f) = t.iter().position(|x| kw_eq(x, "from")) else {
         return Some(Vec::new());
     };
+    if let [d] = &t[f + 1..] {
+        if kw_eq(d, "dual") {
+            // `FROM DUAL` alone names no table: one row, as without FROM.
+            return Some(Vec::new());
+        }
+    }
     let end = t[f + 1..]
         .iter()
         .position(|x| {

@@ -195,7 +195,7 @@ impl SqlModel {
                 c.frames.pop();
             }
             Instr::Raise { code, state } => return self.raise(s, *code, Some(state.clone())),
-            Instr::COpen { .. } | Instr::CFetch { .. } | Instr::CClose(_) => {
+            Instr::COpen { .. } | Instr::CFetch { .. } | Instr::CClose(_) | Instr::CNext { .. } => {
                 return self.cursor_instr(s, instr)
             }
         }
@@ -238,6 +238,25 @@ impl SqlModel {
                 }
                 Some(None) => {
                     return Err("a FETCH from a cursor over a table whose row count the \
+                                model does not know"
+                        .into())
+                }
+            },
+            // A FOR loop's fetch (`classify/routine_for_cursor.rs`): no NOT FOUND, the
+            // loop ends.
+            Instr::CNext { cursor, into, done } => match c.cursors[*cursor] {
+                None => Some(ER_SP_CURSOR_NOT_OPEN),
+                Some(Some(0)) => {
+                    c.pc = *done;
+                    None
+                }
+                Some(Some(n)) => {
+                    c.cursors[*cursor] = Some(Some(n - 1));
+                    c.set_unknown(into);
+                    None
+                }
+                Some(None) => {
+                    return Err("a FOR loop over a cursor over a table whose row count the \
                                 model does not know"
                         .into())
                 }
