@@ -56,7 +56,10 @@ mod lock_alias;
 mod misc;
 mod missing_function;
 mod one_offs;
+mod oracle_block;
+mod oracle_names;
 mod oracle_routine;
+mod oracle_top;
 mod parse_errors;
 mod partition;
 mod partition_clause;
@@ -317,6 +320,15 @@ pub fn classify_oracle(
         has_row,
     };
     oracle_routine::classify(&cx, &toks)
+}
+
+/// The default grammar's text (`BEGIN NOT ATOMIC ... END`) of an anonymous block under
+/// `sql_mode=ORACLE` (`classify/oracle_block.rs`); None when `sql` is no such block or
+/// the model does not follow it (then `classify_oracle` refuses it with the reason).
+pub fn oracle_block_text(sql: &str) -> Option<String> {
+    let code = crate::comments::code(sql);
+    let toks = tokens(code.as_deref().unwrap_or(sql)).ok()?;
+    oracle_block::translate(&toks)?.ok()
 }
 
 fn classify_inner(
