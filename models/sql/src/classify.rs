@@ -57,6 +57,7 @@ mod misc;
 mod missing_function;
 mod one_offs;
 mod oracle_block;
+mod oracle_labels;
 mod oracle_names;
 mod oracle_routine;
 mod oracle_top;

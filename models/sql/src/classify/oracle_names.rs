@@ -2,14 +2,9 @@
 //! it reads the body, so that a CREATE PROCEDURE / FUNCTION naming one it lacks fails
 //! before anything is stored (the Oracle branches of sql/sql_yacc.yy):
 //!
-//! - labels: `GOTO name` with no `<<name>>` in the body is ER_SP_LILABEL_MISMATCH
-//!   (`LEX::check_goto_labels` / `sp_goto_statement`, sql/sql_lex.cc), and so is `EXIT
-//!   name` / `CONTINUE name` with no such loop label (`LEX::sp_exit_statement`,
-//!   `LEX::sp_continue_statement`: `find_label`), and an unlabelled EXIT / CONTINUE
-//!   outside any loop (measured: compat/oracle/t/sp-memory-leak.test, "EXIT with no
-//!   matching label"); two labels of one name are refused
-//!   (ER_SP_LABEL_REDEFINE in one scope, allowed in sibling blocks: the model does not
-//!   tell the scopes apart);
+//! - labels (GOTO, EXIT, CONTINUE): `classify/oracle_labels.rs`; an unlabelled EXIT /
+//!   CONTINUE with no loop in the body is ER_SP_LILABEL_MISMATCH (measured:
+//!   compat/oracle/t/sp-memory-leak.test, "EXIT with no matching label");
 //! - cursors: `OPEN c`, `FETCH c`, `CLOSE c`, `c%ISOPEN` / `%FOUND` / `%NOTFOUND` /
 //!   `%ROWCOUNT` of a `c` no `CURSOR c` declares is ER_SP_CURSOR_MISMATCH
 //!   (`sp_pcontext::find_cursor` found none: `LEX::sp_open_cursor`,
@@ -17,15 +12,19 @@
 //!   CURSOR: c"); `FOR r IN c LOOP` of such a `c` is ER_SP_UNDECLARED_VAR (measured);
 //! - a field assignment `r.a := ...` of an `r` that is neither declared, nor a parameter,
 //!   nor a FOR loop's record is ER_UNKNOWN_STRUCTURED_VARIABLE (`LEX::set_variable`: the
-//!   name is taken for a structured system variable; compat/oracle/t/sp-row.test).
+//!   name is taken for a structured system variable; compat/oracle/t/sp-row.test); a FOR
+//!   loop's record is known inside its loop only;
+//! - a cursor opened with another number of arguments than it declares is
+//!   ER_WRONG_PARAMCOUNT_TO_CURSOR.
 //!
-//! What these checks do not tell (a label in another block's scope, the fields of a
-//! `%ROWTYPE`, nested DECLARE blocks) stays refused in `classify/oracle_routine.rs`.
+//! What these checks do not tell (two labels of one name, a cursor or variable declared
+//! in another block than where it is used, the fields of a `%ROWTYPE`) is either refused
+//! or a known difference (README, "Oracle mode").
 
 use super::{kw_eq, Tok};
 
 /// ER_SP_LILABEL_MISMATCH.
-pub(super) const ER_SP_LILABEL_MISMATCH: u32 = super::routine_block::ER_SP_LILABEL_MISMATCH;
+pub(super) use super::oracle_labels::ER_SP_LILABEL_MISMATCH;
 /// ER_SP_CURSOR_MISMATCH ("Undefined CURSOR").
 const ER_SP_CURSOR_MISMATCH: u32 = 1324;
 /// ER_SP_UNDECLARED_VAR.
@@ -41,7 +40,9 @@ const ATTRS: &[&str] = &["isopen", "found", "notfound", "rowcount"];
 /// parameters `params`, Ok(None) when the names resolve, Err with the reason the model
 /// cannot tell.
 pub(super) fn check(body: &[Tok], params: &[String]) -> Result<Option<u32>, String> {
-    let labels = labels(body)?;
+    if let Some(code) = super::oracle_labels::check(body)? {
+        return Ok(Some(code));
+    }
     let cursors = declared_after(body, "cursor");
     let word = |k: usize| match body.get(k) {
         Some(Tok::Word { text, .. }) => Some(text.to_lowercase()),
@@ -50,16 +51,9 @@ pub(super) fn check(body: &[Tok], params: &[String]) -> Result<Option<u32>, Stri
     let loops = body.iter().any(|t| kw_eq(t, "loop"));
     for (i, t) in body.iter().enumerate() {
         let next = word(i + 1);
-        if kw_eq(t, "goto") && next.as_ref().is_some_and(|n| !labels.contains(n)) {
+        let unnamed = next.as_ref().is_none_or(|n| n == "when");
+        if (kw_eq(t, "exit") || kw_eq(t, "continue")) && unnamed && !loops {
             return Ok(Some(ER_SP_LILABEL_MISMATCH));
-        }
-        if kw_eq(t, "exit") || kw_eq(t, "continue") {
-            let named = next.as_ref().filter(|n| n.as_str() != "when");
-            match named {
-                Some(n) if !labels.contains(n) => return Ok(Some(ER_SP_LILABEL_MISMATCH)),
-                None if !loops => return Ok(Some(ER_SP_LILABEL_MISMATCH)),
-                _ => {}
-            }
         }
         let opens = (kw_eq(t, "open") || kw_eq(t, "close"))
             || (kw_eq(t, "fetch") && !body.get(i + 1).is_some_and(|n| kw_eq(n, "group")));
@@ -79,26 +73,10 @@ pub(super) fn check(body: &[Tok], params: &[String]) -> Result<Option<u32>, Stri
     if let Some(code) = for_loops(body, &cursors)? {
         return Ok(Some(code));
     }
-    fields(body, params)
-}
-
-/// The labels `<<name>>` of `body`; Err when one name labels twice.
-fn labels(body: &[Tok]) -> Result<Vec<String>, String> {
-    let mut out: Vec<String> = Vec::new();
-    for w in body.windows(5) {
-        if let [Tok::P('<'), Tok::P('<'), Tok::Word { text, .. }, Tok::P('>'), Tok::P('>')] = w {
-            let n = text.to_lowercase();
-            if out.contains(&n) {
-                return Err(
-                    "two labels of one name (the model does not tell the scopes \
-                            apart)"
-                        .into(),
-                );
-            }
-            out.push(n);
-        }
+    if let Some(code) = cursor_args(body)? {
+        return Ok(Some(code));
     }
-    Ok(out)
+    fields(body, params)
 }
 
 /// The names declared by `name KEYWORD` (`c CURSOR` is not Oracle's order: `CURSOR c`),
@@ -129,6 +107,14 @@ fn for_loops(body: &[Tok], cursors: &[String]) -> Result<Option<u32>, String> {
             continue;
         };
         if kw_eq(&body[i + 3], "reverse") {
+            // `FOR i IN REVERSE a..b`: an integer range, no name to resolve.
+            let range = body[i + 4..]
+                .iter()
+                .take(3)
+                .any(|t| *t == Tok::P('.') || matches!(t, Tok::Num(n) if n.contains('.')));
+            if range {
+                continue;
+            }
             return Err("FOR ... IN REVERSE".into());
         }
         let after = body.get(i + 4);
@@ -147,22 +133,106 @@ fn for_loops(body: &[Tok], cursors: &[String]) -> Result<Option<u32>, String> {
 
 /// `r.a := ...` (or `SET r.a = ...`) of an `r` that nothing declares.
 fn fields(body: &[Tok], params: &[String]) -> Result<Option<u32>, String> {
-    let known = |n: &str| {
+    let named =
+        |t: &Tok, n: &str| matches!(t, Tok::Word { text, .. } if text.eq_ignore_ascii_case(n));
+    let known = |n: &str, at: usize| {
         params.iter().any(|p| p == n)
             || body.windows(3).any(|w| {
-                (w[0] == Tok::P(';') || kw_eq(&w[0], "declare") || kw_eq(&w[0], "for"))
-                    && matches!(&w[1], Tok::Word { text, .. } if text.eq_ignore_ascii_case(n))
+                (w[0] == Tok::P(';') || kw_eq(&w[0], "declare"))
+                    && named(&w[1], n)
                     && (matches!(w[2], Tok::Word { .. }))
             })
-            || matches!(body.first(), Some(Tok::Word { text, .. }) if text.eq_ignore_ascii_case(n))
+            || body.first().is_some_and(|t| named(t, n))
+            // A FOR loop's record lives inside its loop only (after END LOOP the name is
+            // unknown again: compat/oracle/t/sp-cursor-rowtype.test, 4081).
+            || (0..at).any(|i| {
+                kw_eq(&body[i], "for")
+                    && body.get(i + 1).is_some_and(|t| named(t, n))
+                    && loop_end(body, i) > at
+            })
     };
-    for w in body.windows(5) {
+    for (k, w) in body.windows(5).enumerate() {
         let starts = w[0] == Tok::P(';') || kw_eq(&w[0], "begin") || kw_eq(&w[0], "set");
         let (Tok::Word { text, .. }, Tok::P('.'), Tok::Word { .. }) = (&w[1], &w[2], &w[3]) else {
             continue;
         };
-        if starts && (w[4] == Tok::P(':') || w[4] == Tok::P('=')) && !known(&text.to_lowercase()) {
+        if starts
+            && (w[4] == Tok::P(':') || w[4] == Tok::P('='))
+            && !known(&text.to_lowercase(), k + 1)
+        {
             return Ok(Some(ER_UNKNOWN_STRUCTURED_VARIABLE));
+        }
+    }
+    Ok(None)
+}
+
+/// The index of the `END LOOP` that closes the loop of the FOR at `at` (the body's length
+/// when none does).
+fn loop_end(body: &[Tok], at: usize) -> usize {
+    let mut depth = 0usize;
+    for i in at..body.len() {
+        let after_end = i > 0 && kw_eq(&body[i - 1], "end");
+        if kw_eq(&body[i], "loop") && !after_end {
+            depth += 1;
+        } else if kw_eq(&body[i], "loop") && after_end {
+            depth = depth.saturating_sub(1);
+            if depth == 0 {
+                return i;
+            }
+        }
+    }
+    body.len()
+}
+
+/// ER_WRONG_PARAMCOUNT_TO_CURSOR: `OPEN c(args)` / `FOR r IN c(args)` with another number
+/// of arguments than `CURSOR c (params)` declares (`LEX::sp_open_cursor` /
+/// `LEX::sp_for_loop_cursor_declarations` compare them, sql/sql_lex.cc; measured:
+/// compat/oracle/t/sp-cursor.test, 4080).
+const ER_WRONG_PARAMCOUNT_TO_CURSOR: u32 = 4080;
+
+/// The arguments in the parentheses at `at` (0 when `at` is no `(`).
+fn arg_count(body: &[Tok], at: usize) -> Option<usize> {
+    if body.get(at) != Some(&Tok::P('(')) {
+        return Some(0);
+    }
+    let end = super::lex::matching_paren(body, at)?;
+    if end == at + 1 {
+        return Some(0);
+    }
+    let mut depth = 0usize;
+    let mut n = 1;
+    for t in &body[at + 1..end] {
+        match t {
+            Tok::P('(') => depth += 1,
+            Tok::P(')') => depth = depth.saturating_sub(1),
+            Tok::P(',') if depth == 0 => n += 1,
+            _ => {}
+        }
+    }
+    Some(n)
+}
+
+/// A cursor opened with another number of arguments than it declares.
+fn cursor_args(body: &[Tok]) -> Result<Option<u32>, String> {
+    let mut declared: Vec<(String, usize)> = Vec::new();
+    for i in 0..body.len() {
+        if let (true, Some(Tok::Word { text, .. })) = (kw_eq(&body[i], "cursor"), body.get(i + 1)) {
+            let n = arg_count(body, i + 2).ok_or("a cursor's parameters not read")?;
+            declared.push((text.to_lowercase(), n));
+        }
+    }
+    for i in 0..body.len() {
+        let opens = kw_eq(&body[i], "open")
+            || (kw_eq(&body[i], "in") && i >= 2 && kw_eq(&body[i - 2], "for"));
+        let Some(Tok::Word { text, .. }) = body.get(i + 1).filter(|_| opens) else {
+            continue;
+        };
+        let Some((_, want)) = declared.iter().find(|(n, _)| n.eq_ignore_ascii_case(text)) else {
+            continue;
+        };
+        let got = arg_count(body, i + 2).ok_or("a cursor's arguments not read")?;
+        if got != *want {
+            return Ok(Some(ER_WRONG_PARAMCOUNT_TO_CURSOR));
         }
     }
     Ok(None)
@@ -182,6 +252,10 @@ mod tests {
         assert_eq!(ck("BEGIN GOTO lab1; <<lab1>> NULL; END"), Ok(None));
         assert_eq!(ck("BEGIN GOTO lab5; <<lab1>> NULL; END"), Ok(Some(1308)));
         assert!(ck("BEGIN <<a>> NULL; <<a>> NULL; END").is_err());
+        assert_eq!(
+            ck("BEGIN goto lab5; if 1 then <<lab5>> NULL; end if; END"),
+            Ok(Some(1308))
+        );
         assert_eq!(ck("BEGIN LOOP EXIT lab; END LOOP; END"), Ok(Some(1308)));
         assert_eq!(
             ck("BEGIN <<l>> LOOP EXIT l WHEN 1; END LOOP; END"),
@@ -201,11 +275,27 @@ mod tests {
         );
         assert_eq!(ck("BEGIN FOR i IN 1..3 LOOP NULL; END LOOP; END"), Ok(None));
         assert_eq!(
+            ck("BEGIN FOR i IN REVERSE 1..p LOOP NULL; END LOOP; END"),
+            Ok(None)
+        );
+        assert_eq!(
             ck("BEGIN FOR r IN (SELECT 1 AS a) LOOP r.a:=1; END LOOP; END"),
             Ok(None)
         );
         assert_eq!(ck("BEGIN rec.a:=1; END"), Ok(Some(4081)));
         assert_eq!(ck("rec ROW(a INT); BEGIN rec.a:=1; END"), Ok(None));
         assert_eq!(ck("BEGIN p.a:=1; END"), Ok(None));
+        assert_eq!(
+            ck("BEGIN FOR rec IN (SELECT 1 AS a) LOOP NULL; END LOOP; rec.a:= 10; END"),
+            Ok(Some(4081))
+        );
+        assert_eq!(
+            ck("CURSOR c (a INT, b INT) IS SELECT a; BEGIN OPEN c(1); CLOSE c; END"),
+            Ok(Some(4080))
+        );
+        assert_eq!(
+            ck("CURSOR c (a INT) IS SELECT a; BEGIN FOR r IN c(1) LOOP NULL; END LOOP; END"),
+            Ok(None)
+        );
     }
 }

@@ -10,6 +10,8 @@
 //! - `name := expr` is `SET name = expr` (`set_assign` in the Oracle grammar: an
 //!   assignment of a system variable outside a routine; compat/oracle/t/variables.test),
 //!   classified as that SET.
+//! - `SELECT c%ISOPEN` (and the other cursor attributes) outside a routine names no
+//!   declared cursor: ER_SP_CURSOR_MISMATCH (1324).
 //! - `:NEW.a := 1` / `:name...` outside a trigger is a syntax error (the colon starts a
 //!   trigger's `:NEW` / `:OLD` only in a trigger body; compat/oracle/t/trigger.test).
 
@@ -31,6 +33,9 @@ pub(super) fn classify(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
         [r] if kw_eq(r, "raise") => Some(Ok(Stmt::Fails(ER_RESIGNAL_WITHOUT_ACTIVE_HANDLER))),
         [r, Tok::Word { .. }] if kw_eq(r, "raise") => Some(Ok(Stmt::Fails(ER_SP_COND_MISMATCH))),
         [Tok::P(':'), Tok::Word { .. }, ..] => Some(Ok(Stmt::Fails(super::ER_PARSE_ERROR))),
+        [s, ..] if kw_eq(s, "select") && cursor_attr(toks) => {
+            Some(Ok(Stmt::Fails(ER_SP_CURSOR_MISMATCH)))
+        }
         [Tok::Word { .. }, Tok::P(':'), Tok::P('='), rest @ ..] if !rest.is_empty() => {
             let text = format!(
                 "SET {} = {}",
@@ -41,6 +46,23 @@ pub(super) fn classify(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
         }
         _ => None,
     }
+}
+
+/// ER_SP_CURSOR_MISMATCH.
+const ER_SP_CURSOR_MISMATCH: u32 = 1324;
+
+/// Whether `toks` reads a cursor attribute `c%ISOPEN` / `%FOUND` / `%NOTFOUND` /
+/// `%ROWCOUNT` of a cursor `c` (not `SQL%ROWCOUNT`): outside a routine no cursor is
+/// declared (`LEX::make_item_plsql_cursor_attr`, sql/sql_lex.cc; measured:
+/// compat/oracle/t/sp-cursor.test, "Undefined CURSOR: c").
+fn cursor_attr(toks: &[Tok]) -> bool {
+    toks.windows(3).any(|w| {
+        matches!(&w[0], Tok::Word { text, .. } if !text.eq_ignore_ascii_case("sql"))
+            && w[1] == Tok::P('%')
+            && ["isopen", "found", "notfound", "rowcount"]
+                .iter()
+                .any(|a| kw_eq(&w[2], a))
+    })
 }
 
 #[cfg(test)]
@@ -68,6 +90,11 @@ mod tests {
         ));
         assert!(matches!(run(":NEW.a := 1"), Some(Ok(Stmt::Fails(1064)))));
         assert!(run("SELECT 1").is_none());
+        assert!(matches!(
+            run("SELECT c%ISOPEN"),
+            Some(Ok(Stmt::Fails(1324)))
+        ));
+        assert!(run("SELECT SQL%ROWCOUNT").is_none());
         assert!(run("max_sort_length:=1030").is_some());
     }
 }
