@@ -147,10 +147,10 @@ fn collect(body: &[Tok]) -> Result<Vec<Label>, String> {
             w.push();
         } else if kw_eq(t, "end") {
             w.stack.pop();
-        } else if kw_eq(t, "elsif") || kw_eq(t, "else") {
-            w.stack.pop();
-            w.push();
-        } else if kw_eq(t, "exception") && body.get(i + 1) != Some(&Tok::P(';')) {
+        } else if kw_eq(t, "elsif")
+            || kw_eq(t, "else")
+            || (kw_eq(t, "exception") && body.get(i + 1) != Some(&Tok::P(';')))
+        {
             w.stack.pop();
             w.push();
         }
