@@ -14,6 +14,7 @@
 //!   nor a FOR loop's record is ER_UNKNOWN_STRUCTURED_VARIABLE (`LEX::set_variable`: the
 //!   name is taken for a structured system variable; compat/oracle/t/sp-row.test); a FOR
 //!   loop's record is known inside its loop only;
+//! - `EXIT | CONTINUE WHEN name ...` of an undeclared bare name is ER_SP_UNDECLARED_VAR;
 //! - a cursor opened with another number of arguments than it declares is
 //!   ER_WRONG_PARAMCOUNT_TO_CURSOR.
 //!
@@ -76,6 +77,9 @@ pub(super) fn check(body: &[Tok], params: &[String]) -> Result<Option<u32>, Stri
     if let Some(code) = cursor_args(body)? {
         return Ok(Some(code));
     }
+    if let Some(code) = exit_when(body, params) {
+        return Ok(Some(code));
+    }
     fields(body, params)
 }
 
@@ -135,14 +139,10 @@ fn for_loops(body: &[Tok], cursors: &[String]) -> Result<Option<u32>, String> {
 fn fields(body: &[Tok], params: &[String]) -> Result<Option<u32>, String> {
     let named =
         |t: &Tok, n: &str| matches!(t, Tok::Word { text, .. } if text.eq_ignore_ascii_case(n));
+    let declared = declared_names(body);
     let known = |n: &str, at: usize| {
         params.iter().any(|p| p == n)
-            || body.windows(3).any(|w| {
-                (w[0] == Tok::P(';') || kw_eq(&w[0], "declare"))
-                    && named(&w[1], n)
-                    && (matches!(w[2], Tok::Word { .. }))
-            })
-            || body.first().is_some_and(|t| named(t, n))
+            || declared.iter().any(|d| d == n)
             // A FOR loop's record lives inside its loop only (after END LOOP the name is
             // unknown again: compat/oracle/t/sp-cursor-rowtype.test, 4081).
             || (0..at).any(|i| {
@@ -164,6 +164,80 @@ fn fields(body: &[Tok], params: &[String]) -> Result<Option<u32>, String> {
         }
     }
     Ok(None)
+}
+
+/// The names declarations declare: `a [, b ...] type ...` at the body's start, after a
+/// `;` or after DECLARE (`sp_decl_idents`: several names share one type).
+fn declared_names(body: &[Tok]) -> Vec<String> {
+    let mut out = Vec::new();
+    for i in 0..body.len() {
+        let starts = i == 0 || body[i - 1] == Tok::P(';') || kw_eq(&body[i - 1], "declare");
+        if !starts {
+            continue;
+        }
+        let mut k = i;
+        let mut names = Vec::new();
+        while let Some(Tok::Word { text, .. }) = body.get(k) {
+            names.push(text.to_lowercase());
+            if body.get(k + 1) != Some(&Tok::P(',')) {
+                break;
+            }
+            k += 2;
+        }
+        // A declaration: the names are followed by a type (a word).
+        if matches!(body.get(k + 1), Some(Tok::Word { .. })) {
+            out.extend(names);
+        }
+    }
+    out
+}
+
+/// ER_SP_UNDECLARED_VAR for `EXIT | CONTINUE [label] WHEN name ...` whose condition
+/// starts with a bare name that nothing declares: the condition is a routine expression,
+/// whose names the parser resolves as routine variables (`LEX::make_item_ident` in a
+/// routine, sql/sql_lex.cc; measured: compat/oracle/t/sp.test MDEV-10411, 1327).
+fn exit_when(body: &[Tok], params: &[String]) -> Option<u32> {
+    const LITERALS: &[&str] = &["null", "true", "false", "not", "sql"];
+    let declared = declared_names(body);
+    let fors: Vec<String> = body
+        .windows(2)
+        .filter(|w| kw_eq(&w[0], "for"))
+        .filter_map(|w| match &w[1] {
+            Tok::Word { text, .. } => Some(text.to_lowercase()),
+            _ => None,
+        })
+        .collect();
+    let cursors = declared_after(body, "cursor");
+    for (i, t) in body.iter().enumerate() {
+        if !kw_eq(t, "when") || i == 0 {
+            continue;
+        }
+        let exits = |k: usize| kw_eq(&body[k], "exit") || kw_eq(&body[k], "continue");
+        if !(exits(i - 1) || (i >= 2 && exits(i - 2))) {
+            continue;
+        }
+        let Some(Tok::Word {
+            text,
+            quoted: false,
+        }) = body.get(i + 1)
+        else {
+            continue;
+        };
+        let n = text.to_lowercase();
+        let next = body.get(i + 2);
+        if next == Some(&Tok::P('(')) || next == Some(&Tok::P('%')) || next == Some(&Tok::P('.')) {
+            continue;
+        }
+        let known = LITERALS.contains(&n.as_str())
+            || params.contains(&n)
+            || declared.contains(&n)
+            || fors.contains(&n)
+            || cursors.contains(&n);
+        if !known {
+            return Some(ER_SP_UNDECLARED_VAR);
+        }
+    }
+    None
 }
 
 /// The index of the `END LOOP` that closes the loop of the FOR at `at` (the body's length
@@ -285,6 +359,22 @@ mod tests {
         assert_eq!(ck("BEGIN rec.a:=1; END"), Ok(Some(4081)));
         assert_eq!(ck("rec ROW(a INT); BEGIN rec.a:=1; END"), Ok(None));
         assert_eq!(ck("BEGIN p.a:=1; END"), Ok(None));
+        assert_eq!(
+            ck("rec1,rec2 ROW(a INT,b INT); BEGIN rec1.a:= 1; rec2.b:= 2; END"),
+            Ok(None)
+        );
+        assert_eq!(
+            ck("BEGIN LOOP EXIT WHEN unknown_ident IS NULL; END LOOP; END"),
+            Ok(Some(1327))
+        );
+        assert_eq!(
+            ck("a INT; BEGIN LOOP EXIT WHEN a IS NULL; END LOOP; END"),
+            Ok(None)
+        );
+        assert_eq!(
+            ck("CURSOR c IS SELECT 1; BEGIN LOOP EXIT WHEN c%NOTFOUND; END LOOP; END"),
+            Ok(None)
+        );
         assert_eq!(
             ck("BEGIN FOR rec IN (SELECT 1 AS a) LOOP NULL; END LOOP; rec.a:= 10; END"),
             Ok(Some(4081))
