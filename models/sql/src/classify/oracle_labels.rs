@@ -59,10 +59,10 @@ pub(super) fn check(body: &[Tok]) -> Result<Option<u32>, String> {
             w.push();
         } else if kw_eq(t, "end") {
             w.stack.pop();
-        } else if kw_eq(t, "elsif") || kw_eq(t, "else") {
-            w.stack.pop();
-            w.push();
-        } else if kw_eq(t, "exception") && body.get(i + 1) != Some(&Tok::P(';')) {
+        } else if kw_eq(t, "elsif")
+            || kw_eq(t, "else")
+            || (kw_eq(t, "exception") && body.get(i + 1) != Some(&Tok::P(';')))
+        {
             w.stack.pop();
             w.push();
         } else if kw_eq(t, "goto") {
