@@ -22,7 +22,10 @@
 //! DECLARE) are not read one by one, so the routine is recorded as a body with control
 //! flow that uses tables: a CALL of it, or a statement naming the function, is refused
 //! rather than played (a deliberate difference: the model does not follow an Oracle
-//! body's statements, nor find a syntax error inside it).
+//! body's statements, nor find a syntax error inside it). The names the parser resolves
+//! as it reads the body (cursors, labels, FOR records, fields) are checked by
+//! `classify/oracle_names.rs` and `classify/oracle_labels.rs`; anonymous blocks are
+//! `classify/oracle_block.rs`, other top-level Oracle forms `classify/oracle_top.rs`.
 
 use super::{kw_eq, Bind, Cur, Cx, Effect, Plan, Stmt, Tok};
 use crate::kind::Kind;
