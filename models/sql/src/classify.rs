@@ -59,9 +59,14 @@ mod lock_scope;
 mod misc;
 mod missing_function;
 mod one_offs;
+mod oracle_block;
+mod oracle_labels;
+mod oracle_names;
 mod oracle_routine;
 mod package;
 mod package_body;
+
+mod oracle_top;
 mod parse_errors;
 mod partition;
 mod partition_clause;
@@ -327,6 +332,15 @@ pub fn classify_oracle(
         has_row,
     };
     package::classify_oracle(&cx, &toks).or_else(|| oracle_routine::classify(&cx, &toks))
+}
+
+/// The default grammar's text (`BEGIN NOT ATOMIC ... END`) of an anonymous block under
+/// `sql_mode=ORACLE` (`classify/oracle_block.rs`); None when `sql` is no such block or
+/// the model does not follow it (then `classify_oracle` refuses it with the reason).
+pub fn oracle_block_text(sql: &str) -> Option<String> {
+    let code = crate::comments::code(sql);
+    let toks = tokens(code.as_deref().unwrap_or(sql)).ok()?;
+    oracle_block::translate(&toks)?.ok()
 }
 
 fn classify_inner(

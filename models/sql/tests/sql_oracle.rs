@@ -51,3 +51,85 @@ fn an_oracle_definition_is_played_in_oracle_mode_only() {
     assert_eq!(m.step(a, "SET sql_mode=DEFAULT"), Ok(Outcome::Ok));
     assert_eq!(m.step(a, "BEGIN"), Ok(Outcome::Ok));
 }
+
+/// An anonymous block `DECLARE ... BEGIN ... END` runs its statements as a CALL does
+/// (`classify/oracle_block.rs`), as models/conformance/suite/oracle-anonymous-block.mdl
+/// measured it: inside a transaction its INSERT's lock on t1 stays and an ALTER waits.
+#[test]
+fn an_oracle_anonymous_block_runs_its_statements() {
+    let mut m = model();
+    let a = m.add_session();
+    let b = m.add_session();
+    assert_eq!(
+        m.step(a, "CREATE TABLE ta (a INT) ENGINE=InnoDB"),
+        Ok(Outcome::Ok)
+    );
+    assert_eq!(m.step(a, "SET sql_mode=ORACLE"), Ok(Outcome::Ok));
+    assert_eq!(m.step(a, "START TRANSACTION"), Ok(Outcome::Ok));
+    assert_eq!(
+        m.step(
+            a,
+            "DECLARE a20 INT:=20; BEGIN INSERT INTO ta VALUES(a20); END"
+        ),
+        Ok(Outcome::Ok)
+    );
+    assert_eq!(
+        m.step(b, "ALTER TABLE ta ADD COLUMN b INT"),
+        Ok(Outcome::Waiting)
+    );
+    assert_eq!(m.step(a, "COMMIT"), Ok(Outcome::Ok));
+    assert!(!m.is_waiting(b));
+    fails(
+        &mut m,
+        a,
+        "DECLARE names VARCHAR(32); BEGIN SET names='[names]'; END",
+        1453,
+    );
+    fails(&mut m, a, "BEGIN EXIT WHEN f0();", 1308);
+    fails(&mut m, a, "RAISE NO_DATA_FOUND", 1319);
+    fails(&mut m, a, "RAISE", 1645);
+    // A block the model does not follow is refused, not played.
+    assert!(m.step(a, "BEGIN IF 1 THEN SELECT 1; END IF; END").is_err());
+}
+
+/// The names an Oracle body's parser resolves (`classify/oracle_names.rs`), as
+/// models/conformance/suite/oracle-cursor.mdl measured them.
+#[test]
+fn an_oracle_body_with_cursors_and_labels_is_checked() {
+    let mut m = model();
+    let a = m.add_session();
+    assert_eq!(m.step(a, "SET sql_mode=ORACLE"), Ok(Outcome::Ok));
+    assert_eq!(
+        m.step(
+            a,
+            "CREATE PROCEDURE p1 AS CURSOR c IS SELECT a FROM t1; v INT; BEGIN OPEN c; \
+             LOOP FETCH c INTO v; EXIT WHEN c%NOTFOUND; END LOOP; CLOSE c; END"
+        ),
+        Ok(Outcome::Ok)
+    );
+    fails(&mut m, a, "CREATE PROCEDURE p2 AS BEGIN OPEN c; END", 1324);
+    fails(
+        &mut m,
+        a,
+        "CREATE PROCEDURE p2 AS BEGIN FOR r IN c LOOP NULL; END LOOP; END",
+        1327,
+    );
+    fails(
+        &mut m,
+        a,
+        "CREATE PROCEDURE p2 AS BEGIN GOTO lab5; <<lab1>> NULL; END",
+        1308,
+    );
+    fails(
+        &mut m,
+        a,
+        "CREATE PROCEDURE p2 AS BEGIN rec.a:=1; END",
+        4081,
+    );
+    fails(
+        &mut m,
+        a,
+        "CREATE FUNCTION f2(a INT) RETURN INT AS BEGIN RETURN; END",
+        1064,
+    );
+}

@@ -22,7 +22,10 @@
 //! DECLARE) are not read one by one, so the routine is recorded as a body with control
 //! flow that uses tables: a CALL of it, or a statement naming the function, is refused
 //! rather than played (a deliberate difference: the model does not follow an Oracle
-//! body's statements, nor find a syntax error inside it).
+//! body's statements, nor find a syntax error inside it). The names the parser resolves
+//! as it reads the body (cursors, labels, FOR records, fields) are checked by
+//! `classify/oracle_names.rs` and `classify/oracle_labels.rs`; anonymous blocks are
+//! `classify/oracle_block.rs`, other top-level Oracle forms `classify/oracle_top.rs`.
 
 use super::{kw_eq, Bind, Cur, Cx, Effect, Plan, Stmt, Tok};
 use crate::kind::Kind;
@@ -31,11 +34,11 @@ use crate::routines::{Body, RoutineKind, RoutineOp};
 /// The Oracle-mode CREATE PROCEDURE / FUNCTION `toks` is, or None when it is another
 /// statement (played as in the default mode).
 pub(super) fn classify(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
-    if kw_eq(toks.first()?, "begin") {
-        return Some(begin(cx, toks));
+    if kw_eq(toks.first()?, "begin") || kw_eq(toks.first()?, "declare") {
+        return begin(cx, toks);
     }
     if !kw_eq(toks.first()?, "create") {
-        return None;
+        return super::oracle_top::classify(cx, toks);
     }
     let mut c = Cur {
         t: toks,
@@ -68,14 +71,26 @@ pub(super) fn classify(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
             cx.sql
         )));
     }
-    if let Err(code) = params(rest) {
-        return Some(Ok(Stmt::Fails(code)));
-    }
+    let names = match params(rest) {
+        Ok(names) => names,
+        Err(code) => return Some(Ok(Stmt::Fails(code))),
+    };
     if let Some(why) = unread(&rest[at..]) {
         return Some(Err(format!(
             "`{}`: an Oracle-mode routine body with {why} is not read (classify/oracle_routine.rs)",
             cx.sql
         )));
+    }
+    match super::oracle_names::check(&rest[at..], &names) {
+        Ok(None) => {}
+        Ok(Some(code)) => return Some(Ok(Stmt::Fails(code))),
+        Err(why) => {
+            return Some(Err(format!(
+                "`{}`: an Oracle-mode routine body with {why} is not read \
+                 (classify/oracle_names.rs)",
+                cx.sql
+            )))
+        }
     }
     if let Some(code) = body_error(&rest[at..], kind == RoutineKind::Function, aggregate) {
         return Some(Ok(Stmt::Fails(code)));
@@ -128,23 +143,43 @@ pub(super) fn classify(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
     ))))
 }
 
-/// `BEGIN` in Oracle mode: the Oracle grammar reads it as the start of an anonymous block
-/// (`BEGIN_ORACLE_SYM`, sql/sql_yacc.yy), so `BEGIN` alone is a syntax error (measured on
-/// MariaDB 10.11: 1064; START TRANSACTION begins a transaction); a block `BEGIN ... END`
-/// runs its statements as a CALL does, which the model does not play in this mode.
-fn begin(cx: &Cx, toks: &[Tok]) -> Result<Stmt, String> {
+/// `BEGIN` / `DECLARE` in Oracle mode: the Oracle grammar reads them as the start of an
+/// anonymous block (`BEGIN_ORACLE_SYM`, sql/sql_yacc.yy), so `BEGIN` alone is a syntax
+/// error (measured on MariaDB 10.11: 1064; START TRANSACTION begins a transaction). A
+/// block the model follows runs as a compound statement (`classify/oracle_block.rs`,
+/// `model/call.rs`) and does not reach here; the others are refused with the reason.
+fn begin(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
     let n = toks
         .iter()
         .rposition(|t| *t != Tok::P(';'))
         .map_or(0, |k| k + 1);
-    if n == 1 {
-        return Ok(Stmt::Fails(super::ER_PARSE_ERROR));
+    if n == 1 && kw_eq(&toks[0], "begin") {
+        return Some(Ok(Stmt::Fails(super::ER_PARSE_ERROR)));
     }
-    Err(format!(
-        "`{}`: an anonymous block `BEGIN ... END` under sql_mode=ORACLE is not modelled \
-         (classify/oracle_routine.rs)",
+    // Errors the parser gives as it reads the block, before its end (measured:
+    // compat/oracle/t/sp-memory-leak.test): EXIT / CONTINUE outside any loop is
+    // ER_SP_LILABEL_MISMATCH (`LEX::sp_exit_statement`), RETURN with a value
+    // ER_SP_BADRETURN (the block is a procedure: `Sp_handler::add_instr_freturn`).
+    let exit = toks
+        .get(1)
+        .is_some_and(|t| kw_eq(t, "exit") || kw_eq(t, "continue"));
+    if exit && !toks.iter().any(|t| kw_eq(t, "loop")) {
+        return Some(Ok(Stmt::Fails(super::oracle_names::ER_SP_LILABEL_MISMATCH)));
+    }
+    if toks
+        .windows(2)
+        .any(|w| kw_eq(&w[0], "return") && w[1] != Tok::P(';'))
+    {
+        return Some(Ok(Stmt::Fails(ER_SP_BADRETURN)));
+    }
+    let why = match super::oracle_block::translate(toks)? {
+        Err(why) => why,
+        Ok(_) => "an anonymous block run outside a session".into(),
+    };
+    Some(Err(format!(
+        "`{}`: {why} (classify/oracle_block.rs)",
         cx.sql
-    ))
+    )))
 }
 
 /// The index just after `AS` / `IS` in the definition after the routine's name, when the
@@ -176,13 +211,13 @@ fn head_end(rest: &[Tok], function: bool) -> Option<usize> {
 }
 
 /// The parameter names of `(a [IN | OUT | IN OUT | INOUT] type, ...)`: two of one name are
-/// ER_SP_DUP_PARAM (`LEX::sp_param_init`, sql/sql_lex.cc).
-fn params(rest: &[Tok]) -> Result<(), u32> {
+/// ER_SP_DUP_PARAM (`LEX::sp_param_init`, sql/sql_lex.cc). The names, lowercase.
+fn params(rest: &[Tok]) -> Result<Vec<String>, u32> {
     let Some(end) = (rest.first() == Some(&Tok::P('(')))
         .then(|| super::lex::matching_paren(rest, 0))
         .flatten()
     else {
-        return Ok(());
+        return Ok(Vec::new());
     };
     let mut names: Vec<String> = Vec::new();
     let mut depth = 0usize;
@@ -206,7 +241,7 @@ fn params(rest: &[Tok]) -> Result<(), u32> {
         }
         start = false;
     }
-    Ok(())
+    Ok(names)
 }
 
 /// ER_SP_COND_MISMATCH: `RAISE name` of a name neither declared (`name EXCEPTION;`) nor
@@ -269,6 +304,17 @@ const PREDEFINED: &[&str] = &[
 /// (1320, at the body's end: `LEX::sp_body_finalize_function`, sql/sql_lex.cc).
 fn body_error(body: &[Tok], function: bool, aggregate: bool) -> Option<u32> {
     use super::routine_block::{ER_INVALID_AGGREGATE_FUNCTION, ER_NOT_AGGREGATE_FUNCTION};
+    // `RETURN;` in a function is a syntax error: the Oracle grammar's function RETURN
+    // takes an expression (`sp_proc_stmt_return`: `RETURN_ORACLE_SYM expr` when the
+    // routine is a function; measured: compat/oracle/t/sp.test, "Testing RETURN in
+    // procedures", 1064).
+    if function
+        && body
+            .windows(2)
+            .any(|w| kw_eq(&w[0], "return") && w[1] == Tok::P(';'))
+    {
+        return Some(super::ER_PARSE_ERROR);
+    }
     let fetch_group = body.windows(4).any(|w| {
         kw_eq(&w[0], "fetch")
             && kw_eq(&w[1], "group")
@@ -311,24 +357,12 @@ fn body_error(body: &[Tok], function: bool, aggregate: bool) -> Option<u32> {
 }
 
 /// What in an Oracle body the outline cannot check and the server checks as it parses
-/// (measured on compat/oracle's tests: GOTO and labels, ER_SP_LILABEL_MISMATCH 1308 /
-/// ER_SP_LABEL_REDEFINE 1309; cursors and their attributes, ER_SP_CURSOR_MISMATCH 1324;
-/// FOR loops' records, ER_SP_UNDECLARED_VAR 1327 / 4081; nested blocks' handlers): the
-/// body is refused rather than played as if it parsed.
+/// (handlers and conditions, SIGNAL, the default grammar's LEAVE /
+/// ITERATE): the body is refused rather than played as if it parsed. Labels, GOTO,
+/// EXIT / CONTINUE, cursors and their attributes, FOR loops and field assignments are
+/// checked by `classify/oracle_names.rs`.
 fn unread(body: &[Tok]) -> Option<&'static str> {
     const WORDS: &[(&str, &str)] = &[
-        ("goto", "GOTO"),
-        ("cursor", "a cursor"),
-        ("open", "a cursor"),
-        ("close", "a cursor"),
-        ("isopen", "a cursor attribute"),
-        ("found", "a cursor attribute"),
-        ("notfound", "a cursor attribute"),
-        ("rowcount", "a cursor attribute"),
-        ("for", "a FOR loop"),
-        ("continue", "CONTINUE"),
-        ("exit", "EXIT"),
-        ("declare", "a nested block"),
         ("signal", "SIGNAL"),
         ("resignal", "RESIGNAL"),
         ("handler", "a handler"),
@@ -337,30 +371,13 @@ fn unread(body: &[Tok]) -> Option<&'static str> {
         ("iterate", "ITERATE"),
         ("leave", "LEAVE"),
     ];
-    // An assignment to a ROW variable's field (4081 as the body is parsed when the
-    // variable is unknown). A read of a field a ROW variable lacks (4082) is not seen: a
-    // known difference.
-    let field_target = body.windows(5).any(|w| {
-        (w[0] == Tok::P(';') || kw_eq(&w[0], "begin") || kw_eq(&w[0], "set"))
-            && matches!(w[1], Tok::Word { .. })
-            && w[2] == Tok::P('.')
-            && matches!(w[3], Tok::Word { .. })
-            && (w[4] == Tok::P(':') || w[4] == Tok::P('='))
-    });
-    if field_target {
-        return Some("an assignment to a field");
-    }
-    if body
-        .windows(2)
-        .any(|w| w[0] == Tok::P('<') && w[1] == Tok::P('<'))
-    {
-        return Some("labels");
-    }
-    let fetch_not_group = body
-        .windows(2)
-        .any(|w| kw_eq(&w[0], "fetch") && !kw_eq(&w[1], "group"));
-    if fetch_not_group {
-        return Some("a cursor");
+    // A nested block `DECLARE declarations BEGIN ... END` is read as the outer body is;
+    // the default grammar's `DECLARE name CURSOR FOR` / `CONDITION` inside one is not.
+    let nested_default = body
+        .windows(3)
+        .any(|w| kw_eq(&w[0], "declare") && (kw_eq(&w[2], "cursor") || kw_eq(&w[2], "condition")));
+    if nested_default {
+        return Some("a nested block in the default grammar's form");
     }
     WORDS
         .iter()
@@ -460,6 +477,7 @@ mod tests {
         assert_eq!(err("BEGIN NULL; END", true, false), Some(1320));
         assert_eq!(err("BEGIN RETURN 10; END", false, false), Some(1313));
         assert_eq!(err("BEGIN RETURN; END", false, false), None);
+        assert_eq!(err("BEGIN RETURN; END", true, false), Some(1064));
         let r = crate::objects::Tbl {
             db: "test".into(),
             name: "p1".into(),
@@ -473,10 +491,7 @@ mod tests {
             unread(&tokens("a ROW(a INT); BEGIN NULL; END").unwrap()),
             None
         );
-        assert_eq!(
-            unread(&tokens("BEGIN a.b:=1; END").unwrap()),
-            Some("an assignment to a field")
-        );
+        assert_eq!(unread(&tokens("BEGIN a.b:=1; END").unwrap()), None);
         assert_eq!(
             err(
                 "e EXCEPTION; BEGIN RETURN 1; EXCEPTION WHEN e THEN RETURN 2; WHEN e THEN \
@@ -488,7 +503,10 @@ mod tests {
         );
         assert_eq!(err("BEGIN RETURN 1; END", true, true), Some(4106));
         let p = |s: &str| params(&tokens(s).unwrap());
-        assert_eq!(p("(a INT, b IN OUT INT) AS"), Ok(()));
+        assert_eq!(
+            p("(a INT, b IN OUT INT) AS"),
+            Ok(vec!["a".to_owned(), "b".to_owned()])
+        );
         assert_eq!(
             p("(a INT, A VARCHAR(10)) AS"),
             Err(super::super::routine_body::ER_SP_DUP_PARAM)

@@ -246,6 +246,9 @@ impl SqlModel {
     /// either: main/sp-lock.test part 4), or a compound statement run as an anonymous
     /// procedure (`classify/routine_anon.rs`). None when it is neither.
     fn executed_text(&self, s: usize, sql: &str) -> Option<String> {
+        if let Some(text) = self.oracle_block(s, sql) {
+            return Some(text);
+        }
         if crate::classify::is_compound_statement(sql) {
             return Some(sql.to_owned());
         }

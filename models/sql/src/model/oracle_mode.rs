@@ -19,4 +19,14 @@ impl SqlModel {
         let has = |r: &str| self.map.kind(r).is_some();
         classify_oracle(sql, &db, &self.catalog, &has)
     }
+
+    /// In Oracle mode, the default grammar's text of the anonymous block `sql` (`DECLARE
+    /// ... BEGIN ... END`, `BEGIN ... END`: `classify/oracle_block.rs`), which runs as the
+    /// compound statement it is written as (`model/call.rs`).
+    pub(super) fn oracle_block(&self, s: usize, sql: &str) -> Option<String> {
+        if !self.sessions[s].session.oracle {
+            return None;
+        }
+        crate::classify::oracle_block_text(sql)
+    }
 }
