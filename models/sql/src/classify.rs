@@ -63,10 +63,9 @@ mod oracle_block;
 mod oracle_labels;
 mod oracle_names;
 mod oracle_routine;
+mod oracle_top;
 mod package;
 mod package_body;
-
-mod oracle_top;
 mod parse_errors;
 mod partition;
 mod partition_clause;
