@@ -50,6 +50,7 @@ mod fk_alter;
 mod function_names;
 mod global_timeout;
 mod help_purge;
+mod into_outfile;
 mod keywords;
 mod lex;
 mod lock_alias;

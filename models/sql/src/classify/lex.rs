@@ -67,6 +67,13 @@ pub(super) fn tokens(sql: &str) -> Result<Vec<Tok>, String> {
             } else {
                 Tok::Str(s)
             });
+        } else if let Some(n) = digit_ident_len(&cs[i..]) {
+            // An identifier that begins with digits (`1ea10`, `15298_1`).
+            out.push(Tok::Word {
+                text: cs[i..i + n].iter().collect(),
+                quoted: false,
+            });
+            i += n;
         } else if c.is_ascii_digit() {
             let mut s = String::new();
             while i < cs.len() && (cs[i].is_ascii_alphanumeric() || cs[i] == '.' || cs[i] == '_') {
@@ -94,6 +101,43 @@ pub(super) fn tokens(sql: &str) -> Result<Vec<Tok>, String> {
         }
     }
     Ok(out)
+}
+
+/// The length of the identifier at the start of `cs` when it begins with a digit and is
+/// not a number (sql/sql_lex.cc, `lex_one_token`'s MY_LEX_NUMBER_IDENT: digits followed
+/// by an identifier character make an identifier, unless they are a hexadecimal `0x..` /
+/// binary `0b..` literal or a float's exponent `e[+-]digits`; `1e` followed by neither a
+/// digit nor a sign and a digit is a name, as in main/create.test's `1ea10`, `1e`).
+/// None when the text is a number (or does not begin with a digit).
+fn digit_ident_len(cs: &[char]) -> Option<usize> {
+    let ident = |c: char| c.is_alphanumeric() || !c.is_ascii() || c == '_' || c == '$';
+    let digits = cs.iter().take_while(|c| c.is_ascii_digit()).count();
+    let next = *cs.get(digits)?;
+    if digits == 0 || !ident(next) || next.is_ascii_digit() {
+        return None;
+    }
+    let end = digits + cs[digits..].iter().take_while(|c| ident(**c)).count();
+    let word: String = cs[..end].iter().collect();
+    let radix = |p: &str, ok: fn(char) -> bool| {
+        word.len() > 2
+            && word[..2].eq_ignore_ascii_case(p)
+            && word[2..].chars().all(ok)
+            && digits == 1
+            && cs[0] == '0'
+    };
+    if radix("0x", |c| c.is_ascii_hexdigit()) || radix("0b", |c| c == '0' || c == '1') {
+        return None;
+    }
+    if next == 'e' || next == 'E' {
+        let mut j = digits + 1;
+        if matches!(cs.get(j), Some('+' | '-')) {
+            j += 1;
+        }
+        if cs.get(j).is_some_and(|c| c.is_ascii_digit()) {
+            return None;
+        }
+    }
+    Some(end)
 }
 
 /// A cursor over the tokens of one statement.

@@ -134,6 +134,10 @@ pub(super) fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result
             }
         };
     }
+    // SELECT ... INTO OUTFILE / DUMPFILE: the SELECT's locks, then the file.
+    if super::into_outfile::writes_file(toks) {
+        return super::into_outfile::classify(cx, toks);
+    }
     // A CTE's name is no table (`classify/query_shapes.rs`).
     let mut tables = from_tables(&super::query_ctes::resolve_ctes(toks), cx.db)?;
     if tables.is_empty() {
@@ -146,10 +150,6 @@ pub(super) fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result
     let need = super::system_tables::leave_out(sql, &mut tables)?;
     if tables.is_empty() {
         return Ok(Stmt::NoLocks);
-    }
-    if words.iter().any(|w| w == "into") && words.iter().any(|w| w == "outfile" || w == "dumpfile")
-    {
-        return Err(format!("`{sql}`: SELECT ... INTO OUTFILE is not modelled"));
     }
     let (kind, inner) = locking_clauses(toks, cx.db)?;
     if kind != Kind::Select && inner.is_empty() {
