@@ -66,6 +66,7 @@ pub mod encode;
 mod finish;
 pub mod footprint;
 mod global_timeout;
+mod gtid_pos;
 mod ha_flush_none;
 mod handlers;
 mod kill;
