@@ -51,6 +51,7 @@
 
 mod alter_rename;
 mod backup;
+mod binlog;
 mod bs_refused;
 mod call;
 mod call_flow;
@@ -197,6 +198,8 @@ pub struct SqlSession {
     pub stmt_time_up: bool,
     /// The session ran a statement (connected: `model::global_timeout`).
     pub connected: bool,
+    /// A BINLOG statement gave the session a format description event (`model::binlog`).
+    pub binlog_fd: bool,
 }
 
 impl SqlSession {
@@ -233,6 +236,7 @@ impl SqlSession {
             stmt_deadline: None,
             stmt_time_up: false,
             connected: false,
+            binlog_fd: false,
         }
     }
 
