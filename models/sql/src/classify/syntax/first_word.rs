@@ -8,7 +8,8 @@
 //! And the forms of a statement word the grammar has no production for:
 //! `BACKUP TABLE` / `RESTORE TABLE` / `LOAD TABLE ... FROM MASTER` / `LOAD DATA FROM
 //! MASTER` (removed statements, main/deprecated_features.test), `PREPARE` without
-//! `name FROM` (`prepare_src` of sql_yacc.yy, main/ps_1general.test).
+//! `name FROM` (`prepare_src` of sql_yacc.yy, main/ps_1general.test), `SHUTDOWN` with an
+//! argument, a parenthesised statement that is no query (`(a(b 'т'))`, main/ctype_sjis.test).
 //!
 //! The list of words is generous (every word that begins a statement in any sql_mode, and
 //! those of stored-program bodies): a word on it is left to the other rules, so the rule
@@ -122,7 +123,20 @@ pub(super) fn rules(toks: &[Tok]) -> Option<&'static str> {
                 return Some("no statement begins with this word");
             }
         }
-        Tok::P('(') => return None,
+        // A parenthesised statement is a query (`query_expression_parens`).
+        Tok::P('(') => {
+            let query = match toks.get(1) {
+                Some(Tok::Word {
+                    text,
+                    quoted: false,
+                }) => ["select", "with", "values", "table"]
+                    .iter()
+                    .any(|w| text.eq_ignore_ascii_case(w)),
+                Some(Tok::P('(')) => true,
+                _ => false,
+            };
+            return (!query).then_some("a parenthesised statement is a query");
+        }
         Tok::Word { quoted: true, .. } | Tok::Str(_) | Tok::Num(_) => {
             return Some("a statement does not begin with a name, a string or a number")
         }
@@ -136,6 +150,11 @@ pub(super) fn rules(toks: &[Tok]) -> Option<&'static str> {
     }
     if at(0, "load") && (at(1, "table") || (at(1, "data") && at(2, "from"))) {
         return Some("LOAD TABLE / LOAD DATA FROM MASTER are no statements (removed)");
+    }
+    // `SHUTDOWN [WAIT FOR ALL SLAVES | REPLICAS]` (`shutdown_option`): no number, no other
+    // word (plugin/rocksdb's force_shutdown.test sends `shutdown 1` to its own client).
+    if at(0, "shutdown") && toks.len() > 1 && !at(1, "wait") {
+        return Some("SHUTDOWN takes only WAIT FOR ALL SLAVES");
     }
     if at(0, "prepare") && !prepare_shape(toks) {
         return Some("PREPARE takes `name FROM source`");
@@ -216,6 +235,9 @@ mod tests {
             "insert into (select * from t1) values (5)",
             "drop event (select a from t2)",
             "CREATE PROCEDURE !_sp1( f1 char(20) ) SELECT * from t1 where f2 = f1",
+            "(a(b 'x'))",
+            "shutdown 1",
+            "SHUTDOWN 127 read_only",
         ] {
             assert!(rejects(sql), "{sql}");
         }
@@ -228,6 +250,9 @@ mod tests {
             "backup stage start",
             "with c as (select 1) select * from c",
             "table t1",
+            "((select 1))",
+            "shutdown",
+            "shutdown wait for all slaves",
         ] {
             assert!(!rejects(sql), "{sql}");
         }
