@@ -21,7 +21,7 @@
 //!
 //! Measured: suite/into-outfile.mdl (main/outfile.test, main/union.test).
 
-use super::{tokens, Cx, Effect, Stmt, Tok};
+use super::{Cx, Effect, Stmt, Tok};
 
 /// Where the INTO OUTFILE / DUMPFILE clause is in `toks`: its first and end index, and
 /// the file's name, or None when there is none.
@@ -86,9 +86,9 @@ fn path(cx: &Cx, name: &str) -> Result<String, String> {
     }
 }
 
-/// The SELECT ... INTO OUTFILE / DUMPFILE statement: the SELECT's plan without the clause,
-/// whose effect becomes [`Effect::WriteFile`].
-pub(super) fn classify(cx: &Cx, toks: &[Tok]) -> Result<Stmt, String> {
+/// The SELECT ... INTO OUTFILE / DUMPFILE statement without its clause (the text the
+/// SELECT's own classifier reads), and the file's path.
+pub(super) fn strip(cx: &Cx, toks: &[Tok]) -> Result<(String, String), String> {
     let sql = cx.sql;
     let Some((at, end, name)) = clause(toks) else {
         return Err(format!("`{sql}`: expected INTO OUTFILE"));
@@ -106,21 +106,13 @@ pub(super) fn classify(cx: &Cx, toks: &[Tok]) -> Result<Stmt, String> {
             "`{sql}`: two INTO OUTFILE clauses are not modelled"
         ));
     }
-    let text = super::lex::render(&rest);
-    let rest = tokens(&text)?;
-    let inner = Cx {
-        sql: &text,
-        db: cx.db,
-        cat: cx.cat,
-        has_row: cx.has_row,
-    };
-    let words: Vec<String> = super::Cur {
-        t: &rest,
-        i: 0,
-        sql: &text,
-    }
-    .rest_words();
-    match super::select::classify_select(&inner, &rest, &words)? {
+    Ok((super::lex::render(&rest), path))
+}
+
+/// The SELECT's plan `st` (of the text [`strip`] gave) with its effect made
+/// [`Effect::WriteFile`] of `path`.
+pub(super) fn with_file(sql: &str, st: Stmt, path: String) -> Result<Stmt, String> {
+    match st {
         Stmt::Learned(mut p) => {
             let need = match std::mem::take(&mut p.effect) {
                 Effect::NeedTables(ts) => ts,
@@ -144,6 +136,7 @@ pub(super) fn classify(cx: &Cx, toks: &[Tok]) -> Result<Stmt, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::classify::lex::tokens;
 
     fn cut(sql: &str) -> (String, Option<String>) {
         let t = tokens(sql).unwrap();
