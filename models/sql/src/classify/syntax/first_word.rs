@@ -185,9 +185,9 @@ fn name_expected(toks: &[Tok]) -> Option<&'static str> {
         || (at(0, "insert") || at(0, "replace")) && at(i, "into")
     {
         toks.get(i + 1)
-    } else if at(0, "drop") && at(1, "event") {
-        toks.get(2)
-    } else if at(0, "create") && (at(1, "procedure") || at(1, "function")) {
+    } else if (at(0, "drop") && at(1, "event"))
+        || (at(0, "create") && (at(1, "procedure") || at(1, "function")))
+    {
         toks.get(2)
     } else {
         None
