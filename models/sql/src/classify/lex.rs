@@ -117,15 +117,15 @@ fn digit_ident_len(cs: &[char]) -> Option<usize> {
         return None;
     }
     let end = digits + cs[digits..].iter().take_while(|c| ident(**c)).count();
-    let word: String = cs[..end].iter().collect();
-    let radix = |p: &str, ok: fn(char) -> bool| {
-        word.len() > 2
-            && word[..2].eq_ignore_ascii_case(p)
-            && word[2..].chars().all(ok)
+    // (On chars, not bytes: a name may hold non-ASCII characters, `5天内`.)
+    let radix = |p: char, ok: fn(char) -> bool| {
+        end > 2
             && digits == 1
             && cs[0] == '0'
+            && cs[1].eq_ignore_ascii_case(&p)
+            && cs[2..end].iter().all(|c| ok(*c))
     };
-    if radix("0x", |c| c.is_ascii_hexdigit()) || radix("0b", |c| c == '0' || c == '1') {
+    if radix('x', |c| c.is_ascii_hexdigit()) || radix('b', |c| c == '0' || c == '1') {
         return None;
     }
     if next == 'e' || next == 'E' {
@@ -290,4 +290,22 @@ pub(super) fn render(t: &[Tok]) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_that_begin_with_digits() {
+        let word = |t: &Tok, w: &str| matches!(t, Tok::Word { text, .. } if text == w);
+        let t = tokens("select 1ea10.1a20, 1e+ 1e+10, 0x1A, 0b01, 15298_1 from 1ea10").unwrap();
+        assert!(word(&t[1], "1ea10") && word(&t[3], "1a20"), "{t:?}");
+        assert!(word(&t[5], "1e"), "{t:?}");
+        assert!(t.contains(&Tok::Num("0x1A".into())) && t.contains(&Tok::Num("0b01".into())));
+        assert!(t.iter().any(|x| word(x, "15298_1")));
+        // Non-ASCII characters after the digits (a name, read on chars: no panic).
+        let t = tokens("select 5天内最近一次登录时间").unwrap();
+        assert!(word(&t[1], "5天内最近一次登录时间"), "{t:?}");
+    }
 }
