@@ -27,6 +27,7 @@
 
 mod optimize;
 mod order;
+mod outfiles;
 mod settle;
 
 use super::client::Conn;

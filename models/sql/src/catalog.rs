@@ -90,6 +90,9 @@ pub struct Catalog {
     pub key_caches: BTreeSet<String>,
     /// The server's `read_only` (`SET GLOBAL read_only`, `classify/read_only.rs`).
     pub read_only: bool,
+    /// The files SELECT ... INTO OUTFILE wrote, as `schema/name` under the data directory
+    /// (`classify/into_outfile.rs`).
+    pub files: BTreeSet<String>,
     /// InnoDB foreign keys (`classify/fk.rs`), added only with the CREATE TABLE that made
     /// their child; dropping either table drops them.
     foreign_keys: Vec<ForeignKey>,
@@ -280,6 +283,13 @@ impl Catalog {
             Effect::None | Effect::KeyCache(_) | Effect::ReadOnly(_) | Effect::Server(_) => None,
             Effect::WithFks(e, fks) => self.fk_error(e, fks),
             Effect::Fail(c) | Effect::FailBeforeLocks(c) => Some(*c),
+            Effect::WriteFile { path, need } => self
+                .table_error(&Effect::NeedTables(need.clone()))
+                .or_else(|| {
+                    self.files
+                        .contains(path)
+                        .then_some(crate::errors::ER_FILE_EXISTS)
+                }),
             Effect::Accounts(a) => a.error(&self.users),
             Effect::Routine(op) => self.routines.error(op, self.has_schema(&op.target().db)),
             Effect::Package(op) => self.packages.error(op, self.has_schema(&op.target().db)),
@@ -354,6 +364,9 @@ impl Catalog {
                 self.key_caches.insert(name.clone());
             }
             Effect::ReadOnly(on) => self.read_only = *on,
+            Effect::WriteFile { path, .. } => {
+                self.files.insert(path.clone());
+            }
             Effect::Repartition(_) | Effect::Unpartition(_) => self.apply_partition(e),
             Effect::AlterEngine { .. }
             | Effect::Alter { .. }

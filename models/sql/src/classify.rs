@@ -52,6 +52,7 @@ mod fk_vcol;
 mod function_names;
 mod global_timeout;
 mod help_purge;
+mod into_outfile;
 mod keywords;
 mod lex;
 mod lock_alias;

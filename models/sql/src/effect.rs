@@ -114,6 +114,13 @@ pub enum Effect {
     NeedTables(Vec<Tbl>),
     /// The statement fails with this error once its locks are taken.
     Fail(u32),
+    /// SELECT ... INTO OUTFILE / DUMPFILE (`classify/into_outfile.rs`): the tables it reads
+    /// must exist, then the file `path` (`schema/name` under the data directory) must not
+    /// (ER_FILE_EXISTS_ERROR); it exists from then on.
+    WriteFile {
+        path: String,
+        need: Vec<Tbl>,
+    },
     /// ALTER TABLE ... ALGORITHM=INPLACE (INSTANT, NOCOPY) of a table that was MyISAM
     /// when the statement began: ER_ALTER_OPERATION_NOT_SUPPORTED if it still is once its
     /// locks are taken (the server decides it for the table it opened: a RENAME it

@@ -17,3 +17,7 @@ pub const ER_NOT_STANDARD_COMPLIANT_RECURSIVE: u32 = 4008;
 
 /// ER_PASSWORD_NO_MATCH: GRANT / ALTER USER / SET PASSWORD of a user that does not exist.
 pub const ER_PASSWORD_NO_MATCH: u32 = 1133;
+
+/// ER_FILE_EXISTS_ERROR: SELECT ... INTO OUTFILE of a file that exists
+/// (`classify/into_outfile.rs`).
+pub const ER_FILE_EXISTS: u32 = 1086;

@@ -51,6 +51,7 @@
 
 mod alter_rename;
 mod backup;
+mod binlog;
 mod bs_refused;
 mod call;
 mod call_flow;
@@ -67,6 +68,7 @@ mod finish;
 mod fk_checks;
 pub mod footprint;
 mod global_timeout;
+mod gtid_pos;
 mod ha_flush_none;
 mod handlers;
 mod kill;
@@ -202,6 +204,8 @@ pub struct SqlSession {
     pub stmt_time_up: bool,
     /// The session ran a statement (connected: `model::global_timeout`).
     pub connected: bool,
+    /// A BINLOG statement gave the session a format description event (`model::binlog`).
+    pub binlog_fd: bool,
 }
 
 impl SqlSession {
@@ -239,6 +243,7 @@ impl SqlSession {
             stmt_deadline: None,
             stmt_time_up: false,
             connected: false,
+            binlog_fd: false,
         }
     }
 

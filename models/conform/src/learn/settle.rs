@@ -220,6 +220,9 @@ pub fn fresh(mon: &mut Conn) -> Result<(), ConformError> {
     mon.query("SET GLOBAL lock_wait_timeout = DEFAULT")?;
     // And SET GLOBAL read_only = 1 (model/read_only.rs) is undone.
     mon.query("SET GLOBAL read_only = 0")?;
+    // And the files a SELECT ... INTO OUTFILE wrote (the model starts with none:
+    // mdl_sql's classify/into_outfile.rs).
+    super::outfiles::clear(mon)?;
     let sig = mon.query_one(SIGNATURE)?;
     let same = FIXTURE_SIGNATURE.with(|f| f.borrow().as_ref() == Some(&(mon.id, sig.clone())));
     if same {

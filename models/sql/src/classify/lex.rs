@@ -67,6 +67,13 @@ pub(super) fn tokens(sql: &str) -> Result<Vec<Tok>, String> {
             } else {
                 Tok::Str(s)
             });
+        } else if let Some(n) = digit_ident_len(&cs[i..]) {
+            // An identifier that begins with digits (`1ea10`, `15298_1`).
+            out.push(Tok::Word {
+                text: cs[i..i + n].iter().collect(),
+                quoted: false,
+            });
+            i += n;
         } else if c.is_ascii_digit() {
             let mut s = String::new();
             while i < cs.len() && (cs[i].is_ascii_alphanumeric() || cs[i] == '.' || cs[i] == '_') {
@@ -94,6 +101,43 @@ pub(super) fn tokens(sql: &str) -> Result<Vec<Tok>, String> {
         }
     }
     Ok(out)
+}
+
+/// The length of the identifier at the start of `cs` when it begins with a digit and is
+/// not a number (sql/sql_lex.cc, `lex_one_token`'s MY_LEX_NUMBER_IDENT: digits followed
+/// by an identifier character make an identifier, unless they are a hexadecimal `0x..` /
+/// binary `0b..` literal or a float's exponent `e[+-]digits`; `1e` followed by neither a
+/// digit nor a sign and a digit is a name, as in main/create.test's `1ea10`, `1e`).
+/// None when the text is a number (or does not begin with a digit).
+fn digit_ident_len(cs: &[char]) -> Option<usize> {
+    let ident = |c: char| c.is_alphanumeric() || !c.is_ascii() || c == '_' || c == '$';
+    let digits = cs.iter().take_while(|c| c.is_ascii_digit()).count();
+    let next = *cs.get(digits)?;
+    if digits == 0 || !ident(next) || next.is_ascii_digit() {
+        return None;
+    }
+    let end = digits + cs[digits..].iter().take_while(|c| ident(**c)).count();
+    // (On chars, not bytes: a name may hold non-ASCII characters, `5天内`.)
+    let radix = |p: char, ok: fn(char) -> bool| {
+        end > 2
+            && digits == 1
+            && cs[0] == '0'
+            && cs[1].eq_ignore_ascii_case(&p)
+            && cs[2..end].iter().all(|c| ok(*c))
+    };
+    if radix('x', |c| c.is_ascii_hexdigit()) || radix('b', |c| c == '0' || c == '1') {
+        return None;
+    }
+    if next == 'e' || next == 'E' {
+        let mut j = digits + 1;
+        if matches!(cs.get(j), Some('+' | '-')) {
+            j += 1;
+        }
+        if cs.get(j).is_some_and(|c| c.is_ascii_digit()) {
+            return None;
+        }
+    }
+    Some(end)
 }
 
 /// A cursor over the tokens of one statement.
@@ -246,4 +290,22 @@ pub(super) fn render(t: &[Tok]) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_that_begin_with_digits() {
+        let word = |t: &Tok, w: &str| matches!(t, Tok::Word { text, .. } if text == w);
+        let t = tokens("select 1ea10.1a20, 1e+ 1e+10, 0x1A, 0b01, 15298_1 from 1ea10").unwrap();
+        assert!(word(&t[1], "1ea10") && word(&t[3], "1a20"), "{t:?}");
+        assert!(word(&t[5], "1e"), "{t:?}");
+        assert!(t.contains(&Tok::Num("0x1A".into())) && t.contains(&Tok::Num("0b01".into())));
+        assert!(t.iter().any(|x| word(x, "15298_1")));
+        // Non-ASCII characters after the digits (a name, read on chars: no panic).
+        let t = tokens("select 5天内最近一次登录时间").unwrap();
+        assert!(word(&t[1], "5天内最近一次登录时间"), "{t:?}");
+    }
 }

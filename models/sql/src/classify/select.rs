@@ -142,6 +142,25 @@ pub(super) fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result
             }
         };
     }
+    // SELECT ... INTO OUTFILE / DUMPFILE: the SELECT's locks, then the file.
+    if super::into_outfile::writes_file(toks) {
+        let (text, path) = super::into_outfile::strip(cx, toks)?;
+        let rest = super::tokens(&text)?;
+        let inner = Cx {
+            sql: &text,
+            db: cx.db,
+            cat: cx.cat,
+            has_row: cx.has_row,
+        };
+        let words = super::Cur {
+            t: &rest,
+            i: 0,
+            sql: &text,
+        }
+        .rest_words();
+        let st = classify_select(&inner, &rest, &words)?;
+        return super::into_outfile::with_file(sql, st, path);
+    }
     // A CTE's name is no table (`classify/query_shapes.rs`).
     let mut tables = from_tables(&super::query_ctes::resolve_ctes(toks), cx.db)?;
     if tables.is_empty() {
@@ -154,10 +173,6 @@ pub(super) fn classify_select(cx: &Cx, toks: &[Tok], words: &[String]) -> Result
     let need = super::system_tables::leave_out(sql, &mut tables)?;
     if tables.is_empty() {
         return Ok(Stmt::NoLocks);
-    }
-    if words.iter().any(|w| w == "into") && words.iter().any(|w| w == "outfile" || w == "dumpfile")
-    {
-        return Err(format!("`{sql}`: SELECT ... INTO OUTFILE is not modelled"));
     }
     let (kind, inner) = locking_clauses(toks, cx.db)?;
     if kind != Kind::Select && inner.is_empty() {

@@ -21,13 +21,9 @@
 //!   go on to `misc::set_global`'s value checks and its learned `set_global` row;
 //! - `max_statement_time` and `autocommit` set to their defaults ([`sets_defaults_only`]).
 //!
-//! Not modelled (left to `misc::set_global`'s refusal): `gtid_slave_pos`
-//! (`Sys_var_gtid_slave_pos::global_update` writes mysql.gtid_slave_pos: measured, it fails
-//! with ER_CANT_DO_THIS_DURING_AN_TRANSACTION in a transaction, 1100 under LOCK TABLES,
-//! 1223 under FLUSH TABLES WITH READ LOCK, and otherwise locks that table) and
-//! `gtid_binlog_state` (`Sys_var_gtid_binlog_state`: 1179 after BEGIN, else
-//! ER_FLUSH_MASTER_BINLOG_CLOSED with the binary log off, which turns on whether the
-//! server's transaction has touched a transactional table).
+//! `gtid_slave_pos` and `gtid_binlog_state` are played by the model, which knows the
+//! session's transaction (`model/gtid_pos.rs`); the forms it does not read are left to
+//! `misc::set_global`'s refusal.
 //!
 //! Measured: suite/set-global-gtid-debug.mdl.
 

@@ -10,6 +10,7 @@
 use super::{kw_eq, Tok};
 
 mod ddl;
+mod first_word;
 mod handler;
 mod more;
 mod references;
@@ -21,7 +22,7 @@ pub(super) fn text_rejects(sql: &str) -> Option<&'static str> {
 }
 
 pub(super) fn mariadb_rejects(sql: &str, toks: &[Tok]) -> Option<&'static str> {
-    if let Some(r) = more::text(sql) {
+    if let Some(r) = more::text(sql).or_else(|| first_word::rules(toks)) {
         return Some(r);
     }
     if compound(toks) {

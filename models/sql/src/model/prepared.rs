@@ -53,6 +53,12 @@ impl SqlModel {
         if let Some(r) = self.chain_classify(s, &w) {
             return Some(r);
         }
+        if let Some(r) = self.gtid_pos_classify(s, sql) {
+            return Some(r);
+        }
+        if let Some(r) = self.binlog_classify(s, sql) {
+            return Some(r);
+        }
         match (at(0), at(1)) {
             ("prepare", name) if at(2) == "from" => {
                 let r = self.classify_prepare(s, sql, name);

@@ -78,7 +78,11 @@ impl SqlModel {
             // A missing stored function fails in fix_fields, after open_tables prelocked
             // its S (classify/missing_function.rs; suite/missing-stored-function.mdl).
             || matches!(&then, Then::Plan(p)
-                if p.kind == Kind::SelectFunction && matches!(p.effect, Effect::Fail(_)));
+                if p.kind == Kind::SelectFunction && matches!(p.effect, Effect::Fail(_)))
+            // INTO OUTFILE's existing file is found by create_file in JOIN::prepare, after
+            // open_and_lock_tables (classify/into_outfile.rs; suite/into-outfile.mdl).
+            || matches!(&then, Then::Plan(p) if matches!(p.effect, Effect::WriteFile { .. })
+                && self.catalog.error_of(&p.effect) == Some(crate::errors::ER_FILE_EXISTS));
         self.sessions[s].run = Some(Run {
             steps: steps.into(),
             own,
