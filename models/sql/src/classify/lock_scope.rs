@@ -21,18 +21,9 @@ pub(super) fn only_in_subqueries(toks: &[Tok], db: &str) -> Result<Vec<Tbl>, Str
             i += 1;
             continue;
         }
-        let mut depth = 0usize;
-        let len = toks[i..]
-            .iter()
-            .position(|t| {
-                match t {
-                    Tok::P('(') => depth += 1,
-                    Tok::P(')') => depth -= 1,
-                    _ => {}
-                }
-                depth == 0
-            })
-            .ok_or_else(|| "a query's parenthesis is not closed".to_string())?;
+        let len = super::lex::matching_paren(toks, i)
+            .ok_or_else(|| "a query's parenthesis is not closed".to_string())?
+            - i;
         sub.extend(from_tables(&toks[i..=i + len], db)?);
         top.push(Tok::Word {
             text: "dual".into(),

@@ -46,18 +46,9 @@ pub(super) fn split(toks: &[Tok], db: &str) -> Result<Split, String> {
             i += 1;
             continue;
         }
-        let mut depth = 0usize;
-        let len = toks[i..]
-            .iter()
-            .position(|t| {
-                match t {
-                    Tok::P('(') => depth += 1,
-                    Tok::P(')') => depth -= 1,
-                    _ => {}
-                }
-                depth == 0
-            })
-            .ok_or_else(|| "a query's parenthesis is not closed".to_string())?;
+        let len = super::lex::matching_paren(toks, i)
+            .ok_or_else(|| "a query's parenthesis is not closed".to_string())?
+            - i;
         let mut head = vec![Tok::Word {
             text: "update".into(),
             quoted: false,
