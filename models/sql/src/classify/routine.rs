@@ -332,7 +332,14 @@ fn read_definition<'a>(
             Some(routine_body::definition(rest, k == RoutineKind::Function).ok_or_else(shape)?)
         }
         ("alter", RoutineKind::Event) => after_do(),
-        ("alter", _) if !routine_body::only_chistics(rest) => return Err(shape()),
+        // ALTER PROCEDURE | FUNCTION takes `sp_a_chistics` only (sql/sql_yacc.yy: `ALTER
+        // PROCEDURE_SYM sp_name sp_a_chistics`, each an `sp_chistic`): anything else is the
+        // parser's error, before any lock (main/custom_aggregate_functions.test `alter
+        // function f1 aggregate none`, funcs_1/storedproc.test `ALTER FUNCTION sf1 SELECT
+        // sf1()`: ER_PARSE_ERROR).
+        ("alter", _) if !routine_body::only_alter_chistics(rest) => {
+            return Err(Why::Fails(super::ER_PARSE_ERROR))
+        }
         _ => None,
     };
     let Some(b) = body else { return Ok(None) };

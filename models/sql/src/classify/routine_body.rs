@@ -237,6 +237,14 @@ pub(super) fn only_chistics(t: &[Tok]) -> bool {
     chistics(t, 0) == t.len()
 }
 
+/// Whether `t` is only an ALTER PROCEDURE | FUNCTION's characteristics: `sp_a_chistics`
+/// (sql/sql_yacc.yy) is a list of `sp_chistic`, which has no `[NOT] DETERMINISTIC`
+/// (that one is `sp_c_chistic`, CREATE's only; measured: `ALTER PROCEDURE p1
+/// DETERMINISTIC` is 1064 on 10.11.19).
+pub(super) fn only_alter_chistics(t: &[Tok]) -> bool {
+    only_chistics(t) && !t.iter().any(|x| kw_eq(x, "deterministic"))
+}
+
 /// The definition after a procedure's (`function` false) or function's name: its body
 /// (read by `classify/routine_block.rs`), when the parameters, return type and
 /// characteristics have the shapes recognised here.
