@@ -401,5 +401,9 @@ mod tests {
                 .is_some_and(|r| r.is_err())
         );
         assert!(tr("BEGIN IF 1 THEN NULL; END; END").is_some_and(|r| r.is_err()));
+        assert!(
+            tr("BEGIN IF CASE WHEN 1 THEN 1 END = 1 THEN NULL; END IF; END")
+                .is_some_and(|r| r.is_err())
+        );
     }
 }

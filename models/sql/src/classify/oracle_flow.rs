@@ -163,7 +163,13 @@ fn joined(stmts: Vec<String>) -> String {
 fn if_stmt(t: &[Tok], i: &mut usize, simple: Simple) -> Result<String, String> {
     let mut out = String::from("IF ");
     loop {
+        // A CASE expression's own THEN would end the condition too early.
         let cond = until(t, i, "then")?;
+        if cond.iter().any(|x| kw_eq(x, "case")) {
+            return Err(
+                "an Oracle anonymous block's IF over a CASE expression is not followed".into(),
+            );
+        }
         out.push_str(&cond_text(cond, simple)?);
         out.push_str(" THEN ");
         out.push_str(&joined(stmts(t, i, simple)?));
