@@ -61,6 +61,8 @@ mod misc;
 mod missing_function;
 mod one_offs;
 mod oracle_block;
+mod oracle_decl;
+mod oracle_flow;
 mod oracle_labels;
 mod oracle_names;
 mod oracle_routine;

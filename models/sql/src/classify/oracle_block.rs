@@ -25,17 +25,21 @@
 //!   grammar's ER_SP_BAD_VAR_SHADOW for `names` / `password` / `role` is the Oracle one's
 //!   too (compat/oracle/t/parser.test).
 //!
-//! Anything else in the block (cursors, loops, IF, nested blocks, GOTO, RAISE, RETURN,
-//! `%TYPE` / `%ROWTYPE` declarations) is refused with its reason: the model does not
-//! follow it.
+//! - cursors and `%TYPE` / `%ROWTYPE` declarations are written by
+//!   `classify/oracle_decl.rs`; IF, LOOP, WHILE and FOR by `classify/oracle_flow.rs`.
+//!
+//! Anything else in the block (nested blocks, CASE, REPEAT, EXIT, GOTO, RAISE, RETURN, TYPE
+//! and exception declarations, cursor attributes) is refused with its reason: the model
+//! does not follow it.
 
+use super::oracle_decl::Decl;
 use super::{kw_eq, Tok};
 
 /// The statements whose first word makes the model refuse the block: control flow and
 /// cursors that the flat translation does not follow.
 const UNFOLLOWED: &[&str] = &[
-    "if", "loop", "while", "for", "case", "begin", "declare", "exit", "continue", "goto", "open",
-    "fetch", "close", "raise", "return", "repeat", "elsif", "forall", "pipe",
+    "case", "begin", "declare", "exit", "continue", "goto", "raise", "return", "repeat", "forall",
+    "pipe",
 ];
 
 /// The default grammar's text of the Oracle anonymous block `toks`; None when `toks` is
@@ -81,11 +85,22 @@ fn top_begin(toks: &[Tok]) -> Option<usize> {
 fn build(decls: &[Tok], body: &[Tok]) -> Result<String, String> {
     let mut names: Vec<String> = Vec::new();
     let mut out: Vec<String> = Vec::new();
+    let mut cursors: Vec<String> = Vec::new();
     for d in split(decls) {
-        let (name, text) = declaration(d)?;
+        let (name, text) = match super::oracle_decl::special(d) {
+            Some(r) => match r? {
+                Decl::Var(name, text) => (name, text),
+                Decl::Cursor(text) => {
+                    cursors.push(text);
+                    continue;
+                }
+            },
+            None => declaration(d)?,
+        };
         names.push(name);
         out.push(text);
     }
+    out.append(&mut cursors);
     let (main, handlers) = match body.iter().position(|t| kw_eq(t, "exception")) {
         Some(k) => (&body[..k], Some(&body[k + 1..])),
         None => (body, None),
@@ -96,11 +111,9 @@ fn build(decls: &[Tok], body: &[Tok]) -> Result<String, String> {
         }
     }
     let goto = body.iter().any(|t| kw_eq(t, "goto"));
-    for s in split(main) {
-        if let Some(text) = statement(s, &names, goto)? {
-            out.push(text);
-        }
-    }
+    out.extend(super::oracle_flow::body(main, &|s| {
+        statement(s, &names, goto)
+    })?);
     let mut sql = String::from("BEGIN NOT ATOMIC ");
     for s in out {
         sql.push_str(&s);
@@ -359,7 +372,38 @@ mod tests {
         assert_eq!(tr("BEGIN"), None);
         assert_eq!(tr("BEGIN WORK"), None);
         assert_eq!(tr("SELECT 1"), None);
-        assert!(tr("DECLARE CURSOR c IS SELECT 1; BEGIN OPEN c; END").is_some_and(|r| r.is_err()));
-        assert!(tr("BEGIN IF 1 THEN NULL; END IF; END").is_some_and(|r| r.is_err()));
+        assert_eq!(
+            tr("DECLARE CURSOR c IS SELECT 1; v INT; BEGIN OPEN c; FETCH c INTO v; END"),
+            Some(Ok(
+                "BEGIN NOT ATOMIC DECLARE `v` INT; DECLARE `c` CURSOR  FOR SELECT 1; \
+                 OPEN c; FETCH c INTO `v`; END"
+                    .into()
+            ))
+        );
+        assert_eq!(
+            tr("BEGIN IF 1 THEN NULL; ELSIF 2 THEN SELECT 2; ELSE SELECT 3; END IF; END"),
+            Some(Ok(
+                "BEGIN NOT ATOMIC IF 1 THEN BEGIN END; ELSEIF 2 THEN SELECT 2; ELSE SELECT 3; \
+                 END IF; END"
+                    .into()
+            ))
+        );
+        assert_eq!(
+            tr("DECLARE a t1.a%TYPE; BEGIN <<l>> FOR i IN 1..2 LOOP SELECT i; END LOOP l; END"),
+            Some(Ok(
+                "BEGIN NOT ATOMIC DECLARE `a` TYPE OF t1 . a ; l: FOR i IN 1..2 DO \
+                 SELECT i; END FOR; END"
+                    .into()
+            ))
+        );
+        assert!(
+            tr("DECLARE CURSOR c IS SELECT 1; BEGIN OPEN c; SELECT c%ISOPEN; END")
+                .is_some_and(|r| r.is_err())
+        );
+        assert!(tr("BEGIN IF 1 THEN NULL; END; END").is_some_and(|r| r.is_err()));
+        assert!(
+            tr("BEGIN IF CASE WHEN 1 THEN 1 END = 1 THEN NULL; END IF; END")
+                .is_some_and(|r| r.is_err())
+        );
     }
 }

@@ -172,6 +172,9 @@ fn begin(cx: &Cx, toks: &[Tok]) -> Option<Result<Stmt, String>> {
     {
         return Some(Ok(Stmt::Fails(ER_SP_BADRETURN)));
     }
+    if let Some(code) = super::oracle_decl::parse_error(toks) {
+        return Some(Ok(Stmt::Fails(code)));
+    }
     let why = match super::oracle_block::translate(toks)? {
         Err(why) => why,
         Ok(_) => "an anonymous block run outside a session".into(),

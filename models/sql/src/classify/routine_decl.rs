@@ -48,6 +48,18 @@ pub(super) fn cursor_with_params(s: &[Tok]) -> Result<&[Tok], Why> {
     }
     let mut k = 3;
     loop {
+        // A parameter's mode (MDEV-10654): IN is the default; OUT / INOUT is the parser's
+        // ER_NOT_SUPPORTED_YET "OUT/INOUT cursor parameter" (sql/sql_yacc.yy,
+        // `sp_cursor_formal_parameter` over `sp_param_name_and_mode`; measured:
+        // main/sp-cursor.test, "End of 10.8 tests").
+        if s.get(k)
+            .is_some_and(|t| kw_eq(t, "out") || kw_eq(t, "inout"))
+        {
+            return Err(Why::Fails(super::oracle_decl::ER_NOT_SUPPORTED_YET));
+        }
+        if s.get(k).is_some_and(|t| kw_eq(t, "in")) && s.get(k + 1).is_some_and(safe_name) {
+            k += 1;
+        }
         if !s.get(k).is_some_and(safe_name) {
             return shape();
         }
@@ -207,6 +219,12 @@ mod tests {
         let t =
             tokens("c CURSOR (pa INT, pb VARCHAR(10)) FOR SELECT a FROM t1 WHERE a > pa").unwrap();
         assert_eq!(cursor_with_params(&t).map(|q| q.len()), Ok(8));
+        let t = tokens("c CURSOR (IN a INT) FOR SELECT a FROM dual").unwrap();
+        assert_eq!(cursor_with_params(&t).map(|q| q.len()), Ok(4));
+        for mode in ["OUT", "INOUT"] {
+            let t = tokens(&format!("c CURSOR ({mode} a INT) FOR SELECT a FROM dual")).unwrap();
+            assert_eq!(cursor_with_params(&t), Err(Why::Fails(1235)));
+        }
         let t = tokens("c CURSOR (pa INT) FOR UPDATE t1 SET a = 1").unwrap();
         assert!(cursor_with_params(&t).is_err());
         let t = tokens("c CURSOR (pa) FOR SELECT 1").unwrap();
