@@ -38,6 +38,7 @@ pub const ER_TABLE_MUST_HAVE_COLUMNS: u32 = 1113;
 pub const ER_DB_CREATE_EXISTS: u32 = 1007;
 pub const ER_DB_DROP_EXISTS: u32 = 1008;
 pub const ER_BAD_DB: u32 = 1049;
+pub const ER_ERROR_ON_RENAME: u32 = 1025;
 pub const ER_TRG_ALREADY_EXISTS: u32 = 1359;
 pub const ER_TRG_DOES_NOT_EXIST: u32 = 1360;
 pub const ER_UNKNOWN_VIEW: u32 = 4092;

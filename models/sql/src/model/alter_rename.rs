@@ -11,6 +11,7 @@ use super::SqlModel;
 use crate::classify::{Effect, Plan, Tbl};
 use crate::compose::Step;
 use crate::kind::Kind;
+use mdl_core::key::MdlKey;
 
 impl SqlModel {
     /// Cuts the steps of an ALTER ... RENAME (`alter_rename` and the `*_rename` rows)
@@ -35,9 +36,46 @@ impl SqlModel {
         if let Some(at) = at {
             own.truncate(at + 1);
         }
+        if t.db != n.db {
+            self.new_schema_ix(n, own);
+        }
     }
 
-    fn table_key(&self, t: &Tbl) -> mdl_core::key::MdlKey {
+    /// A new name in another schema: `mysql_alter_table` (sql/sql_table.cc) asks for the
+    /// new schema's IX (`target_db_mdl_request`, when `Alter_table_ctx::
+    /// is_database_changed()`) in the same `MDL_context::acquire_locks` as the new name's
+    /// X (`target_mdl_request`), not in `lock_table_names`'s group with the table's own
+    /// schema: the learned rows' `$db` IX on the new schema leaves the first group (and
+    /// the BACKUP_DDL backoff's group) and joins the X. Measured:
+    /// `suite/alter-rename-schema.mdl`.
+    fn new_schema_ix(&self, n: &Tbl, own: &mut [Step]) {
+        let schema = self.dialect.namespace_by_name("SCHEMA").expect("SCHEMA");
+        let ix = MdlKey::new(schema, &n.db, "");
+        let mut taken = None;
+        for st in own.iter_mut() {
+            match st {
+                Step::Bulk(g) if taken.is_none() => {
+                    if let Some(i) = g.iter().position(|(k, ..)| *k == ix) {
+                        taken = Some(g.remove(i));
+                    }
+                }
+                Step::Backoff { group, .. } => group.retain(|(k, ..)| *k != ix),
+                _ => {}
+            }
+        }
+        let Some(ix_lock) = taken else { return };
+        let x = self.table_key(n);
+        if let Some(at) = own
+            .iter()
+            .position(|st| matches!(st, Step::Acquire { key, .. } if *key == x))
+        {
+            if let Step::Acquire { key, ty, dur, .. } = own[at].clone() {
+                own[at] = Step::Bulk(vec![ix_lock, (key, ty, dur)]);
+            }
+        }
+    }
+
+    fn table_key(&self, t: &Tbl) -> MdlKey {
         self.handler_key(t)
     }
 }
