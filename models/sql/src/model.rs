@@ -89,7 +89,6 @@ mod ro_txn;
 mod run;
 mod savepoint;
 mod sequence;
-mod set_restore;
 mod show_open;
 mod stat_open;
 mod statement_time;
@@ -196,9 +195,6 @@ pub struct SqlSession {
     pub user_vars: bool,
     /// The user variables' values as far as the model computes them (`model::user_vars`).
     pub vars: BTreeMap<String, crate::classify::dynamic::DynValue>,
-    /// The user variables saved from a system variable: user variable, system variable
-    /// (`model::set_restore`).
-    pub saved_sysvars: BTreeMap<String, String>,
     /// The prepare phase of the running `EXECUTE IMMEDIATE` (`model::prepare_open`): steps
     /// its statement's run takes first; empty between statements.
     pub prepare_prefix: Vec<Step>,
@@ -241,7 +237,6 @@ impl SqlSession {
             prepared: Vec::new(),
             user_vars: false,
             vars: BTreeMap::new(),
-            saved_sysvars: BTreeMap::new(),
             prepare_prefix: Vec::new(),
             last_row: None,
             xa: None,

@@ -43,10 +43,6 @@ impl SqlModel {
         let w = words(sql);
         self.note_user_vars(s, &w);
         self.note_var_values(s, sql, &w);
-        self.note_saved_sysvars(s, sql, &w);
-        if let Some(r) = self.restore_classify(s, sql) {
-            return Some(r);
-        }
         let at = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
         if let Some(r) = self.oracle_classify(s, sql) {
             return Some(r);
