@@ -23,7 +23,7 @@ pub(super) fn classify(sql: &str, words: &[String]) -> Option<Result<Stmt, Strin
         ["=" | ":=", v @ ..] | [":", "=", v @ ..] => match timeout(v) {
             Ok(Timeout::Secs(n)) => Some(n),
             Ok(Timeout::Default) => None,
-            Ok(Timeout::Fails(e)) => return Some(Ok(Stmt::Fails(e))),
+            Ok(Timeout::Fails(e)) => return Some(Ok(super::set_session_values::fails(e))),
             Err(e) => return Some(Err(format!("`{sql}`: {e}"))),
         },
         _ => {
@@ -59,9 +59,9 @@ mod tests {
             .is_err());
         assert_eq!(
             st("set global lock_wait_timeout = x").unwrap(),
-            Ok(Stmt::Fails(
+            Ok(Stmt::Session(SessionStmt::SetFails(
                 super::super::set_session_values::ER_WRONG_TYPE_FOR_VAR
-            ))
+            )))
         );
         assert!(st("set global lock_wait_timeout = @x").unwrap().is_err());
         assert!(st("set global concurrent_insert = 0").is_none());
