@@ -122,6 +122,7 @@ mod session;
 mod set_global_expr;
 mod set_global_forms;
 mod set_global_vars;
+mod set_session_values;
 mod set_stmt_refused;
 pub(crate) mod show;
 mod show_status;

@@ -240,6 +240,10 @@ pub enum SessionStmt {
     StatementTime(u64, Box<Stmt>),
     /// `SET GLOBAL lock_wait_timeout = N | DEFAULT` (`crate::model::global_timeout`).
     GlobalLockWaitTimeout(Option<u64>),
+    /// A SET whose value `set_var::check` refuses (1231 / 1232): SQLCOM_SET_OPTION has
+    /// run `open_and_lock_tables` first, so the session's HANDLERs are flushed
+    /// (`classify/set_session_values.rs`; measured: suite/set-session-values.mdl).
+    SetFails(u32),
     /// A statement that takes no lock and never reaches `open_tables`, so the session's
     /// HANDLERs are not flushed (`SHOW ENGINE ... STATUS`: `ha_show_status`, sql/handler.cc;
     /// measured: random seed 460605, the HANDLER another session's CREATE INDEX waits for

@@ -31,13 +31,26 @@ fn a_session_connecting_later_takes_the_global_value() {
 }
 
 #[test]
-fn with_other_variables_or_a_bad_value_it_is_refused() {
+fn with_other_variables_or_a_user_variable_it_is_refused() {
     let mut m = SqlModel::new(Mapping::load().unwrap());
     let a = m.add_session();
     for q in [
         "SET GLOBAL lock_wait_timeout=1, concurrent_insert=0",
-        "SET GLOBAL lock_wait_timeout='x'",
+        "SET GLOBAL lock_wait_timeout=@x",
     ] {
         assert!(m.step(a, q).is_err(), "{q}");
     }
+}
+
+#[test]
+fn a_string_is_the_servers_wrong_type() {
+    // ER_WRONG_TYPE_FOR_VAR (suite/sys_vars/t/lock_wait_timeout_basic.test: `ON`,
+    // `test`): `classify/set_session_values.rs`.
+    let mut m = SqlModel::new(Mapping::load().unwrap());
+    let a = m.add_session();
+    assert_eq!(
+        m.step(a, "SET GLOBAL lock_wait_timeout='x'").unwrap(),
+        Outcome::Error
+    );
+    assert_eq!(m.session(a).last_error, Some(1232));
 }

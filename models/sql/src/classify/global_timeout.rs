@@ -4,6 +4,7 @@
 //! sessions already connected keep theirs). Played by `crate::model::global_timeout`.
 //! Measured: suite/set-global-lock-wait-timeout.mdl.
 
+use super::set_session_values::{timeout, Timeout};
 use crate::classify::Stmt;
 use crate::stmt::SessionStmt;
 
@@ -17,15 +18,13 @@ pub(super) fn classify(sql: &str, words: &[String]) -> Option<Result<Stmt, Strin
         )));
     }
     let rest: Vec<&str> = words[at + 1..].iter().map(String::as_str).collect();
+    // The value as the session's (`set_session_values::timeout`: truncation, 1232).
     let secs = match rest.as_slice() {
-        ["=" | ":=", "default"] => None,
-        ["=" | ":=", v] => match v.parse::<u64>() {
-            Ok(n) => Some(n),
-            Err(_) => {
-                return Some(Err(format!(
-                    "`{sql}`: bad lock_wait_timeout `{v}` (whole seconds)"
-                )))
-            }
+        ["=" | ":=", v @ ..] | [":", "=", v @ ..] => match timeout(v) {
+            Ok(Timeout::Secs(n)) => Some(n),
+            Ok(Timeout::Default) => None,
+            Ok(Timeout::Fails(e)) => return Some(Ok(super::set_session_values::fails(e))),
+            Err(e) => return Some(Err(format!("`{sql}`: {e}"))),
         },
         _ => {
             return Some(Err(format!(
@@ -58,7 +57,13 @@ mod tests {
         assert!(st("set global lock_wait_timeout = 1 , read_only = 0")
             .unwrap()
             .is_err());
-        assert!(st("set global lock_wait_timeout = x").unwrap().is_err());
+        assert_eq!(
+            st("set global lock_wait_timeout = x").unwrap(),
+            Ok(Stmt::Session(SessionStmt::SetFails(
+                super::super::set_session_values::ER_WRONG_TYPE_FOR_VAR
+            )))
+        );
+        assert!(st("set global lock_wait_timeout = @x").unwrap().is_err());
         assert!(st("set global concurrent_insert = 0").is_none());
     }
 }

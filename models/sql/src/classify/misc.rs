@@ -444,6 +444,7 @@ fn assignments_are_simple(toks: &[Tok]) -> bool {
             })
             && matches!(rest.last(), Some(Tok::Num(_) | Tok::P(')')));
         arithmetic
+            || super::set_global_expr::user_var(rest)
             || (matches!(a.get(i), Some(Tok::Word { .. } | Tok::Str(_) | Tok::Num(_)))
                 && a.len() == i + 1)
     })

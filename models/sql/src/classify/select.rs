@@ -40,24 +40,27 @@ pub(super) fn classify_set(words: &[String], sql: &str) -> Result<Stmt, String> 
     w.retain(|x| *x != "session" && *x != "local" && *x != "@@session" && *x != ".");
     let var = w.get(1).copied().unwrap_or("");
     let var = var.trim_start_matches("@@");
+    if let Some(st) = super::set_session_values::several(&w[1..]) {
+        return st.map_err(|e| format!("`{sql}`: {e}"));
+    }
     if w.contains(&",") && (w.contains(&"lock_wait_timeout") || w.contains(&"autocommit")) {
         return Err(format!(
             "`{sql}`: set lock_wait_timeout or autocommit in a SET of its own"
         ));
     }
+    // The value's words, after `=` / `:=`.
+    let values: Vec<&str> = match w.get(2..) {
+        Some(["=", v @ ..]) | Some([":", "=", v @ ..]) => v.to_vec(),
+        _ => Vec::new(),
+    };
     let value = || w.get(3).copied().unwrap_or("");
     match var {
-        "lock_wait_timeout" => value()
-            .parse()
-            .map(Stmt::SetTimeout)
-            .map_err(|_| format!("bad lock_wait_timeout `{}` (whole seconds)", value())),
-        "autocommit" => match value() {
-            "0" | "off" => Ok(Stmt::SetAutocommit(false)),
-            // DEFAULT is the global value, ON unless the server was started otherwise
-            // (the throwaway server is not).
-            "1" | "on" | "default" => Ok(Stmt::SetAutocommit(true)),
-            v => Err(format!("bad autocommit `{v}`")),
-        },
+        "lock_wait_timeout" => {
+            super::set_session_values::session_timeout(&values).map_err(|e| format!("`{sql}`: {e}"))
+        }
+        "autocommit" => {
+            super::set_session_values::autocommit(&values).map_err(|e| format!("`{sql}`: {e}"))
+        }
         "global" | "@@global" => Err(format!("`{sql}`: SET GLOBAL is not modelled")),
         // It decides whether an unrestricted recursive CTE fails (4008,
         // `classify/cte_recursion.rs`) in the session's later statements, which the

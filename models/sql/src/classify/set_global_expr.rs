@@ -69,6 +69,32 @@ fn numeric(name: &str, v: &[Tok]) -> bool {
     depth == 0 && operand && v.len() > 1 && ends && !doubled
 }
 
+/// Whether `v` is one user variable whose name has dots (`@max_con.save`,
+/// `@save.slave_parallel_workers`): a value as `@saved` is (one token), which the
+/// statement plays alike whatever it holds when the variable changes no locking (its
+/// NULL or wrong type is 1231 / 1232 in `set_var::check`, before anything runs; the
+/// model does not tell those apart, as for `@saved`). A variable that changes locking
+/// is refused before (`misc::set_global`'s list, `read_only.rs`, `global_timeout.rs`).
+pub(super) fn user_var(v: &[Tok]) -> bool {
+    let Some((
+        Tok::Word {
+            text,
+            quoted: false,
+        },
+        rest,
+    )) = v.split_first()
+    else {
+        return false;
+    };
+    text.starts_with('@')
+        && !text.starts_with("@@")
+        && text.len() > 1
+        && !rest.is_empty()
+        && rest
+            .chunks(2)
+            .all(|p| matches!(p, [Tok::P('.'), Tok::Word { .. }]))
+}
+
 /// The length of `CAST([-]number AS UNSIGNED|SIGNED [INT|INTEGER])` at the start of `v`.
 fn cast_end(v: &[Tok]) -> Option<usize> {
     let word = |i: usize, ws: &[&str]| {
@@ -123,5 +149,15 @@ mod tests {
         assert!(!ok("SET GLOBAL x = 4 / 2"));
         assert!(!ok("SET GLOBAL x = 1 +"));
         assert!(!ok("SET GLOBAL x = 1 + * 2"));
+    }
+
+    #[test]
+    fn dotted_user_variables() {
+        let uv = |q: &str| user_var(&tokens(q).unwrap());
+        assert!(uv("@max_con.save"));
+        assert!(uv("@save.a.b"));
+        assert!(!uv("@x"));
+        assert!(!uv("@@global.x"));
+        assert!(!uv("@x.save + 1"));
     }
 }

@@ -46,6 +46,7 @@ pub(super) fn flushes_handlers(st: &Stmt) -> bool {
             SessionStmt::SetNextTransaction
                 | SessionStmt::CompletionType(_)
                 | SessionStmt::GlobalLockWaitTimeout(_)
+                | SessionStmt::SetFails(_)
         )
     ) {
         return true;

@@ -46,7 +46,7 @@ impl SqlModel {
         let id = self.sessions[s].id;
         Ok(match x {
             SessionStmt::Temp(op) => return self.temp_stmt(s, op),
-            SessionStmt::Fail(code) => self.fail(s, code),
+            SessionStmt::Fail(code) | SessionStmt::SetFails(code) => self.fail(s, code),
             SessionStmt::OpensNothing => Outcome::Ok,
             SessionStmt::GlobalLockWaitTimeout(secs) => {
                 self.set_global_lock_wait_timeout(secs);
