@@ -102,6 +102,7 @@ pub const TEST_FILES: &[TestFile] = &[
     plain("models/sql/tests/sql_admin_view.rs"),
     plain("models/sql/tests/sql_oracle.rs"),
     plain("models/sql/tests/sql_server_differences.rs"),
+    plain("models/sql/tests/sql_set_global_user_var.rs"),
     plain("models/sql/tests/sql_statement_time.rs"),
     plain("models/sql/tests/sql_dynamic.rs"),
     plain("models/sql/tests/sql_data_directory.rs"),
