@@ -200,7 +200,7 @@ fn bad_sql_files_are_errors_at_their_line() {
             "dialect mariadb\ns1: sql BEGIN\ns1: acquire TABLE a.b SR\n",
             "t.mdl:3:1: a SQL scenario takes only `sql` steps",
         ),
-        ("dialect mariadb\ns1: sql FROBNICATE t1\n", "t.mdl:2:1:"),
+        ("dialect mariadb\ns1: sql SHUTDOWN\n", "t.mdl:2:1:"),
         (
             "dialect mariadb\ns1: sql BEGIN\nassert eventually s1 granted\n",
             "t.mdl:3:1: a SQL scenario takes `assert never|sometimes",

@@ -79,7 +79,7 @@ fn run_checks_the_expect_lines_of_a_sql_file() {
 fn bad_sql_files_exit_2_with_file_line_col() {
     let p = tmp(
         "sql-bad.mdl",
-        "dialect mariadb\ns1: sql BEGIN\ns1: sql FROBNICATE t1\n",
+        "dialect mariadb\ns1: sql BEGIN\ns1: sql SHUTDOWN\n",
     );
     for cmd in ["check", "run"] {
         let o = mdl(&[cmd, &p.display().to_string()]);
