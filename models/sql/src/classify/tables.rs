@@ -195,6 +195,7 @@ pub(super) fn from_tables_aliased(
         }
         // A list of table references separated by commas (FROM a, b).
         loop {
+            i = after_odbc_join_escape(toks, i);
             if let Some(comma) = comma_after_derived(toks, i) {
                 goes_on.insert(comma);
                 break;
@@ -235,6 +236,18 @@ pub(super) fn from_tables_aliased(
         }
     }
     Ok(out)
+}
+
+/// The index after an ODBC outer-join escape's `{ OJ` at `i` (sql/sql_yacc.yy
+/// `table_ref`: `'{' ident table_ref LEFT OUTER JOIN_SYM table_ref ON expr '}'`; the
+/// identifier is not checked), else `i`: the tables inside are read as the join they
+/// hold (main/join_outer.test's `FROM t1 AS t0, { oj t2 LEFT OUTER JOIN t1 ON ... }`
+/// opens t2 and t1).
+fn after_odbc_join_escape(toks: &[Tok], i: usize) -> usize {
+    match (toks.get(i), toks.get(i + 1)) {
+        (Some(Tok::P('{')), Some(Tok::Word { .. })) => i + 2,
+        _ => i,
+    }
 }
 
 /// Whether the STRAIGHT_JOIN at `at` is a SELECT option (`SELECT STRAIGHT_JOIN t1.a
