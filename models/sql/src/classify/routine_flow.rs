@@ -90,6 +90,21 @@ impl<'a> Compiler<'a> {
         self.code.len() - 1
     }
 
+    /// A loop's body `body` (its scope pushed, `loop_start` set), the jump back to
+    /// `start`, then the scope popped and its exits (LEAVE, the loop's end test) patched
+    /// to the instruction after the loop.
+    pub(super) fn body_then_jump_back(&mut self, body: &[Tok], start: usize) -> R<()> {
+        let r = self.stmts(body);
+        self.emit(Instr::Jump(start));
+        let scope = self.scopes.pop().expect("the loop's scope was pushed");
+        r?;
+        let at = self.here();
+        for j in scope.to_after.into_iter().chain(scope.to_end) {
+            self.patch(j, at);
+        }
+        Ok(())
+    }
+
     pub(super) fn here(&self) -> usize {
         self.code.len()
     }
@@ -595,14 +610,7 @@ impl<'a> Compiler<'a> {
             0,
         ));
         self.scope().to_after.push(exit);
-        let r = self.stmts(&t[d + 1..end]);
-        self.emit(Instr::Jump(start));
-        let scope = self.scopes.pop().expect("pushed above");
-        r?;
-        let at = self.here();
-        for j in scope.to_after.into_iter().chain(scope.to_end) {
-            self.patch(j, at);
-        }
+        self.body_then_jump_back(&t[d + 1..end], start)?;
         Ok(())
     }
 

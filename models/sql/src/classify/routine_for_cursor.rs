@@ -64,14 +64,7 @@ impl Compiler<'_> {
         });
         self.scope().loop_start = Some(start);
         self.scope().to_after.push(start);
-        let r = self.stmts(&t[d + 1..end]);
-        self.emit(Instr::Jump(start));
-        let scope = self.scopes.pop().expect("pushed above");
-        r?;
-        let at = self.here();
-        for j in scope.to_after.into_iter().chain(scope.to_end) {
-            self.patch(j, at);
-        }
+        self.body_then_jump_back(&t[d + 1..end], start)?;
         self.emit(Instr::CClose(cursor));
         Ok(())
     }
